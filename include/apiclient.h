@@ -1,0 +1,46 @@
+/* apiclient.h — read-only Kubernetes API client on libcurl.
+ *
+ * Every request is a GET.  Lists are paginated (limit/continue) and handed to the caller one
+ * item at a time through ApiItemFn while the page is alive, so memory does not grow with the
+ * cluster.  410 Expired restarts the list; 429 and 5xx are retried with bounded backoff
+ * honouring Retry-After.  Errors become one line a person can act on.  Credentials never
+ * appear in messages or logs.
+ */
+#ifndef KGPU_APICLIENT_H
+#define KGPU_APICLIENT_H
+#include <stdbool.h>
+#include "kubeconfig.h"
+#include "util.h"
+
+struct cJSON;
+struct Error;
+typedef struct ApiClient ApiClient;
+
+typedef struct {
+    double request_timeout;      /* seconds, 0 = none */
+    int verbose;                 /* -v level: 1 requests, 2 + timing, 3 + headers (redacted) */
+    int page_size;               /* default 500 */
+} ApiClientOptions;
+
+ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, struct Error *err);
+void apiclient_free(ApiClient *c);
+
+/* called per list item; the item is borrowed and freed after the call; return non-zero to stop
+ * (with err set) */
+typedef int (*ApiItemFn)(void *ctx, const struct cJSON *item, struct Error *err);
+
+/* GET path?query (query without '?', may be NULL) as a paginated list.  When the list's
+ * kind is e.g. "PodList", items lack kind; the callback receives items as served.
+ * Returns 0, or -1 with err set (err->code = HTTP status when the server answered). */
+int apiclient_list(ApiClient *c, const char *path, const char *query,
+                   ApiItemFn fn, void *ctx, struct Error *err);
+/* GET a JSON object; *out owned by the caller (cJSON_Delete) */
+int apiclient_get_json(ApiClient *c, const char *path, const char *query,
+                       struct cJSON **out, struct Error *err);
+/* GET raw bytes (proxied metrics); body appended to *out */
+int apiclient_get_raw(ApiClient *c, const char *path, const char *query,
+                      Strbuf *out, struct Error *err);
+/* number of HTTP requests made (for -v and the bench) */
+long apiclient_request_count(const ApiClient *c);
+const char *apiclient_server(const ApiClient *c);
+#endif

@@ -1,0 +1,98 @@
+/* cluster.h — the reduced cluster: only the objects and fields kubectl-gpu uses.
+ *
+ * Sources (API client, snapshot reader) hand objects one at a time to cluster_ingest();
+ * the JSON is borrowed and may be freed right after the call, so memory follows the number
+ * of GPU nodes and GPU pods, not the size of the JSON:
+ *   - every node is counted; GPU nodes are kept whole (labels, taints, resources); other
+ *     nodes keep name, readiness, taints and resources but not labels;
+ *   - pods that request a GPU are kept (bound or pending); other bound pods are folded into
+ *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
+ *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;
+ *   - ResourceQuotas that mention a GPU resource; DaemonSets of the GPU Operator / device
+ *     plugin; the ClusterPolicy state.
+ * cluster_finalize() must be called once after the last object: it joins pods to nodes and
+ * computes per-node allocation.  Cluster owns everything; cluster_free releases it.
+ */
+#ifndef KGPU_CLUSTER_H
+#define KGPU_CLUSTER_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "node.h"
+#include "pod.h"
+#include "util.h"
+
+typedef enum {
+    OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,
+    OBJ_SERVICE, OBJ__COUNT
+} ObjKind;
+const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
+bool obj_kind_from_name(const char *kind, ObjKind *out);
+
+typedef struct {
+    char *ns, *name;
+    char *reason;            /* FailedScheduling | FailedCreate | Scheduled | ... */
+    char *message;
+    char *involved_kind, *involved_name, *involved_uid;
+    int count;
+    int64_t last_seen;       /* lastTimestamp, eventTime or series.lastObservedTime */
+} Event;
+
+typedef struct {
+    char *ns, *name;
+    ResourceList hard, used;   /* status.hard / status.used (spec.hard when status absent) */
+} Quota;
+
+typedef struct {
+    char *ns, *name, *app;     /* app = metadata.labels.app or spec.selector.matchLabels.app */
+    int desired, current, ready, available, updated, misscheduled;
+} DaemonSet;
+
+typedef struct {
+    char *ns, *name;
+    char *type;                /* ClusterIP, ... */
+    KVList labels;
+    struct { char *name; int port; } *ports; size_t nports;
+} Service;
+
+/* per-node usage by pods bound to it (all pods, GPU or not), computed by finalize */
+typedef struct {
+    ResourceList requested;    /* sum of effective requests of pods holding resources */
+    int pods;                  /* number of such pods */
+} NodeUsage;
+
+typedef struct Cluster {
+    Node *nodes; size_t nnodes, capnodes;
+    NodeUsage *usage;          /* parallel to nodes, valid after finalize */
+    Pod *pods; size_t npods, cappods;   /* GPU pods only */
+    Event *events; size_t nevents, capevents;
+    Quota *quotas; size_t nquotas, capquotas;
+    DaemonSet *daemonsets; size_t ndaemonsets, capdaemonsets;
+    Service *services; size_t nservices, capservices;
+    char *clusterpolicy_name, *clusterpolicy_state;   /* NULL when absent */
+    bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
+    Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
+    int64_t now;               /* reference time for ages: snapshot time or wall clock */
+    char *context, *server;    /* for headers; NULL offline */
+    char *source;              /* "api" or "snapshot FILE" */
+    /* private: */
+    struct StrMap *node_index;      /* name -> index+1 */
+    struct StrMap *pending_usage;   /* node name -> NodeUsage* accumulated before finalize */
+    size_t all_pods;           /* every pod seen */
+    bool finalized;
+} Cluster;
+
+void cluster_init(Cluster *c);
+void cluster_free(Cluster *c);
+struct cJSON;
+struct Error;
+/* ingest one object of the given kind; kind OBJ__COUNT = read "kind" from the object.
+ * Returns 0, or -1 with err set when the object is malformed beyond use (e.g. no name). */
+int cluster_ingest(Cluster *c, ObjKind kind, const struct cJSON *obj, struct Error *err);
+void cluster_finalize(Cluster *c);
+
+Node *cluster_find_node(const Cluster *c, const char *name);
+size_t cluster_node_index(const Cluster *c, const Node *n);
+const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
+Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
+void cluster_warn(Cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif

@@ -1,0 +1,70 @@
+/* metrics.h — GPU usage from DCGM, through Prometheus or the DCGM exporter's own text format
+ * (shared/reference/dcgm-exporter.md), joined to nodes, GPUs and pods.
+ *
+ * Source order (product.md): --prometheus URL; else a Prometheus found in the cluster, reached
+ * through the API server's service proxy; else the DCGM exporter pods scraped through the pod
+ * proxy (instant values only); else none, with the reason in UsageData.detail.
+ * UsageData owns everything; usage_free releases it.  Memory is MiB, utilization percent
+ * (0-100); NAN means unknown.
+ */
+#ifndef KGPU_METRICS_H
+#define KGPU_METRICS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "cluster.h"
+#include "options.h"
+
+typedef struct {
+    char *node;                 /* Hostname / hostname label = node name */
+    int gpu;                    /* gpu index */
+    char *uuid;
+    char *model;                /* modelName */
+    char *mig_profile;          /* GPU_I_PROFILE ("1g.10gb"), NULL for a whole GPU */
+    int mig_instance;           /* GPU_I_ID, -1 for a whole GPU */
+    char *ns, *pod, *container; /* pod holding the device, NULL when none (or not mapped) */
+    double mem_used_mib, mem_total_mib;
+    double util;                /* now (instant) or average over the window */
+    double util_max;            /* highest over the idle window (NAN for instant-only sources) */
+} GpuUsage;
+
+typedef struct {
+    char *ns, *pod, *container;
+    char *owner_kind, *owner_name;   /* filled by the plan from the cluster, may be NULL */
+    double mem_peak_mib, mem_pct_mib;   /* peak and --percentile of memory used over the window */
+    double util_peak, util_pct;         /* peak and percentile of utilization over the window */
+    double samples;             /* how much data backs this (sample count or coverage) */
+} WorkloadUsage;
+
+typedef struct UsageData {
+    GpuUsage *gpus; size_t ngpus;
+    char *source;               /* "prometheus" | "dcgm" | "none" */
+    char *detail;               /* URL / how found, or why there are no metrics */
+    double window_s;            /* idle window */
+    double idle_threshold;      /* percent */
+    Strvec warnings;            /* server warnings, partial data */
+} UsageData;
+
+typedef struct {
+    double window_s;            /* default 3600 for status, 7d for plan */
+    double idle_threshold;      /* default 5 (%) */
+    double percentile;          /* for workload profiles, default 95 */
+    bool want_workloads;        /* collect per-workload profiles (plan) */
+} MetricsQuery;
+
+struct ApiClient;
+struct Error;
+/* Never fails the command: on any failure data->source = "none" and detail says why.
+ * api may be NULL (offline snapshot: metrics come from --prometheus or the snapshot). */
+void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *api,
+                     const Cluster *c, const MetricsQuery *q,
+                     WorkloadUsage **workloads, size_t *nworkloads);
+void usage_free(UsageData *d);
+void workloads_free(WorkloadUsage *w, size_t n);
+
+/* joins */
+size_t usage_node_gpus(const UsageData *d, const char *node, const GpuUsage **out, size_t max);
+/* per pod: summed memory, mean utilization over its devices; false when unknown */
+bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *mem_mib, double *util);
+/* a device held by a pod whose utilization stayed under the threshold over the window */
+bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u);
+#endif

@@ -1,0 +1,63 @@
+/* pod.h — a Pod reduced to what scheduling analysis needs (shared/reference/scheduler-messages.md).
+ *
+ * Pod owns all its strings and arrays; pod_free releases them (not the struct itself).
+ */
+#ifndef KGPU_POD_H
+#define KGPU_POD_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "labels.h"
+#include "resources.h"
+#include "util.h"
+
+typedef struct { char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
+
+/* one required node-affinity term: all requirements must match (AND); terms are ORed.
+ * match_fields only supports metadata.name in Kubernetes. */
+typedef struct { LabelSelector match_expressions; LabelSelector match_fields; } NodeSelectorTerm;
+
+typedef enum { PHASE_PENDING, PHASE_RUNNING, PHASE_SUCCEEDED, PHASE_FAILED, PHASE_UNKNOWN } PodPhase;
+
+typedef struct {             /* status.conditions[type=PodScheduled] */
+    bool present;
+    bool status_true;
+    char *reason;            /* "Unschedulable", "SchedulingGated" */
+    char *message;
+    int64_t last_transition;
+} PodScheduledCondition;
+
+typedef struct Pod {
+    char *ns, *name, *uid;
+    char *node_name;            /* spec.nodeName, NULL when unbound */
+    char *nominated_node;       /* status.nominatedNodeName */
+    PodPhase phase;
+    bool terminating;           /* metadata.deletionTimestamp set */
+    int64_t creation;           /* epoch seconds */
+    char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
+    char *scheduler_name;
+    char *priority_class; int32_t priority;
+    char *preemption_policy;    /* "PreemptLowerPriority" (default) | "Never" */
+    KVList labels;
+    ResourceList requests;      /* effective request per scheduler rules (all resources) */
+    KVList node_selector;
+    NodeSelectorTerm *affinity_terms; size_t naffinity_terms;  /* required node affinity */
+    Toleration *tolerations; size_t ntolerations;
+    Strvec scheduling_gates;    /* spec.schedulingGates[].name */
+    PodScheduledCondition scheduled;
+    char *runtime_class;
+} Pod;
+
+struct cJSON;
+struct Error;
+int pod_from_json(Pod *p, const struct cJSON *obj, struct Error *err);
+void pod_free(Pod *p);
+/* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
+ * init containers = sidecars, overhead; pod-level resources for cpu/memory) */
+void pod_effective_requests(const struct cJSON *spec, ResourceList *out);
+bool pod_requests_gpu(const Pod *p);
+/* holds resources on its node: bound and phase neither Succeeded nor Failed */
+bool pod_holds_resources(const Pod *p);
+bool pod_is_pending_unbound(const Pod *p);   /* phase Pending and no nodeName */
+
+const char *pod_phase_name(PodPhase ph);
+#endif

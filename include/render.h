@@ -1,0 +1,18 @@
+/* render.h — JSON and YAML output of cJSON trees, and colour decisions.
+ *
+ * Every command builds one cJSON result and renders it here as JSON or YAML; tables are
+ * built by table.h from the same result structures.  Trees are borrowed.
+ */
+#ifndef KGPU_RENDER_H
+#define KGPU_RENDER_H
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cJSON;
+int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
+/* YAML through libyaml's emitter; strings that look like other types are quoted.
+ * explicit_start prints "---" first (used between documents of a stream). */
+int render_yaml(FILE *f, const struct cJSON *doc, bool explicit_start);
+/* multi-document stream: each document preceded by "---" */
+int render_yaml_stream(FILE *f, const struct cJSON *const *docs, size_t n);
+#endif

@@ -1,0 +1,41 @@
+/* resources.h — a list of (resource name, quantity in milli-units), and which names are GPUs.
+ *
+ * ResourceList owns its names.  Lookups are linear: lists hold a handful of entries.
+ */
+#ifndef KGPU_RESOURCES_H
+#define KGPU_RESOURCES_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct { char *name; int64_t milli; } ResourceEntry;
+typedef struct { ResourceEntry *items; size_t n, cap; } ResourceList;
+#define RESOURCE_LIST_INIT { NULL, 0, 0 }
+
+void rlist_set(ResourceList *l, const char *name, int64_t milli);
+void rlist_add(ResourceList *l, const char *name, int64_t milli);   /* adds to existing */
+int64_t rlist_get(const ResourceList *l, const char *name);          /* 0 if absent */
+bool rlist_has(const ResourceList *l, const char *name);
+void rlist_max_into(ResourceList *dst, const ResourceList *src);     /* element-wise max */
+void rlist_add_all(ResourceList *dst, const ResourceList *src);      /* element-wise sum */
+void rlist_copy(ResourceList *dst, const ResourceList *src);         /* dst cleared first */
+void rlist_free(ResourceList *l);
+/* parse a JSON object {"cpu":"500m","nvidia.com/gpu":"1"}; bad quantities are reported
+ * through *bad (first offending name, borrowed from json) and skipped; returns count parsed */
+struct cJSON;
+int rlist_from_json(ResourceList *l, const struct cJSON *obj, const char **bad);
+
+/* GPU resource names: nvidia.com/gpu, nvidia.com/gpu.shared, nvidia.com/mig-<profile>,
+ * nvidia.com/mig-<profile>.shared, amd.com/gpu, gpu.intel.com/* (i915, xe),
+ * habana.ai/gaudi? (not a GPU: no).  Everything else (cpu, memory, pods, hugepages-*,
+ * ephemeral-storage, other extended resources) is not. */
+bool resource_is_gpu(const char *name);
+bool resource_is_mig(const char *name);          /* nvidia.com/mig-* */
+/* "nvidia.com/mig-2g.20gb" -> "2g.20gb" (without ".shared"); NULL if not MIG; caller frees */
+char *resource_mig_profile(const char *name);
+bool resource_is_shared(const char *name);       /* ends with ".shared" */
+/* true when the list holds any GPU resource with a non-zero quantity */
+bool rlist_has_gpu(const ResourceList *l);
+/* sort entries by name (stable, for deterministic output) */
+void rlist_sort(ResourceList *l);
+#endif

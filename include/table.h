@@ -1,0 +1,26 @@
+/* table.h — kubectl-style tables: upper-case headers, columns separated by three spaces,
+ * left-aligned, colour only when asked (TTY and no NO_COLOR/--no-color).
+ *
+ * Cells are copied.  Widths count UTF-8 characters, not bytes; colour escapes do not count.
+ */
+#ifndef KGPU_TABLE_H
+#define KGPU_TABLE_H
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum { C_NONE = 0, C_RED, C_YELLOW, C_GREEN, C_CYAN, C_BOLD, C_DIM } Color;
+typedef struct Table Table;
+
+Table *table_new(const char *const *headers, size_t ncols);
+void table_add_row(Table *t);                                   /* starts a new row */
+void table_cell(Table *t, const char *text);                    /* next cell of the row */
+void table_cellf(Table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void table_cell_color(Table *t, Color c, const char *text);
+size_t table_rows(const Table *t);
+void table_print(const Table *t, FILE *f, bool color);
+void table_free(Table *t);
+/* colour helpers for free text */
+const char *color_start(Color c, bool enabled);
+const char *color_end(Color c, bool enabled);
+size_t utf8_width(const char *s);
+#endif

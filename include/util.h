@@ -1,0 +1,55 @@
+/* util.h — allocation that never returns NULL, growable strings and string vectors.
+ *
+ * Ownership: every function returning char* returns a newly allocated string the caller
+ * frees with free(). Strbuf and Strvec own their contents; *_free releases them.
+ */
+#ifndef KGPU_UTIL_H
+#define KGPU_UTIL_H
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);            /* xstrdup(NULL) == NULL */
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* grow an array: ensure capacity for n+1 elements of size sz */
+#define ARRAY_GROW(ptr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? (cap) * 2 : 8; \
+    (ptr) = xrealloc((ptr), (cap) * sizeof(*(ptr))); } } while (0)
+
+typedef struct { char *buf; size_t len, cap; } Strbuf;
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_add(Strbuf *sb, const char *data, size_t n);
+void strbuf_adds(Strbuf *sb, const char *s);
+void strbuf_addf(Strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_addch(Strbuf *sb, char c);
+const char *strbuf_str(Strbuf *sb);      /* never NULL; "" when empty */
+char *strbuf_detach(Strbuf *sb);         /* caller frees; sb reset */
+void strbuf_reset(Strbuf *sb);
+void strbuf_free(Strbuf *sb);
+
+typedef struct { char **v; size_t n, cap; } Strvec;
+#define STRVEC_INIT { NULL, 0, 0 }
+void strvec_push(Strvec *sv, const char *s);      /* copies s */
+void strvec_pushf(Strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool strvec_contains(const Strvec *sv, const char *s);
+void strvec_free(Strvec *sv);
+
+bool str_starts_with(const char *s, const char *prefix);
+bool str_ends_with(const char *s, const char *suffix);
+bool str_eq(const char *a, const char *b);        /* NULL-safe */
+bool str_to_int64(const char *s, int64_t *out);   /* whole string must be a decimal integer */
+char *read_file(const char *path, size_t *len, char **errmsg); /* NUL-terminated; errmsg set (allocated) on failure */
+
+/* RFC 3339 ("2024-05-14T17:30:41Z", fractional seconds and offsets allowed) -> epoch seconds */
+bool time_parse_rfc3339(const char *s, int64_t *epoch);
+/* kubectl-style age: "45s", "12m", "5h", "3d", "2y" */
+void format_age(int64_t seconds, char *out, size_t outlen);
+/* Go/kubectl duration: "30s", "2m", "1h30m", "7d" (d and w accepted too), bare integer = seconds */
+bool duration_parse(const char *s, double *seconds);
+#endif

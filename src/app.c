@@ -1,0 +1,99 @@
+/* app.c — finds the subcommand, parses flags once for all commands, runs it. */
+#include "commands.h"
+#include "error.h"
+#include "options.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <curl/curl.h>
+
+const Command *const commands[] = {
+    &command_status, &command_pending, &command_explain, &command_plan, &command_top,
+    &command_snapshot, &command_version, &command_completion, NULL
+};
+
+static bool want_color(const GlobalOptions *g)
+{
+    if (g->no_color) return false;
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) return false;
+    const char *term = getenv("TERM");
+    if (term && strcmp(term, "dumb") == 0) return false;
+    return isatty(STDOUT_FILENO);
+}
+
+int kgpu_main(int argc, char **argv)
+{
+    GlobalOptions *g = &global_storage;
+    memset(g, 0, sizeof *g);
+    const Option *const global_only[] = { global_options };
+
+    /* global flags may come before the subcommand word */
+    int i = 1;
+    Strvec pre = STRVEC_INIT;
+    while (i < argc && argv[i][0] == '-' && argv[i][1] != '\0') {
+        /* a flag that takes a value consumes the next word too */
+        const char *a = argv[i];
+        bool takes = false;
+        for (const Option *o = global_options; o->type != OPT_END; o++) {
+            if (o->type == OPT_BOOL || o->type == OPT_COUNT) continue;
+            if ((a[1] == '-' && strcmp(a + 2, o->long_name) == 0) ||
+                (a[1] != '-' && a[1] == o->short_name && a[2] == '\0'))
+                takes = true;
+        }
+        i += takes ? 2 : 1;
+    }
+    int rc = options_parse(i - 1, argv + 1, global_only, 1, &pre, NULL);
+    if (rc) { strvec_free(&pre); return rc; }
+    strvec_free(&pre);
+
+    if (i >= argc) {
+        options_print_help(g->help ? stdout : stderr, NULL);
+        return g->help ? EXIT_OK : EXIT_USAGE;
+    }
+    if (strcmp(argv[i], "help") == 0) {
+        const Command *c = i + 1 < argc ? command_find(argv[i + 1]) : NULL;
+        options_print_help(stdout, c);
+        return EXIT_OK;
+    }
+    const Command *cmd = command_find(argv[i]);
+    if (!cmd) {
+        fprintf(stderr, "error: unknown command \"%s\" for \"kubectl gpu\"\n"
+                        "Run 'kubectl gpu --help' for the list of commands.\n", argv[i]);
+        return EXIT_USAGE;
+    }
+    const Option *const tables[] = { global_options, cmd->options };
+    Strvec pos = STRVEC_INIT;
+    rc = options_parse(argc - i - 1, argv + i + 1, tables, cmd->options ? 2 : 1, &pos, cmd->name);
+    if (rc) { strvec_free(&pos); return rc; }
+    if (g->help) {
+        options_print_help(stdout, cmd);
+        strvec_free(&pos);
+        return EXIT_OK;
+    }
+    if ((int)pos.n < cmd->min_args || (cmd->max_args >= 0 && (int)pos.n > cmd->max_args)) {
+        if (cmd->max_args == 0)
+            fprintf(stderr, "error: %s takes no arguments, got \"%s\"\n", cmd->name, pos.v[0]);
+        else
+            fprintf(stderr, "error: wrong number of arguments for %s\n", cmd->name);
+        fprintf(stderr, "Usage: %s\n", cmd->usage);
+        strvec_free(&pos);
+        return EXIT_USAGE;
+    }
+    g->namespace_explicit = g->namespace_ != NULL;
+    if (!g->prometheus_token) g->prometheus_token = getenv("KUBECTL_GPU_PROMETHEUS_TOKEN");
+    if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
+    g->color = want_color(g);
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    rc = cmd->run((int)pos.n, pos.v, g);
+    curl_global_cleanup();
+    fflush(stdout);
+    if (ferror(stdout) && rc == EXIT_OK) {
+        fprintf(stderr, "error: writing output failed\n");
+        rc = EXIT_FAIL;
+    }
+    strvec_free(&pos);
+    return rc;
+}

@@ -1,0 +1,7 @@
+/* main.c — entry point; everything else lives in the library so tests can link it. */
+#include "commands.h"
+
+int main(int argc, char **argv)
+{
+    return kgpu_main(argc, argv);
+}

@@ -1,0 +1,253 @@
+/* options.c — the global flags and the table-driven option parser.
+ *
+ * Flags may appear anywhere after the subcommand (kubectl passes them through to plugins in
+ * the order typed): "--name=value", "--name value", "-n value", "-nvalue", "-Av" (bundled
+ * booleans/counters), "--" ends the flags.  Unknown flags and bad values are usage errors
+ * (exit 2) naming the flag.
+ */
+#include "options.h"
+#include "error.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+GlobalOptions global_storage;
+
+const Option global_options[] = {
+    { OPT_STRING, 0,   "kubeconfig", &global_storage.kubeconfig, "PATH",
+      "path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)", NULL, "file" },
+    { OPT_STRING, 0,   "context", &global_storage.context, "NAME", "kubeconfig context to use", NULL, "context" },
+    { OPT_STRING, 0,   "cluster", &global_storage.cluster, "NAME", "kubeconfig cluster to use", NULL, "cluster" },
+    { OPT_STRING, 0,   "user", &global_storage.user, "NAME", "kubeconfig user to use", NULL, "user" },
+    { OPT_STRING, 'n', "namespace", &global_storage.namespace_, "NS", "namespace of pods (default: the context's)", NULL, "namespace" },
+    { OPT_BOOL,   'A', "all-namespaces", &global_storage.all_namespaces, NULL, "pods of all namespaces", NULL, NULL },
+    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "node label selector (status, top, plan)", NULL, NULL },
+    { OPT_DURATION, 0, "request-timeout", &global_storage.request_timeout, "DURATION",
+      "time limit for each API request, e.g. 30s or 1m (0 = none)", NULL, NULL },
+    { OPT_STRING, 0,   "snapshot", &global_storage.snapshot, "FILE", "read a cluster dump instead of the API server", NULL, "file" },
+    { OPT_STRING, 0,   "prometheus", &global_storage.prometheus, "URL", "Prometheus to read DCGM metrics from", NULL, NULL },
+    { OPT_STRING, 0,   "prometheus-token", &global_storage.prometheus_token, "TOKEN",
+      "bearer token for --prometheus (or $KUBECTL_GPU_PROMETHEUS_TOKEN)", NULL, NULL },
+    { OPT_STRING, 0,   "prometheus-basic-auth", &global_storage.prometheus_user, "USER:PASSWORD",
+      "basic auth for --prometheus (or $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH)", NULL, NULL },
+    { OPT_BOOL,   0,   "no-metrics", &global_storage.no_metrics, NULL, "do not look for metrics", NULL, NULL },
+    { OPT_BOOL,   0,   "no-color", &global_storage.no_color, NULL, "no colour, also when stdout is a terminal", NULL, NULL },
+    { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL, "more detail on stderr (repeat for more)", NULL, NULL },
+    { OPT_BOOL,   'h', "help", &global_storage.help, NULL, "show help", NULL, NULL },
+    OPT_END_MARK
+};
+
+static const Option *find_long(const Option *const *tables, size_t n, const char *name, size_t len)
+{
+    for (size_t t = 0; t < n; t++)
+        for (const Option *o = tables[t]; o->type != OPT_END; o++)
+            if (strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0) return o;
+    return NULL;
+}
+
+static const Option *find_short(const Option *const *tables, size_t n, char c)
+{
+    for (size_t t = 0; t < n; t++)
+        for (const Option *o = tables[t]; o->type != OPT_END; o++)
+            if (o->short_name && o->short_name == c) return o;
+    return NULL;
+}
+
+static int usage_error(const char *cmdname, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmdname, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "error: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nSee 'kubectl gpu %s%s--help' for usage.\n", cmdname ? cmdname : "",
+            cmdname ? " " : "");
+    return EXIT_USAGE;
+}
+
+static int set_value(const Option *o, const char *flag, const char *val, const char *cmdname)
+{
+    switch (o->type) {
+    case OPT_STRING:
+        if (o->choices) {
+            bool okv = false;
+            for (const char *const *c = o->choices; *c; c++) if (strcmp(*c, val) == 0) okv = true;
+            if (!okv) return usage_error(cmdname, "invalid value \"%s\" for %s", val, flag);
+        }
+        *(const char **)o->value = val;
+        return 0;
+    case OPT_INT: {
+        int64_t v;
+        if (!str_to_int64(val, &v) || v < 0 || v > 1000000)
+            return usage_error(cmdname, "invalid number \"%s\" for %s", val, flag);
+        *(int *)o->value = (int)v;
+        return 0;
+    }
+    case OPT_DOUBLE: {
+        char *end;
+        double v = strtod(val, &end);
+        if (!*val || *end || v != v || v < 0 || v > 1e9)
+            return usage_error(cmdname, "invalid number \"%s\" for %s", val, flag);
+        *(double *)o->value = v;
+        return 0;
+    }
+    case OPT_DURATION: {
+        double s;
+        if (!duration_parse(val, &s))
+            return usage_error(cmdname, "invalid duration \"%s\" for %s (use e.g. 30s, 5m, 1h, 7d)", val, flag);
+        *(double *)o->value = s;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+int options_parse(int argc, char **argv, const Option *const *tables, size_t ntables,
+                  Strvec *pos, const char *cmdname)
+{
+    bool only_pos = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_pos || a[0] != '-' || a[1] == '\0') { strvec_push(pos, a); continue; }
+        if (strcmp(a, "--") == 0) { only_pos = true; continue; }
+        if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const Option *o = find_long(tables, ntables, name, len);
+            char flag[128];
+            snprintf(flag, sizeof flag, "--%.*s", (int)(len > 100 ? 100 : len), name);
+            if (!o) return usage_error(cmdname, "unknown flag: %s", flag);
+            if (o->type == OPT_BOOL) {
+                if (eq) {
+                    if (strcmp(eq + 1, "true") == 0) *(bool *)o->value = true;
+                    else if (strcmp(eq + 1, "false") == 0) *(bool *)o->value = false;
+                    else return usage_error(cmdname, "invalid value \"%s\" for %s (true or false)", eq + 1, flag);
+                } else {
+                    *(bool *)o->value = true;
+                }
+                continue;
+            }
+            if (o->type == OPT_COUNT) {
+                if (eq) {
+                    int64_t v;
+                    if (!str_to_int64(eq + 1, &v) || v < 0 || v > 10)
+                        return usage_error(cmdname, "invalid value \"%s\" for %s", eq + 1, flag);
+                    *(int *)o->value = (int)v;
+                } else {
+                    (*(int *)o->value)++;
+                }
+                continue;
+            }
+            const char *val;
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return usage_error(cmdname, "flag needs an argument: %s", flag);
+            int rc = set_value(o, flag, val, cmdname);
+            if (rc) return rc;
+            continue;
+        }
+        /* short flags, possibly bundled: -Av, -nkube-system, -n kube-system, -v=3 */
+        for (const char *p = a + 1; *p; p++) {
+            const Option *o = find_short(tables, ntables, *p);
+            char flag[3] = { '-', *p, 0 };
+            if (!o) return usage_error(cmdname, "unknown shorthand flag: '%s' in %s", flag + 1, a);
+            if (o->type == OPT_BOOL) { *(bool *)o->value = true; continue; }
+            if (o->type == OPT_COUNT) {
+                if (p[1] == '=' || (p[1] >= '0' && p[1] <= '9')) {
+                    const char *v = p[1] == '=' ? p + 2 : p + 1;
+                    int64_t n;
+                    if (!str_to_int64(v, &n) || n < 0 || n > 10)
+                        return usage_error(cmdname, "invalid value \"%s\" for %s", v, flag);
+                    *(int *)o->value = (int)n;
+                    break;
+                }
+                (*(int *)o->value)++;
+                continue;
+            }
+            const char *val;
+            if (p[1]) val = p[1] == '=' ? p + 2 : p + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return usage_error(cmdname, "flag needs an argument: %s", flag);
+            int rc = set_value(o, flag, val, cmdname);
+            if (rc) return rc;
+            break;
+        }
+    }
+    return 0;
+}
+
+static void print_options(FILE *f, const Option *opts)
+{
+    for (const Option *o = opts; o->type != OPT_END; o++) {
+        char left[96];
+        int n = 0;
+        if (o->short_name) n = snprintf(left, sizeof left, "  -%c, --%s", o->short_name, o->long_name);
+        else n = snprintf(left, sizeof left, "      --%s", o->long_name);
+        if (o->argname && n > 0 && (size_t)n < sizeof left)
+            snprintf(left + n, sizeof left - (size_t)n, " %s", o->argname);
+        fprintf(f, "%-36s %s", left, o->help);
+        if (o->choices) {
+            fputs(" (", f);
+            for (const char *const *c = o->choices; *c; c++) fprintf(f, "%s%s", c == o->choices ? "" : "|", *c);
+            fputc(')', f);
+        }
+        fputc('\n', f);
+    }
+}
+
+void options_print_help(FILE *f, const Command *cmd)
+{
+    if (!cmd) {
+        fputs("kubectl gpu — GPUs of a Kubernetes cluster as they really are: inventory and\n"
+              "allocation, why GPU pods are Pending, and GPU sharing plans from observed usage.\n\n"
+              "Usage:\n  kubectl gpu COMMAND [flags]\n\nCommands:\n", f);
+        for (const Command *const *c = commands; *c; c++)
+            fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
+        fputs("\nGlobal flags:\n", f);
+        print_options(f, global_options);
+        fputs("\nExit status: 0 success, 1 the request could not be answered, 2 usage error.\n"
+              "Use 'kubectl gpu COMMAND --help' for more about a command; 'man kubectl-gpu' for all.\n", f);
+        return;
+    }
+    fprintf(f, "%s\n\nUsage:\n  %s\n", cmd->summary, cmd->usage);
+    if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
+    if (cmd->options && cmd->options->type != OPT_END) {
+        fputs("\nFlags:\n", f);
+        print_options(f, cmd->options);
+    }
+    fputs("\nGlobal flags:\n", f);
+    print_options(f, global_options);
+    if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
+}
+
+static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script" };
+
+const char *output_format_name(OutputFormat f)
+{
+    return (size_t)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
+}
+
+int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallowed,
+                        OutputFormat *out, const char *cmdname)
+{
+    if (!s) { *out = allowed[0]; return 0; }
+    for (size_t i = 0; i < nallowed; i++)
+        if (strcmp(s, format_names[allowed[i]]) == 0) { *out = allowed[i]; return 0; }
+    char list[128] = "";
+    for (size_t i = 0; i < nallowed; i++) {
+        strncat(list, format_names[allowed[i]], sizeof list - strlen(list) - 1);
+        if (i + 1 < nallowed) strncat(list, "|", sizeof list - strlen(list) - 1);
+    }
+    fprintf(stderr, "error: unknown output format \"%s\" (use -o %s)\n"
+            "See 'kubectl gpu %s --help' for usage.\n", s, list, cmdname);
+    return -1;
+}
+
+const Command *command_find(const char *name)
+{
+    for (const Command *const *c = commands; *c; c++)
+        if (strcmp((*c)->name, name) == 0) return *c;
+    return NULL;
+}

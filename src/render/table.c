@@ -1,0 +1,109 @@
+/* table.c — aligned columns like `kubectl get`. */
+#include "table.h"
+#include "util.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { char *text; Color color; } Cell;
+struct Table {
+    char **headers; size_t ncols;
+    Cell *cells; size_t ncells, cap;   /* row-major, ncols per row */
+    size_t cur;                        /* cells filled in the current row */
+};
+
+Table *table_new(const char *const *headers, size_t ncols)
+{
+    Table *t = xcalloc(1, sizeof *t);
+    t->ncols = ncols;
+    t->headers = xcalloc(ncols, sizeof(char *));
+    for (size_t i = 0; i < ncols; i++) t->headers[i] = xstrdup(headers[i]);
+    t->cur = ncols;
+    return t;
+}
+
+static void pad_row(Table *t)
+{
+    while (t->cur < t->ncols) {
+        ARRAY_GROW(t->cells, t->ncells, t->cap);
+        t->cells[t->ncells++] = (Cell){ xstrdup(""), C_NONE };
+        t->cur++;
+    }
+}
+
+void table_add_row(Table *t)
+{
+    pad_row(t);
+    t->cur = 0;
+}
+
+void table_cell_color(Table *t, Color c, const char *text)
+{
+    if (t->cur >= t->ncols) return;   /* extra cells are a caller bug; ignore them */
+    ARRAY_GROW(t->cells, t->ncells, t->cap);
+    t->cells[t->ncells++] = (Cell){ xstrdup(text ? text : ""), c };
+    t->cur++;
+}
+
+void table_cell(Table *t, const char *text) { table_cell_color(t, C_NONE, text); }
+
+void table_cellf(Table *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    table_cell_color(t, C_NONE, s);
+    free(s);
+}
+
+size_t table_rows(const Table *t) { return t->ncols ? (t->ncells + t->ncols - 1) / t->ncols : 0; }
+
+size_t utf8_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++) if (((unsigned char)*s & 0xC0) != 0x80) w++;
+    return w;
+}
+
+static const char *const codes[] = { "", "\033[31m", "\033[33m", "\033[32m", "\033[36m", "\033[1m", "\033[2m" };
+const char *color_start(Color c, bool enabled) { return enabled && c ? codes[c] : ""; }
+const char *color_end(Color c, bool enabled) { return enabled && c ? "\033[0m" : ""; }
+
+void table_print(const Table *t, FILE *f, bool color)
+{
+    ((Table *)t)->cur = t->cur;
+    size_t rows = table_rows(t);
+    size_t *w = xcalloc(t->ncols, sizeof *w);
+    for (size_t c = 0; c < t->ncols; c++) w[c] = utf8_width(t->headers[c]);
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t cw = utf8_width(t->cells[i].text);
+        if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
+    }
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
+        else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - utf8_width(t->headers[c]) + 3), "");
+    }
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t i = r * t->ncols + c;
+            const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
+            const char *text = cell ? cell->text : "";
+            Color col = cell ? cell->color : C_NONE;
+            fprintf(f, "%s%s%s", color_start(col, color), text, color_end(col, color));
+            if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - utf8_width(text) + 3), "");
+        }
+        fputc('\n', f);
+    }
+    free(w);
+}
+
+void table_free(Table *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->ncols; i++) free(t->headers[i]);
+    for (size_t i = 0; i < t->ncells; i++) free(t->cells[i].text);
+    free(t->headers);
+    free(t->cells);
+    free(t);
+}

@@ -1,0 +1,84 @@
+/* strmap.c — open-addressing hash map (FNV-1a, linear probing, load factor <= 1/2). */
+#include "strmap.h"
+#include "util.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { char *key; void *value; } Slot;
+struct StrMap { Slot *slots; size_t cap, size; };
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    while (*s) { h ^= (unsigned char)*s++; h *= 1099511628211ULL; }
+    return h;
+}
+
+StrMap *strmap_new(void)
+{
+    StrMap *m = xcalloc(1, sizeof *m);
+    m->cap = 16;
+    m->slots = xcalloc(m->cap, sizeof(Slot));
+    return m;
+}
+
+void strmap_free(StrMap *m, void (*free_value)(void *))
+{
+    if (!m) return;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->slots[i].key) continue;
+        free(m->slots[i].key);
+        if (free_value) free_value(m->slots[i].value);
+    }
+    free(m->slots);
+    free(m);
+}
+
+static Slot *find(const StrMap *m, const char *key)
+{
+    size_t i = (size_t)hash(key) & (m->cap - 1);
+    while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0) i = (i + 1) & (m->cap - 1);
+    return &m->slots[i];
+}
+
+void *strmap_get(const StrMap *m, const char *key)
+{
+    if (!m || !key) return NULL;
+    Slot *s = find(m, key);
+    return s->key ? s->value : NULL;
+}
+
+static void grow(StrMap *m)
+{
+    Slot *old = m->slots;
+    size_t oldcap = m->cap;
+    m->cap *= 2;
+    m->slots = xcalloc(m->cap, sizeof(Slot));
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].key) *find(m, old[i].key) = old[i];
+    free(old);
+}
+
+void strmap_put(StrMap *m, const char *key, void *value)
+{
+    if ((m->size + 1) * 2 > m->cap) grow(m);
+    Slot *s = find(m, key);
+    if (!s->key) { s->key = xstrdup(key); m->size++; }
+    s->value = value;
+}
+
+size_t strmap_size(const StrMap *m) { return m ? m->size : 0; }
+
+int strmap_next(const StrMap *m, size_t *idx, const char **key, void **value)
+{
+    for (; *idx < m->cap; (*idx)++) {
+        if (m->slots[*idx].key) {
+            *key = m->slots[*idx].key;
+            *value = m->slots[*idx].value;
+            (*idx)++;
+            return 1;
+        }
+    }
+    return 0;
+}

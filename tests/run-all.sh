@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs every test against one build of kubectl-gpu and prints one closing line:
+#   "<label>: N passed, N failed"
+# Parts: C unit tests (cmocka, tests/unit), data-driven cases (tests/cases, run by
+# tests/run_cases.py), integration scripts (tests/integration/test_*.sh).
+# Each part prints "# RESULT passed=N failed=M" lines that are summed here.
+#   --bin PATH     binary under test     --units DIR   directory of unit-test binaries
+#   --label NAME   name for the summary  --only REGEX  run only matching parts
+set -u
+cd "$(dirname "$0")/.."
+BIN="" UNITS="" LABEL=tests ONLY=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) BIN=$2; shift 2 ;; --units) UNITS=$2; shift 2 ;;
+    --label) LABEL=$2; shift 2 ;; --only) ONLY=$2; shift 2 ;;
+    *) echo "run-all.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+export KGPU_BIN="$BIN" KGPU_ROOT="$PWD"
+export TEST_TMP_ROOT="$PWD/tests/tmp/$LABEL"
+rm -rf "$TEST_TMP_ROOT"; mkdir -p "$TEST_TMP_ROOT"
+passed=0 failed=0 failed_parts=()
+
+tally() {   # tally NAME LOGFILE RC
+  local name=$1 log=$2 rc=$3 p=0 f=0 line
+  while read -r line; do
+    p=$((p + $(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")))
+    f=$((f + $(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")))
+  done < <(grep '^# RESULT ' "$log")
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi      # a crash or an unreported failure
+  passed=$((passed + p)); failed=$((failed + f))
+  if [ "$f" != 0 ]; then
+    failed_parts+=("$name"); echo "FAIL  $name ($p passed, $f failed)"; sed 's/^/    | /' "$log" | grep -v '^    | ok ' | tail -n 60
+  else
+    echo "ok    $name ($p passed)"
+  fi
+}
+
+run_part() {   # run_part NAME CMD...
+  local name=$1; shift
+  if [ -n "$ONLY" ] && ! [[ "$name" =~ $ONLY ]]; then return; fi
+  local log="$TEST_TMP_ROOT/$(echo "$name" | tr '/ ' '__').log"
+  ( "$@" ) >"$log" 2>&1 </dev/null
+  tally "$name" "$log" $?
+}
+
+# 1. unit tests: cmocka prints "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"
+unit_wrap() {
+  local out rc p f
+  if [ -n "${KGPU_VALGRIND:-}" ]; then
+    out=$(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$1" 2>&1); rc=$?
+  else
+    out=$("$1" 2>&1); rc=$?
+  fi
+  echo "$out"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
+  echo "# RESULT passed=${p:-0} failed=${f:-0}"
+  return $rc
+}
+if [ -n "$UNITS" ] && [ -d "$UNITS" ]; then
+  for t in "$UNITS"/test_*; do
+    [ -x "$t" ] || continue
+    run_part "unit/$(basename "$t")" unit_wrap "$t"
+  done
+fi
+
+# 2. data-driven cases
+if [ -d tests/cases ] && [ -n "$(ls tests/cases 2>/dev/null)" ]; then
+  run_part "cases" python3 tests/run_cases.py --bin "$BIN" tests/cases
+fi
+
+# 3. integration scripts
+for t in tests/integration/test_*.sh; do
+  [ -f "$t" ] || continue
+  run_part "integration/$(basename "$t" .sh)" bash "$t"
+done
+
+echo
+[ ${#failed_parts[@]} -gt 0 ] && echo "failed parts: ${failed_parts[*]}"
+echo "$LABEL: $passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
