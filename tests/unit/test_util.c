@@ -1,0 +1,91 @@
+/* Unit tests: util (durations, RFC 3339 times, ages), strmap, error context. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "strmap.h"
+#include "util.h"
+
+static void test_duration(void **state)
+{
+    (void)state;
+    double s;
+    assert_true(duration_parse("30s", &s)); assert_true(s == 30);
+    assert_true(duration_parse("1h30m", &s)); assert_true(s == 5400);
+    assert_true(duration_parse("7d", &s)); assert_true(s == 7 * 86400);
+    assert_true(duration_parse("45", &s)); assert_true(s == 45);
+    assert_true(duration_parse("1.5m", &s)); assert_true(s == 90);
+    assert_true(duration_parse("250ms", &s)); assert_true(s > 0.249 && s < 0.251);
+    assert_false(duration_parse("", &s));
+    assert_false(duration_parse("abc", &s));
+    assert_false(duration_parse("5x", &s));
+    assert_false(duration_parse("-5s", &s));
+}
+
+static void test_rfc3339(void **state)
+{
+    (void)state;
+    int64_t t;
+    assert_true(time_parse_rfc3339("1970-01-01T00:00:00Z", &t)); assert_int_equal(t, 0);
+    assert_true(time_parse_rfc3339("2024-05-14T17:30:41Z", &t)); assert_int_equal(t, 1715707841);
+    assert_true(time_parse_rfc3339("2024-05-14T17:30:41.123456Z", &t)); assert_int_equal(t, 1715707841);
+    assert_true(time_parse_rfc3339("2024-05-14T19:30:41+02:00", &t)); assert_int_equal(t, 1715707841);
+    assert_false(time_parse_rfc3339("2024-05-14 17:30:41", &t));
+    assert_false(time_parse_rfc3339("2024-13-14T17:30:41Z", &t));
+    assert_false(time_parse_rfc3339("2024-05-14T17:30:41Zjunk", &t));
+}
+
+static void test_age(void **state)
+{
+    (void)state;
+    char b[16];
+    format_age(59, b, sizeof b); assert_string_equal(b, "59s");
+    format_age(600, b, sizeof b); assert_string_equal(b, "10m");
+    format_age(5 * 3600, b, sizeof b); assert_string_equal(b, "5h");
+    format_age(3 * 86400, b, sizeof b); assert_string_equal(b, "3d");
+}
+
+static void test_strmap(void **state)
+{
+    (void)state;
+    StrMap *m = strmap_new();
+    char keys[1000][16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(keys[i], sizeof keys[i], "node-%d", i);
+        strmap_put(m, keys[i], (void *)(intptr_t)(i + 1));
+    }
+    assert_int_equal(strmap_size(m), 1000);
+    for (int i = 0; i < 1000; i++) assert_int_equal((intptr_t)strmap_get(m, keys[i]), i + 1);
+    assert_null(strmap_get(m, "node-1000"));
+    strmap_put(m, "node-5", (void *)(intptr_t)77);
+    assert_int_equal((intptr_t)strmap_get(m, "node-5"), 77);
+    assert_int_equal(strmap_size(m), 1000);
+    size_t idx = 0, n = 0; const char *k; void *v;
+    while (strmap_next(m, &idx, &k, &v)) n++;
+    assert_int_equal(n, 1000);
+    strmap_free(m, NULL);
+}
+
+static void test_error_prefix(void **state)
+{
+    (void)state;
+    Error e = { 0 };
+    error_set(&e, "field %s missing", "server");
+    error_prefix(&e, "kubeconfig %s: cluster \"%s\": ", "/x/config", "prod");
+    assert_string_equal(e.msg, "kubeconfig /x/config: cluster \"prod\": field server missing");
+    assert_true(e.set);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
+        cmocka_unit_test(test_strmap), cmocka_unit_test(test_error_prefix),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
