@@ -54,7 +54,7 @@ static void test_strmap(void **state)
 {
     (void)state;
     StrMap *m = strmap_new();
-    char keys[1000][16];
+    char keys[1000][24];
     for (int i = 0; i < 1000; i++) {
         snprintf(keys[i], sizeof keys[i], "node-%d", i);
         strmap_put(m, keys[i], (void *)(intptr_t)(i + 1));
