@@ -76,23 +76,28 @@ typedef struct Cluster {
     char *source;              /* "api" or "snapshot FILE" */
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */
-    struct StrMap *pending_usage;   /* node name -> NodeUsage* accumulated before finalize */
+    struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */
+    struct StrMap *pod_index;       /* "ns/name" -> index+1 into pods */
     size_t all_pods;           /* every pod seen */
     bool finalized;
 } Cluster;
 
-void cluster_init(Cluster *c);
+void cluster_init(Cluster *c);     /* zeroes *c; now = wall clock (sources may override) */
 void cluster_free(Cluster *c);
 struct cJSON;
 struct Error;
 /* ingest one object of the given kind; kind OBJ__COUNT = read "kind" from the object.
  * Returns 0, or -1 with err set when the object is malformed beyond use (e.g. no name). */
 int cluster_ingest(Cluster *c, ObjKind kind, const struct cJSON *obj, struct Error *err);
+/* may be called again after more ingest; ingesting clears `finalized` (usage is stale until
+ * the next finalize: cluster_node_usage returns NULL meanwhile).  Also drops FailedScheduling
+ * events of pods that were not kept, when any pod was ingested. */
 void cluster_finalize(Cluster *c);
 
 Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);
 const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
+/* appends to warnings; after 100 one "more warnings suppressed" line and nothing more */
 void cluster_warn(Cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

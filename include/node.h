@@ -58,7 +58,9 @@ typedef struct Node {
 
 struct cJSON;
 struct Error;
-/* fill *n from a Node object; keep_labels=false drops the label map after GPU facts are read */
+/* fill *n from a Node object; keep_labels=false drops the label map after GPU facts are read.
+ * -1 (nothing to free) without a usable metadata.name; wrong-typed fields get defaults.
+ * Allocatable defaults to capacity when status.allocatable is absent. */
 int node_from_json(Node *n, const struct cJSON *obj, bool keep_labels, struct Error *err);
 void node_free(Node *n);
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels);
@@ -68,11 +70,14 @@ void gpu_facts_free(GpuFacts *g);
 bool node_advertises_gpu(const Node *n);
 /* node is a "GPU node": GFD/present labels, or a GPU resource with capacity > 0 */
 bool node_is_gpu_node(const Node *n);
-/* physical GPUs: GFD count (for single strategy: capacity of nvidia.com/gpu / devices per GPU is
- * unknown, so gpu.count of the parent is not available -> see node.c), else the capacity of
- * nvidia.com/gpu divided by replicas.  Documented in node.c. */
+/* physical GPUs: GFD gpu.count under strategy none/mixed; under single, gpu.count counts MIG
+ * devices, so ceil(count / max instances of the profile per GPU) from mig_tables.h, 0 when the
+ * model/profile is unknown or the product is -MIG-INVALID; without GFD labels the capacity of
+ * nvidia.com/gpu divided by replicas, else the sum of the other non-MIG GPU resources.
+ * Documented in node.c. */
 int node_physical_gpus(const Node *n);
-/* total GPU memory MiB of the node's physical GPUs, 0 if unknown */
+/* total GPU memory MiB of the node's physical GPUs (single: model memory from the MIG table),
+ * 0 if unknown */
 int64_t node_gpu_memory_mib(const Node *n);
 const char *mig_strategy_name(MigStrategy s);       /* "none" | "single" | "mixed" */
 const char *sharing_strategy_name(SharingStrategy s); /* "none" | "time-slicing" | "mps" */

@@ -49,10 +49,14 @@ typedef struct Pod {
 
 struct cJSON;
 struct Error;
+/* -1 when metadata.name is missing/too long or a node-affinity operator is unknown (nothing
+ * to free then); wrong-typed fields get defaults (namespace "default", phase Pending) */
 int pod_from_json(Pod *p, const struct cJSON *obj, struct Error *err);
 void pod_free(Pod *p);
 /* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
- * init containers = sidecars, overhead; pod-level resources for cpu/memory) */
+ * init containers = sidecars, overhead; pod-level resources for cpu/memory/hugepages-*;
+ * a container's limit stands in for a missing request, as API defaulting does).
+ * *out is replaced (its previous entries are freed). */
 void pod_effective_requests(const struct cJSON *spec, ResourceList *out);
 bool pod_requests_gpu(const Pod *p);
 /* holds resources on its node: bound and phase neither Succeeded nor Failed */

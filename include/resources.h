@@ -26,9 +26,10 @@ struct cJSON;
 int rlist_from_json(ResourceList *l, const struct cJSON *obj, const char **bad);
 
 /* GPU resource names: nvidia.com/gpu, nvidia.com/gpu.shared, nvidia.com/mig-<profile>,
- * nvidia.com/mig-<profile>.shared, amd.com/gpu, gpu.intel.com/* (i915, xe),
- * habana.ai/gaudi? (not a GPU: no).  Everything else (cpu, memory, pods, hugepages-*,
- * ephemeral-storage, other extended resources) is not. */
+ * nvidia.com/mig-<profile>.shared, amd.com/gpu, gpu.intel.com/i915, gpu.intel.com/xe
+ * (Intel's millicores / memory.max / tiles are shares, not devices: no), habana.ai/gaudi
+ * (not a GPU: no).  Everything else (cpu, memory, pods, hugepages-N, ephemeral-storage,
+ * other extended resources) is not. */
 bool resource_is_gpu(const char *name);
 bool resource_is_mig(const char *name);          /* nvidia.com/mig-* */
 /* "nvidia.com/mig-2g.20gb" -> "2g.20gb" (without ".shared"); NULL if not MIG; caller frees */

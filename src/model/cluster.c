@@ -1,0 +1,458 @@
+/* cluster.c — the reduced cluster: objects arrive one at a time and only what is used stays.
+ *
+ * Reduction rules (see cluster.h):
+ *   Node         every node; labels only for GPU nodes (node_is_gpu_node).  A second object
+ *                with the same name replaces the first.
+ *   Pod          GPU pods (non-zero request of a GPU resource) are kept, replaced by name.
+ *                Other pods that hold resources (bound, not Succeeded/Failed) are folded into
+ *                pending_usage[node name] (pods may arrive before their node) and dropped.
+ *   Event        FailedScheduling events (any namespace: when events arrive before pods we
+ *                cannot tell GPU pods yet) and FailedCreate events whose message says
+ *                "exceeded quota"; messages truncated to 4 KiB.  cluster_finalize drops the
+ *                FailedScheduling events of pods that were not kept, when pods were loaded.
+ *   ResourceQuota  when a hard/used key names a GPU resource (bare, requests.* or limits.*).
+ *   DaemonSet    in gpu-operator / nvidia-gpu-operator / kube-system, or whose app label or
+ *                name starts with nvidia- or gpu-.
+ *   Service      whose name or a label key/value contains "prometheus" (metrics discovery).
+ *   ClusterPolicy  name and status.state (the one not "ignored" wins when several).
+ * cluster_finalize joins usage to nodes (dropped pods + kept GPU pods that hold resources) and
+ * rebuilds the node index; it may be called again after more objects were ingested.
+ */
+#include "cluster.h"
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "error.h"
+#include "json_fields.h"
+#include "strmap.h"
+#include "util.h"
+
+#define MAX_WARNINGS 100
+
+static const char *const kind_names[OBJ__COUNT] = {
+    [OBJ_NODE] = "Node", [OBJ_POD] = "Pod", [OBJ_EVENT] = "Event",
+    [OBJ_RESOURCEQUOTA] = "ResourceQuota", [OBJ_DAEMONSET] = "DaemonSet",
+    [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service",
+};
+
+const char *obj_kind_name(ObjKind k) { return k >= 0 && k < OBJ__COUNT ? kind_names[k] : "Unknown"; }
+
+bool obj_kind_from_name(const char *kind, ObjKind *out)
+{
+    for (int i = 0; i < OBJ__COUNT; i++)
+        if (str_eq(kind, kind_names[i])) { *out = (ObjKind)i; return true; }
+    return false;
+}
+
+void cluster_init(Cluster *c)
+{
+    memset(c, 0, sizeof *c);
+    c->now = (int64_t)time(NULL);
+}
+
+void cluster_warn(Cluster *c, const char *fmt, ...)
+{
+    if (c->warnings.n > MAX_WARNINGS) return;
+    if (c->warnings.n == MAX_WARNINGS) { strvec_push(&c->warnings, "more warnings suppressed"); return; }
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    strvec_push(&c->warnings, s);
+    free(s);
+}
+
+/* ---- usage ---- */
+
+static void usage_free(void *v)
+{
+    NodeUsage *u = v;
+    if (!u) return;
+    rlist_free(&u->requested);
+    free(u);
+}
+
+static void add_pending_usage(Cluster *c, const char *node, const ResourceList *req)
+{
+    if (!c->pending_usage) c->pending_usage = strmap_new();
+    NodeUsage *u = strmap_get(c->pending_usage, node);
+    if (!u) { u = xcalloc(1, sizeof *u); strmap_put(c->pending_usage, node, u); }
+    rlist_add_all(&u->requested, req);
+    u->pods++;
+}
+
+/* ---- nodes ---- */
+
+static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
+{
+    Node n;
+    if (node_from_json(&n, obj, true, err) < 0) return -1;
+    if (!node_is_gpu_node(&n)) kv_free(&n.labels);
+    if (!c->node_index) c->node_index = strmap_new();
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, n.name);
+    if (idx) {
+        node_free(&c->nodes[idx - 1]);
+        c->nodes[idx - 1] = n;
+        return 0;
+    }
+    ARRAY_GROW(c->nodes, c->nnodes, c->capnodes);
+    c->nodes[c->nnodes++] = n;
+    strmap_put(c->node_index, n.name, (void *)(uintptr_t)c->nnodes);
+    return 0;
+}
+
+/* ---- pods ---- */
+
+static char *pod_key(const char *ns, const char *name) { return xasprintf("%s/%s", ns, name); }
+
+static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
+{
+    Pod p;
+    if (pod_from_json(&p, obj, err) < 0) return -1;
+    c->all_pods++;
+    if (!pod_requests_gpu(&p)) {
+        if (pod_holds_resources(&p)) add_pending_usage(c, p.node_name, &p.requests);
+        pod_free(&p);
+        return 0;
+    }
+    if (!c->pod_index) c->pod_index = strmap_new();
+    char *key = pod_key(p.ns, p.name);
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    if (idx) {
+        pod_free(&c->pods[idx - 1]);
+        c->pods[idx - 1] = p;
+    } else {
+        ARRAY_GROW(c->pods, c->npods, c->cappods);
+        c->pods[c->npods++] = p;
+        strmap_put(c->pod_index, key, (void *)(uintptr_t)c->npods);
+    }
+    free(key);
+    return 0;
+}
+
+/* ---- events ---- */
+
+static void event_free(Event *e)
+{
+    free(e->ns); free(e->name); free(e->reason); free(e->message);
+    free(e->involved_kind); free(e->involved_name); free(e->involved_uid);
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* core/v1 Event and events.k8s.io/v1 Event (regarding, note, deprecated*, series) */
+static int ingest_event(Cluster *c, const cJSON *obj, Error *err)
+{
+    const char *reason = jstr(obj, "reason");
+    const char *message = jstr(obj, "message");
+    if (!message) message = jstr(obj, "note");
+    bool keep = str_eq(reason, "FailedScheduling") ||
+                (str_eq(reason, "FailedCreate") && message && strstr(message, "exceeded quota"));
+    if (!keep) return 0;
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name");
+    if (!name) { error_set(err, "event without metadata.name"); return -1; }
+    const cJSON *inv = jobj(obj, "involvedObject");
+    if (!inv) inv = jobj(obj, "regarding");
+    const char *ns = jstr_ne(meta, "namespace");
+    if (!ns) ns = jstr_ne(inv, "namespace");
+
+    ARRAY_GROW(c->events, c->nevents, c->capevents);
+    Event *e = &c->events[c->nevents++];
+    memset(e, 0, sizeof *e);
+    e->ns = jdup_trunc(ns ? ns : "", 63);
+    e->name = jdup_trunc(name, MODEL_NAME_MAX);
+    e->reason = xstrdup(reason);
+    e->message = jdup_trunc(message ? message : "", MODEL_TEXT_MAX);
+    e->involved_kind = jdup_trunc(jstr_ne(inv, "kind"), 64);
+    e->involved_name = jdup_trunc(jstr_ne(inv, "name"), MODEL_NAME_MAX);
+    e->involved_uid = jdup_trunc(jstr_ne(inv, "uid"), 64);
+    const cJSON *series = jobj(obj, "series");
+    e->count = (int)jint(obj, "count", 0, INT32_MAX, 0);
+    if (!e->count) e->count = (int)jint(obj, "deprecatedCount", 0, INT32_MAX, 0);
+    if (!e->count) e->count = (int)jint(series, "count", 0, INT32_MAX, 0);
+    if (!e->count) e->count = 1;
+    e->last_seen = max64(max64(jtime(obj, "lastTimestamp"), jtime(obj, "eventTime")),
+                         max64(jtime(series, "lastObservedTime"), jtime(obj, "deprecatedLastTimestamp")));
+    if (!e->last_seen) e->last_seen = max64(jtime(obj, "firstTimestamp"), jtime(meta, "creationTimestamp"));
+    return 0;
+}
+
+/* ---- quotas ---- */
+
+static bool quota_key_is_gpu(const char *key)
+{
+    if (str_starts_with(key, "requests.")) key += strlen("requests.");
+    else if (str_starts_with(key, "limits.")) key += strlen("limits.");
+    return resource_is_gpu(key);
+}
+
+static bool json_keys_mention_gpu(const cJSON *o)
+{
+    for (const cJSON *k = cJSON_IsObject(o) ? o->child : NULL; k; k = k->next)
+        if (k->string && quota_key_is_gpu(k->string)) return true;
+    return false;
+}
+
+static int ingest_quota(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
+    const cJSON *hard = jobj(status, "hard");
+    if (!hard) hard = jobj(spec, "hard");
+    if (!json_keys_mention_gpu(hard) && !json_keys_mention_gpu(jobj(spec, "hard")) &&
+        !json_keys_mention_gpu(jobj(status, "used")))
+        return 0;
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name || !ns) { error_set(err, "resourcequota without metadata.name or namespace"); return -1; }
+    ARRAY_GROW(c->quotas, c->nquotas, c->capquotas);
+    Quota *q = &c->quotas[c->nquotas++];
+    memset(q, 0, sizeof *q);
+    q->ns = jdup_trunc(ns, 63);
+    q->name = jdup_trunc(name, MODEL_NAME_MAX);
+    const char *bad = NULL;
+    rlist_from_json(&q->hard, hard, &bad);
+    if (bad) cluster_warn(c, "resourcequota %s/%s: bad quantity for \"%.64s\" ignored", q->ns, q->name, bad);
+    rlist_from_json(&q->used, jobj(status, "used"), NULL);
+    return 0;
+}
+
+/* ---- daemonsets ---- */
+
+static bool gpu_daemonset(const char *ns, const char *name, const char *app)
+{
+    if (str_eq(ns, "gpu-operator") || str_eq(ns, "nvidia-gpu-operator") || str_eq(ns, "kube-system"))
+        return true;
+    const char *const pfx[] = { "nvidia-", "gpu-" };
+    for (size_t i = 0; i < 2; i++)
+        if (str_starts_with(name, pfx[i]) || (app && str_starts_with(app, pfx[i]))) return true;
+    return false;
+}
+
+static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata"), *status = jobj(obj, "status");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name) { error_set(err, "daemonset without metadata.name"); return -1; }
+    const char *app = jstr_ne(jobj(meta, "labels"), "app");
+    if (!app) app = jstr_ne(jobj(jobj(jobj(obj, "spec"), "selector"), "matchLabels"), "app");
+    if (!gpu_daemonset(ns ? ns : "", name, app)) return 0;
+    ARRAY_GROW(c->daemonsets, c->ndaemonsets, c->capdaemonsets);
+    DaemonSet *d = &c->daemonsets[c->ndaemonsets++];
+    memset(d, 0, sizeof *d);
+    d->ns = jdup_trunc(ns ? ns : "", 63);
+    d->name = jdup_trunc(name, MODEL_NAME_MAX);
+    d->app = jdup_trunc(app, 63);
+    d->desired = (int)jint(status, "desiredNumberScheduled", 0, INT32_MAX, 0);
+    d->current = (int)jint(status, "currentNumberScheduled", 0, INT32_MAX, 0);
+    d->ready = (int)jint(status, "numberReady", 0, INT32_MAX, 0);
+    d->available = (int)jint(status, "numberAvailable", 0, INT32_MAX, 0);
+    d->updated = (int)jint(status, "updatedNumberScheduled", 0, INT32_MAX, 0);
+    d->misscheduled = (int)jint(status, "numberMisscheduled", 0, INT32_MAX, 0);
+    return 0;
+}
+
+/* ---- services ---- */
+
+static bool contains_prometheus(const char *s)
+{
+    static const char word[] = "prometheus";
+    size_t n = strlen(word);
+    for (; s && *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == word[i]) i++;
+        if (i == n) return true;
+    }
+    return false;
+}
+
+static void service_free(Service *s)
+{
+    free(s->ns); free(s->name); free(s->type);
+    kv_free(&s->labels);
+    for (size_t i = 0; i < s->nports; i++) free(s->ports[i].name);
+    free(s->ports);
+}
+
+static int ingest_service(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name || !ns) { error_set(err, "service without metadata.name or namespace"); return -1; }
+    KVList labels = KVLIST_INIT;
+    kv_from_json(&labels, jobj(meta, "labels"));
+    bool keep = contains_prometheus(name);
+    for (size_t i = 0; !keep && i < labels.n; i++)
+        keep = contains_prometheus(labels.items[i].key) || contains_prometheus(labels.items[i].value);
+    if (!keep) { kv_free(&labels); return 0; }
+    ARRAY_GROW(c->services, c->nservices, c->capservices);
+    Service *s = &c->services[c->nservices++];
+    memset(s, 0, sizeof *s);
+    s->ns = jdup_trunc(ns, 63);
+    s->name = jdup_trunc(name, MODEL_NAME_MAX);
+    s->type = jdup_trunc(jstr_ne(spec, "type") ? jstr_ne(spec, "type") : "ClusterIP", 32);
+    s->labels = labels;
+    const cJSON *ports = jarr(spec, "ports"), *p;
+    int n = ports ? cJSON_GetArraySize(ports) : 0;
+    if (n > 0) s->ports = xcalloc((size_t)n, sizeof *s->ports);
+    cJSON_ArrayForEach(p, ports) {
+        int port = (int)jint(p, "port", 1, 65535, 0);
+        if (!port) continue;
+        s->ports[s->nports].name = jdup_trunc(jstr_ne(p, "name"), 63);
+        s->ports[s->nports].port = port;
+        s->nports++;
+    }
+    return 0;
+}
+
+/* ---- ClusterPolicy ---- */
+
+static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
+{
+    const char *name = jstr_ne(jobj(obj, "metadata"), "name");
+    if (!name) { error_set(err, "clusterpolicy without metadata.name"); return -1; }
+    const char *state = jstr_ne(jobj(obj, "status"), "state");
+    c->clusterpolicy_checked = true;
+    /* only one ClusterPolicy is honoured; the others report state "ignored" */
+    if (c->clusterpolicy_name && !str_eq(c->clusterpolicy_state, "ignored")) return 0;
+    if (c->clusterpolicy_name && str_eq(state, "ignored")) return 0;
+    free(c->clusterpolicy_name);
+    free(c->clusterpolicy_state);
+    c->clusterpolicy_name = jdup_trunc(name, MODEL_NAME_MAX);
+    c->clusterpolicy_state = jdup_trunc(state, 64);
+    return 0;
+}
+
+/* ---- entry points ---- */
+
+int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
+{
+    if (!cJSON_IsObject(obj)) { error_set(err, "%s: not a JSON object", obj_kind_name(kind)); return -1; }
+    if (kind == OBJ__COUNT) {
+        const char *k = jstr_ne(obj, "kind");
+        if (!k) { error_set(err, "object without \"kind\""); return -1; }
+        if (!obj_kind_from_name(k, &kind)) return 0;     /* a kind we do not use */
+    }
+    c->finalized = false;                               /* usage is stale until finalize */
+    switch (kind) {
+    case OBJ_NODE: return ingest_node(c, obj, err);
+    case OBJ_POD: return ingest_pod(c, obj, err);
+    case OBJ_EVENT: return ingest_event(c, obj, err);
+    case OBJ_RESOURCEQUOTA: return ingest_quota(c, obj, err);
+    case OBJ_DAEMONSET: return ingest_daemonset(c, obj, err);
+    case OBJ_CLUSTERPOLICY: return ingest_clusterpolicy(c, obj, err);
+    case OBJ_SERVICE: return ingest_service(c, obj, err);
+    case OBJ__COUNT: break;
+    }
+    error_set(err, "unknown object kind %d", (int)kind);
+    return -1;
+}
+
+static void prune_events(Cluster *c)
+{
+    if (c->all_pods == 0) return;        /* pods not loaded: keep what we have */
+    size_t w = 0;
+    for (size_t i = 0; i < c->nevents; i++) {
+        Event *e = &c->events[i];
+        bool drop = str_eq(e->reason, "FailedScheduling") && str_eq(e->involved_kind, "Pod") &&
+                    e->involved_name && !cluster_find_pod(c, e->ns, e->involved_name);
+        if (drop) event_free(e);
+        else c->events[w++] = *e;
+    }
+    c->nevents = w;
+}
+
+void cluster_finalize(Cluster *c)
+{
+    if (c->usage)
+        for (size_t i = 0; i < c->nnodes; i++) rlist_free(&c->usage[i].requested);
+    free(c->usage);
+    c->usage = c->nnodes ? xcalloc(c->nnodes, sizeof *c->usage) : NULL;
+    strmap_free(c->node_index, NULL);
+    c->node_index = strmap_new();
+    for (size_t i = 0; i < c->nnodes; i++)
+        strmap_put(c->node_index, c->nodes[i].name, (void *)(uintptr_t)(i + 1));
+
+    size_t it = 0;
+    const char *node;
+    void *v;
+    while (c->pending_usage && strmap_next(c->pending_usage, &it, &node, &v)) {
+        size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, node);
+        if (!idx) continue;                 /* node not loaded (e.g. filtered by -l) */
+        const NodeUsage *u = v;
+        rlist_add_all(&c->usage[idx - 1].requested, &u->requested);
+        c->usage[idx - 1].pods += u->pods;
+    }
+    for (size_t i = 0; i < c->npods; i++) {
+        const Pod *p = &c->pods[i];
+        if (!pod_holds_resources(p)) continue;
+        size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, p->node_name);
+        if (!idx) continue;
+        rlist_add_all(&c->usage[idx - 1].requested, &p->requests);
+        c->usage[idx - 1].pods++;
+    }
+    prune_events(c);
+    c->finalized = true;
+}
+
+Node *cluster_find_node(const Cluster *c, const char *name)
+{
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, name);
+    return idx ? &c->nodes[idx - 1] : NULL;
+}
+
+size_t cluster_node_index(const Cluster *c, const Node *n)
+{
+    return (size_t)(n - c->nodes);
+}
+
+const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n)
+{
+    if (!c->finalized || !c->usage || !n || n < c->nodes || n >= c->nodes + c->nnodes) return NULL;
+    return &c->usage[n - c->nodes];
+}
+
+Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name)
+{
+    if (!c->pod_index || !ns || !name) return NULL;
+    char *key = pod_key(ns, name);
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    free(key);
+    return idx ? &c->pods[idx - 1] : NULL;
+}
+
+void cluster_free(Cluster *c)
+{
+    for (size_t i = 0; i < c->nnodes; i++) {
+        node_free(&c->nodes[i]);
+        if (c->usage) rlist_free(&c->usage[i].requested);
+    }
+    free(c->nodes);
+    free(c->usage);
+    for (size_t i = 0; i < c->npods; i++) pod_free(&c->pods[i]);
+    free(c->pods);
+    for (size_t i = 0; i < c->nevents; i++) event_free(&c->events[i]);
+    free(c->events);
+    for (size_t i = 0; i < c->nquotas; i++) {
+        Quota *q = &c->quotas[i];
+        free(q->ns); free(q->name); rlist_free(&q->hard); rlist_free(&q->used);
+    }
+    free(c->quotas);
+    for (size_t i = 0; i < c->ndaemonsets; i++) {
+        free(c->daemonsets[i].ns); free(c->daemonsets[i].name); free(c->daemonsets[i].app);
+    }
+    free(c->daemonsets);
+    for (size_t i = 0; i < c->nservices; i++) service_free(&c->services[i]);
+    free(c->services);
+    free(c->clusterpolicy_name);
+    free(c->clusterpolicy_state);
+    strvec_free(&c->warnings);
+    free(c->context); free(c->server); free(c->source);
+    strmap_free(c->node_index, NULL);
+    strmap_free(c->pending_usage, usage_free);
+    strmap_free(c->pod_index, NULL);
+    memset(c, 0, sizeof *c);
+}

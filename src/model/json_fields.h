@@ -1,0 +1,77 @@
+/* json_fields.h — private to src/model: typed, NULL-safe reads of cJSON fields.
+ *
+ * Every getter returns NULL / the default when the field is absent or has the wrong type, so
+ * hostile input (a number where a string belongs, an array for an object) degrades to
+ * "field missing" instead of a crash.  Returned pointers are borrowed from the JSON tree.
+ */
+#ifndef KGPU_MODEL_JSON_FIELDS_H
+#define KGPU_MODEL_JSON_FIELDS_H
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "util.h"
+
+static inline const cJSON *jget(const cJSON *obj, const char *key)
+{
+    if (!obj || !cJSON_IsObject(obj)) return NULL;
+    return cJSON_GetObjectItemCaseSensitive((cJSON *)obj, key);
+}
+static inline const cJSON *jobj(const cJSON *obj, const char *key)
+{
+    const cJSON *v = jget(obj, key);
+    return cJSON_IsObject(v) ? v : NULL;
+}
+static inline const cJSON *jarr(const cJSON *obj, const char *key)
+{
+    const cJSON *v = jget(obj, key);
+    return cJSON_IsArray(v) ? v : NULL;
+}
+static inline const char *jstr(const cJSON *obj, const char *key)
+{
+    const cJSON *v = jget(obj, key);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
+}
+/* a non-empty string, else NULL */
+static inline const char *jstr_ne(const cJSON *obj, const char *key)
+{
+    const char *s = jstr(obj, key);
+    return s && *s ? s : NULL;
+}
+static inline bool jbool(const cJSON *obj, const char *key, bool dflt)
+{
+    const cJSON *v = jget(obj, key);
+    return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
+}
+/* integral number within [lo, hi], else dflt */
+static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t dflt)
+{
+    const cJSON *v = jget(obj, key);
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return dflt;
+    double d = v->valuedouble;
+    if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
+    return (int64_t)d;
+}
+/* copy of a string field truncated to max bytes (at a UTF-8 boundary); NULL when absent */
+static inline char *jdup_trunc(const char *s, size_t max)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    if (n <= max) return xstrdup(s);
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;   /* don't split a char */
+    return xstrndup(s, max);
+}
+/* epoch seconds of an RFC 3339 string field, 0 when absent or malformed */
+static inline int64_t jtime(const cJSON *obj, const char *key)
+{
+    int64_t t = 0;
+    const char *s = jstr(obj, key);
+    if (!s || !time_parse_rfc3339(s, &t)) return 0;
+    return t;
+}
+
+/* limits for names and free text kept from objects (Kubernetes' own limits, with room) */
+#define MODEL_NAME_MAX 253          /* DNS subdomain: object names */
+#define MODEL_TEXT_MAX 4096         /* event / condition messages are truncated to this */
+#endif

@@ -1,0 +1,283 @@
+/* pod.c — Pod objects reduced to what scheduling analysis needs, and the effective request.
+ *
+ * Effective request (shared/reference/scheduler-messages.md §11.1, component-helpers
+ * resource.PodRequests):
+ *   sum      = sum of the app containers' requests
+ *   init containers in order, with R = running sum of restartable (sidecar) init containers:
+ *     sidecar (restartPolicy Always): sum += req, R += req, peak = R
+ *     normal:                         peak = req + R
+ *   initMax  = element-wise max of the peaks
+ *   request  = element-wise max(sum, initMax); pod-level spec.resources.requests replace cpu,
+ *              memory and hugepages-* (the resources PodLevelResources supports — the reference
+ *              lists hugepages too); then spec.overhead is added.
+ * Per container (and for pod-level resources), a resource present in limits but not in
+ * requests counts as requested = limit: the API server defaults requests from limits
+ * (SetDefaults_Pod), so hand-written snapshots behave like objects read from the API.
+ */
+#include "pod.h"
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "json_fields.h"
+#include "util.h"
+
+/* requests of one "resources" block, defaulted from limits */
+static void resources_requests(const cJSON *resources, ResourceList *out)
+{
+    rlist_from_json(out, jobj(resources, "requests"), NULL);
+    ResourceList lim = RESOURCE_LIST_INIT;
+    rlist_from_json(&lim, jobj(resources, "limits"), NULL);
+    for (size_t i = 0; i < lim.n; i++)
+        if (!rlist_has(out, lim.items[i].name)) rlist_set(out, lim.items[i].name, lim.items[i].milli);
+    rlist_free(&lim);
+}
+
+static bool pod_level_resource(const char *name)
+{
+    return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 || str_starts_with(name, "hugepages-");
+}
+
+void pod_effective_requests(const cJSON *spec, ResourceList *out)
+{
+    ResourceList sum = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT, init_max = RESOURCE_LIST_INIT;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+        ResourceList r = RESOURCE_LIST_INIT;
+        resources_requests(jobj(c, "resources"), &r);
+        rlist_add_all(&sum, &r);
+        rlist_free(&r);
+    }
+    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+        ResourceList r = RESOURCE_LIST_INIT;
+        resources_requests(jobj(c, "resources"), &r);
+        if (str_eq(jstr(c, "restartPolicy"), "Always")) {
+            rlist_add_all(&sum, &r);
+            rlist_add_all(&sidecars, &r);
+            rlist_max_into(&init_max, &sidecars);
+        } else {
+            rlist_add_all(&r, &sidecars);
+            rlist_max_into(&init_max, &r);
+        }
+        rlist_free(&r);
+    }
+    rlist_max_into(&sum, &init_max);
+
+    const cJSON *pod_res = jobj(spec, "resources");
+    if (pod_res) {
+        ResourceList pl = RESOURCE_LIST_INIT;
+        resources_requests(pod_res, &pl);
+        for (size_t i = 0; i < pl.n; i++)
+            if (pod_level_resource(pl.items[i].name)) rlist_set(&sum, pl.items[i].name, pl.items[i].milli);
+        rlist_free(&pl);
+    }
+    ResourceList overhead = RESOURCE_LIST_INIT;
+    rlist_from_json(&overhead, jobj(spec, "overhead"), NULL);
+    rlist_add_all(&sum, &overhead);
+    rlist_free(&overhead);
+
+    rlist_free(&sidecars);
+    rlist_free(&init_max);
+    rlist_free(out);
+    *out = sum;
+}
+
+/* ---- node affinity ---- */
+
+static bool selop_from_operator(const char *op, SelOp *out)
+{
+    static const struct { const char *name; SelOp op; } ops[] = {
+        { "In", SEL_IN }, { "NotIn", SEL_NOTIN }, { "Exists", SEL_EXISTS },
+        { "DoesNotExist", SEL_NOT_EXISTS }, { "Gt", SEL_GT }, { "Lt", SEL_LT },
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (str_eq(op, ops[i].name)) { *out = ops[i].op; return true; }
+    return false;
+}
+
+/* matchExpressions / matchFields: [{key, operator, values}] */
+static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *what, Error *err)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        const char *key = jstr(e, "key"), *op = jstr(e, "operator");
+        SelOp sop;
+        if (!key) { error_set(err, "node affinity %s without key", what); return -1; }
+        if (!selop_from_operator(op, &sop)) {
+            /* skipping it would make the term match more nodes than the scheduler allows */
+            error_set(err, "node affinity %s \"%.64s\": unknown operator \"%.32s\"", what, key,
+                      op ? op : "(none)");
+            return -1;
+        }
+        Strvec vals = STRVEC_INIT;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, jarr(e, "values"))
+            if (cJSON_IsString(v) && v->valuestring) strvec_push(&vals, v->valuestring);
+        label_selector_add(sel, key, sop, (const char *const *)vals.v, vals.n);
+        strvec_free(&vals);
+    }
+    return 0;
+}
+
+static int read_affinity(Pod *p, const cJSON *spec, Error *err)
+{
+    const cJSON *req = jobj(jobj(jobj(spec, "affinity"), "nodeAffinity"),
+                            "requiredDuringSchedulingIgnoredDuringExecution");
+    const cJSON *terms = jarr(req, "nodeSelectorTerms");
+    int n = terms ? cJSON_GetArraySize(terms) : 0;
+    if (n <= 0) return 0;
+    p->affinity_terms = xcalloc((size_t)n, sizeof *p->affinity_terms);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, terms) {
+        if (!cJSON_IsObject(t)) continue;
+        NodeSelectorTerm *term = &p->affinity_terms[p->naffinity_terms++];
+        if (read_requirements(&term->match_expressions, jarr(t, "matchExpressions"), "matchExpressions", err) < 0 ||
+            read_requirements(&term->match_fields, jarr(t, "matchFields"), "matchFields", err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void read_tolerations(Pod *p, const cJSON *spec)
+{
+    const cJSON *arr = jarr(spec, "tolerations");
+    int n = arr ? cJSON_GetArraySize(arr) : 0;
+    if (n <= 0) return;
+    p->tolerations = xcalloc((size_t)n, sizeof *p->tolerations);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, arr) {
+        if (!cJSON_IsObject(t)) continue;
+        Toleration *x = &p->tolerations[p->ntolerations++];
+        x->key = jdup_trunc(jstr_ne(t, "key"), 317);       /* NULL = every key (with Exists) */
+        x->op = jdup_trunc(jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32);
+        x->value = jdup_trunc(jstr(t, "value"), 63);
+        x->effect = jdup_trunc(jstr_ne(t, "effect"), 32);   /* NULL = every effect */
+    }
+}
+
+static PodPhase phase_from_string(const char *s)
+{
+    if (!s || str_eq(s, "Pending")) return PHASE_PENDING;     /* no status yet: just created */
+    if (str_eq(s, "Running")) return PHASE_RUNNING;
+    if (str_eq(s, "Succeeded")) return PHASE_SUCCEEDED;
+    if (str_eq(s, "Failed")) return PHASE_FAILED;
+    return PHASE_UNKNOWN;
+}
+
+static void read_status(Pod *p, const cJSON *status)
+{
+    p->phase = phase_from_string(jstr(status, "phase"));
+    p->nominated_node = jdup_trunc(jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, jarr(status, "conditions")) {
+        if (!str_eq(jstr(c, "type"), "PodScheduled")) continue;
+        p->scheduled.present = true;
+        p->scheduled.status_true = str_eq(jstr(c, "status"), "True");
+        p->scheduled.reason = jdup_trunc(jstr_ne(c, "reason"), 256);
+        p->scheduled.message = jdup_trunc(jstr_ne(c, "message"), MODEL_TEXT_MAX);
+        p->scheduled.last_transition = jtime(c, "lastTransitionTime");
+        break;
+    }
+}
+
+static void read_owner(Pod *p, const cJSON *meta)
+{
+    const cJSON *o;
+    cJSON_ArrayForEach(o, jarr(meta, "ownerReferences")) {
+        if (!jbool(o, "controller", false)) continue;
+        const char *kind = jstr_ne(o, "kind"), *name = jstr_ne(o, "name");
+        if (!kind || !name) continue;
+        p->owner_kind = jdup_trunc(kind, 256);
+        p->owner_name = jdup_trunc(name, MODEL_NAME_MAX);
+        return;
+    }
+}
+
+int pod_from_json(Pod *p, const cJSON *obj, Error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (!cJSON_IsObject(obj)) { error_set(err, "pod: not a JSON object"); return -1; }
+    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name) { error_set(err, "pod without metadata.name"); return -1; }
+    if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
+        error_set(err, "pod \"%.64s...\": name or namespace too long", name);
+        return -1;
+    }
+    p->ns = xstrdup(ns ? ns : "default");
+    p->name = xstrdup(name);
+    p->uid = jdup_trunc(jstr_ne(meta, "uid"), 64);
+    p->creation = jtime(meta, "creationTimestamp");
+    p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
+    kv_from_json(&p->labels, jobj(meta, "labels"));
+    read_owner(p, meta);
+
+    p->node_name = jdup_trunc(jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
+    p->scheduler_name = xstrdup(jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
+                                                              : "default-scheduler");
+    p->priority_class = jdup_trunc(jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
+    p->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
+    p->preemption_policy = jdup_trunc(jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
+                                                                        : "PreemptLowerPriority", 64);
+    p->runtime_class = jdup_trunc(jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
+    read_tolerations(p, spec);
+    const cJSON *g;
+    cJSON_ArrayForEach(g, jarr(spec, "schedulingGates")) {
+        const char *gn = jstr_ne(g, "name");
+        if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
+    }
+    pod_effective_requests(spec, &p->requests);
+    read_status(p, status);
+    if (read_affinity(p, spec, err) < 0) {
+        error_prefix(err, "pod %s/%s: ", p->ns, p->name);
+        pod_free(p);
+        return -1;
+    }
+    return 0;
+}
+
+void pod_free(Pod *p)
+{
+    free(p->ns); free(p->name); free(p->uid); free(p->node_name); free(p->nominated_node);
+    free(p->owner_kind); free(p->owner_name); free(p->scheduler_name);
+    free(p->priority_class); free(p->preemption_policy); free(p->runtime_class);
+    kv_free(&p->labels);
+    rlist_free(&p->requests);
+    kv_free(&p->node_selector);
+    for (size_t i = 0; i < p->naffinity_terms; i++) {
+        label_selector_free(&p->affinity_terms[i].match_expressions);
+        label_selector_free(&p->affinity_terms[i].match_fields);
+    }
+    free(p->affinity_terms);
+    for (size_t i = 0; i < p->ntolerations; i++) {
+        Toleration *t = &p->tolerations[i];
+        free(t->key); free(t->op); free(t->value); free(t->effect);
+    }
+    free(p->tolerations);
+    strvec_free(&p->scheduling_gates);
+    free(p->scheduled.reason);
+    free(p->scheduled.message);
+    memset(p, 0, sizeof *p);
+}
+
+bool pod_requests_gpu(const Pod *p) { return rlist_has_gpu(&p->requests); }
+
+bool pod_holds_resources(const Pod *p)
+{
+    return p->node_name && p->phase != PHASE_SUCCEEDED && p->phase != PHASE_FAILED;
+}
+
+bool pod_is_pending_unbound(const Pod *p) { return p->phase == PHASE_PENDING && !p->node_name; }
+
+const char *pod_phase_name(PodPhase ph)
+{
+    switch (ph) {
+    case PHASE_PENDING: return "Pending";
+    case PHASE_RUNNING: return "Running";
+    case PHASE_SUCCEEDED: return "Succeeded";
+    case PHASE_FAILED: return "Failed";
+    case PHASE_UNKNOWN: break;
+    }
+    return "Unknown";
+}

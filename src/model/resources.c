@@ -1,0 +1,157 @@
+/* resources.c — ResourceList (name -> milli-units) and GPU resource names. */
+#include "resources.h"
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "quantity.h"
+#include "util.h"
+
+static ResourceEntry *find(const ResourceList *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0) return &l->items[i];
+    return NULL;
+}
+
+static ResourceEntry *find_or_add(ResourceList *l, const char *name)
+{
+    ResourceEntry *e = find(l, name);
+    if (e) return e;
+    ARRAY_GROW(l->items, l->n, l->cap);
+    e = &l->items[l->n++];
+    e->name = xstrdup(name);
+    e->milli = 0;
+    return e;
+}
+
+/* saturating add: sums of hostile quantities must not overflow (UB) */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
+void rlist_set(ResourceList *l, const char *name, int64_t milli) { find_or_add(l, name)->milli = milli; }
+
+void rlist_add(ResourceList *l, const char *name, int64_t milli)
+{
+    ResourceEntry *e = find_or_add(l, name);
+    e->milli = sat_add(e->milli, milli);
+}
+
+int64_t rlist_get(const ResourceList *l, const char *name)
+{
+    const ResourceEntry *e = find(l, name);
+    return e ? e->milli : 0;
+}
+
+bool rlist_has(const ResourceList *l, const char *name) { return find(l, name) != NULL; }
+
+void rlist_max_into(ResourceList *dst, const ResourceList *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        ResourceEntry *e = find(dst, src->items[i].name);
+        if (!e) rlist_set(dst, src->items[i].name, src->items[i].milli);
+        else if (src->items[i].milli > e->milli) e->milli = src->items[i].milli;
+    }
+}
+
+void rlist_add_all(ResourceList *dst, const ResourceList *src)
+{
+    for (size_t i = 0; i < src->n; i++) rlist_add(dst, src->items[i].name, src->items[i].milli);
+}
+
+void rlist_copy(ResourceList *dst, const ResourceList *src)
+{
+    if (dst == src) return;
+    rlist_free(dst);
+    for (size_t i = 0; i < src->n; i++) rlist_set(dst, src->items[i].name, src->items[i].milli);
+}
+
+void rlist_free(ResourceList *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->items[i].name);
+    free(l->items);
+    l->items = NULL;
+    l->n = l->cap = 0;
+}
+
+/* Quantities are strings in the API, but Go's Quantity also unmarshals bare JSON numbers
+ * ({"cpu": 2}); accept those too. */
+static bool json_quantity(const cJSON *v, int64_t *milli)
+{
+    if (cJSON_IsString(v)) return quantity_parse(v->valuestring, milli);
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.15g", v->valuedouble);
+        return quantity_parse(buf, milli);
+    }
+    return false;
+}
+
+int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
+{
+    int count = 0;
+    if (bad) *bad = NULL;
+    if (!cJSON_IsObject(obj)) return 0;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int64_t m;
+        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m)) {
+            if (bad && !*bad) *bad = c->string ? c->string : "";
+            continue;
+        }
+        rlist_set(l, c->string, m);
+        count++;
+    }
+    return count;
+}
+
+bool resource_is_mig(const char *name)
+{
+    return name && str_starts_with(name, "nvidia.com/mig-") && name[strlen("nvidia.com/mig-")];
+}
+
+bool resource_is_shared(const char *name) { return name && str_ends_with(name, ".shared"); }
+
+/* Intel's plugin also advertises gpu.intel.com/millicores, memory.max, tiles, i915_monitoring:
+ * shares or monitoring handles, not devices, so only i915 and xe count as GPUs. */
+bool resource_is_gpu(const char *name)
+{
+    if (!name) return false;
+    static const char *const exact[] = {
+        "nvidia.com/gpu", "nvidia.com/gpu.shared", "amd.com/gpu",
+        "gpu.intel.com/i915", "gpu.intel.com/xe",
+    };
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (strcmp(name, exact[i]) == 0) return true;
+    return resource_is_mig(name);
+}
+
+char *resource_mig_profile(const char *name)
+{
+    if (!resource_is_mig(name)) return NULL;
+    const char *p = name + strlen("nvidia.com/mig-");
+    size_t n = strlen(p);
+    if (str_ends_with(p, ".shared") && n > strlen(".shared")) n -= strlen(".shared");
+    return xstrndup(p, n);
+}
+
+bool rlist_has_gpu(const ResourceList *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].milli != 0 && resource_is_gpu(l->items[i].name)) return true;
+    return false;
+}
+
+void rlist_sort(ResourceList *l)
+{
+    for (size_t i = 1; i < l->n; i++) {          /* insertion sort: stable, lists are tiny */
+        ResourceEntry e = l->items[i];
+        size_t j = i;
+        while (j > 0 && strcmp(l->items[j - 1].name, e.name) > 0) { l->items[j] = l->items[j - 1]; j--; }
+        l->items[j] = e;
+    }
+}

@@ -1,0 +1,291 @@
+/* Unit tests: cluster_ingest reduction rules, finalize (usage joins, event pruning), lookups,
+ * duplicates, hostile objects.  Fixture: tests/fixtures/model/cluster-list.json. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cluster.h"
+#include "error.h"
+#include "model_fixture.h"
+
+#define GI (1024LL * 1024 * 1024 * 1000)
+
+static void ingest_fixture(Cluster *c)
+{
+    cJSON *list = load_fixture("tests/fixtures/model/cluster-list.json");
+    assert_non_null(list);
+    cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(list, "items")) {
+        Error e = { 0 };
+        if (cluster_ingest(c, OBJ__COUNT, item, &e) < 0) fail_msg("ingest: %s", e.msg);
+    }
+    cJSON_Delete(list);              /* the cluster must not point into the JSON */
+}
+
+static int ingest_str(Cluster *c, ObjKind k, const char *json, Error *e)
+{
+    cJSON *j = cJSON_Parse(json);
+    if (!j) fail_msg("bad test JSON: %s", json);
+    int rc = cluster_ingest(c, k, j, e);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static const Event *find_event(const Cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->nevents; i++) if (str_eq(c->events[i].name, name)) return &c->events[i];
+    return NULL;
+}
+
+static void test_fixture_reduction(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    ingest_fixture(&c);
+    assert_null(cluster_node_usage(&c, &c.nodes[0]));    /* not before finalize */
+    assert_int_equal(c.nevents, 4);                      /* before pruning: web-pending's too */
+    cluster_finalize(&c);
+
+    assert_int_equal(c.nnodes, 2);
+    Node *gpu = cluster_find_node(&c, "gpu-h100-1"), *cpu = cluster_find_node(&c, "cpu-1");
+    assert_non_null(gpu);
+    assert_non_null(cpu);
+    assert_null(cluster_find_node(&c, "filtered-node"));
+    assert_int_equal(gpu->labels.n, 5);                  /* GPU node keeps its labels */
+    assert_int_equal(cpu->labels.n, 0);                  /* others drop them */
+    assert_int_equal(cluster_node_index(&c, cpu), (size_t)(cpu - c.nodes));
+
+    /* GPU pods kept: infer-0, trainer, batch-done; 8 pods seen */
+    assert_int_equal(c.npods, 3);
+    assert_int_equal(c.all_pods, 8);
+    assert_non_null(cluster_find_pod(&c, "ml", "infer-0"));
+    assert_non_null(cluster_find_pod(&c, "ml", "batch-done"));
+    Pod *tr = cluster_find_pod(&c, "ml", "trainer-7d9f-abcde");
+    assert_non_null(tr);
+    assert_int_equal(rlist_get(&tr->requests, "nvidia.com/mig-1g.10gb"), 2000);
+    assert_null(cluster_find_pod(&c, "web", "api-1"));
+    assert_null(cluster_find_pod(&c, "web", "early-web"));
+
+    /* usage: early-web (cpu 2, 4Gi, before its node) + infer-0 (cpu 1, 1 MIG); batch-done done */
+    const NodeUsage *u = cluster_node_usage(&c, gpu);
+    assert_non_null(u);
+    assert_int_equal(u->pods, 2);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 3000);
+    assert_int_equal(rlist_get(&u->requested, "memory"), 4 * GI);
+    assert_int_equal(rlist_get(&u->requested, "nvidia.com/mig-1g.10gb"), 1000);
+    u = cluster_node_usage(&c, cpu);
+    assert_int_equal(u->pods, 1);                        /* api-1; job-done failed */
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 500);
+
+    /* events: web-pending's pruned (pod not kept), Scheduled and non-quota FailedCreate never kept */
+    assert_int_equal(c.nevents, 3);
+    const Event *e = find_event(&c, "trainer-7d9f-abcde.17c");
+    assert_non_null(e);
+    assert_string_equal(e->ns, "ml");
+    assert_string_equal(e->reason, "FailedScheduling");
+    assert_string_equal(e->involved_kind, "Pod");
+    assert_string_equal(e->involved_name, "trainer-7d9f-abcde");
+    assert_string_equal(e->involved_uid, "6f1c2a7e");
+    assert_int_equal(e->count, 12);
+    assert_int_equal(e->last_seen, 1715708441);          /* 2024-05-14T17:40:41Z */
+    e = find_event(&c, "trainer-rs.1");
+    assert_non_null(e);
+    assert_string_equal(e->involved_kind, "ReplicaSet");
+    assert_int_equal(e->count, 3);
+    assert_non_null(strstr(e->message, "exceeded quota: gpu-quota"));
+    e = find_event(&c, "infer-1.2");                     /* events.k8s.io/v1 shape */
+    assert_non_null(e);
+    assert_string_equal(e->message, "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
+    assert_string_equal(e->involved_name, "infer-0");
+    assert_int_equal(e->count, 4);
+    assert_int_equal(e->last_seen, 1715709600);          /* series.lastObservedTime 18:00:00 */
+    assert_null(find_event(&c, "web-pending.1"));
+    assert_null(find_event(&c, "other-rs.1"));
+
+    /* quotas mentioning a GPU resource */
+    assert_int_equal(c.nquotas, 2);
+    assert_string_equal(c.quotas[0].name, "gpu-quota");
+    assert_int_equal(rlist_get(&c.quotas[0].hard, "requests.nvidia.com/gpu"), 8000);
+    assert_int_equal(rlist_get(&c.quotas[0].used, "requests.nvidia.com/gpu"), 8000);
+    assert_int_equal(rlist_get(&c.quotas[0].used, "pods"), 12000);
+    assert_string_equal(c.quotas[1].name, "spec-only");
+    assert_int_equal(rlist_get(&c.quotas[1].hard, "nvidia.com/mig-1g.10gb"), 4000);   /* spec.hard fallback */
+
+    /* daemonsets: operator namespace, kube-system, app label prefix; fluent-bit dropped */
+    assert_int_equal(c.ndaemonsets, 3);
+    assert_string_equal(c.daemonsets[0].name, "nvidia-device-plugin-daemonset");
+    assert_string_equal(c.daemonsets[0].app, "nvidia-device-plugin-daemonset");
+    assert_int_equal(c.daemonsets[0].desired, 3);
+    assert_int_equal(c.daemonsets[0].current, 3);
+    assert_int_equal(c.daemonsets[0].ready, 2);
+    assert_int_equal(c.daemonsets[0].available, 2);
+    assert_int_equal(c.daemonsets[0].updated, 3);
+    assert_int_equal(c.daemonsets[0].misscheduled, 0);
+    assert_string_equal(c.daemonsets[1].name, "kube-proxy");
+    assert_null(c.daemonsets[1].app);
+    assert_int_equal(c.daemonsets[1].desired, 5);
+    assert_string_equal(c.daemonsets[2].app, "gpu-feature-discovery");   /* from matchLabels */
+    assert_int_equal(c.daemonsets[2].ready, 1);
+
+    /* services that look like Prometheus */
+    assert_int_equal(c.nservices, 2);
+    assert_string_equal(c.services[0].name, "prometheus-operated");
+    assert_string_equal(c.services[0].type, "ClusterIP");
+    assert_int_equal(c.services[0].nports, 1);           /* port 700000 skipped */
+    assert_string_equal(c.services[0].ports[0].name, "web");
+    assert_int_equal(c.services[0].ports[0].port, 9090);
+    assert_string_equal(c.services[1].name, "kps");
+    assert_string_equal(kv_get(&c.services[1].labels, "app.kubernetes.io/name"), "Prometheus");
+    assert_null(c.services[1].ports[0].name);
+
+    assert_string_equal(c.clusterpolicy_name, "cluster-policy");
+    assert_string_equal(c.clusterpolicy_state, "notReady");
+    assert_true(c.clusterpolicy_checked);
+
+    /* finalize again: the same numbers, not doubled */
+    cluster_finalize(&c);
+    u = cluster_node_usage(&c, gpu);
+    assert_int_equal(u->pods, 2);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 3000);
+    assert_int_equal(c.nevents, 3);
+    cluster_free(&c);
+}
+
+static void test_typed_lists_and_duplicates(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    Error e = { 0 };
+    /* items of a typed list have no "kind": the source passes it */
+    assert_int_equal(ingest_str(&c, OBJ_NODE, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"capacity\":"
+                                              "{\"nvidia.com/gpu\":\"4\",\"cpu\":\"8\"}}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"metadata\":{\"name\":\"n1\"}}", &e), -1);
+    assert_non_null(strstr(e.msg, "kind"));
+    /* the same node again replaces the first */
+    assert_int_equal(ingest_str(&c, OBJ_NODE, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"capacity\":"
+                                              "{\"nvidia.com/gpu\":\"8\",\"cpu\":\"8\"}}}", &e), 0);
+    assert_int_equal(c.nnodes, 1);
+    assert_int_equal(rlist_get(&c.nodes[0].capacity, "nvidia.com/gpu"), 8000);
+#define GP "{\"metadata\":{\"name\":\"p\",\"namespace\":\"a\"},\"spec\":{\"nodeName\":\"n1\"," \
+           "\"containers\":[{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"%d\"}}}]}}"
+    char *j1 = xasprintf(GP, 1), *j2 = xasprintf(GP, 3);
+    assert_int_equal(ingest_str(&c, OBJ_POD, j1, &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ_POD, j2, &e), 0);
+    free(j1); free(j2);
+    assert_int_equal(c.npods, 1);
+    cluster_finalize(&c);
+    const NodeUsage *u = cluster_node_usage(&c, &c.nodes[0]);
+    assert_int_equal(u->pods, 1);
+    assert_int_equal(rlist_get(&u->requested, "nvidia.com/gpu"), 3000);
+    /* a pod after finalize: usage is stale until finalize runs again */
+    assert_int_equal(ingest_str(&c, OBJ_POD, "{\"metadata\":{\"name\":\"q\"},\"spec\":{\"nodeName\":\"n1\","
+                                             "\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]}}", &e), 0);
+    assert_null(cluster_node_usage(&c, &c.nodes[0]));
+    cluster_finalize(&c);
+    u = cluster_node_usage(&c, &c.nodes[0]);
+    assert_int_equal(u->pods, 2);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 1000);
+    assert_string_equal(obj_kind_name(OBJ_RESOURCEQUOTA), "ResourceQuota");
+    ObjKind k;
+    assert_true(obj_kind_from_name("DaemonSet", &k));
+    assert_int_equal(k, OBJ_DAEMONSET);
+    assert_false(obj_kind_from_name("NodeList", &k));
+    assert_false(obj_kind_from_name(NULL, &k));
+    cluster_free(&c);
+}
+
+static void test_clusterpolicy_choice(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    Error e = { 0 };
+    assert_false(c.clusterpolicy_checked);
+    assert_int_equal(ingest_str(&c, OBJ_CLUSTERPOLICY, "{\"metadata\":{\"name\":\"extra\"},\"status\":{\"state\":\"ignored\"}}", &e), 0);
+    assert_string_equal(c.clusterpolicy_name, "extra");
+    assert_int_equal(ingest_str(&c, OBJ_CLUSTERPOLICY, "{\"metadata\":{\"name\":\"main\"},\"status\":{\"state\":\"ready\"}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ_CLUSTERPOLICY, "{\"metadata\":{\"name\":\"extra2\"},\"status\":{\"state\":\"ignored\"}}", &e), 0);
+    assert_string_equal(c.clusterpolicy_name, "main");
+    assert_string_equal(c.clusterpolicy_state, "ready");
+    assert_true(c.clusterpolicy_checked);
+    cluster_free(&c);
+}
+
+static void test_hostile_objects(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    Error e = { 0 };
+    assert_int_equal(ingest_str(&c, OBJ_NODE, "[1,2]", &e), -1);
+    assert_int_equal(ingest_str(&c, OBJ_NODE, "{\"metadata\":{}}", &e), -1);
+    assert_non_null(strstr(e.msg, "metadata.name"));
+    assert_int_equal(ingest_str(&c, OBJ_POD, "{\"metadata\":null}", &e), -1);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":5}", &e), -1);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Secret\"}", &e), 0);   /* unused kind */
+    assert_int_equal(ingest_str(&c, OBJ_EVENT, "{\"reason\":\"FailedScheduling\"}", &e), -1);
+    assert_int_equal(ingest_str(&c, OBJ_EVENT, "{\"reason\":\"Pulled\"}", &e), 0);  /* not kept anyway */
+    assert_int_equal(ingest_str(&c, OBJ_EVENT, "{\"metadata\":{\"name\":\"x\"},\"reason\":\"FailedScheduling\","
+                                               "\"involvedObject\":\"pod\",\"count\":\"many\",\"message\":7}", &e), 0);
+    assert_int_equal(c.nevents, 1);
+    assert_int_equal(c.events[0].count, 1);
+    assert_string_equal(c.events[0].message, "");
+    assert_null(c.events[0].involved_kind);
+    assert_int_equal(ingest_str(&c, OBJ_RESOURCEQUOTA, "{\"metadata\":{\"name\":\"q\"},\"spec\":{\"hard\":"
+                                                       "{\"requests.nvidia.com/gpu\":\"4\"}}}", &e), -1);   /* no namespace */
+    assert_int_equal(ingest_str(&c, OBJ_RESOURCEQUOTA, "{\"metadata\":{\"name\":\"q\",\"namespace\":\"n\"},\"spec\":{\"hard\":"
+                                                       "{\"limits.nvidia.com/gpu\":\"x4\"}}}", &e), 0);
+    assert_int_equal(c.nquotas, 1);
+    assert_int_equal(c.quotas[0].hard.n, 0);
+    assert_int_equal(c.warnings.n, 1);                   /* the bad quantity is reported */
+    assert_int_equal(ingest_str(&c, OBJ_DAEMONSET, "{\"metadata\":{\"name\":\"nvidia-x\"},\"status\":"
+                                                   "{\"numberReady\":-4,\"desiredNumberScheduled\":1.5}}", &e), 0);
+    assert_int_equal(c.daemonsets[0].ready, 0);
+    assert_int_equal(c.daemonsets[0].desired, 0);
+    assert_int_equal(ingest_str(&c, OBJ_SERVICE, "{\"metadata\":{\"name\":\"prometheus\",\"namespace\":\"m\"},"
+                                                 "\"spec\":{\"ports\":{\"port\":1}}}", &e), 0);
+    assert_int_equal(c.services[0].nports, 0);
+    /* a huge event message is truncated to 4 KiB */
+    char *big = xcalloc(1, 20001);
+    memset(big, 'y', 20000);
+    char *js = xasprintf("{\"metadata\":{\"name\":\"big\",\"namespace\":\"n\"},\"reason\":\"FailedScheduling\","
+                         "\"message\":\"%s\"}", big);
+    assert_int_equal(ingest_str(&c, OBJ_EVENT, js, &e), 0);
+    assert_int_equal(strlen(c.events[1].message), 4096);
+    free(js); free(big);
+    cluster_finalize(&c);                                /* no pods loaded: events are kept */
+    assert_int_equal(c.nevents, 2);
+    assert_null(cluster_find_pod(&c, "a", "b"));
+    assert_null(cluster_find_node(&c, "none"));
+    cluster_free(&c);
+}
+
+static void test_warnings(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    assert_true(c.now > 1700000000);
+    cluster_warn(&c, "pods: %s", "forbidden");
+    assert_string_equal(c.warnings.v[0], "pods: forbidden");
+    for (int i = 0; i < 500; i++) cluster_warn(&c, "w%d", i);
+    assert_int_equal(c.warnings.n, 101);                 /* capped, with one closing note */
+    assert_string_equal(c.warnings.v[100], "more warnings suppressed");
+    cluster_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixture_reduction), cmocka_unit_test(test_typed_lists_and_duplicates),
+        cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
+        cmocka_unit_test(test_warnings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

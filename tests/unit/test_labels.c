@@ -1,0 +1,191 @@
+/* Unit tests: KVList, label selector parsing (full string grammar), matching, Gt/Lt, errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "error.h"
+#include "labels.h"
+
+static KVList node_labels(void)
+{
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "nvidia.com/gpu.present", "true");
+    kv_set(&l, "pool", "a");
+    kv_set(&l, "nvidia.com/gpu.count", "8");
+    kv_set(&l, "empty", "");
+    return l;
+}
+
+static bool sel_match(const char *s, const KVList *l)
+{
+    LabelSelector sel = LABEL_SELECTOR_INIT;
+    Error e = { 0 };
+    if (label_selector_parse(&sel, s, &e) < 0) fail_msg("parse \"%s\": %s", s, e.msg);
+    bool m = label_selector_matches(&sel, l);
+    label_selector_free(&sel);
+    return m;
+}
+
+static void test_kv(void **state)
+{
+    (void)state;
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "a", "1");
+    kv_set(&l, "a", "2");
+    kv_set(&l, "b", NULL);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(kv_get(&l, "a"), "2");
+    assert_string_equal(kv_get(&l, "b"), "");
+    assert_null(kv_get(&l, "c"));
+    assert_null(kv_get(NULL, "a"));
+    kv_free(&l);
+    cJSON *j = cJSON_Parse("{\"app\":\"x\",\"n\":5,\"o\":{},\"t\":true,\"ok\":\"\"}");
+    kv_from_json(&l, j);
+    assert_int_equal(l.n, 2);                            /* string values only */
+    assert_string_equal(kv_get(&l, "app"), "x");
+    assert_string_equal(kv_get(&l, "ok"), "");
+    kv_from_json(&l, NULL);
+    kv_free(&l);
+    cJSON_Delete(j);
+}
+
+static void test_parse_structure(void **state)
+{
+    (void)state;
+    LabelSelector sel = LABEL_SELECTOR_INIT;
+    Error e = { 0 };
+    assert_int_equal(label_selector_parse(&sel,
+        " nvidia.com/gpu.present = true , pool in (a, b),tier notin(x),!spot, zone,x!=y,c==d,n>3,m<10", &e), 0);
+    assert_int_equal(sel.n, 9);
+    assert_string_equal(sel.reqs[0].key, "nvidia.com/gpu.present");
+    assert_int_equal(sel.reqs[0].op, SEL_EQ);
+    assert_string_equal(sel.reqs[0].values[0], "true");
+    assert_int_equal(sel.reqs[1].op, SEL_IN);
+    assert_int_equal(sel.reqs[1].nvalues, 2);
+    assert_string_equal(sel.reqs[1].values[1], "b");
+    assert_int_equal(sel.reqs[2].op, SEL_NOTIN);
+    assert_int_equal(sel.reqs[3].op, SEL_NOT_EXISTS);
+    assert_string_equal(sel.reqs[3].key, "spot");
+    assert_int_equal(sel.reqs[4].op, SEL_EXISTS);
+    assert_int_equal(sel.reqs[5].op, SEL_NEQ);
+    assert_int_equal(sel.reqs[6].op, SEL_EQ);
+    assert_int_equal(sel.reqs[7].op, SEL_GT);
+    assert_int_equal(sel.reqs[8].op, SEL_LT);
+    char *f = selreq_format(&sel.reqs[1]); assert_string_equal(f, "pool in (a,b)"); free(f);
+    f = selreq_format(&sel.reqs[3]); assert_string_equal(f, "!spot"); free(f);
+    f = selreq_format(&sel.reqs[0]); assert_string_equal(f, "nvidia.com/gpu.present=true"); free(f);
+    f = selreq_format(&sel.reqs[7]); assert_string_equal(f, "n>3"); free(f);
+    f = selreq_format(&sel.reqs[2]); assert_string_equal(f, "tier notin (x)"); free(f);
+    label_selector_free(&sel);
+    /* empty selectors select everything */
+    assert_int_equal(label_selector_parse(&sel, "", &e), 0);
+    assert_int_equal(label_selector_parse(&sel, "   ", &e), 0);
+    assert_int_equal(sel.n, 0);
+    /* "key=" is the empty value */
+    assert_int_equal(label_selector_parse(&sel, "empty=", &e), 0);
+    assert_int_equal(sel.n, 1);
+    assert_string_equal(sel.reqs[0].values[0], "");
+    label_selector_free(&sel);
+}
+
+static void test_match(void **state)
+{
+    (void)state;
+    KVList l = node_labels();
+    assert_true(sel_match("nvidia.com/gpu.present=true", &l));
+    assert_true(sel_match("nvidia.com/gpu.present==true,pool=a", &l));
+    assert_false(sel_match("nvidia.com/gpu.present=true,pool=b", &l));
+    assert_true(sel_match("pool in (b, a)", &l));
+    assert_false(sel_match("pool in (b,c)", &l));
+    assert_false(sel_match("pool notin (a)", &l));
+    assert_true(sel_match("missing notin (a)", &l));     /* absent key satisfies notin */
+    assert_true(sel_match("missing!=a", &l));
+    assert_false(sel_match("pool!=a", &l));
+    assert_true(sel_match("!spot", &l));
+    assert_false(sel_match("!pool", &l));
+    assert_true(sel_match("pool", &l));
+    assert_false(sel_match("spot", &l));
+    assert_true(sel_match("empty=", &l));
+    assert_false(sel_match("missing=", &l));             /* = needs the key */
+    assert_true(sel_match("nvidia.com/gpu.count>7", &l));
+    assert_false(sel_match("nvidia.com/gpu.count>8", &l));
+    assert_true(sel_match("nvidia.com/gpu.count<9", &l));
+    assert_false(sel_match("pool>1", &l));               /* non-integer label: no match */
+    assert_false(sel_match("missing<1", &l));
+    assert_true(sel_match("", &l));
+    kv_free(&l);
+}
+
+static void test_selreq_gt_lt_direct(void **state)
+{
+    (void)state;
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "mem", "-5");
+    LabelSelector sel = LABEL_SELECTOR_INIT;
+    const char *v[] = { "-10" };
+    label_selector_add(&sel, "mem", SEL_GT, v, 1);
+    assert_true(selreq_matches(&sel.reqs[0], &l));       /* -5 > -10: integer compare */
+    const char *w[] = { "abc" };
+    label_selector_add(&sel, "mem", SEL_LT, w, 1);
+    assert_false(selreq_matches(&sel.reqs[1], &l));      /* bad requirement value: no match */
+    label_selector_add(&sel, "mem", SEL_GT, NULL, 0);
+    assert_false(selreq_matches(&sel.reqs[2], &l));      /* no value at all */
+    const char *ab[] = { "a", "b" };
+    label_selector_add(&sel, "x", SEL_IN, ab, 2);
+    char *f = selreq_format(&sel.reqs[3]); assert_string_equal(f, "x in (a,b)"); free(f);
+    label_selector_free(&sel);
+    kv_free(&l);
+}
+
+static void expect_error(const char *s, const char *fragment)
+{
+    LabelSelector sel = LABEL_SELECTOR_INIT;
+    Error e = { 0 };
+    if (label_selector_parse(&sel, s, &e) == 0) fail_msg("accepted \"%s\"", s);
+    assert_int_equal(sel.n, 0);                          /* nothing half-added */
+    if (!strstr(e.msg, fragment)) fail_msg("\"%s\": message \"%s\" lacks \"%s\"", s, e.msg, fragment);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error("a=b,", "position 5: expected a label key or '!', found end of input");
+    expect_error("a in (b", "position 8: expected ',' or ')'");
+    expect_error("a in b", "position 6: expected '('");
+    expect_error("a b", "position 3: expected an operator");
+    expect_error("a=b c", "position 5: expected ',' or end of input, found \"c\"");
+    expect_error("!a=b", "position 3: expected ',' or end of input");
+    expect_error("=b", "position 1: expected a label key");
+    expect_error("-bad=1", "invalid label key \"-bad\"");
+    expect_error("a=b$", "invalid label value \"b$\"");
+    expect_error("a>x", "position 3: expected an integer, found \"x\"");
+    expect_error("a<", "expected an integer, found end of input");
+    expect_error("Foo.COM/x=1", "invalid label key");     /* prefix must be lowercase DNS */
+    expect_error(",", "position 1");
+    expect_error("a in (x y)", "position 9");
+    /* valid edge forms */
+    LabelSelector sel = LABEL_SELECTOR_INIT;
+    Error e = { 0 };
+    assert_int_equal(label_selector_parse(&sel, "a in ()", &e), 0);
+    assert_int_equal(sel.reqs[0].nvalues, 1);
+    assert_string_equal(sel.reqs[0].values[0], "");
+    label_selector_free(&sel);
+    /* a selector appends to what is there; a failure removes only its own part */
+    label_selector_add(&sel, "keep", SEL_EXISTS, NULL, 0);
+    assert_int_equal(label_selector_parse(&sel, "x=1,y in (", &e), -1);
+    assert_int_equal(sel.n, 1);
+    label_selector_free(&sel);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kv), cmocka_unit_test(test_parse_structure), cmocka_unit_test(test_match),
+        cmocka_unit_test(test_selreq_gt_lt_direct), cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

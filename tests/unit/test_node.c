@@ -1,0 +1,318 @@
+/* Unit tests: node_from_json, GFD facts (none / single / mixed / shared / invalid), physical GPU
+ * counts and GPU memory, hostile input.  Fixtures: tests/fixtures/model/node-*.json. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "error.h"
+#include "model_fixture.h"
+#include "node.h"
+
+static void load_node(Node *n, const char *fixture, bool keep_labels)
+{
+    cJSON *j = load_fixture(fixture);
+    assert_non_null(j);
+    Error e = { 0 };
+    if (node_from_json(n, j, keep_labels, &e) < 0) fail_msg("%s: %s", fixture, e.msg);
+    cJSON_Delete(j);
+}
+
+static int parse_inline(Node *n, const char *json, Error *e)
+{
+    cJSON *j = cJSON_Parse(json);
+    if (!j) fail_msg("bad test JSON: %s", json);
+    int rc = node_from_json(n, j, true, e);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static void test_h100_mixed(void **state)
+{
+    (void)state;
+    Node n;
+    load_node(&n, "tests/fixtures/model/node-h100-mixed.json", true);
+    assert_string_equal(n.name, "gpu-h100-1");
+    assert_int_equal(n.creation, 1715707841);
+    assert_true(n.ready);
+    assert_null(n.not_ready_reason);
+    assert_false(n.unschedulable);
+    assert_int_equal(n.ntaints, 1);                      /* the taint without effect is skipped */
+    assert_string_equal(n.taints[0].key, "nvidia.com/gpu");
+    assert_string_equal(n.taints[0].value, "present");
+    assert_string_equal(n.taints[0].effect, "NoSchedule");
+    assert_int_equal(rlist_get(&n.capacity, "cpu"), 96000);
+    assert_int_equal(rlist_get(&n.allocatable, "cpu"), 95500);
+    assert_int_equal(rlist_get(&n.allocatable, "nvidia.com/mig-1g.10gb"), 2000);
+    assert_int_equal(n.labels.n, 28);                    /* every label in the fixture */
+    assert_string_equal(kv_get(&n.labels, "kubernetes.io/hostname"), "gpu-h100-1");
+
+    const GpuFacts *g = &n.gpu;
+    assert_true(g->has_gfd);
+    assert_true(g->present);
+    assert_string_equal(g->product, "NVIDIA-H100-80GB-HBM3");
+    assert_string_equal(g->base_product, "NVIDIA-H100-80GB-HBM3");
+    assert_int_equal(g->count, 1);
+    assert_int_equal(g->memory_mib, 81559);
+    assert_string_equal(g->family, "hopper");
+    assert_int_equal(g->mig_strategy, MIG_MIXED);
+    assert_true(g->mig_capable);
+    assert_string_equal(g->mig_config, "all-balanced");
+    assert_string_equal(g->mig_config_state, "success");
+    assert_int_equal(g->sharing, SHARING_NONE);
+    assert_int_equal(g->replicas, 0);                    /* "0" is kept, not defaulted */
+    assert_string_equal(g->driver_version, "550.54.15");
+    assert_null(g->mig_single_profile);
+    assert_null(g->device_plugin_config);
+    assert_int_equal(g->nmig, 3);
+    assert_string_equal(g->mig[0].profile, "1g.10gb");
+    assert_int_equal(g->mig[0].count, 2);
+    assert_int_equal(g->mig[0].memory_mib, 9984);
+    assert_int_equal(g->mig[0].replicas, 1);
+    assert_int_equal(g->mig[0].slices_gi, 1);
+    assert_string_equal(g->mig[1].profile, "2g.20gb");
+    assert_int_equal(g->mig[1].count, 1);
+    assert_int_equal(g->mig[1].memory_mib, 20096);
+    assert_int_equal(g->mig[1].replicas, 1);             /* label absent -> 1 */
+    assert_int_equal(g->mig[1].slices_gi, 2);
+    assert_string_equal(g->mig[2].profile, "3g.40gb");
+    assert_int_equal(g->mig[2].slices_gi, 3);
+
+    assert_true(node_advertises_gpu(&n));
+    assert_true(node_is_gpu_node(&n));
+    assert_int_equal(node_physical_gpus(&n), 1);
+    assert_int_equal(node_gpu_memory_mib(&n), 81559);
+    assert_string_equal(mig_strategy_name(g->mig_strategy), "mixed");
+    node_free(&n);
+
+    load_node(&n, "tests/fixtures/model/node-h100-mixed.json", false);
+    assert_int_equal(n.labels.n, 0);                     /* dropped, but the facts were read */
+    assert_int_equal(n.gpu.nmig, 3);
+    assert_int_equal(node_physical_gpus(&n), 1);
+    node_free(&n);
+}
+
+static void test_a100_single(void **state)
+{
+    (void)state;
+    Node n;
+    load_node(&n, "tests/fixtures/model/node-a100-single.json", true);
+    assert_true(n.unschedulable);
+    assert_false(n.ready);
+    assert_string_equal(n.not_ready_reason, "KubeletNotReady: container runtime network not ready");
+    assert_int_equal(n.gpu.mig_strategy, MIG_SINGLE);
+    assert_string_equal(n.gpu.product, "NVIDIA-A100-80GB-PCIe-MIG-1g.10gb");
+    assert_string_equal(n.gpu.base_product, "NVIDIA-A100-80GB-PCIe");
+    assert_string_equal(n.gpu.mig_single_profile, "1g.10gb");
+    assert_int_equal(n.gpu.count, 14);
+    assert_int_equal(n.gpu.memory_mib, 9728);            /* the MIG device's memory */
+    assert_int_equal(n.gpu.nmig, 0);
+    /* 14 MIG devices of 1g.10gb, 7 per A100 -> 2 physical GPUs of 81920 MiB */
+    assert_int_equal(node_physical_gpus(&n), 2);
+    assert_int_equal(node_gpu_memory_mib(&n), 2 * 81920);
+    assert_string_equal(mig_strategy_name(n.gpu.mig_strategy), "single");
+    node_free(&n);
+}
+
+static void test_timeslice_shared(void **state)
+{
+    (void)state;
+    Node n;
+    load_node(&n, "tests/fixtures/model/node-timeslice.json", true);
+    assert_true(n.ready);
+    assert_string_equal(n.gpu.product, "Tesla-T4-SHARED");
+    assert_string_equal(n.gpu.base_product, "Tesla-T4");
+    assert_int_equal(n.gpu.sharing, SHARING_TIME_SLICING);
+    assert_int_equal(n.gpu.replicas, 4);
+    assert_string_equal(n.gpu.device_plugin_config, "t4-ts4");
+    assert_false(n.gpu.present);                         /* no present label in this fixture */
+    assert_true(n.gpu.has_gfd);
+    assert_int_equal(rlist_get(&n.allocatable, "nvidia.com/gpu"), 8000);   /* from capacity */
+    assert_int_equal(node_physical_gpus(&n), 2);
+    assert_int_equal(node_gpu_memory_mib(&n), 2 * 15360);
+    assert_string_equal(sharing_strategy_name(n.gpu.sharing), "time-slicing");
+    node_free(&n);
+}
+
+static void test_cpu_node(void **state)
+{
+    (void)state;
+    Node n;
+    load_node(&n, "tests/fixtures/model/node-cpu.json", true);
+    assert_false(node_is_gpu_node(&n));
+    assert_false(node_advertises_gpu(&n));
+    assert_false(n.ready);
+    assert_string_equal(n.not_ready_reason, "NodeStatusUnknown: Kubelet stopped posting node status.");
+    assert_int_equal(n.ntaints, 1);
+    assert_null(n.taints[0].value);
+    assert_string_equal(n.taints[0].effect, "NoExecute");
+    assert_int_equal(node_physical_gpus(&n), 0);
+    assert_int_equal(node_gpu_memory_mib(&n), 0);
+    assert_false(n.gpu.has_gfd);
+    assert_int_equal(n.gpu.replicas, 1);
+    node_free(&n);
+}
+
+static void test_without_gfd(void **state)
+{
+    (void)state;
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"capacity\":"
+                                      "{\"nvidia.com/gpu\":\"4\"}}}", &e), 0);
+    assert_true(node_is_gpu_node(&n));
+    assert_int_equal(node_physical_gpus(&n), 4);
+    assert_int_equal(node_gpu_memory_mib(&n), 0);        /* unknown without labels */
+    assert_false(n.ready);
+    assert_string_equal(n.not_ready_reason, "no Ready condition reported");
+    node_free(&n);
+    /* renamed shared resource + replicas label, no product/count: 8 / 4 = 2 */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n2\",\"labels\":{\"nvidia.com/gpu.replicas\":\"4\"}},"
+                                      "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\",\"nvidia.com/gpu.shared\":\"8\"}}}", &e), 0);
+    assert_false(n.gpu.has_gfd);
+    assert_int_equal(node_physical_gpus(&n), 2);
+    node_free(&n);
+    /* AMD GPUs count; MIG devices without labels do not */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n3\"},\"status\":{\"capacity\":"
+                                      "{\"amd.com/gpu\":\"2\",\"nvidia.com/mig-1g.10gb\":\"7\"}}}", &e), 0);
+    assert_int_equal(node_physical_gpus(&n), 2);
+    node_free(&n);
+    /* a GPU resource advertised at 0 and nothing else: advertises, but not a GPU node */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n4\"},\"status\":{\"allocatable\":"
+                                      "{\"nvidia.com/gpu\":\"0\"}}}", &e), 0);
+    assert_true(node_advertises_gpu(&n));
+    assert_false(node_is_gpu_node(&n));
+    node_free(&n);
+    /* GFD without capacity (device plugin missing): still a GPU node with a count */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n5\",\"labels\":{\"nvidia.com/gpu.present\":\"true\","
+                                      "\"nvidia.com/gpu.product\":\"NVIDIA-L4\",\"nvidia.com/gpu.count\":\"1\","
+                                      "\"nvidia.com/gpu.memory\":\"23034\"}}}", &e), 0);
+    assert_true(node_is_gpu_node(&n));
+    assert_false(node_advertises_gpu(&n));
+    assert_int_equal(node_physical_gpus(&n), 1);
+    assert_int_equal(node_gpu_memory_mib(&n), 23034);
+    node_free(&n);
+    /* NFD PCI label alone marks a GPU node */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n6\",\"labels\":"
+                                      "{\"feature.node.kubernetes.io/pci-10de.present\":\"true\"}}}", &e), 0);
+    assert_true(n.gpu.present);
+    assert_true(node_is_gpu_node(&n));
+    node_free(&n);
+}
+
+static void single_case(const char *product, const char *count, int want_gpus, int64_t want_mem,
+                        const char *want_profile)
+{
+    char *json = xasprintf("{\"metadata\":{\"name\":\"s\",\"labels\":{\"nvidia.com/mig.strategy\":\"single\","
+                           "\"nvidia.com/gpu.product\":\"%s\",\"nvidia.com/gpu.count\":\"%s\"}}}", product, count);
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, json, &e), 0);
+    if (node_physical_gpus(&n) != want_gpus)
+        fail_msg("%s x%s: %d GPUs, want %d", product, count, node_physical_gpus(&n), want_gpus);
+    assert_int_equal(node_gpu_memory_mib(&n), want_mem);
+    if (want_profile) assert_string_equal(n.gpu.mig_single_profile, want_profile);
+    else assert_null(n.gpu.mig_single_profile);
+    node_free(&n);
+    free(json);
+}
+
+static void test_single_variants(void **state)
+{
+    (void)state;
+    /* 3g.40gb: 2 per H100; 4 devices -> 2 GPUs; -SHARED is stripped first */
+    single_case("NVIDIA-H100-80GB-HBM3-MIG-3g.40gb-SHARED", "4", 2, 2 * 81559, "3g.40gb");
+    /* 2g.20gb: 3 per H100; 4 devices cannot fit on one GPU -> 2 (rounded up) */
+    single_case("NVIDIA-H100-80GB-HBM3-MIG-2g.20gb", "4", 2, 2 * 81559, "2g.20gb");
+    /* invalid single configuration: count 0, no profile, unknown */
+    single_case("NVIDIA-A100-SXM4-80GB-MIG-INVALID", "0", 0, 0, NULL);
+    /* no MIG table for the model: unknown rather than a guess */
+    single_case("Tesla-V100-SXM2-16GB-MIG-1g.5gb", "7", 0, 0, "1g.5gb");
+    /* profile not in the model's table */
+    single_case("NVIDIA-A100-SXM4-80GB-MIG-9g.99gb", "7", 0, 0, "9g.99gb");
+}
+
+static void test_label_edge_cases(void **state)
+{
+    (void)state;
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "nvidia.com/gpu.count", "-3");
+    kv_set(&l, "nvidia.com/gpu.memory", "lots");
+    kv_set(&l, "nvidia.com/gpu.replicas", "x");
+    kv_set(&l, "nvidia.com/mig.strategy", "weird");
+    kv_set(&l, "nvidia.com/gpu.sharing-strategy", "mps");
+    kv_set(&l, "nvidia.com/mig-.count", "3");            /* no profile: ignored */
+    kv_set(&l, "nvidia.com/mig-1g.10gb.me.count", "1");  /* profile names contain dots */
+    kv_set(&l, "nvidia.com/mig-1g.10gb.me.replicas", "0");
+    GpuFacts g;
+    gpu_facts_from_labels(&g, &l);
+    assert_true(g.has_gfd);
+    assert_null(g.product);
+    assert_null(g.base_product);
+    assert_int_equal(g.count, 0);
+    assert_int_equal(g.memory_mib, 0);
+    assert_int_equal(g.replicas, 1);
+    assert_int_equal(g.mig_strategy, MIG_NONE);
+    assert_int_equal(g.sharing, SHARING_MPS);
+    assert_int_equal(g.nmig, 1);
+    assert_string_equal(g.mig[0].profile, "1g.10gb.me");
+    assert_int_equal(g.mig[0].replicas, 0);
+    assert_int_equal(g.mig[0].memory_mib, 0);
+    assert_string_equal(sharing_strategy_name(g.sharing), "mps");
+    assert_string_equal(mig_strategy_name(g.mig_strategy), "none");
+    gpu_facts_free(&g);
+    gpu_facts_from_labels(&g, NULL);
+    assert_false(g.has_gfd);
+    gpu_facts_free(&g);
+    kv_free(&l);
+}
+
+static void test_hostile(void **state)
+{
+    (void)state;
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, "[]", &e), -1);
+    assert_int_equal(parse_inline(&n, "{}", &e), -1);
+    assert_non_null(strstr(e.msg, "metadata.name"));
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":42}}", &e), -1);
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"\"}}", &e), -1);
+    char *longname = xcalloc(1, 400);
+    memset(longname, 'a', 399);
+    char *json = xasprintf("{\"metadata\":{\"name\":\"%s\"}}", longname);
+    assert_int_equal(parse_inline(&n, json, &e), -1);
+    free(json); free(longname);
+    /* every field of the wrong type: parsed with defaults, no crash */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"h\",\"labels\":[1,2],\"creationTimestamp\":5},"
+                                      "\"spec\":{\"taints\":{\"a\":1},\"unschedulable\":\"yes\"},"
+                                      "\"status\":{\"conditions\":\"Ready\",\"capacity\":[\"1\"],"
+                                      "\"allocatable\":{\"nvidia.com/gpu\":\"lots\",\"cpu\":{}}}}", &e), 0);
+    assert_string_equal(n.name, "h");
+    assert_int_equal(n.labels.n, 0);
+    assert_int_equal(n.ntaints, 0);
+    assert_false(n.unschedulable);
+    assert_false(n.ready);
+    assert_int_equal(n.allocatable.n, 0);
+    assert_int_equal(n.creation, 0);
+    node_free(&n);
+    /* taints array with junk elements */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"t\"},\"spec\":{\"taints\":[1,null,"
+                                      "{\"key\":\"k\",\"effect\":\"NoSchedule\",\"value\":7}]}}", &e), 0);
+    assert_int_equal(n.ntaints, 1);
+    assert_null(n.taints[0].value);
+    node_free(&n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_h100_mixed), cmocka_unit_test(test_a100_single),
+        cmocka_unit_test(test_timeslice_shared), cmocka_unit_test(test_cpu_node),
+        cmocka_unit_test(test_without_gfd), cmocka_unit_test(test_single_variants),
+        cmocka_unit_test(test_label_edge_cases), cmocka_unit_test(test_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

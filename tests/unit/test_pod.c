@@ -1,0 +1,296 @@
+/* Unit tests: effective requests (§11.1: init containers, sidecars, pod-level resources,
+ * overhead, limits defaulting), pod_from_json on a full fixture, hostile input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "error.h"
+#include "model_fixture.h"
+#include "pod.h"
+
+#define GI (1024LL * 1024 * 1024 * 1000)   /* milli-units of one GiB */
+#define MI (1024LL * 1024 * 1000)
+
+static ResourceList effective(const char *spec_json)
+{
+    cJSON *spec = cJSON_Parse(spec_json);
+    if (!spec) fail_msg("bad test JSON: %s", spec_json);
+    ResourceList r = RESOURCE_LIST_INIT;
+    rlist_set(&r, "stale", 1);                           /* out is replaced, not appended to */
+    pod_effective_requests(spec, &r);
+    cJSON_Delete(spec);
+    return r;
+}
+
+#define GPU(n) "{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"" #n "\"}}}"
+#define SIDECAR_GPU(n) "{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"" #n "\"}}}"
+
+static void test_init_container_max(void **state)
+{
+    (void)state;
+    /* 1 + 1 GPU app containers, init container 4 -> 4 (scheduler-messages.md §11.1 example) */
+    ResourceList r = effective("{\"containers\":[" GPU(1) "," GPU(1) "],\"initContainers\":[" GPU(4) "]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 4000);
+    assert_false(rlist_has(&r, "stale"));
+    rlist_free(&r);
+    /* init smaller than the sum: 3 + 2 = 5 > 4 */
+    r = effective("{\"containers\":[" GPU(3) "," GPU(2) "],\"initContainers\":[" GPU(4) "," GPU(1) "]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 5000);
+    rlist_free(&r);
+    /* per resource: cpu from the init container, memory from the app containers */
+    r = effective("{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"500m\",\"memory\":\"2Gi\"}}}],"
+                  "\"initContainers\":[{\"resources\":{\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}");
+    assert_int_equal(rlist_get(&r, "cpu"), 2000);
+    assert_int_equal(rlist_get(&r, "memory"), 2 * GI);
+    rlist_free(&r);
+}
+
+static void test_sidecars(void **state)
+{
+    (void)state;
+    /* sidecar 1 GPU, then a normal init container 2 GPU, app 1 GPU:
+     * sum = 1 + 1 (sidecar) = 2; init peak = 2 + R(1) = 3 -> 3 */
+    ResourceList r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[" SIDECAR_GPU(1) "," GPU(2) "]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 3000);
+    rlist_free(&r);
+    /* the same containers, init container first: its peak is 2 (no sidecar yet); sum 2 -> 2 */
+    r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[" GPU(2) "," SIDECAR_GPU(1) "]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 2000);
+    rlist_free(&r);
+    /* two sidecars and no app GPU: sum = 2 */
+    r = effective("{\"containers\":[{}],\"initContainers\":[" SIDECAR_GPU(1) "," SIDECAR_GPU(1) "]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 2000);
+    rlist_free(&r);
+    /* restartPolicy other than Always is a normal init container */
+    r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[{\"restartPolicy\":\"Never\","
+                  "\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
+    rlist_free(&r);
+}
+
+static void test_overhead_and_pod_level(void **state)
+{
+    (void)state;
+    ResourceList r = effective("{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1\",\"memory\":\"1Gi\","
+                               "\"nvidia.com/gpu\":\"1\"}}}],\"overhead\":{\"cpu\":\"250m\",\"memory\":\"120Mi\"}}");
+    assert_int_equal(rlist_get(&r, "cpu"), 1250);
+    assert_int_equal(rlist_get(&r, "memory"), 1024 * MI + 120 * MI);
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
+    rlist_free(&r);
+    /* pod-level requests replace cpu/memory, never extended resources; overhead still added */
+    r = effective("{\"resources\":{\"requests\":{\"cpu\":\"4\",\"nvidia.com/gpu\":\"5\"},\"limits\":{\"memory\":\"8Gi\"}},"
+                  "\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"nvidia.com/gpu\":\"1\"}}},"
+                  "{\"resources\":{\"requests\":{\"cpu\":\"2\"}}}],\"overhead\":{\"cpu\":\"100m\"}}");
+    assert_int_equal(rlist_get(&r, "cpu"), 4100);
+    assert_int_equal(rlist_get(&r, "memory"), 8 * GI);   /* pod-level limit defaults the request */
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
+    rlist_free(&r);
+}
+
+static void test_limits_default_requests(void **state)
+{
+    (void)state;
+    ResourceList r = effective("{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1\"},"
+                               "\"limits\":{\"nvidia.com/gpu\":\"2\",\"cpu\":\"3\"}}},"
+                               "{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"},\"limits\":{\"nvidia.com/gpu\":\"2\"}}}]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 3000);   /* 2 (from limit) + 1 (request wins) */
+    assert_int_equal(rlist_get(&r, "cpu"), 1000);              /* request present: limit ignored */
+    rlist_free(&r);
+    r = effective("{\"initContainers\":[{\"resources\":{\"limits\":{\"nvidia.com/mig-1g.10gb\":\"2\"}}}],\"containers\":[]}");
+    assert_int_equal(rlist_get(&r, "nvidia.com/mig-1g.10gb"), 2000);
+    rlist_free(&r);
+}
+
+static void test_effective_hostile(void **state)
+{
+    (void)state;
+    ResourceList r = effective("{\"containers\":{\"a\":1},\"initContainers\":\"x\",\"overhead\":[1],"
+                               "\"resources\":5}");
+    assert_int_equal(r.n, 0);
+    rlist_free(&r);
+    r = effective("{\"containers\":[1,null,{\"resources\":\"big\"},{\"resources\":{\"requests\":[\"1\"]}},"
+                  "{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1x\",\"cpu\":\"1\"}}}]}");
+    assert_int_equal(r.n, 1);
+    assert_int_equal(rlist_get(&r, "cpu"), 1000);
+    rlist_free(&r);
+    pod_effective_requests(NULL, &r);
+    assert_int_equal(r.n, 0);
+    rlist_free(&r);
+}
+
+static void test_fixture_pod(void **state)
+{
+    (void)state;
+    cJSON *j = load_fixture("tests/fixtures/model/pod-gpu-pending.json");
+    assert_non_null(j);
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(pod_from_json(&p, j, &e), 0);
+    cJSON_Delete(j);
+    assert_string_equal(p.ns, "ml");
+    assert_string_equal(p.name, "trainer-7d9f-abcde");
+    assert_string_equal(p.uid, "6f1c2a7e-1111-2222-3333-444455556666");
+    assert_int_equal(p.creation, 1715707841);
+    assert_false(p.terminating);
+    assert_string_equal(p.owner_kind, "ReplicaSet");     /* the controller reference, not the first */
+    assert_string_equal(p.owner_name, "trainer-7d9f");
+    assert_null(p.node_name);
+    assert_string_equal(p.nominated_node, "gpu-h100-1");
+    assert_int_equal(p.phase, PHASE_PENDING);
+    assert_string_equal(p.scheduler_name, "default-scheduler");
+    assert_string_equal(p.priority_class, "high");
+    assert_int_equal(p.priority, 100000);
+    assert_string_equal(p.preemption_policy, "Never");
+    assert_string_equal(p.runtime_class, "nvidia");
+    assert_string_equal(kv_get(&p.labels, "app"), "trainer");
+    /* cpu 4 + 100m; memory 32Gi + 64Mi; GPU 2 from the limit */
+    assert_int_equal(rlist_get(&p.requests, "cpu"), 4100);
+    assert_int_equal(rlist_get(&p.requests, "memory"), 32 * GI + 64 * MI);
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 2000);
+    assert_int_equal(p.node_selector.n, 1);
+    assert_string_equal(kv_get(&p.node_selector, "nvidia.com/gpu.product"), "NVIDIA-H100-80GB-HBM3");
+
+    assert_int_equal(p.naffinity_terms, 2);
+    const LabelSelector *m0 = &p.affinity_terms[0].match_expressions;
+    assert_int_equal(m0->n, 3);
+    assert_string_equal(m0->reqs[0].key, "pool");
+    assert_int_equal(m0->reqs[0].op, SEL_IN);
+    assert_int_equal(m0->reqs[0].nvalues, 2);
+    assert_string_equal(m0->reqs[0].values[1], "gpu-b");
+    assert_int_equal(m0->reqs[1].op, SEL_NOT_EXISTS);
+    assert_int_equal(m0->reqs[2].op, SEL_GT);
+    assert_string_equal(m0->reqs[2].values[0], "3");
+    assert_int_equal(p.affinity_terms[0].match_fields.n, 0);
+    assert_int_equal(p.affinity_terms[1].match_expressions.n, 0);
+    assert_int_equal(p.affinity_terms[1].match_fields.n, 1);
+    assert_string_equal(p.affinity_terms[1].match_fields.reqs[0].key, "metadata.name");
+    assert_int_equal(p.affinity_terms[1].match_fields.reqs[0].op, SEL_NOTIN);
+
+    assert_int_equal(p.ntolerations, 3);
+    assert_string_equal(p.tolerations[0].key, "nvidia.com/gpu");
+    assert_string_equal(p.tolerations[0].op, "Exists");
+    assert_string_equal(p.tolerations[0].effect, "NoSchedule");
+    assert_null(p.tolerations[0].value);
+    assert_null(p.tolerations[1].key);                   /* tolerates everything */
+    assert_null(p.tolerations[1].effect);
+    assert_string_equal(p.tolerations[2].op, "Equal");   /* default operator */
+    assert_string_equal(p.tolerations[2].value, "ml");
+
+    assert_int_equal(p.scheduling_gates.n, 1);
+    assert_string_equal(p.scheduling_gates.v[0], "example.com/quota-check");
+    assert_true(p.scheduled.present);
+    assert_false(p.scheduled.status_true);
+    assert_string_equal(p.scheduled.reason, "Unschedulable");
+    assert_non_null(strstr(p.scheduled.message, "3 Insufficient nvidia.com/gpu."));
+    assert_int_equal(p.scheduled.last_transition, 1715707901);
+
+    assert_true(pod_requests_gpu(&p));
+    assert_true(pod_is_pending_unbound(&p));
+    assert_false(pod_holds_resources(&p));
+    assert_string_equal(pod_phase_name(p.phase), "Pending");
+    pod_free(&p);
+}
+
+static int parse_pod(Pod *p, const char *json, Error *e)
+{
+    cJSON *j = cJSON_Parse(json);
+    if (!j) fail_msg("bad test JSON: %s", json);
+    int rc = pod_from_json(p, j, e);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static void test_phases_and_defaults(void **state)
+{
+    (void)state;
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"a\",\"deletionTimestamp\":\"2024-05-14T17:30:41Z\"},"
+                                   "\"spec\":{\"nodeName\":\"n1\"},\"status\":{\"phase\":\"Running\"}}", &e), 0);
+    assert_string_equal(p.ns, "default");
+    assert_true(p.terminating);
+    assert_true(pod_holds_resources(&p));                /* terminating pods still hold */
+    assert_false(pod_is_pending_unbound(&p));
+    assert_false(pod_requests_gpu(&p));
+    assert_string_equal(p.preemption_policy, "PreemptLowerPriority");
+    assert_string_equal(p.scheduler_name, "default-scheduler");
+    assert_int_equal(p.priority, 0);
+    assert_null(p.owner_kind);
+    assert_false(p.scheduled.present);
+    pod_free(&p);
+    const struct { const char *phase; PodPhase want; bool holds; } cases[] = {
+        { "Succeeded", PHASE_SUCCEEDED, false }, { "Failed", PHASE_FAILED, false },
+        { "Pending", PHASE_PENDING, true }, { "Unknown", PHASE_UNKNOWN, true }, { "Bogus", PHASE_UNKNOWN, true },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *js = xasprintf("{\"metadata\":{\"name\":\"b\"},\"spec\":{\"nodeName\":\"n\"},\"status\":{\"phase\":\"%s\"}}",
+                             cases[i].phase);
+        assert_int_equal(parse_pod(&p, js, &e), 0);
+        assert_int_equal(p.phase, cases[i].want);
+        assert_int_equal(pod_holds_resources(&p), cases[i].holds);
+        pod_free(&p);
+        free(js);
+    }
+    assert_string_equal(pod_phase_name(PHASE_SUCCEEDED), "Succeeded");
+    assert_string_equal(pod_phase_name(PHASE_UNKNOWN), "Unknown");
+}
+
+static void test_pod_hostile(void **state)
+{
+    (void)state;
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{}", &e), -1);
+    assert_non_null(strstr(e.msg, "metadata.name"));
+    assert_int_equal(parse_pod(&p, "\"pod\"", &e), -1);
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":[\"x\"]}}", &e), -1);
+    /* an operator the scheduler does not know: error (skipping would widen the term) */
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"x\",\"namespace\":\"ns\"},\"spec\":{\"affinity\":"
+                                   "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+                                   "[{\"matchExpressions\":[{\"key\":\"k\",\"operator\":\"Near\"}]}]}}}}}", &e), -1);
+    assert_non_null(strstr(e.msg, "pod ns/x: "));
+    assert_non_null(strstr(e.msg, "unknown operator \"Near\""));
+    /* wrong types everywhere: defaults */
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"y\",\"namespace\":7,\"labels\":\"l\",\"ownerReferences\":{},"
+                                   "\"deletionTimestamp\":null},"
+                                   "\"spec\":{\"nodeName\":5,\"priority\":1e20,\"tolerations\":[1,\"x\",{\"key\":9}],"
+                                   "\"schedulingGates\":[{\"name\":1},\"g\"],\"nodeSelector\":[],\"affinity\":[],"
+                                   "\"containers\":\"none\"},"
+                                   "\"status\":{\"phase\":3,\"conditions\":[{\"type\":\"PodScheduled\",\"status\":true}]}}", &e), 0);
+    assert_string_equal(p.ns, "default");
+    assert_null(p.node_name);
+    assert_int_equal(p.priority, 0);
+    assert_false(p.terminating);
+    assert_int_equal(p.ntolerations, 1);                 /* only the object entry */
+    assert_null(p.tolerations[0].key);
+    assert_int_equal(p.scheduling_gates.n, 0);
+    assert_int_equal(p.naffinity_terms, 0);
+    assert_int_equal(p.phase, PHASE_PENDING);
+    assert_true(p.scheduled.present);
+    assert_false(p.scheduled.status_true);
+    pod_free(&p);
+    /* a huge scheduler message is truncated to 4 KiB */
+    char *big = xcalloc(1, 100001);
+    memset(big, 'x', 100000);
+    char *js = xasprintf("{\"metadata\":{\"name\":\"z\"},\"status\":{\"conditions\":[{\"type\":\"PodScheduled\","
+                         "\"status\":\"False\",\"message\":\"%s\"}]}}", big);
+    assert_int_equal(parse_pod(&p, js, &e), 0);
+    assert_int_equal(strlen(p.scheduled.message), 4096);
+    pod_free(&p);
+    free(js); free(big);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
+        cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_fixture_pod),
+        cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

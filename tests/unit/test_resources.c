@@ -1,0 +1,127 @@
+/* Unit tests: ResourceList operations, JSON parsing, GPU resource names. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "resources.h"
+
+static void test_set_add_get(void **state)
+{
+    (void)state;
+    ResourceList l = RESOURCE_LIST_INIT;
+    assert_int_equal(rlist_get(&l, "cpu"), 0);
+    assert_false(rlist_has(&l, "cpu"));
+    rlist_set(&l, "cpu", 500);
+    rlist_add(&l, "cpu", 1500);
+    rlist_add(&l, "nvidia.com/gpu", 2000);
+    assert_int_equal(rlist_get(&l, "cpu"), 2000);
+    assert_int_equal(rlist_get(&l, "nvidia.com/gpu"), 2000);
+    assert_int_equal(l.n, 2);
+    rlist_set(&l, "cpu", 7);
+    assert_int_equal(rlist_get(&l, "cpu"), 7);
+    rlist_add(&l, "big", INT64_MAX);
+    rlist_add(&l, "big", INT64_MAX);                     /* saturates, no UB */
+    assert_int_equal(rlist_get(&l, "big"), INT64_MAX);
+    rlist_free(&l);
+    assert_int_equal(l.n, 0);
+    assert_null(l.items);
+}
+
+static void test_max_sum_copy_sort(void **state)
+{
+    (void)state;
+    ResourceList a = RESOURCE_LIST_INIT, b = RESOURCE_LIST_INIT, c = RESOURCE_LIST_INIT;
+    rlist_set(&a, "cpu", 1000); rlist_set(&a, "memory", 50);
+    rlist_set(&b, "cpu", 3000); rlist_set(&b, "memory", 10); rlist_set(&b, "nvidia.com/gpu", 4000);
+    rlist_copy(&c, &a);
+    rlist_max_into(&a, &b);
+    assert_int_equal(rlist_get(&a, "cpu"), 3000);
+    assert_int_equal(rlist_get(&a, "memory"), 50);
+    assert_int_equal(rlist_get(&a, "nvidia.com/gpu"), 4000);
+    rlist_add_all(&c, &b);
+    assert_int_equal(rlist_get(&c, "cpu"), 4000);
+    assert_int_equal(rlist_get(&c, "memory"), 60);
+    assert_int_equal(rlist_get(&c, "nvidia.com/gpu"), 4000);
+    rlist_copy(&c, &b);                                  /* cleared first */
+    assert_int_equal(rlist_get(&c, "cpu"), 3000);
+    assert_int_equal(c.n, 3);
+    rlist_set(&c, "amd.com/gpu", 1);
+    rlist_sort(&c);
+    assert_string_equal(c.items[0].name, "amd.com/gpu");
+    assert_string_equal(c.items[1].name, "cpu");
+    assert_string_equal(c.items[2].name, "memory");
+    assert_string_equal(c.items[3].name, "nvidia.com/gpu");
+    rlist_free(&a); rlist_free(&b); rlist_free(&c);
+}
+
+static void test_from_json(void **state)
+{
+    (void)state;
+    cJSON *j = cJSON_Parse("{\"cpu\":\"500m\",\"memory\":\"16Gi\",\"nvidia.com/gpu\":\"1\","
+                           "\"pods\":110,\"frac\":0.1,\"bad\":\"5Gii\",\"obj\":{},\"nul\":null}");
+    ResourceList l = RESOURCE_LIST_INIT;
+    const char *bad = NULL;
+    assert_int_equal(rlist_from_json(&l, j, &bad), 5);
+    assert_string_equal(bad, "bad");
+    assert_int_equal(rlist_get(&l, "cpu"), 500);
+    assert_int_equal(rlist_get(&l, "memory"), 16LL * 1073741824 * 1000);
+    assert_int_equal(rlist_get(&l, "nvidia.com/gpu"), 1000);
+    assert_int_equal(rlist_get(&l, "pods"), 110000);     /* bare JSON number accepted */
+    assert_int_equal(rlist_get(&l, "frac"), 100);
+    assert_false(rlist_has(&l, "bad"));
+    assert_false(rlist_has(&l, "obj"));
+    rlist_free(&l);
+    cJSON_Delete(j);
+    /* not an object: nothing, no crash */
+    j = cJSON_Parse("[\"1\"]");
+    assert_int_equal(rlist_from_json(&l, j, &bad), 0);
+    assert_null(bad);
+    assert_int_equal(rlist_from_json(&l, NULL, NULL), 0);
+    cJSON_Delete(j);
+}
+
+static void test_gpu_names(void **state)
+{
+    (void)state;
+    const char *gpu[] = { "nvidia.com/gpu", "nvidia.com/gpu.shared", "nvidia.com/mig-1g.10gb",
+                          "nvidia.com/mig-3g.40gb.shared", "nvidia.com/mig-1g.10gb.me", "amd.com/gpu",
+                          "gpu.intel.com/i915", "gpu.intel.com/xe" };
+    const char *not_gpu[] = { "cpu", "memory", "pods", "hugepages-2Mi", "ephemeral-storage",
+                              "habana.ai/gaudi", "nvidia.com/mig-", "nvidia.com/gpus",
+                              "gpu.intel.com/millicores", "example.com/gpu", "nvidia.com/gpu.sharedx" };
+    for (size_t i = 0; i < sizeof gpu / sizeof *gpu; i++)
+        if (!resource_is_gpu(gpu[i])) fail_msg("%s should be a GPU", gpu[i]);
+    for (size_t i = 0; i < sizeof not_gpu / sizeof *not_gpu; i++)
+        if (resource_is_gpu(not_gpu[i])) fail_msg("%s should not be a GPU", not_gpu[i]);
+    assert_false(resource_is_gpu(NULL));
+    assert_true(resource_is_mig("nvidia.com/mig-2g.20gb"));
+    assert_false(resource_is_mig("nvidia.com/gpu"));
+    assert_true(resource_is_shared("nvidia.com/gpu.shared"));
+    assert_false(resource_is_shared("nvidia.com/gpu"));
+    char *p = resource_mig_profile("nvidia.com/mig-2g.20gb");
+    assert_string_equal(p, "2g.20gb"); free(p);
+    p = resource_mig_profile("nvidia.com/mig-1g.10gb.me.shared");
+    assert_string_equal(p, "1g.10gb.me"); free(p);
+    assert_null(resource_mig_profile("nvidia.com/gpu"));
+
+    ResourceList l = RESOURCE_LIST_INIT;
+    rlist_set(&l, "cpu", 1000);
+    rlist_set(&l, "nvidia.com/gpu", 0);
+    assert_false(rlist_has_gpu(&l));                     /* zero does not count */
+    rlist_set(&l, "nvidia.com/mig-1g.10gb", 1000);
+    assert_true(rlist_has_gpu(&l));
+    rlist_free(&l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_set_add_get), cmocka_unit_test(test_max_sum_copy_sort),
+        cmocka_unit_test(test_from_json), cmocka_unit_test(test_gpu_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
