@@ -53,8 +53,8 @@ unit_wrap() {
     out=$("$1" 2>&1); rc=$?
   fi
   echo "$out"
-  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
-  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
+  p=$(grep -o '\[  PASSED  \] [0-9]* test' <<<"$out" | tail -1 | tr -dc 0-9)
+  f=$(grep -o '\[  FAILED  \] [0-9]* test' <<<"$out" | tail -1 | tr -dc 0-9)
   echo "# RESULT passed=${p:-0} failed=${f:-0}"
   return $rc
 }
