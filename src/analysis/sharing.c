@@ -1,0 +1,211 @@
+/* sharing.c — safe time-slicing / MPS replica counts and the GPUs needed after sharing.
+ * The rules are in sharing.h; the reasoning in one line: the scheduler may co-locate any
+ * `replicas` workloads of the group, so every bound is checked against the worst case.
+ */
+#include "sharing.h"
+#include "util.h"
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EXCLUDED 1024
+
+const char *share_limit_name(ShareLimit l)
+{
+    switch (l) {
+    case SHARE_LIMIT_MEMORY: return "memory";
+    case SHARE_LIMIT_COMPUTE: return "compute";
+    case SHARE_LIMIT_PLUGIN: return "device-plugin";
+    case SHARE_LIMIT_WORKLOADS: return "workloads";
+    case SHARE_LIMIT_NONE: break;
+    }
+    return "none";
+}
+
+const char *share_mode_name(ShareMode m) { return m == SHARE_MPS ? "mps" : "time-slicing"; }
+
+int sharing_mps_client_limit(int cc_major, int cc_minor)
+{
+    return (cc_major > 7 || (cc_major == 7 && cc_minor >= 5)) ? 48 : 16;
+}
+
+typedef struct {
+    const ShareParams *p;
+    size_t n;
+    double *mem, *util;          /* sized demands */
+    size_t *by_mem, *by_util;    /* indices, largest first */
+} Ctx;
+
+static const double *sort_key;
+static int desc_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (sort_key[x] > sort_key[y]) return -1;
+    if (sort_key[x] < sort_key[y]) return 1;
+    return x < y ? -1 : x > y;
+}
+
+static void ctx_init(Ctx *c, const ShareParams *p, const ShareWorkload *w, size_t n)
+{
+    double grow = 1.0 + (p->headroom_pct > 0 ? p->headroom_pct : 0) / 100.0;
+    c->p = p; c->n = n;
+    c->mem = xcalloc(n, sizeof(double)); c->util = xcalloc(n, sizeof(double));
+    c->by_mem = xcalloc(n, sizeof(size_t)); c->by_util = xcalloc(n, sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        c->mem[i] = (double)(w[i].memory_mib > 0 ? w[i].memory_mib : 0) * grow;
+        double u = w[i].utilization == w[i].utilization && w[i].utilization > 0 ? w[i].utilization : 0;
+        c->util[i] = u * grow;
+        c->by_mem[i] = c->by_util[i] = i;
+    }
+    sort_key = c->mem; qsort(c->by_mem, n, sizeof(size_t), desc_cmp);
+    sort_key = c->util; qsort(c->by_util, n, sizeof(size_t), desc_cmp);
+    sort_key = NULL;
+}
+
+static void ctx_free(Ctx *c)
+{
+    free(c->mem); free(c->util); free(c->by_mem); free(c->by_util);
+}
+
+/* how many of the largest included values (in `order`) sum to <= cap */
+static int largest_fitting(const double *v, const size_t *order, size_t n, const bool *inc,
+                           double cap, int most)
+{
+    double sum = 0;
+    int r = 0;
+    for (size_t k = 0; k < n && r < most; k++) {
+        size_t i = order[k];
+        if (inc && !inc[i]) continue;
+        sum += v[i];
+        if (sum > cap + 1e-9) break;
+        r++;
+    }
+    return r;
+}
+
+static double largest_included(const double *v, const size_t *order, size_t n, const bool *inc)
+{
+    for (size_t k = 0; k < n; k++) if (!inc || inc[order[k]]) return v[order[k]];
+    return 0;
+}
+
+static int ctx_max_replicas(const Ctx *c, const bool *inc, ShareLimit *limit)
+{
+    const ShareParams *p = c->p;
+    if (limit) *limit = SHARE_LIMIT_NONE;
+    size_t ns = 0;
+    for (size_t i = 0; i < c->n; i++) ns += !inc || inc[i];
+    if (ns == 0 || p->gpu_memory_mib <= 0) return 0;
+    if (p->mode == SHARE_MPS && p->mig_enabled) return 0;
+    int r_wl = ns > INT_MAX ? INT_MAX : (int)ns;
+    int r_mem, r_cpu, r_plugin = INT_MAX;
+    double M = (double)p->gpu_memory_mib;
+    if (p->mode == SHARE_TIME_SLICING) {
+        r_mem = largest_fitting(c->mem, c->by_mem, c->n, inc, M, r_wl);
+        r_cpu = largest_fitting(c->util, c->by_util, c->n, inc, 100.0, r_wl);
+    } else {
+        /* per client: floor(M / r) MiB >= ceil(max demand)  <=>  r <= M / ceil(max) */
+        double mm = ceil(largest_included(c->mem, c->by_mem, c->n, inc) - 1e-9);
+        double mu = ceil(largest_included(c->util, c->by_util, c->n, inc) - 1e-9);
+        r_mem = mm <= 0 ? INT_MAX : (int)fmin(floor(M / mm), (double)INT_MAX);
+        r_cpu = mu <= 0 ? INT_MAX : (int)floor(100.0 / mu);
+        r_plugin = sharing_mps_client_limit(p->cc_major, p->cc_minor);
+    }
+    /* ties name the workload count first: then no resource bound stops more sharing */
+    int r = r_wl;
+    ShareLimit l = SHARE_LIMIT_WORKLOADS;
+    if (r_mem < r) { r = r_mem; l = SHARE_LIMIT_MEMORY; }
+    if (r_cpu < r) { r = r_cpu; l = SHARE_LIMIT_COMPUTE; }
+    if (r_plugin < r) { r = r_plugin; l = SHARE_LIMIT_PLUGIN; }
+    if (limit) *limit = l;
+    return r;
+}
+
+int sharing_max_replicas(const ShareParams *p, const ShareWorkload *w, const bool *include,
+                         size_t n, ShareLimit *limit)
+{
+    if (limit) *limit = SHARE_LIMIT_NONE;
+    if (!p || (!w && n)) return 0;
+    Ctx c;
+    ctx_init(&c, p, w, n);
+    int r = ctx_max_replicas(&c, include, limit);
+    ctx_free(&c);
+    return r;
+}
+
+static double dominance_of(const Ctx *c, size_t i)
+{
+    double fm = c->mem[i] / (double)c->p->gpu_memory_mib, fu = c->util[i] / 100.0;
+    return fm > fu ? fm : fu;
+}
+
+int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePlan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p || (!w && n) || p->gpu_memory_mib <= 0) return -1;
+    out->n = n;
+    out->shared = xcalloc(n ? n : 1, sizeof(bool));
+    Ctx c;
+    ctx_init(&c, p, w, n);
+
+    /* candidates: single-GPU workloads with usage data; the rest keep their GPUs */
+    bool *inc = xcalloc(n ? n : 1, sizeof(bool));
+    int fixed = 0, ncand = 0;
+    for (size_t i = 0; i < n; i++) {
+        int g = w[i].gpus > 0 ? w[i].gpus : 0;
+        out->gpus_before += g;
+        if (w[i].gpus == 1 && w[i].memory_mib >= 0) { inc[i] = true; ncand++; }
+        else fixed += g;
+    }
+    /* exclusion order: the largest share of a GPU first */
+    size_t *dom = xcalloc(n ? n : 1, sizeof(size_t));
+    double *dkey = xcalloc(n ? n : 1, sizeof(double));
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) if (inc[i]) { dom[nd++] = i; dkey[i] = dominance_of(&c, i); }
+    sort_key = dkey; qsort(dom, nd, sizeof(size_t), desc_cmp); sort_key = NULL;
+
+    int best_total = fixed + ncand, best_j = -1, best_r = 0;
+    ShareLimit best_limit = SHARE_LIMIT_NONE;
+    for (int j = 0; j <= ncand && j <= MAX_EXCLUDED; j++) {
+        if (j > 0) inc[dom[j - 1]] = false;
+        if (fixed + j + 1 >= best_total) break;      /* cannot beat the best any more */
+        int nsh = ncand - j;
+        ShareLimit lim;
+        int r = ctx_max_replicas(&c, inc, &lim);
+        if (r < 2 || nsh < 2) continue;
+        int total = fixed + j + (nsh + r - 1) / r;
+        if (total < best_total) { best_total = total; best_j = j; best_r = r; best_limit = lim; }
+    }
+
+    if (best_j < 0) {
+        out->possible = false;
+        if (p->mode == SHARE_MPS && p->mig_enabled) out->reason = "MPS cannot share MIG-enabled GPUs";
+        else if (ncand < 2) out->reason = "fewer than two single-GPU workloads with usage data";
+        else out->reason = "no two workloads fit one GPU together (memory and utilization with headroom)";
+        out->gpus_whole = out->gpus_after = out->gpus_before;
+        out->limit = SHARE_LIMIT_NONE;
+    } else {
+        for (size_t i = 0; i < n; i++) out->shared[i] = w[i].gpus == 1 && w[i].memory_mib >= 0;
+        for (int j = 0; j < best_j; j++) out->shared[dom[j]] = false;
+        int nsh = ncand - best_j;
+        out->possible = true;
+        out->max_replicas = best_r;
+        out->limit = best_limit;
+        out->shared_workloads = nsh;
+        out->gpus_shared = (nsh + best_r - 1) / best_r;
+        out->replicas = (nsh + out->gpus_shared - 1) / out->gpus_shared;
+        out->gpus_whole = fixed + best_j;
+        out->gpus_after = out->gpus_shared + out->gpus_whole;
+    }
+    free(inc); free(dom); free(dkey);
+    ctx_free(&c);
+    return 0;
+}
+
+void sharing_plan_free(SharePlan *s)
+{
+    if (!s) return;
+    free(s->shared);
+    memset(s, 0, sizeof *s);
+}
