@@ -253,7 +253,8 @@ static const MigProfile *single_profile(const Node *n, const MigGpuModel **model
 int node_physical_gpus(const Node *n)
 {
     const GpuFacts *g = &n->gpu;
-    if (g->has_gfd && g->mig_strategy == MIG_SINGLE) {
+    bool mig_single = g->mig_single_profile || (g->product && strstr(g->product, "-MIG-"));
+    if (g->has_gfd && g->mig_strategy == MIG_SINGLE && mig_single) {
         const MigGpuModel *m;
         const MigProfile *p = single_profile(n, &m);
         if (!p || p->max_instances <= 0) return 0;     /* unknown (or -MIG-INVALID) */
@@ -279,7 +280,7 @@ int64_t node_gpu_memory_mib(const Node *n)
 {
     int gpus = node_physical_gpus(n);
     if (gpus <= 0) return 0;
-    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.has_gfd) {
+    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.has_gfd && n->gpu.mig_single_profile) {
         const MigGpuModel *m;
         single_profile(n, &m);
         return m ? (int64_t)gpus * m->memory_mib : 0;

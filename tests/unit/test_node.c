@@ -233,6 +233,9 @@ static void test_single_variants(void **state)
     single_case("Tesla-V100-SXM2-16GB-MIG-1g.5gb", "7", 0, 0, "1g.5gb");
     /* profile not in the model's table */
     single_case("NVIDIA-A100-SXM4-80GB-MIG-9g.99gb", "7", 0, 0, "9g.99gb");
+    /* the operator labels every GPU node mig.strategy=single, also with MIG off: no -MIG- in
+     * the product means gpu.count is the number of whole GPUs (no memory label here -> 0) */
+    single_case("NVIDIA-H100-80GB-HBM3", "8", 8, 0, NULL);
 }
 
 static void test_label_edge_cases(void **state)
