@@ -29,11 +29,25 @@ void apiclient_free(ApiClient *c);
  * (with err set) */
 typedef int (*ApiItemFn)(void *ctx, const struct cJSON *item, struct Error *err);
 
-/* GET path?query (query without '?', may be NULL) as a paginated list.  When the list's
+/* GET path?query (query without '?', already encoded, may be NULL) as a paginated list
+ * (limit=page_size&continue=...; the request timeout is sent as timeout=).  When the list's
  * kind is e.g. "PodList", items lack kind; the callback receives items as served.
  * Returns 0, or -1 with err set (err->code = HTTP status when the server answered). */
 int apiclient_list(ApiClient *c, const char *path, const char *query,
                    ApiItemFn fn, void *ctx, struct Error *err);
+/* As apiclient_list, with what to do when the continue token expires (410 Expired on a page
+ * after the first): reset(ctx, err) is called so the caller can drop what it received, then
+ * the list is read again from the first page (once; a second expiry is an error).  Without a
+ * reset function (and in apiclient_list) an expired token is an error with err->code = 410,
+ * so the caller can restart at its own level.  A reset returning non-zero aborts with its err. */
+typedef int (*ApiListResetFn)(void *ctx, struct Error *err);
+int apiclient_list_ex(ApiClient *c, const char *path, const char *query,
+                      ApiItemFn fn, ApiListResetFn reset, void *ctx, struct Error *err);
+/* Queries are passed already encoded; this percent-encodes one value (a selector, a continue
+ * token) for them.  Caller frees. */
+char *apiclient_query_escape(const char *s);
+/* the context name used in messages ("in-cluster" for the service account) */
+const char *apiclient_context(const ApiClient *c);
 /* GET a JSON object; *out owned by the caller (cJSON_Delete) */
 int apiclient_get_json(ApiClient *c, const char *path, const char *query,
                        struct cJSON **out, struct Error *err);

@@ -10,18 +10,59 @@
 typedef struct {
     bool nodes, pods, events, quotas, daemonsets, clusterpolicy, services;
     const char *node_selector;   /* label selector for nodes (-l) */
-    const char *pod_namespace;   /* NULL = all namespaces */
+    const char *pod_namespace;   /* NULL = all namespaces (pods, events, quotas) */
 } LoadRequest;
 
 struct Error;
 struct ApiClient;
+struct RestConfig;
 /* Loads what rq asks for.  Optional lists (events, quotas, daemonsets, clusterpolicy,
  * services) that fail with 403/404 become warnings in c->warnings; failures of nodes or pods
  * are errors.  When api_out is non-NULL and the source is live, the API client is handed to
- * the caller (for metrics through the proxy), who frees it with apiclient_free. */
+ * the caller (for metrics through the proxy), who frees it with apiclient_free; offline it is
+ * set to NULL.  A continue token that expires (410) restarts the whole load once, so the
+ * result is one consistent read.  Sets c->context, c->server, c->source and c->now, and calls
+ * cluster_finalize(). */
 int cluster_load(Cluster *c, GlobalOptions *g, const LoadRequest *rq,
                  struct ApiClient **api_out, struct Error *err);
 
-/* snapshot: a JSON List (as `kubectl get ... -o json`) read item by item into c */
+/* Snapshot: a JSON List (as `kubectl gpu snapshot` or `kubectl get ... -o json` writes it)
+ * read item by item into c (the file is mapped, items are parsed one at a time).  Items with
+ * kinds the model does not use are skipped; unknown top-level keys (e.g. "kubectlGpuMetrics")
+ * are ignored.  rq filters as the live lists would (node selector, namespace, non-terminal
+ * pods).  c->now is the List's metadata.annotations["kubectl-gpu/snapshot-time"] (RFC 3339)
+ * when present, else the file's modification time.  Does not call cluster_finalize(). */
 int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Error *err);
+
+/* Annotations of a snapshot List (metadata.annotations). */
+#define SNAPSHOT_ANN_TIME     "kubectl-gpu/snapshot-time"
+#define SNAPSHOT_ANN_CONTEXT  "kubectl-gpu/context"
+#define SNAPSHOT_ANN_SERVER   "kubectl-gpu/server"
+#define SNAPSHOT_ANN_VERSION  "kubectl-gpu/version"
+#define SNAPSHOT_ANN_WARNINGS "kubectl-gpu/warnings"           /* lines joined with '\n' */
+#define SNAPSHOT_ANN_CP_CHECKED "kubectl-gpu/clusterpolicy-checked"   /* "true" */
+
+/* ---- the live side, shared by cluster_load and `kubectl gpu snapshot` ---- */
+
+/* kubeconfig_load with the global flags, then apiclient_new.  *rc is filled (free with
+ * restconfig_free) and *api returned.  Kubeconfig warnings are printed with -v.  Pages hold
+ * 500 items, or $KUBECTL_GPU_CHUNK_SIZE (kubectl's --chunk-size; used by the tests). */
+int loader_connect(GlobalOptions *g, struct RestConfig *rc, struct ApiClient **api,
+                   struct Error *err);
+
+/* Lists what rq asks for, in order nodes, pods, events, resourcequotas, daemonsets,
+ * clusterpolicies, services, handing each item to fn with its kind.  Optional lists failing
+ * with 403/404 add a line to *warnings; *clusterpolicy_checked is true when the ClusterPolicy
+ * CRD was queried (404 = not installed counts as checked).  An expired continue token
+ * fails with err->code = 410 (the caller restarts). */
+typedef int (*LoaderItemFn)(void *ctx, ObjKind kind, const struct cJSON *item, struct Error *err);
+int loader_list_live(struct ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
+                     Strvec *warnings, bool *clusterpolicy_checked, struct Error *err);
+
+/* apiVersion of a kind as listed ("v1", "apps/v1", "nvidia.com/v1") */
+const char *loader_api_version(ObjKind kind);
+
+/* The namespace commands use when -n is not given: the context's namespace (live), or
+ * "default" offline.  Returns a newly allocated string, or NULL with err set. */
+char *loader_default_namespace(GlobalOptions *g, struct Error *err);
 #endif

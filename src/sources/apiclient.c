@@ -1,0 +1,819 @@
+/* apiclient.c — the read-only Kubernetes API client (reference §7-§10), on one reused libcurl
+ * easy handle (keep-alive, gzip).
+ *
+ * One GET goes through request(): credentials are attached (bearer token re-read from a token
+ * file, basic auth, exec plugin credentials, impersonation headers; only over https, as
+ * client-go does), the answer is collected into c->body, and 429/5xx answers and cut
+ * connections are retried with backoff honouring Retry-After — at most MAX_RETRIES times,
+ * each wait capped, and never past the request timeout.  A 401 with an exec plugin re-runs
+ * the plugin once.  Whatever is still wrong afterwards becomes one line a person can act on.
+ *
+ * Lists are read page by page (limit/continue): each page is parsed, its items handed to the
+ * callback, and freed before the next page is fetched, so memory follows the page size.
+ *
+ * Logging (-v): one line per request (URL without userinfo, status, bytes, ms); -v=3 adds
+ * the headers with Authorization and cookies redacted.  Tokens, passwords and keys never
+ * reach a message or a log line, and CURLOPT_VERBOSE is never set for that reason.
+ */
+#include "apiclient.h"
+#include "error.h"
+#include "internal.h"
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#ifndef KGPU_VERSION
+#define KGPU_VERSION "0.0.0"
+#endif
+#if defined(__x86_64__)
+#define KGPU_ARCH "amd64"
+#elif defined(__aarch64__)
+#define KGPU_ARCH "arm64"
+#else
+#define KGPU_ARCH "unknown"
+#endif
+#define USER_AGENT "kubectl-gpu/v" KGPU_VERSION " (linux/" KGPU_ARCH ") kubernetes/unknown"
+
+enum { MAX_RETRIES = 5 };
+#define RETRY_WAIT_CAP 10.0          /* seconds, for one wait */
+#define STALL_SECONDS 60L            /* no byte for this long = a stalled answer */
+#define CONNECT_TIMEOUT 30.0
+#define TOKEN_FILE_REREAD 60.0
+#define BODY_MAX ((size_t)1 << 30)   /* one answer (page) may not exceed 1 GiB */
+
+struct ApiClient {
+    CURL *h;
+    RestConfig rc;                   /* own copy */
+    ApiClientOptions opt;
+    long requests;
+    char errbuf[CURL_ERROR_SIZE];
+    char *base;                      /* scheme://host[:port][/prefix] used in URLs */
+    char *shown_server;              /* rc.server without userinfo, for messages */
+    char *host_header;               /* "Host: ..." when tls-server-name rewrites the URL */
+    struct curl_slist *connect_to;
+    /* token file, re-read every minute */
+    char *file_token;
+    double file_token_at;
+    /* the answer being received */
+    Strbuf body;
+    bool body_too_big;
+    double retry_after;              /* seconds from Retry-After, -1 when absent */
+    bool used_client_cert;           /* this attempt presented a client certificate */
+    bool no_answer;                  /* this attempt failed before any HTTP status line */
+};
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_seconds(double s)
+{
+    if (s <= 0) return;
+    struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) { }
+}
+
+static void free_secret(char *s)
+{
+    if (!s) return;
+    volatile char *p = s;
+    while (*p) *p++ = 0;
+    free(s);
+}
+
+char *apiclient_query_escape(const char *s)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (isalnum(*p) || *p == '-' || *p == '_' || *p == '.' || *p == '~') strbuf_addch(&sb, (char)*p);
+        else strbuf_addf(&sb, "%%%02X", *p);
+    }
+    return strbuf_detach(&sb);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Setup
+ */
+
+typedef struct { char *scheme, *host, *port, *rest; bool v6; } UrlParts;
+
+static void url_parts_free(UrlParts *u) { free(u->scheme); free(u->host); free(u->port); free(u->rest); }
+
+/* scheme://[userinfo@]host[:port][/rest]; host without brackets */
+static int url_split(const char *url, UrlParts *u)
+{
+    memset(u, 0, sizeof *u);
+    const char *sep = strstr(url, "://");
+    if (!sep) return -1;
+    u->scheme = xstrndup(url, (size_t)(sep - url));
+    for (char *p = u->scheme; *p; p++) *p = (char)tolower((unsigned char)*p);
+    const char *auth = sep + 3;
+    size_t alen = strcspn(auth, "/?#");
+    const char *end = auth + alen;
+    for (const char *p = auth; p < end; p++) if (*p == '@') auth = p + 1;
+    const char *portp = NULL;
+    if (*auth == '[') {
+        const char *rb = memchr(auth, ']', (size_t)(end - auth));
+        if (!rb) return -1;
+        u->host = xstrndup(auth + 1, (size_t)(rb - auth - 1));
+        u->v6 = true;
+        if (rb + 1 < end && rb[1] == ':') portp = rb + 2;
+    } else {
+        const char *colon = memchr(auth, ':', (size_t)(end - auth));
+        u->host = xstrndup(auth, (size_t)((colon ? colon : end) - auth));
+        if (colon) portp = colon + 1;
+    }
+    if (!*u->host) return -1;
+    u->port = portp && portp < end ? xstrndup(portp, (size_t)(end - portp))
+                                   : xstrdup(strcmp(u->scheme, "https") == 0 ? "443" : "80");
+    u->rest = xstrdup(end);
+    return 0;
+}
+
+ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Error *err)
+{
+    if (!rc || !rc->server) { error_set(err, "no API server configured"); return NULL; }
+    ApiClient *c = xcalloc(1, sizeof *c);
+    restconfig_copy(&c->rc, rc);
+    if (opt) c->opt = *opt;
+    if (c->opt.page_size <= 0) c->opt.page_size = 500;
+    c->shown_server = url_redact(rc->server);
+    UrlParts u;
+    if (url_split(rc->server, &u) != 0) {
+        error_set(err, "kubeconfig %s: server \"%s\" is not a valid URL", rc->origin ? rc->origin : "",
+                  c->shown_server);
+        url_parts_free(&u);
+        apiclient_free(c);
+        return NULL;
+    }
+    const char *bo = u.v6 ? "[" : "", *bc = u.v6 ? "]" : "";
+    if (rc->tls_server_name && restconfig_is_tls(rc)) {
+        /* libcurl verifies (and sends as SNI) the URL's host name.  To verify
+         * tls-server-name instead, the URL names it and CONNECT_TO sends the connection to
+         * the real host; the Host header keeps the real host, as Go's client does. */
+        c->base = xasprintf("https://%s:%s%s", rc->tls_server_name, u.port, u.rest);
+        char *ct = xasprintf("%s:%s:%s%s%s:%s", rc->tls_server_name, u.port, bo, u.host, bc, u.port);
+        c->connect_to = curl_slist_append(NULL, ct);
+        free(ct);
+        c->host_header = xasprintf("Host: %s%s%s:%s", bo, u.host, bc, u.port);
+    } else {
+        c->base = xasprintf("%s://%s%s%s:%s%s", u.scheme, bo, u.host, bc, u.port, u.rest);
+    }
+    url_parts_free(&u);
+    size_t bl = strlen(c->base);
+    while (bl && c->base[bl - 1] == '/') c->base[--bl] = '\0';
+
+    c->h = curl_easy_init();
+    if (!c->h) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
+    return c;
+}
+
+void apiclient_free(ApiClient *c)
+{
+    if (!c) return;
+    if (c->h) curl_easy_cleanup(c->h);
+    restconfig_free(&c->rc);
+    free(c->base); free(c->shown_server); free(c->host_header);
+    curl_slist_free_all(c->connect_to);
+    free_secret(c->file_token);
+    if (c->body.buf) memset(c->body.buf, 0, c->body.cap);
+    strbuf_free(&c->body);
+    free(c);
+}
+
+long apiclient_request_count(const ApiClient *c) { return c ? c->requests : 0; }
+const char *apiclient_server(const ApiClient *c) { return c ? c->shown_server : NULL; }
+const char *apiclient_context(const ApiClient *c)
+{
+    return c && c->rc.context_name && *c->rc.context_name ? c->rc.context_name : "(none)";
+}
+
+/* ---------------------------------------------------------------------------------------
+ * One request
+ */
+
+static size_t on_body(char *data, size_t size, size_t n, void *ud)
+{
+    ApiClient *c = ud;
+    size_t len = size * n;
+    if (c->body.len + len > BODY_MAX) { c->body_too_big = true; return 0; }
+    strbuf_add(&c->body, data, len);
+    return len;
+}
+
+static bool is_secret_header(const char *name, size_t len)
+{
+    static const char *const secret[] = { "authorization", "proxy-authorization", "cookie", "set-cookie" };
+    for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
+        if (strlen(secret[i]) == len && strncasecmp(name, secret[i], len) == 0) return true;
+    return false;
+}
+
+static void log_header(const char *dir, const char *line, size_t len)
+{
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
+    if (!len) return;
+    const char *colon = memchr(line, ':', len);
+    if (colon && is_secret_header(line, (size_t)(colon - line)))
+        fprintf(stderr, "%s %.*s: <redacted>\n", dir, (int)(colon - line), line);
+    else
+        fprintf(stderr, "%s %.*s\n", dir, (int)len, line);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *ud)
+{
+    ApiClient *c = ud;
+    size_t len = size * n;
+    if (c->opt.verbose >= 3) log_header("<", data, len);
+    if (len > 12 && strncasecmp(data, "Retry-After:", 12) == 0) {
+        char v[32];
+        size_t vl = len - 12 < sizeof v - 1 ? len - 12 : sizeof v - 1;
+        memcpy(v, data + 12, vl);
+        v[vl] = '\0';
+        char *end;
+        double s = strtod(v, &end);
+        while (*end == ' ' || *end == '\r' || *end == '\n') end++;
+        /* seconds only; an HTTP date is treated as "retry soon" */
+        c->retry_after = (!*end && s >= 0 && s == s) ? s : 1;
+    }
+    return len;
+}
+
+/* the bearer token to send: the token file's content (re-read every minute), else the
+ * static token; an unreadable token file without a fallback is an error */
+static int bearer_token(ApiClient *c, const char **out, Error *err)
+{
+    *out = NULL;
+    if (c->rc.token_file) {
+        double t = now_mono();
+        if (!c->file_token || t - c->file_token_at >= TOKEN_FILE_REREAD) {
+            char *emsg = NULL;
+            char *s = read_file(c->rc.token_file, NULL, &emsg);
+            if (s) {
+                size_t n = strlen(s);
+                while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+                free_secret(c->file_token);
+                c->file_token = s;
+                c->file_token_at = t;
+            } else if (!c->rc.token && !c->file_token) {
+                error_set(err, "%s%s: cannot read tokenFile %s: %s",
+                          c->rc.in_cluster ? "in-cluster" : "kubeconfig ",
+                          c->rc.in_cluster ? "" : (c->rc.user_origin ? c->rc.user_origin : ""),
+                          c->rc.token_file, emsg);
+                free(emsg);
+                return -1;
+            }
+            free(emsg);
+        }
+        if (c->file_token && *c->file_token) { *out = c->file_token; return 0; }
+    }
+    *out = c->rc.token;
+    return 0;
+}
+
+/* build the URL: base + path + ?query [&extra] [&timeout=] */
+static char *build_url(ApiClient *c, const char *path, const char *query, const char *extra)
+{
+    Strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, c->base);
+    if (path[0] != '/') strbuf_addch(&sb, '/');
+    strbuf_adds(&sb, path);
+    char sepc = strchr(path, '?') ? '&' : '?';
+    if (query && *query) { strbuf_addch(&sb, sepc); strbuf_adds(&sb, query); sepc = '&'; }
+    if (extra && *extra) { strbuf_addch(&sb, sepc); strbuf_adds(&sb, extra); sepc = '&'; }
+    if (c->opt.request_timeout > 0) {
+        double t = c->opt.request_timeout;
+        if (t == floor(t)) strbuf_addf(&sb, "%ctimeout=%llds", sepc, (long long)t);
+        else strbuf_addf(&sb, "%ctimeout=%lldms", sepc, (long long)llround(t * 1000));
+    }
+    return strbuf_detach(&sb);
+}
+
+/* the URL as shown: the real server (not the tls-server-name rewrite), no userinfo */
+static char *shown_url(ApiClient *c, const char *url)
+{
+    if (!c->host_header) return url_redact(url);
+    const char *path = url + strlen(c->base);
+    char *srv = url_redact(c->rc.server);
+    char *s = xasprintf("%s%s", srv, path);
+    free(srv);
+    return s;
+}
+
+static const char *ca_description(ApiClient *c, char *buf, size_t n)
+{
+    if (c->rc.ca_data) snprintf(buf, n, "certificate-authority-data of cluster \"%s\"", c->rc.cluster_name ? c->rc.cluster_name : "");
+    else if (c->rc.ca_file) snprintf(buf, n, "CA file %s", c->rc.ca_file);
+    else snprintf(buf, n, "the system CA bundle (the kubeconfig sets no certificate-authority)");
+    return buf;
+}
+
+static const char *host_of(ApiClient *c, char *buf, size_t n)
+{
+    UrlParts u;
+    if (url_split(c->rc.server, &u) == 0) snprintf(buf, n, "%s%s%s", u.v6 ? "[" : "", u.host, u.v6 ? "]" : "");
+    else snprintf(buf, n, "%s", c->shown_server);
+    url_parts_free(&u);
+    return buf;
+}
+
+/* the server ended the TLS session with an alert (e.g. it did not accept our client
+ * certificate): retrying will not help */
+static bool is_tls_alert(ApiClient *c)
+{
+    return strstr(c->errbuf, "alert") != NULL && strstr(c->errbuf, "SSL") != NULL;
+}
+
+static void transport_error(ApiClient *c, CURLcode cc, const char *path, const char *url, Error *err)
+{
+    char ca[512], host[256];
+    const char *detail = c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc);
+    if ((cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR || cc == CURLE_SSL_CONNECT_ERROR) &&
+        (is_tls_alert(c) || (c->no_answer && c->used_client_cert))) {
+        /* TLS 1.3 rejects a client certificate after the handshake: the first read or write
+         * fails with the alert, or just with a closed connection */
+        error_set(err, "the API server %s refused the TLS connection (%s); check the client certificate "
+                  "of user \"%s\" (client-certificate / client-key in the kubeconfig)", c->shown_server, detail,
+                  c->rc.user_name ? c->rc.user_name : "");
+        return;
+    }
+    switch (cc) {
+    case CURLE_OPERATION_TIMEDOUT:
+        if (c->opt.request_timeout > 0)
+            error_set(err, "GET %s: no complete answer from the API server %s within %gs (--request-timeout)",
+                      path, c->shown_server, c->opt.request_timeout);
+        else
+            error_set(err, "GET %s: the API server %s stopped sending data for %lds; try again or set "
+                      "--request-timeout", path, c->shown_server, STALL_SECONDS);
+        break;
+    case CURLE_PEER_FAILED_VERIFICATION:
+        error_set(err, "TLS verification of the API server %s%s%s%s failed (%s) using %s; fix "
+                  "certificate-authority%s of cluster \"%s\" in the kubeconfig",
+                  host_of(c, host, sizeof host), c->host_header ? " (verified as " : "",
+                  c->host_header ? c->rc.tls_server_name : "", c->host_header ? ", the tls-server-name)" : "",
+                  detail, ca_description(c, ca, sizeof ca), c->host_header ? " or tls-server-name" : "",
+                  c->rc.cluster_name ? c->rc.cluster_name : "");
+        break;
+    case CURLE_SSL_CACERT_BADFILE:
+        error_set(err, "cannot use %s to verify the API server %s: %s", ca_description(c, ca, sizeof ca),
+                  host_of(c, host, sizeof host), detail);
+        break;
+    case CURLE_SSL_CERTPROBLEM:
+        error_set(err, "the client certificate or key of user \"%s\" cannot be used: %s",
+                  c->rc.user_name ? c->rc.user_name : "", detail);
+        break;
+    case CURLE_SSL_CONNECT_ERROR:
+        error_set(err, "TLS handshake with the API server %s failed: %s", c->shown_server, detail);
+        break;
+    case CURLE_WRITE_ERROR:
+        if (c->body_too_big) {
+            error_set(err, "the answer to GET %s is larger than %zu MiB; narrow it with a selector",
+                      path, BODY_MAX >> 20);
+            break;
+        }
+        /* fall through */
+    case CURLE_PARTIAL_FILE: case CURLE_RECV_ERROR: case CURLE_GOT_NOTHING: case CURLE_SEND_ERROR:
+    case CURLE_BAD_CONTENT_ENCODING:
+        error_set(err, "the connection to the API server %s broke while reading GET %s: %s",
+                  c->shown_server, path, detail);
+        break;
+    default:
+        error_set(err, "cannot reach the API server %s: %s", c->shown_server, detail);
+        break;
+    }
+    (void)url;
+}
+
+static bool transport_retryable(ApiClient *c, CURLcode cc)
+{
+    if (is_tls_alert(c)) return false;
+    if (c->no_answer && c->used_client_cert) return false;   /* most likely a refused certificate */
+    return cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING ||
+           cc == CURLE_SEND_ERROR;
+}
+
+/* the credential-related options of one attempt; headers appended to *hl */
+static void add_impersonation(const RestConfig *rc, struct curl_slist **hl)
+{
+    if (rc->impersonate_user) {
+        char *v = xasprintf("Impersonate-User: %s", rc->impersonate_user);
+        *hl = curl_slist_append(*hl, v); free(v);
+    }
+    if (rc->impersonate_uid) {
+        char *v = xasprintf("Impersonate-Uid: %s", rc->impersonate_uid);
+        *hl = curl_slist_append(*hl, v); free(v);
+    }
+    for (size_t i = 0; i < rc->impersonate_groups.n; i++) {
+        char *v = xasprintf("Impersonate-Group: %s", rc->impersonate_groups.v[i]);
+        *hl = curl_slist_append(*hl, v); free(v);
+    }
+    for (size_t i = 0; i < rc->impersonate_extra.n; i++) {
+        const char *kv = rc->impersonate_extra.v[i];
+        size_t kl = strcspn(kv, "=");
+        char *k = xstrndup(kv, kl), *ek = apiclient_query_escape(k);
+        char *v = xasprintf("Impersonate-Extra-%s: %s", ek, kv[kl] ? kv + kl + 1 : "");
+        *hl = curl_slist_append(*hl, v);
+        free(v); free(k); free(ek);
+    }
+}
+
+static int set_credentials(ApiClient *c, struct curl_slist **hl, bool refresh_exec, Error *err)
+{
+    CURL *h = c->h;
+    c->used_client_cert = false;
+    curl_easy_setopt(h, CURLOPT_USERNAME, NULL);
+    curl_easy_setopt(h, CURLOPT_PASSWORD, NULL);
+    curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+    add_impersonation(&c->rc, hl);
+    if (!restconfig_is_tls(&c->rc)) return 0;   /* client-go sends no credentials over http */
+    const RestConfig *rc = &c->rc;
+    const char *token = NULL;
+    if (bearer_token(c, &token, err)) return -1;
+    const char *cert_pem = rc->client_cert_data, *key_pem = rc->client_key_data;
+    if (!token && rc->has_exec && !(rc->username && rc->password)) {
+        const ExecCredential *cred;
+        if (exec_credential_get(rc, c->opt.request_timeout, refresh_exec, c->opt.verbose, &cred, err))
+            return -1;
+        token = cred->token;
+        if (cred->client_cert_pem) { cert_pem = cred->client_cert_pem; key_pem = cred->client_key_pem; }
+    }
+    if (token) {
+        char *hdr = xasprintf("Authorization: Bearer %s", token);
+        *hl = curl_slist_append(*hl, hdr);
+        free_secret(hdr);
+    } else if (rc->username || rc->password) {
+        curl_easy_setopt(h, CURLOPT_USERNAME, rc->username ? rc->username : "");
+        curl_easy_setopt(h, CURLOPT_PASSWORD, rc->password ? rc->password : "");
+    }
+    if (cert_pem && key_pem) {
+        struct curl_blob cb = { (void *)cert_pem, strlen(cert_pem), CURL_BLOB_COPY };
+        struct curl_blob kb = { (void *)key_pem, strlen(key_pem), CURL_BLOB_COPY };
+        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
+        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
+        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+        c->used_client_cert = true;
+    } else if (rc->client_cert_file && rc->client_key_file) {
+        curl_easy_setopt(h, CURLOPT_SSLCERT, rc->client_cert_file);
+        curl_easy_setopt(h, CURLOPT_SSLKEY, rc->client_key_file);
+        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+        c->used_client_cert = true;
+    }
+    return 0;
+}
+
+static void set_transport(ApiClient *c)
+{
+    CURL *h = c->h;
+    const RestConfig *rc = &c->rc;
+    curl_easy_reset(h);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#endif
+    if (!rc->disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, c);
+    curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+    if (rc->insecure) {
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else {
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+        if (rc->ca_data) {
+            struct curl_blob b = { rc->ca_data, strlen(rc->ca_data), CURL_BLOB_COPY };
+            curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &b);
+        } else if (rc->ca_file) {
+            curl_easy_setopt(h, CURLOPT_CAINFO, rc->ca_file);
+        }
+    }
+    if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
+    if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
+    double t = c->opt.request_timeout;
+    if (t > 0) curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)ceil(t * 1000));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     (long)((t > 0 && t < CONNECT_TIMEOUT ? t : CONNECT_TIMEOUT) * 1000));
+    /* a body that stops flowing must not hang us, with or without --request-timeout */
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
+}
+
+static const char *reason_phrase(long status)
+{
+    switch (status) {
+    case 200: return "OK"; case 400: return "Bad Request"; case 401: return "Unauthorized";
+    case 403: return "Forbidden"; case 404: return "Not Found"; case 405: return "Method Not Allowed";
+    case 409: return "Conflict"; case 410: return "Gone"; case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests"; case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway"; case 503: return "Service Unavailable"; case 504: return "Gateway Timeout";
+    default: return "";
+    }
+}
+
+/* GET url; retries 429/5xx and cut connections; answers a 401 with one exec refresh.
+ * Returns 0 with *status and c->body set, or -1 with err set. */
+static int request(ApiClient *c, const char *path, const char *query, const char *extra,
+                   long *status, Error *err)
+{
+    char *url = build_url(c, path, query, extra);
+    char *shown = shown_url(c, url);
+    double start = now_mono();
+    int attempt = 0, ret = -1;
+    bool exec_refreshed = false, refresh_next = false;
+    for (;;) {
+        strbuf_reset(&c->body);
+        c->body_too_big = false;
+        c->retry_after = -1;
+        c->errbuf[0] = '\0';
+        set_transport(c);
+        struct curl_slist *hl = NULL;
+        hl = curl_slist_append(hl, "Accept: application/json, */*");
+        if (c->host_header) hl = curl_slist_append(hl, c->host_header);
+        if (set_credentials(c, &hl, refresh_next, err)) { curl_slist_free_all(hl); goto out; }
+        refresh_next = false;
+        curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hl);
+        curl_easy_setopt(c->h, CURLOPT_URL, url);
+        if (c->opt.verbose >= 3) {
+            fprintf(stderr, "> GET %s\n> User-Agent: %s\n", shown, USER_AGENT);
+            for (struct curl_slist *p = hl; p; p = p->next) log_header(">", p->data, strlen(p->data));
+            if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
+                !c->rc.token_file)
+                fprintf(stderr, "> Authorization: <redacted>\n");
+        }
+        double t0 = now_mono();
+        CURLcode cc = curl_easy_perform(c->h);
+        c->requests++;
+        /* the Authorization header held the token: wipe it before freeing */
+        for (struct curl_slist *p = hl; p; p = p->next)
+            if (strncasecmp(p->data, "Authorization:", 14) == 0) { volatile char *q = p->data; while (*q) *q++ = 0; }
+        curl_slist_free_all(hl);
+        curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, NULL);
+        long code = 0;
+        curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
+        c->no_answer = code == 0;
+        double ms = (now_mono() - t0) * 1000;
+        if (c->opt.verbose >= 1) {
+            if (cc == CURLE_OK)
+                fprintf(stderr, "GET %s %ld %s, %zu bytes, %.0f ms\n", shown, code, reason_phrase(code),
+                        c->body.len, ms);
+            else
+                fprintf(stderr, "GET %s failed after %.0f ms: %s\n", shown, ms,
+                        c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
+        }
+        double elapsed = now_mono() - start;
+        double budget = c->opt.request_timeout > 0 ? c->opt.request_timeout - elapsed : 1e18;
+        if (cc != CURLE_OK) {
+            double wait = fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
+            if (transport_retryable(c, cc) && attempt < MAX_RETRIES && wait < budget) {
+                if (c->opt.verbose >= 1) fprintf(stderr, "retrying GET %s in %.1f s\n", shown, wait);
+                sleep_seconds(wait);
+                attempt++;
+                continue;
+            }
+            transport_error(c, cc, path, url, err);
+            goto out;
+        }
+        if (code == 401 && c->rc.has_exec && !exec_refreshed && restconfig_is_tls(&c->rc) &&
+            !c->rc.token && !c->rc.token_file) {
+            exec_refreshed = refresh_next = true;       /* the plugin's credential expired early */
+            continue;
+        }
+        if ((code == 429 || code >= 500) && attempt < MAX_RETRIES) {
+            double wait = c->retry_after >= 0 ? fmin(c->retry_after, RETRY_WAIT_CAP)
+                                              : fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
+            if (wait < budget) {
+                if (c->opt.verbose >= 1)
+                    fprintf(stderr, "retrying GET %s in %.1f s (%ld %s)\n", shown, wait, code, reason_phrase(code));
+                sleep_seconds(wait);
+                attempt++;
+                continue;
+            }
+        }
+        *status = code;
+        ret = 0;
+        break;
+    }
+out:
+    (void)attempt;
+    free(url);
+    free(shown);
+    return ret;
+}
+
+/* a server message made safe for one line: no control characters, bounded */
+static char *clean_message(const char *s, size_t max)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && sb.len < max; p++)
+        strbuf_addch(&sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
+    if (s && strlen(s) > max) strbuf_adds(&sb, "...");
+    size_t n = sb.len;
+    while (n && sb.buf[n - 1] == ' ') sb.buf[--n] = '\0';
+    return strbuf_detach(&sb);
+}
+
+/* message and reason of a Status body, if it is one; else the body's text when it is short */
+static void status_parts(ApiClient *c, char **message, char **reason)
+{
+    *message = *reason = NULL;
+    cJSON *j = c->body.len ? cJSON_ParseWithLength(c->body.buf, c->body.len) : NULL;
+    if (cJSON_IsObject(j)) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "reason");
+        if (cJSON_IsString(m) && *m->valuestring) *message = clean_message(m->valuestring, 400);
+        if (cJSON_IsString(r) && *r->valuestring) *reason = clean_message(r->valuestring, 60);
+    } else if (!j && c->body.len && c->body.len < 400 && !memchr(c->body.buf, '<', c->body.len)) {
+        *message = clean_message(c->body.buf, 400);     /* plain text, e.g. APF's 429 */
+        if (!**message) { free(*message); *message = NULL; }
+    }
+    cJSON_Delete(j);
+}
+
+/* "pods" of /api/v1/namespaces/x/pods, "daemonsets" of /apis/apps/v1/daemonsets?... */
+static char *resource_of(const char *path)
+{
+    size_t n = strcspn(path, "?");
+    while (n && path[n - 1] == '/') n--;
+    size_t s = n;
+    while (s && path[s - 1] != '/') s--;
+    return xstrndup(path + s, n - s);
+}
+
+static void status_error(ApiClient *c, const char *path, long code, int page, Error *err)
+{
+    char *msg, *reason;
+    status_parts(c, &msg, &reason);
+    char *res = resource_of(path);
+    switch (code) {
+    case 401: {
+        const char *why = "";
+        if (!restconfig_is_tls(&c->rc))
+            why = " (no credentials are sent to an http:// server)";
+        else if (!c->rc.token && !c->rc.token_file && !c->rc.has_exec && !c->rc.username &&
+                 !c->rc.client_cert_file && !c->rc.client_cert_data)
+            why = " (the kubeconfig gives this context no credentials)";
+        error_set(err, "the server rejected the credentials of context \"%s\" (Unauthorized)%s; "
+                  "check the token/certificate, or log in again", apiclient_context(c), why);
+        break;
+    }
+    case 403:
+        if (msg) error_set(err, "forbidden: %s", msg);
+        else error_set(err, "forbidden: cannot list %s (GET %s)", res, path);
+        break;
+    case 404:
+        error_set(err, "not found: GET %s: %s", path, msg ? msg : "the server could not find the requested resource");
+        break;
+    case 410:
+        error_set(err, "GET %s (page %d): 410 %s: %s", path, page, reason ? reason : "Gone",
+                  msg ? msg : "the list expired");
+        break;
+    default:
+        if (code == 429 || code >= 500)
+            error_set(err, "the API server %s kept answering GET %s with %ld %s%s%s after %d retries; "
+                      "try again later", c->shown_server, path, code, reason ? reason : reason_phrase(code),
+                      msg ? ": " : "", msg ? msg : "", MAX_RETRIES);
+        else
+            error_set(err, "the API server refused GET %s: %ld %s%s%s", path, code,
+                      reason ? reason : reason_phrase(code), msg ? ": " : "", msg ? msg : "");
+        break;
+    }
+    err->code = (int)code;
+    free(msg); free(reason); free(res);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Lists and single objects
+ */
+
+int apiclient_list_ex(ApiClient *c, const char *path, const char *query,
+                      ApiItemFn fn, ApiListResetFn reset, void *ctx, Error *err)
+{
+    int restarts = 0;
+restart:;
+    char *cont = NULL;
+    int page = 0, ret = -1;
+    for (;;) {
+        page++;
+        char *extra;
+        if (cont) {
+            char *ec = apiclient_query_escape(cont);
+            extra = xasprintf("limit=%d&continue=%s", c->opt.page_size, ec);
+            free(ec);
+        } else {
+            extra = xasprintf("limit=%d", c->opt.page_size);
+        }
+        long code = 0;
+        int rc = request(c, path, query, extra, &code, err);
+        free(extra);
+        if (rc) goto out;
+        if (code == 410 && cont) {
+            if (reset && restarts == 0) {
+                restarts++;
+                if (c->opt.verbose >= 1)
+                    fprintf(stderr, "the list GET %s expired at page %d (410); reading it again\n", path, page);
+                if (reset(ctx, err)) { if (!err->set) error_set(err, "list reset failed"); goto out; }
+                free(cont);
+                goto restart;
+            }
+            error_set(err, "the list GET %s expired while being read (410 Expired at page %d: the "
+                      "continue token is too old); try again", path, page);
+            err->code = 410;
+            goto out;
+        }
+        if (code < 200 || code > 299) { status_error(c, path, code, page, err); goto out; }
+        cJSON *doc = cJSON_ParseWithLength(c->body.buf ? c->body.buf : "", c->body.len);
+        if (!cJSON_IsObject(doc)) {
+            cJSON_Delete(doc);
+            error_set(err, "invalid JSON in the response to GET %s (page %d)", path, page);
+            goto out;
+        }
+        const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, "items");
+        if (items && !cJSON_IsNull(items) && !cJSON_IsArray(items)) {
+            cJSON_Delete(doc);
+            error_set(err, "invalid response to GET %s (page %d): \"items\" is not a list", path, page);
+            goto out;
+        }
+        if (!items) {
+            const cJSON *kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
+            if (!cJSON_IsString(kind) || !str_ends_with(kind->valuestring, "List")) {
+                cJSON_Delete(doc);
+                error_set(err, "invalid response to GET %s (page %d): not a list", path, page);
+                goto out;
+            }
+        }
+        int idx = 0;
+        for (const cJSON *it = items ? items->child : NULL; it; it = it->next, idx++) {
+            if (!cJSON_IsObject(it)) {
+                cJSON_Delete(doc);
+                error_set(err, "invalid response to GET %s (page %d): item %d is not an object", path, page, idx);
+                goto out;
+            }
+            if (fn && fn(ctx, it, err)) {
+                cJSON_Delete(doc);
+                if (!err->set) error_set(err, "GET %s: stopped at an item", path);
+                goto out;
+            }
+        }
+        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
+        const cJSON *next = cJSON_GetObjectItemCaseSensitive(meta, "continue");
+        char *next_tok = cJSON_IsString(next) && *next->valuestring ? xstrdup(next->valuestring) : NULL;
+        cJSON_Delete(doc);
+        if (c->body.cap > ((size_t)64 << 20)) strbuf_free(&c->body);   /* don't sit on a huge page */
+        if (next_tok && cont && strcmp(next_tok, cont) == 0) {
+            free(next_tok);
+            error_set(err, "invalid response to GET %s (page %d): the server repeated the continue token", path, page);
+            goto out;
+        }
+        free(cont);
+        cont = next_tok;
+        if (!cont) break;
+    }
+    ret = 0;
+out:
+    free(cont);
+    return ret;
+}
+
+int apiclient_list(ApiClient *c, const char *path, const char *query, ApiItemFn fn, void *ctx, Error *err)
+{
+    return apiclient_list_ex(c, path, query, fn, NULL, ctx, err);
+}
+
+int apiclient_get_json(ApiClient *c, const char *path, const char *query, cJSON **out, Error *err)
+{
+    *out = NULL;
+    long code = 0;
+    if (request(c, path, query, NULL, &code, err)) return -1;
+    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    cJSON *doc = cJSON_ParseWithLength(c->body.buf ? c->body.buf : "", c->body.len);
+    if (!doc) { error_set(err, "invalid JSON in the response to GET %s", path); return -1; }
+    *out = doc;
+    return 0;
+}
+
+int apiclient_get_raw(ApiClient *c, const char *path, const char *query, Strbuf *out, Error *err)
+{
+    long code = 0;
+    if (request(c, path, query, NULL, &code, err)) return -1;
+    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    strbuf_add(out, c->body.buf ? c->body.buf : "", c->body.len);
+    return 0;
+}

@@ -1,0 +1,283 @@
+/* loader.c — where the cluster comes from: the API server (kubeconfig + apiclient, one list
+ * per kind, each item into cluster_ingest) or a snapshot file (snapshot.c).
+ *
+ * The live lists, in order (pods after nodes so pods can be folded into node usage, events
+ * after pods so scheduling events can be matched to the pods kept):
+ *   nodes            /api/v1/nodes [?labelSelector=-l]                       required
+ *   pods             /api/v1[/namespaces/NS]/pods?fieldSelector=non-terminal required
+ *   events           FailedScheduling and FailedCreate (one unfiltered list when the
+ *                    server refuses the field selector)                      optional
+ *   resourcequotas   /api/v1[/namespaces/NS]/resourcequotas                  optional
+ *   daemonsets       /apis/apps/v1/daemonsets                                optional
+ *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
+ *   services         /api/v1/services                                        optional
+ * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
+ * failure fails the load: a partial cluster is never presented as the whole one.
+ */
+#include "loader.h"
+#include "apiclient.h"
+#include "error.h"
+#include "kubeconfig.h"
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *loader_api_version(ObjKind kind)
+{
+    switch (kind) {
+    case OBJ_DAEMONSET: return "apps/v1";
+    case OBJ_CLUSTERPOLICY: return "nvidia.com/v1";
+    default: return "v1";
+    }
+}
+
+int loader_connect(GlobalOptions *g, RestConfig *rc, ApiClient **api, Error *err)
+{
+    KubeconfigOverrides ov = { g->kubeconfig, g->context, g->cluster, g->user, g->namespace_ };
+    *api = NULL;
+    if (kubeconfig_load(rc, &ov, err)) return -1;
+    if (g->verbose >= 1)
+        for (size_t i = 0; i < rc->warnings.n; i++) fprintf(stderr, "warning: %s\n", rc->warnings.v[i]);
+    /* $KUBECTL_GPU_CHUNK_SIZE: items per page (kubectl's --chunk-size), for tests and tuning */
+    int64_t chunk = 500;
+    const char *cs = getenv("KUBECTL_GPU_CHUNK_SIZE");
+    if (cs && *cs && (!str_to_int64(cs, &chunk) || chunk < 1 || chunk > 100000)) {
+        error_set(err, "KUBECTL_GPU_CHUNK_SIZE=\"%s\": want a number of items per page, 1 to 100000", cs);
+        restconfig_free(rc);
+        return -1;
+    }
+    ApiClientOptions opt = { g->request_timeout, g->verbose, (int)chunk };
+    *api = apiclient_new(rc, &opt, err);
+    if (!*api) { restconfig_free(rc); return -1; }
+    return 0;
+}
+
+char *loader_default_namespace(GlobalOptions *g, Error *err)
+{
+    if (g->namespace_) return xstrdup(g->namespace_);
+    if (g->snapshot) return xstrdup("default");
+    KubeconfigOverrides ov = { g->kubeconfig, g->context, g->cluster, g->user, NULL };
+    RestConfig rc;
+    if (kubeconfig_load(&rc, &ov, err)) return NULL;
+    char *ns = xstrdup(rc.namespace_ ? rc.namespace_ : "default");
+    restconfig_free(&rc);
+    return ns;
+}
+
+/* ---- one list ---- */
+
+typedef struct {
+    ObjKind kind;
+    LoaderItemFn fn;
+    void *ctx;
+} ListCtx;
+
+static int on_item(void *ctx, const cJSON *item, Error *err)
+{
+    ListCtx *lc = ctx;
+    return lc->fn(lc->ctx, lc->kind, item, err);
+}
+
+typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
+
+/* runs one list; an optional one refused with 403/404 is LIST_SKIPPED with a warning */
+static ListResult run_list(ApiClient *api, ObjKind kind, const char *what, const char *path,
+                           const char *query, bool optional, const char *consequence,
+                           LoaderItemFn fn, void *ctx, Strvec *warnings, Error *err)
+{
+    ListCtx lc = { kind, fn, ctx };
+    Error e = { 0 };
+    if (apiclient_list(api, path, query, on_item, &lc, &e) == 0) return LIST_OK;
+    if (optional && (e.code == 403 || e.code == 404)) {
+        strvec_pushf(warnings, "%s: %s (%s)", what, e.msg, consequence);
+        return LIST_SKIPPED;
+    }
+    *err = e;           /* the messages name the path or resource already */
+    return LIST_FAILED;
+}
+
+/* the unfiltered events fallback keeps what the field selectors would have let through */
+static int on_scheduling_event(void *ctx, ObjKind kind, const cJSON *item, Error *err)
+{
+    ListCtx *lc = ctx;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(item, "reason");
+    if (!cJSON_IsString(r) || (strcmp(r->valuestring, "FailedScheduling") != 0 &&
+                               strcmp(r->valuestring, "FailedCreate") != 0))
+        return 0;
+    return lc->fn(lc->ctx, kind, item, err);
+}
+
+static char *ns_path(const char *ns, const char *resource)
+{
+    if (!ns) return xasprintf("/api/v1/%s", resource);
+    char *e = apiclient_query_escape(ns);
+    char *p = xasprintf("/api/v1/namespaces/%s/%s", e, resource);
+    free(e);
+    return p;
+}
+
+static char *selector_query(const char *param, const char *sel)
+{
+    char *e = apiclient_query_escape(sel);
+    char *q = xasprintf("%s=%s", param, e);
+    free(e);
+    return q;
+}
+
+int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
+                     Strvec *warnings, bool *clusterpolicy_checked, Error *err)
+{
+    const char *ns = rq->pod_namespace;
+    *clusterpolicy_checked = false;
+    ListResult r;
+    if (rq->nodes) {
+        char *q = rq->node_selector && *rq->node_selector ? selector_query("labelSelector", rq->node_selector) : NULL;
+        r = run_list(api, OBJ_NODE, "nodes", "/api/v1/nodes", q, false, "", fn, ctx, warnings, err);
+        free(q);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (rq->pods) {
+        char *p = ns_path(ns, "pods");
+        char *q = selector_query("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
+        r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, err);
+        free(p); free(q);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (rq->events) {
+        char *p = ns_path(ns, "events");
+        char *q = selector_query("fieldSelector", "reason=FailedScheduling");
+        ListCtx lc = { OBJ_EVENT, fn, ctx };
+        Error e = { 0 };
+        int rc = apiclient_list(api, p, q, on_item, &lc, &e);
+        free(q);
+        if (rc && e.code == 400) {
+            /* the server refuses the field selector: read every event once instead */
+            ListCtx inner = { OBJ_EVENT, fn, ctx };
+            r = run_list(api, OBJ_EVENT, "events", p, NULL, true, "scheduler messages not shown",
+                         on_scheduling_event, &inner, warnings, err);
+        } else if (rc && (e.code == 403 || e.code == 404)) {
+            strvec_pushf(warnings, "events: %s (scheduler messages not shown)", e.msg);
+            r = LIST_SKIPPED;
+        } else if (rc) {
+            *err = e;
+            r = LIST_FAILED;
+        } else {
+            q = selector_query("fieldSelector", "reason=FailedCreate");
+            r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown",
+                         fn, ctx, warnings, err);
+            free(q);
+        }
+        free(p);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (rq->quotas) {
+        char *p = ns_path(ns, "resourcequotas");
+        r = run_list(api, OBJ_RESOURCEQUOTA, "resourcequotas", p, NULL, true, "GPU quotas not checked",
+                     fn, ctx, warnings, err);
+        free(p);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (rq->daemonsets) {
+        r = run_list(api, OBJ_DAEMONSET, "daemonsets", "/apis/apps/v1/daemonsets", NULL, true,
+                     "GPU Operator health not shown", fn, ctx, warnings, err);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (rq->clusterpolicy) {
+        ListCtx lc = { OBJ_CLUSTERPOLICY, fn, ctx };
+        Error e = { 0 };
+        if (apiclient_list(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, &lc, &e) == 0 ||
+            e.code == 404) {
+            *clusterpolicy_checked = true;             /* 404: the CRD is not installed */
+        } else if (e.code == 403) {
+            strvec_pushf(warnings, "clusterpolicies: %s (GPU Operator ClusterPolicy state not shown)", e.msg);
+        } else {
+            *err = e;
+            return -1;
+        }
+    }
+    if (rq->services) {
+        r = run_list(api, OBJ_SERVICE, "services", "/api/v1/services", NULL, true,
+                     "in-cluster Prometheus not looked for", fn, ctx, warnings, err);
+        if (r == LIST_FAILED) return -1;
+    }
+    return 0;
+}
+
+/* ---- cluster_load ---- */
+
+typedef struct {
+    Cluster *c;
+    size_t skipped;
+    char first_skip[2700];
+} IngestCtx;
+
+static int ingest(void *ctx, ObjKind kind, const cJSON *item, Error *err)
+{
+    IngestCtx *ic = ctx;
+    Error e = { 0 };
+    if (cluster_ingest(ic->c, kind, item, &e) != 0) {
+        /* one malformed object does not sink the cluster, but it is not hidden either */
+        if (!ic->skipped) snprintf(ic->first_skip, sizeof ic->first_skip, "%s: %s", obj_kind_name(kind), e.msg);
+        ic->skipped++;
+    }
+    (void)err;
+    return 0;
+}
+
+static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiClient **api_out, Error *err)
+{
+    RestConfig rc;
+    ApiClient *api;
+    if (loader_connect(g, &rc, &api, err)) return -1;
+    int ret = -1;
+    for (int attempt = 0;; attempt++) {
+        Strvec warnings = STRVEC_INIT;
+        bool checked = false;
+        IngestCtx ic = { c, 0, "" };
+        Error e = { 0 };
+        int rc_ = loader_list_live(api, rq, ingest, &ic, &warnings, &checked, &e);
+        if (rc_ && e.code == 410 && attempt == 0) {
+            /* a continue token expired: read everything again, so the result is consistent */
+            if (g->verbose >= 1) fprintf(stderr, "a list expired while being read; reading the cluster again\n");
+            strvec_free(&warnings);
+            cluster_free(c);
+            cluster_init(c);
+            continue;
+        }
+        if (rc_) { *err = e; strvec_free(&warnings); break; }
+        for (size_t i = 0; i < warnings.n; i++) cluster_warn(c, "%s", warnings.v[i]);
+        if (ic.skipped)
+            cluster_warn(c, "%zu object(s) could not be read and were skipped (first: %s)", ic.skipped, ic.first_skip);
+        strvec_free(&warnings);
+        c->clusterpolicy_checked = checked;
+        ret = 0;
+        break;
+    }
+    if (ret == 0) {
+        free(c->context); free(c->server); free(c->source);
+        c->context = xstrdup(rc.context_name);
+        c->server = xstrdup(apiclient_server(api));
+        c->source = xstrdup("api");
+        c->now = (int64_t)time(NULL);
+        if (g->verbose >= 1)
+            fprintf(stderr, "read the cluster with %ld requests\n", apiclient_request_count(api));
+    }
+    restconfig_free(&rc);
+    if (ret == 0 && api_out) *api_out = api;
+    else apiclient_free(api);
+    return ret;
+}
+
+int cluster_load(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiClient **api_out, Error *err)
+{
+    if (api_out) *api_out = NULL;
+    if (g->snapshot) {
+        if (snapshot_read(c, g->snapshot, rq, err)) return -1;
+    } else if (load_live(c, g, rq, api_out, err)) {
+        return -1;
+    }
+    cluster_finalize(c);
+    return 0;
+}

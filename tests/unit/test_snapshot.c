@@ -1,0 +1,254 @@
+/* Unit tests: snapshot_read — the List scanner, item kinds, the filters that mirror the live
+ * lists, the snapshot annotations, and every way a file can fail to be a snapshot. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include "cluster.h"
+#include "error.h"
+#include "loader.h"
+#include "util.h"
+
+static char dir[PATH_MAX];
+static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL };
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/kgpu-snapshot-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *write_file(const char *name, const char *text)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+#define NODE(name, labels) "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{" labels "}}," \
+    "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"},\"allocatable\":{\"nvidia.com/gpu\":\"8\"}," \
+    "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+#define POD(ns, name, phase) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"" ns "\",\"name\":\"" name "\",\"uid\":\"u-" name "\"}," \
+    "\"spec\":{\"nodeName\":\"gpu-1\",\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}," \
+    "\"status\":{\"phase\":\"" phase "\"}}"
+
+static const char *FULL =
+    "{\n"
+    "  \"apiVersion\": \"v1\", \"kind\": \"List\",\n"
+    "  \"items\": [\n"
+    "    " NODE("gpu-1", "\"pool\":\"a100\"") ",\n"
+    "    " NODE("gpu-2", "\"pool\":\"h100\"") ",\n"
+    "    " POD("ml", "train-1", "Running") ",\n"
+    "    " POD("ml", "done-1", "Succeeded") ",\n"
+    "    " POD("web", "infer-1", "Pending") ",\n"
+    "    {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\",\"namespace\":\"ml\"},\"data\":{\"k\":\"]}\\\"[{\"}}\n"
+    "  ],\n"
+    "  \"kubectlGpuMetrics\": {\"source\": \"prometheus\", \"series\": [[1, \"a]b\"], {\"x\": null, \"y\": -1.5e3, \"z\": true}]},\n"
+    "  \"metadata\": {\"annotations\": {\"kubectl-gpu/snapshot-time\": \"2024-05-14T17:30:41Z\",\n"
+    "     \"kubectl-gpu/context\": \"prod\", \"kubectl-gpu/server\": \"https://api.example.test\",\n"
+    "     \"kubectl-gpu/clusterpolicy-checked\": \"true\",\n"
+    "     \"kubectl-gpu/warnings\": \"daemonsets: forbidden: no (GPU Operator health not shown)\"}}\n"
+    "}\n";
+
+static void test_full_list(void **state)
+{
+    (void)state;
+    char *p = write_file("full.json", FULL);
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 2);
+    assert_int_equal(c.all_pods, 2);              /* the Succeeded pod is left out, as live */
+    assert_int_equal(c.now, 1715707841);
+    assert_string_equal(c.context, "prod");
+    assert_string_equal(c.server, "https://api.example.test");
+    assert_true(c.clusterpolicy_checked);
+    assert_int_equal(c.warnings.n, 1);
+    assert_string_equal(c.warnings.v[0], "daemonsets: forbidden: no (GPU Operator health not shown) (when the snapshot was taken)");
+    char *src = xasprintf("snapshot %s", p);
+    assert_string_equal(c.source, src);
+    free(src);
+    cluster_free(&c);
+
+    /* -l and -n filter as the live lists do; kinds not asked for are skipped */
+    LoadRequest rq = ALL;
+    rq.node_selector = "pool=h100";
+    rq.pod_namespace = "web";
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &rq, &err), 0);
+    assert_int_equal(c.nnodes, 1);
+    assert_string_equal(c.nodes[0].name, "gpu-2");
+    assert_int_equal(c.all_pods, 1);
+    cluster_free(&c);
+    rq = ALL;
+    rq.nodes = false;
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &rq, &err), 0);
+    assert_int_equal(c.nnodes, 0);
+    assert_int_equal(c.all_pods, 2);
+    cluster_free(&c);
+    rq = ALL;
+    rq.node_selector = "pool in (a";
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &rq, &err), -1);
+    assert_true(str_starts_with(err.msg, "invalid node selector \"pool in (a\" (-l): "));
+    cluster_free(&c);
+    free(p);
+}
+
+static void test_typed_list_and_single_object(void **state)
+{
+    (void)state;
+    /* as the API serves it: NodeList items have no kind */
+    char *p = write_file("nodelist.json",
+        "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},\"items\":["
+        "{\"metadata\":{\"name\":\"n1\"}},{\"metadata\":{\"name\":\"n2\"}}]}");
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 2);
+    cluster_free(&c);
+    free(p);
+
+    p = write_file("node.json", NODE("solo", ""));
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 1);
+    assert_string_equal(c.nodes[0].name, "solo");
+    cluster_free(&c);
+    free(p);
+
+    /* "items": null and an empty List are empty clusters, not errors */
+    p = write_file("empty-list.json", "{\"kind\":\"List\",\"items\":null}");
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 0);
+    cluster_free(&c);
+    free(p);
+}
+
+static void test_mtime_when_no_annotation(void **state)
+{
+    (void)state;
+    char *p = write_file("plain.json", "{\"kind\":\"List\",\"items\":[" NODE("n", "") "]}");
+    struct timeval tv[2] = { { 1700000000, 0 }, { 1700000000, 0 } };
+    assert_int_equal(utimes(p, tv), 0);
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.now, 1700000000);
+    assert_null(c.context);
+    cluster_free(&c);
+    free(p);
+}
+
+static void test_malformed_item_is_a_warning(void **state)
+{
+    (void)state;
+    char *p = write_file("noname.json", "{\"kind\":\"List\",\"items\":[" NODE("ok", "") ","
+                         "{\"kind\":\"Node\",\"metadata\":{}}]}");
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 1);
+    assert_int_equal(c.warnings.n, 1);
+    assert_true(str_starts_with(c.warnings.v[0], "1 object(s) in the snapshot could not be read and were skipped (first: items[1] (Node): "));
+    cluster_free(&c);
+    free(p);
+}
+
+static void expect_error(const char *name, const char *text, const char *want)
+{
+    char *p = text ? write_file(name, text) : xasprintf("%s/%s", dir, name);
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
+    char *full = xasprintf("snapshot %s: %s", p, want);
+    if (!str_starts_with(err.msg, full)) {
+        fprintf(stderr, "got:\n  %s\nwant:\n  %s\n", err.msg, full);
+        fail();
+    }
+    free(full);
+    cluster_free(&c);
+    free(p);
+}
+
+static void test_not_a_snapshot(void **state)
+{
+    (void)state;
+    expect_error("missing.json", NULL, "No such file or directory");
+    expect_error("empty.json", "", "the file is empty, not a Kubernetes List");
+    expect_error("configmap.json", "{\"kind\":\"ConfigMap\",\"data\":{}}", "not a Kubernetes List (kind ConfigMap)");
+    expect_error("nokind.json", "{\"items\":[]}", "not a Kubernetes List (kind missing)");
+    expect_error("array.json", "[1,2]", "not a Kubernetes List (the file is not a JSON object)");
+    expect_error("yaml.yaml", "apiVersion: v1\nkind: List\n", "not a Kubernetes List (the file is not a JSON object)");
+    expect_error("truncated.json", "{\"kind\":\"List\",\"items\":[" NODE("n", "") ",{\"kind\":\"Node\",\"metadata\":{\"na",
+                 "invalid JSON at byte ");
+    expect_error("truncated2.json", "{\"kind\":\"List\",\"items\":[" NODE("n", "") ",{\"kind\":\"Node\"",
+                 "invalid JSON at byte ");
+    expect_error("trailing.json", "{\"kind\":\"List\",\"items\":[]} {\"more\":1}", "invalid JSON at byte 27: data after the end of the List");
+    expect_error("mismatch.json", "{\"kind\":\"List\",\"items\":[{\"a\":[1}]}", "invalid JSON at byte 31: mismatched bracket");
+    expect_error("nokey.json", "{\"kind\":\"List\", 5: 1}", "invalid JSON at byte 16: expected a key");
+    expect_error("itemkind.json", "{\"kind\":\"List\",\"items\":[" NODE("n", "") ",{\"metadata\":{\"name\":\"x\"}}]}",
+                 "items[1] has no kind");
+    expect_error("itemnum.json", "{\"kind\":\"List\",\"items\":[42]}", "items[0] is not a JSON object");
+    expect_error("itemsobj.json", "{\"kind\":\"List\",\"items\":{}}", "\"items\" is not a list");
+    expect_error("ctrl.json", "{\"kind\":\"List\",\"items\":[{\"a\":\"x\ny\"}]}", "invalid JSON at byte ");
+    expect_error("badlit.json", "{\"kind\":\"List\",\"items\":[{\"a\":@}]}", "invalid JSON at byte 29: unexpected character");
+    /* nesting deep enough to blow a recursive parser's stack is refused by the scanner */
+    Strbuf deep = STRBUF_INIT;
+    strbuf_adds(&deep, "{\"kind\":\"List\",\"items\":[");
+    for (int i = 0; i < 100000; i++) strbuf_addch(&deep, '[');
+    expect_error("deep.json", strbuf_str(&deep), "invalid JSON at byte ");
+    strbuf_free(&deep);
+    /* a directory is not a snapshot */
+    expect_error("", NULL, "not a regular file");
+}
+
+/* the truncated case names the reason a person can act on */
+static void test_truncated_message(void **state)
+{
+    (void)state;
+    char *p = write_file("cut.json", "{\"kind\":\"List\",\"items\":[" NODE("n", ""));
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
+    assert_non_null(strstr(err.msg, "unexpected end of file (truncated?)"));
+    cluster_free(&c);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_list), cmocka_unit_test(test_typed_list_and_single_object),
+        cmocka_unit_test(test_mtime_when_no_annotation), cmocka_unit_test(test_malformed_item_is_a_warning),
+        cmocka_unit_test(test_not_a_snapshot), cmocka_unit_test(test_truncated_message),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
