@@ -6,6 +6,14 @@
  * proxy (instant values only); else none, with the reason in UsageData.detail.
  * UsageData owns everything; usage_free releases it.  Memory is MiB, utilization percent
  * (0-100); NAN means unknown.
+ *
+ * Devices: UsageData.gpus has one record per device (whole GPU or MIG instance);
+ * UsageData.pods one per (device, pod).  How device values are derived from the exporter's
+ * series (time-slicing, MIG, GR_ENGINE_ACTIVE vs GPU_UTIL) is stated in dcgm.h.
+ *
+ * Hidden environment variable (tests only, not in --help): KUBECTL_GPU_NOW=EPOCH_SECONDS
+ * evaluates the Prometheus queries at that instant instead of the server's now, so tests can
+ * read backfilled data at a known time (tests/integration/test_metrics_prometheus.sh).
  */
 #ifndef KGPU_METRICS_H
 #define KGPU_METRICS_H
@@ -25,6 +33,9 @@ typedef struct {
     double mem_used_mib, mem_total_mib;
     double util;                /* now (instant) or average over the window */
     double util_max;            /* highest over the idle window (NAN for instant-only sources) */
+    /* added with the metrics sources (issue 5): */
+    int holders;                /* pods whose series name this device (time-slicing: > 1);
+                                 * in UsageData.gpus ns/pod/container are set only when 1 */
 } GpuUsage;
 
 typedef struct {
@@ -33,6 +44,8 @@ typedef struct {
     double mem_peak_mib, mem_pct_mib;   /* peak and --percentile of memory used over the window */
     double util_peak, util_pct;         /* peak and percentile of utilization over the window */
     double samples;             /* how much data backs this (sample count or coverage) */
+    int devices;                /* devices (GPUs / MIG instances) the workload's series name;
+                                 * memory and utilization above are per device (the largest) */
 } WorkloadUsage;
 
 typedef struct UsageData {
@@ -42,6 +55,14 @@ typedef struct UsageData {
     double window_s;            /* idle window */
     double idle_threshold;      /* percent */
     Strvec warnings;            /* server warnings, partial data */
+    /* added with the metrics sources (issue 5): */
+    GpuUsage *pods; size_t npods;   /* one record per (device, pod) holding it; a time-sliced
+                                     * device shared by two pods has two records here and one
+                                     * in gpus.  Memory/utilization are what the exporter
+                                     * attributes to that pod (the whole device's value on
+                                     * exporters that do not split per process). */
+    bool windowed;              /* util_max is known (Prometheus); false for a DCGM scrape */
+    double evaluated_at;        /* epoch seconds the values are for (0 = unknown) */
 } UsageData;
 
 typedef struct {
@@ -62,9 +83,16 @@ void usage_free(UsageData *d);
 void workloads_free(WorkloadUsage *w, size_t n);
 
 /* joins */
+/* the devices (whole GPUs and MIG instances) of a node, sorted by gpu index then GPU_I_ID;
+ * returns how many there are (out gets at most max) */
 size_t usage_node_gpus(const UsageData *d, const char *node, const GpuUsage **out, size_t max);
 /* per pod: summed memory, mean utilization over its devices; false when unknown */
 bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *mem_mib, double *util);
 /* a device held by a pod whose utilization stayed under the threshold over the window */
 bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u);
+/* the per-pod records (UsageData.pods) of one device from UsageData.gpus */
+size_t usage_device_pods(const UsageData *d, const GpuUsage *dev, const GpuUsage **out, size_t max);
+/* the device records (UsageData.pods) of one pod */
+size_t usage_pod_devices(const UsageData *d, const char *ns, const char *pod,
+                         const GpuUsage **out, size_t max);
 #endif

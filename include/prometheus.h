@@ -1,0 +1,75 @@
+/* prometheus.h — Prometheus HTTP API client (instant and range queries) and the PromQL that
+ * reads DCGM usage for status (per device) and plan (per workload).
+ *
+ * Two ways to reach a server:
+ *   direct    (--prometheus URL): POST application/x-www-form-urlencoded to URL/api/v1/query
+ *             and URL/api/v1/query_range, with a bearer token (--prometheus-token,
+ *             $KUBECTL_GPU_PROMETHEUS_TOKEN) or basic auth (--prometheus-basic-auth
+ *             USER:PASSWORD, $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH).  TLS is verified.
+ *   proxied   through the API server's service proxy (a Prometheus found in the cluster):
+ *             GET PROXY_PATH/api/v1/query?query=... with the API client's credentials, since
+ *             the tool sends only GETs to the API server.
+ * Server errors ({"status":"error","errorType":..,"error":..}) become one error line;
+ * server warnings are appended to the caller's Strvec.  Credentials never appear in messages.
+ *
+ * Query evaluation time: the server's "now", unless $KUBECTL_GPU_NOW (epoch seconds) is set —
+ * a hidden knob for deterministic tests against backfilled data (see metrics.h).
+ */
+#ifndef KGPU_PROMETHEUS_H
+#define KGPU_PROMETHEUS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "dcgm.h"
+#include "metrics.h"
+#include "util.h"
+
+struct ApiClient;
+struct Error;
+
+typedef struct {
+    const char *url;             /* direct: http(s)://host:port[/prefix]; NULL when proxied */
+    struct ApiClient *api;       /* proxied: the API client (borrowed) ... */
+    const char *proxy_path;      /* ... and "/api/v1/namespaces/NS/services/NAME:PORT/proxy" */
+    const char *token;           /* bearer token (direct only), may be NULL */
+    const char *basic_auth;      /* "user:password" (direct only), may be NULL */
+    double timeout;              /* seconds per request; 0 = 30 */
+    int verbose;                 /* -v: log each query (never credentials) to stderr */
+} PromConfig;
+
+typedef struct PromClient PromClient;
+/* copies what it needs from cfg; NULL with err set on a bad URL */
+PromClient *prom_client_new(const PromConfig *cfg, struct Error *err);
+void prom_client_free(PromClient *c);
+/* where it talks to, without credentials ("http://prom:9090" or "service NS/NAME:PORT") */
+const char *prom_client_describe(const PromClient *c);
+
+/* one series of a result: labels (borrowed), and n points (ts in epoch seconds).  A vector
+ * sample is a series with one point; a scalar is a series without labels. */
+typedef int (*PromSeriesFn)(void *ctx, const PromLabel *labels, size_t nlabels,
+                            const double *ts, const double *values, size_t n);
+
+/* at = evaluation time (epoch seconds), 0 = the server's now.  Return 0, or -1 with err set
+ * (err->code = HTTP status when the server answered). */
+int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
+               Strvec *warnings, struct Error *err);
+int prom_query_range(PromClient *c, const char *promql, double start, double end, double step,
+                     PromSeriesFn fn, void *ctx, Strvec *warnings, struct Error *err);
+
+/* Parses one /api/v1/query[_range] response body (exposed for tests).  http_code is the HTTP
+ * status (0 when unknown); a body of status "error" or a non-2xx code gives -1. */
+int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
+                        void *ctx, Strvec *warnings, struct Error *err);
+
+/* Usage for status: per device the last FB_USED/FB_FREE/FB_RESERVED/GPU_UTIL/GR_ENGINE_ACTIVE
+ * and the maximum of utilization over q->window_s, aggregated by the server; appended to d
+ * (d->windowed set).  With q->want_workloads, also per workload (namespace, pod, container)
+ * the q->percentile quantile and the maximum of FB_USED and of utilization over q->window_s
+ * into *workloads (caller frees with workloads_free).  at as for prom_query.
+ * Returns the number of DCGM series seen (0 = Prometheus has no DCGM data), or -1. */
+long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                        WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);
+
+/* the PromQL prom_collect_usage sends for the per-device values (for -v and tests);
+ * caller frees */
+char *prom_usage_query(double window_s);
+#endif

@@ -1,0 +1,584 @@
+/* dcgm.c — Prometheus text exposition parser and DCGM series -> GpuUsage records.
+ *
+ * The parser works on (pointer, length) lines and never relies on a terminating NUL, so a
+ * truncated or hostile body cannot make it read past the buffer.  A line that does not parse
+ * is counted and skipped; the rest of the body is still used.
+ *
+ * The accumulator keys every value by (node, device, pod): a device is a whole GPU (UUID) or a
+ * MIG instance (UUID + GPU_I_ID).  Device-level figures are derived in dcgm_accum_finish; the
+ * rules are stated in dcgm.h.
+ */
+#include "dcgm.h"
+#include "strmap.h"
+#include "util.h"
+#include <ctype.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------- */
+/* text format                                                                               */
+
+typedef struct {
+    Strbuf strings;                 /* unescaped names/values, NUL-separated */
+    size_t *offs; size_t noffs, capoffs;   /* pairs of offsets into strings: name, value */
+    PromLabel *labels; size_t caplabels;
+} LineScratch;
+
+static bool is_name_start(char c) { return isalpha((unsigned char)c) || c == '_' || c == ':'; }
+static bool is_name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == ':'; }
+static bool is_label_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool is_label_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static size_t scratch_add(LineScratch *s, const char *p, size_t n)
+{
+    size_t off = s->strings.len;
+    strbuf_add(&s->strings, p, n);
+    strbuf_addch(&s->strings, '\0');
+    return off;
+}
+
+static void scratch_push_off(LineScratch *s, size_t off)
+{
+    ARRAY_GROW(s->offs, s->noffs, s->capoffs);
+    s->offs[s->noffs++] = off;
+}
+
+/* strtod independent of LC_NUMERIC (the TUI may set a locale with a decimal comma) */
+static bool parse_double(const char *p, size_t n, double *out)
+{
+    char buf[80];
+    if (n == 0 || n >= sizeof buf) return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
+        char *dot = strchr(buf, '.');
+        if (dot) *dot = dp[0];
+    }
+    char *end;
+    double v = strtod(buf, &end);
+    if (end != buf + n) return false;
+    *out = v;
+    return true;
+}
+
+/* timestamp: integer milliseconds (text format) or seconds with a fraction (OpenMetrics) */
+static bool parse_timestamp(const char *p, size_t n, int64_t *ms)
+{
+    bool fractional = false;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '.' || p[i] == 'e' || p[i] == 'E') fractional = true;
+    double v;
+    if (!parse_double(p, n, &v) || !isfinite(v) || fabs(v) > 9.2e15) return false;
+    *ms = fractional ? (int64_t)llround(v * 1000.0) : (int64_t)v;
+    return true;
+}
+
+/* one sample line -> callback; returns 1 parsed, 0 malformed, or the callback's stop code
+ * shifted (stop != 0 is returned through *stop) */
+static bool parse_sample(const char *p, size_t n, LineScratch *s, PromSampleFn fn, void *ctx,
+                         int *stop)
+{
+    size_t i = 0;
+    while (i < n && is_blank(p[i])) i++;
+    if (i >= n || !is_name_start(p[i])) return false;
+    size_t name_start = i;
+    while (i < n && is_name_char(p[i])) i++;
+    size_t name_len = i - name_start;
+
+    strbuf_reset(&s->strings);
+    s->noffs = 0;
+    size_t name_off = scratch_add(s, p + name_start, name_len);
+
+    size_t after_name = i;
+    while (i < n && is_blank(p[i])) i++;
+    if (i < n && p[i] == '{') {
+        i++;
+        for (;;) {
+            while (i < n && is_blank(p[i])) i++;
+            if (i >= n) return false;
+            if (p[i] == '}') { i++; break; }
+            if (!is_label_start(p[i])) return false;
+            size_t ls = i;
+            while (i < n && is_label_char(p[i])) i++;
+            size_t loff = scratch_add(s, p + ls, i - ls);
+            while (i < n && is_blank(p[i])) i++;
+            if (i >= n || p[i] != '=') return false;
+            i++;
+            while (i < n && is_blank(p[i])) i++;
+            if (i >= n || p[i] != '"') return false;
+            i++;
+            size_t voff = s->strings.len;
+            bool closed = false;
+            while (i < n) {
+                char c = p[i];
+                if (c == '"') { closed = true; i++; break; }
+                if (c == '\0') return false;
+                if (c == '\\') {
+                    if (i + 1 >= n) return false;
+                    char e = p[i + 1];
+                    if (e == 'n') strbuf_addch(&s->strings, '\n');
+                    else if (e == '\\' || e == '"') strbuf_addch(&s->strings, e);
+                    else return false;
+                    i += 2;
+                    continue;
+                }
+                strbuf_addch(&s->strings, c);
+                i++;
+            }
+            if (!closed) return false;
+            strbuf_addch(&s->strings, '\0');
+            scratch_push_off(s, loff);
+            scratch_push_off(s, voff);
+            while (i < n && is_blank(p[i])) i++;
+            if (i < n && p[i] == ',') { i++; continue; }
+            if (i < n && p[i] == '}') { i++; break; }
+            return false;
+        }
+    } else {
+        i = after_name;
+    }
+    /* value, after at least one blank */
+    if (i >= n || !is_blank(p[i])) return false;
+    while (i < n && is_blank(p[i])) i++;
+    size_t vs = i;
+    while (i < n && !is_blank(p[i])) i++;
+    double value;
+    if (!parse_double(p + vs, i - vs, &value)) return false;
+    while (i < n && is_blank(p[i])) i++;
+    int64_t ts = PROM_NO_TIMESTAMP;
+    if (i < n && p[i] != '#') {
+        size_t ts_start = i;
+        while (i < n && !is_blank(p[i])) i++;
+        if (!parse_timestamp(p + ts_start, i - ts_start, &ts)) return false;
+        while (i < n && is_blank(p[i])) i++;
+    }
+    /* anything left must be an OpenMetrics exemplar ("# {...} v"), which is ignored */
+    if (i < n && p[i] != '#') return false;
+
+    size_t nl = s->noffs / 2;
+    if (nl > s->caplabels) {
+        s->caplabels = nl;
+        s->labels = xrealloc(s->labels, nl * sizeof *s->labels);
+    }
+    for (size_t k = 0; k < nl; k++) {
+        s->labels[k].name = s->strings.buf + s->offs[2 * k];
+        s->labels[k].value = s->strings.buf + s->offs[2 * k + 1];
+    }
+    *stop = fn(ctx, s->strings.buf + name_off, s->labels, nl, value, ts);
+    return true;
+}
+
+int promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st)
+{
+    PromTextStats local = { 0, 0, 0, 0 };
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    LineScratch s = { STRBUF_INIT, NULL, 0, 0, NULL, 0 };
+    int stop = 0;
+    size_t pos = 0;
+    while (text && pos < len && !stop) {
+        const char *line = text + pos;
+        const char *nlp = memchr(line, '\n', len - pos);
+        size_t n = nlp ? (size_t)(nlp - line) : len - pos;
+        pos += n + (nlp ? 1 : 0);
+        st->lines++;
+        if (n > 0 && line[n - 1] == '\r') n--;
+        size_t i = 0;
+        while (i < n && is_blank(line[i])) i++;
+        if (i == n || line[i] == '#') continue;       /* blank, # HELP, # TYPE, # EOF, comment */
+        if (parse_sample(line, n, &s, fn, ctx, &stop)) {
+            st->samples++;
+        } else {
+            st->skipped++;
+            if (!st->first_bad_line) st->first_bad_line = st->lines;
+        }
+    }
+    strbuf_free(&s.strings);
+    free(s.offs);
+    free(s.labels);
+    return stop;
+}
+
+const char *prom_label(const PromLabel *labels, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(labels[i].name, name) == 0) return labels[i].value;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* DCGM fields                                                                               */
+
+static const struct { const char *metric; DcgmField field; } field_names[] = {
+    { "DCGM_FI_DEV_FB_USED", DCGM_FB_USED },
+    { "DCGM_FI_DEV_FB_FREE", DCGM_FB_FREE },
+    { "DCGM_FI_DEV_FB_RESERVED", DCGM_FB_RESERVED },
+    { "DCGM_FI_DEV_GPU_UTIL", DCGM_GPU_UTIL },
+    { "DCGM_FI_PROF_GR_ENGINE_ACTIVE", DCGM_GR_ENGINE_ACTIVE },
+};
+
+bool dcgm_field_from_metric(const char *metric, DcgmField *f)
+{
+    for (size_t i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
+        if (strcmp(field_names[i].metric, metric) == 0) { *f = field_names[i].field; return true; }
+    return false;
+}
+
+typedef struct {
+    char *node, *uuid, *model, *profile;
+    int gpu, gi;
+    char *ns, *pod, *container;
+    double v[DCGM__FIELDS];
+    bool has[DCGM__FIELDS];
+} Series;
+
+struct DcgmAccum {
+    Series *s; size_t n, cap;
+    StrMap *index;          /* series key -> index + 1 */
+};
+
+DcgmAccum *dcgm_accum_new(void)
+{
+    DcgmAccum *a = xcalloc(1, sizeof *a);
+    a->index = strmap_new();
+    return a;
+}
+
+static void series_free(Series *s)
+{
+    free(s->node); free(s->uuid); free(s->model); free(s->profile);
+    free(s->ns); free(s->pod); free(s->container);
+}
+
+static void accum_clear(DcgmAccum *a)
+{
+    for (size_t i = 0; i < a->n; i++) series_free(&a->s[i]);
+    free(a->s);
+    a->s = NULL; a->n = a->cap = 0;
+    strmap_free(a->index, NULL);
+    a->index = strmap_new();
+}
+
+void dcgm_accum_free(DcgmAccum *a)
+{
+    if (!a) return;
+    accum_clear(a);
+    strmap_free(a->index, NULL);
+    free(a);
+}
+
+static const char *first_label(const PromLabel *l, size_t n, const char *const *names)
+{
+    for (; *names; names++) {
+        const char *v = prom_label(l, n, *names);
+        if (v && *v) return v;
+    }
+    return NULL;
+}
+
+static bool parse_index(const char *s, int *out)
+{
+    int64_t v;
+    if (!s || !str_to_int64(s, &v) || v < 0 || v > 1000000) return false;
+    *out = (int)v;
+    return true;
+}
+
+static const char *const node_names[] = { "Hostname", "hostname", "node", "kubernetes_node", NULL };
+static const char *const uuid_names[] = { "UUID", "uuid", NULL };
+
+void dcgm_series_pod(const PromLabel *l, size_t n, const char **ns, const char **pod,
+                     const char **container)
+{
+    /* exported_* (Prometheus renamed the exporter's labels) win, then the plain names, then
+     * the 1.x names; the three are taken from the same family so they stay coherent */
+    static const char *const fam[3][3] = {
+        { "exported_namespace", "exported_pod", "exported_container" },
+        { "namespace", "pod", "container" },
+        { "pod_namespace", "pod_name", "container_name" },
+    };
+    *ns = *pod = *container = NULL;
+    for (int i = 0; i < 3; i++) {
+        const char *p = prom_label(l, n, fam[i][1]);
+        if (!p || !*p) continue;
+        const char *s = prom_label(l, n, fam[i][0]), *c = prom_label(l, n, fam[i][2]);
+        *pod = p;
+        *ns = s && *s ? s : NULL;
+        *container = c && *c ? c : NULL;
+        return;
+    }
+}
+
+static bool series_ids(const PromLabel *l, size_t n, const char *default_node, const char **node,
+                       const char **uuid, int *gpu, int *gi)
+{
+    *node = first_label(l, n, node_names);
+    if (!*node) *node = default_node && *default_node ? default_node : NULL;
+    *uuid = first_label(l, n, uuid_names);
+    *gpu = -1;
+    *gi = -1;
+    parse_index(prom_label(l, n, "gpu"), gpu);
+    const char *gi_s = prom_label(l, n, "GPU_I_ID");
+    if (gi_s && *gi_s && !parse_index(gi_s, gi)) return false;
+    return *node && (*uuid || *gpu >= 0);
+}
+
+char *dcgm_series_device(const PromLabel *l, size_t n, const char *default_node)
+{
+    const char *node, *uuid;
+    int gpu, gi;
+    if (!series_ids(l, n, default_node, &node, &uuid, &gpu, &gi)) return NULL;
+    if (uuid) return xasprintf("%s\x1f%s\x1f%d", node, uuid, gi);
+    return xasprintf("%s\x1fgpu%d\x1f%d", node, gpu, gi);
+}
+
+int dcgm_series_instance(const PromLabel *l, size_t n)
+{
+    int gi = -1;
+    const char *gi_s = prom_label(l, n, "GPU_I_ID");
+    if (gi_s && *gi_s && !parse_index(gi_s, &gi)) return -1;
+    return gi;
+}
+
+bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, double value,
+                    const char *default_node)
+{
+    static const char *const model_names[] = { "modelName", NULL };
+    static const char *const profile_names[] = { "GPU_I_PROFILE", NULL };
+
+    if ((int)f < 0 || f >= DCGM__FIELDS) return false;
+    if (!isfinite(value) || value < 0) return false;     /* NaN/Inf/negative: no usable value */
+    const char *node, *uuid, *ns, *pod, *ctr;
+    int gpu, gi;
+    if (!series_ids(l, n, default_node, &node, &uuid, &gpu, &gi)) return false;
+    dcgm_series_pod(l, n, &ns, &pod, &ctr);
+
+    char gpubuf[32];
+    snprintf(gpubuf, sizeof gpubuf, "gpu%d", gpu);
+    char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", node, uuid ? uuid : gpubuf, gi,
+                          ns ? ns : "", pod ? pod : "", ctr ? ctr : "");
+    size_t idx = (size_t)(uintptr_t)strmap_get(a->index, key);
+    Series *s;
+    if (idx) {
+        s = &a->s[idx - 1];
+    } else {
+        ARRAY_GROW(a->s, a->n, a->cap);
+        s = &a->s[a->n++];
+        memset(s, 0, sizeof *s);
+        s->node = xstrdup(node);
+        s->uuid = xstrdup(uuid);
+        s->gpu = gpu;
+        s->gi = gi;
+        s->ns = xstrdup(ns);
+        s->pod = xstrdup(pod);
+        s->container = xstrdup(ctr);
+        strmap_put(a->index, key, (void *)(uintptr_t)a->n);
+    }
+    free(key);
+    if (!s->model) s->model = xstrdup(first_label(l, n, model_names));
+    if (!s->profile) s->profile = xstrdup(first_label(l, n, profile_names));
+    if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
+    s->v[f] = value;
+    s->has[f] = true;
+    return true;
+}
+
+/* Several pod series of one device: equal values = the device value repeated per pod; different
+ * values = a per-process split, whose sum is the device's. */
+static double combine_split(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    bool equal = true;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] != v[0]) equal = false;
+        sum += v[i];
+    }
+    return equal ? v[0] : sum;
+}
+
+static double combine_max(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    double m = v[0];
+    for (size_t i = 1; i < n; i++) if (v[i] > m) m = v[i];
+    return m;
+}
+
+static bool series_is_current(const Series *s)
+{
+    return s->has[DCGM_FB_USED] || s->has[DCGM_FB_FREE] || s->has[DCGM_GPU_UTIL] ||
+           s->has[DCGM_GR_ENGINE_ACTIVE];
+}
+
+static int series_cmp(const void *pa, const void *pb)
+{
+    const Series *a = *(const Series *const *)pa, *b = *(const Series *const *)pb;
+    int c = strcmp(a->node, b->node);
+    if (c) return c;
+    if (a->gpu != b->gpu) return a->gpu < b->gpu ? -1 : 1;
+    c = strcmp(a->uuid ? a->uuid : "", b->uuid ? b->uuid : "");
+    if (c) return c;
+    if (a->gi != b->gi) return a->gi < b->gi ? -1 : 1;
+    c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    if (c) return c;
+    c = strcmp(a->pod ? a->pod : "", b->pod ? b->pod : "");
+    if (c) return c;
+    return strcmp(a->container ? a->container : "", b->container ? b->container : "");
+}
+
+static bool same_device(const Series *a, const Series *b)
+{
+    return strcmp(a->node, b->node) == 0 && a->gi == b->gi && a->gpu == b->gpu &&
+           str_eq(a->uuid, b->uuid);
+}
+
+static bool same_gpu(const Series *a, const Series *b)
+{
+    return strcmp(a->node, b->node) == 0 && a->gpu == b->gpu && str_eq(a->uuid, b->uuid);
+}
+
+/* utilization in percent of one series following the device's choice of metric */
+static double series_util(const Series *s, bool use_gr, bool max)
+{
+    DcgmField f = use_gr ? (max ? DCGM_GR_ENGINE_ACTIVE_MAX : DCGM_GR_ENGINE_ACTIVE)
+                         : (max ? DCGM_GPU_UTIL_MAX : DCGM_GPU_UTIL);
+    if (!s->has[f]) return NAN;
+    return use_gr ? s->v[f] * 100.0 : s->v[f];
+}
+
+static void fill_usage(GpuUsage *u, const Series *s)
+{
+    memset(u, 0, sizeof *u);
+    u->node = xstrdup(s->node);
+    u->gpu = s->gpu;
+    u->uuid = xstrdup(s->uuid);
+    u->model = xstrdup(s->model);
+    u->mig_profile = s->gi >= 0 ? xstrdup(s->profile) : NULL;
+    u->mig_instance = s->gi;
+    u->mem_used_mib = u->mem_total_mib = u->util = u->util_max = NAN;
+}
+
+static void collect_values(Series **dev, size_t n, DcgmField f, double scale, double *buf, size_t *k)
+{
+    *k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (dev[i]->has[f]) buf[(*k)++] = dev[i]->v[f] * scale;
+}
+
+void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
+{
+    size_t n = 0;
+    Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
+    for (size_t i = 0; i < a->n; i++)
+        if (series_is_current(&a->s[i])) v[n++] = &a->s[i];
+    qsort(v, n, sizeof *v, series_cmp);
+
+    /* drop GPU-level series of GPUs that also have MIG-instance series (sorted: one GPU's
+     * series are adjacent, its GPU-level ones first) */
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        bool has_mig = false;
+        while (j < n && same_gpu(v[i], v[j])) { if (v[j]->gi >= 0) has_mig = true; j++; }
+        for (size_t t = i; t < j; t++)
+            if (!has_mig || v[t]->gi >= 0) v[m++] = v[t];
+        i = j;
+    }
+    n = m;
+
+    /* room for the records: at most one device and one pod record per series */
+    d->gpus = xrealloc(d->gpus, (d->ngpus + n + 1) * sizeof *d->gpus);
+    d->pods = xrealloc(d->pods, (d->npods + n + 1) * sizeof *d->pods);
+
+    double *buf = xcalloc(n ? n : 1, sizeof *buf);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && same_device(v[i], v[j])) j++;
+        Series **dev = v + i;
+        size_t nd = j - i, k;
+
+        int holders = 0;
+        for (size_t t = 0; t < nd; t++) if (dev[t]->pod) holders++;
+        bool mig = dev[0]->gi >= 0;
+        bool use_gr = false;
+        for (size_t t = 0; t < nd; t++)
+            if (dev[t]->has[DCGM_GR_ENGINE_ACTIVE] || dev[t]->has[DCGM_GR_ENGINE_ACTIVE_MAX]) use_gr = true;
+
+        GpuUsage u;
+        fill_usage(&u, dev[0]);
+        for (size_t t = 0; t < nd && !u.model; t++) u.model = xstrdup(dev[t]->model);
+        if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = xstrdup(dev[t]->profile);
+        u.holders = holders;
+
+        collect_values(dev, nd, DCGM_FB_USED, 1, buf, &k);
+        u.mem_used_mib = combine_split(buf, k);
+        collect_values(dev, nd, DCGM_FB_FREE, 1, buf, &k);
+        double free_mib = combine_max(buf, k);
+        collect_values(dev, nd, DCGM_FB_RESERVED, 1, buf, &k);
+        double reserved = k ? combine_max(buf, k) : 0;
+        if (!isnan(u.mem_used_mib) && !isnan(free_mib)) u.mem_total_mib = u.mem_used_mib + free_mib + reserved;
+        if (use_gr || !mig) {
+            k = 0;
+            for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], use_gr, false); if (!isnan(x)) buf[k++] = x; }
+            u.util = combine_split(buf, k);
+            k = 0;
+            for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], use_gr, true); if (!isnan(x)) buf[k++] = x; }
+            u.util_max = combine_split(buf, k);
+        }
+        if (holders == 1)
+            for (size_t t = 0; t < nd; t++)
+                if (dev[t]->pod) {
+                    u.ns = xstrdup(dev[t]->ns); u.pod = xstrdup(dev[t]->pod);
+                    u.container = xstrdup(dev[t]->container);
+                }
+        d->gpus[d->ngpus++] = u;
+
+        for (size_t t = 0; t < nd; t++) {
+            if (!dev[t]->pod) continue;
+            GpuUsage p;
+            fill_usage(&p, dev[t]);
+            if (!p.model) p.model = xstrdup(u.model);
+            if (mig && !p.mig_profile) p.mig_profile = xstrdup(u.mig_profile);
+            p.ns = xstrdup(dev[t]->ns); p.pod = xstrdup(dev[t]->pod);
+            p.container = xstrdup(dev[t]->container);
+            p.holders = holders;
+            p.mem_used_mib = dev[t]->has[DCGM_FB_USED] ? dev[t]->v[DCGM_FB_USED] : NAN;
+            p.mem_total_mib = u.mem_total_mib;
+            if (use_gr || !mig) {
+                p.util = series_util(dev[t], use_gr, false);
+                p.util_max = series_util(dev[t], use_gr, true);
+            }
+            d->pods[d->npods++] = p;
+        }
+        i = j;
+    }
+    free(buf);
+    free(v);
+    accum_clear(a);
+}
+
+typedef struct { DcgmAccum *a; const char *node; } ScrapeCtx;
+
+static int scrape_sample(void *ctx, const char *metric, const PromLabel *l, size_t n,
+                         double value, int64_t ts)
+{
+    (void)ts;
+    ScrapeCtx *sc = ctx;
+    DcgmField f;
+    if (dcgm_field_from_metric(metric, &f)) dcgm_accum_add(sc->a, f, l, n, value, sc->node);
+    return 0;
+}
+
+void dcgm_parse_text(const char *text, size_t len, const char *default_node, UsageData *d,
+                     PromTextStats *st)
+{
+    ScrapeCtx sc = { dcgm_accum_new(), default_node };
+    promtext_parse(text, len, scrape_sample, &sc, st);
+    dcgm_accum_finish(sc.a, d);
+    dcgm_accum_free(sc.a);
+}

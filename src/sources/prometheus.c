@@ -1,0 +1,602 @@
+/* prometheus.c — Prometheus HTTP API client and the DCGM usage queries.
+ *
+ * Direct requests are POSTs of a urlencoded form (no URL length limit for long PromQL);
+ * requests through the API server's service proxy are GETs with the same form as the query
+ * string, sent by the API client (which owns the cluster credentials).
+ *
+ * The server does the heavy lifting: every query aggregates by the DCGM device and pod labels
+ * (max by (...)), which folds duplicate series scraped by several jobs or instances into one,
+ * and computes the window statistics (max_over_time, quantile_over_time), so the answer has
+ * one small value per device and field, never raw samples.
+ */
+#include "prometheus.h"
+#include "apiclient.h"
+#include "error.h"
+#include "internal.h"
+#include "strmap.h"
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROM_MAX_BODY ((size_t)256 << 20)   /* a bigger answer is not a DCGM query result */
+
+struct PromClient {
+    char *url;              /* direct base URL, no trailing slash */
+    char *shown;            /* for messages */
+    char *token, *basic_auth;
+    struct ApiClient *api;
+    char *proxy_path;
+    double timeout;
+    int verbose;
+    CURL *curl;
+};
+
+PromClient *prom_client_new(const PromConfig *cfg, Error *err)
+{
+    if (!cfg->url && !(cfg->api && cfg->proxy_path)) {
+        error_set(err, "prometheus: no URL");
+        return NULL;
+    }
+    if (cfg->url && !str_starts_with(cfg->url, "http://") && !str_starts_with(cfg->url, "https://")) {
+        error_set(err, "not an http:// or https:// URL");
+        return NULL;
+    }
+    PromClient *c = xcalloc(1, sizeof *c);
+    if (cfg->url) {
+        c->url = xstrdup(cfg->url);
+        size_t n = strlen(c->url);
+        while (n > 0 && c->url[n - 1] == '/') c->url[--n] = '\0';
+        c->shown = url_redact(c->url);
+        c->token = cfg->token && *cfg->token ? xstrdup(cfg->token) : NULL;
+        c->basic_auth = cfg->basic_auth && *cfg->basic_auth ? xstrdup(cfg->basic_auth) : NULL;
+    } else {
+        c->api = cfg->api;
+        c->proxy_path = xstrdup(cfg->proxy_path);
+        size_t n = strlen(c->proxy_path);
+        while (n > 0 && c->proxy_path[n - 1] == '/') c->proxy_path[--n] = '\0';
+        c->shown = xstrdup(c->proxy_path);
+    }
+    c->timeout = cfg->timeout > 0 ? cfg->timeout : 30;
+    c->verbose = cfg->verbose;
+    return c;
+}
+
+void prom_client_free(PromClient *c)
+{
+    if (!c) return;
+    if (c->curl) curl_easy_cleanup(c->curl);
+    free(c->url); free(c->shown); free(c->proxy_path);
+    if (c->token) { memset(c->token, 0, strlen(c->token)); free(c->token); }
+    if (c->basic_auth) { memset(c->basic_auth, 0, strlen(c->basic_auth)); free(c->basic_auth); }
+    free(c);
+}
+
+const char *prom_client_describe(const PromClient *c) { return c ? c->shown : ""; }
+
+/* ---------------------------------------------------------------------------------------- */
+/* response parsing                                                                          */
+
+static bool parse_number(const char *s, double *out)
+{
+    char buf[80];
+    size_t n = strlen(s);
+    if (n == 0 || n >= sizeof buf) return false;
+    memcpy(buf, s, n + 1);
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
+        char *dot = strchr(buf, '.');
+        if (dot) *dot = dp[0];
+    }
+    char *end;
+    *out = strtod(buf, &end);
+    return *end == '\0';
+}
+
+/* [ <unix time>, "<value>" ] */
+static bool parse_point(const cJSON *p, double *t, double *v)
+{
+    if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2) return false;
+    const cJSON *ts = cJSON_GetArrayItem(p, 0), *val = cJSON_GetArrayItem(p, 1);
+    if (!cJSON_IsNumber(ts) || !cJSON_IsString(val)) return false;
+    *t = ts->valuedouble;
+    return parse_number(val->valuestring, v);
+}
+
+static void push_messages(Strvec *out, const cJSON *arr, const char *kind)
+{
+    const cJSON *w;
+    if (!out || !cJSON_IsArray(arr)) return;
+    cJSON_ArrayForEach(w, arr)
+        if (cJSON_IsString(w) && out->n < 50) strvec_pushf(out, "prometheus %s: %.300s", kind, w->valuestring);
+}
+
+static int emit_series(const cJSON *metric, const cJSON *points, bool single, PromSeriesFn fn,
+                       void *ctx, PromLabel **lab, size_t *caplab, double **tv, size_t *captv)
+{
+    size_t nl = 0;
+    const cJSON *m;
+    if (cJSON_IsObject(metric)) {
+        cJSON_ArrayForEach(m, metric) {
+            if (!m->string || !cJSON_IsString(m)) continue;
+            ARRAY_GROW(*lab, nl, *caplab);
+            (*lab)[nl].name = m->string;
+            (*lab)[nl].value = m->valuestring;
+            nl++;
+        }
+    }
+    size_t np = single ? 1 : (size_t)cJSON_GetArraySize(points);
+    if (2 * np > *captv) {
+        *captv = 2 * np + 2;
+        *tv = xrealloc(*tv, *captv * sizeof **tv);
+    }
+    double *t = *tv, *v = *tv + np;
+    size_t k = 0;
+    if (single) {
+        if (parse_point(points, &t[0], &v[0])) k = 1;
+    } else {
+        const cJSON *p;
+        cJSON_ArrayForEach(p, points)
+            if (parse_point(p, &t[k], &v[k])) k++;
+    }
+    if (k == 0) return 0;                          /* e.g. a native histogram: not ours */
+    return fn(ctx, *lab, nl, t, v, k);
+}
+
+int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
+                        void *ctx, Strvec *warnings, Error *err)
+{
+    cJSON *root = body ? cJSON_ParseWithLength(body, len) : NULL;
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
+    if (!root || !cJSON_IsObject(root) || !cJSON_IsString(status)) {
+        /* not the Prometheus API: a proxy's or load balancer's page, or a truncated body */
+        size_t n = 0;
+        while (body && n < len && n < 160 && body[n] != '\n' && body[n] != '\r' &&
+               (unsigned char)body[n] >= 0x20)
+            n++;
+        if (http_code && (http_code < 200 || http_code > 299))
+            error_set(err, "HTTP %ld%s%.*s", http_code, n ? ": " : "", (int)n, body ? body : "");
+        else
+            error_set(err, "the answer is not a Prometheus API response%s%.*s", n ? ": " : "",
+                      (int)n, body ? body : "");
+        err->code = (int)http_code;
+        cJSON_Delete(root);
+        return -1;
+    }
+    push_messages(warnings, cJSON_GetObjectItemCaseSensitive(root, "warnings"), "warning");
+    if (strcmp(status->valuestring, "success") != 0) {
+        const cJSON *et = cJSON_GetObjectItemCaseSensitive(root, "errorType");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(root, "error");
+        error_set(err, "%s%s%.600s", cJSON_IsString(et) ? et->valuestring : "error",
+                  cJSON_IsString(msg) ? ": " : "", cJSON_IsString(msg) ? msg->valuestring : "");
+        err->code = (int)http_code;
+        cJSON_Delete(root);
+        return -1;
+    }
+    if (http_code && (http_code < 200 || http_code > 299)) {
+        error_set(err, "HTTP %ld", http_code);
+        err->code = (int)http_code;
+        cJSON_Delete(root);
+        return -1;
+    }
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
+    push_messages(warnings, cJSON_GetObjectItemCaseSensitive(data, "warnings"), "warning");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(data, "resultType");
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
+    if (!cJSON_IsString(type) || !result) {
+        error_set(err, "malformed response: no data.resultType / data.result");
+        cJSON_Delete(root);
+        return -1;
+    }
+    PromLabel *lab = NULL;
+    size_t caplab = 0, captv = 0;
+    double *tv = NULL;
+    int rc = 0;
+    const char *rt = type->valuestring;
+    if (strcmp(rt, "vector") == 0 || strcmp(rt, "matrix") == 0) {
+        bool vec = rt[0] == 'v';
+        const cJSON *s;
+        if (!cJSON_IsArray(result)) {
+            error_set(err, "malformed response: data.result is not a list");
+            rc = -1;
+        } else {
+            cJSON_ArrayForEach(s, result) {
+                const cJSON *metric = cJSON_GetObjectItemCaseSensitive(s, "metric");
+                const cJSON *pts = cJSON_GetObjectItemCaseSensitive(s, vec ? "value" : "values");
+                if (!pts || (!vec && !cJSON_IsArray(pts))) continue;
+                if (emit_series(metric, pts, vec, fn, ctx, &lab, &caplab, &tv, &captv)) break;
+            }
+        }
+    } else if (strcmp(rt, "scalar") == 0) {
+        emit_series(NULL, result, true, fn, ctx, &lab, &caplab, &tv, &captv);
+    } else if (strcmp(rt, "string") != 0) {
+        error_set(err, "unknown resultType \"%.40s\"", rt);
+        rc = -1;
+    }
+    free(lab);
+    free(tv);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* HTTP                                                                                      */
+
+typedef struct { Strbuf *sb; bool too_big; } Sink;
+
+static size_t write_body(char *p, size_t size, size_t nmemb, void *ud)
+{
+    Sink *s = ud;
+    size_t n = size * nmemb;
+    if (s->sb->len + n > PROM_MAX_BODY) { s->too_big = true; return 0; }
+    strbuf_add(s->sb, p, n);
+    return n;
+}
+
+static void form_add(Strbuf *form, CURL *curl, const char *key, const char *value)
+{
+    char *esc = curl_easy_escape(curl, value, 0);
+    strbuf_addf(form, "%s%s=%s", form->len ? "&" : "", key, esc ? esc : "");
+    curl_free(esc);
+}
+
+static void form_add_num(Strbuf *form, CURL *curl, const char *key, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.3f", v);
+    /* the form must use '.', whatever LC_NUMERIC says */
+    for (char *p = buf; *p; p++) if (*p == ',') *p = '.';
+    form_add(form, curl, key, buf);
+}
+
+static int direct_request(PromClient *c, const char *endpoint, const char *form, Strbuf *body,
+                          long *code, Error *err)
+{
+    if (!c->curl) c->curl = curl_easy_init();
+    CURL *h = c->curl;
+    if (!h) { error_set(err, "cannot initialise libcurl"); return -1; }
+    curl_easy_reset(h);
+    char *url = xasprintf("%s%s", c->url, endpoint);
+    Sink sink = { body, false };
+    struct curl_slist *hdrs = NULL;
+    char *auth = NULL;
+    hdrs = curl_slist_append(hdrs, "Accept: application/json");
+    hdrs = curl_slist_append(hdrs, "Content-Type: application/x-www-form-urlencoded");
+    if (c->token) {
+        auth = xasprintf("Authorization: Bearer %s", c->token);
+        hdrs = curl_slist_append(hdrs, auth);
+    }
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, form);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(c->timeout * 1000));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(c->timeout < 10 ? c->timeout * 1000 : 10000));
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "kubectl-gpu/" KGPU_VERSION);
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (c->basic_auth) {
+        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(h, CURLOPT_USERPWD, c->basic_auth);
+    }
+    CURLcode rc = curl_easy_perform(h);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
+    /* forget the credentials on the handle before it is reused */
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+    curl_easy_setopt(h, CURLOPT_USERPWD, NULL);
+    curl_slist_free_all(hdrs);
+    if (auth) { memset(auth, 0, strlen(auth)); free(auth); }
+    free(url);
+    if (sink.too_big) {
+        error_set(err, "answer larger than %zu MiB", PROM_MAX_BODY >> 20);
+        return -1;
+    }
+    if (rc != CURLE_OK) {
+        error_set(err, "%s", curl_easy_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
+
+static bool retryable(long code) { return code == 429 || code == 502 || code == 503 || code == 504; }
+
+static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, PromSeriesFn fn,
+                     void *ctx, Strvec *warnings, Error *err)
+{
+    Strbuf body = STRBUF_INIT;
+    int rc = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        long code = 0;
+        strbuf_reset(&body);
+        error_clear(err);
+        if (c->verbose)
+            fprintf(stderr, "prometheus: %s %s%s\n", c->api ? "GET" : "POST", c->shown, endpoint);
+        if (c->api) {
+            char *path = xasprintf("%s%s", c->proxy_path, endpoint);
+            rc = apiclient_get_raw(c->api, path, form->buf ? form->buf : "", &body, err);
+            free(path);
+            if (rc != 0) {
+                /* the API client has retried 429/5xx and says what went wrong (403
+                 * services/proxy, 503 no endpoints, ...) */
+                strbuf_free(&body);
+                return -1;
+            }
+            code = 200;
+        } else {
+            rc = direct_request(c, endpoint, strbuf_str((Strbuf *)form), &body, &code, err);
+            if (rc != 0) break;      /* refused, timed out, TLS: a retry would not help */
+        }
+        Error perr = { .set = false };
+        rc = prom_parse_response(body.buf, body.len, code, fn, ctx, warnings, &perr);
+        if (rc != 0) {
+            *err = perr;
+            if (attempt == 0 && retryable(code)) { sleep(1); continue; }
+        }
+        break;
+    }
+    if (rc != 0 && !c->api && (err->code == 401 || err->code == 403))
+        error_prefix(err, "%s (check --prometheus-token / --prometheus-basic-auth): ",
+                     err->code == 401 ? "unauthorized" : "forbidden");
+    strbuf_free(&body);
+    return rc;
+}
+
+int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
+               Strvec *warnings, Error *err)
+{
+    Strbuf form = STRBUF_INIT;
+    if (!c->curl) c->curl = curl_easy_init();
+    form_add(&form, c->curl, "query", promql);
+    if (at > 0) form_add_num(&form, c->curl, "time", at);
+    int rc = run_query(c, "/api/v1/query", &form, fn, ctx, warnings, err);
+    strbuf_free(&form);
+    return rc;
+}
+
+int prom_query_range(PromClient *c, const char *promql, double start, double end, double step,
+                     PromSeriesFn fn, void *ctx, Strvec *warnings, Error *err)
+{
+    if (!(end >= start) || !(step > 0) || (end - start) / step > 11000) {
+        /* Prometheus refuses more than 11000 points per series */
+        error_set(err, "bad range: start %.0f end %.0f step %g", start, end, step);
+        return -1;
+    }
+    Strbuf form = STRBUF_INIT;
+    if (!c->curl) c->curl = curl_easy_init();
+    form_add(&form, c->curl, "query", promql);
+    form_add_num(&form, c->curl, "start", start);
+    form_add_num(&form, c->curl, "end", end);
+    form_add_num(&form, c->curl, "step", step);
+    int rc = run_query(c, "/api/v1/query_range", &form, fn, ctx, warnings, err);
+    strbuf_free(&form);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* DCGM usage                                                                                */
+
+/* every label that names a device or its pod (see dcgm.h); grouping by labels a series does not
+ * have is harmless, so one list serves all exporter versions and relabelings */
+#define DEVICE_LABELS "Hostname, hostname, node, kubernetes_node, gpu, UUID, uuid, modelName, " \
+    "GPU_I_PROFILE, GPU_I_ID, namespace, pod, container, exported_namespace, exported_pod, " \
+    "exported_container, pod_namespace, pod_name, container_name"
+
+static void promql_duration(char *buf, size_t n, double seconds)
+{
+    long s = seconds < 1 ? 1 : (long)llround(seconds);
+    snprintf(buf, n, "%lds", s);
+}
+
+char *prom_usage_query(double window_s)
+{
+    char w[32];
+    promql_duration(w, sizeof w, window_s);
+    return xasprintf(
+        "label_replace(max by (__name__, " DEVICE_LABELS ") ({__name__=~\"DCGM_FI_DEV_FB_USED|"
+        "DCGM_FI_DEV_FB_FREE|DCGM_FI_DEV_FB_RESERVED|DCGM_FI_DEV_GPU_UTIL|"
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE\"}), \"kgpu_field\", \"$1\", \"__name__\", \"(.*)\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (max_over_time(DCGM_FI_DEV_GPU_UTIL[%s])),"
+        " \"kgpu_field\", \"gpu_util_max\", \"\", \"\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (max_over_time("
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE[%s])), \"kgpu_field\", \"gr_engine_active_max\", \"\", \"\")",
+        w, w);
+}
+
+typedef struct { DcgmAccum *a; long series; } UsageCtx;
+
+static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
+                        const double *v, size_t np)
+{
+    (void)ts;
+    UsageCtx *u = ctx;
+    const char *field = prom_label(l, n, "kgpu_field");
+    DcgmField f;
+    if (!field || np == 0) return 0;
+    if (strcmp(field, "gpu_util_max") == 0) f = DCGM_GPU_UTIL_MAX;
+    else if (strcmp(field, "gr_engine_active_max") == 0) f = DCGM_GR_ENGINE_ACTIVE_MAX;
+    else if (!dcgm_field_from_metric(field, &f)) return 0;
+    u->series++;
+    dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
+    return 0;
+}
+
+/* per workload and device: the window statistics */
+enum { WL_MEM_PCT, WL_MEM_MAX, WL_GR_PCT, WL_GR_MAX, WL_UTIL_PCT, WL_UTIL_MAX, WL_SAMPLES, WL__N };
+
+typedef struct {
+    char *ns, *pod, *container;
+    int gi;
+    double v[WL__N];
+    bool has[WL__N];
+} WlDev;
+
+typedef struct {
+    WlDev *d; size_t n, cap;
+    StrMap *index;          /* ns pod container device -> index + 1 */
+    int field;
+} WlCtx;
+
+static int workload_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
+                           const double *v, size_t np)
+{
+    (void)ts;
+    WlCtx *w = ctx;
+    const char *ns, *pod, *ctr;
+    if (np == 0 || !isfinite(v[np - 1]) || v[np - 1] < 0) return 0;
+    dcgm_series_pod(l, n, &ns, &pod, &ctr);
+    if (!pod) return 0;
+    char *dev = dcgm_series_device(l, n, NULL);
+    if (!dev) {
+        /* no node label: the device is still one per UUID + instance */
+        const char *uuid = prom_label(l, n, "UUID");
+        if (!uuid) uuid = prom_label(l, n, "uuid");
+        dev = xasprintf("?\x1f%s\x1f%d", uuid ? uuid : "?", dcgm_series_instance(l, n));
+    }
+    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", ns ? ns : "", pod, ctr ? ctr : "", dev);
+    size_t idx = (size_t)(uintptr_t)strmap_get(w->index, key);
+    if (!idx) {
+        ARRAY_GROW(w->d, w->n, w->cap);
+        WlDev *d = &w->d[w->n++];
+        memset(d, 0, sizeof *d);
+        d->ns = xstrdup(ns);
+        d->pod = xstrdup(pod);
+        d->container = xstrdup(ctr);
+        d->gi = dcgm_series_instance(l, n);
+        strmap_put(w->index, key, (void *)(uintptr_t)w->n);
+        idx = w->n;
+    }
+    free(key);
+    free(dev);
+    WlDev *d = &w->d[idx - 1];
+    d->v[w->field] = v[np - 1];
+    d->has[w->field] = true;
+    return 0;
+}
+
+static double max_nan(double a, double b)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    return a > b ? a : b;
+}
+
+static int workload_cmp(const void *pa, const void *pb)
+{
+    const WorkloadUsage *a = pa, *b = pb;
+    int c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    if (c) return c;
+    c = strcmp(a->pod, b->pod);
+    if (c) return c;
+    return strcmp(a->container ? a->container : "", b->container ? b->container : "");
+}
+
+static void workloads_build(WlCtx *w, WorkloadUsage **out, size_t *nout)
+{
+    StrMap *byw = strmap_new();
+    WorkloadUsage *res = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        WlDev *d = &w->d[i];
+        char *key = xasprintf("%s\x1f%s\x1f%s", d->ns ? d->ns : "", d->pod, d->container ? d->container : "");
+        size_t idx = (size_t)(uintptr_t)strmap_get(byw, key);
+        if (!idx) {
+            ARRAY_GROW(res, n, cap);
+            WorkloadUsage *u = &res[n++];
+            memset(u, 0, sizeof *u);
+            u->ns = xstrdup(d->ns);
+            u->pod = xstrdup(d->pod);
+            u->container = xstrdup(d->container);
+            u->mem_peak_mib = u->mem_pct_mib = u->util_peak = u->util_pct = NAN;
+            u->samples = 0;
+            strmap_put(byw, key, (void *)(uintptr_t)n);
+            idx = n;
+        }
+        free(key);
+        WorkloadUsage *u = &res[idx - 1];
+        bool gr = d->has[WL_GR_PCT] || d->has[WL_GR_MAX];
+        bool mig = d->gi >= 0;      /* GPU_UTIL means nothing on a MIG instance */
+        double upct = gr ? (d->has[WL_GR_PCT] ? d->v[WL_GR_PCT] * 100 : NAN)
+                         : (!mig && d->has[WL_UTIL_PCT] ? d->v[WL_UTIL_PCT] : NAN);
+        double umax = gr ? (d->has[WL_GR_MAX] ? d->v[WL_GR_MAX] * 100 : NAN)
+                         : (!mig && d->has[WL_UTIL_MAX] ? d->v[WL_UTIL_MAX] : NAN);
+        u->devices++;
+        u->mem_pct_mib = max_nan(u->mem_pct_mib, d->has[WL_MEM_PCT] ? d->v[WL_MEM_PCT] : NAN);
+        u->mem_peak_mib = max_nan(u->mem_peak_mib, d->has[WL_MEM_MAX] ? d->v[WL_MEM_MAX] : NAN);
+        u->util_pct = max_nan(u->util_pct, upct);
+        u->util_peak = max_nan(u->util_peak, umax);
+        if (d->has[WL_SAMPLES] && d->v[WL_SAMPLES] > u->samples) u->samples = d->v[WL_SAMPLES];
+    }
+    strmap_free(byw, NULL);
+    if (n) qsort(res, n, sizeof *res, workload_cmp);
+    *out = res;
+    *nout = n;
+}
+
+static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, Strvec *warnings,
+                             WorkloadUsage **out, size_t *nout, Error *err)
+{
+    char w[32], p[32];
+    promql_duration(w, sizeof w, q->window_s);
+    double pct = q->percentile > 0 && q->percentile <= 100 ? q->percentile : 95;
+    snprintf(p, sizeof p, "%.4g", pct / 100.0);
+    for (char *x = p; *x; x++) if (*x == ',') *x = '.';
+    static const struct { int field; const char *fn; const char *metric; bool pct; } qs[] = {
+        { WL_MEM_PCT, "quantile_over_time", "DCGM_FI_DEV_FB_USED", true },
+        { WL_MEM_MAX, "max_over_time", "DCGM_FI_DEV_FB_USED", false },
+        { WL_GR_PCT, "quantile_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", true },
+        { WL_GR_MAX, "max_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", false },
+        { WL_UTIL_PCT, "quantile_over_time", "DCGM_FI_DEV_GPU_UTIL", true },
+        { WL_UTIL_MAX, "max_over_time", "DCGM_FI_DEV_GPU_UTIL", false },
+        { WL_SAMPLES, "count_over_time", "DCGM_FI_DEV_FB_USED", false },
+    };
+    WlCtx ctx = { NULL, 0, 0, strmap_new(), 0 };
+    int rc = 0;
+    /* one query per statistic: each stays within the server's per-query sample limit */
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0] && rc == 0; i++) {
+        char *promql = xasprintf("max by (" DEVICE_LABELS ") (%s(%s%s%s[%s]))", qs[i].fn,
+                                 qs[i].pct ? p : "", qs[i].pct ? ", " : "", qs[i].metric, w);
+        ctx.field = qs[i].field;
+        rc = prom_query(c, promql, at, workload_series, &ctx, warnings, err);
+        free(promql);
+    }
+    if (rc == 0) workloads_build(&ctx, out, nout);
+    for (size_t i = 0; i < ctx.n; i++) { free(ctx.d[i].ns); free(ctx.d[i].pod); free(ctx.d[i].container); }
+    free(ctx.d);
+    strmap_free(ctx.index, NULL);
+    return rc;
+}
+
+long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                        WorkloadUsage **workloads, size_t *nworkloads, Error *err)
+{
+    if (workloads) *workloads = NULL;
+    if (nworkloads) *nworkloads = 0;
+    double window = q && q->window_s > 0 ? q->window_s : 3600;
+    char *promql = prom_usage_query(window);
+    UsageCtx u = { dcgm_accum_new(), 0 };
+    int rc = prom_query(c, promql, at, usage_series, &u, &d->warnings, err);
+    free(promql);
+    if (rc != 0) {
+        dcgm_accum_free(u.a);
+        return -1;
+    }
+    dcgm_accum_finish(u.a, d);
+    dcgm_accum_free(u.a);
+    d->windowed = true;
+    if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {
+        MetricsQuery wq = *q;
+        wq.window_s = window;
+        Error werr = { .set = false };
+        if (collect_workloads(c, &wq, at, &d->warnings, workloads, nworkloads, &werr) != 0)
+            strvec_pushf(&d->warnings, "per-workload usage over the window unavailable: %s", werr.msg);
+    }
+    return u.series;
+}

@@ -1,0 +1,406 @@
+/* Unit tests: Prometheus text parser and DCGM series -> GpuUsage (src/sources/dcgm.c), and the
+ * usage joins of metrics.c.  Expected numbers are the values written in the fixtures
+ * tests/fixtures/dcgm/ (each fixture's header comment states them). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dcgm.h"
+#include "metrics.h"
+#include "util.h"
+
+static char *load_fixture(const char *name, size_t *len)
+{
+    const char *root = getenv("KGPU_ROOT");
+    char *path = xasprintf("%s/tests/fixtures/dcgm/%s", root ? root : ".", name);
+    char *err = NULL;
+    char *text = read_file(path, len, &err);
+    if (!text) fail_msg("%s: %s", path, err ? err : "?");
+    free(path);
+    return text;
+}
+
+static void parse_fixture(const char *name, const char *default_node, UsageData *d, PromTextStats *st)
+{
+    size_t len;
+    char *text = load_fixture(name, &len);
+    memset(d, 0, sizeof *d);
+    d->idle_threshold = 5;
+    dcgm_parse_text(text, len, default_node, d, st);
+    free(text);
+}
+
+static const GpuUsage *find_dev(const UsageData *d, const char *node, int gpu, int gi)
+{
+    for (size_t i = 0; i < d->ngpus; i++)
+        if (str_eq(d->gpus[i].node, node) && d->gpus[i].gpu == gpu && d->gpus[i].mig_instance == gi)
+            return &d->gpus[i];
+    return NULL;
+}
+
+#define assert_near(a, b) do { double a_ = (a), b_ = (b); \
+    if (!(fabs(a_ - b_) < 1e-6)) fail_msg("%s = %g, want %g", #a, a_, b_); } while (0)
+
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct { int n; char metric[64]; char labels[8][2][64]; size_t nl; double v; int64_t ts; } Capture;
+
+static int capture_one(void *ctx, const char *metric, const PromLabel *l, size_t n, double v, int64_t ts)
+{
+    Capture *c = ctx;
+    c->n++;
+    snprintf(c->metric, sizeof c->metric, "%s", metric);
+    c->nl = n < 8 ? n : 8;
+    for (size_t i = 0; i < c->nl; i++) {
+        snprintf(c->labels[i][0], 64, "%s", l[i].name);
+        snprintf(c->labels[i][1], 64, "%s", l[i].value);
+    }
+    c->v = v;
+    c->ts = ts;
+    return 0;
+}
+
+static void parse_line(const char *line, Capture *c, PromTextStats *st)
+{
+    memset(c, 0, sizeof *c);
+    promtext_parse(line, strlen(line), capture_one, c, st);
+}
+
+static void test_text_basics(void **state)
+{
+    (void)state;
+    Capture c;
+    PromTextStats st;
+    parse_line("m{a=\"x \\\"y\\\" \\\\ z\\nw\",b=\"\"} 1.5 1715707841000\n", &c, &st);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(st.samples, 1);
+    assert_int_equal(st.skipped, 0);
+    assert_string_equal(c.metric, "m");
+    assert_int_equal(c.nl, 2);
+    assert_string_equal(c.labels[0][0], "a");
+    assert_string_equal(c.labels[0][1], "x \"y\" \\ z\nw");
+    assert_string_equal(c.labels[1][1], "");
+    assert_near(c.v, 1.5);
+    assert_true(c.ts == 1715707841000LL);
+
+    parse_line("up 1", &c, &st);                       /* no labels, no newline, no timestamp */
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.nl, 0);
+    assert_true(c.ts == PROM_NO_TIMESTAMP);
+
+    parse_line("m{} NaN\n", &c, &st);
+    assert_int_equal(c.n, 1);
+    assert_true(isnan(c.v));
+    parse_line("m +Inf\n", &c, &st);
+    assert_true(isinf(c.v) && c.v > 0);
+    parse_line("m -Inf\n", &c, &st);
+    assert_true(isinf(c.v) && c.v < 0);
+    parse_line("m 2.5 1715707841.250\n", &c, &st);  /* OpenMetrics: seconds with a fraction */
+    assert_true(c.ts == 1715707841250LL);
+
+    parse_line("# HELP m x\n# TYPE m gauge\n\n   \n# EOF\n", &c, &st);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(st.lines, 5);
+    assert_int_equal(st.skipped, 0);
+
+    const char *bad[] = { "m{a=\"x} 1", "m{a=\"\\t\"} 1", "m{a=x} 1", "m{} ", "m{}1", "m 1 2 3",
+                          "{a=\"b\"} 1", "m{a=\"b\"", "m{,} 1", "m 0x", "m 1e400000000000000000000000000000000000000000000000000000000000000000000000000000000000" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        parse_line(bad[i], &c, &st);
+        if (c.n != 0 || st.skipped != 1) fail_msg("accepted malformed line [%s]", bad[i]);
+    }
+    /* an embedded NUL inside a label value is malformed, and the parser stops at len */
+    char nul[] = "m{a=\"x\0y\"} 1\nm 2";
+    memset(&c, 0, sizeof c);
+    promtext_parse(nul, sizeof nul - 1, capture_one, &c, &st);
+    assert_int_equal(st.skipped, 1);
+    assert_int_equal(c.n, 1);
+    assert_near(c.v, 2);
+}
+
+static int stop_after_first(void *ctx, const char *m, const PromLabel *l, size_t n, double v, int64_t ts)
+{
+    (void)m; (void)l; (void)n; (void)v; (void)ts;
+    (*(int *)ctx)++;
+    return 7;
+}
+
+static void test_text_stop(void **state)
+{
+    (void)state;
+    int calls = 0;
+    const char *t = "a 1\nb 2\nc 3\n";
+    assert_int_equal(promtext_parse(t, strlen(t), stop_after_first, &calls, NULL), 7);
+    assert_int_equal(calls, 1);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_whole_gpus(void **state)
+{
+    (void)state;
+    UsageData d;
+    PromTextStats st;
+    parse_fixture("whole-gpus.txt", NULL, &d, &st);
+    assert_int_equal(st.skipped, 0);
+    assert_int_equal(st.samples, 14);
+    assert_int_equal(d.ngpus, 2);
+    const GpuUsage *g0 = find_dev(&d, "gpu-a100-1", 0, -1), *g1 = find_dev(&d, "gpu-a100-1", 1, -1);
+    assert_non_null(g0);
+    assert_non_null(g1);
+    assert_string_equal(g0->uuid, "GPU-aaaaaaaa-0000-4000-8000-000000000000");
+    assert_string_equal(g0->model, "NVIDIA A100-SXM4-80GB");
+    assert_null(g0->mig_profile);
+    assert_near(g0->mem_used_mib, 51200);
+    assert_near(g0->mem_total_mib, 51200 + 30208 + 512);
+    assert_near(g0->util, 70.5);          /* GR_ENGINE_ACTIVE 0.705 wins over GPU_UTIL 63 */
+    assert_true(isnan(g0->util_max));     /* a scrape has no window */
+    assert_string_equal(g0->ns, "team-a");
+    assert_string_equal(g0->pod, "train-0");
+    assert_string_equal(g0->container, "trainer");
+    assert_int_equal(g0->holders, 1);
+    assert_near(g1->mem_used_mib, 323);
+    assert_near(g1->mem_total_mib, 323 + 81085 + 512);
+    assert_near(g1->util, 0);
+    assert_null(g1->pod);
+    assert_int_equal(g1->holders, 0);
+    assert_int_equal(d.npods, 1);
+    assert_string_equal(d.pods[0].pod, "train-0");
+    assert_near(d.pods[0].mem_used_mib, 51200);
+
+    const GpuUsage *out[4];
+    assert_int_equal(usage_node_gpus(&d, "gpu-a100-1", out, 4), 2);
+    assert_ptr_equal(out[0], g0);
+    assert_int_equal(usage_node_gpus(&d, "other", out, 4), 0);
+    double mem, util;
+    assert_true(usage_for_pod(&d, "team-a", "train-0", &mem, &util));
+    assert_near(mem, 51200);
+    assert_near(util, 70.5);
+    assert_false(usage_for_pod(&d, "team-a", "nope", &mem, &util));
+    assert_true(isnan(mem));
+    /* without a window (scrape) nothing can be called idle */
+    assert_false(usage_is_idle_allocated(&d, g0));
+    assert_false(usage_is_idle_allocated(&d, g1));
+    usage_free(&d);
+}
+
+static void test_mig_mixed(void **state)
+{
+    (void)state;
+    UsageData d;
+    PromTextStats st;
+    parse_fixture("mig-mixed.txt", NULL, &d, &st);
+    assert_int_equal(st.skipped, 0);
+    /* GPU 0: three instances (its GPU-level series dropped), GPU 1 whole */
+    assert_int_equal(d.ngpus, 4);
+    assert_null(find_dev(&d, "gpu-mig-1", 0, -1));
+    const GpuUsage *gi1 = find_dev(&d, "gpu-mig-1", 0, 1), *gi9 = find_dev(&d, "gpu-mig-1", 0, 9),
+                   *gi10 = find_dev(&d, "gpu-mig-1", 0, 10), *g1 = find_dev(&d, "gpu-mig-1", 1, -1);
+    assert_non_null(gi1); assert_non_null(gi9); assert_non_null(gi10); assert_non_null(g1);
+    assert_string_equal(gi1->mig_profile, "3g.20gb");
+    assert_string_equal(gi9->mig_profile, "1g.5gb");
+    assert_near(gi1->mem_used_mib, 13);
+    assert_near(gi1->mem_total_mib, 13 + 19955);
+    assert_near(gi1->util, 0);
+    assert_null(gi1->pod);
+    assert_near(gi9->mem_used_mib, 3000);
+    assert_near(gi9->mem_total_mib, 3000 + 1952);
+    assert_near(gi9->util, 41.2);         /* GR_ENGINE_ACTIVE x 100, not GPU_UTIL's 0 */
+    assert_string_equal(gi9->pod, "infer-0");
+    assert_near(gi10->util, 2);
+    assert_string_equal(gi10->ns, "team-c");
+    assert_near(g1->mem_used_mib, 20000);
+    assert_near(g1->mem_total_mib, 40960);
+    assert_near(g1->util, 88);            /* no profiling metrics: GPU_UTIL */
+    assert_string_equal(g1->pod, "train-1");
+    /* sorted: gpu 0 instances by GPU_I_ID, then gpu 1 */
+    const GpuUsage *out[8];
+    assert_int_equal(usage_node_gpus(&d, "gpu-mig-1", out, 8), 4);
+    assert_int_equal(out[0]->mig_instance, 1);
+    assert_int_equal(out[1]->mig_instance, 9);
+    assert_int_equal(out[2]->mig_instance, 10);
+    assert_int_equal(out[3]->gpu, 1);
+    assert_int_equal(usage_node_gpus(&d, "gpu-mig-1", out, 2), 4);   /* count beyond max */
+    assert_int_equal(d.npods, 3);
+    usage_free(&d);
+}
+
+static void test_time_sliced(void **state)
+{
+    (void)state;
+    UsageData d;
+    PromTextStats st;
+    parse_fixture("time-sliced.txt", NULL, &d, &st);
+    assert_int_equal(st.skipped, 0);
+    assert_int_equal(d.ngpus, 3);
+    assert_int_equal(d.npods, 5);
+    const GpuUsage *g0 = find_dev(&d, "gpu-ts-1", 0, -1), *g1 = find_dev(&d, "gpu-ts-1", 1, -1),
+                   *g2 = find_dev(&d, "gpu-ts-1", 2, -1);
+    /* repeated per pod: the device value once */
+    assert_int_equal(g0->holders, 2);
+    assert_null(g0->pod);
+    assert_near(g0->mem_used_mib, 6000);
+    assert_near(g0->mem_total_mib, 6000 + 9100 + 260);
+    assert_near(g0->util, 40);
+    /* split per process: the sum */
+    assert_int_equal(g1->holders, 2);
+    assert_near(g1->mem_used_mib, 3000 + 5000);
+    assert_near(g1->mem_total_mib, 8000 + 7100);
+    assert_near(g1->util, 10 + 25);
+    /* exported_* labels name the workload, not the exporter pod */
+    assert_int_equal(g2->holders, 1);
+    assert_string_equal(g2->ns, "team-c");
+    assert_string_equal(g2->pod, "batch-9");
+    assert_string_equal(g2->container, "worker");
+
+    const GpuUsage *out[4];
+    assert_int_equal(usage_device_pods(&d, g1, out, 4), 2);
+    assert_string_equal(out[0]->pod, "svc-1");
+    assert_near(out[0]->mem_used_mib, 3000);
+    assert_near(out[1]->util, 25);
+    assert_int_equal(out[1]->holders, 2);
+    double mem, util;
+    assert_true(usage_for_pod(&d, "team-b", "nb-2", &mem, &util));
+    assert_near(mem, 6000);
+    assert_near(util, 40);
+    assert_int_equal(usage_pod_devices(&d, "team-a", "svc-2", out, 4), 1);
+    assert_false(usage_for_pod(&d, "gpu-operator", "nvidia-dcgm-exporter-x7k2p", &mem, &util));
+    usage_free(&d);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    UsageData d;
+    PromTextStats st;
+    parse_fixture("malformed.txt", NULL, &d, &st);
+    assert_int_equal(st.skipped, 11);
+    assert_int_equal(st.samples, 10);
+    assert_int_equal(st.first_bad_line, 8);
+    /* gpu 0 (NaN util), gpu 5 (exemplar), gpu 6 (no final newline); gpu 1 only had +/-Inf,
+     * gpu 3 a bad GPU_I_ID, gpu 4 no node */
+    assert_int_equal(d.ngpus, 3);
+    const GpuUsage *g0 = find_dev(&d, "gpu-bad-1", 0, -1);
+    assert_non_null(g0);
+    assert_string_equal(g0->model, "NVIDIA \"Weird\" GPU \\ with\nnewline");
+    assert_near(g0->mem_used_mib, 100);
+    assert_near(g0->mem_total_mib, 1000);
+    assert_true(isnan(g0->util));
+    assert_null(find_dev(&d, "gpu-bad-1", 1, -1));
+    const GpuUsage *g5 = find_dev(&d, "gpu-bad-1", 5, -1);
+    assert_near(g5->mem_used_mib, 1500);
+    assert_near(g5->mem_total_mib, 4000);
+    const GpuUsage *g6 = find_dev(&d, "gpu-bad-1", 6, -1);
+    assert_near(g6->mem_used_mib, 4);
+    assert_true(isnan(g6->mem_total_mib));
+    usage_free(&d);
+
+    /* the scraped pod's node stands in for a missing Hostname label */
+    parse_fixture("malformed.txt", "node-of-the-pod", &d, &st);
+    assert_int_equal(d.ngpus, 4);
+    const GpuUsage *g4 = find_dev(&d, "node-of-the-pod", 4, -1);
+    assert_non_null(g4);
+    assert_near(g4->mem_used_mib, 77);
+    usage_free(&d);
+}
+
+/* every prefix of every fixture, and bytes flipped: never a crash, never a leak (ASan) */
+static void test_truncations(void **state)
+{
+    (void)state;
+    const char *names[] = { "whole-gpus.txt", "mig-mixed.txt", "time-sliced.txt", "malformed.txt" };
+    for (size_t f = 0; f < 4; f++) {
+        size_t len;
+        char *text = load_fixture(names[f], &len);
+        for (size_t cut = 0; cut <= len; cut += 7) {
+            char *part = xmalloc(cut ? cut : 1);
+            memcpy(part, text, cut);        /* not NUL-terminated on purpose */
+            UsageData d;
+            memset(&d, 0, sizeof d);
+            dcgm_parse_text(part, cut, NULL, &d, NULL);
+            usage_free(&d);
+            free(part);
+        }
+        unsigned seed = 12345;
+        for (int round = 0; round < 200; round++) {
+            char *copy = xmalloc(len);
+            memcpy(copy, text, len);
+            for (int k = 0; k < 8; k++) {
+                seed = seed * 1103515245u + 12345u;
+                copy[(seed >> 8) % len] = (char)(seed >> 16);
+            }
+            UsageData d;
+            memset(&d, 0, sizeof d);
+            dcgm_parse_text(copy, len, "n", &d, NULL);
+            for (size_t i = 0; i < d.ngpus; i++) assert_non_null(d.gpus[i].node);
+            usage_free(&d);
+            free(copy);
+        }
+        free(text);
+    }
+}
+
+/* accumulate as the Prometheus path does: instant values and window maxima of one device */
+static void test_accum_window(void **state)
+{
+    (void)state;
+    PromLabel busy[] = { { "Hostname", "n1" }, { "gpu", "0" }, { "UUID", "GPU-1" },
+                         { "namespace", "a" }, { "pod", "p" }, { "container", "c" } };
+    PromLabel idle[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" },
+                         { "namespace", "a" }, { "pod", "q" }, { "container", "c" } };
+    PromLabel gone[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" },
+                         { "namespace", "a" }, { "pod", "old" }, { "container", "c" } };
+    PromLabel freegpu[] = { { "Hostname", "n1" }, { "gpu", "2" }, { "UUID", "GPU-3" } };
+    DcgmAccum *a = dcgm_accum_new();
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, busy, 6, 1000, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_FREE, busy, 6, 3000, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL, busy, 6, 20, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL_MAX, busy, 6, 97, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, idle, 6, 500, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL, idle, 6, 0, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL_MAX, idle, 6, 3, NULL));
+    /* a pod that held GPU-2 earlier in the window: only a window value, no current value */
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL_MAX, gone, 6, 90, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, freegpu, 3, 0, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GPU_UTIL_MAX, freegpu, 3, 0, NULL));
+    assert_false(dcgm_accum_add(a, DCGM_FB_USED, freegpu, 3, NAN, NULL));
+    assert_false(dcgm_accum_add(a, DCGM_FB_USED, freegpu, 3, -1, NULL));
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    d.windowed = true;
+    dcgm_accum_finish(a, &d);
+    dcgm_accum_free(a);
+    assert_int_equal(d.ngpus, 3);
+    assert_int_equal(d.npods, 2);
+    assert_near(d.gpus[0].util_max, 97);
+    assert_near(d.gpus[1].util_max, 3);
+    assert_int_equal(d.gpus[1].holders, 1);
+    assert_false(usage_is_idle_allocated(&d, &d.gpus[0]));
+    assert_true(usage_is_idle_allocated(&d, &d.gpus[1]));
+    assert_true(usage_is_idle_allocated(&d, &d.pods[1]));
+    assert_false(usage_is_idle_allocated(&d, &d.gpus[2]));   /* idle but nobody holds it */
+    d.idle_threshold = 2;
+    assert_false(usage_is_idle_allocated(&d, &d.gpus[1]));
+    usage_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_basics),
+        cmocka_unit_test(test_text_stop),
+        cmocka_unit_test(test_whole_gpus),
+        cmocka_unit_test(test_mig_mixed),
+        cmocka_unit_test(test_time_sliced),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_truncations),
+        cmocka_unit_test(test_accum_window),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,390 @@
+/* Unit tests: Prometheus API responses (src/sources/prometheus.c) and the metrics source
+ * order without a network (src/sources/metrics.c).
+ *
+ * Also a driver for tests/integration/test_metrics_prometheus.sh (not run by the unit phase):
+ *   test_prometheus --dump [--prometheus URL] [--token T] [--basic U:P] [--kubeconfig K]
+ *                   [--snapshot F] [--window SECONDS] [--percentile P] [--workloads]
+ *                   [--no-metrics] [--range QUERY START END STEP] [--query QUERY]
+ * prints the UsageData (and workloads) metrics_collect gathers as JSON on stdout, or with
+ * --range/--query the series of one query (direct --prometheus only).  $KUBECTL_GPU_NOW fixes
+ * the evaluation time. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "apiclient.h"
+#include "error.h"
+#include "loader.h"
+#include "metrics.h"
+#include "prometheus.h"
+#include "util.h"
+
+typedef struct {
+    int series;
+    size_t points;
+    char first_labels[512];
+    double last_value;
+    double first_ts;
+} Seen;
+
+static int see(void *ctx, const PromLabel *l, size_t n, const double *ts, const double *v, size_t np)
+{
+    Seen *s = ctx;
+    if (s->series == 0) {
+        size_t off = 0;
+        for (size_t i = 0; i < n && off < sizeof s->first_labels - 1; i++)
+            off += (size_t)snprintf(s->first_labels + off, sizeof s->first_labels - off, "%s%s=%s",
+                                    i ? "," : "", l[i].name, l[i].value);
+        s->first_ts = ts[0];
+    }
+    s->series++;
+    s->points += np;
+    s->last_value = v[np - 1];
+    return 0;
+}
+
+static int parse(const char *body, long code, Seen *s, Strvec *w, Error *err)
+{
+    memset(s, 0, sizeof *s);
+    error_clear(err);
+    return prom_parse_response(body, strlen(body), code, see, s, w, err);
+}
+
+static void test_vector_matrix_scalar(void **state)
+{
+    (void)state;
+    Seen s;
+    Strvec w = STRVEC_INIT;
+    Error err = { .set = false };
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+                           "{\"metric\":{\"__name__\":\"up\",\"job\":\"a\"},\"value\":[1715700030.5,\"1\"]},"
+                           "{\"metric\":{\"job\":\"b\"},\"value\":[1715700030.5,\"NaN\"]},"
+                           "{\"metric\":{\"job\":\"c\"},\"value\":[1715700030.5,\"+Inf\"]},"
+                           "{\"metric\":{\"job\":\"d\"},\"value\":[1715700030.5,\"2.5e3\"]}]}}",
+                           200, &s, &w, &err), 0);
+    assert_int_equal(s.series, 4);
+    assert_string_equal(s.first_labels, "__name__=up,job=a");
+    assert_true(s.first_ts == 1715700030.5);
+    assert_true(s.last_value == 2500);
+    assert_int_equal(w.n, 0);
+
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+                           "{\"metric\":{\"a\":\"1\"},\"values\":[[1,\"1\"],[2,\"2\"],[3,\"3\"]]},"
+                           "{\"metric\":{\"a\":\"2\"},\"values\":[[1,\"4\"],[2,\"x\"],[3,\"6\"]]}]},"
+                           "\"warnings\":[\"PromQL info: something\"]}", 200, &s, &w, &err), 0);
+    assert_int_equal(s.series, 2);
+    assert_int_equal(s.points, 5);            /* the bad point "x" is dropped */
+    assert_true(s.last_value == 6);
+    assert_int_equal(w.n, 1);
+    assert_string_equal(w.v[0], "prometheus warning: PromQL info: something");
+
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[5,\"42\"]}}",
+                           200, &s, &w, &err), 0);
+    assert_int_equal(s.series, 1);
+    assert_true(s.last_value == 42);
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"string\",\"result\":[5,\"x\"]}}",
+                           200, &s, &w, &err), 0);
+    assert_int_equal(s.series, 0);
+    /* empty vector */
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
+                           200, &s, &w, &err), 0);
+    assert_int_equal(s.series, 0);
+    strvec_free(&w);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    Seen s;
+    Strvec w = STRVEC_INIT;
+    Error err = { .set = false };
+    assert_int_equal(parse("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter "
+                           "\\\"query\\\": 1:5: parse error\",\"warnings\":[\"w1\"]}", 400, &s, &w, &err), -1);
+    assert_string_equal(err.msg, "bad_data: invalid parameter \"query\": 1:5: parse error");
+    assert_int_equal(err.code, 400);
+    assert_int_equal(w.n, 1);
+    assert_int_equal(parse("{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out\"}",
+                           503, &s, &w, &err), -1);
+    assert_string_equal(err.msg, "timeout: query timed out");
+    assert_int_equal(parse("<html><body>502 Bad Gateway</body></html>", 502, &s, &w, &err), -1);
+    assert_string_equal(err.msg, "HTTP 502: <html><body>502 Bad Gateway</body></html>");
+    assert_int_equal(parse("Unauthorized\n", 401, &s, &w, &err), -1);
+    assert_string_equal(err.msg, "HTTP 401: Unauthorized");
+    assert_int_equal(parse("{\"kind\":\"Status\",\"status\":\"Failure\"}", 200, &s, &w, &err), -1);
+    assert_int_equal(parse("{\"status\":\"success\"}", 200, &s, &w, &err), -1);
+    assert_non_null(strstr(err.msg, "malformed"));
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":{}}}", 200, &s, &w, &err), -1);
+    assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"histogram\",\"result\":[]}}", 200, &s, &w, &err), -1);
+    assert_int_equal(parse("{\"status\":\"succ", 200, &s, &w, &err), -1);
+    assert_non_null(strstr(err.msg, "not a Prometheus API response"));
+    assert_int_equal(parse("", 200, &s, &w, &err), -1);
+    /* hostile shapes: wrong types everywhere, never a crash */
+    const char *odd[] = {
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[1,\"x\",null,{\"metric\":5,\"value\":[1]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"a\":1},\"values\":[[\"t\",\"1\"],[1,2],[]]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":\"x\"}}",
+        "{\"status\":5,\"data\":[]}", "[]", "null",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},\"value\":[1,\"1\"]}]},\"warnings\":[1,2,\"ok\"]}",
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) parse(odd[i], 200, &s, &w, &err);
+    strvec_free(&w);
+}
+
+static void test_queries(void **state)
+{
+    (void)state;
+    char *q = prom_usage_query(3600);
+    assert_non_null(strstr(q, "max_over_time(DCGM_FI_DEV_GPU_UTIL[3600s])"));
+    assert_non_null(strstr(q, "max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[3600s])"));
+    assert_non_null(strstr(q, "exported_pod"));
+    assert_non_null(strstr(q, "hostname"));
+    free(q);
+    q = prom_usage_query(0.2);       /* never a zero-length range */
+    assert_non_null(strstr(q, "[1s]"));
+    free(q);
+}
+
+static void test_client_config(void **state)
+{
+    (void)state;
+    Error err = { .set = false };
+    PromConfig pc = { .url = "ftp://user:secret@x" };
+    assert_null(prom_client_new(&pc, &err));
+    assert_null(strstr(err.msg, "secret"));
+    pc.url = "http://user:secret@prom.example:9090/";
+    PromClient *c = prom_client_new(&pc, &err);
+    assert_non_null(c);
+    assert_null(strstr(prom_client_describe(c), "secret"));
+    prom_client_free(c);
+    PromConfig none = { 0 };
+    assert_null(prom_client_new(&none, &err));
+}
+
+static void test_collect_offline(void **state)
+{
+    (void)state;
+    GlobalOptions g;
+    memset(&g, 0, sizeof g);
+    UsageData d;
+    WorkloadUsage *w = (WorkloadUsage *)1;
+    size_t nw = 99;
+    g.no_metrics = true;
+    metrics_collect(&d, &g, NULL, NULL, NULL, &w, &nw);
+    assert_string_equal(d.source, "none");
+    assert_string_equal(d.detail, "disabled by --no-metrics");
+    assert_null(w);
+    assert_int_equal(nw, 0);
+    assert_true(d.window_s == 3600 && d.idle_threshold == 5);
+    usage_free(&d);
+
+    g.no_metrics = false;
+    g.snapshot = "x.json";
+    metrics_collect(&d, &g, NULL, NULL, NULL, NULL, NULL);
+    assert_string_equal(d.source, "none");
+    assert_non_null(strstr(d.detail, "--prometheus"));
+    usage_free(&d);
+
+    /* a Prometheus that is not there: none, and the reason names it */
+    g.prometheus = "http://127.0.0.1:1";
+    MetricsQuery q = { 600, 10, 90, false };
+    metrics_collect(&d, &g, NULL, NULL, &q, NULL, NULL);
+    assert_string_equal(d.source, "none");
+    assert_non_null(strstr(d.detail, "--prometheus http://127.0.0.1:1: "));
+    assert_true(d.window_s == 600 && d.idle_threshold == 10);
+    assert_int_equal(d.ngpus, 0);
+    usage_free(&d);
+
+    g.prometheus = "127.0.0.1:9090";
+    metrics_collect(&d, &g, NULL, NULL, NULL, NULL, NULL);
+    assert_string_equal(d.source, "none");
+    assert_non_null(strstr(d.detail, "not an http"));
+    usage_free(&d);
+    usage_free(NULL);
+    workloads_free(NULL, 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* --dump driver                                                                             */
+
+static cJSON *num_or_null(double v) { return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v); }
+
+static cJSON *usage_json(const GpuUsage *u)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "node", u->node);
+    cJSON_AddNumberToObject(o, "gpu", u->gpu);
+    cJSON_AddNumberToObject(o, "migInstance", u->mig_instance);
+    if (u->mig_profile) cJSON_AddStringToObject(o, "migProfile", u->mig_profile);
+    else cJSON_AddNullToObject(o, "migProfile");
+    if (u->uuid) cJSON_AddStringToObject(o, "uuid", u->uuid);
+    if (u->model) cJSON_AddStringToObject(o, "model", u->model);
+    if (u->ns) cJSON_AddStringToObject(o, "namespace", u->ns);
+    if (u->pod) cJSON_AddStringToObject(o, "pod", u->pod);
+    if (u->container) cJSON_AddStringToObject(o, "container", u->container);
+    cJSON_AddItemToObject(o, "memoryUsedMiB", num_or_null(u->mem_used_mib));
+    cJSON_AddItemToObject(o, "memoryTotalMiB", num_or_null(u->mem_total_mib));
+    cJSON_AddItemToObject(o, "utilization", num_or_null(u->util));
+    cJSON_AddItemToObject(o, "utilizationMax", num_or_null(u->util_max));
+    cJSON_AddNumberToObject(o, "holders", u->holders);
+    return o;
+}
+
+static int print_series(void *ctx, const PromLabel *l, size_t n, const double *ts, const double *v, size_t np)
+{
+    cJSON *arr = ctx, *s = cJSON_CreateObject(), *m = cJSON_CreateObject(), *pts = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) cJSON_AddStringToObject(m, l[i].name, l[i].value);
+    for (size_t i = 0; i < np; i++) {
+        cJSON *p = cJSON_CreateArray();
+        cJSON_AddItemToArray(p, cJSON_CreateNumber(ts[i]));
+        cJSON_AddItemToArray(p, num_or_null(v[i]));
+        cJSON_AddItemToArray(pts, p);
+    }
+    cJSON_AddItemToObject(s, "metric", m);
+    cJSON_AddItemToObject(s, "points", pts);
+    cJSON_AddItemToArray(arr, s);
+    return 0;
+}
+
+static int dump(int argc, char **argv)
+{
+    static GlobalOptions g;
+    MetricsQuery q = { 3600, 5, 95, false };
+    const char *range[4] = { NULL }, *query = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--prometheus") == 0 && v) { g.prometheus = v; i++; }
+        else if (strcmp(a, "--token") == 0 && v) { g.prometheus_token = v; i++; }
+        else if (strcmp(a, "--basic") == 0 && v) { g.prometheus_user = v; i++; }
+        else if (strcmp(a, "--kubeconfig") == 0 && v) { g.kubeconfig = v; i++; }
+        else if (strcmp(a, "--snapshot") == 0 && v) { g.snapshot = v; i++; }
+        else if (strcmp(a, "--window") == 0 && v) { q.window_s = atof(v); i++; }
+        else if (strcmp(a, "--percentile") == 0 && v) { q.percentile = atof(v); i++; }
+        else if (strcmp(a, "--workloads") == 0) q.want_workloads = true;
+        else if (strcmp(a, "--no-metrics") == 0) g.no_metrics = true;
+        else if (strcmp(a, "--query") == 0 && v) { query = v; i++; }
+        else if (strcmp(a, "--range") == 0 && i + 4 < argc) {
+            for (int k = 0; k < 4; k++) range[k] = argv[i + 1 + k];
+            i += 4;
+        } else { fprintf(stderr, "dump: bad argument %s\n", a); return 2; }
+    }
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int rc = 0;
+    Error err = { .set = false };
+    if (range[0] || query) {
+        PromConfig pc = { .url = g.prometheus, .token = g.prometheus_token, .basic_auth = g.prometheus_user };
+        PromClient *c = prom_client_new(&pc, &err);
+        cJSON *arr = cJSON_CreateArray();
+        Strvec w = STRVEC_INIT;
+        const char *at = getenv("KUBECTL_GPU_NOW");
+        if (!c) rc = -1;
+        else if (range[0])
+            rc = prom_query_range(c, range[0], atof(range[1]), atof(range[2]), atof(range[3]), print_series, arr, &w, &err);
+        else
+            rc = prom_query(c, query, at ? atof(at) : 0, print_series, arr, &w, &err);
+        cJSON *out = cJSON_CreateObject();
+        cJSON_AddItemToObject(out, "series", arr);
+        if (rc) cJSON_AddStringToObject(out, "error", err.msg);
+        cJSON *wa = cJSON_AddArrayToObject(out, "warnings");
+        for (size_t i = 0; i < w.n; i++) cJSON_AddItemToArray(wa, cJSON_CreateString(w.v[i]));
+        char *s = cJSON_Print(out);
+        puts(s);
+        free(s);
+        cJSON_Delete(out);
+        strvec_free(&w);
+        prom_client_free(c);
+        curl_global_cleanup();
+        return rc ? 1 : 0;
+    }
+    Cluster c;
+    cluster_init(&c);
+    ApiClient *api = NULL;
+    if (g.kubeconfig || g.snapshot) {
+        LoadRequest rq = { .nodes = true, .pods = true, .services = true };
+        if (cluster_load(&c, &g, &rq, g.snapshot ? NULL : &api, &err) != 0) {
+            fprintf(stderr, "dump: %s\n", err.msg);
+            cluster_free(&c);
+            return 1;
+        }
+    }
+    UsageData d;
+    WorkloadUsage *w = NULL;
+    size_t nw = 0;
+    metrics_collect(&d, &g, api, &c, &q, &w, &nw);
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "source", d.source);
+    cJSON_AddStringToObject(out, "detail", d.detail);
+    cJSON_AddBoolToObject(out, "windowed", d.windowed);
+    cJSON_AddNumberToObject(out, "evaluatedAt", d.evaluated_at);
+    cJSON *gpus = cJSON_AddArrayToObject(out, "devices");
+    for (size_t i = 0; i < d.ngpus; i++) {
+        cJSON *o = usage_json(&d.gpus[i]);
+        cJSON_AddBoolToObject(o, "idleAllocated", usage_is_idle_allocated(&d, &d.gpus[i]));
+        cJSON *pa = cJSON_AddArrayToObject(o, "pods");
+        const GpuUsage *pp[64];
+        size_t np = usage_device_pods(&d, &d.gpus[i], pp, 64);
+        for (size_t k = 0; k < np && k < 64; k++) cJSON_AddItemToArray(pa, usage_json(pp[k]));
+        cJSON_AddItemToArray(gpus, o);
+    }
+    /* per pod, through the join the status command uses */
+    cJSON *pods = cJSON_AddArrayToObject(out, "pods");
+    for (size_t i = 0; i < d.npods; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < i; k++)
+            if (str_eq(d.pods[k].ns, d.pods[i].ns) && str_eq(d.pods[k].pod, d.pods[i].pod)) dup = true;
+        if (dup) continue;
+        double mem, util;
+        usage_for_pod(&d, d.pods[i].ns, d.pods[i].pod, &mem, &util);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "namespace", d.pods[i].ns ? d.pods[i].ns : "");
+        cJSON_AddStringToObject(o, "pod", d.pods[i].pod);
+        cJSON_AddItemToObject(o, "memoryUsedMiB", num_or_null(mem));
+        cJSON_AddItemToObject(o, "utilization", num_or_null(util));
+        cJSON_AddItemToArray(pods, o);
+    }
+    cJSON *wa = cJSON_AddArrayToObject(out, "workloads");
+    for (size_t i = 0; i < nw; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "namespace", w[i].ns ? w[i].ns : "");
+        cJSON_AddStringToObject(o, "pod", w[i].pod);
+        cJSON_AddStringToObject(o, "container", w[i].container ? w[i].container : "");
+        cJSON_AddNumberToObject(o, "devices", w[i].devices);
+        cJSON_AddItemToObject(o, "memoryPercentileMiB", num_or_null(w[i].mem_pct_mib));
+        cJSON_AddItemToObject(o, "memoryPeakMiB", num_or_null(w[i].mem_peak_mib));
+        cJSON_AddItemToObject(o, "utilizationPercentile", num_or_null(w[i].util_pct));
+        cJSON_AddItemToObject(o, "utilizationPeak", num_or_null(w[i].util_peak));
+        cJSON_AddNumberToObject(o, "samples", w[i].samples);
+        cJSON_AddItemToArray(wa, o);
+    }
+    cJSON *warn = cJSON_AddArrayToObject(out, "warnings");
+    for (size_t i = 0; i < d.warnings.n; i++) cJSON_AddItemToArray(warn, cJSON_CreateString(d.warnings.v[i]));
+    char *s = cJSON_Print(out);
+    puts(s);
+    free(s);
+    cJSON_Delete(out);
+    workloads_free(w, nw);
+    usage_free(&d);
+    apiclient_free(api);
+    cluster_free(&c);
+    curl_global_cleanup();
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--dump") == 0) return dump(argc, argv);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_matrix_scalar),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_queries),
+        cmocka_unit_test(test_client_config),
+        cmocka_unit_test(test_collect_offline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
