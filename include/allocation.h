@@ -1,0 +1,146 @@
+/* allocation.h — who holds which GPUs: the result of `kubectl gpu status`.
+ *
+ * status_build() reduces a finalized Cluster (and, when there are metrics, the UsageData) to one
+ * GpuStatus: the summary, one NodeStatus per GPU node (product, physical GPUs, memory, MIG and
+ * sharing facts, capacity / allocatable / allocated per GPU resource name, the pods holding
+ * GPUs, problems), the GPU Operator's health and where metrics came from.  The command renders
+ * that one structure as a table, JSON or YAML; nothing is computed while rendering.
+ *
+ * "Allocated" is the scheduler's: the sum of the effective requests (pod.h) of the pods bound to
+ * the node whose phase is neither Succeeded nor Failed (scheduler-messages.md §11).  Counts of
+ * extended resources are whole units.
+ *
+ * Ownership: GpuStatus owns every string and array in it (copies, nothing borrowed from the
+ * Cluster or the UsageData); status_free releases them.
+ */
+#ifndef KGPU_ALLOCATION_H
+#define KGPU_ALLOCATION_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cluster.h"
+#include "metrics.h"
+#include "node.h"
+#include "util.h"
+
+/* A node problem.  Codes are stable (JSON "problems[].code"). */
+typedef enum {
+    PROBLEM_NOT_READY,           /* Ready condition not True */
+    PROBLEM_CORDONED,            /* spec.unschedulable */
+    PROBLEM_NO_DEVICE_PLUGIN,    /* GPU labels, but no GPU resource with capacity > 0 */
+    PROBLEM_MIG_INVALID,         /* product ...-MIG-INVALID (single strategy, bad layout) */
+    PROBLEM_MIG_CONFIG_FAILED,   /* nvidia.com/mig.config.state=failed */
+    PROBLEM_MIG_CONFIG_PENDING,  /* nvidia.com/mig.config.state=pending|rebooting */
+    PROBLEM_UNHEALTHY,           /* allocatable < capacity for a GPU resource */
+    PROBLEM_MISSING_GFD,         /* GPU resource advertised, no GFD labels */
+    PROBLEM__COUNT
+} ProblemCode;                   /* listed per node in this order */
+const char *problem_code_name(ProblemCode p);   /* "NotReady", "Cordoned", "NoDevicePlugin", ... */
+
+typedef struct { ProblemCode code; char *message; } NodeProblem;
+
+typedef struct {
+    char *name;                  /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", ... */
+    int64_t capacity, allocatable, allocated;
+} ResourceAlloc;
+
+typedef struct {
+    char *name;
+    int64_t count;
+} ResourceCount;
+
+typedef struct {
+    char *ns, *name;
+    const char *phase;           /* static string: "Running", "Pending", "Unknown" */
+    ResourceCount *res; size_t nres;   /* the GPU resources it holds on this node */
+    bool has_usage;              /* metrics know this pod */
+    double mem_used_mib, util;   /* NAN when unknown */
+} HolderPod;
+
+typedef struct {
+    int index;                   /* GPU index on the node */
+    char *uuid;
+    char *mig_profile;           /* NULL for a whole GPU */
+    int mig_instance;            /* -1 for a whole GPU */
+    double mem_used_mib, mem_total_mib, util;   /* NAN when unknown */
+    char *pod_ns, *pod;          /* the pod holding it, NULL when none or shared by several */
+    int holders;                 /* pods whose series name this device */
+    bool idle_allocated;         /* held, and utilization stayed under the threshold */
+} GpuDevice;
+
+typedef struct {
+    char *name;
+    char *product;               /* GFD nvidia.com/gpu.product verbatim, NULL without GFD */
+    char *base_product;          /* without -MIG-* / -SHARED, NULL without GFD */
+    char *short_product;         /* for tables: "A100-SXM4-80GB", "T4"; "-" when unknown */
+    int physical_gpus;           /* 0 = unknown */
+    int64_t memory_mib;          /* all physical GPUs together, 0 = unknown */
+    int64_t memory_per_gpu_mib;  /* one physical GPU, 0 = unknown */
+    MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (none when absent) */
+    bool mig_enabled;            /* MIG devices are in use (mixed profiles or single profile) */
+    char *mig_single_profile;    /* single strategy: "1g.10gb" */
+    char *mig_config, *mig_config_state;
+    SharingStrategy sharing;
+    int replicas;                /* 1 when not shared */
+    bool ready, schedulable;
+    ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
+    HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
+    GpuDevice *gpus; size_t ngpus;      /* with metrics */
+    int idle_allocated;          /* devices held but idle (with metrics, else 0) */
+    double mem_used_mib, mem_total_mib;   /* with metrics: sums over the devices; NAN unknown */
+    double util;                 /* with metrics: mean over devices that report it; NAN unknown */
+    NodeProblem *problems; size_t nproblems;
+} NodeStatus;
+
+typedef struct {
+    char *ns, *name;
+    int desired, ready;
+} ComponentStatus;
+
+typedef enum { OPERATOR_NONE, OPERATOR_GPU_OPERATOR, OPERATOR_DEVICE_PLUGIN } OperatorKind;
+
+typedef struct {
+    int64_t allocatable, allocated;
+    char *name;
+} ResourceTotal;
+
+typedef struct {
+    /* summary */
+    int nodes, gpu_nodes, physical_gpus, pending_gpu_pods;
+    int idle_allocated_gpus;     /* -1 without metrics */
+    ResourceTotal *totals; size_t ntotals;   /* sorted by name */
+    NodeStatus *gpu_node_list; size_t ngpu_node_list;   /* sorted by name */
+    /* GPU Operator / device plugin */
+    OperatorKind operator_kind;
+    char *operator_ns;           /* NULL when none found */
+    bool daemonsets_unreadable;  /* the DaemonSet list was refused (a loader warning says so) */
+    ComponentStatus *components; size_t ncomponents;   /* operator namespace first, by name */
+    char *clusterpolicy_name, *clusterpolicy_state;
+    bool clusterpolicy_checked;
+    /* metrics */
+    bool has_metrics;
+    char *metrics_source, *metrics_detail;
+    double idle_threshold, window_s;
+    Strvec warnings;             /* loader and metrics warnings */
+} GpuStatus;
+
+typedef struct {
+    const char *const *nodes;    /* only these node names (NULL = all nodes); must exist */
+    size_t nnodes;
+} StatusFilter;
+
+/* Builds the status of a finalized cluster.  usage may be NULL (no metrics collected); when it
+ * is given and its source is not "none", per-GPU and per-pod usage are joined.  filter may be
+ * NULL.  Never fails. */
+void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter);
+void status_free(GpuStatus *st);
+
+/* sums for a table row: allocated and allocatable over all GPU resources of the node */
+int64_t node_status_allocated(const NodeStatus *n);
+int64_t node_status_allocatable(const NodeStatus *n);
+/* "Ready", "NotReady,SchedulingDisabled,NoDevicePlugin" (kubectl words, then problem codes);
+ * caller frees */
+char *node_status_word(const NodeStatus *n);
+/* "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb" -> "A100-SXM4-80GB"; caller frees */
+char *product_short_name(const char *gfd_product);
+#endif

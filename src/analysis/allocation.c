@@ -1,0 +1,502 @@
+/* allocation.c — the status of a cluster's GPUs: who holds what, what is wrong, how busy.
+ *
+ * One pass over the nodes picks the GPU nodes (GFD / GPU Operator labels, a GPU resource with
+ * capacity > 0, or GPU pods bound to it: a device plugin that died drops capacity to 0 while
+ * its pods still hold GPUs) and reads their facts from the model.  One pass over the kept GPU
+ * pods adds each pod that holds resources (bound, not Succeeded/Failed) to its node: its
+ * effective request per GPU resource is what the scheduler counts as allocated.  Then per node:
+ * resource rows (capacity / allocatable / allocated, all-zero rows dropped), problems, and with
+ * metrics the devices and per-pod usage.  Totals are sums over the GPU nodes shown.
+ *
+ * Physical GPUs and memory come from node_physical_gpus / node_gpu_memory_mib (node.c), so
+ * replicas (time-slicing, MPS) and MIG devices are never counted as GPUs.
+ *
+ * The GPU Operator is looked for among the GPU DaemonSets the cluster kept: namespace
+ * gpu-operator, then nvidia-gpu-operator, then wherever its own operands run (custom install);
+ * without the operator, the namespace of a device plugin DaemonSet (e.g. kube-system).
+ */
+#include "allocation.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pod.h"
+#include "quantity.h"
+#include "resources.h"
+
+static const char *const problem_names[PROBLEM__COUNT] = {
+    [PROBLEM_NOT_READY] = "NotReady",
+    [PROBLEM_CORDONED] = "Cordoned",
+    [PROBLEM_NO_DEVICE_PLUGIN] = "NoDevicePlugin",
+    [PROBLEM_MIG_INVALID] = "MIGInvalid",
+    [PROBLEM_MIG_CONFIG_FAILED] = "MIGConfigFailed",
+    [PROBLEM_MIG_CONFIG_PENDING] = "MIGConfigPending",
+    [PROBLEM_UNHEALTHY] = "Unhealthy",
+    [PROBLEM_MISSING_GFD] = "MissingGFD",
+};
+
+const char *problem_code_name(ProblemCode p)
+{
+    return p >= 0 && p < PROBLEM__COUNT ? problem_names[p] : "Unknown";
+}
+
+/* ------------------------------------------------------------------ small helpers */
+
+static int64_t units(int64_t milli) { return quantity_units_ceil(milli); }
+
+static ResourceAlloc *res_row(NodeStatus *ns, const char *name, size_t *cap)
+{
+    for (size_t i = 0; i < ns->nres; i++)
+        if (strcmp(ns->res[i].name, name) == 0) return &ns->res[i];
+    ARRAY_GROW(ns->res, ns->nres, *cap);
+    ResourceAlloc *r = &ns->res[ns->nres++];
+    memset(r, 0, sizeof *r);
+    r->name = xstrdup(name);
+    return r;
+}
+
+static void add_problem(NodeStatus *ns, ProblemCode code, char *message /* consumed */)
+{
+    ns->problems = xrealloc(ns->problems, (ns->nproblems + 1) * sizeof *ns->problems);
+    ns->problems[ns->nproblems++] = (NodeProblem){ code, message };
+}
+
+static int cmp_res(const void *a, const void *b)
+{
+    return strcmp(((const ResourceAlloc *)a)->name, ((const ResourceAlloc *)b)->name);
+}
+
+static int cmp_problem(const void *a, const void *b)
+{
+    return (int)((const NodeProblem *)a)->code - (int)((const NodeProblem *)b)->code;
+}
+
+static int cmp_pod(const void *a, const void *b)
+{
+    const HolderPod *x = a, *y = b;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+    return strcmp(((const NodeStatus *)a)->name, ((const NodeStatus *)b)->name);
+}
+
+static int cmp_component(const void *a, const void *b)
+{
+    const ComponentStatus *x = a, *y = b;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+char *product_short_name(const char *p)
+{
+    if (!p || !*p) return xstrdup("-");
+    static const char *const prefixes[] = { "NVIDIA-", "Tesla-", "Quadro-" };
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (str_starts_with(p, prefixes[i]) && p[strlen(prefixes[i])]) { p += strlen(prefixes[i]); break; }
+    size_t n = strlen(p);
+    if (str_ends_with(p, "-SHARED") && n > 7) n -= 7;
+    char *s = xstrndup(p, n);
+    char *mig = strstr(s, "-MIG-");
+    if (mig && mig != s) *mig = '\0';
+    return s;
+}
+
+int64_t node_status_allocated(const NodeStatus *n)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n->nres; i++) s += n->res[i].allocated;
+    return s;
+}
+
+int64_t node_status_allocatable(const NodeStatus *n)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n->nres; i++) s += n->res[i].allocatable;
+    return s;
+}
+
+char *node_status_word(const NodeStatus *n)
+{
+    Strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, n->ready ? "Ready" : "NotReady");
+    if (!n->schedulable) strbuf_adds(&sb, ",SchedulingDisabled");
+    for (size_t i = 0; i < n->nproblems; i++) {
+        ProblemCode c = n->problems[i].code;
+        if (c == PROBLEM_NOT_READY || c == PROBLEM_CORDONED) continue;   /* said above */
+        strbuf_addf(&sb, ",%s", problem_code_name(c));
+    }
+    return strbuf_detach(&sb);
+}
+
+/* ------------------------------------------------------------------ one node */
+
+static bool gpu_labels(const Node *n) { return n->gpu.has_gfd || n->gpu.present; }
+
+static void node_facts(NodeStatus *ns, const Node *n)
+{
+    const GpuFacts *g = &n->gpu;
+    ns->name = xstrdup(n->name);
+    ns->product = xstrdup(g->product);
+    ns->base_product = xstrdup(g->base_product);
+    ns->short_product = product_short_name(g->product);
+    ns->physical_gpus = node_physical_gpus(n);
+    ns->memory_mib = node_gpu_memory_mib(n);
+    ns->memory_per_gpu_mib = ns->physical_gpus > 0 ? ns->memory_mib / ns->physical_gpus : 0;
+    ns->mig_strategy = g->mig_strategy;
+    ns->mig_single_profile = xstrdup(g->mig_single_profile);
+    ns->mig_enabled = (g->mig_strategy == MIG_MIXED && g->nmig > 0) ||
+                      (g->mig_strategy == MIG_SINGLE && g->mig_single_profile);
+    ns->mig_config = xstrdup(g->mig_config);
+    ns->mig_config_state = xstrdup(g->mig_config_state);
+    ns->sharing = g->sharing;
+    ns->replicas = g->sharing == SHARING_NONE ? 1 : (g->replicas > 0 ? g->replicas : 1);
+    ns->ready = n->ready;
+    ns->schedulable = !n->unschedulable;
+    ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
+}
+
+static void node_resources(NodeStatus *ns, const Node *n, size_t *cap)
+{
+    for (size_t i = 0; i < n->capacity.n; i++)
+        if (resource_is_gpu(n->capacity.items[i].name))
+            res_row(ns, n->capacity.items[i].name, cap)->capacity = units(n->capacity.items[i].milli);
+    for (size_t i = 0; i < n->allocatable.n; i++)
+        if (resource_is_gpu(n->allocatable.items[i].name))
+            res_row(ns, n->allocatable.items[i].name, cap)->allocatable = units(n->allocatable.items[i].milli);
+}
+
+/* drop rows with nothing in them (e.g. nvidia.com/gpu: 0 left behind after MIG or renaming) */
+static void prune_resources(NodeStatus *ns)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < ns->nres; i++) {
+        ResourceAlloc *r = &ns->res[i];
+        if (r->capacity == 0 && r->allocatable == 0 && r->allocated == 0) { free(r->name); continue; }
+        ns->res[w++] = *r;
+    }
+    ns->nres = w;
+    if (w > 1) qsort(ns->res, w, sizeof *ns->res, cmp_res);
+}
+
+static void node_problems(NodeStatus *ns, const Node *n)
+{
+    const GpuFacts *g = &n->gpu;
+    if (!n->ready)
+        add_problem(ns, PROBLEM_NOT_READY, xasprintf("not Ready (%s): no new pods; its pods still hold their GPUs",
+                                                     n->not_ready_reason ? n->not_ready_reason : "Unknown"));
+    if (n->unschedulable)
+        add_problem(ns, PROBLEM_CORDONED, xstrdup("cordoned (spec.unschedulable): no new pods"));
+    bool advertised = false;
+    for (size_t i = 0; i < ns->nres; i++) if (ns->res[i].capacity > 0) advertised = true;
+    bool mig_invalid = g->product && str_ends_with(g->product, "-MIG-INVALID");
+    if (gpu_labels(n) && !advertised && !mig_invalid) {   /* MIGInvalid says why already */
+        if (g->has_gfd && g->product)
+            add_problem(ns, PROBLEM_NO_DEVICE_PLUGIN,
+                        xasprintf("labels say %d x %s but no GPU resource is advertised: is the device plugin "
+                                  "running?", g->count, g->product));
+        else
+            add_problem(ns, PROBLEM_NO_DEVICE_PLUGIN,
+                        xstrdup("labels say NVIDIA GPU but no GPU resource is advertised: is the device plugin "
+                                "running?"));
+    }
+    if (mig_invalid)
+        add_problem(ns, PROBLEM_MIG_INVALID,
+                    xasprintf("invalid MIG layout for the single strategy%s%s%s: %s; use one MIG profile per node "
+                              "or the mixed strategy",
+                              g->mig_config ? " (mig.config=" : "", g->mig_config ? g->mig_config : "",
+                              g->mig_config ? ")" : "",
+                              advertised ? "GPU count unknown" : "no GPU advertised, GPU count unknown"));
+    if (str_eq(g->mig_config_state, "failed"))
+        add_problem(ns, PROBLEM_MIG_CONFIG_FAILED,
+                    xasprintf("MIG manager failed to apply mig.config=%s; previous layout kept (see the "
+                              "nvidia-mig-manager log)", g->mig_config ? g->mig_config : "?"));
+    else if (str_eq(g->mig_config_state, "pending") || str_eq(g->mig_config_state, "rebooting"))
+        add_problem(ns, PROBLEM_MIG_CONFIG_PENDING,
+                    xasprintf("MIG reconfiguration to mig.config=%s in progress (%s): GPU resources change "
+                              "when it completes", g->mig_config ? g->mig_config : "?", g->mig_config_state));
+    for (size_t i = 0; i < ns->nres; i++) {
+        const ResourceAlloc *r = &ns->res[i];
+        if (r->allocatable < r->capacity)
+            add_problem(ns, PROBLEM_UNHEALTHY,
+                        xasprintf("%s: allocatable %lld < capacity %lld (%lld unhealthy)", r->name,
+                                  (long long)r->allocatable, (long long)r->capacity,
+                                  (long long)(r->capacity - r->allocatable)));
+    }
+    if (!g->has_gfd && advertised)
+        add_problem(ns, PROBLEM_MISSING_GFD,
+                    xstrdup("GPUs advertised without GPU Feature Discovery labels: product, memory, MIG and "
+                            "sharing unknown"));
+    if (ns->nproblems > 1) qsort(ns->problems, ns->nproblems, sizeof *ns->problems, cmp_problem);
+}
+
+static void add_holder(NodeStatus *ns, const Pod *p, size_t *podcap, size_t *rescap)
+{
+    ARRAY_GROW(ns->pods, ns->npods, *podcap);
+    HolderPod *h = &ns->pods[ns->npods++];
+    memset(h, 0, sizeof *h);
+    h->ns = xstrdup(p->ns);
+    h->name = xstrdup(p->name);
+    h->phase = pod_phase_name(p->phase);
+    h->mem_used_mib = h->util = NAN;
+    for (size_t i = 0; i < p->requests.n; i++) {
+        const ResourceEntry *e = &p->requests.items[i];
+        if (!resource_is_gpu(e->name) || e->milli <= 0) continue;
+        int64_t u = units(e->milli);
+        h->res = xrealloc(h->res, (h->nres + 1) * sizeof *h->res);
+        h->res[h->nres++] = (ResourceCount){ xstrdup(e->name), u };
+        res_row(ns, e->name, rescap)->allocated += u;
+    }
+}
+
+static void node_usage(NodeStatus *ns, const UsageData *u)
+{
+    ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
+    size_t n = usage_node_gpus(u, ns->name, NULL, 0);
+    if (n > 0) {
+        const GpuUsage **dev = xcalloc(n, sizeof *dev);
+        usage_node_gpus(u, ns->name, dev, n);
+        ns->gpus = xcalloc(n, sizeof *ns->gpus);
+        ns->ngpus = n;
+        for (size_t i = 0; i < n; i++) {
+            const GpuUsage *d = dev[i];
+            GpuDevice *g = &ns->gpus[i];
+            g->index = d->gpu;
+            g->uuid = xstrdup(d->uuid);
+            g->mig_profile = xstrdup(d->mig_profile);
+            g->mig_instance = d->mig_instance;
+            g->mem_used_mib = d->mem_used_mib;
+            g->mem_total_mib = d->mem_total_mib;
+            g->util = d->util;
+            g->holders = d->holders > 0 ? d->holders : (d->pod ? 1 : 0);
+            if (d->pod && g->holders <= 1) { g->pod_ns = xstrdup(d->ns); g->pod = xstrdup(d->pod); }
+            g->idle_allocated = usage_is_idle_allocated(u, d);
+            if (g->idle_allocated) ns->idle_allocated++;
+        }
+        free(dev);
+        double used = 0, total = 0, usum = 0;
+        size_t nused = 0, ntotal = 0, nutil = 0;
+        for (size_t i = 0; i < n; i++) {
+            const GpuDevice *g = &ns->gpus[i];
+            if (!isnan(g->mem_used_mib)) { used += g->mem_used_mib; nused++; }
+            if (!isnan(g->mem_total_mib)) { total += g->mem_total_mib; ntotal++; }
+            if (!isnan(g->util)) { usum += g->util; nutil++; }
+        }
+        if (nused) ns->mem_used_mib = used;
+        if (ntotal) ns->mem_total_mib = total;
+        if (nutil) ns->util = usum / (double)nutil;
+    }
+    for (size_t i = 0; i < ns->npods; i++) {
+        HolderPod *h = &ns->pods[i];
+        h->has_usage = usage_for_pod(u, h->ns, h->name, &h->mem_used_mib, &h->util);
+    }
+}
+
+static void node_status_free(NodeStatus *ns)
+{
+    free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
+    free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
+    for (size_t i = 0; i < ns->nres; i++) free(ns->res[i].name);
+    free(ns->res);
+    for (size_t i = 0; i < ns->npods; i++) {
+        HolderPod *h = &ns->pods[i];
+        free(h->ns); free(h->name);
+        for (size_t j = 0; j < h->nres; j++) free(h->res[j].name);
+        free(h->res);
+    }
+    free(ns->pods);
+    for (size_t i = 0; i < ns->ngpus; i++) {
+        GpuDevice *g = &ns->gpus[i];
+        free(g->uuid); free(g->mig_profile); free(g->pod_ns); free(g->pod);
+    }
+    free(ns->gpus);
+    for (size_t i = 0; i < ns->nproblems; i++) free(ns->problems[i].message);
+    free(ns->problems);
+}
+
+/* ------------------------------------------------------------------ GPU Operator */
+
+/* a DaemonSet that belongs to the GPU stack (the cluster keeps every DaemonSet of
+ * kube-system too, kube-proxy included) */
+static bool gpu_component(const DaemonSet *d, const char *operator_ns)
+{
+    const char *n = d->name, *a = d->app ? d->app : "";
+    static const char *const words[] = { "nvidia", "gpu-feature-discovery", "dcgm", "device-plugin",
+                                         "mig-manager", "gpu-operator" };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(n, words[i]) || strstr(a, words[i])) return true;
+    /* the operator's NFD subchart: only inside the operator's namespace */
+    return operator_ns && str_eq(d->ns, operator_ns) && strstr(n, "node-feature-discovery");
+}
+
+static bool operator_operand(const char *name)
+{
+    static const char *const operands[] = { "nvidia-operator-validator", "nvidia-driver-daemonset",
+                                            "nvidia-container-toolkit-daemonset" };
+    for (size_t i = 0; i < sizeof operands / sizeof *operands; i++)
+        if (str_eq(name, operands[i])) return true;
+    return false;
+}
+
+static void find_operator(GpuStatus *st, const Cluster *c)
+{
+    const char *ns = NULL;
+    OperatorKind kind = OPERATOR_NONE;
+    static const char *const known[] = { "gpu-operator", "nvidia-gpu-operator" };
+    for (size_t k = 0; k < 2 && !ns; k++)
+        for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
+            if (str_eq(c->daemonsets[i].ns, known[k]) && gpu_component(&c->daemonsets[i], NULL)) ns = known[k];
+    for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
+        if (operator_operand(c->daemonsets[i].name)) ns = c->daemonsets[i].ns;
+    if (ns) kind = OPERATOR_GPU_OPERATOR;
+    for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
+        if (strstr(c->daemonsets[i].name, "device-plugin") ||
+            (c->daemonsets[i].app && strstr(c->daemonsets[i].app, "device-plugin"))) {
+            ns = c->daemonsets[i].ns;
+            kind = OPERATOR_DEVICE_PLUGIN;
+        }
+    st->operator_kind = kind;
+    st->operator_ns = xstrdup(ns);
+    for (size_t i = 0; i < c->ndaemonsets; i++) {
+        const DaemonSet *d = &c->daemonsets[i];
+        if (!gpu_component(d, ns)) continue;
+        st->components = xrealloc(st->components, (st->ncomponents + 1) * sizeof *st->components);
+        st->components[st->ncomponents++] = (ComponentStatus){ xstrdup(d->ns), xstrdup(d->name), d->desired, d->ready };
+    }
+    if (st->ncomponents > 1) qsort(st->components, st->ncomponents, sizeof *st->components, cmp_component);
+    /* the operator's namespace first */
+    if (ns) {
+        size_t w = 0;
+        ComponentStatus *sorted = xcalloc(st->ncomponents ? st->ncomponents : 1, sizeof *sorted);
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < st->ncomponents; i++)
+                if (str_eq(st->components[i].ns, ns) == (pass == 0)) sorted[w++] = st->components[i];
+        free(st->components);
+        st->components = sorted;
+    }
+    /* the loader words a refused optional list "daemonsets: <why> (<consequence>)" */
+    for (size_t i = 0; i < c->warnings.n; i++)
+        if (str_starts_with(c->warnings.v[i], "daemonsets:")) st->daemonsets_unreadable = true;
+    st->clusterpolicy_name = xstrdup(c->clusterpolicy_name);
+    st->clusterpolicy_state = xstrdup(c->clusterpolicy_state);
+    st->clusterpolicy_checked = c->clusterpolicy_checked || c->clusterpolicy_name;
+}
+
+/* ------------------------------------------------------------------ the whole status */
+
+static bool wanted(const StatusFilter *f, const char *name)
+{
+    if (!f || !f->nodes) return true;
+    for (size_t i = 0; i < f->nnodes; i++) if (str_eq(f->nodes[i], name)) return true;
+    return false;
+}
+
+void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter)
+{
+    memset(st, 0, sizeof *st);
+    st->idle_allocated_gpus = -1;
+
+    /* GPU pods holding resources, per node index */
+    size_t *held = c->nnodes ? xcalloc(c->nnodes, sizeof *held) : NULL;
+    for (size_t i = 0; i < c->npods; i++) {
+        const Pod *p = &c->pods[i];
+        if (pod_is_pending_unbound(p) && pod_requests_gpu(p)) st->pending_gpu_pods++;
+        if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
+        const Node *n = cluster_find_node(c, p->node_name);
+        if (n) held[cluster_node_index(c, n)]++;
+    }
+
+    /* which nodes are shown, and which of them are GPU nodes */
+    size_t *slot = c->nnodes ? xcalloc(c->nnodes, sizeof *slot) : NULL;   /* node index -> list index + 1 */
+    size_t ngpu = 0;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const Node *n = &c->nodes[i];
+        if (!wanted(filter, n->name)) continue;
+        st->nodes++;
+        if (node_is_gpu_node(n) || held[i] > 0) slot[i] = ++ngpu;
+    }
+    st->gpu_nodes = (int)ngpu;
+    st->gpu_node_list = ngpu ? xcalloc(ngpu, sizeof *st->gpu_node_list) : NULL;
+    st->ngpu_node_list = ngpu;
+    size_t *rescap = ngpu ? xcalloc(ngpu, sizeof *rescap) : NULL;
+    size_t *podcap = ngpu ? xcalloc(ngpu, sizeof *podcap) : NULL;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!slot[i]) continue;
+        NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
+        node_facts(ns, &c->nodes[i]);
+        node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
+    }
+    for (size_t i = 0; i < c->npods; i++) {
+        const Pod *p = &c->pods[i];
+        if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
+        const Node *n = cluster_find_node(c, p->node_name);
+        if (!n) continue;
+        size_t k = slot[cluster_node_index(c, n)];
+        if (k) add_holder(&st->gpu_node_list[k - 1], p, &podcap[k - 1], &rescap[k - 1]);
+    }
+    bool metrics = usage && usage->source && !str_eq(usage->source, "none");
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!slot[i]) continue;
+        NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
+        prune_resources(ns);
+        node_problems(ns, &c->nodes[i]);
+        if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
+        if (metrics) node_usage(ns, usage);
+    }
+    free(held); free(slot); free(rescap); free(podcap);
+    if (ngpu > 1) qsort(st->gpu_node_list, ngpu, sizeof *st->gpu_node_list, cmp_node);
+
+    /* totals */
+    size_t totcap = 0;
+    if (metrics) st->idle_allocated_gpus = 0;
+    for (size_t i = 0; i < ngpu; i++) {
+        const NodeStatus *ns = &st->gpu_node_list[i];
+        st->physical_gpus += ns->physical_gpus;
+        if (metrics) st->idle_allocated_gpus += ns->idle_allocated;
+        for (size_t j = 0; j < ns->nres; j++) {
+            const ResourceAlloc *r = &ns->res[j];
+            ResourceTotal *t = NULL;
+            for (size_t k = 0; k < st->ntotals; k++)
+                if (strcmp(st->totals[k].name, r->name) == 0) t = &st->totals[k];
+            if (!t) {
+                ARRAY_GROW(st->totals, st->ntotals, totcap);
+                t = &st->totals[st->ntotals++];
+                *t = (ResourceTotal){ 0, 0, xstrdup(r->name) };
+            }
+            t->allocatable += r->allocatable;
+            t->allocated += r->allocated;
+        }
+    }
+    for (size_t i = 1; i < st->ntotals; i++) {          /* insertion sort: a handful of names */
+        ResourceTotal t = st->totals[i];
+        size_t j = i;
+        while (j > 0 && strcmp(st->totals[j - 1].name, t.name) > 0) { st->totals[j] = st->totals[j - 1]; j--; }
+        st->totals[j] = t;
+    }
+
+    find_operator(st, c);
+
+    st->has_metrics = metrics;
+    st->metrics_source = xstrdup(usage && usage->source ? usage->source : "none");
+    st->metrics_detail = xstrdup(usage && usage->detail ? usage->detail : "metrics not collected");
+    st->idle_threshold = usage ? usage->idle_threshold : 0;
+    st->window_s = usage ? usage->window_s : 0;
+    for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&st->warnings, c->warnings.v[i]);
+    for (size_t i = 0; usage && i < usage->warnings.n; i++) strvec_pushf(&st->warnings, "metrics: %s", usage->warnings.v[i]);
+}
+
+void status_free(GpuStatus *st)
+{
+    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(&st->gpu_node_list[i]);
+    free(st->gpu_node_list);
+    for (size_t i = 0; i < st->ntotals; i++) free(st->totals[i].name);
+    free(st->totals);
+    for (size_t i = 0; i < st->ncomponents; i++) { free(st->components[i].ns); free(st->components[i].name); }
+    free(st->components);
+    free(st->operator_ns);
+    free(st->clusterpolicy_name); free(st->clusterpolicy_state);
+    free(st->metrics_source); free(st->metrics_detail);
+    strvec_free(&st->warnings);
+    memset(st, 0, sizeof *st);
+}

@@ -1,0 +1,547 @@
+"""k8s_objects.py — builders for realistic Kubernetes objects, as `kubectl get -o json` prints them.
+
+Used by build_examples.py (the hand-designed example clusters).  Deterministic: uids are derived
+from the object's identity, times from a fixed reference ("now" of the snapshot), so rebuilding
+gives byte-identical files.  Only the Python standard library.
+"""
+import hashlib
+import uuid
+from datetime import datetime, timedelta, timezone
+
+NOW = datetime(2025, 6, 2, 10, 0, 0, tzinfo=timezone.utc)
+K8S_VERSION = "v1.30.4"
+
+
+def uid(*parts):
+    h = hashlib.sha256("/".join(parts).encode()).digest()[:16]
+    return str(uuid.UUID(bytes=h, version=4))
+
+
+def ts(ago):
+    """RFC 3339 time `ago` (timedelta) before NOW"""
+    return (NOW - ago).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def micro_ts(ago):
+    return (NOW - ago).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def rv(*parts):
+    return str(int(hashlib.sha1("/".join(parts).encode()).hexdigest()[:7], 16) % 90000000 + 10000000)
+
+
+def hexid(n, *parts):
+    return hashlib.sha256("/".join(parts).encode()).hexdigest()[:n]
+
+
+def suffix5(*parts):
+    alphabet = "bcdfghjklmnpqrstvwxz2456789"
+    h = int(hashlib.sha1("/".join(parts).encode()).hexdigest(), 16)
+    s = ""
+    for _ in range(5):
+        s += alphabet[h % len(alphabet)]
+        h //= len(alphabet)
+    return s
+
+
+# ---------------------------------------------------------------- nodes
+
+def gfd_labels(product, count, memory, family, cc, *, replicas=1, sharing="none",
+               mig_strategy=None, mig_capable=False, mps_capable=False,
+               mig_devices=None, single=None, driver=("550", "90", "07"), cuda=("12", "4"),
+               machine="unknown"):
+    """labels GPU Feature Discovery writes (shared/reference/gfd-labels.md §1-3)"""
+    d = {
+        "nvidia.com/gfd.timestamp": "1748857800",
+        "nvidia.com/cuda.driver-version.major": driver[0],
+        "nvidia.com/cuda.driver-version.minor": driver[1],
+        "nvidia.com/cuda.driver-version.revision": driver[2],
+        "nvidia.com/cuda.driver-version.full": ".".join(driver),
+        "nvidia.com/cuda.driver.major": driver[0],
+        "nvidia.com/cuda.driver.minor": driver[1],
+        "nvidia.com/cuda.driver.rev": driver[2],
+        "nvidia.com/cuda.runtime-version.major": cuda[0],
+        "nvidia.com/cuda.runtime-version.minor": cuda[1],
+        "nvidia.com/cuda.runtime-version.full": ".".join(cuda),
+        "nvidia.com/cuda.runtime.major": cuda[0],
+        "nvidia.com/cuda.runtime.minor": cuda[1],
+        "nvidia.com/gpu.machine": machine,
+        "nvidia.com/gpu.count": str(count),
+        "nvidia.com/gpu.product": product,
+        "nvidia.com/gpu.memory": str(memory),
+        "nvidia.com/gpu.family": family,
+        "nvidia.com/gpu.compute.major": str(cc[0]),
+        "nvidia.com/gpu.compute.minor": str(cc[1]),
+        "nvidia.com/gpu.replicas": str(replicas),
+        "nvidia.com/gpu.sharing-strategy": sharing,
+        "nvidia.com/gpu.mode": "compute",
+        "nvidia.com/mig.capable": "true" if mig_capable else "false",
+        "nvidia.com/mps.capable": "true" if mps_capable else "false",
+        "nvidia.com/vgpu.present": "false",
+    }
+    if mig_strategy:
+        d["nvidia.com/mig.strategy"] = mig_strategy
+    if single:   # single strategy with MIG devices: per-device facts on nvidia.com/gpu.*
+        d["nvidia.com/gpu.multiprocessors"] = str(single["sm"])
+        d["nvidia.com/gpu.slices.gi"] = str(single["gi"])
+        d["nvidia.com/gpu.slices.ci"] = str(single["gi"])
+        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), single["engines"]):
+            d["nvidia.com/gpu.engines." + e] = str(v)
+    for prof, m in (mig_devices or {}).items():
+        p = "nvidia.com/mig-" + prof
+        d[p + ".count"] = str(m["count"])
+        d[p + ".memory"] = str(m["memory"])
+        d[p + ".multiprocessors"] = str(m["sm"])
+        d[p + ".slices.gi"] = str(m["gi"])
+        d[p + ".slices.ci"] = str(m["gi"])
+        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), m["engines"]):
+            d[p + ".engines." + e] = str(v)
+        d[p + ".product"] = product + "-MIG-" + prof
+        d[p + ".replicas"] = "1"
+        d[p + ".sharing-strategy"] = "none"
+    return d
+
+
+def operator_labels(mig_capable=False, mig_config=None, mig_state=None, driver="true"):
+    """labels the GPU Operator (and MIG manager) writes (gfd-labels.md §4-5)"""
+    d = {
+        "nvidia.com/gpu.present": "true",
+        "nvidia.com/gpu.deploy.operands": "true",
+        "nvidia.com/gpu.deploy.driver": driver,
+        "nvidia.com/gpu.deploy.container-toolkit": "true",
+        "nvidia.com/gpu.deploy.device-plugin": "true",
+        "nvidia.com/gpu.deploy.gpu-feature-discovery": "true",
+        "nvidia.com/gpu.deploy.dcgm-exporter": "true",
+        "nvidia.com/gpu.deploy.dcgm": "true",
+        "nvidia.com/gpu.deploy.node-status-exporter": "true",
+        "nvidia.com/gpu.deploy.operator-validator": "true",
+        "nvidia.com/gpu-driver-upgrade-state": "upgrade-done",
+    }
+    if mig_capable:
+        d["nvidia.com/gpu.deploy.mig-manager"] = "true"
+        d["nvidia.com/mig.config"] = mig_config or "all-disabled"
+        d["nvidia.com/mig.config.state"] = mig_state or "success"
+    return d
+
+
+def nfd_labels():
+    return {
+        "feature.node.kubernetes.io/pci-10de.present": "true",
+        "feature.node.kubernetes.io/cpu-cpuid.AVX512F": "true",
+        "feature.node.kubernetes.io/kernel-version.full": "5.15.0-1063-nvidia",
+        "feature.node.kubernetes.io/system-os_release.ID": "ubuntu",
+        "feature.node.kubernetes.io/system-os_release.VERSION_ID": "22.04",
+    }
+
+
+def node(name, *, instance, zone, cpu, mem_ki, pods=110, gpu_cap=None, gpu_alloc=None,
+         labels=None, taints=None, unschedulable=False, ready="True", age_days=60,
+         ip="10.0.0.1", role=None, not_ready_since=None, ephemeral_ki=None):
+    """a Node; gpu_cap / gpu_alloc: {resource: "count"}; ready: "True" | "False" | "Unknown" """
+    lab = {
+        "beta.kubernetes.io/arch": "amd64",
+        "beta.kubernetes.io/instance-type": instance,
+        "beta.kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "node.kubernetes.io/instance-type": instance,
+        "topology.kubernetes.io/region": "us-east-1",
+        "topology.kubernetes.io/zone": zone,
+    }
+    if role:
+        lab["node-role.kubernetes.io/" + role] = ""
+    lab.update(labels or {})
+    eph = ephemeral_ki or 1950000000
+    cap = {
+        "cpu": str(cpu),
+        "ephemeral-storage": "%dKi" % eph,
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        "memory": "%dKi" % mem_ki,
+        "pods": str(pods),
+    }
+    alloc = {
+        "cpu": "%dm" % (cpu * 1000 - (90 if cpu < 16 else 400)),
+        "ephemeral-storage": str(eph * 1024 * 92 // 100),
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        "memory": "%dKi" % (mem_ki - 3400000 if mem_ki > 20000000 else mem_ki - 600000),
+        "pods": str(pods),
+    }
+    cap.update(gpu_cap or {})
+    alloc.update(gpu_alloc if gpu_alloc is not None else (gpu_cap or {}))
+    hb = timedelta(seconds=40)
+    if ready == "True":
+        ready_cond = {"lastHeartbeatTime": ts(hb), "lastTransitionTime": ts(timedelta(days=age_days) - timedelta(minutes=2)),
+                      "message": "kubelet is posting ready status", "reason": "KubeletReady",
+                      "status": "True", "type": "Ready"}
+    elif ready == "Unknown":
+        ready_cond = {"lastHeartbeatTime": ts(not_ready_since + timedelta(seconds=20)),
+                      "lastTransitionTime": ts(not_ready_since - timedelta(seconds=20)),
+                      "message": "Kubelet stopped posting node status.", "reason": "NodeStatusUnknown",
+                      "status": "Unknown", "type": "Ready"}
+    else:
+        ready_cond = {"lastHeartbeatTime": ts(hb), "lastTransitionTime": ts(not_ready_since),
+                      "message": "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady",
+                      "reason": "KubeletNotReady", "status": "False", "type": "Ready"}
+
+    def cond(t, reason, msg):
+        if ready == "Unknown":
+            return {"lastHeartbeatTime": ready_cond["lastHeartbeatTime"], "lastTransitionTime": ready_cond["lastTransitionTime"],
+                    "message": "Kubelet stopped posting node status.", "reason": "NodeStatusUnknown",
+                    "status": "Unknown", "type": t}
+        return {"lastHeartbeatTime": ts(hb), "lastTransitionTime": ts(timedelta(days=age_days) - timedelta(minutes=2)),
+                "message": msg, "reason": reason, "status": "False", "type": t}
+
+    spec = {"providerID": "aws:///%s/i-0%s" % (zone, hexid(16, "node", name))}
+    if taints:
+        spec["taints"] = taints
+    if unschedulable:
+        spec["unschedulable"] = True
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "annotations": {
+                "alpha.kubernetes.io/provided-node-ip": ip,
+                "node.alpha.kubernetes.io/ttl": "0",
+                "volumes.kubernetes.io/controller-managed-attach-detach": "true",
+            },
+            "creationTimestamp": ts(timedelta(days=age_days)),
+            "labels": lab,
+            "name": name,
+            "resourceVersion": rv("node", name),
+            "uid": uid("node", name),
+        },
+        "spec": spec,
+        "status": {
+            "addresses": [
+                {"address": ip, "type": "InternalIP"},
+                {"address": name, "type": "Hostname"},
+                {"address": name + ".ec2.internal", "type": "InternalDNS"},
+            ],
+            "allocatable": alloc,
+            "capacity": cap,
+            "conditions": [
+                cond("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+                cond("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+                cond("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+                ready_cond,
+            ],
+            "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
+            "nodeInfo": {
+                "architecture": "amd64",
+                "bootID": uid("boot", name),
+                "containerRuntimeVersion": "containerd://1.7.20",
+                "kernelVersion": "5.15.0-1063-nvidia",
+                "kubeProxyVersion": K8S_VERSION,
+                "kubeletVersion": K8S_VERSION,
+                "machineID": hexid(32, "machine", name),
+                "operatingSystem": "linux",
+                "osImage": "Ubuntu 22.04.4 LTS",
+                "systemUUID": uid("system", name),
+            },
+        },
+    }
+
+
+# ---------------------------------------------------------------- pods
+
+def container(name, image, requests=None, limits=None, ports=None, restart_always=False, env=None,
+              args=None):
+    c = {
+        "image": image,
+        "imagePullPolicy": "IfNotPresent",
+        "name": name,
+        "resources": {},
+        "terminationMessagePath": "/dev/termination-log",
+        "terminationMessagePolicy": "File",
+        "volumeMounts": [{"mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                          "name": "kube-api-access-" + suffix5("vol", name), "readOnly": True}],
+    }
+    if requests:
+        c["resources"]["requests"] = requests
+    lim = dict(limits) if limits else {}
+    # extended resources must have limits equal to requests (the API server enforces it)
+    for k, v in (requests or {}).items():
+        if "/" in k and k not in lim:
+            lim[k] = v
+    if lim:
+        c["resources"]["limits"] = lim
+    if ports:
+        c["ports"] = [{"containerPort": p, "name": n, "protocol": "TCP"} for n, p in ports]
+    if restart_always:
+        c["restartPolicy"] = "Always"
+    if env:
+        c["env"] = [{"name": k, "value": v} for k, v in env]
+    if args:
+        c["args"] = args
+    return c
+
+
+OWNERS = {
+    "ReplicaSet": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
+    "PyTorchJob": "kubeflow.org/v1", "Node": "v1",
+}
+
+
+def pod(ns, name, *, node=None, phase="Running", containers, init=None, owner=None, labels=None,
+        age=timedelta(hours=5), tolerations=None, node_selector=None, priority_class=None,
+        priority=0, gates=None, scheduled_msg=None, waiting_reason=None, exit_code=None,
+        restarts=0, sa="default", host_ip=None, pod_ip=None, annotations=None, affinity=None):
+    """a Pod.  phase Running|Pending|Succeeded|Failed.  owner = (kind, name).
+    node None = unbound.  scheduled_msg = the PodScheduled=False message for unbound pods."""
+    created = age
+    started = age - timedelta(seconds=3) if node else None
+    meta = {
+        "creationTimestamp": ts(created),
+        "labels": dict(labels or {}),
+        "name": name,
+        "namespace": ns,
+        "resourceVersion": rv("pod", ns, name),
+        "uid": uid("pod", ns, name),
+    }
+    if annotations:
+        meta["annotations"] = annotations
+    if owner:
+        kind, oname = owner
+        meta["ownerReferences"] = [{
+            "apiVersion": OWNERS[kind], "blockOwnerDeletion": True, "controller": True,
+            "kind": kind, "name": oname, "uid": uid(kind, ns, oname)}]
+        if kind in ("ReplicaSet", "DaemonSet", "Job"):
+            meta["generateName"] = name[:len(name) - len(name.split("-")[-1])]
+    tol = [
+        {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
+        {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
+    ]
+    if tolerations:
+        tol = tolerations + tol
+    spec = {
+        "containers": containers,
+        "dnsPolicy": "ClusterFirst",
+        "enableServiceLinks": True,
+        "preemptionPolicy": "PreemptLowerPriority",
+        "priority": priority,
+        "restartPolicy": "Never" if owner and owner[0] in ("Job", "PyTorchJob") else "Always",
+        "schedulerName": "default-scheduler",
+        "securityContext": {},
+        "serviceAccount": sa,
+        "serviceAccountName": sa,
+        "terminationGracePeriodSeconds": 30,
+        "tolerations": tol,
+        "volumes": [{"name": "kube-api-access-" + suffix5("vol", c["name"]), "projected": {
+            "defaultMode": 420, "sources": [{"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}}]}}
+            for c in containers[:1]],
+    }
+    if init:
+        spec["initContainers"] = init
+    if node:
+        spec["nodeName"] = node
+    if node_selector:
+        spec["nodeSelector"] = node_selector
+    if affinity:
+        spec["affinity"] = affinity
+    if priority_class:
+        spec["priorityClassName"] = priority_class
+    if gates:
+        spec["schedulingGates"] = [{"name": g} for g in gates]
+
+    st = {"phase": phase, "qosClass": qos(containers)}
+    if node:
+        t_sched = ts(created - timedelta(seconds=1))
+        st["hostIP"] = host_ip or "10.0.1.10"
+        st["hostIPs"] = [{"ip": st["hostIP"]}]
+        st["startTime"] = ts(started)
+        conds = [{"lastProbeTime": None, "lastTransitionTime": t_sched, "status": "True", "type": "PodScheduled"}]
+        running = phase == "Running"
+        done = phase in ("Succeeded", "Failed")
+        init_ok = phase != "Pending"
+        conds.insert(0, {"lastProbeTime": None, "lastTransitionTime": ts(started - timedelta(seconds=1)),
+                         "status": "True" if init_ok else "False", "type": "Initialized",
+                         **({} if init_ok else {"reason": "ContainersNotInitialized",
+                                                "message": "containers with incomplete status: [%s]" % ",".join(c["name"] for c in (init or []))})})
+        rstat = "True" if running else "False"
+        extra = {} if running else {"reason": "PodCompleted" if done else "ContainersNotReady"}
+        if not running and not done:
+            extra["message"] = "containers with unready status: [%s]" % " ".join(c["name"] for c in containers)
+        conds.insert(0, {"lastProbeTime": None, "lastTransitionTime": ts(started - timedelta(seconds=1)),
+                         "status": "True" if node else "False", "type": "PodReadyToStartContainers"})
+        conds.append({"lastProbeTime": None, "lastTransitionTime": ts(started - timedelta(seconds=20)), "status": rstat,
+                      "type": "ContainersReady", **extra})
+        conds.append({"lastProbeTime": None, "lastTransitionTime": ts(started - timedelta(seconds=20)), "status": rstat,
+                      "type": "Ready", **extra})
+        st["conditions"] = conds
+        if pod_ip or phase != "Pending":
+            st["podIP"] = pod_ip or "10.244.%d.%d" % (int(hexid(2, ns, name), 16) % 200, int(hexid(2, name), 16) % 250 + 2)
+            st["podIPs"] = [{"ip": st["podIP"]}]
+        st["containerStatuses"] = [cstatus(c, phase, started, waiting_reason, exit_code, restarts, ns, name)
+                                   for c in containers]
+        if init:
+            st["initContainerStatuses"] = [cstatus(c, "Succeeded" if phase != "Pending" and c.get("restartPolicy") != "Always"
+                                                   else ("Running" if phase == "Running" else "Pending"),
+                                                   started, "PodInitializing" if phase == "Pending" else None, 0, 0, ns, name)
+                                           for c in init]
+    else:
+        cond = {"lastProbeTime": None, "lastTransitionTime": ts(created - timedelta(seconds=1)),
+                "status": "False", "type": "PodScheduled"}
+        if gates:
+            cond["reason"] = "SchedulingGated"
+            cond["message"] = "Scheduling is blocked due to non-empty scheduling gates"
+        else:
+            cond["reason"] = "Unschedulable"
+            cond["message"] = scheduled_msg
+        st["conditions"] = [cond]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": st}
+
+
+def qos(containers):
+    req = [c.get("resources", {}) for c in containers]
+    if all(r.get("requests") and r.get("limits") and
+           all(r["limits"].get(k) == r["requests"].get(k) for k in ("cpu", "memory")) and
+           "cpu" in r["limits"] and "memory" in r["limits"] for r in req):
+        return "Guaranteed"
+    if any(r.get("requests") or r.get("limits") for r in req):
+        return "Burstable"
+    return "BestEffort"
+
+
+def cstatus(c, phase, started, waiting_reason, exit_code, restarts, ns, pname):
+    img = c["image"]
+    s = {
+        "image": img if ":" in img.split("/")[-1] else img + ":latest",
+        "imageID": "",
+        "lastState": {},
+        "name": c["name"],
+        "ready": phase == "Running",
+        "restartCount": restarts,
+        "started": phase == "Running",
+    }
+    if phase != "Pending":
+        s["containerID"] = "containerd://" + hexid(64, "container", ns, pname, c["name"])
+        s["imageID"] = img.split(":")[0] + "@sha256:" + hexid(64, "image", img)
+    if phase == "Running":
+        s["state"] = {"running": {"startedAt": ts(started - timedelta(seconds=5))}}
+    elif phase in ("Succeeded", "Failed"):
+        code = 0 if phase == "Succeeded" else (exit_code if exit_code is not None else 1)
+        s["state"] = {"terminated": {
+            "containerID": s["containerID"], "exitCode": code,
+            "finishedAt": ts(started - timedelta(minutes=40)),
+            "reason": "Completed" if code == 0 else "Error",
+            "startedAt": ts(started - timedelta(seconds=5))}}
+    else:
+        s["state"] = {"waiting": {"reason": waiting_reason or "ContainerCreating"}}
+    return s
+
+
+# ---------------------------------------------------------------- other kinds
+
+def scheduler_event(ns, pod_name, message, *, first_ago, last_ago, count=1):
+    """a FailedScheduling event written by kube-scheduler through events.k8s.io, read via core/v1
+    (shared/reference/scheduler-messages.md §9)"""
+    ev = {
+        "action": "Scheduling",
+        "apiVersion": "v1",
+        "eventTime": micro_ts(first_ago),
+        "firstTimestamp": None,
+        "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": pod_name, "namespace": ns,
+                           "resourceVersion": rv("pod", ns, pod_name), "uid": uid("pod", ns, pod_name)},
+        "kind": "Event",
+        "lastTimestamp": None,
+        "message": message,
+        "metadata": {"creationTimestamp": ts(first_ago), "name": "%s.%x" % (pod_name, int(hexid(12, "ev", ns, pod_name), 16) | 0x17d0000000000000),
+                     "namespace": ns, "resourceVersion": rv("event", ns, pod_name), "uid": uid("event", ns, pod_name)},
+        "reason": "FailedScheduling",
+        "reportingComponent": "default-scheduler",
+        "reportingInstance": "default-scheduler-cp-1",
+        "source": {},
+        "type": "Warning",
+    }
+    if count > 1:
+        ev["series"] = {"count": count, "lastObservedTime": micro_ts(last_ago)}
+    return ev
+
+
+def core_event(ns, kind, name, reason, message, *, etype="Normal", component="kubelet", host=None,
+               ago=timedelta(minutes=30), count=1, api="v1"):
+    ev = {
+        "apiVersion": "v1",
+        "count": count,
+        "eventTime": None,
+        "firstTimestamp": ts(ago),
+        "involvedObject": {"apiVersion": api, "kind": kind, "name": name, "namespace": ns,
+                           "uid": uid(kind if kind != "Pod" else "pod", ns, name)},
+        "kind": "Event",
+        "lastTimestamp": ts(ago),
+        "message": message,
+        "metadata": {"creationTimestamp": ts(ago), "name": "%s.%s" % (name, hexid(16, "cev", ns, name, reason)),
+                     "namespace": ns, "resourceVersion": rv("cevent", ns, name, reason), "uid": uid("cevent", ns, name, reason)},
+        "reason": reason,
+        "reportingComponent": component,
+        "reportingInstance": host or "",
+        "source": {"component": component, **({"host": host} if host else {})},
+        "type": etype,
+    }
+    return ev
+
+
+def daemonset(ns, name, *, app_label=None, selector=None, desired, ready, node_selector=None, image,
+              age_days=60, available=None, labels=None):
+    sel = selector or {"app": app_label or name}
+    lab = dict(labels or {})
+    if app_label:
+        lab.setdefault("app", app_label)
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {
+            "annotations": {"deprecated.daemonset.template.generation": "3"},
+            "creationTimestamp": ts(timedelta(days=age_days)),
+            "generation": 3,
+            "labels": lab,
+            "name": name,
+            "namespace": ns,
+            "resourceVersion": rv("ds", ns, name),
+            "uid": uid("DaemonSet", ns, name),
+        },
+        "spec": {
+            "revisionHistoryLimit": 10,
+            "selector": {"matchLabels": sel},
+            "template": {
+                "metadata": {"labels": dict(sel)},
+                "spec": {
+                    "containers": [{"image": image, "imagePullPolicy": "IfNotPresent", "name": name.split("-")[-1] if len(name) > 40 else name,
+                                    "resources": {}}],
+                    **({"nodeSelector": node_selector} if node_selector else {}),
+                    "priorityClassName": "system-node-critical",
+                    "tolerations": [{"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}],
+                },
+            },
+            "updateStrategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}, "type": "RollingUpdate"},
+        },
+        "status": {
+            "currentNumberScheduled": desired,
+            "desiredNumberScheduled": desired,
+            "numberAvailable": ready if available is None else available,
+            "numberMisscheduled": 0,
+            "numberReady": ready,
+            **({"numberUnavailable": desired - ready} if desired > ready else {}),
+            "observedGeneration": 3,
+            "updatedNumberScheduled": desired,
+        },
+    }
+
+
+def resource_quota(ns, name, hard, used, age_days=30):
+    return {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"creationTimestamp": ts(timedelta(days=age_days)), "name": name, "namespace": ns,
+                     "resourceVersion": rv("rq", ns, name), "uid": uid("rq", ns, name)},
+        "spec": {"hard": hard},
+        "status": {"hard": hard, "used": used},
+    }
+
+
+def kubectl_list(items):
+    return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
