@@ -1,22 +1,284 @@
-/* cmd_explain.c — placeholder until the subcommand lands. */
+/* cmd_explain.c — `kubectl gpu explain POD`: why one GPU pod is Pending, and what would fix it.
+ *
+ * One Explanation (analysis/explain.c) rendered as text, or as JSON/YAML through one cJSON
+ * tree.  Every pod is loaded: free GPUs on a node depend on the pods of all namespaces.
+ */
 #include "commands.h"
 #include "error.h"
+#include "explain.h"
+#include "loader.h"
+#include "render.h"
+#include "table.h"
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static const Option explain_opts[] = { OPT_END_MARK };
+static const char *explain_output;
+static const char *const explain_formats[] = { "text", "json", "yaml", NULL };
+static const Option explain_opts[] = {
+    { OPT_STRING, 'o', "output", &explain_output, "FORMAT", "output format", explain_formats, NULL },
+    OPT_END_MARK
+};
+
+/* a fix or note that may span lines: continuation lines indented under the first */
+static void print_item(const char *bullet, const char *text)
+{
+    printf("  %s ", bullet);
+    size_t indent = strlen(bullet) + 3;
+    for (const char *p = text; *p; p++) {
+        putchar(*p);
+        if (*p == '\n' && p[1]) printf("%*s", (int)indent, "");
+    }
+    putchar('\n');
+}
+
+static void print_histogram(const SchedHistogram *h, const char *indent)
+{
+    for (size_t i = 0; i < h->nreasons; i++) {
+        const SchedReason *r = &h->reasons[i];
+        char count[24] = "-";
+        if (r->count >= 0) snprintf(count, sizeof count, "%d", r->count);
+        printf("%s%4s  %s  [%s%s]\n", indent, count, r->text, sched_code_name(r->code),
+               r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
+    }
+}
+
+static void print_scheduler(const Explanation *e, bool color)
+{
+    const SchedMessage *m = &e->sched;
+    if (!e->sched_text) {
+        printf("Scheduler:  no FailedScheduling event and no PodScheduled condition message\n");
+        return;
+    }
+    char vb[32];
+    schedmsg_versions(m, vb, sizeof vb);
+    printf("Scheduler (%s%s%s):\n  %s\n", e->sched_source, *vb ? ", wording of Kubernetes " : "", vb, e->sched_text);
+    if (m->kind == SM_FIT_ERROR) {
+        printf("  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
+               m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
+        print_histogram(&m->filter, "  ");
+        if (m->has_preemption) {
+            if (m->preemption.nreasons) {
+                printf("  preemption (dry run over %d node(s)):\n", m->preemption.total);
+                print_histogram(&m->preemption, "    ");
+            } else {
+                printf("  preemption: %s\n", m->preemption_text ? m->preemption_text : "");
+            }
+        }
+    } else {
+        printf("  read as: %s\n", schedmsg_kind_name(m->kind));
+    }
+    if (e->event_text) printf("  newest FailedScheduling event: %s\n", e->event_text);
+    if (!e->agrees) {
+        printf("  %sThe recomputation below disagrees with the scheduler's message:%s\n",
+               color_start(C_YELLOW, color), color_end(C_YELLOW, color));
+        for (size_t i = 0; i < e->disagreements.n; i++) printf("    - %s\n", e->disagreements.v[i]);
+    }
+}
+
+/* nodes sharing the same reasons are one row */
+static void print_nodes(const Explanation *e, bool color)
+{
+    if (!e->nnodes) return;
+    Strvec keys = STRVEC_INIT;
+    Strvec *names = NULL;
+    for (size_t i = 0; i < e->nnodes; i++) {
+        const NodeResult *r = &e->nodes[i];
+        Strbuf sb = STRBUF_INIT;
+        for (size_t k = 0; k < r->nreasons; k++) {
+            char *d = node_reason_describe(&r->reasons[k]);
+            strbuf_addf(&sb, "%s%s", k ? "; " : "", d);
+            free(d);
+        }
+        if (!r->nreasons) strbuf_adds(&sb, "fits now");
+        size_t j = 0;
+        while (j < keys.n && strcmp(keys.v[j], strbuf_str(&sb)) != 0) j++;
+        if (j == keys.n) {
+            strvec_push(&keys, strbuf_str(&sb));
+            names = xrealloc(names, keys.n * sizeof *names);
+            names[j] = (Strvec)STRVEC_INIT;
+        }
+        strvec_push(&names[j], r->node->name);
+        strbuf_free(&sb);
+    }
+    printf("\nNodes (recomputed from the cluster now):\n");
+    static const char *const headers[] = { "  NODES", "REASONS" };
+    Table *t = table_new(headers, 2);
+    for (size_t j = 0; j < keys.n; j++) {
+        Strbuf nb = STRBUF_INIT;
+        strbuf_adds(&nb, "  ");
+        for (size_t k = 0; k < names[j].n && k < 4; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", names[j].v[k]);
+        if (names[j].n > 4) strbuf_addf(&nb, " +%zu more (%zu nodes)", names[j].n - 4, names[j].n);
+        table_add_row(t);
+        table_cell(t, strbuf_str(&nb));
+        table_cell_color(t, strcmp(keys.v[j], "fits now") == 0 ? C_GREEN : C_NONE, keys.v[j]);
+        strbuf_free(&nb);
+        strvec_free(&names[j]);
+    }
+    table_print(t, stdout, color);
+    table_free(t);
+    free(names);
+    strvec_free(&keys);
+}
+
+static void print_text(const Explanation *e, bool color)
+{
+    const Pod *p = e->pod;
+    char age[16] = "?";
+    if (e->age >= 0) format_age(e->age, age, sizeof age);
+    char *gpus = explanation_gpus(e);
+    if (p)
+        printf("Pod:        %s/%s (Pending %s, priority %d%s%s)\n", e->ns, e->name, age, p->priority,
+               p->priority_class ? ", class " : "", p->priority_class ? p->priority_class : "");
+    else
+        printf("Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
+               e->owner_kind ? e->owner_kind : "owner", e->ns, e->name, age);
+    printf("Requests:   %s%s\n", gpus, p ? "" : " per pod");
+    free(gpus);
+    printf("Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
+    printf("Reason:     %s\n", e->summary ? e->summary : "");
+    if (p) {
+        putchar('\n');
+        print_scheduler(e, color);
+    }
+    print_nodes(e, color);
+    if (e->fixes.n) {
+        printf("\nFixes:\n");
+        for (size_t i = 0; i < e->fixes.n; i++) {
+            char b[32];
+            snprintf(b, sizeof b, "%zu.", i + 1);
+            print_item(b, e->fixes.v[i]);
+        }
+    }
+    if (e->notes.n) {
+        printf("\nNotes:\n");
+        for (size_t i = 0; i < e->notes.n; i++) print_item("-", e->notes.v[i]);
+    }
+}
+
+/* the pod named in ns, or with -A the only pod of that name in any namespace */
+static const Pod *find_pod(const Cluster *c, const char *ns, const char *name, Error *err)
+{
+    if (ns) {
+        const Pod *p = cluster_find_pod(c, ns, name);
+        if (!p) error_set(err, "no GPU pod \"%s\" in namespace \"%s\" (explain looks at pods that request a GPU)", name, ns);
+        return p;
+    }
+    const Pod *found = NULL;
+    for (size_t i = 0; i < c->npods; i++) {
+        if (strcmp(c->pods[i].name, name) != 0) continue;
+        if (found) {
+            error_set(err, "pod \"%s\" exists in namespaces \"%s\" and \"%s\": choose one with -n", name, found->ns, c->pods[i].ns);
+            return NULL;
+        }
+        found = &c->pods[i];
+    }
+    if (!found) error_set(err, "no GPU pod \"%s\" in any namespace (explain looks at pods that request a GPU)", name);
+    return found;
+}
+
+static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e, bool pending, char *ns);
+static bool find_never_created(const Cluster *c, const char *ns, const char *name, Explanation *out);
 
 static int run_explain(int argc, char **argv, GlobalOptions *g)
 {
-    (void)argc; (void)argv; (void)g;
-    fprintf(stderr, "error: kubectl gpu explain is not available yet\n");
-    return EXIT_FAIL;
+    (void)argc;
+    static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML };
+    OutputFormat fmt;
+    if (output_format_parse(explain_output, allowed, 3, &fmt, "explain") < 0) return EXIT_USAGE;
+    Error err = { 0 };
+    char *ns = NULL;
+    if (!g->all_namespaces || g->namespace_explicit) {
+        ns = loader_default_namespace(g, &err);
+        if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
+    }
+    Cluster c;
+    cluster_init(&c);
+    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
+    const Pod *p = NULL;
+    if (cluster_load(&c, g, &rq, NULL, &err) < 0) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        cluster_free(&c);
+        free(ns);
+        return EXIT_FAIL;
+    }
+    if (!(p = find_pod(&c, ns, argv[0], &err))) {
+        Explanation owner;
+        if (find_never_created(&c, ns, argv[0], &owner)) return finish(g, fmt, &c, &owner, true, ns);
+        fprintf(stderr, "error: %s\n", err.msg);
+        cluster_free(&c);
+        free(ns);
+        return EXIT_FAIL;
+    }
+    Explanation e;
+    explain_pod(&c, p, &e);
+    bool pending = !p->node_name && p->phase == PHASE_PENDING;
+    return finish(g, fmt, &c, &e, pending, ns);
+}
+
+/* an owner whose pods a ResourceQuota refused (kubectl gpu pending lists it by the owner's name) */
+static bool find_never_created(const Cluster *c, const char *ns, const char *name, Explanation *out)
+{
+    ExplanationList l;
+    explain_pending(c, ns, &l);
+    bool found = false;
+    for (size_t i = 0; i < l.n; i++) {
+        if (!found && !l.items[i].created && strcmp(l.items[i].name, name) == 0) {
+            *out = l.items[i];
+            found = true;
+        } else {
+            explanation_free(&l.items[i]);
+        }
+    }
+    free(l.items);
+    return found;
+}
+
+/* render e, then free e, c and ns (an Explanation borrows from its Cluster) */
+static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e, bool pending, char *ns)
+{
+    const Pod *p = e->pod;
+    int rc = EXIT_OK;
+    if (fmt == OUT_TEXT) {
+        for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+        if (!p) {
+            print_text(e, g->color);
+        } else if (!pending) {
+            if (p->node_name) printf("pod %s/%s is %s on node %s; nothing to explain\n", p->ns, p->name,
+                                     pod_phase_name(p->phase), p->node_name);
+            else printf("pod %s/%s is %s; nothing to explain\n", p->ns, p->name, pod_phase_name(p->phase));
+        } else {
+            print_text(e, g->color);
+        }
+    } else {
+        cJSON *doc = explanation_to_json(e, true);
+        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+        for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
+        rc = (fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false)) ? EXIT_FAIL : EXIT_OK;
+        cJSON_Delete(doc);
+    }
+    explanation_free(e);
+    cluster_free(c);
+    free(ns);
+    return rc;
 }
 
 const Command command_explain = {
     .name = "explain",
-    .summary = "explain",
-    .usage = "kubectl gpu explain [flags]",
+    .summary = "Explain why a GPU pod is Pending and what would make it fit",
+    .usage = "kubectl gpu explain POD [-n NS] [-o text|json|yaml]",
+    .description =
+        "For one pod: the scheduler's own message (PodScheduled condition, else the newest\n"
+        "FailedScheduling event) parsed whatever the Kubernetes version, the reasons recomputed for\n"
+        "every node (cordoned, NotReady, untolerated taints, nodeSelector/affinity, too many pods,\n"
+        "no device plugin, another GPU resource name, too large, insufficient with the pods holding\n"
+        "the node), the verdict, and fixes to copy: a toleration, the resource name to request, the\n"
+        "labels that would match, pods that preemption could evict or whose end frees a node, a\n"
+        "quota to raise.  When the message and the recomputation disagree, both are shown.\n"
+        "With -A and no -n, the pod is looked up by name in every namespace.",
+    .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n",
     .options = explain_opts,
-    .min_args = 0, .max_args = -1,
+    .min_args = 1, .max_args = 1,
     .run = run_explain,
 };

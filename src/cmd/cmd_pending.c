@@ -1,22 +1,122 @@
-/* cmd_pending.c — placeholder until the subcommand lands. */
+/* cmd_pending.c — `kubectl gpu pending`: every Pending pod that requests a GPU, with its verdict.
+ *
+ * One ExplanationList (analysis/explain.c) is rendered as a table, or as JSON/YAML through one
+ * cJSON tree.  All pods are loaded whatever -n says: free GPUs on a node depend on the pods of
+ * every namespace; -n/-A only choose which pending pods are listed.
+ */
 #include "commands.h"
 #include "error.h"
+#include "explain.h"
+#include "loader.h"
+#include "render.h"
+#include "table.h"
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-static const Option pending_opts[] = { OPT_END_MARK };
+static const char *pending_output;
+static const char *const pending_formats[] = { "table", "json", "yaml", NULL };
+static const Option pending_opts[] = {
+    { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
+    OPT_END_MARK
+};
+
+static void print_table(const ExplanationList *l, const Cluster *c, const char *ns, bool color)
+{
+    if (l->n == 0) {
+        if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
+        else printf("No pending GPU pods.\n");
+        return;
+    }
+    static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
+    Table *t = table_new(headers, 6);
+    for (size_t i = 0; i < l->n; i++) {
+        const Explanation *e = &l->items[i];
+        table_add_row(t);
+        table_cell(t, e->ns);
+        if (e->created) table_cell(t, e->name);
+        else table_cellf(t, "%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name);
+        char *gpus = explanation_gpus(e);
+        table_cell(t, gpus);
+        free(gpus);
+        char age[16] = "<unknown>";
+        if (e->age >= 0) format_age(e->age, age, sizeof age);
+        table_cell(t, age);
+        Color col = e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED;
+        table_cell_color(t, col, verdict_name(e->verdict));
+        Strbuf r = STRBUF_INIT;
+        strbuf_adds(&r, e->summary ? e->summary : "");
+        if (!e->agrees) strbuf_adds(&r, " [scheduler disagrees]");
+        table_cell(t, strbuf_str(&r));
+        strbuf_free(&r);
+    }
+    table_print(t, stdout, color);
+    table_free(t);
+    (void)c;
+}
 
 static int run_pending(int argc, char **argv, GlobalOptions *g)
 {
-    (void)argc; (void)argv; (void)g;
-    fprintf(stderr, "error: kubectl gpu pending is not available yet\n");
-    return EXIT_FAIL;
+    (void)argc; (void)argv;
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_JSON, OUT_YAML };
+    OutputFormat fmt;
+    if (output_format_parse(pending_output, allowed, 3, &fmt, "pending") < 0) return EXIT_USAGE;
+
+    Error err = { 0 };
+    char *ns = NULL;
+    if (!g->all_namespaces) {
+        ns = loader_default_namespace(g, &err);
+        if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
+    }
+    Cluster c;
+    cluster_init(&c);
+    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
+    if (cluster_load(&c, g, &rq, NULL, &err) < 0) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        cluster_free(&c);
+        free(ns);
+        return EXIT_FAIL;
+    }
+    ExplanationList l;
+    explain_pending(&c, ns, &l);
+    int rc = 0;
+    if (fmt == OUT_TABLE) {
+        for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
+        print_table(&l, &c, ns, g->color);
+    } else {
+        cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "kind", "GPUPending");
+        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
+        else cJSON_AddNullToObject(doc, "namespace");
+        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
+        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
+        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+        for (size_t i = 0; i < c.warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c.warnings.v[i]));
+        rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+    }
+    explanation_list_free(&l);
+    cluster_free(&c);
+    free(ns);
+    return rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_pending = {
     .name = "pending",
-    .summary = "pending",
-    .usage = "kubectl gpu pending [flags]",
+    .summary = "List Pending GPU pods and why each one waits",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|json|yaml]",
+    .description =
+        "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
+        "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
+        "ResourceName, NoDevicePlugin, TooLarge, Quota, Gated, Unschedulable or Unknown, and a one-line\n"
+        "reason.  Pods that could not be created because a ResourceQuota refused them are listed\n"
+        "under their owner (ReplicaSet, Job, ...) with verdict Quota.  The verdict is recomputed from\n"
+        "the cluster's nodes and pods; when the scheduler's own message disagrees, the reason says so.\n"
+        "Pods already bound to a node (Pending while their containers start) are not listed.\n"
+        "Use 'kubectl gpu explain POD' for the details and fixes.  Exits 0 whether or not pods wait.",
+    .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o json\n"
+                "  kubectl gpu pending --snapshot cluster.json -A\n",
     .options = pending_opts,
-    .min_args = 0, .max_args = -1,
+    .min_args = 0, .max_args = 0,
     .run = run_pending,
 };
