@@ -109,11 +109,14 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kubectl-gpu.fish
 
 dist: kubectl-gpu
-	@mkdir -p build/dist/kubectl-gpu-$(VERSION)
-	cp kubectl-gpu README.md LICENSE man/kubectl-gpu.1 build/dist/kubectl-gpu-$(VERSION)/ 2>/dev/null || true
+	@rm -rf build/dist; mkdir -p build/dist/kubectl-gpu-$(VERSION)
+	cp kubectl-gpu README.md LICENSE man/kubectl-gpu.1 build/dist/kubectl-gpu-$(VERSION)/
 	cp -r completions build/dist/kubectl-gpu-$(VERSION)/
 	tar -C build/dist -czf build/kubectl-gpu-$(VERSION)-linux-amd64.tar.gz kubectl-gpu-$(VERSION)
 	@sha256sum build/kubectl-gpu-$(VERSION)-linux-amd64.tar.gz
+
+lint-man:
+	mandoc -T lint man/kubectl-gpu.1
 
 clean:
 	rm -rf build kubectl-gpu tests/tmp

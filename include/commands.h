@@ -3,6 +3,7 @@
 #define KGPU_COMMANDS_H
 #include "options.h"
 extern const Command command_status, command_pending, command_explain, command_plan,
-                     command_top, command_snapshot, command_version, command_completion;
+                     command_top, command_snapshot, command_version, command_completion,
+                     command___complete;
 int kgpu_main(int argc, char **argv);
 #endif

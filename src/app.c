@@ -10,7 +10,7 @@
 
 const Command *const commands[] = {
     &command_status, &command_pending, &command_explain, &command_plan, &command_top,
-    &command_snapshot, &command_version, &command_completion, NULL
+    &command_snapshot, &command_version, &command_completion, &command___complete, NULL
 };
 
 static bool want_color(const GlobalOptions *g)

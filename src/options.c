@@ -203,8 +203,10 @@ void options_print_help(FILE *f, const Command *cmd)
         fputs("kubectl gpu — GPUs of a Kubernetes cluster as they really are: inventory and\n"
               "allocation, why GPU pods are Pending, and GPU sharing plans from observed usage.\n\n"
               "Usage:\n  kubectl gpu COMMAND [flags]\n\nCommands:\n", f);
-        for (const Command *const *c = commands; *c; c++)
+        for (const Command *const *c = commands; *c; c++) {
+            if (strncmp((*c)->name, "__", 2) == 0) continue;   /* hidden: __complete */
             fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
+        }
         fputs("\nGlobal flags:\n", f);
         print_options(f, global_options);
         fputs("\nExit status: 0 success, 1 the request could not be answered, 2 usage error.\n"
