@@ -1,33 +1,52 @@
 /* plan.h — kubectl gpu plan: for each product group of GPU nodes, the sharing strategy (MIG
- * layout, time-slicing or MPS replicas) that holds the observed workloads on the fewest GPUs.
+ * layout, time-slicing or MPS replicas) that holds the observed workloads on the fewest GPUs,
+ * and how to lay it onto the group's nodes.
  *
- * Inputs are plain data: the selected GPU nodes (model/node.h) and one PlanWorkload per GPU
- * workload with its observed usage, so the plan knows nothing of metrics sources or the API.
- * Per group (nodes with the same base GFD product):
- *   MIG           each workload gets the smallest profile holding memory x (1 + headroom) and
- *                 its utilization (mig_choose_profile); the instances are packed (mig_pack);
- *                 workloads fitting no profile, asking for several GPUs or without usage data
- *                 keep whole GPUs (MIG disabled on those GPUs, mixed strategy).
+ * Two steps.
+ *  1. plan_input_build: the cluster's GPU pods that hold resources on the planned nodes, one
+ *     PlanWorkload per pod, tagged with its workload (owner): a ReplicaSet whose name ends with
+ *     the pod's pod-template-hash is its Deployment; StatefulSet, Job and other controllers by
+ *     name; a bare pod by its own name.  Usage per workload = the maximum over its pods
+ *     (metrics_collect's WorkloadUsage, also of pods that have since been replaced: a pod that
+ *     no longer exists joins the workload whose pods its name follows, e.g. "web-5d8f7-x2x9k"
+ *     -> Deployment "web").  Without metrics the request stands in: a whole GPU = its memory and
+ *     100 %, a MIG device = its profile's memory and compute, a shared replica = 1/replicas.
+ *  2. plan_build: per group (nodes with the same base GFD product):
+ *   MIG           each pod gets the smallest profile holding memory x (1 + headroom) and its
+ *                 utilization (mig_choose_profile); the instances are packed (mig_pack);
+ *                 pods fitting no profile, asking for several GPUs or without usage data keep
+ *                 whole GPUs (MIG disabled on those GPUs, mixed strategy).
  *   time-slicing  safe replica count and GPUs after (sharing_plan).
  *   MPS           the same under MPS rules.
- * auto picks the fewest GPUs after; ties go to the stronger isolation (MIG, then MPS, then
- * time-slicing); when nothing frees a GPU the group's strategy is "none".  An explicit
- * strategy is evaluated alone (and is "none" when the GPUs cannot do it, e.g. MIG on an L4).
+ *   auto picks the fewest GPUs after; ties go to the stronger isolation (MIG, then MPS, then
+ *   time-slicing); when nothing frees a GPU the group's strategy is "none" (nothing changes).
+ *   An explicit strategy is evaluated alone (and is "none" when the GPUs cannot do it).
+ *   The pods of one workload always get the same assignment (one pod template, one request).
+ *   Then the rollout: which node gets which MIG geometry per GPU index / sharing config, the
+ *   config names (mig-parted and device-plugin) and the resources each node advertises after.
+ *
+ * Sizing: memory x (1 + headroom/100) and utilization x (1 + headroom/100); usage taken from
+ * requests is used as it is (the request already is the allocation).
  *
  * "gpusBefore" = physical GPUs the workloads hold now, per node ceil(sum of the shares they
  * hold) capped at the node's GPUs: a whole GPU is 1, a time-sliced replica 1/replicas, a MIG
  * instance its share of the GPU (largest of compute and memory fractions).
+ * "gpusAfter" = GPUs they need under the plan (MIG GPUs + whole GPUs, or shared + whole).
  *
- * Ownership: PlanWorkload strings are borrowed and must outlive the PlanResult; PlanResult
- * owns everything else; plan_result_free releases it.
+ * Ownership: PlanWorkload strings are borrowed (plan_input_build's are owned by the PlanInput,
+ * which must outlive the PlanResult); PlanResult owns everything else; plan_result_free
+ * releases it.
  */
 #ifndef KGPU_PLAN_H
 #define KGPU_PLAN_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cluster.h"
+#include "metrics.h"
 #include "mig.h"
 #include "node.h"
+#include "resources.h"
 #include "sharing.h"
 #include "util.h"
 
@@ -37,17 +56,24 @@ bool plan_choice_parse(const char *s, PlanChoice *out);     /* auto|mig|time-sli
 typedef enum { PLAN_NONE, PLAN_MIG, PLAN_TIME_SLICING, PLAN_MPS } PlanStrategy;
 const char *plan_strategy_name(PlanStrategy s);             /* none|mig|time-slicing|mps */
 
+/* one pod of a workload */
 typedef struct {
-    const char *ns, *name;
-    const char *owner_kind, *owner_name;   /* may be NULL */
+    const char *ns, *name;            /* the workload: Deployment, StatefulSet, Job, ... or bare pod */
+    const char *kind;                 /* "Deployment", "StatefulSet", "Job", ...; NULL = "Pod" */
+    const char *pod;                  /* the pod; NULL = name */
     const char *node;                 /* node it runs on */
     const char *resource;             /* GPU resource it requests: nvidia.com/gpu,
                                          nvidia.com/gpu.shared, nvidia.com/mig-1g.10gb ... */
     int count;                        /* how many of that resource */
     bool has_usage;
+    bool from_requests;               /* usage stands in from the request (no metrics) */
     int64_t memory_mib;               /* observed percentile, per device (largest) */
     double utilization;               /* observed percentile, % of the device it runs on; for a
                                          MIG instance the plan scales it to the whole GPU */
+    int64_t peak_memory_mib;          /* observed peak, -1 unknown */
+    double peak_utilization;          /* observed peak, NAN unknown */
+    bool utilization_unknown;         /* no utilization series: 100 % assumed */
+    double coverage;                  /* share of the window with data (0..1), NAN unknown */
 } PlanWorkload;
 
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
@@ -56,14 +82,40 @@ typedef struct {
     size_t workload;                  /* index into the input array */
     PlanAssignKind kind;
     const MigProfile *profile;        /* PLAN_ASSIGN_MIG */
+    int instances;                    /* PLAN_ASSIGN_MIG: instances of profile (its device count) */
     int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
+    bool unchanged;                   /* group strategy none: keeps its current request */
     const char *why;                  /* static reason for WHOLE, or NULL */
     int64_t sized_memory_mib;         /* memory x (1 + headroom), -1 without usage */
     double gpu_utilization;           /* utilization as % of a whole GPU, NAN without usage */
+    double sized_utilization;         /* gpu_utilization x (1 + headroom), NAN without usage */
 } PlanAssignment;
+
+/* one workload of a group: its pods there share one assignment */
+typedef struct {
+    size_t first;                     /* index into the group's assign[] of its first pod */
+    int pods;                         /* its pods in this group */
+    Strvec nodes;                     /* where they run now, sorted */
+    char *request_resource;           /* what each pod requests under the plan */
+    int request_count;
+} PlanGroupWorkload;
+
+/* one node of a group after the plan */
+typedef struct {
+    const char *name;                 /* borrowed from PlanGroup.nodes */
+    int gpus;                         /* physical GPUs */
+    int *gpu_layout;                  /* per GPU index: index into mig.groups, -1 = MIG disabled */
+    bool shared;                      /* time-slicing / MPS config on this node */
+    int whole_used;                   /* GPUs taken by whole-GPU pods placed here by the plan */
+    int mig_gpus;                     /* GPUs with a MIG geometry */
+    const char *mig_config;           /* nvidia.com/mig.config value, NULL = leave as is */
+    const char *device_plugin_config; /* nvidia.com/device-plugin.config value, NULL = as is */
+    ResourceList expected;            /* GPU resources advertised after (count, milli units) */
+} PlanNode;
 
 typedef struct {
     char *product;                    /* base GFD product ("NVIDIA-A100-SXM4-80GB") */
+    char *key;                        /* short name for config names: "a100-sxm4-80gb" */
     const MigGpuModel *model;         /* NULL: not MIG-capable / unknown */
     Strvec nodes;                     /* sorted */
     int physical_gpus;                /* in the group's nodes */
@@ -75,9 +127,15 @@ typedef struct {
     int replicas;                     /* time-slicing / MPS */
     MigPacking mig;                   /* strategy MIG: the layouts */
     SharePlan share;                  /* strategy time-slicing / MPS */
-    PlanAssignment *assign; size_t nassign;   /* the group's workloads */
+    PlanAssignment *assign; size_t nassign;   /* the group's pods */
+    PlanGroupWorkload *workloads; size_t nworkloads;   /* by namespace, name */
+    PlanNode *plan_nodes; size_t nplan_nodes;   /* parallel to nodes */
+    Strvec config_names;              /* owned strings the PlanNodes point to */
+    char *device_plugin_config;       /* config (key) of shared / MIG nodes, NULL for none */
+    char *device_plugin_whole_config; /* config of nodes kept whole in a sharing group */
     const char *tradeoff;             /* the isolation trade-off of the strategy, static */
     Strvec notes;                     /* why this strategy, limits met */
+    Strvec risks;                     /* little data, fits nothing, peaks, optimality gap */
 } PlanGroup;
 
 typedef struct {
@@ -96,4 +154,30 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
 void plan_result_free(PlanResult *r);
 /* "mig-2g.20gb" | "shared" | "whole" (the contract's "assigned"); buf >= 64 bytes */
 const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len);
+/* "a100-sxm4-80gb" from "NVIDIA-A100-SXM4-80GB": lower case, no NVIDIA- prefix, only
+ * [a-z0-9-], at most 40 characters; caller frees */
+char *plan_group_key(const char *product);
+
+/* ---- step 1: the workloads of a cluster ---- */
+
+typedef struct {
+    PlanWorkload *w; size_t n;
+    bool from_requests;               /* no per-workload metrics: requests stand in */
+    size_t pods_elsewhere;            /* GPU pods on nodes outside the planned ones */
+    Strvec warnings;
+    /* private: */
+    Strvec owned;
+} PlanInput;
+
+#define PLAN_LITTLE_DATA 0.25         /* coverage under this: "little data" */
+
+/* GPU pods holding resources on `nodes` (the planned GPU nodes, borrowed) with their usage.
+ * metrics = false: requests stand in for usage (u ignored).  With metrics, a pod whose
+ * workload has no series has no usage data. */
+void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes, size_t nnodes,
+                      const WorkloadUsage *u, size_t nu, bool metrics);
+void plan_input_free(PlanInput *in);
+/* the workload a pod belongs to (kind and name; name borrowed from the pod or allocated into
+ * *tofree, which the caller frees) */
+void plan_pod_workload(const Pod *p, const char **kind, const char **name, char **tofree);
 #endif

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <time.h>
 #include "plan.h"
+#include "cluster.h"
+#include "error.h"
+#include "model_fixture.h"
 
 static Node mknode(const char *name, const char *product, int gpus, int64_t mem, int ccmaj, int ccmin)
 {
@@ -36,7 +39,8 @@ static PlanWorkload wl(const char *name, const char *node, const char *res, int 
                        bool usage, int64_t mem, double util)
 {
     PlanWorkload w = { .ns = "ml", .name = name, .node = node, .resource = res, .count = count,
-                       .has_usage = usage, .memory_mib = mem, .utilization = util };
+                       .has_usage = usage, .memory_mib = mem, .utilization = util,
+                       .peak_memory_mib = -1, .peak_utilization = NAN, .coverage = NAN };
     return w;
 }
 
@@ -264,12 +268,14 @@ static void test_plan_scale(void **state)
     }
     size_t nw = nn * per;
     PlanWorkload *w = calloc(nw, sizeof *w);
+    char (*wnames)[16] = calloc(nw, sizeof *wnames);
     unsigned seed = 7;
     for (size_t i = 0; i < nw; i++) {
         seed = seed * 1103515245u + 12345u;
         int64_t mem = 500 + (int64_t)((seed >> 8) % 20000);
         double util = (double)((seed >> 4) % 60);
-        w[i] = wl("w", names[i / per], "nvidia.com/gpu", 1, (seed >> 20) % 10 != 0, mem, util);
+        snprintf(wnames[i], sizeof wnames[i], "w-%zu", i);
+        w[i] = wl(wnames[i], names[i / per], "nvidia.com/gpu", 1, (seed >> 20) % 10 != 0, mem, util);
     }
     PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
     PlanResult r;
@@ -284,7 +290,253 @@ static void test_plan_scale(void **state)
     assert_true(secs < 2.0);
     plan_result_free(&r);
     for (size_t i = 0; i < nn; i++) kv_free(&ns[i].labels);
-    free(w); free(names); free(np); free(ns);
+    free(w); free(wnames); free(names); free(np); free(ns);
+}
+
+/* The rollout of test_mixed_fleet's plan: whole pods first fit decreasing (train 4 and blind 1
+ * on a100-a), then the 2 MIG GPUs on a100-a's next free GPUs; a100-b stays whole. */
+static void test_rollout(void **state)
+{
+    (void)state;
+    Node a = mknode("a100-a", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    Node b = mknode("a100-b", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    Node t = mknode("t4-a", "Tesla-T4", 4, 15360, 7, 5);
+    const Node *nodes[] = { &t, &b, &a };
+    PlanWorkload w[16];
+    size_t n = 0;
+    char nm[8][24];
+    for (int i = 0; i < 7; i++) {
+        snprintf(nm[i], sizeof nm[i], "infer-%d", i);
+        w[n++] = wl(nm[i], "a100-b", "nvidia.com/gpu", 1, true, 8000, 5);
+    }
+    w[n++] = wl("mid-0", "a100-b", "nvidia.com/gpu", 1, true, 30000, 30);
+    w[n++] = wl("mid-1", "a100-b", "nvidia.com/gpu", 1, true, 30000, 30);
+    w[n++] = wl("train", "a100-b", "nvidia.com/gpu", 4, true, 70000, 95);
+    w[n++] = wl("blind", "a100-b", "nvidia.com/gpu", 1, false, 0, 0);
+    w[n++] = wl("t4-0", "t4-a", "nvidia.com/gpu", 1, true, 2000, 10);
+    w[n++] = wl("t4-1", "t4-a", "nvidia.com/gpu", 1, true, 2000, 10);
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 3, w, n, &o, &r), 0);
+    const PlanGroup *g = group(&r, "NVIDIA-A100-SXM4-80GB");
+    assert_string_equal(g->key, "a100-sxm4-80gb");
+    assert_int_equal(g->strategy, PLAN_MIG);
+    assert_int_equal(g->nplan_nodes, 2);
+    const PlanNode *pa = &g->plan_nodes[0], *pb = &g->plan_nodes[1];
+    assert_string_equal(pa->name, "a100-a");
+    assert_int_equal(pa->whole_used, 5);
+    assert_int_equal(pa->mig_gpus, 2);
+    assert_int_equal(pa->gpu_layout[0] >= 0, 1);
+    assert_int_equal(pa->gpu_layout[1] >= 0, 1);
+    assert_int_equal(pa->gpu_layout[2], -1);
+    assert_string_equal(pa->mig_config, "kgpu-a100-sxm4-80gb-mig-1");
+    assert_string_equal(pa->device_plugin_config, "kgpu-a100-sxm4-80gb-mig");
+    assert_int_equal(rlist_get(&pa->expected, "nvidia.com/gpu"), 6000);
+    assert_int_equal(rlist_get(&pa->expected, "nvidia.com/mig-1g.10gb"), 7000);
+    assert_int_equal(rlist_get(&pa->expected, "nvidia.com/mig-3g.40gb"), 2000);
+    assert_int_equal(pb->mig_gpus, 0);
+    assert_string_equal(pb->mig_config, "all-disabled");
+    assert_int_equal(rlist_get(&pb->expected, "nvidia.com/gpu"), 8000);
+    /* one entry per workload, sorted by name, with its new request */
+    assert_int_equal(g->nworkloads, 11);
+    bool seen = false;
+    for (size_t i = 0; i < g->nworkloads; i++) {
+        const PlanWorkload *x = &w[g->assign[g->workloads[i].first].workload];
+        if (strcmp(x->name, "infer-3") == 0) {
+            assert_string_equal(g->workloads[i].request_resource, "nvidia.com/mig-1g.10gb");
+            assert_int_equal(g->workloads[i].request_count, 1);
+            seen = true;
+        }
+        if (strcmp(x->name, "train") == 0) {
+            assert_string_equal(g->workloads[i].request_resource, "nvidia.com/gpu");
+            assert_int_equal(g->workloads[i].request_count, 4);
+        }
+    }
+    assert_true(seen);
+    g = group(&r, "Tesla-T4");
+    assert_int_equal(g->strategy, PLAN_MPS);
+    assert_true(g->plan_nodes[0].shared);
+    assert_null(g->plan_nodes[0].mig_config);
+    assert_string_equal(g->plan_nodes[0].device_plugin_config, "kgpu-tesla-t4-mps");
+    assert_int_equal(rlist_get(&g->plan_nodes[0].expected, "nvidia.com/gpu.shared"), 4 * 2 * 1000);
+    plan_result_free(&r);
+    kv_free(&a.labels); kv_free(&b.labels); kv_free(&t.labels);
+}
+
+/* The pods of one Deployment share or stay whole together.  T4 (15360 MiB), time-slicing,
+ * headroom 10: Deployment "mid" 3 pods x 5000 MiB (5500 sized), 4 bare pods x 1000 (1100).
+ * Per pod, sharing_plan keeps one mid pod whole: {5500, 5500, 1100 x4} = 15400 > 15360, so
+ * 5 replicas -> 2 shared GPUs + 1 whole = 3 — but that splits "mid".  Consistent: all mid whole
+ * (3) + 4 small on 1 GPU = 4, or all shared with 2 replicas (5500 x 3 > 15360) = 4; the tie
+ * keeps mid whole. */
+static void test_workload_consistency(void **state)
+{
+    (void)state;
+    Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
+    const Node *nodes[] = { &t };
+    PlanWorkload w[7];
+    const char *pods[] = { "mid-abc12-aaaaa", "mid-abc12-bbbbb", "mid-abc12-ccccc" };
+    for (int i = 0; i < 3; i++) {
+        w[i] = wl("mid", "t4", "nvidia.com/gpu", 1, true, 5000, 10);
+        w[i].kind = "Deployment";
+        w[i].pod = pods[i];
+    }
+    const char *small[] = { "s0", "s1", "s2", "s3" };
+    for (int i = 0; i < 4; i++) w[3 + i] = wl(small[i], "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 1, w, 7, &o, &r), 0);
+    const PlanGroup *g = &r.groups[0];
+    assert_int_equal(g->strategy, PLAN_TIME_SLICING);
+    assert_int_equal(g->gpus_after, 4);
+    assert_int_equal(g->replicas, 4);
+    for (size_t k = 0; k < g->nassign; k++) {
+        const PlanWorkload *x = &w[g->assign[k].workload];
+        assert_int_equal(g->assign[k].kind, strcmp(x->name, "mid") == 0 ? PLAN_ASSIGN_WHOLE : PLAN_ASSIGN_SHARED);
+    }
+    assert_int_equal(g->nworkloads, 5);
+    for (size_t i = 0; i < g->nworkloads; i++)
+        if (strcmp(w[g->assign[g->workloads[i].first].workload].name, "mid") == 0)
+            assert_int_equal(g->workloads[i].pods, 3);
+    plan_result_free(&r);
+    kv_free(&t.labels);
+}
+
+/* Usage from requests is not grown by the headroom: a 1g.10gb request (9728 MiB, the whole
+ * instance) stays 1g.10gb; measured 9728 MiB would need 10701 -> 1g.20gb. */
+static void test_requests_not_grown(void **state)
+{
+    (void)state;
+    Node a = mknode("mx", "NVIDIA-A100-SXM4-80GB", 1, 81920, 8, 0);
+    a.gpu.mig_strategy = MIG_MIXED;
+    const Node *nodes[] = { &a };
+    PlanWorkload w[2];
+    w[0] = wl("req", "mx", "nvidia.com/mig-1g.10gb", 1, true, 9728, 100);
+    w[0].from_requests = true;
+    w[1] = wl("measured", "mx", "nvidia.com/mig-1g.10gb", 1, true, 9728, 50);
+    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 10 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 1, w, 2, &o, &r), 0);
+    char buf[64];
+    const PlanGroup *g = &r.groups[0];
+    assert_string_equal(label(g, w, "req", buf), "mig-1g.10gb");
+    assert_string_equal(label(g, w, "measured", buf), "mig-1g.20gb");
+    plan_result_free(&r);
+    kv_free(&a.labels);
+}
+
+static void test_group_key(void **state)
+{
+    (void)state;
+    const struct { const char *in, *out; } t[] = {
+        { "NVIDIA-A100-SXM4-80GB", "a100-sxm4-80gb" }, { "Tesla-T4", "tesla-t4" },
+        { "NVIDIA A100 80GB PCIe", "a100-80gb-pcie" }, { "--x__y--", "x-y" }, { NULL, "unknown" },
+        { "NVIDIA-", "nvidia" }, { "???", "gpu" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char *k = plan_group_key(t[i].in);
+        assert_string_equal(k, t[i].out);
+        free(k);
+    }
+}
+
+/* plan_input_build on tests/fixtures/plan/mixed.json: pods grouped by owner, pods that no
+ * longer exist joined by their names, usage the maximum over a workload's pods. */
+static void test_plan_input(void **state)
+{
+    (void)state;
+    cJSON *j = load_fixture("tests/fixtures/plan/mixed.json");
+    assert_non_null(j);
+    Cluster c;
+    cluster_init(&c);
+    Error e = { 0 };
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(j, "items"))
+        assert_int_equal(cluster_ingest(&c, OBJ__COUNT, item, &e), 0);
+    cluster_finalize(&c);
+    cJSON_Delete(j);
+    const Node *nodes[8];
+    size_t nn = 0;
+    for (size_t i = 0; i < c.nnodes; i++) if (node_is_gpu_node(&c.nodes[i])) nodes[nn++] = &c.nodes[i];
+    assert_int_equal(nn, 5);
+
+    /* without metrics: requests */
+    PlanInput in;
+    plan_input_build(&in, &c, nodes, nn, NULL, 0, false);
+    assert_true(in.from_requests);
+    assert_int_equal(in.n, 4 + 4 + 2 + 1 + 5 + 6 + 3 + 1);     /* Succeeded and Pending pods: no */
+    size_t chat = 0, embed = 0, train = 0, notebook = 0, asr = 0;
+    for (size_t i = 0; i < in.n; i++) {
+        const PlanWorkload *x = &in.w[i];
+        assert_true(x->has_usage);
+        assert_true(x->from_requests);
+        if (strcmp(x->name, "chat") == 0) {
+            chat++;
+            assert_string_equal(x->kind, "Deployment");
+            assert_int_equal(x->memory_mib, 9728);
+            assert_true(strncmp(x->pod, "chat-58b9c7d6f5-", 16) == 0);
+        }
+        if (strcmp(x->name, "embed") == 0) { embed++; assert_string_equal(x->kind, "StatefulSet"); }
+        if (strcmp(x->name, "train") == 0) {
+            train++;
+            assert_string_equal(x->kind, "Job");
+            assert_int_equal(x->count, 4);
+            assert_int_equal(x->memory_mib, 81920);
+        }
+        if (strcmp(x->name, "notebook") == 0) { notebook++; assert_string_equal(x->kind, "Pod"); }
+        if (strcmp(x->name, "asr") == 0) {
+            asr++;
+            assert_int_equal(x->memory_mib, 15360 / 4);          /* a replica of 4 */
+            assert_true(fabs(x->utilization - 25) < 1e-9);
+        }
+    }
+    assert_int_equal(chat, 4); assert_int_equal(embed, 2); assert_int_equal(train, 1);
+    assert_int_equal(notebook, 1); assert_int_equal(asr, 6);
+    plan_input_free(&in);
+
+    /* with metrics: one current chat pod, one that is gone (same Deployment, older hash), one
+     * gone pod of an unknown workload; a StatefulSet pod with no utilization series */
+    const char *chat_pod = NULL;
+    for (size_t i = 0; i < c.npods; i++)
+        if (strncmp(c.pods[i].name, "chat-", 5) == 0) { chat_pod = c.pods[i].name; break; }
+    assert_non_null(chat_pod);
+    WorkloadUsage u[4];
+    memset(u, 0, sizeof u);
+    u[0] = (WorkloadUsage){ .ns = "inference", .pod = (char *)chat_pod, .container = "main",
+                            .mem_pct_mib = 6000.4, .mem_peak_mib = 6500, .util_pct = 5, .util_peak = 9,
+                            .samples = 1000, .devices = 1 };
+    u[1] = (WorkloadUsage){ .ns = "inference", .pod = "chat-4a3b2c1d0e-zzzzz", .container = "main",
+                            .mem_pct_mib = 7000, .mem_peak_mib = 8400, .util_pct = 4, .util_peak = 20,
+                            .samples = 500, .devices = 1 };
+    u[2] = (WorkloadUsage){ .ns = "inference", .pod = "chat-large-6b5c4d3e2f-qwert", .container = "main",
+                            .mem_pct_mib = 60000, .mem_peak_mib = 70000, .util_pct = 90, .util_peak = 99,
+                            .samples = 2000, .devices = 1 };
+    u[3] = (WorkloadUsage){ .ns = "search", .pod = "embed-1", .container = "main",
+                            .mem_pct_mib = 12000, .mem_peak_mib = 13000, .util_pct = NAN, .util_peak = NAN,
+                            .samples = 100, .devices = 1 };
+    plan_input_build(&in, &c, nodes, nn, u, 4, true);
+    assert_false(in.from_requests);
+    for (size_t i = 0; i < in.n; i++) {
+        const PlanWorkload *x = &in.w[i];
+        assert_false(x->from_requests);
+        if (strcmp(x->name, "chat") == 0) {
+            assert_true(x->has_usage);
+            assert_int_equal(x->memory_mib, 7000);               /* max over both pods */
+            assert_int_equal(x->peak_memory_mib, 8400);
+            assert_true(fabs(x->utilization - 5) < 1e-9);
+            assert_true(fabs(x->peak_utilization - 20) < 1e-9);
+            assert_true(fabs(x->coverage - 1500.0 / (2000 * 4)) < 1e-9);   /* 4 pods now */
+        } else if (strcmp(x->name, "embed") == 0) {
+            assert_true(x->has_usage);
+            assert_true(x->utilization_unknown);
+            assert_true(fabs(x->utilization - 100) < 1e-9);
+            assert_true(fabs(x->coverage - 100.0 / (2000 * 2)) < 1e-9);    /* 2 pods now */
+        } else {
+            assert_false(x->has_usage);
+        }
+    }
+    plan_input_free(&in);
+    cluster_free(&c);
 }
 
 int main(void)
@@ -292,7 +544,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixed_fleet), cmocka_unit_test(test_nothing_to_gain_and_not_possible),
         cmocka_unit_test(test_current_sharing_and_mig), cmocka_unit_test(test_choice_parse),
-        cmocka_unit_test(test_plan_scale),
+        cmocka_unit_test(test_plan_scale), cmocka_unit_test(test_rollout),
+        cmocka_unit_test(test_workload_consistency), cmocka_unit_test(test_requests_not_grown),
+        cmocka_unit_test(test_group_key), cmocka_unit_test(test_plan_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
