@@ -3,8 +3,8 @@
  * Sources (API client, snapshot reader) hand objects one at a time to cluster_ingest();
  * the JSON is borrowed and may be freed right after the call, so memory follows the number
  * of GPU nodes and GPU pods, not the size of the JSON:
- *   - every node is counted; GPU nodes are kept whole (labels, taints, resources); other
- *     nodes keep name, readiness, taints and resources but not labels;
+ *   - every node is kept: name, labels, readiness, taints and resources (labels of CPU nodes
+ *     too, so that selectors and affinity are judged on every node, as the scheduler does);
  *   - pods that request a GPU are kept (bound or pending); other bound pods are folded into
  *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
  *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;

@@ -1,7 +1,9 @@
 /* cluster.c — the reduced cluster: objects arrive one at a time and only what is used stays.
  *
  * Reduction rules (see cluster.h):
- *   Node         every node; labels only for GPU nodes (node_is_gpu_node).  A second object
+ *   Node         every node with its labels: a GPU pod's nodeSelector or affinity must be
+ *                checked against CPU nodes too, or explain would blame the wrong filter
+ *                (tens of labels per node: a few MB at 5,000 nodes).  A second object
  *                with the same name replaces the first.
  *   Pod          GPU pods (non-zero request of a GPU resource) are kept, replaced by name.
  *                Other pods that hold resources (bound, not Succeeded/Failed) are folded into
@@ -91,7 +93,6 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 {
     Node n;
     if (node_from_json(&n, obj, true, err) < 0) return -1;
-    if (!node_is_gpu_node(&n)) kv_free(&n.labels);
     if (!c->node_index) c->node_index = strmap_new();
     size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, n.name);
     if (idx) {

@@ -367,7 +367,8 @@ def mixed_fleet():
     #  1. 8 x nvidia.com/gpu on H100 only: nothing free there
     msg1 = ("0/17 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, "
             "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 1 node(s) were unschedulable, "
-            "12 node(s) didn't match Pod's node affinity/selector, 2 Insufficient nvidia.com/gpu. preemption: "
+            "12 node(s) didn't match Pod's node affinity/selector, 1 Insufficient cpu, 1 Insufficient memory, "
+            "2 Insufficient nvidia.com/gpu. preemption: "
             "0/17 nodes are available: 15 Preemption is not helpful for scheduling, "
             "2 No preemption victims found for incoming pod.")
     p = pytorch_pod("ml-training", "llama-70b-pretrain", "worker", 7, node=None, phase="Pending",

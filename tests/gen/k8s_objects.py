@@ -544,4 +544,7 @@ def resource_quota(ns, name, hard, used, age_days=30):
 
 
 def kubectl_list(items):
-    return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
+    # the snapshot time makes ages ("AGE 35m") independent of when the file is read
+    return {"apiVersion": "v1", "items": items, "kind": "List",
+            "metadata": {"resourceVersion": "",
+                         "annotations": {"kubectl-gpu/snapshot-time": NOW.strftime("%Y-%m-%dT%H:%M:%SZ")}}}
