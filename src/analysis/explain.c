@@ -496,7 +496,17 @@ static void resource_name_hint(const Node *n, const char *name, Strbuf *sb)
     }
 }
 
-/* ResourceName: alternatives offered by nodes; also used as an extra hint for Insufficient */
+/* A MIG slice or a time-sliced replica stands in for one GPU of one process: CUDA sees a single
+ * MIG device per process, and the device plugin fails shared requests above one
+ * (failRequestsGreaterThanOne).  So these are no alternative for a pod asking for several GPUs. */
+static bool alternative_fits_count(const char *alt, int64_t requested_milli)
+{
+    if (units(requested_milli) <= 1) return true;
+    return !resource_is_mig(alt) && !resource_is_shared(alt);
+}
+
+/* ResourceName: alternatives offered by nodes the pod could otherwise use (its selector,
+ * affinity and tolerations allow them); also an extra hint for Insufficient */
 static void fixes_resource_name(Ctx *x, bool only_if_free)
 {
     StrMap *seen = strmap_new();
@@ -504,9 +514,11 @@ static void fixes_resource_name(Ctx *x, bool only_if_free)
         const NodeResult *r = &x->e->nodes[i];
         const NodeReason *rna = find_code(r, NR_RESOURCE_NOT_ADVERTISED, NULL);
         if (!rna) continue;
+        if (!x->flags[i].sel_ok || !x->flags[i].taint_ok) continue;
         for (size_t j = 0; j < rna->advertised.n; j++) {
             const char *alt = rna->advertised.v[j];
             if (strmap_get(seen, alt)) continue;
+            if (!alternative_fits_count(alt, rna->requested)) continue;
             int64_t free_ = free_ix(x->c, x->ix, r->node, x->p, alt);
             if (only_if_free && free_ < rna->requested) continue;
             strmap_put(seen, alt, (void *)1);
@@ -714,6 +726,14 @@ static int cmp_victim(const void *a, const void *b)
 }
 
 /* pods whose end (or eviction by preemption) frees enough `res` on one eligible node */
+static int cmp_holder_larger(const void *a, const void *b)
+{
+    const PodHold *x = a, *y = b;
+    if (x->milli != y->milli) return x->milli > y->milli ? -1 : 1;
+    int c = strcmp(x->pod->ns, y->pod->ns);
+    return c ? c : strcmp(x->pod->name, y->pod->name);
+}
+
 static void fixes_busy(Ctx *x)
 {
     const Pod *p = x->p;
@@ -728,7 +748,8 @@ static void fixes_busy(Ctx *x)
         for (size_t k = 0; k < r->nreasons; k++)
             if (&r->reasons[k] != ins) other_blockers = true;
         int64_t need = ins->requested - ins->free;
-        /* one pod whose end is enough */
+        /* one pod whose end is enough; else the fewest pods (largest holders first) */
+        bool single = false;
         for (size_t h = 0; h < ins->nholders && ends < 3; h++) {
             if (ins->holders[h].milli < need) continue;
             const Pod *q = ins->holders[h].pod;
@@ -736,7 +757,30 @@ static void fixes_busy(Ctx *x)
                 (long long)units(ins->free + ins->holders[h].milli), x->gpu,
                 other_blockers ? ", if its other reasons are resolved too" : "");
             ends++;
+            single = true;
             break;
+        }
+        if (!single && ends < 3 && ins->nholders > 1) {
+            PodHold *by_size = xcalloc(ins->nholders, sizeof *by_size);
+            memcpy(by_size, ins->holders, ins->nholders * sizeof *by_size);
+            qsort(by_size, ins->nholders, sizeof *by_size, cmp_holder_larger);
+            int64_t got = 0;
+            Strvec names = STRVEC_INIT;
+            for (size_t h = 0; h < ins->nholders && got < need; h++) {
+                strvec_pushf(&names, "%s/%s", by_size[h].pod->ns, by_size[h].pod->name);
+                got += by_size[h].milli;
+            }
+            if (got >= need) {
+                Strbuf sb = STRBUF_INIT;
+                add_names(&sb, &names);
+                fix(x->e, "when %s end, node %s has %lld %s free (enough)%s", strbuf_str(&sb), r->node->name,
+                    (long long)units(ins->free + got), x->gpu,
+                    other_blockers ? ", if its other reasons are resolved too" : "");
+                strbuf_free(&sb);
+                ends++;
+            }
+            strvec_free(&names);
+            free(by_size);
         }
         /* preemption: lower-priority holders, lowest priority first, larger first */
         int64_t freed = 0;
