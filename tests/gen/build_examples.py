@@ -381,6 +381,7 @@ def mixed_fleet():
     #  2. a MIG profile no node offers (7g.80gb)
     msg2 = ("0/17 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, "
             "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 1 node(s) were unschedulable, "
+            "2 Insufficient cpu, 4 Insufficient memory, "
             "12 Insufficient nvidia.com/mig-7g.80gb, 2 node(s) had untolerated taint {dedicated: training}. "
             "preemption: 0/17 nodes are available: 12 No preemption victims found for incoming pod, "
             "5 Preemption is not helpful for scheduling.")
@@ -391,7 +392,8 @@ def mixed_fleet():
     #  3. 2 x nvidia.com/gpu on A10G: a10g-01 only offers nvidia.com/gpu.shared, a10g-02 has no plugin
     msg3 = ("0/17 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, "
             "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 1 node(s) were unschedulable, "
-            "10 node(s) didn't match Pod's node affinity/selector, 2 Insufficient nvidia.com/gpu, "
+            "10 node(s) didn't match Pod's node affinity/selector, 1 Insufficient cpu, 1 Insufficient memory, "
+            "2 Insufficient nvidia.com/gpu, "
             "2 node(s) had untolerated taint {dedicated: training}. preemption: 0/17 nodes are available: "
             "15 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.")
     pods += rs_pods("team-vision", "yolo-batch", 1, node=None, phase="Pending", requests=r("4", "16Gi", gpu=2),
