@@ -1,0 +1,71 @@
+/* tui_screen.h — the terminal for `kubectl gpu top` (htop's CRT): setting it up and giving it
+ * back, the colour scheme, and the few drawing primitives every pane uses.
+ *
+ * One screen per process.  screen_open() enters curses (cbreak, no echo, keypad, hidden
+ * cursor, 200 ms input timeout) and installs handlers so the terminal is restored whatever
+ * happens: SIGINT/SIGTERM/SIGHUP/SIGQUIT only set a flag the event loop polls
+ * (screen_quit_signal), crashes (SIGSEGV/SIGBUS/SIGFPE/SIGILL, unless a sanitizer already
+ * handles them) call endwin and re-raise.  screen_close() is idempotent and also runs at exit.
+ *
+ * Roles, not colours: panes draw with a TuiAttr; the mapping to colour pairs (or to bold /
+ * reverse / dim in monochrome: --no-color, NO_COLOR, or a terminal without colours) is here.
+ * Text drawn through screen_put is clipped to a column count and sanitized: control
+ * characters become '?' or spaces, and so do characters the locale cannot show.  Bars use
+ * Unicode blocks when the locale's codeset is UTF-8, '#' and '.' otherwise.
+ */
+#ifndef KGPU_TUI_SCREEN_H
+#define KGPU_TUI_SCREEN_H
+#include <stdbool.h>
+#include "util.h"
+
+typedef enum {
+    TA_NORMAL,
+    TA_TITLE,            /* the header's first line */
+    TA_LABEL,            /* "Nodes", "GPUs": labels before numbers */
+    TA_VALUE,            /* the numbers */
+    TA_DIM,              /* secondary text, empty bar cells */
+    TA_OK, TA_WARN, TA_ERROR,
+    TA_PANE_TITLE,       /* title row of a pane without focus */
+    TA_PANE_FOCUS,       /* title row of the focused pane */
+    TA_COLUMNS,          /* column headers */
+    TA_SELECTED,         /* selected row of the focused pane */
+    TA_SELECTED_BLUR,    /* selected row of a pane without focus */
+    TA_BAR_ALLOC, TA_BAR_UTIL, TA_BAR_MEM,
+    TA_FKEY, TA_FLABEL,  /* function bar: key, label */
+    TA_BUSY,             /* "refreshing… 4s" */
+    TA_INPUT,            /* the filter being typed */
+    TA__COUNT
+} TuiAttr;
+
+typedef enum { G_ELLIPSIS, G_VLINE, G_HLINE, G_MIDDOT, G_UP, G_DOWN, G_SORT, G__COUNT } TuiGlyph;
+
+struct Error;
+/* want_color: --no-color / NO_COLOR not given.  -1 with err set when the terminal cannot be
+ * used (unknown $TERM ...).  Sets LC_CTYPE from the environment. */
+int screen_open(bool want_color, struct Error *err);
+void screen_close(void);
+bool screen_is_open(void);
+bool screen_utf8(void);
+bool screen_color(void);
+/* the signal that asked to quit (SIGINT, SIGTERM, ...), 0 when none */
+int screen_quit_signal(void);
+/* next key (curses codes, KEY_RESIZE ...) or -1 after the input timeout */
+int screen_getkey(void);
+
+int screen_attr(TuiAttr a);
+const char *screen_glyph(TuiGlyph g);
+
+/* text s at (y, x), at most maxw columns (clipped to the screen); returns columns drawn */
+int screen_put(int y, int x, int maxw, TuiAttr a, const char *s);
+int screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* w blank columns in attribute a */
+void screen_fill(int y, int x, int w, TuiAttr a);
+/* columns s takes once sanitized */
+int screen_width(const char *s);
+/* the two parts of a bar w columns wide, frac in [0,1] (NAN: unknown, all empty):
+ * filled cells appended to *fill, empty cells to *empty */
+void screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty);
+/* draws a bar; fill_attr for the filled part, TA_DIM (or `over` when not TA_NORMAL) for the rest */
+void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr over);
+#endif

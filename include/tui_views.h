@@ -1,0 +1,33 @@
+/* tui_views.h — the text screens of `kubectl gpu top`, built as TextDocs from one TopData:
+ * the node detail (compact for the pane under the node list, full when drilled into), the
+ * explanation of a pending pod, and the help screen.  Presentation only: every fact comes
+ * from GpuStatus, UsageData and Explanation as the analyses computed them.
+ */
+#ifndef KGPU_TUI_VIEWS_H
+#define KGPU_TUI_VIEWS_H
+#include <stdbool.h>
+#include "tui.h"
+#include "tui_text.h"
+
+/* "5/16 shared slots (time-slicing x4)" words for a node's resource; static or NULL */
+const char *view_resource_kind(const NodeStatus *n, const char *resource);
+/* "nvidia.com/mig-1g.10gb" -> "mig-1g.10gb" */
+const char *view_short_resource(const char *name);
+/* MiB as "512Mi", "12.5Gi"; "-" when NAN */
+void view_fmt_mib(char *out, size_t n, double mib);
+/* the node's colour: red not ready / broken, yellow other problems, green fine */
+TuiAttr view_node_attr(const NodeStatus *n);
+/* the verdict's colour, as `kubectl gpu pending` paints it */
+TuiAttr view_verdict_attr(Verdict v);
+/* one line under the header of the detail pane and the node view: "A100-SXM4-80GB x8, 80Gi,
+ * MIG mixed, Ready"; caller frees */
+char *view_node_summary(const NodeStatus *n);
+
+/* the pane under the node list: problems, resources, usage, the pods holding GPUs */
+void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n);
+/* the full node screen; n NULL = the node is gone (name says which) */
+void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name);
+/* the explanation of one pending pod; e NULL = it is no longer pending (ns/name say which) */
+void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name);
+void view_help(TextDoc *d, bool live, double interval, int full_every);
+#endif

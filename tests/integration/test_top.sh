@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# `kubectl gpu top` driven in tmux: the screen on examples/clusters/mixed-fleet.json (--snapshot)
+# — header totals equal to `status -o json`, moving the selection, drilling into a node and
+# into a pending pod's explanation, filtering, sorting, help, resizing, quitting to a clean
+# shell, monochrome and ASCII — and against the fake API server with a slow and a failing
+# pods list: the keys keep working while it refreshes, the last good data stays.
+# Every wait polls capture-pane with a bound; nothing sleeps long.
+. "$(dirname "$0")/../lib/common.sh"
+. "$KGPU_ROOT/tests/lib/fakeapi.sh"
+
+FIX="$KGPU_ROOT/examples/clusters/mixed-fleet.json"
+
+# ---- outside a terminal -------------------------------------------------------------------
+kgpu top --snapshot "$FIX"
+check_rc 1 "top without a terminal"
+check_contains "$ERR" "top needs a terminal; use 'kubectl gpu status'" "top without a terminal: says what to use"
+check_one_line_err "top without a terminal"
+kgpu top --snapshot "$FIX" --interval 0s
+check_rc 2 "top --interval 0s is a usage error"
+kgpu top --help
+check_contains "$OUT" "--interval" "top --help lists --interval"
+
+if ! command -v tmux >/dev/null; then
+  fail "tmux is not installed (scripts/install-deps.sh test)"
+  exit 1
+fi
+
+# ---- tmux helpers ---------------------------------------------------------------------------
+SOCK="$T/tmux.sock"
+TM() { tmux -S "$SOCK" "$@"; }
+on_exit "tmux -S '$SOCK' kill-server"
+SCREEN=""
+# a session that lives as long as the test: the server does not exit (and race a new
+# session) each time a test session is killed
+TM new-session -d -s keep -x 80 -y 24 "sleep 600"
+
+# start_shell NAME W H [ENV...] : a bare shell with the prompt "$ "
+start_shell() {
+  local name=$1 w=$2 h=$3; shift 3
+  TM new-session -d -s "$name" -x "$w" -y "$h" \
+    env -i PATH="$PATH" HOME="$T" TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' "$@" bash --norc --noprofile
+  TM set -t "$name" status off >/dev/null
+}
+cap() { SCREEN=$(TM capture-pane -p -t "$1"); }
+cap_e() { SCREEN=$(TM capture-pane -p -e -t "$1"); }
+# wait_for NAME TEXT [SECONDS] : until the pane shows TEXT (fixed string); SCREEN holds it
+wait_for() {
+  local name=$1 text=$2 secs=${3:-10} i
+  for i in $(seq 1 $((secs * 10))); do
+    cap "$name"
+    grep -qF -- "$text" <<<"$SCREEN" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# wait_re NAME REGEX [SECONDS]
+wait_re() {
+  local name=$1 re=$2 secs=${3:-10} i
+  for i in $(seq 1 $((secs * 10))); do
+    cap "$name"
+    grep -qE -- "$re" <<<"$SCREEN" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# wait_gone NAME TEXT [SECONDS]
+wait_gone() {
+  local name=$1 text=$2 secs=${3:-10} i
+  for i in $(seq 1 $((secs * 10))); do
+    cap "$name"
+    grep -qF -- "$text" <<<"$SCREEN" || return 0
+    sleep 0.1
+  done
+  return 1
+}
+keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
+# the node the detail pane shows: the first word of the line above "Problems"/"Resources"
+detail_node() {
+  awk 'prev != "" && /^ (Problems|Resources) / { split(prev, f, " "); print f[1]; exit } { prev = $0 }' <<<"$SCREEN"
+}
+# names in the node list, top to bottom
+# (rows start with the name; the detail pane's header has ", " after the product)
+node_rows() {
+  awk '/^ NODES / { on = 1; next } on && /^ [a-z0-9][a-z0-9.-]* / && !/, / { print $1; next } on { exit }' <<<"$SCREEN"
+}
+# the widest line of the screen, in characters
+widest() { python3 -c 'import sys; print(max([len(l) for l in sys.stdin.read().splitlines()] + [0]))' <<<"$SCREEN"; }
+# the pane's first row after its header
+first_node() { node_rows | head -1; }
+check_ok() { if "$@"; then ok "${MSG}"; else fail "${MSG}: screen was:"$'\n'"$SCREEN"; fi; }
+
+# numbers the header must show: those of status -o json and pending -A -o json
+kgpu status --snapshot "$FIX" -o json
+STATUS_JSON=$OUT
+J() { json_get "$STATUS_JSON" "$1"; }
+NODES=$(J 'd["summary"]["nodes"]'); GPUNODES=$(J 'd["summary"]["gpuNodes"]')
+PHYS=$(J 'd["summary"]["physicalGPUs"]'); PENDING=$(J 'd["summary"]["pendingGPUPods"]')
+GPU_TOTAL=$(J '"%d/%d" % (d["summary"]["resources"]["nvidia.com/gpu"]["allocated"], d["summary"]["resources"]["nvidia.com/gpu"]["allocatable"])')
+DGX_POD=$(J '[n for n in d["nodes"] if n["name"] == "dgx-a100-01"][0]["pods"][0]["name"]')
+kgpu pending --snapshot "$FIX" -A -o json
+LLAMA_VERDICT=$(json_get "$OUT" '[p for p in d["pods"] if p["name"] == "llama-70b-pretrain-worker-7"][0]["verdict"]')
+
+# ---- the snapshot screen ----------------------------------------------------------------------
+start_shell main 80 24
+keys main "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
+MSG="startup: the node list shows"; check_ok wait_for main "NODES $GPUNODES" 15
+for n in a100-40gb-01 dgx-a100-01 h100-01; do check_contains "$SCREEN" "$n" "startup: node $n listed"; done
+check_contains "$SCREEN" "Nodes $NODES ($GPUNODES GPU)" "header: node counts equal status -o json"
+check_contains "$SCREEN" "GPUs $PHYS" "header: physical GPUs equal status -o json ($PHYS)"
+check_contains "$SCREEN" "Pending $PENDING" "header: pending GPU pods equal status -o json"
+check_contains "$SCREEN" "gpu $GPU_TOTAL" "header: nvidia.com/gpu allocated/allocatable equal status -o json"
+check_contains "$SCREEN" "refresh disabled" "header: a snapshot says refresh is disabled"
+check_contains "$SCREEN" "PENDING" "startup: the pending list shows"
+check_contains "$SCREEN" "q Quit" "startup: the function bar shows the keys"
+check_eq "$(TM display -p -t main '#{alternate_on}')" 1 "startup: on the alternate screen"
+max=$(widest)
+if [ "$max" -le 80 ]; then ok "80x24: no line wider than the terminal"; else fail "80x24: a line of $max columns"; fi
+cap_e main
+if grep -qE $'\e\\[(3[0-7]|4[0-7])m' <<<"$SCREEN"; then ok "colour by default"; else fail "no colour escapes by default"; fi
+
+# navigation: the detail pane follows the selection
+cap main
+first=$(detail_node)
+check_eq "$first" "$(first_node)" "detail pane shows the first (selected) node"
+keys main j
+MSG="j moves the selection"; check_ok wait_re main "^ a10g-01  A10G, " 5
+second=$(detail_node)
+check_eq "$second" "$(node_rows | sed -n 2p)" "j: the detail pane shows the second node"
+keys main j j
+MSG="j j moves two further"; check_ok wait_re main "^ dgx-a100-01  A100" 5
+keys main k
+MSG="k moves back"; check_ok wait_re main "^ a10g-02  A10G" 5
+keys main j
+
+# drill into dgx-a100-01 (MIG)
+keys main Enter
+MSG="Enter opens the node view"; check_ok wait_for main "NODE dgx-a100-01" 5
+check_contains "$SCREEN" "RESOURCES" "node view: resources"
+check_contains "$SCREEN" "nvidia.com/mig-1g.10gb" "node view: its MIG resources"
+check_contains "$SCREEN" "MIG device" "node view: MIG devices named as such"
+keys main NPage
+MSG="node view: PgDn scrolls to the pods holding GPUs"; check_ok wait_for main "PODS HOLDING GPUS" 5
+check_contains "$SCREEN" "$DGX_POD" "node view: a pod of status -o json holding its GPUs ($DGX_POD)"
+keys main q
+MSG="q goes back to the main screen"; check_ok wait_for main "NODES $GPUNODES" 5
+
+# the pending list and the explain view
+keys main Tab
+MSG="Tab: the function bar offers Explain"; check_ok wait_for main "Enter Explain" 5
+keys main j
+MSG="pending: j selects the second pending pod"; check_ok wait_re main "^ ml-training/llama-70b-pretrain-worker-7  " 5
+keys main Enter
+MSG="Enter explains the pending pod"; check_ok wait_for main "EXPLAIN ml-training/llama-70b-pretrain-worker-7" 5
+check_match "$SCREEN" "Verdict +$LLAMA_VERDICT" "explain view: the verdict of pending -o json ($LLAMA_VERDICT)"
+check_contains "$SCREEN" "Scheduler" "explain view: the scheduler's message"
+keys main Escape
+MSG="Esc goes back"; check_ok wait_for main "Enter Explain" 5
+keys main Tab
+MSG="Tab back to the nodes"; check_ok wait_for main "Enter Node" 5
+
+# filter by name, by label, cancel, clear
+keys main / h 1 0 0
+MSG="/ shows what is typed"; check_ok wait_for main "Filter: h100" 5
+keys main Enter
+MSG="filter by name narrows the list"; check_ok wait_for main "NODES 2/$GPUNODES" 5
+check_eq "$(node_rows | tr '\n' ' ')" "h100-01 h100-02 " "filter h100: only the H100 nodes"
+keys main / C-u "nvidia.com/gpu.product=NVIDIA-A10G" Enter
+MSG="filter by label selector"; check_ok wait_for main "Filter:nvidia.com/gpu." 5
+check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "filter by label: the A10G nodes"
+keys main / x y z Escape
+MSG="Esc cancels the edit"; check_ok wait_gone main "Filter: " 5
+check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "Esc: the previous filter stays"
+keys main Escape
+MSG="Esc on the main screen clears the filter"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
+
+# help
+keys main '?'
+MSG="? shows the help"; check_ok wait_for main "KEYS" 5
+check_contains "$SCREEN" "filter by name or label" "help: explains the filter"
+keys main q
+MSG="q leaves the help"; check_ok wait_for main "NODES $GPUNODES" 5
+
+# resize to 120x40 and back
+TM resize-window -t main -x 120 -y 40
+MSG="resize to 120x40: every node shows"; check_ok wait_for main "v100-01" 5
+max=$(widest)
+if [ "$max" -gt 80 ]; then ok "120x40: the screen uses the width ($max columns)"; else fail "120x40: widest line $max"; fi
+check_eq "$(node_rows | wc -l | tr -d ' ')" "$GPUNODES" "120x40: all $GPUNODES node rows"
+TM resize-window -t main -x 80 -y 24
+MSG="resize back to 80x24"; check_ok wait_gone main "v100-01" 5
+check_contains "$SCREEN" "NODES $GPUNODES" "80x24 again: redrawn"
+max=$(widest)
+if [ "$max" -le 80 ]; then ok "80x24 again: nothing wider than the terminal"; else fail "80x24 again: a line of $max columns"; fi
+
+# sort
+before=$(node_rows | tr '\n' ' ')
+keys main s
+MSG="s: sort by allocation"; check_ok wait_for main "Sort:allocation" 5
+after=$(node_rows | tr '\n' ' ')
+if [ "$before" != "$after" ]; then ok "s changes the order"; else fail "s: same order [$after]"; fi
+check_eq "$(first_node)" "h100-01" "sort by allocation: the fullest node first (h100-01, 8/8)"
+keys main s s s
+MSG="s cycles back to name"; check_ok wait_for main "Sort:name" 5
+check_eq "$(node_rows | tr '\n' ' ')" "$before" "back to the name order"
+
+# quit: the shell and its prompt are back, no alternate screen left
+keys main q
+MSG="q quits with exit 0"; check_ok wait_for main "TOP-EXIT=0" 10
+check_not_contains "$SCREEN" "NODES" "after q: the screen of top is gone"
+check_match "$(tail -n +1 <<<"$SCREEN" | grep -v '^$' | tail -1)" '^\$ ?$' "after q: the prompt is back"
+check_eq "$(TM display -p -t main '#{alternate_on}')" 0 "after q: alternate screen left"
+TM kill-session -t main
+
+# ---- monochrome, ASCII, Ctrl-C --------------------------------------------------------------------
+start_shell mono 80 24 NO_COLOR=1 LC_ALL=C
+keys mono "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
+MSG="NO_COLOR + C locale: starts"; check_ok wait_for mono "NODES $GPUNODES" 15
+cap_e mono
+if grep -qE $'\e\\[([0-9;]*;)?(3[0-7]|4[0-7])(;[0-9;]*)?m' <<<"$SCREEN"; then fail "NO_COLOR: colour escapes found"; else ok "NO_COLOR: no colour"; fi
+if grep -qE $'\e\\[([0-9;]*;)?7(;[0-9;]*)?m' <<<"$SCREEN"; then ok "NO_COLOR: selection in reverse video"; else fail "NO_COLOR: no reverse video"; fi
+cap mono
+if grep -q '█' <<<"$SCREEN"; then fail "C locale: Unicode bars"; else ok "C locale: no Unicode bars"; fi
+check_match "$SCREEN" '4/8 #+\.' "C locale: ASCII bars"
+keys mono j Enter
+MSG="NO_COLOR: drill-down works"; check_ok wait_for mono "NODE a10g-01" 5
+keys mono C-c
+MSG="Ctrl-C quits"; check_ok wait_re mono "TOP-EXIT=[0-9]" 10
+check_contains "$SCREEN" "TOP-EXIT=0" "Ctrl-C: exit 0"
+check_eq "$(TM display -p -t mono '#{alternate_on}')" 0 "Ctrl-C: terminal restored"
+TM kill-session -t mono
+
+start_shell nocolor 80 24
+keys nocolor "$KGPU_BIN top --no-color --snapshot $FIX; echo TOP-EXIT=\$?" Enter
+MSG="--no-color: starts"; check_ok wait_for nocolor "NODES $GPUNODES" 15
+cap_e nocolor
+if grep -qE $'\e\\[([0-9;]*;)?(3[0-7]|4[0-7])(;[0-9;]*)?m' <<<"$SCREEN"; then fail "--no-color: colour escapes found"; else ok "--no-color: no colour"; fi
+keys nocolor q
+MSG="--no-color: q quits"; check_ok wait_for nocolor "TOP-EXIT=0" 10
+TM kill-session -t nocolor
+
+# ---- live, against the fake API server: slow and failing refreshes -----------------------------------
+if ! fakeapi_start "$FIX"; then fail "fake API server did not start"; exit 1; fi
+start_shell live 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
+# the first load fails: one error line, exit 1, the terminal given back
+fakeapi_faults '[{"path": "^/api/v1/nodes$", "code": 403}]'
+keys live "$KGPU_BIN top --interval 1s --no-metrics; echo TOP-EXIT=\$?" Enter
+MSG="live: a first load that fails exits"; check_ok wait_re live "TOP-EXIT=[0-9]" 20
+check_contains "$SCREEN" "TOP-EXIT=1" "first load fails: exit 1"
+check_match "$SCREEN" "^error: .*forbidden" "first load fails: the error on one line"
+check_eq "$(TM display -p -t live '#{alternate_on}')" 0 "first load fails: terminal restored"
+keys live clear Enter
+MSG="clear"; check_ok wait_gone live "TOP-EXIT=1" 5
+keys live "TERM=no-such-terminal $KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
+MSG="unknown terminal type: exits"; check_ok wait_re live "TOP-EXIT=[0-9]" 10
+check_contains "$SCREEN" "TOP-EXIT=1" "unknown terminal type: exit 1"
+check_match "$SCREEN" '^error: .*"no-such-terminal"' "unknown terminal type: named in the error"
+keys live clear Enter
+MSG="clear"; check_ok wait_gone live "TOP-EXIT=1" 5
+fakeapi_faults '[]'
+keys live "$KGPU_BIN top --interval 1s --no-metrics; echo TOP-EXIT=\$?" Enter
+MSG="live: starts"; check_ok wait_for live "NODES $GPUNODES" 20
+check_contains "$SCREEN" "context fake" "live: the header names the context"
+check_contains "$SCREEN" "every 1s" "live: the header gives the interval"
+check_contains "$SCREEN" "GPUs $PHYS" "live: same totals as the snapshot"
+
+# (only the cluster's pods list: its query has the non-terminal field selector)
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "action": "delay", "seconds": 6}]'
+keys live r
+MSG="live: a slow pods list shows as refreshing"; check_ok wait_re live "refreshing… [0-9]+s" 5
+t0=$(date +%s%N)
+keys live j
+MSG="live: j works while refreshing"; check_ok wait_re live "^ a10g-01  A10G, " 3
+keys live '?'
+MSG="live: ? works while refreshing"; check_ok wait_for live "KEYS" 3
+keys live q
+MSG="live: back to the list while refreshing"; check_ok wait_for live "NODES $GPUNODES" 3
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+if [ "$ms" -lt 4000 ]; then ok "live: three keys answered in ${ms} ms during the slow refresh"; else fail "live: keys took ${ms} ms"; fi
+MSG="live: the refresh counter runs"; check_ok wait_re live "refreshing… [2-9]s" 6
+check_contains "$SCREEN" "a10g-01" "live: the last data stays on screen while refreshing"
+MSG="live: the slow refresh completes"; check_ok wait_gone live "refreshing…" 12
+
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "code": 403}]'
+keys live r
+MSG="live: a failing refresh says so"; check_ok wait_for live "last refresh failed:" 10
+check_contains "$SCREEN" "NODES $GPUNODES" "live: the last good data stays after a failure"
+check_contains "$SCREEN" "forbidden" "live: the failure says why"
+fakeapi_faults '[]'
+keys live r
+MSG="live: the next refresh clears the failure"; check_ok wait_gone live "last refresh failed" 10
+
+# quitting while a refresh hangs does not wait for it
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "action": "delay", "seconds": 30}]'
+keys live r
+MSG="live: hanging refresh shows"; check_ok wait_re live "refreshing… [0-9]+s" 8
+t0=$(date +%s%N)
+keys live q
+MSG="live: q quits during a hanging refresh"; check_ok wait_for live "TOP-EXIT=0" 6
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$ms" -lt 4000 ]; then ok "live: quit in ${ms} ms although the server hangs"; else fail "live: quit took ${ms} ms"; fi
+check_eq "$(TM display -p -t live '#{alternate_on}')" 0 "live: terminal restored"
+TM kill-session -t live
+fakeapi_faults '[]'
+
+# many quick refreshes (metrics every 0.3 s against an unreachable Prometheus, the lists every
+# 1.5 s), then a normal quit: every TopData and TopCluster freed (leak-checked under ASan)
+start_shell live2 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
+keys live2 "$KGPU_BIN top --interval 0.3s --prometheus http://127.0.0.1:1; echo TOP-EXIT=\$?" Enter
+MSG="quick refreshes: starts"; check_ok wait_for live2 "NODES $GPUNODES" 20
+MSG="quick refreshes: the metrics come after the first screen (here: why there are none)"
+check_ok wait_for live2 "Couldn't connect" 5
+n0=$(fakeapi_count '^/api/v1/nodes$')
+for i in $(seq 1 40); do
+  [ "$(fakeapi_count '^/api/v1/nodes$')" -ge $((n0 + 2)) ] && break
+  sleep 0.1
+done
+n1=$(fakeapi_count '^/api/v1/nodes$')
+if [ "$n1" -ge $((n0 + 2)) ]; then ok "quick refreshes: the lists were read again ($n0 -> $n1)"; else fail "quick refreshes: nodes listed $n0 -> $n1 times"; fi
+keys live2 j k
+keys live2 q
+MSG="quick refreshes: q quits cleanly"; check_ok wait_re live2 "TOP-EXIT=[0-9]" 10
+check_contains "$SCREEN" "TOP-EXIT=0" "quick refreshes: exit 0 (no leak report)"
+TM kill-session -t live2
