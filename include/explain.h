@@ -114,6 +114,13 @@ void explanation_list_free(ExplanationList *l);
 struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
 /* one line for a node reason: "Insufficient nvidia.com/gpu: requested 4, free 2 of 8" */
 char *node_reason_describe(const NodeReason *r);
+
+/* Nodes whose reasons read the same, in first-seen order: one row of explain's node table.
+ * reasons is "fits now" for a node with none.  The groups own their strings;
+ * reason_groups_free releases them and the array. */
+typedef struct { char *reasons; Strvec nodes; bool fits; } ReasonGroup;
+size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
+void reason_groups_free(ReasonGroup *g, size_t n);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
 char *explanation_gpus(const Explanation *e);
 

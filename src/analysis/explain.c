@@ -1645,3 +1645,40 @@ cJSON *explanation_to_json(const Explanation *e, bool with_kind)
     cJSON_AddItemToObject(o, "notes", strvec_json(&e->notes));
     return o;
 }
+
+/* ---------------------------------------------------------------- node groups for display */
+
+size_t explain_group_nodes(const Explanation *e, ReasonGroup **out)
+{
+    ReasonGroup *g = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < e->nnodes; i++) {
+        const NodeResult *r = &e->nodes[i];
+        Strbuf sb = STRBUF_INIT;
+        for (size_t k = 0; k < r->nreasons; k++) {
+            char *d = node_reason_describe(&r->reasons[k]);
+            strbuf_addf(&sb, "%s%s", k ? "; " : "", d);
+            free(d);
+        }
+        if (!r->nreasons) strbuf_adds(&sb, "fits now");
+        size_t j = 0;
+        while (j < n && strcmp(g[j].reasons, strbuf_str(&sb)) != 0) j++;
+        if (j == n) {
+            ARRAY_GROW(g, n, cap);
+            g[n++] = (ReasonGroup){ strbuf_detach(&sb), STRVEC_INIT, r->nreasons == 0 };
+        }
+        strvec_push(&g[j].nodes, r->node->name);
+        strbuf_free(&sb);
+    }
+    *out = g;
+    return n;
+}
+
+void reason_groups_free(ReasonGroup *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(g[i].reasons);
+        strvec_free(&g[i].nodes);
+    }
+    free(g);
+}

@@ -81,45 +81,24 @@ static void print_scheduler(const Explanation *e, bool color)
 static void print_nodes(const Explanation *e, bool color)
 {
     if (!e->nnodes) return;
-    Strvec keys = STRVEC_INIT;
-    Strvec *names = NULL;
-    for (size_t i = 0; i < e->nnodes; i++) {
-        const NodeResult *r = &e->nodes[i];
-        Strbuf sb = STRBUF_INIT;
-        for (size_t k = 0; k < r->nreasons; k++) {
-            char *d = node_reason_describe(&r->reasons[k]);
-            strbuf_addf(&sb, "%s%s", k ? "; " : "", d);
-            free(d);
-        }
-        if (!r->nreasons) strbuf_adds(&sb, "fits now");
-        size_t j = 0;
-        while (j < keys.n && strcmp(keys.v[j], strbuf_str(&sb)) != 0) j++;
-        if (j == keys.n) {
-            strvec_push(&keys, strbuf_str(&sb));
-            names = xrealloc(names, keys.n * sizeof *names);
-            names[j] = (Strvec)STRVEC_INIT;
-        }
-        strvec_push(&names[j], r->node->name);
-        strbuf_free(&sb);
-    }
+    ReasonGroup *g;
+    size_t n = explain_group_nodes(e, &g);
     printf("\nNodes (recomputed from the cluster now):\n");
     static const char *const headers[] = { "  NODES", "REASONS" };
     Table *t = table_new(headers, 2);
-    for (size_t j = 0; j < keys.n; j++) {
+    for (size_t j = 0; j < n; j++) {
         Strbuf nb = STRBUF_INIT;
         strbuf_adds(&nb, "  ");
-        for (size_t k = 0; k < names[j].n && k < 4; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", names[j].v[k]);
-        if (names[j].n > 4) strbuf_addf(&nb, " +%zu more (%zu nodes)", names[j].n - 4, names[j].n);
+        for (size_t k = 0; k < g[j].nodes.n && k < 4; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", g[j].nodes.v[k]);
+        if (g[j].nodes.n > 4) strbuf_addf(&nb, " +%zu more (%zu nodes)", g[j].nodes.n - 4, g[j].nodes.n);
         table_add_row(t);
         table_cell(t, strbuf_str(&nb));
-        table_cell_color(t, strcmp(keys.v[j], "fits now") == 0 ? C_GREEN : C_NONE, keys.v[j]);
+        table_cell_color(t, g[j].fits ? C_GREEN : C_NONE, g[j].reasons);
         strbuf_free(&nb);
-        strvec_free(&names[j]);
     }
     table_print(t, stdout, color);
     table_free(t);
-    free(names);
-    strvec_free(&keys);
+    reason_groups_free(g, n);
 }
 
 static void print_text(const Explanation *e, bool color)

@@ -358,44 +358,22 @@ static void explain_nodes(TextDoc *d, const Explanation *e)
 {
     if (!e->nnodes) return;
     section(d, "NODES (recomputed from the cluster now)");
-    /* nodes with the same reasons together, in first-seen order */
-    Strvec keys = STRVEC_INIT;
-    Strvec *names = NULL;
-    for (size_t i = 0; i < e->nnodes; i++) {
-        const NodeResult *r = &e->nodes[i];
-        Strbuf sb = STRBUF_INIT;
-        for (size_t k = 0; k < r->nreasons; k++) {
-            char *s = node_reason_describe(&r->reasons[k]);
-            strbuf_addf(&sb, "%s%s", k ? "; " : "", s);
-            free(s);
-        }
-        if (!r->nreasons) strbuf_adds(&sb, "fits now");
-        size_t j = 0;
-        while (j < keys.n && strcmp(keys.v[j], strbuf_str(&sb)) != 0) j++;
-        if (j == keys.n) {
-            strvec_push(&keys, strbuf_str(&sb));
-            names = xrealloc(names, keys.n * sizeof *names);
-            names[j] = (Strvec)STRVEC_INIT;
-        }
-        strvec_push(&names[j], r->node->name);
-        strbuf_free(&sb);
-    }
-    for (size_t j = 0; j < keys.n; j++) {
+    ReasonGroup *g;
+    size_t n = explain_group_nodes(e, &g);
+    for (size_t j = 0; j < n; j++) {
         Strbuf nb = STRBUF_INIT;
-        for (size_t k = 0; k < names[j].n && k < 6; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", names[j].v[k]);
-        if (names[j].n > 6) strbuf_addf(&nb, " +%zu more", names[j].n - 6);
+        for (size_t k = 0; k < g[j].nodes.n && k < 6; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", g[j].nodes.v[k]);
+        if (g[j].nodes.n > 6) strbuf_addf(&nb, " +%zu more", g[j].nodes.n - 6);
         strbuf_addch(&nb, ':');
         text_newline(d);
         text_add(d, TA_NORMAL, "  ");
         text_wrap(d, 4, TA_VALUE, strbuf_str(&nb));
         text_newline(d);
         text_add(d, TA_NORMAL, "    ");
-        text_wrap(d, 4, strcmp(keys.v[j], "fits now") == 0 ? TA_OK : TA_NORMAL, keys.v[j]);
+        text_wrap(d, 4, g[j].fits ? TA_OK : TA_NORMAL, g[j].reasons);
         strbuf_free(&nb);
-        strvec_free(&names[j]);
     }
-    free(names);
-    strvec_free(&keys);
+    reason_groups_free(g, n);
 }
 
 void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name)
