@@ -52,15 +52,13 @@ static void fmt_pct(char *out, size_t n, double v)
     else snprintf(out, n, "%.0f%%", v);
 }
 
-static const char *mig_word(const NodeStatus *n)
+/* MIG and sharing in one column, to keep the table within 80 columns: "mig mixed",
+ * "mig single", "mig INVALID", "ts x4" (time-slicing, 4 replicas), "mps x8", "-" */
+static char *mode_word(const NodeStatus *n, bool *alarm)
 {
-    if (n->product && str_ends_with(n->product, "-MIG-INVALID")) return "INVALID";
-    if (!n->mig_enabled) return "-";
-    return n->mig_strategy == MIG_SINGLE ? "single" : "mixed";
-}
-
-static char *sharing_word(const NodeStatus *n)
-{
+    *alarm = false;
+    if (n->product && str_ends_with(n->product, "-MIG-INVALID")) { *alarm = true; return xstrdup("mig INVALID"); }
+    if (n->mig_enabled) return xstrdup(n->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
     switch (n->sharing) {
     case SHARING_TIME_SLICING: return xasprintf("ts x%d", n->replicas);
     case SHARING_MPS: return xasprintf("mps x%d", n->replicas);
@@ -137,7 +135,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
     const char *headers[12];
     size_t nh = 0;
     headers[nh++] = "NAME"; headers[nh++] = "PRODUCT"; headers[nh++] = "GPUS"; headers[nh++] = "MEMORY";
-    headers[nh++] = "MIG"; headers[nh++] = "SHARING"; headers[nh++] = "ALLOCATED";
+    headers[nh++] = "MODE"; headers[nh++] = "ALLOC";
     if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
     headers[nh++] = "STATUS";
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
@@ -152,10 +150,10 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
         else table_cell(t, "?");
         fmt_gib(buf, sizeof buf, n->memory_per_gpu_mib);
         table_cell(t, buf);
-        table_cell_color(t, str_eq(mig_word(n), "INVALID") ? C_RED : C_NONE, mig_word(n));
-        char *sh = sharing_word(n);
-        table_cell(t, sh);
-        free(sh);
+        bool alarm;
+        char *mode = mode_word(n, &alarm);
+        table_cell_color(t, alarm ? C_RED : C_NONE, mode);
+        free(mode);
         if (n->nres) table_cellf(t, "%lld/%lld", (long long)node_status_allocated(n),
                                  (long long)node_status_allocatable(n));
         else table_cell(t, "-");

@@ -53,7 +53,7 @@ kgpu status --snapshot "$MIXED"
 rows=$(awk '/^NAME /{ on = 1; next } on && /^$/ { exit } on' <<<"$OUT")
 check_eq "$(grep -c . <<<"$rows")" 14 "mixed table: one line per GPU node"
 hdr=$(grep '^NAME ' <<<"$OUT")
-for col in PRODUCT GPUS MEMORY MIG SHARING ALLOCATED STATUS; do
+for col in PRODUCT GPUS MEMORY MODE ALLOC STATUS; do
   pos=$(awk -v h="$hdr" -v c="$col" 'BEGIN { print index(h, c) }')
   bad=$(awk -v p="$pos" '{ if (substr($0, p - 1, 1) != " " || substr($0, p, 1) == " ") n++ } END { print n + 0 }' <<<"$rows")
   check_eq "$bad" 0 "mixed table: column $col starts where its header does"
@@ -213,7 +213,7 @@ kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL"
 check_rc 0 "table with metrics"
 check_match "$OUT" "^Nodes: 17 \(14 with GPUs\)   GPUs: 68 physical, $IDLE allocated but idle \(under 5% for 1h\)$" \
   "summary: $IDLE allocated but idle (the series' count)"
-check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MIG +SHARING +ALLOCATED +MEM-USED +UTIL +STATUS$' "MEM-USED and UTIL columns"
+check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +STATUS$' "MEM-USED and UTIL columns"
 check_match "$OUT" "^Metrics: prometheus \(Prometheus $PROM_URL\)$" "metrics line names the source"
 for node in h100-01 t4-01 a100-40gb-01; do
   # MEM-USED = used / total over the node's devices; UTIL = mean of the devices' utilization
