@@ -10,6 +10,9 @@
 
 struct cJSON;
 int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
+/* one value as it appears nested `depth` levels deep in render_json's text (no newline): a
+ * document can be written piece by piece */
+int render_json_value(FILE *f, const struct cJSON *item, int depth);
 /* YAML through libyaml's emitter; strings that look like other types are quoted.
  * explicit_start prints "---" first (used between documents of a stream). */
 int render_yaml(FILE *f, const struct cJSON *doc, bool explicit_start);

@@ -44,7 +44,11 @@ bool str_starts_with(const char *s, const char *prefix);
 bool str_ends_with(const char *s, const char *suffix);
 bool str_eq(const char *a, const char *b);        /* NULL-safe */
 bool str_to_int64(const char *s, int64_t *out);   /* whole string must be a decimal integer */
-char *read_file(const char *path, size_t *len, char **errmsg); /* NUL-terminated; errmsg set (allocated) on failure */
+/* a copy safe to print on a terminal and in JSON: at most max bytes of s (never a split
+ * character), control characters as spaces, bytes that are not UTF-8 as U+FFFD; NULL for NULL */
+char *str_printable(const char *s, size_t max);
+/* NUL-terminated; errmsg set (allocated) on failure; files over 64 MiB are refused */
+char *read_file(const char *path, size_t *len, char **errmsg);
 
 /* RFC 3339 ("2024-05-14T17:30:41Z", fractional seconds and offsets allowed) -> epoch seconds */
 bool time_parse_rfc3339(const char *s, int64_t *epoch);

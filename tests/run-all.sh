@@ -76,6 +76,11 @@ for t in tests/integration/test_*.sh; do
   run_part "integration/$(basename "$t" .sh)" bash "$t"
 done
 
+# 4. after every other part: no fixed test secret in anything the suite wrote (logs, outputs)
+if [ -f tests/integration/test_secrets.sh ]; then
+  run_part "suite/no-secrets" bash tests/integration/test_secrets.sh --scan "$TEST_TMP_ROOT"
+fi
+
 echo
 [ ${#failed_parts[@]} -gt 0 ] && echo "failed parts: ${failed_parts[*]}"
 echo "$LABEL: $passed passed, $failed failed"

@@ -483,7 +483,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     st->idle_threshold = usage ? usage->idle_threshold : 0;
     st->window_s = usage ? usage->window_s : 0;
     for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&st->warnings, c->warnings.v[i]);
-    for (size_t i = 0; usage && i < usage->warnings.n; i++) strvec_pushf(&st->warnings, "metrics: %s", usage->warnings.v[i]);
+    for (size_t i = 0; usage && i < usage->warnings.n; i++)   /* "metrics: " once, not twice */
+        strvec_pushf(&st->warnings, "%s%s", str_starts_with(usage->warnings.v[i], "metrics: ") ? "" : "metrics: ",
+                     usage->warnings.v[i]);
 }
 
 void status_free(GpuStatus *st)

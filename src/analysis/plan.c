@@ -802,7 +802,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         g->model = mig_model_for_product(prod);
         strmap_put(by_product, prod, (void *)1);
     }
-    qsort(out->groups, out->ngroups, sizeof *out->groups, group_cmp);
+    if (out->ngroups > 1) qsort(out->groups, out->ngroups, sizeof *out->groups, group_cmp);
     for (size_t gi = 0; gi < out->ngroups; gi++) {
         strmap_put(by_product, out->groups[gi].product, (void *)(uintptr_t)(gi + 1));
         /* config-name keys must differ between groups: products that sanitise alike get -2, -3 */

@@ -266,14 +266,33 @@ static void strip_periods(char *s)
     while (n && s[n - 1] == '.') s[--n] = '\0';
 }
 
+/* a node count as the scheduler prints it: decimal digits only (no sign, no blanks), at most
+ * 1e9 (sscanf's %d would take "-4" or " 4" and overflow on long digit strings); -1 when s
+ * does not start with one.  *end is set after the digits. */
+static long parse_count(const char *s, const char **end)
+{
+    long v = 0;
+    const char *p = s;
+    if (!isdigit((unsigned char)*p)) { *end = s; return -1; }
+    for (; isdigit((unsigned char)*p); p++) {
+        v = v * 10 + (*p - '0');
+        if (v > 1000000000L) { *end = s; return -1; }
+    }
+    *end = p;
+    return v;
+}
+
 /* "0/N nodes are available" at s; on success *rest points after the optional ':' */
 static bool parse_head(const char *s, SchedHistogram *h, const char **rest)
 {
-    int avail, total, used = 0;
-    if (sscanf(s, "%d/%d nodes are available%n", &avail, &total, &used) != 2 || used == 0) return false;
-    h->available = avail;
-    h->total = total;
-    s += used;
+    const char *p;
+    long avail = parse_count(s, &p);
+    if (avail < 0 || *p != '/') return false;
+    long total = parse_count(p + 1, &p);
+    if (total < 0 || !str_starts_with(p, " nodes are available")) return false;
+    h->available = (int)avail;
+    h->total = (int)total;
+    s = p + strlen(" nodes are available");
     if (*s == ':') s++;
     while (*s == ' ') s++;
     *rest = s;
@@ -328,7 +347,9 @@ static void parse_legacy(char *s, SchedMessage *m, bool truncated)
         char *open = strrchr(p, '(');
         size_t len = strlen(p);
         if (open && len && p[len - 1] == ')') {
-            count = atoi(open + 1);
+            const char *cend;
+            long c = parse_count(open + 1, &cend);
+            count = c >= 0 && *cend == ')' ? (int)c : -1;
             while (open > p && open[-1] == ' ') open--;
             *open = '\0';
         }
@@ -420,14 +441,14 @@ void schedmsg_free(SchedMessage *m)
 
 int schedmsg_count(const SchedMessage *m, SchedCode c, const char *resource)
 {
-    int sum = 0;
+    long long sum = 0;    /* counts are at most 1e9 each: no overflow, clamped below */
     for (size_t i = 0; i < m->filter.nreasons; i++) {
         const SchedReason *r = &m->filter.reasons[i];
         if (r->code != c || r->count < 0) continue;
         if (resource && !str_eq(resource, r->resource)) continue;
         sum += r->count;
     }
-    return sum;
+    return sum > 1000000000LL ? 1000000000 : (int)sum;
 }
 
 const char *schedmsg_versions(const SchedMessage *m, char *buf, size_t len)

@@ -53,14 +53,15 @@ static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_
     if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
     return (int64_t)d;
 }
-/* copy of a string field truncated to max bytes (at a UTF-8 boundary); NULL when absent */
+/* A copy of a string field (NULL when absent) of at most max bytes (cut at a UTF-8
+ * boundary), control characters (newlines, ESC, CR, ...) replaced by spaces and bytes that
+ * are not UTF-8 by U+FFFD (str_printable): every string the model keeps is printed somewhere
+ * (tables, explain text, the TUI, JSON, error and warning lines), and an object's text must
+ * not move the cursor, clear the screen, retitle the terminal, start a second line or make
+ * the JSON output invalid. */
 static inline char *jdup_trunc(const char *s, size_t max)
 {
-    if (!s) return NULL;
-    size_t n = strlen(s);
-    if (n <= max) return xstrdup(s);
-    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;   /* don't split a char */
-    return xstrndup(s, max);
+    return str_printable(s, max);
 }
 /* epoch seconds of an RFC 3339 string field, 0 when absent or malformed */
 static inline int64_t jtime(const cJSON *obj, const char *key)

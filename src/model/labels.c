@@ -55,12 +55,27 @@ void kv_free(KVList *l)
 #define KV_KEY_MAX 317
 #define KV_VALUE_MAX 4096
 
+static bool not_plain(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f) return true;     /* control, or maybe not UTF-8 */
+    return false;
+}
+
 void kv_from_json(KVList *l, const cJSON *obj)
 {
     if (!cJSON_IsObject(obj)) return;
     for (const cJSON *c = obj->child; c; c = c->next) {
         if (!c->string || !*c->string || !cJSON_IsString(c) || !c->valuestring) continue;
         if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
+        if (not_plain(c->string) || not_plain(c->valuestring)) {
+            /* not a valid label; kept (for selectors to work alike on both sides) but made
+             * printable, as the model's other strings are (json_fields.h jdup_trunc) */
+            char *k = str_printable(c->string, KV_KEY_MAX * 3), *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
+            kv_set(l, k, v);
+            free(k); free(v);
+            continue;
+        }
         kv_set(l, c->string, c->valuestring);
     }
 }

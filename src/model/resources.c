@@ -99,7 +99,9 @@ int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
     if (!cJSON_IsObject(obj)) return 0;
     for (const cJSON *c = obj->child; c; c = c->next) {
         int64_t m;
-        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m)) {
+        /* capacities, requests and quota amounts are never negative (the API server refuses
+         * them): a negative one is as bad as an unreadable one, not a number to add up */
+        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m) || m < 0) {
             if (bad && !*bad) *bad = c->string ? c->string : "";
             continue;
         }

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int write_handler(void *data, unsigned char *buffer, size_t size)
@@ -38,6 +39,51 @@ static bool looks_like_other_type(const char *s)
     return false;
 }
 
+/* length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one */
+static size_t utf8_seq(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+    if (n == 0 || (s[0] & 0xf8) == 0xf8) return 0;
+    for (size_t i = 1; i < n; i++) if ((s[i] & 0xc0) != 0x80) return 0;
+    unsigned cp = n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+                : n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+                : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+/* One scalar event.  libyaml refuses text that is not valid UTF-8 (and then leaves the event
+ * uninitialised: emitting it anyway frees a previous event's memory twice), and text from the
+ * cluster can hold any bytes: invalid sequences are written as U+FFFD. */
+static int emit_scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
+{
+    yaml_event_t ev;
+    char *fixed = NULL;
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq((const unsigned char *)s + i);
+        if (k) { i += k; continue; }
+        fixed = malloc(len * 3 + 1);
+        if (!fixed) return -1;
+        size_t o = 0;
+        for (size_t j = 0; j < len;) {
+            size_t m = utf8_seq((const unsigned char *)s + j);
+            if (m) { memcpy(fixed + o, s + j, m); o += m; j += m; }
+            else { memcpy(fixed + o, "\xef\xbf\xbd", 3); o += 3; j++; }
+        }
+        fixed[o] = '\0';
+        s = fixed;
+        len = o;
+        break;
+    }
+    int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)len, 1, 1, style) &&
+             yaml_emitter_emit(em, &ev);
+    free(fixed);
+    return ok ? 0 : -1;
+}
+
 static int emit(yaml_emitter_t *em, const cJSON *n)
 {
     yaml_event_t ev;
@@ -46,10 +92,9 @@ static int emit(yaml_emitter_t *em, const cJSON *n)
         if (!yaml_emitter_emit(em, &ev)) return -1;
         for (const cJSON *c = n->child; c; c = c->next) {
             const char *k = c->string ? c->string : "";
-            yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)k, (int)strlen(k), 1, 1,
-                                         looks_like_other_type(k) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
-                                                                  : YAML_ANY_SCALAR_STYLE);
-            if (!yaml_emitter_emit(em, &ev)) return -1;
+            if (emit_scalar(em, k, looks_like_other_type(k) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
+                                                            : YAML_ANY_SCALAR_STYLE))
+                return -1;
             if (emit(em, c)) return -1;
         }
         yaml_mapping_end_event_initialize(&ev);
@@ -80,8 +125,7 @@ static int emit(yaml_emitter_t *em, const cJSON *n)
     } else {
         s = "null";
     }
-    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style);
-    return yaml_emitter_emit(em, &ev) ? 0 : -1;
+    return emit_scalar(em, s, style);
 }
 
 static int emit_docs(FILE *f, const cJSON *const *docs, size_t n, bool explicit_start)

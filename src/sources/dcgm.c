@@ -472,6 +472,10 @@ static void collect_values(Series **dev, size_t n, DcgmField f, double scale, do
 
 void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
 {
+    /* the series are complete and are cleared below: their index (a key per series) can go
+     * now, before the records are built (memory at 50,000 devices) */
+    strmap_free(a->index, NULL);
+    a->index = strmap_new();
     size_t n = 0;
     Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
     for (size_t i = 0; i < a->n; i++)

@@ -1,8 +1,18 @@
-/* error.c — error messages with context, built from the inside out. */
+/* error.c — error messages with context, built from the inside out.
+ *
+ * A message is one line by contract, and parts of it come from outside (object names, label
+ * keys, a server's message, a kubeconfig's values): control characters (newlines, escape
+ * sequences) are replaced by spaces here, once for every message. */
 #include "error.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+static void one_line(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) *p = ' ';
+}
 
 void error_set(Error *e, const char *fmt, ...)
 {
@@ -11,6 +21,7 @@ void error_set(Error *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    one_line(e->msg);
     e->set = true;
 }
 
@@ -28,6 +39,7 @@ void error_prefix(Error *e, const char *fmt, ...)
     memmove(e->msg + plen, e->msg, olen);
     memcpy(e->msg, prefix, plen);
     e->msg[plen + olen] = '\0';
+    one_line(e->msg);
     e->set = true;
 }
 

@@ -181,6 +181,8 @@ bool str_to_int64(const char *s, int64_t *out)
     return true;
 }
 
+#define READ_FILE_MAX (64 << 20)
+
 char *read_file(const char *path, size_t *len, char **errmsg)
 {
     FILE *f = fopen(path, "rb");
@@ -191,7 +193,17 @@ char *read_file(const char *path, size_t *len, char **errmsg)
     Strbuf sb = STRBUF_INIT;
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) strbuf_add(&sb, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        /* kubeconfigs, tokens and CA files are small: a path to /dev/zero or a runaway
+         * pipe must not eat the machine's memory */
+        if (sb.len + n > READ_FILE_MAX) {
+            if (errmsg) *errmsg = xasprintf("larger than %d MiB", READ_FILE_MAX >> 20);
+            fclose(f);
+            strbuf_free(&sb);
+            return NULL;
+        }
+        strbuf_add(&sb, buf, n);
+    }
     if (ferror(f)) {
         if (errmsg) *errmsg = xasprintf("%s", strerror(errno ? errno : EIO));
         fclose(f);
@@ -214,14 +226,33 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
     return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* n decimal digits at s (no sign, no blanks); -1 when they are not all digits */
+static int fixed_digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i])) return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+static bool leap_year(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+/* Strictly "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)", as Go's time.RFC3339 parses it: fixed
+ * digit fields (sscanf's %d would take signs and blanks), the day checked against the month
+ * (2024-02-31 is not March 2nd), offsets below 24 h. */
 bool time_parse_rfc3339(const char *s, int64_t *epoch)
 {
-    if (!s) return false;
-    int Y, M, D, h, m, sec, n = 0;
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sec, &n) != 6 || n != 19)
+    if (!s || strlen(s) < 20) return false;
+    int Y = fixed_digits(s, 4), M = fixed_digits(s + 5, 2), D = fixed_digits(s + 8, 2);
+    int h = fixed_digits(s + 11, 2), m = fixed_digits(s + 14, 2), sec = fixed_digits(s + 17, 2);
+    if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') return false;
+    if (Y < 0 || M < 1 || M > 12 || D < 1 || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 60)
         return false;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60) return false;
-    const char *p = s + n;
+    static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    if (D > mdays[M - 1] + (M == 2 && leap_year(Y))) return false;
+    const char *p = s + 19;
     if (*p == '.') {
         p++;
         if (!isdigit((unsigned char)*p)) return false;
@@ -231,8 +262,8 @@ bool time_parse_rfc3339(const char *s, int64_t *epoch)
     if (*p == 'Z' || *p == 'z') {
         p++;
     } else if (*p == '+' || *p == '-') {
-        int oh, om, k = 0;
-        if (sscanf(p + 1, "%2d:%2d%n", &oh, &om, &k) != 2 || k != 5) return false;
+        int oh = fixed_digits(p + 1, 2), om = oh >= 0 && p[3] == ':' ? fixed_digits(p + 4, 2) : -1;
+        if (oh < 0 || oh > 23 || om < 0 || om > 59) return false;
         off = (int64_t)(oh * 3600 + om * 60) * (*p == '-' ? -1 : 1);
         p += 6;
     } else {
@@ -262,7 +293,11 @@ bool duration_parse(const char *s, double *seconds)
     /* bare integer = seconds (kubectl --request-timeout) */
     errno = 0;
     long long whole = strtoll(s, &end, 10);
-    if (!*end && !errno && whole >= 0) { *seconds = (double)whole; return true; }
+    if (!*end && !errno && whole >= 0) {
+        if (whole > 1000000000LL) return false;    /* the same bound as below: ~31 years */
+        *seconds = (double)whole;
+        return true;
+    }
     double total = 0;
     const char *p = s;
     while (*p) {
@@ -284,4 +319,40 @@ bool duration_parse(const char *s, double *seconds)
     if (total > 1e9) return false;
     *seconds = total;
     return true;
+}
+
+/* length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++) if ((s[i] & 0xc0) != 0x80) return 0;
+    if (n == 3) {
+        unsigned cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
+        if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    } else if (n == 4) {
+        unsigned cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+        if (cp < 0x10000 || cp > 0x10ffff) return 0;
+    }
+    return n;
+}
+
+char *str_printable(const char *s, size_t max)
+{
+    if (!s) return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t in = 0;
+    while (in < max && p[in] >= 0x20 && p[in] < 0x7f) in++;    /* the usual case: plain ASCII */
+    if (in == max || !p[in]) return xstrndup(s, in);
+    Strbuf sb = STRBUF_INIT;
+    strbuf_add(&sb, s, in);
+    while (p[in] && in < max) {
+        size_t k = utf8_len(p + in);
+        if (k == 0) { strbuf_adds(&sb, "\xef\xbf\xbd"); in++; continue; }
+        if (in + k > max) break;                       /* do not split a character */
+        if (k == 1 && (p[in] < 0x20 || p[in] == 0x7f)) strbuf_addch(&sb, ' ');
+        else strbuf_add(&sb, (const char *)p + in, k);
+        in += k;
+    }
+    return strbuf_detach(&sb);
 }

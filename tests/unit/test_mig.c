@@ -805,7 +805,7 @@ static void test_pack_scale(void **state)
     check_packing(m, d, &pk);
     print_message("scale: %d GPUs (lower bound %d, compute bound %ld) in %.3f s CPU, %zu layouts\n",
                   pk.gpus, pk.lower_bound, (compute + 6) / 7, secs, pk.ngroups);
-    assert_true(secs < 2.0);
+    if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
     assert_true(pk.gpus >= (compute + 6) / 7);
     assert_true(pk.gpus - pk.lower_bound <= 6);
     mig_packing_free(&pk);
@@ -819,7 +819,7 @@ static void test_pack_scale(void **state)
     assert_int_equal(pk.gpus, 40000);
     assert_true(pk.optimal);
     assert_int_equal(pk.ngroups, 1);
-    assert_true(secs < 2.0);
+    if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
     mig_packing_free(&pk);
 }
 

@@ -287,7 +287,7 @@ static void test_plan_scale(void **state)
     assert_int_equal(r.ngroups, 4);
     assert_int_equal(r.gpus_before, (int)nw);
     assert_true(r.gpus_after < r.gpus_before);
-    assert_true(secs < 2.0);
+    if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
     plan_result_free(&r);
     for (size_t i = 0; i < nn; i++) kv_free(&ns[i].labels);
     free(w); free(wnames); free(names); free(np); free(ns);
