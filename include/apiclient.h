@@ -2,7 +2,9 @@
  *
  * Every request is a GET.  Lists are paginated (limit/continue) and handed to the caller one
  * item at a time through ApiItemFn while the page is alive, so memory does not grow with the
- * cluster.  410 Expired restarts the list; 429 and 5xx are retried with bounded backoff
+ * cluster; the next page is requested while the current one is parsed.  Items are read-only
+ * nodes of an arena (jsonscan.h): use the cJSON getters, cJSON_Duplicate to keep one, never
+ * modify or cJSON_Delete them.  410 Expired restarts the list; 429 and 5xx are retried with bounded backoff
  * honouring Retry-After.  Errors become one line a person can act on.  Credentials never
  * appear in messages or logs.
  */
@@ -43,6 +45,11 @@ int apiclient_list(ApiClient *c, const char *path, const char *query,
 typedef int (*ApiListResetFn)(void *ctx, struct Error *err);
 int apiclient_list_ex(ApiClient *c, const char *path, const char *query,
                       ApiItemFn fn, ApiListResetFn reset, void *ctx, struct Error *err);
+/* As apiclient_list_ex, for callers that read only part of each item: the members named in
+ * skip ("key" or "key.sub", e.g. "metadata.managedFields"; NULL-terminated, may be NULL) are
+ * left out of the items handed to fn (passed over without being parsed). */
+int apiclient_list_skip(ApiClient *c, const char *path, const char *query, ApiItemFn fn,
+                        ApiListResetFn reset, const char *const *skip, void *ctx, struct Error *err);
 /* Queries are passed already encoded; this percent-encodes one value (a selector, a continue
  * token) for them.  Caller frees. */
 char *apiclient_query_escape(const char *s);
@@ -54,6 +61,23 @@ int apiclient_get_json(ApiClient *c, const char *path, const char *query,
 /* GET raw bytes (proxied metrics); body appended to *out */
 int apiclient_get_raw(ApiClient *c, const char *path, const char *query,
                       Strbuf *out, struct Error *err);
+/* Limits for one request, for optional probes (a Prometheus or an exporter behind the API
+ * server's proxy) whose 503 "no endpoints" / "error trying to reach service" will not heal
+ * within seconds: max_retries bounds the retries of 5xx answers and cut connections (0 = none,
+ * -1 = the default 5; 429 is still retried honouring Retry-After); timeout (seconds, 0 = the
+ * client's --request-timeout) bounds the whole request, retries included, and only narrows
+ * the client's own timeout. */
+typedef struct { int max_retries; double timeout; } ApiRequestOptions;
+int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query,
+                         const ApiRequestOptions *ro, Strbuf *out, struct Error *err);
+/* As apiclient_get_raw_ex, but a successful (2xx) answer's body is handed to sink piece by
+ * piece as it arrives (code = the HTTP status), never held whole; a non-zero return aborts
+ * the transfer (an error).  Once a piece went to sink, a cut connection is not retried (the
+ * consumer cannot take it back); answers that are not 2xx are collected for the error message
+ * as usual. */
+typedef int (*ApiSinkFn)(void *ctx, const char *data, size_t len, long code);
+int apiclient_get_stream(ApiClient *c, const char *path, const char *query,
+                         const ApiRequestOptions *ro, ApiSinkFn sink, void *ctx, struct Error *err);
 /* number of HTTP requests made (for -v and the bench) */
 long apiclient_request_count(const ApiClient *c);
 const char *apiclient_server(const ApiClient *c);

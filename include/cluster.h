@@ -78,6 +78,7 @@ typedef struct Cluster {
     struct StrMap *node_index;      /* name -> index+1 */
     struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */
     struct StrMap *pod_index;       /* "ns/name" -> index+1 into pods */
+    struct StrPool *strings;        /* one copy of each string of kept nodes and pods */
     size_t all_pods;           /* every pod seen */
     bool finalized;
 } Cluster;

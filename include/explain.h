@@ -107,6 +107,12 @@ void explain_pod(const Cluster *c, const Pod *p, Explanation *out);
 /* Every unbound Pending GPU pod of namespace ns (NULL = all) plus one Quota entry per owner
  * with FailedCreate "exceeded quota" events, sorted by namespace and name. */
 void explain_pending(const Cluster *c, const char *ns, ExplanationList *out);
+/* The same entries in the same order, explained one at a time: fn gets each (it may take
+ * what it wants and zero the rest; what is left is freed after the call), so memory holds one
+ * explanation, not all of them (a pod's per-node results are as many as the nodes).  A
+ * non-zero return stops. */
+typedef int (*ExplanationFn)(void *ctx, Explanation *e);
+void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx);
 void explanation_free(Explanation *e);
 void explanation_list_free(ExplanationList *l);
 

@@ -63,13 +63,17 @@ typedef struct UsageData {
                                      * exporters that do not split per process). */
     bool windowed;              /* util_max is known (Prometheus); false for a DCGM scrape */
     double evaluated_at;        /* epoch seconds the values are for (0 = unknown) */
+    struct UsageIndex *index;   /* private: the joins' lookups by node and pod, made on first
+                                 * use (for as many gpus/pods as there are then) */
 } UsageData;
 
 typedef struct {
     double window_s;            /* default 3600 for status, 7d for plan */
     double idle_threshold;      /* default 5 (%) */
     double percentile;          /* for workload profiles, default 95 */
-    bool want_workloads;        /* collect per-workload profiles (plan) */
+    bool want_workloads;        /* collect per-workload profiles (plan); from Prometheus the
+                                 * device records (gpus, pods) are then not kept: the caller
+                                 * reads the workloads */
 } MetricsQuery;
 
 struct ApiClient;

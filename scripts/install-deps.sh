@@ -4,7 +4,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -e
 BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libcjson-dev libyaml-dev libncurses-dev"
-TEST_PKGS="libcmocka-dev python3 curl openssl tmux prometheus mandoc valgrind bash bash-completion zsh fish"
+TEST_PKGS="libcmocka-dev python3 curl openssl tmux prometheus mandoc valgrind bash bash-completion zsh fish time"
 case "${1:-build}" in
   build) PKGS="$BUILD_PKGS" ;;
   test)  PKGS="$BUILD_PKGS $TEST_PKGS" ;;

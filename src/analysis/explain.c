@@ -1415,58 +1415,85 @@ static void list_push(ExplanationList *l, Explanation *e)
     l->items[l->n++] = *e;
 }
 
-static int cmp_expl(const void *a, const void *b)
+/* what explain_pending lists, before it is explained: a pending pod or a quota event */
+typedef struct { const char *ns, *name; bool created; size_t idx; } PendingEntry;
+
+static int cmp_entry(const void *a, const void *b)
 {
-    const Explanation *x = a, *y = b;
+    const PendingEntry *x = a, *y = b;
     int c = strcmp(x->ns, y->ns);
     if (c) return c;
     c = strcmp(x->name, y->name);
     return c ? c : (int)x->created - (int)y->created;
 }
 
-void explain_pending(const Cluster *c, const char *ns, ExplanationList *out)
+/* one entry per owner: its newest FailedCreate "exceeded quota" event asking for a GPU */
+static bool quota_entry(const Cluster *c, const char *ns, size_t i)
 {
-    memset(out, 0, sizeof *out);
-    PodIndex ix;
-    pod_index_build(c, &ix);
+    const Event *ev = &c->events[i];
+    if (!str_eq(ev->reason, "FailedCreate") || !ev->message || !strstr(ev->message, "exceeded quota")) return false;
+    if (!ev->involved_name || (ns && !str_eq(ev->ns, ns))) return false;
+    for (size_t k = 0; k < c->nevents; k++) {
+        const Event *o = &c->events[k];
+        if (k == i || !str_eq(o->reason, "FailedCreate") || !str_eq(o->ns, ev->ns) ||
+            !str_eq(o->involved_name, ev->involved_name) || !str_eq(o->involved_kind, ev->involved_kind))
+            continue;
+        if (o->last_seen > ev->last_seen || (o->last_seen == ev->last_seen && k < i)) return false;
+    }
+    /* only GPU quota matters here */
+    QuotaError q;
+    parse_quota_error(ev->message, &q);
+    bool gpu = false;
+    for (size_t k = 0; k < q.requested.n; k++) {
+        const char *name = q.requested.items[k].name;
+        gpu |= resource_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
+    }
+    quota_error_free(&q);
+    return gpu;
+}
+
+void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx)
+{
+    PendingEntry *v = NULL;
+    size_t n = 0, cap = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
         if (!pod_is_pending_unbound(p) || !pod_requests_gpu(p)) continue;
         if (ns && !str_eq(p->ns, ns)) continue;
-        Explanation e;
-        explain_pod_ix(c, &ix, p, &e);
-        list_push(out, &e);
+        ARRAY_GROW(v, n, cap);
+        v[n++] = (PendingEntry){ p->ns, p->name, true, i };
     }
-    /* one entry per owner: its newest FailedCreate "exceeded quota" event */
     for (size_t i = 0; i < c->nevents; i++) {
-        const Event *ev = &c->events[i];
-        if (!str_eq(ev->reason, "FailedCreate") || !ev->message || !strstr(ev->message, "exceeded quota")) continue;
-        if (!ev->involved_name || (ns && !str_eq(ev->ns, ns))) continue;
-        bool newest = true;
-        for (size_t k = 0; k < c->nevents && newest; k++) {
-            const Event *o = &c->events[k];
-            if (k == i || !str_eq(o->reason, "FailedCreate") || !str_eq(o->ns, ev->ns) ||
-                !str_eq(o->involved_name, ev->involved_name) || !str_eq(o->involved_kind, ev->involved_kind))
-                continue;
-            if (o->last_seen > ev->last_seen || (o->last_seen == ev->last_seen && k < i)) newest = false;
-        }
-        if (!newest) continue;
-        /* only GPU quota matters here */
-        QuotaError q;
-        parse_quota_error(ev->message, &q);
-        bool gpu = false;
-        for (size_t k = 0; k < q.requested.n; k++) {
-            const char *name = q.requested.items[k].name;
-            gpu |= resource_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
-        }
-        quota_error_free(&q);
-        if (!gpu) continue;
+        if (!quota_entry(c, ns, i)) continue;
+        ARRAY_GROW(v, n, cap);
+        v[n++] = (PendingEntry){ c->events[i].ns, c->events[i].involved_name, false, i };
+    }
+    if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
+    PodIndex ix;
+    pod_index_build(c, &ix);
+    int stop = 0;
+    for (size_t i = 0; i < n && !stop; i++) {
         Explanation e;
-        explain_never_created(c, ev, &e);
-        list_push(out, &e);
+        if (v[i].created) explain_pod_ix(c, &ix, &c->pods[v[i].idx], &e);
+        else explain_never_created(c, &c->events[v[i].idx], &e);
+        stop = fn(ctx, &e);
+        explanation_free(&e);
     }
     pod_index_free(&ix);
-    if (out->n > 1) qsort(out->items, out->n, sizeof *out->items, cmp_expl);
+    free(v);
+}
+
+static int push_explanation(void *ctx, Explanation *e)
+{
+    list_push(ctx, e);
+    memset(e, 0, sizeof *e);             /* the list owns it now */
+    return 0;
+}
+
+void explain_pending(const Cluster *c, const char *ns, ExplanationList *out)
+{
+    memset(out, 0, sizeof *out);
+    explain_pending_each(c, ns, push_explanation, out);
 }
 
 void explanation_free(Explanation *e)

@@ -1,8 +1,11 @@
 /* cmd_pending.c — `kubectl gpu pending`: every Pending pod that requests a GPU, with its verdict.
  *
- * One ExplanationList (analysis/explain.c) is rendered as a table, or as JSON/YAML through one
- * cJSON tree.  All pods are loaded whatever -n says: free GPUs on a node depend on the pods of
- * every namespace; -n/-A only choose which pending pods are listed.
+ * One ExplanationList (analysis/explain.c) is rendered as a table, or as YAML through one
+ * cJSON tree.  JSON is written one pod at a time (explain_pending_each), in exactly the text
+ * render_json gives the whole document: an explanation holds a result for every node, so a
+ * large cluster's list would not fit in memory at once.  All pods are loaded whatever -n says:
+ * free GPUs on a node depend on the pods of every namespace; -n/-A only choose which pending
+ * pods are listed.
  */
 #include "commands.h"
 #include "error.h"
@@ -13,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *pending_output;
 static const char *const pending_formats[] = { "table", "json", "yaml", NULL };
@@ -55,6 +59,80 @@ static void print_table(const ExplanationList *l, const Cluster *c, const char *
     (void)c;
 }
 
+/* cJSON_Print's text of the frame, written as render_json writes it: leading tabs become 4
+ * spaces */
+typedef struct { FILE *f; bool bol; } JsonOut;
+
+static void json_out(JsonOut *o, const char *s)
+{
+    for (; *s; s++) {
+        if (o->bol) {
+            while (*s == '\t') { fputs("    ", o->f); s++; }
+            o->bol = false;
+            if (!*s) break;
+        }
+        fputc(*s, o->f);
+        if (*s == '\n') o->bol = true;
+    }
+}
+
+typedef struct { JsonOut *out; size_t n; } PodsOut;
+
+static int write_pod(void *ctx, Explanation *e)
+{
+    PodsOut *po = ctx;
+    cJSON *j = explanation_to_json(e, false);
+    if (po->n++) fputs(", ", po->out->f);
+    int rc = render_json_value(po->out->f, j, 2);   /* inside the root object and its "pods" array */
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* {"kind", "namespace", "pods": [...], "warnings"} with the pods written as they are explained */
+static int print_json(const Cluster *c, const char *ns)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "kind", "GPUPending");
+    if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
+    else cJSON_AddNullToObject(doc, "namespace");
+    cJSON_AddArrayToObject(doc, "pods");
+    cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+    for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
+    char *frame = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    if (!frame) return -1;
+    /* the first "pods": the keys before it hold no such text (quotes in values are escaped) */
+    static const char marker[] = "\"pods\":\t[";
+    char *at = strstr(frame, marker);
+    if (!at) { free(frame); return -1; }
+    at += strlen(marker);
+    char saved = *at;
+    *at = '\0';
+    JsonOut out = { stdout, true };
+    json_out(&out, frame);
+    *at = saved;
+    PodsOut po = { &out, 0 };
+    explain_pending_each(c, ns, write_pod, &po);
+    json_out(&out, at);
+    fputc('\n', stdout);
+    free(frame);
+    return ferror(stdout) ? -1 : 0;
+}
+
+/* the table needs no per-node results: keep each explanation without them */
+static int keep_row(void *ctx, Explanation *e)
+{
+    ExplanationList *l = ctx;
+    for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
+    free(e->nodes);
+    e->nodes = NULL;
+    e->nnodes = 0;
+    ARRAY_GROW(l->items, l->n, l->cap);
+    l->items[l->n++] = *e;
+    memset(e, 0, sizeof *e);
+    return 0;
+}
+
 static int run_pending(int argc, char **argv, GlobalOptions *g)
 {
     (void)argc; (void)argv;
@@ -77,8 +155,15 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
         free(ns);
         return EXIT_FAIL;
     }
-    ExplanationList l;
-    explain_pending(&c, ns, &l);
+    if (fmt == OUT_JSON) {
+        int rc = print_json(&c, ns);
+        cluster_free(&c);
+        free(ns);
+        return rc ? EXIT_FAIL : EXIT_OK;
+    }
+    ExplanationList l = { NULL, 0, 0 };
+    if (fmt == OUT_TABLE) explain_pending_each(&c, ns, keep_row, &l);
+    else explain_pending(&c, ns, &l);
     int rc = 0;
     if (fmt == OUT_TABLE) {
         for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);

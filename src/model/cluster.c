@@ -64,8 +64,177 @@ void cluster_warn(Cluster *c, const char *fmt, ...)
     va_start(ap, fmt);
     char *s = xvasprintf(fmt, ap);
     va_end(ap);
+    for (unsigned char *q = (unsigned char *)s; *q; q++)   /* one line each, whatever the objects hold */
+        if (*q < 0x20 || *q == 0x7f) *q = ' ';
     strvec_push(&c->warnings, s);
     free(s);
+}
+
+/* ---- shared strings ----
+ *
+ * The strings of kept nodes and pods repeat a lot (label keys and values, namespaces,
+ * resource names, tolerations, owner kinds, scheduler names): once an object is kept, each of
+ * its strings is replaced by the cluster's one copy (an arena, never freed before
+ * cluster_free), so memory follows the distinct strings, not the objects.  Before an object is
+ * released, the same fields are set to NULL again and node_free/pod_free free the rest.  The
+ * field lists below (visit_node, visit_pod) are the only place that knows which strings are
+ * shared: a field they do not name stays the object's own. */
+
+typedef struct StrPool {
+    const char **slots;             /* open addressing, FNV-1a */
+    size_t cap, n;
+    char **chunks; size_t nchunks, capchunks;
+    char *cur; size_t left;
+} StrPool;
+
+#define POOL_CHUNK ((size_t)64 << 10)
+
+static uint64_t pool_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    while (*s) { h ^= (unsigned char)*s++; h *= 1099511628211ULL; }
+    return h;
+}
+
+static const char *pool_intern(StrPool *p, const char *s)
+{
+    if ((p->n + 1) * 2 > p->cap) {
+        size_t oc = p->cap;
+        const char **old = p->slots;
+        p->cap = oc ? oc * 2 : 1024;
+        p->slots = xcalloc(p->cap, sizeof *p->slots);
+        for (size_t i = 0; i < oc; i++) {
+            if (!old[i]) continue;
+            size_t j = (size_t)pool_hash(old[i]) & (p->cap - 1);
+            while (p->slots[j]) j = (j + 1) & (p->cap - 1);
+            p->slots[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = (size_t)pool_hash(s) & (p->cap - 1);
+    while (p->slots[j]) {
+        if (strcmp(p->slots[j], s) == 0) return p->slots[j];
+        j = (j + 1) & (p->cap - 1);
+    }
+    size_t len = strlen(s) + 1;
+    char *dst;
+    if (len > POOL_CHUNK / 4) {
+        dst = xmalloc(len);                     /* a long one gets its own block */
+        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+        p->chunks[p->nchunks++] = dst;
+    } else {
+        if (len > p->left) {
+            ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+            p->cur = p->chunks[p->nchunks++] = xmalloc(POOL_CHUNK);
+            p->left = POOL_CHUNK;
+        }
+        dst = p->cur;
+        p->cur += len;
+        p->left -= len;
+    }
+    memcpy(dst, s, len);
+    p->slots[j] = dst;
+    p->n++;
+    return dst;
+}
+
+static void pool_free(StrPool *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    free(p->chunks);
+    free(p->slots);
+    free(p);
+}
+
+typedef void (*FieldFn)(Cluster *c, char **field);
+
+static void share_field(Cluster *c, char **f)
+{
+    if (!*f) return;
+    if (!c->strings) c->strings = xcalloc(1, sizeof(StrPool));
+    const char *s = pool_intern(c->strings, *f);
+    free(*f);
+    *f = (char *)s;
+}
+
+static void unshare_field(Cluster *c, char **f)
+{
+    (void)c;
+    *f = NULL;                      /* the pool's; not the object's to free */
+}
+
+static void visit_kv(Cluster *c, KVList *l, FieldFn fn)
+{
+    for (size_t i = 0; i < l->n; i++) { fn(c, &l->items[i].key); fn(c, &l->items[i].value); }
+}
+
+static void visit_rlist(Cluster *c, ResourceList *l, FieldFn fn)
+{
+    for (size_t i = 0; i < l->n; i++) fn(c, &l->items[i].name);
+}
+
+static void visit_node(Cluster *c, Node *n, FieldFn fn)
+{
+    fn(c, &n->name);
+    visit_kv(c, &n->labels, fn);
+    for (size_t i = 0; i < n->ntaints; i++) {
+        fn(c, &n->taints[i].key); fn(c, &n->taints[i].value); fn(c, &n->taints[i].effect);
+    }
+    fn(c, &n->not_ready_reason);
+    visit_rlist(c, &n->capacity, fn);
+    visit_rlist(c, &n->allocatable, fn);
+    GpuFacts *g = &n->gpu;
+    fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
+    fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
+    fn(c, &g->driver_version);
+    for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
+}
+
+static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
+{
+    fn(c, &p->ns); fn(c, &p->name); fn(c, &p->uid); fn(c, &p->node_name); fn(c, &p->nominated_node);
+    fn(c, &p->owner_kind); fn(c, &p->owner_name); fn(c, &p->scheduler_name); fn(c, &p->priority_class);
+    fn(c, &p->preemption_policy); fn(c, &p->runtime_class);
+    visit_kv(c, &p->labels, fn);
+    visit_rlist(c, &p->requests, fn);
+    visit_kv(c, &p->node_selector, fn);
+    for (size_t i = 0; i < p->ntolerations; i++) {
+        Toleration *t = &p->tolerations[i];
+        fn(c, &t->key); fn(c, &t->op); fn(c, &t->value); fn(c, &t->effect);
+    }
+    for (size_t i = 0; i < p->scheduling_gates.n; i++) fn(c, &p->scheduling_gates.v[i]);
+    fn(c, &p->scheduled.reason);
+    fn(c, &p->scheduled.message);
+}
+
+/* a kept object's lists no longer grow: give their slack back */
+#define SHRINK(ptr, n, cap) do { if ((cap) > (n) && (n)) { (ptr) = xrealloc((ptr), (n) * sizeof *(ptr)); (cap) = (n); } } while (0)
+
+static void shrink_node(Node *n)
+{
+    SHRINK(n->labels.items, n->labels.n, n->labels.cap);
+    SHRINK(n->capacity.items, n->capacity.n, n->capacity.cap);
+    SHRINK(n->allocatable.items, n->allocatable.n, n->allocatable.cap);
+}
+
+static void shrink_pod(Pod *p)
+{
+    SHRINK(p->labels.items, p->labels.n, p->labels.cap);
+    SHRINK(p->requests.items, p->requests.n, p->requests.cap);
+    SHRINK(p->node_selector.items, p->node_selector.n, p->node_selector.cap);
+}
+
+static void release_node(Cluster *c, Node *n)
+{
+    visit_node(c, n, unshare_field);
+    node_free(n);
+}
+
+static void release_pod(Cluster *c, Pod *p)
+{
+    visit_pod(c, p, unshare_field);
+    pod_free(p);
 }
 
 /* ---- usage ---- */
@@ -93,10 +262,12 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 {
     Node n;
     if (node_from_json(&n, obj, true, err) < 0) return -1;
+    visit_node(c, &n, share_field);
+    shrink_node(&n);
     if (!c->node_index) c->node_index = strmap_new();
     size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, n.name);
     if (idx) {
-        node_free(&c->nodes[idx - 1]);
+        release_node(c, &c->nodes[idx - 1]);
         c->nodes[idx - 1] = n;
         return 0;
     }
@@ -110,8 +281,37 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 
 static char *pod_key(const char *ns, const char *name) { return xasprintf("%s/%s", ns, name); }
 
+/* Most pods of a cluster request no GPU: for them only the effective request, the node and
+ * the phase matter (folded into the node's usage).  This reads just those, after the checks
+ * pod_from_json would fail on (name; with node affinity, the whole pod is read instead so its
+ * operators are checked the same way).  Returns 1 when the pod was handled here, 0 when it
+ * needs pod_from_json, -1 with err set. */
+static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) return 0;   /* its error */
+    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) return 0;
+    ResourceList req = RESOURCE_LIST_INIT;
+    pod_effective_requests(spec, &req);
+    if (rlist_has_gpu(&req)) { rlist_free(&req); return 0; }
+    c->all_pods++;
+    const char *node = jstr_ne(spec, "nodeName");
+    const char *phase = jstr(jobj(obj, "status"), "phase");
+    if (node && !str_eq(phase, "Succeeded") && !str_eq(phase, "Failed")) {
+        char *n = jdup_trunc(node, MODEL_NAME_MAX);
+        add_pending_usage(c, n, &req);
+        free(n);
+    }
+    rlist_free(&req);
+    (void)err;
+    return 1;
+}
+
 static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 {
+    int plain = ingest_plain_pod(c, obj, err);
+    if (plain) return plain > 0 ? 0 : -1;
     Pod p;
     if (pod_from_json(&p, obj, err) < 0) return -1;
     c->all_pods++;
@@ -120,11 +320,13 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
         pod_free(&p);
         return 0;
     }
+    visit_pod(c, &p, share_field);
+    shrink_pod(&p);
     if (!c->pod_index) c->pod_index = strmap_new();
     char *key = pod_key(p.ns, p.name);
     size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
     if (idx) {
-        pod_free(&c->pods[idx - 1]);
+        release_pod(c, &c->pods[idx - 1]);
         c->pods[idx - 1] = p;
     } else {
         ARRAY_GROW(c->pods, c->npods, c->cappods);
@@ -368,8 +570,20 @@ static void prune_events(Cluster *c)
 
 void cluster_finalize(Cluster *c)
 {
+    /* the object arrays are complete (until more ingest): no growth slack */
+    if (c->capnodes > c->nnodes && c->nnodes) {
+        c->nodes = xrealloc(c->nodes, c->nnodes * sizeof *c->nodes);
+        c->capnodes = c->nnodes;
+    }
+    if (c->cappods > c->npods && c->npods) {
+        c->pods = xrealloc(c->pods, c->npods * sizeof *c->pods);
+        c->cappods = c->npods;
+    }
     if (c->usage)
-        for (size_t i = 0; i < c->nnodes; i++) rlist_free(&c->usage[i].requested);
+        for (size_t i = 0; i < c->nnodes; i++) {
+            visit_rlist(c, &c->usage[i].requested, unshare_field);
+            rlist_free(&c->usage[i].requested);
+        }
     free(c->usage);
     c->usage = c->nnodes ? xcalloc(c->nnodes, sizeof *c->usage) : NULL;
     strmap_free(c->node_index, NULL);
@@ -394,6 +608,10 @@ void cluster_finalize(Cluster *c)
         if (!idx) continue;
         rlist_add_all(&c->usage[idx - 1].requested, &p->requests);
         c->usage[idx - 1].pods++;
+    }
+    for (size_t i = 0; i < c->nnodes; i++) {
+        visit_rlist(c, &c->usage[i].requested, share_field);
+        SHRINK(c->usage[i].requested.items, c->usage[i].requested.n, c->usage[i].requested.cap);
     }
     prune_events(c);
     c->finalized = true;
@@ -428,12 +646,15 @@ Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name)
 void cluster_free(Cluster *c)
 {
     for (size_t i = 0; i < c->nnodes; i++) {
-        node_free(&c->nodes[i]);
-        if (c->usage) rlist_free(&c->usage[i].requested);
+        release_node(c, &c->nodes[i]);
+        if (c->usage) {
+            visit_rlist(c, &c->usage[i].requested, unshare_field);
+            rlist_free(&c->usage[i].requested);
+        }
     }
     free(c->nodes);
     free(c->usage);
-    for (size_t i = 0; i < c->npods; i++) pod_free(&c->pods[i]);
+    for (size_t i = 0; i < c->npods; i++) release_pod(c, &c->pods[i]);
     free(c->pods);
     for (size_t i = 0; i < c->nevents; i++) event_free(&c->events[i]);
     free(c->events);
@@ -455,5 +676,6 @@ void cluster_free(Cluster *c)
     strmap_free(c->node_index, NULL);
     strmap_free(c->pending_usage, usage_free);
     strmap_free(c->pod_index, NULL);
+    pool_free(c->strings);
     memset(c, 0, sizeof *c);
 }

@@ -8,8 +8,14 @@
  * each wait capped, and never past the request timeout.  A 401 with an exec plugin re-runs
  * the plugin once.  Whatever is still wrong afterwards becomes one line a person can act on.
  *
- * Lists are read page by page (limit/continue): each page is parsed, its items handed to the
- * callback, and freed before the next page is fetched, so memory follows the page size.
+ * Lists are read page by page (limit/continue).  A page is parsed in place by jsonscan.c, one
+ * item at a time (an item's nodes live in an arena reset after the callback), so memory
+ * follows the page size and no malloc is made per JSON value.  As soon as a page's metadata
+ * gives the continue token, the next page is requested (a prefetch on a second easy handle of
+ * one libcurl multi, on the same keep-alive connection since this page is complete): the
+ * server prepares it while this page is parsed, and the transfer is pumped every few items.
+ * A prefetched answer is the first attempt of the next request(): retries, 410 and errors are
+ * handled exactly as for any other.  All transfers run in this thread.
  *
  * Logging (-v): one line per request (URL without userinfo, status, bytes, ms); -v=3 adds
  * the headers with Authorization and cookies redacted.  Tokens, passwords and keys never
@@ -18,6 +24,7 @@
 #include "apiclient.h"
 #include "error.h"
 #include "internal.h"
+#include "jsonscan.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <curl/curl.h>
@@ -48,8 +55,41 @@ enum { MAX_RETRIES = 5 };
 #define TOKEN_FILE_REREAD 60.0
 #define BODY_MAX ((size_t)1 << 30)   /* one answer (page) may not exceed 1 GiB */
 
+/* where a transfer's answer goes (the current request's, or the prefetch's) */
+typedef struct {
+    Strbuf *body;
+    bool *too_big;
+    double *retry_after;
+    char *errbuf;
+    int verbose;
+    /* apiclient_get_stream: a 2xx answer's body goes here instead of into body */
+    ApiSinkFn sink;
+    void *sink_ctx;
+    CURL **hp;                       /* the handle, for the status code */
+    bool sunk;                       /* some of it went: a retry could not take it back */
+} XferIO;
+
+/* the next page of a list, requested before the current one is parsed */
+typedef struct {
+    CURL *h;
+    Strbuf body;
+    bool too_big;
+    double retry_after;
+    char errbuf[CURL_ERROR_SIZE];
+    XferIO io;
+    struct curl_slist *hl;           /* its headers (with credentials), wiped when done */
+    char *url;                       /* the URL requested, as build_url made it */
+    bool active, done;               /* in the multi / finished */
+    CURLcode cc;
+    double t0;
+} Prefetch;
+
 struct ApiClient {
     CURL *h;
+    CURLM *multi;                    /* every transfer runs in it (prefetch alongside) */
+    XferIO io_cur, *io;              /* io points at io_cur, or at the prefetch's while set up */
+    Prefetch pf;
+    JsonArena *arena;
     RestConfig rc;                   /* own copy */
     ApiClientOptions opt;
     long requests;
@@ -67,6 +107,10 @@ struct ApiClient {
     double retry_after;              /* seconds from Retry-After, -1 when absent */
     bool used_client_cert;           /* this attempt presented a client certificate */
     bool no_answer;                  /* this attempt failed before any HTTP status line */
+    /* the request being made (apiclient_get_raw_ex can narrow both) */
+    int max_retries;                 /* for 5xx and cut connections; 429 keeps MAX_RETRIES */
+    double timeout;                  /* seconds for the whole request, 0 = none */
+    int retries_done;
 };
 
 static double now_mono(void)
@@ -174,14 +218,30 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     while (bl && c->base[bl - 1] == '/') c->base[--bl] = '\0';
 
     c->h = curl_easy_init();
-    if (!c->h) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
+    c->pf.h = curl_easy_init();
+    c->multi = curl_multi_init();
+    if (!c->h || !c->pf.h || !c->multi) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
+    c->io_cur = (XferIO){ &c->body, &c->body_too_big, &c->retry_after, c->errbuf, c->opt.verbose,
+                          NULL, NULL, &c->h, false };
+    c->pf.io = (XferIO){ &c->pf.body, &c->pf.too_big, &c->pf.retry_after, c->pf.errbuf, c->opt.verbose,
+                         NULL, NULL, &c->pf.h, false };
+    c->io = &c->io_cur;
+    c->arena = json_arena_new();
     return c;
 }
+
+static void prefetch_cancel(ApiClient *c);
 
 void apiclient_free(ApiClient *c)
 {
     if (!c) return;
+    prefetch_cancel(c);
     if (c->h) curl_easy_cleanup(c->h);
+    if (c->pf.h) curl_easy_cleanup(c->pf.h);
+    if (c->multi) curl_multi_cleanup(c->multi);
+    json_arena_free(c->arena);
+    if (c->pf.body.buf) memset(c->pf.body.buf, 0, c->pf.body.cap);
+    strbuf_free(&c->pf.body);
     restconfig_free(&c->rc);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
@@ -204,10 +264,18 @@ const char *apiclient_context(const ApiClient *c)
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
 {
-    ApiClient *c = ud;
+    XferIO *io = ud;
     size_t len = size * n;
-    if (c->body.len + len > BODY_MAX) { c->body_too_big = true; return 0; }
-    strbuf_add(&c->body, data, len);
+    if (io->sink) {
+        long code = 0;
+        curl_easy_getinfo(*io->hp, CURLINFO_RESPONSE_CODE, &code);
+        if (code >= 200 && code <= 299) {
+            io->sunk = true;
+            return io->sink(io->sink_ctx, data, len, code) ? 0 : len;
+        }
+    }
+    if (io->body->len + len > BODY_MAX) { *io->too_big = true; return 0; }
+    strbuf_add(io->body, data, len);
     return len;
 }
 
@@ -232,9 +300,9 @@ static void log_header(const char *dir, const char *line, size_t len)
 
 static size_t on_header(char *data, size_t size, size_t n, void *ud)
 {
-    ApiClient *c = ud;
+    XferIO *io = ud;
     size_t len = size * n;
-    if (c->opt.verbose >= 3) log_header("<", data, len);
+    if (io->verbose >= 3) log_header("<", data, len);
     if (len > 12 && strncasecmp(data, "Retry-After:", 12) == 0) {
         char v[32];
         size_t vl = len - 12 < sizeof v - 1 ? len - 12 : sizeof v - 1;
@@ -244,7 +312,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
         double s = strtod(v, &end);
         while (*end == ' ' || *end == '\r' || *end == '\n') end++;
         /* seconds only; an HTTP date is treated as "retry soon" */
-        c->retry_after = (!*end && s >= 0 && s == s) ? s : 1;
+        *io->retry_after = (!*end && s >= 0 && s == s) ? s : 1;
     }
     return len;
 }
@@ -349,7 +417,10 @@ static void transport_error(ApiClient *c, CURLcode cc, const char *path, const c
     }
     switch (cc) {
     case CURLE_OPERATION_TIMEDOUT:
-        if (c->opt.request_timeout > 0)
+        if (c->timeout > 0 && c->timeout != c->opt.request_timeout)
+            error_set(err, "GET %s: no complete answer from the API server %s within %gs", path,
+                      c->shown_server, c->timeout);
+        else if (c->opt.request_timeout > 0)
             error_set(err, "GET %s: no complete answer from the API server %s within %gs (--request-timeout)",
                       path, c->shown_server, c->opt.request_timeout);
         else
@@ -396,6 +467,7 @@ static void transport_error(ApiClient *c, CURLcode cc, const char *path, const c
 
 static bool transport_retryable(ApiClient *c, CURLcode cc)
 {
+    if (c->io_cur.sunk) return false;       /* part of the answer was consumed already */
     if (is_tls_alert(c)) return false;
     if (c->no_answer && c->used_client_cert) return false;   /* most likely a refused certificate */
     return cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING ||
@@ -479,7 +551,7 @@ static void set_transport(ApiClient *c)
     const RestConfig *rc = &c->rc;
     curl_easy_reset(h);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->io->errbuf);
     curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -488,9 +560,9 @@ static void set_transport(ApiClient *c)
 #endif
     if (!rc->disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, c->io);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, c);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, c->io);
     curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
     if (rc->insecure) {
         curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -507,7 +579,7 @@ static void set_transport(ApiClient *c)
     }
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
     if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
-    double t = c->opt.request_timeout;
+    double t = c->timeout;
     if (t > 0) curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)ceil(t * 1000));
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      (long)((t > 0 && t < CONNECT_TIMEOUT ? t : CONNECT_TIMEOUT) * 1000));
@@ -528,43 +600,184 @@ static const char *reason_phrase(long status)
     }
 }
 
+/* One attempt's set-up on c->h, its answer going to c->io: transport, headers and
+ * credentials (into *hl, which the caller frees with headers_free), URL, the -v=3 log. */
+static int attempt_setup(ApiClient *c, const char *url, const char *shown, bool refresh,
+                         struct curl_slist **hl, Error *err)
+{
+    strbuf_reset(c->io->body);
+    *c->io->too_big = false;
+    *c->io->retry_after = -1;
+    c->io->errbuf[0] = '\0';
+    set_transport(c);
+    *hl = curl_slist_append(NULL, "Accept: application/json, */*");
+    if (c->host_header) *hl = curl_slist_append(*hl, c->host_header);
+    if (set_credentials(c, hl, refresh, err)) { curl_slist_free_all(*hl); *hl = NULL; return -1; }
+    curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, *hl);
+    curl_easy_setopt(c->h, CURLOPT_URL, url);
+    if (c->opt.verbose >= 3) {
+        fprintf(stderr, "> GET %s\n> User-Agent: %s\n", shown, USER_AGENT);
+        for (struct curl_slist *p = *hl; p; p = p->next) log_header(">", p->data, strlen(p->data));
+        if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
+            !c->rc.token_file)
+            fprintf(stderr, "> Authorization: <redacted>\n");
+    }
+    return 0;
+}
+
+/* the Authorization header held the token: wipe it before freeing */
+static void headers_free(struct curl_slist *hl)
+{
+    for (struct curl_slist *p = hl; p; p = p->next)
+        if (strncasecmp(p->data, "Authorization:", 14) == 0) { volatile char *q = p->data; while (*q) *q++ = 0; }
+    curl_slist_free_all(hl);
+}
+
+/* drives the multi once; records finished transfers; true when h (if given) is done */
+static bool multi_step(ApiClient *c, CURL *h, CURLcode *cc)
+{
+    int running = 0, left = 0;
+    bool done = false;
+    curl_multi_perform(c->multi, &running);
+    CURLMsg *m;
+    while ((m = curl_multi_info_read(c->multi, &left))) {
+        if (m->msg != CURLMSG_DONE) continue;
+        if (h && m->easy_handle == h) { done = true; *cc = m->data.result; }
+        if (c->pf.active && m->easy_handle == c->pf.h) { c->pf.done = true; c->pf.cc = m->data.result; }
+    }
+    return done;
+}
+
+/* runs h (added to the multi, not yet done) to its end; the prefetch progresses meanwhile */
+static CURLcode multi_wait(ApiClient *c, CURL *h)
+{
+    CURLcode cc = CURLE_OK;
+    while (!multi_step(c, h, &cc)) {
+        if (h == c->pf.h && c->pf.done) { cc = c->pf.cc; break; }
+        curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
+    }
+    curl_multi_remove_handle(c->multi, h);
+    return cc;
+}
+
+/* curl_easy_perform of c->h, through the multi */
+static CURLcode perform(ApiClient *c)
+{
+    CURLMcode mc = curl_multi_add_handle(c->multi, c->h);
+    if (mc != CURLM_OK) return curl_easy_perform(c->h);
+    return multi_wait(c, c->h);
+}
+
+/* Requests url (as build_url made it) now, on the prefetch handle; request() for the same URL
+ * takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
+static void prefetch_start(ApiClient *c, const char *url)
+{
+    Prefetch *pf = &c->pf;
+    prefetch_cancel(c);
+    c->timeout = c->opt.request_timeout;          /* lists use the client's limits */
+    c->max_retries = MAX_RETRIES;
+    char *shown = shown_url(c, url);
+    CURL *cur = c->h;
+    c->h = pf->h;
+    c->io = &pf->io;
+    struct curl_slist *hl = NULL;
+    Error e = { 0 };
+    int rc = attempt_setup(c, url, shown, false, &hl, &e);
+    c->h = cur;
+    c->io = &c->io_cur;
+    free(shown);
+    if (rc) return;
+    if (curl_multi_add_handle(c->multi, pf->h) != CURLM_OK) { headers_free(hl); return; }
+    pf->hl = hl;
+    pf->url = xstrdup(url);
+    pf->active = true;
+    pf->done = false;
+    pf->cc = CURLE_OK;
+    pf->t0 = now_mono();
+    c->requests++;
+    CURLcode ignored;
+    multi_step(c, NULL, &ignored);               /* send it */
+}
+
+/* lets the prefetch read what has arrived (called while a page is parsed) */
+static void prefetch_pump(ApiClient *c)
+{
+    CURLcode ignored;
+    if (c->pf.active && !c->pf.done) multi_step(c, NULL, &ignored);
+}
+
+static void prefetch_cancel(ApiClient *c)
+{
+    Prefetch *pf = &c->pf;
+    if (!pf->active) return;
+    curl_multi_remove_handle(c->multi, pf->h);
+    headers_free(pf->hl);
+    pf->hl = NULL;
+    free(pf->url);
+    pf->url = NULL;
+    pf->active = pf->done = false;
+}
+
+/* the prefetch's answer becomes the current one: handles and bodies change places */
+static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
+{
+    Prefetch *pf = &c->pf;
+    CURLcode cc;
+    if (pf->done) {
+        cc = pf->cc;
+        curl_multi_remove_handle(c->multi, pf->h);
+    } else {
+        cc = multi_wait(c, pf->h);
+    }
+    CURL *h = c->h;
+    c->h = pf->h;
+    pf->h = h;
+    Strbuf b = c->body;
+    c->body = pf->body;
+    pf->body = b;
+    c->body_too_big = pf->too_big;
+    c->retry_after = pf->retry_after;
+    memcpy(c->errbuf, pf->errbuf, sizeof c->errbuf);
+    *hl = pf->hl;
+    *t0 = pf->t0;
+    pf->hl = NULL;
+    free(pf->url);
+    pf->url = NULL;
+    pf->active = pf->done = false;
+    return cc;
+}
+
 /* GET url; retries 429/5xx and cut connections; answers a 401 with one exec refresh.
  * Returns 0 with *status and c->body set, or -1 with err set. */
-static int request(ApiClient *c, const char *path, const char *query, const char *extra,
-                   long *status, Error *err)
+typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
+
+static int request_ex(ApiClient *c, const char *path, const char *query, const char *extra,
+                      const RequestLimits *lim, long *status, Error *err)
 {
+    c->max_retries = lim && lim->max_retries >= 0 && lim->max_retries < MAX_RETRIES ? lim->max_retries : MAX_RETRIES;
+    c->timeout = c->opt.request_timeout;
+    if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
+    c->retries_done = 0;
     char *url = build_url(c, path, query, extra);
     char *shown = shown_url(c, url);
     double start = now_mono();
     int attempt = 0, ret = -1;
     bool exec_refreshed = false, refresh_next = false;
     for (;;) {
-        strbuf_reset(&c->body);
-        c->body_too_big = false;
-        c->retry_after = -1;
-        c->errbuf[0] = '\0';
-        set_transport(c);
         struct curl_slist *hl = NULL;
-        hl = curl_slist_append(hl, "Accept: application/json, */*");
-        if (c->host_header) hl = curl_slist_append(hl, c->host_header);
-        if (set_credentials(c, &hl, refresh_next, err)) { curl_slist_free_all(hl); goto out; }
-        refresh_next = false;
-        curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hl);
-        curl_easy_setopt(c->h, CURLOPT_URL, url);
-        if (c->opt.verbose >= 3) {
-            fprintf(stderr, "> GET %s\n> User-Agent: %s\n", shown, USER_AGENT);
-            for (struct curl_slist *p = hl; p; p = p->next) log_header(">", p->data, strlen(p->data));
-            if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
-                !c->rc.token_file)
-                fprintf(stderr, "> Authorization: <redacted>\n");
+        double t0;
+        CURLcode cc;
+        if (attempt == 0 && !refresh_next && c->pf.active && strcmp(c->pf.url, url) == 0) {
+            /* asked for already (prefetch): its answer is this attempt's */
+            cc = prefetch_take(c, &hl, &t0);
+        } else {
+            if (attempt_setup(c, url, shown, refresh_next, &hl, err)) goto out;
+            refresh_next = false;
+            t0 = now_mono();
+            cc = perform(c);
+            c->requests++;
         }
-        double t0 = now_mono();
-        CURLcode cc = curl_easy_perform(c->h);
-        c->requests++;
-        /* the Authorization header held the token: wipe it before freeing */
-        for (struct curl_slist *p = hl; p; p = p->next)
-            if (strncasecmp(p->data, "Authorization:", 14) == 0) { volatile char *q = p->data; while (*q) *q++ = 0; }
-        curl_slist_free_all(hl);
+        headers_free(hl);
         curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, NULL);
         long code = 0;
         curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
@@ -579,10 +792,10 @@ static int request(ApiClient *c, const char *path, const char *query, const char
                         c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
         }
         double elapsed = now_mono() - start;
-        double budget = c->opt.request_timeout > 0 ? c->opt.request_timeout - elapsed : 1e18;
+        double budget = c->timeout > 0 ? c->timeout - elapsed : 1e18;
         if (cc != CURLE_OK) {
             double wait = fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
-            if (transport_retryable(c, cc) && attempt < MAX_RETRIES && wait < budget) {
+            if (transport_retryable(c, cc) && attempt < c->max_retries && wait < budget) {
                 if (c->opt.verbose >= 1) fprintf(stderr, "retrying GET %s in %.1f s\n", shown, wait);
                 sleep_seconds(wait);
                 attempt++;
@@ -596,7 +809,7 @@ static int request(ApiClient *c, const char *path, const char *query, const char
             exec_refreshed = refresh_next = true;       /* the plugin's credential expired early */
             continue;
         }
-        if ((code == 429 || code >= 500) && attempt < MAX_RETRIES) {
+        if ((code == 429 || code >= 500) && attempt < (code == 429 ? MAX_RETRIES : c->max_retries)) {
             double wait = c->retry_after >= 0 ? fmin(c->retry_after, RETRY_WAIT_CAP)
                                               : fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
             if (wait < budget) {
@@ -604,6 +817,7 @@ static int request(ApiClient *c, const char *path, const char *query, const char
                     fprintf(stderr, "retrying GET %s in %.1f s (%ld %s)\n", shown, wait, code, reason_phrase(code));
                 sleep_seconds(wait);
                 attempt++;
+                c->retries_done = attempt;
                 continue;
             }
         }
@@ -612,10 +826,16 @@ static int request(ApiClient *c, const char *path, const char *query, const char
         break;
     }
 out:
-    (void)attempt;
+    c->retries_done = attempt;
     free(url);
     free(shown);
     return ret;
+}
+
+static int request(ApiClient *c, const char *path, const char *query, const char *extra,
+                   long *status, Error *err)
+{
+    return request_ex(c, path, query, extra, NULL, status, err);
 }
 
 /* a server message made safe for one line: no control characters, bounded */
@@ -638,6 +858,10 @@ static void status_parts(ApiClient *c, char **message, char **reason)
     if (cJSON_IsObject(j)) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "reason");
+        if (!m && !r) {   /* a proxied Prometheus: {"status":"error","errorType":..,"error":..} */
+            m = cJSON_GetObjectItemCaseSensitive(j, "error");
+            r = cJSON_GetObjectItemCaseSensitive(j, "errorType");
+        }
         if (cJSON_IsString(m) && *m->valuestring) *message = clean_message(m->valuestring, 400);
         if (cJSON_IsString(r) && *r->valuestring) *reason = clean_message(r->valuestring, 60);
     } else if (!j && c->body.len && c->body.len < 400 && !memchr(c->body.buf, '<', c->body.len)) {
@@ -686,10 +910,14 @@ static void status_error(ApiClient *c, const char *path, long code, int page, Er
                   msg ? msg : "the list expired");
         break;
     default:
-        if (code == 429 || code >= 500)
-            error_set(err, "the API server %s kept answering GET %s with %ld %s%s%s after %d retries; "
+        if ((code == 429 || code >= 500) && c->retries_done == 0)
+            error_set(err, "the API server %s answered GET %s with %ld %s%s%s%s", c->shown_server, path, code,
+                      reason ? reason : reason_phrase(code), msg ? ": " : "", msg ? msg : "",
+                      c->max_retries > 0 ? "; try again later" : "");
+        else if (code == 429 || code >= 500)
+            error_set(err, "the API server %s kept answering GET %s with %ld %s%s%s after %d %s; "
                       "try again later", c->shown_server, path, code, reason ? reason : reason_phrase(code),
-                      msg ? ": " : "", msg ? msg : "", MAX_RETRIES);
+                      msg ? ": " : "", msg ? msg : "", c->retries_done, c->retries_done == 1 ? "retry" : "retries");
         else
             error_set(err, "the API server refused GET %s: %ld %s%s%s", path, code,
                       reason ? reason : reason_phrase(code), msg ? ": " : "", msg ? msg : "");
@@ -703,8 +931,46 @@ static void status_error(ApiClient *c, const char *path, long code, int page, Er
  * Lists and single objects
  */
 
-int apiclient_list_ex(ApiClient *c, const char *path, const char *query,
-                      ApiItemFn fn, ApiListResetFn reset, void *ctx, Error *err)
+/* "limit=N[&continue=TOKEN]" */
+static char *list_extra(ApiClient *c, const char *cont)
+{
+    if (!cont) return xasprintf("limit=%d", c->opt.page_size);
+    char *ec = apiclient_query_escape(cont);
+    char *extra = xasprintf("limit=%d&continue=%s", c->opt.page_size, ec);
+    free(ec);
+    return extra;
+}
+
+typedef struct {
+    ApiClient *c;
+    const char *path, *query, *cont;   /* cont: the token this page was asked with */
+    ApiItemFn fn;
+    void *ctx;
+    Error *err;
+    long n;
+} PageWalk;
+
+/* the page's metadata: ask for the next page now, unless the token repeats (an error below) */
+static void page_meta(void *ctx, const char *next)
+{
+    PageWalk *w = ctx;
+    if (!next || (w->cont && strcmp(next, w->cont) == 0)) return;
+    char *extra = list_extra(w->c, next);
+    char *url = build_url(w->c, w->path, w->query, extra);
+    prefetch_start(w->c, url);
+    free(url);
+    free(extra);
+}
+
+static int page_item(void *ctx, const cJSON *item)
+{
+    PageWalk *w = ctx;
+    if ((++w->n & 31) == 0) prefetch_pump(w->c);
+    return w->fn && w->fn(w->ctx, item, w->err) ? 1 : 0;
+}
+
+int apiclient_list_skip(ApiClient *c, const char *path, const char *query, ApiItemFn fn,
+                        ApiListResetFn reset, const char *const *skip, void *ctx, Error *err)
 {
     int restarts = 0;
 restart:;
@@ -712,14 +978,7 @@ restart:;
     int page = 0, ret = -1;
     for (;;) {
         page++;
-        char *extra;
-        if (cont) {
-            char *ec = apiclient_query_escape(cont);
-            extra = xasprintf("limit=%d&continue=%s", c->opt.page_size, ec);
-            free(ec);
-        } else {
-            extra = xasprintf("limit=%d", c->opt.page_size);
-        }
+        char *extra = list_extra(c, cont);
         long code = 0;
         int rc = request(c, path, query, extra, &code, err);
         free(extra);
@@ -739,57 +998,48 @@ restart:;
             goto out;
         }
         if (code < 200 || code > 299) { status_error(c, path, code, page, err); goto out; }
-        cJSON *doc = cJSON_ParseWithLength(c->body.buf ? c->body.buf : "", c->body.len);
-        if (!cJSON_IsObject(doc)) {
-            cJSON_Delete(doc);
-            error_set(err, "invalid JSON in the response to GET %s (page %d)", path, page);
-            goto out;
-        }
-        const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, "items");
-        if (items && !cJSON_IsNull(items) && !cJSON_IsArray(items)) {
-            cJSON_Delete(doc);
-            error_set(err, "invalid response to GET %s (page %d): \"items\" is not a list", path, page);
-            goto out;
-        }
-        if (!items) {
-            const cJSON *kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
-            if (!cJSON_IsString(kind) || !str_ends_with(kind->valuestring, "List")) {
-                cJSON_Delete(doc);
-                error_set(err, "invalid response to GET %s (page %d): not a list", path, page);
-                goto out;
-            }
-        }
-        int idx = 0;
-        for (const cJSON *it = items ? items->child : NULL; it; it = it->next, idx++) {
-            if (!cJSON_IsObject(it)) {
-                cJSON_Delete(doc);
-                error_set(err, "invalid response to GET %s (page %d): item %d is not an object", path, page, idx);
-                goto out;
-            }
-            if (fn && fn(ctx, it, err)) {
-                cJSON_Delete(doc);
-                if (!err->set) error_set(err, "GET %s: stopped at an item", path);
-                goto out;
-            }
-        }
-        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
-        const cJSON *next = cJSON_GetObjectItemCaseSensitive(meta, "continue");
-        char *next_tok = cJSON_IsString(next) && *next->valuestring ? xstrdup(next->valuestring) : NULL;
-        cJSON_Delete(doc);
+        PageWalk w = { c, path, query, cont, fn, ctx, err, 0 };
+        JsonListInfo info;
+        int stop = json_list_walk(c->body.buf, c->body.len, c->arena, skip, page_item, page_meta, &w, &info);
         if (c->body.cap > ((size_t)64 << 20)) strbuf_free(&c->body);   /* don't sit on a huge page */
-        if (next_tok && cont && strcmp(next_tok, cont) == 0) {
-            free(next_tok);
+        if (stop) {
+            if (!err->set) error_set(err, "GET %s: stopped at an item", path);
+        } else if (info.syntax_error) {
+            error_set(err, "invalid JSON in the response to GET %s (page %d)", path, page);
+        } else if (info.items_not_array) {
+            error_set(err, "invalid response to GET %s (page %d): \"items\" is not a list", path, page);
+        } else if (!info.has_items && (!info.kind || !str_ends_with(info.kind, "List"))) {
+            error_set(err, "invalid response to GET %s (page %d): not a list", path, page);
+        } else if (info.bad_item >= 0) {
+            error_set(err, "invalid response to GET %s (page %d): item %ld is not an object", path, page,
+                      info.bad_item);
+        } else if (info.cont && cont && strcmp(info.cont, cont) == 0) {
             error_set(err, "invalid response to GET %s (page %d): the server repeated the continue token", path, page);
-            goto out;
+        } else {
+            free(cont);
+            cont = info.cont;
+            info.cont = NULL;
+            json_list_info_free(&info);
+            if (!cont) break;
+            continue;
         }
-        free(cont);
-        cont = next_tok;
-        if (!cont) break;
+        json_list_info_free(&info);
+        goto out;
     }
     ret = 0;
 out:
+    prefetch_cancel(c);                 /* a list that ended early leaves no request behind */
     free(cont);
+    /* the pages are parsed: give their buffers back (the next list may be small) */
+    if (c->body.cap > ((size_t)256 << 10)) strbuf_free(&c->body);
+    if (c->pf.body.cap > ((size_t)256 << 10)) strbuf_free(&c->pf.body);
     return ret;
+}
+
+int apiclient_list_ex(ApiClient *c, const char *path, const char *query,
+                      ApiItemFn fn, ApiListResetFn reset, void *ctx, Error *err)
+{
+    return apiclient_list_skip(c, path, query, fn, reset, NULL, ctx, err);
 }
 
 int apiclient_list(ApiClient *c, const char *path, const char *query, ApiItemFn fn, void *ctx, Error *err)
@@ -811,8 +1061,33 @@ int apiclient_get_json(ApiClient *c, const char *path, const char *query, cJSON 
 
 int apiclient_get_raw(ApiClient *c, const char *path, const char *query, Strbuf *out, Error *err)
 {
+    return apiclient_get_raw_ex(c, path, query, NULL, out, err);
+}
+
+int apiclient_get_stream(ApiClient *c, const char *path, const char *query, const ApiRequestOptions *ro,
+                         ApiSinkFn sink, void *ctx, Error *err)
+{
     long code = 0;
-    if (request(c, path, query, NULL, &code, err)) return -1;
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    prefetch_cancel(c);                  /* the streamed answer must come on the current handle */
+    c->io_cur.sink = sink;
+    c->io_cur.sink_ctx = ctx;
+    c->io_cur.sunk = false;
+    int rc = request_ex(c, path, query, NULL, &lim, &code, err);
+    c->io_cur.sink = NULL;
+    c->io_cur.sink_ctx = NULL;
+    c->io_cur.sunk = false;
+    if (rc) return -1;
+    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    return 0;
+}
+
+int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query, const ApiRequestOptions *ro,
+                         Strbuf *out, Error *err)
+{
+    long code = 0;
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    if (request_ex(c, path, query, NULL, &lim, &code, err)) return -1;
     if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
     strbuf_add(out, c->body.buf ? c->body.buf : "", c->body.len);
     return 0;

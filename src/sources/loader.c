@@ -19,6 +19,7 @@
 #include "error.h"
 #include "kubeconfig.h"
 #include <cjson/cJSON.h>
+typedef const char *const *JsonSkipList;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +83,39 @@ static int on_item(void *ctx, const cJSON *item, Error *err)
 
 typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
 
+/* Members of the objects that the reduced cluster never reads (cluster.h, node.c, pod.c):
+ * when loading into the model they are passed over unparsed.  They are most of a pod's and a
+ * node's bytes (managed fields, container statuses, image lists).  `snapshot` keeps them. */
+static const char *const model_skip_pod[] = {
+    "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
+    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs",
+    "status.resourceClaimStatuses", NULL
+};
+static const char *const model_skip_node[] = {
+    "metadata.managedFields", "metadata.annotations", "status.images", "status.nodeInfo",
+    "status.addresses", "status.daemonEndpoints", "status.volumesAttached", "status.volumesInUse",
+    "status.config", "status.features", "status.runtimeHandlers", NULL
+};
+static const char *const model_skip_other[] = { "metadata.managedFields", NULL };
+
+static JsonSkipList skip_for(ObjKind kind, bool model)
+{
+    if (!model) return NULL;
+    switch (kind) {
+    case OBJ_POD: return model_skip_pod;
+    case OBJ_NODE: return model_skip_node;
+    default: return model_skip_other;
+    }
+}
+
 /* runs one list; an optional one refused with 403/404 is LIST_SKIPPED with a warning */
 static ListResult run_list(ApiClient *api, ObjKind kind, const char *what, const char *path,
                            const char *query, bool optional, const char *consequence,
-                           LoaderItemFn fn, void *ctx, Strvec *warnings, Error *err)
+                           LoaderItemFn fn, void *ctx, Strvec *warnings, bool model, Error *err)
 {
     ListCtx lc = { kind, fn, ctx };
     Error e = { 0 };
-    if (apiclient_list(api, path, query, on_item, &lc, &e) == 0) return LIST_OK;
+    if (apiclient_list_skip(api, path, query, on_item, NULL, skip_for(kind, model), &lc, &e) == 0) return LIST_OK;
     if (optional && (e.code == 403 || e.code == 404)) {
         strvec_pushf(warnings, "%s: %s (%s)", what, e.msg, consequence);
         return LIST_SKIPPED;
@@ -126,22 +152,22 @@ static char *selector_query(const char *param, const char *sel)
     return q;
 }
 
-int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
-                     Strvec *warnings, bool *clusterpolicy_checked, Error *err)
+static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
+                     Strvec *warnings, bool *clusterpolicy_checked, bool model, Error *err)
 {
     const char *ns = rq->pod_namespace;
     *clusterpolicy_checked = false;
     ListResult r;
     if (rq->nodes) {
         char *q = rq->node_selector && *rq->node_selector ? selector_query("labelSelector", rq->node_selector) : NULL;
-        r = run_list(api, OBJ_NODE, "nodes", "/api/v1/nodes", q, false, "", fn, ctx, warnings, err);
+        r = run_list(api, OBJ_NODE, "nodes", "/api/v1/nodes", q, false, "", fn, ctx, warnings, model, err);
         free(q);
         if (r == LIST_FAILED) return -1;
     }
     if (rq->pods) {
         char *p = ns_path(ns, "pods");
         char *q = selector_query("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
-        r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, err);
+        r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
         free(p); free(q);
         if (r == LIST_FAILED) return -1;
     }
@@ -150,13 +176,13 @@ int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         char *q = selector_query("fieldSelector", "reason=FailedScheduling");
         ListCtx lc = { OBJ_EVENT, fn, ctx };
         Error e = { 0 };
-        int rc = apiclient_list(api, p, q, on_item, &lc, &e);
+        int rc = apiclient_list_skip(api, p, q, on_item, NULL, skip_for(OBJ_EVENT, model), &lc, &e);
         free(q);
         if (rc && e.code == 400) {
             /* the server refuses the field selector: read every event once instead */
             ListCtx inner = { OBJ_EVENT, fn, ctx };
             r = run_list(api, OBJ_EVENT, "events", p, NULL, true, "scheduler messages not shown",
-                         on_scheduling_event, &inner, warnings, err);
+                         on_scheduling_event, &inner, warnings, model, err);
         } else if (rc && (e.code == 403 || e.code == 404)) {
             strvec_pushf(warnings, "events: %s (scheduler messages not shown)", e.msg);
             r = LIST_SKIPPED;
@@ -166,7 +192,7 @@ int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         } else {
             q = selector_query("fieldSelector", "reason=FailedCreate");
             r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown",
-                         fn, ctx, warnings, err);
+                         fn, ctx, warnings, model, err);
             free(q);
         }
         free(p);
@@ -175,19 +201,20 @@ int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     if (rq->quotas) {
         char *p = ns_path(ns, "resourcequotas");
         r = run_list(api, OBJ_RESOURCEQUOTA, "resourcequotas", p, NULL, true, "GPU quotas not checked",
-                     fn, ctx, warnings, err);
+                     fn, ctx, warnings, model, err);
         free(p);
         if (r == LIST_FAILED) return -1;
     }
     if (rq->daemonsets) {
         r = run_list(api, OBJ_DAEMONSET, "daemonsets", "/apis/apps/v1/daemonsets", NULL, true,
-                     "GPU Operator health not shown", fn, ctx, warnings, err);
+                     "GPU Operator health not shown", fn, ctx, warnings, model, err);
         if (r == LIST_FAILED) return -1;
     }
     if (rq->clusterpolicy) {
         ListCtx lc = { OBJ_CLUSTERPOLICY, fn, ctx };
         Error e = { 0 };
-        if (apiclient_list(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, &lc, &e) == 0 ||
+        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, NULL,
+                                skip_for(OBJ_CLUSTERPOLICY, model), &lc, &e) == 0 ||
             e.code == 404) {
             *clusterpolicy_checked = true;             /* 404: the CRD is not installed */
         } else if (e.code == 403) {
@@ -199,10 +226,16 @@ int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     }
     if (rq->services) {
         r = run_list(api, OBJ_SERVICE, "services", "/api/v1/services", NULL, true,
-                     "in-cluster Prometheus not looked for", fn, ctx, warnings, err);
+                     "in-cluster Prometheus not looked for", fn, ctx, warnings, model, err);
         if (r == LIST_FAILED) return -1;
     }
     return 0;
+}
+
+int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
+                     Strvec *warnings, bool *clusterpolicy_checked, Error *err)
+{
+    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, false, err);
 }
 
 /* ---- cluster_load ---- */
@@ -226,8 +259,16 @@ static int ingest(void *ctx, ObjKind kind, const cJSON *item, Error *err)
     return 0;
 }
 
+static double clock_seconds(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiClient **api_out, Error *err)
 {
+    double wall0 = clock_seconds(CLOCK_MONOTONIC), cpu0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     RestConfig rc;
     ApiClient *api;
     if (loader_connect(g, &rc, &api, err)) return -1;
@@ -237,7 +278,7 @@ static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiCli
         bool checked = false;
         IngestCtx ic = { c, 0, "" };
         Error e = { 0 };
-        int rc_ = loader_list_live(api, rq, ingest, &ic, &warnings, &checked, &e);
+        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
             if (g->verbose >= 1) fprintf(stderr, "a list expired while being read; reading the cluster again\n");
@@ -262,7 +303,9 @@ static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiCli
         c->source = xstrdup("api");
         c->now = (int64_t)time(NULL);
         if (g->verbose >= 1)
-            fprintf(stderr, "read the cluster with %ld requests\n", apiclient_request_count(api));
+            fprintf(stderr, "read the cluster with %ld requests in %.2f s (CPU %.2f s)\n",
+                    apiclient_request_count(api), clock_seconds(CLOCK_MONOTONIC) - wall0,
+                    clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
     }
     restconfig_free(&rc);
     if (ret == 0 && api_out) *api_out = api;

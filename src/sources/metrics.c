@@ -14,6 +14,7 @@
 #include "error.h"
 #include "internal.h"
 #include "prometheus.h"
+#include "strmap.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 
 #define MAX_PROM_SERVICES 3        /* in-cluster Prometheus candidates tried */
 #define MAX_SCRAPE_FAILURES 5      /* consecutive exporter scrape failures before giving up */
+#define SCRAPE_TIMEOUT 10.0        /* seconds per exporter scrape through the pod proxy */
 
 static double eval_time(void)
 {
@@ -190,7 +192,10 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
         Strbuf body = STRBUF_INIT;
         error_clear(&err);
         if (verbose) fprintf(stderr, "metrics: scraping DCGM exporter pod %s/%s on %s\n", e->ns, e->name, e->node);
-        if (apiclient_get_raw(api, path, NULL, &body, &err) != 0) {
+        /* an exporter the pod proxy cannot reach answers 503 at once and stays so: no
+         * retries, and a short bound per scrape (an exporter answers in well under a second) */
+        ApiRequestOptions ro = { 0, SCRAPE_TIMEOUT };
+        if (apiclient_get_raw_ex(api, path, NULL, &ro, &body, &err) != 0) {
             if (!first_err[0]) memcpy(first_err, err.msg, sizeof first_err);
             strvec_pushf(&d->warnings, "metrics: DCGM exporter pod %s/%s on node %s: %s", e->ns, e->name,
                          e->node, err.msg);
@@ -332,9 +337,12 @@ static void gpu_usage_free(GpuUsage *u)
     free(u->ns); free(u->pod); free(u->container);
 }
 
+static void usage_index_free(struct UsageIndex *x);
+
 void usage_free(UsageData *d)
 {
     if (!d) return;
+    usage_index_free(d->index);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(&d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_free(&d->pods[i]);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
@@ -354,11 +362,65 @@ void workloads_free(WorkloadUsage *w, size_t n)
 /* ---------------------------------------------------------------------------------------- */
 /* joins                                                                                     */
 
+/* The joins were scans of every record: status asks once per node and per pod, which is
+ * nodes x devices string compares (minutes at 5,000 GPU nodes).  The index lists, per node
+ * and per pod name, the positions of their records in order, so the answers (and the order
+ * sums are made in) are those of the scans. */
+typedef struct { size_t *v; size_t n, cap; } PosList;
+struct UsageIndex {
+    const GpuUsage *gpus, *pods;
+    size_t ngpus, npods;
+    StrMap *by_node, *by_pod;        /* -> PosList* */
+};
+
+static void poslist_free(void *p)
+{
+    PosList *l = p;
+    if (l) free(l->v);
+    free(l);
+}
+
+static void usage_index_free(struct UsageIndex *x)
+{
+    if (!x) return;
+    strmap_free(x->by_node, poslist_free);
+    strmap_free(x->by_pod, poslist_free);
+    free(x);
+}
+
+static void index_add(StrMap *m, const char *key, size_t pos)
+{
+    PosList *l = strmap_get(m, key);
+    if (!l) { l = xcalloc(1, sizeof *l); strmap_put(m, key, l); }
+    ARRAY_GROW(l->v, l->n, l->cap);
+    l->v[l->n++] = pos;
+}
+
+static const struct UsageIndex *usage_index(const UsageData *d)
+{
+    struct UsageIndex *x = d->index;
+    if (x && x->gpus == d->gpus && x->ngpus == d->ngpus && x->pods == d->pods && x->npods == d->npods)
+        return x;
+    usage_index_free(x);
+    x = xcalloc(1, sizeof *x);
+    x->gpus = d->gpus; x->ngpus = d->ngpus; x->pods = d->pods; x->npods = d->npods;
+    x->by_node = strmap_new();
+    x->by_pod = strmap_new();
+    for (size_t i = 0; i < d->ngpus; i++) if (d->gpus[i].node) index_add(x->by_node, d->gpus[i].node, i);
+    for (size_t i = 0; i < d->npods; i++) if (d->pods[i].pod) index_add(x->by_pod, d->pods[i].pod, i);
+    ((UsageData *)d)->index = x;     /* a cache: the data itself does not change */
+    return x;
+}
+
 size_t usage_node_gpus(const UsageData *d, const char *node, const GpuUsage **out, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; d && node && i < d->ngpus; i++)
-        if (str_eq(d->gpus[i].node, node)) { if (out && n < max) out[n] = &d->gpus[i]; n++; }
+    if (!d || !node || !d->ngpus) return 0;
+    const PosList *l = strmap_get(usage_index(d)->by_node, node);
+    for (size_t k = 0; l && k < l->n; k++) {
+        if (out && n < max) out[n] = &d->gpus[l->v[k]];
+        n++;
+    }
     return n;
 }
 
@@ -392,8 +454,9 @@ bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *
 {
     double mem = 0, usum = 0;
     size_t nmem = 0, nutil = 0, found = 0;
-    for (size_t i = 0; d && pod && i < d->npods; i++) {
-        const GpuUsage *u = &d->pods[i];
+    const PosList *l = d && pod && d->npods ? strmap_get(usage_index(d)->by_pod, pod) : NULL;
+    for (size_t k = 0; l && k < l->n; k++) {
+        const GpuUsage *u = &d->pods[l->v[k]];
         if (!str_eq(u->pod, pod) || (ns && !str_eq(u->ns, ns))) continue;
         found++;
         if (!isnan(u->mem_used_mib)) { mem += u->mem_used_mib; nmem++; }

@@ -13,6 +13,7 @@
 #include "apiclient.h"
 #include "error.h"
 #include "internal.h"
+#include "jsonscan.h"
 #include "strmap.h"
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
@@ -130,7 +131,7 @@ static int emit_series(const cJSON *metric, const cJSON *points, bool single, Pr
         }
     }
     size_t np = single ? 1 : (size_t)cJSON_GetArraySize(points);
-    if (2 * np > *captv) {
+    if (!*tv || 2 * np > *captv) {
         *captv = 2 * np + 2;
         *tv = xrealloc(*tv, *captv * sizeof **tv);
     }
@@ -147,25 +148,101 @@ static int emit_series(const cJSON *metric, const cJSON *points, bool single, Pr
     return fn(ctx, *lab, nl, t, v, k);
 }
 
-int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
-                        void *ctx, Strvec *warnings, Error *err)
+/* One answer, parsed as it arrives: the series of data.result are handed to fn one at a time
+ * while the body is read (when the answer says "success" and its resultType before them, as
+ * Prometheus writes it), so an answer of any size costs one series of memory; the rest of the
+ * document is checked at the end exactly as a whole document would be (jsonscan.h JsonSplit).
+ * An answer in another order is read whole, with the same result. */
+typedef struct {
+    JsonSplit *split;
+    long http_code;                 /* 0 = not known / not checked */
+    PromSeriesFn fn;
+    void *ctx;
+    bool vec;
+    PromLabel *lab;
+    size_t caplab, captv;
+    double *tv;
+} PromStream;
+
+static bool stream_ready(void *ctx, const JsonSplit *s)
 {
-    cJSON *root = body ? cJSON_ParseWithLength(body, len) : NULL;
+    PromStream *ps = ctx;
+    const char *st = json_split_watched(s, 0), *rt = json_split_watched(s, 1);
+    if (ps->http_code && (ps->http_code < 200 || ps->http_code > 299)) return false;
+    if (!st || strcmp(st, "success") != 0 || !rt) return false;
+    if (strcmp(rt, "vector") == 0) ps->vec = true;
+    else if (strcmp(rt, "matrix") == 0) ps->vec = false;
+    else return false;
+    return true;
+}
+
+/* one element of data.result */
+static int stream_series(PromStream *ps, const cJSON *s)
+{
+    const cJSON *metric = cJSON_GetObjectItemCaseSensitive(s, "metric");
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(s, ps->vec ? "value" : "values");
+    if (!pts || (!ps->vec && !cJSON_IsArray(pts))) return 0;
+    return emit_series(metric, pts, ps->vec, ps->fn, ps->ctx, &ps->lab, &ps->caplab, &ps->tv, &ps->captv) ? 1 : 0;
+}
+
+static int stream_elem(void *ctx, const cJSON *s) { return stream_series(ctx, s); }
+
+static PromStream *prom_stream_new(PromSeriesFn fn, void *ctx, long http_code)
+{
+    static const char *const path[] = { "data", "result", NULL };
+    static const char *const watch[] = { "status", "data.resultType", NULL };
+    PromStream *ps = xcalloc(1, sizeof *ps);
+    ps->fn = fn;
+    ps->ctx = ctx;
+    ps->http_code = http_code;
+    ps->split = json_split_new(path, watch, stream_ready, stream_elem, ps);
+    return ps;
+}
+
+static void prom_stream_feed(PromStream *ps, const char *data, size_t len)
+{
+    json_split_feed(ps->split, data, len);
+}
+
+/* apiclient_get_stream's sink */
+static int stream_sink(void *ctx, const char *data, size_t len, long code)
+{
+    PromStream *ps = ctx;
+    ps->http_code = code;
+    prom_stream_feed(ps, data, len);
+    return 0;
+}
+
+static void prom_stream_discard(PromStream *ps)
+{
+    json_split_free(ps->split);
+    free(ps->lab);
+    free(ps->tv);
+    free(ps);
+}
+
+/* the checks and messages of a whole answer; frees ps */
+static int prom_stream_finish(PromStream *ps, long http_code, Strvec *warnings, Error *err)
+{
+    size_t len, hlen;
+    char *body = json_split_rest(ps->split, &len);
+    const char *head = json_split_head(ps->split, &hlen);
+    JsonArena *a = json_arena_new();
+    const cJSON *root = json_split_bad(ps->split) || !len ? NULL : json_parse_inplace(body, len, a);
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
+    int rc = 0;
     if (!root || !cJSON_IsObject(root) || !cJSON_IsString(status)) {
         /* not the Prometheus API: a proxy's or load balancer's page, or a truncated body */
         size_t n = 0;
-        while (body && n < len && n < 160 && body[n] != '\n' && body[n] != '\r' &&
-               (unsigned char)body[n] >= 0x20)
+        while (n < hlen && n < 160 && head[n] != '\n' && head[n] != '\r' && (unsigned char)head[n] >= 0x20)
             n++;
         if (http_code && (http_code < 200 || http_code > 299))
-            error_set(err, "HTTP %ld%s%.*s", http_code, n ? ": " : "", (int)n, body ? body : "");
+            error_set(err, "HTTP %ld%s%.*s", http_code, n ? ": " : "", (int)n, head);
         else
-            error_set(err, "the answer is not a Prometheus API response%s%.*s", n ? ": " : "",
-                      (int)n, body ? body : "");
+            error_set(err, "the answer is not a Prometheus API response%s%.*s", n ? ": " : "", (int)n, head);
         err->code = (int)http_code;
-        cJSON_Delete(root);
-        return -1;
+        rc = -1;
+        goto out;
     }
     push_messages(warnings, cJSON_GetObjectItemCaseSensitive(root, "warnings"), "warning");
     if (strcmp(status->valuestring, "success") != 0) {
@@ -174,14 +251,14 @@ int prom_parse_response(const char *body, size_t len, long http_code, PromSeries
         error_set(err, "%s%s%.600s", cJSON_IsString(et) ? et->valuestring : "error",
                   cJSON_IsString(msg) ? ": " : "", cJSON_IsString(msg) ? msg->valuestring : "");
         err->code = (int)http_code;
-        cJSON_Delete(root);
-        return -1;
+        rc = -1;
+        goto out;
     }
     if (http_code && (http_code < 200 || http_code > 299)) {
         error_set(err, "HTTP %ld", http_code);
         err->code = (int)http_code;
-        cJSON_Delete(root);
-        return -1;
+        rc = -1;
+        goto out;
     }
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
     push_messages(warnings, cJSON_GetObjectItemCaseSensitive(data, "warnings"), "warning");
@@ -189,49 +266,58 @@ int prom_parse_response(const char *body, size_t len, long http_code, PromSeries
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
     if (!cJSON_IsString(type) || !result) {
         error_set(err, "malformed response: no data.resultType / data.result");
-        cJSON_Delete(root);
-        return -1;
+        rc = -1;
+        goto out;
     }
-    PromLabel *lab = NULL;
-    size_t caplab = 0, captv = 0;
-    double *tv = NULL;
-    int rc = 0;
     const char *rt = type->valuestring;
     if (strcmp(rt, "vector") == 0 || strcmp(rt, "matrix") == 0) {
-        bool vec = rt[0] == 'v';
+        /* the series not handed out while the answer arrived (all of them, in another order) */
+        ps->vec = rt[0] == 'v';
         const cJSON *s;
         if (!cJSON_IsArray(result)) {
             error_set(err, "malformed response: data.result is not a list");
             rc = -1;
         } else {
-            cJSON_ArrayForEach(s, result) {
-                const cJSON *metric = cJSON_GetObjectItemCaseSensitive(s, "metric");
-                const cJSON *pts = cJSON_GetObjectItemCaseSensitive(s, vec ? "value" : "values");
-                if (!pts || (!vec && !cJSON_IsArray(pts))) continue;
-                if (emit_series(metric, pts, vec, fn, ctx, &lab, &caplab, &tv, &captv)) break;
-            }
+            cJSON_ArrayForEach(s, result)
+                if (stream_series(ps, s)) break;
         }
     } else if (strcmp(rt, "scalar") == 0) {
-        emit_series(NULL, result, true, fn, ctx, &lab, &caplab, &tv, &captv);
+        emit_series(NULL, result, true, ps->fn, ps->ctx, &ps->lab, &ps->caplab, &ps->tv, &ps->captv);
     } else if (strcmp(rt, "string") != 0) {
         error_set(err, "unknown resultType \"%.40s\"", rt);
         rc = -1;
     }
-    free(lab);
-    free(tv);
-    cJSON_Delete(root);
+out:
+    json_arena_free(a);
+    prom_stream_discard(ps);
     return rc;
+}
+
+int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
+                        void *ctx, Strvec *warnings, Error *err)
+{
+    PromStream *ps = prom_stream_new(fn, ctx, http_code);
+    if (body && len) prom_stream_feed(ps, body, len);
+    return prom_stream_finish(ps, http_code, warnings, err);
 }
 
 /* ---------------------------------------------------------------------------------------- */
 /* HTTP                                                                                      */
 
-typedef struct { Strbuf *sb; bool too_big; } Sink;
+typedef struct { Strbuf *sb; bool too_big; PromStream *ps; CURL *h; size_t total; } Sink;
 
 static size_t write_body(char *p, size_t size, size_t nmemb, void *ud)
 {
     Sink *s = ud;
     size_t n = size * nmemb;
+    if (s->ps) {
+        /* parsed as it comes (the answer's status code is known by now) */
+        if (s->total + n > PROM_MAX_BODY) { s->too_big = true; return 0; }
+        s->total += n;
+        if (!s->ps->http_code) curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->ps->http_code);
+        prom_stream_feed(s->ps, p, n);
+        return n;
+    }
     if (s->sb->len + n > PROM_MAX_BODY) { s->too_big = true; return 0; }
     strbuf_add(s->sb, p, n);
     return n;
@@ -254,14 +340,14 @@ static void form_add_num(Strbuf *form, CURL *curl, const char *key, double v)
 }
 
 static int direct_request(PromClient *c, const char *endpoint, const char *form, Strbuf *body,
-                          long *code, Error *err)
+                          PromStream *ps, long *code, Error *err)
 {
     if (!c->curl) c->curl = curl_easy_init();
     CURL *h = c->curl;
     if (!h) { error_set(err, "cannot initialise libcurl"); return -1; }
     curl_easy_reset(h);
     char *url = xasprintf("%s%s", c->url, endpoint);
-    Sink sink = { body, false };
+    Sink sink = { body, false, ps, h, 0 };
     struct curl_slist *hdrs = NULL;
     char *auth = NULL;
     hdrs = curl_slist_append(hdrs, "Accept: application/json");
@@ -321,26 +407,41 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
             fprintf(stderr, "prometheus: %s %s%s\n", c->api ? "GET" : "POST", c->shown, endpoint);
         if (c->api) {
             char *path = xasprintf("%s%s", c->proxy_path, endpoint);
-            rc = apiclient_get_raw(c->api, path, form->buf ? form->buf : "", &body, err);
+            /* a 5xx through the service proxy is the proxy's verdict on the backend ("no
+             * endpoints available", "error trying to reach service"): retrying it five times
+             * with backoff would stall the command for seconds per candidate, so no retries
+             * (429 from the API server itself is still honoured) */
+            ApiRequestOptions ro = { 0, c->timeout };
+            /* the answer is parsed while it arrives (prom_stream_*) */
+            PromStream *ps = prom_stream_new(fn, ctx, 0);
+            rc = apiclient_get_stream(c->api, path, form->buf ? form->buf : "", &ro, stream_sink, ps, err);
             free(path);
             if (rc != 0) {
-                /* the API client has retried 429/5xx and says what went wrong (403
-                 * services/proxy, 503 no endpoints, ...) */
+                /* the API client says what went wrong (403 services/proxy, 503 no endpoints, ...) */
+                prom_stream_discard(ps);
                 strbuf_free(&body);
                 return -1;
             }
-            code = 200;
+            Error perr = { .set = false };
+            rc = prom_stream_finish(ps, 200, warnings, &perr);
+            if (rc != 0) *err = perr;
+            break;
         } else {
-            rc = direct_request(c, endpoint, strbuf_str((Strbuf *)form), &body, &code, err);
-            if (rc != 0) break;      /* refused, timed out, TLS: a retry would not help */
+            /* the answer is parsed while it arrives (prom_stream_*) */
+            PromStream *ps = prom_stream_new(fn, ctx, 0);
+            rc = direct_request(c, endpoint, strbuf_str((Strbuf *)form), &body, ps, &code, err);
+            if (rc != 0) {
+                prom_stream_discard(ps);
+                break;      /* refused, timed out, TLS: a retry would not help */
+            }
+            Error perr = { .set = false };
+            rc = prom_stream_finish(ps, code, warnings, &perr);
+            if (rc != 0) {
+                *err = perr;
+                if (attempt == 0 && retryable(code)) { sleep(1); continue; }
+            }
+            break;
         }
-        Error perr = { .set = false };
-        rc = prom_parse_response(body.buf, body.len, code, fn, ctx, warnings, &perr);
-        if (rc != 0) {
-            *err = perr;
-            if (attempt == 0 && retryable(code)) { sleep(1); continue; }
-        }
-        break;
     }
     if (rc != 0 && !c->api && (err->code == 401 || err->code == 403))
         error_prefix(err, "%s (check --prometheus-token / --prometheus-basic-auth): ",
@@ -424,7 +525,7 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
     else if (strcmp(field, "gr_engine_active_max") == 0) f = DCGM_GR_ENGINE_ACTIVE_MAX;
     else if (!dcgm_field_from_metric(field, &f)) return 0;
     u->series++;
-    dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
+    if (u->a) dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
     return 0;
 }
 
@@ -581,14 +682,18 @@ long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageDa
     if (nworkloads) *nworkloads = 0;
     double window = q && q->window_s > 0 ? q->window_s : 3600;
     char *promql = prom_usage_query(window);
-    UsageCtx u = { dcgm_accum_new(), 0 };
+    /* the workload profiles' caller (plan) reads no device records: the device query then
+     * only says whether Prometheus has DCGM series (tens of thousands of devices are not
+     * worth keeping in memory for nothing) */
+    bool devices = !(q && q->want_workloads && workloads && nworkloads);
+    UsageCtx u = { devices ? dcgm_accum_new() : NULL, 0 };
     int rc = prom_query(c, promql, at, usage_series, &u, &d->warnings, err);
     free(promql);
     if (rc != 0) {
         dcgm_accum_free(u.a);
         return -1;
     }
-    dcgm_accum_finish(u.a, d);
+    if (u.a) dcgm_accum_finish(u.a, d);
     dcgm_accum_free(u.a);
     d->windowed = true;
     if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {

@@ -12,6 +12,7 @@ import base64
 import binascii
 import bisect
 import copy
+import gc
 import json
 
 # ----------------------------------------------------------------------------------------
@@ -306,10 +307,24 @@ class Store:
         self.objects = {}                # (group, plural) -> {key: obj}
         self._sorted = {}
         self._events_v1 = None
+        self.encoded = {}                # (id(obj), builtin) -> list-item JSON (server.py _list)
+        self._matches = {}               # selector results (see _matching)
         self.custom_groups = {}          # group -> [versions] (order: preferred first)
         items = []
-        for p in fixture_paths:
-            items.extend(self._read_fixture(p))
+        # a large fixture is millions of containers: the cyclic GC would scan them over and
+        # over while they are built (4x the load time); nothing here makes cycles
+        gc_was = gc.isenabled()
+        gc.disable()
+        try:
+            for p in fixture_paths:
+                items.extend(self._read_fixture(p))
+            self._load(items, resource_version)
+        finally:
+            if gc_was:
+                gc.enable()
+        gc.freeze()                      # the snapshot never changes: keep it out of GC scans
+
+    def _load(self, items, resource_version):
         # CRDs first, so that their objects map to the declared resource
         for it in items:
             if it.get('kind') == 'CustomResourceDefinition':
@@ -504,30 +519,53 @@ class Store:
             out.append((key, obj))
         return out, prefix
 
-    def list_page(self, res, namespace, label_sel, field_sel, limit, start_key, rv):
-        """One page: (items, continue_token or '', remaining or None).
-
-        As the etcd3 store: a page holds at most `limit` matching objects; a continue token
-        is returned when the page is full and keys (matching or not) remain after its last
-        object; remainingItemCount only when no selector filters the list."""
+    def _matching(self, res, namespace, prefix, label_sel, field_sel, sel_key, lo, hi):
+        """Indices (into _keys(res)) in [lo, hi) of the objects the selectors match; cached per
+        selector text when sel_key is given (the snapshot never changes)."""
+        ck = None
+        if sel_key is not None:
+            ck = (res.group, res.plural, prefix, sel_key)
+            m = self._matches.get(ck)
+            if m is not None:
+                return m
         objs = self._source_objects(res)
         keys = self._keys(res)
-        prefix = (namespace + '/') if (res.namespaced and namespace) else ''
-        lo = bisect.bisect_left(keys, prefix + (start_key or '')) if (prefix or start_key) else 0
-        hi = bisect.bisect_left(keys, prefix[:-1] + '0') if prefix else len(keys)
-        filtered = not ((label_sel is None or label_sel.empty()) and
-                        (field_sel is None or field_sel.empty()))
-        items, last = [], None
+        m = []
         for i in range(lo, hi):
             obj = objs[keys[i]]
             if label_sel is not None and not label_sel.matches((obj.get('metadata') or {}).get('labels')):
                 continue
             if field_sel is not None and not field_sel.matches(field_values(res, obj)):
                 continue
-            items.append(obj)
-            if limit and limit > 0 and len(items) == limit:
-                last = i
-                break
+            m.append(i)
+        if ck is not None:
+            self._matches[ck] = m
+        return m
+
+    def list_page(self, res, namespace, label_sel, field_sel, limit, start_key, rv, sel_key=None):
+        """One page: (items, continue_token or '', remaining or None).
+
+        As the etcd3 store: a page holds at most `limit` matching objects; a continue token
+        is returned when the page is full and keys (matching or not) remain after its last
+        object; remainingItemCount only when no selector filters the list.  sel_key (the
+        selectors' text) lets the matches be computed once for all pages and lists."""
+        objs = self._source_objects(res)
+        keys = self._keys(res)
+        prefix = (namespace + '/') if (res.namespaced and namespace) else ''
+        plo = bisect.bisect_left(keys, prefix) if prefix else 0
+        lo = bisect.bisect_left(keys, prefix + (start_key or '')) if (prefix or start_key) else 0
+        hi = bisect.bisect_left(keys, prefix[:-1] + '0') if prefix else len(keys)
+        filtered = not ((label_sel is None or label_sel.empty()) and
+                        (field_sel is None or field_sel.empty()))
+        full = limit and limit > 0
+        if filtered:
+            m = self._matching(res, namespace, prefix, label_sel, field_sel, sel_key, plo, hi)
+            a = bisect.bisect_left(m, lo)
+            chosen = m[a:a + limit] if full else m[a:]
+        else:
+            chosen = range(lo, min(hi, lo + limit) if full else hi)
+        items = [objs[keys[i]] for i in chosen]
+        last = chosen[-1] if full and len(items) == limit else None
         if last is None or last + 1 >= hi:
             return items, '', None
         token = encode_continue(keys[last][len(prefix):] + '\x00', rv)

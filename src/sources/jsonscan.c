@@ -1,0 +1,871 @@
+/* jsonscan.c — in-place JSON parsing into arena-allocated cJSON nodes (see jsonscan.h).
+ *
+ * The grammar follows cJSON 1.7's parser step by step (parse_value, parse_string with its
+ * two passes, utf16_literal_to_utf8, parse_number, parse_array, parse_object), so that the
+ * same texts are accepted and rejected; what differs is where the bytes go: a string is
+ * unescaped where it lies (the unescaped form is never longer) and terminated by a NUL
+ * written over its closing quote or inside it, and nodes come from a bump allocator.
+ */
+#include "jsonscan.h"
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+#define NESTING_LIMIT 1000                 /* CJSON_NESTING_LIMIT */
+#define CHUNK_SIZE ((size_t)256 << 10)
+#define ARENA_KEEP ((size_t)4 << 20)       /* memory kept across resets */
+
+/* ---------------------------------------------------------------------------------- arena */
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t cap, used;
+    max_align_t data[];
+} Chunk;
+
+struct JsonArena {
+    Chunk *head, *cur;
+    size_t total;                          /* bytes of chunks held */
+};
+
+JsonArena *json_arena_new(void)
+{
+    return xcalloc(1, sizeof(JsonArena));
+}
+
+void json_arena_free(JsonArena *a)
+{
+    if (!a) return;
+    for (Chunk *c = a->head, *n; c; c = n) { n = c->next; free(c); }
+    free(a);
+}
+
+void json_arena_reset(JsonArena *a)
+{
+    if (a->total > ARENA_KEEP) {
+        /* one huge item made the arena grow: give the memory back */
+        for (Chunk *c = a->head, *n; c; c = n) { n = c->next; free(c); }
+        a->head = a->cur = NULL;
+        a->total = 0;
+        return;
+    }
+    for (Chunk *c = a->head; c && c->used; c = c->next) c->used = 0;
+    a->cur = a->head;
+}
+
+static void *arena_alloc_slow(JsonArena *a, size_t n)
+{
+    /* a later chunk (kept from before a reset) may have room */
+    while (a->cur && a->cur->next) {
+        a->cur = a->cur->next;
+        if (a->cur->cap - a->cur->used >= n) {
+            void *p = (char *)a->cur->data + a->cur->used;
+            a->cur->used += n;
+            return p;
+        }
+    }
+    size_t cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+    Chunk *c = xmalloc(sizeof *c + cap);
+    c->next = NULL;
+    c->cap = cap;
+    c->used = n;
+    if (a->cur) a->cur->next = c;
+    else a->head = c;
+    a->cur = c;
+    a->total += cap;
+    return c->data;
+}
+
+static inline cJSON *new_node(JsonArena *a)
+{
+    size_t n = sizeof(cJSON);
+    n = (n + 15) & ~(size_t)15;
+    Chunk *c = a->cur;
+    void *p;
+    if (c && c->cap - c->used >= n) {
+        p = (char *)c->data + c->used;
+        c->used += n;
+    } else {
+        p = arena_alloc_slow(a, n);
+    }
+    memset(p, 0, sizeof(cJSON));
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------- parser */
+
+typedef struct {
+    char *p, *end;
+    JsonArena *a;
+    int depth;
+} P;
+
+/* a compiled skip list: members of the item to drop, or whose members to drop */
+typedef struct {
+    char key[64];
+    bool whole;                 /* drop the member */
+    const char *sub[16];        /* else: drop these members of it */
+    size_t nsub;
+} SkipRule;
+
+static inline void skip_ws(P *s)
+{
+    while (s->p < s->end && (unsigned char)*s->p <= 32) s->p++;
+}
+
+static unsigned parse_hex4(const unsigned char *in)
+{
+    unsigned h = 0;
+    for (int i = 0; i < 4; i++) {
+        if (in[i] >= '0' && in[i] <= '9') h += (unsigned)in[i] - '0';
+        else if (in[i] >= 'A' && in[i] <= 'F') h += 10u + in[i] - 'A';
+        else if (in[i] >= 'a' && in[i] <= 'f') h += 10u + in[i] - 'a';
+        else return 0;                      /* as cJSON: an invalid digit reads as U+0000 */
+        if (i < 3) h <<= 4;
+    }
+    return h;
+}
+
+/* cJSON's utf16_literal_to_utf8: 6 or 12 input bytes consumed, 0 on error */
+static int utf16_to_utf8(const unsigned char *in, const unsigned char *in_end, unsigned char **out)
+{
+    unsigned long cp;
+    int seq;
+    if (in_end - in < 6) return 0;
+    unsigned first = parse_hex4(in + 2);
+    if (first >= 0xDC00 && first <= 0xDFFF) return 0;
+    if (first >= 0xD800 && first <= 0xDBFF) {
+        const unsigned char *second = in + 6;
+        if (in_end - second < 6) return 0;
+        if (second[0] != '\\' || second[1] != 'u') return 0;
+        unsigned sc = parse_hex4(second + 2);
+        if (sc < 0xDC00 || sc > 0xDFFF) return 0;
+        cp = 0x10000 + (((first & 0x3FF) << 10) | (sc & 0x3FF));
+        seq = 12;
+    } else {
+        cp = first;
+        seq = 6;
+    }
+    int len;
+    unsigned char mark = 0;
+    if (cp < 0x80) len = 1;
+    else if (cp < 0x800) { len = 2; mark = 0xC0; }
+    else if (cp < 0x10000) { len = 3; mark = 0xE0; }
+    else if (cp <= 0x10FFFF) { len = 4; mark = 0xF0; }
+    else return 0;
+    for (int i = len - 1; i > 0; i--) {
+        (*out)[i] = (unsigned char)((cp | 0x80) & 0xBF);
+        cp >>= 6;
+    }
+    (*out)[0] = len > 1 ? (unsigned char)((cp | mark) & 0xFF) : (unsigned char)(cp & 0x7F);
+    *out += len;
+    return seq;
+}
+
+/* s->p at '"': the string, unescaped in place and NUL-terminated; NULL on error */
+static char *parse_string(P *s)
+{
+    if (s->p >= s->end || *s->p != '"') return NULL;
+    char *start = s->p + 1, *q = start;
+    while (q < s->end && *q != '"' && *q != '\\') q++;
+    if (q < s->end && *q == '"') {
+        /* no escape: the common case */
+        *q = '\0';
+        s->p = q + 1;
+        return start;
+    }
+    /* cJSON's first pass: the closing quote, escapes skipped */
+    char *e = start;
+    while (e < s->end && *e != '"') {
+        if (*e == '\\') {
+            if (e + 1 >= s->end) return NULL;
+            e++;
+        }
+        e++;
+    }
+    if (e >= s->end || *e != '"') return NULL;
+    /* second pass: unescape in place */
+    const unsigned char *in = (const unsigned char *)start, *in_end = (const unsigned char *)e;
+    unsigned char *out = (unsigned char *)start;
+    while (in < in_end) {
+        if (*in != '\\') { *out++ = *in++; continue; }
+        int seq = 2;
+        switch (in[1]) {
+        case 'b': *out++ = '\b'; break;
+        case 'f': *out++ = '\f'; break;
+        case 'n': *out++ = '\n'; break;
+        case 'r': *out++ = '\r'; break;
+        case 't': *out++ = '\t'; break;
+        case '"': case '\\': case '/': *out++ = in[1]; break;
+        case 'u':
+            seq = utf16_to_utf8(in, in_end, &out);
+            if (!seq) return NULL;
+            break;
+        default:
+            return NULL;
+        }
+        in += seq;
+    }
+    *out = '\0';
+    s->p = e + 1;
+    return start;
+}
+
+static bool number_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
+static bool parse_number(P *s, cJSON *item)
+{
+    const char *p = s->p, *end = s->end;
+    double d;
+    size_t used;
+    /* fast path: -?[0-9]{1,15} not followed by another number character (exact in a double,
+     * so strtod would give the same value) */
+    const char *q = p;
+    bool neg = false;
+    if (q < end && *q == '-') { neg = true; q++; }
+    const char *digits = q;
+    int64_t v = 0;
+    while (q < end && *q >= '0' && *q <= '9' && q - digits < 16) { v = v * 10 + (*q - '0'); q++; }
+    if (q > digits && q - digits <= 15 && (q >= end || !number_char(*q))) {
+        d = neg ? (v ? -(double)v : -0.0) : (double)v;
+        used = (size_t)(q - p);
+    } else {
+        /* every number character, however many (as cJSON copies them), for strtod */
+        size_t run = 0;
+        while (p + run < end && number_char(p[run])) run++;
+        char small[64], *buf = run < sizeof small ? small : xmalloc(run + 1);
+        memcpy(buf, p, run);
+        buf[run] = '\0';
+        char *after;
+        d = strtod(buf, &after);
+        used = (size_t)(after - buf);
+        if (buf != small) free(buf);
+        if (used == 0) return false;
+    }
+    item->valuedouble = d;
+    if (d >= INT_MAX) item->valueint = INT_MAX;
+    else if (d <= (double)INT_MIN) item->valueint = INT_MIN;
+    else item->valueint = (int)d;
+    item->type = cJSON_Number;
+    s->p += used;
+    return true;
+}
+
+/* passes over one value without building it (brackets matched, strings respected) */
+static bool skip_value(P *s)
+{
+    char *p = s->p, *end = s->end;
+    if (p >= end) return false;
+    if (*p == '"' || *p == '{' || *p == '[') {
+        int depth = 0;
+        while (p < end) {
+            char c = *p;
+            if (c == '"') {
+                p++;
+                for (;;) {
+                    char *q = memchr(p, '"', (size_t)(end - p));
+                    if (!q) return false;
+                    size_t bs = 0;
+                    while (q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\') bs++;
+                    p = q + 1;
+                    if (!(bs & 1)) break;
+                }
+                if (depth == 0) { s->p = p; return true; }
+                continue;
+            }
+            if (c == '{' || c == '[') depth++;
+            else if (c == '}' || c == ']') {
+                if (--depth == 0) { s->p = p + 1; return true; }
+            }
+            p++;
+        }
+        return false;
+    }
+    while (p < end && (unsigned char)*p > 32 && *p != ',' && *p != '}' && *p != ']') p++;
+    if (p == s->p) return false;
+    s->p = p;
+    return true;
+}
+
+static bool parse_value(P *s, cJSON *item);
+
+static bool parse_array(P *s, cJSON *item)
+{
+    if (s->depth >= NESTING_LIMIT) return false;
+    s->depth++;
+    s->p++;                                  /* '[' */
+    skip_ws(s);
+    cJSON *head = NULL, *cur = NULL;
+    if (s->p < s->end && *s->p == ']') goto success;
+    if (s->p >= s->end) return false;
+    for (;;) {
+        cJSON *n = new_node(s->a);
+        if (!head) head = n;
+        else { cur->next = n; n->prev = cur; }
+        cur = n;
+        skip_ws(s);
+        if (!parse_value(s, n)) return false;
+        skip_ws(s);
+        if (s->p < s->end && *s->p == ',') { s->p++; continue; }
+        break;
+    }
+    if (s->p >= s->end || *s->p != ']') return false;
+success:
+    s->depth--;
+    if (head) head->prev = cur;
+    item->type = cJSON_Array;
+    item->child = head;
+    s->p++;
+    return true;
+}
+
+/* an object; with rules, the members they name are skipped (and sub-rules applied) */
+static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t nrules,
+                               const char *const *subkeys, size_t nsub)
+{
+    if (s->depth >= NESTING_LIMIT) return false;
+    s->depth++;
+    if (s->p >= s->end || *s->p != '{') return false;
+    s->p++;
+    skip_ws(s);
+    cJSON *head = NULL, *cur = NULL;
+    if (s->p < s->end && *s->p == '}') goto success;
+    if (s->p >= s->end) return false;
+    for (;;) {
+        skip_ws(s);
+        char *key = parse_string(s);
+        if (!key) return false;
+        skip_ws(s);
+        if (s->p >= s->end || *s->p != ':') return false;
+        s->p++;
+        skip_ws(s);
+        const SkipRule *rule = NULL;
+        bool drop = false;
+        for (size_t i = 0; i < nrules; i++)
+            if (strcmp(rules[i].key, key) == 0) { rule = &rules[i]; break; }
+        for (size_t i = 0; !rule && i < nsub; i++)
+            if (strcmp(subkeys[i], key) == 0) drop = true;
+        if (drop || (rule && rule->whole)) {
+            if (!skip_value(s)) return false;
+        } else {
+            cJSON *n = new_node(s->a);
+            if (rule && s->p < s->end && *s->p == '{') {
+                if (!parse_object_rules(s, n, NULL, 0, rule->sub, rule->nsub)) return false;
+            } else if (!parse_value(s, n)) {
+                return false;
+            }
+            n->string = key;
+            if (!head) head = n;
+            else { cur->next = n; n->prev = cur; }
+            cur = n;
+        }
+        skip_ws(s);
+        if (s->p < s->end && *s->p == ',') { s->p++; continue; }
+        break;
+    }
+    if (s->p >= s->end || *s->p != '}') return false;
+success:
+    s->depth--;
+    if (head) head->prev = cur;
+    item->type = cJSON_Object;
+    item->child = head;
+    s->p++;
+    return true;
+}
+
+static bool parse_value(P *s, cJSON *item)
+{
+    char *p = s->p;
+    size_t left = (size_t)(s->end - p);
+    if (left == 0) return false;
+    switch (*p) {
+    case '"': {
+        char *v = parse_string(s);
+        if (!v) return false;
+        item->type = cJSON_String;
+        item->valuestring = v;
+        return true;
+    }
+    case '{':
+        return parse_object_rules(s, item, NULL, 0, NULL, 0);
+    case '[':
+        return parse_array(s, item);
+    case 'n':
+        if (left >= 4 && memcmp(p, "null", 4) == 0) { item->type = cJSON_NULL; s->p += 4; return true; }
+        return false;
+    case 'f':
+        if (left >= 5 && memcmp(p, "false", 5) == 0) { item->type = cJSON_False; s->p += 5; return true; }
+        return false;
+    case 't':
+        if (left >= 4 && memcmp(p, "true", 4) == 0) { item->type = cJSON_True; item->valueint = 1; s->p += 4; return true; }
+        return false;
+    default:
+        if (*p == '-' || (*p >= '0' && *p <= '9')) return parse_number(s, item);
+        return false;
+    }
+}
+
+static void start(P *s, char *buf, size_t len, JsonArena *a)
+{
+    s->p = buf;
+    s->end = buf + len;
+    s->a = a;
+    s->depth = 0;
+    if (len > 4 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) s->p += 3;   /* cJSON skips a BOM */
+    skip_ws(s);
+}
+
+const cJSON *json_parse_inplace(char *buf, size_t len, JsonArena *a)
+{
+    if (!buf || !len) return NULL;
+    P s;
+    start(&s, buf, len, a);
+    cJSON *root = new_node(a);
+    return parse_value(&s, root) ? root : NULL;
+}
+
+/* ---------------------------------------------------------------------------------- lists */
+
+/* "key" and "key.sub" paths into rules; at most 8 keys of 63 bytes and 16 subkeys each */
+static size_t compile_skip(JsonSkip skip, SkipRule *rules, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; skip && skip[i]; i++) {
+        const char *k = skip[i], *dot = strchr(k, '.');
+        size_t len = dot ? (size_t)(dot - k) : strlen(k);
+        if (len >= sizeof rules[0].key) continue;
+        SkipRule *r = NULL;
+        for (size_t j = 0; j < n; j++)
+            if (strlen(rules[j].key) == len && strncmp(rules[j].key, k, len) == 0) r = &rules[j];
+        if (!r) {
+            if (n == max) continue;
+            r = &rules[n++];
+            memset(r, 0, sizeof *r);
+            memcpy(r->key, k, len);
+        }
+        if (!dot) r->whole = true;
+        else if (r->nsub < sizeof r->sub / sizeof *r->sub) r->sub[r->nsub++] = dot + 1;
+    }
+    return n;
+}
+
+void json_list_info_free(JsonListInfo *info)
+{
+    free(info->kind);
+    free(info->cont);
+    info->kind = info->cont = NULL;
+}
+
+int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
+                   JsonMetaFn meta, void *ctx, JsonListInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    info->bad_item = -1;
+    SkipRule rules[8];
+    size_t nrules = compile_skip(skip, rules, 8);
+    json_arena_reset(a);
+    bool meta_called = false, seen_items = false, seen_kind = false, seen_meta = false, stop = false;
+    int ret = 0;
+    P s;
+    if (!buf || !len) { info->syntax_error = true; return 0; }
+    start(&s, buf, len, a);
+    if (s.p >= s.end || *s.p != '{') {
+        /* not an object: a syntax error or another type, the same message either way */
+        info->syntax_error = true;
+        return 0;
+    }
+    s.depth = 1;
+    s.p++;
+    skip_ws(&s);
+    if (s.p < s.end && *s.p == '}') goto done;
+    if (s.p >= s.end) goto bad;
+    for (;;) {
+        skip_ws(&s);
+        char *key = parse_string(&s);
+        if (!key) goto bad;
+        skip_ws(&s);
+        if (s.p >= s.end || *s.p != ':') goto bad;
+        s.p++;
+        skip_ws(&s);
+        if (!seen_items && strcmp(key, "items") == 0) {
+            seen_items = info->has_items = true;
+            if (s.p < s.end && *s.p == '[') {
+                /* the items, one at a time */
+                if (s.depth >= NESTING_LIMIT) goto bad;
+                s.depth++;
+                s.p++;
+                skip_ws(&s);
+                if (s.p < s.end && *s.p == ']') {
+                    s.p++;
+                    s.depth--;
+                } else {
+                    if (s.p >= s.end) goto bad;
+                    long idx = 0;
+                    for (;; idx++) {
+                        skip_ws(&s);
+                        json_arena_reset(a);
+                        cJSON *it = new_node(a);
+                        bool ok;
+                        if (!stop && s.p < s.end && *s.p == '{')
+                            ok = parse_object_rules(&s, it, rules, nrules, NULL, 0);
+                        else
+                            ok = parse_value(&s, it);
+                        if (!ok) goto bad;
+                        if (!stop) {
+                            if (it->type != cJSON_Object) {
+                                info->bad_item = idx;
+                                stop = true;
+                            } else if (fn) {
+                                info->items++;
+                                int r = fn(ctx, it);
+                                if (r) { ret = r; json_arena_reset(a); goto out; }
+                            }
+                        }
+                        skip_ws(&s);
+                        if (s.p < s.end && *s.p == ',') { s.p++; continue; }
+                        break;
+                    }
+                    if (s.p >= s.end || *s.p != ']') goto bad;
+                    s.p++;
+                    s.depth--;
+                }
+            } else {
+                cJSON *v = new_node(a);
+                if (!parse_value(&s, v)) goto bad;
+                if (v->type == cJSON_NULL) info->items_null = true;
+                else { info->items_not_array = true; stop = true; }
+            }
+        } else {
+            json_arena_reset(a);
+            cJSON *v = new_node(a);
+            if (!parse_value(&s, v)) goto bad;
+            if (!seen_kind && strcmp(key, "kind") == 0) {
+                seen_kind = true;
+                if (v->type == cJSON_String) info->kind = xstrdup(v->valuestring);
+            } else if (!seen_meta && strcmp(key, "metadata") == 0) {
+                seen_meta = true;
+                if (v->type == cJSON_Object) {
+                    const cJSON *c = v->child;
+                    while (c && c->string && strcmp(c->string, "continue") != 0) c = c->next;
+                    if (c && c->string && c->type == cJSON_String && c->valuestring && *c->valuestring)
+                        info->cont = xstrdup(c->valuestring);
+                }
+                if (meta && !stop) meta(ctx, info->cont);
+                meta_called = true;
+            }
+        }
+        json_arena_reset(a);
+        skip_ws(&s);
+        if (s.p < s.end && *s.p == ',') { s.p++; continue; }
+        break;
+    }
+    if (s.p >= s.end || *s.p != '}') goto bad;
+done:
+    if (meta && !meta_called && !stop) meta(ctx, NULL);
+out:
+    json_arena_reset(a);
+    return ret;
+bad:
+    info->syntax_error = true;
+    json_arena_reset(a);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------- JsonSplit */
+
+#define SPLIT_MAX_DEPTH NESTING_LIMIT
+#define SPLIT_KEY 64
+
+enum { TO_REST, TO_ELEM };
+
+struct JsonSplit {
+    const char *path[4];
+    size_t npath;
+    struct { const char *key[2]; size_t nkeys; char val[SPLIT_KEY]; bool seen, captured; } watch[8];
+    size_t nwatch;
+    JsonSplitReadyFn ready;
+    JsonSplitElemFn elem;
+    void *ctx;
+    JsonArena *arena;
+    Strbuf rest, cur;
+    char head[256];
+    size_t headlen;
+    /* the scanner */
+    int depth;                      /* open containers */
+    unsigned char objbits[SPLIT_MAX_DEPTH / 8 + 2];   /* container at depth d is an object */
+    bool want_key;                  /* innermost object: the next string is a key */
+    bool after_colon;               /* the next token is a member's value */
+    bool in_str, esc, str_key, str_capture;
+    char sbuf[SPLIT_KEY];
+    size_t slen;
+    bool slong;
+    bool used[4];                   /* path[i] already met (only the first member counts) */
+    int chain;                      /* objects on the path now open (root = 1 when an object) */
+    bool pending_match;             /* the key just read continues the path */
+    int pending_watch;              /* ... or is watched (index), -1 */
+    bool root_seen, done;
+    /* the array */
+    int arr_depth;                  /* depth of the array's contents, 0 = not open */
+    int mode;                       /* 0 undecided, 1 hand out, 2 keep */
+    int arr_state;                  /* 0 after '[', 1 in element, 2 after element, 3 after ',' */
+    int elem_depth;                 /* element is a container: depth to come back to; 0 scalar */
+    bool elem_string;               /* element is a string */
+    int dest;
+    bool stopped, bad;
+    size_t handed;
+};
+
+static bool is_obj(const JsonSplit *s, int d) { return (s->objbits[d / 8] >> (d % 8)) & 1; }
+static void set_obj(JsonSplit *s, int d, bool v)
+{
+    if (v) s->objbits[d / 8] |= (unsigned char)(1u << (d % 8));
+    else s->objbits[d / 8] &= (unsigned char)~(1u << (d % 8));
+}
+
+JsonSplit *json_split_new(const char *const *path, const char *const *watch, JsonSplitReadyFn ready,
+                          JsonSplitElemFn elem, void *ctx)
+{
+    JsonSplit *s = xcalloc(1, sizeof *s);
+    for (size_t i = 0; path && path[i] && i < 3; i++) s->path[s->npath++] = path[i];
+    for (size_t i = 0; watch && watch[i] && s->nwatch < 8; i++) {
+        const char *w = watch[i], *dot = strchr(w, '.');
+        if (dot && (s->npath == 0 || strncmp(w, s->path[0], (size_t)(dot - w)) != 0 ||
+                    strlen(s->path[0]) != (size_t)(dot - w)))
+            continue;                    /* only "key" or "<path[0]>.key" */
+        s->watch[s->nwatch].key[0] = dot ? dot + 1 : w;
+        s->watch[s->nwatch].nkeys = dot ? 2 : 1;
+        s->nwatch++;
+    }
+    s->ready = ready;
+    s->elem = elem;
+    s->ctx = ctx;
+    s->arena = json_arena_new();
+    s->pending_watch = -1;
+    return s;
+}
+
+void json_split_free(JsonSplit *s)
+{
+    if (!s) return;
+    strbuf_free(&s->rest);
+    strbuf_free(&s->cur);
+    json_arena_free(s->arena);
+    free(s);
+}
+
+const char *json_split_watched(const JsonSplit *s, size_t i)
+{
+    return i < s->nwatch && s->watch[i].captured ? s->watch[i].val : NULL;
+}
+bool json_split_bad(const JsonSplit *s) { return s->bad; }
+size_t json_split_handed(const JsonSplit *s) { return s->handed; }
+const char *json_split_head(const JsonSplit *s, size_t *len) { *len = s->headlen; return s->head; }
+
+char *json_split_rest(JsonSplit *s, size_t *len)
+{
+    *len = s->rest.len;
+    if (!s->rest.buf) strbuf_adds(&s->rest, "");
+    return s->rest.buf;
+}
+
+/* an element is complete in s->cur: parse it where the document would have it, hand it out */
+static void split_element(JsonSplit *s)
+{
+    if (s->cur.len) {
+        json_arena_reset(s->arena);
+        P p = { s->cur.buf, s->cur.buf + s->cur.len, s->arena, s->arr_depth };
+        cJSON *n = new_node(s->arena);
+        bool ok = parse_value(&p, n);
+        if (ok) skip_ws(&p);
+        if (!ok || p.p != p.end) {           /* e.g. "12abc": not one value */
+            s->bad = true;
+        } else if (!s->stopped) {
+            s->handed++;
+            if (s->elem && s->elem(s->ctx, n)) s->stopped = true;
+        }
+        json_arena_reset(s->arena);
+    }
+    strbuf_reset(&s->cur);
+}
+
+/* a string token ended (s->sbuf holds up to SPLIT_KEY-1 raw bytes of it) */
+static void split_string_end(JsonSplit *s)
+{
+    if (s->str_key) {
+        s->want_key = false;
+        s->pending_match = false;
+        s->pending_watch = -1;
+        if (s->slong) return;
+        int d = s->depth;
+        if (s->chain >= 1 && d == s->chain && (size_t)(d - 1) < s->npath && !s->used[d - 1] &&
+            strcmp(s->sbuf, s->path[d - 1]) == 0) {
+            s->used[d - 1] = true;
+            s->pending_match = true;
+        }
+        for (size_t i = 0; i < s->nwatch; i++) {
+            if (s->watch[i].seen || (int)s->watch[i].nkeys != d || strcmp(s->sbuf, s->watch[i].key[0]) != 0) continue;
+            if (d == 2 && s->chain < 2) continue;      /* inside the first path[0] object only */
+            if (d == 1 && s->chain < 1) continue;
+            s->watch[i].seen = true;
+            s->pending_watch = (int)i;
+            break;
+        }
+        return;
+    }
+    if (s->str_capture) {
+        int w = s->pending_watch;
+        if (w >= 0 && !s->slong) {
+            memcpy(s->watch[w].val, s->sbuf, s->slen + 1);
+            s->watch[w].captured = true;
+        }
+    }
+}
+
+void json_split_feed(JsonSplit *s, const char *data, size_t len)
+{
+    if (s->headlen < sizeof s->head - 1) {
+        size_t k = sizeof s->head - 1 - s->headlen < len ? sizeof s->head - 1 - s->headlen : len;
+        memcpy(s->head + s->headlen, data, k);
+        s->headlen += k;
+        s->head[s->headlen] = '\0';
+    }
+    size_t seg = 0;                 /* start of the bytes not yet copied to their destination */
+#define FLUSH(i) do { if ((i) > seg) strbuf_add(s->dest == TO_ELEM ? &s->cur : &s->rest, data + seg, (i) - seg); seg = (i); } while (0)
+    for (size_t i = 0; i < len; i++) {
+        if (s->done) break;
+        char ch = data[i];
+        if (s->in_str) {
+            if (s->esc) s->esc = false;
+            else if (ch == '\\') s->esc = true;
+            else if (ch == '"') {
+                s->in_str = false;
+                s->sbuf[s->slen] = '\0';
+                split_string_end(s);
+                if (s->dest == TO_ELEM && s->elem_string) {
+                    FLUSH(i + 1);
+                    split_element(s);
+                    s->dest = TO_REST;
+                    s->arr_state = 2;
+                }
+                continue;
+            }
+            if (s->str_key || s->str_capture) {
+                if (s->slen < SPLIT_KEY - 1) s->sbuf[s->slen++] = ch;
+                else s->slong = true;
+            }
+            continue;
+        }
+        if ((unsigned char)ch <= 32) {
+            if (s->dest == TO_ELEM && !s->elem_depth && !s->elem_string && s->depth == s->arr_depth) {
+                FLUSH(i);                 /* a scalar element ends */
+                split_element(s);
+                s->dest = TO_REST;
+                s->arr_state = 2;
+                seg = i + 1;              /* separators are not kept */
+            } else if (s->mode == 1 && s->depth == s->arr_depth && s->dest == TO_REST) {
+                FLUSH(i);
+                seg = i + 1;
+            }
+            continue;
+        }
+        /* a scalar element ends at its separator */
+        if (s->dest == TO_ELEM && !s->elem_depth && !s->elem_string && s->depth == s->arr_depth &&
+            (ch == ',' || ch == ']')) {
+            FLUSH(i);
+            split_element(s);
+            s->dest = TO_REST;
+            s->arr_state = 2;
+        }
+        /* the handed-out array's own level: separators and element starts */
+        if (s->mode == 1 && s->depth == s->arr_depth && s->dest == TO_REST) {
+            if (ch == ']') {
+                if (s->arr_state == 3) s->bad = true;     /* [a,] */
+                FLUSH(i);                                  /* the ']' goes to the rest */
+                s->mode = 2;                               /* the array is over */
+                s->arr_depth = -1;
+            } else if (ch == ',') {
+                if (s->arr_state != 2) s->bad = true;
+                s->arr_state = 3;
+                FLUSH(i);
+                seg = i + 1;
+                continue;
+            } else {
+                if (s->arr_state == 2) s->bad = true;      /* [a b] */
+                FLUSH(i);
+                s->dest = TO_ELEM;
+                s->arr_state = 1;
+                s->elem_depth = (ch == '{' || ch == '[') ? s->depth + 1 : 0;
+                s->elem_string = ch == '"';
+            }
+        }
+        bool value_start = s->after_colon;
+        s->after_colon = false;
+        int d = s->depth;
+        bool match = value_start && s->pending_match;
+        int watch = value_start ? s->pending_watch : -1;
+        if (value_start) { s->pending_match = false; s->pending_watch = -1; }
+        switch (ch) {
+        case '"': {
+            s->in_str = true;
+            s->esc = false;
+            s->slen = 0;
+            s->slong = false;
+            s->str_key = d >= 1 && is_obj(s, d) && s->want_key;
+            s->str_capture = !s->str_key && watch >= 0;
+            if (s->str_capture) s->pending_watch = watch;
+            if (!s->root_seen) { s->root_seen = true; }
+            break;
+        }
+        case '{': case '[':
+            if (d >= SPLIT_MAX_DEPTH) { s->bad = true; s->done = true; break; }
+            s->depth = d + 1;
+            set_obj(s, d + 1, ch == '{');
+            s->want_key = ch == '{';
+            if (d == 0 && !s->root_seen) {
+                s->root_seen = true;
+                if (ch == '{') s->chain = 1;
+            } else if (match && ch == '{' && (size_t)s->chain < s->npath && d == s->chain) {
+                s->chain = d + 1;
+            } else if (match && ch == '[' && (size_t)s->chain == s->npath && d == s->chain && s->mode == 0) {
+                s->arr_depth = d + 1;
+                s->arr_state = 0;
+                s->mode = s->ready && s->ready(s->ctx, s) ? 1 : 2;
+                if (s->mode == 1) { FLUSH(i + 1); }
+            }
+            break;
+        case '}': case ']':
+            if (d == 0) { s->done = true; break; }
+            if (s->chain == d && d > 1) s->chain = d - 1;
+            else if (s->chain == 1 && d == 1) s->chain = 0;
+            s->depth = d - 1;
+            s->want_key = false;
+            if (s->dest == TO_ELEM && s->elem_depth && s->depth + 1 == s->elem_depth) {
+                FLUSH(i + 1);
+                split_element(s);
+                s->dest = TO_REST;
+                s->arr_state = 2;
+            }
+            if (s->depth == 0) s->done = true;
+            break;
+        case ':':
+            if (d >= 1 && is_obj(s, d)) s->after_colon = true;
+            s->pending_match = match || s->pending_match;
+            break;
+        case ',':
+            if (d >= 1 && is_obj(s, d)) s->want_key = true;
+            break;
+        default:
+            if (d == 0) s->root_seen = true;
+            break;
+        }
+    }
+    FLUSH(len);
+#undef FLUSH
+    if (s->done && seg < len) strbuf_add(&s->rest, data + seg, len - seg);
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# tests/bench/run.sh — `make bench`: kubectl-gpu against a large generated cluster, side by
+# side with the real kubectl and with a floor (the fastest possible fetch of the same pages).
+#
+#   tests/bench/run.sh [--pods N] [--nodes N] [--gpu-fraction F] [--seed S] [--no-kubectl]
+#                      [--no-plan-gpu] [--no-gzip] [--sizes "500 5000 50000 150000"] [--out FILE]
+#
+# Default: 5,000 nodes (40% GPU nodes of several products, MIG and time-sliced among them) and
+# 150,000 pods of 3-5 KB (tests/gen/gen_cluster.py, cached under build/bench/data), served by
+# the fake API server (tests/fakeapi) over HTTPS, with a stand-in Prometheus holding DCGM
+# usage for every GPU (tests/bench/fakeprom.py).  Measured, one after the other, each with
+# /usr/bin/time (wall, user+sys CPU, peak RSS) and the API requests it made (the fake
+# server's request log):
+#   floor                       tests/bench/floor.c: the pages `status` reads, one keep-alive
+#                               connection, gzip as kubectl-gpu asks, nothing parsed
+#   kubectl-gpu status -o json, pending -A -o json, plan -o json (--prometheus: the metrics)
+#   kubectl get pods -A -o json, kubectl get nodes -o json   (the real kubectl, same data)
+# then the targets of issue 10 as ok/not ok lines.  With --sizes, the whole run is repeated
+# per pod count (nodes = pods / 30) and a scaling table closes the output.  At full size a
+# second cluster of 5,000 GPU nodes (--gpu-fraction 1) times `plan` again: its CPU after the
+# cluster is loaded ("plan computation") must stay under 2 s (--no-plan-gpu skips it).
+# Answers are gzip-compressed, as kubectl and kubectl-gpu ask by default; --no-gzip sets
+# disable-compression in the kubeconfig (and the floor asks for plain answers) instead.
+#
+# Results: the table goes to stdout and, with the raw numbers as JSON, to
+# build/bench/results/bench-<UTC time>.{txt,json} (or --out FILE[.json]) so runs can be
+# compared.  Every process the bench starts is stopped when it ends (or is interrupted).
+# Exit status: 0 when every target holds, 1 otherwise, 2 on a setup failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+export KGPU_ROOT=$ROOT
+BENCH=$ROOT/build/bench
+mkdir -p "$BENCH/data" "$BENCH/results"
+export TEST_TMP_ROOT=$BENCH/tmp
+
+PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pods) PODS=$2; shift 2 ;;
+    --nodes) NODES=$2; shift 2 ;;
+    --gpu-fraction) GPUF=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    --no-kubectl) KUBECTL_RUN=0; shift ;;
+    --no-plan-gpu) PLAN_GPU=0; shift ;;
+    --no-gzip) GZIP=0; shift ;;
+    --sizes) SIZES=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+. "$ROOT/tests/lib/common.sh"
+. "$ROOT/tests/lib/fakeapi.sh"
+trap 'exit 130' INT TERM          # the EXIT trap (common.sh) stops what was started
+FAKEAPI_START_TIMEOUT=900
+
+KGPU=$ROOT/kubectl-gpu
+KUBECTL=$(command -v kubectl || true)
+[ -z "$KUBECTL" ] && [ -x /usr/bin/kubectl ] && KUBECTL=/usr/bin/kubectl
+TIME=/usr/bin/time
+if [ ! -x "$TIME" ]; then
+  echo "run.sh: /usr/bin/time is missing (Debian package \`time\`; scripts/install-deps.sh test)" >&2
+  exit 2
+fi
+[ -x "$KGPU" ] || { echo "run.sh: build kubectl-gpu first (make)" >&2; exit 2; }
+# a private copy: a rebuild in the tree during the run does not change what is measured
+cp -f "$KGPU" "$BENCH/kubectl-gpu" && KGPU=$BENCH/kubectl-gpu
+if [ "$KUBECTL_RUN" = 1 ] && [ -z "$KUBECTL" ]; then
+  echo "run.sh: kubectl not found; the comparison needs it (or pass --no-kubectl)" >&2
+  exit 2
+fi
+
+# the floor client, rebuilt when its source changes
+FLOOR=$BENCH/floor
+if [ ! -x "$FLOOR" ] || [ "$ROOT/tests/bench/floor.c" -nt "$FLOOR" ]; then
+  # shellcheck disable=SC2046
+  cc -O2 -Wall -Wextra -o "$FLOOR" "$ROOT/tests/bench/floor.c" $(pkg-config --cflags --libs libcurl) ||
+    { echo "run.sh: cannot build $FLOOR" >&2; exit 2; }
+fi
+
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+[ -n "$OUT" ] || OUT=$BENCH/results/bench-$STAMP.txt
+: >"$OUT"
+JSON_OUT=${OUT%.txt}.json
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+ROWS_FILE=$T/rows.jsonl
+: >"$ROWS_FILE"
+
+
+PROM_PID=""
+prom_stop_bench() {
+  [ -n "$PROM_PID" ] || return 0
+  kill "$PROM_PID" 2>/dev/null; wait "$PROM_PID" 2>/dev/null; PROM_PID=""
+}
+on_exit prom_stop_bench
+
+# gen_cluster NODES GPUF PPN -> path of the (cached) cluster file
+gen_cluster() {
+  local f="$BENCH/data/cluster-$1n-$(printf %s "$2" | tr . _)g-$3p-s$SEED.json"
+  if [ ! -s "$f" ]; then
+    echo "# generating $1 nodes x $3 pods per node (gpu fraction $2) into $f" >&2
+    python3 "$ROOT/tests/gen/gen_cluster.py" --nodes "$1" --gpu-fraction "$2" --pods-per-node "$3" \
+      --seed "$SEED" -o "$f.tmp" --summary "${f%.json}.summary.json" && mv -f "$f.tmp" "$f" || return 1
+  fi
+  printf '%s\n' "$f"
+}
+
+# serve FILE : fake API server + fake Prometheus over the cluster in FILE; sets PROM_URL
+serve() {
+  prom_stop_bench
+  local t0=$SECONDS
+  fakeapi_start "$1" || return 1
+  rm -f "$T/prom.port"
+  python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$1" --port-file "$T/prom.port" --seed "$SEED" \
+    --log "$T/prom.log" --parent-pid $$ 2>"$T/prom.stderr" </dev/null &
+  PROM_PID=$!
+  local i
+  for i in $(seq 1 3000); do
+    [ -s "$T/prom.port" ] && break
+    kill -0 "$PROM_PID" 2>/dev/null || { cat "$T/prom.stderr" >&2; return 1; }
+    sleep 0.1
+  done
+  [ -s "$T/prom.port" ] || { echo "run.sh: fakeprom did not start" >&2; return 1; }
+  PROM_URL=http://127.0.0.1:$(tr -dc 0-9 <"$T/prom.port")
+  if [ "$GZIP" = 0 ]; then
+    sed 's/^\(    server: .*\)$/\1\n    disable-compression: true/' "$KUBECONFIG" >"$T/kubeconfig-plain"
+    KUBECONFIG=$T/kubeconfig-plain
+    export KUBECONFIG
+  fi
+  echo "# servers up in $((SECONDS - t0)) s: API $FAKEAPI_URL (pid $FAKEAPI_PID), Prometheus $PROM_URL; $(cat "$T/prom.stderr")" >&2
+}
+
+# measure LABEL SIZE CMD... : runs CMD (stdout to $T/out, stderr to $T/err) under
+# /usr/bin/time, counts its API requests, appends a JSON row to $ROWS_FILE
+measure() {
+  local label=$1 size=$2; shift 2
+  : >"$FAKEAPI_LOG"
+  : >"$T/prom.log"
+  "$TIME" -f '%e %U %S %M %x' -o "$T/time" "$@" >"$T/out" 2>"$T/err"
+  local rc
+  rc=$(awk 'END { print $5 }' "$T/time")
+  python3 - "$label" "$size" "$T/time" "$FAKEAPI_LOG" "$T/prom.log" "$T/err" "$ROWS_FILE" <<'PY'
+import json, re, sys
+label, size, tf, log, plog, errf, rows = sys.argv[1:8]
+last = [l for l in open(tf).read().split('\n') if l.strip()][-1].split()
+wall, user, sys_, rss, rc = float(last[0]), float(last[1]), float(last[2]), int(last[3]), int(last[4])
+reqs = [json.loads(l) for l in open(log) if l.strip()]
+lists = [r for r in reqs if re.search(r'(^|&)limit=', r.get('query', ''))]
+firsts = {}
+for r in lists:
+    q = '&'.join(p for p in r['query'].split('&') if not p.startswith(('continue=', 'limit=')))
+    key = r['path'] + '?' + q
+    if 'continue=' not in r['query']:
+        firsts[key] = firsts.get(key, 0) + 1
+prom = sum(1 for l in open(plog) if l.strip())
+load_cpu = None
+m = re.search(r'read the cluster with \d+ requests in [0-9.]+ s \(CPU ([0-9.]+) s\)', open(errf, errors='replace').read())
+if m:
+    load_cpu = float(m.group(1))
+row = {'label': label, 'size': int(size), 'wall': wall, 'cpu': round(user + sys_, 2), 'user': user, 'sys': sys_,
+       'rss_kb': rss, 'rc': rc, 'requests': len(reqs), 'list_pages': len(lists),
+       'other_requests': len(reqs) - len(lists), 'lists': len(firsts),
+       'lists_read_twice': sorted(k for k, v in firsts.items() if v > 1),
+       'bytes': sum(r.get('bytes', 0) for r in reqs), 'per_object_paths': sum(1 for r in reqs if '/proxy' in r.get('path', '')),
+       'prom_requests': prom, 'load_cpu': load_cpu,
+       'statuses': sorted(set(r.get('status') for r in reqs))}
+with open(rows, 'a') as fh:
+    fh.write(json.dumps(row) + '\n')
+PY
+  if [ "$rc" != 0 ]; then
+    echo "run.sh: $label exited $rc: $(head -c 600 "$T/err")" >&2
+  fi
+  printf '# %-34s %7.2f s\n' "$label" "$(awk 'END { print $1 }' "$T/time")" >&2
+}
+
+# floor_paths : the list paths (with queries, without limit/continue) the last command read
+floor_paths() {
+  python3 - "$FAKEAPI_LOG" <<'PY'
+import json, sys
+seen = []
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    q = r.get('query', '')
+    if 'limit=' not in q or 'continue=' in q:
+        continue
+    q = '&'.join(p for p in q.split('&') if not p.startswith('limit='))
+    seen.append(r['path'] + ('?' + q if q else ''))
+print('\n'.join(seen))
+PY
+}
+
+# run_size PODS : the whole comparison at one size
+run_size() {
+  local pods=$1 nodes ppn file
+  nodes=${NODES:-$(( (pods + 29) / 30 ))}
+  [ "$nodes" -ge 1 ] || nodes=1
+  ppn=$(( (pods + nodes / 2) / nodes ))
+  [ "$ppn" -ge 1 ] || ppn=1
+  file=$(gen_cluster "$nodes" "$GPUF" "$ppn") || { echo "run.sh: generator failed" >&2; return 2; }
+  local realpods
+  realpods=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pods"])' "${file%.json}.summary.json")
+  serve "$file" || return 2
+  echo "# cluster: $nodes nodes, $realpods pods, $(du -m "$file" | cut -f1) MB of JSON" >&2
+
+  # warm-up (not measured): every command once, so the server has encoded its objects and
+  # computed its selectors, and the binary is in the page cache
+  "$KGPU" status -o json >/dev/null 2>&1
+  local paths
+  mapfile -t paths < <(floor_paths)
+  "$KGPU" pending -A -o json >/dev/null 2>&1
+  "$KGPU" plan -o json --prometheus "$PROM_URL" >/dev/null 2>&1
+
+  local gz=--gzip
+  [ "$GZIP" = 1 ] || gz=""
+  measure floor "$realpods" "$FLOOR" --server "$FAKEAPI_URL" --cacert "$FAKEAPI_CERTS/ca.crt" \
+    --token "$FAKEAPI_TOKEN" ${gz:+"$gz"} "${paths[@]}"
+  measure "kubectl-gpu status -o json" "$realpods" "$KGPU" status -o json
+  # what status reports must be what the generator counted
+  python3 - "$T/out" "${file%.json}.summary.json" "$realpods" "$ROWS_FILE" <<'PY'
+import json, sys
+out, summ, size, rows = sys.argv[1:5]
+try:
+    st = json.load(open(out))['summary']
+except (ValueError, KeyError):
+    st = {}
+want = json.load(open(summ))
+keys = ('nodes', 'gpuNodes', 'physicalGPUs', 'pendingGPUPods', 'resources')
+bad = [k for k in keys if st.get(k) != want.get(k)]
+with open(rows, 'a') as fh:
+    fh.write(json.dumps({'label': 'check', 'size': int(size), 'status_matches_generator': not bad,
+                         'mismatch': bad}) + '\n')
+PY
+  measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
+  measure "kubectl-gpu plan -o json" "$realpods" "$KGPU" plan -o json --prometheus "$PROM_URL"
+  if [ "$KUBECTL_RUN" = 1 ]; then
+    measure "kubectl get pods -A -o json" "$realpods" "$KUBECTL" get pods -A -o json
+    measure "kubectl get nodes -o json" "$realpods" "$KUBECTL" get nodes -o json
+  fi
+  fakeapi_stop
+  prom_stop_bench
+
+  if [ "$PLAN_GPU" = 1 ] && [ "$nodes" -ge 5000 ]; then
+    local gfile
+    gfile=$(gen_cluster 5000 1 8) || return 2
+    serve "$gfile" || return 2
+    "$KGPU" plan -o json --prometheus "$PROM_URL" >/dev/null 2>&1
+    measure "plan, 5,000 GPU nodes" "$pods" "$KGPU" plan -o json -v --prometheus "$PROM_URL"
+    fakeapi_stop
+    prom_stop_bench
+  fi
+}
+
+if [ -n "$SIZES" ]; then
+  for s in $SIZES; do run_size "$s" || exit $?; done
+else
+  run_size "$PODS" || exit $?
+fi
+
+# the table, the targets, the results file
+python3 - "$ROWS_FILE" "$OUT" "$JSON_OUT" "$STAMP" "$COMMIT" "$(nproc)" \
+  "$(awk '/MemTotal/ { printf "%.0f", $2/1048576 }' /proc/meminfo)" "${SIZES:-$PODS}" "$GZIP" <<'PY'
+import json, sys
+rows_f, out_f, json_f, stamp, commit, cores, mem_gb, sizes, gzip = sys.argv[1:10]
+allrows = [json.loads(l) for l in open(rows_f) if l.strip()]
+rows = [r for r in allrows if r['label'] != 'check']
+checks_by_size = {r['size']: r for r in allrows if r['label'] == 'check'}
+lines, checks = [], []
+
+def p(s=''):
+    lines.append(s)
+
+def mib(kb):
+    return kb / 1024.0
+
+def target(ok, what):
+    checks.append(ok)
+    p('%s - %s' % ('ok' if ok else 'not ok', what))
+
+sizes_seen = sorted({r['size'] for r in rows if r['label'] != 'plan, 5,000 GPU nodes'})
+p('kubectl-gpu bench %s (commit %s; %s cores, %s GiB; answers %s)' % (stamp, commit, cores, mem_gb,
+  'gzip-compressed' if gzip == '1' else 'not compressed (--no-gzip)'))
+for size in sizes_seen:
+    rs = [r for r in rows if r['size'] == size]
+    by = {r['label']: r for r in rs}
+    p()
+    p('pods %d' % size)
+    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
+    for r in rs:
+        req = '%d' % r['requests']
+        if r['prom_requests']:
+            req += '+%dP' % r['prom_requests']
+        p('%-32s %9.2f %8.2f %9.1f %9s %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), req,
+                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+    st, fl = by.get('kubectl-gpu status -o json'), by.get('floor')
+    chk = checks_by_size.get(size)
+    kp = by.get('kubectl get pods -A -o json')
+    p()
+    if chk:
+        target(chk['status_matches_generator'],
+               'status summary (nodes, GPU nodes, physical GPUs, pending GPU pods, allocatable/allocated per '
+               'resource) equals the generator\'s%s' % ('' if chk['status_matches_generator'] else ': differs in ' + ', '.join(chk['mismatch'])))
+    if st and kp:
+        target(st['wall'] <= 0.05 * kp['wall'],
+               'status wall %.2f s <= 0.05 x kubectl get pods -A -o json (%.2f s): ratio %.4f'
+               % (st['wall'], kp['wall'], st['wall'] / kp['wall']))
+    if st and fl:
+        target(st['wall'] <= 3 * fl['wall'],
+               'status wall %.2f s <= 3 x floor (%.2f s): ratio %.2f' % (st['wall'], fl['wall'], st['wall'] / fl['wall']))
+    for r in rs:
+        if r['label'].startswith('kubectl-gpu') or r['label'].startswith('plan,'):
+            target(r['rc'] == 0, '%s exits 0' % r['label'])
+            target(r['rss_kb'] < 64 * 1024, '%s peak RSS %.1f MiB < 64 MiB' % (r['label'], mib(r['rss_kb'])))
+            const = r['other_requests']
+            target(const <= 10 and not r['lists_read_twice'] and r['per_object_paths'] == 0,
+                   '%s: %d requests = %d list pages (%d lists, each read once) + %d others; none per node or pod'
+                   % (r['label'], r['requests'], r['list_pages'], r['lists'], const))
+for r in rows:
+    if r['label'] == 'plan, 5,000 GPU nodes':
+        p()
+        p('plan on 5,000 GPU nodes (--gpu-fraction 1, 8 pods per node): wall %.2f s, CPU %.2f s, RSS %.1f MiB, '
+          '%d requests + %d Prometheus queries' % (r['wall'], r['cpu'], mib(r['rss_kb']), r['requests'], r['prom_requests']))
+        if r['load_cpu'] is not None:
+            own = r['cpu'] - r['load_cpu']
+            target(own < 2.0, 'plan with 5,000 GPU nodes: CPU after the load %.2f s < 2 s (total %.2f s, load %.2f s)'
+                   % (own, r['cpu'], r['load_cpu']))
+        else:
+            target(False, 'plan with 5,000 GPU nodes: no "read the cluster" line in its -v output')
+        target(r['rc'] == 0, 'plan with 5,000 GPU nodes exits 0')
+        target(r['rss_kb'] < 64 * 1024, 'plan with 5,000 GPU nodes: peak RSS %.1f MiB < 64 MiB' % mib(r['rss_kb']))
+if len(sizes_seen) > 1:
+    p()
+    p('scaling (wall s / peak RSS MiB)')
+    labels = [l for l in ('floor', 'kubectl-gpu status -o json', 'kubectl-gpu pending -A -o json',
+                          'kubectl-gpu plan -o json', 'kubectl get pods -A -o json', 'kubectl get nodes -o json')
+              if any(r['label'] == l for r in rows)]
+    p('%-32s' % 'pods' + ''.join('%18d' % s for s in sizes_seen))
+    for l in labels:
+        cells = []
+        for s in sizes_seen:
+            r = next((r for r in rows if r['label'] == l and r['size'] == s), None)
+            cells.append('%18s' % ('%.2f / %.0f' % (r['wall'], mib(r['rss_kb'])) if r else '-'))
+        p('%-32s' % l + ''.join(cells))
+p()
+p('%d/%d targets hold' % (sum(checks), len(checks)))
+text = '\n'.join(lines) + '\n'
+sys.stdout.write(text)
+with open(out_f, 'a') as fh:
+    fh.write(text)
+with open(json_f, 'w') as fh:
+    json.dump({'time': stamp, 'commit': commit, 'cores': int(cores), 'mem_gib': int(mem_gb), 'sizes': sizes,
+               'gzip': gzip == '1',
+               'rows': allrows, 'targets_ok': sum(checks), 'targets': len(checks)}, fh, indent=1)
+    fh.write('\n')
+print('results: %s and %s' % (out_f, json_f))
+sys.exit(0 if all(checks) else 1)
+PY
+rc=$?
+exit $rc
