@@ -141,6 +141,9 @@ int64_t node_status_allocatable(const NodeStatus *n);
 /* "Ready", "NotReady,SchedulingDisabled,NoDevicePlugin" (kubectl words, then problem codes);
  * caller frees */
 char *node_status_word(const NodeStatus *n);
+/* how the node's GPUs are cut, for a MODE column: "mig mixed", "mig single", "ts x4",
+ * "mps x8", "mig mixed,ts x2", "MIG INVALID" (bad single-strategy layout), "-"; caller frees */
+char *node_status_mode(const NodeStatus *n);
 /* "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb" -> "A100-SXM4-80GB"; caller frees */
 char *product_short_name(const char *gfd_product);
 #endif

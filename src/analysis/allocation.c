@@ -117,6 +117,17 @@ int64_t node_status_allocatable(const NodeStatus *n)
     return s;
 }
 
+char *node_status_mode(const NodeStatus *n)
+{
+    Strbuf sb = STRBUF_INIT;
+    if (n->product && str_ends_with(n->product, "-MIG-INVALID")) strbuf_adds(&sb, "MIG INVALID");
+    else if (n->mig_enabled) strbuf_adds(&sb, n->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
+    if (n->sharing != SHARING_NONE)
+        strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", n->sharing == SHARING_MPS ? "mps" : "ts", n->replicas);
+    if (!sb.len) strbuf_adds(&sb, "-");
+    return strbuf_detach(&sb);
+}
+
 char *node_status_word(const NodeStatus *n)
 {
     Strbuf sb = STRBUF_INIT;

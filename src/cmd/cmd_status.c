@@ -52,21 +52,6 @@ static void fmt_pct(char *out, size_t n, double v)
     else snprintf(out, n, "%.0f%%", v);
 }
 
-/* MIG and sharing in one column, to keep the table within 80 columns: "mig mixed",
- * "mig single", "mig INVALID", "ts x4" (time-slicing, 4 replicas), "mps x8", "-" */
-static char *mode_word(const NodeStatus *n, bool *alarm)
-{
-    *alarm = false;
-    if (n->product && str_ends_with(n->product, "-MIG-INVALID")) { *alarm = true; return xstrdup("mig INVALID"); }
-    if (n->mig_enabled) return xstrdup(n->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
-    switch (n->sharing) {
-    case SHARING_TIME_SLICING: return xasprintf("ts x%d", n->replicas);
-    case SHARING_MPS: return xasprintf("mps x%d", n->replicas);
-    case SHARING_NONE: break;
-    }
-    return xstrdup("-");
-}
-
 static Color status_color(const NodeStatus *n)
 {
     if (!n->ready) return C_RED;
@@ -150,9 +135,8 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
         else table_cell(t, "?");
         fmt_gib(buf, sizeof buf, n->memory_per_gpu_mib);
         table_cell(t, buf);
-        bool alarm;
-        char *mode = mode_word(n, &alarm);
-        table_cell_color(t, alarm ? C_RED : C_NONE, mode);
+        char *mode = node_status_mode(n);     /* MIG and sharing in one column: 80 columns */
+        table_cell_color(t, str_starts_with(mode, "MIG INVALID") ? C_RED : C_NONE, mode);
         free(mode);
         if (n->nres) table_cellf(t, "%lld/%lld", (long long)node_status_allocated(n),
                                  (long long)node_status_allocatable(n));

@@ -379,16 +379,11 @@ typedef struct {
     int name, product, mode, alloc, bar, pct, status;
 } NodeCols;
 
-/* how the node's GPUs are cut: "mig mixed", "mig single", "ts x4", "mps x8", "MIG INVALID", "-" */
 static void mode_col(char *out, size_t n, const NodeStatus *ns)
 {
-    Strbuf sb = STRBUF_INIT;
-    if (ns->product && str_ends_with(ns->product, "-MIG-INVALID")) strbuf_adds(&sb, "MIG INVALID");
-    else if (ns->mig_enabled) strbuf_adds(&sb, ns->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
-    if (ns->sharing != SHARING_NONE)
-        strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", ns->sharing == SHARING_MPS ? "mps" : "ts", ns->replicas);
-    snprintf(out, n, "%s", sb.len ? strbuf_str(&sb) : "-");
-    strbuf_free(&sb);
+    char *m = node_status_mode(ns);
+    snprintf(out, n, "%s", m);
+    free(m);
 }
 
 static void node_cols(App *a, int w, NodeCols *nc)

@@ -359,6 +359,33 @@ static void test_usage_join(void **state)
     cluster_free(&c);
 }
 
+static void mode_is(const NodeStatus *n, const char *want)
+{
+    char *m = node_status_mode(n);
+    assert_string_equal(m, want);
+    free(m);
+}
+
+/* the MODE column shared by status and top: MIG and sharing together when both apply */
+static void test_mode(void **state)
+{
+    (void)state;
+    NodeStatus n;
+    memset(&n, 0, sizeof n);
+    n.replicas = 1;
+    mode_is(&n, "-");
+    n.sharing = SHARING_TIME_SLICING; n.replicas = 4;
+    mode_is(&n, "ts x4");
+    n.sharing = SHARING_MPS; n.replicas = 8;
+    mode_is(&n, "mps x8");
+    n.mig_enabled = true; n.mig_strategy = MIG_MIXED; n.sharing = SHARING_TIME_SLICING; n.replicas = 2;
+    mode_is(&n, "mig mixed,ts x2");
+    n.sharing = SHARING_NONE; n.mig_strategy = MIG_SINGLE;
+    mode_is(&n, "mig single");
+    n.product = "NVIDIA-A100-SXM4-80GB-MIG-INVALID";
+    mode_is(&n, "MIG INVALID");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_operator_detection),
         cmocka_unit_test(test_short_names),
         cmocka_unit_test(test_usage_join),
+        cmocka_unit_test(test_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
