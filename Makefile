@@ -17,10 +17,38 @@ endif
 endif
 endif
 
+# Build identity, shown by `kubectl gpu version`: the commit, whether the tree differed from it
+# (plugins/gpu.yaml aside: `make dist` rewrites it), and the build date, which is
+# SOURCE_DATE_EPOCH (reproducible-builds.org) and by default the last commit's time, so the
+# same sources give the same bytes.  Each can be given on the command line or, for
+# SOURCE_DATE_EPOCH, in the environment; outside a git checkout they read "unknown" / 0.
+ifeq ($(origin GIT_COMMIT),undefined)
+GIT_COMMIT := $(shell git rev-parse -q --short=12 --verify HEAD 2>/dev/null || echo unknown)
+endif
+ifeq ($(origin GIT_TREE_STATE),undefined)
+GIT_TREE_STATE := $(shell if git rev-parse -q --verify HEAD >/dev/null 2>&1; then \
+  git diff --quiet HEAD -- . ':(exclude)plugins/gpu.yaml' 2>/dev/null && echo clean || echo dirty; \
+  else echo unknown; fi)
+endif
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+endif
+VERSION_DEFS := -DKGPU_GIT_COMMIT='"$(GIT_COMMIT)"' -DKGPU_GIT_TREE_STATE='"$(GIT_TREE_STATE)"' \
+                -DKGPU_BUILD_EPOCH=$(SOURCE_DATE_EPOCH)LL
+
+# macOS: Homebrew's curl and ncurses are keg-only; their pkg-config files are found here.
+ifeq ($(shell uname -s),Darwin)
+BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
+ifneq ($(BREW_PREFIX),)
+export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/curl/lib/pkgconfig:$(BREW_PREFIX)/opt/ncurses/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+endif
+DARWIN_DEFS := -D_DARWIN_C_SOURCE
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 WARN       := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wformat=2
-BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DKGPU_VERSION='"$(VERSION)"' \
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DARWIN_DEFS) -DKGPU_VERSION='"$(VERSION)"' \
                -Iinclude $(WARN) $(PKG_CFLAGS) -MMD -MP
 CFLAGS     ?= -O2 -g
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -40,10 +68,19 @@ all: kubectl-gpu
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC      $<"; $(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+	@echo "  CC      $<"; $(CC) $(BASE_CFLAGS) $(CFLAGS) $(OBJ_DEFS) -c $< -o $@
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC asan $<"; $(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -c $< -o $@
+	@echo "  CC asan $<"; $(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) $(OBJ_DEFS) -c $< -o $@
+
+# Only cmd_version.o sees the build identity; it is rebuilt when the identity changes.
+VERSION_OBJS := build/rel/src/cmd/cmd_version.o build/asan/src/cmd/cmd_version.o
+$(VERSION_OBJS): OBJ_DEFS = $(VERSION_DEFS)
+$(VERSION_OBJS): build/version.stamp
+build/version.stamp: FORCE
+	@mkdir -p build; echo '$(VERSION_DEFS)' >$@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+FORCE:
 
 build/rel/libkgpu.a: $(REL_OBJS)
 	@rm -f $@; ar rcs $@ $^

@@ -38,7 +38,7 @@ VERSION=$(sed -n 's/^VERSION *:= *//p' "$KGPU_ROOT/Makefile")
 # --- kubectl's plugin lookup ---------------------------------------------------------------------
 OUT=$(PATH="$BIN:$SYSPATH" timeout 60 "$KUBECTL" gpu version 2>&1); RC=$?
 check_rc 0 "kubectl gpu version through kubectl's plugin lookup"
-check_eq "$OUT" "kubectl-gpu version $VERSION" "kubectl gpu version prints the Makefile's version"
+check_eq "$(head -1 <<<"$OUT")" "kubectl-gpu version $VERSION" "kubectl gpu version prints the Makefile's version"
 OUT=$(PATH="$BIN:$SYSPATH" timeout 60 "$KUBECTL" gpu version -o json 2>&1); RC=$?
 check_eq "$(json_get "$OUT" 'd["version"]')" "$VERSION" "kubectl gpu version -o json (flags reach the plugin)"
 OUT=$(PATH="$BIN:$SYSPATH" timeout 60 "$KUBECTL" gpu bogus 2>&1); RC=$?
