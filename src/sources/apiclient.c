@@ -575,6 +575,8 @@ static void set_transport(ApiClient *c)
             curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &b);
         } else if (rc->ca_file) {
             curl_easy_setopt(h, CURLOPT_CAINFO, rc->ca_file);
+        } else {
+            tls_use_system_ca(h);
         }
     }
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);

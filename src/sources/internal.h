@@ -14,4 +14,9 @@ char *base64_encode(const void *in, size_t inlen);
 
 /* a URL with any "user:password@" part removed, for messages and logs; caller frees */
 char *url_redact(const char *url);
+
+/* the system's CA certificates on a libcurl handle (a CURL *) that verifies a server with no
+ * CA of its own: $SSL_CERT_FILE, else the first bundle found where Linux distributions keep
+ * one; $SSL_CERT_DIR as the directory.  Nothing found: libcurl's built-in default stays. */
+void tls_use_system_ca(void *curl_handle);
 #endif

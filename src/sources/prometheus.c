@@ -369,6 +369,7 @@ static int direct_request(PromClient *c, const char *endpoint, const char *form,
     curl_easy_setopt(h, CURLOPT_USERAGENT, "kubectl-gpu/" KGPU_VERSION);
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    tls_use_system_ca(h);
     if (c->basic_auth) {
         curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
         curl_easy_setopt(h, CURLOPT_USERPWD, c->basic_auth);
