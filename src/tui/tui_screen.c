@@ -8,6 +8,7 @@
  */
 #include "tui_screen.h"
 #include "error.h"
+#include "util.h"
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <term.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -109,6 +111,37 @@ static void init_attrs(void)
     }
 }
 
+/* A release archive carries compiled terminfo entries for common terminals in share/terminfo
+ * beside the binary, for machines without a terminfo database (minimal images, containers).
+ * The system's entries come first: the bundled directory is added at the end of
+ * TERMINFO_DIRS, and only once the system has been found to have no entry for $TERM.
+ * Returns whether there was such a directory. */
+static bool add_bundled_terminfo(void)
+{
+#if defined(__linux__)
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return false;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    char *dir = xasprintf("%s/share/terminfo", exe);
+    struct stat st;
+    bool found = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (found) {
+        const char *old = getenv("TERMINFO_DIRS");
+        char *dirs = old && *old ? xasprintf("%s:%s", old, dir) : xasprintf("%s", dir);
+        setenv("TERMINFO_DIRS", dirs, 1);
+        free(dirs);
+    }
+    free(dir);
+    return found;
+#else
+    return false;
+#endif
+}
+
 int screen_open(bool want_color, Error *err)
 {
     setlocale(LC_CTYPE, "");
@@ -121,7 +154,8 @@ int screen_open(bool want_color, Error *err)
         error_set(err, "$TERM is not set: top cannot drive the terminal");
         return -1;
     }
-    if (setupterm(NULL, STDOUT_FILENO, &terr) != OK) {
+    if (setupterm(NULL, STDOUT_FILENO, &terr) != OK &&
+        !(terr == 0 && add_bundled_terminfo() && setupterm(NULL, STDOUT_FILENO, &terr) == OK)) {
         error_set(err, "terminal type \"%s\" is unknown here (no terminfo entry); try TERM=xterm-256color", term);
         return -1;
     }
