@@ -48,8 +48,9 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 WARN       := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wformat=2
-BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DARWIN_DEFS) -DKGPU_VERSION='"$(VERSION)"' \
-               -Iinclude $(WARN) $(PKG_CFLAGS) -MMD -MP
+STD_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DARWIN_DEFS) -DKGPU_VERSION='"$(VERSION)"' \
+              -Iinclude $(WARN) -MMD -MP
+BASE_CFLAGS := $(STD_CFLAGS) $(PKG_CFLAGS)
 CFLAGS     ?= -O2 -g
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -63,7 +64,7 @@ ASAN_OBJS := $(LIB_SRCS:%.c=build/asan/%.o)
 REL_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/rel/unit/%)
 ASAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 
-.PHONY: all check test test-asan demo install uninstall clean deps deps-test bench fuzz valgrind dist lint-man help
+.PHONY: all check test test-asan test-dist demo install uninstall clean deps deps-test bench fuzz valgrind dist dist-deps lint-man help FORCE
 all: kubectl-gpu
 
 build/rel/%.o: %.c
@@ -103,12 +104,14 @@ build/asan/unit/%: tests/unit/%.c build/asan/libkgpu.a
 deps:
 	scripts/install-deps.sh build
 deps-test:
-	@scripts/install-deps.sh test
+	@scripts/install-deps.sh test dist
 
-# make check: every test against the normal build, then again under ASan + UBSan.
+# make check: every test against the normal build, then again under ASan + UBSan, then the
+# release archives (make test-dist).
 check: deps-test
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-dist
 test: kubectl-gpu $(REL_UNITS)
 	@tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label rel
 test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)
@@ -145,12 +148,66 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kubectl-gpu \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kubectl-gpu.fish
 
-dist: kubectl-gpu
-	@rm -rf build/dist; mkdir -p build/dist/kubectl-gpu-$(VERSION)
-	cp kubectl-gpu README.md LICENSE man/kubectl-gpu.1 build/dist/kubectl-gpu-$(VERSION)/
-	cp -r completions build/dist/kubectl-gpu-$(VERSION)/
-	tar -C build/dist -czf build/kubectl-gpu-$(VERSION)-linux-amd64.tar.gz kubectl-gpu-$(VERSION)
-	@sha256sum build/kubectl-gpu-$(VERSION)-linux-amd64.tar.gz
+# ---- release archives ------------------------------------------------------------------------
+# make dist: build/kubectl-gpu-VERSION-linux-{amd64,arm64}.tar.gz and plugins/gpu.yaml (the krew
+# manifest, with each archive's sha256).  Linux only, on a Debian amd64 host: the arm64 binary is
+# cross-compiled with Debian's aarch64-linux-gnu toolchain against the arm64 -dev packages
+# (dpkg multiarch); scripts/install-deps.sh dist installs them.  Each binary is built from
+# its own objects (no debug info, build path mapped away, stripped); the libraries outside
+# glibc travel in the archive's lib/, found through the binary's $$ORIGIN/lib rpath (see
+# scripts/dist.sh).  Same sources, commit and SOURCE_DATE_EPOCH: same bytes.
+DIST_ARCHES   := amd64 arm64
+TRIPLET_amd64 := x86_64-linux-gnu
+TRIPLET_arm64 := aarch64-linux-gnu
+DIST_CFLAGS   := -O2 -ffile-prefix-map=$(CURDIR)=. -fstack-protector-strong -D_FORTIFY_SOURCE=2
+# DT_RPATH (not RUNPATH): it also serves the bundled libraries' own dependencies
+DIST_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' -Wl,--disable-new-dtags -Wl,-z,relro,-z,now -Wl,--build-id=sha1
+DIST_ARCHIVES := $(DIST_ARCHES:%=build/kubectl-gpu-$(VERSION)-linux-%.tar.gz)
+# the project's home: origin's GitHub repository when there is one; override with HOMEPAGE=
+ifeq ($(origin HOMEPAGE),undefined)
+HOMEPAGE := $(shell git remote get-url origin 2>/dev/null | sed -n 's,^\(git@github\.com:\|https://github\.com/\)\([^/]*/[^/]*\)$$,https://github.com/\2,p' | sed 's,\.git$$,,')
+HOMEPAGE := $(or $(HOMEPAGE),https://github.com/kubectl-gpu/kubectl-gpu)
+endif
+RELEASE_URL   ?= $(HOMEPAGE)/releases/download/v$(VERSION)
+KREW_MANIFEST ?= plugins/gpu.yaml
+dist_pkgconfig = PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET_$(1))/pkgconfig:/usr/share/pkgconfig pkg-config
+
+# dist_arch ARCH: objects, stripped binary and archive of one architecture
+define dist_arch
+DIST_OBJS_$(1) := $$(SRCS:%.c=build/dist/$(1)/%.o)
+build/dist/$(1)/%.o: %.c | dist-deps
+	@mkdir -p $$(dir $$@)
+	@echo "  CC $(1) $$<"; $(TRIPLET_$(1))-gcc $$(STD_CFLAGS) $$(shell $$(call dist_pkgconfig,$(1)) --cflags $$(PKGS)) \
+	  $$(DIST_CFLAGS) $$(OBJ_DEFS) -c $$< -o $$@
+build/dist/$(1)/src/cmd/cmd_version.o: OBJ_DEFS = $$(VERSION_DEFS)
+build/dist/$(1)/src/cmd/cmd_version.o: build/version.stamp
+build/dist/$(1)/kubectl-gpu: $$(DIST_OBJS_$(1))
+	$(TRIPLET_$(1))-gcc $$(DIST_LDFLAGS) -o $$@ $$^ $$(shell $$(call dist_pkgconfig,$(1)) --libs $$(PKGS)) -lm -lpthread
+	$(TRIPLET_$(1))-strip --strip-all $$@
+build/kubectl-gpu-$(VERSION)-linux-$(1).tar.gz: build/dist/$(1)/kubectl-gpu scripts/dist.sh LICENSE README.md \
+    man/kubectl-gpu.1 $$(wildcard completions/*) build/version.stamp
+	SOURCE_DATE_EPOCH=$$(SOURCE_DATE_EPOCH) scripts/dist.sh $(1) $(TRIPLET_$(1)) $(VERSION) $$< $$@
+-include $$(DIST_OBJS_$(1):.o=.d)
+endef
+$(foreach a,$(DIST_ARCHES),$(eval $(call dist_arch,$(a))))
+
+dist: $(DIST_ARCHIVES)
+	@mkdir -p $(dir $(KREW_MANIFEST))
+	scripts/krew-manifest.sh $(VERSION) $(HOMEPAGE) $(RELEASE_URL) $(KREW_MANIFEST) $(DIST_ARCHIVES)
+	@cd build && sha256sum $(notdir $(DIST_ARCHIVES))
+dist-deps:
+	@scripts/install-deps.sh dist
+
+# make test-dist: the archives on machines without the build's libraries (a chroot holding only
+# glibc; arm64 under qemu-user), reproducibility, the krew manifest.  Part of make check.
+# (The manifest it checks is written under build/, so the committed plugins/gpu.yaml stays.)
+test-dist:
+	@$(MAKE) --no-print-directory dist KREW_MANIFEST=build/krew/gpu.yaml
+	@mkdir -p tests/tmp/dist; log=tests/tmp/dist/test_dist.log; \
+	 TEST_TMP_ROOT=$(CURDIR)/tests/tmp/dist bash tests/dist/test_dist.sh >$$log 2>&1; \
+	 grep -v '^ok - ' $$log | sed 's/^/    | /'; \
+	 echo "dist: $$(sed -n 's/^# RESULT passed=\([0-9]*\) failed=\([0-9]*\)/\1 passed, \2 failed/p' $$log)"; \
+	 grep -q '^# RESULT passed=[1-9][0-9]* failed=0$$' $$log
 
 lint-man:
 	mandoc -T lint man/kubectl-gpu.1

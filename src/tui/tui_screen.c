@@ -114,7 +114,8 @@ static void init_attrs(void)
 /* A release archive carries compiled terminfo entries for common terminals in share/terminfo
  * beside the binary, for machines without a terminfo database (minimal images, containers).
  * The system's entries come first: the bundled directory is added at the end of
- * TERMINFO_DIRS, and only once the system has been found to have no entry for $TERM.
+ * TERMINFO_DIRS, and only once the system has been found to have no entry for $TERM (or no
+ * terminfo database at all).
  * Returns whether there was such a directory. */
 static bool add_bundled_terminfo(void)
 {
@@ -155,7 +156,7 @@ int screen_open(bool want_color, Error *err)
         return -1;
     }
     if (setupterm(NULL, STDOUT_FILENO, &terr) != OK &&
-        !(terr == 0 && add_bundled_terminfo() && setupterm(NULL, STDOUT_FILENO, &terr) == OK)) {
+        !(terr != 1 && add_bundled_terminfo() && setupterm(NULL, STDOUT_FILENO, &terr) == OK)) {
         error_set(err, "terminal type \"%s\" is unknown here (no terminfo entry); try TERM=xterm-256color", term);
         return -1;
     }

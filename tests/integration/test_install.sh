@@ -3,9 +3,8 @@
 # `kubectl gpu` that kubectl's plugin lookup finds, a man page that man renders, and
 # completion that works in bash (the function with COMP_WORDS, and readline in a pty), zsh
 # (ZLE in a pty), fish (its own engine via `complete -C`) and kubectl (`kubectl __complete gpu
-# ...` through kubectl_complete-gpu); `make uninstall` removes it all.  Then the release:
-# `make dist` builds an archive that plugins/gpu.yaml (the krew manifest) installs, and the
-# manifest keeps krew's rules.
+# ...` through kubectl_complete-gpu); `make uninstall` removes it all.  (The release archives
+# and the krew manifest are tested by tests/dist/test_dist.sh, run by `make test-dist`.)
 #
 # The installed binary is the tree's ./kubectl-gpu (what `make install` installs; it is built
 # first when missing, never rebuilt here).  Shell tests run the shell in a pty
@@ -179,44 +178,3 @@ OUT=$(PATH="$S/usr/bin:$SYSPATH" "$S/usr/bin/kubectl_complete-gpu" completion ""
 check_eq "$OUT" "$(printf 'bash\nzsh\nfish\n:4')" "the staged kubectl_complete-gpu answers"
 "${MAKE[@]}" uninstall DESTDIR="$S" PREFIX=/usr >/dev/null 2>&1
 check_eq "$(find "$S" -type f | wc -l)" "0" "make uninstall DESTDIR"
-
-# --- make dist and the krew manifest ------------------------------------------------------------
-Y2J="$T/yaml2json"
-if cc -Wall -Wextra -Werror -o "$Y2J" "$KGPU_ROOT/tests/tools/yaml2json.c" $(pkg-config --cflags --libs yaml-0.1 libcjson) 2>"$T/cc.log"; then
-  ok "built tests/tools/yaml2json"
-else
-  fail "yaml2json: $(cat "$T/cc.log")"; exit 1
-fi
-MANIFEST="$KGPU_ROOT/plugins/gpu.yaml"
-if "$Y2J" "$MANIFEST" >"$T/manifest.json" 2>"$T/y2j.err" && [ "$(wc -l <"$T/manifest.json")" = 1 ]; then
-  ok "plugins/gpu.yaml is one YAML document"
-else
-  fail "plugins/gpu.yaml: $(cat "$T/y2j.err")"; exit 1
-fi
-ARCHIVE="$KGPU_ROOT/build/kubectl-gpu-$VERSION-linux-amd64.tar.gz"
-rm -f "$ARCHIVE"
-if "${MAKE[@]}" dist >"$T/dist.log" 2>&1 && [ -f "$ARCHIVE" ]; then ok "make dist builds $(basename "$ARCHIVE")"
-else fail "make dist: $(tail -5 "$T/dist.log")"; fi
-SUM=$(sha256sum "$ARCHIVE" | cut -d' ' -f1)
-check_contains "$(cat "$T/dist.log")" "$SUM" "make dist prints the archive's sha256 (for the manifest)"
-OUT=$(python3 "$KGPU_ROOT/tests/tools/krewcheck.py" "$MANIFEST" "$T/manifest.json" "$VERSION" "$ARCHIVE" "$T/krew-install" 2>&1)
-while IFS= read -r line; do
-  case "$line" in
-    PASS\ *) ok "krew manifest: ${line#PASS }" ;;
-    FAIL\ *) fail "krew manifest: ${line#FAIL }" ;;
-    *) fail "krewcheck: $line" ;;
-  esac
-done <<<"$OUT"
-OUT=$("$T/krew-install/kubectl-gpu" version 2>&1)
-check_eq "$OUT" "kubectl-gpu version $VERSION" "the plugin installed from the archive runs"
-OUT=$(PATH="$T/krew-install:$SYSPATH" timeout 60 "$KUBECTL" __complete gpu ver 2>/dev/null | cut -f1)
-check_eq "$OUT" "$(printf 'version\n:4')" "kubectl completes through the kubectl_complete-gpu shipped in the archive"
-tar tzf "$ARCHIVE" >"$T/archive.list"
-for f in LICENSE kubectl-gpu.1 README.md completions/kubectl-gpu.bash completions/_kubectl-gpu completions/kubectl-gpu.fish; do
-  if grep -qx "kubectl-gpu-$VERSION/$f" "$T/archive.list"; then ok "archive holds $f"; else fail "archive lacks $f"; fi
-done
-if grep -q "Apache License" "$KGPU_ROOT/LICENSE" && grep -q "Version 2.0, January 2004" "$KGPU_ROOT/LICENSE"; then
-  ok "LICENSE is the Apache License 2.0"
-else
-  fail "LICENSE is not the Apache License 2.0 text"
-fi

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
 """Check a krew plugin manifest against krew's rules (shared/reference/kubectl-plugin-conventions.md
-section 4: krew's validator and docs), and optionally install it from a release archive the way
-krew would (files from/to, then bin).
+section 4; krew's internal/index/validation/validate.go and cmd/validate-krew-manifest), and
+optionally install each platform from its release archive the way krew does.
 
-    krewcheck.py MANIFEST.yaml MANIFEST.json VERSION [ARCHIVE INSTALL_DIR]
+    krewcheck.py MANIFEST.yaml MANIFEST.json VERSION [--install ROOT ARCHIVE...]
 MANIFEST.json is the manifest converted by tests/tools/yaml2json (one document).  VERSION is the
-Makefile's.  Prints "PASS ..." / "FAIL ...: why" lines; exits 1 when anything failed.
+Makefile's.  With --install, every platform's archive (found among ARCHIVE... by the name its uri
+ends with) must have the manifest's sha256 and hold only directories and regular files (krew's
+tar extraction knows no others); it is extracted and its `files` moved as krew's
+internal/installation/move.go does (a `from` that exists is moved whole, file or directory, to
+`to`, "." meaning its own name; otherwise `from` is a glob whose matches, not crossing "/", go
+into the directory `to`) into ROOT/OS-ARCH/store, then `bin` must be an executable and
+ROOT/OS-ARCH/bin/kubectl-NAME a link to it, as krew makes, and a license file must have been
+installed (krew's validator).  Prints "PASS ..." / "FAIL ...: why" lines; exits 1 when anything
+failed.
 """
-import fnmatch
+import glob
+import hashlib
 import json
 import os
 import re
@@ -35,8 +44,11 @@ def check(cond, what, why=""):
 
 def main():
     path, jpath, version = sys.argv[1:4]
-    archive = sys.argv[4] if len(sys.argv) > 5 else None
-    install_dir = sys.argv[5] if len(sys.argv) > 5 else None
+    root, archives = None, []
+    if len(sys.argv) > 4:
+        if sys.argv[4] != "--install" or len(sys.argv) < 7:
+            sys.exit("usage: krewcheck.py MANIFEST.yaml MANIFEST.json VERSION [--install ROOT ARCHIVE...]")
+        root, archives = sys.argv[5], sys.argv[6:]
     m = json.load(open(jpath))
     spec = m.get("spec") or {}
     md = m.get("metadata") or {}
@@ -86,45 +98,74 @@ def main():
         check(bool(ok), w + ".selector: non-empty, only os and arch", repr(sel))
         check(labels.get("os") in GOOS and labels.get("arch", "amd64") in GOARCH,
               w + ".selector: Go GOOS/GOARCH values", repr(labels))
-        if labels.get("os") == "linux" and labels.get("arch") == "amd64":
-            want = "kubectl-gpu-%s-linux-amd64.tar.gz" % version
-            check(isinstance(uri, str) and uri.endswith("/" + want) and ("/v%s/" % version) in uri,
-                  w + ".uri names the archive `make dist` builds", "%r, want .../v%s/%s" % (uri, version, want))
-            froms = [f.get("from", "") for f in files or []]
-            check(any(os.path.basename(f) in ("LICENSE", "LICENSE.txt") for f in froms),
-                  w + ": the license file is installed", repr(froms))
-            if archive:
-                install(p, archive, install_dir, w)
+        os_, arch = labels.get("os"), labels.get("arch")
+        check((os_, arch) in KREW_PLATFORMS, w + ".selector matches a platform krew supports", repr(labels))
+        want = "kubectl-gpu-%s-%s-%s.tar.gz" % (version, os_, arch)
+        check(isinstance(uri, str) and uri.endswith("/" + want) and ("/v%s/" % version) in uri,
+              w + ".uri names the archive `make dist` builds", "%r, want .../v%s/%s" % (uri, version, want))
+        froms = [f.get("from", "") for f in files or []]
+        check(not files or any(os.path.basename(f) in ("LICENSE", "LICENSE.txt") for f in froms),
+              w + ": the license file is installed", repr(froms))
+        for f in files or []:
+            to = f.get("to", "")
+            check(os.path.normpath(to) == to, w + ": `to` %r is a clean path (krew refuses others)" % to)
+        if root is not None:
+            arc = [a for a in archives if os.path.basename(a) == want]
+            if check(len(arc) == 1, w + ": archive %s given" % want, repr(archives)):
+                install(p, arc[0], os.path.join(root, "%s-%s" % (os_, arch)), w, md.get("name"))
+    sels = [platform_key(p) for p in plats or []]
+    check(len(set(sels)) == len(sels), "no two platforms select the same os/arch", repr(sels))
     for line in results:
         print(line)
     sys.exit(1 if any(l.startswith("FAIL") for l in results) else 0)
 
 
-def install(p, archive, install_dir, w):
-    """krew: extract the archive, copy each `files` match to `to`, then `bin` must exist."""
-    work = install_dir + ".extract"
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.rmtree(install_dir, ignore_errors=True)
-    os.makedirs(work)
-    os.makedirs(install_dir)
-    if archive.endswith(".zip"):
-        zipfile.ZipFile(archive).extractall(work)
-    else:
-        with tarfile.open(archive) as t:
-            t.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(work)
-    all_files = []
-    for root, _, names in os.walk(work):
-        for n in names:
-            all_files.append(os.path.relpath(os.path.join(root, n), work))
+# krew's allPlatforms() (cmd/validate-krew-manifest/main.go)
+KREW_PLATFORMS = {("windows", "386"), ("windows", "amd64"), ("windows", "arm64"), ("linux", "386"),
+                  ("linux", "amd64"), ("linux", "arm"), ("linux", "arm64"), ("linux", "ppc64le"),
+                  ("darwin", "386"), ("darwin", "amd64"), ("darwin", "arm64")}
+LICENSE_NAMES = {"license", "license.txt", "license.md", "licenses", "licenses.txt", "licenses.md",
+                 "copying", "copying.txt"}
+
+
+def platform_key(p):
+    ml = (p.get("selector") or {}).get("matchLabels") or {}
+    return (ml.get("os"), ml.get("arch"))
+
+
+def install(p, archive, root, w, name):
+    """krew install --manifest --archive: check, extract, move `files`, link `bin`."""
+    data = open(archive, "rb").read()
+    check(hashlib.sha256(data).hexdigest() == p.get("sha256"), w + ": sha256 is the archive's",
+          "%s vs %s" % (hashlib.sha256(data).hexdigest(), p.get("sha256")))
+    work, store, bindir = os.path.join(root, "extract"), os.path.join(root, "store"), os.path.join(root, "bin")
+    for d in (work, store, bindir):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    with tarfile.open(archive) as t:
+        odd = [m.name for m in t.getmembers() if not (m.isdir() or m.isreg())]
+        check(not odd, w + ": the archive holds only directories and regular files", repr(odd))
+        t.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(work)
     for f in p.get("files") or [{"from": "*", "to": "."}]:
-        matches = [a for a in all_files if fnmatch.fnmatchcase(a, f["from"])]
-        check(len(matches) > 0, "%s: archive has %s" % (w, f["from"]), "archive holds: %s" % " ".join(sorted(all_files)))
-        for a in matches:
-            dst = os.path.join(install_dir, f["to"], os.path.basename(a))
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(os.path.join(work, a), dst)
-    b = os.path.join(install_dir, p["bin"])
-    check(os.path.isfile(b) and os.access(b, os.X_OK), "%s: bin %s is an executable after install" % (w, p["bin"]))
+        src = os.path.normpath(os.path.join(work, f["from"]))
+        if os.path.exists(src):                        # krew's getDirectMove
+            dst = os.path.join(store, os.path.basename(src) if os.path.normpath(f["to"]) == "." else f["to"])
+            moves = [(src, dst)]
+        else:                                          # filepath.Glob: no match crosses "/"
+            moves = [(m, os.path.join(store, f["to"], os.path.basename(m)))
+                     for m in sorted(glob.glob(os.path.join(work, f["from"])))]
+        check(len(moves) > 0, "%s: archive has %s" % (w, f["from"]))
+        for a, b in moves:
+            os.makedirs(os.path.dirname(b), exist_ok=True)
+            shutil.move(a, b)
+    b = os.path.join(store, p["bin"])
+    ok = check(os.path.isfile(b) and os.access(b, os.X_OK), "%s: bin %s is an executable after install" % (w, p["bin"]))
+    if ok:
+        os.symlink(os.path.abspath(b), os.path.join(bindir, "kubectl-" + name.replace("-", "_")))
+    installed = [n.lower() for _, _, ns in os.walk(store) for n in ns]
+    check(any(n in LICENSE_NAMES for n in installed), w + ": a license file is installed (krew's validator)",
+          repr(installed))
+    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
