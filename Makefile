@@ -21,7 +21,7 @@ endif
 # (plugins/gpu.yaml aside: `make dist` rewrites it), and the build date, which is
 # SOURCE_DATE_EPOCH (reproducible-builds.org) and by default the last commit's time, so the
 # same sources give the same bytes.  Each can be given on the command line or, for
-# SOURCE_DATE_EPOCH, in the environment; outside a git checkout they read "unknown" / 0.
+# SOURCE_DATE_EPOCH, in the environment; outside a git checkout they read "unknown".
 ifeq ($(origin GIT_COMMIT),undefined)
 GIT_COMMIT := $(shell git rev-parse -q --short=12 --verify HEAD 2>/dev/null || echo unknown)
 endif

@@ -49,13 +49,13 @@ static const Option version_opts[] = {
     OPT_END_MARK
 };
 
-/* RFC 3339 UTC, or "unknown" when the build gave no date */
+/* RFC 3339 UTC, or "unknown" when the build gave no date (0: not built from a git checkout) */
 static void build_date(char *buf, size_t n)
 {
     long long epoch = KGPU_BUILD_EPOCH;
     time_t t = (time_t)epoch;
     struct tm tm;
-    if (epoch < 0 || !gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+    if (epoch <= 0 || !gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
         snprintf(buf, n, "unknown");
 }
 
