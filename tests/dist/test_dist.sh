@@ -164,13 +164,13 @@ TM() { tmux -S "$SOCK" "$@"; }
 on_exit "tmux -S '$SOCK' kill-server"
 TM new-session -d -s keep -x 80 -y 24 "sleep 600"
 declare -f inroot >"$T/inroot.sh"
-# top_in NAME ROOT TERM : top on the snapshot in the chroot ROOT, in a tmux pane; its stderr
-# goes to $T/NAME.err, its exit status to $T/NAME.rc
+# top_in NAME ROOT TERM [BINARY] : top on the snapshot in the chroot ROOT, in a tmux pane; its
+# stderr goes to $T/NAME.err, its exit status to $T/NAME.rc
 top_in() {
   rm -f "$T/$1.rc" "$T/$1.err"
   cat >"$T/$1.sh" <<EOS
 . "$T/inroot.sh"
-inroot "$2" HOME=/tmp LANG=C.UTF-8 TERM=$3 $BIN top --snapshot /mixed-fleet.json 2>"$T/$1.err"
+inroot "$2" HOME=/tmp LANG=C.UTF-8 TERM=$3 ${4:-$BIN} top --snapshot /mixed-fleet.json 2>"$T/$1.err"
 echo \$? >"$T/$1.rc"
 sleep 600
 EOS
@@ -280,6 +280,11 @@ run_in "$RK" "${ENVI[@]}" /krew/bin/kubectl-gpu version
 check_rc 0 "krew layout in the chroot: version through ~/.krew/bin's link"
 run_in "$RK" "${ENVI[@]}" /krew/bin/kubectl-gpu status --snapshot /mixed-fleet.json
 check_eq "$OUT" "$want" "krew layout in the chroot: status --snapshot"
+top_in top3 "$RK" xterm-256color /krew/bin/kubectl-gpu
+if wait_for top3 "dgx-a100-01"; then ok "krew layout in the chroot: top finds the installed share/terminfo through the link"
+else fail "krew layout: top did not draw: $SCREEN $(cat "$T/top3.err" 2>/dev/null)"; fi
+TM send-keys -t top3 q
+check_eq "$(wait_rc top3)" "0" "krew layout: top quits, exit 0"
 # kubectl finds the krew-installed plugin and its completion helper
 if command -v kubectl >/dev/null; then
   OUT=$(PATH="$KR/linux-amd64/bin:/usr/bin:/bin" timeout 60 kubectl gpu version 2>&1); RC=$? ERR=$OUT
