@@ -175,10 +175,18 @@ static void test_without_gfd(void **state)
     assert_false(n.gpu.has_gfd);
     assert_int_equal(node_physical_gpus(&n), 2);
     node_free(&n);
-    /* AMD GPUs count; MIG devices without labels do not */
+    /* 2 whole GPUs and 7 MIG devices without labels: how many GPUs carry the MIG devices is
+     * unknown, so the node cannot be counted (not "2 GPUs"); both parts are reported */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n3\"},\"status\":{\"capacity\":"
                                       "{\"amd.com/gpu\":\"2\",\"nvidia.com/mig-1g.10gb\":\"7\"}}}", &e), 0);
-    assert_int_equal(node_physical_gpus(&n), 2);
+    assert_int_equal(node_physical_gpus(&n), 0);
+    NodeInventory inv;
+    node_inventory(&n, NULL, &inv);
+    assert_int_equal(inv.physical, -1);
+    assert_int_equal(inv.whole_gpus, 2);
+    assert_int_equal(inv.mig_devices, 7);
+    assert_true(inv.mig_enabled);
+    assert_int_equal(inv.mig_src, FACT_RESOURCES);
     node_free(&n);
     /* a GPU resource advertised at 0 and nothing else: advertises, but not a GPU node */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n4\"},\"status\":{\"allocatable\":"
@@ -234,8 +242,9 @@ static void test_single_variants(void **state)
     /* profile not in the model's table */
     single_case("NVIDIA-A100-SXM4-80GB-MIG-9g.99gb", "7", 0, 0, "9g.99gb");
     /* the operator labels every GPU node mig.strategy=single, also with MIG off: no -MIG- in
-     * the product means gpu.count is the number of whole GPUs (no memory label here -> 0) */
-    single_case("NVIDIA-H100-80GB-HBM3", "8", 8, 0, NULL);
+     * the product means gpu.count is the number of whole GPUs (no memory label here: the
+     * model's memory from the MIG table, 81559 MiB for H100 80GB HBM3) */
+    single_case("NVIDIA-H100-80GB-HBM3", "8", 8, 8 * 81559, NULL);
 }
 
 static void test_label_edge_cases(void **state)
