@@ -48,6 +48,12 @@ typedef struct {
     MigDeviceFacts *mig;         /* mixed strategy: one per nvidia.com/mig-<P>.count label */
     size_t nmig;
     char *driver_version;        /* nvidia.com/cuda.driver-version.full */
+    /* cloud node labels, for nodes without GFD (node.c names the keys) */
+    int cloud_count;             /* karpenter.k8s.aws/instance-gpu-count (NVIDIA), 0 unset */
+    int64_t cloud_memory_mib;    /* karpenter.k8s.aws/instance-gpu-memory (MiB), 0 unset */
+    SharingStrategy cloud_sharing;   /* cloud.google.com/gke-gpu-sharing-strategy */
+    int cloud_replicas;          /* cloud.google.com/gke-max-shared-clients-per-gpu, 0 unset */
+    char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
 } GpuFacts;
 
 typedef struct Node {

@@ -192,7 +192,7 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
-    fn(c, &g->driver_version);
+    fn(c, &g->driver_version); fn(c, &g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
 }
 

@@ -88,6 +88,17 @@ static void inv_mig(const Node *n, NodeInventory *inv)
         inv->mig_devices = labelled > 1000000 ? 1000000 : (int)labelled;
         return;
     }
+    if (g->cloud_partition && !g->has_gfd) {
+        /* GKE MIG: the partitions are advertised as nvidia.com/gpu */
+        inv->mig_enabled = true;
+        inv->mig_strategy = MIG_SINGLE;
+        inv->mig_devices = cap_units(n, "nvidia.com/gpu");
+        inv->mig_src = FACT_LABELS;
+        snprintf(inv->mig_detail, sizeof inv->mig_detail,
+                 "GKE label cloud.google.com/gke-gpu-partition-size=%s: nvidia.com/gpu counts MIG partitions",
+                 g->cloud_partition);
+        return;
+    }
     if (adv_units > 0) {
         /* only the mixed strategy advertises nvidia.com/mig-*; the labels are missing or stale */
         inv->mig_enabled = true;
@@ -121,11 +132,32 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         return;
     }
     if (g->has_sharing_labels) { inv->sharing_src = FACT_GFD; return; }   /* the labels say: none */
+    if (g->cloud_sharing != SHARING_NONE) {
+        inv->sharing = g->cloud_sharing;
+        inv->replicas = g->cloud_replicas > 1 ? g->cloud_replicas : 0;
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "GKE labels cloud.google.com/gke-gpu-sharing-strategy / gke-max-shared-clients-per-gpu");
+        return;
+    }
     if (cfg) {
         inv->sharing = cfg->strategy;
         inv->replicas = cfg->strategy != SHARING_NONE && cfg->replicas > 1 ? cfg->replicas : 1;
         inv->sharing_src = FACT_INFERRED;
         snprintf(inv->sharing_detail, sizeof inv->sharing_detail, "from %s", cfg->where);
+        return;
+    }
+    bool single_on = (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) || g->cloud_partition;
+    int count = g->has_gfd && g->count > 0 ? g->count : g->cloud_count;
+    int64_t units = whole_units + shared_units;
+    if (count > 0 && !single_on && units > count && units % count == 0) {
+        /* no sharing label (GFD before v0.6, or no GFD): the plugin advertises GPUs x replicas */
+        inv->sharing = SHARING_TIME_SLICING;
+        inv->replicas = (int)(units / count);
+        inv->sharing_src = FACT_INFERRED;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "%lld units advertised = %d GPUs (%s) x %d: time-sliced (no sharing labels)", (long long)units, count,
+                 g->has_gfd && g->count > 0 ? "GFD gpu.count" : "karpenter.k8s.aws/instance-gpu-count", inv->replicas);
         return;
     }
     if (shared_units > 0) {
@@ -137,17 +169,7 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
                  "no device-plugin config)");
         return;
     }
-    bool single_on = g->mig_strategy == MIG_SINGLE && g->mig_single_profile;
-    if (g->has_gfd && g->count > 0 && !single_on && whole_units > g->count && whole_units % g->count == 0) {
-        /* GFD before v0.6 labels no sharing; the plugin advertises count x replicas */
-        inv->sharing = SHARING_TIME_SLICING;
-        inv->replicas = (int)(whole_units / g->count);
-        inv->sharing_src = FACT_INFERRED;
-        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
-                 "nvidia.com/gpu %lld advertised = %d GPUs (gpu.count) x %d: time-sliced (GFD labels without sharing "
-                 "labels)", (long long)whole_units, g->count, inv->replicas);
-        return;
-    }
+    if (count > 0 && units <= count) { inv->sharing_src = g->has_gfd ? FACT_GFD : FACT_LABELS; return; }
     if (g->has_gfd) { inv->sharing_src = FACT_GFD; return; }   /* GFD before v0.6: no sharing then */
     inv->sharing_known = INV_SHARING_UNKNOWN;
     inv->replicas = 0;
@@ -177,6 +199,12 @@ static void inv_memory(const Node *n, NodeInventory *inv)
                      ? kv_get(&n->labels, "nvidia.com/gpu.memory") : "?");
         return;
     }
+    if (g->cloud_memory_mib > 0) {
+        inv->memory_per_gpu_mib = g->cloud_memory_mib;
+        inv->memory_src = FACT_LABELS;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "Karpenter label karpenter.k8s.aws/instance-gpu-memory");
+        return;
+    }
     if (m) {
         inv->memory_per_gpu_mib = m->memory_mib;
         inv->memory_src = FACT_INFERRED;
@@ -190,7 +218,7 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
 {
     const GpuFacts *g = &n->gpu;
     int64_t other = cap_units(n, "amd.com/gpu") + cap_units(n, "gpu.intel.com/i915") + cap_units(n, "gpu.intel.com/xe");
-    bool single_on = inv->mig_strategy == MIG_SINGLE && g->mig_single_profile;
+    bool single_on = inv->mig_strategy == MIG_SINGLE && (g->mig_single_profile || g->cloud_partition);
     /* whole GPUs from resources */
     if (single_on) inv->whole_gpus = 0;                       /* nvidia.com/gpu are MIG devices */
     else if (whole_units + shared_units == 0) inv->whole_gpus = 0;
@@ -225,6 +253,14 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         inv->physical_unsure = false;
         return;
     }
+    if (g->cloud_count > 0) {
+        inv->physical = g->cloud_count;
+        inv->physical_src = FACT_LABELS;
+        inv->physical_unsure = false;
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "no GFD labels: Karpenter label karpenter.k8s.aws/instance-gpu-count");
+        return;
+    }
     if (inv->mig_enabled) {
         if (inv->whole_gpus >= 0)
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
@@ -241,7 +277,7 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         inv->physical_src = replicas_from_config ? FACT_INFERRED : FACT_RESOURCES;
         if (inv->physical_unsure)
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                     "counted from advertised resources only (%lld units): no GFD labels or device-plugin config say "
+                     "counted from advertised resources only (%lld unit(s)): no GFD labels or device-plugin config say "
                      "whether they are time-slicing/MPS replicas", (long long)(whole_units + other));
         else
             snprintf(inv->physical_detail, sizeof inv->physical_detail,

@@ -92,6 +92,28 @@ static void read_mig_devices(GpuFacts *g, const KVList *labels)
     if (g->nmig > 1) qsort(g->mig, g->nmig, sizeof *g->mig, cmp_mig);
 }
 
+/* Nodes without GFD still say what they carry through their cloud's labels:
+ *   Karpenter (AWS provider) karpenter.k8s.aws/instance-gpu-{manufacturer,count,memory,name}:
+ *     the instance type's GPUs, memory per GPU in MiB (e.g. g4dn: nvidia, 1, 16384, t4);
+ *   GKE cloud.google.com/gke-accelerator (the GPU), gke-gpu-sharing-strategy (time-sharing |
+ *     mps), gke-max-shared-clients-per-gpu (nvidia.com/gpu units per GPU), and
+ *     gke-gpu-partition-size (MIG: nvidia.com/gpu then counts MIG partitions). */
+static void read_cloud_labels(GpuFacts *g, const KVList *labels)
+{
+    bool nvidia = str_eq(kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
+    if (nvidia) {
+        g->present = true;
+        g->cloud_count = label_int(labels, "karpenter.k8s.aws/instance-gpu-count", 0);
+        g->cloud_memory_mib = label_int64(labels, "karpenter.k8s.aws/instance-gpu-memory");
+    }
+    if (kv_get(labels, "cloud.google.com/gke-accelerator")) g->present = true;
+    const char *gs = kv_get(labels, "cloud.google.com/gke-gpu-sharing-strategy");
+    g->cloud_sharing = str_eq(gs, "time-sharing") ? SHARING_TIME_SLICING : str_eq(gs, "mps") ? SHARING_MPS : SHARING_NONE;
+    g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
+    const char *part = kv_get(labels, "cloud.google.com/gke-gpu-partition-size");
+    g->cloud_partition = part && *part ? xstrdup(part) : NULL;
+}
+
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
 {
     memset(g, 0, sizeof *g);
@@ -144,13 +166,14 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
         g->base_product = base;
     }
     read_mig_devices(g, labels);
+    read_cloud_labels(g, labels);
 }
 
 void gpu_facts_free(GpuFacts *g)
 {
     free(g->product); free(g->base_product); free(g->family);
     free(g->mig_config); free(g->mig_config_state); free(g->device_plugin_config);
-    free(g->mig_single_profile); free(g->driver_version);
+    free(g->mig_single_profile); free(g->driver_version); free(g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) free(g->mig[i].profile);
     free(g->mig);
     memset(g, 0, sizeof *g);
