@@ -94,7 +94,8 @@ int64_t node_gpu_memory_mib(const Node *n);
  * Each fact comes from the best signal present, in this order:
  *   1. GPU Feature Discovery labels of the current device plugin (v0.15+);
  *   2. older GFD labels (GFD v0.2-v0.8, device plugin v0.12-v0.14: no sharing-strategy, -SHARED
- *      product suffix, gpu.replicas) and labels in other units (memory in bytes);
+ *      product suffix, gpu.replicas), labels in other units (memory in bytes), cloud labels
+ *      (Karpenter karpenter.k8s.aws/instance-gpu-*, GKE cloud.google.com/gke-*);
  *   3. the resources the node advertises (nvidia.com/gpu, nvidia.com/gpu.shared,
  *      nvidia.com/mig-*, their capacities);
  *   4. the device-plugin config the node runs (ConfigMap named by the ClusterPolicy, key from

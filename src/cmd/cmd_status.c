@@ -604,6 +604,9 @@ const Command command_status = {
         "and the health of the GPU Operator's DaemonSets.  With metrics (DCGM, through Prometheus or\n"
         "the exporter pods) it adds memory used and utilization, and counts GPUs that are allocated\n"
         "but stayed under --idle-threshold percent for --window.  NODE names and -l select nodes.\n"
+        "Facts come from GFD labels of any version, then advertised resources, then the device-plugin\n"
+        "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
+        "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"

@@ -4,7 +4,9 @@
  *   1. GFD labels of the current device plugin (v0.15+): nvidia.com/gpu.count, gpu.memory,
  *      gpu.product, mig.strategy, mig-<P>.count, gpu.sharing-strategy, gpu.replicas.
  *   2. Older GFD labels (node.c normalises them): time-slicing from gpu.replicas > 1 or a
- *      -SHARED product without a sharing-strategy label; memory written in bytes.
+ *      -SHARED product without a sharing-strategy label; memory written in bytes; and, for
+ *      nodes without GFD, cloud labels (Karpenter instance-gpu-count/memory, GKE time-sharing
+ *      clients per GPU and MIG partition size).
  *   3. Advertised resources: nvidia.com/gpu and nvidia.com/gpu.shared units (replicas per GPU
  *      when shared), nvidia.com/mig-<P>[.shared] units (MIG devices x their replicas).
  *   4. The device-plugin config the node runs (SharingConfig, from the ConfigMap the
