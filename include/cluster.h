@@ -114,6 +114,9 @@ void cluster_finalize(Cluster *c);
  * key, else the policy's default (the operator passes FALLBACK_STRATEGIES=empty: nothing else).
  * Fills *cfg (strings borrowed from c) and returns true; false when any of it is unknown. */
 bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg);
+/* dpconfig.c, for cluster.c: ingest one ConfigMap; free the DevicePluginConfig list */
+int cluster_ingest_configmap(Cluster *c, const struct cJSON *obj, struct Error *err);
+void cluster_dpconfigs_free(Cluster *c);
 
 Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);

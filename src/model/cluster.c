@@ -18,9 +18,8 @@
  *   Service      whose name or a label key/value contains "prometheus" (metrics discovery).
  *   ClusterPolicy  name, status.state and spec.devicePlugin.config.{name,default} (the one not
  *                "ignored" wins when several).
- *   ConfigMap    each data value that parses as a device-plugin config (dpconfig.h) becomes one
- *                DevicePluginConfig (strategy, replicas, rename); the YAML is not kept.  At most
- *                256 keys; a later ConfigMap of the same namespace/name replaces the keys.
+ *   ConfigMap    each data value that parses as a device-plugin config becomes one
+ *                DevicePluginConfig (dpconfig.c: cluster_ingest_configmap).
  * cluster_finalize joins usage to nodes (dropped pods + kept GPU pods that hold resources) and
  * rebuilds the node index; it may be called again after more objects were ingested.
  */
@@ -32,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dpconfig.h"
 #include "error.h"
 #include "json_fields.h"
 #include "strmap.h"
@@ -539,69 +537,6 @@ static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
     return 0;
 }
 
-/* ---- ConfigMaps (device-plugin configs) ---- */
-
-#define MAX_DPCONFIGS 256
-
-static void dpconfig_free(DevicePluginConfig *d)
-{
-    free(d->ns); free(d->name); free(d->key); free(d->where);
-}
-
-static int ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
-{
-    const cJSON *meta = jobj(obj, "metadata");
-    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
-    if (!name) { error_set(err, "configmap without metadata.name"); return -1; }
-    if (!ns) ns = "";
-    size_t w = 0;                           /* a newer copy of the same ConfigMap replaces its keys */
-    for (size_t i = 0; i < c->ndpconfigs; i++) {
-        DevicePluginConfig *d = &c->dpconfigs[i];
-        if (str_eq(d->ns, ns) && str_eq(d->name, name)) dpconfig_free(d);
-        else c->dpconfigs[w++] = *d;
-    }
-    c->ndpconfigs = w;
-    const cJSON *data = jobj(obj, "data");
-    for (const cJSON *v = data ? data->child : NULL; v; v = v->next) {
-        if (!v->string || !cJSON_IsString(v) || !v->valuestring) continue;
-        DpSharing sh;
-        if (!dpconfig_parse_sharing(v->valuestring, strlen(v->valuestring), &sh)) continue;
-        if (c->ndpconfigs >= MAX_DPCONFIGS) {
-            cluster_warn(c, "configmap %s/%s: more than %d device-plugin configs; the rest ignored", ns, name,
-                         MAX_DPCONFIGS);
-            break;
-        }
-        ARRAY_GROW(c->dpconfigs, c->ndpconfigs, c->capdpconfigs);
-        DevicePluginConfig *d = &c->dpconfigs[c->ndpconfigs++];
-        d->ns = jdup_trunc(ns, 63);
-        d->name = jdup_trunc(name, MODEL_NAME_MAX);
-        d->key = jdup_trunc(v->string, 253);
-        d->strategy = sh.strategy;
-        d->replicas = sh.replicas;
-        d->renamed = sh.renamed;
-        d->where = xasprintf("ConfigMap %s%s%s, key %s", d->ns, *d->ns ? "/" : "", d->name, d->key);
-    }
-    return 0;
-}
-
-bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    if (!c || !c->dp_config_name) return false;
-    const char *key = n->gpu.device_plugin_config ? n->gpu.device_plugin_config : c->dp_config_default;
-    if (!key) return false;
-    for (size_t i = 0; i < c->ndpconfigs; i++) {
-        const DevicePluginConfig *d = &c->dpconfigs[i];
-        if (!str_eq(d->name, c->dp_config_name) || !str_eq(d->key, key)) continue;
-        cfg->strategy = d->strategy;
-        cfg->replicas = d->replicas;
-        cfg->renamed = d->renamed;
-        cfg->where = d->where;
-        return true;
-    }
-    return false;
-}
-
 /* ---- entry points ---- */
 
 int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
@@ -621,7 +556,7 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_DAEMONSET: return ingest_daemonset(c, obj, err);
     case OBJ_CLUSTERPOLICY: return ingest_clusterpolicy(c, obj, err);
     case OBJ_SERVICE: return ingest_service(c, obj, err);
-    case OBJ_CONFIGMAP: return ingest_configmap(c, obj, err);
+    case OBJ_CONFIGMAP: return cluster_ingest_configmap(c, obj, err);
     case OBJ__COUNT: break;
     }
     error_set(err, "unknown object kind %d", (int)kind);
@@ -747,8 +682,7 @@ void cluster_free(Cluster *c)
     free(c->clusterpolicy_state);
     free(c->dp_config_name);
     free(c->dp_config_default);
-    for (size_t i = 0; i < c->ndpconfigs; i++) dpconfig_free(&c->dpconfigs[i]);
-    free(c->dpconfigs);
+    cluster_dpconfigs_free(c);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     strmap_free(c->node_index, NULL);

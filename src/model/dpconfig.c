@@ -4,12 +4,18 @@
  * only the entry for nvidia.com/gpu tells how many units one whole GPU is advertised as.  When
  * both timeSlicing and mps list it the plugin refuses the config; the first found is kept.
  * Replicas below 2 are rejected by the plugin (replicas.go): such a config is read as no
- * sharing.  YAML through libyaml's document API; aliases are bounded by libyaml's loader.
+ * sharing.  YAML through libyaml's document API; only a fixed path is walked (sharing ->
+ * timeSlicing|mps -> resources[] -> name/replicas), so aliases, even cyclic ones, cost nothing.
  */
 #include "dpconfig.h"
+#include <cjson/cJSON.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "cluster.h"
+#include "error.h"
+#include "json_fields.h"
 #include "util.h"
 
 static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m, const char *key)
@@ -75,4 +81,79 @@ bool dpconfig_parse_sharing(const char *text, size_t len, DpSharing *out)
     }
     yaml_parser_delete(&parser);
     return ok;
+}
+
+/* ---- the cluster's device-plugin ConfigMaps (cluster.h) ----
+ *
+ * Each data value of a ConfigMap that parses as a device-plugin config becomes one
+ * DevicePluginConfig (strategy, replicas, rename); the YAML is not kept.  At most 256 keys in
+ * all; a later copy of the same namespace/name replaces its keys. */
+
+#define MAX_DPCONFIGS 256
+
+static void dpconfig_release(DevicePluginConfig *d)
+{
+    free(d->ns); free(d->name); free(d->key); free(d->where);
+}
+
+int cluster_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name) { error_set(err, "configmap without metadata.name"); return -1; }
+    if (!ns) ns = "";
+    size_t w = 0;                           /* a newer copy of the same ConfigMap replaces its keys */
+    for (size_t i = 0; i < c->ndpconfigs; i++) {
+        DevicePluginConfig *d = &c->dpconfigs[i];
+        if (str_eq(d->ns, ns) && str_eq(d->name, name)) dpconfig_release(d);
+        else c->dpconfigs[w++] = *d;
+    }
+    c->ndpconfigs = w;
+    const cJSON *data = jobj(obj, "data");
+    for (const cJSON *v = data ? data->child : NULL; v; v = v->next) {
+        if (!v->string || !cJSON_IsString(v) || !v->valuestring) continue;
+        DpSharing sh;
+        if (!dpconfig_parse_sharing(v->valuestring, strlen(v->valuestring), &sh)) continue;
+        if (c->ndpconfigs >= MAX_DPCONFIGS) {
+            cluster_warn(c, "configmap %s/%s: more than %d device-plugin configs; the rest ignored", ns, name,
+                         MAX_DPCONFIGS);
+            break;
+        }
+        ARRAY_GROW(c->dpconfigs, c->ndpconfigs, c->capdpconfigs);
+        DevicePluginConfig *d = &c->dpconfigs[c->ndpconfigs++];
+        d->ns = jdup_trunc(ns, 63);
+        d->name = jdup_trunc(name, MODEL_NAME_MAX);
+        d->key = jdup_trunc(v->string, 253);
+        d->strategy = sh.strategy;
+        d->replicas = sh.replicas;
+        d->renamed = sh.renamed;
+        d->where = xasprintf("ConfigMap %s%s%s, key %s", d->ns, *d->ns ? "/" : "", d->name, d->key);
+    }
+    return 0;
+}
+
+bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    if (!c || !c->dp_config_name) return false;
+    const char *key = n->gpu.device_plugin_config ? n->gpu.device_plugin_config : c->dp_config_default;
+    if (!key) return false;
+    for (size_t i = 0; i < c->ndpconfigs; i++) {
+        const DevicePluginConfig *d = &c->dpconfigs[i];
+        if (!str_eq(d->name, c->dp_config_name) || !str_eq(d->key, key)) continue;
+        cfg->strategy = d->strategy;
+        cfg->replicas = d->replicas;
+        cfg->renamed = d->renamed;
+        cfg->where = d->where;
+        return true;
+    }
+    return false;
+}
+
+void cluster_dpconfigs_free(Cluster *c)
+{
+    for (size_t i = 0; i < c->ndpconfigs; i++) dpconfig_release(&c->dpconfigs[i]);
+    free(c->dpconfigs);
+    c->dpconfigs = NULL;
+    c->ndpconfigs = c->capdpconfigs = 0;
 }
