@@ -73,15 +73,17 @@ typedef struct {
     char *product;               /* GFD nvidia.com/gpu.product verbatim, NULL without GFD */
     char *base_product;          /* without -MIG-* / -SHARED, NULL without GFD */
     char *short_product;         /* for tables: "A100-SXM4-80GB", "T4"; "-" when unknown */
-    int physical_gpus;           /* 0 = unknown */
+    int physical_gpus;           /* 0 = unknown (inv.physical says -1 and why) */
+    NodeInventory inv;           /* every inventory fact with its source (node.h) */
     int64_t memory_mib;          /* all physical GPUs together, 0 = unknown */
     int64_t memory_per_gpu_mib;  /* one physical GPU, 0 = unknown */
-    MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (none when absent) */
-    bool mig_enabled;            /* MIG devices are in use (mixed profiles or single profile) */
+    MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (none when absent); mixed when only
+                                    advertised nvidia.com/mig-* resources show MIG */
+    bool mig_enabled;            /* MIG devices are in use (labels or mig-* resources) */
     char *mig_single_profile;    /* single strategy: "1g.10gb" */
     char *mig_config, *mig_config_state;
-    SharingStrategy sharing;
-    int replicas;                /* 1 when not shared */
+    SharingStrategy sharing;     /* also from old GFD labels / the device-plugin config */
+    int replicas;                /* 1 when not shared, 0 when shared with unknown replicas */
     bool ready, schedulable;
     ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
     HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
@@ -107,6 +109,8 @@ typedef struct {
 typedef struct {
     /* summary */
     int nodes, gpu_nodes, physical_gpus, pending_gpu_pods;
+    int unknown_gpu_nodes;       /* GPU nodes whose physical GPUs cannot be counted (not in the total) */
+    int resource_counted_nodes;  /* GPU nodes counted from advertised resources alone (physical_unsure) */
     int idle_allocated_gpus;     /* -1 without metrics */
     ResourceTotal *totals; size_t ntotals;   /* sorted by name */
     NodeStatus *gpu_node_list; size_t ngpu_node_list;   /* sorted by name */
@@ -138,11 +142,14 @@ void status_free(GpuStatus *st);
 /* sums for a table row: allocated and allocatable over all GPU resources of the node */
 int64_t node_status_allocated(const NodeStatus *n);
 int64_t node_status_allocatable(const NodeStatus *n);
+/* GPUS cell: "8", "?" (cannot be counted), "2*" (from advertised resources alone); caller frees */
+char *node_status_gpus_cell(const NodeStatus *n);
 /* "Ready", "NotReady,SchedulingDisabled,NoDevicePlugin" (kubectl words, then problem codes);
  * caller frees */
 char *node_status_word(const NodeStatus *n);
 /* how the node's GPUs are cut, for a MODE column: "mig mixed", "mig single", "ts x4",
- * "mps x8", "mig mixed,ts x2", "MIG INVALID" (bad single-strategy layout), "-"; caller frees */
+ * "mps x8", "mig mixed,ts x2", "MIG INVALID" (bad single-strategy layout), "ts x?" / "shared x?"
+ * (replicas unknown), "?" (nothing says whether it shares), "-"; caller frees */
 char *node_status_mode(const NodeStatus *n);
 /* "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb" -> "A100-SXM4-80GB"; caller frees */
 char *product_short_name(const char *gfd_product);

@@ -9,7 +9,10 @@
  *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
  *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;
  *   - ResourceQuotas that mention a GPU resource; DaemonSets of the GPU Operator / device
- *     plugin; the ClusterPolicy state.
+ *     plugin; the ClusterPolicy state and the device-plugin ConfigMap it names
+ *     (spec.devicePlugin.config.name / .default);
+ *   - ConfigMaps: of each data key that is a device-plugin config, only its sharing facts
+ *     (dpconfig.h), at most 256 keys in all.
  * cluster_finalize() must be called once after the last object: it joins pods to nodes and
  * computes per-node allocation.  Cluster owns everything; cluster_free releases it.
  */
@@ -23,7 +26,7 @@
 
 typedef enum {
     OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,
-    OBJ_SERVICE, OBJ__COUNT
+    OBJ_SERVICE, OBJ_CONFIGMAP, OBJ__COUNT
 } ObjKind;
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
 bool obj_kind_from_name(const char *kind, ObjKind *out);
@@ -54,6 +57,15 @@ typedef struct {
     struct { char *name; int port; } *ports; size_t nports;
 } Service;
 
+/* one key of a device-plugin ConfigMap, reduced to its sharing facts */
+typedef struct {
+    char *ns, *name, *key;
+    SharingStrategy strategy;
+    int replicas;              /* 1 when not shared */
+    bool renamed;
+    char *where;               /* "ConfigMap NS/NAME, key KEY" (for SharingConfig.where) */
+} DevicePluginConfig;
+
 /* per-node usage by pods bound to it (all pods, GPU or not), computed by finalize */
 typedef struct {
     ResourceList requested;    /* sum of effective requests of pods holding resources */
@@ -70,6 +82,8 @@ typedef struct Cluster {
     Service *services; size_t nservices, capservices;
     char *clusterpolicy_name, *clusterpolicy_state;   /* NULL when absent */
     bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
+    char *dp_config_name, *dp_config_default;   /* ClusterPolicy spec.devicePlugin.config */
+    DevicePluginConfig *dpconfigs; size_t ndpconfigs, capdpconfigs;
     Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */
@@ -94,6 +108,15 @@ int cluster_ingest(Cluster *c, ObjKind kind, const struct cJSON *obj, struct Err
  * the next finalize: cluster_node_usage returns NULL meanwhile).  Also drops FailedScheduling
  * events of pods that were not kept, when any pod was ingested. */
 void cluster_finalize(Cluster *c);
+
+/* The device-plugin config node n runs, when known: the ClusterPolicy names the ConfigMap
+ * (spec.devicePlugin.config.name), the node's nvidia.com/device-plugin.config label picks the
+ * key, else the policy's default (the operator passes FALLBACK_STRATEGIES=empty: nothing else).
+ * Fills *cfg (strings borrowed from c) and returns true; false when any of it is unknown. */
+bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg);
+/* dpconfig.c, for cluster.c: ingest one ConfigMap; free the DevicePluginConfig list */
+int cluster_ingest_configmap(Cluster *c, const struct cJSON *obj, struct Error *err);
+void cluster_dpconfigs_free(Cluster *c);
 
 Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);

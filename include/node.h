@@ -29,19 +29,31 @@ typedef struct {
     char *product;         /* GFD product, verbatim (may carry -MIG-<p> / -SHARED / -MIG-INVALID) */
     char *base_product;    /* product with -MIG-*, -SHARED suffixes stripped */
     int count;             /* nvidia.com/gpu.count */
-    int64_t memory_mib;    /* nvidia.com/gpu.memory */
+    int64_t memory_mib;    /* nvidia.com/gpu.memory in MiB (a value in bytes, as some setups
+                              write it, e.g. 16106127360, is converted; see memory_in_bytes) */
+    bool memory_in_bytes;  /* the label held bytes (or a quantity such as "16Gi"), not MiB */
     char *family;          /* nvidia.com/gpu.family */
     MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (absent -> none) */
     bool mig_capable;            /* nvidia.com/mig.capable */
     char *mig_config;            /* nvidia.com/mig.config */
     char *mig_config_state;      /* nvidia.com/mig.config.state */
-    SharingStrategy sharing;     /* nvidia.com/gpu.sharing-strategy */
+    SharingStrategy sharing;     /* nvidia.com/gpu.sharing-strategy; before device plugin v0.15
+                                    (GFD v0.6-v0.8 / plugin v0.12-v0.14) no such label: then
+                                    time-slicing when gpu.replicas > 1 or the product ends -SHARED */
+    bool sharing_old_labels;     /* sharing read from those older labels (no sharing-strategy) */
+    bool has_sharing_labels;     /* sharing-strategy or gpu.replicas label present (GFD >= v0.6) */
     int replicas;                /* nvidia.com/gpu.replicas (1 when unset) */
     char *device_plugin_config;  /* nvidia.com/device-plugin.config */
     char *mig_single_profile;    /* single strategy: the "-MIG-<p>" part of product */
     MigDeviceFacts *mig;         /* mixed strategy: one per nvidia.com/mig-<P>.count label */
     size_t nmig;
     char *driver_version;        /* nvidia.com/cuda.driver-version.full */
+    /* cloud node labels, for nodes without GFD (node.c names the keys) */
+    int cloud_count;             /* karpenter.k8s.aws/instance-gpu-count (NVIDIA), 0 unset */
+    int64_t cloud_memory_mib;    /* karpenter.k8s.aws/instance-gpu-memory (MiB), 0 unset */
+    SharingStrategy cloud_sharing;   /* cloud.google.com/gke-gpu-sharing-strategy */
+    int cloud_replicas;          /* cloud.google.com/gke-max-shared-clients-per-gpu, 0 unset */
+    char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
 } GpuFacts;
 
 typedef struct Node {
@@ -70,15 +82,69 @@ void gpu_facts_free(GpuFacts *g);
 bool node_advertises_gpu(const Node *n);
 /* node is a "GPU node": GFD/present labels, or a GPU resource with capacity > 0 */
 bool node_is_gpu_node(const Node *n);
-/* physical GPUs: GFD gpu.count under strategy none/mixed; under single, gpu.count counts MIG
- * devices, so ceil(count / max instances of the profile per GPU) from mig_tables.h, 0 when the
- * model/profile is unknown or the product is -MIG-INVALID; without GFD labels the capacity of
- * nvidia.com/gpu divided by replicas, else the sum of the other non-MIG GPU resources.
- * Documented in node.c. */
+/* physical GPUs as node_inventory counts them without a device-plugin config, 0 when they
+ * cannot be counted (node_inventory says -1 and why).  Replicas and MIG devices are never
+ * counted; a node advertising mig-* resources without a GFD gpu.count is 0 (unknown). */
 int node_physical_gpus(const Node *n);
-/* total GPU memory MiB of the node's physical GPUs (single: model memory from the MIG table),
- * 0 if unknown */
+/* total GPU memory MiB of the node's physical GPUs (node_inventory, no config), 0 if unknown */
 int64_t node_gpu_memory_mib(const Node *n);
+
+/* ---- the node's GPU inventory from every signal (src/model/inventory.c) ----
+ *
+ * Each fact comes from the best signal present, in this order:
+ *   1. GPU Feature Discovery labels of the current device plugin (v0.15+);
+ *   2. older GFD labels (GFD v0.2-v0.8, device plugin v0.12-v0.14: no sharing-strategy, -SHARED
+ *      product suffix, gpu.replicas), labels in other units (memory in bytes), cloud labels
+ *      (Karpenter karpenter.k8s.aws/instance-gpu-*, GKE cloud.google.com/gke-*);
+ *   3. the resources the node advertises (nvidia.com/gpu, nvidia.com/gpu.shared,
+ *      nvidia.com/mig-*, their capacities);
+ *   4. the device-plugin config the node runs (ConfigMap named by the ClusterPolicy, key from
+ *      the node's nvidia.com/device-plugin.config label or the policy's default);
+ *   5. what follows from the others (advertised units / replicas, the MIG table's memory).
+ * FactSource says which one gave a fact; FACT_GFD is the only one JSON leaves unsaid. */
+typedef enum { FACT_NONE = 0, FACT_GFD, FACT_LABELS, FACT_RESOURCES, FACT_INFERRED } FactSource;
+/* "labels" (FACT_GFD and FACT_LABELS), "resources", "inferred", "none" */
+const char *fact_source_name(FactSource s);
+
+/* The sharing part of a node's device-plugin config (cluster.c reads it from the ConfigMap);
+ * strings borrowed. */
+typedef struct {
+    SharingStrategy strategy;    /* sharing.timeSlicing or sharing.mps for nvidia.com/gpu */
+    int replicas;                /* its replicas (>= 2), 1 when the config shares nothing */
+    bool renamed;                /* renameByDefault: advertised as nvidia.com/gpu.shared */
+    const char *where;           /* "ConfigMap gpu-operator/time-slicing-config, key tesla-t4" */
+} SharingConfig;
+
+/* "sharing" beyond the enum: SHARING_NONE with a known shared resource reads "shared" */
+typedef enum { INV_SHARING_KNOWN = 0, INV_SHARING_SHARED_UNKNOWN, INV_SHARING_UNKNOWN } InvSharingKnown;
+
+#define INV_DETAIL_MAX 200
+typedef struct {
+    int physical;                /* physical GPUs, -1 = cannot be counted */
+    FactSource physical_src;     /* FACT_RESOURCES: counted from advertised units alone */
+    bool physical_unsure;        /* from nvidia.com/gpu capacity with no sharing signal at all:
+                                    replicas, if any, would be counted as GPUs */
+    int whole_gpus;              /* GPUs advertised whole (nvidia.com/gpu[.shared] / replicas),
+                                    -1 unknown */
+    int mig_devices;             /* MIG devices (labels or advertised mig-* units / replicas) */
+    bool mig_enabled;            /* MIG devices exist (labels or mig-* resources) */
+    MigStrategy mig_strategy;    /* none | single | mixed (mixed when only resources show MIG) */
+    FactSource mig_src;
+    SharingStrategy sharing;
+    InvSharingKnown sharing_known;
+    int replicas;                /* per GPU; 1 not shared; 0 = unknown */
+    FactSource sharing_src;
+    int64_t memory_per_gpu_mib;  /* 0 unknown */
+    FactSource memory_src;
+    char physical_detail[INV_DETAIL_MAX], sharing_detail[INV_DETAIL_MAX],
+         memory_detail[INV_DETAIL_MAX], mig_detail[INV_DETAIL_MAX];   /* "" when from FACT_GFD */
+} NodeInventory;
+
+/* cfg may be NULL (no device-plugin config known).  Never fails. */
+void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv);
+/* "none" | "time-slicing" | "mps" | "shared" (strategy unknown) | "unknown" */
+const char *node_inventory_sharing_name(const NodeInventory *inv);
+
 const char *mig_strategy_name(MigStrategy s);       /* "none" | "single" | "mixed" */
 const char *sharing_strategy_name(SharingStrategy s); /* "none" | "time-slicing" | "mps" */
 #endif

@@ -8,8 +8,10 @@
  * resource rows (capacity / allocatable / allocated, all-zero rows dropped), problems, and with
  * metrics the devices and per-pod usage.  Totals are sums over the GPU nodes shown.
  *
- * Physical GPUs and memory come from node_physical_gpus / node_gpu_memory_mib (node.c), so
- * replicas (time-slicing, MPS) and MIG devices are never counted as GPUs.
+ * Physical GPUs, memory, MIG and sharing come from node_inventory (model/inventory.c: GFD labels
+ * of any version, then advertised resources, then the device-plugin config the node runs), so
+ * replicas (time-slicing, MPS) and MIG devices are never counted as GPUs.  A node that cannot be
+ * counted is left out of the physical total and counted in unknown_gpu_nodes instead.
  *
  * The GPU Operator is looked for among the GPU DaemonSets the cluster kept: namespace
  * gpu-operator, then nvidia-gpu-operator, then wherever its own operands run (custom install);
@@ -122,10 +124,19 @@ char *node_status_mode(const NodeStatus *n)
     Strbuf sb = STRBUF_INIT;
     if (n->product && str_ends_with(n->product, "-MIG-INVALID")) strbuf_adds(&sb, "MIG INVALID");
     else if (n->mig_enabled) strbuf_adds(&sb, n->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
-    if (n->sharing != SHARING_NONE)
-        strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", n->sharing == SHARING_MPS ? "mps" : "ts", n->replicas);
+    const char *word = n->inv.sharing_known == INV_SHARING_SHARED_UNKNOWN ? "shared"
+                     : n->sharing == SHARING_MPS ? "mps" : n->sharing == SHARING_TIME_SLICING ? "ts" : NULL;
+    if (word && n->replicas > 0) strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", word, n->replicas);
+    else if (word) strbuf_addf(&sb, "%s%s x?", sb.len ? "," : "", word);
+    else if (n->inv.sharing_known == INV_SHARING_UNKNOWN && !n->mig_enabled && n->nres) strbuf_adds(&sb, "?");
     if (!sb.len) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
+}
+
+char *node_status_gpus_cell(const NodeStatus *n)
+{
+    if (n->inv.physical < 0) return xstrdup("?");
+    return xasprintf("%d%s", n->inv.physical, n->inv.physical_unsure ? "*" : "");
 }
 
 char *node_status_word(const NodeStatus *n)
@@ -145,24 +156,25 @@ char *node_status_word(const NodeStatus *n)
 
 static bool gpu_labels(const Node *n) { return n->gpu.has_gfd || n->gpu.present; }
 
-static void node_facts(NodeStatus *ns, const Node *n)
+static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n)
 {
     const GpuFacts *g = &n->gpu;
     ns->name = xstrdup(n->name);
     ns->product = xstrdup(g->product);
     ns->base_product = xstrdup(g->base_product);
     ns->short_product = product_short_name(g->product);
-    ns->physical_gpus = node_physical_gpus(n);
-    ns->memory_mib = node_gpu_memory_mib(n);
-    ns->memory_per_gpu_mib = ns->physical_gpus > 0 ? ns->memory_mib / ns->physical_gpus : 0;
-    ns->mig_strategy = g->mig_strategy;
+    SharingConfig cfg;
+    node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &ns->inv);
+    ns->physical_gpus = ns->inv.physical > 0 ? ns->inv.physical : 0;
+    ns->memory_per_gpu_mib = ns->inv.memory_per_gpu_mib;
+    ns->memory_mib = (int64_t)ns->physical_gpus * ns->memory_per_gpu_mib;
+    ns->mig_strategy = ns->inv.mig_strategy;
     ns->mig_single_profile = xstrdup(g->mig_single_profile);
-    ns->mig_enabled = (g->mig_strategy == MIG_MIXED && g->nmig > 0) ||
-                      (g->mig_strategy == MIG_SINGLE && g->mig_single_profile);
+    ns->mig_enabled = ns->inv.mig_enabled;
     ns->mig_config = xstrdup(g->mig_config);
     ns->mig_config_state = xstrdup(g->mig_config_state);
-    ns->sharing = g->sharing;
-    ns->replicas = g->sharing == SHARING_NONE ? 1 : (g->replicas > 0 ? g->replicas : 1);
+    ns->sharing = ns->inv.sharing;
+    ns->replicas = ns->inv.replicas;
     ns->ready = n->ready;
     ns->schedulable = !n->unschedulable;
     ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
@@ -435,7 +447,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
-        node_facts(ns, &c->nodes[i]);
+        node_facts(ns, c, &c->nodes[i]);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
     }
     for (size_t i = 0; i < c->npods; i++) {
@@ -463,7 +475,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     if (metrics) st->idle_allocated_gpus = 0;
     for (size_t i = 0; i < ngpu; i++) {
         const NodeStatus *ns = &st->gpu_node_list[i];
-        st->physical_gpus += ns->physical_gpus;
+        if (ns->inv.physical >= 0) st->physical_gpus += ns->inv.physical;
+        else st->unknown_gpu_nodes++;
+        if (ns->inv.physical >= 0 && ns->inv.physical_unsure) st->resource_counted_nodes++;
         if (metrics) st->idle_allocated_gpus += ns->idle_allocated;
         for (size_t j = 0; j < ns->nres; j++) {
             const ResourceAlloc *r = &ns->res[j];

@@ -79,6 +79,8 @@ static void print_summary(const GpuStatus *st, bool color)
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
     printf("%sNodes:%s %d (%d with GPUs)   %sGPUs:%s %d physical", b, e, st->nodes, st->gpu_nodes, b, e,
            st->physical_gpus);
+    if (st->unknown_gpu_nodes)       /* not counted: a guess would read as a fact */
+        printf(" (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
     if (st->has_metrics) {
         char win[32];
         fmt_window(win, sizeof win, st->window_s);
@@ -131,8 +133,9 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
         table_add_row(t);
         table_cell(t, n->name);
         table_cell(t, n->short_product);
-        if (n->physical_gpus > 0) table_cellf(t, "%d", n->physical_gpus);
-        else table_cell(t, "?");
+        char *gpus = node_status_gpus_cell(n);
+        table_cell(t, gpus);
+        free(gpus);
         fmt_gib(buf, sizeof buf, n->memory_per_gpu_mib);
         table_cell(t, buf);
         char *mode = node_status_mode(n);     /* MIG and sharing in one column: 80 columns */
@@ -242,6 +245,41 @@ static void print_devices(const GpuStatus *st, bool color)
     table_free(t);
 }
 
+/* The facts of the node table that do not come from current GFD labels, and why a count is
+ * "?" or marked "*": one row per such fact (memory only when its label was not in MiB, MIG
+ * only when resources alone show it). */
+static void print_inventory_notes(const GpuStatus *st, bool color)
+{
+    static const char *const headers[] = { "NODE", "FACT", "SOURCE", "DETAIL" };
+    Table *t = table_new(headers, 4);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        const NodeInventory *v = &n->inv;
+        struct { const char *fact; FactSource src; const char *detail; bool show; } rows[] = {
+            { "GPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
+              v->physical < 0 || v->physical_src != FACT_GFD },
+            { "MIG", v->mig_src, v->mig_detail, v->mig_src == FACT_RESOURCES },
+            { "sharing", v->sharing_src, v->sharing_detail, v->sharing_src != FACT_GFD && *v->sharing_detail },
+            { "memory", v->memory_src, v->memory_detail, v->memory_src == FACT_LABELS },
+        };
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            if (!rows[r].show || !*rows[r].detail) continue;
+            table_add_row(t);
+            table_cell(t, n->name);
+            table_cell(t, rows[r].fact);
+            table_cell(t, rows[r].src == FACT_NONE ? "unknown" : fact_source_name(rows[r].src));
+            table_cell(t, rows[r].detail);
+        }
+    }
+    if (table_rows(t)) {
+        printf("\n");
+        table_print(t, stdout, color);
+        if (st->resource_counted_nodes)
+            printf("* counted from advertised resources alone: time-slicing or MPS replicas there would read as GPUs\n");
+    }
+    table_free(t);
+}
+
 static void print_problems(const GpuStatus *st, bool color)
 {
     static const char *const headers[] = { "NODE", "PROBLEM", "DETAIL" };
@@ -312,6 +350,7 @@ static void print_table(const GpuStatus *st, bool wide, bool color)
         print_pods(st, color);
         if (st->has_metrics) print_devices(st, color);
     }
+    print_inventory_notes(st, color);
     print_problems(st, color);
     print_operator(st, wide, color);
     printf("\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
@@ -331,12 +370,27 @@ static void add_str_or_null(cJSON *o, const char *key, const char *v)
     else cJSON_AddNullToObject(o, key);
 }
 
+static void add_fact_source(cJSON *o, const char *fact, FactSource s, const char *detail, bool resources_only)
+{
+    if (s == FACT_GFD && !*detail) return;
+    if (s == FACT_NONE && !*detail) return;          /* nothing to say: e.g. no MIG at all */
+    cJSON *f = cJSON_AddObjectToObject(o, fact);
+    cJSON_AddStringToObject(f, "source", fact_source_name(s));
+    if (resources_only) cJSON_AddBoolToObject(f, "resourcesOnly", true);
+    if (*detail) cJSON_AddStringToObject(f, "detail", detail);
+}
+
 static cJSON *node_json(const NodeStatus *n, bool metrics)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", n->name);
     add_str_or_null(o, "product", n->product);
-    cJSON_AddNumberToObject(o, "physicalGPUs", n->physical_gpus);
+    const NodeInventory *v = &n->inv;
+    if (v->physical >= 0) cJSON_AddNumberToObject(o, "physicalGPUs", v->physical);
+    else cJSON_AddNullToObject(o, "physicalGPUs");               /* cannot be counted */
+    if (v->whole_gpus >= 0) cJSON_AddNumberToObject(o, "wholeGPUs", v->whole_gpus);
+    else cJSON_AddNullToObject(o, "wholeGPUs");
+    cJSON_AddNumberToObject(o, "migDevices", v->mig_devices);
     cJSON_AddNumberToObject(o, "gpuMemoryMiB", (double)n->memory_mib);
     cJSON_AddNumberToObject(o, "gpuMemoryPerGPUMiB", (double)n->memory_per_gpu_mib);
     cJSON_AddStringToObject(o, "migStrategy", mig_strategy_name(n->mig_strategy));
@@ -344,8 +398,17 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     add_str_or_null(o, "migConfig", n->mig_config);
     add_str_or_null(o, "migConfigState", n->mig_config_state);
     cJSON *sh = cJSON_AddObjectToObject(o, "sharing");
-    cJSON_AddStringToObject(sh, "strategy", sharing_strategy_name(n->sharing));
-    cJSON_AddNumberToObject(sh, "replicas", n->replicas);
+    cJSON_AddStringToObject(sh, "strategy", node_inventory_sharing_name(v));
+    if (n->replicas > 0) cJSON_AddNumberToObject(sh, "replicas", n->replicas);
+    else cJSON_AddNullToObject(sh, "replicas");
+    if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", fact_source_name(v->sharing_src));
+    /* per fact not read from current GFD labels: where it came from and how */
+    cJSON *src = cJSON_AddObjectToObject(o, "sources");
+    add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
+                    v->physical_unsure);
+    add_fact_source(src, "gpuMemory", v->memory_per_gpu_mib ? v->memory_src : FACT_NONE, v->memory_detail, false);
+    add_fact_source(src, "mig", v->mig_src, v->mig_detail, false);
+    add_fact_source(src, "sharing", v->sharing_src, v->sharing_detail, false);
     cJSON_AddBoolToObject(o, "ready", n->ready);
     cJSON_AddBoolToObject(o, "schedulable", n->schedulable);
     cJSON *res = cJSON_AddObjectToObject(o, "resources");
@@ -425,6 +488,8 @@ static cJSON *status_json(const GpuStatus *st)
         cJSON_AddNumberToObject(r, "allocatable", (double)st->totals[i].allocatable);
         cJSON_AddNumberToObject(r, "allocated", (double)st->totals[i].allocated);
     }
+    cJSON_AddNumberToObject(s, "gpuNodesUnknown", st->unknown_gpu_nodes);   /* not in physicalGPUs */
+    cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
     for (size_t i = 0; i < st->ngpu_node_list; i++)
         cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));
@@ -539,6 +604,9 @@ const Command command_status = {
         "and the health of the GPU Operator's DaemonSets.  With metrics (DCGM, through Prometheus or\n"
         "the exporter pods) it adds memory used and utilization, and counts GPUs that are allocated\n"
         "but stayed under --idle-threshold percent for --window.  NODE names and -l select nodes.\n"
+        "Facts come from GFD labels of any version, then advertised resources, then the device-plugin\n"
+        "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
+        "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"

@@ -16,7 +16,10 @@
  *   DaemonSet    in gpu-operator / nvidia-gpu-operator / kube-system, or whose app label or
  *                name starts with nvidia- or gpu-.
  *   Service      whose name or a label key/value contains "prometheus" (metrics discovery).
- *   ClusterPolicy  name and status.state (the one not "ignored" wins when several).
+ *   ClusterPolicy  name, status.state and spec.devicePlugin.config.{name,default} (the one not
+ *                "ignored" wins when several).
+ *   ConfigMap    each data value that parses as a device-plugin config becomes one
+ *                DevicePluginConfig (dpconfig.c: cluster_ingest_configmap).
  * cluster_finalize joins usage to nodes (dropped pods + kept GPU pods that hold resources) and
  * rebuilds the node index; it may be called again after more objects were ingested.
  */
@@ -38,7 +41,7 @@
 static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_NODE] = "Node", [OBJ_POD] = "Pod", [OBJ_EVENT] = "Event",
     [OBJ_RESOURCEQUOTA] = "ResourceQuota", [OBJ_DAEMONSET] = "DaemonSet",
-    [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service",
+    [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service", [OBJ_CONFIGMAP] = "ConfigMap",
 };
 
 const char *obj_kind_name(ObjKind k) { return k >= 0 && k < OBJ__COUNT ? kind_names[k] : "Unknown"; }
@@ -187,7 +190,7 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
-    fn(c, &g->driver_version);
+    fn(c, &g->driver_version); fn(c, &g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
 }
 
@@ -526,6 +529,11 @@ static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
     free(c->clusterpolicy_state);
     c->clusterpolicy_name = jdup_trunc(name, MODEL_NAME_MAX);
     c->clusterpolicy_state = jdup_trunc(state, 64);
+    const cJSON *dpc = jobj(jobj(jobj(obj, "spec"), "devicePlugin"), "config");
+    free(c->dp_config_name);
+    free(c->dp_config_default);
+    c->dp_config_name = jdup_trunc(jstr_ne(dpc, "name"), MODEL_NAME_MAX);
+    c->dp_config_default = jdup_trunc(jstr_ne(dpc, "default"), MODEL_NAME_MAX);
     return 0;
 }
 
@@ -548,6 +556,7 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_DAEMONSET: return ingest_daemonset(c, obj, err);
     case OBJ_CLUSTERPOLICY: return ingest_clusterpolicy(c, obj, err);
     case OBJ_SERVICE: return ingest_service(c, obj, err);
+    case OBJ_CONFIGMAP: return cluster_ingest_configmap(c, obj, err);
     case OBJ__COUNT: break;
     }
     error_set(err, "unknown object kind %d", (int)kind);
@@ -671,6 +680,9 @@ void cluster_free(Cluster *c)
     free(c->services);
     free(c->clusterpolicy_name);
     free(c->clusterpolicy_state);
+    free(c->dp_config_name);
+    free(c->dp_config_default);
+    cluster_dpconfigs_free(c);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     strmap_free(c->node_index, NULL);

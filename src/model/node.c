@@ -1,19 +1,12 @@
 /* node.c — Node objects and the GPU facts of their labels (shared/reference/gfd-labels.md).
  *
- * Physical GPU count (node_physical_gpus), in order of preference:
- *   1. GFD labels, strategy none or mixed: nvidia.com/gpu.count is the number of physical GPUs
- *      (under mixed the MIG-enabled parents are still counted there).
- *   2. GFD labels, strategy single: gpu.count counts MIG devices of one profile, and GFD
- *      assumes all GPUs carry the same geometry, so physical = ceil(devices / max instances of
- *      that profile per GPU) from the MIG table of the product.  An unknown model or profile,
- *      or a -MIG-INVALID product (count 0), gives 0 = unknown: a guess would be printed as if
- *      it were right.
- *   3. No usable GFD count: capacity of nvidia.com/gpu divided by the replicas label (1 when
- *      unset or 0); if that is 0, the sum of the capacities of the other non-MIG GPU resources
- *      (nvidia.com/gpu.shared / replicas, amd.com/gpu, gpu.intel.com/i915|xe).  MIG resources
- *      are not counted: how many devices share a GPU is unknown without labels.
- * GPU memory (node_gpu_memory_mib): physical GPUs x per-GPU memory; under single the label
- * holds the MIG device's memory, so the parent's memory comes from the MIG table.
+ * Label readings that changed across GFD / device plugin versions are normalised here:
+ *   - sharing: nvidia.com/gpu.sharing-strategy exists from device plugin v0.15; before it
+ *     (GFD v0.6-v0.8, plugin v0.12-v0.14) gpu.replicas > 1 or a -SHARED product suffix means
+ *     time-slicing (MPS did not exist yet);
+ *   - memory: nvidia.com/gpu.memory is MiB from GFD; a value in bytes or a quantity is converted.
+ * What the labels, resources and device-plugin config say together is node_inventory's
+ * (inventory.c), which also counts physical GPUs.
  */
 #include "node.h"
 #include <cjson/cJSON.h>
@@ -21,7 +14,6 @@
 #include <string.h>
 #include "error.h"
 #include "json_fields.h"
-#include "mig_tables.h"
 #include "quantity.h"
 #include "util.h"
 
@@ -41,6 +33,27 @@ static int64_t label_int64(const KVList *l, const char *key)
     const char *s = kv_get(l, key);
     if (!s || !str_to_int64(s, &v) || v < 0 || v > ((int64_t)1 << 40)) return 0;
     return v;
+}
+
+/* nvidia.com/gpu.memory: MiB as GFD writes it (NVML memory.total >> 20); bytes as some setups
+ * write it (16106127360 for a 15 GiB T4); a quantity ("16Gi", "15360Mi").  No GPU has 4 TiB
+ * (4194304 MiB) and none has less than 1 GiB (1073741824 bytes): a plain number above the first
+ * is bytes.  0 when absent or unreadable. */
+static int64_t label_memory_mib(const char *s, bool *in_bytes)
+{
+    *in_bytes = false;
+    if (!s || !*s) return 0;
+    int64_t v;
+    if (str_to_int64(s, &v)) {
+        if (v <= 0) return 0;
+        if (v < ((int64_t)1 << 22)) return v;
+        *in_bytes = true;
+        return v >> 20;
+    }
+    int64_t milli;
+    if (!quantity_parse(s, &milli) || milli <= 0) return 0;
+    *in_bytes = true;
+    return milli / 1000 / ((int64_t)1 << 20);
 }
 
 static bool label_true(const KVList *l, const char *key) { return str_eq(kv_get(l, key), "true"); }
@@ -79,6 +92,28 @@ static void read_mig_devices(GpuFacts *g, const KVList *labels)
     if (g->nmig > 1) qsort(g->mig, g->nmig, sizeof *g->mig, cmp_mig);
 }
 
+/* Nodes without GFD still say what they carry through their cloud's labels:
+ *   Karpenter (AWS provider) karpenter.k8s.aws/instance-gpu-{manufacturer,count,memory,name}:
+ *     the instance type's GPUs, memory per GPU in MiB (e.g. g4dn: nvidia, 1, 16384, t4);
+ *   GKE cloud.google.com/gke-accelerator (the GPU), gke-gpu-sharing-strategy (time-sharing |
+ *     mps), gke-max-shared-clients-per-gpu (nvidia.com/gpu units per GPU), and
+ *     gke-gpu-partition-size (MIG: nvidia.com/gpu then counts MIG partitions). */
+static void read_cloud_labels(GpuFacts *g, const KVList *labels)
+{
+    bool nvidia = str_eq(kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
+    if (nvidia) {
+        g->present = true;
+        g->cloud_count = label_int(labels, "karpenter.k8s.aws/instance-gpu-count", 0);
+        g->cloud_memory_mib = label_int64(labels, "karpenter.k8s.aws/instance-gpu-memory");
+    }
+    if (kv_get(labels, "cloud.google.com/gke-accelerator")) g->present = true;
+    const char *gs = kv_get(labels, "cloud.google.com/gke-gpu-sharing-strategy");
+    g->cloud_sharing = str_eq(gs, "time-sharing") ? SHARING_TIME_SLICING : str_eq(gs, "mps") ? SHARING_MPS : SHARING_NONE;
+    g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
+    const char *part = kv_get(labels, "cloud.google.com/gke-gpu-partition-size");
+    g->cloud_partition = part && *part ? xstrdup(part) : NULL;
+}
+
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
 {
     memset(g, 0, sizeof *g);
@@ -91,7 +126,7 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
                  label_true(labels, "feature.node.kubernetes.io/pci-0302_10de.present") ||
                  label_true(labels, "feature.node.kubernetes.io/pci-0300_10de.present");
     g->count = label_int(labels, "nvidia.com/gpu.count", 0);
-    g->memory_mib = label_int64(labels, "nvidia.com/gpu.memory");
+    g->memory_mib = label_memory_mib(kv_get(labels, "nvidia.com/gpu.memory"), &g->memory_in_bytes);
     g->family = xstrdup(kv_get(labels, "nvidia.com/gpu.family"));
     const char *strategy = kv_get(labels, "nvidia.com/mig.strategy");
     g->mig_strategy = str_eq(strategy, "single") ? MIG_SINGLE : str_eq(strategy, "mixed") ? MIG_MIXED : MIG_NONE;
@@ -103,6 +138,15 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
                : str_eq(sharing, "mps") ? SHARING_MPS : SHARING_NONE;
     /* absent -> 1 (no sharing); "0" is meaningful (MIG-enabled parents under mixed, INVALID) */
     g->replicas = label_int(labels, "nvidia.com/gpu.replicas", 1);
+    g->has_sharing_labels = sharing || kv_get(labels, "nvidia.com/gpu.replicas");
+    /* Before device plugin v0.15 (k8s-device-plugin 40e6089b7 "Add resource.sharing-strategy
+     * labels") GFD wrote only gpu.replicas and the -SHARED product suffix
+     * (gpu-feature-discovery v0.6.0 internal/lm/resource.go productLabel/replicasLabel); MPS
+     * came with v0.15 too, so replicas > 1 there means time-slicing. */
+    if (!sharing && (g->replicas > 1 || (product && str_ends_with(product, "-SHARED")))) {
+        g->sharing = SHARING_TIME_SLICING;
+        g->sharing_old_labels = true;
+    }
     g->device_plugin_config = xstrdup(kv_get(labels, "nvidia.com/device-plugin.config"));
     g->driver_version = xstrdup(kv_get(labels, "nvidia.com/cuda.driver-version.full"));
 
@@ -122,13 +166,14 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
         g->base_product = base;
     }
     read_mig_devices(g, labels);
+    read_cloud_labels(g, labels);
 }
 
 void gpu_facts_free(GpuFacts *g)
 {
     free(g->product); free(g->base_product); free(g->family);
     free(g->mig_config); free(g->mig_config_state); free(g->device_plugin_config);
-    free(g->mig_single_profile); free(g->driver_version);
+    free(g->mig_single_profile); free(g->driver_version); free(g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) free(g->mig[i].profile);
     free(g->mig);
     memset(g, 0, sizeof *g);
@@ -232,60 +277,6 @@ bool node_is_gpu_node(const Node *n)
     for (size_t i = 0; i < n->capacity.n; i++)
         if (n->capacity.items[i].milli > 0 && resource_is_gpu(n->capacity.items[i].name)) return true;
     return false;
-}
-
-static int64_t capacity_units(const Node *n, const char *name)
-{
-    return quantity_units_ceil(rlist_get(&n->capacity, name));
-}
-
-static int clamp_int(int64_t v) { return v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v; }
-
-/* the MIG model and the single-strategy profile, or NULL */
-static const MigProfile *single_profile(const Node *n, const MigGpuModel **model)
-{
-    *model = NULL;
-    if (!n->gpu.mig_single_profile || !n->gpu.base_product) return NULL;
-    *model = mig_model_for_product(n->gpu.base_product);
-    return *model ? mig_model_profile(*model, n->gpu.mig_single_profile) : NULL;
-}
-
-int node_physical_gpus(const Node *n)
-{
-    const GpuFacts *g = &n->gpu;
-    bool mig_single = g->mig_single_profile || (g->product && strstr(g->product, "-MIG-"));
-    if (g->has_gfd && g->mig_strategy == MIG_SINGLE && mig_single) {
-        const MigGpuModel *m;
-        const MigProfile *p = single_profile(n, &m);
-        if (!p || p->max_instances <= 0) return 0;     /* unknown (or -MIG-INVALID) */
-        return (g->count + p->max_instances - 1) / p->max_instances;
-    }
-    if (g->has_gfd && g->count > 0) return g->count;
-    int replicas = g->replicas > 0 ? g->replicas : 1;
-    int64_t whole = capacity_units(n, "nvidia.com/gpu");
-    if (whole > 0) return clamp_int((whole + replicas - 1) / replicas);
-    int64_t sum = 0;
-    for (size_t i = 0; i < n->capacity.n; i++) {
-        const char *name = n->capacity.items[i].name;
-        if (!resource_is_gpu(name) || resource_is_mig(name) || strcmp(name, "nvidia.com/gpu") == 0) continue;
-        int64_t u = quantity_units_ceil(n->capacity.items[i].milli);
-        if (u <= 0) continue;
-        if (strcmp(name, "nvidia.com/gpu.shared") == 0) u = (u + replicas - 1) / replicas;
-        if (sum < 1000000) sum += u;
-    }
-    return clamp_int(sum);
-}
-
-int64_t node_gpu_memory_mib(const Node *n)
-{
-    int gpus = node_physical_gpus(n);
-    if (gpus <= 0) return 0;
-    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.has_gfd && n->gpu.mig_single_profile) {
-        const MigGpuModel *m;
-        single_profile(n, &m);
-        return m ? (int64_t)gpus * m->memory_mib : 0;
-    }
-    return (int64_t)gpus * n->gpu.memory_mib;
 }
 
 const char *mig_strategy_name(MigStrategy s)

@@ -10,6 +10,8 @@
  *   resourcequotas   /api/v1[/namespaces/NS]/resourcequotas                  optional
  *   daemonsets       /apis/apps/v1/daemonsets                                optional
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
+ *   configmaps       /api/v1/configmaps?fieldSelector=metadata.name=NAME, NAME the device-plugin
+ *                    config a ClusterPolicy names (spec.devicePlugin.config.name) optional
  *   services         /api/v1/services                                        optional
  * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
  * failure fails the load: a partial cluster is never presented as the whole one.
@@ -124,6 +126,33 @@ static ListResult run_list(ApiClient *api, ObjKind kind, const char *what, const
     return LIST_FAILED;
 }
 
+/* ClusterPolicies pass through, and the device-plugin ConfigMap name of the honoured one (the
+ * first whose state is not "ignored", else the first) is remembered for the configmaps list */
+typedef struct {
+    LoaderItemFn fn;
+    void *ctx;
+    char name[254];
+    bool honoured;
+} PolicyCtx;
+
+static int on_clusterpolicy(void *ctx, ObjKind kind, const cJSON *item, Error *err)
+{
+    PolicyCtx *pc = ctx;
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(item, "spec");
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(spec, "devicePlugin");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(dp, "config");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cfg, "name");
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(item, "status");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(status, "state");
+    bool ignored = cJSON_IsString(state) && strcmp(state->valuestring, "ignored") == 0;
+    if (!pc->honoured && cJSON_IsString(name) && name->valuestring[0] && strlen(name->valuestring) < sizeof pc->name &&
+        (!pc->name[0] || !ignored)) {
+        snprintf(pc->name, sizeof pc->name, "%s", name->valuestring);
+        pc->honoured = !ignored;
+    }
+    return pc->fn(pc->ctx, kind, item, err);
+}
+
 /* the unfiltered events fallback keeps what the field selectors would have let through */
 static int on_scheduling_event(void *ctx, ObjKind kind, const cJSON *item, Error *err)
 {
@@ -211,7 +240,8 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         if (r == LIST_FAILED) return -1;
     }
     if (rq->clusterpolicy) {
-        ListCtx lc = { OBJ_CLUSTERPOLICY, fn, ctx };
+        PolicyCtx pc = { fn, ctx, "", false };
+        ListCtx lc = { OBJ_CLUSTERPOLICY, on_clusterpolicy, &pc };
         Error e = { 0 };
         if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, NULL,
                                 skip_for(OBJ_CLUSTERPOLICY, model), &lc, &e) == 0 ||
@@ -222,6 +252,15 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         } else {
             *err = e;
             return -1;
+        }
+        if (pc.name[0]) {
+            char *sel = xasprintf("metadata.name=%s", pc.name);
+            char *q = selector_query("fieldSelector", sel);
+            free(sel);
+            r = run_list(api, OBJ_CONFIGMAP, "configmaps", "/api/v1/configmaps", q, true,
+                         "device-plugin sharing config not read", fn, ctx, warnings, model, err);
+            free(q);
+            if (r == LIST_FAILED) return -1;
         }
     }
     if (rq->services) {

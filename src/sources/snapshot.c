@@ -119,7 +119,7 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_EVENT: return rq->events;
     case OBJ_RESOURCEQUOTA: return rq->quotas;
     case OBJ_DAEMONSET: return rq->daemonsets;
-    case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
+    case OBJ_CLUSTERPOLICY: case OBJ_CONFIGMAP: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
     default: return false;
     }

@@ -305,7 +305,8 @@ static void draw_header(App *a)
         strvec_push(&labels, "Nodes");
         strvec_pushf(&values, "%d (%d GPU)", st->nodes, st->gpu_nodes);
         strvec_push(&labels, "GPUs");
-        strvec_pushf(&values, "%d", st->physical_gpus);
+        if (st->unknown_gpu_nodes) strvec_pushf(&values, "%d (+%d nodes ?)", st->physical_gpus, st->unknown_gpu_nodes);
+        else strvec_pushf(&values, "%d", st->physical_gpus);
         strvec_push(&labels, "Pending");
         strvec_pushf(&values, "%d", st->pending_gpu_pods);
         strvec_push(&labels, "Idle");

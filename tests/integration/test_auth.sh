@@ -17,8 +17,12 @@ items() { json_get "$OUT" "len(d['items'])"; }
 want_items=$(python3 - "$KGPU_ROOT/tests/fixtures/api/small.json" <<'PY'
 import json, sys
 n = 0
-for i in json.load(open(sys.argv[1]))['items']:
+items = json.load(open(sys.argv[1]))['items']
+# the device-plugin ConfigMap is listed by the name the ClusterPolicy gives it
+dpc = {((i.get('spec') or {}).get('devicePlugin') or {}).get('config', {}).get('name') for i in items if i['kind'] == 'ClusterPolicy'}
+for i in items:
     k = i['kind']
+    if k == 'ConfigMap' and i['metadata']['name'] in dpc: n += 1
     if k == 'Pod' and i.get('status', {}).get('phase') in ('Succeeded', 'Failed'): continue
     if k == 'Event' and i.get('reason') not in ('FailedScheduling', 'FailedCreate'): continue
     if k in ('Node', 'Pod', 'Event', 'ResourceQuota', 'DaemonSet', 'ClusterPolicy', 'Service'): n += 1
@@ -34,14 +38,14 @@ for kind in token cert certdata basic exec insecure; do
   KUBECONFIG=$T/kubeconfig-$kind kgpu snapshot
   check_rc 0 "snapshot with $kind"
   check_eq "$(json_get "$OUT" "d['kind']")" "List" "$kind: a List"
-  check_eq "$(items)" "$want_items" "$kind: nodes, pods, events, quotas, daemonsets, clusterpolicy, services"
+  check_eq "$(items)" "$want_items" "$kind: nodes, pods, events, quotas, daemonsets, clusterpolicy, its configmap, services"
   check_eq "$(last_user)" "${want_user[$kind]}" "$kind: the server saw ${want_user[$kind]}"
   check_eq "$(fakeapi_count '.*')" "$(fakeapi_count '.*' '' GET)" "$kind: every request was a GET"
 done
 check_eq "$(json_get "$OUT" "d['metadata']['annotations']['kubectl-gpu/context']")" "fake" "context named in the snapshot"
 check_match "$(json_get "$OUT" "d['metadata']['annotations']['kubectl-gpu/snapshot-time']")" '^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$' "snapshot time annotated"
 check_eq "$(json_get "$OUT" "sorted({i['kind'] for i in d['items']})")" \
-  "['ClusterPolicy', 'DaemonSet', 'Event', 'Node', 'Pod', 'ResourceQuota', 'Service']" "items carry their kind"
+  "['ClusterPolicy', 'ConfigMap', 'DaemonSet', 'Event', 'Node', 'Pod', 'ResourceQuota', 'Service']" "items carry their kind"
 check_eq "$(json_get "$OUT" "[i['apiVersion'] for i in d['items'] if i['kind'] in ('DaemonSet','ClusterPolicy')][-1]")" "nvidia.com/v1" "items carry their apiVersion"
 check_eq "$(json_get "$OUT" "any('managedFields' in i['metadata'] for i in d['items'])")" "False" "managedFields left out"
 ua=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["userAgent"])' "$FAKEAPI_LOG")

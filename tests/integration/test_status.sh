@@ -211,7 +211,7 @@ exp() { python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(eval(
 IDLE=$(exp 'e["idleAllocated"]')
 kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL"
 check_rc 0 "table with metrics"
-check_match "$OUT" "^Nodes: 17 \(14 with GPUs\)   GPUs: 68 physical, $IDLE allocated but idle \(under 5% for 1h\)$" \
+check_match "$OUT" "^Nodes: 17 \(14 with GPUs\)   GPUs: 68 physical \(\+1 node unknown\), $IDLE allocated but idle \(under 5% for 1h\)$" \
   "summary: $IDLE allocated but idle (the series' count)"
 check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +STATUS$' "MEM-USED and UTIL columns"
 check_match "$OUT" "^Metrics: prometheus \(Prometheus $PROM_URL\)$" "metrics line names the source"

@@ -280,12 +280,69 @@ static void test_warnings(void **state)
     cluster_free(&c);
 }
 
+/* the device-plugin ConfigMap named by the ClusterPolicy: only its sharing facts are kept,
+ * per key; the node's nvidia.com/device-plugin.config label picks the key, else the default */
+static void test_dpconfig(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    Error e = { 0 };
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"ClusterPolicy\",\"metadata\":{\"name\":\"cp\"},"
+                                "\"spec\":{\"devicePlugin\":{\"config\":{\"name\":\"dp\",\"default\":\"any\"}}}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dp\",\"namespace\":\"gpu-operator\"},"
+                                "\"data\":{\"any\":\"version: v1\\nsharing:\\n  timeSlicing:\\n    resources:\\n"
+                                "    - name: nvidia.com/gpu\\n      replicas: 4\\n\","
+                                "\"m\":\"version: v1\\nsharing:\\n  mps:\\n    renameByDefault: true\\n    resources:\\n"
+                                "    - name: nvidia.com/gpu\\n      replicas: 10\\n\","
+                                "\"one\":\"version: v1\\nsharing:\\n  timeSlicing:\\n    resources:\\n"
+                                "    - name: nvidia.com/gpu\\n      replicas: 1\\n\","
+                                "\"junk\":\"{{{\",\"text\":\"hello\"}}", &e), 0);
+    assert_int_equal(c.ndpconfigs, 3);                  /* junk and text are not configs */
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"b\",\"labels\":"
+                                "{\"nvidia.com/device-plugin.config\":\"m\"}}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"c\",\"labels\":"
+                                "{\"nvidia.com/device-plugin.config\":\"one\"}}}", &e), 0);
+    cluster_finalize(&c);
+    SharingConfig cfg;
+    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    assert_int_equal(cfg.strategy, SHARING_TIME_SLICING);
+    assert_int_equal(cfg.replicas, 4);
+    assert_string_equal(cfg.where, "ConfigMap gpu-operator/dp, key any");
+    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));
+    assert_int_equal(cfg.strategy, SHARING_MPS);
+    assert_int_equal(cfg.replicas, 10);
+    assert_true(cfg.renamed);
+    /* replicas 1: the device plugin refuses it (api/config/v1/replicas.go); read as no sharing */
+    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "c"), &cfg));
+    assert_int_equal(cfg.strategy, SHARING_NONE);
+    assert_int_equal(cfg.replicas, 1);
+    /* a newer copy of the ConfigMap replaces its keys */
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dp\",\"namespace\":\"gpu-operator\"},"
+                                "\"data\":{\"any\":\"version: v1\\n\"}}", &e), 0);
+    assert_int_equal(c.ndpconfigs, 1);
+    cluster_finalize(&c);
+    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    assert_int_equal(cfg.strategy, SHARING_NONE);
+    assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));   /* key gone */
+    cluster_free(&c);
+    /* without a ClusterPolicy naming it, a ConfigMap is not used */
+    cluster_init(&c);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dp\"},"
+                                "\"data\":{\"any\":\"version: v1\\n\"}}", &e), 0);
+    assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}", &e), 0);
+    cluster_finalize(&c);
+    assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    cluster_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_reduction), cmocka_unit_test(test_typed_lists_and_duplicates),
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
-        cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,10 +175,18 @@ static void test_without_gfd(void **state)
     assert_false(n.gpu.has_gfd);
     assert_int_equal(node_physical_gpus(&n), 2);
     node_free(&n);
-    /* AMD GPUs count; MIG devices without labels do not */
+    /* 2 whole GPUs and 7 MIG devices without labels: how many GPUs carry the MIG devices is
+     * unknown, so the node cannot be counted (not "2 GPUs"); both parts are reported */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n3\"},\"status\":{\"capacity\":"
                                       "{\"amd.com/gpu\":\"2\",\"nvidia.com/mig-1g.10gb\":\"7\"}}}", &e), 0);
-    assert_int_equal(node_physical_gpus(&n), 2);
+    assert_int_equal(node_physical_gpus(&n), 0);
+    NodeInventory inv;
+    node_inventory(&n, NULL, &inv);
+    assert_int_equal(inv.physical, -1);
+    assert_int_equal(inv.whole_gpus, 2);
+    assert_int_equal(inv.mig_devices, 7);
+    assert_true(inv.mig_enabled);
+    assert_int_equal(inv.mig_src, FACT_RESOURCES);
     node_free(&n);
     /* a GPU resource advertised at 0 and nothing else: advertises, but not a GPU node */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n4\"},\"status\":{\"allocatable\":"
@@ -234,8 +242,126 @@ static void test_single_variants(void **state)
     /* profile not in the model's table */
     single_case("NVIDIA-A100-SXM4-80GB-MIG-9g.99gb", "7", 0, 0, "9g.99gb");
     /* the operator labels every GPU node mig.strategy=single, also with MIG off: no -MIG- in
-     * the product means gpu.count is the number of whole GPUs (no memory label here -> 0) */
-    single_case("NVIDIA-H100-80GB-HBM3", "8", 8, 0, NULL);
+     * the product means gpu.count is the number of whole GPUs (no memory label here: the
+     * model's memory from the MIG table, 81559 MiB for H100 80GB HBM3) */
+    single_case("NVIDIA-H100-80GB-HBM3", "8", 8, 8 * 81559, NULL);
+}
+
+/* one node from inline JSON, its inventory without / with a device-plugin config */
+static void inv_of(const char *json, const SharingConfig *cfg, NodeInventory *inv)
+{
+    Node n;
+    Error e = { 0 };
+    if (parse_inline(&n, json, &e) < 0) fail_msg("%s", e.msg);
+    node_inventory(&n, cfg, inv);
+    node_free(&n);
+}
+
+/* GFD labels of device plugin v0.12-v0.14 / GFD v0.6-v0.8: no sharing-strategy label; the
+ * -SHARED suffix and gpu.replicas say time-slicing (gpu-feature-discovery v0.6.0
+ * internal/lm/resource.go productLabel/replicasLabel; k8s-device-plugin 40e6089b7 added
+ * sharing-strategy in v0.15.0).  Memory in bytes (OpenShift docs' g4dn example). */
+static void test_old_labels(void **state)
+{
+    (void)state;
+    NodeInventory v;
+    inv_of("{\"metadata\":{\"name\":\"t4\",\"labels\":{\"nvidia.com/gpu.product\":\"Tesla-T4-SHARED\","
+           "\"nvidia.com/gpu.count\":\"1\",\"nvidia.com/gpu.replicas\":\"8\",\"nvidia.com/gpu.memory\":\"16106127360\"}},"
+           "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 1);                      /* gpu.count, never the 8 replicas */
+    assert_int_equal(v.sharing, SHARING_TIME_SLICING);
+    assert_int_equal(v.replicas, 8);
+    assert_int_equal(v.sharing_src, FACT_LABELS);         /* old labels: said in JSON */
+    assert_int_equal(v.memory_per_gpu_mib, 15360);        /* 16106127360 >> 20 */
+    assert_int_equal(v.memory_src, FACT_LABELS);
+    /* -SHARED without a replicas label: shared, replicas unknown until a config says */
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"Tesla-T4-SHARED\","
+           "\"nvidia.com/gpu.count\":\"2\"}},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"6\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 2);
+    assert_int_equal(v.sharing, SHARING_TIME_SLICING);
+    assert_int_equal(v.replicas, 0);
+    SharingConfig cfg = { SHARING_TIME_SLICING, 3, false, "ConfigMap gpu-operator/ts, key t4" };
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"Tesla-T4-SHARED\","
+           "\"nvidia.com/gpu.count\":\"2\"}},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"6\"}}}", &cfg, &v);
+    assert_int_equal(v.replicas, 3);
+    assert_int_equal(v.sharing_src, FACT_INFERRED);
+    /* GFD before v0.6: no sharing labels at all; 8 advertised over gpu.count 2 = x4 inferred */
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"Tesla-T4\","
+           "\"nvidia.com/gpu.count\":\"2\"}},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 2);
+    assert_int_equal(v.replicas, 4);
+    assert_int_equal(v.sharing_src, FACT_INFERRED);
+    /* memory as a quantity, and MiB left alone */
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-L4\","
+           "\"nvidia.com/gpu.count\":\"1\",\"nvidia.com/gpu.memory\":\"24Gi\"}}}", NULL, &v);
+    assert_int_equal(v.memory_per_gpu_mib, 24576);
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-L4\","
+           "\"nvidia.com/gpu.count\":\"1\",\"nvidia.com/gpu.memory\":\"23034\"}}}", NULL, &v);
+    assert_int_equal(v.memory_per_gpu_mib, 23034);
+    assert_int_equal(v.memory_src, FACT_GFD);
+}
+
+/* Replicas are never GPUs: advertised units alone count only when nothing says they are
+ * shared, and then the count is flagged */
+static void test_resources_only(void **state)
+{
+    (void)state;
+    NodeInventory v;
+    /* Bottlerocket P5 (bottlerocket#4418): 128 x nvidia.com/gpu.shared, no labels */
+    inv_of("{\"metadata\":{\"name\":\"p5\"},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\","
+           "\"nvidia.com/gpu.shared\":\"128\"}}}", NULL, &v);
+    assert_int_equal(v.physical, -1);
+    assert_int_equal(v.sharing_known, INV_SHARING_SHARED_UNKNOWN);
+    assert_string_equal(node_inventory_sharing_name(&v), "shared");
+    /* the same with the config the node runs (x16): 128 / 16 = 8, inferred */
+    SharingConfig cfg = { SHARING_TIME_SLICING, 16, true, "ConfigMap x/y, key z" };
+    inv_of("{\"metadata\":{\"name\":\"p5\"},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\","
+           "\"nvidia.com/gpu.shared\":\"128\"}}}", &cfg, &v);
+    assert_int_equal(v.physical, 8);
+    assert_int_equal(v.physical_src, FACT_INFERRED);
+    assert_false(v.physical_unsure);
+    /* 12 x nvidia.com/gpu and nothing else: 12, flagged unsure */
+    inv_of("{\"metadata\":{\"name\":\"x\"},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"12\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 12);
+    assert_true(v.physical_unsure);
+    assert_int_equal(v.physical_src, FACT_RESOURCES);
+    assert_string_equal(node_inventory_sharing_name(&v), "unknown");
+    /* 2 whole GPUs and 10 MIG devices with GFD gpu.count 4 under mixed: 4 GPUs, 10 devices */
+    inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\","
+           "\"nvidia.com/gpu.count\":\"4\",\"nvidia.com/mig.strategy\":\"mixed\"}},\"status\":{\"capacity\":"
+           "{\"nvidia.com/gpu\":\"2\",\"nvidia.com/mig-3g.40gb\":\"4\",\"nvidia.com/mig-1g.10gb\":\"6\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 4);
+    assert_int_equal(v.whole_gpus, 2);
+    assert_int_equal(v.mig_devices, 10);
+    assert_true(v.mig_enabled);
+    assert_int_equal(v.mig_src, FACT_RESOURCES);        /* no mig-<P>.count labels: from resources */
+}
+
+/* Cloud labels on nodes without GFD: Karpenter's instance GPUs, GKE time-sharing and MIG */
+static void test_cloud_labels(void **state)
+{
+    (void)state;
+    NodeInventory v;
+    inv_of("{\"metadata\":{\"name\":\"k\",\"labels\":{\"karpenter.k8s.aws/instance-gpu-manufacturer\":\"nvidia\","
+           "\"karpenter.k8s.aws/instance-gpu-count\":\"4\",\"karpenter.k8s.aws/instance-gpu-memory\":\"24576\"}},"
+           "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"16\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 4);
+    assert_int_equal(v.physical_src, FACT_LABELS);
+    assert_int_equal(v.replicas, 4);                    /* 16 / 4 */
+    assert_int_equal(v.memory_per_gpu_mib, 24576);
+    inv_of("{\"metadata\":{\"name\":\"g\",\"labels\":{\"cloud.google.com/gke-accelerator\":\"nvidia-l4\","
+           "\"cloud.google.com/gke-gpu-sharing-strategy\":\"time-sharing\","
+           "\"cloud.google.com/gke-max-shared-clients-per-gpu\":\"3\"}},"
+           "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"6\"}}}", NULL, &v);
+    assert_int_equal(v.physical, 2);
+    assert_int_equal(v.sharing, SHARING_TIME_SLICING);
+    assert_int_equal(v.sharing_src, FACT_LABELS);
+    inv_of("{\"metadata\":{\"name\":\"g\",\"labels\":{\"cloud.google.com/gke-accelerator\":\"nvidia-tesla-a100\","
+           "\"cloud.google.com/gke-gpu-partition-size\":\"1g.5gb\"}},"
+           "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"7\"}}}", NULL, &v);
+    assert_int_equal(v.physical, -1);                   /* partitions, not GPUs */
+    assert_true(v.mig_enabled);
+    assert_int_equal(v.mig_devices, 7);
 }
 
 static void test_label_edge_cases(void **state)
@@ -316,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_timeslice_shared), cmocka_unit_test(test_cpu_node),
         cmocka_unit_test(test_without_gfd), cmocka_unit_test(test_single_variants),
         cmocka_unit_test(test_label_edge_cases), cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_old_labels), cmocka_unit_test(test_resources_only),
+        cmocka_unit_test(test_cloud_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,332 @@
+/* inventory.c — a node's GPU inventory from every signal present (node.h, node_inventory).
+ *
+ * Signals, best first (README "Where the numbers come from"; man page, status):
+ *   1. GFD labels of the current device plugin (v0.15+): nvidia.com/gpu.count, gpu.memory,
+ *      gpu.product, mig.strategy, mig-<P>.count, gpu.sharing-strategy, gpu.replicas.
+ *   2. Older GFD labels (node.c normalises them): time-slicing from gpu.replicas > 1 or a
+ *      -SHARED product without a sharing-strategy label; memory written in bytes; and, for
+ *      nodes without GFD, cloud labels (Karpenter instance-gpu-count/memory, GKE time-sharing
+ *      clients per GPU and MIG partition size).
+ *   3. Advertised resources: nvidia.com/gpu and nvidia.com/gpu.shared units (replicas per GPU
+ *      when shared), nvidia.com/mig-<P>[.shared] units (MIG devices x their replicas).
+ *   4. The device-plugin config the node runs (SharingConfig, from the ConfigMap the
+ *      ClusterPolicy names): sharing strategy and replicas.
+ *   5. What follows: physical = advertised units / replicas; GFD gpu.count < advertised
+ *      nvidia.com/gpu with no sharing label at all (GFD before v0.6) = time-slicing with
+ *      advertised / count replicas; the GPU's memory from the MIG table for a MIG product.
+ *
+ * Physical GPUs:
+ *   - GFD gpu.count under MIG strategy none or mixed (mixed counts MIG-enabled parents too);
+ *     under single with MIG on, count is MIG devices: ceil(count / max instances of the
+ *     profile per GPU) from the MIG table; -MIG-INVALID or an unknown model: cannot count.
+ *   - else from resources: (nvidia.com/gpu + nvidia.com/gpu.shared units) / replicas, when the
+ *     replicas are known (labels or config) or nothing says the node shares (then the count is
+ *     flagged physical_unsure: a time-sliced node without labels or config would be counted by
+ *     its replicas); plus amd.com/gpu and gpu.intel.com i915/xe units.
+ *   - MIG devices advertised without a GFD count: how many GPUs carry them is unknown, so the
+ *     node cannot be counted (its whole GPUs are still reported in whole_gpus).
+ *   - .shared units with unknown replicas: cannot count.  Replicas are never GPUs.
+ */
+#include "node.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mig_tables.h"
+#include "quantity.h"
+#include "util.h"
+
+const char *fact_source_name(FactSource s)
+{
+    switch (s) {
+    case FACT_GFD: case FACT_LABELS: return "labels";
+    case FACT_RESOURCES: return "resources";
+    case FACT_INFERRED: return "inferred";
+    case FACT_NONE: break;
+    }
+    return "none";
+}
+
+static int64_t cap_units(const Node *n, const char *name)
+{
+    int64_t u = quantity_units_ceil(rlist_get(&n->capacity, name));
+    return u < 0 ? 0 : u > 1000000 ? 1000000 : u;
+}
+
+static int ceil_div(int64_t a, int64_t b) { return b > 0 ? (int)((a + b - 1) / b) : 0; }
+
+/* the MIG-<P>.replicas label of a profile, 1 when unset */
+static int mig_label_replicas(const GpuFacts *g, const char *profile)
+{
+    for (size_t i = 0; i < g->nmig; i++)
+        if (str_eq(g->mig[i].profile, profile)) return g->mig[i].replicas > 1 ? g->mig[i].replicas : 1;
+    return 1;
+}
+
+static void inv_mig(const Node *n, NodeInventory *inv)
+{
+    const GpuFacts *g = &n->gpu;
+    int64_t adv_devices = 0, adv_units = 0;
+    for (size_t i = 0; i < n->capacity.n; i++) {
+        const char *name = n->capacity.items[i].name;
+        if (!resource_is_mig(name)) continue;
+        int64_t u = quantity_units_ceil(n->capacity.items[i].milli);
+        if (u <= 0) continue;
+        char *prof = resource_mig_profile(name);
+        adv_units += u;
+        adv_devices += ceil_div(u, mig_label_replicas(g, prof));
+        free(prof);
+    }
+    inv->mig_strategy = g->mig_strategy;
+    inv->mig_src = g->has_gfd || kv_get(&n->labels, "nvidia.com/mig.strategy") ? FACT_GFD : FACT_NONE;
+    if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
+        inv->mig_enabled = true;
+        inv->mig_devices = g->count;
+        return;
+    }
+    int64_t labelled = 0;
+    for (size_t i = 0; i < g->nmig; i++) labelled += g->mig[i].count;
+    if (g->mig_strategy == MIG_MIXED && labelled > 0) {
+        inv->mig_enabled = true;
+        inv->mig_devices = labelled > 1000000 ? 1000000 : (int)labelled;
+        return;
+    }
+    if (g->cloud_partition && !g->has_gfd) {
+        /* GKE MIG: the partitions are advertised as nvidia.com/gpu */
+        inv->mig_enabled = true;
+        inv->mig_strategy = MIG_SINGLE;
+        inv->mig_devices = cap_units(n, "nvidia.com/gpu");
+        inv->mig_src = FACT_LABELS;
+        snprintf(inv->mig_detail, sizeof inv->mig_detail,
+                 "GKE label cloud.google.com/gke-gpu-partition-size=%s: nvidia.com/gpu counts MIG partitions",
+                 g->cloud_partition);
+        return;
+    }
+    if (adv_units > 0) {
+        /* only the mixed strategy advertises nvidia.com/mig-*; the labels are missing or stale */
+        inv->mig_enabled = true;
+        inv->mig_strategy = MIG_MIXED;
+        inv->mig_devices = adv_devices > 1000000 ? 1000000 : (int)adv_devices;
+        inv->mig_src = FACT_RESOURCES;
+        snprintf(inv->mig_detail, sizeof inv->mig_detail,
+                 "%lld MIG device(s) advertised as nvidia.com/mig-* without GFD MIG labels",
+                 (long long)adv_devices);
+    }
+}
+
+static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *inv, int64_t whole_units,
+                        int64_t shared_units)
+{
+    const GpuFacts *g = &n->gpu;
+    inv->replicas = 1;
+    if (g->sharing != SHARING_NONE) {
+        inv->sharing = g->sharing;
+        inv->replicas = g->replicas > 1 ? g->replicas : 0;
+        inv->sharing_src = g->sharing_old_labels ? FACT_LABELS : FACT_GFD;
+        if (g->sharing_old_labels)
+            snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                     "GFD labels older than device plugin v0.15 (no nvidia.com/gpu.sharing-strategy): %s",
+                     g->replicas > 1 ? "nvidia.com/gpu.replicas > 1" : "product ends in -SHARED");
+        if (!inv->replicas && cfg && cfg->replicas > 1) {
+            inv->replicas = cfg->replicas;
+            inv->sharing_src = FACT_INFERRED;
+            snprintf(inv->sharing_detail, sizeof inv->sharing_detail, "replicas from %s", cfg->where);
+        }
+        return;
+    }
+    if (g->has_sharing_labels) { inv->sharing_src = FACT_GFD; return; }   /* the labels say: none */
+    if (g->cloud_sharing != SHARING_NONE) {
+        inv->sharing = g->cloud_sharing;
+        inv->replicas = g->cloud_replicas > 1 ? g->cloud_replicas : 0;
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "GKE labels cloud.google.com/gke-gpu-sharing-strategy / gke-max-shared-clients-per-gpu");
+        return;
+    }
+    if (cfg) {
+        inv->sharing = cfg->strategy;
+        inv->replicas = cfg->strategy != SHARING_NONE && cfg->replicas > 1 ? cfg->replicas : 1;
+        inv->sharing_src = FACT_INFERRED;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail, "from %s", cfg->where);
+        return;
+    }
+    bool single_on = (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) || g->cloud_partition;
+    int count = g->has_gfd && g->count > 0 ? g->count : g->cloud_count;
+    int64_t units = whole_units + shared_units;
+    if (count > 0 && !single_on && units > count && units % count == 0) {
+        /* no sharing label (GFD before v0.6, or no GFD): the plugin advertises GPUs x replicas */
+        inv->sharing = SHARING_TIME_SLICING;
+        inv->replicas = (int)(units / count);
+        inv->sharing_src = FACT_INFERRED;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "%lld units advertised = %d GPUs (%s) x %d: time-sliced (no sharing labels)", (long long)units, count,
+                 g->has_gfd && g->count > 0 ? "GFD gpu.count" : "karpenter.k8s.aws/instance-gpu-count", inv->replicas);
+        return;
+    }
+    if (shared_units > 0) {
+        inv->sharing_known = INV_SHARING_SHARED_UNKNOWN;
+        inv->replicas = 0;
+        inv->sharing_src = FACT_RESOURCES;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "nvidia.com/gpu.shared advertised: shared, strategy and replicas unknown (no GFD sharing labels, "
+                 "no device-plugin config)");
+        return;
+    }
+    if (count > 0 && units <= count) { inv->sharing_src = g->has_gfd ? FACT_GFD : FACT_LABELS; return; }
+    if (g->has_gfd) { inv->sharing_src = FACT_GFD; return; }   /* GFD before v0.6: no sharing then */
+    inv->sharing_known = INV_SHARING_UNKNOWN;
+    inv->replicas = 0;
+    inv->sharing_src = FACT_NONE;
+}
+
+static void inv_memory(const Node *n, NodeInventory *inv)
+{
+    const GpuFacts *g = &n->gpu;
+    const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
+    if (inv->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
+        /* under single the label holds the MIG device's memory */
+        if (m) {
+            inv->memory_per_gpu_mib = m->memory_mib;
+            inv->memory_src = FACT_INFERRED;
+            snprintf(inv->memory_detail, sizeof inv->memory_detail,
+                     "MIG single strategy labels the MIG device's memory; the %s's from the MIG table", m->display);
+        }
+        return;
+    }
+    if (g->memory_mib > 0) {
+        inv->memory_per_gpu_mib = g->memory_mib;
+        inv->memory_src = g->memory_in_bytes ? FACT_LABELS : FACT_GFD;
+        if (g->memory_in_bytes)
+            snprintf(inv->memory_detail, sizeof inv->memory_detail,
+                     "nvidia.com/gpu.memory=%s is not MiB; read as bytes", kv_get(&n->labels, "nvidia.com/gpu.memory")
+                     ? kv_get(&n->labels, "nvidia.com/gpu.memory") : "?");
+        return;
+    }
+    if (g->cloud_memory_mib > 0) {
+        inv->memory_per_gpu_mib = g->cloud_memory_mib;
+        inv->memory_src = FACT_LABELS;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "Karpenter label karpenter.k8s.aws/instance-gpu-memory");
+        return;
+    }
+    if (m) {
+        inv->memory_per_gpu_mib = m->memory_mib;
+        inv->memory_src = FACT_INFERRED;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "no nvidia.com/gpu.memory label; the %s's from the "
+                 "MIG table", m->display);
+    }
+}
+
+static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units, int64_t shared_units,
+                         bool replicas_from_config)
+{
+    const GpuFacts *g = &n->gpu;
+    int64_t other = cap_units(n, "amd.com/gpu") + cap_units(n, "gpu.intel.com/i915") + cap_units(n, "gpu.intel.com/xe");
+    bool single_on = inv->mig_strategy == MIG_SINGLE && (g->mig_single_profile || g->cloud_partition);
+    /* whole GPUs from resources */
+    if (single_on) inv->whole_gpus = 0;                       /* nvidia.com/gpu are MIG devices */
+    else if (whole_units + shared_units == 0) inv->whole_gpus = 0;
+    else if (inv->replicas > 0) inv->whole_gpus = ceil_div(whole_units, inv->replicas) + ceil_div(shared_units, inv->replicas);
+    else if (inv->sharing_known == INV_SHARING_UNKNOWN && shared_units == 0) {
+        inv->whole_gpus = (int)whole_units;
+        inv->physical_unsure = true;
+    } else inv->whole_gpus = -1;
+    if (inv->whole_gpus >= 0) inv->whole_gpus += (int)other;
+
+    if (g->has_gfd && single_on) {
+        const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
+        const MigProfile *p = m ? mig_model_profile(m, g->mig_single_profile) : NULL;
+        if (p && p->max_instances > 0 && g->count > 0) {
+            inv->physical = ceil_div(g->count, p->max_instances);
+            inv->physical_src = FACT_GFD;
+        } else {
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for this model", g->count,
+                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product");
+        }
+        return;
+    }
+    if (g->product && str_ends_with(g->product, "-MIG-INVALID")) {
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "GFD product %s: an invalid MIG layout, GFD counts 0 GPUs", g->product);
+        return;
+    }
+    if (g->has_gfd && g->count > 0) {
+        inv->physical = g->count;
+        inv->physical_src = FACT_GFD;
+        inv->physical_unsure = false;
+        return;
+    }
+    if (g->cloud_count > 0) {
+        inv->physical = g->cloud_count;
+        inv->physical_src = FACT_LABELS;
+        inv->physical_unsure = false;
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "no GFD labels: Karpenter label karpenter.k8s.aws/instance-gpu-count");
+        return;
+    }
+    if (inv->mig_enabled) {
+        if (inv->whole_gpus >= 0)
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "%d whole GPU(s) and %d MIG device(s) advertised; how many GPUs carry the MIG devices is "
+                     "unknown without GFD nvidia.com/gpu.count", inv->whole_gpus, inv->mig_devices);
+        else
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "%d MIG device(s) and shared GPUs advertised; GPUs unknown without GFD nvidia.com/gpu.count",
+                     inv->mig_devices);
+        return;
+    }
+    if (inv->whole_gpus > 0) {
+        inv->physical = inv->whole_gpus;
+        inv->physical_src = replicas_from_config ? FACT_INFERRED : FACT_RESOURCES;
+        if (inv->physical_unsure)
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "counted from advertised resources only (%lld unit(s)): no GFD labels or device-plugin config say "
+                     "whether they are time-slicing/MPS replicas", (long long)(whole_units + other));
+        else
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "counted from advertised resources: %lld unit(s) / %d replica(s) per GPU",
+                     (long long)(whole_units + shared_units), inv->replicas);
+        return;
+    }
+    inv->physical_unsure = false;
+    if (inv->whole_gpus < 0)
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "%lld shared unit(s) advertised with unknown replicas per GPU and no GFD nvidia.com/gpu.count",
+                 (long long)(whole_units + shared_units));
+    else
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "no GFD nvidia.com/gpu.count and no GPU resource advertised");
+}
+
+void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
+{
+    memset(inv, 0, sizeof *inv);
+    inv->physical = -1;
+    inv->whole_gpus = -1;
+    int64_t whole_units = cap_units(n, "nvidia.com/gpu"), shared_units = cap_units(n, "nvidia.com/gpu.shared");
+    inv_mig(n, inv);
+    inv_sharing(n, cfg, inv, whole_units, shared_units);
+    bool from_config = inv->sharing_src == FACT_INFERRED && cfg && inv->replicas == cfg->replicas;
+    inv_physical(n, inv, whole_units, shared_units, from_config);
+    inv_memory(n, inv);
+}
+
+const char *node_inventory_sharing_name(const NodeInventory *inv)
+{
+    if (inv->sharing_known == INV_SHARING_SHARED_UNKNOWN) return "shared";
+    if (inv->sharing_known == INV_SHARING_UNKNOWN) return "unknown";
+    return sharing_strategy_name(inv->sharing);
+}
+
+int node_physical_gpus(const Node *n)
+{
+    NodeInventory inv;
+    node_inventory(n, NULL, &inv);
+    return inv.physical > 0 ? inv.physical : 0;
+}
+
+int64_t node_gpu_memory_mib(const Node *n)
+{
+    NodeInventory inv;
+    node_inventory(n, NULL, &inv);
+    return inv.physical > 0 ? (int64_t)inv.physical * inv.memory_per_gpu_mib : 0;
+}
