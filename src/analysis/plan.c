@@ -195,6 +195,18 @@ static const char *node_product(const Node *n)
     return "unknown";
 }
 
+/* undo plan_choose (to choose again) */
+static void group_reset(PlanGroup *g)
+{
+    free(g->assign); g->assign = NULL; g->nassign = 0;
+    mig_packing_free(&g->mig); memset(&g->mig, 0, sizeof g->mig);
+    sharing_plan_free(&g->share); memset(&g->share, 0, sizeof g->share);
+    strvec_free(&g->notes);
+    g->strategy = PLAN_NONE;
+    g->replicas = 0; g->packed = false;
+    g->after_mig = g->after_time_slicing = g->after_mps = -1;
+}
+
 static int node_name_cmp(const void *a, const void *b)
 {
     const Node *x = *(const Node *const *)a, *y = *(const Node *const *)b;
@@ -306,21 +318,59 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         g->gpus_before += b;
     }
 
+    /* What the device plugin refuses, cluster-wide: MPS with the mixed MIG strategy.  The
+     * operator passes spec.mig.strategy as MIG_STRATEGY (gpu-operator controllers/
+     * object_controls.go applyMIGConfiguration), which overrides the config file's flag; the
+     * plan makes it mixed when a group gets MIG.  So: choose every group, and when a MIG group
+     * turns a set strategy into mixed, choose the MPS groups again without MPS. */
+    const PlanCurrent *cur = o->cur;
+    const char *cp_strategy = cur ? cur->mig_strategy : NULL;
+    const char *mps_block = NULL;
+    char version_block[160];
+    if (cp_strategy && strcmp(cp_strategy, "mixed") == 0)
+        mps_block = "the ClusterPolicy's MIG strategy is mixed, and the device plugin refuses MPS with the mixed strategy";
+    else if (!cur || !plan_dp_at_least(cur, 0, 15)) {
+        snprintf(version_block, sizeof version_block, "MPS needs device plugin v0.15.0 or later; the running one is %s",
+                 cur ? cur->dp_version_text : "unknown");
+        mps_block = version_block;
+    }
+    bool packed = cur && plan_dp_at_least(cur, 0, 20);
+    GroupCtx *ctx = xcalloc(ng1, sizeof *ctx);
     for (size_t gi = 0; gi < out->ngroups; gi++) {
         PlanGroup *g = &out->groups[gi];
         qsort(g->nodes.v, g->nodes.n, sizeof(char *), plan_str_cmp);
         if (gnn[gi] > 1) qsort(gnodes[gi], gnn[gi], sizeof(const Node *), node_name_cmp);
-        GroupCtx c = { .g = g, .w = w, .idx = gidx[gi], .n = gn[gi], .node = gnode[gi],
-                       .wid = gwid[gi], .nwid = gnw[gi],
-                       .headroom = o->headroom_pct > 0 ? o->headroom_pct : 0 };
-        plan_choose(&c, o->choice);
-        plan_build_workloads(&c);
-        plan_rollout(g, &c, gnodes[gi]);
-        plan_collect_risks(g, &c);
+        ctx[gi] = (GroupCtx){ .g = g, .w = w, .idx = gidx[gi], .n = gn[gi], .node = gnode[gi],
+                              .wid = gwid[gi], .nwid = gnw[gi],
+                              .headroom = o->headroom_pct > 0 ? o->headroom_pct : 0, .o = o,
+                              .gnodes = gnodes[gi], .ngnodes = gnn[gi], .mps_block = mps_block,
+                              .packed = packed };
+        plan_choose(&ctx[gi], o->choice);
+    }
+    bool any_mig = false;
+    for (size_t gi = 0; gi < out->ngroups; gi++) any_mig |= out->groups[gi].strategy == PLAN_MIG;
+    out->mig_strategy_after = cp_strategy;
+    if (any_mig && cp_strategy && strcmp(cp_strategy, "mixed") != 0) {
+        out->mig_strategy_after = "mixed";
+        out->mig_strategy_change = true;
+        for (size_t gi = 0; gi < out->ngroups; gi++) {
+            if (out->groups[gi].strategy != PLAN_MPS) continue;
+            group_reset(&out->groups[gi]);
+            ctx[gi].mps_block = "the plan sets the ClusterPolicy's MIG strategy to mixed for the MIG groups, and "
+                                "the device plugin refuses MPS with the mixed strategy";
+            plan_choose(&ctx[gi], o->choice);
+        }
+    }
+    for (size_t gi = 0; gi < out->ngroups; gi++) {
+        PlanGroup *g = &out->groups[gi];
+        plan_build_workloads(&ctx[gi]);
+        plan_rollout(g, &ctx[gi], gnodes[gi]);
+        plan_collect_risks(g, &ctx[gi]);
         out->gpus_before += g->gpus_before;
         out->gpus_after += g->gpus_after;
         free(gidx[gi]); free(gnode[gi]); free(gwid[gi]); free(gnodes[gi]);
     }
+    free(ctx);
     free(gidx); free(gnode); free(gwid); free(gn); free(gcap); free(gnw); free(held);
     free(gnodes); free(gnn);
     strmap_free(wl_ids, NULL);
@@ -356,6 +406,7 @@ void plan_result_free(PlanResult *r)
         free(g->device_plugin_whole_config);
         strvec_free(&g->notes);
         strvec_free(&g->risks);
+        strvec_free(&g->nodes_freed);
     }
     free(r->groups);
     strvec_free(&r->warnings);

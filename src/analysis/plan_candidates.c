@@ -185,9 +185,37 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
     free(inc);
 }
 
+/* The nodes that become shared pools: the fewest that hold `need` GPUs (most GPUs first, then
+ * by name), so shared workloads consolidate.  chosen (may be NULL) is parallel to c->gnodes.
+ * Returns their GPUs. */
+int plan_pool_nodes(const GroupCtx *c, int need, bool *chosen)
+{
+    size_t n = c->ngnodes;
+    bool *used = xcalloc(n ? n : 1, sizeof(bool));
+    int have = 0;
+    while (have < need) {
+        size_t best = SIZE_MAX;
+        int bg = 0;
+        for (size_t j = 0; j < n; j++) {
+            int gp = node_physical_gpus(c->gnodes[j]);
+            if (used[j] || gp <= 0) continue;
+            if (best == SIZE_MAX || gp > bg || (gp == bg && strcmp(c->gnodes[j]->name, c->gnodes[best]->name) < 0)) {
+                best = j; bg = gp;
+            }
+        }
+        if (best == SIZE_MAX) break;
+        used[best] = true;
+        have += bg;
+    }
+    if (chosen) memcpy(chosen, used, n * sizeof(bool));
+    free(used);
+    return have;
+}
+
 static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
 {
     cand->after = -1;
+    if (mode == SHARE_MPS && c->mps_block) { cand->why_not = c->mps_block; return; }
     if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD labels)"; return; }
     ShareWorkload *sw = xcalloc(c->n ? c->n : 1, sizeof *sw);
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
@@ -214,7 +242,35 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
                  : cand->share.possible ? "too large to share safely" : cand->share.reason;
     }
     if (!cand->share.possible) { cand->why_not = cand->share.reason; return; }
-    cand->after = cand->share.gpus_after;
+    /* sharing is set per node: every GPU of a pool node counts, unless packed allocation
+     * fills the pool GPU by GPU */
+    int pool = plan_pool_nodes(c, cand->share.gpus_shared, NULL);
+    cand->after = (c->packed ? cand->share.gpus_shared : pool) + cand->share.gpus_whole;
+}
+
+/* MPS over time-slicing (same GPUs) only when measured peaks fit MPS's per-client memory
+ * limit (memory / replicas, k8s-device-plugin cmd/mps-control-daemon/mps/daemon.go); NULL when
+ * safe, else why not (static or in buf) */
+static const char *mps_unsafe(const GroupCtx *c, const Candidate *mps, char *buf, size_t len)
+{
+    int r = mps->share.replicas;
+    int64_t limit = r > 0 ? c->g->gpu_memory_mib / r : 0;
+    for (size_t k = 0; k < c->n; k++) {
+        if (!mps->share.shared[k]) continue;
+        const PlanWorkload *w = &c->w[c->idx[k]];
+        if (w->from_requests || !w->has_usage)
+            return "usage is not measured (requests stand in), so MPS's per-client memory limit cannot be shown safe";
+        if (w->peak_memory_mib < 0) {
+            snprintf(buf, len, "no peak memory is known for %s/%s", w->ns ? w->ns : "?", w->name ? w->name : "?");
+            return buf;
+        }
+        if (w->peak_memory_mib > limit) {
+            snprintf(buf, len, "%s/%s peaks at %lld MiB, above MPS's per-client limit of %lld MiB",
+                     w->ns ? w->ns : "?", w->name ? w->name : "?", (long long)w->peak_memory_mib, (long long)limit);
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 static void candidate_free(Candidate *c)
@@ -255,13 +311,25 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     g->after_time_slicing = cand[PLAN_TIME_SLICING].after;
     g->after_mps = cand[PLAN_MPS].after;
 
-    /* the fewest GPUs; ties to the stronger isolation: MIG, MPS, time-slicing */
-    static const PlanStrategy pref[] = { PLAN_MIG, PLAN_MPS, PLAN_TIME_SLICING };
+    /* the fewest GPUs; ties to MIG (hardware isolation), then time-slicing; MPS takes a tie
+     * from time-slicing only when measured usage shows its memory limit is safe */
+    static const PlanStrategy pref[] = { PLAN_MIG, PLAN_TIME_SLICING, PLAN_MPS };
     PlanStrategy best = PLAN_NONE;
     for (size_t i = 0; i < 3; i++) {
         PlanStrategy s = pref[i];
         if (cand[s].after < 0) continue;
         if (best == PLAN_NONE || cand[s].after < cand[best].after) best = s;
+    }
+    if (best == PLAN_TIME_SLICING && cand[PLAN_MPS].after == cand[best].after) {
+        char buf[256];
+        const char *why = mps_unsafe(c, &cand[PLAN_MPS], buf, sizeof buf);
+        if (!why) {
+            best = PLAN_MPS;
+            strvec_pushf(&g->notes, "MPS over time-slicing (same GPUs): every shared workload's measured peak fits "
+                         "MPS's per-client memory limit, and MPS isolates memory");
+        } else {
+            strvec_pushf(&g->notes, "time-slicing over MPS (same GPUs): %s", why);
+        }
     }
     if (c->n == 0) {
         strvec_push(&g->notes, "no GPU workloads run on these nodes: nothing to plan");
@@ -296,6 +364,7 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
         g->share = b->share; memset(&b->share, 0, sizeof b->share);
         if (best != PLAN_MIG) {
             g->replicas = g->share.replicas;
+            g->packed = c->packed;
             strvec_pushf(&g->notes, "%d replicas per GPU (safe up to %d, bounded by %s)",
                          g->share.replicas, g->share.max_replicas, share_limit_name(g->share.limit));
         }

@@ -17,6 +17,9 @@ typedef struct {
     size_t *wid; size_t nwid;         /* per group pod: its workload (0 .. nwid-1) */
     double headroom;
     const PlanOptions *o;
+    const Node *const *gnodes; size_t ngnodes;   /* the group's nodes, sorted by name */
+    const char *mps_block;            /* why MPS cannot be used in this cluster, NULL = it can */
+    bool packed;                      /* shared pools use packed allocation (plugin v0.20+) */
 } GroupCtx;
 
 const char *plan_tradeoff(PlanStrategy s);
@@ -31,6 +34,8 @@ int plan_mig_instances(const Node *n, const MigGpuModel *m, const PlanWorkload *
 double plan_gpu_util(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
 int plan_str_cmp(const void *a, const void *b);
 
+char *plan_config_name(const char *key, const char *word, const char *content);
+int plan_pool_nodes(const GroupCtx *c, int need, bool *chosen);
 void plan_choose(GroupCtx *c, PlanChoice choice);       /* candidates, strategy, assignments */
 void plan_build_workloads(GroupCtx *c);                 /* one request per workload */
 void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes);

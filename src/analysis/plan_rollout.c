@@ -87,6 +87,35 @@ static const char *config_name(PlanGroup *g, const char *fmt, ...)
     return g->config_names.v[g->config_names.n - 1];
 }
 
+/* FNV-1a, 32 bits: a short, stable hash of a config's content */
+static uint32_t content_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) { h ^= (unsigned char)*s; h *= 16777619u; }
+    return h;
+}
+
+/* "kgpu-<key>-<word>-<hash of content>": a label value (at most 63 characters), so a changed
+ * content always changes the label and mig-manager / config-manager see a change */
+char *plan_config_name(const char *key, const char *word, const char *content)
+{
+    int room = 63 - 5 - 1 - (int)strlen(word) - 1 - 8;
+    int kl = (int)strlen(key);
+    if (kl > room) kl = room;
+    while (kl > 0 && key[kl - 1] == '-') kl--;
+    return xasprintf("kgpu-%.*s-%s-%08x", kl, key, word, (unsigned)content_hash(content));
+}
+
+/* the content a device-plugin config is made of (manifests.c writes exactly these settings) */
+static char *dp_content(const PlanGroup *g, bool shared)
+{
+    if (g->strategy == PLAN_MIG) return xstrdup("migStrategy=mixed");
+    if (!shared) return xstrdup("migStrategy=none");
+    return xasprintf("migStrategy=none;%s;replicas=%d;renameByDefault=true;failRequestsGreaterThanOne=true;%s",
+                     g->strategy == PLAN_MPS ? "mps" : "timeSlicing", g->replicas,
+                     g->packed ? "sharedDevicesAllocationPolicy=packed" : "");
+}
+
 static int int_desc(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -135,14 +164,16 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
                      total - next, total - next == 1 ? "" : "s");
     /* GPU indices: MIG GPUs first (packing order), the rest MIG-disabled; nodes with the same
      * geometry share one mig-parted config */
-    g->device_plugin_config = xasprintf("kgpu-%s-mig", g->key);
+    char *dpc = dp_content(g, false);
+    g->device_plugin_config = plan_config_name(g->key, "mig", dpc);
+    free(dpc);
     StrMap *by_sig = strmap_new();
     int gpu = 0, nconf = 0;
     for (size_t j = 0; j < g->nplan_nodes; j++) {
         PlanNode *pn = &g->plan_nodes[j];
         pn->gpu_layout = xcalloc(pn->gpus > 0 ? (size_t)pn->gpus : 1, sizeof(int));
-        Strbuf sig = STRBUF_INIT;
-        strbuf_addf(&sig, "%d:", pn->gpus);
+        Strbuf sig = STRBUF_INIT;             /* the geometry per GPU index: the config's content */
+        strbuf_addf(&sig, "%s;%d:", g->model->key, pn->gpus);
         for (int i = 0; i < pn->gpus; i++) {
             int lg = -1;
             if (i < pn->mig_gpus) {
@@ -153,7 +184,13 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
                 }
             }
             pn->gpu_layout[i] = lg;
-            strbuf_addf(&sig, "%d,", lg);
+            if (lg < 0) strbuf_adds(&sig, "off,");
+            else {
+                const MigLayout *l = &g->mig.groups[lg].layout;
+                for (size_t q = 0; q < g->model->nprofiles; q++)
+                    if (l->counts[q]) strbuf_addf(&sig, "%s=%d ", g->model->profiles[q].name, l->counts[q]);
+                strbuf_adds(&sig, ",");
+            }
         }
         pn->device_plugin_config = g->device_plugin_config;
         if (pn->mig_gpus == 0) {
@@ -161,7 +198,10 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
         } else {
             const char *name = strmap_get(by_sig, strbuf_str(&sig));
             if (!name) {
-                name = config_name(g, "kgpu-%s-mig-%d", g->key, ++nconf);
+                char *nm = plan_config_name(g->key, "mig", strbuf_str(&sig));
+                name = config_name(g, "%s", nm);
+                free(nm);
+                nconf++;
                 strmap_put(by_sig, strbuf_str(&sig), (void *)name);
             }
             pn->mig_config = name;
@@ -186,15 +226,18 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
 static void rollout_sharing(PlanGroup *g, const GroupCtx *c)
 {
     const char *word = g->strategy == PLAN_MPS ? "mps" : "time-slicing";
-    g->device_plugin_config = xasprintf("kgpu-%s-%s", g->key, word);
-    g->device_plugin_whole_config = xasprintf("kgpu-%s-whole", g->key);
-    /* the first nodes (by name) share until they hold the shared GPUs; the others stay whole */
-    int need = g->share.gpus_shared, have = 0;
-    for (size_t j = 0; j < g->nplan_nodes && have < need; j++) {
-        if (g->plan_nodes[j].gpus <= 0) continue;
-        g->plan_nodes[j].shared = true;
-        have += g->plan_nodes[j].gpus;
-    }
+    char *s1 = dp_content(g, true), *s2 = dp_content(g, false);
+    g->device_plugin_config = plan_config_name(g->key, word, s1);
+    g->device_plugin_whole_config = plan_config_name(g->key, "whole", s2);
+    free(s1); free(s2);
+    /* the fewest nodes (most GPUs first) become the shared pools; the others stay whole */
+    int need = g->share.gpus_shared;
+    bool *chosen = xcalloc(g->nplan_nodes ? g->nplan_nodes : 1, sizeof(bool));
+    int have = plan_pool_nodes(c, need, chosen);
+    for (size_t j = 0; j < g->nplan_nodes; j++) g->plan_nodes[j].shared = chosen[j];
+    free(chosen);
+    g->pool_gpus = have;
+    g->shared_slots_free = have * g->replicas - g->share.shared_workloads;
     int unplaced = place_whole(g, c);
     if (have < need)
         strvec_pushf(&g->risks, "sharing needs %d GPUs, the group has %d", need, have);
@@ -216,6 +259,29 @@ static void rollout_sharing(PlanGroup *g, const GroupCtx *c)
     }
 }
 
+/* what each node runs now, and whether the plan changes it; a MIG change drains the node
+ * (mig-parted destroys every GPU instance of a GPU it reconfigures and fails while a process
+ * uses it), a device-plugin config change does not (config-manager restarts the plugin) */
+static void node_changes(PlanGroup *g, const Node *const *gnodes)
+{
+    for (size_t j = 0; j < g->nplan_nodes; j++) {
+        PlanNode *pn = &g->plan_nodes[j];
+        const Node *n = gnodes[j];
+        pn->mig_config_now = kv_get(&n->labels, "nvidia.com/mig.config");
+        pn->device_plugin_config_now = kv_get(&n->labels, "nvidia.com/device-plugin.config");
+        const char *state = kv_get(&n->labels, "nvidia.com/mig.config.state");
+        if (pn->mig_config) {
+            bool same = str_eq(pn->mig_config_now, pn->mig_config) && str_eq(state, "success");
+            pn->mig_change = !same;
+            /* all-disabled on a node that has no MIG device now: mig-manager's assert passes and
+             * nothing is reset */
+            bool no_mig_now = n->gpu.nmig == 0 && n->gpu.mig_strategy != MIG_SINGLE;
+            pn->drain = pn->mig_change && !(strcmp(pn->mig_config, "all-disabled") == 0 && no_mig_now);
+        }
+        if (pn->device_plugin_config) pn->dp_change = !str_eq(pn->device_plugin_config_now, pn->device_plugin_config);
+    }
+}
+
 void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
 {
     g->nplan_nodes = g->nodes.n;
@@ -232,6 +298,27 @@ void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
             g->plan_nodes[j].mig_config = g->plan_nodes[j].device_plugin_config = NULL;
             strvec_pushf(&g->risks, "%s: GPU count unknown — left as it is", g->plan_nodes[j].name);
         }
+    node_changes(g, gnodes);
+    if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
+        for (size_t j = 0; j < g->nplan_nodes; j++)
+            if (g->plan_nodes[j].gpus > 0 && !g->plan_nodes[j].shared && !g->plan_nodes[j].whole_used)
+                strvec_push(&g->nodes_freed, g->plan_nodes[j].name);
+        if (g->packed)
+            strvec_pushf(&g->notes, "packed allocation (device plugin v0.20+): replicas fill one GPU before the "
+                         "next, so the shared workloads take %d GPU%s of the %d in the pool%s", g->share.gpus_shared,
+                         g->share.gpus_shared == 1 ? "" : "s", g->pool_gpus, g->pool_gpus == 1 ? "" : "s");
+        else
+            strvec_pushf(&g->notes, "sharing is set per node and the device plugin spreads replicas over every GPU "
+                         "(distributed allocation): all %d GPU%s of the pool node%s count as used", g->pool_gpus,
+                         g->pool_gpus == 1 ? "" : "s", g->pool_gpus == 1 ? "" : "s");
+        if (g->nodes_freed.n)
+            strvec_pushf(&g->notes, "consolidation: %zu node%s left without GPU workloads (%s%s)", g->nodes_freed.n,
+                         g->nodes_freed.n == 1 ? "" : "s", g->nodes_freed.v[0], g->nodes_freed.n > 1 ? ", ..." : "");
+        if (g->gpus_after >= g->gpus_before)
+            strvec_pushf(&g->notes, "frees no GPU; gains %d free shared slot%s (%d GPU%s x %d replicas, %d taken)",
+                         g->shared_slots_free, g->shared_slots_free == 1 ? "" : "s", g->pool_gpus,
+                         g->pool_gpus == 1 ? "" : "s", g->replicas, g->share.shared_workloads);
+    }
 }
 
 /* ---- risks ---- */

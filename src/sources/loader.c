@@ -11,6 +11,9 @@
  *   daemonsets       /apis/apps/v1/daemonsets                                optional
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
  *   services         /api/v1/services                                        optional
+ *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
+ *                    mig-parted ConfigMaps the ClusterPolicy names (NS = its status.namespace;
+ *                    without a custom mig-parted name, default-mig-parted-config)   optional
  * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
  * failure fails the load: a partial cluster is never presented as the whole one.
  */
@@ -152,6 +155,58 @@ static char *selector_query(const char *param, const char *sel)
     return q;
 }
 
+/* the honoured ClusterPolicy's ConfigMap names, seen as its items pass (cluster.c's rule: the
+ * first one whose state is not "ignored") */
+typedef struct {
+    ListCtx inner;
+    char *ns, *dp, *mig, *state;
+} CpSeen;
+
+static int on_clusterpolicy(void *ctx, const cJSON *item, Error *err)
+{
+    CpSeen *s = ctx;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(item, "status");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(st, "state");
+    bool ignored = cJSON_IsString(state) && strcmp(state->valuestring, "ignored") == 0;
+    if (!s->state || (strcmp(s->state, "ignored") == 0 && !ignored)) {
+        const cJSON *spec = cJSON_GetObjectItemCaseSensitive(item, "spec");
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(st, "namespace");
+        const cJSON *dp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(spec, "devicePlugin"), "config"), "name");
+        const cJSON *mig = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(spec, "migManager"), "config"), "name");
+        free(s->ns); free(s->dp); free(s->mig); free(s->state);
+        s->ns = cJSON_IsString(ns) && *ns->valuestring ? xstrdup(ns->valuestring) : NULL;
+        s->dp = cJSON_IsString(dp) && *dp->valuestring ? xstrdup(dp->valuestring) : NULL;
+        s->mig = cJSON_IsString(mig) && *mig->valuestring ? xstrdup(mig->valuestring) : NULL;
+        s->state = xstrdup(ignored ? "ignored" : "honoured");
+    }
+    return on_item(&s->inner, item, err);
+}
+
+/* GET one ConfigMap; 404 is no ConfigMap, 403 a warning */
+static int get_configmap(ApiClient *api, const char *ns, const char *name, LoaderItemFn fn, void *ctx,
+                         Strvec *warnings, Error *err)
+{
+    char *ens = apiclient_query_escape(ns), *ename = apiclient_query_escape(name);
+    char *path = xasprintf("/api/v1/namespaces/%s/configmaps/%s", ens, ename);
+    free(ens); free(ename);
+    cJSON *obj = NULL;
+    Error e = { 0 };
+    int rc = 0;
+    if (apiclient_get_json(api, path, NULL, &obj, &e) == 0) {
+        rc = fn(ctx, OBJ_CONFIGMAP, obj, err);
+    } else if (e.code == 403 || e.code == 404) {
+        if (e.code == 403) strvec_pushf(warnings, "configmaps: %s (the GPU Operator's configs not read)", e.msg);
+    } else {
+        *err = e;
+        rc = -1;
+    }
+    cJSON_Delete(obj);
+    free(path);
+    return rc;
+}
+
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, bool model, Error *err)
 {
@@ -211,18 +266,27 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         if (r == LIST_FAILED) return -1;
     }
     if (rq->clusterpolicy) {
-        ListCtx lc = { OBJ_CLUSTERPOLICY, fn, ctx };
+        CpSeen seen = { { OBJ_CLUSTERPOLICY, fn, ctx }, NULL, NULL, NULL, NULL };
         Error e = { 0 };
-        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, NULL,
-                                skip_for(OBJ_CLUSTERPOLICY, model), &lc, &e) == 0 ||
+        int rc = 0;
+        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_clusterpolicy, NULL,
+                                skip_for(OBJ_CLUSTERPOLICY, model), &seen, &e) == 0 ||
             e.code == 404) {
             *clusterpolicy_checked = true;             /* 404: the CRD is not installed */
         } else if (e.code == 403) {
             strvec_pushf(warnings, "clusterpolicies: %s (GPU Operator ClusterPolicy state not shown)", e.msg);
         } else {
             *err = e;
-            return -1;
+            rc = -1;
         }
+        if (rc == 0 && rq->configmaps && seen.state && seen.ns) {
+            if (seen.dp) rc = get_configmap(api, seen.ns, seen.dp, fn, ctx, warnings, err);
+            if (rc == 0)
+                rc = get_configmap(api, seen.ns, seen.mig ? seen.mig : "default-mig-parted-config", fn, ctx,
+                                   warnings, err);
+        }
+        free(seen.ns); free(seen.dp); free(seen.mig); free(seen.state);
+        if (rc) return -1;
     }
     if (rq->services) {
         r = run_list(api, OBJ_SERVICE, "services", "/api/v1/services", NULL, true,

@@ -121,6 +121,7 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_DAEMONSET: return rq->daemonsets;
     case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
+    case OBJ_CONFIGMAP: return rq->configmaps;
     default: return false;
     }
 }
