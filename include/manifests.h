@@ -66,6 +66,8 @@ typedef struct {
     Strvec unlabel_nodes, unlabel_values;   /* nvidia.com/device-plugin.config labels that were
                                          inert (no map in use) and name no config of the new map:
                                          removed before the ClusterPolicy points at it */
+    Strvec reconstructed;             /* configs written from a sharing node's GFD labels, because
+                                         no map in use holds the one its label names */
 } Manifests;
 
 /* c (may be NULL) gives the GPU pods outside the plan, which count against the quotas too.

@@ -89,6 +89,26 @@ static const char *label_after(const PlanResult *r, const Node *n, const char *k
     return kv_get(&n->labels, key);
 }
 
+/* the config a sharing node runs, as GFD labels it (device-plugin-config.md §6):
+ * nvidia.com/gpu.replicas, nvidia.com/gpu.sharing-strategy, renamed when it advertises
+ * nvidia.com/gpu.shared */
+static cJSON *reconstructed_config(const Node *n)
+{
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(f, "version", "v1");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(f, "flags"), "migStrategy", mig_strategy_name(n->gpu.mig_strategy));
+    const char *mode = kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy");
+    cJSON *m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(f, "sharing"), str_eq(mode, "mps") ? "mps" : "timeSlicing");
+    bool renamed = false;
+    for (size_t i = 0; i < n->allocatable.n; i++) renamed |= str_eq(n->allocatable.items[i].name, "nvidia.com/gpu.shared");
+    if (renamed) cJSON_AddBoolToObject(m, "renameByDefault", true);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "name", "nvidia.com/gpu");
+    cJSON_AddNumberToObject(r, "replicas", n->gpu.replicas);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "resources"), r);
+    return f;
+}
+
 static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, const ManifestOptions *o,
                                       const char *ns, Manifests *out, int *rc)
 {
@@ -127,7 +147,16 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
     for (size_t i = 0; c && i < c->nnodes; i++) {
         const Node *n = &c->nodes[i];
         const char *v = label_after(r, n, "nvidia.com/device-plugin.config", false);
-        if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map)) {
+        if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map) &&
+            n->gpu.replicas > 1 && *rc == 0) {
+            /* no map was in use, yet GFD says the node shares its GPUs: its config came from
+             * somewhere the plan cannot see; carry what it runs (GFD's labels) under its name */
+            *rc = add_text(data, v, reconstructed_config(n), o);
+            strvec_pushf(&out->reconstructed, "%s (from %s's GPU Feature Discovery labels: %s, %d replicas)", v,
+                         n->name, kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy") &&
+                         str_eq(kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy"), "mps") ? "MPS" : "time-slicing",
+                         n->gpu.replicas);
+        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map)) {
             /* no map was in use: the operator ran no config-manager and the label did nothing;
              * once the ClusterPolicy names a map it would select a config that does not exist */
             strvec_push(&out->unlabel_nodes, n->name);
@@ -502,5 +531,6 @@ void manifests_free(Manifests *m)
     strvec_free(&m->warnings);
     strvec_free(&m->unlabel_nodes);
     strvec_free(&m->unlabel_values);
+    strvec_free(&m->reconstructed);
     memset(m, 0, sizeof *m);
 }

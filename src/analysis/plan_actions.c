@@ -118,7 +118,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                             pn->device_plugin_config_now ? pn->device_plugin_config_now : "(none)",
                             pn->device_plugin_config);
             if (pn->drain)
-                strbuf_addf(&d, "; MIG layout changes: cordon and drain (%d GPU pod%s evicted)", x->pods,
+                strbuf_addf(&d, "; MIG layout changes: cordon and drain (%d GPU pod%s on it now)", x->pods,
                             x->pods == 1 ? "" : "s");
             else
                 strbuf_adds(&d, "; no drain (the device plugin restarts, running pods keep their GPUs)");
@@ -139,6 +139,8 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                      "will advertise nvidia.com/mig-<profile> instead of nvidia.com/gpu", cur && cur->mig_strategy ? cur->mig_strategy : "(unset)");
     size_t drains = 0, labels = 0;
     for (size_t i = 0; i < a->n; i++) if (a->v[i].kind == ACT_NODE_LABEL && a->v[i].pn) { labels++; drains += a->v[i].drain; }
+    for (size_t i = 0; i < m->reconstructed.n; i++)
+        strvec_pushf(&a->changes, "device-plugin config %s", m->reconstructed.v[i]);
     if (m->unlabel_nodes.n)
         strvec_pushf(&a->changes, "%zu inert nvidia.com/device-plugin.config label%s removed (no map was in use)",
                      m->unlabel_nodes.n, m->unlabel_nodes.n == 1 ? "" : "s");
