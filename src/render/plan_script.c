@@ -48,7 +48,7 @@ static const char script_functions[] =
     "    return 0\n"
     "  fi\n"
     "  if [ -z \"$PLAN_CONTEXT$PLAN_SERVER\" ] || [ \"$ctx\" != \"$PLAN_CONTEXT\" ] || [ \"$server\" != \"$PLAN_SERVER\" ]; then\n"
-    "    die \"this plan was made for context '${PLAN_CONTEXT:-unknown}' (server ${PLAN_SERVER:-unknown}); the current \"\\\n"
+    "    die \"this plan was made for context '${PLAN_CONTEXT:-unknown}' (server ${PLAN_SERVER:-unknown}); the current\"\\\n"
     "        \"one is '$ctx' (server ${server:-unknown}). Nothing was changed. Run it with --context NAME to apply it there.\"\n"
     "  fi\n"
     "}\n"
