@@ -144,7 +144,7 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
     if (cur && cur->dp_default && !cJSON_GetObjectItemCaseSensitive(data, cur->dp_default))
         strvec_pushf(&out->warnings, "the ClusterPolicy's devicePlugin.config.default \"%s\" is in no ConfigMap: "
                      "unlabelled nodes' device plugins will not start", cur->dp_default);
-    for (size_t i = 0; c && i < c->nnodes; i++) {
+    for (size_t i = 0; c && !out->blocked && i < c->nnodes; i++) {   /* unread map: not knowable */
         const Node *n = &c->nodes[i];
         const char *v = label_after(r, n, "nvidia.com/device-plugin.config", false);
         if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map) &&

@@ -216,6 +216,12 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
 {
     cand->after = -1;
     if (mode == SHARE_MPS && c->mps_block) { cand->why_not = c->mps_block; return; }
+    /* renameByDefault and failRequestsGreaterThanOne came with v0.12.0 (device plugin CHANGELOG) */
+    const PlanCurrent *cur = c->o ? c->o->cur : NULL;
+    if (cur && cur->dp_version_known && !plan_dp_at_least(cur, 0, 12)) {
+        cand->why_not = "sharing needs device plugin v0.12.0 or later (renameByDefault, failRequestsGreaterThanOne)";
+        return;
+    }
     if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD labels)"; return; }
     ShareWorkload *sw = xcalloc(c->n ? c->n : 1, sizeof *sw);
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);

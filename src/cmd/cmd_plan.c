@@ -179,6 +179,18 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
         if (cp_needed && !run.cur.clusterpolicy)
             strvec_push(&run.warnings, "no ClusterPolicy found: point the device plugin (Helm value config.name) and "
                                        "the MIG manager at the emitted ConfigMaps yourself");
+        /* mixed, cluster-wide: nodes running MIG with the single strategy outside the MIG groups */
+        for (size_t i = 0; run.r.mig_strategy_change && i < c.nnodes; i++) {
+            const Node *n = &c.nodes[i];
+            if (n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) continue;
+            bool planned_mig = false;
+            for (size_t gi = 0; gi < run.r.ngroups && !planned_mig; gi++)
+                planned_mig = run.r.groups[gi].strategy == PLAN_MIG && strvec_contains(&run.r.groups[gi].nodes, n->name);
+            if (!planned_mig)
+                strvec_pushf(&run.warnings, "%s runs MIG with the single strategy: once the ClusterPolicy says mixed it "
+                             "advertises nvidia.com/mig-%s instead of nvidia.com/gpu, and pods asking for nvidia.com/gpu "
+                             "there stay Pending", n->name, n->gpu.mig_single_profile);
+        }
         plan_whatif(&run.whatif, &c, &run.r, run.in.w);
         run.whatif_done = true;
     }

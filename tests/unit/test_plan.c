@@ -601,6 +601,7 @@ static void test_mps_refused_with_mixed(void **state)
     plan_result_free(&r);
     /* no measured peaks: time-slicing keeps the tie */
     cur.dp_version[1] = 20;
+    kv_free(&a.labels); kv_free(&b.labels);
     small_t4(&a, &b, w, false);
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_int_equal(r.groups[0].strategy, PLAN_TIME_SLICING);
