@@ -234,13 +234,17 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
 
     if (run->m.n) {
         strbuf_adds(&sb, "\n# ---- ConfigMaps and quotas ---------------------------------------------------\n");
-        strbuf_adds(&sb, "applied=$(k apply -f - <<'KGPU_MANIFESTS'\n");
+        strbuf_adds(&sb, "dp_rv() { k get configmap -n \"$OPERATOR_NAMESPACE\" " MANIFESTS_DEVICE_PLUGIN_CONFIGMAP
+                         " -o jsonpath='{.metadata.resourceVersion}' 2>/dev/null || true; }\n"
+                         "dp_before=$(dp_rv)\n"
+                         "# server-side apply: no last-applied annotation, so large maps stay under its 256 KiB limit\n"
+                         "k apply --server-side --force-conflicts --field-manager=kubectl-gpu-plan -f - >&2 <<'KGPU_MANIFESTS'\n");
         strbuf_adds(&sb, yaml ? yaml : "");
         if (yaml && *yaml && yaml[strlen(yaml) - 1] != '\n') strbuf_addch(&sb, '\n');
-        strbuf_adds(&sb, "KGPU_MANIFESTS\n)\nprintf '%s\\n' \"$applied\" >&2\n");
+        strbuf_adds(&sb, "KGPU_MANIFESTS\n");
         if (run->m.device_plugin)
             strbuf_adds(&sb, "# the operator does not watch a ConfigMap's content: restart the plugin when it changed\n"
-                             "if grep -q '^configmap/" MANIFESTS_DEVICE_PLUGIN_CONFIGMAP " configured' <<<\"$applied\"; then\n"
+                             "if [ -n \"$dp_before\" ] && [ \"$(dp_rv)\" != \"$dp_before\" ]; then\n"
                              "  k rollout restart -n \"$OPERATOR_NAMESPACE\" daemonset/nvidia-device-plugin-daemonset >&2 || "
                              "log \"restart the device plugin DaemonSet by hand\"\nfi\n");
     }

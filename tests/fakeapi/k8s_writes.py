@@ -1,6 +1,7 @@
 """Writes for the fake API server (--operator-sim), and the GPU Operator's reaction to them.
 
-What the plan's script does with the real kubectl: `apply` (POST create / PATCH), `patch --type
+What the plan's script does with the real kubectl: `apply --server-side` (PATCH
+application/apply-patch+yaml, creating what does not exist), `patch --type
 merge`, `label`, `annotate`, `cordon`/`uncordon` (PATCH), `rollout restart` (PATCH), `drain`
 (PATCH, then POST pods/NAME/eviction and GET until the pod is gone).  Patches are applied as
 JSON merge patches (RFC 7386); strategic merge patches of the objects involved here only touch
@@ -161,6 +162,9 @@ class Writer:
             return 201, obj
         key = res.key_for(ns, name)
         old = objs.get(key)
+        if old is None and method == 'PATCH' and 'apply-patch' in ctype:
+            # server-side apply creates what does not exist
+            return self._write('POST', res, dict(attrs, name=''), query, body, 'application/yaml')
         if old is None:
             raise WriteError(404, 'NotFound', '%s "%s" not found' % (res.plural, name))
         if method == 'DELETE':
@@ -174,6 +178,10 @@ class Writer:
         if res.namespaced:
             new['metadata']['namespace'] = ns
         new['kind'], new['apiVersion'] = res.kind, res.api_version
+        cmp_old = dict(old, metadata={k: v for k, v in old['metadata'].items() if k != 'resourceVersion'})
+        cmp_new = dict(new, metadata={k: v for k, v in new['metadata'].items() if k != 'resourceVersion'})
+        if cmp_old == cmp_new:
+            return 200, old                   # a no-op write keeps the resourceVersion, as etcd does
         if not dry:
             objs[key] = new
             self._changed(res, new)
