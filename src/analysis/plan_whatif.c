@@ -77,6 +77,7 @@ void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanW
                 const Node *n = cluster_find_node(c, pn->name);
                 if (!n) continue;
                 NodeResult nr;
+                memset(&nr, 0, sizeof nr);         /* explain_node appends to it */
                 explain_node(c, p, n, &nr);
                 bool admitted = true;
                 for (size_t q = 0; q < nr.nreasons; q++) admitted &= resource_reason(nr.reasons[q].code);
