@@ -343,6 +343,16 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     } else if (choice == PLAN_CHOICE_AUTO && best != PLAN_NONE && cand[best].after >= g->gpus_before) {
         strvec_pushf(&g->notes, "no strategy frees a GPU (best: %s needs %d, the workloads hold %d now)",
                      plan_strategy_name(best), cand[best].after, g->gpus_before);
+        if (best != PLAN_MIG && cand[best].share.possible) {
+            /* what sharing would gain instead: the pool's replicas the workloads leave free */
+            int pool = plan_pool_nodes(c, cand[best].share.gpus_shared, NULL);
+            int slots = pool * cand[best].share.replicas - cand[best].share.shared_workloads;
+            strvec_pushf(&g->notes, "%s would gain %d free shared slot%s (%d GPU%s x %d replicas, %d taken)%s",
+                         plan_strategy_name(best), slots, slots == 1 ? "" : "s", pool, pool == 1 ? "" : "s",
+                         cand[best].share.replicas, cand[best].share.shared_workloads,
+                         !c->packed && cand[best].share.gpus_after < g->gpus_before
+                         ? "; with packed allocation (device plugin v0.20+) it would free GPUs" : "");
+        }
         best = PLAN_NONE;
     }
     if (c->n && choice != PLAN_CHOICE_AUTO && best == PLAN_NONE) {
