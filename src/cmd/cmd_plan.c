@@ -230,7 +230,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
 const Command command_plan = {
     .name = "plan",
     .summary = "Recommend MIG layouts or time-slicing/MPS replicas from observed usage, with manifests",
-    .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] "
+    .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] [--quotas] "
              "[--strategy auto|mig|time-slicing|mps] [-o text|yaml|json|script]",
     .description =
         "Groups the GPU nodes (-l selects them) by product and profiles every GPU workload running\n"
@@ -239,14 +239,20 @@ const Command command_plan = {
         "utilization over --window, grown by --headroom percent.  Per group it recommends the\n"
         "strategy that needs the fewest GPUs: a MIG layout (valid for the model's profiles and\n"
         "placement rules, packed onto the fewest GPUs), or a time-slicing / MPS replica count that\n"
-        "is safe for the worst co-located workloads; ties go to the stronger isolation, and a group\n"
-        "where nothing frees a GPU is left alone.  The isolation trade-off, the risks (little data,\n"
-        "workloads that fit nothing, peaks above a slice) and the new request of every workload are\n"
-        "stated.  Without metrics the requests stand in, and every output says so.\n"
-        "-o yaml prints only the manifests (device-plugin ConfigMap, mig-parted ConfigMap,\n"
-        "ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash script that\n"
-        "applies them and reconfigures node by node (cordon, drain GPU pods, label, wait, uncordon)\n"
-        "for you to review and run.  The plan itself never changes the cluster.",
+        "is safe for the worst co-located workloads; ties go to MIG, then time-slicing (MPS only with\n"
+        "measured peaks inside its per-client limit), and a group where nothing frees a GPU is left\n"
+        "alone.  It starts from what the cluster runs (the ClusterPolicy's MIG strategy and\n"
+        "ConfigMaps, node labels, the device plugin's version): the emitted ConfigMaps are the ones in\n"
+        "use plus the plan's configs, MPS is never proposed with the mixed strategy, a shared node\n"
+        "counts all its GPUs unless packed allocation (device plugin v0.20+) is set, only MIG layout\n"
+        "changes drain.  The isolation trade-off, the risks, the changes in order (Changes), the\n"
+        "pending pods that would fit (what-if) and the new request of every workload are stated.\n"
+        "Without metrics the requests stand in, and every output says so.\n"
+        "-o yaml prints only the manifests (device-plugin ConfigMap, mig-parted ConfigMap, and with\n"
+        "--quotas ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash\n"
+        "script, pinned to this context and API server (run it with --context NAME to override),\n"
+        "that applies them and reconfigures node by node, for you to review and run.  The plan itself\n"
+        "never changes the cluster.",
     .examples = "  kubectl gpu plan\n  kubectl gpu plan -l nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB --window 14d\n"
                 "  kubectl gpu plan --strategy time-slicing -o json\n  kubectl gpu plan -o yaml | kubectl apply --dry-run=server -f -\n"
                 "  kubectl gpu plan -o script > plan.sh && less plan.sh && bash plan.sh\n",
