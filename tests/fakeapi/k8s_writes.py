@@ -12,8 +12,10 @@ The operator, simulated by its upstream rules (cited per rule below):
     cmd/nvidia-mig-manager/main.go:572-577) or when it restarts (AddFunc, :569-570; the
     operator restarts it when spec.migManager.config.name changes).  A config the mig-parted
     ConfigMap lacks, a profile the GPU model does not have or a layout that does not fit sets
-    nvidia.com/mig.config.state=failed (pkg/mig/reconfigure/reconfigure.go:139); else success
-    and the GPUs take the layout.
+    nvidia.com/mig.config.state=failed (pkg/mig/reconfigure/reconfigure.go:139).  A layout equal
+    to the one the GPUs have passes mig-parted's assert: success, nothing touched.  A change
+    while a pod holding a GPU runs on the node fails (the GPU instances cannot be destroyed
+    under a process).  Else success and the GPUs take the layout.
   * the device plugin's config-manager selects the node's nvidia.com/device-plugin.config, else
     spec.devicePlugin.config.default, else the empty config (FALLBACK_STRATEGIES=empty,
     gpu-operator controllers/object_controls.go:2893-2894); a name the ConfigMap lacks stops
@@ -87,6 +89,8 @@ class Writer:
         pods = store.lookup('', 'v1', 'pods')
         if pods and not any(s[0] == 'eviction' for s in pods.subresources):
             pods.subresources.append(('eviction', 'Eviction', ['create']))
+        for node in self._nodes().values():      # the GPUs' layout as the fixture advertises it
+            self._state(node)
 
     # ---------------------------------------------------------------- store
     def _objs(self, res):
@@ -172,7 +176,11 @@ class Writer:
                 objs.pop(key)
                 self._changed(res, old)
             return 200, old
+        if 'json-patch' in ctype:
+            raise WriteError(415, 'UnsupportedMediaType', 'json patches are not supported by the fake server')
         patch = self._body(body, ctype)
+        if not isinstance(patch, dict):
+            raise WriteError(400, 'BadRequest', 'the patch is not a JSON object')
         new = patch if method == 'PUT' else merge_patch(old, patch)
         new['metadata'] = merge_patch(new.get('metadata') or {}, {'name': name, 'uid': old['metadata'].get('uid')})
         if res.namespaced:
@@ -292,10 +300,36 @@ class Writer:
                 mig[p.replace('+', '.')] = mig.get(p.replace('+', '.'), 0) + n
             if comp > 7 or mem > 8:
                 ok = False
+        new = {'whole': whole, 'mig': mig}
+        note = None if ok else 'config %s missing or invalid for %s' % (want, product)
+        if ok and new != self._state(node):
+            # a real change destroys the GPU instances: any process on the GPUs makes it fail
+            busy = self._gpu_pods_on(node['metadata']['name'])
+            if busy:
+                ok, note = False, 'GPUs in use by %s' % ', '.join(busy[:3])
+        # (an unchanged layout passes mig-parted's assert: success without touching the GPUs)
         self._set_label(node, 'nvidia.com/mig.config.state', 'success' if ok else 'failed')
+        ann = node['metadata'].setdefault('annotations', {})
         if ok:
-            self.mig[node['metadata']['name']] = {'whole': whole, 'mig': mig}
+            self.mig[node['metadata']['name']] = new
+            ann.pop('fakeapi.test/mig-manager', None)
+        else:
+            ann['fakeapi.test/mig-manager'] = note
         self._changed(self.store.lookup('', 'v1', 'nodes'), node)
+
+    def _gpu_pods_on(self, name):
+        out = []
+        for key, p in sorted(self.store.objects.get(('', 'pods'), {}).items()):
+            if (p.get('spec') or {}).get('nodeName') != name:
+                continue
+            if (p.get('status') or {}).get('phase') in ('Succeeded', 'Failed'):
+                continue
+            for c in (p['spec'].get('containers') or []) + (p['spec'].get('initContainers') or []):
+                r = c.get('resources') or {}
+                if any(k.startswith('nvidia.com/') for k in list((r.get('requests') or {})) + list((r.get('limits') or {}))):
+                    out.append(key)
+                    break
+        return out
 
     def _fail(self, node, msg):
         node['metadata'].setdefault('annotations', {})[SIM_ANNOTATION] = 'error: ' + msg

@@ -135,6 +135,24 @@ bash "$T/pin.sh" --bogus >/dev/null 2>&1; check_eq "$?" 2 "an unknown argument i
 # --- the simulated operator follows its upstream rules (so the checks above can fail) ----------
 fakeapi_start "$FIX/custom.json" --operator-sim "$Y2J"
 k() { "$KUBECTL_BIN" "$@"; }
+# mig-manager acts only on a change of the label
+k label node a100-a nvidia.com/mig.config.state- >/dev/null
+k label node a100-a nvidia.com/mig.config=custom-3g --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "None" "sim: mig-manager ignores a label set to its own value"
+k label node a100-a nvidia.com/mig.config=no-such-config --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "failed" "sim: a config the mig-parted map lacks fails"
+k label node a100-a nvidia.com/mig.config=all-disabled --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "failed" \
+  "sim: a layout change fails while pods hold the node's GPUs (no drain, no change)"
+k label node a100-a nvidia.com/mig.config=custom-3g --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "success" \
+  "sim: the layout the GPUs already have passes mig-parted's assert, pods or not"
+k delete pods -n inference -l app=llm-13b --wait=false >/dev/null
+k label node a100-a nvidia.com/mig.config=all-disabled --overwrite >/dev/null
+st=$(node_state)
+check_eq "$(json_get "$st" 'd["a100-a"]["state"]')" "success" "sim: once its pods are gone, the change succeeds"
+check_eq "$(json_get "$st" 'd["a100-a"]["alloc"]')" "{'nvidia.com/gpu': 8}" "sim: and the node advertises the new layout"
+
 # a device-plugin ConfigMap without the nodes' configs: their plugins stop (issue 13, fault 1)
 k create configmap only-new -n gpu-operator --from-literal=x=$'version: v1\n' >/dev/null 2>&1
 k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"devicePlugin":{"config":{"name":"only-new"}}}}' >/dev/null
@@ -148,17 +166,6 @@ k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"dev
 k label node t4-a nvidia.com/device-plugin.config=mps --overwrite >/dev/null
 check_eq "$(json_get "$(node_state)" 'd["t4-a"]["err"]')" "error: using --mig-strategy=mixed is not supported with MPS" \
   "sim: MPS is refused with the ClusterPolicy's mixed strategy (MIG_STRATEGY overrides the file)"
-k patch clusterpolicies.nvidia.com/cluster-policy --type json -p '[{"op":"remove","path":"/spec/mig"}]' >/dev/null 2>&1 ||
-  k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":null}}' >/dev/null
+k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":null}}' >/dev/null
 check_eq "$(json_get "$(node_state)" 'd["t4-a"]["alloc"]')" "{'nvidia.com/gpu': 16}" \
   "sim: without the strategy set, the config file's none applies and MPS runs"
-# mig-manager acts only on a change of the label
-k label node a100-a nvidia.com/mig.config.state- >/dev/null
-k label node a100-a nvidia.com/mig.config=custom-3g --overwrite >/dev/null
-check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "None" "sim: mig-manager ignores a label set to its own value"
-k label node a100-a nvidia.com/mig.config=no-such-config --overwrite >/dev/null
-check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "failed" "sim: a config the mig-parted map lacks fails"
-k label node a100-a nvidia.com/mig.config=all-disabled --overwrite >/dev/null
-st=$(node_state)
-check_eq "$(json_get "$st" 'd["a100-a"]["state"]')" "success" "sim: a config it has succeeds"
-
