@@ -9,10 +9,10 @@
  *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
  *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;
  *   - ResourceQuotas that mention a GPU resource; DaemonSets of the GPU Operator / device
- *     plugin; the ClusterPolicy state and the device-plugin ConfigMap it names
- *     (spec.devicePlugin.config.name / .default);
- *   - ConfigMaps: of each data key that is a device-plugin config, only its sharing facts
- *     (dpconfig.h), at most 256 keys in all.
+ *     plugin; the ClusterPolicy state and the spec fields the planner reads; the ConfigMaps the
+ *     ClusterPolicy names (device-plugin and mig-parted configs): their data as text (plan
+ *     carries them over) and, of each device-plugin config key, its sharing facts (dpconfig.c,
+ *     at most 256 keys in all).
  * cluster_finalize() must be called once after the last object: it joins pods to nodes and
  * computes per-node allocation.  Cluster owns everything; cluster_free releases it.
  */
@@ -48,7 +48,30 @@ typedef struct {
 typedef struct {
     char *ns, *name, *app;     /* app = metadata.labels.app or spec.selector.matchLabels.app */
     int desired, current, ready, available, updated, misscheduled;
+    char *image;               /* first container's image ("nvcr.io/nvidia/k8s-device-plugin:v0.17.0") */
 } DaemonSet;
+
+/* A ConfigMap the GPU Operator uses for the device plugin or the MIG manager (the loader reads
+ * only those the ClusterPolicy names, and default-mig-parted-config); data kept as text, at
+ * most CLUSTER_CONFIGMAP_MAX bytes per value (larger values: the ConfigMap is marked
+ * truncated and must not be carried over). */
+#define CLUSTER_CONFIGMAP_MAX (1024 * 1024)
+typedef struct {
+    char *ns, *name;
+    KVList data;
+    bool truncated;
+} ConfigMap;
+
+/* the honoured ClusterPolicy's spec fields the planner needs (NULL = not set) */
+typedef struct {
+    char *mig_strategy;        /* spec.mig.strategy: none|single|mixed */
+    char *dp_config_name;      /* spec.devicePlugin.config.name */
+    char *dp_config_default;   /* spec.devicePlugin.config.default */
+    char *mig_config_name;     /* spec.migManager.config.name */
+    char *mig_config_default;  /* spec.migManager.config.default */
+    char *dp_version;          /* spec.devicePlugin.version (image tag) */
+    char *operator_ns;         /* status.namespace */
+} ClusterPolicySpec;
 
 typedef struct {
     char *ns, *name;
@@ -81,8 +104,9 @@ typedef struct Cluster {
     DaemonSet *daemonsets; size_t ndaemonsets, capdaemonsets;
     Service *services; size_t nservices, capservices;
     char *clusterpolicy_name, *clusterpolicy_state;   /* NULL when absent */
+    ClusterPolicySpec cp;      /* of the honoured ClusterPolicy */
+    ConfigMap *configmaps; size_t nconfigmaps, capconfigmaps;
     bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
-    char *dp_config_name, *dp_config_default;   /* ClusterPolicy spec.devicePlugin.config */
     DevicePluginConfig *dpconfigs; size_t ndpconfigs, capdpconfigs;
     Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
@@ -122,6 +146,7 @@ Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);
 const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
+const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name);
 /* appends to warnings; after 100 one "more warnings suppressed" line and nothing more */
 void cluster_warn(Cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

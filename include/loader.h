@@ -11,6 +11,7 @@ typedef struct {
     bool nodes, pods, events, quotas, daemonsets, clusterpolicy, services;
     const char *node_selector;   /* label selector for nodes (-l) */
     const char *pod_namespace;   /* NULL = all namespaces (pods, events, quotas) */
+    bool configmaps;             /* the ConfigMaps the ClusterPolicy names (with clusterpolicy) */
 } LoadRequest;
 
 struct Error;

@@ -8,9 +8,16 @@
  *   2. the mig-parted ConfigMap (key config.yaml): all-disabled plus one custom config per
  *      distinct node geometry, `devices: all` when every GPU of the node is alike, else index
  *      lists (shared/reference/mig-parted-config.md);
- *   3. one ResourceQuota per namespace whose workloads the plan changes: requests.<resource>
- *      for each GPU resource they request under the plan, hard = what all of the namespace's
- *      GPU pods need under the plan (planned ones as planned, the others as they are now).
+ *   Both ConfigMaps are the ones in use now plus the plan's configs: every config any node is
+ *      labelled with after the plan, and the defaults, stay present (config-manager exits with
+ *      "specified config X does not exist" otherwise — k8s-device-plugin
+ *      cmd/config-manager/main.go updateConfigName — and mig-manager fails the node).  Where the
+ *      operator uses its built-in default-mig-parted-config and it was not read, the map starts
+ *      from the operator's set for the cluster's models: all-disabled, all-enabled, all-<profile>,
+ *      all-balanced (gpu-operator assets/state-mig-manager/0400_configmap.yaml).
+ *   3. with --quotas, one ResourceQuota per namespace whose workloads the plan changes:
+ *      requests.<resource> = what its GPU pods hold under the plan + its pending GPU pods +
+ *      each Deployment's rolling-update surge (maxSurge 25%, the Deployment default, rounded up).
  * The config files inside the ConfigMaps are YAML text produced by the caller's yaml_text
  * function from a cJSON tree (the renderer), so this module only builds trees.
  *
@@ -34,15 +41,33 @@ typedef char *(*ManifestYamlFn)(const struct cJSON *doc);
 
 typedef struct {
     const char *operator_namespace;   /* where the ConfigMaps go; NULL = "gpu-operator" */
+    const PlanCurrent *cur;           /* what runs now (carried over); NULL = nothing known */
+    bool quotas;                      /* --quotas: emit ResourceQuotas */
     const char *plan_annotation;      /* value of the kubectl-gpu/plan annotation, may be NULL */
     const char *usage_annotation;     /* value of kubectl-gpu/usage (where usage came from) */
     ManifestYamlFn yaml_text;
 } ManifestOptions;
 
 typedef struct {
+    char *ns;
+    char *detail;                     /* "requests.nvidia.com/gpu: 6 (4 running + 1 pending + 1 surge)" */
+} ManifestQuota;
+
+typedef struct {
     struct cJSON **docs; size_t n;    /* in apply order */
     bool device_plugin, mig_parted;   /* which ConfigMaps were emitted */
     size_t quotas;
+    ManifestQuota *quota_info;        /* parallel to the ResourceQuota documents */
+    size_t carried_dp, carried_mig;   /* configs carried over from the maps in use */
+    bool mig_builtin;                 /* the mig-parted map starts from the operator's built-in set */
+    char *blocked;                    /* why applying would break nodes (a map in use could not be
+                                         read); the script refuses to run.  NULL = safe */
+    Strvec warnings;                  /* nodes whose labels name configs no map holds, ... */
+    Strvec unlabel_nodes, unlabel_values;   /* nvidia.com/device-plugin.config labels that were
+                                         inert (no map in use) and name no config of the new map:
+                                         removed before the ClusterPolicy points at it */
+    Strvec reconstructed;             /* configs written from a sharing node's GFD labels, because
+                                         no map in use holds the one its label names */
 } Manifests;
 
 /* c (may be NULL) gives the GPU pods outside the plan, which count against the quotas too.

@@ -18,8 +18,20 @@
  *                 whole GPUs (MIG disabled on those GPUs, mixed strategy).
  *   time-slicing  safe replica count and GPUs after (sharing_plan).
  *   MPS           the same under MPS rules.
- *   auto picks the fewest GPUs after; ties go to the stronger isolation (MIG, then MPS, then
- *   time-slicing); when nothing frees a GPU the group's strategy is "none" (nothing changes).
+ *   auto picks the fewest GPUs after; ties go to MIG (hardware isolation), then time-slicing;
+ *   MPS wins a tie with time-slicing only when measured usage (metrics, not requests) shows
+ *   every shared workload's peak inside MPS's per-client memory limit and the device plugin
+ *   is v0.15.0+; when nothing frees a GPU the group's strategy is "none" (nothing changes).
+ *   MPS is never proposed where the device plugin refuses it: with the mixed MIG strategy
+ *   (the ClusterPolicy's, which the operator passes as MIG_STRATEGY and which overrides the
+ *   config file — k8s-device-plugin cmd/nvidia-device-plugin/main.go "mixed is not supported
+ *   with MPS"; the plan makes it mixed when a group gets MIG), on MIG devices, or on a plugin
+ *   older than v0.15.0 or of unknown version.
+ *   Sharing is per node (the device plugin applies one config to every GPU of the node), so a
+ *   node that becomes a shared pool counts all its GPUs after the plan unless the plan sets
+ *   sharedDevicesAllocationPolicy: packed (device plugin v0.20.0+), which fills GPU by GPU:
+ *   then only ceil(shared workloads / replicas) count.  Pools are the fewest nodes (most GPUs
+ *   first), so shared workloads consolidate and whole nodes may be freed.
  *   An explicit strategy is evaluated alone (and is "none" when the GPUs cannot do it).
  *   The pods of one workload always get the same assignment (one pod template, one request).
  *   Then the rollout: which node gets which MIG geometry per GPU index / sharing config, the
@@ -76,6 +88,33 @@ typedef struct {
     double coverage;                  /* share of the window with data (0..1), NAN unknown */
 } PlanWorkload;
 
+/* ---- what the cluster runs now (the GPU Operator's settings), read by plan_current_init ---- */
+
+typedef struct {
+    const char *clusterpolicy;        /* its name; NULL = no ClusterPolicy (no GPU Operator) */
+    const char *operator_ns;          /* status.namespace, else the device plugin's, else gpu-operator */
+    const char *mig_strategy;         /* spec.mig.strategy; NULL = unset: the operator passes no
+                                         MIG_STRATEGY and each node's config file decides */
+    const char *dp_map, *dp_default;  /* spec.devicePlugin.config.{name,default}; NULL = unset */
+    const ConfigMap *dp_configmap;    /* dp_map's content; NULL = unset or not readable */
+    const char *mig_map;              /* spec.migManager.config.name; NULL = the operator's own
+                                         default-mig-parted-config */
+    const char *mig_default;          /* spec.migManager.config.default */
+    const ConfigMap *mig_configmap;   /* the mig-parted ConfigMap in use (custom or the
+                                         operator's default), NULL = not readable */
+    int dp_version[3];                /* the device plugin's version (image tag or
+                                         spec.devicePlugin.version) */
+    bool dp_version_known;
+    char dp_version_text[64];         /* "v0.17.0", or why unknown */
+} PlanCurrent;
+
+/* fills *cur from the cluster (borrowed: cur points into c) */
+void plan_current_init(PlanCurrent *cur, const Cluster *c);
+/* device plugin at least vMAJOR.MINOR.0 */
+bool plan_dp_at_least(const PlanCurrent *cur, int major, int minor);
+/* "v0.17.0" -> {0,17,0}; false when the text has no version */
+bool plan_parse_version(const char *s, int out[3]);
+
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
 
 typedef struct {
@@ -110,6 +149,12 @@ typedef struct {
     int mig_gpus;                     /* GPUs with a MIG geometry */
     const char *mig_config;           /* nvidia.com/mig.config value, NULL = leave as is */
     const char *device_plugin_config; /* nvidia.com/device-plugin.config value, NULL = as is */
+    const char *mig_config_now;       /* the node's labels now (borrowed from the Node) */
+    const char *device_plugin_config_now;
+    bool mig_change;                  /* mig_config differs from what the node runs (or its
+                                         state is not success): mig-manager reconfigures */
+    bool dp_change;                   /* device_plugin_config differs from the label now */
+    bool drain;                       /* = mig_change: the GPUs are reset, no pod may use them */
     ResourceList expected;            /* GPU resources advertised after (count, milli units) */
 } PlanNode;
 
@@ -125,6 +170,10 @@ typedef struct {
     int gpus_before, gpus_after;
     int after_mig, after_time_slicing, after_mps;   /* each candidate; -1 = not possible */
     int replicas;                     /* time-slicing / MPS */
+    bool packed;                      /* sharedDevicesAllocationPolicy: packed (plugin >= v0.20) */
+    int pool_gpus;                    /* GPUs of the nodes that become shared pools */
+    int shared_slots_free;            /* replicas of the pools no planned workload takes */
+    Strvec nodes_freed;               /* nodes no GPU workload is left on (consolidation) */
     MigPacking mig;                   /* strategy MIG: the layouts */
     SharePlan share;                  /* strategy time-slicing / MPS */
     PlanAssignment *assign; size_t nassign;   /* the group's pods */
@@ -141,12 +190,15 @@ typedef struct {
 typedef struct {
     PlanChoice choice;
     double headroom_pct;              /* --headroom */
+    const PlanCurrent *cur;           /* what runs now; NULL = nothing known (no operator) */
 } PlanOptions;
 
 typedef struct {
     PlanGroup *groups; size_t ngroups;    /* sorted by product */
     int gpus_before, gpus_after;
     Strvec warnings;                  /* workloads on unselected nodes, ... */
+    const char *mig_strategy_after;   /* ClusterPolicy spec.mig.strategy after the plan (NULL unset) */
+    bool mig_strategy_change;         /* the plan patches it (to mixed) */
 } PlanResult;
 
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
@@ -157,6 +209,13 @@ const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len
 /* "a100-sxm4-80gb" from "NVIDIA-A100-SXM4-80GB": lower case, no NVIDIA- prefix, only
  * [a-z0-9-], at most 40 characters; caller frees */
 char *plan_group_key(const char *product);
+
+/* What-if: the GPU pods Pending now (unbound) that would schedule on the nodes the plan changes,
+ * asking for their workload's planned request (their own when the workload is not planned):
+ * the same per-node filters as `explain` (explain_node: cordon, readiness, taints, selectors,
+ * affinity) with the node's resources after the plan, against what the group's planned
+ * workloads leave over.  Appends "ns/name" to *out, in cluster order. */
+void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanWorkload *w);
 
 /* ---- step 1: the workloads of a cluster ---- */
 

@@ -1,8 +1,8 @@
 /* manifests.c — a plan's Kubernetes objects as cJSON trees (what and why in manifests.h).
  *
- * Names: the device-plugin configs are the plan's names (kgpu-<group>-mig, -time-slicing,
- * -mps, -whole), the mig-parted configs kgpu-<group>-mig-<n> per distinct node geometry; the
- * nodes are labelled with them by the script (`-o script`), never by this tool.
+ * Names: kgpu-<group>-<mig|time-slicing|mps|whole>-<hash of the content> (plan_rollout.c), so a
+ * changed config always changes the node label; the nodes are labelled with them by the
+ * script (`-o script`), never by this tool.
  */
 #include "manifests.h"
 #include <cjson/cJSON.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include "resources.h"
 #include "strmap.h"
+#include "yaml_load.h"
 
 static cJSON *metadata(const ManifestOptions *o, const char *name, const char *ns)
 {
@@ -47,6 +48,8 @@ cJSON *manifests_device_plugin_file(const PlanGroup *g, bool shared_nodes)
     cJSON_AddStringToObject(f, "version", "v1");
     cJSON *flags = cJSON_AddObjectToObject(f, "flags");
     cJSON_AddStringToObject(flags, "migStrategy", g->strategy == PLAN_MIG ? "mixed" : "none");
+    if (sharing && shared_nodes && g->packed)   /* v0.20.0+: fill one GPU's replicas first */
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(flags, "plugin"), "sharedDevicesAllocationPolicy", "packed");
     if (sharing && shared_nodes) {
         cJSON *sh = cJSON_AddObjectToObject(f, "sharing");
         cJSON *mode = cJSON_AddObjectToObject(sh, g->strategy == PLAN_MPS ? "mps" : "timeSlicing");
@@ -71,7 +74,43 @@ static int add_text(cJSON *data, const char *key, cJSON *file, const ManifestOpt
     return 0;
 }
 
-static cJSON *device_plugin_configmap(const PlanResult *r, const ManifestOptions *o, const char *ns, int *rc)
+/* the label value node n has after the plan (planned nodes: the plan's, else its own) */
+static const char *label_after(const PlanResult *r, const Node *n, const char *key, bool mig)
+{
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const PlanGroup *g = &r->groups[i];
+        if (g->strategy == PLAN_NONE) continue;
+        for (size_t j = 0; j < g->nplan_nodes; j++) {
+            if (!str_eq(g->plan_nodes[j].name, n->name)) continue;
+            const char *v = mig ? g->plan_nodes[j].mig_config : g->plan_nodes[j].device_plugin_config;
+            if (v) return v;
+        }
+    }
+    return kv_get(&n->labels, key);
+}
+
+/* the config a sharing node runs, as GFD labels it (device-plugin-config.md §6):
+ * nvidia.com/gpu.replicas, nvidia.com/gpu.sharing-strategy, renamed when it advertises
+ * nvidia.com/gpu.shared */
+static cJSON *reconstructed_config(const Node *n)
+{
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(f, "version", "v1");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(f, "flags"), "migStrategy", mig_strategy_name(n->gpu.mig_strategy));
+    const char *mode = kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy");
+    cJSON *m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(f, "sharing"), str_eq(mode, "mps") ? "mps" : "timeSlicing");
+    bool renamed = false;
+    for (size_t i = 0; i < n->allocatable.n; i++) renamed |= str_eq(n->allocatable.items[i].name, "nvidia.com/gpu.shared");
+    if (renamed) cJSON_AddBoolToObject(m, "renameByDefault", true);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "name", "nvidia.com/gpu");
+    cJSON_AddNumberToObject(r, "replicas", n->gpu.replicas);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "resources"), r);
+    return f;
+}
+
+static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, const ManifestOptions *o,
+                                      const char *ns, Manifests *out, int *rc)
 {
     cJSON *data = cJSON_CreateObject();
     *rc = 0;
@@ -86,6 +125,47 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const ManifestOptions
         if (*rc == 0 && whole_used) *rc = add_text(data, g->device_plugin_whole_config, manifests_device_plugin_file(g, false), o);
     }
     if (*rc || !data->child) { cJSON_Delete(data); return NULL; }
+    /* the configs of the map in use now stay: nodes labelled with them, and the default */
+    const PlanCurrent *cur = o->cur;
+    if (cur && cur->dp_map) {
+        const ConfigMap *cm = cur->dp_configmap;
+        if (!cm || cm->truncated) {
+            free(out->blocked);
+            out->blocked = xasprintf("the ClusterPolicy's device-plugin ConfigMap %s/%s could not be read%s: its "
+                                     "configs cannot be carried over, and nodes using them would crash-loop",
+                                     cur->operator_ns, cur->dp_map, cm ? " whole (too large)" : "");
+        }
+        for (size_t i = 0; cm && i < cm->data.n; i++) {
+            if (cJSON_GetObjectItemCaseSensitive(data, cm->data.items[i].key)) continue;
+            cJSON_AddStringToObject(data, cm->data.items[i].key, cm->data.items[i].value);
+            out->carried_dp++;
+        }
+    }
+    if (cur && cur->dp_default && !cJSON_GetObjectItemCaseSensitive(data, cur->dp_default))
+        strvec_pushf(&out->warnings, "the ClusterPolicy's devicePlugin.config.default \"%s\" is in no ConfigMap: "
+                     "unlabelled nodes' device plugins will not start", cur->dp_default);
+    for (size_t i = 0; c && !out->blocked && i < c->nnodes; i++) {   /* unread map: not knowable */
+        const Node *n = &c->nodes[i];
+        const char *v = label_after(r, n, "nvidia.com/device-plugin.config", false);
+        if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map) &&
+            n->gpu.replicas > 1 && *rc == 0) {
+            /* no map was in use, yet GFD says the node shares its GPUs: its config came from
+             * somewhere the plan cannot see; carry what it runs (GFD's labels) under its name */
+            *rc = add_text(data, v, reconstructed_config(n), o);
+            strvec_pushf(&out->reconstructed, "%s (from %s's GPU Feature Discovery labels: %s, %d replicas)", v,
+                         n->name, kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy") &&
+                         str_eq(kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy"), "mps") ? "MPS" : "time-slicing",
+                         n->gpu.replicas);
+        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map)) {
+            /* no map was in use: the operator ran no config-manager and the label did nothing;
+             * once the ClusterPolicy names a map it would select a config that does not exist */
+            strvec_push(&out->unlabel_nodes, n->name);
+            strvec_push(&out->unlabel_values, v);
+        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v))
+            strvec_pushf(&out->warnings, "%s is labelled nvidia.com/device-plugin.config=%s, which no ConfigMap "
+                         "holds: its device plugin will exit (\"specified config %s does not exist\"); relabel it",
+                         n->name, v, v);
+    }
     cJSON *d = object("v1", "ConfigMap", metadata(o, MANIFESTS_DEVICE_PLUGIN_CONFIGMAP, ns));
     cJSON_AddItemToObject(d, "data", data);
     return d;
@@ -166,11 +246,126 @@ cJSON *manifests_mig_parted_file(const PlanResult *r)
     return f;
 }
 
-static cJSON *mig_parted_configmap(const PlanResult *r, const ManifestOptions *o, const char *ns, int *rc)
+static void add_entry_list(cJSON *mc, const char *name, cJSON *entry)
+{
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(mc, name);
+    if (!list) list = cJSON_AddArrayToObject(mc, name);
+    cJSON_AddItemToArray(list, entry);
+}
+
+static cJSON *mig_devices_entry(const MigGpuModel *m, bool enabled, cJSON *devices)
+{
+    cJSON *e = cJSON_CreateObject();
+    if (m && m->device_ids && m->device_ids[0]) {
+        cJSON *f = cJSON_AddArrayToObject(e, "device-filter");
+        for (const char *const *id = m->device_ids; *id; id++) cJSON_AddItemToArray(f, cJSON_CreateString(*id));
+    }
+    cJSON_AddStringToObject(e, "devices", "all");
+    cJSON_AddBoolToObject(e, "mig-enabled", enabled);
+    if (enabled) cJSON_AddItemToObject(e, "mig-devices", devices ? devices : cJSON_CreateObject());
+    return e;
+}
+
+/* the operator's built-in configs for the MIG models the cluster has: all-disabled, all-enabled,
+ * all-<profile> (the most instances of it), all-balanced (mig-parted's builder: 2 x 1g, 1 x 2g,
+ * and on 7-slice GPUs 1 x 3g, smallest memory of each) — one device-filtered entry per model */
+static void builtin_configs(cJSON *mc, const Cluster *c)
+{
+    cJSON *dis = cJSON_CreateObject();
+    cJSON_AddStringToObject(dis, "devices", "all");
+    cJSON_AddBoolToObject(dis, "mig-enabled", false);
+    add_entry_list(mc, "all-disabled", dis);
+    cJSON *en = cJSON_CreateObject();
+    cJSON_AddStringToObject(en, "devices", "all");
+    cJSON_AddBoolToObject(en, "mig-enabled", true);
+    cJSON_AddItemToObject(en, "mig-devices", cJSON_CreateObject());
+    add_entry_list(mc, "all-enabled", en);
+    const MigGpuModel *seen[32];
+    size_t nseen = 0;
+    for (size_t i = 0; c && i < c->nnodes; i++) {
+        const Node *n = &c->nodes[i];
+        const MigGpuModel *m = mig_model_for_product(n->gpu.base_product ? n->gpu.base_product : n->gpu.product);
+        bool dup = !m;
+        for (size_t k = 0; k < nseen && !dup; k++) dup = seen[k] == m;
+        if (dup || nseen == 32) continue;
+        seen[nseen++] = m;
+        for (size_t q = 0; q < m->nprofiles; q++) {
+            const MigProfile *p = &m->profiles[q];
+            char *name = xasprintf("all-%s", p->name);
+            for (char *s = name; *s; s++) if (*s == '+') *s = '.';
+            cJSON *md = cJSON_CreateObject();
+            cJSON_AddNumberToObject(md, p->name, p->max_instances);
+            add_entry_list(mc, name, mig_devices_entry(m, true, md));
+            free(name);
+        }
+        int want[3] = { 1, 2, 3 }, count[3] = { 2, 1, 1 }, counts[MIG_MAX_PROFILES] = { 0 };
+        int parts = m->compute_slices >= 7 ? 3 : 2;
+        bool ok = true;
+        for (int k = 0; k < parts && ok; k++) {
+            int best = -1;
+            for (size_t q = 0; q < m->nprofiles; q++) {
+                const MigProfile *p = &m->profiles[q];
+                if (p->variant || p->compute != want[k]) continue;
+                if (best < 0 || p->size < m->profiles[best].size) best = (int)q;
+            }
+            if (best < 0) ok = false; else counts[best] = count[k];
+        }
+        if (!ok || !mig_layout_from_counts(m, counts, NULL)) continue;
+        cJSON *md = cJSON_CreateObject();
+        for (size_t q = 0; q < m->nprofiles; q++)
+            if (counts[q]) cJSON_AddNumberToObject(md, m->profiles[q].name, counts[q]);
+        add_entry_list(mc, "all-balanced", mig_devices_entry(m, true, md));
+    }
+}
+
+static cJSON *mig_parted_configmap(const PlanResult *r, const Cluster *c, const ManifestOptions *o,
+                                   const char *ns, Manifests *out, int *rc)
 {
     *rc = 0;
     cJSON *file = manifests_mig_parted_file(r);
     if (!file) return NULL;
+    cJSON *mine = cJSON_DetachItemFromObjectCaseSensitive(file, "mig-configs");
+    cJSON *mc = cJSON_AddObjectToObject(file, "mig-configs");
+    /* start from the map in use: the custom one, or the operator's default-mig-parted-config */
+    const PlanCurrent *cur = o->cur;
+    const ConfigMap *cm = cur ? cur->mig_configmap : NULL;
+    const char *text = cm ? kv_get(&cm->data, "config.yaml") : NULL;
+    cJSON *old = NULL;
+    char *msg = NULL;
+    if (text && yaml_load_json(text, strlen(text), &old, &msg) != 0) old = NULL;
+    cJSON *oldmc = cJSON_GetObjectItemCaseSensitive(old, "mig-configs");
+    if (cJSON_IsObject(oldmc)) {
+        for (cJSON *e = oldmc->child; e; e = e->next) {
+            cJSON_AddItemToObject(mc, e->string, cJSON_Duplicate(e, true));
+            out->carried_mig++;
+        }
+    } else if (cur && cur->mig_map) {
+        free(out->blocked);
+        out->blocked = xasprintf("the ClusterPolicy's mig-parted ConfigMap %s/%s could not be read%s%s: its configs "
+                                 "cannot be carried over, and nodes using them would fail", cur->operator_ns,
+                                 cur->mig_map, msg ? ": " : "", msg ? msg : "");
+    } else {
+        builtin_configs(mc, c);
+        out->mig_builtin = true;
+        out->carried_mig = (size_t)cJSON_GetArraySize(mc);
+    }
+    free(msg);
+    cJSON_Delete(old);
+    for (cJSON *e = mine ? mine->child : NULL; e; e = e->next)
+        if (!cJSON_GetObjectItemCaseSensitive(mc, e->string))
+            cJSON_AddItemToObject(mc, e->string, cJSON_Duplicate(e, true));
+    cJSON_Delete(mine);
+    const char *dflt = cur && cur->mig_default ? cur->mig_default : "all-disabled";
+    if (!cJSON_GetObjectItemCaseSensitive(mc, dflt))
+        strvec_pushf(&out->warnings, "the MIG manager's default config \"%s\" is in no mig-parted ConfigMap", dflt);
+    for (size_t i = 0; c && i < c->nnodes; i++) {
+        const Node *n = &c->nodes[i];
+        const char *v = label_after(r, n, "nvidia.com/mig.config", true);
+        if (v && *v && !cJSON_GetObjectItemCaseSensitive(mc, v))
+            strvec_pushf(&out->warnings, "%s is labelled nvidia.com/mig.config=%s, which the mig-parted ConfigMap "
+                         "does not hold: mig-manager sets nvidia.com/mig.config.state=failed there; relabel it",
+                         n->name, v);
+    }
     cJSON *data = cJSON_CreateObject();
     if (add_text(data, "config.yaml", file, o) != 0) { cJSON_Delete(data); *rc = -1; return NULL; }
     cJSON *d = object("v1", "ConfigMap", metadata(o, MANIFESTS_MIG_PARTED_CONFIGMAP, ns));
@@ -180,7 +375,8 @@ static cJSON *mig_parted_configmap(const PlanResult *r, const ManifestOptions *o
 
 /* ---- quotas ---- */
 
-typedef struct { char *ns; ResourceList need; Strvec planned; } NsQuota;
+/* per namespace and resource: held now (under the plan), pending pods, rolling-update surge */
+typedef struct { char *ns; ResourceList run, pend, surge; Strvec planned; } NsQuota;
 
 static NsQuota *ns_quota(NsQuota **v, size_t *n, size_t *cap, StrMap *idx, const char *ns)
 {
@@ -199,6 +395,17 @@ static int nsq_cmp(const void *a, const void *b)
     return strcmp(((const NsQuota *)a)->ns, ((const NsQuota *)b)->ns);
 }
 
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int64_t rl_get(const ResourceList *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++) if (str_eq(l->items[i].name, name)) return l->items[i].milli;
+    return 0;
+}
+
 static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Cluster *c,
                          const ManifestOptions *o, Manifests *out)
 {
@@ -206,6 +413,7 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
     size_t n = 0, cap = 0;
     StrMap *idx = strmap_new();
     StrMap *planned_pods = strmap_new();
+    StrMap *wl_request = strmap_new();       /* "ns kind name" -> PlanGroupWorkload */
     for (size_t gi = 0; gi < r->ngroups; gi++) {
         const PlanGroup *g = &r->groups[gi];
         for (size_t k = 0; k < g->nassign; k++) {
@@ -218,51 +426,80 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
             const PlanGroupWorkload *gw = &g->workloads[i];
             const PlanWorkload *x = &w[g->assign[gw->first].workload];
             NsQuota *q = ns_quota(&v, &n, &cap, idx, x->ns ? x->ns : "default");
-            rlist_add(&q->need, gw->request_resource, (int64_t)gw->pods * gw->request_count * 1000);
+            int64_t per = (int64_t)gw->request_count * 1000;
+            rlist_add(&q->run, gw->request_resource, (int64_t)gw->pods * per);
+            /* a Deployment rolls out with maxSurge 25% (its default), rounded up */
+            if (x->kind && strcmp(x->kind, "Deployment") == 0)
+                rlist_add(&q->surge, gw->request_resource, (int64_t)((gw->pods + 3) / 4) * per);
             if (g->strategy != PLAN_NONE && !strvec_contains(&q->planned, gw->request_resource))
                 strvec_push(&q->planned, gw->request_resource);
+            char *wk = xasprintf("%s\x1f%s\x1f%s", x->ns ? x->ns : "", x->kind ? x->kind : "Pod", x->name ? x->name : "");
+            strmap_put(wl_request, wk, (void *)gw);
+            free(wk);
         }
     }
-    /* GPU pods of these namespaces that the plan does not move count against the quota too */
+    /* the namespaces' other GPU pods: running ones as they are, pending ones as they will ask
+     * (their workload's planned request when it is planned) */
     for (size_t i = 0; c && i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
+        if (!pod_requests_gpu(p) || !strmap_get(idx, p->ns)) continue;
+        bool pending = pod_is_pending_unbound(p);
+        if (!pending && !pod_holds_resources(p)) continue;
         char *key = xasprintf("%s/%s", p->ns, p->name);
         bool planned = strmap_get(planned_pods, key) != NULL;
         free(key);
-        if (planned || !strmap_get(idx, p->ns)) continue;
+        if (planned) continue;
         NsQuota *q = ns_quota(&v, &n, &cap, idx, p->ns);
+        const PlanGroupWorkload *gw = NULL;
+        if (pending) {
+            const char *kind, *name;
+            char *tofree;
+            plan_pod_workload(p, &kind, &name, &tofree);
+            char *wk = xasprintf("%s\x1f%s\x1f%s", p->ns, kind, name);
+            gw = strmap_get(wl_request, wk);
+            free(wk); free(tofree);
+        }
+        if (gw) { rlist_add(&q->pend, gw->request_resource, (int64_t)gw->request_count * 1000); continue; }
         for (size_t j = 0; j < p->requests.n; j++)
             if (resource_is_gpu(p->requests.items[j].name))
-                rlist_add(&q->need, p->requests.items[j].name, p->requests.items[j].milli);
+                rlist_add(pending ? &q->pend : &q->run, p->requests.items[j].name, p->requests.items[j].milli);
     }
     if (n > 1) qsort(v, n, sizeof *v, nsq_cmp);
     size_t made = 0;
     for (size_t i = 0; i < n; i++) {
         NsQuota *q = &v[i];
-        if (q->planned.n) {
+        if (q->planned.n && o->quotas) {
             cJSON *d = object("v1", "ResourceQuota", metadata(o, MANIFESTS_QUOTA_NAME, q->ns));
             cJSON *hard = cJSON_AddObjectToObject(cJSON_AddObjectToObject(d, "spec"), "hard");
-            rlist_sort(&q->need);
-            for (size_t j = 0; j < q->need.n; j++) {
-                if (!strvec_contains(&q->planned, q->need.items[j].name)) continue;
-                char *k = xasprintf("requests.%s", q->need.items[j].name);
+            Strbuf det = STRBUF_INIT;
+            if (q->planned.n > 1) qsort(q->planned.v, q->planned.n, sizeof(char *), str_ptr_cmp);
+            for (size_t j = 0; j < q->planned.n; j++) {
+                const char *res = q->planned.v[j];
+                long long run = (rl_get(&q->run, res) + 999) / 1000, pend = (rl_get(&q->pend, res) + 999) / 1000,
+                          surge = (rl_get(&q->surge, res) + 999) / 1000;
+                char *k = xasprintf("requests.%s", res);
                 char val[32];
-                snprintf(val, sizeof val, "%lld", (long long)((q->need.items[j].milli + 999) / 1000));
+                snprintf(val, sizeof val, "%lld", run + pend + surge);
                 cJSON_AddStringToObject(hard, k, val);
+                strbuf_addf(&det, "%s%s: %s (%lld running + %lld pending + %lld rolling-update surge)",
+                            det.len ? "; " : "", k, val, run, pend, surge);
                 free(k);
             }
             out->docs = xrealloc(out->docs, (out->n + 1) * sizeof *out->docs);
             out->docs[out->n++] = d;
+            out->quota_info = xrealloc(out->quota_info, (made + 1) * sizeof *out->quota_info);
+            out->quota_info[made].ns = xstrdup(q->ns);
+            out->quota_info[made].detail = strbuf_detach(&det);
             made++;
         }
         free(q->ns);
-        rlist_free(&q->need);
+        rlist_free(&q->run); rlist_free(&q->pend); rlist_free(&q->surge);
         strvec_free(&q->planned);
     }
     free(v);
     strmap_free(idx, NULL);
     strmap_free(planned_pods, NULL);
+    strmap_free(wl_request, NULL);
     return made;
 }
 
@@ -272,10 +509,10 @@ int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c
     memset(out, 0, sizeof *out);
     const char *ns = o->operator_namespace && *o->operator_namespace ? o->operator_namespace : "gpu-operator";
     int rc = 0;
-    cJSON *dp = device_plugin_configmap(r, o, ns, &rc);
-    if (rc) return -1;
-    cJSON *mp = mig_parted_configmap(r, o, ns, &rc);
-    if (rc) { cJSON_Delete(dp); return -1; }
+    cJSON *dp = device_plugin_configmap(r, c, o, ns, out, &rc);
+    if (rc) { manifests_free(out); return -1; }
+    cJSON *mp = mig_parted_configmap(r, c, o, ns, out, &rc);
+    if (rc) { cJSON_Delete(dp); manifests_free(out); return -1; }
     out->docs = xcalloc(2, sizeof *out->docs);
     if (dp) { out->docs[out->n++] = dp; out->device_plugin = true; }
     if (mp) { out->docs[out->n++] = mp; out->mig_parted = true; }
@@ -288,5 +525,12 @@ void manifests_free(Manifests *m)
     if (!m) return;
     for (size_t i = 0; i < m->n; i++) cJSON_Delete(m->docs[i]);
     free(m->docs);
+    for (size_t i = 0; i < m->quotas; i++) { free(m->quota_info[i].ns); free(m->quota_info[i].detail); }
+    free(m->quota_info);
+    free(m->blocked);
+    strvec_free(&m->warnings);
+    strvec_free(&m->unlabel_nodes);
+    strvec_free(&m->unlabel_values);
+    strvec_free(&m->reconstructed);
     memset(m, 0, sizeof *m);
 }

@@ -546,7 +546,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g)
     Error err = { 0 };
     Cluster c;
     cluster_init(&c);
-    LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true,
+    LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     ApiClient *api = NULL;
     if (cluster_load(&c, g, &rq, &api, &err) < 0) {

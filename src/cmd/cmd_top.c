@@ -56,7 +56,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
     if (full) {
         TopCluster *tc = top_cluster_new();
         LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
-                           .daemonsets = true, .clusterpolicy = true,
+                           .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                            .services = !s->g.no_metrics && !s->g.prometheus,
                            .node_selector = s->g.selector };
         ApiClient *api = NULL;

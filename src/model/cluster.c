@@ -458,6 +458,8 @@ static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
     d->available = (int)jint(status, "numberAvailable", 0, INT32_MAX, 0);
     d->updated = (int)jint(status, "updatedNumberScheduled", 0, INT32_MAX, 0);
     d->misscheduled = (int)jint(status, "numberMisscheduled", 0, INT32_MAX, 0);
+    const cJSON *ctrs = jarr(jobj(jobj(jobj(obj, "spec"), "template"), "spec"), "containers");
+    d->image = jdup_trunc(jstr_ne(cJSON_GetArrayItem(ctrs, 0), "image"), 512);
     return 0;
 }
 
@@ -516,6 +518,13 @@ static int ingest_service(Cluster *c, const cJSON *obj, Error *err)
 
 /* ---- ClusterPolicy ---- */
 
+static void cp_spec_free(ClusterPolicySpec *s)
+{
+    free(s->mig_strategy); free(s->dp_config_name); free(s->dp_config_default);
+    free(s->mig_config_name); free(s->mig_config_default); free(s->dp_version); free(s->operator_ns);
+    memset(s, 0, sizeof *s);
+}
+
 static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
 {
     const char *name = jstr_ne(jobj(obj, "metadata"), "name");
@@ -529,12 +538,47 @@ static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
     free(c->clusterpolicy_state);
     c->clusterpolicy_name = jdup_trunc(name, MODEL_NAME_MAX);
     c->clusterpolicy_state = jdup_trunc(state, 64);
-    const cJSON *dpc = jobj(jobj(jobj(obj, "spec"), "devicePlugin"), "config");
-    free(c->dp_config_name);
-    free(c->dp_config_default);
-    c->dp_config_name = jdup_trunc(jstr_ne(dpc, "name"), MODEL_NAME_MAX);
-    c->dp_config_default = jdup_trunc(jstr_ne(dpc, "default"), MODEL_NAME_MAX);
+    cp_spec_free(&c->cp);
+    const cJSON *spec = jobj(obj, "spec");
+    const cJSON *dp = jobj(spec, "devicePlugin"), *mm = jobj(spec, "migManager");
+    c->cp.mig_strategy = jdup_trunc(jstr_ne(jobj(spec, "mig"), "strategy"), 16);
+    c->cp.dp_config_name = jdup_trunc(jstr_ne(jobj(dp, "config"), "name"), MODEL_NAME_MAX);
+    c->cp.dp_config_default = jdup_trunc(jstr_ne(jobj(dp, "config"), "default"), 253);
+    c->cp.mig_config_name = jdup_trunc(jstr_ne(jobj(mm, "config"), "name"), MODEL_NAME_MAX);
+    c->cp.mig_config_default = jdup_trunc(jstr_ne(jobj(mm, "config"), "default"), 253);
+    c->cp.dp_version = jdup_trunc(jstr_ne(dp, "version"), 128);
+    c->cp.operator_ns = jdup_trunc(jstr_ne(jobj(obj, "status"), "namespace"), 63);
     return 0;
+}
+
+/* ---- ConfigMaps (only those the loader was asked for) ---- */
+
+static int ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
+{
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name) { error_set(err, "configmap without metadata.name"); return -1; }
+    if (c->nconfigmaps >= 16 || cluster_find_configmap(c, ns ? ns : "", name)) return 0;
+    ARRAY_GROW(c->configmaps, c->nconfigmaps, c->capconfigmaps);
+    ConfigMap *m = &c->configmaps[c->nconfigmaps++];
+    memset(m, 0, sizeof *m);
+    m->ns = jdup_trunc(ns ? ns : "", 63);
+    m->name = jdup_trunc(name, MODEL_NAME_MAX);
+    const cJSON *data = jobj(obj, "data"), *v;
+    cJSON_ArrayForEach(v, data) {
+        if (!cJSON_IsString(v) || !v->string) continue;
+        if (strlen(v->valuestring) > CLUSTER_CONFIGMAP_MAX) { m->truncated = true; continue; }
+        kv_set(&m->data, v->string, v->valuestring);
+    }
+    return 0;
+}
+
+const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name)
+{
+    for (size_t i = 0; name && i < c->nconfigmaps; i++)
+        if (str_eq(c->configmaps[i].name, name) && (!ns || str_eq(c->configmaps[i].ns, ns)))
+            return &c->configmaps[i];
+    return NULL;
 }
 
 /* ---- entry points ---- */
@@ -556,7 +600,9 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_DAEMONSET: return ingest_daemonset(c, obj, err);
     case OBJ_CLUSTERPOLICY: return ingest_clusterpolicy(c, obj, err);
     case OBJ_SERVICE: return ingest_service(c, obj, err);
-    case OBJ_CONFIGMAP: return cluster_ingest_configmap(c, obj, err);
+    case OBJ_CONFIGMAP:
+        if (ingest_configmap(c, obj, err) != 0) return -1;
+        return cluster_ingest_configmap(c, obj, err);
     case OBJ__COUNT: break;
     }
     error_set(err, "unknown object kind %d", (int)kind);
@@ -674,14 +720,18 @@ void cluster_free(Cluster *c)
     free(c->quotas);
     for (size_t i = 0; i < c->ndaemonsets; i++) {
         free(c->daemonsets[i].ns); free(c->daemonsets[i].name); free(c->daemonsets[i].app);
+        free(c->daemonsets[i].image);
     }
     free(c->daemonsets);
     for (size_t i = 0; i < c->nservices; i++) service_free(&c->services[i]);
     free(c->services);
     free(c->clusterpolicy_name);
     free(c->clusterpolicy_state);
-    free(c->dp_config_name);
-    free(c->dp_config_default);
+    cp_spec_free(&c->cp);
+    for (size_t i = 0; i < c->nconfigmaps; i++) {
+        free(c->configmaps[i].ns); free(c->configmaps[i].name); kv_free(&c->configmaps[i].data);
+    }
+    free(c->configmaps);
     cluster_dpconfigs_free(c);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);

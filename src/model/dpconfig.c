@@ -135,12 +135,13 @@ int cluster_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
 bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    if (!c || !c->dp_config_name) return false;
-    const char *key = n->gpu.device_plugin_config ? n->gpu.device_plugin_config : c->dp_config_default;
+    if (!c || !c->cp.dp_config_name) return false;
+    const char *key = n->gpu.device_plugin_config ? n->gpu.device_plugin_config : c->cp.dp_config_default;
     if (!key) return false;
     for (size_t i = 0; i < c->ndpconfigs; i++) {
         const DevicePluginConfig *d = &c->dpconfigs[i];
-        if (!str_eq(d->name, c->dp_config_name) || !str_eq(d->key, key)) continue;
+        if (!str_eq(d->name, c->cp.dp_config_name) || !str_eq(d->key, key)) continue;
+        if (c->cp.operator_ns && !str_eq(d->ns, c->cp.operator_ns)) continue;   /* another namespace's map */
         cfg->strategy = d->strategy;
         cfg->replicas = d->replicas;
         cfg->renamed = d->renamed;

@@ -10,9 +10,12 @@
  *   resourcequotas   /api/v1[/namespaces/NS]/resourcequotas                  optional
  *   daemonsets       /apis/apps/v1/daemonsets                                optional
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
- *   configmaps       /api/v1/configmaps?fieldSelector=metadata.name=NAME, NAME the device-plugin
- *                    config a ClusterPolicy names (spec.devicePlugin.config.name) optional
  *   services         /api/v1/services                                        optional
+ *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
+ *                    mig-parted ConfigMaps the ClusterPolicy names (NS = its status.namespace;
+ *                    without a custom mig-parted name, default-mig-parted-config)   optional
+ *                    (a ClusterPolicy without status.namespace, as older operators write it:
+ *                    /api/v1/configmaps?fieldSelector=metadata.name=NAME for each name)
  * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
  * failure fails the load: a partial cluster is never presented as the whole one.
  */
@@ -126,33 +129,6 @@ static ListResult run_list(ApiClient *api, ObjKind kind, const char *what, const
     return LIST_FAILED;
 }
 
-/* ClusterPolicies pass through, and the device-plugin ConfigMap name of the honoured one (the
- * first whose state is not "ignored", else the first) is remembered for the configmaps list */
-typedef struct {
-    LoaderItemFn fn;
-    void *ctx;
-    char name[254];
-    bool honoured;
-} PolicyCtx;
-
-static int on_clusterpolicy(void *ctx, ObjKind kind, const cJSON *item, Error *err)
-{
-    PolicyCtx *pc = ctx;
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(item, "spec");
-    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(spec, "devicePlugin");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(dp, "config");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cfg, "name");
-    const cJSON *status = cJSON_GetObjectItemCaseSensitive(item, "status");
-    const cJSON *state = cJSON_GetObjectItemCaseSensitive(status, "state");
-    bool ignored = cJSON_IsString(state) && strcmp(state->valuestring, "ignored") == 0;
-    if (!pc->honoured && cJSON_IsString(name) && name->valuestring[0] && strlen(name->valuestring) < sizeof pc->name &&
-        (!pc->name[0] || !ignored)) {
-        snprintf(pc->name, sizeof pc->name, "%s", name->valuestring);
-        pc->honoured = !ignored;
-    }
-    return pc->fn(pc->ctx, kind, item, err);
-}
-
 /* the unfiltered events fallback keeps what the field selectors would have let through */
 static int on_scheduling_event(void *ctx, ObjKind kind, const cJSON *item, Error *err)
 {
@@ -179,6 +155,58 @@ static char *selector_query(const char *param, const char *sel)
     char *q = xasprintf("%s=%s", param, e);
     free(e);
     return q;
+}
+
+/* the honoured ClusterPolicy's ConfigMap names, seen as its items pass (cluster.c's rule: the
+ * first one whose state is not "ignored") */
+typedef struct {
+    ListCtx inner;
+    char *ns, *dp, *mig, *state;
+} CpSeen;
+
+static int on_clusterpolicy(void *ctx, const cJSON *item, Error *err)
+{
+    CpSeen *s = ctx;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(item, "status");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(st, "state");
+    bool ignored = cJSON_IsString(state) && strcmp(state->valuestring, "ignored") == 0;
+    if (!s->state || (strcmp(s->state, "ignored") == 0 && !ignored)) {
+        const cJSON *spec = cJSON_GetObjectItemCaseSensitive(item, "spec");
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(st, "namespace");
+        const cJSON *dp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(spec, "devicePlugin"), "config"), "name");
+        const cJSON *mig = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(spec, "migManager"), "config"), "name");
+        free(s->ns); free(s->dp); free(s->mig); free(s->state);
+        s->ns = cJSON_IsString(ns) && *ns->valuestring ? xstrdup(ns->valuestring) : NULL;
+        s->dp = cJSON_IsString(dp) && *dp->valuestring ? xstrdup(dp->valuestring) : NULL;
+        s->mig = cJSON_IsString(mig) && *mig->valuestring ? xstrdup(mig->valuestring) : NULL;
+        s->state = xstrdup(ignored ? "ignored" : "honoured");
+    }
+    return on_item(&s->inner, item, err);
+}
+
+/* GET one ConfigMap; 404 is no ConfigMap, 403 a warning */
+static int get_configmap(ApiClient *api, const char *ns, const char *name, LoaderItemFn fn, void *ctx,
+                         Strvec *warnings, Error *err)
+{
+    char *ens = apiclient_query_escape(ns), *ename = apiclient_query_escape(name);
+    char *path = xasprintf("/api/v1/namespaces/%s/configmaps/%s", ens, ename);
+    free(ens); free(ename);
+    cJSON *obj = NULL;
+    Error e = { 0 };
+    int rc = 0;
+    if (apiclient_get_json(api, path, NULL, &obj, &e) == 0) {
+        rc = fn(ctx, OBJ_CONFIGMAP, obj, err);
+    } else if (e.code == 403 || e.code == 404) {
+        if (e.code == 403) strvec_pushf(warnings, "configmaps: %s (the GPU Operator's configs not read)", e.msg);
+    } else {
+        *err = e;
+        rc = -1;
+    }
+    cJSON_Delete(obj);
+    free(path);
+    return rc;
 }
 
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
@@ -240,28 +268,39 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         if (r == LIST_FAILED) return -1;
     }
     if (rq->clusterpolicy) {
-        PolicyCtx pc = { fn, ctx, "", false };
-        ListCtx lc = { OBJ_CLUSTERPOLICY, on_clusterpolicy, &pc };
+        CpSeen seen = { { OBJ_CLUSTERPOLICY, fn, ctx }, NULL, NULL, NULL, NULL };
         Error e = { 0 };
-        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_item, NULL,
-                                skip_for(OBJ_CLUSTERPOLICY, model), &lc, &e) == 0 ||
+        int rc = 0;
+        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_clusterpolicy, NULL,
+                                skip_for(OBJ_CLUSTERPOLICY, model), &seen, &e) == 0 ||
             e.code == 404) {
             *clusterpolicy_checked = true;             /* 404: the CRD is not installed */
         } else if (e.code == 403) {
             strvec_pushf(warnings, "clusterpolicies: %s (GPU Operator ClusterPolicy state not shown)", e.msg);
         } else {
             *err = e;
-            return -1;
+            rc = -1;
         }
-        if (pc.name[0]) {
-            char *sel = xasprintf("metadata.name=%s", pc.name);
-            char *q = selector_query("fieldSelector", sel);
-            free(sel);
-            r = run_list(api, OBJ_CONFIGMAP, "configmaps", "/api/v1/configmaps", q, true,
-                         "device-plugin sharing config not read", fn, ctx, warnings, model, err);
-            free(q);
-            if (r == LIST_FAILED) return -1;
+        if (rc == 0 && rq->configmaps && seen.state) {
+            const char *names[2] = { seen.dp, seen.mig ? seen.mig : "default-mig-parted-config" };
+            for (int i = 0; i < 2 && rc == 0; i++) {
+                if (!names[i]) continue;
+                if (seen.ns) {
+                    rc = get_configmap(api, seen.ns, names[i], fn, ctx, warnings, err);
+                } else {   /* no status.namespace: find the map by name in every namespace */
+                    char *sel = xasprintf("metadata.name=%s", names[i]);
+                    char *q = selector_query("fieldSelector", sel);
+                    free(sel);
+                    r = run_list(api, OBJ_CONFIGMAP, "configmaps", "/api/v1/configmaps", q, true,
+                                 "the GPU Operator's device-plugin / mig-parted configs not read", fn, ctx,
+                                 warnings, model, err);
+                    free(q);
+                    if (r == LIST_FAILED) rc = -1;
+                }
+            }
         }
+        free(seen.ns); free(seen.dp); free(seen.mig); free(seen.state);
+        if (rc) return -1;
     }
     if (rq->services) {
         r = run_list(api, OBJ_SERVICE, "services", "/api/v1/services", NULL, true,

@@ -119,8 +119,9 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_EVENT: return rq->events;
     case OBJ_RESOURCEQUOTA: return rq->quotas;
     case OBJ_DAEMONSET: return rq->daemonsets;
-    case OBJ_CLUSTERPOLICY: case OBJ_CONFIGMAP: return rq->clusterpolicy;
+    case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
+    case OBJ_CONFIGMAP: return rq->configmaps;
     default: return false;
     }
 }

@@ -428,6 +428,9 @@ def legacy_resource_list(store, group, version):
             if sub == 'scale':
                 s['group'] = 'autoscaling'
                 s['version'] = 'v1'
+            if sub == 'eviction':
+                s['group'] = 'policy'
+                s['version'] = 'v1'
             out.append(s)
     out.sort(key=lambda e: e['name'])
     return {'kind': 'APIResourceList', 'apiVersion': 'v1',
@@ -450,6 +453,8 @@ def aggregated_version(store, group, version):
             rk = {'group': r.group, 'version': r.version, 'kind': kind or r.kind}
             if sub == 'scale':
                 rk = {'group': 'autoscaling', 'version': 'v1', 'kind': 'Scale'}
+            if sub == 'eviction':
+                rk = {'group': 'policy', 'version': 'v1', 'kind': 'Eviction'}
             subs.append({'subresource': sub, 'responseKind': rk, 'verbs': verbs})
         if subs:
             e['subresources'] = subs
@@ -934,6 +939,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path in ('/healthz', '/livez', '/readyz'):
             return Response(200, b'ok', 'text/plain; charset=utf-8',
                             {'X-Content-Type-Options': 'nosniff'})
+        if cfg.writer and path == '/openapi/v2' and method == 'GET':
+            # an empty OpenAPI v2 document (protobuf: zero bytes): kubectl's client-side
+            # validation finds no schema for any kind and skips it, as with CRDs without one
+            return Response(200, b'', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf')
         if method not in ('GET', 'HEAD') and not attrs['resource_request']:
             raise ApiError(405, reason='MethodNotAllowed', details={})
         if path in ('/version', '/version/'):
@@ -984,6 +993,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         sub = attrs['subresource']
         if sub == 'proxy' and res.group == '' and res.plural in ('services', 'pods'):
             return self._proxy(method, res, attrs, query)
+        if method not in ('GET', 'HEAD') and cfg.writer:
+            with cfg.store_lock:
+                code, obj = cfg.writer.write(method, res, attrs, query, body_in,
+                                             self.headers.get('Content-Type') or '')
+            return self._json(obj, code=code)
         if method not in ('GET', 'HEAD'):
             raise ApiError(405, reason='MethodNotAllowed', details={})
         if 'get' not in res.verbs:
@@ -1369,6 +1383,9 @@ def main(argv=None):
                     help='continue tokens / resourceVersions older than this get 410 Expired')
     ap.add_argument('--now', help='RFC 3339 time used for AGE columns (default: wall clock)')
     ap.add_argument('--watch-timeout', type=float, default=30.0)
+    ap.add_argument('--operator-sim', metavar='YAML2JSON',
+                    help='accept writes (apply, patch, label, cordon, eviction) and react to them as '
+                         'the GPU Operator would (k8s_writes.py); YAML2JSON = tests/tools/yaml2json')
     ap.add_argument('--parent-pid', type=int,
                     help='exit when this process is gone (the test script that started us)')
     args = ap.parse_args(argv)
@@ -1381,6 +1398,10 @@ def main(argv=None):
         return 2
     cfg.store.compacted_rv = args.compacted_rv
     cfg.store_lock = threading.Lock()
+    cfg.writer = None
+    if args.operator_sim:
+        from k8s_writes import Writer
+        cfg.writer = Writer(cfg.store, args.operator_sim)
     cfg.tokens = {}
     for t in args.token:
         tok, sep, user = t.rpartition('=')

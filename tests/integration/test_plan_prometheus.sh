@@ -15,7 +15,10 @@
 #     sharing needs r >= 6, but the two rerank pods alone take 66000+ MiB; without them the
 #     best is 1 shared GPU + 2 + 4 = 7), a tie goes to MIG.  After 7.
 #   T4 (t4-01: 4 held): ocr x4 <= 2200 MiB, <= 16.5 %: 4 per GPU either way (MPS limit
-#     15360/4 = 3840 MiB, 100/4 = 25 %) -> 1 GPU, tie -> MPS, 4 replicas.  After 1.
+#     15360/4 = 3840 MiB, 100/4 = 25 %) -> 1 GPU (device plugin v0.20.0: packed allocation,
+#     so the pool's other 3 GPUs are not counted); the tie goes to MPS because the measured
+#     peaks (<= 2200 MiB) fit MPS's per-client limit, and MPS is allowed: the ClusterPolicy sets
+#     no MIG strategy (the A100's config file says mixed, the T4's none).  4 replicas.  After 1.
 #   H100 (h100-01: 2 held): llm-70b 66000+ MiB, 77+ %: nothing to gain -> none, after 2;
 #     it started 12 h ago: "little data".
 #   Total: before 22, after 10.

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "manifests.h"
+#include "yaml_load.h"
 #include "render.h"
 
 static Node mknode(const char *name, const char *product, int gpus, int64_t mem, int ccmaj, int ccmin)
@@ -54,6 +55,20 @@ static char *yaml_text(const cJSON *doc)
 
 static char *failing_yaml(const cJSON *doc) { (void)doc; return NULL; }
 
+/* device plugin v0.20.0 (MPS, packed), no MIG strategy set */
+static const PlanCurrent cur20 = { .dp_version = { 0, 20, 0 }, .dp_version_known = true,
+                                   .dp_version_text = "v0.20.0", .operator_ns = "gpu-operator" };
+
+/* the value of the data key starting with prefix */
+static const char *data_prefixed(const cJSON *doc, const char *prefix, const char **key)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "data"))
+        if (strncmp(e->string, prefix, strlen(prefix)) == 0) { if (key) *key = e->string; return e->valuestring; }
+    fail_msg("no data key %s*", prefix);
+    return NULL;
+}
+
 typedef struct {
     Node a, b, t;
     PlanWorkload w[16];
@@ -78,7 +93,9 @@ static void fleet(Fleet *f)
     f->w[f->n++] = wl("lab", "train", "a100-b", 4, 70000, 95);            /* whole x4 */
     f->w[f->n++] = wl("vision", "t4-0", "t4-a", 1, 2000, 10);             /* MPS shared */
     f->w[f->n++] = wl("vision", "t4-1", "t4-a", 1, 2000, 10);
-    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    /* measured peaks inside MPS's per-client limit: MPS takes the tie with time-slicing */
+    f->w[f->n - 1].peak_memory_mib = f->w[f->n - 2].peak_memory_mib = 2500;
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
     assert_int_equal(plan_build(nodes, 3, f->w, f->n, &o, &f->r), 0);
 }
 
@@ -114,7 +131,7 @@ static void test_objects(void **state)
     Fleet f;
     fleet(&f);
     ManifestOptions o = { .operator_namespace = "nvidia-gpu-operator", .plan_annotation = "p",
-                          .usage_annotation = "requests", .yaml_text = yaml_text };
+                          .usage_annotation = "requests", .yaml_text = yaml_text, .quotas = true };
     Manifests m;
     assert_int_equal(manifests_build(&f.r, f.w, NULL, &o, &m), 0);
     assert_true(m.device_plugin);
@@ -129,23 +146,39 @@ static void test_objects(void **state)
     }
     /* device plugin: A100 mixed, T4 MPS x2 renamed; no -whole config (t4-a is the only node) */
     const cJSON *dp = find_doc(&m, "ConfigMap", "nvidia-gpu-operator", MANIFESTS_DEVICE_PLUGIN_CONFIGMAP);
-    assert_string_equal(data_of(dp, "kgpu-a100-sxm4-80gb-mig"), "version: v1\nflags:\n  migStrategy: mixed\n");
-    assert_string_equal(data_of(dp, "kgpu-tesla-t4-mps"),
-                        "version: v1\nflags:\n  migStrategy: none\nsharing:\n  mps:\n    renameByDefault: true\n"
+    assert_string_equal(data_prefixed(dp, "kgpu-a100-sxm4-80gb-mig-", NULL), "version: v1\nflags:\n  migStrategy: mixed\n");
+    assert_string_equal(data_prefixed(dp, "kgpu-tesla-t4-mps-", NULL),
+                        "version: v1\nflags:\n  migStrategy: none\n  plugin:\n    sharedDevicesAllocationPolicy: packed\n"
+                        "sharing:\n  mps:\n    renameByDefault: true\n"
                         "    failRequestsGreaterThanOne: true\n    resources:\n    - name: nvidia.com/gpu\n"
                         "      replicas: 2\n");
-    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(dp, "data"), "kgpu-tesla-t4-whole"));
-    /* mig-parted: all-disabled and a100-a's config: GPUs 0-1 MIG, 2-7 disabled */
+    const cJSON *e0;
+    cJSON_ArrayForEach(e0, cJSON_GetObjectItemCaseSensitive(dp, "data"))
+        assert_null(strstr(e0->string, "-whole-"));
+    /* mig-parted: the operator's built-in set (no cluster given: all-disabled, all-enabled) plus
+     * a100-a's config: GPUs 0-1 MIG, 2-7 disabled */
     const cJSON *mp = find_doc(&m, "ConfigMap", "nvidia-gpu-operator", MANIFESTS_MIG_PARTED_CONFIGMAP);
     cJSON *file = manifests_mig_parted_file(&f.r);
-    char *text = yaml_text(file);
-    assert_string_equal(data_of(mp, "config.yaml"), text);
-    free(text);
+    cJSON *whole = NULL;
+    char *msg = NULL;
+    const char *text = data_of(mp, "config.yaml");
+    assert_int_equal(yaml_load_json(text, strlen(text), &whole, &msg), 0);
+    const cJSON *wmc = cJSON_GetObjectItemCaseSensitive(whole, "mig-configs");
+    assert_int_equal(cJSON_GetArraySize(wmc), 3);
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(wmc, "all-enabled"));
+    const char *a_cfg = NULL;
+    for (size_t gi = 0; gi < f.r.ngroups; gi++)
+        if (f.r.groups[gi].strategy == PLAN_MIG) a_cfg = f.r.groups[gi].plan_nodes[0].mig_config;
+    assert_non_null(a_cfg);
+    assert_true(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(wmc, a_cfg),
+                              cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(file, "mig-configs"), a_cfg),
+                              true));
+    cJSON_Delete(whole);
     const cJSON *mc = cJSON_GetObjectItemCaseSensitive(file, "mig-configs");
     assert_int_equal(cJSON_GetArraySize(mc), 2);
     const cJSON *dis = cJSON_GetObjectItemCaseSensitive(mc, "all-disabled");
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(dis, 0), "devices")->valuestring, "all");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(mc, "kgpu-a100-sxm4-80gb-mig-1");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(mc, a_cfg);
     assert_non_null(cfg);
     int mig_gpus = 0, off = 0, instances_1g = 0, instances_3g = 0;
     const cJSON *e;
@@ -221,10 +254,119 @@ static void test_nothing(void **state)
     kv_free(&h.labels);
 }
 
+/* The maps in use are carried over (k8s-device-plugin cmd/config-manager/main.go:352-363:
+ * a label or default naming a config the map lacks stops the plugin; mig-parted
+ * pkg/mig/reconfigure/reconfigure.go:139 fails a config it cannot find); an unreadable one
+ * makes the plan unsafe; labels that were inert (no map in use) and name no config are removed. */
+static void test_carry_over(void **state)
+{
+    (void)state;
+    Fleet f;
+    fleet(&f);
+    ConfigMap dpm = { .ns = "gpu-operator", .name = "time-slicing-config" };
+    kv_set(&dpm.data, "default", "version: v1\nflags:\n  migStrategy: mixed\n");
+    kv_set(&dpm.data, "l4-ts2", "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 2\n");
+    ConfigMap mgm = { .ns = "gpu-operator", .name = "custom-mig-config" };
+    kv_set(&mgm.data, "config.yaml", "version: v1\nmig-configs:\n  all-disabled:\n  - devices: all\n    mig-enabled: false\n"
+                                     "  custom-3g:\n  - devices: [0, 1]\n    mig-enabled: true\n    mig-devices:\n      \"3g.40gb\": 2\n");
+    PlanCurrent cur = cur20;
+    cur.clusterpolicy = "cluster-policy";
+    cur.dp_map = "time-slicing-config"; cur.dp_default = "default"; cur.dp_configmap = &dpm;
+    cur.mig_map = "custom-mig-config"; cur.mig_configmap = &mgm;
+    /* a node the plan does not touch, labelled with a carried config */
+    Node l4 = mknode("l4-a", "NVIDIA-L4", 2, 23034, 8, 9);
+    kv_set(&l4.labels, "nvidia.com/device-plugin.config", "l4-ts2");
+    Node nodes[4] = { f.a, f.b, f.t, l4 };
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    c.nodes = nodes; c.nnodes = 4;
+    ManifestOptions o = { .yaml_text = yaml_text, .cur = &cur };
+    Manifests m;
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_null(m.blocked);
+    assert_int_equal(m.carried_dp, 2);
+    assert_int_equal(m.carried_mig, 2);
+    assert_int_equal(m.warnings.n, 0);
+    const cJSON *dp = find_doc(&m, "ConfigMap", "gpu-operator", MANIFESTS_DEVICE_PLUGIN_CONFIGMAP);
+    assert_string_equal(data_of(dp, "l4-ts2"), kv_get(&dpm.data, "l4-ts2"));
+    assert_string_equal(data_of(dp, "default"), kv_get(&dpm.data, "default"));
+    const cJSON *mp = find_doc(&m, "ConfigMap", "gpu-operator", MANIFESTS_MIG_PARTED_CONFIGMAP);
+    cJSON *mf = NULL;
+    char *msg = NULL;
+    assert_int_equal(yaml_load_json(data_of(mp, "config.yaml"), strlen(data_of(mp, "config.yaml")), &mf, &msg), 0);
+    const cJSON *c3 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(mf, "mig-configs"), "custom-3g");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c3, 0), "mig-enabled")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c3, 0), "devices")), 2);
+    cJSON_Delete(mf);
+    manifests_free(&m);
+    /* a label naming a config no map holds: warned */
+    kv_set(&nodes[3].labels, "nvidia.com/device-plugin.config", "gone");
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_int_equal(m.warnings.n, 1);
+    assert_non_null(strstr(m.warnings.v[0], "specified config gone does not exist"));
+    manifests_free(&m);
+    /* no map in use before: the label was inert, so it is removed instead */
+    cur.dp_map = NULL; cur.dp_default = NULL; cur.dp_configmap = NULL;
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_int_equal(m.warnings.n, 0);
+    assert_int_equal(m.unlabel_nodes.n, 1);
+    assert_string_equal(m.unlabel_nodes.v[0], "l4-a");
+    manifests_free(&m);
+    /* the map in use cannot be read: not safe */
+    cur.dp_map = "time-slicing-config";
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_non_null(m.blocked);
+    manifests_free(&m);
+    kv_free(&nodes[3].labels);
+    kv_free(&dpm.data); kv_free(&mgm.data);
+    fleet_free(&f);
+}
+
+/* the operator's built-in configs for the cluster's models, when its default map is in use
+ * (gpu-operator assets/state-mig-manager/0400_configmap.yaml:10-16, 358: all-disabled,
+ * all-enabled, all-balanced) */
+static void test_builtin_mig_configs(void **state)
+{
+    (void)state;
+    Fleet f;
+    fleet(&f);
+    Node nodes[3] = { f.a, f.b, f.t };
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    c.nodes = nodes; c.nnodes = 3;
+    ManifestOptions o = { .yaml_text = yaml_text, .cur = &cur20 };
+    Manifests m;
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_true(m.mig_builtin);
+    const cJSON *mp = find_doc(&m, "ConfigMap", "gpu-operator", MANIFESTS_MIG_PARTED_CONFIGMAP);
+    cJSON *mf = NULL;
+    char *msg = NULL;
+    assert_int_equal(yaml_load_json(data_of(mp, "config.yaml"), strlen(data_of(mp, "config.yaml")), &mf, &msg), 0);
+    const cJSON *mc = cJSON_GetObjectItemCaseSensitive(mf, "mig-configs");
+    /* A100 80GB: all-1g.10gb x7, all-balanced 2x 1g.10gb + 2g.20gb + 3g.40gb, with its device IDs */
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(mc, "all-1g.10gb"), 0);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "mig-devices"), "1g.10gb")->valueint, 7);
+    bool has_id = false;
+    const cJSON *id;
+    cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(e, "device-filter"))
+        has_id |= strcasecmp(id->valuestring, "0x20B210DE") == 0;
+    assert_true(has_id);
+    const cJSON *bal = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(mc, "all-balanced"), 0), "mig-devices");
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(bal, "1g.10gb")->valueint, 2);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(bal, "2g.20gb")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(bal, "3g.40gb")->valueint, 1);
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(mc, "all-disabled"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(mc, "all-enabled"));
+    cJSON_Delete(mf);
+    manifests_free(&m);
+    fleet_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_objects), cmocka_unit_test(test_nothing),
+        cmocka_unit_test(test_objects), cmocka_unit_test(test_nothing), cmocka_unit_test(test_carry_over),
+        cmocka_unit_test(test_builtin_mig_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,11 @@ static PlanWorkload wl(const char *name, const char *node, const char *res, int 
     return w;
 }
 
+/* a device plugin v0.20.0 (MPS and packed allocation known), MIG strategy not set by an
+ * operator: what most tests plan against */
+static const PlanCurrent cur20 = { .dp_version = { 0, 20, 0 }, .dp_version_known = true,
+                                   .dp_version_text = "v0.20.0", .operator_ns = "gpu-operator" };
+
 static const PlanGroup *group(const PlanResult *r, const char *product)
 {
     for (size_t i = 0; i < r->ngroups; i++)
@@ -89,7 +94,7 @@ static void test_mixed_fleet(void **state)
     }
     w[n++] = wl("elsewhere", "cpu-node", "nvidia.com/gpu", 1, true, 1, 1);
 
-    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 3, w, n, &o, &r), 0);
     assert_int_equal(r.ngroups, 2);
@@ -128,13 +133,15 @@ static void test_mixed_fleet(void **state)
     assert_non_null(g->tradeoff);
 
     /* T4: no MIG; time-slicing 4 on 1 GPU; MPS: 15360 / 2200 -> 6, 100 / 11 -> 9, 4 pods ->
-     * 4 on 1 GPU; tie -> MPS (stronger isolation) */
+     * 4 on 1 GPU (packed allocation: 1 GPU); the tie stays with time-slicing: no peak memory is
+     * known, so MPS's per-client limit cannot be shown safe */
     g = group(&r, "Tesla-T4");
     assert_null(g->model);
     assert_int_equal(g->after_mig, -1);
     assert_int_equal(g->after_time_slicing, 1);
     assert_int_equal(g->after_mps, 1);
-    assert_int_equal(g->strategy, PLAN_MPS);
+    assert_int_equal(g->strategy, PLAN_TIME_SLICING);
+    assert_true(g->packed);
     assert_int_equal(g->replicas, 4);
     assert_int_equal(g->gpus_before, 4);
     assert_int_equal(g->gpus_after, 1);
@@ -168,7 +175,7 @@ static void test_nothing_to_gain_and_not_possible(void **state)
         wl("l4-0", "l4", "nvidia.com/gpu", 1, true, 1000, 5),
         wl("l4-1", "l4", "nvidia.com/gpu", 1, true, 1000, 5),
     };
-    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 2, w, 3, &o, &r), 0);
     const PlanGroup *g = group(&r, "NVIDIA-A100-SXM4-80GB");
@@ -209,7 +216,7 @@ static void test_current_sharing_and_mig(void **state)
         wl("m0", "mx", "nvidia.com/mig-3g.40gb", 1, true, 20000, 70),
         wl("m1", "mx", "nvidia.com/mig-3g.40gb", 1, false, 0, 0),
     };
-    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 0 };
+    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 0, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 2, w, 6, &o, &r), 0);
     const PlanGroup *g = &r.groups[0];
@@ -277,7 +284,7 @@ static void test_plan_scale(void **state)
         snprintf(wnames[i], sizeof wnames[i], "w-%zu", i);
         w[i] = wl(wnames[i], names[i / per], "nvidia.com/gpu", 1, (seed >> 20) % 10 != 0, mem, util);
     }
-    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     clock_t t0 = clock();
     assert_int_equal(plan_build(np, nn, w, nw, &o, &r), 0);
@@ -315,7 +322,7 @@ static void test_rollout(void **state)
     w[n++] = wl("blind", "a100-b", "nvidia.com/gpu", 1, false, 0, 0);
     w[n++] = wl("t4-0", "t4-a", "nvidia.com/gpu", 1, true, 2000, 10);
     w[n++] = wl("t4-1", "t4-a", "nvidia.com/gpu", 1, true, 2000, 10);
-    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 3, w, n, &o, &r), 0);
     const PlanGroup *g = group(&r, "NVIDIA-A100-SXM4-80GB");
@@ -329,8 +336,11 @@ static void test_rollout(void **state)
     assert_int_equal(pa->gpu_layout[0] >= 0, 1);
     assert_int_equal(pa->gpu_layout[1] >= 0, 1);
     assert_int_equal(pa->gpu_layout[2], -1);
-    assert_string_equal(pa->mig_config, "kgpu-a100-sxm4-80gb-mig-1");
-    assert_string_equal(pa->device_plugin_config, "kgpu-a100-sxm4-80gb-mig");
+    /* names: kgpu-<group>-<word>-<8 hex of the content> */
+    assert_int_equal(strncmp(pa->mig_config, "kgpu-a100-sxm4-80gb-mig-", 24), 0);
+    assert_int_equal(strlen(pa->mig_config), 24 + 8);
+    assert_int_equal(strncmp(pa->device_plugin_config, "kgpu-a100-sxm4-80gb-mig-", 24), 0);
+    assert_string_not_equal(pa->mig_config, pa->device_plugin_config);
     assert_int_equal(rlist_get(&pa->expected, "nvidia.com/gpu"), 6000);
     assert_int_equal(rlist_get(&pa->expected, "nvidia.com/mig-1g.10gb"), 7000);
     assert_int_equal(rlist_get(&pa->expected, "nvidia.com/mig-3g.40gb"), 2000);
@@ -354,10 +364,10 @@ static void test_rollout(void **state)
     }
     assert_true(seen);
     g = group(&r, "Tesla-T4");
-    assert_int_equal(g->strategy, PLAN_MPS);
+    assert_int_equal(g->strategy, PLAN_TIME_SLICING);
     assert_true(g->plan_nodes[0].shared);
     assert_null(g->plan_nodes[0].mig_config);
-    assert_string_equal(g->plan_nodes[0].device_plugin_config, "kgpu-tesla-t4-mps");
+    assert_int_equal(strncmp(g->plan_nodes[0].device_plugin_config, "kgpu-tesla-t4-time-slicing-", 27), 0);
     assert_int_equal(rlist_get(&g->plan_nodes[0].expected, "nvidia.com/gpu.shared"), 4 * 2 * 1000);
     plan_result_free(&r);
     kv_free(&a.labels); kv_free(&b.labels); kv_free(&t.labels);
@@ -383,7 +393,7 @@ static void test_workload_consistency(void **state)
     }
     const char *small[] = { "s0", "s1", "s2", "s3" };
     for (int i = 0; i < 4; i++) w[3 + i] = wl(small[i], "t4", "nvidia.com/gpu", 1, true, 1000, 5);
-    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 1, w, 7, &o, &r), 0);
     const PlanGroup *g = &r.groups[0];
@@ -414,7 +424,7 @@ static void test_requests_not_grown(void **state)
     w[0] = wl("req", "mx", "nvidia.com/mig-1g.10gb", 1, true, 9728, 100);
     w[0].from_requests = true;
     w[1] = wl("measured", "mx", "nvidia.com/mig-1g.10gb", 1, true, 9728, 50);
-    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 10 };
+    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 10, .cur = &cur20 };
     PlanResult r;
     assert_int_equal(plan_build(nodes, 1, w, 2, &o, &r), 0);
     char buf[64];
@@ -539,6 +549,195 @@ static void test_plan_input(void **state)
     cluster_free(&c);
 }
 
+/* ---- what the device plugin and operator accept (issue 13) ---- */
+
+/* 8 small workloads (1000 MiB, 5 %, peak 1200 MiB) on two 4-GPU T4 nodes: time-slicing and MPS
+ * both put them on 1 GPU with 8 replicas (T4 15360 MiB: MPS gives 15360/8 = 1920 MiB per client). */
+static void small_t4(Node *a, Node *b, PlanWorkload *w, bool measured)
+{
+    *a = mknode("t4-a", "Tesla-T4", 4, 15360, 7, 5);
+    *b = mknode("t4-b", "Tesla-T4", 4, 15360, 7, 5);
+    static const char *names[] = { "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7" };
+    for (int i = 0; i < 8; i++) {
+        w[i] = wl(names[i], i < 4 ? "t4-a" : "t4-b", "nvidia.com/gpu", 1, true, 1000, 5);
+        w[i].peak_memory_mib = measured ? 1200 : -1;
+    }
+}
+
+/* k8s-device-plugin cmd/nvidia-device-plugin/main.go:228-229: "using --mig-strategy=mixed is
+ * not supported with MPS"; the operator passes spec.mig.strategy as MIG_STRATEGY, which
+ * overrides the config file (gpu-operator controllers/object_controls.go:2787-2794). */
+static void test_mps_refused_with_mixed(void **state)
+{
+    (void)state;
+    Node a, b;
+    PlanWorkload w[8];
+    small_t4(&a, &b, w, true);
+    const Node *nodes[] = { &a, &b };
+    PlanCurrent cur = cur20;
+    cur.mig_strategy = "mixed";
+    PlanOptions o = { .choice = PLAN_CHOICE_MPS, .headroom_pct = 10, .cur = &cur };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_int_equal(r.groups[0].after_mps, -1);
+    assert_int_equal(r.groups[0].strategy, PLAN_NONE);
+    bool said = false;
+    for (size_t i = 0; i < r.groups[0].notes.n; i++) said |= strstr(r.groups[0].notes.v[i], "mixed") != NULL;
+    assert_true(said);
+    plan_result_free(&r);
+    /* strategy unset (no MIG_STRATEGY env): the config file's migStrategy none applies, MPS is fine;
+     * measured peaks (1200 <= 1920) make MPS win the tie with time-slicing */
+    cur.mig_strategy = NULL;
+    o.choice = PLAN_CHOICE_AUTO;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_int_equal(r.groups[0].strategy, PLAN_MPS);
+    assert_int_equal(r.groups[0].gpus_after, 1);            /* packed */
+    plan_result_free(&r);
+    /* the device plugin before v0.15.0 has no MPS (CHANGELOG: MPS in v0.15.0-rc.1) */
+    cur.dp_version[1] = 14;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_int_equal(r.groups[0].after_mps, -1);
+    assert_int_equal(r.groups[0].strategy, PLAN_TIME_SLICING);
+    plan_result_free(&r);
+    /* no measured peaks: time-slicing keeps the tie */
+    cur.dp_version[1] = 20;
+    kv_free(&a.labels); kv_free(&b.labels);
+    small_t4(&a, &b, w, false);
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_int_equal(r.groups[0].strategy, PLAN_TIME_SLICING);
+    plan_result_free(&r);
+    kv_free(&a.labels); kv_free(&b.labels);
+}
+
+/* A MIG group makes a set strategy mixed, cluster-wide: MPS groups are chosen again without MPS */
+static void test_mig_makes_mixed(void **state)
+{
+    (void)state;
+    Node a, b;
+    PlanWorkload w[10];
+    small_t4(&a, &b, w, true);
+    Node m = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    w[8] = wl("s1", "a100", "nvidia.com/gpu", 1, true, 5000, 5);
+    w[9] = wl("s2", "a100", "nvidia.com/gpu", 1, true, 5000, 5);
+    const Node *nodes[] = { &a, &b, &m };
+    PlanCurrent cur = cur20;
+    cur.mig_strategy = "single";
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 3, w, 10, &o, &r), 0);
+    assert_int_equal(group(&r, "NVIDIA-A100-SXM4-80GB")->strategy, PLAN_MIG);
+    assert_true(r.mig_strategy_change);
+    assert_string_equal(r.mig_strategy_after, "mixed");
+    const PlanGroup *g = group(&r, "Tesla-T4");
+    assert_int_equal(g->strategy, PLAN_TIME_SLICING);
+    assert_int_equal(g->after_mps, -1);
+    plan_result_free(&r);
+    kv_free(&a.labels); kv_free(&b.labels); kv_free(&m.labels);
+}
+
+/* Sharing is per node and the default allocation is distributed: a pool node counts whole
+ * (device-plugin-config.md §3: devices forced to "all"; v0.20.0 adds packed). */
+static void test_distributed_accounting(void **state)
+{
+    (void)state;
+    Node a, b;
+    PlanWorkload w[8];
+    small_t4(&a, &b, w, false);
+    const Node *nodes[] = { &a, &b };
+    PlanCurrent cur = cur20;
+    cur.dp_version[1] = 17;
+    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10, .cur = &cur };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    const PlanGroup *g = &r.groups[0];
+    /* before: 8 whole GPUs; after: the 8 share 1 GPU's worth, but the pool node t4-a has 4 */
+    assert_int_equal(g->gpus_before, 8);
+    assert_int_equal(g->gpus_after, 4);
+    assert_false(g->packed);
+    assert_int_equal(g->pool_gpus, 4);
+    assert_int_equal(g->shared_slots_free, 4 * g->replicas - 8);
+    assert_int_equal(g->nodes_freed.n, 1);
+    assert_string_equal(g->nodes_freed.v[0], "t4-b");
+    plan_result_free(&r);
+    /* v0.20.0: packed, 1 GPU */
+    cur.dp_version[1] = 20;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_true(r.groups[0].packed);
+    assert_int_equal(r.groups[0].gpus_after, 1);
+    plan_result_free(&r);
+    kv_free(&a.labels); kv_free(&b.labels);
+}
+
+/* Only a MIG layout change drains (mig-parted resets the GPU); a node already on its config
+ * (label and state success, mig-parted cmd/nvidia-mig-manager/main.go:572-577 acts only on a
+ * label change) is left alone; names follow the content. */
+static void test_drain_and_names(void **state)
+{
+    (void)state;
+    Node a, b;
+    PlanWorkload w[8];
+    small_t4(&a, &b, w, false);
+    const Node *nodes[] = { &a, &b };
+    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    const PlanNode *pa = &r.groups[0].plan_nodes[0];
+    assert_true(pa->dp_change);
+    assert_false(pa->drain);
+    assert_false(pa->mig_change);
+    char *name8 = xstrdup(pa->device_plugin_config);
+    plan_result_free(&r);
+    /* the node already carries the config: no change */
+    kv_set(&a.labels, "nvidia.com/device-plugin.config", name8);
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_false(r.groups[0].plan_nodes[0].dp_change);
+    plan_result_free(&r);
+    /* more headroom, other replicas: another name */
+    o.headroom_pct = 100;
+    assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
+    assert_string_not_equal(r.groups[0].plan_nodes[0].device_plugin_config, name8);
+    plan_result_free(&r);
+    free(name8);
+    /* MIG: an A100 with no MIG now, planned with MIG: drain; labelled as planned: nothing */
+    Node m = mknode("a100", "NVIDIA-A100-SXM4-80GB", 2, 81920, 8, 0);
+    PlanWorkload mw[2] = { wl("s1", "a100", "nvidia.com/gpu", 1, true, 5000, 5),
+                           wl("s2", "a100", "nvidia.com/gpu", 1, true, 5000, 5) };
+    const Node *mn[] = { &m };
+    o.choice = PLAN_CHOICE_MIG;
+    o.headroom_pct = 10;
+    assert_int_equal(plan_build(mn, 1, mw, 2, &o, &r), 0);
+    const PlanNode *pm = &r.groups[0].plan_nodes[0];
+    assert_true(pm->mig_change);
+    assert_true(pm->drain);
+    kv_set(&m.labels, "nvidia.com/mig.config", pm->mig_config);
+    kv_set(&m.labels, "nvidia.com/mig.config.state", "success");
+    plan_result_free(&r);
+    assert_int_equal(plan_build(mn, 1, mw, 2, &o, &r), 0);
+    assert_false(r.groups[0].plan_nodes[0].mig_change);
+    assert_false(r.groups[0].plan_nodes[0].drain);
+    plan_result_free(&r);
+    kv_free(&a.labels); kv_free(&b.labels); kv_free(&m.labels);
+}
+
+static void test_parse_version(void **state)
+{
+    (void)state;
+    int v[3];
+    assert_true(plan_parse_version("v0.17.0", v));
+    assert_int_equal(v[1], 17);
+    assert_true(plan_parse_version("v0.20.0-ubi9", v));
+    assert_int_equal(v[1], 20);
+    assert_true(plan_parse_version("0.15.1", v));
+    assert_int_equal(v[2], 1);
+    assert_false(plan_parse_version("latest", v));
+    assert_false(plan_parse_version("sha256", v));
+    PlanCurrent c = cur20;
+    assert_true(plan_dp_at_least(&c, 0, 20));
+    assert_true(plan_dp_at_least(&c, 0, 15));
+    c.dp_version_known = false;
+    assert_false(plan_dp_at_least(&c, 0, 12));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +746,9 @@ int main(void)
         cmocka_unit_test(test_plan_scale), cmocka_unit_test(test_rollout),
         cmocka_unit_test(test_workload_consistency), cmocka_unit_test(test_requests_not_grown),
         cmocka_unit_test(test_group_key), cmocka_unit_test(test_plan_input),
+        cmocka_unit_test(test_mps_refused_with_mixed), cmocka_unit_test(test_mig_makes_mixed),
+        cmocka_unit_test(test_distributed_accounting), cmocka_unit_test(test_drain_and_names),
+        cmocka_unit_test(test_parse_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

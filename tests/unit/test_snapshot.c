@@ -17,7 +17,7 @@
 #include "util.h"
 
 static char dir[PATH_MAX];
-static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL };
+static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true };
 
 static int setup(void **state)
 {
@@ -202,8 +202,7 @@ static void test_not_a_snapshot(void **state)
     (void)state;
     expect_error("missing.json", NULL, "No such file or directory");
     expect_error("empty.json", "", "the file is empty, not a Kubernetes List");
-    /* a single object is read only for kinds the model uses (ConfigMap is one since the
-     * device-plugin config is read); any other kind is not a snapshot */
+    /* (ConfigMap is a kind the model reads since the planner carries the operator's maps over) */
     expect_error("secret.json", "{\"kind\":\"Secret\",\"data\":{}}", "not a Kubernetes List (kind Secret)");
     expect_error("nokind.json", "{\"items\":[]}", "not a Kubernetes List (kind missing)");
     expect_error("array.json", "[1,2]", "not a Kubernetes List (the file is not a JSON object)");

@@ -1,0 +1,44 @@
+/* plan_report.h — the outputs of `kubectl gpu plan` from one PlanRun: the text report (with
+ * the "Changes" section and the what-if line), the JSON document (the contract's keys plus
+ * actions, warnings, whatIf) and the reviewed bash script (`-o script`).
+ * Ownership: PlanRun owns everything in it; plan_run_release frees it (cmd_plan.c builds it).
+ */
+#ifndef KGPU_PLAN_REPORT_H
+#define KGPU_PLAN_REPORT_H
+#include <stdbool.h>
+#include "manifests.h"
+#include "plan.h"
+#include "plan_actions.h"
+#include "strmap.h"
+struct cJSON;
+
+/* everything a renderer needs, built once */
+typedef struct PlanRun {
+    const char *window;
+    double window_s, percentile, headroom;
+    PlanInput in;
+    PlanResult r;
+    Manifests m;
+    char *usage_line;                 /* where usage came from, one sentence */
+    bool from_requests;
+    char *metrics_source, *metrics_detail;
+    char *operator_ns;
+    char *clusterpolicy;              /* NULL when the cluster has none */
+    char *context;
+    Strvec warnings;
+    StrMap *node_pods;                /* node -> GPU pods on it now (count + 1) */
+    char *server;                     /* the API server the plan was made for (NULL offline) */
+    PlanCurrent cur;                  /* what the cluster runs now (borrows the Cluster) */
+    PlanActions actions;              /* the changes, in the script's order */
+    Strvec whatif;                    /* "ns/name" of pending GPU pods that fit after the plan */
+    bool whatif_done;                 /* the what-if was computed (pending pods were read) */
+    bool quotas;                      /* --quotas */
+} PlanRun;
+
+void plan_run_release(PlanRun *run);
+void plan_report_text(const PlanRun *run, bool color);           /* to stdout */
+struct cJSON *plan_report_json(const PlanRun *run);
+char *plan_report_script(const PlanRun *run, const char *yaml);  /* caller frees */
+char *plan_yaml_text(const struct cJSON *doc);                    /* one document; NULL on failure */
+char *plan_yaml_stream_text(const Manifests *m);                  /* every manifest, multi-document */
+#endif

@@ -1,0 +1,279 @@
+/* plan_input.c — step 1 of the plan: the cluster's GPU pods on the planned nodes as
+ * PlanWorkloads, tagged with their workload (owner), with usage per workload from the metrics
+ * or, without them, from the requests (rules in plan.h).
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "plan_internal.h"
+#include "resources.h"
+#include "strmap.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* step 1: from the cluster to PlanWorkloads                                                   */
+
+void plan_pod_workload(const Pod *p, const char **kind, const char **name, char **tofree)
+{
+    *tofree = NULL;
+    if (p->owner_kind && p->owner_name && *p->owner_name) {
+        if (strcmp(p->owner_kind, "ReplicaSet") == 0) {
+            const char *hash = kv_get(&p->labels, "pod-template-hash");
+            size_t ol = strlen(p->owner_name), hl = hash ? strlen(hash) : 0;
+            if (hash && hl && ol > hl + 1 && p->owner_name[ol - hl - 1] == '-' &&
+                strcmp(p->owner_name + ol - hl, hash) == 0) {
+                *tofree = xstrndup(p->owner_name, ol - hl - 1);
+                *kind = "Deployment";
+                *name = *tofree;
+                return;
+            }
+        }
+        *kind = p->owner_kind;
+        *name = p->owner_name;
+        return;
+    }
+    *kind = "Pod";
+    *name = p->name;
+}
+
+static bool all_alnum(const char *s, size_t n)
+{
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) if (!isalnum((unsigned char)s[i])) return false;
+    return true;
+}
+
+/* does a pod name follow the naming of this workload's pods?  (for pods that are gone) */
+static bool name_follows(const char *pod, const char *kind, const char *wname)
+{
+    size_t wl = strlen(wname);
+    if (strcmp(kind, "Pod") == 0 || strncmp(pod, wname, wl) != 0 || pod[wl] != '-') return false;
+    const char *rest = pod + wl + 1;
+    size_t rl = strlen(rest);
+    if (strcmp(kind, "Deployment") == 0) {
+        const char *dash = strchr(rest, '-');
+        return dash && all_alnum(rest, (size_t)(dash - rest)) && strlen(dash + 1) == 5 &&
+               all_alnum(dash + 1, 5);
+    }
+    if (strcmp(kind, "StatefulSet") == 0) {
+        for (size_t i = 0; i < rl; i++) if (!isdigit((unsigned char)rest[i])) return false;
+        return rl > 0;
+    }
+    if (strcmp(kind, "ReplicaSet") == 0 || strcmp(kind, "Job") == 0 || strcmp(kind, "DaemonSet") == 0)
+        return rl == 5 && all_alnum(rest, 5);
+    return rl > 0;                    /* other controllers name their pods their own way */
+}
+
+typedef struct {
+    const char *ns, *kind, *name;     /* borrowed from PlanInput.owned */
+    double mem_pct, mem_peak, util_pct, util_peak, samples;
+    int pods;                         /* its pods holding GPUs now */
+} WlAgg;
+
+static double nan_max(double a, double b)
+{
+    if (a != a) return b;
+    if (b != b) return a;
+    return a > b ? a : b;
+}
+
+static const char *own(PlanInput *in, const char *s)
+{
+    if (!s) return NULL;
+    strvec_push(&in->owned, s);
+    return in->owned.v[in->owned.n - 1];
+}
+
+/* the GPU resource a pod requests (the largest count) */
+static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
+{
+    const char *best = NULL;
+    int64_t bm = 0;
+    *nres = 0;
+    for (size_t i = 0; i < p->requests.n; i++) {
+        const ResourceEntry *e = &p->requests.items[i];
+        if (!resource_is_gpu(e->name) || e->milli <= 0) continue;
+        (*nres)++;
+        if (!best || e->milli > bm) { best = e->name; bm = e->milli; }
+    }
+    *count = (int)((bm + 999) / 1000);
+    return best;
+}
+
+/* the request standing in for usage: memory and utilization of what the pod holds */
+static bool usage_from_request(const Node *n, const char *resource, int64_t *mem, double *util)
+{
+    const MigGpuModel *m = mig_model_for_product(n->gpu.base_product ? n->gpu.base_product : n->gpu.product);
+    const MigProfile *p = NULL;
+    int replicas = 1;
+    if (resource_is_mig(resource)) {
+        char *prof = resource_mig_profile(resource);
+        p = m ? mig_model_profile(m, prof) : NULL;
+        for (size_t i = 0; prof && i < n->gpu.nmig; i++)
+            if (str_eq(n->gpu.mig[i].profile, prof)) {
+                if (n->gpu.mig[i].replicas > 1) replicas = n->gpu.mig[i].replicas;
+                if (!p && n->gpu.mig[i].memory_mib > 0) { *mem = n->gpu.mig[i].memory_mib / replicas; *util = 100.0 / replicas; free(prof); return true; }
+            }
+        free(prof);
+        if (!p) return false;
+        *mem = p->memory_mib / replicas;
+        *util = 100.0 / replicas;             /* of the instance; the plan scales it */
+        return true;
+    }
+    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile && str_eq(resource, "nvidia.com/gpu")) {
+        p = m ? mig_model_profile(m, n->gpu.mig_single_profile) : NULL;
+        if (!p) return false;
+        *mem = p->memory_mib;
+        *util = 100.0;
+        return true;
+    }
+    replicas = n->gpu.replicas > 1 ? n->gpu.replicas : 1;
+    int64_t total = n->gpu.memory_mib;
+    if (total <= 0) return false;
+    *mem = total / replicas;
+    *util = 100.0 / replicas;
+    return true;
+}
+
+void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes, size_t nnodes,
+                      const WorkloadUsage *u, size_t nu, bool metrics)
+{
+    memset(in, 0, sizeof *in);
+    in->from_requests = !metrics;
+    StrMap *planned = strmap_new();
+    for (size_t i = 0; i < nnodes; i++) strmap_put(planned, nodes[i]->name, (void *)nodes[i]);
+
+    /* the workloads of the GPU pods on the planned nodes */
+    StrMap *wl = strmap_new();                /* "ns kind name" -> index + 1 */
+    WlAgg *agg = NULL;
+    size_t nagg = 0, capagg = 0;
+    size_t *pod_wl = xcalloc(c->npods ? c->npods : 1, sizeof(size_t));   /* index + 1, 0 = not planned */
+    for (size_t i = 0; i < c->npods; i++) {
+        const Pod *p = &c->pods[i];
+        if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
+        if (!strmap_get(planned, p->node_name)) { in->pods_elsewhere++; continue; }
+        const char *kind, *name;
+        char *tofree;
+        plan_pod_workload(p, &kind, &name, &tofree);
+        char *key = xasprintf("%s\x1f%s\x1f%s", p->ns, kind, name);
+        size_t idx = (size_t)(uintptr_t)strmap_get(wl, key);
+        if (!idx) {
+            ARRAY_GROW(agg, nagg, capagg);
+            WlAgg *a = &agg[nagg++];
+            a->ns = own(in, p->ns); a->kind = own(in, kind); a->name = own(in, name);
+            a->mem_pct = a->mem_peak = a->util_pct = a->util_peak = NAN;
+            a->samples = 0;
+            a->pods = 0;
+            strmap_put(wl, key, (void *)(uintptr_t)nagg);
+            idx = nagg;
+        }
+        pod_wl[i] = idx;
+        agg[idx - 1].pods++;
+        free(key);
+        free(tofree);
+    }
+
+    /* usage: every series of a pod that is, or was, one of these workloads' */
+    double ref = 0;
+    StrMap *pod_samples = strmap_new();       /* "ns pod" -> (samples, workload) record */
+    typedef struct { double samples; size_t wl; } PodRec;
+    PodRec *recs = xcalloc(nu ? nu : 1, sizeof *recs);
+    size_t nrec = 0;
+    for (size_t i = 0; metrics && i < nu; i++) {
+        const WorkloadUsage *x = &u[i];
+        if (!x->pod) continue;
+        size_t idx = 0;
+        const Pod *p = cluster_find_pod(c, x->ns ? x->ns : "", x->pod);
+        if (p) {
+            size_t pi = (size_t)(p - c->pods);
+            idx = pi < c->npods ? pod_wl[pi] : 0;
+        } else {
+            /* a pod that is gone: the workload whose naming it follows (the longest name) */
+            size_t best_len = 0;
+            for (size_t j = 0; j < nagg; j++) {
+                if (!str_eq(agg[j].ns, x->ns ? x->ns : "")) continue;
+                size_t l = strlen(agg[j].name);
+                if (l > best_len && name_follows(x->pod, agg[j].kind, agg[j].name)) { idx = j + 1; best_len = l; }
+            }
+        }
+        if (x->samples > ref) ref = x->samples;
+        if (!idx) continue;
+        WlAgg *a = &agg[idx - 1];
+        a->mem_pct = nan_max(a->mem_pct, x->mem_pct_mib);
+        a->mem_peak = nan_max(a->mem_peak, x->mem_peak_mib);
+        a->util_pct = nan_max(a->util_pct, x->util_pct);
+        a->util_peak = nan_max(a->util_peak, x->util_peak);
+        char *pk = xasprintf("%s\x1f%s", x->ns ? x->ns : "", x->pod);
+        size_t r = (size_t)(uintptr_t)strmap_get(pod_samples, pk);
+        if (!r) { recs[nrec] = (PodRec){ 0, idx }; r = ++nrec; strmap_put(pod_samples, pk, (void *)(uintptr_t)r); }
+        free(pk);
+        if (x->samples > recs[r - 1].samples) recs[r - 1].samples = x->samples;
+    }
+    for (size_t r = 0; r < nrec; r++) agg[recs[r].wl - 1].samples += recs[r].samples;
+    free(recs);
+    strmap_free(pod_samples, NULL);
+
+    /* one PlanWorkload per pod */
+    size_t cap = 0;
+    for (size_t i = 0; i < c->npods; i++) {
+        if (!pod_wl[i]) continue;
+        const Pod *p = &c->pods[i];
+        const WlAgg *a = &agg[pod_wl[i] - 1];
+        const Node *n = strmap_get(planned, p->node_name);
+        int count = 0, nres = 0;
+        const char *res = pod_gpu_resource(p, &count, &nres);
+        if (nres > 1)
+            strvec_pushf(&in->warnings, "%s/%s requests several GPU resources: planned by %s only",
+                         p->ns, p->name, res);
+        ARRAY_GROW(in->w, in->n, cap);
+        PlanWorkload *w = &in->w[in->n++];
+        memset(w, 0, sizeof *w);
+        w->ns = a->ns; w->kind = a->kind; w->name = a->name;
+        w->pod = own(in, p->name);
+        w->node = own(in, p->node_name);
+        w->resource = own(in, res);
+        w->count = count;
+        w->peak_memory_mib = -1;
+        w->peak_utilization = NAN;
+        w->coverage = NAN;
+        if (!metrics) {
+            int64_t mem;
+            double util;
+            if (usage_from_request(n, res, &mem, &util)) {
+                w->has_usage = true;
+                w->from_requests = true;
+                w->memory_mib = mem;
+                w->utilization = util;
+            }
+            continue;
+        }
+        if (a->mem_pct == a->mem_pct) {
+            w->has_usage = true;
+            w->memory_mib = (int64_t)ceil(a->mem_pct - 1e-9);
+            if (a->util_pct == a->util_pct) w->utilization = a->util_pct;
+            else { w->utilization = 100; w->utilization_unknown = true; }
+            w->peak_memory_mib = a->mem_peak == a->mem_peak ? (int64_t)ceil(a->mem_peak - 1e-9) : -1;
+            w->peak_utilization = a->util_peak;
+            /* samples per current pod against one series over the whole window: replicas
+             * running side by side count once, a pod and the one it replaced add up */
+            w->coverage = ref > 0 && a->pods > 0 ? fmin(1.0, a->samples / (ref * a->pods)) : NAN;
+        }
+    }
+    free(pod_wl);
+    free(agg);
+    strmap_free(wl, NULL);
+    strmap_free(planned, NULL);
+}
+
+void plan_input_free(PlanInput *in)
+{
+    if (!in) return;
+    free(in->w);
+    strvec_free(&in->owned);
+    strvec_free(&in->warnings);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,43 @@
+/* plan_internal.h — what the parts of the planner share (not a public interface):
+ *   plan.c             names, groups, plan_build and the shares a workload holds now
+ *   plan_input.c       step 1: the cluster's GPU pods as PlanWorkloads (usage per workload)
+ *   plan_candidates.c  per group: MIG, time-slicing and MPS evaluated, one chosen
+ *   plan_rollout.c     the chosen strategy laid onto the nodes: configs, names, resources
+ * The rules are in plan.h.  GroupCtx borrows everything it points to.
+ */
+#ifndef KGPU_PLAN_INTERNAL_H
+#define KGPU_PLAN_INTERNAL_H
+#include "plan.h"
+
+typedef struct {
+    PlanGroup *g;
+    const PlanWorkload *w;
+    size_t *idx; size_t n;            /* the group's pods */
+    const Node **node;                /* per group pod: its node */
+    size_t *wid; size_t nwid;         /* per group pod: its workload (0 .. nwid-1) */
+    double headroom;
+    const PlanOptions *o;
+    const Node *const *gnodes; size_t ngnodes;   /* the group's nodes, sorted by name */
+    const char *mps_block;            /* why MPS cannot be used in this cluster, NULL = it can */
+    bool packed;                      /* shared pools use packed allocation (plugin v0.20+) */
+} GroupCtx;
+
+const char *plan_tradeoff(PlanStrategy s);
+char *plan_mig_resource_name(const MigProfile *p);      /* "nvidia.com/mig-1g.10gb.me"; caller frees */
+int plan_label_int(const Node *n, const char *key);
+double plan_profile_share(const MigGpuModel *m, const MigProfile *p);
+const MigProfile *plan_current_profile(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
+int plan_mig_replicas(const Node *n, const char *profile_resource);
+double plan_held_share(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
+int plan_whole_need(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
+int plan_mig_instances(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
+double plan_gpu_util(const Node *n, const MigGpuModel *m, const PlanWorkload *w);
+int plan_str_cmp(const void *a, const void *b);
+
+char *plan_config_name(const char *key, const char *word, const char *content);
+int plan_pool_nodes(const GroupCtx *c, int need, bool *chosen);
+void plan_choose(GroupCtx *c, PlanChoice choice);       /* candidates, strategy, assignments */
+void plan_build_workloads(GroupCtx *c);                 /* one request per workload */
+void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes);
+void plan_collect_risks(PlanGroup *g, const GroupCtx *c);
+#endif

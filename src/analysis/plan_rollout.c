@@ -1,0 +1,383 @@
+/* plan_rollout.c — the chosen strategy laid onto the group's nodes: one request per workload,
+ * which node gets which MIG geometry or sharing config, the config names, the resources each
+ * node advertises after, and the risks (rules in plan.h).
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "plan_internal.h"
+#include "resources.h"
+#include "strmap.h"
+
+/* ---- per workload: one request ---- */
+
+static const PlanWorkload *sort_w;
+static const PlanAssignment *sort_as;
+
+static int gw_cmp(const void *pa, const void *pb)
+{
+    const PlanGroupWorkload *a = pa, *b = pb;
+    const PlanWorkload *x = &sort_w[sort_as[a->first].workload], *y = &sort_w[sort_as[b->first].workload];
+    int c = strcmp(x->ns ? x->ns : "", y->ns ? y->ns : "");
+    if (!c) c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    if (!c) c = strcmp(x->kind ? x->kind : "Pod", y->kind ? y->kind : "Pod");
+    return c;
+}
+
+int plan_str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void plan_build_workloads(GroupCtx *c)
+{
+    PlanGroup *g = c->g;
+    g->workloads = xcalloc(c->nwid ? c->nwid : 1, sizeof *g->workloads);
+    g->nworkloads = c->nwid;
+    for (size_t i = 0; i < c->nwid; i++) g->workloads[i].first = SIZE_MAX;
+    for (size_t k = 0; k < c->n; k++) {
+        PlanGroupWorkload *gw = &g->workloads[c->wid[k]];
+        if (gw->first == SIZE_MAX) gw->first = k;
+        gw->pods++;
+        const char *node = c->w[c->idx[k]].node;
+        if (node && !strvec_contains(&gw->nodes, node)) strvec_push(&gw->nodes, node);
+    }
+    for (size_t i = 0; i < g->nworkloads; i++) {
+        PlanGroupWorkload *gw = &g->workloads[i];
+        const PlanAssignment *a = &g->assign[gw->first];
+        const PlanWorkload *w = &c->w[a->workload];
+        if (gw->nodes.n > 1) qsort(gw->nodes.v, gw->nodes.n, sizeof(char *), plan_str_cmp);
+        if (a->unchanged) {
+            gw->request_resource = xstrdup(w->resource ? w->resource : "nvidia.com/gpu");
+            gw->request_count = w->count > 0 ? w->count : 1;
+        } else if (a->kind == PLAN_ASSIGN_MIG) {
+            gw->request_resource = plan_mig_resource_name(a->profile);
+            gw->request_count = a->instances > 0 ? a->instances : 1;
+        } else if (a->kind == PLAN_ASSIGN_SHARED) {
+            gw->request_resource = xstrdup("nvidia.com/gpu.shared");
+            gw->request_count = 1;
+        } else {
+            gw->request_resource = xstrdup("nvidia.com/gpu");
+            gw->request_count = a->gpus > 0 ? a->gpus : 1;
+        }
+    }
+    sort_w = c->w; sort_as = g->assign;
+    if (g->nworkloads > 1) qsort(g->workloads, g->nworkloads, sizeof *g->workloads, gw_cmp);
+    sort_w = NULL; sort_as = NULL;
+}
+
+/* ---- plan_rollout: the plan laid onto the group's nodes ---- */
+
+static const char *config_name(PlanGroup *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *config_name(PlanGroup *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < g->config_names.n; i++)
+        if (strcmp(g->config_names.v[i], s) == 0) { free(s); return g->config_names.v[i]; }
+    strvec_push(&g->config_names, s);
+    free(s);
+    return g->config_names.v[g->config_names.n - 1];
+}
+
+/* FNV-1a, 32 bits: a short, stable hash of a config's content */
+static uint32_t content_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) { h ^= (unsigned char)*s; h *= 16777619u; }
+    return h;
+}
+
+/* "kgpu-<key>-<word>-<hash of content>": a label value (at most 63 characters), so a changed
+ * content always changes the label and mig-manager / config-manager see a change */
+char *plan_config_name(const char *key, const char *word, const char *content)
+{
+    int room = 63 - 5 - 1 - (int)strlen(word) - 1 - 8;
+    int kl = (int)strlen(key);
+    if (kl > room) kl = room;
+    while (kl > 0 && key[kl - 1] == '-') kl--;
+    return xasprintf("kgpu-%.*s-%s-%08x", kl, key, word, (unsigned)content_hash(content));
+}
+
+/* the content a device-plugin config is made of (manifests.c writes exactly these settings) */
+static char *dp_content(const PlanGroup *g, bool shared)
+{
+    if (g->strategy == PLAN_MIG) return xstrdup("migStrategy=mixed");
+    if (!shared) return xstrdup("migStrategy=none");
+    return xasprintf("migStrategy=none;%s;replicas=%d;renameByDefault=true;failRequestsGreaterThanOne=true;%s",
+                     g->strategy == PLAN_MPS ? "mps" : "timeSlicing", g->replicas,
+                     g->packed ? "sharedDevicesAllocationPolicy=packed" : "");
+}
+
+static int int_desc(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x < y) - (x > y);
+}
+
+/* whole-GPU pods first fit decreasing into the nodes that are not shared; returns the GPUs of
+ * the pods that found no node */
+static int place_whole(PlanGroup *g, const GroupCtx *c)
+{
+    int *need = xcalloc(c->n ? c->n : 1, sizeof(int));
+    size_t nn = 0;
+    for (size_t k = 0; k < c->n; k++)
+        if (g->assign[k].kind == PLAN_ASSIGN_WHOLE) need[nn++] = g->assign[k].gpus > 0 ? g->assign[k].gpus : 1;
+    qsort(need, nn, sizeof(int), int_desc);
+    int unplaced = 0;
+    for (size_t i = 0; i < nn; i++) {
+        bool placed = false;
+        for (size_t j = 0; j < g->nplan_nodes && !placed; j++) {
+            PlanNode *pn = &g->plan_nodes[j];
+            if (pn->shared || pn->gpus - pn->whole_used - pn->mig_gpus < need[i]) continue;
+            pn->whole_used += need[i];
+            placed = true;
+        }
+        if (!placed) unplaced += need[i];
+    }
+    free(need);
+    return unplaced;
+}
+
+static void rollout_mig(PlanGroup *g, const GroupCtx *c)
+{
+    int unplaced = place_whole(g, c);
+    /* MIG GPUs, in packing order, onto the GPUs left free on each node, first nodes first */
+    int next = 0, total = g->mig.gpus;
+    for (size_t j = 0; j < g->nplan_nodes && next < total; j++) {
+        PlanNode *pn = &g->plan_nodes[j];
+        int free_gpus = pn->gpus - pn->whole_used;
+        for (int i = 0; i < free_gpus && next < total; i++) pn->mig_gpus++, next++;
+    }
+    if (unplaced)
+        strvec_pushf(&g->risks, "%d whole GPU%s of multi-GPU pods find no node with enough free GPUs "
+                     "under this layout", unplaced, unplaced == 1 ? "" : "s");
+    if (next < total)
+        strvec_pushf(&g->risks, "the MIG layouts need %d more GPU%s than the group's nodes have free",
+                     total - next, total - next == 1 ? "" : "s");
+    /* GPU indices: MIG GPUs first (packing order), the rest MIG-disabled; nodes with the same
+     * geometry share one mig-parted config */
+    char *dpc = dp_content(g, false);
+    g->device_plugin_config = plan_config_name(g->key, "mig", dpc);
+    free(dpc);
+    StrMap *by_sig = strmap_new();
+    int gpu = 0, nconf = 0;
+    for (size_t j = 0; j < g->nplan_nodes; j++) {
+        PlanNode *pn = &g->plan_nodes[j];
+        pn->gpu_layout = xcalloc(pn->gpus > 0 ? (size_t)pn->gpus : 1, sizeof(int));
+        Strbuf sig = STRBUF_INIT;             /* the geometry per GPU index: the config's content */
+        strbuf_addf(&sig, "%s;%d:", g->model->key, pn->gpus);
+        for (int i = 0; i < pn->gpus; i++) {
+            int lg = -1;
+            if (i < pn->mig_gpus) {
+                int idx = gpu++, acc = 0;
+                for (size_t q = 0; q < g->mig.ngroups; q++) {
+                    if (idx < acc + g->mig.groups[q].gpus) { lg = (int)q; break; }
+                    acc += g->mig.groups[q].gpus;
+                }
+            }
+            pn->gpu_layout[i] = lg;
+            if (lg < 0) strbuf_adds(&sig, "off,");
+            else {
+                const MigLayout *l = &g->mig.groups[lg].layout;
+                for (size_t q = 0; q < g->model->nprofiles; q++)
+                    if (l->counts[q]) strbuf_addf(&sig, "%s=%d ", g->model->profiles[q].name, l->counts[q]);
+                strbuf_adds(&sig, ",");
+            }
+        }
+        pn->device_plugin_config = g->device_plugin_config;
+        if (pn->mig_gpus == 0) {
+            pn->mig_config = "all-disabled";
+        } else {
+            const char *name = strmap_get(by_sig, strbuf_str(&sig));
+            if (!name) {
+                char *nm = plan_config_name(g->key, "mig", strbuf_str(&sig));
+                name = config_name(g, "%s", nm);
+                free(nm);
+                nconf++;
+                strmap_put(by_sig, strbuf_str(&sig), (void *)name);
+            }
+            pn->mig_config = name;
+        }
+        strbuf_free(&sig);
+        /* resources the device plugin advertises afterwards (mixed strategy) */
+        for (int i = 0; i < pn->gpus; i++) {
+            if (pn->gpu_layout[i] < 0) { rlist_add(&pn->expected, "nvidia.com/gpu", 1000); continue; }
+            const MigLayout *l = &g->mig.groups[pn->gpu_layout[i]].layout;
+            for (size_t q = 0; q < g->model->nprofiles; q++) {
+                if (!l->counts[q]) continue;
+                char *r = plan_mig_resource_name(&g->model->profiles[q]);
+                rlist_add(&pn->expected, r, (int64_t)l->counts[q] * 1000);
+                free(r);
+            }
+        }
+        rlist_sort(&pn->expected);
+    }
+    strmap_free(by_sig, NULL);
+}
+
+static void rollout_sharing(PlanGroup *g, const GroupCtx *c)
+{
+    const char *word = g->strategy == PLAN_MPS ? "mps" : "time-slicing";
+    char *s1 = dp_content(g, true), *s2 = dp_content(g, false);
+    g->device_plugin_config = plan_config_name(g->key, word, s1);
+    g->device_plugin_whole_config = plan_config_name(g->key, "whole", s2);
+    free(s1); free(s2);
+    /* the fewest nodes (most GPUs first) become the shared pools; the others stay whole */
+    int need = g->share.gpus_shared;
+    bool *chosen = xcalloc(g->nplan_nodes ? g->nplan_nodes : 1, sizeof(bool));
+    int have = plan_pool_nodes(c, need, chosen);
+    for (size_t j = 0; j < g->nplan_nodes; j++) g->plan_nodes[j].shared = chosen[j];
+    free(chosen);
+    g->pool_gpus = have;
+    g->shared_slots_free = have * g->replicas - g->share.shared_workloads;
+    int unplaced = place_whole(g, c);
+    if (have < need)
+        strvec_pushf(&g->risks, "sharing needs %d GPUs, the group has %d", need, have);
+    if (unplaced)
+        strvec_pushf(&g->risks, "%d GPU%s of pods kept whole find no node without sharing (renamed "
+                     "shared GPUs do not serve nvidia.com/gpu): keep one more node unshared, or let "
+                     "them share", unplaced, unplaced == 1 ? "" : "s");
+    for (size_t j = 0; j < g->nplan_nodes; j++) {
+        PlanNode *pn = &g->plan_nodes[j];
+        pn->gpu_layout = xcalloc(pn->gpus > 0 ? (size_t)pn->gpus : 1, sizeof(int));
+        for (int i = 0; i < pn->gpus; i++) pn->gpu_layout[i] = -1;
+        pn->device_plugin_config = pn->shared ? g->device_plugin_config : g->device_plugin_whole_config;
+        /* MIG must be off for whole GPUs and sharing (MPS refuses MIG devices) */
+        if (g->model) pn->mig_config = "all-disabled";
+        if (pn->gpus > 0) {
+            if (pn->shared) rlist_set(&pn->expected, "nvidia.com/gpu.shared", (int64_t)pn->gpus * g->replicas * 1000);
+            else rlist_set(&pn->expected, "nvidia.com/gpu", (int64_t)pn->gpus * 1000);
+        }
+    }
+}
+
+/* what each node runs now, and whether the plan changes it; a MIG change drains the node
+ * (mig-parted destroys every GPU instance of a GPU it reconfigures and fails while a process
+ * uses it), a device-plugin config change does not (config-manager restarts the plugin) */
+static void node_changes(PlanGroup *g, const Node *const *gnodes)
+{
+    for (size_t j = 0; j < g->nplan_nodes; j++) {
+        PlanNode *pn = &g->plan_nodes[j];
+        const Node *n = gnodes[j];
+        pn->mig_config_now = kv_get(&n->labels, "nvidia.com/mig.config");
+        pn->device_plugin_config_now = kv_get(&n->labels, "nvidia.com/device-plugin.config");
+        const char *state = kv_get(&n->labels, "nvidia.com/mig.config.state");
+        if (pn->mig_config) {
+            bool same = str_eq(pn->mig_config_now, pn->mig_config) && str_eq(state, "success");
+            pn->mig_change = !same;
+            /* all-disabled on a node that has no MIG device now: mig-manager's assert passes and
+             * nothing is reset */
+            bool no_mig_now = n->gpu.nmig == 0 && n->gpu.mig_strategy != MIG_SINGLE;
+            pn->drain = pn->mig_change && !(strcmp(pn->mig_config, "all-disabled") == 0 && no_mig_now);
+        }
+        if (pn->device_plugin_config) pn->dp_change = !str_eq(pn->device_plugin_config_now, pn->device_plugin_config);
+    }
+}
+
+void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
+{
+    g->nplan_nodes = g->nodes.n;
+    g->plan_nodes = xcalloc(g->nodes.n ? g->nodes.n : 1, sizeof *g->plan_nodes);
+    for (size_t j = 0; j < g->nodes.n; j++) {
+        g->plan_nodes[j].name = g->nodes.v[j];
+        g->plan_nodes[j].gpus = node_physical_gpus(gnodes[j]);
+    }
+    if (g->strategy == PLAN_MIG) rollout_mig(g, c);
+    else if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) rollout_sharing(g, c);
+    /* a node whose GPU count is unknown (no GFD labels, no GPU capacity) is left alone */
+    for (size_t j = 0; j < g->nplan_nodes; j++)
+        if (g->plan_nodes[j].gpus <= 0 && g->strategy != PLAN_NONE) {
+            g->plan_nodes[j].mig_config = g->plan_nodes[j].device_plugin_config = NULL;
+            strvec_pushf(&g->risks, "%s: GPU count unknown — left as it is", g->plan_nodes[j].name);
+        }
+    node_changes(g, gnodes);
+    if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
+        for (size_t j = 0; j < g->nplan_nodes; j++)
+            if (g->plan_nodes[j].gpus > 0 && !g->plan_nodes[j].shared && !g->plan_nodes[j].whole_used)
+                strvec_push(&g->nodes_freed, g->plan_nodes[j].name);
+        if (g->packed)
+            strvec_pushf(&g->notes, "packed allocation (device plugin v0.20+): replicas fill one GPU before the "
+                         "next, so the shared workloads take %d GPU%s of the %d in the pool%s", g->share.gpus_shared,
+                         g->share.gpus_shared == 1 ? "" : "s", g->pool_gpus, g->pool_gpus == 1 ? "" : "s");
+        else
+            strvec_pushf(&g->notes, "sharing is set per node and the device plugin spreads replicas over every GPU "
+                         "(distributed allocation): all %d GPU%s of the pool node%s count as used", g->pool_gpus,
+                         g->pool_gpus == 1 ? "" : "s", g->pool_gpus == 1 ? "" : "s");
+        if (g->nodes_freed.n)
+            strvec_pushf(&g->notes, "consolidation: %zu node%s left without GPU workloads (%s%s)", g->nodes_freed.n,
+                         g->nodes_freed.n == 1 ? "" : "s", g->nodes_freed.v[0], g->nodes_freed.n > 1 ? ", ..." : "");
+        if (g->gpus_after >= g->gpus_before)
+            strvec_pushf(&g->notes, "frees no GPU; gains %d free shared slot%s (%d GPU%s x %d replicas, %d taken)",
+                         g->shared_slots_free, g->shared_slots_free == 1 ? "" : "s", g->pool_gpus,
+                         g->pool_gpus == 1 ? "" : "s", g->replicas, g->share.shared_workloads);
+    }
+}
+
+/* ---- risks ---- */
+
+void plan_collect_risks(PlanGroup *g, const GroupCtx *c)
+{
+    for (size_t i = 0; i < g->nworkloads; i++) {
+        const PlanGroupWorkload *gw = &g->workloads[i];
+        const PlanAssignment *a = &g->assign[gw->first];
+        const PlanWorkload *w = &c->w[a->workload];
+        const char *ns = w->ns ? w->ns : "?", *name = w->name ? w->name : "?";
+        if (!w->has_usage) {
+            strvec_pushf(&g->risks, "%s/%s: no usage data — %s", ns, name,
+                         a->unchanged ? "left as it is" : a->kind == PLAN_ASSIGN_MIG ? "keeps its MIG profile"
+                                                                                  : "keeps whole GPUs");
+            continue;
+        }
+        if (!w->from_requests && w->coverage == w->coverage && w->coverage < PLAN_LITTLE_DATA)
+            strvec_pushf(&g->risks, "%s/%s: little data — only about %.0f%% of the window has samples; "
+                         "its sizing may be too small", ns, name, w->coverage * 100);
+        if (w->utilization_unknown)
+            strvec_pushf(&g->risks, "%s/%s: no utilization series — assumed to use all of its device",
+                         ns, name);
+        if (a->unchanged) continue;
+        if (a->kind == PLAN_ASSIGN_WHOLE && a->why &&
+            (strcmp(a->why, "fits no MIG profile") == 0 || strcmp(a->why, "too large to share safely") == 0))
+            strvec_pushf(&g->risks, "%s/%s: %" PRId64 " MiB and %.0f%% (with headroom) %s — keeps a whole GPU",
+                         ns, name, a->sized_memory_mib, a->sized_utilization, a->why);
+        if (w->peak_memory_mib > 0) {
+            if (a->kind == PLAN_ASSIGN_MIG && a->profile && w->peak_memory_mib > a->profile->memory_mib)
+                strvec_pushf(&g->risks, "%s/%s: its peak of %" PRId64 " MiB exceeds the %s slice's %" PRId64
+                             " MiB — it would fail at such a peak (raise --percentile or --headroom)",
+                             ns, name, w->peak_memory_mib, a->profile->name, a->profile->memory_mib);
+            else if (a->kind == PLAN_ASSIGN_SHARED && g->strategy == PLAN_MPS && g->replicas > 0 &&
+                     w->peak_memory_mib > g->gpu_memory_mib / g->replicas)
+                strvec_pushf(&g->risks, "%s/%s: its peak of %" PRId64 " MiB exceeds the MPS client limit of %"
+                             PRId64 " MiB — it would fail at such a peak", ns, name, w->peak_memory_mib,
+                             g->gpu_memory_mib / g->replicas);
+            else if (a->kind == PLAN_ASSIGN_SHARED && g->strategy == PLAN_TIME_SLICING &&
+                     w->peak_memory_mib > a->sized_memory_mib)
+                strvec_pushf(&g->risks, "%s/%s: its peak of %" PRId64 " MiB is above the %" PRId64 " MiB it "
+                             "was sized for — with time-slicing such a peak takes memory from the others",
+                             ns, name, w->peak_memory_mib, a->sized_memory_mib);
+        }
+    }
+    if (g->strategy == PLAN_MIG) {
+        if (g->mig.optimal)
+            strvec_pushf(&g->risks, "optimality: the MIG packing (%d GPU%s) is proven minimal for these slices",
+                         g->mig.gpus, g->mig.gpus == 1 ? "" : "s");
+        else
+            strvec_pushf(&g->risks, "optimality: the MIG packing uses %d GPUs; no packing uses fewer than %d, "
+                         "so at most %d GPU%s could be saved by a better one", g->mig.gpus, g->mig.lower_bound,
+                         g->mig.gpus - g->mig.lower_bound, g->mig.gpus - g->mig.lower_bound == 1 ? "" : "s");
+        if (g->model && g->model->placements_inferred)
+            strvec_pushf(&g->risks, "the MIG placement rules of %s are inferred from NVIDIA's tables, not "
+                         "observed on hardware", g->model->display);
+    } else if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
+        strvec_pushf(&g->risks, "optimality: %d replicas per GPU is the largest safe count for the shared "
+                     "workloads' worst case (bounded by %s); workloads kept whole were tried one by one",
+                     g->share.max_replicas, share_limit_name(g->share.limit));
+    }
+}

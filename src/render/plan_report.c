@@ -1,0 +1,452 @@
+/* plan_report.c — `kubectl gpu plan`'s text report and JSON document, from one PlanRun
+ * (plan_report.h). */
+#include "plan_report.h"
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render.h"
+#include "table.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+char *plan_yaml_text(const cJSON *doc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = render_yaml(f, doc, false);
+    if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
+    return buf;
+}
+
+char *plan_yaml_stream_text(const Manifests *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = m->n ? render_yaml_stream(f, (const cJSON *const *)m->docs, m->n) : 0;
+    if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
+    return buf;
+}
+
+static void fmt_mib(char *out, size_t n, int64_t v)
+{
+    if (v < 0) snprintf(out, n, "-");
+    else snprintf(out, n, "%" PRId64, v);
+}
+
+static void fmt_pct(char *out, size_t n, double v)
+{
+    if (v != v) snprintf(out, n, "-");
+    else snprintf(out, n, "%.0f", v);
+}
+
+static const char *strategy_word(PlanStrategy s)
+{
+    switch (s) {
+    case PLAN_MIG: return "MIG";
+    case PLAN_TIME_SLICING: return "time-slicing";
+    case PLAN_MPS: return "MPS";
+    case PLAN_NONE: break;
+    }
+    return "none (leave as it is)";
+}
+
+/* "3g.40gb + 4x 1g.10gb" */
+static char *layout_text(const MigGpuModel *m, const MigLayout *l)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t pass = 0; pass < 8; pass++) {      /* larger profiles first: by compute slices */
+        int comp = 7 - (int)pass;
+        for (size_t q = 0; q < m->nprofiles; q++) {
+            if (!l->counts[q] || m->profiles[q].compute != comp) continue;
+            if (sb.len) strbuf_adds(&sb, " + ");
+            if (l->counts[q] > 1) strbuf_addf(&sb, "%dx ", l->counts[q]);
+            strbuf_adds(&sb, m->profiles[q].name);
+        }
+    }
+    return strbuf_detach(&sb);
+}
+
+static char *resources_text(const ResourceList *l)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < l->n; i++)
+        strbuf_addf(&sb, "%s%s: %lld", i ? ", " : "", l->items[i].name, (long long)(l->items[i].milli / 1000));
+    if (!sb.len) strbuf_adds(&sb, "-");
+    return strbuf_detach(&sb);
+}
+
+/* "0-1", "0,2,5-7" */
+static char *index_ranges(const PlanNode *pn, int layout)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < pn->gpus; i++) {
+        if (pn->gpu_layout[i] != layout) continue;
+        int j = i;
+        while (j + 1 < pn->gpus && pn->gpu_layout[j + 1] == layout) j++;
+        if (sb.len) strbuf_addch(&sb, ',');
+        if (j > i) strbuf_addf(&sb, "%d-%d", i, j);
+        else strbuf_addf(&sb, "%d", i);
+        i = j;
+    }
+    return strbuf_detach(&sb);
+}
+
+static const PlanWorkload *gw_workload(const PlanRun *run, const PlanGroup *g, const PlanGroupWorkload *gw)
+{
+    return &run->in.w[g->assign[gw->first].workload];
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
+{
+    const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
+    printf("%s%s%s — %zu node%s (", b, g->product, e, g->nodes.n, g->nodes.n == 1 ? "" : "s");
+    for (size_t i = 0; i < g->nodes.n && i < 6; i++) printf("%s%s", i ? ", " : "", g->nodes.v[i]);
+    if (g->nodes.n > 6) printf(", +%zu more", g->nodes.n - 6);
+    printf("), %d GPU%s", g->physical_gpus, g->physical_gpus == 1 ? "" : "s");
+    if (g->gpu_memory_mib > 0) printf(" of %" PRId64 " MiB", g->gpu_memory_mib);
+    printf("\n");
+    int freed = g->gpus_before - g->gpus_after;
+    printf("  GPUs: %d held now -> %d after the plan (%s%d freed%s)\n", g->gpus_before, g->gpus_after,
+           freed > 0 ? color_start(C_GREEN, color) : "", freed, freed > 0 ? color_end(C_GREEN, color) : "");
+    printf("  Strategy: %s", strategy_word(g->strategy));
+    if (g->strategy == PLAN_MIG) printf(" (mixed strategy)");
+    if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS)
+        printf(", %d replicas per GPU, shared GPUs advertised as nvidia.com/gpu.shared", g->replicas);
+    Strbuf cand = STRBUF_INIT;
+    if (g->after_mig >= 0) strbuf_addf(&cand, "MIG %d", g->after_mig);
+    if (g->after_time_slicing >= 0) strbuf_addf(&cand, "%stime-slicing %d", cand.len ? ", " : "", g->after_time_slicing);
+    if (g->after_mps >= 0) strbuf_addf(&cand, "%sMPS %d", cand.len ? ", " : "", g->after_mps);
+    if (cand.len) printf("; GPUs needed by each: %s", strbuf_str(&cand));
+    strbuf_free(&cand);
+    printf("\n");
+    if (g->strategy != PLAN_NONE) printf("  Isolation: %s\n", g->tradeoff);
+
+    if (g->strategy == PLAN_MIG && g->model) {
+        printf("  MIG layout per GPU:\n");
+        for (size_t i = 0; i < g->mig.ngroups; i++) {
+            char *t = layout_text(g->model, &g->mig.groups[i].layout);
+            printf("    %d GPU%s: %s\n", g->mig.groups[i].gpus, g->mig.groups[i].gpus == 1 ? "" : "s", t);
+            free(t);
+        }
+        int whole = g->gpus_after - g->mig.gpus;
+        if (whole > 0) printf("    %d GPU%s: whole (MIG disabled)\n", whole, whole == 1 ? "" : "s");
+    }
+    if (g->strategy != PLAN_NONE) {
+        printf("  Nodes (labels the script sets, resources they advertise after):\n");
+        for (size_t j = 0; j < g->nplan_nodes; j++) {
+            const PlanNode *pn = &g->plan_nodes[j];
+            Strbuf sb = STRBUF_INIT;
+            if (g->strategy == PLAN_MIG) {
+                if (pn->mig_gpus) {
+                    for (int lay = 0; lay < (int)g->mig.ngroups; lay++) {
+                        char *ix = index_ranges(pn, lay);
+                        if (*ix) {
+                            char *t = layout_text(g->model, &g->mig.groups[lay].layout);
+                            strbuf_addf(&sb, "%sGPU %s: %s", sb.len ? "; " : "", ix, t);
+                            free(t);
+                        }
+                        free(ix);
+                    }
+                }
+                char *ix = index_ranges(pn, -1);
+                if (*ix) strbuf_addf(&sb, "%sGPU %s: whole", sb.len ? "; " : "", ix);
+                free(ix);
+            } else {
+                strbuf_addf(&sb, "%d GPU%s %s", pn->gpus, pn->gpus == 1 ? "" : "s",
+                            pn->shared ? "shared" : "whole");
+            }
+            if (pn->gpus <= 0) {
+                printf("    %s: GPU count unknown, left as it is\n", pn->name);
+                strbuf_free(&sb);
+                continue;
+            }
+            char *res = resources_text(&pn->expected);
+            printf("    %s: %s\n      mig.config=%s device-plugin.config=%s -> %s\n      %s\n", pn->name,
+                   strbuf_str(&sb), pn->mig_config ? pn->mig_config : "(unchanged)",
+                   pn->device_plugin_config ? pn->device_plugin_config : "(unchanged)", res,
+                   pn->drain ? "MIG layout changes: cordon and drain"
+                   : pn->mig_change || pn->dp_change ? "relabel only, no drain" : "already configured: no change");
+            free(res);
+            strbuf_free(&sb);
+        }
+    }
+    if (g->nworkloads) {
+        printf("  Workloads (memory MiB and utilization %%: p%g / peak):\n", run->percentile);
+        static const char *const headers[] = { "NAMESPACE", "WORKLOAD", "KIND", "PODS", "MEMORY", "UTIL",
+                                               "ASSIGNED", "REQUEST INSTEAD" };
+        Table *t = table_new(headers, 8);
+        for (size_t i = 0; i < g->nworkloads; i++) {
+            const PlanGroupWorkload *gw = &g->workloads[i];
+            const PlanAssignment *a = &g->assign[gw->first];
+            const PlanWorkload *w = gw_workload(run, g, gw);
+            char m1[32], m2[32], u1[16], u2[16], lab[64];
+            table_add_row(t);
+            table_cell(t, w->ns ? w->ns : "");
+            table_cell(t, w->name ? w->name : "");
+            table_cell(t, w->kind ? w->kind : "Pod");
+            table_cellf(t, "%d", gw->pods);
+            fmt_mib(m1, sizeof m1, w->has_usage ? w->memory_mib : -1);
+            fmt_mib(m2, sizeof m2, w->peak_memory_mib);
+            fmt_pct(u1, sizeof u1, w->has_usage ? w->utilization : NAN);
+            fmt_pct(u2, sizeof u2, w->peak_utilization);
+            if (w->from_requests) table_cellf(t, "%s (request)", m1);
+            else table_cellf(t, "%s / %s", m1, m2);
+            if (w->from_requests) table_cellf(t, "%s (request)", u1);
+            else table_cellf(t, "%s / %s", u1, u2);
+            const char *label = plan_assignment_label(a, lab, sizeof lab);
+            if (a->unchanged) table_cellf(t, "%s (unchanged)", label);
+            else if (a->why && a->kind == PLAN_ASSIGN_WHOLE) table_cellf(t, "%s (%s)", label, a->why);
+            else table_cell(t, label);
+            if (a->unchanged) table_cell(t, "-");
+            else table_cellf(t, "%s: %d", gw->request_resource, gw->request_count);
+        }
+        char *tb = NULL;
+        size_t tl = 0;
+        FILE *f = open_memstream(&tb, &tl);
+        if (f) {
+            table_print(t, f, color);
+            fclose(f);
+            for (char *line = tb, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+                nl = strchr(line, '\n');
+                printf("    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+            }
+            free(tb);
+        }
+        table_free(t);
+    }
+    if (g->risks.n) {
+        printf("  Risks:\n");
+        for (size_t i = 0; i < g->risks.n; i++) printf("    - %s\n", g->risks.v[i]);
+    }
+    if (g->notes.n) {
+        printf("  Notes:\n");
+        for (size_t i = 0; i < g->notes.n; i++) printf("    - %s\n", g->notes.v[i]);
+    }
+}
+
+void plan_report_text(const PlanRun *run, bool color)
+{
+    const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
+    size_t nodes = 0;
+    for (size_t i = 0; i < run->r.ngroups; i++) nodes += run->r.groups[i].nodes.n;
+    printf("%sGPU plan%s: %zu GPU node%s in %zu group%s; usage p%g over %s, headroom %g%%\n", b, e, nodes,
+           nodes == 1 ? "" : "s", run->r.ngroups, run->r.ngroups == 1 ? "" : "s", run->percentile, run->window,
+           run->headroom);
+    if (run->from_requests)
+        printf("%sUsage: NOT MEASURED%s — %s\n", color_start(C_YELLOW, color), color_end(C_YELLOW, color), run->usage_line);
+    else
+        printf("Usage: %s\n", run->usage_line);
+    for (size_t i = 0; i < run->r.ngroups; i++) {
+        printf("\n");
+        print_group(run, &run->r.groups[i], color);
+    }
+    if (run->warnings.n) {
+        printf("\nWarnings:\n");
+        for (size_t i = 0; i < run->warnings.n; i++) printf("  - %s\n", run->warnings.v[i]);
+    }
+    printf("\n%sChanges%s (in the order the script applies them):\n", b, e);
+    if (!run->actions.n) printf("  none\n");
+    for (size_t i = 0; i < run->actions.changes.n; i++) printf("  - %s\n", run->actions.changes.v[i]);
+    for (size_t i = 0; i < run->actions.n; i++) {
+        const PlanAction *x = &run->actions.v[i];
+        if (x->kind == ACT_NODE_LABEL) printf("  - node %s: %s\n", x->target, x->detail);
+    }
+    if (run->cur.clusterpolicy)
+        printf("  Now: ClusterPolicy %s, MIG strategy %s, device-plugin ConfigMap %s (default %s), mig-parted ConfigMap %s; "
+               "device plugin %s\n", run->cur.clusterpolicy, run->cur.mig_strategy ? run->cur.mig_strategy : "(unset)",
+               run->cur.dp_map ? run->cur.dp_map : "(none)", run->cur.dp_default ? run->cur.dp_default : "(none)",
+               run->cur.mig_map ? run->cur.mig_map : "default-mig-parted-config", run->cur.dp_version_text);
+    else
+        printf("  Now: no ClusterPolicy (GPU Operator not found); device plugin %s\n", run->cur.dp_version_text);
+    if (!run->quotas) printf("  Quotas: none emitted (--quotas sizes one per changed namespace)\n");
+    if (run->whatif_done) {
+        printf("\nWhat if: %zu GPU pod%s pending now would schedule under the plan's layout%s", run->whatif.n,
+               run->whatif.n == 1 ? "" : "s", run->whatif.n ? ": " : "");
+        for (size_t i = 0; i < run->whatif.n && i < 10; i++) printf("%s%s", i ? ", " : "", run->whatif.v[i]);
+        if (run->whatif.n > 10) printf(", +%zu more", run->whatif.n - 10);
+        printf("\n");
+    }
+    int freed = run->r.gpus_before - run->r.gpus_after;
+    printf("\n%sSummary%s: GPUs before %d, after %d, freed %d.\n", b, e, run->r.gpus_before, run->r.gpus_after, freed);
+    if (run->m.blocked)
+        printf("NOT SAFE TO APPLY: %s.  The script refuses to run.\n", run->m.blocked);
+    else if (run->actions.n)
+        printf("Apply: kubectl gpu plan -o script > plan.sh, review it, then run it (-o yaml prints only the "
+               "manifests).  This command changed nothing.\n");
+    else
+        printf("Nothing to apply.\n");
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+    if (v != v) cJSON_AddNullToObject(o, k);
+    else cJSON_AddNumberToObject(o, k, v);
+}
+
+cJSON *plan_report_json(const PlanRun *run)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "kind", "GPUPlan");
+    cJSON_AddStringToObject(doc, "window", run->window);
+    cJSON_AddNumberToObject(doc, "percentile", run->percentile);
+    cJSON_AddNumberToObject(doc, "headroom", run->headroom);
+    cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+    cJSON_AddNumberToObject(s, "gpusBefore", run->r.gpus_before);
+    cJSON_AddNumberToObject(s, "gpusAfter", run->r.gpus_after);
+    cJSON_AddNumberToObject(s, "gpusFreed", run->r.gpus_before - run->r.gpus_after);
+    cJSON *mt = cJSON_AddObjectToObject(doc, "metrics");
+    cJSON_AddStringToObject(mt, "source", run->metrics_source);
+    cJSON_AddStringToObject(mt, "detail", run->metrics_detail);
+    cJSON_AddStringToObject(mt, "usage", run->from_requests ? "requests" : "metrics");
+    cJSON_AddStringToObject(mt, "note", run->usage_line);
+    cJSON *groups = cJSON_AddArrayToObject(doc, "groups");
+    for (size_t i = 0; i < run->r.ngroups; i++) {
+        const PlanGroup *g = &run->r.groups[i];
+        cJSON *go = cJSON_CreateObject();
+        cJSON_AddStringToObject(go, "product", g->product);
+        cJSON *nodes = cJSON_AddArrayToObject(go, "nodes");
+        for (size_t j = 0; j < g->nodes.n; j++) cJSON_AddItemToArray(nodes, cJSON_CreateString(g->nodes.v[j]));
+        cJSON_AddStringToObject(go, "strategy", plan_strategy_name(g->strategy));
+        cJSON_AddNumberToObject(go, "gpusBefore", g->gpus_before);
+        cJSON_AddNumberToObject(go, "gpusAfter", g->gpus_after);
+        cJSON_AddNumberToObject(go, "physicalGPUs", g->physical_gpus);
+        if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
+            cJSON_AddNumberToObject(go, "replicas", g->replicas);
+            cJSON_AddStringToObject(go, "allocationPolicy", g->packed ? "packed" : "distributed");
+            cJSON_AddNumberToObject(go, "poolGPUs", g->pool_gpus);
+            cJSON_AddNumberToObject(go, "freeSharedSlots", g->shared_slots_free);
+        } else {
+            cJSON_AddNullToObject(go, "replicas");
+        }
+        cJSON *nf = cJSON_AddArrayToObject(go, "nodesFreed");
+        for (size_t j = 0; j < g->nodes_freed.n; j++) cJSON_AddItemToArray(nf, cJSON_CreateString(g->nodes_freed.v[j]));
+        cJSON *ml = cJSON_AddArrayToObject(go, "migLayouts");
+        for (size_t k = 0; g->strategy == PLAN_MIG && g->model && k < g->mig.ngroups; k++) {
+            cJSON *lo = cJSON_CreateObject();
+            cJSON_AddNumberToObject(lo, "gpus", g->mig.groups[k].gpus);
+            cJSON *pr = cJSON_AddObjectToObject(lo, "profiles");
+            for (size_t q = 0; q < g->model->nprofiles; q++)
+                if (g->mig.groups[k].layout.counts[q])
+                    cJSON_AddNumberToObject(pr, g->model->profiles[q].name, g->mig.groups[k].layout.counts[q]);
+            cJSON_AddItemToArray(ml, lo);
+        }
+        if (g->strategy == PLAN_MIG) {
+            cJSON_AddNumberToObject(go, "wholeGPUs", g->gpus_after - g->mig.gpus);
+            cJSON_AddBoolToObject(go, "migPackingOptimal", g->mig.optimal);
+            cJSON_AddNumberToObject(go, "migLowerBound", g->mig.lower_bound);
+        }
+        cJSON *cand = cJSON_AddObjectToObject(go, "candidates");
+        if (g->after_mig >= 0) cJSON_AddNumberToObject(cand, "mig", g->after_mig); else cJSON_AddNullToObject(cand, "mig");
+        if (g->after_time_slicing >= 0) cJSON_AddNumberToObject(cand, "time-slicing", g->after_time_slicing);
+        else cJSON_AddNullToObject(cand, "time-slicing");
+        if (g->after_mps >= 0) cJSON_AddNumberToObject(cand, "mps", g->after_mps); else cJSON_AddNullToObject(cand, "mps");
+        cJSON_AddStringToObject(go, "tradeoff", g->tradeoff);
+        cJSON *wls = cJSON_AddArrayToObject(go, "workloads");
+        for (size_t k = 0; k < g->nworkloads; k++) {
+            const PlanGroupWorkload *gw = &g->workloads[k];
+            const PlanAssignment *a = &g->assign[gw->first];
+            const PlanWorkload *w = gw_workload(run, g, gw);
+            char lab[64];
+            cJSON *wo = cJSON_CreateObject();
+            cJSON_AddStringToObject(wo, "namespace", w->ns ? w->ns : "");
+            cJSON_AddStringToObject(wo, "name", w->name ? w->name : "");
+            cJSON_AddStringToObject(wo, "kind", w->kind ? w->kind : "Pod");
+            cJSON_AddNumberToObject(wo, "pods", gw->pods);
+            add_num_or_null(wo, "observedMemoryMiB", w->has_usage ? (double)w->memory_mib : NAN);
+            add_num_or_null(wo, "observedUtilization", w->has_usage ? w->utilization : NAN);
+            add_num_or_null(wo, "peakMemoryMiB", w->peak_memory_mib >= 0 ? (double)w->peak_memory_mib : NAN);
+            add_num_or_null(wo, "peakUtilization", w->peak_utilization);
+            cJSON_AddStringToObject(wo, "usageSource", !w->has_usage ? "none" : w->from_requests ? "requests" : "metrics");
+            cJSON_AddStringToObject(wo, "assigned", plan_assignment_label(a, lab, sizeof lab));
+            cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
+            cJSON *rq = cJSON_AddObjectToObject(wo, "request");
+            cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
+            if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
+            cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
+            for (size_t j = 0; j < gw->nodes.n; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes.v[j]));
+            cJSON_AddItemToArray(wls, wo);
+        }
+        cJSON *np = cJSON_AddArrayToObject(go, "nodePlan");
+        for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) {
+            const PlanNode *pn = &g->plan_nodes[j];
+            cJSON *no = cJSON_CreateObject();
+            cJSON_AddStringToObject(no, "name", pn->name);
+            cJSON_AddNumberToObject(no, "gpus", pn->gpus);
+            cJSON_AddNumberToObject(no, "migGPUs", pn->mig_gpus);
+            cJSON_AddBoolToObject(no, "shared", pn->shared);
+            if (pn->mig_config) cJSON_AddStringToObject(no, "migConfig", pn->mig_config);
+            else cJSON_AddNullToObject(no, "migConfig");
+            if (pn->device_plugin_config) cJSON_AddStringToObject(no, "devicePluginConfig", pn->device_plugin_config);
+            else cJSON_AddNullToObject(no, "devicePluginConfig");
+            cJSON_AddBoolToObject(no, "drain", pn->drain);
+            cJSON_AddBoolToObject(no, "changes", pn->mig_change || pn->dp_change);
+            cJSON *res = cJSON_AddObjectToObject(no, "resources");
+            for (size_t q = 0; q < pn->expected.n; q++)
+                cJSON_AddNumberToObject(res, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
+            cJSON_AddItemToArray(np, no);
+        }
+        cJSON *rk = cJSON_AddArrayToObject(go, "risks");
+        for (size_t j = 0; j < g->risks.n; j++) cJSON_AddItemToArray(rk, cJSON_CreateString(g->risks.v[j]));
+        cJSON *nt = cJSON_AddArrayToObject(go, "notes");
+        for (size_t j = 0; j < g->notes.n; j++) cJSON_AddItemToArray(nt, cJSON_CreateString(g->notes.v[j]));
+        cJSON_AddItemToArray(groups, go);
+    }
+    cJSON *mf = cJSON_AddArrayToObject(doc, "manifests");
+    for (size_t i = 0; i < run->m.n; i++) cJSON_AddItemToArray(mf, cJSON_Duplicate(run->m.docs[i], true));
+    cJSON *acts = cJSON_AddArrayToObject(doc, "actions");
+    for (size_t i = 0; i < run->actions.n; i++) {
+        const PlanAction *x = &run->actions.v[i];
+        cJSON *ao = cJSON_CreateObject();
+        cJSON_AddStringToObject(ao, "kind", plan_action_kind_name(x->kind));
+        cJSON_AddStringToObject(ao, "target", x->target);
+        cJSON_AddBoolToObject(ao, "drain", x->drain);
+        cJSON_AddStringToObject(ao, "detail", x->detail ? x->detail : "");
+        if (x->patch) cJSON_AddStringToObject(ao, "patch", x->patch);
+        cJSON_AddItemToArray(acts, ao);
+    }
+    cJSON *wi = cJSON_AddObjectToObject(doc, "whatIf");
+    cJSON *wf = cJSON_AddArrayToObject(wi, "pendingThatWouldFit");
+    for (size_t i = 0; i < run->whatif.n; i++) cJSON_AddItemToArray(wf, cJSON_CreateString(run->whatif.v[i]));
+    cJSON *cu = cJSON_AddObjectToObject(doc, "current");
+    if (run->cur.clusterpolicy) cJSON_AddStringToObject(cu, "clusterPolicy", run->cur.clusterpolicy);
+    else cJSON_AddNullToObject(cu, "clusterPolicy");
+    if (run->cur.mig_strategy) cJSON_AddStringToObject(cu, "migStrategy", run->cur.mig_strategy);
+    else cJSON_AddNullToObject(cu, "migStrategy");
+    if (run->r.mig_strategy_after) cJSON_AddStringToObject(cu, "migStrategyAfter", run->r.mig_strategy_after);
+    else cJSON_AddNullToObject(cu, "migStrategyAfter");
+    cJSON_AddStringToObject(cu, "devicePluginVersion", run->cur.dp_version_text);
+    if (run->m.blocked) cJSON_AddStringToObject(doc, "notSafeToApply", run->m.blocked);
+    cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+    for (size_t i = 0; i < run->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(run->warnings.v[i]));
+    return doc;
+}
+
+
+void plan_run_release(PlanRun *run)
+{
+    plan_actions_free(&run->actions);
+    manifests_free(&run->m);
+    plan_result_free(&run->r);
+    plan_input_free(&run->in);
+    free(run->usage_line);
+    free(run->metrics_source);
+    free(run->metrics_detail);
+    free(run->operator_ns);
+    free(run->clusterpolicy);
+    free(run->context);
+    free(run->server);
+    strvec_free(&run->warnings);
+    strvec_free(&run->whatif);
+    if (run->node_pods) strmap_free(run->node_pods, NULL);
+}

@@ -1,0 +1,290 @@
+/* plan_script.c — `kubectl gpu plan -o script`: a reviewed bash script that applies a plan's
+ * actions (plan_actions.h) in order, pinned to the context and API server it was made for. */
+#include "plan_report.h"
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render.h"
+#include "table.h"
+
+/* ------------------------------------------------------------------ script */
+
+static const PlanWorkload *gw_workload(const PlanRun *run, const PlanGroup *g, const PlanGroupWorkload *gw)
+{
+    return &run->in.w[g->assign[gw->first].workload];
+}
+
+/* single-quoted for bash */
+static void sq(Strbuf *sb, const char *s)
+{
+    strbuf_addch(sb, '\'');
+    for (; *s; s++) {
+        if (*s == '\'') strbuf_adds(sb, "'\\''");
+        else strbuf_addch(sb, *s);
+    }
+    strbuf_addch(sb, '\'');
+}
+
+/* The script's functions.  Every kubectl call goes through k(): KUBECTL may hold a command
+ * with arguments ("kubectl --kubeconfig /x"), and --context NAME given to the script is
+ * added to it.  Nothing runs before pin_check has compared the context and API server with
+ * the ones the plan was made for. */
+static const char script_functions[] =
+    "log() { printf '%s %s\\n' \"$(date +%H:%M:%S)\" \"$*\" >&2; }\n"
+    "die() { log \"ERROR: $*\"; exit 1; }\n"
+    "k() { \"${KUBECTL_CMD[@]}\" ${CONTEXT_ARG:+--context \"$CONTEXT_ARG\"} \"$@\"; }\n"
+    "\n"
+    "# refuse to touch another cluster than the one the plan was made for\n"
+    "pin_check() {\n"
+    "  local ctx server\n"
+    "  ctx=$(k config view --minify -o jsonpath='{.contexts[0].name}' 2>/dev/null) || ctx=\n"
+    "  server=$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null) || server=\n"
+    "  if [ -n \"$CONTEXT_ARG\" ]; then\n"
+    "    log \"running against context '$ctx' (server $server) as asked with --context; the plan was made for \"\\\n"
+    "        \"'${PLAN_CONTEXT:-?}' (${PLAN_SERVER:-?})\"\n"
+    "    return 0\n"
+    "  fi\n"
+    "  if [ -z \"$PLAN_CONTEXT$PLAN_SERVER\" ] || [ \"$ctx\" != \"$PLAN_CONTEXT\" ] || [ \"$server\" != \"$PLAN_SERVER\" ]; then\n"
+    "    die \"this plan was made for context '${PLAN_CONTEXT:-unknown}' (server ${PLAN_SERVER:-unknown}); the current\"\\\n"
+    "        \"one is '$ctx' (server ${server:-unknown}). Nothing was changed. Run it with --context NAME to apply it there.\"\n"
+    "  fi\n"
+    "}\n"
+    "\n"
+    "# namespace/name of the pods on node $1 that hold GPUs (limits name an nvidia.com/ resource)\n"
+    "gpu_pods_on() {\n"
+    "  k get pods -A --field-selector \"spec.nodeName=$1,status.phase!=Succeeded,status.phase!=Failed\" \\\n"
+    "    -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name}{\" \"}{.spec.containers[*].resources.limits}{.spec.initContainers[*].resources.limits}{\"\\n\"}{end}' \\\n"
+    "    | awk '/nvidia\\.com\\// {print $1}'\n"
+    "}\n"
+    "\n"
+    "node_label() {   # NODE KEY (dots of KEY escaped for jsonpath)\n"
+    "  k get node \"$1\" -o jsonpath=\"{.metadata.labels.${2//./\\\\.}}\"\n"
+    "}\n"
+    "\n"
+    "node_allocatable() {   # NODE RESOURCE\n"
+    "  k get node \"$1\" -o jsonpath=\"{.status.allocatable.${2//./\\\\.}}\"\n"
+    "}\n"
+    "\n"
+    "# cordon, remembering that this script did it (an annotation), so a re-run after a failure\n"
+    "# uncordons only nodes it cordoned itself\n"
+    "cordon_node() {\n"
+    "  if [ \"$(k get node \"$1\" -o jsonpath='{.spec.unschedulable}')\" != true ]; then\n"
+    "    k annotate node \"$1\" kubectl-gpu/cordoned-by-plan=true --overwrite >/dev/null\n"
+    "    k cordon \"$1\" >&2\n"
+    "  fi\n"
+    "}\n"
+    "\n"
+    "uncordon_node() {\n"
+    "  if [ \"$(k get node \"$1\" -o jsonpath='{.metadata.annotations.kubectl-gpu/cordoned-by-plan}')\" = true ]; then\n"
+    "    k uncordon \"$1\" >&2\n"
+    "    k annotate node \"$1\" kubectl-gpu/cordoned-by-plan- >/dev/null\n"
+    "  fi\n"
+    "}\n"
+    "\n"
+    "# no pod may use the GPUs while mig-manager resets them.  EVICT=yes: kubectl drain (the\n"
+    "# Eviction API: PodDisruptionBudgets are honoured, bare pods make it stop); otherwise wait\n"
+    "# (at most DRAIN_TIMEOUT s) until the GPU pods have been moved away.\n"
+    "drain_node() {\n"
+    "  local node=$1 deadline=$((SECONDS + DRAIN_TIMEOUT)) pods\n"
+    "  if [ \"$EVICT\" = yes ]; then\n"
+    "    k drain \"$node\" --ignore-daemonsets --delete-emptydir-data --timeout=\"${DRAIN_TIMEOUT}s\" >&2 ||\n"
+    "      die \"kubectl drain $node failed (PodDisruptionBudget, bare pod or timeout): nothing more was changed on it\"\n"
+    "    return 0\n"
+    "  fi\n"
+    "  while :; do\n"
+    "    pods=$(gpu_pods_on \"$node\")\n"
+    "    [ -z \"$pods\" ] && return 0\n"
+    "    [ \"$SECONDS\" -ge \"$deadline\" ] && die \"GPU pods still on $node after ${DRAIN_TIMEOUT}s:\" $pods \\\n"
+    "      \"(move them, e.g. by rolling out their new requests, or re-run with EVICT=yes)\"\n"
+    "    log \"waiting for the GPU pods on $node to leave:\" $pods\n"
+    "    sleep \"$POLL\"\n"
+    "  done\n"
+    "}\n"
+    "\n"
+    "wait_mig_success() {   # NODE: the MIG manager reports nvidia.com/mig.config.state\n"
+    "  local node=$1 deadline=$((SECONDS + CONFIG_TIMEOUT)) state\n"
+    "  while :; do\n"
+    "    state=$(node_label \"$node\" nvidia.com/mig.config.state)\n"
+    "    case \"$state\" in\n"
+    "      success) return 0 ;;\n"
+    "      failed) die \"MIG reconfiguration failed on $node (left cordoned); see: kubectl logs -n $OPERATOR_NAMESPACE -l app=nvidia-mig-manager -c nvidia-mig-manager\" ;;\n"
+    "    esac\n"
+    "    [ \"$SECONDS\" -ge \"$deadline\" ] && die \"$node: nvidia.com/mig.config.state is '${state}' after ${CONFIG_TIMEOUT}s\"\n"
+    "    log \"$node: MIG reconfiguration ${state:-not started yet}\"\n"
+    "    sleep \"$POLL\"\n"
+    "  done\n"
+    "}\n"
+    "\n"
+    "wait_allocatable() {   # NODE RESOURCE COUNT: the device plugin advertises the new resources\n"
+    "  local node=$1 res=$2 want=$3 deadline=$((SECONDS + CONFIG_TIMEOUT)) have\n"
+    "  while :; do\n"
+    "    have=$(node_allocatable \"$node\" \"$res\")\n"
+    "    [ \"${have:-0}\" = \"$want\" ] && return 0\n"
+    "    [ \"$SECONDS\" -ge \"$deadline\" ] && die \"$node advertises $res: ${have:-0}, expected $want after ${CONFIG_TIMEOUT}s\"\n"
+    "    log \"$node: waiting for $res: $want (now ${have:-0})\"\n"
+    "    sleep \"$POLL\"\n"
+    "  done\n"
+    "}\n"
+    "\n"
+    "# reconfigure_node NODE MIG_CONFIG DEVICE_PLUGIN_CONFIG DRAIN(yes|no) RESOURCE=COUNT...\n"
+    "# (an empty config leaves that label alone).  Skips a node that is already done.\n"
+    "reconfigure_node() {\n"
+    "  local node=$1 mig=$2 dp=$3 drain=$4 r done=yes; shift 4\n"
+    "  [ -n \"$mig\" ] && { [ \"$(node_label \"$node\" nvidia.com/mig.config)\" = \"$mig\" ] &&\n"
+    "    [ \"$(node_label \"$node\" nvidia.com/mig.config.state)\" = success ] || done=no; }\n"
+    "  [ -n \"$dp\" ] && { [ \"$(node_label \"$node\" nvidia.com/device-plugin.config)\" = \"$dp\" ] || done=no; }\n"
+    "  for r in \"$@\"; do [ \"$(node_allocatable \"$node\" \"${r%%=*}\")\" = \"${r#*=}\" ] || done=no; done\n"
+    "  if [ \"$done\" = yes ]; then\n"
+    "    log \"$node: already configured\"\n"
+    "    uncordon_node \"$node\"\n"
+    "    return 0\n"
+    "  fi\n"
+    "  if [ \"$drain\" = yes ] && { [ \"$(node_label \"$node\" nvidia.com/mig.config)\" != \"$mig\" ] ||\n"
+    "       [ \"$(node_label \"$node\" nvidia.com/mig.config.state)\" != success ]; }; then\n"
+    "    log \"$node: the MIG layout changes: cordon, then drain its GPU pods ($( [ \"$EVICT\" = yes ] && echo 'kubectl drain' || echo 'waiting for them to move'))\"\n"
+    "    cordon_node \"$node\"\n"
+    "    drain_node \"$node\"\n"
+    "  else\n"
+    "    log \"$node: device-plugin config only: no cordon, no drain (the device plugin restarts; running pods keep their GPUs)\"\n"
+    "  fi\n"
+    "  if [ -n \"$mig\" ]; then\n"
+    "    if [ \"$(node_label \"$node\" nvidia.com/mig.config)\" != \"$mig\" ]; then\n"
+    "      # drop the old state first, so a stale 'success' is not read as the new one\n"
+    "      k label node \"$node\" nvidia.com/mig.config.state- >/dev/null 2>&1 || true\n"
+    "      k label node \"$node\" \"nvidia.com/mig.config=$mig\" --overwrite >&2\n"
+    "    fi\n"
+    "    wait_mig_success \"$node\"\n"
+    "  fi\n"
+    "  [ -n \"$dp\" ] && k label node \"$node\" \"nvidia.com/device-plugin.config=$dp\" --overwrite >&2\n"
+    "  for r in \"$@\"; do wait_allocatable \"$node\" \"${r%%=*}\" \"${r#*=}\"; done\n"
+    "  uncordon_node \"$node\"\n"
+    "  log \"$node: done\"\n"
+    "}\n";
+
+static void script_header(Strbuf *sb, const PlanRun *run)
+{
+    strbuf_adds(sb, "#!/usr/bin/env bash\n");
+    strbuf_addf(sb, "# Generated by `kubectl gpu plan -o script` (kubectl-gpu %s) for context %s, API server %s.\n",
+                KGPU_VERSION, run->context ? run->context : "(unknown)", run->server ? run->server : "(unknown)");
+    strbuf_adds(sb, "# REVIEW IT BEFORE RUNNING: it changes the cluster (kubectl-gpu itself never does).\n"
+                    "# It refuses to run (exit 1, before any change) against another context or API server,\n"
+                    "# unless you name the context to use: bash plan.sh --context NAME\n#\n");
+    strbuf_addf(sb, "# Plan: usage p%g over %s, headroom %g%%: GPUs before %d, after %d, freed %d.\n",
+                run->percentile, run->window, run->headroom, run->r.gpus_before, run->r.gpus_after,
+                run->r.gpus_before - run->r.gpus_after);
+    strbuf_addf(sb, "# Usage: %s%s\n", run->from_requests ? "NOT MEASURED — " : "", run->usage_line);
+    strbuf_adds(sb, "#\n# The changes, in order (each step checks before it acts, so a re-run resumes):\n");
+    for (size_t i = 0; i < run->actions.n; i++) {
+        const PlanAction *x = &run->actions.v[i];
+        strbuf_addf(sb, "#   %zu. %s %s: %s\n", i + 1, plan_action_kind_name(x->kind), x->target, x->detail ? x->detail : "");
+    }
+    strbuf_adds(sb, "#\n# The workloads must ask for their new resources (roll them out before or during the node\n"
+                    "# steps; pods that still ask for the old ones stay Pending once their node is reconfigured):\n");
+    for (size_t i = 0; i < run->r.ngroups; i++) {
+        const PlanGroup *g = &run->r.groups[i];
+        if (g->strategy == PLAN_NONE) continue;
+        for (size_t k = 0; k < g->nworkloads; k++) {
+            const PlanGroupWorkload *gw = &g->workloads[k];
+            const PlanWorkload *w = gw_workload(run, g, gw);
+            strbuf_addf(sb, "#   %s/%s (%s, %d pod%s): %s: %d\n", w->ns ? w->ns : "", w->name ? w->name : "",
+                        w->kind ? w->kind : "Pod", gw->pods, gw->pods == 1 ? "" : "s", gw->request_resource,
+                        gw->request_count);
+        }
+    }
+    strbuf_adds(sb, "#\n# Knobs: KUBECTL (a kubectl command, arguments allowed: \"kubectl --kubeconfig /x\"),\n"
+                    "# EVICT=yes (drain through the Eviction API instead of waiting for the GPU pods to move),\n"
+                    "# DRAIN_TIMEOUT and CONFIG_TIMEOUT (seconds), POLL (seconds between checks).\n"
+                    "set -euo pipefail\n\n");
+}
+
+char *plan_report_script(const PlanRun *run, const char *yaml)
+{
+    Strbuf sb = STRBUF_INIT;
+    script_header(&sb, run);
+    strbuf_adds(&sb, "CONTEXT_ARG=\nwhile [ $# -gt 0 ]; do\n  case $1 in\n"
+                     "    --context) [ $# -ge 2 ] || { echo 'error: --context needs a NAME' >&2; exit 2; }; CONTEXT_ARG=$2; shift 2 ;;\n"
+                     "    --context=*) CONTEXT_ARG=${1#--context=}; shift ;;\n"
+                     "    -h|--help) sed -n '2,/^set -euo/p' \"$0\" | sed '$d'; exit 0 ;;\n"
+                     "    *) echo \"error: unknown argument '$1' (only --context NAME)\" >&2; exit 2 ;;\n  esac\ndone\n");
+    if (run->actions.n == 0) {
+        strbuf_adds(&sb, "echo 'kubectl gpu plan: nothing to apply (the plan changes nothing)' >&2\nexit 0\n");
+        return strbuf_detach(&sb);
+    }
+    if (run->m.blocked) {
+        strbuf_adds(&sb, "echo ");
+        char *msg = xasprintf("error: not safe to apply: %s. Nothing was changed.", run->m.blocked);
+        sq(&sb, msg);
+        free(msg);
+        strbuf_adds(&sb, " >&2\nexit 1\n");
+        return strbuf_detach(&sb);
+    }
+    strbuf_adds(&sb, "read -r -a KUBECTL_CMD <<<\"${KUBECTL:-kubectl}\"\nPLAN_CONTEXT=");
+    sq(&sb, run->context ? run->context : "");
+    strbuf_adds(&sb, "\nPLAN_SERVER=");
+    sq(&sb, run->server ? run->server : "");
+    strbuf_adds(&sb, "\nOPERATOR_NAMESPACE=");
+    sq(&sb, run->operator_ns);
+    strbuf_adds(&sb, "\nEVICT=${EVICT:-no}\nDRAIN_TIMEOUT=${DRAIN_TIMEOUT:-1800}\nCONFIG_TIMEOUT=${CONFIG_TIMEOUT:-1200}\n"
+                     "POLL=${POLL:-10}\n\n");
+    strbuf_adds(&sb, script_functions);
+    strbuf_adds(&sb, "\npin_check\n");
+
+    if (run->m.n) {
+        strbuf_adds(&sb, "\n# ---- ConfigMaps and quotas ---------------------------------------------------\n");
+        strbuf_adds(&sb, "dp_rv() { k get configmap -n \"$OPERATOR_NAMESPACE\" " MANIFESTS_DEVICE_PLUGIN_CONFIGMAP
+                         " -o jsonpath='{.metadata.resourceVersion}' 2>/dev/null || true; }\n"
+                         "dp_before=$(dp_rv)\n"
+                         "# server-side apply: no last-applied annotation, so large maps stay under its 256 KiB limit\n"
+                         "k apply --server-side --force-conflicts --field-manager=kubectl-gpu-plan -f - >&2 <<'KGPU_MANIFESTS'\n");
+        strbuf_adds(&sb, yaml ? yaml : "");
+        if (yaml && *yaml && yaml[strlen(yaml) - 1] != '\n') strbuf_addch(&sb, '\n');
+        strbuf_adds(&sb, "KGPU_MANIFESTS\n");
+        if (run->m.device_plugin)
+            strbuf_adds(&sb, "# the operator does not watch a ConfigMap's content: restart the plugin when it changed\n"
+                             "if [ -n \"$dp_before\" ] && [ \"$(dp_rv)\" != \"$dp_before\" ]; then\n"
+                             "  k rollout restart -n \"$OPERATOR_NAMESPACE\" daemonset/nvidia-device-plugin-daemonset >&2 || "
+                             "log \"restart the device plugin DaemonSet by hand\"\nfi\n");
+    }
+    strbuf_adds(&sb, "\n# ---- ClusterPolicy and nodes, in order -------------------------------------------\n");
+    for (size_t i = 0; i < run->actions.n; i++) {
+        const PlanAction *x = &run->actions.v[i];
+        if (x->kind == ACT_CLUSTERPOLICY_PATCH) {
+            strbuf_addf(&sb, "# %s\nk patch ", x->detail);
+            sq(&sb, x->target);
+            strbuf_adds(&sb, " --type merge -p ");
+            sq(&sb, x->patch);
+            strbuf_adds(&sb, " >&2\n");
+        } else if (x->kind == ACT_NODE_LABEL && !x->pn) {
+            strbuf_addf(&sb, "# %s: %s\nk label node ", x->target, x->detail);
+            sq(&sb, x->target);
+            strbuf_adds(&sb, " nvidia.com/device-plugin.config- >&2\n");
+        } else if (x->kind == ACT_NODE_LABEL) {
+            const PlanNode *pn = x->pn;
+            strbuf_addf(&sb, "# %s (%s, %d GPU pod%s now): %s\n", pn->name, x->g->product, x->pods,
+                        x->pods == 1 ? "" : "s", x->detail);
+            strbuf_adds(&sb, "reconfigure_node ");
+            sq(&sb, pn->name);
+            strbuf_addch(&sb, ' ');
+            sq(&sb, pn->mig_change ? pn->mig_config : "");
+            strbuf_addch(&sb, ' ');
+            sq(&sb, pn->device_plugin_config ? pn->device_plugin_config : "");
+            strbuf_adds(&sb, pn->drain ? " yes" : " no");
+            for (size_t q = 0; q < pn->expected.n; q++) {
+                char *kv = xasprintf("%s=%lld", pn->expected.items[q].name, (long long)(pn->expected.items[q].milli / 1000));
+                strbuf_addch(&sb, ' ');
+                sq(&sb, kv);
+                free(kv);
+            }
+            strbuf_addch(&sb, '\n');
+        }
+    }
+    if (!run->cur.clusterpolicy && run->m.n)
+        strbuf_adds(&sb, "# No ClusterPolicy was found (device plugin installed without the GPU Operator?): point the\n"
+                         "# device plugin at " MANIFESTS_DEVICE_PLUGIN_CONFIGMAP " (Helm value config.name) and the MIG\n"
+                         "# manager at " MANIFESTS_MIG_PARTED_CONFIGMAP " yourself.\n");
+    strbuf_adds(&sb, "\nlog \"plan applied\"\n");
+    return strbuf_detach(&sb);
+}

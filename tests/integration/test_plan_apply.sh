@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# kubectl gpu plan -o script run end to end with the real kubectl against the fake API server
+# in operator-simulation mode (tests/fakeapi/k8s_writes.py: the server accepts the writes the
+# script makes and reacts as the GPU Operator's mig-manager and device plugin do, by their
+# upstream rules).  On each example cluster — among them custom.json, whose ClusterPolicy
+# already names a custom device-plugin ConfigMap with a default and a custom mig-parted map,
+# with nodes labelled with configs the plan does not touch — the script runs to the end, and
+# afterwards every GPU node runs a valid config (no device-plugin error, no failed MIG state)
+# and advertises what the plan predicted (planned nodes) or what it advertised before (the
+# others).  Also: the script refuses another cluster (exit 1, no write), --context overrides,
+# KUBECTL may carry arguments, an empty plan exits 0, a re-run finds everything done; and the
+# simulation itself is checked against the failure modes the plan must avoid.
+. "$(dirname "$0")/../lib/common.sh"
+. "$KGPU_ROOT/tests/lib/fakeapi.sh"
+FIX="$KGPU_ROOT/tests/fixtures/plan"
+KUBECTL_BIN=$(command -v kubectl || true)
+if [ -z "$KUBECTL_BIN" ]; then fail "kubectl not found: the script cannot be run end to end"; exit; fi
+Y2J="$T/yaml2json"
+if cc -std=c11 -Wall -Wextra -Werror -o "$Y2J" "$KGPU_ROOT/tests/tools/yaml2json.c" \
+     $(pkg-config --cflags --libs yaml-0.1 libcjson) 2>"$T/cc.log"; then ok "built tests/tools/yaml2json"
+else fail "yaml2json: $(cat "$T/cc.log")"; exit; fi
+
+# writes the server received (method != GET), from the request log
+writes() { fakeapi_requests | python3 -c 'import json,sys; print(sum(1 for l in sys.stdin if l.strip() and json.loads(l)["method"] not in ("GET","HEAD")))'; }
+
+# node_state : one JSON object {node: {"alloc": {nvidia resources != 0}, "err": annotation, "state": mig state}}
+node_state() {
+  "$KUBECTL_BIN" get nodes -o json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+out = {}
+for n in d["items"]:
+    a = {k: int(v) for k, v in n["status"].get("allocatable", {}).items() if k.startswith("nvidia.com/") and int(v) != 0}
+    out[n["metadata"]["name"]] = {"alloc": a, "err": (n["metadata"].get("annotations") or {}).get("fakeapi.test/device-plugin"),
+                                  "state": (n["metadata"].get("labels") or {}).get("nvidia.com/mig.config.state")}
+print(json.dumps(out, sort_keys=True))'
+}
+
+for name in custom mixed a100-mig t4-timeslice h100-whole; do
+  fakeapi_start "$FIX/$name.json" --operator-sim "$Y2J" || { fail "$name: fake API server"; continue; }
+  before=$(node_state)
+  "$KUBECTL_BIN" get pods -A -o json >"$T/$name.pods.json"
+  kgpu plan -o json
+  check_rc 0 "$name: plan -o json (live)"
+  printf '%s\n' "$OUT" >"$T/$name.plan.json"
+  kgpu plan -o script
+  check_rc 0 "$name: plan -o script (live)"
+  printf '%s\n' "$OUT" >"$T/$name.sh"
+  fakeapi_clear_log
+  # KUBECTL with arguments (issue 13: it was quoted into one word)
+  if KUBECTL="$KUBECTL_BIN --kubeconfig $KUBECONFIG" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 \
+       timeout 300 bash "$T/$name.sh" >"$T/$name.out" 2>"$T/$name.err"; then
+    ok "$name: the script ran to the end with the real kubectl"
+  else
+    fail "$name: the script failed: $(tail -5 "$T/$name.err")"
+  fi
+  after=$(node_state)
+  python3 - "$T/$name.plan.json" <<PYEOF >"$T/$name.check" 2>&1
+import json, sys
+plan = json.load(open(sys.argv[1]))
+before, after = json.loads('''$before'''), json.loads('''$after''')
+planned = {}
+for g in plan["groups"]:
+    for n in g["nodePlan"]:
+        planned[n["name"]] = {k: v for k, v in n["resources"].items() if v}
+for node, st in sorted(after.items()):
+    if not before[node]["alloc"] and not planned.get(node):
+        continue
+    if st["err"]:
+        print("not ok - %s: device plugin: %s" % (node, st["err"])); continue
+    if st["state"] == "failed":
+        print("not ok - %s: nvidia.com/mig.config.state=failed" % node); continue
+    want = planned.get(node, before[node]["alloc"])
+    if st["alloc"] == want:
+        print("ok - %s advertises %s (%s)" % (node, want, "as planned" if node in planned else "as before"))
+    else:
+        print("not ok - %s advertises %s, want %s" % (node, st["alloc"], want))
+PYEOF
+  while IFS= read -r line; do
+    case "$line" in "ok - "*) ok "$name: ${line#ok - }" ;; *) fail "$name: $line" ;; esac
+  done <"$T/$name.check"
+  nactions=$(json_get "$(cat "$T/$name.plan.json")" 'len(d["actions"])')
+  if [ "$nactions" = 0 ]; then
+    check_eq "$(writes)" 0 "$name: an empty plan writes nothing"
+    check_contains "$(cat "$T/$name.err")" "nothing to apply" "$name: an empty plan says nothing to apply"
+  else
+    # drains only where the MIG layout changes: kubectl drain evicts (POST .../eviction) only
+    # pods of those nodes, every GPU pod there among them
+    drained=$(json_get "$(cat "$T/$name.plan.json")" '" ".join(sorted(a["target"] for a in d["actions"] if a["drain"]))')
+    verdict=$(fakeapi_requests | python3 -c '
+import json, sys
+pods = json.load(open(sys.argv[1]))
+drained = set(sys.argv[2].split())
+where = {p["metadata"]["namespace"] + "/" + p["metadata"]["name"]: p["spec"].get("nodeName") for p in pods["items"]}
+gpu = {k for k, p in ((p["metadata"]["namespace"] + "/" + p["metadata"]["name"], p) for p in pods["items"])
+       if p["spec"].get("nodeName") in drained and p["status"].get("phase") in ("Running", "Pending")
+       and any(r.startswith("nvidia.com/") for c in p["spec"]["containers"] for r in (c.get("resources") or {}).get("requests", {}))}
+ev = set()
+for l in sys.stdin:
+    if l.strip():
+        e = json.loads(l)
+        if e["method"] == "POST" and e["path"].endswith("/eviction"):
+            parts = e["path"].split("/")
+            ev.add(parts[4] + "/" + parts[6])
+bad = sorted(p for p in ev if where.get(p) not in drained)
+print("ok" if not bad and gpu <= ev else "evicted elsewhere: %s; GPU pods not evicted: %s" % (bad, sorted(gpu - ev)))
+' "$T/$name.pods.json" "$drained")
+    check_eq "$verdict" ok "$name: pods evicted through the Eviction API only on the drained nodes ($drained), all their GPU pods"
+    # a second run finds every node done and changes no node
+    fakeapi_clear_log
+    if KUBECTL="$KUBECTL_BIN" POLL=0 CONFIG_TIMEOUT=5 timeout 120 bash "$T/$name.sh" >/dev/null 2>"$T/$name.err2"; then
+      ok "$name: a second run succeeds"
+    else fail "$name: second run: $(tail -3 "$T/$name.err2")"; fi
+    check_eq "$(grep -c 'already configured' "$T/$name.err2")" \
+      "$(json_get "$(cat "$T/$name.plan.json")" 'sum(1 for a in d["actions"] if a["kind"] == "NodeLabel" and "removed" not in a["detail"])')" \
+      "$name: on the second run every node is already configured"
+  fi
+done
+
+# --- the script is pinned to its cluster -------------------------------------------------------
+fakeapi_start "$FIX/custom.json" --operator-sim "$Y2J"
+kgpu plan -o script
+printf '%s\n' "$OUT" >"$T/pin.sh"
+sed -i "s|^PLAN_SERVER=.*|PLAN_SERVER='https://10.0.0.1:6443'|" "$T/pin.sh"
+fakeapi_clear_log
+KUBECTL="$KUBECTL_BIN" POLL=0 timeout 60 bash "$T/pin.sh" >/dev/null 2>"$T/pin.err"; rc=$?
+check_eq "$rc" 1 "a script made for another API server refuses to run"
+check_contains "$(cat "$T/pin.err")" "Run it with --context NAME" "and says how to override"
+check_eq "$(writes)" 0 "and changes nothing"
+ctx=$("$KUBECTL_BIN" config current-context)
+KUBECTL="$KUBECTL_BIN" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 timeout 300 bash "$T/pin.sh" --context "$ctx" >/dev/null 2>"$T/pin2.err"; rc=$?
+check_eq "$rc" 0 "--context NAME runs it there"
+bash "$T/pin.sh" --bogus >/dev/null 2>&1; check_eq "$?" 2 "an unknown argument is a usage error"
+
+# --- the simulated operator follows its upstream rules (so the checks above can fail) ----------
+fakeapi_start "$FIX/custom.json" --operator-sim "$Y2J"
+k() { "$KUBECTL_BIN" "$@"; }
+# mig-manager acts only on a change of the label
+k label node a100-a nvidia.com/mig.config.state- >/dev/null
+k label node a100-a nvidia.com/mig.config=custom-3g --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "None" "sim: mig-manager ignores a label set to its own value"
+k label node a100-a nvidia.com/mig.config=no-such-config --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "failed" "sim: a config the mig-parted map lacks fails"
+k label node a100-a nvidia.com/mig.config=all-disabled --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "failed" \
+  "sim: a layout change fails while pods hold the node's GPUs (no drain, no change)"
+k label node a100-a nvidia.com/mig.config=custom-3g --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["a100-a"]["state"]')" "success" \
+  "sim: the layout the GPUs already have passes mig-parted's assert, pods or not"
+k delete pods -n inference -l app=llm-13b --wait=false >/dev/null
+k label node a100-a nvidia.com/mig.config=all-disabled --overwrite >/dev/null
+st=$(node_state)
+check_eq "$(json_get "$st" 'd["a100-a"]["state"]')" "success" "sim: once its pods are gone, the change succeeds"
+check_eq "$(json_get "$st" 'd["a100-a"]["alloc"]')" "{'nvidia.com/gpu': 8}" "sim: and the node advertises the new layout"
+
+# a device-plugin ConfigMap without the nodes' configs: their plugins stop (issue 13, fault 1)
+k create configmap only-new -n gpu-operator --from-literal=x=$'version: v1\n' >/dev/null 2>&1
+k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"devicePlugin":{"config":{"name":"only-new"}}}}' >/dev/null
+st=$(node_state)
+check_eq "$(json_get "$st" 'd["t4-a"]["err"]')" "error: specified config tesla-t4-ts4 does not exist" \
+  "sim: a label naming a config the ConfigMap lacks stops the device plugin (config-manager)"
+check_eq "$(json_get "$st" 'd["t4-a"]["alloc"]')" "{}" "sim: and the node advertises no GPU"
+# MPS with the mixed strategy is refused (device plugin main.go:228-229)
+k create configmap mps-cfg -n gpu-operator --from-literal=mps=$'version: v1\nflags:\n  migStrategy: none\nsharing:\n  mps:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n' >/dev/null
+k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"devicePlugin":{"config":{"name":"mps-cfg"}}}}' >/dev/null
+k label node t4-a nvidia.com/device-plugin.config=mps --overwrite >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["t4-a"]["err"]')" "error: using --mig-strategy=mixed is not supported with MPS" \
+  "sim: MPS is refused with the ClusterPolicy's mixed strategy (MIG_STRATEGY overrides the file)"
+k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":null}}' >/dev/null
+check_eq "$(json_get "$(node_state)" 'd["t4-a"]["alloc"]')" "{'nvidia.com/gpu': 16}" \
+  "sim: without the strategy set, the config file's none applies and MPS runs"
