@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "error.h"
 #include "explain.h"
+#include "render_explain.h"
 #include "loader.h"
 #include "render.h"
 #include "table.h"
