@@ -97,6 +97,21 @@ void fixes_for_verdict(Ctx *x);
 /* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
 
+/* the re-check's tools (explain_fixes.c): a modified copy of the pod, borrowing every string of
+ * the original (edit_sync after changing req/sel/tol) */
+typedef struct { Pod q; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
+void edit_begin(PodEdit *d, const Pod *p);
+void edit_sync(PodEdit *d);
+void edit_end(PodEdit *d);
+/* where the edited pod q fits: prefer first, then any node now, then a node once the fewest
+ * pods end (*names); *where is the phrase to print (caller frees); NULL when nowhere */
+const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
+bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
+void info_end_pods(FixInfo *fi, const Strvec *names);
+/* explain_fixes_size.c */
+void fixes_resource_name(Ctx *x, bool only_now);
+void fix_split(Ctx *x, const char *lead);
+
 /* explain_reconcile.c */
 void reconcile_scheduler(const Cluster *c, Explanation *e);
 #endif
