@@ -123,7 +123,9 @@ typedef struct {
     bool agrees;              /* recomputation matches the scheduler's counts (true when no message) */
     Strvec disagreements;
     NodeResult *nodes; size_t nnodes;   /* every node, in cluster order */
-    unsigned char *node_rank; /* parallel to nodes: 0 fits, 1 admits and could hold, 2 other */
+    unsigned char *node_rank; /* parallel to nodes: 0 fits now, 1 admits the pod and could hold it,
+                                 2 could hold it but the pod's constraints exclude it, 3 could not
+                                 hold it (too small, no GPUs) */
     Strvec fixes;             /* copy-pasteable; may span lines; each re-checked */
     FixInfo *fix_info;        /* parallel to fixes */
     Strvec notes;
@@ -164,9 +166,9 @@ char *node_reason_describe(const NodeReason *r);
  * reason_groups_free releases them and the array. */
 typedef struct { char *reasons; Strvec nodes; bool fits; int rank; } ReasonGroup;
 size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
-/* the same groups, the relevant ones first: nodes that fit, then nodes that admit the pod and
- * could hold it (by how close they are), then the rest; *relevant = how many groups are
- * relevant (the rest are shown with --all-nodes) */
+/* the same groups, the relevant ones first (by node_rank: fit now, admit and could hold, could
+ * hold); *relevant = how many groups hold nodes that could hold the pod (the rest, nodes that
+ * never could, are listed with explain --all-nodes) */
 size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_t *relevant);
 void reason_groups_free(ReasonGroup *g, size_t n);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */

@@ -81,7 +81,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, Explanation *e)
     for (size_t i = 0; i < c->nnodes; i++) {
         explain_node_relief(ix, p, &c->nodes[i], NULL, &e->nodes[i]);
         x.flags[i] = node_flags(ix, p, &e->nodes[i]);
-        e->node_rank[i] = !e->nodes[i].nreasons ? 0 : x.flags[i].admits && x.flags[i].could_hold ? 1 : 2;
+        e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
     }
     decide_verdict(&x);
     fixes_for_verdict(&x);
@@ -432,7 +432,7 @@ size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_
         g[j] = t;
     }
     size_t r = 0;
-    while (r < n && g[r].rank < 2) r++;
+    while (r < n && g[r].rank < 3) r++;
     *relevant = r;
     return n;
 }

@@ -166,6 +166,7 @@ void fixes_resource_name(Ctx *x, bool only_now)
     free(alts);
     if (only_now) return;
     if (!resource_is_mig(x->gpu)) { fixes_whole_gpu_on_mig(x); return; }
+    if (shown) return;                         /* a profile at least its size fits already */
     /* a MIG-capable node that could hold the profile: reconfigure it (plan writes the config) */
     for (size_t i = 0; i < x->e->nnodes; i++) {
         const NodeFacts *f = &x->ix->nodes[i];
@@ -182,8 +183,15 @@ void fixes_resource_name(Ctx *x, bool only_now)
 /* the largest request (below the pod's) that fits some node now: split the work */
 void fix_split(Ctx *x, const char *lead)
 {
-    int64_t want = milli_units(x->gpu_req);
-    for (int64_t k = want - 1; k >= 1; k--) {
+    int64_t want = milli_units(x->gpu_req), most = 0;
+    bool unknown = false;
+    for (size_t i = 0; i < x->ix->n; i++) {        /* a pod's GPUs are physical GPUs, never replicas */
+        if (x->ix->nodes[i].physical < 0) unknown = true;
+        if (x->ix->nodes[i].physical > most) most = x->ix->nodes[i].physical;
+    }
+    int64_t start = want - 1;
+    if (!unknown && !resource_is_mig(x->gpu) && most < start) start = most;
+    for (int64_t k = start; k >= 1; k--) {
         PodEdit d;
         edit_begin(&d, x->p);
         rlist_set(&d.req, x->gpu, k * 1000);
