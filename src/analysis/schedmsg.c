@@ -108,6 +108,9 @@ static const ReasonPattern patterns[] = {
     { "resourceclaim", 'p', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "unallocated immediate resourceclaim", 'e', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "excluded by resource class node filter", 'e', SC_DYNAMIC_RESOURCES, 30, 30 },
+    /* predicate names of the oldest form ("... predicates:: MatchNodeSelector (18)", <= 1.9) */
+    { "MatchNodeSelector", 'e', SC_NODE_SELECTOR_MISMATCH, 0, 9 },
+    { "PodToleratesNodeTaints", 'e', SC_UNTOLERATED_TAINT, 0, 9 },
     { "No preemption victims found for incoming pod", 'e', SC_NO_PREEMPTION_VICTIMS, 0, 0 },
     { "Preemption is not helpful for scheduling", 'e', SC_PREEMPTION_NOT_HELPFUL, 0, 0 },
 };
@@ -365,9 +368,11 @@ static bool starts_ci(const char *s, const char *prefix)
     return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* A copy of the message without the prefixes controllers put before the scheduler's text
- * (kept in m->prefix): "Reissued from pod/NAME: " (some batch controllers re-create a pod and
- * copy the old one's condition), and the event aggregator's "(combined from similar events): ". */
+/* A copy of the message without the prefixes put before the scheduler's text (kept in
+ * m->prefix): "Reissued from pod/NAME: " (Kubeflow's notebook controller re-issues its pod's
+ * events on the Notebook), the event aggregator's "(combined from similar events): ", and
+ * "Unschedulable: " (the condition's reason and message joined, as Argo / Kubeflow Pipelines
+ * and `kubectl get pod -o jsonpath` users paste them). */
 static char *strip_prefixes(SchedMessage *m)
 {
     const char *s = m->text;
@@ -376,6 +381,7 @@ static char *strip_prefixes(SchedMessage *m)
         const char *colon = NULL;
         if (starts_ci(s, "Reissued from ")) colon = strstr(s, ": ");
         else if (starts_ci(s, "(combined from similar events): ")) colon = s + strlen("(combined from similar events)");
+        else if (starts_ci(s, "Unschedulable: ")) colon = s + strlen("Unschedulable");
         if (!colon) break;
         if (pre.len) strbuf_adds(&pre, "; ");
         strbuf_add(&pre, s, (size_t)(colon - s));
