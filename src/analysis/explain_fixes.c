@@ -106,7 +106,7 @@ const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
     for (size_t i = 0; i < x->c->nnodes; i++) {
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, &x->c->nodes[i], rl, &r);
-        bool ok = r.nreasons == 0;
+        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, &x->c->nodes[i]);
         node_result_free(&r);
         if (ok) return &x->c->nodes[i];
     }
@@ -140,7 +140,7 @@ static bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief 
     if (ok) {
         NodeResult after = { 0 };
         explain_node_relief(x->ix, q, n, rl, &after);
-        ok = after.nreasons == 0;
+        ok = after.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
         node_result_free(&after);
     }
     if (!ok) { free(rl->ended); rl->ended = NULL; rl->nended = 0; return false; }
@@ -156,7 +156,7 @@ bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReas
     bool ok = true;
     for (size_t k = 0; k < r.nreasons && ok; k++) ok = ignore(&r.reasons[k]);
     node_result_free(&r);
-    return ok;
+    return ok && node_serves_request(x->ix, x->p, x->p, n);
 }
 
 void info_end_pods(FixInfo *fi, const Strvec *names)
@@ -172,7 +172,7 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
     if (prefer) {
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, prefer, NULL, &r);
-        if (r.nreasons == 0) n = prefer;
+        if (r.nreasons == 0 && node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
         node_result_free(&r);
     }
     if (!n) n = recheck_fits(x, q, NULL);
@@ -459,6 +459,13 @@ static void fixes_busy(Ctx *x)
         if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_BUSY) continue;
         const NodeResult *r = &x->e->nodes[i];
         const NodeReason *ins = find_code(r, NR_INSUFFICIENT, x->gpu);
+        if (ins && !node_serves_request(x->ix, x->p, x->p, r->node)) {
+            strvec_pushf(&x->e->notes, "node %s shares its GPUs (%s): %lld %s there are replicas or slices, not "
+                         "%lld GPUs, so no pod's end is offered as a fix there", r->node->name,
+                         r->node->gpu.mig_strategy == MIG_SINGLE ? "MIG single strategy" : "time-slicing or MPS",
+                         (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
+            continue;
+        }
         if (ins) {
             /* one pod whose end is enough, else the fewest pods */
             Relief rl;
@@ -593,6 +600,7 @@ void fixes_for_verdict(Ctx *x)
     case V_INSUFFICIENT: case V_FRAGMENTED:
         if (x->e->verdict == V_FRAGMENTED) fix_split(x, "");
         fixes_busy(x);
+        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) fix_split(x, "");
         fixes_resource_name(x, true);
         break;
     case V_NO_DEVICE_PLUGIN: fixes_resource_name(x, false); break;
@@ -602,4 +610,8 @@ void fixes_for_verdict(Ctx *x)
     /* every node-side change that makes a node of E take the pod (verdict aside) */
     if (x->e->verdict != V_GATED && x->e->verdict != V_QUOTA)
         for (int cls = CL_NO_PLUGIN; cls <= CL_CORDONED; cls++) fixes_node_side(x, (NodeClass)cls);
+    /* nothing else fits: the nodes its selector excludes that could hold it */
+    if (!x->nfixes && x->e->verdict != V_SELECTOR && x->e->verdict != V_GATED && x->e->verdict != V_QUOTA &&
+        x->e->verdict != V_UNKNOWN)
+        fixes_selector(x);
 }

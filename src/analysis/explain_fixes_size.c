@@ -32,7 +32,8 @@ static bool alt_size_ok(const NodeFacts *f, const char *req, int64_t units, cons
         if (req_mig) return mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
         return !resource_is_shared(req) ? f->mig && ac >= f->mig->compute_slices : true;
     }
-    if (req_mig) return mig_profile_size(req, &rc, &rm) && (f->gpu_mem_mib <= 0 || f->gpu_mem_mib >= (int64_t)rm * 1000);
+    /* a whole GPU for a MIG request: only when its memory is known to be at least the profile's */
+    if (req_mig) return mig_profile_size(req, &rc, &rm) && f->gpu_mem_mib >= (int64_t)rm * 1000;
     return true;                               /* a whole GPU for a whole or shared GPU */
 }
 

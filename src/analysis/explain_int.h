@@ -77,6 +77,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
                          NodeResult *out);
 NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
 bool node_could_hold(const NodeFacts *f, const Pod *p);
+bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
 /* the MIG profile of a resource or product suffix, as compute slices and memory GB; false
  * when the name is not "<N>g.<M>gb[...]" */
 bool mig_profile_size(const char *profile, int *compute, int *mem_gb);

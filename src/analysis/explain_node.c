@@ -146,6 +146,8 @@ static char *no_plugin_detail(const Node *n)
         strbuf_addf(&sb, "; MIG reconfiguration %s (nvidia.com/mig.config=%s)", state,
                     n->gpu.mig_config ? n->gpu.mig_config : "?");
     if (dp && !str_eq(dp, "true")) strbuf_addf(&sb, "; nvidia.com/gpu.deploy.device-plugin=%s", dp);
+    if (n->gpu.product && strstr(n->gpu.product, "-MIG-INVALID"))
+        strbuf_adds(&sb, "; the MIG configuration is invalid (GFD product -MIG-INVALID): mig-parted must apply a valid one");
     return strbuf_detach(&sb);
 }
 
@@ -367,4 +369,40 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
     f.cls = not_ready ? CL_NOT_READY : cordoned ? CL_CORDONED : no_plugin ? CL_NO_PLUGIN :
             other_name ? CL_RESOURCE_NAME : too_small ? CL_TOO_SMALL : rest ? CL_BUSY : CL_FITS;
     return f;
+}
+
+/* Does a node the filters pass give the pod what it asked for?  The scheduler counts replicas
+ * and MIG slices as devices; a fix must not: N > 1 time-sliced / MPS replicas may sit on one GPU
+ * (the device plugin rejects them with failRequestsGreaterThanOne), CUDA sees one MIG device per
+ * process, and a MIG single-strategy node's nvidia.com/gpu is a slice: at least the profile the
+ * pod first asked for (intent), or the full GPU when it asked for whole GPUs.  q is the pod as a
+ * fix changed it, intent the pod as it is. */
+bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n)
+{
+    const NodeFacts *f = node_facts(ix, n);
+    const char *asked = NULL;
+    for (size_t i = 0; i < intent->requests.n; i++)
+        if (intent->requests.items[i].milli > 0 && resource_is_gpu(intent->requests.items[i].name)) {
+            asked = intent->requests.items[i].name;
+            break;
+        }
+    for (size_t i = 0; i < q->requests.n; i++) {
+        const ResourceEntry *re = &q->requests.items[i];
+        if (re->milli <= 0 || !resource_is_gpu(re->name)) continue;
+        int64_t units = milli_units(re->milli);
+        bool shared = resource_is_shared(re->name) ||
+                      (str_eq(re->name, "nvidia.com/gpu") && (n->gpu.replicas > 1 || n->gpu.sharing != SHARING_NONE));
+        if (shared && units > 1) return false;
+        if (resource_is_mig(re->name) && units > 1) return false;
+        if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
+            int c, m, ac, am;
+            if (units > 1 || !mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
+            if (asked && resource_is_mig(asked)) {
+                if (!mig_profile_size(asked, &ac, &am) || c < ac || m < am) return false;
+            } else if (!f->mig || c < f->mig->compute_slices) {
+                return false;
+            }
+        }
+    }
+    return true;
 }

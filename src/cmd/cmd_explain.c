@@ -282,7 +282,7 @@ static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e
 const Command command_explain = {
     .name = "explain",
     .summary = "Explain why a GPU pod is Pending and what would make it fit",
-    .usage = "kubectl gpu explain POD|KIND/NAME [-n NS] [--all-nodes] [-o text|json|yaml]",
+    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]",
     .description =
         "For one pod: the scheduler's own message (PodScheduled condition, else the newest\n"
         "FailedScheduling event) parsed whatever the Kubernetes version, the reasons recomputed for\n"
