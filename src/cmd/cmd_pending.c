@@ -79,7 +79,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     if (term) {
         size_t used = 0;
         for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;
-        size_t room = term > used + 20 ? term - used : 20;
+        size_t room = term > used + 12 ? term - used : 12;   /* the other columns first */
         for (size_t i = 0; i < l->n; i++) {
             char **reason = &cells[i * ncols + ncols - 1];
             char *cut = utf8_truncate(*reason, room);

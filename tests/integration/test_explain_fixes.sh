@@ -22,3 +22,33 @@ for f in tests/fixtures/pending/*.json examples/clusters/*.json; do
   pods=$(json_get "$OUT" "len([p for p in d['pods'] if p['created']])")
   check_eq "$st" "$pods" "$(basename "$f"): status pendingGPUPods = pods listed by pending -A"
 done
+
+# pending on a terminal: REASON cut to the width with an ellipsis; piped or -o wide: whole
+tty_run() {   # tty_run COLUMNS ARGS... : the binary's output when stdout is a pty
+  COLUMNS=$1 python3 - "$KGPU_BIN" "${@:2}" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        b = os.read(fd, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8").replace("\r", ""))
+PY
+}
+snap=examples/clusters/mixed-fleet.json
+out=$(tty_run 120 pending -A --snapshot "$snap" --no-color)
+widest=$(python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))' <<<"$out")
+check_eq "$widest" 120 "pending on a 120-column terminal: the widest line is 120 characters"
+check_contains "$out" "…" "pending on a terminal: a cut REASON ends in an ellipsis"
+kgpu pending -A --snapshot "$snap"
+check_not_contains "$OUT" "…" "pending piped: REASON whole"
+kgpu pending -A --snapshot "$snap" -o wide
+check_contains "$OUT" "held by research/eval-harness-9cn99, ml-inference/vllm-llama-70b-0" "pending -o wide: REASON whole"
