@@ -155,6 +155,8 @@ void explain_pending(const Cluster *c, const char *ns, ExplanationList *out);
  * non-zero return stops. */
 typedef int (*ExplanationFn)(void *ctx, Explanation *e);
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx);
+/* the same; with_fixes false leaves fixes (and their re-checks) out, for lists that show none */
+void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationFn fn, void *ctx);
 void explanation_free(Explanation *e);
 void explanation_list_free(ExplanationList *l);
 

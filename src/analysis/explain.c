@@ -49,7 +49,7 @@ static const char *first_gpu(const ResourceList *l, int64_t *milli)
 }
 
 
-static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, Explanation *e)
+static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes, Explanation *e)
 {
     const Cluster *c = ix->c;
     memset(e, 0, sizeof *e);
@@ -84,7 +84,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, Explanation *e)
         e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
     }
     decide_verdict(&x);
-    fixes_for_verdict(&x);
+    if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
     fixes_flush(&x);
 
     if (!e->sched_text && !str_eq(p->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
@@ -127,13 +127,13 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, Explanation *e)
 
 void explain_pod_indexed(const ExplainIndex *ix, const Pod *p, Explanation *e)
 {
-    explain_pod_ix(ix, p, e);
+    explain_pod_ix(ix, p, true, e);
 }
 
 void explain_pod(const Cluster *c, const Pod *p, Explanation *e)
 {
     ExplainIndex *ix = explain_index_new(c);
-    explain_pod_ix(ix, p, e);
+    explain_pod_ix(ix, p, true, e);
     explain_index_free(ix);
 }
 
@@ -294,6 +294,11 @@ static bool quota_entry(const Cluster *c, const char *ns, size_t i)
 
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx)
 {
+    explain_pending_each_opts(c, ns, true, fn, ctx);
+}
+
+void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationFn fn, void *ctx)
+{
     PendingEntry *v = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < c->npods; i++) {
@@ -313,7 +318,7 @@ void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, vo
     int stop = 0;
     for (size_t i = 0; i < n && !stop; i++) {
         Explanation e;
-        if (v[i].created) explain_pod_ix(ix, &c->pods[v[i].idx], &e);
+        if (v[i].created) explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
         else explain_never_created(c, &c->events[v[i].idx], &e);
         stop = fn(ctx, &e);
         explanation_free(&e);

@@ -206,7 +206,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
     }
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
-    if (table) explain_pending_each(&c, ns, keep_row, &l);
+    if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
     else explain_pending(&c, ns, &l);
     int rc = 0;
     if (table) {
