@@ -12,36 +12,42 @@
  * (request > free).  free = allocatable − Σ effective requests of the pods holding resources
  * on the node (NodeUsage) − Σ requests of pods nominated to it with priority >= the pod's.
  *
- * Verdict precedence (a funnel over all nodes; the first step that leaves no node decides):
+ * Verdict order (product.md, man page).  The pod's own constraints — nodeSelector, required
+ * node affinity, tolerations — are its intent; "could ever hold" counts physical GPUs and MIG
+ * profile sizes (never time-sliced or MPS replicas: N replicas may sit on one GPU) and the
+ * node's allocatable cpu/memory.  Let E = the nodes that admit the pod and could ever hold it.
  *   1. Gated          spec.schedulingGates is not empty (the scheduler ignores the pod).
- *   2. Quota          only for pods never created: FailedCreate "exceeded quota" events on
- *                     the owner (ReplicaSet/Job/StatefulSet/...).  A pod that exists has passed
- *                     quota admission, and ResourceQuota cannot keep it Pending.
- *   3. ResourceName / NoDevicePlugin / TooLarge   no node advertises every requested GPU
- *                     resource: ResourceName if some node offers another GPU resource name,
- *                     else NoDevicePlugin if some node has GPU labels but no GPU resource,
- *                     else TooLarge (no node has the resource at all).
- *   4. TooLarge       no node that advertises it has enough allocatable, even when empty.
- *   5. Selector       no such node matches nodeSelector / required node affinity.
- *   6. Taint          each of those has a taint the pod does not tolerate.
- *   7. Unschedulable  each of those is cordoned or NotReady.
- *   8. Unknown        some of those fit right now (the scheduler has not retried yet, or its
- *                     reason is outside the GPU filters — then its own reason is given).
- *   9. Fragmented     the free GPUs of those nodes add up to the request but none has enough.
- *  10. Insufficient   otherwise: the nodes are busy; the pods holding them are named.
- * The pod's own constraints (resource name, size, selector) come before taints and node
- * state because they decide which nodes are even candidates; only candidates' taints and
- * states matter, so a tainted node the pod's selector excludes never yields "Taint".
+ *   2. Quota          only for pods never created (FailedCreate "exceeded quota" on the owner).
+ *   3. E is empty:    TooLarge when no node at all could hold the request; else Selector when
+ *                     none of those that could passes nodeSelector/affinity; else Taint.
+ *   4. Otherwise each node of E is classed by its most severe blocker (NotReady > cordoned >
+ *      no device plugin > another resource name > allocatable too small > busy > fits), and
+ *      the verdict is the first class present in this order:
+ *        fits now -> Unknown (the scheduler has not retried, or its reason is not a GPU filter),
+ *        busy -> Insufficient, or Fragmented when the free GPUs of the busy nodes add up to the
+ *        request but no node has enough, then NoDevicePlugin, ResourceName, TooLarge
+ *        (allocatable below the physical GPUs, e.g. unhealthy devices), NotReady, Unschedulable.
+ * "Room" means free now on a Ready, schedulable node; the word is used in no other sense.
+ * Every fix is re-checked before it is kept: the pod is evaluated again with the change applied
+ * (request, selector, toleration, profile, pods ended, or the one node-side change) by the same
+ * per-node filters, and the fix names the node where the pod would then fit.  Fixes are
+ * ordered by effort: no change < change the pod < end pods < change the cluster.
  *
  * Reconciliation: the scheduler's message (PodScheduled condition first, the newest
  * FailedScheduling event second) is parsed and compared with the recomputation reduced to
- * what the scheduler would print — the first failing filter per node, counted per reason.
- * Any difference in node total or per-reason counts is listed in `disagreements` and both
- * views are kept.  Reasons the scheduler gives that are not GPU filters (volumes, pod
- * affinity, ports, DRA ...) are not recomputed; they are carried over as notes.
+ * what that scheduler would print: from 1.20 the first failing filter per node, counted per
+ * reason; in the older wording (GeneralPredicates, <= 1.19) every failing reason of a node is
+ * listed, so each reason is compared with the number of nodes that fail it.  Differences are
+ * listed in `disagreements` and both views are kept.  Reasons the scheduler gives that are not
+ * GPU filters (volumes, pod affinity, ports, DRA ...) are carried over as notes; a message that
+ * is not recognised is shown verbatim with a note and never counted.
+ *
+ * Cost: the per-node facts (pods per node, physical GPUs, MIG model) are an ExplainIndex built
+ * once per cluster and shared by every pod explained against it.
  *
  * Ownership: an Explanation owns its strings, lists and parsed message; it borrows the
- * Cluster's Node and Pod objects, so it must be freed before the Cluster.
+ * Cluster's Node and Pod objects, so it must be freed before the Cluster (and an ExplainIndex
+ * borrows the Cluster too).
  */
 #ifndef KGPU_EXPLAIN_H
 #define KGPU_EXPLAIN_H
@@ -76,8 +82,30 @@ typedef struct {
 
 typedef enum {
     V_INSUFFICIENT, V_FRAGMENTED, V_TAINT, V_SELECTOR, V_RESOURCE_NAME, V_NO_DEVICE_PLUGIN,
-    V_TOO_LARGE, V_QUOTA, V_GATED, V_UNSCHEDULABLE, V_UNKNOWN
+    V_TOO_LARGE, V_QUOTA, V_GATED, V_UNSCHEDULABLE, V_UNKNOWN, V_NOT_READY
 } Verdict;
+
+/* how much a fix asks for; fixes are listed in this order */
+typedef enum { EFFORT_NONE, EFFORT_POD, EFFORT_END_PODS, EFFORT_CLUSTER } FixEffort;
+const char *fix_effort_name(FixEffort f);   /* "none" | "pod" | "endPods" | "cluster" */
+
+/* What one fix changes, as data (JSON "fixDetails"), so that a test can apply it to the
+ * cluster and check the pod then fits.  Owned by the Explanation. */
+typedef struct {
+    FixEffort effort;
+    char *fits_on;            /* node the re-check found the pod fits on; NULL: not re-checkable
+                                 by the filters (a plan command, a quota, a gate) */
+    ResourceList requests;    /* pod requests to set per container total (0 = remove) */
+    KVList selector;          /* nodeSelector entries to set */
+    bool drop_affinity;       /* remove the required node affinity */
+    Strvec tolerations;       /* "key=value:effect", or "key:effect" for operator Exists */
+    Strvec end_pods;          /* "ns/name" of pods to end */
+    char *node;               /* node-side change: on this node ... */
+    bool uncordon, make_ready;
+    char *advertise;          /* ... advertise this resource, advertise_count of it */
+    int64_t advertise_count;
+    KVList labels;            /* ... set these labels */
+} FixInfo;
 
 typedef struct {
     char *ns, *name;
@@ -95,11 +123,25 @@ typedef struct {
     bool agrees;              /* recomputation matches the scheduler's counts (true when no message) */
     Strvec disagreements;
     NodeResult *nodes; size_t nnodes;   /* every node, in cluster order */
-    Strvec fixes;             /* copy-pasteable; may span lines */
+    unsigned char *node_rank; /* parallel to nodes: 0 fits now, 1 admits the pod and could hold it,
+                                 2 could hold it but the pod's constraints exclude it, 3 could not
+                                 hold it (too small, no GPUs) */
+    Strvec fixes;             /* copy-pasteable; may span lines; each re-checked */
+    FixInfo *fix_info;        /* parallel to fixes */
     Strvec notes;
 } Explanation;
 
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
+
+/* The per-node facts shared by every pod explained against c (built once; borrows c). */
+typedef struct ExplainIndex ExplainIndex;
+ExplainIndex *explain_index_new(const Cluster *c);
+void explain_index_free(ExplainIndex *ix);
+/* explain_pod with a prepared index */
+void explain_pod_indexed(const ExplainIndex *ix, const Pod *p, Explanation *out);
+/* counts of what explain_pending lists for ns (NULL = all): unbound Pending GPU pods, and
+ * owners whose pods a ResourceQuota refused (not created; one entry per owner) */
+void explain_pending_counts(const Cluster *c, const char *ns, size_t *pods, size_t *not_created);
 
 /* Explain one pod of c.  The pod should be Pending and unbound; for others the verdict is
  * Unknown with a summary saying where it is. */
@@ -113,19 +155,23 @@ void explain_pending(const Cluster *c, const char *ns, ExplanationList *out);
  * non-zero return stops. */
 typedef int (*ExplanationFn)(void *ctx, Explanation *e);
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx);
+/* the same; with_fixes false leaves fixes (and their re-checks) out, for lists that show none */
+void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationFn fn, void *ctx);
 void explanation_free(Explanation *e);
 void explanation_list_free(ExplanationList *l);
 
-/* the EXPLANATION object of product.md ("kind" added when with_kind) */
-struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
 /* one line for a node reason: "Insufficient nvidia.com/gpu: requested 4, free 2 of 8" */
 char *node_reason_describe(const NodeReason *r);
 
 /* Nodes whose reasons read the same, in first-seen order: one row of explain's node table.
  * reasons is "fits now" for a node with none.  The groups own their strings;
  * reason_groups_free releases them and the array. */
-typedef struct { char *reasons; Strvec nodes; bool fits; } ReasonGroup;
+typedef struct { char *reasons; Strvec nodes; bool fits; int rank; } ReasonGroup;
 size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
+/* the same groups, the relevant ones first (by node_rank: fit now, admit and could hold, could
+ * hold); *relevant = how many groups hold nodes that could hold the pod (the rest, nodes that
+ * never could, are listed with explain --all-nodes) */
+size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_t *relevant);
 void reason_groups_free(ReasonGroup *g, size_t n);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
 char *explanation_gpus(const Explanation *e);

@@ -12,7 +12,9 @@
  * (1.26+), "absent" nodes ("node is filtered out by the prefilter result" in 1.30,
  * "node(s) didn't satisfy plugin(s) [A B]" in 1.31+), the three taint wordings, events cut at
  * 1024 bytes (" ..."), DRA PostFilter text before "preemption:", and the non-FitError
- * messages (no nodes, gated, waiting for preemption, deleting pod).
+ * messages (no nodes, gated, waiting for preemption, deleting pod).  Prefixes some controllers
+ * add ("Reissued from pod/NAME: ", "(combined from similar events): ") are set aside, and
+ * wording is matched without regard to case ("insufficient nvidia.com/gpu").
  *
  * Ownership: schedmsg_parse fills a SchedMessage that owns all its strings and arrays;
  * schedmsg_free releases them (not the struct).  The input string is not kept.
@@ -85,6 +87,11 @@ typedef struct {
     char *postfilter_other;     /* other PostFilter text before "preemption:" (DRA), or NULL */
     bool truncated;             /* ended in " ..." (event note cut at 1024 bytes) */
     bool legacy_predicates;     /* "No nodes are available that match all of the following predicates" */
+    bool lists_all_reasons;     /* the wording era (<= 1.19, GeneralPredicates) lists every failing
+                                   reason of a node, not only its first failing filter: counts may
+                                   add up to more than the nodes, and compare per reason */
+    char *prefix;               /* text a controller put before the message ("Reissued from
+                                   pod/NAME", "(combined from similar events)"), or NULL */
     /* Kubernetes minor versions whose wording this message matches (1.x); 0 = not bounded.
      * E.g. "untolerated taint {k: v}" + "preemption:" + ".." gives 26..28. */
     int min_minor, max_minor;

@@ -23,4 +23,6 @@ void table_free(Table *t);
 const char *color_start(Color c, bool enabled);
 const char *color_end(Color c, bool enabled);
 size_t utf8_width(const char *s);
+/* a copy of s cut to at most width characters, the last one "…" when cut (width >= 1) */
+char *utf8_truncate(const char *s, size_t width);
 #endif

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const code_names[] = {
     [SC_INSUFFICIENT] = "Insufficient",
@@ -107,6 +108,9 @@ static const ReasonPattern patterns[] = {
     { "resourceclaim", 'p', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "unallocated immediate resourceclaim", 'e', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "excluded by resource class node filter", 'e', SC_DYNAMIC_RESOURCES, 30, 30 },
+    /* predicate names of the oldest form ("... predicates:: MatchNodeSelector (18)", <= 1.9) */
+    { "MatchNodeSelector", 'e', SC_NODE_SELECTOR_MISMATCH, 0, 9 },
+    { "PodToleratesNodeTaints", 'e', SC_UNTOLERATED_TAINT, 0, 9 },
     { "No preemption victims found for incoming pod", 'e', SC_NO_PREEMPTION_VICTIMS, 0, 0 },
     { "Preemption is not helpful for scheduling", 'e', SC_PREEMPTION_NOT_HELPFUL, 0, 0 },
 };
@@ -115,7 +119,7 @@ static const ReasonPattern *find_pattern(const char *text)
 {
     for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
         const ReasonPattern *p = &patterns[i];
-        if (p->match == 'e' ? strcmp(text, p->text) == 0 : str_starts_with(text, p->text)) return p;
+        if (p->match == 'e' ? strcasecmp(text, p->text) == 0 : strncasecmp(text, p->text, strlen(p->text)) == 0) return p;
     }
     return NULL;
 }
@@ -289,7 +293,7 @@ static bool parse_head(const char *s, SchedHistogram *h, const char **rest)
     long avail = parse_count(s, &p);
     if (avail < 0 || *p != '/') return false;
     long total = parse_count(p + 1, &p);
-    if (total < 0 || !str_starts_with(p, " nodes are available")) return false;
+    if (total < 0 || strncasecmp(p, " nodes are available", strlen(" nodes are available")) != 0) return false;
     h->available = (int)avail;
     h->total = (int)total;
     s = p + strlen(" nodes are available");
@@ -359,6 +363,55 @@ static void parse_legacy(char *s, SchedMessage *m, bool truncated)
     }
 }
 
+static bool starts_ci(const char *s, const char *prefix)
+{
+    return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* A copy of the message without the prefixes put before the scheduler's text (kept in
+ * m->prefix): "Reissued from pod/NAME: " (Kubeflow's notebook controller re-issues its pod's
+ * events on the Notebook), the event aggregator's "(combined from similar events): ", and
+ * "Unschedulable: " (the condition's reason and message joined, as Argo / Kubeflow Pipelines
+ * and `kubectl get pod -o jsonpath` users paste them). */
+static char *strip_prefixes(SchedMessage *m)
+{
+    const char *s = m->text;
+    Strbuf pre = STRBUF_INIT;
+    for (;;) {
+        const char *colon = NULL;
+        if (starts_ci(s, "Reissued from ")) colon = strstr(s, ": ");
+        else if (starts_ci(s, "(combined from similar events): ")) colon = s + strlen("(combined from similar events)");
+        else if (starts_ci(s, "Unschedulable: ")) colon = s + strlen("Unschedulable");
+        if (!colon) break;
+        if (pre.len) strbuf_adds(&pre, "; ");
+        strbuf_add(&pre, s, (size_t)(colon - s));
+        s = colon + 2;
+        while (*s == ' ') s++;
+    }
+    if (pre.len) m->prefix = strbuf_detach(&pre);
+    strbuf_free(&pre);
+    return xstrdup(s);
+}
+
+/* GeneralPredicates (<= 1.19 wording) gathered every failing reason of a node; so do messages
+ * whose counts from different filters add up to more than the nodes */
+static void set_lists_all_reasons(SchedMessage *m)
+{
+    if (m->legacy_predicates || (m->max_minor && m->max_minor <= 19)) { m->lists_all_reasons = true; return; }
+    if (m->filter.total < 0 || m->min_minor >= 20) return;
+    long long other = 0, fit = 0;
+    for (size_t i = 0; i < m->filter.nreasons; i++) {
+        const SchedReason *r = &m->filter.reasons[i];
+        if (r->count < 0 || r->code == SC_POD_AFFINITY || r->code == SC_OTHER) continue;
+        if (r->code == SC_INSUFFICIENT || r->code == SC_TOO_MANY_PODS) { if (r->count > fit) fit = r->count; }
+        else other += r->count;
+    }
+    if (other + fit > m->filter.total) {
+        m->lists_all_reasons = true;
+        narrow(m, 0, 19);
+    }
+}
+
 bool schedmsg_parse(const char *msg, SchedMessage *m)
 {
     memset(m, 0, sizeof *m);
@@ -370,7 +423,7 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
     rstrip(m->text);
     if (!*m->text) return false;
 
-    char *work = xstrdup(m->text);
+    char *work = strip_prefixes(m);
     size_t n = strlen(work);
     if (n > 4 && strcmp(work + n - 4, " ...") == 0) {
         m->truncated = true;
@@ -379,16 +432,16 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
     }
     const char *rest;
     static const char legacy[] = "No nodes are available that match all of the following predicates:";
-    if (str_starts_with(work, "no nodes available to schedule pods")) {
+    if (starts_ci(work, "no nodes available to schedule pods")) {
         m->kind = SM_NO_NODES;
-    } else if (str_starts_with(work, "Scheduling is blocked due to non-empty scheduling gates")) {
+    } else if (starts_ci(work, "Scheduling is blocked due to non-empty scheduling gates")) {
         m->kind = SM_GATED;
-    } else if (str_starts_with(work, "waiting for the preemption for this pod to be finished")) {
+    } else if (starts_ci(work, "waiting for the preemption for this pod to be finished")) {
         m->kind = SM_WAITING_PREEMPTION;
         narrow(m, 32, 0);
-    } else if (str_starts_with(work, "skip schedule deleting pod")) {
+    } else if (starts_ci(work, "skip schedule deleting pod")) {
         m->kind = SM_DELETING;
-    } else if (str_starts_with(work, legacy)) {
+    } else if (starts_ci(work, legacy)) {
         m->kind = SM_FIT_ERROR;
         parse_legacy(work + sizeof legacy - 1, m, m->truncated);
     } else if (parse_head(work, &m->filter, &rest)) {
@@ -418,6 +471,7 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
         m->kind = SM_UNRECOGNISED;
     }
     free(work);
+    if (m->kind == SM_FIT_ERROR) set_lists_all_reasons(m);
     if (m->min_minor && m->max_minor && m->min_minor > m->max_minor)
         m->min_minor = m->max_minor = 0;   /* contradictory wording: say nothing */
     return m->kind != SM_UNRECOGNISED;
@@ -435,7 +489,7 @@ void schedmsg_free(SchedMessage *m)
 {
     histogram_free(&m->filter);
     histogram_free(&m->preemption);
-    free(m->text); free(m->preemption_text); free(m->postfilter_other);
+    free(m->text); free(m->preemption_text); free(m->postfilter_other); free(m->prefix);
     memset(m, 0, sizeof *m);
 }
 

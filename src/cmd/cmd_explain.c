@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "error.h"
 #include "explain.h"
+#include "render_explain.h"
 #include "loader.h"
 #include "render.h"
 #include "table.h"
@@ -13,11 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *explain_output;
+static bool explain_all_nodes;
 static const char *const explain_formats[] = { "text", "json", "yaml", NULL };
 static const Option explain_opts[] = {
     { OPT_STRING, 'o', "output", &explain_output, "FORMAT", "output format", explain_formats, NULL },
+    { OPT_BOOL, 0, "all-nodes", &explain_all_nodes, NULL,
+      "list every node in the text output, also those that could never hold the pod", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -77,16 +82,20 @@ static void print_scheduler(const Explanation *e, bool color)
     }
 }
 
-/* nodes sharing the same reasons are one row */
-static void print_nodes(const Explanation *e, bool color)
+/* nodes sharing the same reasons are one row; the relevant rows first (fit now, admit the pod
+ * and could hold it, could hold it), the nodes that never could only with --all-nodes */
+static void print_nodes(const Explanation *e, bool all, bool color)
 {
     if (!e->nnodes) return;
     ReasonGroup *g;
-    size_t n = explain_group_nodes(e, &g);
-    printf("\nNodes (recomputed from the cluster now):\n");
+    size_t relevant;
+    size_t n = explain_group_nodes_ranked(e, &g, &relevant);
+    size_t shown = all || relevant == 0 ? n : relevant;
+    printf("\nNodes (recomputed from the cluster now%s):\n",
+           shown < n ? "; those that could hold the pod" : "");
     static const char *const headers[] = { "  NODES", "REASONS" };
     Table *t = table_new(headers, 2);
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < shown; j++) {
         Strbuf nb = STRBUF_INIT;
         strbuf_adds(&nb, "  ");
         for (size_t k = 0; k < g[j].nodes.n && k < 4; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", g[j].nodes.v[k]);
@@ -98,6 +107,11 @@ static void print_nodes(const Explanation *e, bool color)
     }
     table_print(t, stdout, color);
     table_free(t);
+    if (shown < n) {
+        size_t hidden = 0;
+        for (size_t j = shown; j < n; j++) hidden += g[j].nodes.n;
+        printf("  (%zu more node(s) could never hold the pod: --all-nodes lists them)\n", hidden);
+    }
     reason_groups_free(g, n);
 }
 
@@ -121,7 +135,7 @@ static void print_text(const Explanation *e, bool color)
         putchar('\n');
         print_scheduler(e, color);
     }
-    print_nodes(e, color);
+    print_nodes(e, explain_all_nodes, color);
     if (e->fixes.n) {
         printf("\nFixes:\n");
         for (size_t i = 0; i < e->fixes.n; i++) {
@@ -158,7 +172,7 @@ static const Pod *find_pod(const Cluster *c, const char *ns, const char *name, E
 }
 
 static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e, bool pending, char *ns);
-static bool find_never_created(const Cluster *c, const char *ns, const char *name, Explanation *out);
+static bool find_never_created(const Cluster *c, const char *ns, const char *kind, const char *name, Explanation *out);
 
 static int run_explain(int argc, char **argv, GlobalOptions *g)
 {
@@ -182,14 +196,35 @@ static int run_explain(int argc, char **argv, GlobalOptions *g)
         free(ns);
         return EXIT_FAIL;
     }
-    if (!(p = find_pod(&c, ns, argv[0], &err))) {
+    /* NAME, pod/NAME, or KIND/NAME as `pending` prints an owner whose pods were not created */
+    const char *name = argv[0], *slash = strchr(argv[0], '/');
+    char *kind = slash ? xstrndup(argv[0], (size_t)(slash - argv[0])) : NULL;
+    if (slash) name = slash + 1;
+    bool pod_kind = !kind || strcasecmp(kind, "pod") == 0 || strcasecmp(kind, "pods") == 0 || strcasecmp(kind, "po") == 0;
+    if (!*name) {
+        fprintf(stderr, "error: \"%s\": no name after the kind\n", argv[0]);
+        free(kind);
+        cluster_free(&c);
+        free(ns);
+        return EXIT_USAGE;
+    }
+    if (!pod_kind || !(p = find_pod(&c, ns, name, &err))) {
         Explanation owner;
-        if (find_never_created(&c, ns, argv[0], &owner)) return finish(g, fmt, &c, &owner, true, ns);
+        if (find_never_created(&c, ns, pod_kind ? NULL : kind, name, &owner)) {
+            free(kind);
+            return finish(g, fmt, &c, &owner, true, ns);
+        }
+        if (!pod_kind)
+            error_set(&err, "no %s \"%s\" whose pods a ResourceQuota refused%s%s%s (explain takes a pod, or KIND/NAME "
+                      "as 'kubectl gpu pending' lists an owner whose pods were not created)", kind, name,
+                      ns ? " in namespace \"" : "", ns ? ns : "", ns ? "\"" : "");
+        free(kind);
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         free(ns);
         return EXIT_FAIL;
     }
+    free(kind);
     Explanation e;
     explain_pod(&c, p, &e);
     bool pending = !p->node_name && p->phase == PHASE_PENDING;
@@ -197,13 +232,14 @@ static int run_explain(int argc, char **argv, GlobalOptions *g)
 }
 
 /* an owner whose pods a ResourceQuota refused (kubectl gpu pending lists it by the owner's name) */
-static bool find_never_created(const Cluster *c, const char *ns, const char *name, Explanation *out)
+static bool find_never_created(const Cluster *c, const char *ns, const char *kind, const char *name, Explanation *out)
 {
     ExplanationList l;
     explain_pending(c, ns, &l);
     bool found = false;
     for (size_t i = 0; i < l.n; i++) {
-        if (!found && !l.items[i].created && strcmp(l.items[i].name, name) == 0) {
+        if (!found && !l.items[i].created && strcmp(l.items[i].name, name) == 0 &&
+            (!kind || (l.items[i].owner_kind && strcasecmp(l.items[i].owner_kind, kind) == 0))) {
             *out = l.items[i];
             found = true;
         } else {
@@ -246,7 +282,7 @@ static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e
 const Command command_explain = {
     .name = "explain",
     .summary = "Explain why a GPU pod is Pending and what would make it fit",
-    .usage = "kubectl gpu explain POD [-n NS] [-o text|json|yaml]",
+    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]",
     .description =
         "For one pod: the scheduler's own message (PodScheduled condition, else the newest\n"
         "FailedScheduling event) parsed whatever the Kubernetes version, the reasons recomputed for\n"
@@ -255,8 +291,18 @@ const Command command_explain = {
         "the node), the verdict, and fixes to copy: a toleration, the resource name to request, the\n"
         "labels that would match, pods that preemption could evict or whose end frees a node, a\n"
         "quota to raise.  When the message and the recomputation disagree, both are shown.\n"
-        "With -A and no -n, the pod is looked up by name in every namespace.",
-    .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n",
+        "Verdict order: among the nodes the pod's own nodeSelector, affinity and tolerations admit and\n"
+        "that could ever hold the request (physical GPUs and MIG profile sizes, never time-sliced or\n"
+        "MPS replicas), what stops them decides: fits now (Unknown), Insufficient or Fragmented,\n"
+        "NoDevicePlugin, ResourceName, TooLarge, NotReady, Unschedulable; Selector and Taint only when\n"
+        "no such node exists (TooLarge when no node could hold it at all).  Every fix is re-checked: the\n"
+        "pod is evaluated again with the change applied and the fix names the node it would fit; fixes\n"
+        "are ordered by effort (no change, change the pod, end pods, change the cluster).  Nodes are\n"
+        "grouped by their reasons, the relevant ones first; --all-nodes adds those that could never\n"
+        "hold the pod.  KIND/NAME (e.g. Job/train as 'pending' prints it) explains an owner whose pods\n"
+        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.",
+    .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n"
+                "  kubectl gpu explain Job/finetune-big -n research\n",
     .options = explain_opts,
     .min_args = 1, .max_args = 1,
     .run = run_explain,

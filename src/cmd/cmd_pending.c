@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "error.h"
 #include "explain.h"
+#include "render_explain.h"
 #include "loader.h"
 #include "render.h"
 #include "table.h"
@@ -17,46 +18,88 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char *pending_output;
-static const char *const pending_formats[] = { "table", "json", "yaml", NULL };
+static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     OPT_END_MARK
 };
 
-static void print_table(const ExplanationList *l, const Cluster *c, const char *ns, bool color)
+/* the terminal's width when stdout is one (COLUMNS first, as kubectl does), else 0 = no limit */
+static size_t terminal_width(void)
+{
+    if (!isatty(STDOUT_FILENO)) return 0;
+    const char *env = getenv("COLUMNS");
+    int64_t v;
+    if (env && str_to_int64(env, &v) && v > 0 && v < 10000) return (size_t)v;
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return 80;
+}
+
+/* Rows of `pending`.  Owners whose pods a ResourceQuota refused are rows too ("KIND/NAME (not
+ * created)"); `status` counts pods only and names those owners beside its count.  On a terminal
+ * REASON is cut to the width with an ellipsis; -o wide or a pipe prints it whole, and wide adds
+ * PRIORITY and whether the scheduler's message agrees. */
+static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color)
 {
     if (l->n == 0) {
         if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
         else printf("No pending GPU pods.\n");
         return;
     }
-    static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
-    Table *t = table_new(headers, 6);
+    static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "PRIORITY", "SCHEDULER", "REASON" };
+    static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
+    size_t ncols = wide ? 8 : 6;
+    char **cells = xcalloc(l->n * ncols, sizeof *cells);
+    size_t width[8] = { 0 };
+    for (size_t c = 0; c < ncols; c++) width[c] = utf8_width(wide ? headers[c] : narrow[c]);
+    for (size_t i = 0; i < l->n; i++) {
+        const Explanation *e = &l->items[i];
+        char **row = &cells[i * ncols];
+        size_t k = 0;
+        row[k++] = xstrdup(e->ns);
+        row[k++] = e->created ? xstrdup(e->name) : xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name);
+        row[k++] = explanation_gpus(e);
+        char age[16] = "<unknown>";
+        if (e->age >= 0) format_age(e->age, age, sizeof age);
+        row[k++] = xstrdup(age);
+        row[k++] = xstrdup(verdict_name(e->verdict));
+        if (wide) {
+            row[k++] = e->pod ? xasprintf("%d", e->pod->priority) : xstrdup("-");
+            row[k++] = xstrdup(!e->sched_text ? "-" : e->agrees ? "agrees" : "disagrees");
+        }
+        row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
+        for (size_t c = 0; c + 1 < ncols; c++) if (utf8_width(row[c]) > width[c]) width[c] = utf8_width(row[c]);
+    }
+    size_t term = wide ? 0 : terminal_width();
+    if (term) {
+        size_t used = 0;
+        for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;
+        size_t room = term > used + 12 ? term - used : 12;   /* the other columns first */
+        for (size_t i = 0; i < l->n; i++) {
+            char **reason = &cells[i * ncols + ncols - 1];
+            char *cut = utf8_truncate(*reason, room);
+            free(*reason);
+            *reason = cut;
+        }
+    }
+    Table *t = table_new(wide ? headers : narrow, ncols);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         table_add_row(t);
-        table_cell(t, e->ns);
-        if (e->created) table_cell(t, e->name);
-        else table_cellf(t, "%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name);
-        char *gpus = explanation_gpus(e);
-        table_cell(t, gpus);
-        free(gpus);
-        char age[16] = "<unknown>";
-        if (e->age >= 0) format_age(e->age, age, sizeof age);
-        table_cell(t, age);
-        Color col = e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED;
-        table_cell_color(t, col, verdict_name(e->verdict));
-        Strbuf r = STRBUF_INIT;
-        strbuf_adds(&r, e->summary ? e->summary : "");
-        if (!e->agrees) strbuf_adds(&r, " [scheduler disagrees]");
-        table_cell(t, strbuf_str(&r));
-        strbuf_free(&r);
+        for (size_t c = 0; c < ncols; c++) {
+            if (c == 4) table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
+            else table_cell(t, cells[i * ncols + c]);
+            free(cells[i * ncols + c]);
+        }
     }
+    free(cells);
     table_print(t, stdout, color);
     table_free(t);
-    (void)c;
 }
 
 /* cJSON_Print's text of the frame, written as render_json writes it: leading tabs become 4
@@ -136,9 +179,9 @@ static int keep_row(void *ctx, Explanation *e)
 static int run_pending(int argc, char **argv, GlobalOptions *g)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
     OutputFormat fmt;
-    if (output_format_parse(pending_output, allowed, 3, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (output_format_parse(pending_output, allowed, 4, &fmt, "pending") < 0) return EXIT_USAGE;
 
     Error err = { 0 };
     char *ns = NULL;
@@ -162,12 +205,13 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
         return rc ? EXIT_FAIL : EXIT_OK;
     }
     ExplanationList l = { NULL, 0, 0 };
-    if (fmt == OUT_TABLE) explain_pending_each(&c, ns, keep_row, &l);
+    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
+    if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
     else explain_pending(&c, ns, &l);
     int rc = 0;
-    if (fmt == OUT_TABLE) {
+    if (table) {
         for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
-        print_table(&l, &c, ns, g->color);
+        print_table(&l, ns, fmt == OUT_WIDE, g->color);
     } else {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "kind", "GPUPending");
@@ -189,17 +233,21 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|json|yaml]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
-        "ResourceName, NoDevicePlugin, TooLarge, Quota, Gated, Unschedulable or Unknown, and a one-line\n"
-        "reason.  Pods that could not be created because a ResourceQuota refused them are listed\n"
-        "under their owner (ReplicaSet, Job, ...) with verdict Quota.  The verdict is recomputed from\n"
-        "the cluster's nodes and pods; when the scheduler's own message disagrees, the reason says so.\n"
-        "Pods already bound to a node (Pending while their containers start) are not listed.\n"
-        "Use 'kubectl gpu explain POD' for the details and fixes.  Exits 0 whether or not pods wait.",
-    .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o json\n"
+        "ResourceName, NoDevicePlugin, TooLarge, NotReady, Unschedulable, Quota, Gated or Unknown, and\n"
+        "a one-line reason.  Pods that could not be created because a ResourceQuota refused them are\n"
+        "listed under their owner as KIND/NAME (not created) with verdict Quota; 'kubectl gpu explain\n"
+        "KIND/NAME' takes that name.  These rows are owners, not pods: the pending count of 'kubectl gpu\n"
+        "status' counts pods and names the owners beside it.  The verdict is recomputed from the\n"
+        "cluster's nodes and pods; when the scheduler's own message disagrees, the reason says so.\n"
+        "Pods already bound to a node (Pending while their containers start) are not listed.  On a\n"
+        "terminal REASON is cut to the width; -o wide prints it whole and adds PRIORITY and whether\n"
+        "the scheduler's message agrees.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
+        "Exits 0 whether or not pods wait.",
+    .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",
     .options = pending_opts,
     .min_args = 0, .max_args = 0,

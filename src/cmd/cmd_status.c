@@ -103,7 +103,8 @@ static void print_summary(const GpuStatus *st, bool color)
         table_free(t);
     }
     if (st->pending_gpu_pods)
-        printf("\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n", color_start(C_YELLOW, color),
+        printf("\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
+               "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
                st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color));
 }
 

@@ -66,6 +66,19 @@ size_t utf8_width(const char *s)
     return w;
 }
 
+char *utf8_truncate(const char *s, size_t width)
+{
+    if (utf8_width(s) <= width || width == 0) return xstrdup(s);
+    const char *p = s;
+    size_t w = 0;
+    while (*p && w < width - 1) {         /* keep width-1 characters, then the ellipsis */
+        p++;
+        while (((unsigned char)*p & 0xC0) == 0x80) p++;
+        w++;
+    }
+    return xasprintf("%.*s\u2026", (int)(p - s), s);
+}
+
 static const char *const codes[] = { "", "\033[31m", "\033[33m", "\033[32m", "\033[36m", "\033[1m", "\033[2m" };
 const char *color_start(Color c, bool enabled) { return enabled && c ? codes[c] : ""; }
 const char *color_end(Color c, bool enabled) { return enabled && c ? "\033[0m" : ""; }

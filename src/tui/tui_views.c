@@ -369,8 +369,13 @@ static void explain_nodes(TextDoc *d, const Explanation *e)
     if (!e->nnodes) return;
     section(d, "NODES (recomputed from the cluster now)");
     ReasonGroup *g;
-    size_t n = explain_group_nodes(e, &g);
+    size_t relevant;
+    size_t n = explain_group_nodes_ranked(e, &g, &relevant);   /* those that could hold the pod first */
     for (size_t j = 0; j < n; j++) {
+        if (j == relevant && relevant) {
+            text_newline(d);
+            text_add(d, TA_DIM, "  nodes that could never hold the pod:");
+        }
         Strbuf nb = STRBUF_INIT;
         for (size_t k = 0; k < g[j].nodes.n && k < 6; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", g[j].nodes.v[k]);
         if (g[j].nodes.n > 6) strbuf_addf(&nb, " +%zu more", g[j].nodes.n - 6);

@@ -282,9 +282,10 @@ static void test_resource_reasons(void **state)
     assert_true(has_reason(r, NR_NOT_READY));
     assert_true(has_reason(r, NR_TOO_MANY_PODS));
     assert_true(has_reason(r, NR_EXCEEDS_NODE_CAPACITY));
-    /* "small" advertises the name but is too small; "shared" offers another name: the funnel
-     * stops at capacity, so TooLarge */
-    assert_int_equal(e.verdict, V_TOO_LARGE);
+    /* every GPU node carries 8 x A100 by its labels, so each could hold 4 GPUs: "noplugin" only
+     * lacks its device plugin, "shared" offers another name, "small" advertises 2 of its 8.
+     * The verdict order puts NoDevicePlugin before ResourceName and TooLarge. */
+    assert_int_equal(e.verdict, V_NO_DEVICE_PLUGIN);
     explanation_free(&e);
     cluster_free(&c);
 }

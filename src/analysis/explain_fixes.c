@@ -1,0 +1,617 @@
+/* explain_fixes.c — fixes for the verdict reached, each one re-checked before it is kept.
+ *
+ * A fix is a change: to the pod (its request, selector, tolerations), to the pods around it
+ * (some ended), or to one node (uncordoned, Ready, advertising its GPUs).  Pod-side changes
+ * are applied to a copy of the Pod (PodEdit) and the copy is evaluated against every node by
+ * the same per-node code (explain_node_relief); ended pods are a Relief.  A node-side change is
+ * checked by evaluating that node and ignoring exactly the reasons the change removes.  The fix
+ * is kept only when the pod would then fit, and it names the node.  Fixes are listed by effort
+ * (explain.h) and carry their change as data (FixInfo) for tests that apply them.
+ */
+#include "explain_int.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIXES_PER_KIND 3
+
+/* ---------------------------------------------------------------- the fix list */
+
+FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < x->nfixes; i++)
+        if (strcmp(x->fixes[i].text, s) == 0) { free(s); return NULL; }
+    ARRAY_GROW(x->fixes, x->nfixes, x->capfixes);
+    FixItem *f = &x->fixes[x->nfixes++];
+    memset(f, 0, sizeof *f);
+    f->text = s;
+    f->info.effort = effort;
+    return &f->info;
+}
+
+void fix_info_release(FixInfo *f)
+{
+    free(f->fits_on);
+    rlist_free(&f->requests);
+    kv_free(&f->selector);
+    strvec_free(&f->tolerations);
+    strvec_free(&f->end_pods);
+    free(f->node);
+    free(f->advertise);
+    kv_free(&f->labels);
+    memset(f, 0, sizeof *f);
+}
+
+void fixes_flush(Ctx *x)
+{
+    Explanation *e = x->e;
+    e->fix_info = x->nfixes ? xcalloc(x->nfixes, sizeof *e->fix_info) : NULL;
+    size_t k = 0;
+    for (int eff = EFFORT_NONE; eff <= EFFORT_CLUSTER; eff++)      /* stable by effort */
+        for (size_t i = 0; i < x->nfixes; i++) {
+            if ((int)x->fixes[i].info.effort != eff) continue;
+            strvec_push(&e->fixes, x->fixes[i].text);
+            e->fix_info[k++] = x->fixes[i].info;
+            free(x->fixes[i].text);
+        }
+    free(x->fixes);
+    x->fixes = NULL;
+    x->nfixes = x->capfixes = 0;
+}
+
+/* ---------------------------------------------------------------- re-check */
+
+void edit_sync(PodEdit *d)
+{
+    d->q.requests = d->req;
+    d->q.node_selector = d->sel;
+    d->q.tolerations = d->tol;
+    d->q.ntolerations = d->ntol;
+}
+
+void edit_begin(PodEdit *d, const Pod *p)
+{
+    memset(d, 0, sizeof *d);
+    d->q = *p;
+    rlist_copy(&d->req, &p->requests);
+    for (size_t i = 0; i < p->node_selector.n; i++) kv_set(&d->sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
+    d->tol = xcalloc(p->ntolerations + 1, sizeof *d->tol);
+    if (p->ntolerations) memcpy(d->tol, p->tolerations, p->ntolerations * sizeof *d->tol);
+    d->ntol = p->ntolerations;
+    edit_sync(d);
+}
+
+static void edit_tolerate(PodEdit *d, const Taint *t)
+{
+    d->tol = xrealloc(d->tol, (d->ntol + 1) * sizeof *d->tol);
+    bool has_value = t->value && *t->value;
+    d->tol[d->ntol++] = (Toleration){ t->key, (char *)(has_value ? "Equal" : "Exists"), has_value ? t->value : NULL, t->effect };
+    edit_sync(d);
+}
+
+void edit_end(PodEdit *d)
+{
+    rlist_free(&d->req);
+    kv_free(&d->sel);
+    free(d->tol);
+}
+
+const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
+{
+    for (size_t i = 0; i < x->c->nnodes; i++) {
+        NodeResult r = { 0 };
+        explain_node_relief(x->ix, q, &x->c->nodes[i], rl, &r);
+        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, &x->c->nodes[i]);
+        node_result_free(&r);
+        if (ok) return &x->c->nodes[i];
+    }
+    return NULL;
+}
+
+/* The fewest pods (largest holders first) on node n whose end makes q fit there, when only
+ * GPU/cpu/memory shortfalls stop q on n.  Fills *rl (caller frees rl->ended) and names. */
+static bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
+{
+    NodeResult r = { 0 };
+    explain_node_relief(x->ix, q, n, NULL, &r);
+    rl->ended = NULL;
+    rl->nended = 0;
+    bool ok = r.nreasons > 0;
+    for (size_t k = 0; k < r.nreasons && ok; k++) ok = r.reasons[k].code == NR_INSUFFICIENT;
+    for (size_t k = 0; k < r.nreasons && ok; k++) {
+        const NodeReason *ins = &r.reasons[k];
+        int64_t need = ins->requested - ins->free, got = 0;
+        for (size_t h = 0; h < ins->nholders && got < need; h++) {
+            bool dup = false;
+            for (size_t j = 0; j < rl->nended; j++) dup |= rl->ended[j] == ins->holders[h].pod;
+            if (dup) { got += ins->holders[h].milli; continue; }
+            rl->ended = xrealloc(rl->ended, (rl->nended + 1) * sizeof *rl->ended);
+            rl->ended[rl->nended++] = ins->holders[h].pod;
+            got += ins->holders[h].milli;
+        }
+        ok = got >= need;
+    }
+    node_result_free(&r);
+    if (ok) {
+        NodeResult after = { 0 };
+        explain_node_relief(x->ix, q, n, rl, &after);
+        ok = after.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
+        node_result_free(&after);
+    }
+    if (!ok) { free(rl->ended); rl->ended = NULL; rl->nended = 0; return false; }
+    for (size_t j = 0; j < rl->nended; j++) strvec_pushf(names, "%s/%s", rl->ended[j]->ns, rl->ended[j]->name);
+    return true;
+}
+
+/* node n with the pod as is, ignoring the reasons `ignore` says a node-side change removes */
+bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *))
+{
+    NodeResult r = { 0 };
+    explain_node_relief(x->ix, x->p, n, NULL, &r);
+    bool ok = true;
+    for (size_t k = 0; k < r.nreasons && ok; k++) ok = ignore(&r.reasons[k]);
+    node_result_free(&r);
+    return ok && node_serves_request(x->ix, x->p, x->p, n);
+}
+
+void info_end_pods(FixInfo *fi, const Strvec *names)
+{
+    for (size_t i = 0; i < names->n; i++) strvec_push(&fi->end_pods, names->v[i]);
+}
+
+/* "fits node X" or "fits node X once a, b end": where an edited pod lands.  Returns the node
+ * (NULL: it fits nowhere even then); *names gets the pods to end. */
+const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where)
+{
+    const Node *n = NULL;
+    if (prefer) {
+        NodeResult r = { 0 };
+        explain_node_relief(x->ix, q, prefer, NULL, &r);
+        if (r.nreasons == 0 && node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
+        node_result_free(&r);
+    }
+    if (!n) n = recheck_fits(x, q, NULL);
+    if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
+    for (size_t pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < x->c->nnodes; i++) {
+            const Node *cand = &x->c->nodes[i];
+            if ((pass == 0) != (cand == prefer)) continue;
+            Relief rl;
+            if (!fits_after_ending(x, q, cand, &rl, names)) continue;
+            free(rl.ended);
+            Strbuf sb = STRBUF_INIT;
+            add_names(&sb, names);
+            *where = xasprintf("the pod then fits node %s once %s end%s", cand->name, strbuf_str(&sb),
+                               names->n == 1 ? "s" : "");
+            strbuf_free(&sb);
+            return cand;
+        }
+    return NULL;
+}
+
+static void yaml_toleration(Strbuf *sb, const Taint *t)
+{
+    if (t->value && *t->value)
+        strbuf_addf(sb, "\n  - key: \"%s\"\n    operator: \"Equal\"\n    value: \"%s\"\n    effect: \"%s\"",
+                    t->key, t->value, t->effect);
+    else
+        strbuf_addf(sb, "\n  - key: \"%s\"\n    operator: \"Exists\"\n    effect: \"%s\"", t->key, t->effect);
+}
+
+static void info_toleration(FixInfo *fi, const Taint *t)
+{
+    if (t->value && *t->value) strvec_pushf(&fi->tolerations, "%s=%s:%s", t->key, t->value, t->effect);
+    else strvec_pushf(&fi->tolerations, "%s:%s", t->key, t->effect);
+}
+
+/* tolerate every untolerated non-state taint of node n (added to d and to yaml) */
+static size_t tolerate_node(PodEdit *d, const Node *n, Strbuf *yaml, Strvec *ids)
+{
+    size_t added = 0;
+    for (size_t i = 0; i < n->ntaints; i++) {
+        const Taint *t = &n->taints[i];
+        if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
+        if (str_starts_with(t->key, "node.kubernetes.io/") || pod_tolerates_taint(&d->q, t)) continue;
+        edit_tolerate(d, t);
+        char *id = xasprintf("%s=%s:%s", t->key, t->value ? t->value : "", t->effect);
+        if (!strvec_contains(ids, id)) { strvec_push(ids, id); yaml_toleration(yaml, t); }
+        free(id);
+        added++;
+    }
+    return added;
+}
+
+/* ---------------------------------------------------------------- Taint */
+
+static void fixes_taint(Ctx *x)
+{
+    PodEdit d;
+    edit_begin(&d, x->p);
+    Strbuf yaml = STRBUF_INIT;
+    Strvec ids = STRVEC_INIT, names = STRVEC_INIT;
+    const Node *prefer = NULL;
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        if (!x->flags[i].could_hold || !x->flags[i].sel_ok || x->flags[i].taint_ok) continue;
+        if (tolerate_node(&d, x->e->nodes[i].node, &yaml, &ids) && !prefer) prefer = x->e->nodes[i].node;
+    }
+    char *where = NULL;
+    const Node *n = yaml.len ? landing(x, &d.q, prefer, &names, &where) : NULL;
+    if (n) {
+        FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD, "add to the pod spec (%s):\n  tolerations:%s",
+                              where, strbuf_str(&yaml));
+        if (fi) {
+            fi->fits_on = xstrdup(n->name);
+            for (size_t k = 0; k < d.ntol; k++)
+                if (k >= x->p->ntolerations) {
+                    Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
+                    info_toleration(fi, &t);
+                }
+            info_end_pods(fi, &names);
+        }
+        for (size_t k = 0; k < ids.n; k++)
+            if (resource_is_gpu(ids.v[k]) || str_starts_with(ids.v[k], "nvidia.com/gpu=")) {
+                strvec_pushf(&x->e->notes, "the ExtendedResourceToleration admission plugin on the API server adds "
+                             "a toleration for the %s taint to every pod that requests %s", x->gpu, x->gpu);
+                break;
+            }
+    }
+    free(where);
+    strbuf_free(&yaml);
+    strvec_free(&ids);
+    strvec_free(&names);
+    edit_end(&d);
+}
+
+/* ---------------------------------------------------------------- Selector */
+
+static bool gfd_managed(const char *key)
+{
+    return str_starts_with(key, "nvidia.com/") || str_starts_with(key, "feature.node.kubernetes.io/");
+}
+
+/* the pod's nodeSelector changed to admit node n (its values for the keys that fail there),
+ * the required affinity dropped when it fails there, and n's taints tolerated */
+static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
+{
+    PodEdit d;
+    edit_begin(&d, x->p);
+    Strbuf yaml = STRBUF_INIT, tyaml = STRBUF_INIT;
+    Strvec ids = STRVEC_INIT, names = STRVEC_INIT, labels = STRVEC_INIT;
+    bool drop_aff = false, ok = true;
+    for (size_t k = 0; k < x->p->node_selector.n && ok; k++) {
+        const KV *kv = &x->p->node_selector.items[k];
+        const char *have = kv_get(&n->labels, kv->key);
+        if (str_eq(have, kv->value)) continue;
+        if (have) { kv_set(&d.sel, kv->key, have); strbuf_addf(&yaml, "\n    %s: \"%s\"", kv->key, have); }
+        else if (!gfd_managed(kv->key)) strvec_pushf(&labels, "%s=%s", kv->key, kv->value);
+        else ok = false;                       /* a hardware label the node lacks */
+    }
+    if (ok && !node_affinity_matches(x->p, n, NULL)) {
+        /* the required affinity is replaced by the node's values of the keys its first term asks */
+        drop_aff = true;
+        d.q.naffinity_terms = 0;
+        d.q.affinity_terms = NULL;
+        const NodeSelectorTerm *t = x->p->naffinity_terms ? &x->p->affinity_terms[0] : NULL;
+        for (size_t k = 0; t && k < t->match_expressions.n; k++) {
+            const SelReq *r = &t->match_expressions.reqs[k];
+            const char *have = kv_get(&n->labels, r->key);
+            if (!have || selreq_matches(r, &n->labels) || kv_get(&d.sel, r->key)) continue;
+            if (r->op != SEL_EQ && r->op != SEL_IN) continue;
+            kv_set(&d.sel, r->key, have);
+            strbuf_addf(&yaml, "\n    %s: \"%s\"", r->key, have);
+        }
+    }
+    edit_sync(&d);
+    if (labels.n && ok) {
+        /* labelling n with what the pod asks is, for n, the same as not asking it */
+        for (size_t k = 0; k < labels.n; k++) {
+            char *eq = strchr(labels.v[k], '=');
+            *eq = '\0';
+            for (size_t j = 0; j < d.sel.n; j++)
+                if (str_eq(d.sel.items[j].key, labels.v[k])) d.sel.items[j].value[0] = '\0';
+            *eq = '=';
+        }
+        KVList keep = KVLIST_INIT;
+        for (size_t j = 0; j < d.sel.n; j++) if (*d.sel.items[j].value) kv_set(&keep, d.sel.items[j].key, d.sel.items[j].value);
+        kv_free(&d.sel);
+        d.sel = keep;
+        edit_sync(&d);
+    }
+    tolerate_node(&d, n, &tyaml, &ids);
+    char *where = NULL;
+    const Node *at = ok ? landing(x, &d.q, n, &names, &where) : NULL;
+    char *change = xasprintf("%s|%s|%d|%zu", strbuf_str(&yaml), strbuf_str(&tyaml), drop_aff, labels.n);
+    bool dup = !labels.n && strvec_contains(seen, change);
+    if (!dup) strvec_push(seen, change);
+    free(change);
+    if (at && !dup && (at == n || !labels.n)) {
+        Strbuf text = STRBUF_INIT;
+        FixEffort eff = labels.n ? EFFORT_CLUSTER : names.n ? EFFORT_END_PODS : EFFORT_POD;
+        if (labels.n) {
+            strbuf_addf(&text, "label node %s so the pod's nodeSelector matches it (%s):\n  kubectl label node %s",
+                        n->name, where, n->name);
+            for (size_t k = 0; k < labels.n; k++) strbuf_addf(&text, " %s", labels.v[k]);
+        } else {
+            strbuf_addf(&text, "change the pod's node selection to admit node %s (%s):", at->name, where);
+        }
+        if (yaml.len) strbuf_addf(&text, "\n  nodeSelector:%s", strbuf_str(&yaml));
+        if (drop_aff) strbuf_adds(&text, "\n  and remove spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+        if (tyaml.len) strbuf_addf(&text, "\n  tolerations:%s", strbuf_str(&tyaml));
+        FixInfo *fi = fix_add(x, eff, "%s", strbuf_str(&text));
+        if (fi) {
+            fi->fits_on = xstrdup(at->name);
+            for (size_t j = 0; j < d.sel.n; j++)
+                if (!str_eq(kv_get(&x->p->node_selector, d.sel.items[j].key), d.sel.items[j].value))
+                    kv_set(&fi->selector, d.sel.items[j].key, d.sel.items[j].value);
+            fi->drop_affinity = drop_aff;
+            for (size_t k = x->p->ntolerations; k < d.ntol; k++) {
+                Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
+                info_toleration(fi, &t);
+            }
+            info_end_pods(fi, &names);
+            if (labels.n) {
+                fi->node = xstrdup(n->name);
+                for (size_t k = 0; k < labels.n; k++) {
+                    char *eq = strchr(labels.v[k], '=');
+                    *eq = '\0';
+                    kv_set(&fi->labels, labels.v[k], eq + 1);
+                    *eq = '=';
+                }
+            }
+            (*shown)++;
+        }
+        strbuf_free(&text);
+    }
+    free(where);
+    strbuf_free(&yaml); strbuf_free(&tyaml);
+    strvec_free(&ids); strvec_free(&names); strvec_free(&labels);
+    edit_end(&d);
+}
+
+static void fixes_selector(Ctx *x)
+{
+    size_t shown = 0;
+    Strvec seen = STRVEC_INIT;
+    /* nodes that could hold the pod, those that are closest to fitting first */
+    for (int cls = CL_FITS; cls <= CL_CORDONED && shown < 2; cls++)
+        for (size_t i = 0; i < x->e->nnodes && shown < 2; i++)
+            if (x->flags[i].could_hold && !x->flags[i].sel_ok && (int)x->flags[i].cls == cls)
+                fix_selector_for(x, x->e->nodes[i].node, &shown, &seen);
+    strvec_free(&seen);
+    Strvec pins = STRVEC_INIT;
+    for (size_t t = 0; t < x->p->naffinity_terms; t++)
+        for (size_t k = 0; k < x->p->affinity_terms[t].match_fields.n; k++) {
+            const SelReq *r = &x->p->affinity_terms[t].match_fields.reqs[k];
+            for (size_t v = 0; v < r->nvalues; v++)
+                if (!strvec_contains(&pins, r->values[v])) strvec_push(&pins, r->values[v]);
+        }
+    if (pins.n) {
+        Strbuf sb = STRBUF_INIT;
+        add_names(&sb, &pins);
+        strvec_pushf(&x->e->notes, "a node affinity term pins the pod by matchFields metadata.name to %s, and no such "
+                     "node could hold it (DaemonSet pods wait for their own node)", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    strvec_free(&pins);
+}
+
+/* ---------------------------------------------------------------- busy nodes */
+
+static int cmp_victim(const void *a, const void *b)
+{
+    const PodHold *x = a, *y = b;
+    if (x->pod->priority != y->pod->priority) return x->pod->priority < y->pod->priority ? -1 : 1;
+    if (x->milli != y->milli) return x->milli > y->milli ? -1 : 1;
+    int c = strcmp(x->pod->ns, y->pod->ns);
+    return c ? c : strcmp(x->pod->name, y->pod->name);
+}
+
+static void fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, bool *possible)
+{
+    PodHold *cand = xcalloc(ins->nholders + 1, sizeof *cand);
+    size_t ncand = 0;
+    for (size_t h = 0; h < ins->nholders; h++)
+        if (ins->holders[h].pod->priority < x->p->priority) cand[ncand++] = ins->holders[h];
+    qsort(cand, ncand, sizeof *cand, cmp_victim);
+    Relief rl = { xcalloc(ncand + 1, sizeof(Pod *)), 0 };
+    int64_t need = ins->requested - ins->free, freed = 0;
+    Strvec victims = STRVEC_INIT, names = STRVEC_INIT;
+    for (size_t h = 0; h < ncand && freed < need; h++) {
+        rl.ended[rl.nended++] = cand[h].pod;
+        strvec_pushf(&victims, "%s/%s (priority %d)", cand[h].pod->ns, cand[h].pod->name, cand[h].pod->priority);
+        strvec_pushf(&names, "%s/%s", cand[h].pod->ns, cand[h].pod->name);
+        freed += cand[h].milli;
+    }
+    NodeResult after = { 0 };
+    if (freed >= need && rl.nended) explain_node_relief(x->ix, x->p, r->node, &rl, &after);
+    if (freed >= need && rl.nended && after.nreasons == 0) {
+        *possible = true;
+        Strbuf sb = STRBUF_INIT;
+        add_names(&sb, &victims);
+        if (str_eq(x->p->preemption_policy, "Never")) {
+            strvec_pushf(&x->e->notes, "preemption could free node %s by evicting %s, but the pod has "
+                         "preemptionPolicy: Never", r->node->name, strbuf_str(&sb));
+        } else {
+            FixInfo *fi = fix_add(x, EFFORT_NONE, "preemption can evict lower-priority %s on node %s (this pod has "
+                                  "priority %d); the pod then fits there.  The scheduler does it on a later attempt "
+                                  "unless a PodDisruptionBudget blocks it", strbuf_str(&sb), r->node->name, x->p->priority);
+            if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); }
+        }
+        strbuf_free(&sb);
+    }
+    node_result_free(&after);
+    strvec_free(&victims); strvec_free(&names);
+    free(rl.ended);
+    free(cand);
+}
+
+static void fixes_busy(Ctx *x)
+{
+    size_t ends = 0;
+    bool preempt = false;
+    char a[48], b[48];
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_BUSY) continue;
+        const NodeResult *r = &x->e->nodes[i];
+        const NodeReason *ins = find_code(r, NR_INSUFFICIENT, x->gpu);
+        if (ins && !node_serves_request(x->ix, x->p, x->p, r->node)) {
+            strvec_pushf(&x->e->notes, "node %s shares its GPUs (%s): %lld %s there are replicas or slices, not "
+                         "%lld GPUs, so no pod's end is offered as a fix there", r->node->name,
+                         r->node->gpu.mig_strategy == MIG_SINGLE ? "MIG single strategy" : "time-slicing or MPS",
+                         (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
+            continue;
+        }
+        if (ins) {
+            /* one pod whose end is enough, else the fewest pods */
+            Relief rl;
+            Strvec names = STRVEC_INIT;
+            if (ends < MAX_FIXES_PER_KIND && fits_after_ending(x, x->p, r->node, &rl, &names)) {
+                Strbuf sb = STRBUF_INIT;
+                add_names(&sb, &names);
+                int64_t f = node_free_relief(x->ix, r->node, x->p, x->gpu, &rl);
+                FixInfo *fi = fix_add(x, EFFORT_END_PODS, "when %s end%s, node %s has %lld %s free and the pod fits there",
+                                      strbuf_str(&sb), names.n == 1 ? "s" : "", r->node->name,
+                                      (long long)milli_units(f), x->gpu);
+                if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); ends++; }
+                strbuf_free(&sb);
+                free(rl.ended);
+            }
+            strvec_free(&names);
+            fix_preemption(x, r, ins, &preempt);
+            continue;
+        }
+        /* the GPUs are free here; lower another request if that makes it fit */
+        for (size_t k = 0; k < r->nreasons; k++) {
+            const NodeReason *rr = &r->reasons[k];
+            if (rr->code == NR_TOO_MANY_PODS) {
+                strvec_pushf(&x->e->notes, "node %s has the GPUs free but is at its pod limit (%lld pods): move other "
+                             "pods off it, or raise the kubelet's maxPods there", r->node->name,
+                             (long long)milli_units(rr->allocatable));
+                continue;
+            }
+            if (rr->code != NR_INSUFFICIENT || rr->free <= 0) continue;
+            PodEdit d;
+            edit_begin(&d, x->p);
+            rlist_set(&d.req, rr->resource, rr->free);
+            edit_sync(&d);
+            NodeResult after = { 0 };
+            explain_node_relief(x->ix, &d.q, r->node, NULL, &after);
+            if (after.nreasons == 0) {
+                fmt_amount(rr->resource, rr->free, b, sizeof b);
+                fmt_amount(rr->resource, rr->requested, a, sizeof a);
+                FixInfo *fi = fix_add(x, EFFORT_POD, "lower the pod's %s request from %s to at most %s: the pod then fits "
+                                      "node %s", rr->resource, a, b, r->node->name);
+                if (fi) { fi->fits_on = xstrdup(r->node->name); rlist_set(&fi->requests, rr->resource, rr->free); }
+            }
+            node_result_free(&after);
+            edit_end(&d);
+        }
+    }
+    if (!preempt && !str_eq(x->p->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
+        strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
+                     "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
+}
+
+/* ---------------------------------------------------------------- node-side changes */
+
+static bool ignore_no_plugin(const NodeReason *r) { return r->code == NR_NO_DEVICE_PLUGIN; }
+static bool ignore_not_ready(const NodeReason *r)
+{
+    return r->code == NR_NOT_READY ||
+           (r->code == NR_UNTOLERATED_TAINT && str_starts_with(r->key, "node.kubernetes.io/") &&
+            !str_eq(r->key, "node.kubernetes.io/unschedulable"));
+}
+static bool ignore_cordon(const NodeReason *r) { return r->code == NR_UNSCHEDULABLE; }
+static bool ignore_capacity(const NodeReason *r) { return r->code == NR_EXCEEDS_NODE_CAPACITY; }
+
+static void fixes_node_side(Ctx *x, NodeClass cls)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < x->e->nnodes && shown < MAX_FIXES_PER_KIND; i++) {
+        if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != cls) continue;
+        const NodeResult *r = &x->e->nodes[i];
+        const NodeFacts *f = &x->ix->nodes[i];
+        const Node *n = r->node;
+        FixInfo *fi = NULL;
+        if (cls == CL_NO_PLUGIN && fits_on_ignoring(x, n, ignore_no_plugin)) {
+            const NodeReason *nd = find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
+            fi = fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
+                         "plugin runs there, the pod fits it.  Check it:\n  kubectl get pods -A -o wide --field-selector "
+                         "spec.nodeName=%s | grep -i device-plugin", n->name, nd ? nd->detail : "GFD labels", n->name);
+            if (fi) {
+                fi->advertise = xstrdup(x->gpu);
+                fi->advertise_count = f->physical > 0 ? f->physical : milli_units(x->gpu_req);
+            }
+        } else if (cls == CL_NOT_READY && fits_on_ignoring(x, n, ignore_not_ready)) {
+            const NodeReason *nr = find_code(r, NR_NOT_READY, NULL);
+            fi = fix_add(x, EFFORT_CLUSTER, "node %s is NotReady%s%s%s: once it is Ready the pod fits there (kubectl "
+                         "describe node %s; check its kubelet)", n->name, nr && nr->detail ? " (" : "",
+                         nr && nr->detail ? nr->detail : "", nr && nr->detail ? ")" : "", n->name);
+            if (fi) fi->make_ready = true;
+        } else if (cls == CL_CORDONED && fits_on_ignoring(x, n, ignore_cordon)) {
+            fi = fix_add(x, EFFORT_CLUSTER, "uncordon node %s if its maintenance is over; the pod then fits there:\n"
+                         "  kubectl uncordon %s", n->name, n->name);
+            if (fi) fi->uncordon = true;
+        } else if (cls == CL_TOO_SMALL && f->physical > 0 && fits_on_ignoring(x, n, ignore_capacity)) {
+            const NodeReason *ex = find_code(r, NR_EXCEEDS_NODE_CAPACITY, NULL);
+            fi = fix_add(x, EFFORT_CLUSTER, "node %s has %d physical GPUs but advertises %lld %s: once the device plugin "
+                         "advertises them all (unhealthy GPU? kubectl describe node %s), the pod fits there", n->name,
+                         f->physical, ex ? (long long)milli_units(ex->allocatable) : 0LL, x->gpu, n->name);
+            if (fi) { fi->advertise = xstrdup(x->gpu); fi->advertise_count = f->physical; }
+        }
+        if (fi) { fi->fits_on = xstrdup(n->name); fi->node = xstrdup(n->name); shown++; }
+    }
+}
+
+/* ---------------------------------------------------------------- by verdict */
+
+static void fixes_gated(Ctx *x)
+{
+    const Pod *p = x->p;
+    bool kueue = false;
+    for (size_t i = 0; i < p->scheduling_gates.n; i++) kueue |= strstr(p->scheduling_gates.v[i], "kueue") != NULL;
+    if (kueue)
+        fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
+                "(kubectl get workloads -n %s)", p->ns);
+    PodEdit d;
+    edit_begin(&d, p);
+    const Node *n = recheck_fits(x, &d.q, NULL);
+    edit_end(&d);
+    char *where = n ? xasprintf("it would then fit node %s", n->name) : xstrdup("no node has room for it now");
+    FixInfo *fi = fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
+                          "to release it by hand:\n  kubectl patch pod %s -n %s --type json -p "
+                          "'[{\"op\":\"remove\",\"path\":\"/spec/schedulingGates\"}]'", where, p->name, p->ns);
+    if (fi && n) fi->fits_on = xstrdup(n->name);
+    free(where);
+}
+
+void fixes_for_verdict(Ctx *x)
+{
+    switch (x->e->verdict) {
+    case V_GATED: fixes_gated(x); break;
+    case V_TAINT: fixes_taint(x); break;
+    case V_SELECTOR: fixes_selector(x); break;
+    case V_TOO_LARGE: fix_split(x, ""); break;
+    case V_INSUFFICIENT: case V_FRAGMENTED:
+        if (x->e->verdict == V_FRAGMENTED) fix_split(x, "");
+        fixes_busy(x);
+        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) fix_split(x, "");
+        fixes_resource_name(x, true);
+        break;
+    case V_NO_DEVICE_PLUGIN: fixes_resource_name(x, false); break;
+    case V_RESOURCE_NAME: fixes_resource_name(x, false); break;
+    default: break;
+    }
+    /* every node-side change that makes a node of E take the pod (verdict aside) */
+    if (x->e->verdict != V_GATED && x->e->verdict != V_QUOTA)
+        for (int cls = CL_NO_PLUGIN; cls <= CL_CORDONED; cls++) fixes_node_side(x, (NodeClass)cls);
+    /* nothing else fits: the nodes its selector excludes that could hold it */
+    if (!x->nfixes && x->e->verdict != V_SELECTOR && x->e->verdict != V_GATED && x->e->verdict != V_QUOTA &&
+        x->e->verdict != V_UNKNOWN)
+        fixes_selector(x);
+}

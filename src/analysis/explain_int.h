@@ -1,0 +1,118 @@
+/* explain_int.h — private to analysis/explain*.c: the per-node facts computed once per
+ * cluster, the per-pod evaluation context, the verdict stages and the fix re-check.
+ *
+ * Flow for one pod (explain.c):
+ *   ExplainIndex (once per Cluster: pods per node, physical GPUs, MIG model)  explain_node.c
+ *     -> NodeResult + NodeFlags for every node (once per pod)                 explain_node.c
+ *     -> the first verdict stage that decides                                 explain_verdict.c
+ *     -> fixes, each re-evaluated with the change applied                     explain_fixes.c
+ *     -> reconciliation with the scheduler's message                          explain_reconcile.c
+ * Nothing here owns Cluster objects; an Explanation borrows them (explain.h).
+ */
+#ifndef KGPU_EXPLAIN_INT_H
+#define KGPU_EXPLAIN_INT_H
+#include "explain.h"
+#include "mig_tables.h"
+
+#define MAX_NAMES 6            /* node / pod names listed in one line before "+N more" */
+
+typedef struct { size_t *v; size_t n, cap; } IdxVec;
+
+/* Facts of one node that do not depend on the pod being explained. */
+typedef struct {
+    const Node *node;
+    IdxVec bound, nominated;   /* indices into Cluster.pods: bound to / nominated to the node */
+    int physical;              /* physical GPUs; -1 when they cannot be counted, 0 none */
+    const MigGpuModel *mig;    /* the GPU model's MIG table when the product supports MIG */
+    int64_t gpu_mem_mib;       /* memory of one physical GPU, 0 unknown */
+} NodeFacts;
+
+struct ExplainIndex {
+    const Cluster *c;
+    NodeFacts *nodes;          /* parallel to c->nodes */
+    size_t n;
+};
+
+/* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
+ * requests freed on their node, not counted as pods).  Pod-side changes are a modified copy
+ * of the Pod (explain_fixes.c). */
+typedef struct { const Pod **ended; size_t nended; } Relief;
+
+/* Per node, per pod: what the reasons mean for the verdict. */
+typedef enum {                 /* the node's most severe blocker (node-level order) */
+    CL_FITS, CL_BUSY, CL_NO_PLUGIN, CL_RESOURCE_NAME, CL_TOO_SMALL, CL_NOT_READY, CL_CORDONED
+} NodeClass;
+
+typedef struct {
+    bool sel_ok;               /* nodeSelector and required node affinity admit the node */
+    bool taint_ok;             /* every NoSchedule/NoExecute taint other than node state is tolerated */
+    bool admits;               /* sel_ok && taint_ok: the pod's own constraints admit the node */
+    bool could_hold;           /* physical GPUs / MIG profile sizes / non-GPU allocatable suffice */
+    NodeClass cls;
+} NodeFlags;
+
+typedef struct { FixInfo info; char *text; } FixItem;
+
+typedef struct {
+    const Cluster *c;
+    const ExplainIndex *ix;
+    const Pod *p;
+    Explanation *e;
+    NodeFlags *flags;          /* parallel to e->nodes */
+    const char *gpu;           /* the (first) GPU resource requested */
+    int64_t gpu_req;           /* its milli-units */
+    FixItem *fixes; size_t nfixes, capfixes;
+} Ctx;
+
+/* explain_filters.c */
+bool is_bytes_resource(const char *res);
+void fmt_amount(const char *res, int64_t milli, char *buf, size_t n);
+int64_t milli_units(int64_t milli);
+void add_names(Strbuf *sb, const Strvec *names);
+
+/* explain_node.c */
+int64_t node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource,
+                         const Relief *rl);
+void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl,
+                         NodeResult *out);
+NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
+bool node_could_hold(const NodeFacts *f, const Pod *p);
+bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
+/* the MIG profile of a resource or product suffix, as compute slices and memory GB; false
+ * when the name is not "<N>g.<M>gb[...]" */
+bool mig_profile_size(const char *profile, int *compute, int *mem_gb);
+const NodeFacts *node_facts(const ExplainIndex *ix, const Node *n);
+bool has_code(const NodeResult *r, NodeReasonCode code);
+const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res);
+
+/* explain_verdict.c */
+void decide_verdict(Ctx *x);
+
+/* explain_fixes.c */
+/* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
+ * when the same text is there already */
+FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fix_info_release(FixInfo *f);
+void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
+void fixes_for_verdict(Ctx *x);
+/* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
+const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
+
+/* the re-check's tools (explain_fixes.c): a modified copy of the pod, borrowing every string of
+ * the original (edit_sync after changing req/sel/tol) */
+typedef struct { Pod q; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
+void edit_begin(PodEdit *d, const Pod *p);
+void edit_sync(PodEdit *d);
+void edit_end(PodEdit *d);
+/* where the edited pod q fits: prefer first, then any node now, then a node once the fewest
+ * pods end (*names); *where is the phrase to print (caller frees); NULL when nowhere */
+const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
+bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
+void info_end_pods(FixInfo *fi, const Strvec *names);
+/* explain_fixes_size.c */
+void fixes_resource_name(Ctx *x, bool only_now);
+void fix_split(Ctx *x, const char *lead);
+
+/* explain_reconcile.c */
+void reconcile_scheduler(const Cluster *c, Explanation *e);
+#endif

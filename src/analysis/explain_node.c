@@ -1,0 +1,408 @@
+/* explain_node.c — one node against one pod: the per-node facts computed once per cluster
+ * (ExplainIndex), every reason that stops the pod on the node, and what those reasons mean for
+ * the verdict (NodeFlags).  "Relief" lets the fix re-check evaluate the same node with some
+ * pods treated as ended, through the very same code.
+ */
+#include "explain_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNSCHEDULABLE_TAINT "node.kubernetes.io/unschedulable"
+
+/* ---------------------------------------------------------------- the index */
+
+static int64_t label_mib(const Node *n)
+{
+    /* GFD nvidia.com/gpu.memory is per GPU in MiB; under MIG single it is the slice's */
+    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) return 0;
+    return n->gpu.memory_mib;
+}
+
+ExplainIndex *explain_index_new(const Cluster *c)
+{
+    ExplainIndex *ix = xcalloc(1, sizeof *ix);
+    ix->c = c;
+    ix->n = c->nnodes;
+    ix->nodes = c->nnodes ? xcalloc(c->nnodes, sizeof *ix->nodes) : NULL;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        NodeFacts *f = &ix->nodes[i];
+        const Node *n = &c->nodes[i];
+        f->node = n;
+        f->physical = node_physical_gpus(n);
+        if (f->physical <= 0) f->physical = node_is_gpu_node(n) ? -1 : 0;
+        f->mig = n->gpu.base_product ? mig_model_for_product(n->gpu.base_product) : NULL;
+        if (!f->mig && n->gpu.product) f->mig = mig_model_for_product(n->gpu.product);
+        f->gpu_mem_mib = label_mib(n);
+        if (!f->gpu_mem_mib && f->mig) f->gpu_mem_mib = f->mig->memory_mib;
+    }
+    for (size_t i = 0; i < c->npods; i++) {
+        const Pod *q = &c->pods[i];
+        const char *name = q->node_name ? q->node_name : q->nominated_node;
+        const Node *n = name ? cluster_find_node(c, name) : NULL;
+        if (!n) continue;
+        NodeFacts *f = &ix->nodes[cluster_node_index(c, n)];
+        IdxVec *v = q->node_name ? &f->bound : &f->nominated;
+        ARRAY_GROW(v->v, v->n, v->cap);
+        v->v[v->n++] = i;
+    }
+    return ix;
+}
+
+void explain_index_free(ExplainIndex *ix)
+{
+    if (!ix) return;
+    for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }
+    free(ix->nodes);
+    free(ix);
+}
+
+const NodeFacts *node_facts(const ExplainIndex *ix, const Node *n)
+{
+    return &ix->nodes[cluster_node_index(ix->c, n)];
+}
+
+/* ---------------------------------------------------------------- free resources */
+
+static bool pod_is_nominated_competitor(const Pod *q, const Pod *p, const Node *n)
+{
+    /* by name: the fix re-check evaluates a modified copy of the pod */
+    return q != p && !(str_eq(q->ns, p->ns) && str_eq(q->name, p->name)) && !q->node_name && q->nominated_node && str_eq(q->nominated_node, n->name) &&
+           q->phase == PHASE_PENDING && q->priority >= p->priority;
+}
+
+static bool relief_ended(const Relief *rl, const Pod *q)
+{
+    for (size_t i = 0; rl && i < rl->nended; i++) if (rl->ended[i] == q) return true;
+    return false;
+}
+
+int64_t node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource, const Relief *rl)
+{
+    const Cluster *c = ix->c;
+    int64_t free_ = rlist_get(&n->allocatable, resource);
+    const NodeUsage *u = cluster_node_usage(c, n);
+    if (u) free_ -= rlist_get(&u->requested, resource);
+    const NodeFacts *f = node_facts(ix, n);
+    for (size_t k = 0; k < f->nominated.n; k++) {
+        const Pod *q = &c->pods[f->nominated.v[k]];
+        if (pod_is_nominated_competitor(q, p, n) && !relief_ended(rl, q)) free_ -= rlist_get(&q->requests, resource);
+    }
+    for (size_t i = 0; rl && i < rl->nended; i++) {
+        const Pod *q = rl->ended[i];
+        if (str_eq(q->node_name, n->name) && pod_holds_resources(q)) free_ += rlist_get(&q->requests, resource);
+    }
+    return free_;
+}
+
+int64_t node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource)
+{
+    ExplainIndex *ix = explain_index_new(c);
+    int64_t v = node_free_relief(ix, n, p, resource, NULL);
+    explain_index_free(ix);
+    return v;
+}
+
+/* ---------------------------------------------------------------- reasons */
+
+static NodeReason *add_reason(NodeResult *r, NodeReasonCode code)
+{
+    r->reasons = xrealloc(r->reasons, (r->nreasons + 1) * sizeof *r->reasons);
+    NodeReason *x = &r->reasons[r->nreasons++];
+    memset(x, 0, sizeof *x);
+    x->code = code;
+    return x;
+}
+
+static int cmp_hold(const void *a, const void *b)
+{
+    const PodHold *x = a, *y = b;
+    if (x->milli != y->milli) return x->milli > y->milli ? -1 : 1;
+    int c = strcmp(x->pod->ns, y->pod->ns);
+    return c ? c : strcmp(x->pod->name, y->pod->name);
+}
+
+static void add_holders(const ExplainIndex *ix, const Node *n, const char *res, const Relief *rl, NodeReason *x)
+{
+    const NodeFacts *f = node_facts(ix, n);
+    for (size_t k = 0; k < f->bound.n; k++) {
+        const Pod *q = &ix->c->pods[f->bound.v[k]];
+        if (!pod_holds_resources(q) || relief_ended(rl, q)) continue;
+        int64_t m = rlist_get(&q->requests, res);
+        if (m <= 0) continue;
+        x->holders = xrealloc(x->holders, (x->nholders + 1) * sizeof *x->holders);
+        x->holders[x->nholders++] = (PodHold){ q, m };
+    }
+    if (x->nholders > 1) qsort(x->holders, x->nholders, sizeof *x->holders, cmp_hold);
+}
+
+static char *no_plugin_detail(const Node *n)
+{
+    const char *state = n->gpu.mig_config_state, *dp = kv_get(&n->labels, "nvidia.com/gpu.deploy.device-plugin");
+    Strbuf sb = STRBUF_INIT;
+    if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
+    else strbuf_adds(&sb, "nvidia.com/gpu.present=true");
+    if (state && !str_eq(state, "success"))
+        strbuf_addf(&sb, "; MIG reconfiguration %s (nvidia.com/mig.config=%s)", state,
+                    n->gpu.mig_config ? n->gpu.mig_config : "?");
+    if (dp && !str_eq(dp, "true")) strbuf_addf(&sb, "; nvidia.com/gpu.deploy.device-plugin=%s", dp);
+    if (n->gpu.product && strstr(n->gpu.product, "-MIG-INVALID"))
+        strbuf_adds(&sb, "; the MIG configuration is invalid (GFD product -MIG-INVALID): mig-parted must apply a valid one");
+    return strbuf_detach(&sb);
+}
+
+
+void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl, NodeResult *out)
+{
+    const Cluster *c = ix->c;
+    const NodeFacts *f = node_facts(ix, n);
+    out->node = n;
+    if (n->unschedulable) {
+        Taint t = { (char *)UNSCHEDULABLE_TAINT, NULL, (char *)"NoSchedule" };
+        if (!pod_tolerates_taint(p, &t)) add_reason(out, NR_UNSCHEDULABLE);
+    }
+    if (!n->ready) {
+        NodeReason *x = add_reason(out, NR_NOT_READY);
+        x->detail = xstrdup(n->not_ready_reason);
+    }
+    for (size_t i = 0; i < n->ntaints; i++) {
+        const Taint *t = &n->taints[i];
+        if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
+        if (n->unschedulable && str_eq(t->key, UNSCHEDULABLE_TAINT)) continue;   /* reported as Unschedulable */
+        if (pod_tolerates_taint(p, t)) continue;
+        NodeReason *x = add_reason(out, NR_UNTOLERATED_TAINT);
+        x->key = xstrdup(t->key);
+        x->value = xstrdup(t->value ? t->value : "");
+        x->effect = xstrdup(t->effect);
+    }
+    /* labels are kept for GPU nodes only (cluster.h): other nodes cannot be judged on them */
+    if (node_is_gpu_node(n) || n->labels.n) {
+        char *why = NULL;
+        if (!node_selector_matches(p, n, &why)) add_reason(out, NR_NODE_SELECTOR_MISMATCH)->detail = why;
+        why = NULL;
+        if (!node_affinity_matches(p, n, &why)) add_reason(out, NR_NODE_AFFINITY_MISMATCH)->detail = why;
+    }
+    const NodeUsage *u = cluster_node_usage(c, n);
+    int64_t max_pods = rlist_get(&n->allocatable, "pods");
+    if (max_pods > 0 && u) {
+        int64_t used = (int64_t)u->pods * 1000;
+        for (size_t k = 0; k < f->nominated.n; k++)
+            if (pod_is_nominated_competitor(&c->pods[f->nominated.v[k]], p, n) &&
+                !relief_ended(rl, &c->pods[f->nominated.v[k]])) used += 1000;
+        for (size_t k = 0; rl && k < rl->nended; k++)
+            if (str_eq(rl->ended[k]->node_name, n->name) && pod_holds_resources(rl->ended[k])) used -= 1000;
+        if (used + 1000 > max_pods) {
+            NodeReason *x = add_reason(out, NR_TOO_MANY_PODS);
+            x->resource = xstrdup("pods");
+            x->requested = 1000;
+            x->free = max_pods - used;
+            x->allocatable = max_pods;
+        }
+    }
+    for (size_t i = 0; i < p->requests.n; i++) {
+        const ResourceEntry *re = &p->requests.items[i];
+        if (re->milli <= 0) continue;
+        int64_t alloc = rlist_get(&n->allocatable, re->name);
+        if (resource_is_gpu(re->name) && alloc <= 0) {
+            Strvec adv = STRVEC_INIT;
+            for (size_t j = 0; j < n->allocatable.n; j++)
+                if (resource_is_gpu(n->allocatable.items[j].name) && n->allocatable.items[j].milli > 0)
+                    strvec_push(&adv, n->allocatable.items[j].name);
+            NodeReason *x;
+            if (adv.n) {
+                x = add_reason(out, NR_RESOURCE_NOT_ADVERTISED);
+                x->advertised = adv;
+            } else {
+                strvec_free(&adv);
+                if (n->gpu.has_gfd || n->gpu.present) {
+                    x = add_reason(out, NR_NO_DEVICE_PLUGIN);
+                    x->detail = no_plugin_detail(n);
+                } else {
+                    x = add_reason(out, NR_EXCEEDS_NODE_CAPACITY);
+                }
+            }
+            x->resource = xstrdup(re->name);
+            x->requested = re->milli;
+            continue;
+        }
+        int64_t free_ = node_free_relief(ix, n, p, re->name, rl);
+        if (re->milli > alloc) {
+            NodeReason *x = add_reason(out, NR_EXCEEDS_NODE_CAPACITY);
+            x->resource = xstrdup(re->name);
+            x->requested = re->milli; x->allocatable = alloc; x->free = free_;
+        } else if (re->milli > free_) {
+            NodeReason *x = add_reason(out, NR_INSUFFICIENT);
+            x->resource = xstrdup(re->name);
+            x->requested = re->milli; x->allocatable = alloc; x->free = free_;
+            add_holders(ix, n, re->name, rl, x);
+        }
+    }
+}
+
+void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out)
+{
+    ExplainIndex *ix = explain_index_new(c);
+    explain_node_relief(ix, p, n, NULL, out);
+    explain_index_free(ix);
+}
+
+static void node_reason_free(NodeReason *x)
+{
+    free(x->resource); free(x->holders); free(x->key); free(x->value); free(x->effect);
+    free(x->detail); strvec_free(&x->advertised);
+}
+
+void node_result_free(NodeResult *r)
+{
+    for (size_t i = 0; i < r->nreasons; i++) node_reason_free(&r->reasons[i]);
+    free(r->reasons);
+    r->reasons = NULL;
+    r->nreasons = 0;
+}
+
+/* ---------------------------------------------------------------- what the reasons mean */
+
+bool has_code(const NodeResult *r, NodeReasonCode code)
+{
+    for (size_t i = 0; i < r->nreasons; i++) if (r->reasons[i].code == code) return true;
+    return false;
+}
+
+const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res)
+{
+    for (size_t i = 0; i < r->nreasons; i++)
+        if (r->reasons[i].code == code && (!res || str_eq(res, r->reasons[i].resource))) return &r->reasons[i];
+    return NULL;
+}
+
+bool mig_profile_size(const char *profile, int *compute, int *mem_gb)
+{
+    if (!profile) return false;
+    if (str_starts_with(profile, "nvidia.com/")) profile += strlen("nvidia.com/");
+    if (str_starts_with(profile, "mig-")) profile += 4;
+    int c = 0, m = 0, used = 0;
+    if (sscanf(profile, "%dg.%dgb%n", &c, &m, &used) != 2 || used <= 0 || c <= 0 || m <= 0) return false;
+    *compute = c;
+    *mem_gb = m;
+    return true;
+}
+
+/* MIG devices of at least `profile`'s size one GPU of this node can hold: the plain profile
+ * of the node's model with the fewest compute slices at least as large (compute and memory),
+ * and its instances per GPU; a GPU without MIG holds one such workload when its memory is at
+ * least the profile's.  -1 when the node's GPUs are unknown. */
+static int mig_per_gpu(const NodeFacts *f, const char *profile)
+{
+    int c, m;
+    if (!mig_profile_size(profile, &c, &m)) return -1;
+    if (f->mig) {
+        const MigProfile *best = NULL;
+        for (size_t i = 0; i < f->mig->nprofiles; i++) {
+            const MigProfile *q = &f->mig->profiles[i];
+            int qc, qm;
+            if (q->variant || !mig_profile_size(q->name, &qc, &qm) || qc < c || qm < m) continue;
+            if (!best || q->compute < best->compute || (q->compute == best->compute && q->memory_mib < best->memory_mib))
+                best = q;
+        }
+        return best ? best->max_instances : 0;
+    }
+    if (f->gpu_mem_mib > 0) return f->gpu_mem_mib >= (int64_t)m * 1000 ? 1 : 0;
+    return -1;
+}
+
+/* Could the node ever hold the pod's request, with every pod ended and the GPUs configured
+ * for it?  GPU resources count physical GPUs (a time-sliced or MPS replica is no GPU: N
+ * replicas may sit on one card), MIG resources count the devices of at least that size its
+ * GPUs can hold; other resources compare with allocatable. */
+bool node_could_hold(const NodeFacts *f, const Pod *p)
+{
+    const Node *n = f->node;
+    for (size_t i = 0; i < p->requests.n; i++) {
+        const ResourceEntry *re = &p->requests.items[i];
+        if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
+        int64_t want = milli_units(re->milli);
+        if (!resource_is_gpu(re->name)) {
+            if (re->milli > rlist_get(&n->allocatable, re->name)) return false;
+            continue;
+        }
+        if (f->physical == 0) return false;
+        if (f->physical < 0) continue;                 /* cannot be counted: do not call it too small */
+        if (resource_is_mig(re->name)) {
+            int per = mig_per_gpu(f, re->name);
+            if (per >= 0 && (int64_t)per * f->physical < want) return false;
+        } else if (want > f->physical) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool state_taint(const char *key)
+{
+    return str_starts_with(key, "node.kubernetes.io/");   /* not-ready, unreachable, pressure: node state */
+}
+
+NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
+{
+    NodeFlags f = { true, true, true, true, CL_FITS };
+    bool not_ready = false, cordoned = false, no_plugin = false, other_name = false, too_small = false;
+    size_t rest = 0;                                   /* reasons other than the pod's intent */
+    for (size_t i = 0; i < r->nreasons; i++) {
+        const NodeReason *x = &r->reasons[i];
+        rest++;
+        switch (x->code) {
+        case NR_NODE_SELECTOR_MISMATCH: case NR_NODE_AFFINITY_MISMATCH: f.sel_ok = false; rest--; break;
+        case NR_UNTOLERATED_TAINT:
+            if (state_taint(x->key)) not_ready = true;
+            else { f.taint_ok = false; rest--; }
+            break;
+        case NR_NOT_READY: not_ready = true; break;
+        case NR_UNSCHEDULABLE: cordoned = true; break;
+        case NR_NO_DEVICE_PLUGIN: no_plugin = true; break;
+        case NR_RESOURCE_NOT_ADVERTISED: other_name = true; break;
+        case NR_EXCEEDS_NODE_CAPACITY: too_small = true; break;
+        default: break;
+        }
+    }
+    f.admits = f.sel_ok && f.taint_ok;
+    f.could_hold = node_could_hold(node_facts(ix, r->node), p);
+    f.cls = not_ready ? CL_NOT_READY : cordoned ? CL_CORDONED : no_plugin ? CL_NO_PLUGIN :
+            other_name ? CL_RESOURCE_NAME : too_small ? CL_TOO_SMALL : rest ? CL_BUSY : CL_FITS;
+    return f;
+}
+
+/* Does a node the filters pass give the pod what it asked for?  The scheduler counts replicas
+ * and MIG slices as devices; a fix must not: N > 1 time-sliced / MPS replicas may sit on one GPU
+ * (the device plugin rejects them with failRequestsGreaterThanOne), CUDA sees one MIG device per
+ * process, and a MIG single-strategy node's nvidia.com/gpu is a slice: at least the profile the
+ * pod first asked for (intent), or the full GPU when it asked for whole GPUs.  q is the pod as a
+ * fix changed it, intent the pod as it is. */
+bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n)
+{
+    const NodeFacts *f = node_facts(ix, n);
+    const char *asked = NULL;
+    for (size_t i = 0; i < intent->requests.n; i++)
+        if (intent->requests.items[i].milli > 0 && resource_is_gpu(intent->requests.items[i].name)) {
+            asked = intent->requests.items[i].name;
+            break;
+        }
+    for (size_t i = 0; i < q->requests.n; i++) {
+        const ResourceEntry *re = &q->requests.items[i];
+        if (re->milli <= 0 || !resource_is_gpu(re->name)) continue;
+        int64_t units = milli_units(re->milli);
+        bool shared = resource_is_shared(re->name) ||
+                      (str_eq(re->name, "nvidia.com/gpu") && (n->gpu.replicas > 1 || n->gpu.sharing != SHARING_NONE));
+        if (shared && units > 1) return false;
+        if (resource_is_mig(re->name) && units > 1) return false;
+        if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
+            int c, m, ac, am;
+            if (units > 1 || !mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
+            if (asked && resource_is_mig(asked)) {
+                if (!mig_profile_size(asked, &ac, &am) || c < ac || m < am) return false;
+            } else if (!f->mig || c < f->mig->compute_slices) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
