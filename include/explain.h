@@ -163,7 +163,8 @@ void explanation_list_free(ExplanationList *l);
 /* one line for a node reason: "Insufficient nvidia.com/gpu: requested 4, free 2 of 8" */
 char *node_reason_describe(const NodeReason *r);
 
-/* Nodes whose reasons read the same, in first-seen order: one row of explain's node table.
+/* Nodes whose reasons read the same and whose node_rank is the same, in first-seen order: one
+ * row of explain's node table.
  * reasons is "fits now" for a node with none.  The groups own their strings;
  * reason_groups_free releases them and the array. */
 typedef struct { char *reasons; Strvec nodes; bool fits; int rank; } ReasonGroup;

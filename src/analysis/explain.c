@@ -405,12 +405,14 @@ size_t explain_group_nodes(const Explanation *e, ReasonGroup **out)
             free(d);
         }
         if (!r->nreasons) strbuf_adds(&sb, "fits now");
+        /* same words and same rank: a node that could never hold the pod is not grouped with
+         * one that could, even where their reasons read alike */
+        int rank = e->node_rank ? e->node_rank[i] : (r->nreasons ? 2 : 0);
         size_t j = 0;
-        while (j < n && strcmp(g[j].reasons, strbuf_str(&sb)) != 0) j++;
+        while (j < n && (g[j].rank != rank || strcmp(g[j].reasons, strbuf_str(&sb)) != 0)) j++;
         if (j == n) {
             ARRAY_GROW(g, n, cap);
-            g[n++] = (ReasonGroup){ strbuf_detach(&sb), STRVEC_INIT, r->nreasons == 0,
-                                    e->node_rank ? e->node_rank[i] : (r->nreasons ? 2 : 0) };
+            g[n++] = (ReasonGroup){ strbuf_detach(&sb), STRVEC_INIT, r->nreasons == 0, rank };
         }
         strvec_push(&g[j].nodes, r->node->name);
         strbuf_free(&sb);

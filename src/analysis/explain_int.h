@@ -77,6 +77,8 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
                          NodeResult *out);
 NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
 bool node_could_hold(const NodeFacts *f, const Pod *p);
+bool node_mig_invalid(const Node *n);
+bool node_plugin_would_offer(const Node *n, const char *res);
 bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
 /* the MIG profile of a resource or product suffix, as compute slices and memory GB; false
  * when the name is not "<N>g.<M>gb[...]" */

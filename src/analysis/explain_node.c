@@ -12,6 +12,34 @@
 
 /* ---------------------------------------------------------------- the index */
 
+bool node_mig_invalid(const Node *n)
+{
+    return n->gpu.product && strstr(n->gpu.product, "-MIG-INVALID") != NULL;
+}
+
+/* The GPU resource names the NVIDIA device plugin would advertise on n once it runs, judged
+ * from GFD's labels: a -MIG-INVALID node advertises nothing; the mixed strategy advertises
+ * nvidia.com/mig-<profile> for each mig-<profile>.count label; otherwise nvidia.com/gpu, or
+ * nvidia.com/gpu.shared where the node's sharing is labelled but the product carries no
+ * -SHARED suffix (renameByDefault).  A name the labels cannot settle counts as offered. */
+bool node_plugin_would_offer(const Node *n, const char *res)
+{
+    if (node_mig_invalid(n)) return false;
+    if (resource_is_mig(res)) {
+        if (n->gpu.mig_strategy != MIG_MIXED || !n->gpu.nmig) return n->gpu.mig_strategy == MIG_MIXED;
+        const char *prof = res + strlen("nvidia.com/mig-");
+        for (size_t i = 0; i < n->gpu.nmig; i++)
+            if (str_eq(n->gpu.mig[i].profile, prof)) return true;
+        return false;
+    }
+    if (n->gpu.mig_strategy == MIG_MIXED && n->gpu.nmig) return false;
+    bool shared_label = n->gpu.sharing != SHARING_NONE;
+    bool suffix = n->gpu.product && strstr(n->gpu.product, "-SHARED") != NULL;
+    if (str_eq(res, "nvidia.com/gpu.shared")) return shared_label && !suffix;
+    if (str_eq(res, "nvidia.com/gpu")) return !(shared_label && !suffix && n->gpu.has_sharing_labels);
+    return true;
+}
+
 static int64_t label_mib(const Node *n)
 {
     /* GFD nvidia.com/gpu.memory is per GPU in MiB; under MIG single it is the slice's */
@@ -366,6 +394,11 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
     }
     f.admits = f.sel_ok && f.taint_ok;
     f.could_hold = node_could_hold(node_facts(ix, r->node), p);
+    /* GFD writes -MIG-INVALID when the single strategy meets a mixed layout: GFD and the device
+     * plugin run, and the plugin advertises nothing until mig-parted applies a valid layout.
+     * That is a GPU reconfiguration (as for a resource name the node does not offer), not a
+     * missing device plugin. */
+    if (no_plugin && node_mig_invalid(r->node)) { no_plugin = false; other_name = true; }
     f.cls = not_ready ? CL_NOT_READY : cordoned ? CL_CORDONED : no_plugin ? CL_NO_PLUGIN :
             other_name ? CL_RESOURCE_NAME : too_small ? CL_TOO_SMALL : rest ? CL_BUSY : CL_FITS;
     return f;
