@@ -545,7 +545,26 @@ def mixed_fleet():
             "state": "notReady",
         },
     }
-    return kubectl_list(nodes + pods + events + quotas + dss + [cp])
+    # The device-plugin ConfigMap the ClusterPolicy names (spec.devicePlugin.config.name), with
+    # every config its nodes are labelled with (nvidia.com/device-plugin.config): without it the
+    # operator's config-manager fails on those nodes, and `plan` must refuse to replace it.
+    # Schema: k8s-device-plugin api/config/v1 (version, flags, sharing.timeSlicing|mps).
+    dp_configs = {
+        "a100-mixed": "version: v1\nflags:\n  migStrategy: mixed\n",
+        "t4-ts4": ("version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n"
+                   "      replicas: 4\n"),
+        "a10g-ts4-renamed": ("version: v1\nsharing:\n  timeSlicing:\n    renameByDefault: true\n    resources:\n"
+                             "    - name: nvidia.com/gpu\n      replicas: 4\n"),
+        "l4-mps8": "version: v1\nsharing:\n  mps:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 8\n",
+    }
+    dpcm = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"creationTimestamp": ts(td(days=120)), "name": "device-plugin-config", "namespace": "gpu-operator",
+                     "resourceVersion": rv("cm-dp"), "uid": uid("ConfigMap", "device-plugin-config")},
+        "data": dp_configs,
+    }
+    return kubectl_list(nodes + pods + events + quotas + dss + [cp, dpcm])
 
 
 # ================================================================== small.json
