@@ -166,10 +166,7 @@ static int print_json(const Cluster *c, const char *ns)
 static int keep_row(void *ctx, Explanation *e)
 {
     ExplanationList *l = ctx;
-    for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
-    free(e->nodes);
-    e->nodes = NULL;
-    e->nnodes = 0;
+    explanation_drop_nodes(e);
     ARRAY_GROW(l->items, l->n, l->cap);
     l->items[l->n++] = *e;
     memset(e, 0, sizeof *e);
