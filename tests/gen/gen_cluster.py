@@ -643,7 +643,7 @@ class Gen:
         owner = None
         for j in range(npending):
             # with --pending, the queue comes from Jobs of up to --queue-owner pods (same owner, same request)
-            if a.pending is not None and j % (2 * a.queue_owner) < 2:
+            if a.pending is not None and j % (2 * a.queue_owner) == 0:
                 owner = [self.new_owner(True), self.new_owner(True)]
             if j % 2 == 0:
                 res = "nvidia.com/gpu"
