@@ -136,6 +136,11 @@ typedef struct {
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
 typedef struct ExplainShared ExplainShared;
 void explain_shared_unref(ExplainShared *s);
+/* explain_pending, with or without the fixes (their re-checks cost most) */
+void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationList *out);
+/* identical waiting pods — the same owner, requests, verdict and reason — have the same key
+ * (caller frees); NULL for a pod without an owner or an owner whose pods were not created */
+char *explanation_group_key(const Explanation *e);
 /* drop the per-node results of e (a table row needs none) */
 void explanation_drop_nodes(Explanation *e);
 

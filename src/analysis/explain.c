@@ -362,8 +362,24 @@ static int push_explanation(void *ctx, Explanation *e)
 
 void explain_pending(const Cluster *c, const char *ns, ExplanationList *out)
 {
+    explain_pending_opts(c, ns, true, out);
+}
+
+void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationList *out)
+{
     memset(out, 0, sizeof *out);
-    explain_pending_each(c, ns, push_explanation, out);
+    explain_pending_each_opts(c, ns, with_fixes, push_explanation, out);
+}
+
+char *explanation_group_key(const Explanation *e)
+{
+    if (!e->created || !e->owner_kind || !e->owner_name) return NULL;
+    Strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%s\x1f", e->ns, e->owner_kind, e->owner_name, (int)e->verdict,
+                (int)e->agrees, e->summary ? e->summary : "");
+    for (size_t i = 0; i < e->requests.n; i++)
+        strbuf_addf(&sb, "%s=%lld\x1f", e->requests.items[i].name, (long long)e->requests.items[i].milli);
+    return strbuf_detach(&sb);
 }
 
 void explanation_free(Explanation *e)

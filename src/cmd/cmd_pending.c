@@ -51,17 +51,6 @@ static size_t terminal_width(void)
  * "KIND/OWNER (N pods)", AGE the oldest pod's.  A row stands where its first pod (by name)
  * would; pods without an owner and owners not created are never grouped.  -o wide and the
  * JSON/YAML list every pod. */
-static char *group_key(const Explanation *e)
-{
-    if (!e->created || !e->owner_kind || !e->owner_name) return NULL;
-    Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%s\x1f", e->ns, e->owner_kind, e->owner_name, (int)e->verdict,
-                (int)e->agrees, e->summary ? e->summary : "");
-    for (size_t i = 0; i < e->requests.n; i++)
-        strbuf_addf(&sb, "%s=%lld\x1f", e->requests.items[i].name, (long long)e->requests.items[i].milli);
-    return strbuf_detach(&sb);
-}
-
 /* groups[i]: how many pods row i stands for (0: folded into an earlier row); *oldest: the
  * group's largest age */
 static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldest)
@@ -69,7 +58,7 @@ static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldes
     StrMap *m = strmap_new();
     size_t rows = 0;
     for (size_t i = 0; i < l->n; i++) {
-        char *key = group_key(&l->items[i]);
+        char *key = explanation_group_key(&l->items[i]);
         size_t first = key ? (size_t)(uintptr_t)strmap_get(m, key) : 0;
         if (first) {
             count[first - 1]++;
