@@ -136,6 +136,7 @@ typedef struct {
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
 typedef struct ExplainShared ExplainShared;
 void explain_shared_unref(ExplainShared *s);
+ExplainShared *explain_shared_ref(ExplainShared *s);
 /* explain_pending, with or without the fixes (their re-checks cost most) */
 void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationList *out);
 /* identical waiting pods — the same owner, requests, verdict and reason — have the same key

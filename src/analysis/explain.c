@@ -101,8 +101,13 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         for (size_t i = 0; i < sh->notes.n; i++) strvec_push(&e->notes, sh->notes.v[i]);
     }
     free(key);
-    if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
-    fixes_flush(&x);
+    if (with_fixes && sh->has_fixes) {
+        shared_give_fixes(sh, e);             /* the same intent's fixes, made once */
+    } else {
+        if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
+        fixes_flush(&x);
+        if (with_fixes && sh->refs > 1) shared_keep_fixes(sh, e);   /* kept by the index: others will use it */
+    }
 
     if (!e->sched_text && !str_eq(p->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
         free(e->summary);

@@ -121,9 +121,13 @@ struct ExplainShared {
     size_t refs;
     NodeResult *nodes; unsigned char *rank; NodeFlags *flags; size_t n;   /* parallel to c->nodes */
     Verdict verdict; char *summary; Strvec notes;                         /* what decide_verdict set */
+    bool has_fixes; Strvec fixes; FixInfo *fix_info;   /* the fixes, when they name no pod, */
+    Strvec fix_notes;                                   /* and the notes the fix search added */
 };
 char *intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
 ExplainShared *shared_new(size_t n);
+void shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */
+void shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
 void intents_init(ExplainIndex *ix);
 void intents_free(ExplainIndex *ix);
 ExplainShared *intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */

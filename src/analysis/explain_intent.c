@@ -79,6 +79,12 @@ ExplainShared *shared_new(size_t n)
     return s;
 }
 
+ExplainShared *explain_shared_ref(ExplainShared *s)
+{
+    if (s) s->refs++;
+    return s;
+}
+
 void explain_shared_unref(ExplainShared *s)
 {
     if (!s || --s->refs) return;
@@ -88,7 +94,62 @@ void explain_shared_unref(ExplainShared *s)
     free(s->flags);
     free(s->summary);
     strvec_free(&s->notes);
+    for (size_t i = 0; s->fix_info && i < s->fixes.n; i++) fix_info_release(&s->fix_info[i]);
+    free(s->fix_info);
+    strvec_free(&s->fixes);
+    strvec_free(&s->fix_notes);
     free(s);
+}
+
+static void kv_copy(KVList *dst, const KVList *src)
+{
+    for (size_t i = 0; i < src->n; i++) kv_set(dst, src->items[i].key, src->items[i].value);
+}
+
+static void strvec_copy(Strvec *dst, const Strvec *src)
+{
+    for (size_t i = 0; i < src->n; i++) strvec_push(dst, src->v[i]);
+}
+
+static void fix_info_copy(FixInfo *d, const FixInfo *s)
+{
+    memset(d, 0, sizeof *d);
+    d->effort = s->effort;
+    d->fits_on = s->fits_on ? xstrdup(s->fits_on) : NULL;
+    rlist_copy(&d->requests, &s->requests);
+    kv_copy(&d->selector, &s->selector);
+    d->drop_affinity = s->drop_affinity;
+    strvec_copy(&d->tolerations, &s->tolerations);
+    strvec_copy(&d->end_pods, &s->end_pods);
+    d->node = s->node ? xstrdup(s->node) : NULL;
+    d->uncordon = s->uncordon;
+    d->make_ready = s->make_ready;
+    d->advertise = s->advertise ? xstrdup(s->advertise) : NULL;
+    d->advertise_count = s->advertise_count;
+    kv_copy(&d->labels, &s->labels);
+}
+
+static void fixes_copy(Strvec *fixes, FixInfo **info, const Strvec *from, const FixInfo *from_info)
+{
+    strvec_copy(fixes, from);
+    *info = from->n && from_info ? xcalloc(from->n, sizeof **info) : NULL;
+    for (size_t i = 0; *info && i < from->n; i++) fix_info_copy(&(*info)[i], &from_info[i]);
+}
+
+/* The fixes of an intent are the same for each of its pods, except a gated pod's: the command
+ * that releases it names the pod (explain_fixes.c, fixes_gated); those are never kept. */
+void shared_keep_fixes(ExplainShared *s, const Explanation *e)
+{
+    if (s->has_fixes || e->verdict == V_GATED) return;
+    fixes_copy(&s->fixes, &s->fix_info, &e->fixes, e->fix_info);
+    for (size_t i = s->notes.n; i < e->notes.n; i++) strvec_push(&s->fix_notes, e->notes.v[i]);
+    s->has_fixes = true;
+}
+
+void shared_give_fixes(const ExplainShared *s, Explanation *e)
+{
+    fixes_copy(&e->fixes, &e->fix_info, &s->fixes, s->fix_info);
+    strvec_copy(&e->notes, &s->fix_notes);
 }
 
 static void unref_void(void *p) { explain_shared_unref(p); }

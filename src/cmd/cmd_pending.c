@@ -165,12 +165,45 @@ static void json_out(JsonOut *o, const char *s)
     }
 }
 
-typedef struct { JsonOut *out; size_t n; } PodsOut;
+/* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
+ * at the depth of a pod's key, and written into each of those pods as raw JSON */
+typedef struct { JsonOut *out; size_t n; ExplainShared *shared; char *nodes_text; } PodsOut;
+
+static char *render_text(const cJSON *v, int depth)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = render_json_value(f, v, depth);
+    if (fclose(f) != 0 || rc) { free(buf); return NULL; }
+    return buf;
+}
 
 static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
-    cJSON *j = explanation_to_json(e, false);
+    if (e->shared && po->shared != e->shared) {
+        free(po->nodes_text);
+        explain_shared_unref(po->shared);
+        po->shared = explain_shared_ref(e->shared);
+        cJSON *nodes = explanation_nodes_json(e);
+        po->nodes_text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
+        cJSON_Delete(nodes);
+    }
+    cJSON *j;
+    if (e->shared && po->nodes_text) {
+        size_t n = e->nnodes;
+        e->nnodes = 0;
+        j = explanation_to_json(e, false);
+        e->nnodes = n;
+        cJSON *raw = cJSON_CreateNull();
+        raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
+        raw->valuestring = po->nodes_text;
+        cJSON_ReplaceItemInObject(j, "nodes", raw);
+    } else {
+        j = explanation_to_json(e, false);
+    }
     if (po->n++) fputs(", ", po->out->f);
     int rc = render_json_value(po->out->f, j, 2);   /* inside the root object and its "pods" array */
     cJSON_Delete(j);
@@ -200,8 +233,10 @@ static int print_json(const Cluster *c, const char *ns)
     JsonOut out = { stdout, true };
     json_out(&out, frame);
     *at = saved;
-    PodsOut po = { &out, 0 };
+    PodsOut po = { &out, 0, NULL, NULL };
     explain_pending_each(c, ns, write_pod, &po);
+    free(po.nodes_text);
+    explain_shared_unref(po.shared);
     json_out(&out, at);
     fputc('\n', stdout);
     free(frame);
