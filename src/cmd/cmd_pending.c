@@ -166,8 +166,12 @@ static void json_out(JsonOut *o, const char *s)
 }
 
 /* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
- * at the depth of a pod's key, and written into each of those pods as raw JSON */
-typedef struct { JsonOut *out; size_t n; ExplainShared *shared; char *nodes_text; } PodsOut;
+ * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
+ * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
+ * its address): the pods of a few intents come interleaved, by name. */
+#define NODES_TEXTS 8
+typedef struct { ExplainShared *shared; char *text; } NodesText;
+typedef struct { JsonOut *out; size_t n; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
 
 static char *render_text(const cJSON *v, int depth)
 {
@@ -183,23 +187,28 @@ static char *render_text(const cJSON *v, int depth)
 static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
-    if (e->shared && po->shared != e->shared) {
-        free(po->nodes_text);
-        explain_shared_unref(po->shared);
-        po->shared = explain_shared_ref(e->shared);
+    const char *text = NULL;
+    for (size_t i = 0; e->shared && i < NODES_TEXTS && !text; i++)
+        if (po->texts[i].shared == e->shared) text = po->texts[i].text;
+    if (e->shared && !text) {
+        NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
+        free(t->text);
+        explain_shared_unref(t->shared);
+        t->shared = explain_shared_ref(e->shared);
         cJSON *nodes = explanation_nodes_json(e);
-        po->nodes_text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
+        t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
         cJSON_Delete(nodes);
+        text = t->text;
     }
     cJSON *j;
-    if (e->shared && po->nodes_text) {
+    if (text) {
         size_t n = e->nnodes;
         e->nnodes = 0;
         j = explanation_to_json(e, false);
         e->nnodes = n;
         cJSON *raw = cJSON_CreateNull();
         raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
-        raw->valuestring = po->nodes_text;
+        raw->valuestring = (char *)text;
         cJSON_ReplaceItemInObject(j, "nodes", raw);
     } else {
         j = explanation_to_json(e, false);
@@ -233,10 +242,11 @@ static int print_json(const Cluster *c, const char *ns)
     JsonOut out = { stdout, true };
     json_out(&out, frame);
     *at = saved;
-    PodsOut po = { &out, 0, NULL, NULL };
+    PodsOut po;
+    memset(&po, 0, sizeof po);
+    po.out = &out;
     explain_pending_each(c, ns, write_pod, &po);
-    free(po.nodes_text);
-    explain_shared_unref(po.shared);
+    for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
     json_out(&out, at);
     fputc('\n', stdout);
     free(frame);
