@@ -129,9 +129,21 @@ typedef struct {
     Strvec fixes;             /* copy-pasteable; may span lines; each re-checked */
     FixInfo *fix_info;        /* parallel to fixes */
     Strvec notes;
+    struct ExplainShared *shared;   /* when set, nodes and node_rank are borrowed from it (pods
+                                       with the same intent share one evaluation) */
 } Explanation;
 
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
+typedef struct ExplainShared ExplainShared;
+void explain_shared_unref(ExplainShared *s);
+ExplainShared *explain_shared_ref(ExplainShared *s);
+/* explain_pending, with or without the fixes (their re-checks cost most) */
+void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationList *out);
+/* identical waiting pods — the same owner, requests, verdict and reason — have the same key
+ * (caller frees); NULL for a pod without an owner or an owner whose pods were not created */
+char *explanation_group_key(const Explanation *e);
+/* drop the per-node results of e (a table row needs none) */
+void explanation_drop_nodes(Explanation *e);
 
 /* The per-node facts shared by every pod explained against c (built once; borrows c). */
 typedef struct ExplainIndex ExplainIndex;

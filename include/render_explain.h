@@ -9,4 +9,6 @@
 struct cJSON;
 /* "kind": "GPUExplanation" and "apiVersion" added when with_kind */
 struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
+/* its "nodes": every node with its reasons */
+struct cJSON *explanation_nodes_json(const Explanation *e);
 #endif

@@ -71,21 +71,43 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
                                   : xasprintf("%s; nothing to explain", pod_phase_name(p->phase));
         return;
     }
-    e->nnodes = c->nnodes;
-    e->nodes = c->nnodes ? xcalloc(c->nnodes, sizeof *e->nodes) : NULL;
-    e->node_rank = c->nnodes ? xcalloc(c->nnodes, 1) : NULL;
-    Ctx x = { .c = c, .ix = ix, .p = p, .e = e };
+    /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
+    char *key = intent_key(p);
+    ExplainShared *sh = intent_lookup(ix, key);
+    bool fresh = !sh;
+    if (fresh) sh = shared_new(c->nnodes);
+    else sh->refs++;
+    e->shared = sh;
+    e->nnodes = sh->n;
+    e->nodes = sh->nodes;
+    e->node_rank = sh->rank;
+    Ctx x = { .c = c, .ix = ix, .p = p, .e = e, .flags = sh->flags };
     x.gpu = first_gpu(&p->requests, &x.gpu_req);
     if (!x.gpu) { x.gpu = "nvidia.com/gpu"; x.gpu_req = 0; }
-    x.flags = e->nnodes ? xcalloc(e->nnodes, sizeof *x.flags) : NULL;
-    for (size_t i = 0; i < c->nnodes; i++) {
-        explain_node_relief(ix, p, &c->nodes[i], NULL, &e->nodes[i]);
-        x.flags[i] = node_flags(ix, p, &e->nodes[i]);
-        e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
+    if (fresh) {
+        for (size_t i = 0; i < c->nnodes; i++) {
+            explain_node_relief(ix, p, &c->nodes[i], NULL, &e->nodes[i]);
+            x.flags[i] = node_flags(ix, p, &e->nodes[i]);
+            e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
+        }
+        decide_verdict(&x);
+        sh->verdict = e->verdict;
+        sh->summary = e->summary ? xstrdup(e->summary) : NULL;
+        for (size_t i = 0; i < e->notes.n; i++) strvec_push(&sh->notes, e->notes.v[i]);
+        intent_store(ix, key, sh);
+    } else {
+        e->verdict = sh->verdict;
+        e->summary = sh->summary ? xstrdup(sh->summary) : NULL;
+        for (size_t i = 0; i < sh->notes.n; i++) strvec_push(&e->notes, sh->notes.v[i]);
     }
-    decide_verdict(&x);
-    if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
-    fixes_flush(&x);
+    free(key);
+    if (with_fixes && sh->has_fixes) {
+        shared_give_fixes(sh, e);             /* the same intent's fixes, made once */
+    } else {
+        if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
+        fixes_flush(&x);
+        if (with_fixes && sh->refs > 1) shared_keep_fixes(sh, e);   /* kept by the index: others will use it */
+    }
 
     if (!e->sched_text && !str_eq(p->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
         free(e->summary);
@@ -122,7 +144,6 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
             break;
         }
     }
-    free(x.flags);
 }
 
 void explain_pod_indexed(const ExplainIndex *ix, const Pod *p, Explanation *e)
@@ -346,8 +367,24 @@ static int push_explanation(void *ctx, Explanation *e)
 
 void explain_pending(const Cluster *c, const char *ns, ExplanationList *out)
 {
+    explain_pending_opts(c, ns, true, out);
+}
+
+void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationList *out)
+{
     memset(out, 0, sizeof *out);
-    explain_pending_each(c, ns, push_explanation, out);
+    explain_pending_each_opts(c, ns, with_fixes, push_explanation, out);
+}
+
+char *explanation_group_key(const Explanation *e)
+{
+    if (!e->created || !e->owner_kind || !e->owner_name) return NULL;
+    Strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%s\x1f", e->ns, e->owner_kind, e->owner_name, (int)e->verdict,
+                (int)e->agrees, e->summary ? e->summary : "");
+    for (size_t i = 0; i < e->requests.n; i++)
+        strbuf_addf(&sb, "%s=%lld\x1f", e->requests.items[i].name, (long long)e->requests.items[i].milli);
+    return strbuf_detach(&sb);
 }
 
 void explanation_free(Explanation *e)
@@ -357,14 +394,27 @@ void explanation_free(Explanation *e)
     free(e->summary); free(e->sched_text); free(e->event_text);
     schedmsg_free(&e->sched);
     strvec_free(&e->disagreements);
-    for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
-    free(e->nodes);
+    explanation_drop_nodes(e);
     for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
     free(e->fix_info);
-    free(e->node_rank);
     strvec_free(&e->fixes);
     strvec_free(&e->notes);
     memset(e, 0, sizeof *e);
+}
+
+void explanation_drop_nodes(Explanation *e)
+{
+    if (e->shared) {
+        explain_shared_unref(e->shared);
+    } else {
+        for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
+        free(e->nodes);
+        free(e->node_rank);
+    }
+    e->shared = NULL;
+    e->nodes = NULL;
+    e->node_rank = NULL;
+    e->nnodes = 0;
 }
 
 void explanation_list_free(ExplanationList *l)

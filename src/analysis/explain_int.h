@@ -27,10 +27,13 @@ typedef struct {
     int64_t gpu_mem_mib;       /* memory of one physical GPU, 0 unknown */
 } NodeFacts;
 
+typedef struct IntentCache IntentCache;
+
 struct ExplainIndex {
     const Cluster *c;
     NodeFacts *nodes;          /* parallel to c->nodes */
     size_t n;
+    IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
 };
 
 /* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
@@ -114,6 +117,23 @@ void info_end_pods(FixInfo *fi, const Strvec *names);
 /* explain_fixes_size.c */
 void fixes_resource_name(Ctx *x, bool only_now);
 void fix_split(Ctx *x, const char *lead);
+
+/* explain_intent.c: one evaluation shared by the pods of one intent (reference-counted) */
+struct ExplainShared {
+    size_t refs;
+    NodeResult *nodes; unsigned char *rank; NodeFlags *flags; size_t n;   /* parallel to c->nodes */
+    Verdict verdict; char *summary; Strvec notes;                         /* what decide_verdict set */
+    bool has_fixes; Strvec fixes; FixInfo *fix_info;   /* the fixes, when they name no pod, */
+    Strvec fix_notes;                                   /* and the notes the fix search added */
+};
+char *intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
+ExplainShared *shared_new(size_t n);
+void shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */
+void shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
+void intents_init(ExplainIndex *ix);
+void intents_free(ExplainIndex *ix);
+ExplainShared *intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */
+void intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s);   /* takes a reference */
 
 /* explain_reconcile.c */
 void reconcile_scheduler(const Cluster *c, Explanation *e);

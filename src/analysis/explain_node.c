@@ -74,12 +74,14 @@ ExplainIndex *explain_index_new(const Cluster *c)
         ARRAY_GROW(v->v, v->n, v->cap);
         v->v[v->n++] = i;
     }
+    intents_init(ix);
     return ix;
 }
 
 void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
+    intents_free(ix);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }
     free(ix->nodes);
     free(ix);

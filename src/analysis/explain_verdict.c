@@ -156,20 +156,25 @@ static bool stage_busy(Ctx *x)
     if (!count_e_class(x, CL_BUSY, NULL)) return false;
     char a[48], b[48];
     int64_t sum = 0, best = 0;
+    size_t nholders = 0;
     Strvec frees = STRVEC_INIT, holders = STRVEC_INIT;
     for (size_t i = 0; i < e->nnodes; i++) {
         if (!in_e(x, i) || x->flags[i].cls != CL_BUSY) continue;
         int64_t f = node_free_relief(x->ix, e->nodes[i].node, x->p, x->gpu, NULL);
         if (f > best) best = f;
         if (f > 0) { sum += f; strvec_pushf(&frees, "%s %lld", e->nodes[i].node->name, (long long)milli_units(f)); }
+        /* a pod is bound to one node and listed once there: no holder repeats across nodes, so
+         * only the names printed are made, and the rest counted */
         const NodeReason *r = find_code(&e->nodes[i], NR_INSUFFICIENT, x->gpu);
-        for (size_t h = 0; r && h < r->nholders; h++) {
-            char *id = xasprintf("%s/%s", r->holders[h].pod->ns, r->holders[h].pod->name);
-            if (!strvec_contains(&holders, id)) strvec_push(&holders, id);
-            free(id);
-        }
+        for (size_t h = 0; r && h < r->nholders; h++, nholders++)
+            if (holders.n < MAX_NAMES) strvec_pushf(&holders, "%s/%s", r->holders[h].pod->ns, r->holders[h].pod->name);
     }
     char *fl = names_line(&frees), *hl = names_line(&holders);
+    if (nholders > holders.n) {
+        char *all = xasprintf("%s +%zu more", hl, nholders - holders.n);
+        free(hl);
+        hl = all;
+    }
     if (best < x->gpu_req && sum >= x->gpu_req) {
         e->verdict = V_FRAGMENTED;
         e->summary = xasprintf("%lld %s free in total (%s) but no node has %lld", (long long)milli_units(sum), x->gpu,

@@ -13,10 +13,12 @@
 #include "render_explain.h"
 #include "loader.h"
 #include "render.h"
+#include "strmap.h"
 #include "table.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -44,12 +46,49 @@ static size_t terminal_width(void)
  * created)"); `status` counts pods only and names those owners beside its count.  On a terminal
  * REASON is cut to the width with an ellipsis; -o wide or a pipe prints it whole, and wide adds
  * PRIORITY and whether the scheduler's message agrees. */
+/* Identical waiting pods — the same owner, the same requests, the same verdict and reason —
+ * are one row of the narrow table (a Job's queue of 1,500 pods is one line): NAME is
+ * "KIND/OWNER (N pods)", AGE the oldest pod's.  A row stands where its first pod (by name)
+ * would; pods without an owner and owners not created are never grouped.  -o wide and the
+ * JSON/YAML list every pod. */
+/* groups[i]: how many pods row i stands for (0: folded into an earlier row); *oldest: the
+ * group's largest age */
+static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldest)
+{
+    StrMap *m = strmap_new();
+    size_t rows = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        char *key = explanation_group_key(&l->items[i]);
+        size_t first = key ? (size_t)(uintptr_t)strmap_get(m, key) : 0;
+        if (first) {
+            count[first - 1]++;
+            if (l->items[i].age > oldest[first - 1]) oldest[first - 1] = l->items[i].age;
+            count[i] = 0;
+        } else {
+            if (key) strmap_put(m, key, (void *)(uintptr_t)(i + 1));
+            count[i] = 1;
+            oldest[i] = l->items[i].age;
+            rows++;
+        }
+        free(key);
+    }
+    strmap_free(m, NULL);
+    return rows;
+}
+
 static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color)
 {
     if (l->n == 0) {
         if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
         else printf("No pending GPU pods.\n");
         return;
+    }
+    size_t *count = xcalloc(l->n, sizeof *count);
+    int64_t *oldest = xcalloc(l->n, sizeof *oldest);
+    if (wide) {
+        for (size_t i = 0; i < l->n; i++) { count[i] = 1; oldest[i] = l->items[i].age; }
+    } else {
+        group_rows(l, count, oldest);
     }
     static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "PRIORITY", "SCHEDULER", "REASON" };
     static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
@@ -59,13 +98,16 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     for (size_t c = 0; c < ncols; c++) width[c] = utf8_width(wide ? headers[c] : narrow[c]);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
+        if (!count[i]) continue;
         char **row = &cells[i * ncols];
         size_t k = 0;
         row[k++] = xstrdup(e->ns);
-        row[k++] = e->created ? xstrdup(e->name) : xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name);
+        row[k++] = !e->created ? xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name)
+                   : count[i] > 1 ? xasprintf("%s/%s (%zu pods)", e->owner_kind, e->owner_name, count[i])
+                   : xstrdup(e->name);
         row[k++] = explanation_gpus(e);
         char age[16] = "<unknown>";
-        if (e->age >= 0) format_age(e->age, age, sizeof age);
+        if (oldest[i] >= 0) format_age(oldest[i], age, sizeof age);
         row[k++] = xstrdup(age);
         row[k++] = xstrdup(verdict_name(e->verdict));
         if (wide) {
@@ -81,6 +123,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;
         size_t room = term > used + 12 ? term - used : 12;   /* the other columns first */
         for (size_t i = 0; i < l->n; i++) {
+            if (!count[i]) continue;
             char **reason = &cells[i * ncols + ncols - 1];
             char *cut = utf8_truncate(*reason, room);
             free(*reason);
@@ -90,6 +133,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     Table *t = table_new(wide ? headers : narrow, ncols);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
+        if (!count[i]) continue;
         table_add_row(t);
         for (size_t c = 0; c < ncols; c++) {
             if (c == 4) table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
@@ -98,6 +142,8 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         }
     }
     free(cells);
+    free(count);
+    free(oldest);
     table_print(t, stdout, color);
     table_free(t);
 }
@@ -119,12 +165,54 @@ static void json_out(JsonOut *o, const char *s)
     }
 }
 
-typedef struct { JsonOut *out; size_t n; } PodsOut;
+/* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
+ * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
+ * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
+ * its address): the pods of a few intents come interleaved, by name. */
+#define NODES_TEXTS 8
+typedef struct { ExplainShared *shared; char *text; } NodesText;
+typedef struct { JsonOut *out; size_t n; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
+
+static char *render_text(const cJSON *v, int depth)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = render_json_value(f, v, depth);
+    if (fclose(f) != 0 || rc) { free(buf); return NULL; }
+    return buf;
+}
 
 static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
-    cJSON *j = explanation_to_json(e, false);
+    const char *text = NULL;
+    for (size_t i = 0; e->shared && i < NODES_TEXTS && !text; i++)
+        if (po->texts[i].shared == e->shared) text = po->texts[i].text;
+    if (e->shared && !text) {
+        NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
+        free(t->text);
+        explain_shared_unref(t->shared);
+        t->shared = explain_shared_ref(e->shared);
+        cJSON *nodes = explanation_nodes_json(e);
+        t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
+        cJSON_Delete(nodes);
+        text = t->text;
+    }
+    cJSON *j;
+    if (text) {
+        size_t n = e->nnodes;
+        e->nnodes = 0;
+        j = explanation_to_json(e, false);
+        e->nnodes = n;
+        cJSON *raw = cJSON_CreateNull();
+        raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
+        raw->valuestring = (char *)text;
+        cJSON_ReplaceItemInObject(j, "nodes", raw);
+    } else {
+        j = explanation_to_json(e, false);
+    }
     if (po->n++) fputs(", ", po->out->f);
     int rc = render_json_value(po->out->f, j, 2);   /* inside the root object and its "pods" array */
     cJSON_Delete(j);
@@ -154,8 +242,11 @@ static int print_json(const Cluster *c, const char *ns)
     JsonOut out = { stdout, true };
     json_out(&out, frame);
     *at = saved;
-    PodsOut po = { &out, 0 };
+    PodsOut po;
+    memset(&po, 0, sizeof po);
+    po.out = &out;
     explain_pending_each(c, ns, write_pod, &po);
+    for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
     json_out(&out, at);
     fputc('\n', stdout);
     free(frame);
@@ -166,10 +257,7 @@ static int print_json(const Cluster *c, const char *ns)
 static int keep_row(void *ctx, Explanation *e)
 {
     ExplanationList *l = ctx;
-    for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
-    free(e->nodes);
-    e->nodes = NULL;
-    e->nnodes = 0;
+    explanation_drop_nodes(e);
     ARRAY_GROW(l->items, l->n, l->cap);
     l->items[l->n++] = *e;
     memset(e, 0, sizeof *e);
@@ -245,7 +333,10 @@ const Command command_pending = {
         "cluster's nodes and pods; when the scheduler's own message disagrees, the reason says so.\n"
         "Pods already bound to a node (Pending while their containers start) are not listed.  On a\n"
         "terminal REASON is cut to the width; -o wide prints it whole and adds PRIORITY and whether\n"
-        "the scheduler's message agrees.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
+        "the scheduler's message agrees.  Identical waiting pods (the same owner, requests, verdict\n"
+        "and reason, as a Job's queue) are one row, NAME KIND/OWNER (N pods) and AGE the oldest's;\n"
+        "-o wide, json and yaml list every pod.  Use 'kubectl gpu explain POD' for the details and\n"
+        "fixes.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

@@ -3,7 +3,8 @@
  * What is loaded mirrors `status` (nodes, pods of every namespace, the GPU DaemonSets, the
  * ClusterPolicy, services to find Prometheus) plus what `pending` needs (events, quotas).
  * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
- * when the cluster lists were read again — explain_pending over the new cluster.
+ * when the cluster lists were read again — explain_pending over the new cluster, without the
+ * fixes (the explain view computes them for the one pod it shows).
  *
  * Refresh: the loading runs in the feed's worker thread (tui_feed.h): the metrics every
  * --interval, the cluster lists every CLUSTER_EVERY intervals or when the user presses r.  The
@@ -65,7 +66,8 @@ static void *top_fetch(void *ctx, bool full, Error *err)
             return NULL;
         }
         tc->loaded_at = (int64_t)time(NULL);
-        explain_pending(&tc->cluster, s->pending_ns, &tc->pending);
+        /* without the fixes: the explain view makes them for the pod it shows (tui_app.c) */
+        explain_pending_opts(&tc->cluster, s->pending_ns, false, &tc->pending);
         top_cluster_unref(s->cur);
         s->cur = tc;
         if (s->api) apiclient_free(s->api);

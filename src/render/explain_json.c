@@ -158,6 +158,19 @@ static cJSON *node_reason_json(const NodeReason *x)
     return o;
 }
 
+cJSON *explanation_nodes_json(const Explanation *e)
+{
+    cJSON *nodes = cJSON_CreateArray();
+    for (size_t i = 0; i < e->nnodes; i++) {
+        cJSON *n = cJSON_CreateObject();
+        cJSON_AddStringToObject(n, "name", e->nodes[i].node->name);
+        cJSON *rs = cJSON_AddArrayToObject(n, "reasons");
+        for (size_t k = 0; k < e->nodes[i].nreasons; k++) cJSON_AddItemToArray(rs, node_reason_json(&e->nodes[i].reasons[k]));
+        cJSON_AddItemToArray(nodes, n);
+    }
+    return nodes;
+}
+
 cJSON *explanation_to_json(const Explanation *e, bool with_kind)
 {
     cJSON *o = cJSON_CreateObject();
@@ -189,14 +202,7 @@ cJSON *explanation_to_json(const Explanation *e, bool with_kind)
     if (e->sched.kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(&e->sched));
     cJSON_AddBoolToObject(o, "agreesWithScheduler", e->agrees);
     cJSON_AddItemToObject(o, "disagreements", strvec_json(&e->disagreements));
-    cJSON *nodes = cJSON_AddArrayToObject(o, "nodes");
-    for (size_t i = 0; i < e->nnodes; i++) {
-        cJSON *n = cJSON_CreateObject();
-        cJSON_AddStringToObject(n, "name", e->nodes[i].node->name);
-        cJSON *rs = cJSON_AddArrayToObject(n, "reasons");
-        for (size_t k = 0; k < e->nodes[i].nreasons; k++) cJSON_AddItemToArray(rs, node_reason_json(&e->nodes[i].reasons[k]));
-        cJSON_AddItemToArray(nodes, n);
-    }
+    cJSON_AddItemToObject(o, "nodes", explanation_nodes_json(e));
     cJSON_AddItemToObject(o, "fixes", strvec_json(&e->fixes));
     cJSON *fd = cJSON_AddArrayToObject(o, "fixDetails");
     for (size_t i = 0; i < e->fixes.n && e->fix_info; i++) cJSON_AddItemToArray(fd, fix_info_json(&e->fix_info[i]));

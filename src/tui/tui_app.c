@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "error.h"
 #include "labels.h"
+#include "strmap.h"
 #include "tui_feed.h"
 #include "tui_panel.h"
 #include "tui_screen.h"
@@ -26,6 +27,7 @@
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,12 @@ typedef struct {
     /* the lists as shown: indices into status.gpu_node_list / tc->pending.items */
     size_t *nodes, nnodes;
     size_t *pend, npend;
+    size_t *pend_count;          /* parallel to pend: the identical waiting pods a row stands for */
+    size_t npend_pods;           /* pods the pending rows stand for */
+    /* the explain view's pod with its fixes (the list is made without them): borrows full_tc */
+    Explanation full;
+    TopCluster *full_tc;
+    const Explanation *full_src;
     Panel node_panel, pend_panel;
     PaneId focus;
     SortKey sort;
@@ -99,6 +107,32 @@ static const NodeStatus *find_node(const App *a, const char *name)
     for (size_t i = 0; i < st->ngpu_node_list; i++)
         if (str_eq(st->gpu_node_list[i].name, name)) return &st->gpu_node_list[i];
     return NULL;
+}
+
+static size_t pend_count_at(const App *a, size_t i)
+{
+    return i < a->npend && a->pend_count ? a->pend_count[i] : 1;
+}
+
+static void full_clear(App *a)
+{
+    if (!a->full_tc) return;
+    explanation_free(&a->full);
+    top_cluster_unref(a->full_tc);
+    a->full_tc = NULL;
+    a->full_src = NULL;
+}
+
+/* e with its fixes: computed for the one pod the explain view shows, kept while it shows it */
+static const Explanation *full_explanation(App *a, const Explanation *e)
+{
+    if (!e || !e->pod || !a->data) return e;        /* an owner not created: its fixes are there */
+    if (a->full_tc == a->data->tc && a->full_src == e) return &a->full;
+    full_clear(a);
+    explain_pod(&a->data->tc->cluster, e->pod, &a->full);
+    a->full_tc = top_cluster_ref(a->data->tc);
+    a->full_src = e;
+    return &a->full;
 }
 
 static const Explanation *find_pending(const App *a, const char *ns, const char *name)
@@ -215,9 +249,9 @@ static int node_cmp(const void *pa, const void *pb)
 
 static void rebuild_lists(App *a)
 {
-    free(a->nodes); free(a->pend);
-    a->nodes = a->pend = NULL;
-    a->nnodes = a->npend = 0;
+    free(a->nodes); free(a->pend); free(a->pend_count);
+    a->nodes = a->pend = a->pend_count = NULL;
+    a->nnodes = a->npend = a->npend_pods = 0;
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
     const GpuStatus *st = &a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
@@ -228,8 +262,24 @@ static void rebuild_lists(App *a)
     qsort(a->nodes, a->nnodes, sizeof *a->nodes, node_cmp);
     const ExplanationList *pl = &a->data->tc->pending;
     a->pend = xcalloc(pl->n + 1, sizeof *a->pend);
-    for (size_t i = 0; i < pl->n; i++)
-        if (pending_matches(a, &pl->items[i])) a->pend[a->npend++] = i;
+    a->pend_count = xcalloc(pl->n + 1, sizeof *a->pend_count);
+    /* identical waiting pods (same owner, requests, verdict, reason) are one row with a count */
+    StrMap *groups = strmap_new();
+    for (size_t i = 0; i < pl->n; i++) {
+        if (!pending_matches(a, &pl->items[i])) continue;
+        a->npend_pods++;
+        char *key = explanation_group_key(&pl->items[i]);
+        size_t row = key ? (size_t)(uintptr_t)strmap_get(groups, key) : 0;
+        if (row) {
+            a->pend_count[row - 1]++;
+        } else {
+            if (key) strmap_put(groups, key, (void *)(uintptr_t)(a->npend + 1));
+            a->pend_count[a->npend] = 1;
+            a->pend[a->npend++] = i;
+        }
+        free(key);
+    }
+    strmap_free(groups, NULL);
 
     panel_set_count(&a->node_panel, a->nnodes);
     panel_set_count(&a->pend_panel, a->npend);
@@ -534,8 +584,9 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
 
 typedef struct { App *a; int name, gpus, verdict; } PendCols;
 
-static char *pend_name(const Explanation *e)
+static char *pend_name(const Explanation *e, size_t count)
 {
+    if (e->created && count > 1) return xasprintf("%s/%s/%s (%zu pods)", e->ns, e->owner_kind, e->owner_name, count);
     if (e->created) return xasprintf("%s/%s", e->ns, e->name);
     return xasprintf("%s/%s/%s (not created)", e->ns, e->owner_kind ? e->owner_kind : "owner", e->name);
 }
@@ -561,7 +612,7 @@ static void pend_cols(App *a, int w, PendCols *pc)
     pc->verdict = 12;
     for (size_t i = 0; i < a->npend; i++) {
         const Explanation *e = pend_at(a, i);
-        char *n = pend_name(e);
+        char *n = pend_name(e, pend_count_at(a, i));
         int l = screen_width(n);
         free(n);
         if (l > pc->name) pc->name = l;
@@ -583,10 +634,10 @@ static void pend_header(void *ctx, int y, int x, int w, bool focused)
     TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
     screen_fill(y, x, w, at);
     char title[48];
-    if (a->data && a->npend != a->data->tc->pending.n)
-        snprintf(title, sizeof title, "PENDING %zu/%zu", a->npend, a->data->tc->pending.n);
+    if (a->data && a->npend_pods != a->data->tc->pending.n)
+        snprintf(title, sizeof title, "PENDING %zu/%zu", a->npend_pods, a->data->tc->pending.n);
     else
-        snprintf(title, sizeof title, "PENDING %zu", a->npend);
+        snprintf(title, sizeof title, "PENDING %zu", a->npend_pods);
     int cx = x + 1;
     screen_put(y, cx, pc->name, at, title);
     cx += pc->name + 1;
@@ -602,7 +653,7 @@ static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     PendCols *pc = ctx;
     const Explanation *e = pend_at(pc->a, i);
     int cx = x + 1;
-    char *n = pend_name(e);
+    char *n = pend_name(e, pend_count_at(pc->a, i));
     screen_put(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
     free(n);
     cx += pc->name + 1;
@@ -626,7 +677,7 @@ static void draw_detail(App *a, int y, int h, int w)
     text_init(&d, w - 2);
     if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
-        char *n = pend_name(e);
+        char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));
         int cx = 1 + screen_put(y, 1, w - 2, at, n);
         free(n);
         screen_putf(y, cx, w - cx - 1, at, "  %s", verdict_name(e->verdict));
@@ -790,7 +841,8 @@ static void draw(App *a)
     } else if (a->view == VIEW_EXPLAIN && a->data) {
         TextDoc d;
         text_init(&d, COLS - 2);
-        view_explain(&d, a->data, find_pending(a, a->view_ns, a->view_pod), a->view_ns, a->view_pod);
+        view_explain(&d, a->data, full_explanation(a, find_pending(a, a->view_ns, a->view_pod)), a->view_ns,
+                     a->view_pod);
         char *t = xasprintf("EXPLAIN %s/%s", a->view_ns, a->view_pod);
         draw_doc(a, t, &d, &a->view_top);
         free(t);
@@ -975,7 +1027,8 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     }
     screen_close();
     top_data_free(a.data);
-    free(a.nodes); free(a.pend);
+    full_clear(&a);
+    free(a.nodes); free(a.pend); free(a.pend_count);
     free(a.filter); free(a.filter_before);
     label_selector_free(&a.sel);
     strbuf_free(&a.edit);

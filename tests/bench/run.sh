@@ -4,6 +4,7 @@
 #
 #   tests/bench/run.sh [--pods N] [--nodes N] [--gpu-fraction F] [--seed S] [--no-kubectl]
 #                      [--no-plan-gpu] [--no-gzip] [--sizes "500 5000 50000 150000"] [--out FILE]
+#                      [--queue "NODES PODS_PER_NODE PENDING" | --no-queue]   (--pods 0: the queue only)
 #
 # Default: 5,000 nodes (40% GPU nodes of several products, MIG and time-sliced among them) and
 # 150,000 pods of 3-5 KB (tests/gen/gen_cluster.py, cached under build/bench/data), served by
@@ -22,6 +23,11 @@
 # Answers are gzip-compressed, as kubectl and kubectl-gpu ask by default; --no-gzip sets
 # disable-compression in the kubeconfig (and the floor asks for plain answers) instead.
 #
+# Then a queue (issue 22): a full cluster of GPU nodes (--gpu-fraction 1, every GPU held) with a
+# long queue of pending GPU pods in Jobs (--queue "1000 30 1500": nodes, pods per node, pending
+# pods), where `pending -A` (table and JSON) must cost at most 2x `status`; --no-queue skips it.
+# Its JSON (every pod with the reasons of every node, some GB) is written to /dev/null.
+#
 # Results: the table goes to stdout and, with the raw numbers as JSON, to
 # build/bench/results/bench-<UTC time>.{txt,json} (or --out FILE[.json]) so runs can be
 # compared.  Every process the bench starts is stopped when it ends (or is interrupted).
@@ -33,7 +39,7 @@ BENCH=$ROOT/build/bench
 mkdir -p "$BENCH/data" "$BENCH/results"
 export TEST_TMP_ROOT=$BENCH/tmp
 
-PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1
+PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1 QUEUE="1000 30 1500"
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) PODS=$2; shift 2 ;;
@@ -43,6 +49,8 @@ while [ $# -gt 0 ]; do
     --no-kubectl) KUBECTL_RUN=0; shift ;;
     --no-plan-gpu) PLAN_GPU=0; shift ;;
     --no-gzip) GZIP=0; shift ;;
+    --queue) QUEUE=$2; shift 2 ;;
+    --no-queue) QUEUE=""; shift ;;
     --sizes) SIZES=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -95,12 +103,14 @@ prom_stop_bench() {
 }
 on_exit prom_stop_bench
 
-# gen_cluster NODES GPUF PPN -> path of the (cached) cluster file
+# gen_cluster NODES GPUF PPN [PENDING] -> path of the (cached) cluster file; with PENDING, every
+# GPU held and PENDING pods queued
 gen_cluster() {
-  local f="$BENCH/data/cluster-$1n-$(printf %s "$2" | tr . _)g-$3p-s$SEED.json"
+  local f="$BENCH/data/cluster-$1n-$(printf %s "$2" | tr . _)g-$3p${4:+-full-$4q}-s$SEED.json"
   if [ ! -s "$f" ]; then
-    echo "# generating $1 nodes x $3 pods per node (gpu fraction $2) into $f" >&2
+    echo "# generating $1 nodes x $3 pods per node (gpu fraction $2${4:+, full, $4 pending}) into $f" >&2
     python3 "$ROOT/tests/gen/gen_cluster.py" --nodes "$1" --gpu-fraction "$2" --pods-per-node "$3" \
+      ${4:+--fill 1 --pending "$4"} \
       --seed "$SEED" -o "$f.tmp" --summary "${f%.json}.summary.json" && mv -f "$f.tmp" "$f" || return 1
   fi
   printf '%s\n' "$f"
@@ -137,12 +147,12 @@ measure() {
   local label=$1 size=$2; shift 2
   : >"$FAKEAPI_LOG"
   : >"$T/prom.log"
-  "$TIME" -f '%e %U %S %M %x' -o "$T/time" "$@" >"$T/out" 2>"$T/err"
+  "$TIME" -f '%e %U %S %M %x' -o "$T/time" "$@" >"${MEASURE_OUT:-$T/out}" 2>"$T/err"
   local rc
   rc=$(awk 'END { print $5 }' "$T/time")
-  python3 - "$label" "$size" "$T/time" "$FAKEAPI_LOG" "$T/prom.log" "$T/err" "$ROWS_FILE" <<'PY'
+  python3 - "$label" "$size" "$T/time" "$FAKEAPI_LOG" "$T/prom.log" "$T/err" "$ROWS_FILE" "${SCENARIO:-main}" <<'PY'
 import json, re, sys
-label, size, tf, log, plog, errf, rows = sys.argv[1:8]
+label, size, tf, log, plog, errf, rows, scenario = sys.argv[1:9]
 last = [l for l in open(tf).read().split('\n') if l.strip()][-1].split()
 wall, user, sys_, rss, rc = float(last[0]), float(last[1]), float(last[2]), int(last[3]), int(last[4])
 reqs = [json.loads(l) for l in open(log) if l.strip()]
@@ -158,7 +168,7 @@ load_cpu = None
 m = re.search(r'read the cluster with \d+ requests in [0-9.]+ s \(CPU ([0-9.]+) s\)', open(errf, errors='replace').read())
 if m:
     load_cpu = float(m.group(1))
-row = {'label': label, 'size': int(size), 'wall': wall, 'cpu': round(user + sys_, 2), 'user': user, 'sys': sys_,
+row = {'label': label, 'size': int(size), 'scenario': scenario, 'wall': wall, 'cpu': round(user + sys_, 2), 'user': user, 'sys': sys_,
        'rss_kb': rss, 'rc': rc, 'requests': len(reqs), 'list_pages': len(lists),
        'other_requests': len(reqs) - len(lists), 'lists': len(firsts),
        'lists_read_twice': sorted(k for k, v in firsts.items() if v > 1),
@@ -190,6 +200,43 @@ print('\n'.join(seen))
 PY
 }
 
+# check_status FILE SIZE : what status -o json ($T/out) reports must be what the generator counted
+check_status() {
+  python3 - "$T/out" "${1%.json}.summary.json" "$2" "$ROWS_FILE" "${SCENARIO:-main}" <<'PY'
+import json, sys
+out, summ, size, rows, scenario = sys.argv[1:6]
+try:
+    st = json.load(open(out))['summary']
+except (ValueError, KeyError):
+    st = {}
+want = json.load(open(summ))
+keys = ('nodes', 'gpuNodes', 'physicalGPUs', 'pendingGPUPods', 'resources')
+bad = [k for k in keys if st.get(k) != want.get(k)]
+with open(rows, 'a') as fh:
+    fh.write(json.dumps({'label': 'check', 'size': int(size), 'scenario': scenario,
+                         'status_matches_generator': not bad, 'mismatch': bad}) + '\n')
+PY
+}
+
+# run_queue NODES PPN PENDING : the full cluster with a long queue
+run_queue() {
+  local file realpods
+  file=$(gen_cluster "$1" 1 "$2" "$3") || { echo "run.sh: generator failed" >&2; return 2; }
+  realpods=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pods"])' "${file%.json}.summary.json")
+  serve "$file" || return 2
+  echo "# queue: $1 GPU nodes, every GPU held, $realpods pods, $3 pending GPU pods" >&2
+  "$KGPU" status -o json >/dev/null 2>&1
+  "$KGPU" pending -A >/dev/null 2>&1
+  SCENARIO=queue
+  measure "kubectl-gpu status -o json" "$realpods" "$KGPU" status -o json
+  check_status "$file" "$realpods"
+  measure "kubectl-gpu pending -A" "$realpods" "$KGPU" pending -A
+  MEASURE_OUT=/dev/null measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
+  SCENARIO=main
+  fakeapi_stop
+  prom_stop_bench
+}
+
 # run_size PODS : the whole comparison at one size
 run_size() {
   local pods=$1 nodes ppn file
@@ -216,21 +263,7 @@ run_size() {
   measure floor "$realpods" "$FLOOR" --server "$FAKEAPI_URL" --cacert "$FAKEAPI_CERTS/ca.crt" \
     --token "$FAKEAPI_TOKEN" ${gz:+"$gz"} "${paths[@]}"
   measure "kubectl-gpu status -o json" "$realpods" "$KGPU" status -o json
-  # what status reports must be what the generator counted
-  python3 - "$T/out" "${file%.json}.summary.json" "$realpods" "$ROWS_FILE" <<'PY'
-import json, sys
-out, summ, size, rows = sys.argv[1:5]
-try:
-    st = json.load(open(out))['summary']
-except (ValueError, KeyError):
-    st = {}
-want = json.load(open(summ))
-keys = ('nodes', 'gpuNodes', 'physicalGPUs', 'pendingGPUPods', 'resources')
-bad = [k for k in keys if st.get(k) != want.get(k)]
-with open(rows, 'a') as fh:
-    fh.write(json.dumps({'label': 'check', 'size': int(size), 'status_matches_generator': not bad,
-                         'mismatch': bad}) + '\n')
-PY
+  check_status "$file" "$realpods"
   measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
   measure "kubectl-gpu plan -o json" "$realpods" "$KGPU" plan -o json --prometheus "$PROM_URL"
   if [ "$KUBECTL_RUN" = 1 ]; then
@@ -253,8 +286,12 @@ PY
 
 if [ -n "$SIZES" ]; then
   for s in $SIZES; do run_size "$s" || exit $?; done
-else
+elif [ "$PODS" -gt 0 ]; then
   run_size "$PODS" || exit $?
+fi
+if [ -n "$QUEUE" ]; then
+  # shellcheck disable=SC2086
+  run_queue $QUEUE || exit $?
 fi
 
 # the table, the targets, the results file
@@ -263,8 +300,10 @@ python3 - "$ROWS_FILE" "$OUT" "$JSON_OUT" "$STAMP" "$COMMIT" "$(nproc)" \
 import json, sys
 rows_f, out_f, json_f, stamp, commit, cores, mem_gb, sizes, gzip = sys.argv[1:10]
 allrows = [json.loads(l) for l in open(rows_f) if l.strip()]
-rows = [r for r in allrows if r['label'] != 'check']
-checks_by_size = {r['size']: r for r in allrows if r['label'] == 'check'}
+queue = [r for r in allrows if r.get('scenario') == 'queue']
+allrows_main = [r for r in allrows if r.get('scenario', 'main') == 'main']
+rows = [r for r in allrows_main if r['label'] != 'check']
+checks_by_size = {r['size']: r for r in allrows_main if r['label'] == 'check'}
 lines, checks = [], []
 
 def p(s=''):
@@ -328,6 +367,27 @@ for r in rows:
             target(False, 'plan with 5,000 GPU nodes: no "read the cluster" line in its -v output')
         target(r['rc'] == 0, 'plan with 5,000 GPU nodes exits 0')
         target(r['rss_kb'] < 64 * 1024, 'plan with 5,000 GPU nodes: peak RSS %.1f MiB < 64 MiB' % mib(r['rss_kb']))
+if queue:
+    qrows = [r for r in queue if r['label'] != 'check']
+    qby = {r['label']: r for r in qrows}
+    qchk = next((r for r in queue if r['label'] == 'check'), None)
+    p()
+    p('queue: all GPU nodes, every GPU held, pending GPU pods in Jobs (pods %d)' % (qrows[0]['size'] if qrows else 0))
+    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
+    for r in qrows:
+        p('%-32s %9.2f %8.2f %9.1f %9d %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), r['requests'],
+                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+    p()
+    if qchk:
+        target(qchk['status_matches_generator'], 'queue: status summary equals the generator\'s%s'
+               % ('' if qchk['status_matches_generator'] else ': differs in ' + ', '.join(qchk['mismatch'])))
+    st = qby.get('kubectl-gpu status -o json')
+    for r in qrows:
+        target(r['rc'] == 0, 'queue: %s exits 0' % r['label'])
+        target(r['rss_kb'] < 64 * 1024, 'queue: %s peak RSS %.1f MiB < 64 MiB' % (r['label'], mib(r['rss_kb'])))
+        if st and r is not st:
+            target(r['wall'] <= 2 * st['wall'], 'queue: %s wall %.2f s <= 2 x status (%.2f s): ratio %.2f'
+                   % (r['label'], r['wall'], st['wall'], r['wall'] / st['wall']))
 if len(sizes_seen) > 1:
     p()
     p('scaling (wall s / peak RSS MiB)')

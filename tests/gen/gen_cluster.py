@@ -18,6 +18,10 @@ Succeeded/Failed) filling a random share of the node, the rest CPU pods; then Pe
 request GPUs (with FailedScheduling events whose histogram is computed from the generated
 state), some of them gated.
 
+A queue (issue 22): --fill 1 holds every GPU of every ready GPU node, and --pending N makes N
+pending GPU pods in Jobs of --queue-owner pods each (same owner, same request), e.g.
+    --nodes 1000 --gpu-fraction 1 --pods-per-node 30 --fill 1 --pending 1500
+
 --summary FILE writes what `kubectl gpu status` must report, counted while generating:
     {"nodes", "gpuNodes", "physicalGPUs", "pendingGPUPods", "pods",
      "resources": {name: {"allocatable", "allocated"}},
@@ -478,16 +482,21 @@ class Gen:
             t = self.templates[shape] = pod_template(shape, self.a.indent)
         return t
 
-    def emit_pod(self, shape, node=None, message=None):
+    def new_owner(self, gpu):
+        """a fresh owner (namespace, app, hash, owner uid) for one pod or a queue of pods"""
         rng = self.rng
         ns = NS[rng.randrange(len(NS))]
-        app = "%s-%s" % (("gpu" if any(shape[0]) or shape[1] else "svc"), self.suffix(4))
-        h = "%09x" % rng.getrandbits(36)
+        app = "%s-%s" % (("gpu" if gpu else "svc"), self.suffix(4))
+        return ns, app, "%09x" % rng.getrandbits(36), self.uid()
+
+    def emit_pod(self, shape, node=None, message=None, owner_of=None):
+        rng = self.rng
+        ns, app, h, owner_uid = owner_of or self.new_owner(any(shape[0]) or shape[1])
         owner = "%s-%s" % (app, h)
         name = "%s-%s" % (owner, self.suffix())
         created = NOW - rng.randrange(300, 86400 * 20)
         v = {"name": name, "ns": ns, "app": app, "hash": h, "owner": owner, "gen": owner + "-",
-             "uid": self.uid(), "owner_uid": self.uid(), "rv": str(rng.randrange(10000000, 99999999)),
+             "uid": self.uid(), "owner_uid": owner_uid, "rv": str(rng.randrange(10000000, 99999999)),
              "created": iso(created), "started": iso(created + 4), "finished": iso(created + 3600),
              "img": "%064x" % rng.getrandbits(256)}
         if node is not None:
@@ -538,10 +547,12 @@ class Gen:
         rng, k = self.rng, self.a.pods_per_node
         count = 0
         if n["kind"] and n["ready"]:
-            target = rng.random()            # share of the node's GPUs to fill
+            # share of the node's GPUs to fill; --fill 1 holds every GPU (as many GPU pods as it takes)
+            target = rng.random() if self.a.fill is None else self.a.fill
             total = sum(n["alloc"].values())
             used = 0
-            while count < max(0, k - 3) and total and used < target * total:
+            most = max(0, k - 3) if self.a.fill is None else k + 2 * total
+            while count < most and total and used < target * total:
                 req = self.gpu_request_for(n)
                 if req is None:
                     break
@@ -626,8 +637,14 @@ class Gen:
         # Pending GPU pods: a request no schedulable node can fit
         ngpu = sum(1 for n in self.nodes if n["kind"])
         npending = (a.nodes // 20 + 1) if ngpu else 0
+        if a.pending is not None:
+            npending = a.pending if ngpu else 0
         events = []
+        owner = None
         for j in range(npending):
+            # with --pending, the queue comes from Jobs of up to --queue-owner pods (same owner, same request)
+            if a.pending is not None and j % (2 * a.queue_owner) == 0:
+                owner = [self.new_owner(True), self.new_owner(True)]
             if j % 2 == 0:
                 res = "nvidia.com/gpu"
                 cnt = 1 + max([n["free"].get(res, 0) for n in self.nodes
@@ -637,7 +654,7 @@ class Gen:
             gated = j % 7 == 3
             msg = None if gated else self.pending_message(res, cnt)
             name, ns = self.emit_pod((((res, cnt),), (), "Pending", False, gated, rng.randrange(len(IMAGES_GPU))),
-                                     message=msg)
+                                     message=msg, owner_of=owner[j % 2] if owner else None)
             self.summary["pendingGPUPods"] += 1
             if msg:
                 events.append((ns, name, msg))
@@ -689,12 +706,18 @@ def main():
     ap.add_argument("--gpu-fraction", type=float, default=0.4)
     ap.add_argument("--pods-per-node", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fill", type=float, help="share of every ready GPU node's GPUs held by pods "
+                    "(default: a random share per node; 1 = every GPU held)")
+    ap.add_argument("--pending", type=int, help="pending GPU pods (default nodes/20 + 1)")
+    ap.add_argument("--queue-owner", type=int, default=50,
+                    help="with --pending: pending pods per owner (a Job's queue), default 50")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ap.add_argument("--summary", help="write the expected status totals (JSON) here")
     ap.add_argument("--indent", action="store_true",
                     help="kubectl's layout (4-space indent; about 2.5x larger) instead of one compact item per line")
     a = ap.parse_args()
-    if a.nodes < 1 or not 0 <= a.gpu_fraction <= 1 or a.pods_per_node < 0:
+    if a.nodes < 1 or not 0 <= a.gpu_fraction <= 1 or a.pods_per_node < 0 or \
+            (a.fill is not None and not 0 <= a.fill <= 1) or (a.pending or 0) < 0 or a.queue_owner < 1:
         ap.error("need --nodes >= 1, 0 <= --gpu-fraction <= 1, --pods-per-node >= 0")
     out = sys.stdout if a.output == "-" else open(a.output, "w", encoding="utf-8", buffering=1 << 20)
     g = Gen(a, out)

@@ -211,6 +211,27 @@ check_match "$(tail -n +1 <<<"$SCREEN" | grep -v '^$' | tail -1)" '^\$ ?$' "afte
 check_eq "$(TM display -p -t main '#{alternate_on}')" 0 "after q: alternate screen left"
 TM kill-session -t main
 
+# ---- a queue: identical waiting pods are one row; the explain view makes the fixes ---------------
+QFIX="$KGPU_ROOT/tests/fixtures/pending/queue.json"
+kgpu explain train-q-0 -n ml --snapshot "$QFIX"
+QFIX1=$(grep -m1 -o 'when ml/full-[ab] ends' <<<"$OUT")
+start_shell queue 140 60
+keys queue "$KGPU_BIN top --snapshot $QFIX; echo TOP-EXIT=\$?" Enter
+MSG="queue: starts"; check_ok wait_for queue "PENDING 9" 15
+check_match "$SCREEN" "^ ml/Job/train-q \(4 pods\) +gpu:1 +Insufficient" "queue: the 4 identical pods of Job train-q are one row"
+check_match "$SCREEN" "^ ml/Job/eval-q \(2 pods\) +gpu:1 +Insufficient" "queue: the 2 of Job eval-q are one row"
+check_match "$SCREEN" "^ ml/train-q-big +gpu:2 " "queue: a different request is its own row"
+check_match "$SCREEN" "^ ml/train-q-gated +gpu:1 +Gated" "queue: a different verdict is its own row"
+check_match "$SCREEN" "^ ml/lone-1 " "queue: a pod without an owner is its own row"
+keys queue Tab j j Enter
+MSG="queue: Enter on a group explains its first pod"; check_ok wait_for queue "EXPLAIN ml/train-q-0" 5
+check_contains "$SCREEN" "FIXES" "queue: the explain view has the fixes (made for the pod shown)"
+check_contains "$SCREEN" "$QFIX1" "queue: the fix explain prints ($QFIX1)"
+keys queue q q
+MSG="queue: q quits"; check_ok wait_re queue "TOP-EXIT=[0-9]" 10
+check_contains "$SCREEN" "TOP-EXIT=0" "queue: exit 0"
+TM kill-session -t queue
+
 # ---- monochrome, ASCII, Ctrl-C --------------------------------------------------------------------
 start_shell mono 80 24 NO_COLOR=1 LC_ALL=C
 keys mono "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
