@@ -17,14 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cluster.h"
-#include "options.h"
+#include "source_config.h"
 #include "usage.h"
 
 struct ApiClient;
 struct Error;
 /* Never fails the command: on any failure data->source = "none" and detail says why.
- * api may be NULL (offline snapshot: metrics come from --prometheus or the snapshot). */
-void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *api,
+ * sc may be NULL (no metrics flags); api may be NULL (offline snapshot: metrics come from --prometheus or the snapshot). */
+void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
                      const Cluster *c, const MetricsQuery *q,
                      WorkloadUsage **workloads, size_t *nworkloads);
 #endif

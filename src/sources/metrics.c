@@ -231,7 +231,7 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
     return (long)d->ngpus;
 }
 
-void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *api,
+void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
                      const Cluster *c, const MetricsQuery *q, WorkloadUsage **workloads,
                      size_t *nworkloads)
 {
@@ -247,16 +247,16 @@ void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *
     if (nworkloads) *nworkloads = 0;
     double at = eval_time();
     data->evaluated_at = at > 0 ? at : (double)time(NULL);
-    int verbose = g ? g->verbose : 0;
+    int verbose = sc ? sc->verbose : 0;
 
-    if (g && g->no_metrics) {
+    if (sc && sc->no_metrics) {
         set_source(data, "none", xstrdup("disabled by --no-metrics"));
         return;
     }
     Error err = { .set = false };
-    if (g && g->prometheus) {
-        PromConfig pc = { .url = g->prometheus, .token = g->prometheus_token,
-                          .basic_auth = g->prometheus_user, .timeout = g->request_timeout,
+    if (sc && sc->prometheus) {
+        PromConfig pc = { .url = sc->prometheus, .token = sc->prometheus_token,
+                          .basic_auth = sc->prometheus_basic_auth, .timeout = sc->request_timeout,
                           .verbose = verbose };
         char *shown = NULL;
         long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, &shown, &err);
@@ -271,7 +271,7 @@ void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *
         return;
     }
     if (!api) {
-        set_source(data, "none", xstrdup(g && g->snapshot
+        set_source(data, "none", xstrdup(sc && sc->snapshot
             ? "offline (--snapshot): metrics only with --prometheus URL"
             : "no API server connection to find metrics through"));
         return;
@@ -297,7 +297,7 @@ void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *
                                *port ? ":" : "", port);
         if (verbose) fprintf(stderr, "metrics: trying Prometheus service %s/%s:%s through the API server\n",
                              s->ns, s->name, port);
-        PromConfig pc = { .api = api, .proxy_path = path, .timeout = g ? g->request_timeout : 0,
+        PromConfig pc = { .api = api, .proxy_path = path, .timeout = sc ? sc->request_timeout : 0,
                           .verbose = verbose };
         error_clear(&err);
         long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, NULL, &err);
