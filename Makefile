@@ -64,7 +64,7 @@ ASAN_OBJS := $(LIB_SRCS:%.c=build/asan/%.o)
 REL_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/rel/unit/%)
 ASAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 
-.PHONY: all check test test-asan test-dist demo install uninstall clean deps deps-test bench fuzz valgrind dist dist-deps lint-man help FORCE
+.PHONY: all check check-layers test test-asan test-dist demo install uninstall clean deps deps-test bench fuzz valgrind dist dist-deps lint-man help FORCE
 all: kubectl-gpu
 
 build/rel/%.o: %.c
@@ -106,12 +106,14 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test dist
 
-# make check: every test against the normal build, then again under ASan + UBSan, then the
-# release archives (make test-dist).
-check: deps-test
+# make check: the include arrows between layers (scripts/check-layers.py), every test against
+# the normal build, then again under ASan + UBSan, then the release archives (make test-dist).
+check: deps-test check-layers
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-dist
+check-layers:
+	@python3 scripts/check-layers.py
 test: kubectl-gpu $(REL_UNITS)
 	@tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label rel
 test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)

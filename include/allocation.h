@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cluster.h"
-#include "metrics.h"
+#include "usage.h"
 #include "node.h"
 #include "util.h"
 

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "metrics.h"
+#include "usage.h"
 
 typedef struct { const char *name, *value; } PromLabel;
 

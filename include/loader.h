@@ -5,7 +5,7 @@
 #define KGPU_LOADER_H
 #include <stdbool.h>
 #include "cluster.h"
-#include "options.h"
+#include "source_config.h"
 
 typedef struct {
     bool nodes, pods, events, quotas, daemonsets, clusterpolicy, services;
@@ -23,8 +23,8 @@ struct RestConfig;
  * the caller (for metrics through the proxy), who frees it with apiclient_free; offline it is
  * set to NULL.  A continue token that expires (410) restarts the whole load once, so the
  * result is one consistent read.  Sets c->context, c->server, c->source and c->now, and calls
- * cluster_finalize(). */
-int cluster_load(Cluster *c, GlobalOptions *g, const LoadRequest *rq,
+ * cluster_finalize().  With sc->snapshot the file is read instead of the API server. */
+int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq,
                  struct ApiClient **api_out, struct Error *err);
 
 /* Snapshot: a JSON List (as `kubectl gpu snapshot` or `kubectl get ... -o json` writes it)
@@ -45,10 +45,10 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Er
 
 /* ---- the live side, shared by cluster_load and `kubectl gpu snapshot` ---- */
 
-/* kubeconfig_load with the global flags, then apiclient_new.  *rc is filled (free with
+/* kubeconfig_load with the overrides of sc, then apiclient_new.  *rc is filled (free with
  * restconfig_free) and *api returned.  Kubeconfig warnings are printed with -v.  Pages hold
  * 500 items, or $KUBECTL_GPU_CHUNK_SIZE (kubectl's --chunk-size; used by the tests). */
-int loader_connect(GlobalOptions *g, struct RestConfig *rc, struct ApiClient **api,
+int loader_connect(const SourceConfig *sc, struct RestConfig *rc, struct ApiClient **api,
                    struct Error *err);
 
 /* Lists what rq asks for, in order nodes, pods, events, resourcequotas, daemonsets,
@@ -65,5 +65,5 @@ const char *loader_api_version(ObjKind kind);
 
 /* The namespace commands use when -n is not given: the context's namespace (live), or
  * "default" offline.  Returns a newly allocated string, or NULL with err set. */
-char *loader_default_namespace(GlobalOptions *g, struct Error *err);
+char *loader_default_namespace(const SourceConfig *sc, struct Error *err);
 #endif

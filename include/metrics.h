@@ -4,12 +4,9 @@
  * Source order (product.md): --prometheus URL; else a Prometheus found in the cluster, reached
  * through the API server's service proxy; else the DCGM exporter pods scraped through the pod
  * proxy (instant values only); else none, with the reason in UsageData.detail.
- * UsageData owns everything; usage_free releases it.  Memory is MiB, utilization percent
- * (0-100); NAN means unknown.
- *
- * Devices: UsageData.gpus has one record per device (whole GPU or MIG instance);
- * UsageData.pods one per (device, pod).  How device values are derived from the exporter's
- * series (time-slicing, MIG, GR_ENGINE_ACTIVE vs GPU_UTIL) is stated in dcgm.h.
+ * What is gathered (UsageData, WorkloadUsage) and its joins to nodes and pods are the
+ * model's (usage.h); the sources only fill them.  How device values are derived from the
+ * exporter's series (time-slicing, MIG, GR_ENGINE_ACTIVE vs GPU_UTIL) is stated in dcgm.h.
  *
  * Hidden environment variable (tests only, not in --help): KUBECTL_GPU_NOW=EPOCH_SECONDS
  * evaluates the Prometheus queries at that instant instead of the server's now, so tests can
@@ -20,83 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cluster.h"
-#include "options.h"
-
-typedef struct {
-    char *node;                 /* Hostname / hostname label = node name */
-    int gpu;                    /* gpu index */
-    char *uuid;
-    char *model;                /* modelName */
-    char *mig_profile;          /* GPU_I_PROFILE ("1g.10gb"), NULL for a whole GPU */
-    int mig_instance;           /* GPU_I_ID, -1 for a whole GPU */
-    char *ns, *pod, *container; /* pod holding the device, NULL when none (or not mapped) */
-    double mem_used_mib, mem_total_mib;
-    double util;                /* now (instant) or average over the window */
-    double util_max;            /* highest over the idle window (NAN for instant-only sources) */
-    /* added with the metrics sources (issue 5): */
-    int holders;                /* pods whose series name this device (time-slicing: > 1);
-                                 * in UsageData.gpus ns/pod/container are set only when 1 */
-} GpuUsage;
-
-typedef struct {
-    char *ns, *pod, *container;
-    char *owner_kind, *owner_name;   /* filled by the plan from the cluster, may be NULL */
-    double mem_peak_mib, mem_pct_mib;   /* peak and --percentile of memory used over the window */
-    double util_peak, util_pct;         /* peak and percentile of utilization over the window */
-    double samples;             /* how much data backs this (sample count or coverage) */
-    int devices;                /* devices (GPUs / MIG instances) the workload's series name;
-                                 * memory and utilization above are per device (the largest) */
-} WorkloadUsage;
-
-typedef struct UsageData {
-    GpuUsage *gpus; size_t ngpus;
-    char *source;               /* "prometheus" | "dcgm" | "none" */
-    char *detail;               /* URL / how found, or why there are no metrics */
-    double window_s;            /* idle window */
-    double idle_threshold;      /* percent */
-    Strvec warnings;            /* server warnings, partial data */
-    /* added with the metrics sources (issue 5): */
-    GpuUsage *pods; size_t npods;   /* one record per (device, pod) holding it; a time-sliced
-                                     * device shared by two pods has two records here and one
-                                     * in gpus.  Memory/utilization are what the exporter
-                                     * attributes to that pod (the whole device's value on
-                                     * exporters that do not split per process). */
-    bool windowed;              /* util_max is known (Prometheus); false for a DCGM scrape */
-    double evaluated_at;        /* epoch seconds the values are for (0 = unknown) */
-    struct UsageIndex *index;   /* private: the joins' lookups by node and pod, made on first
-                                 * use (for as many gpus/pods as there are then) */
-} UsageData;
-
-typedef struct {
-    double window_s;            /* default 3600 for status, 7d for plan */
-    double idle_threshold;      /* default 5 (%) */
-    double percentile;          /* for workload profiles, default 95 */
-    bool want_workloads;        /* collect per-workload profiles (plan); from Prometheus the
-                                 * device records (gpus, pods) are then not kept: the caller
-                                 * reads the workloads */
-} MetricsQuery;
+#include "source_config.h"
+#include "usage.h"
 
 struct ApiClient;
 struct Error;
 /* Never fails the command: on any failure data->source = "none" and detail says why.
- * api may be NULL (offline snapshot: metrics come from --prometheus or the snapshot). */
-void metrics_collect(UsageData *data, const GlobalOptions *g, struct ApiClient *api,
+ * sc may be NULL (no metrics flags); api may be NULL (offline snapshot: metrics come from --prometheus or the snapshot). */
+void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
                      const Cluster *c, const MetricsQuery *q,
                      WorkloadUsage **workloads, size_t *nworkloads);
-void usage_free(UsageData *d);
-void workloads_free(WorkloadUsage *w, size_t n);
-
-/* joins */
-/* the devices (whole GPUs and MIG instances) of a node, sorted by gpu index then GPU_I_ID;
- * returns how many there are (out gets at most max) */
-size_t usage_node_gpus(const UsageData *d, const char *node, const GpuUsage **out, size_t max);
-/* per pod: summed memory, mean utilization over its devices; false when unknown */
-bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *mem_mib, double *util);
-/* a device held by a pod whose utilization stayed under the threshold over the window */
-bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u);
-/* the per-pod records (UsageData.pods) of one device from UsageData.gpus */
-size_t usage_device_pods(const UsageData *d, const GpuUsage *dev, const GpuUsage **out, size_t max);
-/* the device records (UsageData.pods) of one pod */
-size_t usage_pod_devices(const UsageData *d, const char *ns, const char *pod,
-                         const GpuUsage **out, size_t max);
 #endif

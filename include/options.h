@@ -9,6 +9,7 @@
 #define KGPU_OPTIONS_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "source_config.h"
 #include "util.h"
 
 typedef enum { OPT_END, OPT_BOOL, OPT_STRING, OPT_INT, OPT_COUNT, OPT_DURATION, OPT_DOUBLE } OptType;
@@ -42,7 +43,12 @@ typedef struct GlobalOptions {
     /* derived after parsing */
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */
+    SourceConfig source;         /* what the sources are told (options_source_config) */
 } GlobalOptions;
+
+/* the SourceConfig of these options: kubeconfig overrides, timeout, snapshot, metrics flags,
+ * verbosity (the one place the CLI's flags become the sources' configuration) */
+SourceConfig options_source_config(const GlobalOptions *g);
 
 extern const Option global_options[];
 extern GlobalOptions global_storage;     /* where global_options store their values */

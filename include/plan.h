@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cluster.h"
-#include "metrics.h"
+#include "usage.h"
 #include "mig.h"
 #include "node.h"
 #include "resources.h"

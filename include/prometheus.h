@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "dcgm.h"
-#include "metrics.h"
+#include "usage.h"
 #include "util.h"
 
 struct ApiClient;

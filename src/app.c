@@ -85,6 +85,7 @@ int kgpu_main(int argc, char **argv)
     if (!g->prometheus_token) g->prometheus_token = getenv("KUBECTL_GPU_PROMETHEUS_TOKEN");
     if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
     g->color = want_color(g);
+    g->source = options_source_config(g);
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
     rc = cmd->run((int)pos.n, pos.v, g);

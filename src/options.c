@@ -253,3 +253,16 @@ const Command *command_find(const char *name)
         if (strcmp((*c)->name, name) == 0) return *c;
     return NULL;
 }
+
+SourceConfig options_source_config(const GlobalOptions *g)
+{
+    return (SourceConfig){
+        .kubeconfig = g->kubeconfig, .context = g->context, .cluster = g->cluster,
+        .user = g->user, .namespace_ = g->namespace_,
+        .request_timeout = g->request_timeout,
+        .snapshot = g->snapshot,
+        .no_metrics = g->no_metrics, .prometheus = g->prometheus,
+        .prometheus_token = g->prometheus_token, .prometheus_basic_auth = g->prometheus_user,
+        .verbose = g->verbose,
+    };
+}

@@ -183,14 +183,14 @@ static int run_explain(int argc, char **argv, GlobalOptions *g)
     Error err = { 0 };
     char *ns = NULL;
     if (!g->all_namespaces || g->namespace_explicit) {
-        ns = loader_default_namespace(g, &err);
+        ns = loader_default_namespace(&g->source, &err);
         if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
     }
     Cluster c;
     cluster_init(&c);
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     const Pod *p = NULL;
-    if (cluster_load(&c, g, &rq, NULL, &err) < 0) {
+    if (cluster_load(&c, &g->source, &rq, NULL, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         free(ns);

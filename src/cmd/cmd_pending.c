@@ -274,13 +274,13 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
     Error err = { 0 };
     char *ns = NULL;
     if (!g->all_namespaces) {
-        ns = loader_default_namespace(g, &err);
+        ns = loader_default_namespace(&g->source, &err);
         if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
     }
     Cluster c;
     cluster_init(&c);
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
-    if (cluster_load(&c, g, &rq, NULL, &err) < 0) {
+    if (cluster_load(&c, &g->source, &rq, NULL, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         free(ns);

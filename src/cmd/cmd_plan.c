@@ -82,7 +82,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     ApiClient *api = NULL;
-    if (cluster_load(&c, g, &rq, &api, &err) < 0) {
+    if (cluster_load(&c, &g->source, &rq, &api, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         return EXIT_FAIL;
@@ -112,7 +112,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
     MetricsQuery q = { window_s, 5, plan_percentile, true };
-    metrics_collect(&usage, g, api, &c, &q, &wu, &nwu);
+    metrics_collect(&usage, &g->source, api, &c, &q, &wu, &nwu);
     run.metrics_source = xstrdup(usage.source ? usage.source : "none");
     run.metrics_detail = xstrdup(usage.detail ? usage.detail : "");
     for (size_t i = 0; i < usage.warnings.n; i++) strvec_push(&run.warnings, usage.warnings.v[i]);

@@ -144,7 +144,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g)
     Error err = { 0 };
     RestConfig rc;
     ApiClient *api;
-    if (loader_connect(g, &rc, &api, &err)) {
+    if (loader_connect(&g->source, &rc, &api, &err)) {
         fprintf(stderr, "error: %s\n", err.msg);
         return EXIT_FAIL;
     }

@@ -550,7 +550,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g)
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     ApiClient *api = NULL;
-    if (cluster_load(&c, g, &rq, &api, &err) < 0) {
+    if (cluster_load(&c, &g->source, &rq, &api, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         return EXIT_FAIL;
@@ -568,7 +568,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g)
 
     UsageData usage;
     MetricsQuery q = { status_window, status_idle_threshold, 95, false };
-    metrics_collect(&usage, g, api, &c, &q, NULL, NULL);
+    metrics_collect(&usage, &g->source, api, &c, &q, NULL, NULL);
 
     StatusFilter filter = { (const char *const *)argv, (size_t)argc };
     GpuStatus st;

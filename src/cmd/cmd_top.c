@@ -61,7 +61,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
                            .services = !s->g.no_metrics && !s->g.prometheus,
                            .node_selector = s->g.selector };
         ApiClient *api = NULL;
-        if (cluster_load(&tc->cluster, &s->g, &rq, &api, err) < 0) {
+        if (cluster_load(&tc->cluster, &s->g.source, &rq, &api, err) < 0) {
             top_cluster_unref(tc);
             return NULL;
         }
@@ -83,7 +83,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
         s->metrics_deferred = true;
     } else {
         MetricsQuery q = { 3600, 5, 95, false };     /* the idle window and threshold of `status` */
-        metrics_collect(&d->usage, &s->g, s->api, &s->cur->cluster, &q, NULL, NULL);
+        metrics_collect(&d->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
         d->metrics_at = (int64_t)time(NULL);
         s->metrics_none = !d->usage.source || strcmp(d->usage.source, "none") == 0;
     }
@@ -111,6 +111,7 @@ static int run_top(int argc, char **argv, GlobalOptions *g)
     memset(&src, 0, sizeof src);
     src.g = *g;
     src.g.verbose = 0;
+    src.g.source.verbose = 0;
     src.pending_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL;
     src.live = !g->snapshot;
 

@@ -7,6 +7,8 @@
  * connections are retried with backoff honouring Retry-After — at most MAX_RETRIES times,
  * each wait capped, and never past the request timeout.  A 401 with an exec plugin re-runs
  * the plugin once.  Whatever is still wrong afterwards becomes one line a person can act on.
+ * The handle setup (TLS, timeouts), the retry rule and the redacted header log are the shared
+ * transport's (http.h); the credentials are auth.h's.
  *
  * Lists are read page by page (limit/continue).  A page is parsed in place by jsonscan.c, one
  * item at a time (an item's nodes live in an arena reset after the callback), so memory
@@ -22,7 +24,9 @@
  * reach a message or a log line, and CURLOPT_VERBOSE is never set for that reason.
  */
 #include "apiclient.h"
+#include "auth.h"
 #include "error.h"
+#include "http.h"
 #include "internal.h"
 #include "jsonscan.h"
 #include <cjson/cJSON.h>
@@ -52,7 +56,6 @@ enum { MAX_RETRIES = 5 };
 #define RETRY_WAIT_CAP 10.0          /* seconds, for one wait */
 #define STALL_SECONDS 60L            /* no byte for this long = a stalled answer */
 #define CONNECT_TIMEOUT 30.0
-#define TOKEN_FILE_REREAD 60.0
 #define BODY_MAX ((size_t)1 << 30)   /* one answer (page) may not exceed 1 GiB */
 
 /* where a transfer's answer goes (the current request's, or the prefetch's) */
@@ -98,9 +101,7 @@ struct ApiClient {
     char *shown_server;              /* rc.server without userinfo, for messages */
     char *host_header;               /* "Host: ..." when tls-server-name rewrites the URL */
     struct curl_slist *connect_to;
-    /* token file, re-read every minute */
-    char *file_token;
-    double file_token_at;
+    Auth auth;                       /* the credentials (token file, exec plugin) */
     /* the answer being received */
     Strbuf body;
     bool body_too_big;
@@ -112,28 +113,6 @@ struct ApiClient {
     double timeout;                  /* seconds for the whole request, 0 = none */
     int retries_done;
 };
-
-static double now_mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_seconds(double s)
-{
-    if (s <= 0) return;
-    struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) { }
-}
-
-static void free_secret(char *s)
-{
-    if (!s) return;
-    volatile char *p = s;
-    while (*p) *p++ = 0;
-    free(s);
-}
 
 char *apiclient_query_escape(const char *s)
 {
@@ -190,6 +169,7 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     ApiClient *c = xcalloc(1, sizeof *c);
     restconfig_copy(&c->rc, rc);
     if (opt) c->opt = *opt;
+    auth_init(&c->auth, &c->rc, c->opt.request_timeout, c->opt.verbose);
     if (c->opt.page_size <= 0) c->opt.page_size = 500;
     c->shown_server = url_redact(rc->server);
     UrlParts u;
@@ -245,7 +225,7 @@ void apiclient_free(ApiClient *c)
     restconfig_free(&c->rc);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
-    free_secret(c->file_token);
+    auth_release(&c->auth);
     if (c->body.buf) memset(c->body.buf, 0, c->body.cap);
     strbuf_free(&c->body);
     free(c);
@@ -279,74 +259,13 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
     return len;
 }
 
-static bool is_secret_header(const char *name, size_t len)
-{
-    static const char *const secret[] = { "authorization", "proxy-authorization", "cookie", "set-cookie" };
-    for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
-        if (strlen(secret[i]) == len && strncasecmp(name, secret[i], len) == 0) return true;
-    return false;
-}
-
-static void log_header(const char *dir, const char *line, size_t len)
-{
-    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
-    if (!len) return;
-    const char *colon = memchr(line, ':', len);
-    if (colon && is_secret_header(line, (size_t)(colon - line)))
-        fprintf(stderr, "%s %.*s: <redacted>\n", dir, (int)(colon - line), line);
-    else
-        fprintf(stderr, "%s %.*s\n", dir, (int)len, line);
-}
-
 static size_t on_header(char *data, size_t size, size_t n, void *ud)
 {
     XferIO *io = ud;
     size_t len = size * n;
-    if (io->verbose >= 3) log_header("<", data, len);
-    if (len > 12 && strncasecmp(data, "Retry-After:", 12) == 0) {
-        char v[32];
-        size_t vl = len - 12 < sizeof v - 1 ? len - 12 : sizeof v - 1;
-        memcpy(v, data + 12, vl);
-        v[vl] = '\0';
-        char *end;
-        double s = strtod(v, &end);
-        while (*end == ' ' || *end == '\r' || *end == '\n') end++;
-        /* seconds only; an HTTP date is treated as "retry soon" */
-        *io->retry_after = (!*end && s >= 0 && s == s) ? s : 1;
-    }
+    if (io->verbose >= 3) http_log_header("<", data, len);
+    http_retry_after(data, len, io->retry_after);
     return len;
-}
-
-/* the bearer token to send: the token file's content (re-read every minute), else the
- * static token; an unreadable token file without a fallback is an error */
-static int bearer_token(ApiClient *c, const char **out, Error *err)
-{
-    *out = NULL;
-    if (c->rc.token_file) {
-        double t = now_mono();
-        if (!c->file_token || t - c->file_token_at >= TOKEN_FILE_REREAD) {
-            char *emsg = NULL;
-            char *s = read_file(c->rc.token_file, NULL, &emsg);
-            if (s) {
-                size_t n = strlen(s);
-                while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-                free_secret(c->file_token);
-                c->file_token = s;
-                c->file_token_at = t;
-            } else if (!c->rc.token && !c->file_token) {
-                error_set(err, "%s%s: cannot read tokenFile %s: %s",
-                          c->rc.in_cluster ? "in-cluster" : "kubeconfig ",
-                          c->rc.in_cluster ? "" : (c->rc.user_origin ? c->rc.user_origin : ""),
-                          c->rc.token_file, emsg);
-                free(emsg);
-                return -1;
-            }
-            free(emsg);
-        }
-        if (c->file_token && *c->file_token) { *out = c->file_token; return 0; }
-    }
-    *out = c->rc.token;
-    return 0;
 }
 
 /* build the URL: base + path + ?query [&extra] [&timeout=] */
@@ -474,75 +393,12 @@ static bool transport_retryable(ApiClient *c, CURLcode cc)
            cc == CURLE_SEND_ERROR;
 }
 
-/* the credential-related options of one attempt; headers appended to *hl */
-static void add_impersonation(const RestConfig *rc, struct curl_slist **hl)
-{
-    if (rc->impersonate_user) {
-        char *v = xasprintf("Impersonate-User: %s", rc->impersonate_user);
-        *hl = curl_slist_append(*hl, v); free(v);
-    }
-    if (rc->impersonate_uid) {
-        char *v = xasprintf("Impersonate-Uid: %s", rc->impersonate_uid);
-        *hl = curl_slist_append(*hl, v); free(v);
-    }
-    for (size_t i = 0; i < rc->impersonate_groups.n; i++) {
-        char *v = xasprintf("Impersonate-Group: %s", rc->impersonate_groups.v[i]);
-        *hl = curl_slist_append(*hl, v); free(v);
-    }
-    for (size_t i = 0; i < rc->impersonate_extra.n; i++) {
-        const char *kv = rc->impersonate_extra.v[i];
-        size_t kl = strcspn(kv, "=");
-        char *k = xstrndup(kv, kl), *ek = apiclient_query_escape(k);
-        char *v = xasprintf("Impersonate-Extra-%s: %s", ek, kv[kl] ? kv + kl + 1 : "");
-        *hl = curl_slist_append(*hl, v);
-        free(v); free(k); free(ek);
-    }
-}
-
+/* the credentials of one attempt; headers appended to *hl */
 static int set_credentials(ApiClient *c, struct curl_slist **hl, bool refresh_exec, Error *err)
 {
-    CURL *h = c->h;
-    c->used_client_cert = false;
-    curl_easy_setopt(h, CURLOPT_USERNAME, NULL);
-    curl_easy_setopt(h, CURLOPT_PASSWORD, NULL);
-    curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-    add_impersonation(&c->rc, hl);
-    if (!restconfig_is_tls(&c->rc)) return 0;   /* client-go sends no credentials over http */
-    const RestConfig *rc = &c->rc;
-    const char *token = NULL;
-    if (bearer_token(c, &token, err)) return -1;
-    const char *cert_pem = rc->client_cert_data, *key_pem = rc->client_key_data;
-    if (!token && rc->has_exec && !(rc->username && rc->password)) {
-        const ExecCredential *cred;
-        if (exec_credential_get(rc, c->opt.request_timeout, refresh_exec, c->opt.verbose, &cred, err))
-            return -1;
-        token = cred->token;
-        if (cred->client_cert_pem) { cert_pem = cred->client_cert_pem; key_pem = cred->client_key_pem; }
-    }
-    if (token) {
-        char *hdr = xasprintf("Authorization: Bearer %s", token);
-        *hl = curl_slist_append(*hl, hdr);
-        free_secret(hdr);
-    } else if (rc->username || rc->password) {
-        curl_easy_setopt(h, CURLOPT_USERNAME, rc->username ? rc->username : "");
-        curl_easy_setopt(h, CURLOPT_PASSWORD, rc->password ? rc->password : "");
-    }
-    if (cert_pem && key_pem) {
-        struct curl_blob cb = { (void *)cert_pem, strlen(cert_pem), CURL_BLOB_COPY };
-        struct curl_blob kb = { (void *)key_pem, strlen(key_pem), CURL_BLOB_COPY };
-        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
-        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
-        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-        c->used_client_cert = true;
-    } else if (rc->client_cert_file && rc->client_key_file) {
-        curl_easy_setopt(h, CURLOPT_SSLCERT, rc->client_cert_file);
-        curl_easy_setopt(h, CURLOPT_SSLKEY, rc->client_key_file);
-        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-        c->used_client_cert = true;
-    }
-    return 0;
+    int rc = auth_apply(&c->auth, c->h, hl, refresh_exec, err);
+    c->used_client_cert = c->auth.used_client_cert;
+    return rc;
 }
 
 static void set_transport(ApiClient *c)
@@ -550,41 +406,22 @@ static void set_transport(ApiClient *c)
     CURL *h = c->h;
     const RestConfig *rc = &c->rc;
     curl_easy_reset(h);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    double t = c->timeout;
+    HttpSetup hs = {
+        .user_agent = USER_AGENT, .compress = !rc->disable_compression, .insecure = rc->insecure,
+        .tls12 = true, .ca_data = rc->ca_data, .ca_file = rc->ca_file, .timeout = t,
+        .connect_timeout = t > 0 && t < CONNECT_TIMEOUT ? t : CONNECT_TIMEOUT,
+    };
+    http_setup(h, &hs);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->io->errbuf);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#endif
-    if (!rc->disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, c->io);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, c->io);
-    curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
-    if (rc->insecure) {
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-    } else {
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-        if (rc->ca_data) {
-            struct curl_blob b = { rc->ca_data, strlen(rc->ca_data), CURL_BLOB_COPY };
-            curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &b);
-        } else if (rc->ca_file) {
-            curl_easy_setopt(h, CURLOPT_CAINFO, rc->ca_file);
-        } else {
-            tls_use_system_ca(h);
-        }
-    }
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
     if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
-    double t = c->timeout;
-    if (t > 0) curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)ceil(t * 1000));
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     (long)((t > 0 && t < CONNECT_TIMEOUT ? t : CONNECT_TIMEOUT) * 1000));
     /* a body that stops flowing must not hang us, with or without --request-timeout */
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
@@ -619,7 +456,7 @@ static int attempt_setup(ApiClient *c, const char *url, const char *shown, bool 
     curl_easy_setopt(c->h, CURLOPT_URL, url);
     if (c->opt.verbose >= 3) {
         fprintf(stderr, "> GET %s\n> User-Agent: %s\n", shown, USER_AGENT);
-        for (struct curl_slist *p = *hl; p; p = p->next) log_header(">", p->data, strlen(p->data));
+        for (struct curl_slist *p = *hl; p; p = p->next) http_log_header(">", p->data, strlen(p->data));
         if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
             !c->rc.token_file)
             fprintf(stderr, "> Authorization: <redacted>\n");
@@ -695,7 +532,7 @@ static void prefetch_start(ApiClient *c, const char *url)
     pf->active = true;
     pf->done = false;
     pf->cc = CURLE_OK;
-    pf->t0 = now_mono();
+    pf->t0 = http_now();
     c->requests++;
     CURLcode ignored;
     multi_step(c, NULL, &ignored);               /* send it */
@@ -753,6 +590,14 @@ static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
  * Returns 0 with *status and c->body set, or -1 with err set. */
 typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
 
+/* the API client's retry rule: 429 up to MAX_RETRIES times, 5xx and cut connections up to
+ * the request's max_retries; Retry-After honoured, else 0.5 s doubling, each wait capped */
+static HttpRetry api_retry(const ApiClient *c)
+{
+    return (HttpRetry){ .max_429 = MAX_RETRIES, .max_5xx = c->max_retries, .gateway_only = false,
+                        .honour_retry_after = true, .base_wait = 0.5, .wait_cap = RETRY_WAIT_CAP };
+}
+
 static int request_ex(ApiClient *c, const char *path, const char *query, const char *extra,
                       const RequestLimits *lim, long *status, Error *err)
 {
@@ -762,7 +607,7 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
     c->retries_done = 0;
     char *url = build_url(c, path, query, extra);
     char *shown = shown_url(c, url);
-    double start = now_mono();
+    double start = http_now();
     int attempt = 0, ret = -1;
     bool exec_refreshed = false, refresh_next = false;
     for (;;) {
@@ -775,7 +620,7 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
         } else {
             if (attempt_setup(c, url, shown, refresh_next, &hl, err)) goto out;
             refresh_next = false;
-            t0 = now_mono();
+            t0 = http_now();
             cc = perform(c);
             c->requests++;
         }
@@ -784,7 +629,7 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
         long code = 0;
         curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
         c->no_answer = code == 0;
-        double ms = (now_mono() - t0) * 1000;
+        double ms = (http_now() - t0) * 1000;
         if (c->opt.verbose >= 1) {
             if (cc == CURLE_OK)
                 fprintf(stderr, "GET %s %ld %s, %zu bytes, %.0f ms\n", shown, code, reason_phrase(code),
@@ -793,13 +638,14 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
                 fprintf(stderr, "GET %s failed after %.0f ms: %s\n", shown, ms,
                         c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
         }
-        double elapsed = now_mono() - start;
+        double elapsed = http_now() - start;
         double budget = c->timeout > 0 ? c->timeout - elapsed : 1e18;
         if (cc != CURLE_OK) {
-            double wait = fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
+            HttpRetry rr = api_retry(c);
+            double wait = http_backoff(&rr, attempt);
             if (transport_retryable(c, cc) && attempt < c->max_retries && wait < budget) {
                 if (c->opt.verbose >= 1) fprintf(stderr, "retrying GET %s in %.1f s\n", shown, wait);
-                sleep_seconds(wait);
+                http_sleep(wait);
                 attempt++;
                 continue;
             }
@@ -811,17 +657,15 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
             exec_refreshed = refresh_next = true;       /* the plugin's credential expired early */
             continue;
         }
-        if ((code == 429 || code >= 500) && attempt < (code == 429 ? MAX_RETRIES : c->max_retries)) {
-            double wait = c->retry_after >= 0 ? fmin(c->retry_after, RETRY_WAIT_CAP)
-                                              : fmin(RETRY_WAIT_CAP, 0.5 * (double)(1 << attempt));
-            if (wait < budget) {
-                if (c->opt.verbose >= 1)
-                    fprintf(stderr, "retrying GET %s in %.1f s (%ld %s)\n", shown, wait, code, reason_phrase(code));
-                sleep_seconds(wait);
-                attempt++;
-                c->retries_done = attempt;
-                continue;
-            }
+        HttpRetry rr = api_retry(c);
+        double wait;
+        if (http_retry_status(&rr, code, attempt, c->retry_after, budget, &wait)) {
+            if (c->opt.verbose >= 1)
+                fprintf(stderr, "retrying GET %s in %.1f s (%ld %s)\n", shown, wait, code, reason_phrase(code));
+            http_sleep(wait);
+            attempt++;
+            c->retries_done = attempt;
+            continue;
         }
         *status = code;
         ret = 0;

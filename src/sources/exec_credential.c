@@ -360,20 +360,12 @@ out:
     return ret;
 }
 
-static void free_secret(char *s)
-{
-    if (!s) return;
-    volatile char *p = s;
-    while (*p) *p++ = 0;
-    free(s);
-}
-
 void exec_credential_free(ExecCredential *c)
 {
     if (!c) return;
-    free_secret(c->token);
+    secret_free(c->token);
     free(c->client_cert_pem);
-    free_secret(c->client_key_pem);
+    secret_free(c->client_key_pem);
     memset(c, 0, sizeof *c);
 }
 

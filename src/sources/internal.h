@@ -19,4 +19,7 @@ char *url_redact(const char *url);
  * CA of its own: $SSL_CERT_FILE, else the first bundle found where Linux distributions keep
  * one; $SSL_CERT_DIR as the directory.  Nothing found: libcurl's built-in default stays. */
 void tls_use_system_ca(void *curl_handle);
+/* overwrite a NUL-terminated secret (token, password, key, "Authorization: ..." header) before
+ * freeing it: a core dump should not hold it longer than needed.  NULL is fine. */
+void secret_free(char *s);
 #endif

@@ -882,22 +882,13 @@ static void exec_config_free(ExecConfig *e)
     strvec_free(&e->args); strvec_free(&e->env);
 }
 
-/* overwrite secrets before freeing: a core dump should not hold them longer than needed */
-static void free_secret(char *s)
-{
-    if (!s) return;
-    volatile char *p = s;
-    while (*p) *p++ = 0;
-    free(s);
-}
-
 void restconfig_free(RestConfig *rc)
 {
     if (!rc) return;
     free(rc->server); free(rc->ca_file); free(rc->ca_data); free(rc->tls_server_name);
-    free(rc->proxy_url); free_secret(rc->token); free(rc->token_file);
+    free(rc->proxy_url); secret_free(rc->token); free(rc->token_file);
     free(rc->client_cert_file); free(rc->client_key_file); free(rc->client_cert_data);
-    free_secret(rc->client_key_data); free(rc->username); free_secret(rc->password);
+    secret_free(rc->client_key_data); free(rc->username); secret_free(rc->password);
     exec_config_free(&rc->exec);
     free(rc->impersonate_user); strvec_free(&rc->impersonate_groups);
     free(rc->context_name); free(rc->cluster_name); free(rc->user_name); free(rc->namespace_);

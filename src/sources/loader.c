@@ -39,12 +39,12 @@ const char *loader_api_version(ObjKind kind)
     }
 }
 
-int loader_connect(GlobalOptions *g, RestConfig *rc, ApiClient **api, Error *err)
+int loader_connect(const SourceConfig *sc, RestConfig *rc, ApiClient **api, Error *err)
 {
-    KubeconfigOverrides ov = { g->kubeconfig, g->context, g->cluster, g->user, g->namespace_ };
+    KubeconfigOverrides ov = { sc->kubeconfig, sc->context, sc->cluster, sc->user, sc->namespace_ };
     *api = NULL;
     if (kubeconfig_load(rc, &ov, err)) return -1;
-    if (g->verbose >= 1)
+    if (sc->verbose >= 1)
         for (size_t i = 0; i < rc->warnings.n; i++) fprintf(stderr, "warning: %s\n", rc->warnings.v[i]);
     /* $KUBECTL_GPU_CHUNK_SIZE: items per page (kubectl's --chunk-size), for tests and tuning */
     int64_t chunk = 500;
@@ -54,17 +54,17 @@ int loader_connect(GlobalOptions *g, RestConfig *rc, ApiClient **api, Error *err
         restconfig_free(rc);
         return -1;
     }
-    ApiClientOptions opt = { g->request_timeout, g->verbose, (int)chunk };
+    ApiClientOptions opt = { sc->request_timeout, sc->verbose, (int)chunk };
     *api = apiclient_new(rc, &opt, err);
     if (!*api) { restconfig_free(rc); return -1; }
     return 0;
 }
 
-char *loader_default_namespace(GlobalOptions *g, Error *err)
+char *loader_default_namespace(const SourceConfig *sc, Error *err)
 {
-    if (g->namespace_) return xstrdup(g->namespace_);
-    if (g->snapshot) return xstrdup("default");
-    KubeconfigOverrides ov = { g->kubeconfig, g->context, g->cluster, g->user, NULL };
+    if (sc->namespace_) return xstrdup(sc->namespace_);
+    if (sc->snapshot) return xstrdup("default");
+    KubeconfigOverrides ov = { sc->kubeconfig, sc->context, sc->cluster, sc->user, NULL };
     RestConfig rc;
     if (kubeconfig_load(&rc, &ov, err)) return NULL;
     char *ns = xstrdup(rc.namespace_ ? rc.namespace_ : "default");
@@ -344,12 +344,12 @@ static double clock_seconds(clockid_t id)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiClient **api_out, Error *err)
+static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiClient **api_out, Error *err)
 {
     double wall0 = clock_seconds(CLOCK_MONOTONIC), cpu0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     RestConfig rc;
     ApiClient *api;
-    if (loader_connect(g, &rc, &api, err)) return -1;
+    if (loader_connect(sc, &rc, &api, err)) return -1;
     int ret = -1;
     for (int attempt = 0;; attempt++) {
         Strvec warnings = STRVEC_INIT;
@@ -359,7 +359,7 @@ static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiCli
         int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
-            if (g->verbose >= 1) fprintf(stderr, "a list expired while being read; reading the cluster again\n");
+            if (sc->verbose >= 1) fprintf(stderr, "a list expired while being read; reading the cluster again\n");
             strvec_free(&warnings);
             cluster_free(c);
             cluster_init(c);
@@ -380,7 +380,7 @@ static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiCli
         c->server = xstrdup(apiclient_server(api));
         c->source = xstrdup("api");
         c->now = (int64_t)time(NULL);
-        if (g->verbose >= 1)
+        if (sc->verbose >= 1)
             fprintf(stderr, "read the cluster with %ld requests in %.2f s (CPU %.2f s)\n",
                     apiclient_request_count(api), clock_seconds(CLOCK_MONOTONIC) - wall0,
                     clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
@@ -391,12 +391,12 @@ static int load_live(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiCli
     return ret;
 }
 
-int cluster_load(Cluster *c, GlobalOptions *g, const LoadRequest *rq, ApiClient **api_out, Error *err)
+int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiClient **api_out, Error *err)
 {
     if (api_out) *api_out = NULL;
-    if (g->snapshot) {
-        if (snapshot_read(c, g->snapshot, rq, err)) return -1;
-    } else if (load_live(c, g, rq, api_out, err)) {
+    if (sc->snapshot) {
+        if (snapshot_read(c, sc->snapshot, rq, err)) return -1;
+    } else if (load_live(c, sc, rq, api_out, err)) {
         return -1;
     }
     cluster_finalize(c);

@@ -11,7 +11,9 @@
  */
 #include "prometheus.h"
 #include "apiclient.h"
+#include "auth.h"
 #include "error.h"
+#include "http.h"
 #include "internal.h"
 #include "jsonscan.h"
 #include "strmap.h"
@@ -352,10 +354,12 @@ static int direct_request(PromClient *c, const char *endpoint, const char *form,
     char *auth = NULL;
     hdrs = curl_slist_append(hdrs, "Accept: application/json");
     hdrs = curl_slist_append(hdrs, "Content-Type: application/x-www-form-urlencoded");
-    if (c->token) {
-        auth = xasprintf("Authorization: Bearer %s", c->token);
-        hdrs = curl_slist_append(hdrs, auth);
-    }
+    HttpSetup hs = {
+        .user_agent = "kubectl-gpu/" KGPU_VERSION, .compress = true, .timeout = c->timeout,
+        .connect_timeout = c->timeout < 10 ? c->timeout : 10,
+    };
+    http_setup(h, &hs);
+    auth_apply_simple(h, &hdrs, c->token, c->basic_auth, &auth);
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_POST, 1L);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, form);
@@ -363,24 +367,12 @@ static int direct_request(PromClient *c, const char *endpoint, const char *form,
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(c->timeout * 1000));
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(c->timeout < 10 ? c->timeout * 1000 : 10000));
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "kubectl-gpu/" KGPU_VERSION);
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    tls_use_system_ca(h);
-    if (c->basic_auth) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(h, CURLOPT_USERPWD, c->basic_auth);
-    }
     CURLcode rc = curl_easy_perform(h);
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
     /* forget the credentials on the handle before it is reused */
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-    curl_easy_setopt(h, CURLOPT_USERPWD, NULL);
+    auth_clear_simple(h);
     curl_slist_free_all(hdrs);
-    if (auth) { memset(auth, 0, strlen(auth)); free(auth); }
+    secret_free(auth);
     free(url);
     if (sink.too_big) {
         error_set(err, "answer larger than %zu MiB", PROM_MAX_BODY >> 20);
@@ -393,7 +385,10 @@ static int direct_request(PromClient *c, const char *endpoint, const char *form,
     return 0;
 }
 
-static bool retryable(long code) { return code == 429 || code == 502 || code == 503 || code == 504; }
+/* Prometheus answered directly: one retry of 429/502/503/504, after a second (Retry-After is
+ * not read) */
+static const HttpRetry prom_retry = { .max_429 = 1, .max_5xx = 1, .gateway_only = true,
+                                      .fixed_wait = 1, .wait_cap = 1 };
 
 static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, PromSeriesFn fn,
                      void *ctx, Strvec *warnings, Error *err)
@@ -439,7 +434,11 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
             rc = prom_stream_finish(ps, code, warnings, &perr);
             if (rc != 0) {
                 *err = perr;
-                if (attempt == 0 && retryable(code)) { sleep(1); continue; }
+                double wait;
+                if (http_retry_status(&prom_retry, code, attempt, -1, 1e18, &wait)) {
+                    http_sleep(wait);
+                    continue;
+                }
             }
             break;
         }

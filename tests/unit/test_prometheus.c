@@ -170,7 +170,7 @@ static void test_client_config(void **state)
 static void test_collect_offline(void **state)
 {
     (void)state;
-    GlobalOptions g;
+    SourceConfig g;
     memset(&g, 0, sizeof g);
     UsageData d;
     WorkloadUsage *w = (WorkloadUsage *)1;
@@ -254,14 +254,14 @@ static int print_series(void *ctx, const PromLabel *l, size_t n, const double *t
 
 static int dump(int argc, char **argv)
 {
-    static GlobalOptions g;
+    static SourceConfig g;
     MetricsQuery q = { 3600, 5, 95, false };
     const char *range[4] = { NULL }, *query = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--prometheus") == 0 && v) { g.prometheus = v; i++; }
         else if (strcmp(a, "--token") == 0 && v) { g.prometheus_token = v; i++; }
-        else if (strcmp(a, "--basic") == 0 && v) { g.prometheus_user = v; i++; }
+        else if (strcmp(a, "--basic") == 0 && v) { g.prometheus_basic_auth = v; i++; }
         else if (strcmp(a, "--kubeconfig") == 0 && v) { g.kubeconfig = v; i++; }
         else if (strcmp(a, "--snapshot") == 0 && v) { g.snapshot = v; i++; }
         else if (strcmp(a, "--window") == 0 && v) { q.window_s = atof(v); i++; }
@@ -278,7 +278,7 @@ static int dump(int argc, char **argv)
     int rc = 0;
     Error err = { .set = false };
     if (range[0] || query) {
-        PromConfig pc = { .url = g.prometheus, .token = g.prometheus_token, .basic_auth = g.prometheus_user };
+        PromConfig pc = { .url = g.prometheus, .token = g.prometheus_token, .basic_auth = g.prometheus_basic_auth };
         PromClient *c = prom_client_new(&pc, &err);
         cJSON *arr = cJSON_CreateArray();
         Strvec w = STRVEC_INIT;
