@@ -191,6 +191,9 @@ typedef struct {
     PlanChoice choice;
     double headroom_pct;              /* --headroom */
     const PlanCurrent *cur;           /* what runs now; NULL = nothing known (no operator) */
+    const Node *cluster_nodes;        /* every node of the cluster (a cluster-wide change reaches */
+    size_t ncluster_nodes;            /* the unselected too); NULL = only the planned nodes */
+    const char *unseen_mps;           /* MPS that unseen (unselected) nodes may run, in words; NULL none */
 } PlanOptions;
 
 typedef struct {

@@ -147,8 +147,21 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
         strmap_put(run.node_pods, run.in.w[i].node, (void *)(v ? v + 1 : 2));
     }
 
-    PlanOptions po = { .choice = choice, .headroom_pct = plan_headroom, .cur = &run.cur };
+    PlanOptions po = { .choice = choice, .headroom_pct = plan_headroom, .cur = &run.cur,
+                       .cluster_nodes = c.nodes, .ncluster_nodes = c.nnodes };
+    /* -l hides the other nodes, which a cluster-wide MIG strategy change reaches too: an MPS
+     * config in the device-plugin ConfigMap in use may run on them */
+    Strbuf unseen = STRBUF_INIT;
+    for (size_t i = 0; g->selector && *g->selector && run.cur.dp_map && i < c.ndpconfigs; i++)
+        if (c.dpconfigs[i].strategy == SHARING_MPS && str_eq(c.dpconfigs[i].name, run.cur.dp_map))
+            strbuf_addf(&unseen, "%s%s", unseen.len ? ", " : "", c.dpconfigs[i].key);
+    char *unseen_mps = unseen.len ? xasprintf("nodes outside -l %s that run the MPS config%s %s of ConfigMap %s",
+                                              g->selector, strchr(strbuf_str(&unseen), ',') ? "s" : "",
+                                              strbuf_str(&unseen), run.cur.dp_map) : NULL;
+    strbuf_free(&unseen);
+    po.unseen_mps = unseen_mps;
     plan_build(nodes, nn, run.in.w, run.in.n, &po, &run.r);
+    free(unseen_mps);
     free(nodes);
     for (size_t i = 0; i < run.r.warnings.n; i++) strvec_push(&run.warnings, run.r.warnings.v[i]);
     if (nn == 0)
