@@ -155,7 +155,12 @@ typedef struct {
                                          state is not success): mig-manager reconfigures */
     bool dp_change;                   /* device_plugin_config differs from the label now */
     bool drain;                       /* = mig_change: the GPUs are reset, no pod may use them */
-    ResourceList expected;            /* GPU resources advertised after (count, milli units) */
+    ResourceList expected;            /* GPU resources advertised after (count, milli units),
+                                         with the node's unhealthy GPUs still unhealthy */
+    int unhealthy;                    /* GPUs the device plugin reports Unhealthy now */
+    ResourceList expected_max;        /* with every GPU healthy: a restarted plugin starts every
+                                         device Healthy until the fault recurs (k8s-device-plugin
+                                         internal/rm/devices.go:92, internal/plugin/server.go:277) */
 } PlanNode;
 
 typedef struct {

@@ -450,6 +450,7 @@ void plan_result_free(PlanResult *r)
         for (size_t j = 0; j < g->nplan_nodes; j++) {
             free(g->plan_nodes[j].gpu_layout);
             rlist_free(&g->plan_nodes[j].expected);
+            rlist_free(&g->plan_nodes[j].expected_max);
         }
         free(g->plan_nodes);
         strvec_free(&g->config_names);

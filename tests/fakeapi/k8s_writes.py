@@ -27,6 +27,12 @@ The operator, simulated by its upstream rules (cited per rule below):
   * advertised resources: none -> nvidia.com/gpu = GPUs with MIG disabled; mixed -> plus
     nvidia.com/mig-<profile>; single -> the MIG devices as nvidia.com/gpu when every GPU has one
     profile; sharing multiplies by replicas and renameByDefault adds ".shared".
+  * GPUs unhealthy now (allocatable below capacity) stay unhealthy after a restart: the plugin
+    starts every device Healthy (k8s-device-plugin internal/rm/devices.go:92) and marks it again
+    when the fault recurs (internal/plugin/server.go:277-278); whole GPUs and MIG-single devices
+    lose the unhealthy GPUs' share, mixed MIG devices keep theirs (which GPU failed is unknown).
+    Under the single strategy GFD's gpu.count counts MIG devices: the physical GPUs are that
+    count over the devices per GPU of the node's mig-parted config.
   * the plugin restarts (and re-reads its config) on a label change, a ClusterPolicy change
     and a DaemonSet rollout restart; a ConfigMap edit alone changes nothing.
 Failures are recorded in the node annotation fakeapi.test/device-plugin.
@@ -270,7 +276,10 @@ class Writer:
             bad = 0
             for k in ('nvidia.com/gpu', 'nvidia.com/gpu.shared'):
                 bad += max(0, int(cap.get(k, alloc.get(k, '0'))) - int(alloc.get(k, '0')))
-            self.unhealthy[name] = bad // max(r, 1)
+            per = max(r, 1)
+            if name in self.physical and self.physical[name]:
+                per *= max(1, count // self.physical[name])      # MIG devices per GPU (single)
+            self.unhealthy[name] = -(-bad // per)
             self.mig[name] = {'whole': whole, 'mig': mig}
         return self.mig[name]
 
@@ -410,6 +419,9 @@ class Writer:
         bad = self.unhealthy.get(node['metadata']['name'], 0)
         if strategy == 'single' and st['mig']:
             res['nvidia.com/gpu'] = sum(st['mig'].values()) if len(st['mig']) == 1 and st['whole'] == 0 else 0
+            if res['nvidia.com/gpu'] and bad:   # uniform: the unhealthy GPUs' MIG devices
+                gpus = self.physical.get(node['metadata']['name']) or 1
+                res['nvidia.com/gpu'] -= min(res['nvidia.com/gpu'], bad * (res['nvidia.com/gpu'] // gpus))
         else:
             res['nvidia.com/gpu'] = max(0, st['whole'] - bad)
             if strategy == 'mixed':
