@@ -252,10 +252,12 @@ static bool mixed_blocked(PlanResult *out, GroupCtx *ctx, const Node *const *nod
         group_reset(g);
         ctx[gi].mig_block = why;
         plan_choose(&ctx[gi], o->choice);
-        strvec_pushf(&out->warnings, "%s: MIG layout not planned (it would free %d GPU%s): it needs the ClusterPolicy's "
-                     "mig.strategy mixed, which stops MPS on %s (k8s-device-plugin refuses MPS with mixed); move "
-                     "those nodes to time-slicing (it drops MPS's per-client memory limits) and plan again to get it",
-                     g->product, before - after, before - after == 1 ? "" : "s", strbuf_str(&who));
+        strvec_pushf(&out->warnings, "%s: MIG layout not planned (MIG would need %d GPU%s, now %s: %d): it needs the "
+                     "ClusterPolicy's mig.strategy mixed, which stops MPS on %s (k8s-device-plugin refuses MPS with "
+                     "mixed); move those nodes to time-slicing (it drops MPS's per-client memory limits) and plan "
+                     "again to get it", g->product, after, after == 1 ? "" : "s",
+                     g->strategy == PLAN_NONE ? "left as it is" : plan_strategy_name(g->strategy),
+                     g->strategy == PLAN_NONE ? before : g->gpus_after, strbuf_str(&who));
     }
     strbuf_free(&who);
     strvec_free(&mps);
