@@ -145,6 +145,12 @@ print("ok" if not bad and gpu <= ev else "evicted elsewhere: %s; GPU pods not ev
   fi
 done
 
+# dgx-a100-03 ran MIG single: its pods' nvidia.com/gpu meant a 1g.10gb device and means a whole
+# GPU under mixed (k8s-device-plugin internal/rm/device_map.go:91-104): the plan says so
+check_contains "$(json_get "$(cat "$T/mixed-fleet-no-mps.plan.json")" '" ".join(d["warnings"])')" \
+  "dgx-a100-03 runs MIG 1g.10gb with the single strategy: ml-inference/triton-batch, ml-inference/triton-small request nvidia.com/gpu there" \
+  "mixed-fleet-no-mps: the MIG-single node's nvidia.com/gpu pods are named before the switch to mixed"
+
 # --- the script is pinned to its cluster -------------------------------------------------------
 fakeapi_start "$FIX/custom.json" --operator-sim "$Y2J"
 kgpu plan -o script
