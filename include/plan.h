@@ -155,7 +155,12 @@ typedef struct {
                                          state is not success): mig-manager reconfigures */
     bool dp_change;                   /* device_plugin_config differs from the label now */
     bool drain;                       /* = mig_change: the GPUs are reset, no pod may use them */
-    ResourceList expected;            /* GPU resources advertised after (count, milli units) */
+    ResourceList expected;            /* GPU resources advertised after (count, milli units),
+                                         with the node's unhealthy GPUs still unhealthy */
+    int unhealthy;                    /* GPUs the device plugin reports Unhealthy now */
+    ResourceList expected_max;        /* with every GPU healthy: a restarted plugin starts every
+                                         device Healthy until the fault recurs (k8s-device-plugin
+                                         internal/rm/devices.go:92, internal/plugin/server.go:277) */
 } PlanNode;
 
 typedef struct {
@@ -191,6 +196,9 @@ typedef struct {
     PlanChoice choice;
     double headroom_pct;              /* --headroom */
     const PlanCurrent *cur;           /* what runs now; NULL = nothing known (no operator) */
+    const Node *cluster_nodes;        /* every node of the cluster (a cluster-wide change reaches */
+    size_t ncluster_nodes;            /* the unselected too); NULL = only the planned nodes */
+    const char *unseen_mps;           /* MPS that unseen (unselected) nodes may run, in words; NULL none */
 } PlanOptions;
 
 typedef struct {

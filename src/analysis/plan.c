@@ -213,6 +213,57 @@ static int node_name_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* The mixed strategy reaches every node's device plugin (MIG_STRATEGY, gpu-operator
+ * controllers/object_controls.go:2787-2794, overrides the config file), and the plugin refuses
+ * MPS with it (k8s-device-plugin cmd/nvidia-device-plugin/main.go:228-229): a node running MPS
+ * now that the plan does not move off MPS would advertise nothing.  The plan then keeps the
+ * strategy and plans the MIG groups without MIG (re-chosen: time-slicing may still free GPUs);
+ * it does not switch those MPS nodes to time-slicing on its own, because that drops the
+ * per-client memory limits their workloads were placed under — a change of isolation on nodes
+ * outside the groups the plan changes.  Returns true when it blocked MIG. */
+static bool mixed_blocked(PlanResult *out, GroupCtx *ctx, const Node *const *nodes, size_t nnodes,
+                          const PlanOptions *o)
+{
+    Strvec mps = STRVEC_INIT;
+    /* every node the cluster-wide strategy reaches, selected by -l or not */
+    const Node *all = o->cluster_nodes;
+    size_t nall = all ? o->ncluster_nodes : 0;
+    for (size_t i = 0; i < (all ? nall : nnodes); i++) {
+        const Node *n = all ? &all[i] : nodes[i];
+        if (n->gpu.sharing != SHARING_MPS) continue;
+        bool moved = false;                 /* in a group the plan relabels off MPS */
+        for (size_t gi = 0; gi < out->ngroups && !moved; gi++) {
+            PlanStrategy s = out->groups[gi].strategy;
+            moved = (s == PLAN_MIG || s == PLAN_TIME_SLICING) && strvec_contains(&out->groups[gi].nodes, n->name);
+        }
+        if (!moved) strvec_push(&mps, n->name);
+    }
+    if (!mps.n && !o->unseen_mps) return false;
+    Strbuf who = STRBUF_INIT;
+    for (size_t i = 0; i < mps.n; i++) strbuf_addf(&who, "%s%s", i ? ", " : "", mps.v[i]);
+    if (o->unseen_mps) strbuf_addf(&who, "%s%s", mps.n ? " and " : "", o->unseen_mps);
+    static char why[512];
+    snprintf(why, sizeof why, "MIG needs the mixed strategy here, and the device plugin refuses MPS with it: "
+             "%s run%s MPS and would advertise nothing", strbuf_str(&who), mps.n == 1 && !o->unseen_mps ? "s" : "");
+    for (size_t gi = 0; gi < out->ngroups; gi++) {
+        PlanGroup *g = &out->groups[gi];
+        if (g->strategy != PLAN_MIG) continue;
+        int after = g->after_mig, before = g->gpus_before;
+        group_reset(g);
+        ctx[gi].mig_block = why;
+        plan_choose(&ctx[gi], o->choice);
+        strvec_pushf(&out->warnings, "%s: MIG layout not planned (MIG would need %d GPU%s, now %s: %d): it needs the "
+                     "ClusterPolicy's mig.strategy mixed, which stops MPS on %s (k8s-device-plugin refuses MPS with "
+                     "mixed); move those nodes to time-slicing (it drops MPS's per-client memory limits) and plan "
+                     "again to get it", g->product, after, after == 1 ? "" : "s",
+                     g->strategy == PLAN_NONE ? "left as it is" : plan_strategy_name(g->strategy),
+                     g->strategy == PLAN_NONE ? before : g->gpus_after, strbuf_str(&who));
+    }
+    strbuf_free(&who);
+    strvec_free(&mps);
+    return true;
+}
+
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
                const PlanOptions *o, PlanResult *out)
 {
@@ -350,6 +401,8 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
     bool any_mig = false;
     for (size_t gi = 0; gi < out->ngroups; gi++) any_mig |= out->groups[gi].strategy == PLAN_MIG;
     out->mig_strategy_after = cp_strategy;
+    if (any_mig && cp_strategy && strcmp(cp_strategy, "mixed") != 0)
+        any_mig = !mixed_blocked(out, ctx, nodes, nnodes, o);
     if (any_mig && cp_strategy && strcmp(cp_strategy, "mixed") != 0) {
         out->mig_strategy_after = "mixed";
         out->mig_strategy_change = true;
@@ -399,6 +452,7 @@ void plan_result_free(PlanResult *r)
         for (size_t j = 0; j < g->nplan_nodes; j++) {
             free(g->plan_nodes[j].gpu_layout);
             rlist_free(&g->plan_nodes[j].expected);
+            rlist_free(&g->plan_nodes[j].expected_max);
         }
         free(g->plan_nodes);
         strvec_free(&g->config_names);

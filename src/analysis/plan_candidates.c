@@ -85,6 +85,7 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
     const MigGpuModel *m = c->g->model;
     cand->after = -1;
     if (!m) { cand->why_not = "the GPU model does not support MIG"; return; }
+    if (c->mig_block) { cand->why_not = c->mig_block; return; }
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
         const PlanWorkload *w = &c->w[c->idx[k]];

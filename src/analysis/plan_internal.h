@@ -19,6 +19,7 @@ typedef struct {
     const PlanOptions *o;
     const Node *const *gnodes; size_t ngnodes;   /* the group's nodes, sorted by name */
     const char *mps_block;            /* why MPS cannot be used in this cluster, NULL = it can */
+    const char *mig_block;            /* why MIG cannot be used in this plan, NULL = it can */
     bool packed;                      /* shared pools use packed allocation (plugin v0.20+) */
 } GroupCtx;
 

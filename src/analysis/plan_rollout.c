@@ -282,6 +282,74 @@ static void node_changes(PlanGroup *g, const Node *const *gnodes)
     }
 }
 
+/* GPUs the device plugin reports Unhealthy now: the whole-GPU units allocatable lacks against
+ * capacity (kubelet counts only Healthy devices as allocatable), over the replicas per GPU */
+static int node_unhealthy_gpus(const Node *n)
+{
+    int64_t units = 0;
+    static const char *const res[] = { "nvidia.com/gpu", "nvidia.com/gpu.shared" };
+    for (size_t i = 0; i < 2; i++) {
+        int64_t d = rlist_get(&n->capacity, res[i]) - rlist_get(&n->allocatable, res[i]);
+        if (d > 0) units += d / 1000;
+    }
+    int r = n->gpu.replicas > 1 ? n->gpu.replicas : 1;
+    /* MIG single: nvidia.com/gpu counts the MIG devices, all of one profile on every GPU; health
+     * events come per physical GPU and mark its MIG devices (k8s-device-plugin
+     * internal/rm/health.go:74-88, 154) */
+    int phys = node_physical_gpus(n);
+    if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile && phys > 0) {
+        int64_t cap = rlist_get(&n->capacity, "nvidia.com/gpu") / 1000 / r;
+        r *= cap >= phys ? (int)(cap / phys) : 1;
+    }
+    return (int)((units + r - 1) / r);
+}
+
+/* per resource: what GPU i of the node advertises after the plan */
+static int64_t gpu_units(const PlanGroup *g, const PlanNode *pn, int i, const char *res)
+{
+    if (pn->gpu_layout && pn->gpu_layout[i] >= 0) {
+        const MigLayout *l = &g->mig.groups[pn->gpu_layout[i]].layout;
+        int64_t u = 0;
+        for (size_t q = 0; q < g->model->nprofiles; q++) {
+            if (!l->counts[q]) continue;
+            char *r = plan_mig_resource_name(&g->model->profiles[q]);
+            if (strcmp(r, res) == 0) u += l->counts[q];
+            free(r);
+        }
+        return u;
+    }
+    if (g->strategy == PLAN_MIG) return strcmp(res, "nvidia.com/gpu") == 0;
+    if (pn->shared) return strcmp(res, "nvidia.com/gpu.shared") == 0 ? g->replicas : 0;
+    return strcmp(res, "nvidia.com/gpu") == 0;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* an unhealthy GPU stays so across the restart once its fault recurs, and which GPU it is is not
+ * known here: each resource is expected at its count less the most any `unhealthy` GPUs give */
+static void expect_unhealthy(const PlanGroup *g, PlanNode *pn, const Node *n)
+{
+    rlist_copy(&pn->expected_max, &pn->expected);
+    pn->unhealthy = node_unhealthy_gpus(n);
+    if (pn->unhealthy <= 0 || pn->gpus <= 0) return;
+    if (pn->unhealthy > pn->gpus) pn->unhealthy = pn->gpus;
+    int64_t *u = xcalloc((size_t)pn->gpus, sizeof *u);
+    for (size_t q = 0; q < pn->expected.n; q++) {
+        const char *res = pn->expected.items[q].name;
+        for (int i = 0; i < pn->gpus; i++) u[i] = gpu_units(g, pn, i, res);
+        qsort(u, (size_t)pn->gpus, sizeof *u, cmp_desc);
+        int64_t lost = 0;
+        for (int i = 0; i < pn->unhealthy; i++) lost += u[i];
+        int64_t left = pn->expected.items[q].milli - lost * 1000;
+        pn->expected.items[q].milli = left > 0 ? left : 0;
+    }
+    free(u);
+}
+
 void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
 {
     g->nplan_nodes = g->nodes.n;
@@ -299,6 +367,7 @@ void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
             strvec_pushf(&g->risks, "%s: GPU count unknown — left as it is", g->plan_nodes[j].name);
         }
     node_changes(g, gnodes);
+    for (size_t j = 0; j < g->nplan_nodes; j++) expect_unhealthy(g, &g->plan_nodes[j], gnodes[j]);
     if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
         for (size_t j = 0; j < g->nplan_nodes; j++)
             if (g->plan_nodes[j].gpus > 0 && !g->plan_nodes[j].shared && !g->plan_nodes[j].whole_used)

@@ -27,6 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int ids_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static const char *plan_output;
 static const char *plan_window = "7d";
 static double plan_percentile = 95;
@@ -147,8 +152,21 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
         strmap_put(run.node_pods, run.in.w[i].node, (void *)(v ? v + 1 : 2));
     }
 
-    PlanOptions po = { .choice = choice, .headroom_pct = plan_headroom, .cur = &run.cur };
+    PlanOptions po = { .choice = choice, .headroom_pct = plan_headroom, .cur = &run.cur,
+                       .cluster_nodes = c.nodes, .ncluster_nodes = c.nnodes };
+    /* -l hides the other nodes, which a cluster-wide MIG strategy change reaches too: an MPS
+     * config in the device-plugin ConfigMap in use may run on them */
+    Strbuf unseen = STRBUF_INIT;
+    for (size_t i = 0; g->selector && *g->selector && run.cur.dp_map && i < c.ndpconfigs; i++)
+        if (c.dpconfigs[i].strategy == SHARING_MPS && str_eq(c.dpconfigs[i].name, run.cur.dp_map))
+            strbuf_addf(&unseen, "%s%s", unseen.len ? ", " : "", c.dpconfigs[i].key);
+    char *unseen_mps = unseen.len ? xasprintf("nodes outside -l %s that run the MPS config%s %s of ConfigMap %s",
+                                              g->selector, strchr(strbuf_str(&unseen), ',') ? "s" : "",
+                                              strbuf_str(&unseen), run.cur.dp_map) : NULL;
+    strbuf_free(&unseen);
+    po.unseen_mps = unseen_mps;
     plan_build(nodes, nn, run.in.w, run.in.n, &po, &run.r);
+    free(unseen_mps);
     free(nodes);
     for (size_t i = 0; i < run.r.warnings.n; i++) strvec_push(&run.warnings, run.r.warnings.v[i]);
     if (nn == 0)
@@ -186,10 +204,35 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
             bool planned_mig = false;
             for (size_t gi = 0; gi < run.r.ngroups && !planned_mig; gi++)
                 planned_mig = run.r.groups[gi].strategy == PLAN_MIG && strvec_contains(&run.r.groups[gi].nodes, n->name);
-            if (!planned_mig)
+            if (!planned_mig) {
                 strvec_pushf(&run.warnings, "%s runs MIG with the single strategy: once the ClusterPolicy says mixed it "
                              "advertises nvidia.com/mig-%s instead of nvidia.com/gpu, and pods asking for nvidia.com/gpu "
                              "there stay Pending", n->name, n->gpu.mig_single_profile);
+                continue;
+            }
+            /* relabelled by the plan: its pods' nvidia.com/gpu meant a MIG device; after the switch
+             * it means a whole GPU (k8s-device-plugin internal/rm/device_map.go:91-104: only single
+             * advertises MIG devices as nvidia.com/gpu) */
+            Strvec ids = STRVEC_INIT;
+            for (size_t k = 0; k < run.in.n; k++) {
+                const PlanWorkload *x = &run.in.w[k];
+                if (!str_eq(x->node, n->name) || !str_eq(x->resource, "nvidia.com/gpu")) continue;
+                char *id = xasprintf("%s/%s", x->ns ? x->ns : "?", x->name ? x->name : "?");
+                if (!strvec_contains(&ids, id)) strvec_push(&ids, id);
+                free(id);
+            }
+            if (ids.n > 1) qsort(ids.v, ids.n, sizeof *ids.v, ids_cmp);
+            Strbuf who = STRBUF_INIT;
+            size_t nwho = ids.n;
+            for (size_t k = 0; k < ids.n; k++) strbuf_addf(&who, "%s%s", k ? ", " : "", ids.v[k]);
+            strvec_free(&ids);
+            if (nwho)
+                strvec_pushf(&run.warnings, "%s runs MIG %s with the single strategy: %s request%s nvidia.com/gpu there, "
+                             "a MIG device now and a whole GPU once the ClusterPolicy says mixed: change %s request to "
+                             "the plan's (REQUEST INSTEAD) before the script drains the node, or each pod takes a whole GPU",
+                             n->name, n->gpu.mig_single_profile, strbuf_str(&who), nwho == 1 ? "s" : "",
+                             nwho == 1 ? "its" : "their");
+            strbuf_free(&who);
         }
         plan_whatif(&run.whatif, &c, &run.r, run.in.w);
         run.whatif_done = true;
@@ -243,10 +286,11 @@ const Command command_plan = {
         "measured peaks inside its per-client limit), and a group where nothing frees a GPU is left\n"
         "alone.  It starts from what the cluster runs (the ClusterPolicy's MIG strategy and\n"
         "ConfigMaps, node labels, the device plugin's version): the emitted ConfigMaps are the ones in\n"
-        "use plus the plan's configs, MPS is never proposed with the mixed strategy, a shared node\n"
-        "counts all its GPUs unless packed allocation (device plugin v0.20+) is set, only MIG layout\n"
-        "changes drain.  The isolation trade-off, the risks, the changes in order (Changes), the\n"
-        "pending pods that would fit (what-if) and the new request of every workload are stated.\n"
+        "use plus the plan's configs, MPS is never proposed with the mixed strategy (nor mixed while\n"
+        "any node runs MPS), a shared node counts all its GPUs unless packed allocation (device\n"
+        "plugin v0.20+) is set, only MIG layout changes drain.  The isolation trade-off, the risks,\n"
+        "the changes in order (Changes), the pending pods that would fit (what-if) and the new\n"
+        "request of every workload are stated.\n"
         "Without metrics the requests stand in, and every output says so.\n"
         "-o yaml prints only the manifests (device-plugin ConfigMap, mig-parted ConfigMap, and with\n"
         "--quotas ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash\n"

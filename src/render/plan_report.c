@@ -170,6 +170,13 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
                 continue;
             }
             char *res = resources_text(&pn->expected);
+            if (pn->unhealthy > 0 && pn->expected.n) {
+                char *all = resources_text(&pn->expected_max);
+                char *both = xasprintf("%s (%d GPU%s unhealthy now; %s while all report healthy)", res, pn->unhealthy,
+                                       pn->unhealthy == 1 ? "" : "s", all);
+                free(res); free(all);
+                res = both;
+            }
             printf("    %s: %s\n      mig.config=%s device-plugin.config=%s -> %s\n      %s\n", pn->name,
                    strbuf_str(&sb), pn->mig_config ? pn->mig_config : "(unchanged)",
                    pn->device_plugin_config ? pn->device_plugin_config : "(unchanged)", res,
@@ -394,6 +401,13 @@ cJSON *plan_report_json(const PlanRun *run)
             cJSON *res = cJSON_AddObjectToObject(no, "resources");
             for (size_t q = 0; q < pn->expected.n; q++)
                 cJSON_AddNumberToObject(res, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
+            cJSON_AddNumberToObject(no, "unhealthyGPUs", pn->unhealthy);
+            if (pn->unhealthy > 0) {
+                cJSON *all = cJSON_AddObjectToObject(no, "resourcesAllHealthy");
+                for (size_t q = 0; q < pn->expected_max.n; q++)
+                    cJSON_AddNumberToObject(all, pn->expected_max.items[q].name,
+                                            (double)(pn->expected_max.items[q].milli / 1000));
+            }
             cJSON_AddItemToArray(np, no);
         }
         cJSON *rk = cJSON_AddArrayToObject(go, "risks");

@@ -118,25 +118,35 @@ static const char script_functions[] =
     "  done\n"
     "}\n"
     "\n"
+    "# count_ok HAVE WANT: WANT is a count, or LO-HI on a node with unhealthy GPUs (a restarted device\n"
+    "# plugin reports every GPU healthy until the fault recurs)\n"
+    "count_ok() {\n"
+    "  local have=${1:-0} want=$2\n"
+    "  case \"$want\" in\n"
+    "    *-*) [ \"$have\" -ge \"${want%-*}\" ] 2>/dev/null && [ \"$have\" -le \"${want#*-}\" ] ;;\n"
+    "    *) [ \"$have\" = \"$want\" ] ;;\n"
+    "  esac\n"
+    "}\n"
+    "\n"
     "wait_allocatable() {   # NODE RESOURCE COUNT: the device plugin advertises the new resources\n"
     "  local node=$1 res=$2 want=$3 deadline=$((SECONDS + CONFIG_TIMEOUT)) have\n"
     "  while :; do\n"
     "    have=$(node_allocatable \"$node\" \"$res\")\n"
-    "    [ \"${have:-0}\" = \"$want\" ] && return 0\n"
+    "    count_ok \"${have:-0}\" \"$want\" && return 0\n"
     "    [ \"$SECONDS\" -ge \"$deadline\" ] && die \"$node advertises $res: ${have:-0}, expected $want after ${CONFIG_TIMEOUT}s\"\n"
     "    log \"$node: waiting for $res: $want (now ${have:-0})\"\n"
     "    sleep \"$POLL\"\n"
     "  done\n"
     "}\n"
     "\n"
-    "# reconfigure_node NODE MIG_CONFIG DEVICE_PLUGIN_CONFIG DRAIN(yes|no) RESOURCE=COUNT...\n"
+    "# reconfigure_node NODE MIG_CONFIG DEVICE_PLUGIN_CONFIG DRAIN(yes|no) RESOURCE=COUNT|LO-HI...\n"
     "# (an empty config leaves that label alone).  Skips a node that is already done.\n"
     "reconfigure_node() {\n"
     "  local node=$1 mig=$2 dp=$3 drain=$4 r done=yes; shift 4\n"
     "  [ -n \"$mig\" ] && { [ \"$(node_label \"$node\" nvidia.com/mig.config)\" = \"$mig\" ] &&\n"
     "    [ \"$(node_label \"$node\" nvidia.com/mig.config.state)\" = success ] || done=no; }\n"
     "  [ -n \"$dp\" ] && { [ \"$(node_label \"$node\" nvidia.com/device-plugin.config)\" = \"$dp\" ] || done=no; }\n"
-    "  for r in \"$@\"; do [ \"$(node_allocatable \"$node\" \"${r%%=*}\")\" = \"${r#*=}\" ] || done=no; done\n"
+    "  for r in \"$@\"; do count_ok \"$(node_allocatable \"$node\" \"${r%%=*}\")\" \"${r#*=}\" || done=no; done\n"
     "  if [ \"$done\" = yes ]; then\n"
     "    log \"$node: already configured\"\n"
     "    uncordon_node \"$node\"\n"
@@ -273,7 +283,10 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
             sq(&sb, pn->device_plugin_config ? pn->device_plugin_config : "");
             strbuf_adds(&sb, pn->drain ? " yes" : " no");
             for (size_t q = 0; q < pn->expected.n; q++) {
-                char *kv = xasprintf("%s=%lld", pn->expected.items[q].name, (long long)(pn->expected.items[q].milli / 1000));
+                long long lo = (long long)(pn->expected.items[q].milli / 1000);
+                long long hi = (long long)(rlist_get(&pn->expected_max, pn->expected.items[q].name) / 1000);
+                char *kv = hi > lo ? xasprintf("%s=%lld-%lld", pn->expected.items[q].name, lo, hi)
+                                   : xasprintf("%s=%lld", pn->expected.items[q].name, lo);
                 strbuf_addch(&sb, ' ');
                 sq(&sb, kv);
                 free(kv);

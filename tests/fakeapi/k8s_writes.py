@@ -27,6 +27,12 @@ The operator, simulated by its upstream rules (cited per rule below):
   * advertised resources: none -> nvidia.com/gpu = GPUs with MIG disabled; mixed -> plus
     nvidia.com/mig-<profile>; single -> the MIG devices as nvidia.com/gpu when every GPU has one
     profile; sharing multiplies by replicas and renameByDefault adds ".shared".
+  * GPUs unhealthy now (allocatable below capacity) stay unhealthy after a restart: the plugin
+    starts every device Healthy (k8s-device-plugin internal/rm/devices.go:92) and marks it again
+    when the fault recurs (internal/plugin/server.go:277-278); whole GPUs and MIG-single devices
+    lose the unhealthy GPUs' share, mixed MIG devices keep theirs (which GPU failed is unknown).
+    Under the single strategy GFD's gpu.count counts MIG devices: the physical GPUs are that
+    count over the devices per GPU of the node's mig-parted config.
   * the plugin restarts (and re-reads its config) on a label change, a ClusterPolicy change
     and a DaemonSet rollout restart; a ConfigMap edit alone changes nothing.
 Failures are recorded in the node annotation fakeapi.test/device-plugin.
@@ -86,6 +92,8 @@ class Writer:
         self.store = store
         self.yaml2json = yaml2json
         self.mig = {}                 # node -> {'whole': n, 'mig': {profile: n}}
+        self.physical = {}            # node -> physical GPUs where GFD counts MIG devices (single)
+        self.unhealthy = {}           # node -> GPUs the device plugin reports Unhealthy
         pods = store.lookup('', 'v1', 'pods')
         if pods and not any(s[0] == 'eviction' for s in pods.subresources):
             pods.subresources.append(('eviction', 'Eviction', ['create']))
@@ -250,8 +258,51 @@ class Writer:
             whole = count
             if mig:
                 whole = (int(alloc.get('nvidia.com/gpu', '0')) + int(alloc.get('nvidia.com/gpu.shared', '0'))) // max(r, 1)
+            prod = lab.get('nvidia.com/gpu.product', '')
+            if '-MIG-' in prod and not prod.endswith('-MIG-INVALID'):
+                # single strategy: GFD's gpu.count and the plugin's nvidia.com/gpu count MIG devices of
+                # one profile on every GPU (device plugin internal/lm/mig-strategy.go:182-234,
+                # internal/rm/device_map.go:91-104); the GPUs are that count over the devices per GPU
+                # of the node's mig-parted config
+                p = prod.split('-MIG-', 1)[1]
+                per = self._per_gpu(lab.get('nvidia.com/mig.config'), base_product(prod), p)
+                mig, whole = {p: count}, 0
+                self.physical[name] = count // per if per else 0
+            # unhealthy GPUs (allocatable below capacity) are marked again after a restart: the
+            # plugin starts every device Healthy (internal/rm/devices.go:92) and its health check
+            # marks a faulty one Unhealthy when the fault recurs (internal/plugin/server.go:277-278);
+            # the simulation keeps the fault
+            cap = (node.get('status') or {}).get('capacity') or {}
+            bad = 0
+            for k in ('nvidia.com/gpu', 'nvidia.com/gpu.shared'):
+                bad += max(0, int(cap.get(k, alloc.get(k, '0'))) - int(alloc.get(k, '0')))
+            per = max(r, 1)
+            if name in self.physical and self.physical[name]:
+                per *= max(1, count // self.physical[name])      # MIG devices per GPU (single)
+            self.unhealthy[name] = -(-bad // per)
             self.mig[name] = {'whole': whole, 'mig': mig}
         return self.mig[name]
+
+    def _mig_configs(self):
+        cp = self._clusterpolicy() or {}
+        mname = (((cp.get('spec') or {}).get('migManager') or {}).get('config') or {}).get('name') \
+            or 'default-mig-parted-config'
+        cm = self._configmap(mname)
+        doc = self._yaml(((cm or {}).get('data') or {}).get('config.yaml', '')) if cm else None
+        return (doc or {}).get('mig-configs') or {}
+
+    def _per_gpu(self, config, product, profile):
+        """MIG devices of PROFILE per GPU under the node's mig-parted CONFIG (else the profile's
+        maximum, as all-<profile> gives)"""
+        for e in self._mig_configs().get(config or '') or []:
+            f = e.get('device-filter')
+            fl = [f] if isinstance(f, str) else (f or [])
+            if f is not None and DEVICE_IDS.get(product, '').lower() not in [x.lower() for x in fl]:
+                continue
+            n = (e.get('mig-devices') or {}).get(profile.replace('.me', '+me'))
+            if e.get('mig-enabled') and n:
+                return int(n)
+        return PROFILES.get(product, {}).get(profile, (0, 0, 0))[2]
 
     def _set_label(self, node, key, value):
         lab = node['metadata'].setdefault('labels', {})
@@ -265,15 +316,11 @@ class Writer:
         want = lab.get('nvidia.com/mig.config')
         if not want:
             return
-        cp = self._clusterpolicy() or {}
-        mname = (((cp.get('spec') or {}).get('migManager') or {}).get('config') or {}).get('name') \
-            or 'default-mig-parted-config'
-        cm = self._configmap(mname)
-        doc = self._yaml(((cm or {}).get('data') or {}).get('config.yaml', '')) if cm else None
-        configs = (doc or {}).get('mig-configs') or {}
+        configs = self._mig_configs()
         product = base_product(lab.get('nvidia.com/gpu.product'))
         ok = want in configs
-        count = int(lab.get('nvidia.com/gpu.count', '0') or 0)
+        self._state(node)
+        count = self.physical.get(node['metadata']['name'], int(lab.get('nvidia.com/gpu.count', '0') or 0))
         whole, mig = 0, {}
         profiles = PROFILES.get(product, {})
         for i in range(count if ok else 0):
@@ -369,10 +416,14 @@ class Writer:
         if mode == 'mps' and st['mig']:
             return self._fail(node, 'sharing using MPS is not supported for MIG devices')
         res = {}
+        bad = self.unhealthy.get(node['metadata']['name'], 0)
         if strategy == 'single' and st['mig']:
             res['nvidia.com/gpu'] = sum(st['mig'].values()) if len(st['mig']) == 1 and st['whole'] == 0 else 0
+            if res['nvidia.com/gpu'] and bad:   # uniform: the unhealthy GPUs' MIG devices
+                gpus = self.physical.get(node['metadata']['name']) or 1
+                res['nvidia.com/gpu'] -= min(res['nvidia.com/gpu'], bad * (res['nvidia.com/gpu'] // gpus))
         else:
-            res['nvidia.com/gpu'] = st['whole']
+            res['nvidia.com/gpu'] = max(0, st['whole'] - bad)
             if strategy == 'mixed':
                 for p, n in st['mig'].items():
                     res['nvidia.com/mig-' + p] = n
