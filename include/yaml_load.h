@@ -10,4 +10,7 @@
 #include <stddef.h>
 struct cJSON;
 int yaml_load_json(const char *text, size_t len, struct cJSON **out, char **msg);
+/* the same, every non-null scalar a string (kubeconfig: client-go reads the fields it knows by
+ * their Go types, so "true" and 1 stay as written for the reader to interpret) */
+int yaml_load_json_strings(const char *text, size_t len, struct cJSON **out, char **msg);
 #endif

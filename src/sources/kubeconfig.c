@@ -14,6 +14,7 @@
 #include "kubeconfig.h"
 #include "error.h"
 #include "internal.h"
+#include "yaml_load.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
@@ -24,93 +25,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
 #define DEFAULT_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 #define EXEC_API_V1 "client.authentication.k8s.io/v1"
 #define EXEC_API_V1BETA1 "client.authentication.k8s.io/v1beta1"
 #define EXEC_EXTENSION "client.authentication.k8s.io/exec"
-
-/* ---------------------------------------------------------------------------------------
- * YAML -> cJSON
- */
-
-enum { YAML_MAX_NODES = 200000, YAML_MAX_DEPTH = 64 };
-
-typedef struct { yaml_document_t *doc; long budget; } YamlConv;
-
-static cJSON *yaml_node_to_json(YamlConv *yc, yaml_node_t *node, int depth)
-{
-    if (!node || depth > YAML_MAX_DEPTH || --yc->budget < 0) return NULL;
-    switch (node->type) {
-    case YAML_SCALAR_NODE: {
-        const char *v = (const char *)node->data.scalar.value;
-        size_t len = node->data.scalar.length;
-        if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-            (len == 0 || strcmp(v, "null") == 0 || strcmp(v, "~") == 0 ||
-             strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0))
-            return cJSON_CreateNull();
-        if (strlen(v) != len) return NULL;              /* embedded NUL: not text */
-        return cJSON_CreateString(v);
-    }
-    case YAML_SEQUENCE_NODE: {
-        cJSON *arr = cJSON_CreateArray();
-        for (yaml_node_item_t *it = node->data.sequence.items.start;
-             it < node->data.sequence.items.top; it++) {
-            cJSON *child = yaml_node_to_json(yc, yaml_document_get_node(yc->doc, *it), depth + 1);
-            if (!child) { cJSON_Delete(arr); return NULL; }
-            cJSON_AddItemToArray(arr, child);
-        }
-        return arr;
-    }
-    case YAML_MAPPING_NODE: {
-        cJSON *obj = cJSON_CreateObject();
-        for (yaml_node_pair_t *p = node->data.mapping.pairs.start;
-             p < node->data.mapping.pairs.top; p++) {
-            yaml_node_t *k = yaml_document_get_node(yc->doc, p->key);
-            if (!k || k->type != YAML_SCALAR_NODE) { cJSON_Delete(obj); return NULL; }
-            cJSON *child = yaml_node_to_json(yc, yaml_document_get_node(yc->doc, p->value), depth + 1);
-            if (!child) { cJSON_Delete(obj); return NULL; }
-            const char *key = (const char *)k->data.scalar.value;
-            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);   /* later key wins, as in Go */
-            cJSON_AddItemToObject(obj, key, child);
-        }
-        return obj;
-    }
-    default:
-        return NULL;
-    }
-}
-
-/* Parses text; *out = NULL for an empty document.  Returns 0 or -1 with *msg allocated. */
-static int yaml_to_json(const char *text, size_t len, cJSON **out, char **msg)
-{
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    *out = NULL;
-    if (!yaml_parser_initialize(&parser)) { *msg = xstrdup("cannot initialise the YAML parser"); return -1; }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    if (!yaml_parser_load(&parser, &doc)) {
-        *msg = xasprintf("yaml: line %lu: %s", (unsigned long)parser.problem_mark.line + 1,
-                         parser.problem ? parser.problem : "syntax error");
-        yaml_parser_delete(&parser);
-        return -1;
-    }
-    int rc = 0;
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (root) {
-        YamlConv yc = { &doc, YAML_MAX_NODES };
-        *out = yaml_node_to_json(&yc, root, 0);
-        if (!*out) {
-            *msg = xstrdup(yc.budget < 0 ? "yaml: document too large or too deeply nested (alias expansion?)"
-                                         : "yaml: unsupported structure (non-scalar key or binary data)");
-            rc = -1;
-        }
-    }
-    yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    return rc;
-}
 
 /* ---------------------------------------------------------------------------------------
  * Files and the merged view
@@ -216,7 +135,7 @@ static int load_file(Merged *m, const char *path, Error *err)
         return -1;
     }
     cJSON *root = NULL;
-    int rc = yaml_to_json(text, len, &root, &emsg);
+    int rc = yaml_load_json_strings(text, len, &root, &emsg);
     free(text);
     if (rc) {
         error_set(err, "error loading config file \"%s\": %s", path, emsg);

@@ -2,6 +2,7 @@
 #include "yaml_load.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -9,7 +10,7 @@
 
 enum { MAX_NODES = 200000, MAX_DEPTH = 64 };
 
-typedef struct { yaml_document_t *doc; long budget; } Conv;
+typedef struct { yaml_document_t *doc; long budget; bool typed; } Conv;
 
 static bool decimal(const char *v)
 {
@@ -31,6 +32,7 @@ static cJSON *node_to_json(Conv *c, yaml_node_t *node, int depth)
         if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
             if (len == 0 || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL"))
                 return cJSON_CreateNull();
+            if (!c->typed) return cJSON_CreateString(v);
             if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE")) return cJSON_CreateTrue();
             if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")) return cJSON_CreateFalse();
             if (decimal(v)) return cJSON_CreateNumber((double)strtoll(v, NULL, 10));
@@ -54,7 +56,7 @@ static cJSON *node_to_json(Conv *c, yaml_node_t *node, int depth)
             cJSON *child = node_to_json(c, yaml_document_get_node(c->doc, p->value), depth + 1);
             if (!child) { cJSON_Delete(obj); return NULL; }
             const char *key = (const char *)k->data.scalar.value;
-            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);   /* later key wins, as in Go */
             cJSON_AddItemToObject(obj, key, child);
         }
         return obj;
@@ -64,7 +66,7 @@ static cJSON *node_to_json(Conv *c, yaml_node_t *node, int depth)
     }
 }
 
-int yaml_load_json(const char *text, size_t len, cJSON **out, char **msg)
+static int load(const char *text, size_t len, bool typed, cJSON **out, char **msg)
 {
     yaml_parser_t parser;
     yaml_document_t doc;
@@ -81,11 +83,25 @@ int yaml_load_json(const char *text, size_t len, cJSON **out, char **msg)
     int rc = 0;
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (root) {
-        Conv c = { &doc, MAX_NODES };
+        Conv c = { &doc, MAX_NODES, typed };
         *out = node_to_json(&c, root, 0);
-        if (!*out) { *msg = xstrdup("yaml: too large, too deep, or not plain data"); rc = -1; }
+        if (!*out) {
+            *msg = xstrdup(c.budget < 0 ? "yaml: document too large or too deeply nested (alias expansion?)"
+                                        : "yaml: unsupported structure (non-scalar key or binary data)");
+            rc = -1;
+        }
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     return rc;
+}
+
+int yaml_load_json(const char *text, size_t len, cJSON **out, char **msg)
+{
+    return load(text, len, true, out, msg);
+}
+
+int yaml_load_json_strings(const char *text, size_t len, cJSON **out, char **msg)
+{
+    return load(text, len, false, out, msg);
 }

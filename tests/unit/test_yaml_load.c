@@ -41,6 +41,21 @@ static void test_typed_scalars(void **state)
     cJSON_Delete(d);
 }
 
+/* the kubeconfig reader's form: every scalar but null stays the string written */
+static void test_string_scalars(void **state)
+{
+    (void)state;
+    const char *text = "insecure-skip-tls-verify: true\nport: 6443\nempty:\nname: \"x\"\n";
+    cJSON *d = NULL;
+    char *msg = NULL;
+    assert_int_equal(yaml_load_json_strings(text, strlen(text), &d, &msg), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(d, "insecure-skip-tls-verify")->valuestring, "true");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(d, "port")->valuestring, "6443");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "empty")));
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(d, "name")->valuestring, "x");
+    cJSON_Delete(d);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -68,7 +83,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_typed_scalars), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_typed_scalars), cmocka_unit_test(test_string_scalars),
+        cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
