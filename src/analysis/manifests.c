@@ -39,28 +39,37 @@ static cJSON *object(const char *api_version, const char *kind, cJSON *meta)
 
 /* ---- device plugin ---- */
 
+/* a device-plugin config file (api/config/v1): version, flags.migStrategy and, with replicas
+ * > 0, sharing.<timeSlicing|mps> sharing nvidia.com/gpu; *flags_out gets the flags object */
+static cJSON *dp_config_file(const char *mig_strategy, bool mps, int replicas, bool renamed,
+                             bool fail_gt_one, cJSON **flags_out)
+{
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(f, "version", "v1");
+    cJSON *flags = cJSON_AddObjectToObject(f, "flags");
+    cJSON_AddStringToObject(flags, "migStrategy", mig_strategy);
+    if (flags_out) *flags_out = flags;
+    if (replicas <= 0) return f;
+    cJSON *mode = cJSON_AddObjectToObject(cJSON_AddObjectToObject(f, "sharing"), mps ? "mps" : "timeSlicing");
+    if (renamed) cJSON_AddBoolToObject(mode, "renameByDefault", true);
+    if (fail_gt_one) cJSON_AddBoolToObject(mode, "failRequestsGreaterThanOne", true);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "name", "nvidia.com/gpu");
+    cJSON_AddNumberToObject(r, "replicas", replicas);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(mode, "resources"), r);
+    return f;
+}
+
 cJSON *manifests_device_plugin_file(const PlanGroup *g, bool shared_nodes)
 {
     if (g->strategy == PLAN_NONE) return NULL;
     bool sharing = g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS;
     if (!sharing && !shared_nodes) return NULL;       /* MIG groups have one config */
-    cJSON *f = cJSON_CreateObject();
-    cJSON_AddStringToObject(f, "version", "v1");
-    cJSON *flags = cJSON_AddObjectToObject(f, "flags");
-    cJSON_AddStringToObject(flags, "migStrategy", g->strategy == PLAN_MIG ? "mixed" : "none");
+    cJSON *flags = NULL;
+    cJSON *f = dp_config_file(g->strategy == PLAN_MIG ? "mixed" : "none", g->strategy == PLAN_MPS,
+                              sharing && shared_nodes ? g->replicas : 0, true, true, &flags);
     if (sharing && shared_nodes && g->packed)   /* v0.20.0+: fill one GPU's replicas first */
         cJSON_AddStringToObject(cJSON_AddObjectToObject(flags, "plugin"), "sharedDevicesAllocationPolicy", "packed");
-    if (sharing && shared_nodes) {
-        cJSON *sh = cJSON_AddObjectToObject(f, "sharing");
-        cJSON *mode = cJSON_AddObjectToObject(sh, g->strategy == PLAN_MPS ? "mps" : "timeSlicing");
-        cJSON_AddBoolToObject(mode, "renameByDefault", true);
-        cJSON_AddBoolToObject(mode, "failRequestsGreaterThanOne", true);
-        cJSON *res = cJSON_AddArrayToObject(mode, "resources");
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "name", "nvidia.com/gpu");
-        cJSON_AddNumberToObject(r, "replicas", g->replicas);
-        cJSON_AddItemToArray(res, r);
-    }
     return f;
 }
 
@@ -94,19 +103,11 @@ static const char *label_after(const PlanResult *r, const Node *n, const char *k
  * nvidia.com/gpu.shared */
 static cJSON *reconstructed_config(const Node *n)
 {
-    cJSON *f = cJSON_CreateObject();
-    cJSON_AddStringToObject(f, "version", "v1");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(f, "flags"), "migStrategy", mig_strategy_name(n->gpu.mig_strategy));
     const char *mode = kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy");
-    cJSON *m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(f, "sharing"), str_eq(mode, "mps") ? "mps" : "timeSlicing");
     bool renamed = false;
     for (size_t i = 0; i < n->allocatable.n; i++) renamed |= str_eq(n->allocatable.items[i].name, "nvidia.com/gpu.shared");
-    if (renamed) cJSON_AddBoolToObject(m, "renameByDefault", true);
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "name", "nvidia.com/gpu");
-    cJSON_AddNumberToObject(r, "replicas", n->gpu.replicas);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "resources"), r);
-    return f;
+    return dp_config_file(mig_strategy_name(n->gpu.mig_strategy), str_eq(mode, "mps"), n->gpu.replicas, renamed,
+                          false, NULL);
 }
 
 static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, const ManifestOptions *o,
