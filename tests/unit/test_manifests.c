@@ -15,23 +15,9 @@
 #include "manifests.h"
 #include "yaml_load.h"
 #include "render.h"
+#include "node_builder.h"
 
-static Node mknode(const char *name, const char *product, int gpus, int64_t mem, int ccmaj, int ccmin)
-{
-    Node n;
-    memset(&n, 0, sizeof n);
-    n.name = (char *)name;
-    n.ready = true;
-    n.gpu.has_gfd = n.gpu.present = true;
-    n.gpu.product = n.gpu.base_product = (char *)product;
-    n.gpu.count = gpus;
-    n.gpu.memory_mib = mem;
-    n.gpu.replicas = 1;
-    char b[16];
-    snprintf(b, sizeof b, "%d", ccmaj); kv_set(&n.labels, "nvidia.com/gpu.compute.major", b);
-    snprintf(b, sizeof b, "%d", ccmin); kv_set(&n.labels, "nvidia.com/gpu.compute.minor", b);
-    return n;
-}
+#define mknode test_gpu_node
 
 static PlanWorkload wl(const char *ns, const char *name, const char *node, int count, int64_t mem, double util)
 {

@@ -20,20 +20,12 @@
 #include <string.h>
 #include "plan.h"
 #include "resources.h"
+#include "node_builder.h"
 
-static Node mknode(const char *name, const char *product, int gpus, int64_t mem, const char *ccmaj)
+/* a whole-GPU node advertising its GPUs as nvidia.com/gpu */
+static Node mknode(const char *name, const char *product, int gpus, int64_t mem, int ccmaj)
 {
-    Node n;
-    memset(&n, 0, sizeof n);
-    n.name = (char *)name;
-    n.ready = true;
-    n.gpu.has_gfd = n.gpu.present = true;
-    n.gpu.product = n.gpu.base_product = (char *)product;
-    n.gpu.count = gpus;
-    n.gpu.memory_mib = mem;
-    n.gpu.replicas = 1;
-    kv_set(&n.labels, "nvidia.com/gpu.compute.major", ccmaj);
-    kv_set(&n.labels, "nvidia.com/gpu.compute.minor", "0");
+    Node n = test_gpu_node(name, product, gpus, mem, ccmaj, 0);
     rlist_set(&n.capacity, "nvidia.com/gpu", (int64_t)gpus * 1000);
     rlist_set(&n.allocatable, "nvidia.com/gpu", (int64_t)gpus * 1000);
     return n;
@@ -49,7 +41,7 @@ static void tnode_free(Node *n)
 /* an L4 node running MPS now (GFD: gpu.sharing-strategy=mps, replicas 8), no workload planned */
 static Node mps_node(void)
 {
-    Node n = mknode("l4-01", "NVIDIA-L4", 4, 23034, "8");
+    Node n = mknode("l4-01", "NVIDIA-L4", 4, 23034, 8);
     n.gpu.sharing = SHARING_MPS;
     n.gpu.replicas = 8;
     rlist_set(&n.capacity, "nvidia.com/gpu", 32000);
@@ -89,7 +81,7 @@ static const PlanCurrent single20 = { .dp_version = { 0, 20, 0 }, .dp_version_kn
 static void test_mps_node_blocks_mixed(void **state)
 {
     (void)state;
-    Node a100 = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, "8");
+    Node a100 = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8);
     Node l4 = mps_node();
     PlanWorkload w[2] = { wl("s1", "a100", 5000), wl("s2", "a100", 5000) };
     PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &single20 };
@@ -158,7 +150,7 @@ static int64_t units(const ResourceList *l, const char *res) { return rlist_get(
 static void test_unhealthy_mig_node(void **state)
 {
     (void)state;
-    Node a100 = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, "8");
+    Node a100 = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8);
     rlist_set(&a100.allocatable, "nvidia.com/gpu", 7000);
     PlanWorkload w[2] = { wl("s1", "a100", 5000), wl("s2", "a100", 5000) };
     PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &single20 };
@@ -188,7 +180,7 @@ static void test_unhealthy_mig_node(void **state)
 static void test_unhealthy_shared_node(void **state)
 {
     (void)state;
-    Node a = mknode("t4-a", "Tesla-T4", 4, 15360, "7"), b = mknode("t4-b", "Tesla-T4", 4, 15360, "7");
+    Node a = mknode("t4-a", "Tesla-T4", 4, 15360, 7), b = mknode("t4-b", "Tesla-T4", 4, 15360, 7);
     rlist_set(&a.allocatable, "nvidia.com/gpu", 3000);
     rlist_set(&b.allocatable, "nvidia.com/gpu", 3000);
     PlanWorkload w[8];
