@@ -1,7 +1,7 @@
 /* app.c — finds the subcommand, parses flags once for all commands, runs it. */
-#include "commands.h"
-#include "error.h"
-#include "options.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "cli/options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

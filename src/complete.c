@@ -11,12 +11,12 @@
  * and an alarm that ends the process quietly should anything still hang.  stderr and stdin
  * point at /dev/null meanwhile: completion never prints a message and never prompts.
  */
-#include "complete.h"
-#include "apiclient.h"
-#include "error.h"
-#include "kubeconfig.h"
-#include "loader.h"
-#include "options.h"
+#include "cli/complete.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
+#include "sources/loader.h"
+#include "cli/options.h"
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <signal.h>

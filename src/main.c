@@ -1,5 +1,5 @@
 /* main.c — entry point; everything else lives in the library so tests can link it. */
-#include "commands.h"
+#include "cmd/commands.h"
 
 int main(int argc, char **argv)
 {

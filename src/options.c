@@ -5,8 +5,8 @@
  * booleans/counters), "--" ends the flags.  Unknown flags and bad values are usage errors
  * (exit 2) naming the flag.
  */
-#include "options.h"
-#include "error.h"
+#include "cli/options.h"
+#include "util/error.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

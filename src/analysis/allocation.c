@@ -17,13 +17,13 @@
  * gpu-operator, then nvidia-gpu-operator, then wherever its own operands run (custom install);
  * without the operator, the namespace of a device plugin DaemonSet (e.g. kube-system).
  */
-#include "allocation.h"
+#include "analysis/allocation.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pod.h"
-#include "quantity.h"
-#include "resources.h"
+#include "model/pod.h"
+#include "model/quantity.h"
+#include "model/resources.h"
 
 static const char *const problem_names[PROBLEM__COUNT] = {
     [PROBLEM_NOT_READY] = "NotReady",

@@ -4,7 +4,7 @@
  * the text views print.
  */
 #include "explain_int.h"
-#include "quantity.h"
+#include "model/quantity.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * one-line description of a node reason.  Pure functions of a Pod and a Node.
  */
 #include "explain_int.h"
-#include "quantity.h"
+#include "model/quantity.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,8 @@
  */
 #ifndef KGPU_EXPLAIN_INT_H
 #define KGPU_EXPLAIN_INT_H
-#include "explain.h"
-#include "mig_tables.h"
+#include "analysis/explain.h"
+#include "model/mig_tables.h"
 
 #define MAX_NAMES 6            /* node / pod names listed in one line before "+N more" */
 

@@ -16,7 +16,7 @@
  * own): tests/integration/test_explain_shared.sh compares the two on every fixture.
  */
 #include "explain_int.h"
-#include "strmap.h"
+#include "util/strmap.h"
 #include <stdlib.h>
 #include <string.h>
 

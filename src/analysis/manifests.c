@@ -4,14 +4,14 @@
  * changed config always changes the node label; the nodes are labelled with them by the
  * script (`-o script`), never by this tool.
  */
-#include "manifests.h"
+#include "analysis/manifests.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "resources.h"
-#include "strmap.h"
-#include "yaml_load.h"
+#include "model/resources.h"
+#include "util/strmap.h"
+#include "util/yaml_load.h"
 
 static cJSON *metadata(const ManifestOptions *o, const char *name, const char *ns)
 {

@@ -28,8 +28,8 @@
  *   It runs only when the bounds differ and the optimum may be <= MIG_PACK_EXACT_MAX_GPUS,
  *   under a node budget; if the budget runs out the result says it is not proven optimal.
  */
-#include "mig.h"
-#include "util.h"
+#include "analysis/mig.h"
+#include "util/util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * nodes and pods by product, and plan_build, which runs the other parts per group: candidates
  * (plan_candidates.c), rollout and risks (plan_rollout.c).  Rules in plan.h.
  */
-#include "plan.h"
+#include "analysis/plan.h"
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
-#include "resources.h"
-#include "strmap.h"
+#include "model/resources.h"
+#include "util/strmap.h"
 
 bool plan_choice_parse(const char *s, PlanChoice *out)
 {

@@ -1,5 +1,5 @@
 /* plan_actions.c — the plan as an ordered list of changes (contract in plan_actions.h). */
-#include "plan_actions.h"
+#include "analysis/plan_actions.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>

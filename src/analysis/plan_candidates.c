@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
-#include "resources.h"
-#include "strmap.h"
+#include "model/resources.h"
+#include "util/strmap.h"
 
 typedef struct {
     int after;                        /* -1 = not possible */

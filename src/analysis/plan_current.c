@@ -6,7 +6,7 @@
  * a digest-only image leaves it unknown, and then nothing that needs a given version is
  * proposed (MPS: v0.15.0, packed allocation: v0.20.0 — k8s-device-plugin CHANGELOG.md).
  */
-#include "plan.h"
+#include "analysis/plan.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  */
 #ifndef KGPU_PLAN_INTERNAL_H
 #define KGPU_PLAN_INTERNAL_H
-#include "plan.h"
+#include "analysis/plan.h"
 
 typedef struct {
     PlanGroup *g;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
-#include "resources.h"
-#include "strmap.h"
+#include "model/resources.h"
+#include "util/strmap.h"
 
 /* ---- per workload: one request ---- */
 

@@ -2,12 +2,12 @@
  * non-resource filters are explain's own (explain_node), so `plan` and `explain` never disagree
  * about taints, selectors or cordons; the resource check uses the node's resources after the
  * plan and the spare its group has once the planned workloads hold theirs. */
-#include "plan.h"
+#include "analysis/plan.h"
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
-#include "resources.h"
-#include "strmap.h"
+#include "analysis/explain.h"
+#include "model/resources.h"
+#include "util/strmap.h"
 
 static bool resource_reason(NodeReasonCode code)
 {

@@ -14,8 +14,8 @@
  * tolerate".  Each reason is then classified by its known prefixes (one table below), and
  * wording that only some versions use narrows the [min_minor, max_minor] version range.
  */
-#include "schedmsg.h"
-#include "util.h"
+#include "analysis/schedmsg.h"
+#include "util/util.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

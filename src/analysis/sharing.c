@@ -2,8 +2,8 @@
  * The rules are in sharing.h; the reasoning in one line: the scheduler may co-locate any
  * `replicas` workloads of the group, so every bound is checked against the worst case.
  */
-#include "sharing.h"
-#include "util.h"
+#include "analysis/sharing.h"
+#include "util/util.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>

@@ -8,9 +8,9 @@
  * tests/tools/embed_completions.py to rewrite the block between the BEGIN/END lines
  * (tests/integration/test_completion.sh checks that they agree).
  */
-#include "commands.h"
-#include "complete.h"
-#include "error.h"
+#include "cmd/commands.h"
+#include "cli/complete.h"
+#include "util/error.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -3,13 +3,13 @@
  * One Explanation (analysis/explain.c) rendered as text, or as JSON/YAML through one cJSON
  * tree.  Every pod is loaded: free GPUs on a node depend on the pods of all namespaces.
  */
-#include "commands.h"
-#include "error.h"
-#include "explain.h"
-#include "render_explain.h"
-#include "loader.h"
-#include "render.h"
-#include "table.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "analysis/explain.h"
+#include "render/render_explain.h"
+#include "sources/loader.h"
+#include "render/render.h"
+#include "render/table.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,14 +7,14 @@
  * free GPUs on a node depend on the pods of every namespace; -n/-A only choose which pending
  * pods are listed.
  */
-#include "commands.h"
-#include "error.h"
-#include "explain.h"
-#include "render_explain.h"
-#include "loader.h"
-#include "render.h"
-#include "strmap.h"
-#include "table.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "analysis/explain.h"
+#include "render/render_explain.h"
+#include "sources/loader.h"
+#include "render/render.h"
+#include "util/strmap.h"
+#include "render/table.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,18 +8,18 @@
  * and renders them as the text report, JSON (the contract's keys), YAML (only the manifests,
  * multi-document) or a reviewed bash script.  Nothing is written to the cluster.
  */
-#include "allocation.h"
-#include "apiclient.h"
-#include "commands.h"
-#include "error.h"
-#include "loader.h"
-#include "manifests.h"
-#include "metrics.h"
-#include "plan.h"
-#include "plan_report.h"
-#include "render.h"
-#include "strmap.h"
-#include "table.h"
+#include "analysis/allocation.h"
+#include "sources/apiclient.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "sources/loader.h"
+#include "analysis/manifests.h"
+#include "sources/metrics.h"
+#include "analysis/plan.h"
+#include "render/plan_report.h"
+#include "render/render.h"
+#include "util/strmap.h"
+#include "render/table.h"
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>

@@ -11,11 +11,11 @@
  * snapshot is meant to be attached to a ticket).  The List's annotations record the time,
  * the context name and server (never credentials), and the warnings met.
  */
-#include "apiclient.h"
-#include "commands.h"
-#include "error.h"
-#include "kubeconfig.h"
-#include "loader.h"
+#include "sources/apiclient.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
+#include "sources/loader.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>

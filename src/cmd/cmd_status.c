@@ -7,14 +7,14 @@
  * nodes, problems, operator, metrics), a wide table (plus MIG config, per-resource detail, the
  * pods holding GPUs and, with metrics, every device), or JSON/YAML through one cJSON tree.
  */
-#include "allocation.h"
-#include "apiclient.h"
-#include "commands.h"
-#include "error.h"
-#include "loader.h"
-#include "metrics.h"
-#include "render.h"
-#include "table.h"
+#include "analysis/allocation.h"
+#include "sources/apiclient.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "sources/loader.h"
+#include "sources/metrics.h"
+#include "render/render.h"
+#include "render/table.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>

@@ -13,14 +13,14 @@
  *
  * The worker runs without -v output (the screen is the terminal) and never prompts.
  */
-#include "apiclient.h"
-#include "commands.h"
-#include "error.h"
-#include "explain.h"
-#include "loader.h"
-#include "metrics.h"
-#include "tui.h"
-#include "tui_feed.h"
+#include "sources/apiclient.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "analysis/explain.h"
+#include "sources/loader.h"
+#include "sources/metrics.h"
+#include "tui/tui.h"
+#include "tui/tui_feed.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

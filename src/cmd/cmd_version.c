@@ -5,9 +5,9 @@
  * date); the libraries' versions are asked of the libraries at run time, since a release
  * archive carries its own copies and a source build links whatever the system has.
  */
-#include "commands.h"
-#include "error.h"
-#include "render.h"
+#include "cmd/commands.h"
+#include "util/error.h"
+#include "render/render.h"
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <curses.h>

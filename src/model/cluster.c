@@ -23,7 +23,7 @@
  * cluster_finalize joins usage to nodes (dropped pods + kept GPU pods that hold resources) and
  * rebuilds the node index; it may be called again after more objects were ingested.
  */
-#include "cluster.h"
+#include "model/cluster.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "error.h"
+#include "util/error.h"
 #include "json_fields.h"
-#include "strmap.h"
-#include "util.h"
+#include "util/strmap.h"
+#include "util/util.h"
 
 #define MAX_WARNINGS 100
 

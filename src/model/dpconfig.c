@@ -7,16 +7,16 @@
  * sharing.  YAML through libyaml's document API; only a fixed path is walked (sharing ->
  * timeSlicing|mps -> resources[] -> name/replicas), so aliases, even cyclic ones, cost nothing.
  */
-#include "dpconfig.h"
+#include "model/dpconfig.h"
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
-#include "cluster.h"
-#include "error.h"
+#include "model/cluster.h"
+#include "util/error.h"
 #include "json_fields.h"
-#include "util.h"
+#include "util/util.h"
 
 static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m, const char *key)
 {

@@ -27,13 +27,13 @@
  *     node cannot be counted (its whole GPUs are still reported in whole_gpus).
  *   - .shared units with unknown replicas: cannot count.  Replicas are never GPUs.
  */
-#include "node.h"
+#include "model/node.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mig_tables.h"
-#include "quantity.h"
-#include "util.h"
+#include "model/mig_tables.h"
+#include "model/quantity.h"
+#include "util/util.h"
 
 const char *fact_source_name(FactSource s)
 {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "util.h"
+#include "util/util.h"
 
 static inline const cJSON *jget(const cJSON *obj, const char *key)
 {

@@ -9,14 +9,14 @@
  * most 63 characters of [A-Za-z0-9-_.], alphanumeric at both ends); values are empty or the
  * same form as a name.  Errors name the 1-based position and the text at fault.
  */
-#include "labels.h"
+#include "model/labels.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "util.h"
+#include "util/error.h"
+#include "util/util.h"
 
 /* ---- KVList ---- */
 

@@ -12,7 +12,7 @@
  * Values move by tens of MiB between drivers; every derived value errs on the small side so
  * that a workload sized against it is not promised memory it will not get.
  */
-#include "mig_tables.h"
+#include "model/mig_tables.h"
 #include <string.h>
 #include <strings.h>
 

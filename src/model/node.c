@@ -8,14 +8,14 @@
  * What the labels, resources and device-plugin config say together is node_inventory's
  * (inventory.c), which also counts physical GPUs.
  */
-#include "node.h"
+#include "model/node.h"
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "util/error.h"
 #include "json_fields.h"
-#include "quantity.h"
-#include "util.h"
+#include "model/quantity.h"
+#include "util/util.h"
 
 /* ---- GPU facts ---- */
 

@@ -14,13 +14,13 @@
  * requests counts as requested = limit: the API server defaults requests from limits
  * (SetDefaults_Pod), so hand-written snapshots behave like objects read from the API.
  */
-#include "pod.h"
+#include "model/pod.h"
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "util/error.h"
 #include "json_fields.h"
-#include "util.h"
+#include "util/util.h"
 
 /* requests of one "resources" block, defaulted from limits */
 static void resources_requests(const cJSON *resources, ResourceList *out)

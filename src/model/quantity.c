@@ -11,7 +11,7 @@
  * up.  Anything whose magnitude exceeds INT64_MAX milli-units is an overflow (false).
  * Strings longer than QTY_MAX_LEN are rejected: no real quantity is that long.
  */
-#include "quantity.h"
+#include "model/quantity.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* resources.c — ResourceList (name -> milli-units) and GPU resource names. */
-#include "resources.h"
+#include "model/resources.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "quantity.h"
-#include "util.h"
+#include "model/quantity.h"
+#include "util/util.h"
 
 static ResourceEntry *find(const ResourceList *l, const char *name)
 {

@@ -1,6 +1,6 @@
 /* usage.c — release of the usage records and their joins to nodes and pods (usage.h). */
-#include "usage.h"
-#include "strmap.h"
+#include "model/usage.h"
+#include "util/strmap.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* explain_json.c — an Explanation as the EXPLANATION object of product.md (JSON / YAML through
  * one cJSON tree): the render layer of analysis/explain*.c.
  */
-#include "render_explain.h"
-#include "quantity.h"
+#include "render/render_explain.h"
+#include "model/quantity.h"
 #include <cjson/cJSON.h>
 #include <string.h>
 

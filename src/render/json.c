@@ -7,7 +7,7 @@
  * kubectl prints it, instead of tabs.  Nothing is built in memory first: the output of a
  * large document costs no second copy of it.
  */
-#include "render.h"
+#include "render/render.h"
 #include <cjson/cJSON.h>
 #include <float.h>
 #include <math.h>

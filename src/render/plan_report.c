@@ -1,14 +1,14 @@
 /* plan_report.c — `kubectl gpu plan`'s text report and JSON document, from one PlanRun
  * (plan_report.h). */
-#include "plan_report.h"
+#include "render/plan_report.h"
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render.h"
-#include "table.h"
+#include "render/render.h"
+#include "render/table.h"
 
 /* ------------------------------------------------------------------ helpers */
 

@@ -1,14 +1,14 @@
 /* plan_script.c — `kubectl gpu plan -o script`: a reviewed bash script that applies a plan's
  * actions (plan_actions.h) in order, pinned to the context and API server it was made for. */
-#include "plan_report.h"
+#include "render/plan_report.h"
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render.h"
-#include "table.h"
+#include "render/render.h"
+#include "render/table.h"
 
 /* ------------------------------------------------------------------ script */
 

@@ -1,6 +1,6 @@
 /* table.c — aligned columns like `kubectl get`. */
-#include "table.h"
-#include "util.h"
+#include "render/table.h"
+#include "util/util.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * type (true, null, 1.5, "", leading/trailing space, ": " ...), then they are double-quoted,
  * so `kubectl apply` reads back exactly the string we meant (label values like "true").
  */
-#include "render.h"
+#include "render/render.h"
 #include <cjson/cJSON.h>
 #include <yaml.h>
 #include <ctype.h>

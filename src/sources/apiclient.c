@@ -23,12 +23,12 @@
  * the headers with Authorization and cookies redacted.  Tokens, passwords and keys never
  * reach a message or a log line, and CURLOPT_VERBOSE is never set for that reason.
  */
-#include "apiclient.h"
+#include "sources/apiclient.h"
 #include "auth.h"
-#include "error.h"
+#include "util/error.h"
 #include "http.h"
 #include "internal.h"
-#include "jsonscan.h"
+#include "sources/jsonscan.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <curl/curl.h>

@@ -1,7 +1,7 @@
 /* auth.c — credentials of a request (auth.h). */
 #include "auth.h"
-#include "apiclient.h"
-#include "error.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
 #include "http.h"
 #include "internal.h"
 #include <ctype.h>

@@ -12,7 +12,7 @@
 #define KGPU_SOURCES_AUTH_H
 #include <stdbool.h>
 #include <curl/curl.h>
-#include "kubeconfig.h"
+#include "sources/kubeconfig.h"
 
 struct Error;
 

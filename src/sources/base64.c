@@ -1,7 +1,7 @@
 /* base64.c — RFC 4648 base64 for kubeconfig *-data fields and the exec plugin's cluster info,
  * and URL redaction for messages.  Small enough not to need a library. */
 #include "internal.h"
-#include "util.h"
+#include "util/util.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,9 +8,9 @@
  * MIG instance (UUID + GPU_I_ID).  Device-level figures are derived in dcgm_accum_finish; the
  * rules are stated in dcgm.h.
  */
-#include "dcgm.h"
-#include "strmap.h"
-#include "util.h"
+#include "sources/dcgm.h"
+#include "util/strmap.h"
+#include "util/util.h"
 #include <ctype.h>
 #include <locale.h>
 #include <math.h>

@@ -8,8 +8,8 @@
  * error says so.  Nothing the plugin printed on stdout is ever repeated in a message: it holds
  * the credential.
  */
-#include "kubeconfig.h"
-#include "error.h"
+#include "sources/kubeconfig.h"
+#include "util/error.h"
 #include "internal.h"
 #include <cjson/cJSON.h>
 #include <errno.h>

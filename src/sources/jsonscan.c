@@ -6,13 +6,13 @@
  * unescaped where it lies (the unescaped form is never longer) and terminated by a NUL
  * written over its closing quote or inside it, and nodes come from a bump allocator.
  */
-#include "jsonscan.h"
+#include "sources/jsonscan.h"
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util.h"
+#include "util/util.h"
 
 #define NESTING_LIMIT 1000                 /* CJSON_NESTING_LIMIT */
 #define CHUNK_SIZE ((size_t)256 << 10)

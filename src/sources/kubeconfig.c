@@ -11,10 +11,10 @@
  *   kubeconfig /home/a/.kube/config: user "ci" (context "prod"): exec: apiVersion ...
  * and quote client-go's own wording where one exists, so a search for it finds help.
  */
-#include "kubeconfig.h"
-#include "error.h"
+#include "sources/kubeconfig.h"
+#include "util/error.h"
 #include "internal.h"
-#include "yaml_load.h"
+#include "util/yaml_load.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>

@@ -19,10 +19,10 @@
  * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
  * failure fails the load: a partial cluster is never presented as the whole one.
  */
-#include "loader.h"
-#include "apiclient.h"
-#include "error.h"
-#include "kubeconfig.h"
+#include "sources/loader.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
 #include <cjson/cJSON.h>
 typedef const char *const *JsonSkipList;
 #include <stdio.h>

@@ -8,13 +8,13 @@
  * Hidden test knob: $KUBECTL_GPU_NOW (epoch seconds) fixes the Prometheus evaluation time, so
  * tests can query backfilled data at a known instant.  Not for users; not in --help.
  */
-#include "metrics.h"
-#include "apiclient.h"
-#include "dcgm.h"
-#include "error.h"
+#include "sources/metrics.h"
+#include "sources/apiclient.h"
+#include "sources/dcgm.h"
+#include "util/error.h"
 #include "internal.h"
-#include "prometheus.h"
-#include "strmap.h"
+#include "sources/prometheus.h"
+#include "util/strmap.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>

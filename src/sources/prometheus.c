@@ -9,14 +9,14 @@
  * and computes the window statistics (max_over_time, quantile_over_time), so the answer has
  * one small value per device and field, never raw samples.
  */
-#include "prometheus.h"
-#include "apiclient.h"
+#include "sources/prometheus.h"
+#include "sources/apiclient.h"
 #include "auth.h"
-#include "error.h"
+#include "util/error.h"
 #include "http.h"
 #include "internal.h"
-#include "jsonscan.h"
-#include "strmap.h"
+#include "sources/jsonscan.h"
+#include "util/strmap.h"
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <locale.h>

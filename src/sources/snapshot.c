@@ -10,9 +10,9 @@
  * Accepted: {"kind": "List" | "<Kind>List", "items": [...]} (items of a "<Kind>List" may omit
  * their kind, as the API serves them), or one object of a kind the model knows.
  */
-#include "loader.h"
-#include "error.h"
-#include "labels.h"
+#include "sources/loader.h"
+#include "util/error.h"
+#include "model/labels.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -15,15 +15,15 @@
  * Every screen is drawn from the current TopData each time, so a refresh, a resize or a new
  * filter never leaves stale text behind.
  */
-#include "tui.h"
-#include "error.h"
-#include "labels.h"
-#include "strmap.h"
-#include "tui_feed.h"
-#include "tui_panel.h"
-#include "tui_screen.h"
-#include "tui_text.h"
-#include "tui_views.h"
+#include "tui/tui.h"
+#include "util/error.h"
+#include "model/labels.h"
+#include "util/strmap.h"
+#include "tui/tui_feed.h"
+#include "tui/tui_panel.h"
+#include "tui/tui_screen.h"
+#include "tui/tui_text.h"
+#include "tui/tui_views.h"
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* tui_data.c — reference counting of the data `top` shows (see tui.h). */
-#include "tui.h"
+#include "tui/tui.h"
 #include <stdlib.h>
 
 TopCluster *top_cluster_new(void)

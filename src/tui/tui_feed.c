@@ -5,9 +5,9 @@
  * event loop only ever takes the mutex for a few assignments, so it cannot be held up by a
  * fetch: the fetch itself runs with the mutex released.
  */
-#include "tui_feed.h"
-#include "error.h"
-#include "util.h"
+#include "tui/tui_feed.h"
+#include "util/error.h"
+#include "util/util.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* tui_panel.c — list panes: selection, scrolling, drawing through callbacks (see tui_panel.h). */
-#include "tui_panel.h"
-#include "tui_screen.h"
+#include "tui/tui_panel.h"
+#include "tui/tui_screen.h"
 
 void panel_place(Panel *p, int y, int x, int h, int w)
 {

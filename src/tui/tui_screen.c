@@ -6,9 +6,9 @@
  * Crashes are different — the loop will not run again — so there the handler calls endwin()
  * itself, as htop does, and re-raises with the default action.
  */
-#include "tui_screen.h"
-#include "error.h"
-#include "util.h"
+#include "tui/tui_screen.h"
+#include "util/error.h"
+#include "util/util.h"
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>

@@ -1,5 +1,5 @@
 /* tui_text.c — attributed lines, word wrap, drawing with a scroll offset (see tui_text.h). */
-#include "tui_text.h"
+#include "tui/tui_text.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* tui_views.c — node detail, node view, explain view and help as TextDocs (see tui_views.h). */
-#include "tui_views.h"
+#include "tui/tui_views.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * A message is one line by contract, and parts of it come from outside (object names, label
  * keys, a server's message, a kubeconfig's values): control characters (newlines, escape
  * sequences) are replaced by spaces here, once for every message. */
-#include "error.h"
+#include "util/error.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

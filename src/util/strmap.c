@@ -1,6 +1,6 @@
 /* strmap.c — open-addressing hash map (FNV-1a, linear probing, load factor <= 1/2). */
-#include "strmap.h"
-#include "util.h"
+#include "util/strmap.h"
+#include "util/util.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

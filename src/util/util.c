@@ -1,5 +1,5 @@
 /* util.c — allocation, strings, string vectors, file reading, time and duration parsing. */
-#include "util.h"
+#include "util/util.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,12 +1,12 @@
 /* yaml_load.c — YAML text to cJSON with typed plain scalars (contract in yaml_load.h). */
-#include "yaml_load.h"
+#include "util/yaml_load.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
-#include "util.h"
+#include "util/util.h"
 
 enum { MAX_NODES = 200000, MAX_DEPTH = 64 };
 

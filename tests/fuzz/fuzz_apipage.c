@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
-#include "apiclient.h"
-#include "cluster.h"
-#include "error.h"
+#include "sources/apiclient.h"
+#include "model/cluster.h"
+#include "util/error.h"
 #include "fuzz_util.h"
-#include "kubeconfig.h"
+#include "sources/kubeconfig.h"
 
 static int listen_fd = -1, port;
 /* the answer: a copy owned by the test, read by the server thread under the lock; the test

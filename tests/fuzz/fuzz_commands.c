@@ -5,7 +5,7 @@
  * Any file: exit 0 or 1 (never 2: the arguments are fixed and valid), no crash, no leak. */
 #include <stdio.h>
 #include <unistd.h>
-#include "commands.h"
+#include "cmd/commands.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,12 +6,12 @@
  * Any input: no crash, no leak; ingest either takes an object or says why. */
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "allocation.h"
-#include "cluster.h"
-#include "error.h"
-#include "explain.h"
+#include "analysis/allocation.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "analysis/explain.h"
 #include "fuzz_util.h"
-#include "render.h"
+#include "render/render.h"
 
 static FILE *devnull;
 

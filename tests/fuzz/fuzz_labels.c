@@ -3,10 +3,10 @@
  * Any input: no crash, no leak; an error is one line; a parsed selector printed requirement by
  * requirement (selreq_format) parses back to the same requirements with the same verdict. */
 #include <stdio.h>
-#include "error.h"
+#include "util/error.h"
 #include "fuzz_util.h"
-#include "labels.h"
-#include "util.h"
+#include "model/labels.h"
+#include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,8 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "error.h"
-#include "prometheus.h"
+#include "util/error.h"
+#include "sources/prometheus.h"
 
 static int count(void *ctx, const PromLabel *l, size_t n, const double *ts, const double *v, size_t np)
 {

@@ -3,7 +3,7 @@
  * printed is the number read), and whole units round up. */
 #include <stdio.h>
 #include "fuzz_util.h"
-#include "quantity.h"
+#include "model/quantity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

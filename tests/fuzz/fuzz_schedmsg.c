@@ -3,7 +3,7 @@
  * of the same text twice is the same. */
 #include <stdio.h>
 #include "fuzz_util.h"
-#include "schedmsg.h"
+#include "analysis/schedmsg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cluster.h"
-#include "error.h"
-#include "loader.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "sources/loader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

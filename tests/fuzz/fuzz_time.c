@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "fuzz_util.h"
-#include "util.h"
+#include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -19,7 +19,7 @@ pattern (see the spec's comment).  Outputs:
   DIR/NODE.txt what each node's exporter would serve at spec.end (Prometheus text format,
                no timestamps), for the pod-proxy scrape path.
 
-Device-level rules (the same kubectl-gpu documents in include/dcgm.h): utilization is
+Device-level rules (the same kubectl-gpu documents in include/sources/dcgm.h): utilization is
 DCGM_FI_PROF_GR_ENGINE_ACTIVE x 100 where the device has profiling metrics (always on MIG),
 else DCGM_FI_DEV_GPU_UTIL; several pod series of one device with equal values carry the
 device value once, with different values (per-process split) their sum; total memory is

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <cjson/cJSON.h>
-#include "util.h"
+#include "util/util.h"
 
 static inline cJSON *load_fixture(const char *rel)
 {

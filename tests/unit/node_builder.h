@@ -5,7 +5,7 @@
 #define KGPU_TEST_NODE_BUILDER_H
 #include <stdio.h>
 #include <string.h>
-#include "node.h"
+#include "model/node.h"
 
 static inline Node test_gpu_node(const char *name, const char *product, int gpus, int64_t mem, int ccmaj, int ccmin)
 {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "allocation.h"
-#include "cluster.h"
-#include "error.h"
-#include "metrics.h"
+#include "analysis/allocation.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "sources/metrics.h"
 
 /* objects written with ' for " to keep them readable */
 static void ingest(Cluster *c, const char *text)

@@ -18,10 +18,10 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "apiclient.h"
-#include "error.h"
-#include "kubeconfig.h"
-#include "util.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
+#include "util/util.h"
 
 /* ---- the scripted server ---- */
 

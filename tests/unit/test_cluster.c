@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "cluster.h"
-#include "error.h"
+#include "model/cluster.h"
+#include "util/error.h"
 #include "model_fixture.h"
 
 #define GI (1024LL * 1024 * 1024 * 1000)

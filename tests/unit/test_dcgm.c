@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dcgm.h"
-#include "metrics.h"
-#include "util.h"
+#include "sources/dcgm.h"
+#include "sources/metrics.h"
+#include "util/util.h"
 
 static char *load_fixture(const char *name, size_t *len)
 {

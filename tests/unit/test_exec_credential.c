@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "error.h"
-#include "kubeconfig.h"
-#include "util.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
+#include "util/util.h"
 
 static char dir[PATH_MAX];
 

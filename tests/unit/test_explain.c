@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cluster.h"
-#include "error.h"
-#include "explain.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "analysis/explain.h"
 
 static void add(Cluster *c, const char *json)
 {

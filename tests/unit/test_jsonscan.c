@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "jsonscan.h"
-#include "util.h"
+#include "sources/jsonscan.h"
+#include "util/util.h"
 
 /* cJSON and json_parse_inplace agree on text[0..len): both fail, or both print the same */
 static void same_as_cjson(const char *text, size_t len, JsonArena *a)

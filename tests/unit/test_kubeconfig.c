@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
-#include "kubeconfig.h"
+#include "util/error.h"
+#include "sources/kubeconfig.h"
 
 static char fix[PATH_MAX];      /* absolute tests/fixtures/kubeconfig */
 static char tmpdir[PATH_MAX];

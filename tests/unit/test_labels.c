@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "error.h"
-#include "labels.h"
+#include "util/error.h"
+#include "model/labels.h"
 
 static KVList node_labels(void)
 {

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "manifests.h"
-#include "yaml_load.h"
-#include "render.h"
+#include "analysis/manifests.h"
+#include "util/yaml_load.h"
+#include "render/render.h"
 #include "node_builder.h"
 
 #define mknode test_gpu_node

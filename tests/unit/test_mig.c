@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "mig.h"
-#include "mig_tables.h"
+#include "analysis/mig.h"
+#include "model/mig_tables.h"
 
 /* ------------------------------------------------------------ independent checkers */
 

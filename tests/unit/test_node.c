@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "error.h"
+#include "util/error.h"
 #include "model_fixture.h"
-#include "node.h"
+#include "model/node.h"
 
 static void load_node(Node *n, const char *fixture, bool keep_labels)
 {

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "plan.h"
+#include "analysis/plan.h"
 #include "node_builder.h"
-#include "cluster.h"
-#include "error.h"
+#include "model/cluster.h"
+#include "util/error.h"
 #include "model_fixture.h"
 
 #define mknode test_gpu_node

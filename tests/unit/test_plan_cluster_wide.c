@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plan.h"
-#include "resources.h"
+#include "analysis/plan.h"
+#include "model/resources.h"
 #include "node_builder.h"
 
 /* a whole-GPU node advertising its GPUs as nvidia.com/gpu */

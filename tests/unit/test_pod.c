@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "error.h"
+#include "util/error.h"
 #include "model_fixture.h"
-#include "pod.h"
+#include "model/pod.h"
 
 #define GI (1024LL * 1024 * 1024 * 1000)   /* milli-units of one GiB */
 #define MI (1024LL * 1024 * 1000)

@@ -19,12 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "apiclient.h"
-#include "error.h"
-#include "loader.h"
-#include "metrics.h"
-#include "prometheus.h"
-#include "util.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include "sources/loader.h"
+#include "sources/metrics.h"
+#include "sources/prometheus.h"
+#include "util/util.h"
 
 typedef struct {
     int series;

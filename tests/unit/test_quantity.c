@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
-#include "quantity.h"
+#include "model/quantity.h"
 
 static int64_t q(const char *s)
 {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "cluster.h"
-#include "error.h"
-#include "prometheus.h"
-#include "render.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "sources/prometheus.h"
+#include "render/render.h"
 
 static char *render_to_string(const cJSON *doc)
 {

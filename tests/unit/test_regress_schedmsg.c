@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schedmsg.h"
+#include "analysis/schedmsg.h"
 
 /* fuzz_schedmsg crash eed5fd26: "0/-4 nodes" was read (sscanf %d) as a total of -4 nodes */
 static void test_negative_total(void **state)

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "util.h"
+#include "util/error.h"
+#include "util/util.h"
 
 /* fuzz_time crash f78aad51: a bare integer skipped the 1e9 s bound ("--request-timeout
  * 33333333333333333" then overflowed the conversion to curl's milliseconds) */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "resources.h"
+#include "model/resources.h"
 
 static void test_set_add_get(void **state)
 {

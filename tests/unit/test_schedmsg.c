@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schedmsg.h"
-#include "util.h"
+#include "analysis/schedmsg.h"
+#include "util/util.h"
 
 static const SchedReason *reason(const SchedMessage *m, size_t i)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model_fixture.h"
-#include "schedmsg.h"
+#include "analysis/schedmsg.h"
 
 static void check_entries(const char *id, const SchedHistogram *h, const cJSON *want, bool with_detail)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sharing.h"
+#include "analysis/sharing.h"
 
 static ShareParams ts(int64_t mem, double headroom)
 {

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
-#include "cluster.h"
-#include "error.h"
-#include "loader.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "util/error.h"
+#include "sources/loader.h"
+#include "util/util.h"
 
 static char dir[PATH_MAX];
 static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true };

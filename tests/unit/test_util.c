@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "strmap.h"
-#include "util.h"
+#include "util/error.h"
+#include "util/strmap.h"
+#include "util/util.h"
 
 static void test_duration(void **state)
 {

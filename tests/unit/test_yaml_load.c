@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
-#include "yaml_load.h"
+#include "util/yaml_load.h"
 
 static cJSON *load(const char *text)
 {

@@ -28,8 +28,8 @@
 #define KGPU_MANIFESTS_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "cluster.h"
-#include "plan.h"
+#include "model/cluster.h"
+#include "analysis/plan.h"
 
 struct cJSON;
 /* YAML text of a tree (newly allocated), or NULL on failure */

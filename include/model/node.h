@@ -7,8 +7,8 @@
 #define KGPU_NODE_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "labels.h"
-#include "resources.h"
+#include "model/labels.h"
+#include "model/resources.h"
 
 typedef struct { char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
 

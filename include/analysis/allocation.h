@@ -18,10 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "cluster.h"
-#include "usage.h"
-#include "node.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/usage.h"
+#include "model/node.h"
+#include "util/util.h"
 
 /* A node problem.  Codes are stable (JSON "problems[].code"). */
 typedef enum {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "mig_tables.h"
+#include "model/mig_tables.h"
 
 #define MIG_MAX_GI 8                 /* GPU instances on one GPU (<= compute slices) */
 #define MIG_PACK_EXACT_MAX_GPUS 64   /* exact search only when the optimum may be <= this */

@@ -11,8 +11,8 @@
 #ifndef KGPU_APICLIENT_H
 #define KGPU_APICLIENT_H
 #include <stdbool.h>
-#include "kubeconfig.h"
-#include "util.h"
+#include "sources/kubeconfig.h"
+#include "util/util.h"
 
 struct cJSON;
 struct Error;

@@ -4,8 +4,8 @@
 #ifndef KGPU_LOADER_H
 #define KGPU_LOADER_H
 #include <stdbool.h>
-#include "cluster.h"
-#include "source_config.h"
+#include "model/cluster.h"
+#include "sources/source_config.h"
 
 typedef struct {
     bool nodes, pods, events, quotas, daemonsets, clusterpolicy, services;

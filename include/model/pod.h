@@ -6,9 +6,9 @@
 #define KGPU_POD_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "labels.h"
-#include "resources.h"
-#include "util.h"
+#include "model/labels.h"
+#include "model/resources.h"
+#include "util/util.h"
 
 typedef struct { char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
 

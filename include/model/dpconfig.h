@@ -7,7 +7,7 @@
 #define KGPU_DPCONFIG_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "node.h"
+#include "model/node.h"
 
 typedef struct {
     SharingStrategy strategy;    /* the one that lists nvidia.com/gpu; NONE when neither does */

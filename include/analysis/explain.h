@@ -53,8 +53,8 @@
 #define KGPU_EXPLAIN_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "cluster.h"
-#include "schedmsg.h"
+#include "model/cluster.h"
+#include "analysis/schedmsg.h"
 
 typedef enum {
     NR_UNSCHEDULABLE, NR_NOT_READY, NR_UNTOLERATED_TAINT, NR_NODE_SELECTOR_MISMATCH,

@@ -6,10 +6,10 @@
 #ifndef KGPU_PLAN_REPORT_H
 #define KGPU_PLAN_REPORT_H
 #include <stdbool.h>
-#include "manifests.h"
-#include "plan.h"
-#include "plan_actions.h"
-#include "strmap.h"
+#include "analysis/manifests.h"
+#include "analysis/plan.h"
+#include "analysis/plan_actions.h"
+#include "util/strmap.h"
 struct cJSON;
 
 /* everything a renderer needs, built once */

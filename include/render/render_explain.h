@@ -4,7 +4,7 @@
 #ifndef KGPU_RENDER_EXPLAIN_H
 #define KGPU_RENDER_EXPLAIN_H
 #include <stdbool.h>
-#include "explain.h"
+#include "analysis/explain.h"
 
 struct cJSON;
 /* "kind": "GPUExplanation" and "apiVersion" added when with_kind */

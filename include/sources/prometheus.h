@@ -19,9 +19,9 @@
 #define KGPU_PROMETHEUS_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "dcgm.h"
-#include "usage.h"
-#include "util.h"
+#include "sources/dcgm.h"
+#include "model/usage.h"
+#include "util/util.h"
 
 struct ApiClient;
 struct Error;

@@ -54,13 +54,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "cluster.h"
-#include "usage.h"
-#include "mig.h"
-#include "node.h"
-#include "resources.h"
-#include "sharing.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/usage.h"
+#include "analysis/mig.h"
+#include "model/node.h"
+#include "model/resources.h"
+#include "analysis/sharing.h"
+#include "util/util.h"
 
 typedef enum { PLAN_CHOICE_AUTO, PLAN_CHOICE_MIG, PLAN_CHOICE_TIME_SLICING, PLAN_CHOICE_MPS } PlanChoice;
 bool plan_choice_parse(const char *s, PlanChoice *out);     /* auto|mig|time-slicing|mps */

@@ -16,7 +16,7 @@
 #define KGPU_KUBECONFIG_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "util.h"
+#include "util/util.h"
 
 typedef struct {
     char *command;               /* resolved path or bare name looked up on PATH */

@@ -1,7 +1,7 @@
 /* commands.h — one Command per subcommand, each defined in src/cmd/cmd_<name>.c. */
 #ifndef KGPU_COMMANDS_H
 #define KGPU_COMMANDS_H
-#include "options.h"
+#include "cli/options.h"
 extern const Command command_status, command_pending, command_explain, command_plan,
                      command_top, command_snapshot, command_version, command_completion,
                      command___complete;

@@ -11,9 +11,9 @@
 #define KGPU_PLAN_ACTIONS_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "manifests.h"
-#include "plan.h"
-#include "strmap.h"
+#include "analysis/manifests.h"
+#include "analysis/plan.h"
+#include "util/strmap.h"
 
 typedef enum { ACT_CONFIGMAP, ACT_QUOTA, ACT_CLUSTERPOLICY_PATCH, ACT_NODE_LABEL } PlanActionKind;
 const char *plan_action_kind_name(PlanActionKind k);    /* "ConfigMap", "Quota", ... */

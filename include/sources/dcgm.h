@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "usage.h"
+#include "model/usage.h"
 
 typedef struct { const char *name, *value; } PromLabel;
 

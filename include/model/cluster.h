@@ -20,9 +20,9 @@
 #define KGPU_CLUSTER_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "node.h"
-#include "pod.h"
-#include "util.h"
+#include "model/node.h"
+#include "model/pod.h"
+#include "util/util.h"
 
 typedef enum {
     OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,

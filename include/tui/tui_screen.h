@@ -16,7 +16,7 @@
 #ifndef KGPU_TUI_SCREEN_H
 #define KGPU_TUI_SCREEN_H
 #include <stdbool.h>
-#include "util.h"
+#include "util/util.h"
 
 typedef enum {
     TA_NORMAL,

@@ -6,8 +6,8 @@
 #ifndef KGPU_TUI_VIEWS_H
 #define KGPU_TUI_VIEWS_H
 #include <stdbool.h>
-#include "tui.h"
-#include "tui_text.h"
+#include "tui/tui.h"
+#include "tui/tui_text.h"
 
 /* "5/16 shared slots (time-slicing x4)" words for a node's resource; static or NULL */
 const char *view_resource_kind(const NodeStatus *n, const char *resource);

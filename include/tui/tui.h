@@ -16,10 +16,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "allocation.h"
-#include "cluster.h"
-#include "explain.h"
-#include "metrics.h"
+#include "analysis/allocation.h"
+#include "model/cluster.h"
+#include "analysis/explain.h"
+#include "model/usage.h"
 
 typedef struct TopCluster {
     Cluster cluster;

@@ -7,7 +7,7 @@
 #ifndef KGPU_TUI_TEXT_H
 #define KGPU_TUI_TEXT_H
 #include <stddef.h>
-#include "tui_screen.h"
+#include "tui/tui_screen.h"
 
 typedef struct { char *text; TuiAttr attr; } TextSpan;
 typedef struct { TextSpan *spans; size_t n, cap; int cols; } TextLine;

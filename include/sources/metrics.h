@@ -16,9 +16,9 @@
 #define KGPU_METRICS_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "cluster.h"
-#include "source_config.h"
-#include "usage.h"
+#include "model/cluster.h"
+#include "sources/source_config.h"
+#include "model/usage.h"
 
 struct ApiClient;
 struct Error;

@@ -9,8 +9,8 @@
 #define KGPU_OPTIONS_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "source_config.h"
-#include "util.h"
+#include "sources/source_config.h"
+#include "util/util.h"
 
 typedef enum { OPT_END, OPT_BOOL, OPT_STRING, OPT_INT, OPT_COUNT, OPT_DURATION, OPT_DOUBLE } OptType;
 

@@ -12,7 +12,7 @@
 #define KGPU_USAGE_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "util.h"
+#include "util/util.h"
 
 typedef struct {
     char *node;                 /* Hostname / hostname label = node name */
