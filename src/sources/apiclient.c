@@ -1,14 +1,14 @@
 /* apiclient.c — the read-only Kubernetes API client (reference §7-§10), on one reused libcurl
  * easy handle (keep-alive, gzip).
  *
- * One GET goes through request(): credentials are attached (bearer token re-read from a token
- * file, basic auth, exec plugin credentials, impersonation headers; only over https, as
- * client-go does), the answer is collected into c->body, and 429/5xx answers and cut
- * connections are retried with backoff honouring Retry-After — at most MAX_RETRIES times,
- * each wait capped, and never past the request timeout.  A 401 with an exec plugin re-runs
- * the plugin once.  Whatever is still wrong afterwards becomes one line a person can act on.
- * The handle setup (TLS, timeouts), the retry rule and the redacted header log are the shared
- * transport's (http.h); the credentials are auth.h's.
+ * One GET goes through request(), which runs the shared transport's request loop
+ * (http_request, http.h: the one retry rule for 429, 5xx and cut connections, Retry-After,
+ * the time budget, the -v trace).  This file gives it each attempt (api_attempt: credentials
+ * attached — bearer token re-read from a token file, basic auth, exec plugin credentials,
+ * impersonation headers; only over https, as client-go does), says which failures must not
+ * be retried (a refused client certificate) and asks for one exec-plugin refresh on a 401.
+ * Whatever is still wrong afterwards becomes one line a person can act on.  The handle setup
+ * (TLS, timeouts) and the redacted header log are the transport's; the credentials auth.h's.
  *
  * Lists are read page by page (limit/continue).  A page is parsed in place by jsonscan.c, one
  * item at a time (an item's nodes live in an arena reset after the callback), so memory
@@ -52,34 +52,14 @@
 #endif
 #define USER_AGENT "kubectl-gpu/v" KGPU_VERSION " (linux/" KGPU_ARCH ") kubernetes/unknown"
 
-enum { MAX_RETRIES = 5 };
-#define RETRY_WAIT_CAP 10.0          /* seconds, for one wait */
 #define STALL_SECONDS 60L            /* no byte for this long = a stalled answer */
 #define CONNECT_TIMEOUT 30.0
 #define BODY_MAX ((size_t)1 << 30)   /* one answer (page) may not exceed 1 GiB */
 
 /* where a transfer's answer goes (the current request's, or the prefetch's) */
-typedef struct {
-    Strbuf *body;
-    bool *too_big;
-    double *retry_after;
-    char *errbuf;
-    int verbose;
-    /* apiclient_get_stream: a 2xx answer's body goes here instead of into body */
-    ApiSinkFn sink;
-    void *sink_ctx;
-    CURL **hp;                       /* the handle, for the status code */
-    bool sunk;                       /* some of it went: a retry could not take it back */
-} XferIO;
-
 /* the next page of a list, requested before the current one is parsed */
 typedef struct {
-    CURL *h;
-    Strbuf body;
-    bool too_big;
-    double retry_after;
-    char errbuf[CURL_ERROR_SIZE];
-    XferIO io;
+    HttpXfer *x;                     /* one of the client's two transfers */
     struct curl_slist *hl;           /* its headers (with credentials), wiped when done */
     char *url;                       /* the URL requested, as build_url made it */
     bool active, done;               /* in the multi / finished */
@@ -88,31 +68,30 @@ typedef struct {
 } Prefetch;
 
 struct ApiClient {
-    CURL *h;
+    HttpXfer xf[2];                  /* the current request's and the prefetch's, they swap */
+    HttpXfer *cur;                   /* the current request's answer */
     CURLM *multi;                    /* every transfer runs in it (prefetch alongside) */
-    XferIO io_cur, *io;              /* io points at io_cur, or at the prefetch's while set up */
     Prefetch pf;
     JsonArena *arena;
     RestConfig rc;                   /* own copy */
     ApiClientOptions opt;
     long requests;
-    char errbuf[CURL_ERROR_SIZE];
     char *base;                      /* scheme://host[:port][/prefix] used in URLs */
     char *shown_server;              /* rc.server without userinfo, for messages */
     char *host_header;               /* "Host: ..." when tls-server-name rewrites the URL */
     struct curl_slist *connect_to;
     Auth auth;                       /* the credentials (token file, exec plugin) */
-    /* the answer being received */
-    Strbuf body;
-    bool body_too_big;
-    double retry_after;              /* seconds from Retry-After, -1 when absent */
     bool used_client_cert;           /* this attempt presented a client certificate */
     bool no_answer;                  /* this attempt failed before any HTTP status line */
     /* the request being made (apiclient_get_raw_ex can narrow both) */
-    int max_retries;                 /* for 5xx and cut connections; 429 keeps MAX_RETRIES */
+    int max_retries;                 /* for 5xx and cut connections; 429 keeps HTTP_MAX_RETRIES */
     double timeout;                  /* seconds for the whole request, 0 = none */
     int retries_done;
+    /* the attempt being made */
+    const char *url, *shown;
+    struct curl_slist *hl;
 };
+
 
 char *apiclient_query_escape(const char *s)
 {
@@ -197,15 +176,12 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     size_t bl = strlen(c->base);
     while (bl && c->base[bl - 1] == '/') c->base[--bl] = '\0';
 
-    c->h = curl_easy_init();
-    c->pf.h = curl_easy_init();
+    c->cur = &c->xf[0];
+    c->pf.x = &c->xf[1];
+    int x0 = http_xfer_init(&c->xf[0], BODY_MAX, c->opt.verbose);
+    int x1 = http_xfer_init(&c->xf[1], BODY_MAX, c->opt.verbose);
     c->multi = curl_multi_init();
-    if (!c->h || !c->pf.h || !c->multi) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
-    c->io_cur = (XferIO){ &c->body, &c->body_too_big, &c->retry_after, c->errbuf, c->opt.verbose,
-                          NULL, NULL, &c->h, false };
-    c->pf.io = (XferIO){ &c->pf.body, &c->pf.too_big, &c->pf.retry_after, c->pf.errbuf, c->opt.verbose,
-                         NULL, NULL, &c->pf.h, false };
-    c->io = &c->io_cur;
+    if (x0 || x1 || !c->multi) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
     c->arena = json_arena_new();
     return c;
 }
@@ -216,18 +192,14 @@ void apiclient_free(ApiClient *c)
 {
     if (!c) return;
     prefetch_cancel(c);
-    if (c->h) curl_easy_cleanup(c->h);
-    if (c->pf.h) curl_easy_cleanup(c->pf.h);
+    http_xfer_release(&c->xf[0]);
+    http_xfer_release(&c->xf[1]);
     if (c->multi) curl_multi_cleanup(c->multi);
     json_arena_free(c->arena);
-    if (c->pf.body.buf) memset(c->pf.body.buf, 0, c->pf.body.cap);
-    strbuf_free(&c->pf.body);
     restconfig_free(&c->rc);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
     auth_release(&c->auth);
-    if (c->body.buf) memset(c->body.buf, 0, c->body.cap);
-    strbuf_free(&c->body);
     free(c);
 }
 
@@ -241,32 +213,6 @@ const char *apiclient_context(const ApiClient *c)
 /* ---------------------------------------------------------------------------------------
  * One request
  */
-
-static size_t on_body(char *data, size_t size, size_t n, void *ud)
-{
-    XferIO *io = ud;
-    size_t len = size * n;
-    if (io->sink) {
-        long code = 0;
-        curl_easy_getinfo(*io->hp, CURLINFO_RESPONSE_CODE, &code);
-        if (code >= 200 && code <= 299) {
-            io->sunk = true;
-            return io->sink(io->sink_ctx, data, len, code) ? 0 : len;
-        }
-    }
-    if (io->body->len + len > BODY_MAX) { *io->too_big = true; return 0; }
-    strbuf_add(io->body, data, len);
-    return len;
-}
-
-static size_t on_header(char *data, size_t size, size_t n, void *ud)
-{
-    XferIO *io = ud;
-    size_t len = size * n;
-    if (io->verbose >= 3) http_log_header("<", data, len);
-    http_retry_after(data, len, io->retry_after);
-    return len;
-}
 
 /* build the URL: base + path + ?query [&extra] [&timeout=] */
 static char *build_url(ApiClient *c, const char *path, const char *query, const char *extra)
@@ -318,13 +264,13 @@ static const char *host_of(ApiClient *c, char *buf, size_t n)
  * certificate): retrying will not help */
 static bool is_tls_alert(ApiClient *c)
 {
-    return strstr(c->errbuf, "alert") != NULL && strstr(c->errbuf, "SSL") != NULL;
+    return strstr(c->cur->errbuf, "alert") != NULL && strstr(c->cur->errbuf, "SSL") != NULL;
 }
 
 static void transport_error(ApiClient *c, CURLcode cc, const char *path, const char *url, Error *err)
 {
     char ca[512], host[256];
-    const char *detail = c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc);
+    const char *detail = c->cur->errbuf[0] ? c->cur->errbuf : curl_easy_strerror(cc);
     if ((cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR || cc == CURLE_SSL_CONNECT_ERROR) &&
         (is_tls_alert(c) || (c->no_answer && c->used_client_cert))) {
         /* TLS 1.3 rejects a client certificate after the handshake: the first read or write
@@ -366,7 +312,7 @@ static void transport_error(ApiClient *c, CURLcode cc, const char *path, const c
         error_set(err, "TLS handshake with the API server %s failed: %s", c->shown_server, detail);
         break;
     case CURLE_WRITE_ERROR:
-        if (c->body_too_big) {
+        if (c->cur->too_big) {
             error_set(err, "the answer to GET %s is larger than %zu MiB; narrow it with a selector",
                       path, BODY_MAX >> 20);
             break;
@@ -384,42 +330,37 @@ static void transport_error(ApiClient *c, CURLcode cc, const char *path, const c
     (void)url;
 }
 
-static bool transport_retryable(ApiClient *c, CURLcode cc)
+/* which failures the transport's rule would retry must not be: the server refused our client
+ * certificate (an alert, or TLS 1.3 closing the connection after the handshake) */
+static bool api_may_retry(void *ctx, const HttpXfer *x, CURLcode cc)
 {
-    if (c->io_cur.sunk) return false;       /* part of the answer was consumed already */
+    ApiClient *c = ctx;
+    (void)x; (void)cc;
     if (is_tls_alert(c)) return false;
-    if (c->no_answer && c->used_client_cert) return false;   /* most likely a refused certificate */
-    return cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING ||
-           cc == CURLE_SEND_ERROR;
+    return !(c->no_answer && c->used_client_cert);
 }
 
 /* the credentials of one attempt; headers appended to *hl */
-static int set_credentials(ApiClient *c, struct curl_slist **hl, bool refresh_exec, Error *err)
+static int set_credentials(ApiClient *c, HttpXfer *x, struct curl_slist **hl, bool refresh_exec, Error *err)
 {
-    int rc = auth_apply(&c->auth, c->h, hl, refresh_exec, err);
+    int rc = auth_apply(&c->auth, x->h, hl, refresh_exec, err);
     c->used_client_cert = c->auth.used_client_cert;
     return rc;
 }
 
-static void set_transport(ApiClient *c)
+static void set_transport(ApiClient *c, HttpXfer *x)
 {
-    CURL *h = c->h;
+    CURL *h = x->h;
     const RestConfig *rc = &c->rc;
-    curl_easy_reset(h);
     double t = c->timeout;
     HttpSetup hs = {
         .user_agent = USER_AGENT, .compress = !rc->disable_compression, .insecure = rc->insecure,
         .tls12 = true, .ca_data = rc->ca_data, .ca_file = rc->ca_file, .timeout = t,
         .connect_timeout = t > 0 && t < CONNECT_TIMEOUT ? t : CONNECT_TIMEOUT,
     };
-    http_setup(h, &hs);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->io->errbuf);
+    http_xfer_begin(x, &hs);
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, c->io);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, c->io);
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
     if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
     /* a body that stops flowing must not hang us, with or without --request-timeout */
@@ -427,49 +368,24 @@ static void set_transport(ApiClient *c)
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
 }
 
-static const char *reason_phrase(long status)
-{
-    switch (status) {
-    case 200: return "OK"; case 400: return "Bad Request"; case 401: return "Unauthorized";
-    case 403: return "Forbidden"; case 404: return "Not Found"; case 405: return "Method Not Allowed";
-    case 409: return "Conflict"; case 410: return "Gone"; case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests"; case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway"; case 503: return "Service Unavailable"; case 504: return "Gateway Timeout";
-    default: return "";
-    }
-}
-
-/* One attempt's set-up on c->h, its answer going to c->io: transport, headers and
- * credentials (into *hl, which the caller frees with headers_free), URL, the -v=3 log. */
-static int attempt_setup(ApiClient *c, const char *url, const char *shown, bool refresh,
+/* One attempt's set-up on x: transport, headers and credentials (into *hl, which the caller
+ * frees with http_headers_free), URL, the -v=3 log. */
+static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char *shown, bool refresh,
                          struct curl_slist **hl, Error *err)
 {
-    strbuf_reset(c->io->body);
-    *c->io->too_big = false;
-    *c->io->retry_after = -1;
-    c->io->errbuf[0] = '\0';
-    set_transport(c);
+    set_transport(c, x);
     *hl = curl_slist_append(NULL, "Accept: application/json, */*");
     if (c->host_header) *hl = curl_slist_append(*hl, c->host_header);
-    if (set_credentials(c, hl, refresh, err)) { curl_slist_free_all(*hl); *hl = NULL; return -1; }
-    curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, *hl);
-    curl_easy_setopt(c->h, CURLOPT_URL, url);
+    if (set_credentials(c, x, hl, refresh, err)) { curl_slist_free_all(*hl); *hl = NULL; return -1; }
+    curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, *hl);
+    curl_easy_setopt(x->h, CURLOPT_URL, url);
     if (c->opt.verbose >= 3) {
-        fprintf(stderr, "> GET %s\n> User-Agent: %s\n", shown, USER_AGENT);
-        for (struct curl_slist *p = *hl; p; p = p->next) http_log_header(">", p->data, strlen(p->data));
+        http_log_request("GET", shown, USER_AGENT, *hl);
         if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
             !c->rc.token_file)
             fprintf(stderr, "> Authorization: <redacted>\n");
     }
     return 0;
-}
-
-/* the Authorization header held the token: wipe it before freeing */
-static void headers_free(struct curl_slist *hl)
-{
-    for (struct curl_slist *p = hl; p; p = p->next)
-        if (strncasecmp(p->data, "Authorization:", 14) == 0) { volatile char *q = p->data; while (*q) *q++ = 0; }
-    curl_slist_free_all(hl);
 }
 
 /* drives the multi once; records finished transfers; true when h (if given) is done */
@@ -482,7 +398,7 @@ static bool multi_step(ApiClient *c, CURL *h, CURLcode *cc)
     while ((m = curl_multi_info_read(c->multi, &left))) {
         if (m->msg != CURLMSG_DONE) continue;
         if (h && m->easy_handle == h) { done = true; *cc = m->data.result; }
-        if (c->pf.active && m->easy_handle == c->pf.h) { c->pf.done = true; c->pf.cc = m->data.result; }
+        if (c->pf.active && m->easy_handle == c->pf.x->h) { c->pf.done = true; c->pf.cc = m->data.result; }
     }
     return done;
 }
@@ -492,41 +408,36 @@ static CURLcode multi_wait(ApiClient *c, CURL *h)
 {
     CURLcode cc = CURLE_OK;
     while (!multi_step(c, h, &cc)) {
-        if (h == c->pf.h && c->pf.done) { cc = c->pf.cc; break; }
+        if (h == c->pf.x->h && c->pf.done) { cc = c->pf.cc; break; }
         curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
     }
     curl_multi_remove_handle(c->multi, h);
     return cc;
 }
 
-/* curl_easy_perform of c->h, through the multi */
-static CURLcode perform(ApiClient *c)
+/* curl_easy_perform of x, through the multi */
+static CURLcode perform(ApiClient *c, HttpXfer *x)
 {
-    CURLMcode mc = curl_multi_add_handle(c->multi, c->h);
-    if (mc != CURLM_OK) return curl_easy_perform(c->h);
-    return multi_wait(c, c->h);
+    CURLMcode mc = curl_multi_add_handle(c->multi, x->h);
+    if (mc != CURLM_OK) return curl_easy_perform(x->h);
+    return multi_wait(c, x->h);
 }
 
-/* Requests url (as build_url made it) now, on the prefetch handle; request() for the same URL
- * takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
+/* Requests url (as build_url made it) now, on the prefetch's transfer; request() for the same
+ * URL takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
 static void prefetch_start(ApiClient *c, const char *url)
 {
     Prefetch *pf = &c->pf;
     prefetch_cancel(c);
     c->timeout = c->opt.request_timeout;          /* lists use the client's limits */
-    c->max_retries = MAX_RETRIES;
+    c->max_retries = HTTP_MAX_RETRIES;
     char *shown = shown_url(c, url);
-    CURL *cur = c->h;
-    c->h = pf->h;
-    c->io = &pf->io;
     struct curl_slist *hl = NULL;
     Error e = { 0 };
-    int rc = attempt_setup(c, url, shown, false, &hl, &e);
-    c->h = cur;
-    c->io = &c->io_cur;
+    int rc = attempt_setup(c, pf->x, url, shown, false, &hl, &e);
     free(shown);
     if (rc) return;
-    if (curl_multi_add_handle(c->multi, pf->h) != CURLM_OK) { headers_free(hl); return; }
+    if (curl_multi_add_handle(c->multi, pf->x->h) != CURLM_OK) { http_headers_free(hl); return; }
     pf->hl = hl;
     pf->url = xstrdup(url);
     pf->active = true;
@@ -549,34 +460,28 @@ static void prefetch_cancel(ApiClient *c)
 {
     Prefetch *pf = &c->pf;
     if (!pf->active) return;
-    curl_multi_remove_handle(c->multi, pf->h);
-    headers_free(pf->hl);
+    curl_multi_remove_handle(c->multi, pf->x->h);
+    http_headers_free(pf->hl);
     pf->hl = NULL;
     free(pf->url);
     pf->url = NULL;
     pf->active = pf->done = false;
 }
 
-/* the prefetch's answer becomes the current one: handles and bodies change places */
+/* the prefetch's answer becomes the current one: the two transfers change places */
 static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
 {
     Prefetch *pf = &c->pf;
     CURLcode cc;
     if (pf->done) {
         cc = pf->cc;
-        curl_multi_remove_handle(c->multi, pf->h);
+        curl_multi_remove_handle(c->multi, pf->x->h);
     } else {
-        cc = multi_wait(c, pf->h);
+        cc = multi_wait(c, pf->x->h);
     }
-    CURL *h = c->h;
-    c->h = pf->h;
-    pf->h = h;
-    Strbuf b = c->body;
-    c->body = pf->body;
-    pf->body = b;
-    c->body_too_big = pf->too_big;
-    c->retry_after = pf->retry_after;
-    memcpy(c->errbuf, pf->errbuf, sizeof c->errbuf);
+    HttpXfer *x = c->cur;
+    c->cur = pf->x;
+    pf->x = x;
     *hl = pf->hl;
     *t0 = pf->t0;
     pf->hl = NULL;
@@ -586,96 +491,65 @@ static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
     return cc;
 }
 
-/* GET url; retries 429/5xx and cut connections; answers a 401 with one exec refresh.
- * Returns 0 with *status and c->body set, or -1 with err set. */
-typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
-
-/* the API client's retry rule: 429 up to MAX_RETRIES times, 5xx and cut connections up to
- * the request's max_retries; Retry-After honoured, else 0.5 s doubling, each wait capped */
-static HttpRetry api_retry(const ApiClient *c)
+/* http_request's attempt: the prefetched answer when it is this URL's, else a new transfer */
+static int api_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *cc, double *t0, Error *err)
 {
-    return (HttpRetry){ .max_429 = MAX_RETRIES, .max_5xx = c->max_retries, .gateway_only = false,
-                        .honour_retry_after = true, .base_wait = 0.5, .wait_cap = RETRY_WAIT_CAP };
+    ApiClient *c = ctx;
+    struct curl_slist *hl = NULL;
+    if (n == 0 && !refresh && c->pf.active && strcmp(c->pf.url, c->url) == 0) {
+        *cc = prefetch_take(c, &hl, t0);        /* asked for already: its answer is this attempt's */
+    } else {
+        if (attempt_setup(c, c->cur, c->url, c->shown, refresh, &hl, err)) return -1;
+        *t0 = http_now();
+        *cc = perform(c, c->cur);
+        c->requests++;
+    }
+    *xp = c->cur;
+    http_headers_free(hl);
+    curl_easy_setopt(c->cur->h, CURLOPT_HTTPHEADER, NULL);
+    long code = 0;
+    curl_easy_getinfo(c->cur->h, CURLINFO_RESPONSE_CODE, &code);
+    c->no_answer = code == 0;
+    return 0;
 }
+
+/* a 401 with an exec plugin: the plugin's credential expired early, run it again (once) */
+static bool api_wants_refresh(void *ctx, long code)
+{
+    ApiClient *c = ctx;
+    return code == 401 && c->rc.has_exec && restconfig_is_tls(&c->rc) && !c->rc.token && !c->rc.token_file;
+}
+
+/* GET path: the transport's request loop with this client's attempts.
+ * Returns 0 with *status and c->cur->body set, or -1 with err set. */
+typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
 
 static int request_ex(ApiClient *c, const char *path, const char *query, const char *extra,
                       const RequestLimits *lim, long *status, Error *err)
 {
-    c->max_retries = lim && lim->max_retries >= 0 && lim->max_retries < MAX_RETRIES ? lim->max_retries : MAX_RETRIES;
+    c->max_retries = lim && lim->max_retries >= 0 && lim->max_retries < HTTP_MAX_RETRIES ? lim->max_retries
+                                                                                          : HTTP_MAX_RETRIES;
     c->timeout = c->opt.request_timeout;
     if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
     c->retries_done = 0;
     char *url = build_url(c, path, query, extra);
     char *shown = shown_url(c, url);
-    double start = http_now();
-    int attempt = 0, ret = -1;
-    bool exec_refreshed = false, refresh_next = false;
-    for (;;) {
-        struct curl_slist *hl = NULL;
-        double t0;
-        CURLcode cc;
-        if (attempt == 0 && !refresh_next && c->pf.active && strcmp(c->pf.url, url) == 0) {
-            /* asked for already (prefetch): its answer is this attempt's */
-            cc = prefetch_take(c, &hl, &t0);
-        } else {
-            if (attempt_setup(c, url, shown, refresh_next, &hl, err)) goto out;
-            refresh_next = false;
-            t0 = http_now();
-            cc = perform(c);
-            c->requests++;
-        }
-        headers_free(hl);
-        curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, NULL);
-        long code = 0;
-        curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
-        c->no_answer = code == 0;
-        double ms = (http_now() - t0) * 1000;
-        if (c->opt.verbose >= 1) {
-            if (cc == CURLE_OK)
-                fprintf(stderr, "GET %s %ld %s, %zu bytes, %.0f ms\n", shown, code, reason_phrase(code),
-                        c->body.len, ms);
-            else
-                fprintf(stderr, "GET %s failed after %.0f ms: %s\n", shown, ms,
-                        c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
-        }
-        double elapsed = http_now() - start;
-        double budget = c->timeout > 0 ? c->timeout - elapsed : 1e18;
-        if (cc != CURLE_OK) {
-            HttpRetry rr = api_retry(c);
-            double wait = http_backoff(&rr, attempt);
-            if (transport_retryable(c, cc) && attempt < c->max_retries && wait < budget) {
-                if (c->opt.verbose >= 1) fprintf(stderr, "retrying GET %s in %.1f s\n", shown, wait);
-                http_sleep(wait);
-                attempt++;
-                continue;
-            }
-            transport_error(c, cc, path, url, err);
-            goto out;
-        }
-        if (code == 401 && c->rc.has_exec && !exec_refreshed && restconfig_is_tls(&c->rc) &&
-            !c->rc.token && !c->rc.token_file) {
-            exec_refreshed = refresh_next = true;       /* the plugin's credential expired early */
-            continue;
-        }
-        HttpRetry rr = api_retry(c);
-        double wait;
-        if (http_retry_status(&rr, code, attempt, c->retry_after, budget, &wait)) {
-            if (c->opt.verbose >= 1)
-                fprintf(stderr, "retrying GET %s in %.1f s (%ld %s)\n", shown, wait, code, reason_phrase(code));
-            http_sleep(wait);
-            attempt++;
-            c->retries_done = attempt;
-            continue;
-        }
-        *status = code;
-        ret = 0;
-        break;
-    }
-out:
-    c->retries_done = attempt;
+    c->url = url;
+    c->shown = shown;
+    HttpRequest rq = { .method = "GET", .shown = shown, .verbose = c->opt.verbose,
+                       .max_retries = c->max_retries, .timeout = c->timeout, .ctx = c,
+                       .attempt = api_attempt, .may_retry = api_may_retry,
+                       .wants_refresh = api_wants_refresh };
+    HttpResult res;
+    HttpXfer *x = c->cur;
+    int rc = http_request(&rq, &x, &res, err);
+    c->retries_done = res.retries;
+    if (rc == 1) transport_error(c, res.cc, path, url, err);
+    else if (rc == 0) *status = res.status;
+    c->url = c->shown = NULL;
     free(url);
     free(shown);
-    return ret;
+    return rc == 0 ? 0 : -1;
 }
 
 static int request(ApiClient *c, const char *path, const char *query, const char *extra,
@@ -683,6 +557,7 @@ static int request(ApiClient *c, const char *path, const char *query, const char
 {
     return request_ex(c, path, query, extra, NULL, status, err);
 }
+
 
 /* a server message made safe for one line: no control characters, bounded */
 static char *clean_message(const char *s, size_t max)
@@ -700,7 +575,7 @@ static char *clean_message(const char *s, size_t max)
 static void status_parts(ApiClient *c, char **message, char **reason)
 {
     *message = *reason = NULL;
-    cJSON *j = c->body.len ? cJSON_ParseWithLength(c->body.buf, c->body.len) : NULL;
+    cJSON *j = c->cur->body.len ? cJSON_ParseWithLength(c->cur->body.buf, c->cur->body.len) : NULL;
     if (cJSON_IsObject(j)) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "reason");
@@ -710,8 +585,8 @@ static void status_parts(ApiClient *c, char **message, char **reason)
         }
         if (cJSON_IsString(m) && *m->valuestring) *message = clean_message(m->valuestring, 400);
         if (cJSON_IsString(r) && *r->valuestring) *reason = clean_message(r->valuestring, 60);
-    } else if (!j && c->body.len && c->body.len < 400 && !memchr(c->body.buf, '<', c->body.len)) {
-        *message = clean_message(c->body.buf, 400);     /* plain text, e.g. APF's 429 */
+    } else if (!j && c->cur->body.len && c->cur->body.len < 400 && !memchr(c->cur->body.buf, '<', c->cur->body.len)) {
+        *message = clean_message(c->cur->body.buf, 400);     /* plain text, e.g. APF's 429 */
         if (!**message) { free(*message); *message = NULL; }
     }
     cJSON_Delete(j);
@@ -758,15 +633,15 @@ static void status_error(ApiClient *c, const char *path, long code, int page, Er
     default:
         if ((code == 429 || code >= 500) && c->retries_done == 0)
             error_set(err, "the API server %s answered GET %s with %ld %s%s%s%s", c->shown_server, path, code,
-                      reason ? reason : reason_phrase(code), msg ? ": " : "", msg ? msg : "",
+                      reason ? reason : http_reason(code), msg ? ": " : "", msg ? msg : "",
                       c->max_retries > 0 ? "; try again later" : "");
         else if (code == 429 || code >= 500)
             error_set(err, "the API server %s kept answering GET %s with %ld %s%s%s after %d %s; "
-                      "try again later", c->shown_server, path, code, reason ? reason : reason_phrase(code),
+                      "try again later", c->shown_server, path, code, reason ? reason : http_reason(code),
                       msg ? ": " : "", msg ? msg : "", c->retries_done, c->retries_done == 1 ? "retry" : "retries");
         else
             error_set(err, "the API server refused GET %s: %ld %s%s%s", path, code,
-                      reason ? reason : reason_phrase(code), msg ? ": " : "", msg ? msg : "");
+                      reason ? reason : http_reason(code), msg ? ": " : "", msg ? msg : "");
         break;
     }
     err->code = (int)code;
@@ -846,8 +721,8 @@ restart:;
         if (code < 200 || code > 299) { status_error(c, path, code, page, err); goto out; }
         PageWalk w = { c, path, query, cont, fn, ctx, err, 0 };
         JsonListInfo info;
-        int stop = json_list_walk(c->body.buf, c->body.len, c->arena, skip, page_item, page_meta, &w, &info);
-        if (c->body.cap > ((size_t)64 << 20)) strbuf_free(&c->body);   /* don't sit on a huge page */
+        int stop = json_list_walk(c->cur->body.buf, c->cur->body.len, c->arena, skip, page_item, page_meta, &w, &info);
+        if (c->cur->body.cap > ((size_t)64 << 20)) strbuf_free(&c->cur->body);   /* don't sit on a huge page */
         if (stop) {
             if (!err->set) error_set(err, "GET %s: stopped at an item", path);
         } else if (info.syntax_error) {
@@ -877,8 +752,8 @@ out:
     prefetch_cancel(c);                 /* a list that ended early leaves no request behind */
     free(cont);
     /* the pages are parsed: give their buffers back (the next list may be small) */
-    if (c->body.cap > ((size_t)256 << 10)) strbuf_free(&c->body);
-    if (c->pf.body.cap > ((size_t)256 << 10)) strbuf_free(&c->pf.body);
+    if (c->cur->body.cap > ((size_t)256 << 10)) strbuf_free(&c->cur->body);
+    if (c->pf.x->body.cap > ((size_t)256 << 10)) strbuf_free(&c->pf.x->body);
     return ret;
 }
 
@@ -899,7 +774,7 @@ int apiclient_get_json(ApiClient *c, const char *path, const char *query, cJSON 
     long code = 0;
     if (request(c, path, query, NULL, &code, err)) return -1;
     if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
-    cJSON *doc = cJSON_ParseWithLength(c->body.buf ? c->body.buf : "", c->body.len);
+    cJSON *doc = cJSON_ParseWithLength(c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);
     if (!doc) { error_set(err, "invalid JSON in the response to GET %s", path); return -1; }
     *out = doc;
     return 0;
@@ -916,13 +791,11 @@ int apiclient_get_stream(ApiClient *c, const char *path, const char *query, cons
     long code = 0;
     RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
     prefetch_cancel(c);                  /* the streamed answer must come on the current handle */
-    c->io_cur.sink = sink;
-    c->io_cur.sink_ctx = ctx;
-    c->io_cur.sunk = false;
+    c->cur->sink = sink;
+    c->cur->sink_ctx = ctx;
     int rc = request_ex(c, path, query, NULL, &lim, &code, err);
-    c->io_cur.sink = NULL;
-    c->io_cur.sink_ctx = NULL;
-    c->io_cur.sunk = false;
+    c->cur->sink = NULL;
+    c->cur->sink_ctx = NULL;
     if (rc) return -1;
     if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
     return 0;
@@ -935,6 +808,6 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query, cons
     RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
     if (request_ex(c, path, query, NULL, &lim, &code, err)) return -1;
     if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
-    strbuf_add(out, c->body.buf ? c->body.buf : "", c->body.len);
+    strbuf_add(out, c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* http.c — the shared libcurl layer (http.h). */
 #include "http.h"
 #include "internal.h"
+#include "util/error.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,4 +112,169 @@ void http_log_header(const char *dir, const char *line, size_t len)
         fprintf(stderr, "%s %.*s: <redacted>\n", dir, (int)(colon - line), line);
     else
         fprintf(stderr, "%s %.*s\n", dir, (int)len, line);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The retry rule, one transfer, the request loop
+ */
+
+HttpRetry http_retry_rule(int max_5xx)
+{
+    if (max_5xx < 0 || max_5xx > HTTP_MAX_RETRIES) max_5xx = HTTP_MAX_RETRIES;
+    return (HttpRetry){ .max_429 = HTTP_MAX_RETRIES, .max_5xx = max_5xx, .gateway_only = false,
+                        .honour_retry_after = true, .base_wait = 0.5, .wait_cap = HTTP_RETRY_WAIT_CAP };
+}
+
+static size_t xfer_on_body(char *data, size_t size, size_t n, void *ud)
+{
+    HttpXfer *x = ud;
+    size_t len = size * n;
+    if (x->body_max && x->received + len > x->body_max) { x->too_big = true; return 0; }
+    x->received += len;
+    if (x->sink) {
+        long code = 0;
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &code);
+        if (code >= 200 && code <= 299) {
+            x->sunk = true;
+            return x->sink(x->sink_ctx, data, len, code) ? 0 : len;
+        }
+    }
+    strbuf_add(&x->body, data, len);
+    return len;
+}
+
+static size_t xfer_on_header(char *data, size_t size, size_t n, void *ud)
+{
+    HttpXfer *x = ud;
+    size_t len = size * n;
+    if (x->verbose >= 3) http_log_header("<", data, len);
+    http_retry_after(data, len, &x->retry_after);
+    return len;
+}
+
+int http_xfer_init(HttpXfer *x, size_t body_max, int verbose)
+{
+    memset(x, 0, sizeof *x);
+    x->body_max = body_max;
+    x->verbose = verbose;
+    x->retry_after = -1;
+    x->h = curl_easy_init();
+    return x->h ? 0 : -1;
+}
+
+void http_xfer_release(HttpXfer *x)
+{
+    if (x->h) curl_easy_cleanup(x->h);
+    x->h = NULL;
+    if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
+    strbuf_free(&x->body);
+}
+
+void http_xfer_begin(HttpXfer *x, const HttpSetup *s)
+{
+    strbuf_reset(&x->body);
+    x->received = 0;
+    x->too_big = false;
+    x->retry_after = -1;
+    x->errbuf[0] = '\0';
+    x->sunk = false;
+    curl_easy_reset(x->h);
+    http_setup(x->h, s);
+    curl_easy_setopt(x->h, CURLOPT_ERRORBUFFER, x->errbuf);
+    curl_easy_setopt(x->h, CURLOPT_WRITEFUNCTION, xfer_on_body);
+    curl_easy_setopt(x->h, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(x->h, CURLOPT_HEADERFUNCTION, xfer_on_header);
+    curl_easy_setopt(x->h, CURLOPT_HEADERDATA, x);
+}
+
+const char *http_reason(long status)
+{
+    switch (status) {
+    case 200: return "OK"; case 400: return "Bad Request"; case 401: return "Unauthorized";
+    case 403: return "Forbidden"; case 404: return "Not Found"; case 405: return "Method Not Allowed";
+    case 409: return "Conflict"; case 410: return "Gone"; case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests"; case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway"; case 503: return "Service Unavailable"; case 504: return "Gateway Timeout";
+    default: return "";
+    }
+}
+
+void http_log_request(const char *method, const char *shown, const char *user_agent,
+                      const struct curl_slist *headers)
+{
+    fprintf(stderr, "> %s %s\n", method, shown);
+    if (user_agent) fprintf(stderr, "> User-Agent: %s\n", user_agent);
+    for (const struct curl_slist *p = headers; p; p = p->next) http_log_header(">", p->data, strlen(p->data));
+}
+
+void http_headers_free(struct curl_slist *hl)
+{
+    for (struct curl_slist *p = hl; p; p = p->next)
+        if (strncasecmp(p->data, "Authorization:", 14) == 0) { volatile char *q = p->data; while (*q) *q++ = 0; }
+    curl_slist_free_all(hl);
+}
+
+/* a connection that broke before or while the answer came: the same request may well work */
+static bool cut_connection(CURLcode cc)
+{
+    return cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING ||
+           cc == CURLE_SEND_ERROR;
+}
+
+int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *err)
+{
+    const char *method = rq->method ? rq->method : "GET";
+    HttpRetry rule = http_retry_rule(rq->max_retries);
+    double start = http_now();
+    bool refreshed = false, refresh = false;
+    int attempt = 0;
+    memset(res, 0, sizeof *res);
+    for (;;) {
+        CURLcode cc = CURLE_OK;
+        double t0 = http_now();
+        if (rq->attempt(rq->ctx, xp, attempt, refresh, &cc, &t0, err)) { res->retries = attempt; return -1; }
+        refresh = false;
+        HttpXfer *x = *xp;
+        long code = 0;
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &code);
+        res->cc = cc;
+        res->status = cc == CURLE_OK ? code : 0;
+        double ms = (http_now() - t0) * 1000;
+        if (rq->verbose >= 1) {
+            if (cc == CURLE_OK)
+                fprintf(stderr, "%s %s %ld %s, %zu bytes, %.0f ms\n", method, rq->shown, code, http_reason(code),
+                        x->received, ms);
+            else
+                fprintf(stderr, "%s %s failed after %.0f ms: %s\n", method, rq->shown, ms,
+                        x->errbuf[0] ? x->errbuf : curl_easy_strerror(cc));
+        }
+        double budget = rq->timeout > 0 ? rq->timeout - (http_now() - start) : 1e18;
+        double wait;
+        if (cc != CURLE_OK) {
+            wait = http_backoff(&rule, attempt);
+            if (cut_connection(cc) && !x->sunk && !x->too_big && attempt < rule.max_5xx && wait < budget &&
+                (!rq->may_retry || rq->may_retry(rq->ctx, x, cc))) {
+                if (rq->verbose >= 1) fprintf(stderr, "retrying %s %s in %.1f s\n", method, rq->shown, wait);
+                http_sleep(wait);
+                attempt++;
+                continue;
+            }
+            res->retries = attempt;
+            return 1;
+        }
+        if (!refreshed && rq->wants_refresh && rq->wants_refresh(rq->ctx, code)) {
+            refreshed = refresh = true;            /* e.g. an exec credential that expired early */
+            continue;
+        }
+        if (!x->sunk && http_retry_status(&rule, code, attempt, x->retry_after, budget, &wait)) {
+            if (rq->verbose >= 1)
+                fprintf(stderr, "retrying %s %s in %.1f s (%ld %s)\n", method, rq->shown, wait, code,
+                        http_reason(code));
+            http_sleep(wait);
+            attempt++;
+            continue;
+        }
+        res->retries = attempt;
+        return 0;
+    }
 }

@@ -1,19 +1,37 @@
-/* http.h — the one libcurl layer of the sources (not a public contract): what every HTTP
- * client here (the Kubernetes API client, Prometheus) does the same way.
+/* http.h — the one HTTP transport of the sources (not a public contract): everything the
+ * clients here (the Kubernetes API client, Prometheus, and any later one such as a watch) do
+ * the same way.
  *
  *   - handle setup: no signals, user agent, http/https only, TLS verified against the given
- *     CA (inline PEM or file) or the system's (tls_use_system_ca), timeouts;
- *   - the retry rule: which answers are retried, how long to wait (Retry-After honoured,
- *     capped; else backoff), never past the caller's budget — each client passes its limits;
- *   - tracing for -v: headers logged with credentials redacted;
+ *     CA (inline PEM or file) or the system's (tls_use_system_ca), timeouts (http_setup);
+ *   - one transfer (HttpXfer): an easy handle and where its answer goes: collected into a
+ *     bounded buffer, or, for a 2xx answer with a sink, handed over chunk by chunk as it
+ *     arrives (streaming: a long list, a Prometheus answer, a watch);
+ *   - the one request loop (http_request) and its one retry rule (http_retry_rule, below),
+ *     with Retry-After, backoff, the caller's time budget and the -v trace;
+ *   - tracing for -v: one line per attempt, and at -v=3 the headers with credentials redacted;
  *   - secrets wiped before they are freed (secret_free, internal.h).
- * Authentication (what credentials a request carries) lives beside it, in auth.h.
+ * Authentication (what credentials a request carries) lives beside it, in auth.h; what a
+ * failure means to a person (which kubeconfig field to fix, which flag) stays with the client.
+ *
+ * THE RETRY RULE (both clients): an answer 429 is retried up to HTTP_MAX_RETRIES times; an
+ * answer 5xx and a connection cut before any of the answer was consumed (the connection reset,
+ * closed with nothing, or broken mid-body) up to the request's max_retries (HTTP_MAX_RETRIES
+ * unless the request asks for fewer: a probe through the API server's proxy asks for none, a
+ * direct Prometheus for one).  The wait before retry n (0-based) is the answer's Retry-After
+ * (seconds; an HTTP date counts as 1 s) else 0.5 s * 2^n, capped at HTTP_RETRY_WAIT_CAP; a wait
+ * that does not fit in what is left of the request's timeout is not made (the last answer
+ * stands).  Nothing else is retried: refused connections, TLS and certificate failures and
+ * timeouts would fail again the same way.
  */
 #ifndef KGPU_SOURCES_HTTP_H
 #define KGPU_SOURCES_HTTP_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <curl/curl.h>
+#include "util/util.h"
+
+struct Error;
 
 /* monotonic clock in seconds; sleep that resumes after signals */
 double http_now(void);
@@ -32,7 +50,8 @@ typedef struct {
 } HttpSetup;
 void http_setup(CURL *h, const HttpSetup *s);
 
-/* When to retry an answer, and after how long.  A 429 is retried up to max_429 times, a
+/* When to retry an answer, and after how long (the parts of a rule; every client uses the one
+ * http_retry_rule() makes, and http_request applies it).  A 429 is retried up to max_429 times, a
  * 5xx (only 502/503/504 when gateway_only) up to max_5xx times.  The wait is Retry-After
  * (when honoured and sent, capped at wait_cap), else fixed_wait when set, else
  * base_wait * 2^attempt capped at wait_cap; it must fit in budget (seconds left).
@@ -57,4 +76,83 @@ bool http_retry_after(const char *line, size_t len, double *seconds);
  * value of Authorization, Proxy-Authorization, Cookie and Set-Cookie replaced by <redacted> */
 void http_log_header(const char *dir, const char *line, size_t len);
 bool http_is_secret_header(const char *name, size_t len);
+/* ---- the one retry rule (see the top of this file) ---- */
+enum { HTTP_MAX_RETRIES = 5 };
+#define HTTP_RETRY_WAIT_CAP 10.0
+/* the rule with max_5xx retries of 5xx answers and cut connections (< 0 or more than
+ * HTTP_MAX_RETRIES: HTTP_MAX_RETRIES) */
+HttpRetry http_retry_rule(int max_5xx);
+
+/* ---- one transfer ---- */
+
+/* Called with each piece of a 2xx answer's body as it arrives (code = the HTTP status);
+ * non-zero aborts the transfer (it then fails with CURLE_WRITE_ERROR). */
+typedef int (*HttpSinkFn)(void *ctx, const char *data, size_t len, long code);
+
+typedef struct {
+    CURL *h;
+    Strbuf body;                 /* the answer, unless it went to sink */
+    size_t body_max;             /* bytes one answer may have (sink or not); 0 = no limit */
+    size_t received;             /* bytes of this answer's body so far */
+    bool too_big;                /* stopped at body_max */
+    double retry_after;          /* seconds from Retry-After, -1 when absent */
+    char errbuf[CURL_ERROR_SIZE];
+    int verbose;                 /* >= 3: received headers traced (redacted) */
+    HttpSinkFn sink;             /* set by the caller for a streamed answer, else NULL */
+    void *sink_ctx;
+    bool sunk;                   /* part of this answer went to sink: it cannot be retried */
+} HttpXfer;
+
+/* 0, or -1 when libcurl cannot make a handle */
+int http_xfer_init(HttpXfer *x, size_t body_max, int verbose);
+/* the handle and the answer (wiped: it may hold a secret); x can be init'ed again */
+void http_xfer_release(HttpXfer *x);
+/* before an attempt: forgets the last answer, resets the handle, applies s and routes the
+ * answer (body, headers, error text) into x; the caller then sets URL, method, headers */
+void http_xfer_begin(HttpXfer *x, const HttpSetup *s);
+
+/* ---- the request loop ---- */
+
+/* One request, made of attempts.  The client's attempt hook sets up and performs one attempt
+ * on *xp (credentials, URL, method, its own options; http_xfer_begin first); it may instead
+ * point *xp at another transfer that already holds this attempt's answer (the API client's
+ * prefetched next page).  refresh asks it to renew its credentials first. */
+typedef struct {
+    const char *method;          /* for the trace: "GET", "POST" */
+    const char *shown;           /* the URL as traced: no userinfo, no secrets */
+    int verbose;                 /* >= 1: one line per attempt and per retry */
+    int max_retries;             /* 5xx and cut connections (the rule above); < 0 = default */
+    double timeout;              /* seconds for the whole request, retries included; <= 0 none */
+    void *ctx;
+    /* 0 with *cc and *t0 (when the attempt started) set, or -1 with err set (e.g. no
+     * credentials can be had): the request ends there */
+    int (*attempt)(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *cc, double *t0,
+                   struct Error *err);
+    /* optional: false when a failed transfer that the rule would retry must not be (the
+     * server refused the client certificate) */
+    bool (*may_retry)(void *ctx, const HttpXfer *x, CURLcode cc);
+    /* optional: true when an answer with this status is worth one more attempt at once with
+     * renewed credentials (a 401 and an exec plugin); asked once per request */
+    bool (*wants_refresh)(void *ctx, long status);
+} HttpRequest;
+
+typedef struct {
+    long status;                 /* the last answer's HTTP status (0: none) */
+    CURLcode cc;                 /* the last attempt's libcurl result */
+    int retries;                 /* retries made */
+} HttpResult;
+
+/* Runs the attempts under the retry rule.  Returns 0 when an HTTP answer ends the request
+ * (any status: the caller judges it; its body in (*xp)->body unless it went to the sink),
+ * 1 when the transfer failed (res->cc; the details in (*xp)->errbuf, too_big), -1 when the
+ * attempt hook failed (err set). */
+int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, struct Error *err);
+
+/* the reason phrase of a status ("Not Found"), "" when not one we name */
+const char *http_reason(long status);
+/* -v=3: the request line and the headers sent, credentials redacted */
+void http_log_request(const char *method, const char *shown, const char *user_agent,
+                      const struct curl_slist *headers);
+/* the Authorization (and any other secret) header lines wiped, then the list freed */
+void http_headers_free(struct curl_slist *hl);
 #endif

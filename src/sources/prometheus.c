@@ -2,7 +2,8 @@
  *
  * Direct requests are POSTs of a urlencoded form (no URL length limit for long PromQL);
  * requests through the API server's service proxy are GETs with the same form as the query
- * string, sent by the API client (which owns the cluster credentials).
+ * string, sent by the API client (which owns the cluster credentials).  Both go through the
+ * one transport (http.h): the same TLS set-up, retry rule, -v trace and redaction.
  *
  * The server does the heavy lifting: every query aggregates by the DCGM device and pod labels
  * (max by (...)), which folds duplicate series scraped by several jobs or instances into one,
@@ -36,7 +37,8 @@ struct PromClient {
     char *proxy_path;
     double timeout;
     int verbose;
-    CURL *curl;
+    HttpXfer x;             /* direct requests: the transfer, made on first use */
+    bool x_ready;
 };
 
 PromClient *prom_client_new(const PromConfig *cfg, Error *err)
@@ -72,7 +74,7 @@ PromClient *prom_client_new(const PromConfig *cfg, Error *err)
 void prom_client_free(PromClient *c)
 {
     if (!c) return;
-    if (c->curl) curl_easy_cleanup(c->curl);
+    if (c->x_ready) http_xfer_release(&c->x);
     free(c->url); free(c->shown); free(c->proxy_path);
     if (c->token) { memset(c->token, 0, strlen(c->token)); free(c->token); }
     if (c->basic_auth) { memset(c->basic_auth, 0, strlen(c->basic_auth)); free(c->basic_auth); }
@@ -306,147 +308,146 @@ int prom_parse_response(const char *body, size_t len, long http_code, PromSeries
 /* ---------------------------------------------------------------------------------------- */
 /* HTTP                                                                                      */
 
-typedef struct { Strbuf *sb; bool too_big; PromStream *ps; CURL *h; size_t total; } Sink;
-
-static size_t write_body(char *p, size_t size, size_t nmemb, void *ud)
+/* the transfer of the direct requests, made on first use; NULL when libcurl cannot */
+static HttpXfer *prom_xfer(PromClient *c)
 {
-    Sink *s = ud;
-    size_t n = size * nmemb;
-    if (s->ps) {
-        /* parsed as it comes (the answer's status code is known by now) */
-        if (s->total + n > PROM_MAX_BODY) { s->too_big = true; return 0; }
-        s->total += n;
-        if (!s->ps->http_code) curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->ps->http_code);
-        prom_stream_feed(s->ps, p, n);
-        return n;
+    if (!c->x_ready) {
+        if (http_xfer_init(&c->x, PROM_MAX_BODY, c->verbose)) { http_xfer_release(&c->x); return NULL; }
+        c->x_ready = true;
     }
-    if (s->sb->len + n > PROM_MAX_BODY) { s->too_big = true; return 0; }
-    strbuf_add(s->sb, p, n);
-    return n;
+    return &c->x;
 }
 
-static void form_add(Strbuf *form, CURL *curl, const char *key, const char *value)
+static void form_add(Strbuf *form, const char *key, const char *value)
 {
-    char *esc = curl_easy_escape(curl, value, 0);
+    char *esc = curl_easy_escape(NULL, value, 0);
     strbuf_addf(form, "%s%s=%s", form->len ? "&" : "", key, esc ? esc : "");
     curl_free(esc);
 }
 
-static void form_add_num(Strbuf *form, CURL *curl, const char *key, double v)
+static void form_add_num(Strbuf *form, const char *key, double v)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%.3f", v);
     /* the form must use '.', whatever LC_NUMERIC says */
     for (char *p = buf; *p; p++) if (*p == ',') *p = '.';
-    form_add(form, curl, key, buf);
+    form_add(form, key, buf);
 }
 
-static int direct_request(PromClient *c, const char *endpoint, const char *form, Strbuf *body,
-                          PromStream *ps, long *code, Error *err)
+/* one direct request: a POST of the form, through the transport's request loop */
+typedef struct { PromClient *c; const char *url, *shown, *form; } PromAttempt;
+
+static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *cc, double *t0, Error *err)
 {
-    if (!c->curl) c->curl = curl_easy_init();
-    CURL *h = c->curl;
-    if (!h) { error_set(err, "cannot initialise libcurl"); return -1; }
-    curl_easy_reset(h);
-    char *url = xasprintf("%s%s", c->url, endpoint);
-    Sink sink = { body, false, ps, h, 0 };
-    struct curl_slist *hdrs = NULL;
-    char *auth = NULL;
-    hdrs = curl_slist_append(hdrs, "Accept: application/json");
-    hdrs = curl_slist_append(hdrs, "Content-Type: application/x-www-form-urlencoded");
+    PromAttempt *a = ctx;
+    PromClient *c = a->c;
+    HttpXfer *x = *xp;
+    (void)n; (void)refresh; (void)err;
     HttpSetup hs = {
         .user_agent = "kubectl-gpu/" KGPU_VERSION, .compress = true, .timeout = c->timeout,
         .connect_timeout = c->timeout < 10 ? c->timeout : 10,
     };
-    http_setup(h, &hs);
-    auth_apply_simple(h, &hdrs, c->token, c->basic_auth, &auth);
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, form);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-    CURLcode rc = curl_easy_perform(h);
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
+    http_xfer_begin(x, &hs);
+    struct curl_slist *hdrs = NULL;
+    char *auth = NULL;
+    hdrs = curl_slist_append(hdrs, "Accept: application/json");
+    hdrs = curl_slist_append(hdrs, "Content-Type: application/x-www-form-urlencoded");
+    auth_apply_simple(x->h, &hdrs, c->token, c->basic_auth, &auth);
+    curl_easy_setopt(x->h, CURLOPT_URL, a->url);
+    curl_easy_setopt(x->h, CURLOPT_POST, 1L);
+    curl_easy_setopt(x->h, CURLOPT_POSTFIELDS, a->form);
+    curl_easy_setopt(x->h, CURLOPT_POSTFIELDSIZE, (long)strlen(a->form));
+    curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
+    if (c->verbose >= 3) {
+        http_log_request("POST", a->shown, hs.user_agent, hdrs);
+        if (c->basic_auth) fprintf(stderr, "> Authorization: <redacted>\n");
+    }
+    *t0 = http_now();
+    *cc = curl_easy_perform(x->h);
     /* forget the credentials on the handle before it is reused */
-    auth_clear_simple(h);
-    curl_slist_free_all(hdrs);
+    auth_clear_simple(x->h);
+    http_headers_free(hdrs);
     secret_free(auth);
+    return 0;
+}
+
+/* Prometheus answered directly: the transport's retry rule (http.h), with one retry of a 5xx
+ * or a cut connection (a query that failed on the server twice will fail again; 429 keeps
+ * the rule's count, honouring Retry-After).  *code = the last answer's status; its body went
+ * to ps (a 2xx as it arrived, any other afterwards, for the message). */
+enum { PROM_MAX_RETRIES = 1 };
+
+static int direct_request(PromClient *c, const char *endpoint, const char *form, PromStream *ps,
+                          long *code, Error *err)
+{
+    HttpXfer *x = prom_xfer(c);
+    if (!x) { error_set(err, "cannot initialise libcurl"); return -1; }
+    char *url = xasprintf("%s%s", c->url, endpoint);
+    char *shown = xasprintf("%s%s", c->shown, endpoint);
+    PromAttempt a = { c, url, shown, form };
+    HttpRequest rq = { .method = "POST", .shown = shown, .verbose = c->verbose,
+                       .max_retries = PROM_MAX_RETRIES, .timeout = c->timeout, .ctx = &a,
+                       .attempt = prom_attempt };
+    HttpResult res;
+    x->sink = stream_sink;
+    x->sink_ctx = ps;
+    int rc = http_request(&rq, &x, &res, err);
+    x->sink = NULL;
+    x->sink_ctx = NULL;
     free(url);
-    if (sink.too_big) {
+    free(shown);
+    *code = res.status;
+    if (rc == 1 && x->too_big) {
         error_set(err, "answer larger than %zu MiB", PROM_MAX_BODY >> 20);
         return -1;
     }
-    if (rc != CURLE_OK) {
-        error_set(err, "%s", curl_easy_strerror(rc));
+    if (rc == 1) {
+        error_set(err, "%s", curl_easy_strerror(res.cc));
         return -1;
+    }
+    if (rc != 0) return -1;
+    if (!x->sunk) {
+        /* not a 2xx: its body (an error document or a proxy's page) is read for the message */
+        ps->http_code = res.status;
+        prom_stream_feed(ps, x->body.buf ? x->body.buf : "", x->body.len);
     }
     return 0;
 }
 
-/* Prometheus answered directly: one retry of 429/502/503/504, after a second (Retry-After is
- * not read) */
-static const HttpRetry prom_retry = { .max_429 = 1, .max_5xx = 1, .gateway_only = true,
-                                      .fixed_wait = 1, .wait_cap = 1 };
-
 static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, PromSeriesFn fn,
                      void *ctx, Strvec *warnings, Error *err)
 {
-    Strbuf body = STRBUF_INIT;
-    int rc = -1;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        long code = 0;
-        strbuf_reset(&body);
-        error_clear(err);
-        if (c->verbose)
-            fprintf(stderr, "prometheus: %s %s%s\n", c->api ? "GET" : "POST", c->shown, endpoint);
-        if (c->api) {
-            char *path = xasprintf("%s%s", c->proxy_path, endpoint);
-            /* a 5xx through the service proxy is the proxy's verdict on the backend ("no
-             * endpoints available", "error trying to reach service"): retrying it five times
-             * with backoff would stall the command for seconds per candidate, so no retries
-             * (429 from the API server itself is still honoured) */
-            ApiRequestOptions ro = { 0, c->timeout };
-            /* the answer is parsed while it arrives (prom_stream_*) */
-            PromStream *ps = prom_stream_new(fn, ctx, 0);
-            rc = apiclient_get_stream(c->api, path, form->buf ? form->buf : "", &ro, stream_sink, ps, err);
-            free(path);
-            if (rc != 0) {
-                /* the API client says what went wrong (403 services/proxy, 503 no endpoints, ...) */
-                prom_stream_discard(ps);
-                strbuf_free(&body);
-                return -1;
-            }
-            Error perr = { .set = false };
-            rc = prom_stream_finish(ps, 200, warnings, &perr);
-            if (rc != 0) *err = perr;
-            break;
-        } else {
-            /* the answer is parsed while it arrives (prom_stream_*) */
-            PromStream *ps = prom_stream_new(fn, ctx, 0);
-            rc = direct_request(c, endpoint, strbuf_str((Strbuf *)form), &body, ps, &code, err);
-            if (rc != 0) {
-                prom_stream_discard(ps);
-                break;      /* refused, timed out, TLS: a retry would not help */
-            }
-            Error perr = { .set = false };
-            rc = prom_stream_finish(ps, code, warnings, &perr);
-            if (rc != 0) {
-                *err = perr;
-                double wait;
-                if (http_retry_status(&prom_retry, code, attempt, -1, 1e18, &wait)) {
-                    http_sleep(wait);
-                    continue;
-                }
-            }
-            break;
-        }
+    long code = 200;
+    int rc;
+    error_clear(err);
+    if (c->verbose)
+        fprintf(stderr, "prometheus: %s %s%s\n", c->api ? "GET" : "POST", c->shown, endpoint);
+    /* the answer is parsed while it arrives (prom_stream_*) */
+    PromStream *ps = prom_stream_new(fn, ctx, 0);
+    if (c->api) {
+        char *path = xasprintf("%s%s", c->proxy_path, endpoint);
+        /* a 5xx through the service proxy is the proxy's verdict on the backend ("no
+         * endpoints available", "error trying to reach service"): retrying it five times
+         * with backoff would stall the command for seconds per candidate, so no retries
+         * (429 from the API server itself is still honoured) */
+        ApiRequestOptions ro = { 0, c->timeout };
+        /* the API client says what went wrong (403 services/proxy, 503 no endpoints, ...) */
+        rc = apiclient_get_stream(c->api, path, form->buf ? form->buf : "", &ro, stream_sink, ps, err);
+        free(path);
+    } else {
+        /* refused, timed out, TLS: the transport says why */
+        rc = direct_request(c, endpoint, form->buf ? form->buf : "", ps, &code, err);
     }
+    if (rc != 0) {
+        prom_stream_discard(ps);
+        return -1;
+    }
+    Error perr = { .set = false };
+    rc = prom_stream_finish(ps, code, warnings, &perr);
+    if (rc != 0) *err = perr;
     if (rc != 0 && !c->api && (err->code == 401 || err->code == 403))
         error_prefix(err, "%s (check --prometheus-token / --prometheus-basic-auth): ",
                      err->code == 401 ? "unauthorized" : "forbidden");
-    strbuf_free(&body);
     return rc;
 }
 
@@ -454,9 +455,8 @@ int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, vo
                Strvec *warnings, Error *err)
 {
     Strbuf form = STRBUF_INIT;
-    if (!c->curl) c->curl = curl_easy_init();
-    form_add(&form, c->curl, "query", promql);
-    if (at > 0) form_add_num(&form, c->curl, "time", at);
+    form_add(&form, "query", promql);
+    if (at > 0) form_add_num(&form, "time", at);
     int rc = run_query(c, "/api/v1/query", &form, fn, ctx, warnings, err);
     strbuf_free(&form);
     return rc;
@@ -471,11 +471,10 @@ int prom_query_range(PromClient *c, const char *promql, double start, double end
         return -1;
     }
     Strbuf form = STRBUF_INIT;
-    if (!c->curl) c->curl = curl_easy_init();
-    form_add(&form, c->curl, "query", promql);
-    form_add_num(&form, c->curl, "start", start);
-    form_add_num(&form, c->curl, "end", end);
-    form_add_num(&form, c->curl, "step", step);
+    form_add(&form, "query", promql);
+    form_add_num(&form, "start", start);
+    form_add_num(&form, "end", end);
+    form_add_num(&form, "step", step);
     int rc = run_query(c, "/api/v1/query_range", &form, fn, ctx, warnings, err);
     strbuf_free(&form);
     return rc;
