@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sources/apiclient.h"
+#include "sources/prometheus.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
 #include "util/util.h"
@@ -208,11 +209,51 @@ static void test_prometheus_error_body(void **state)
     apiclient_free(c);
 }
 
+static int count_series(void *ctx, const PromLabel *l, size_t nl, const double *ts, const double *v, size_t n)
+{
+    (void)l; (void)nl; (void)ts; (void)v; (void)n;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* One retry rule for both clients (src/sources/http.h): a Prometheus asked directly follows
+ * the API client's rule — 429 retried up to 5 times honouring Retry-After, a 5xx (any, not
+ * only 502/503/504) retried as often as the request allows (once for Prometheus). */
+static void test_prometheus_same_retry_rule(void **state)
+{
+    (void)state;
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", srv.port);
+    PromConfig cfg = { .url = url, .timeout = 20 };
+    Error err = { .set = false };
+    PromClient *p = prom_client_new(&cfg, &err);
+    assert_non_null(p);
+    int series = 0;
+    script(429, "Too Many Requests", "Retry-After: 0\r\n", "{\"status\":\"error\",\"errorType\":\"busy\",\"error\":\"slow down\"}", 0);
+    double t0 = now();
+    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), -1);
+    assert_int_equal(requests(), 6);                      /* 1 + 5 retries, as the API client */
+    assert_true(now() - t0 < 3);                          /* Retry-After: 0 was honoured */
+    assert_non_null(strstr(err.msg, "slow down"));
+    script(500, "Internal Server Error", "", "{\"status\":\"error\",\"errorType\":\"internal\",\"error\":\"boom\"}", 0);
+    err = (Error){ .set = false };
+    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), -1);
+    assert_int_equal(requests(), 2);                      /* one retry of a 5xx */
+    assert_string_equal(err.msg, "internal: boom");
+    script(200, "OK", "", "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+           "[{\"metric\":{\"gpu\":\"0\"},\"value\":[1700000000,\"42\"]}]}}", 0);
+    err = (Error){ .set = false };
+    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), 0);
+    assert_int_equal(requests(), 1);
+    assert_int_equal(series, 1);
+    prom_client_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_not_retried), cmocka_unit_test(test_probe_timeout),
-        cmocka_unit_test(test_prometheus_error_body),
+        cmocka_unit_test(test_prometheus_error_body), cmocka_unit_test(test_prometheus_same_retry_rule),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
