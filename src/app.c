@@ -88,8 +88,14 @@ int kgpu_main(int argc, char **argv)
     g->source = options_source_config(g);
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    rc = cmd->run((int)pos.n, pos.v, g);
+    Error err = { 0 };
+    rc = cmd->run((int)pos.n, pos.v, g, &err);
     curl_global_cleanup();
+    if (rc != EXIT_OK && err.set) {
+        /* the one place a command's error is printed (an error a run recovered from is not) */
+        fprintf(stderr, "error: %s\n", err.msg);
+        if (rc == EXIT_USAGE) fprintf(stderr, "See 'kubectl gpu %s --help' for usage.\n", cmd->name);
+    }
     fflush(stdout);
     if (ferror(stdout) && rc == EXIT_OK) {
         fprintf(stderr, "error: writing output failed\n");

@@ -26,6 +26,8 @@ typedef struct {
 } Option;
 #define OPT_END_MARK { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
+struct Error;
+
 typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT } OutputFormat;
 
 typedef struct GlobalOptions {
@@ -61,7 +63,9 @@ typedef struct Command {
     const char *examples;        /* lines of examples */
     const Option *options;       /* command flags */
     int min_args, max_args;      /* positional arguments; max -1 = unbounded */
-    int (*run)(int argc, char **argv, GlobalOptions *g);   /* argv = positionals only */
+    /* argv = positionals only.  Returns an exit code; on failure with err set, main prints
+     * "error: <msg>" once (and, for EXIT_USAGE, where to read the usage). */
+    int (*run)(int argc, char **argv, GlobalOptions *g, struct Error *err);
 } Command;
 
 /* Parse argv (after the subcommand word) against global_options + cmd->options.

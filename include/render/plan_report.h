@@ -10,6 +10,7 @@
 #include "analysis/plan.h"
 #include "analysis/plan_actions.h"
 #include "util/strmap.h"
+#include "render/render.h"
 struct cJSON;
 
 /* everything a renderer needs, built once */
@@ -41,4 +42,7 @@ struct cJSON *plan_report_json(const PlanRun *run);
 char *plan_report_script(const PlanRun *run, const char *yaml);  /* caller frees */
 char *plan_yaml_text(const struct cJSON *doc);                    /* one document; NULL on failure */
 char *plan_yaml_stream_text(const Manifests *m);                  /* every manifest, multi-document */
+/* the one presentation of `plan` (plan.c): text, JSON, YAML or the script to stdout; 0, or -1
+ * when it could not be written */
+int plan_render(const PlanRun *run, RenderFormat fmt, bool color);
 #endif

@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 struct cJSON;
+/* the presentation a result is rendered in (the CLI's -o, mapped by the command) */
+typedef enum { RENDER_TEXT, RENDER_WIDE, RENDER_JSON, RENDER_YAML, RENDER_SCRIPT } RenderFormat;
+
 int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
 /* one value as it appears nested `depth` levels deep in render_json's text (no newline): a
  * document can be written piece by piece */

@@ -1,14 +1,22 @@
-/* render_explain.h — an Explanation (analysis/explain.h) rendered as the EXPLANATION object of
- * product.md.  The tree is new; the caller owns it (cJSON_Delete).
+/* render_explain.h — an Explanation (analysis/explain.h) rendered: the EXPLANATION object of
+ * product.md (explain_json.c; the tree is new, the caller owns it: cJSON_Delete), and the one
+ * presentation of `kubectl gpu explain` (explain.c).
  */
 #ifndef KGPU_RENDER_EXPLAIN_H
 #define KGPU_RENDER_EXPLAIN_H
 #include <stdbool.h>
 #include "analysis/explain.h"
+#include "render/render.h"
+#include "util/util.h"
 
 struct cJSON;
 /* "kind": "GPUExplanation" and "apiVersion" added when with_kind */
 struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
 /* its "nodes": every node with its reasons */
 struct cJSON *explanation_nodes_json(const Explanation *e);
+/* `explain` to stdout: text (warnings to stderr first; a pod not pending has nothing to explain;
+ * all_nodes lists the nodes that could never hold it too) or JSON/YAML with the warnings inside.
+ * 0, or -1 when the document could not be written. */
+int explain_render(const Explanation *e, const Strvec *warnings, bool pending, RenderFormat fmt,
+                   bool all_nodes, bool color);
 #endif

@@ -169,7 +169,7 @@ static const struct { const char *shell; const char *script; } scripts[] = {
 
 static const Option completion_opts[] = { OPT_END_MARK };
 
-static int run_completion(int argc, char **argv, GlobalOptions *g)
+static int run_completion(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)g;
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++)
@@ -201,7 +201,7 @@ const Command command_completion = {
 };
 
 /* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
-static int run_complete(int argc, char **argv, GlobalOptions *g)
+static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)g;
     return complete_words(argc, argv, stdout);

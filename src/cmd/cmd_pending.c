@@ -264,7 +264,7 @@ static int keep_row(void *ctx, Explanation *e)
     return 0;
 }
 
-static int run_pending(int argc, char **argv, GlobalOptions *g)
+static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };

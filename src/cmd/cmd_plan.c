@@ -10,6 +10,7 @@
  */
 #include "analysis/allocation.h"
 #include "sources/apiclient.h"
+#include "cmd/cmd_common.h"
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "sources/loader.h"
@@ -57,13 +58,13 @@ static const Option plan_opts[] = {
 
 /* ------------------------------------------------------------------ run */
 
-static int usage_err(const char *msg)
+static int usage_err(Error *err, const char *msg)
 {
-    fprintf(stderr, "error: %s\nSee 'kubectl gpu plan --help' for usage.\n", msg);
+    error_set(err, "%s", msg);
     return EXIT_USAGE;
 }
 
-static int run_plan(int argc, char **argv, GlobalOptions *g)
+static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
 {
     (void)argc; (void)argv;
     static const OutputFormat allowed[] = { OUT_TEXT, OUT_YAML, OUT_JSON, OUT_SCRIPT };
@@ -72,26 +73,21 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
     if (fmt == OUT_DEFAULT) fmt = OUT_TEXT;
     double window_s = 0;
     if (!plan_window || !duration_parse(plan_window, &window_s) || !(window_s >= 60))
-        return usage_err("--window must be a duration of at least 1m (e.g. 7d, 24h, 90m)");
+        return usage_err(err, "--window must be a duration of at least 1m (e.g. 7d, 24h, 90m)");
     if (!(plan_percentile >= 1 && plan_percentile <= 100))
-        return usage_err("--percentile must be between 1 and 100");
+        return usage_err(err, "--percentile must be between 1 and 100");
     if (!(plan_headroom >= 0 && plan_headroom <= 100))
-        return usage_err("--headroom must be a percentage between 0 and 100");
+        return usage_err(err, "--headroom must be a percentage between 0 and 100");
     PlanChoice choice;
     if (!plan_choice_parse(plan_strategy, &choice))
-        return usage_err("--strategy must be auto, mig, time-slicing or mps");
+        return usage_err(err, "--strategy must be auto, mig, time-slicing or mps");
 
-    Error err = { 0 };
-    Cluster c;
-    cluster_init(&c);
+    CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
-    ApiClient *api = NULL;
-    if (cluster_load(&c, &g->source, &rq, &api, &err) < 0) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        cluster_free(&c);
-        return EXIT_FAIL;
-    }
+    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
+    Cluster *c = &cc.cluster;
+    ApiClient *api = cc.api;
 
     PlanRun run;
     memset(&run, 0, sizeof run);
@@ -99,25 +95,25 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
     run.window_s = window_s;
     run.percentile = plan_percentile;
     run.headroom = plan_headroom;
-    run.context = xstrdup(c.context);
-    run.server = xstrdup(c.server);
+    run.context = xstrdup(c->context);
+    run.server = xstrdup(c->server);
     run.quotas = plan_quotas;
-    plan_current_init(&run.cur, &c);
-    for (size_t i = 0; i < c.warnings.n; i++) strvec_push(&run.warnings, c.warnings.v[i]);
+    plan_current_init(&run.cur, c);
+    for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&run.warnings, c->warnings.v[i]);
 
     /* the operator's namespace, as `status` finds it */
     GpuStatus st;
-    status_build(&st, &c, NULL, NULL);
-    run.operator_ns = xstrdup(c.cp.operator_ns ? c.cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
+    status_build(&st, c, NULL, NULL);
+    run.operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
     status_free(&st);
-    run.clusterpolicy = xstrdup(c.clusterpolicy_name);
+    run.clusterpolicy = xstrdup(c->clusterpolicy_name);
 
     /* usage per workload over the window */
     UsageData usage;
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
     MetricsQuery q = { window_s, 5, plan_percentile, true };
-    metrics_collect(&usage, &g->source, api, &c, &q, &wu, &nwu);
+    metrics_collect(&usage, &g->source, api, c, &q, &wu, &nwu);
     run.metrics_source = xstrdup(usage.source ? usage.source : "none");
     run.metrics_detail = xstrdup(usage.detail ? usage.detail : "");
     for (size_t i = 0; i < usage.warnings.n; i++) strvec_push(&run.warnings, usage.warnings.v[i]);
@@ -136,10 +132,10 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
                                    why);
     }
 
-    const Node **nodes = xcalloc(c.nnodes ? c.nnodes : 1, sizeof *nodes);
+    const Node **nodes = xcalloc(c->nnodes ? c->nnodes : 1, sizeof *nodes);
     size_t nn = 0;
-    for (size_t i = 0; i < c.nnodes; i++) if (node_is_gpu_node(&c.nodes[i])) nodes[nn++] = &c.nodes[i];
-    plan_input_build(&run.in, &c, nodes, nn, wu, nwu, metrics);
+    for (size_t i = 0; i < c->nnodes; i++) if (node_is_gpu_node(&c->nodes[i])) nodes[nn++] = &c->nodes[i];
+    plan_input_build(&run.in, c, nodes, nn, wu, nwu, metrics);
     workloads_free(wu, nwu);
     usage_free(&usage);
     for (size_t i = 0; i < run.in.warnings.n; i++) strvec_push(&run.warnings, run.in.warnings.v[i]);
@@ -153,13 +149,13 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
     }
 
     PlanOptions po = { .choice = choice, .headroom_pct = plan_headroom, .cur = &run.cur,
-                       .cluster_nodes = c.nodes, .ncluster_nodes = c.nnodes };
+                       .cluster_nodes = c->nodes, .ncluster_nodes = c->nnodes };
     /* -l hides the other nodes, which a cluster-wide MIG strategy change reaches too: an MPS
      * config in the device-plugin ConfigMap in use may run on them */
     Strbuf unseen = STRBUF_INIT;
-    for (size_t i = 0; g->selector && *g->selector && run.cur.dp_map && i < c.ndpconfigs; i++)
-        if (c.dpconfigs[i].strategy == SHARING_MPS && str_eq(c.dpconfigs[i].name, run.cur.dp_map))
-            strbuf_addf(&unseen, "%s%s", unseen.len ? ", " : "", c.dpconfigs[i].key);
+    for (size_t i = 0; g->selector && *g->selector && run.cur.dp_map && i < c->ndpconfigs; i++)
+        if (c->dpconfigs[i].strategy == SHARING_MPS && str_eq(c->dpconfigs[i].name, run.cur.dp_map))
+            strbuf_addf(&unseen, "%s%s", unseen.len ? ", " : "", c->dpconfigs[i].key);
     char *unseen_mps = unseen.len ? xasprintf("nodes outside -l %s that run the MPS config%s %s of ConfigMap %s",
                                               g->selector, strchr(strbuf_str(&unseen), ',') ? "s" : "",
                                               strbuf_str(&unseen), run.cur.dp_map) : NULL;
@@ -182,8 +178,8 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
                            .plan_annotation = plan_ann,
                            .usage_annotation = usage_ann, .yaml_text = plan_yaml_text };
     int rc = EXIT_OK;
-    if (manifests_build(&run.r, run.in.w, &c, &mo, &run.m) != 0) {
-        fprintf(stderr, "error: could not render the device-plugin / mig-parted config files as YAML\n");
+    if (manifests_build(&run.r, run.in.w, c, &mo, &run.m) != 0) {
+        error_set(err, "could not render the device-plugin / mig-parted config files as YAML");
         rc = EXIT_FAIL;
     }
     free(plan_ann);
@@ -198,8 +194,8 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
             strvec_push(&run.warnings, "no ClusterPolicy found: point the device plugin (Helm value config.name) and "
                                        "the MIG manager at the emitted ConfigMaps yourself");
         /* mixed, cluster-wide: nodes running MIG with the single strategy outside the MIG groups */
-        for (size_t i = 0; run.r.mig_strategy_change && i < c.nnodes; i++) {
-            const Node *n = &c.nodes[i];
+        for (size_t i = 0; run.r.mig_strategy_change && i < c->nnodes; i++) {
+            const Node *n = &c->nodes[i];
             if (n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) continue;
             bool planned_mig = false;
             for (size_t gi = 0; gi < run.r.ngroups && !planned_mig; gi++)
@@ -234,39 +230,13 @@ static int run_plan(int argc, char **argv, GlobalOptions *g)
                              nwho == 1 ? "its" : "their");
             strbuf_free(&who);
         }
-        plan_whatif(&run.whatif, &c, &run.r, run.in.w);
+        plan_whatif(&run.whatif, c, &run.r, run.in.w);
         run.whatif_done = true;
     }
 
-    if (rc == EXIT_OK) {
-        if (fmt == OUT_JSON) {
-            cJSON *doc = plan_report_json(&run);
-            if (render_json(stdout, doc)) rc = EXIT_FAIL;
-            cJSON_Delete(doc);
-        } else if (fmt == OUT_YAML || fmt == OUT_SCRIPT) {
-            /* stdout is only manifests / the script: the usage caveat goes to stderr too */
-            if (run.from_requests) fprintf(stderr, "warning: %s\n", run.usage_line);
-            for (size_t i = 0; i < run.warnings.n; i++) fprintf(stderr, "warning: %s\n", run.warnings.v[i]);
-            char *yaml = plan_yaml_stream_text(&run.m);
-            if (!yaml) rc = EXIT_FAIL;
-            else if (fmt == OUT_YAML && run.m.n == 0) {
-                fputs("# kubectl gpu plan: nothing to apply (the plan changes nothing)\n", stdout);
-                fputs("kubectl gpu plan: nothing to apply: no manifests\n", stderr);
-            } else if (fmt == OUT_YAML) fputs(yaml, stdout);
-            else {
-                char *script = plan_report_script(&run, yaml);
-                fputs(script, stdout);
-                free(script);
-            }
-            free(yaml);
-        } else {
-            plan_report_text(&run, g->color);
-        }
-        if (fflush(stdout) != 0) rc = EXIT_FAIL;
-    }
+    if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) rc = EXIT_FAIL;
     plan_run_release(&run);
-    if (api) apiclient_free(api);
-    cluster_free(&c);
+    cmd_cluster_release(&cc);
     return rc;
 }
 

@@ -134,7 +134,7 @@ static int copy_to_stdout(FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-static int run_snapshot(int argc, char **argv, GlobalOptions *g)
+static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     if (g->snapshot) {

@@ -93,7 +93,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
 
 static void top_data_free_void(void *p) { top_data_free(p); }
 
-static int run_top(int argc, char **argv, GlobalOptions *g)
+static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     if (!(top_interval >= 0.2)) {

@@ -89,7 +89,7 @@ static cJSON *libraries(void)
     return libs;
 }
 
-static int run_version(int argc, char **argv, GlobalOptions *g)
+static int run_version(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv; (void)g;
     char date[64];

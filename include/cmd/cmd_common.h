@@ -1,0 +1,31 @@
+/* cmd_common.h — what every command's run shares: loading the cluster it reads (live or from
+ * a snapshot) and mapping -o to the renderers' formats.
+ *
+ * Ownership: a CmdCluster is set up by cmd_load_cluster and released by cmd_cluster_release
+ * (the struct itself is the caller's, usually on its stack).
+ */
+#ifndef KGPU_CMD_COMMON_H
+#define KGPU_CMD_COMMON_H
+#include <stdbool.h>
+#include "cli/options.h"
+#include "model/cluster.h"
+#include "render/render.h"
+#include "sources/loader.h"
+
+struct ApiClient;
+struct Error;
+
+typedef struct {
+    Cluster cluster;
+    struct ApiClient *api;       /* live and asked for (metrics through the proxy); else NULL */
+} CmdCluster;
+
+/* Loads what rq asks for from g's source (cluster_load).  want_api keeps the API client for
+ * the caller.  Returns 0, or -1 with err set (cc then holds nothing to release). */
+int cmd_load_cluster(CmdCluster *cc, const GlobalOptions *g, const LoadRequest *rq, bool want_api,
+                     struct Error *err);
+void cmd_cluster_release(CmdCluster *cc);
+
+/* the renderers' format for -o (table and default: RENDER_TEXT) */
+RenderFormat cmd_render_format(OutputFormat f);
+#endif

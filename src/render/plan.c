@@ -1,0 +1,39 @@
+/* plan.c — the one presentation of `kubectl gpu plan` (plan_report.h): one PlanRun to stdout as
+ * the text report, the JSON document, the manifests as YAML (multi-document) or the reviewed
+ * bash script.  YAML and the script leave stdout to what can be applied or run, so the warnings
+ * (and the caveat that requests stood in for usage) go to stderr; text and JSON carry them.
+ */
+#include "render/plan_report.h"
+#include "render/render.h"
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int plan_render(const PlanRun *run, RenderFormat fmt, bool color)
+{
+    int rc = 0;
+    if (fmt == RENDER_JSON) {
+        cJSON *doc = plan_report_json(run);
+        if (render_json(stdout, doc)) rc = -1;
+        cJSON_Delete(doc);
+    } else if (fmt == RENDER_YAML || fmt == RENDER_SCRIPT) {
+        if (run->from_requests) fprintf(stderr, "warning: %s\n", run->usage_line);
+        for (size_t i = 0; i < run->warnings.n; i++) fprintf(stderr, "warning: %s\n", run->warnings.v[i]);
+        char *yaml = plan_yaml_stream_text(&run->m);
+        if (!yaml) rc = -1;
+        else if (fmt == RENDER_YAML && run->m.n == 0) {
+            fputs("# kubectl gpu plan: nothing to apply (the plan changes nothing)\n", stdout);
+            fputs("kubectl gpu plan: nothing to apply: no manifests\n", stderr);
+        } else if (fmt == RENDER_YAML) fputs(yaml, stdout);
+        else {
+            char *script = plan_report_script(run, yaml);
+            fputs(script, stdout);
+            free(script);
+        }
+        free(yaml);
+    } else {
+        plan_report_text(run, color);
+    }
+    if (fflush(stdout) != 0) rc = -1;
+    return rc;
+}

@@ -1,0 +1,519 @@
+/* status.c — the one presentation of `kubectl gpu status` (render/status.h): the table
+ * (summary, resources, nodes, problems, operator, metrics), the wide table (plus MIG config,
+ * per-resource detail, the pods holding GPUs and, with metrics, every device), and JSON/YAML
+ * through one cJSON tree, all from one GpuStatus (analysis/allocation.c).
+ */
+#include "render/status.h"
+#include "render/render.h"
+#include "render/table.h"
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "nvidia.com/mig-1g.10gb" -> "mig-1g.10gb", "nvidia.com/gpu" -> "gpu" */
+static const char *short_resource(const char *name)
+{
+    return str_starts_with(name, "nvidia.com/") ? name + strlen("nvidia.com/") : name;
+}
+
+static void fmt_gib(char *out, size_t n, int64_t mib)
+{
+    if (mib <= 0) snprintf(out, n, "-");
+    else snprintf(out, n, "%.0fGi", (double)mib / 1024.0);
+}
+
+static void fmt_pct(char *out, size_t n, double v)
+{
+    if (isnan(v)) snprintf(out, n, "-");
+    else snprintf(out, n, "%.0f%%", v);
+}
+
+static Color status_color(const NodeStatus *n)
+{
+    if (!n->ready) return C_RED;
+    for (size_t i = 0; i < n->nproblems; i++) {
+        ProblemCode c = n->problems[i].code;
+        if (c == PROBLEM_NO_DEVICE_PLUGIN || c == PROBLEM_MIG_INVALID || c == PROBLEM_MIG_CONFIG_FAILED) return C_RED;
+    }
+    return n->nproblems ? C_YELLOW : C_GREEN;
+}
+
+/* ------------------------------------------------------------------ table */
+
+/* "1h", "90m", "7d": the --window as typed (format_age would say "60m") */
+static void fmt_window(char *out, size_t n, double seconds)
+{
+    long long s = (long long)seconds;
+    if (s > 0 && s % 86400 == 0) snprintf(out, n, "%lldd", s / 86400);
+    else if (s > 0 && s % 3600 == 0) snprintf(out, n, "%lldh", s / 3600);
+    else if (s > 0 && s % 60 == 0) snprintf(out, n, "%lldm", s / 60);
+    else snprintf(out, n, "%llds", s);
+}
+
+static void print_summary(const GpuStatus *st, bool color)
+{
+    const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
+    printf("%sNodes:%s %d (%d with GPUs)   %sGPUs:%s %d physical", b, e, st->nodes, st->gpu_nodes, b, e,
+           st->physical_gpus);
+    if (st->unknown_gpu_nodes)       /* not counted: a guess would read as a fact */
+        printf(" (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
+    if (st->has_metrics) {
+        char win[32];
+        fmt_window(win, sizeof win, st->window_s);
+        printf(", %s%d allocated but idle%s (under %g%% for %s)",
+               st->idle_allocated_gpus ? color_start(C_YELLOW, color) : "", st->idle_allocated_gpus,
+               st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
+    }
+    printf("\n");
+    if (st->ntotals) {
+        printf("\n");
+        static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
+        Table *t = table_new(headers, 3);
+        for (size_t i = 0; i < st->ntotals; i++) {
+            table_add_row(t);
+            table_cell(t, st->totals[i].name);
+            table_cellf(t, "%lld", (long long)st->totals[i].allocatable);
+            table_cellf(t, "%lld", (long long)st->totals[i].allocated);
+        }
+        table_print(t, stdout, color);
+        table_free(t);
+    }
+    if (st->pending_gpu_pods)
+        printf("\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
+               "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
+               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color));
+}
+
+static char *resources_cell(const NodeStatus *n)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < n->nres; i++)
+        strbuf_addf(&sb, "%s%s %lld/%lld", i ? ", " : "", short_resource(n->res[i].name),
+                    (long long)n->res[i].allocated, (long long)n->res[i].allocatable);
+    if (!n->nres) strbuf_adds(&sb, "-");
+    return strbuf_detach(&sb);
+}
+
+static void print_nodes(const GpuStatus *st, bool wide, bool color)
+{
+    const char *headers[12];
+    size_t nh = 0;
+    headers[nh++] = "NAME"; headers[nh++] = "PRODUCT"; headers[nh++] = "GPUS"; headers[nh++] = "MEMORY";
+    headers[nh++] = "MODE"; headers[nh++] = "ALLOC";
+    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
+    headers[nh++] = "STATUS";
+    if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
+    Table *t = table_new(headers, nh);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        char buf[64];
+        table_add_row(t);
+        table_cell(t, n->name);
+        table_cell(t, n->short_product);
+        char *gpus = node_status_gpus_cell(n);
+        table_cell(t, gpus);
+        free(gpus);
+        fmt_gib(buf, sizeof buf, n->memory_per_gpu_mib);
+        table_cell(t, buf);
+        char *mode = node_status_mode(n);     /* MIG and sharing in one column: 80 columns */
+        table_cell_color(t, str_starts_with(mode, "MIG INVALID") ? C_RED : C_NONE, mode);
+        free(mode);
+        if (n->nres) table_cellf(t, "%lld/%lld", (long long)node_status_allocated(n),
+                                 (long long)node_status_allocatable(n));
+        else table_cell(t, "-");
+        if (st->has_metrics) {
+            if (!isnan(n->mem_used_mib) && !isnan(n->mem_total_mib) && n->mem_total_mib > 0)
+                fmt_pct(buf, sizeof buf, 100.0 * n->mem_used_mib / n->mem_total_mib);
+            else
+                snprintf(buf, sizeof buf, "-");
+            table_cell(t, buf);
+            fmt_pct(buf, sizeof buf, n->util);
+            table_cell(t, buf);
+        }
+        char *word = node_status_word(n);
+        table_cell_color(t, status_color(n), word);
+        free(word);
+        if (wide) {
+            if (n->mig_config)
+                table_cellf(t, "%s%s%s%s", n->mig_config, n->mig_config_state ? " (" : "",
+                            n->mig_config_state ? n->mig_config_state : "", n->mig_config_state ? ")" : "");
+            else
+                table_cell(t, "-");
+            char *rc = resources_cell(n);
+            table_cell(t, rc);
+            free(rc);
+        }
+    }
+    table_print(t, stdout, color);
+    table_free(t);
+}
+
+static void print_pods(const GpuStatus *st, bool color)
+{
+    const char *headers[7];
+    size_t nh = 0;
+    headers[nh++] = "NODE"; headers[nh++] = "NAMESPACE"; headers[nh++] = "POD"; headers[nh++] = "GPU-RESOURCES";
+    headers[nh++] = "PHASE";
+    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
+    Table *t = table_new(headers, nh);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        for (size_t j = 0; j < n->npods; j++) {
+            const HolderPod *p = &n->pods[j];
+            table_add_row(t);
+            table_cell(t, n->name);
+            table_cell(t, p->ns);
+            table_cell(t, p->name);
+            Strbuf sb = STRBUF_INIT;
+            for (size_t k = 0; k < p->nres; k++)
+                strbuf_addf(&sb, "%s%s %lld", k ? ", " : "", short_resource(p->res[k].name), (long long)p->res[k].count);
+            table_cell(t, strbuf_str(&sb));
+            strbuf_free(&sb);
+            table_cell(t, p->phase);
+            if (st->has_metrics) {
+                char buf[32];
+                if (isnan(p->mem_used_mib)) snprintf(buf, sizeof buf, "-");
+                else snprintf(buf, sizeof buf, "%.0fMi", p->mem_used_mib);
+                table_cell(t, buf);
+                fmt_pct(buf, sizeof buf, p->util);
+                table_cell(t, buf);
+            }
+        }
+    }
+    if (table_rows(t)) {
+        printf("\n");
+        table_print(t, stdout, color);
+    }
+    table_free(t);
+}
+
+static void print_devices(const GpuStatus *st, bool color)
+{
+    static const char *const headers[] = { "NODE", "GPU", "UUID", "MEM-USED", "MEM-TOTAL", "UTIL", "POD", "IDLE" };
+    Table *t = table_new(headers, 8);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        for (size_t j = 0; j < n->ngpus; j++) {
+            const GpuDevice *g = &n->gpus[j];
+            char buf[64];
+            table_add_row(t);
+            table_cell(t, n->name);
+            if (g->mig_profile) table_cellf(t, "%d/%s#%d", g->index, g->mig_profile, g->mig_instance);
+            else table_cellf(t, "%d", g->index);
+            table_cell(t, g->uuid ? g->uuid : "-");
+            if (isnan(g->mem_used_mib)) snprintf(buf, sizeof buf, "-");
+            else snprintf(buf, sizeof buf, "%.0fMi", g->mem_used_mib);
+            table_cell(t, buf);
+            if (isnan(g->mem_total_mib)) snprintf(buf, sizeof buf, "-");
+            else snprintf(buf, sizeof buf, "%.0fMi", g->mem_total_mib);
+            table_cell(t, buf);
+            fmt_pct(buf, sizeof buf, g->util);
+            table_cell(t, buf);
+            if (g->pod) table_cellf(t, "%s/%s", g->pod_ns ? g->pod_ns : "", g->pod);
+            else if (g->holders > 1) table_cellf(t, "(%d pods)", g->holders);
+            else table_cell(t, "-");
+            table_cell_color(t, g->idle_allocated ? C_YELLOW : C_NONE, g->idle_allocated ? "idle" : "-");
+        }
+    }
+    if (table_rows(t)) {
+        printf("\n");
+        table_print(t, stdout, color);
+    }
+    table_free(t);
+}
+
+/* The facts of the node table that do not come from current GFD labels, and why a count is
+ * "?" or marked "*": one row per such fact (memory only when its label was not in MiB, MIG
+ * only when resources alone show it). */
+static void print_inventory_notes(const GpuStatus *st, bool color)
+{
+    static const char *const headers[] = { "NODE", "FACT", "SOURCE", "DETAIL" };
+    Table *t = table_new(headers, 4);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        const NodeInventory *v = &n->inv;
+        struct { const char *fact; FactSource src; const char *detail; bool show; } rows[] = {
+            { "GPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
+              v->physical < 0 || v->physical_src != FACT_GFD },
+            { "MIG", v->mig_src, v->mig_detail, v->mig_src == FACT_RESOURCES },
+            { "sharing", v->sharing_src, v->sharing_detail, v->sharing_src != FACT_GFD && *v->sharing_detail },
+            { "memory", v->memory_src, v->memory_detail, v->memory_src == FACT_LABELS },
+        };
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            if (!rows[r].show || !*rows[r].detail) continue;
+            table_add_row(t);
+            table_cell(t, n->name);
+            table_cell(t, rows[r].fact);
+            table_cell(t, rows[r].src == FACT_NONE ? "unknown" : fact_source_name(rows[r].src));
+            table_cell(t, rows[r].detail);
+        }
+    }
+    if (table_rows(t)) {
+        printf("\n");
+        table_print(t, stdout, color);
+        if (st->resource_counted_nodes)
+            printf("* counted from advertised resources alone: time-slicing or MPS replicas there would read as GPUs\n");
+    }
+    table_free(t);
+}
+
+static void print_problems(const GpuStatus *st, bool color)
+{
+    static const char *const headers[] = { "NODE", "PROBLEM", "DETAIL" };
+    Table *t = table_new(headers, 3);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        for (size_t j = 0; j < n->nproblems; j++) {
+            table_add_row(t);
+            table_cell(t, n->name);
+            table_cell_color(t, C_YELLOW, problem_code_name(n->problems[j].code));
+            table_cell(t, n->problems[j].message);
+        }
+    }
+    if (table_rows(t)) {
+        printf("\n");
+        table_print(t, stdout, color);
+    }
+    table_free(t);
+}
+
+static void print_operator(const GpuStatus *st, bool wide, bool color)
+{
+    printf("\n");
+    size_t notready = 0;
+    for (size_t i = 0; i < st->ncomponents; i++)
+        if (st->components[i].ready < st->components[i].desired) notready++;
+    if (st->operator_kind == OPERATOR_NONE) {
+        printf(st->daemonsets_unreadable ? "GPU Operator: unknown (DaemonSets could not be listed)\n"
+                                         : "GPU Operator: not found, nor a device plugin DaemonSet\n");
+        return;
+    }
+    printf("%s (%s):", st->operator_kind == OPERATOR_GPU_OPERATOR ? "GPU Operator" : "Device plugin without GPU Operator",
+           st->operator_ns);
+    if (st->clusterpolicy_name) {
+        bool ok = str_eq(st->clusterpolicy_state, "ready");
+        printf(" ClusterPolicy %s is %s%s%s;", st->clusterpolicy_name, color_start(ok ? C_GREEN : C_RED, color),
+               st->clusterpolicy_state ? st->clusterpolicy_state : "without state", color_end(C_RED, color));
+    } else if (st->operator_kind == OPERATOR_GPU_OPERATOR && st->clusterpolicy_checked) {
+        printf(" no ClusterPolicy;");
+    }
+    printf(" %zu of %zu DaemonSets fully ready\n", st->ncomponents - notready, st->ncomponents);
+    if (!st->ncomponents || (!wide && !notready)) return;
+    static const char *const headers[] = { "DAEMONSET", "NAMESPACE", "DESIRED", "READY" };
+    Table *t = table_new(headers, 4);
+    for (size_t i = 0; i < st->ncomponents; i++) {
+        const ComponentStatus *cs = &st->components[i];
+        bool ok = cs->ready >= cs->desired;
+        if (ok && !wide) continue;
+        table_add_row(t);
+        table_cell(t, cs->name);
+        table_cell(t, cs->ns);
+        table_cellf(t, "%d", cs->desired);
+        char buf[24];
+        snprintf(buf, sizeof buf, "%d", cs->ready);
+        table_cell_color(t, ok ? C_NONE : C_RED, buf);
+    }
+    table_print(t, stdout, color);
+    table_free(t);
+}
+
+void status_print_table(const GpuStatus *st, bool wide, bool color)
+{
+    print_summary(st, color);
+    printf("\n");
+    if (st->ngpu_node_list == 0) printf("No GPU nodes.\n");
+    else print_nodes(st, wide, color);
+    if (wide) {
+        print_pods(st, color);
+        if (st->has_metrics) print_devices(st, color);
+    }
+    print_inventory_notes(st, color);
+    print_problems(st, color);
+    print_operator(st, wide, color);
+    printf("\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
+}
+
+/* ------------------------------------------------------------------ JSON / YAML */
+
+static void add_num_or_null(cJSON *o, const char *key, double v)
+{
+    if (isnan(v)) cJSON_AddNullToObject(o, key);
+    else cJSON_AddNumberToObject(o, key, round(v * 10) / 10);
+}
+
+static void add_str_or_null(cJSON *o, const char *key, const char *v)
+{
+    if (v) cJSON_AddStringToObject(o, key, v);
+    else cJSON_AddNullToObject(o, key);
+}
+
+static void add_fact_source(cJSON *o, const char *fact, FactSource s, const char *detail, bool resources_only)
+{
+    if (s == FACT_GFD && !*detail) return;
+    if (s == FACT_NONE && !*detail) return;          /* nothing to say: e.g. no MIG at all */
+    cJSON *f = cJSON_AddObjectToObject(o, fact);
+    cJSON_AddStringToObject(f, "source", fact_source_name(s));
+    if (resources_only) cJSON_AddBoolToObject(f, "resourcesOnly", true);
+    if (*detail) cJSON_AddStringToObject(f, "detail", detail);
+}
+
+static cJSON *node_json(const NodeStatus *n, bool metrics)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", n->name);
+    add_str_or_null(o, "product", n->product);
+    const NodeInventory *v = &n->inv;
+    if (v->physical >= 0) cJSON_AddNumberToObject(o, "physicalGPUs", v->physical);
+    else cJSON_AddNullToObject(o, "physicalGPUs");               /* cannot be counted */
+    if (v->whole_gpus >= 0) cJSON_AddNumberToObject(o, "wholeGPUs", v->whole_gpus);
+    else cJSON_AddNullToObject(o, "wholeGPUs");
+    cJSON_AddNumberToObject(o, "migDevices", v->mig_devices);
+    cJSON_AddNumberToObject(o, "gpuMemoryMiB", (double)n->memory_mib);
+    cJSON_AddNumberToObject(o, "gpuMemoryPerGPUMiB", (double)n->memory_per_gpu_mib);
+    cJSON_AddStringToObject(o, "migStrategy", mig_strategy_name(n->mig_strategy));
+    cJSON_AddBoolToObject(o, "migEnabled", n->mig_enabled);
+    add_str_or_null(o, "migConfig", n->mig_config);
+    add_str_or_null(o, "migConfigState", n->mig_config_state);
+    cJSON *sh = cJSON_AddObjectToObject(o, "sharing");
+    cJSON_AddStringToObject(sh, "strategy", node_inventory_sharing_name(v));
+    if (n->replicas > 0) cJSON_AddNumberToObject(sh, "replicas", n->replicas);
+    else cJSON_AddNullToObject(sh, "replicas");
+    if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", fact_source_name(v->sharing_src));
+    /* per fact not read from current GFD labels: where it came from and how */
+    cJSON *src = cJSON_AddObjectToObject(o, "sources");
+    add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
+                    v->physical_unsure);
+    add_fact_source(src, "gpuMemory", v->memory_per_gpu_mib ? v->memory_src : FACT_NONE, v->memory_detail, false);
+    add_fact_source(src, "mig", v->mig_src, v->mig_detail, false);
+    add_fact_source(src, "sharing", v->sharing_src, v->sharing_detail, false);
+    cJSON_AddBoolToObject(o, "ready", n->ready);
+    cJSON_AddBoolToObject(o, "schedulable", n->schedulable);
+    cJSON *res = cJSON_AddObjectToObject(o, "resources");
+    for (size_t i = 0; i < n->nres; i++) {
+        cJSON *r = cJSON_AddObjectToObject(res, n->res[i].name);
+        cJSON_AddNumberToObject(r, "capacity", (double)n->res[i].capacity);
+        cJSON_AddNumberToObject(r, "allocatable", (double)n->res[i].allocatable);
+        cJSON_AddNumberToObject(r, "allocated", (double)n->res[i].allocated);
+    }
+    cJSON *pods = cJSON_AddArrayToObject(o, "pods");
+    for (size_t i = 0; i < n->npods; i++) {
+        const HolderPod *p = &n->pods[i];
+        cJSON *po = cJSON_CreateObject();
+        cJSON_AddStringToObject(po, "namespace", p->ns);
+        cJSON_AddStringToObject(po, "name", p->name);
+        cJSON_AddStringToObject(po, "phase", p->phase);
+        cJSON *pr = cJSON_AddObjectToObject(po, "resources");
+        for (size_t k = 0; k < p->nres; k++) cJSON_AddNumberToObject(pr, p->res[k].name, (double)p->res[k].count);
+        if (metrics) {
+            add_num_or_null(po, "memoryUsedMiB", p->mem_used_mib);
+            add_num_or_null(po, "utilization", p->util);
+        }
+        cJSON_AddItemToArray(pods, po);
+    }
+    if (metrics) {
+        add_num_or_null(o, "memoryUsedMiB", n->mem_used_mib);
+        add_num_or_null(o, "memoryTotalMiB", n->mem_total_mib);
+        add_num_or_null(o, "utilization", n->util);
+        cJSON_AddNumberToObject(o, "idleAllocatedGPUs", n->idle_allocated);
+        cJSON *gpus = cJSON_AddArrayToObject(o, "gpus");
+        for (size_t i = 0; i < n->ngpus; i++) {
+            const GpuDevice *g = &n->gpus[i];
+            cJSON *go = cJSON_CreateObject();
+            cJSON_AddNumberToObject(go, "index", g->index);
+            add_str_or_null(go, "uuid", g->uuid);
+            if (g->mig_profile) {
+                cJSON_AddStringToObject(go, "migProfile", g->mig_profile);
+                cJSON_AddNumberToObject(go, "migInstance", g->mig_instance);
+            }
+            add_num_or_null(go, "memoryUsedMiB", g->mem_used_mib);
+            add_num_or_null(go, "memoryTotalMiB", g->mem_total_mib);
+            add_num_or_null(go, "utilization", g->util);
+            if (g->pod) {
+                cJSON *h = cJSON_AddObjectToObject(go, "pod");
+                add_str_or_null(h, "namespace", g->pod_ns);
+                cJSON_AddStringToObject(h, "name", g->pod);
+            }
+            cJSON_AddNumberToObject(go, "holders", g->holders);
+            cJSON_AddBoolToObject(go, "idleAllocated", g->idle_allocated);
+            cJSON_AddItemToArray(gpus, go);
+        }
+    }
+    cJSON *probs = cJSON_AddArrayToObject(o, "problems");
+    for (size_t i = 0; i < n->nproblems; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "code", problem_code_name(n->problems[i].code));
+        cJSON_AddStringToObject(p, "message", n->problems[i].message);
+        cJSON_AddItemToArray(probs, p);
+    }
+    return o;
+}
+
+cJSON *status_to_json(const GpuStatus *st)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "kind", "GPUStatus");
+    cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+    cJSON_AddNumberToObject(s, "nodes", st->nodes);
+    cJSON_AddNumberToObject(s, "gpuNodes", st->gpu_nodes);
+    cJSON_AddNumberToObject(s, "physicalGPUs", st->physical_gpus);
+    cJSON_AddNumberToObject(s, "pendingGPUPods", st->pending_gpu_pods);
+    if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", st->idle_allocated_gpus);
+    else cJSON_AddNullToObject(s, "idleAllocatedGPUs");
+    cJSON *res = cJSON_AddObjectToObject(s, "resources");
+    for (size_t i = 0; i < st->ntotals; i++) {
+        cJSON *r = cJSON_AddObjectToObject(res, st->totals[i].name);
+        cJSON_AddNumberToObject(r, "allocatable", (double)st->totals[i].allocatable);
+        cJSON_AddNumberToObject(r, "allocated", (double)st->totals[i].allocated);
+    }
+    cJSON_AddNumberToObject(s, "gpuNodesUnknown", st->unknown_gpu_nodes);   /* not in physicalGPUs */
+    cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
+    cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
+    for (size_t i = 0; i < st->ngpu_node_list; i++)
+        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));
+    cJSON *op = cJSON_AddObjectToObject(doc, "operator");
+    add_str_or_null(op, "namespace", st->operator_ns);
+    cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"
+                                        : st->operator_kind == OPERATOR_DEVICE_PLUGIN ? "device-plugin" : "none");
+    cJSON_AddBoolToObject(op, "daemonSetsReadable", !st->daemonsets_unreadable);
+    cJSON *comps = cJSON_AddArrayToObject(op, "components");
+    for (size_t i = 0; i < st->ncomponents; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", st->components[i].name);
+        cJSON_AddStringToObject(c, "namespace", st->components[i].ns);
+        cJSON_AddNumberToObject(c, "desired", st->components[i].desired);
+        cJSON_AddNumberToObject(c, "ready", st->components[i].ready);
+        cJSON_AddItemToArray(comps, c);
+    }
+    if (st->clusterpolicy_name) {
+        cJSON *cp = cJSON_AddObjectToObject(op, "clusterPolicy");
+        cJSON_AddStringToObject(cp, "name", st->clusterpolicy_name);
+        add_str_or_null(cp, "state", st->clusterpolicy_state);
+    } else {
+        cJSON_AddNullToObject(op, "clusterPolicy");
+    }
+    cJSON *m = cJSON_AddObjectToObject(doc, "metrics");
+    cJSON_AddStringToObject(m, "source", st->metrics_source);
+    cJSON_AddStringToObject(m, "detail", st->metrics_detail);
+    if (st->has_metrics) {
+        cJSON_AddNumberToObject(m, "idleThreshold", st->idle_threshold);
+        cJSON_AddNumberToObject(m, "windowSeconds", st->window_s);
+    }
+    cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+    for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
+    return doc;
+}
+
+int status_render(const GpuStatus *st, RenderFormat fmt, bool color)
+{
+    if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
+        cJSON *doc = status_to_json(st);
+        int rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+        return rc;
+    }
+    for (size_t i = 0; i < st->warnings.n; i++) fprintf(stderr, "warning: %s\n", st->warnings.v[i]);
+    status_print_table(st, fmt == RENDER_WIDE, color);
+    return 0;
+}
