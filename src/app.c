@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "cli/options.h"
+#include "render/text.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,7 @@ int kgpu_main(int argc, char **argv)
     curl_global_cleanup();
     if (rc != EXIT_OK && err.set) {
         /* the one place a command's error is printed (an error a run recovered from is not) */
-        fprintf(stderr, "error: %s\n", err.msg);
+        text_printf(stderr, "error: %s\n", err.msg);
         if (rc == EXIT_USAGE) fprintf(stderr, "See 'kubectl gpu %s --help' for usage.\n", cmd->name);
     }
     fflush(stdout);

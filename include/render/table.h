@@ -1,7 +1,9 @@
 /* table.h — kubectl-style tables: upper-case headers, columns separated by three spaces,
  * left-aligned, colour only when asked (TTY and no NO_COLOR/--no-color).
  *
- * Cells are copied.  Widths count UTF-8 characters, not bytes; colour escapes do not count.
+ * Cells are copied, cleaned for the terminal (text.h: control characters and escape
+ * sequences from outside never reach it).  Widths count UTF-8 characters, not bytes; colour
+ * escapes do not count.
  */
 #ifndef KGPU_TABLE_H
 #define KGPU_TABLE_H
@@ -22,6 +24,8 @@ void table_free(Table *t);
 /* colour helpers for free text */
 const char *color_start(Color c, bool enabled);
 const char *color_end(Color c, bool enabled);
+/* s is one of the codes color_start/color_end return (the same pointer): ours, not text */
+bool color_is_code(const char *s);
 size_t utf8_width(const char *s);
 /* a copy of s cut to at most width characters, the last one "…" when cut (width >= 1) */
 char *utf8_truncate(const char *s, size_t width);

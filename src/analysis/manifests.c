@@ -4,6 +4,7 @@
  * changed config always changes the node label; the nodes are labelled with them by the
  * script (`-o script`), never by this tool.
  */
+#include "util/sort.h"
 #include "analysis/manifests.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -174,9 +175,10 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
 
 /* ---- mig-parted ---- */
 
-static const MigGpuModel *sort_model;
-static int prof_desc(const void *a, const void *b)
+/* profile indexes of the model (ctx) by compute, size descending, then name */
+static int prof_desc(const void *a, const void *b, void *ctx)
 {
+    const MigGpuModel *sort_model = ctx;
     const MigProfile *x = &sort_model->profiles[*(const int *)a], *y = &sort_model->profiles[*(const int *)b];
     if (x->compute != y->compute) return y->compute - x->compute;
     if (x->size != y->size) return y->size - x->size;
@@ -198,9 +200,7 @@ static cJSON *mig_entry(const PlanGroup *g, const PlanNode *pn, int layout, bool
         const MigLayout *l = &g->mig.groups[layout].layout;
         int order[MIG_MAX_PROFILES], n = 0;
         for (size_t q = 0; q < g->model->nprofiles; q++) if (l->counts[q]) order[n++] = (int)q;
-        sort_model = g->model;
-        qsort(order, (size_t)n, sizeof(int), prof_desc);
-        sort_model = NULL;
+        sort_r(order, (size_t)n, sizeof(int), prof_desc, (void *)g->model);
         cJSON *md = cJSON_AddObjectToObject(e, "mig-devices");
         for (int k = 0; k < n; k++)
             cJSON_AddNumberToObject(md, g->model->profiles[order[k]].name, l->counts[order[k]]);

@@ -10,17 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "util/sort.h"
 #include "plan_internal.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
 /* ---- per workload: one request ---- */
 
-static const PlanWorkload *sort_w;
-static const PlanAssignment *sort_as;
+typedef struct { const PlanWorkload *w; const PlanAssignment *as; } GwSort;
 
-static int gw_cmp(const void *pa, const void *pb)
+/* a group's workloads by namespace, name, kind (ctx: a GwSort) */
+static int gw_cmp(const void *pa, const void *pb, void *ctx)
 {
+    const GwSort *s = ctx;
+    const PlanWorkload *sort_w = s->w;
+    const PlanAssignment *sort_as = s->as;
     const PlanGroupWorkload *a = pa, *b = pb;
     const PlanWorkload *x = &sort_w[sort_as[a->first].workload], *y = &sort_w[sort_as[b->first].workload];
     int c = strcmp(x->ns ? x->ns : "", y->ns ? y->ns : "");
@@ -66,9 +70,8 @@ void plan_build_workloads(GroupCtx *c)
             gw->request_count = a->gpus > 0 ? a->gpus : 1;
         }
     }
-    sort_w = c->w; sort_as = g->assign;
-    if (g->nworkloads > 1) qsort(g->workloads, g->nworkloads, sizeof *g->workloads, gw_cmp);
-    sort_w = NULL; sort_as = NULL;
+    GwSort gs = { c->w, g->assign };
+    sort_r(g->workloads, g->nworkloads, sizeof *g->workloads, gw_cmp, &gs);
 }
 
 /* ---- plan_rollout: the plan laid onto the group's nodes ---- */

@@ -2,6 +2,7 @@
  * The rules are in sharing.h; the reasoning in one line: the scheduler may co-locate any
  * `replicas` workloads of the group, so every bound is checked against the worst case.
  */
+#include "util/sort.h"
 #include "analysis/sharing.h"
 #include "util/util.h"
 #include <limits.h>
@@ -37,9 +38,10 @@ typedef struct {
     size_t *by_mem, *by_util;    /* indices, largest first */
 } Ctx;
 
-static const double *sort_key;
-static int desc_cmp(const void *a, const void *b)
+/* indexes by their key (ctx: the keys) descending, then by index */
+static int desc_cmp(const void *a, const void *b, void *ctx)
 {
+    const double *sort_key = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     if (sort_key[x] > sort_key[y]) return -1;
     if (sort_key[x] < sort_key[y]) return 1;
@@ -58,9 +60,8 @@ static void ctx_init(Ctx *c, const ShareParams *p, const ShareWorkload *w, size_
         c->util[i] = u * grow;
         c->by_mem[i] = c->by_util[i] = i;
     }
-    sort_key = c->mem; qsort(c->by_mem, n, sizeof(size_t), desc_cmp);
-    sort_key = c->util; qsort(c->by_util, n, sizeof(size_t), desc_cmp);
-    sort_key = NULL;
+    sort_r(c->by_mem, n, sizeof(size_t), desc_cmp, (void *)c->mem);
+    sort_r(c->by_util, n, sizeof(size_t), desc_cmp, (void *)c->util);
 }
 
 static void ctx_free(Ctx *c)
@@ -163,7 +164,7 @@ int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePl
     double *dkey = xcalloc(n ? n : 1, sizeof(double));
     size_t nd = 0;
     for (size_t i = 0; i < n; i++) if (inc[i]) { dom[nd++] = i; dkey[i] = dominance_of(&c, i); }
-    sort_key = dkey; qsort(dom, nd, sizeof(size_t), desc_cmp); sort_key = NULL;
+    sort_r(dom, nd, sizeof(size_t), desc_cmp, (void *)dkey);
 
     int best_total = fixed + ncand, best_j = -1, best_r = 0;
     ShareLimit best_limit = SHARE_LIMIT_NONE;

@@ -4,6 +4,7 @@
  */
 #include "render/render_explain.h"
 #include "render/render.h"
+#include "render/text.h"
 #include "render/table.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -13,13 +14,15 @@
 /* a fix or note that may span lines: continuation lines indented under the first */
 static void print_item(const char *bullet, const char *text)
 {
-    printf("  %s ", bullet);
+    text_printf(stdout, "  %s ", bullet);
     size_t indent = strlen(bullet) + 3;
-    for (const char *p = text; *p; p++) {
+    char *clean = text_clean(text, true);          /* a fix spans lines on purpose */
+    for (const char *p = clean; *p; p++) {
         putchar(*p);
         if (*p == '\n' && p[1]) printf("%*s", (int)indent, "");
     }
     putchar('\n');
+    free(clean);
 }
 
 static void print_histogram(const SchedHistogram *h, const char *indent)
@@ -28,7 +31,7 @@ static void print_histogram(const SchedHistogram *h, const char *indent)
         const SchedReason *r = &h->reasons[i];
         char count[24] = "-";
         if (r->count >= 0) snprintf(count, sizeof count, "%d", r->count);
-        printf("%s%4s  %s  [%s%s]\n", indent, count, r->text, sched_code_name(r->code),
+        text_printf(stdout, "%s%4s  %s  [%s%s]\n", indent, count, r->text, sched_code_name(r->code),
                r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
     }
 }
@@ -37,32 +40,32 @@ static void print_scheduler(const Explanation *e, bool color)
 {
     const SchedMessage *m = &e->sched;
     if (!e->sched_text) {
-        printf("Scheduler:  no FailedScheduling event and no PodScheduled condition message\n");
+        text_printf(stdout, "Scheduler:  no FailedScheduling event and no PodScheduled condition message\n");
         return;
     }
     char vb[32];
     schedmsg_versions(m, vb, sizeof vb);
-    printf("Scheduler (%s%s%s):\n  %s\n", e->sched_source, *vb ? ", wording of Kubernetes " : "", vb, e->sched_text);
+    text_printf(stdout, "Scheduler (%s%s%s):\n  %s\n", e->sched_source, *vb ? ", wording of Kubernetes " : "", vb, e->sched_text);
     if (m->kind == SM_FIT_ERROR) {
-        printf("  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
+        text_printf(stdout, "  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
                m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
         print_histogram(&m->filter, "  ");
         if (m->has_preemption) {
             if (m->preemption.nreasons) {
-                printf("  preemption (dry run over %d node(s)):\n", m->preemption.total);
+                text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
                 print_histogram(&m->preemption, "    ");
             } else {
-                printf("  preemption: %s\n", m->preemption_text ? m->preemption_text : "");
+                text_printf(stdout, "  preemption: %s\n", m->preemption_text ? m->preemption_text : "");
             }
         }
     } else {
-        printf("  read as: %s\n", schedmsg_kind_name(m->kind));
+        text_printf(stdout, "  read as: %s\n", schedmsg_kind_name(m->kind));
     }
-    if (e->event_text) printf("  newest FailedScheduling event: %s\n", e->event_text);
+    if (e->event_text) text_printf(stdout, "  newest FailedScheduling event: %s\n", e->event_text);
     if (!e->agrees) {
-        printf("  %sThe recomputation below disagrees with the scheduler's message:%s\n",
+        text_printf(stdout, "  %sThe recomputation below disagrees with the scheduler's message:%s\n",
                color_start(C_YELLOW, color), color_end(C_YELLOW, color));
-        for (size_t i = 0; i < e->disagreements.n; i++) printf("    - %s\n", e->disagreements.v[i]);
+        for (size_t i = 0; i < e->disagreements.n; i++) text_printf(stdout, "    - %s\n", e->disagreements.v[i]);
     }
 }
 
@@ -75,7 +78,7 @@ static void print_nodes(const Explanation *e, bool all, bool color)
     size_t relevant;
     size_t n = explain_group_nodes_ranked(e, &g, &relevant);
     size_t shown = all || relevant == 0 ? n : relevant;
-    printf("\nNodes (recomputed from the cluster now%s):\n",
+    text_printf(stdout, "\nNodes (recomputed from the cluster now%s):\n",
            shown < n ? "; those that could hold the pod" : "");
     static const char *const headers[] = { "  NODES", "REASONS" };
     Table *t = table_new(headers, 2);
@@ -94,7 +97,7 @@ static void print_nodes(const Explanation *e, bool all, bool color)
     if (shown < n) {
         size_t hidden = 0;
         for (size_t j = shown; j < n; j++) hidden += g[j].nodes.n;
-        printf("  (%zu more node(s) could never hold the pod: --all-nodes lists them)\n", hidden);
+        text_printf(stdout, "  (%zu more node(s) could never hold the pod: --all-nodes lists them)\n", hidden);
     }
     reason_groups_free(g, n);
 }
@@ -106,22 +109,22 @@ static void print_text(const Explanation *e, bool all_nodes, bool color)
     if (e->age >= 0) format_age(e->age, age, sizeof age);
     char *gpus = explanation_gpus(e);
     if (p)
-        printf("Pod:        %s/%s (Pending %s, priority %d%s%s)\n", e->ns, e->name, age, p->priority,
+        text_printf(stdout, "Pod:        %s/%s (Pending %s, priority %d%s%s)\n", e->ns, e->name, age, p->priority,
                p->priority_class ? ", class " : "", p->priority_class ? p->priority_class : "");
     else
-        printf("Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
+        text_printf(stdout, "Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
                e->owner_kind ? e->owner_kind : "owner", e->ns, e->name, age);
-    printf("Requests:   %s%s\n", gpus, p ? "" : " per pod");
+    text_printf(stdout, "Requests:   %s%s\n", gpus, p ? "" : " per pod");
     free(gpus);
-    printf("Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
-    printf("Reason:     %s\n", e->summary ? e->summary : "");
+    text_printf(stdout, "Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
+    text_printf(stdout, "Reason:     %s\n", e->summary ? e->summary : "");
     if (p) {
         putchar('\n');
         print_scheduler(e, color);
     }
     print_nodes(e, all_nodes, color);
     if (e->fixes.n) {
-        printf("\nFixes:\n");
+        text_printf(stdout, "\nFixes:\n");
         for (size_t i = 0; i < e->fixes.n; i++) {
             char b[32];
             snprintf(b, sizeof b, "%zu.", i + 1);
@@ -129,7 +132,7 @@ static void print_text(const Explanation *e, bool all_nodes, bool color)
         }
     }
     if (e->notes.n) {
-        printf("\nNotes:\n");
+        text_printf(stdout, "\nNotes:\n");
         for (size_t i = 0; i < e->notes.n; i++) print_item("-", e->notes.v[i]);
     }
 }
@@ -146,13 +149,13 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
         cJSON_Delete(doc);
         return rc;
     }
-    for (size_t i = 0; warnings && i < warnings->n; i++) fprintf(stderr, "warning: %s\n", warnings->v[i]);
+    for (size_t i = 0; warnings && i < warnings->n; i++) text_printf(stderr, "warning: %s\n", warnings->v[i]);
     if (!p) {
         print_text(e, all_nodes, color);
     } else if (!pending) {
-        if (p->node_name) printf("pod %s/%s is %s on node %s; nothing to explain\n", p->ns, p->name,
+        if (p->node_name) text_printf(stdout, "pod %s/%s is %s on node %s; nothing to explain\n", p->ns, p->name,
                                  pod_phase_name(p->phase), p->node_name);
-        else printf("pod %s/%s is %s; nothing to explain\n", p->ns, p->name, pod_phase_name(p->phase));
+        else text_printf(stdout, "pod %s/%s is %s; nothing to explain\n", p->ns, p->name, pod_phase_name(p->phase));
     } else {
         print_text(e, all_nodes, color);
     }

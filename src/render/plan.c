@@ -5,6 +5,7 @@
  */
 #include "render/plan_report.h"
 #include "render/render.h"
+#include "render/text.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,8 @@ int plan_render(const PlanRun *run, RenderFormat fmt, bool color)
         if (render_json(stdout, doc)) rc = -1;
         cJSON_Delete(doc);
     } else if (fmt == RENDER_YAML || fmt == RENDER_SCRIPT) {
-        if (run->from_requests) fprintf(stderr, "warning: %s\n", run->usage_line);
-        for (size_t i = 0; i < run->warnings.n; i++) fprintf(stderr, "warning: %s\n", run->warnings.v[i]);
+        if (run->from_requests) text_printf(stderr, "warning: %s\n", run->usage_line);
+        for (size_t i = 0; i < run->warnings.n; i++) text_printf(stderr, "warning: %s\n", run->warnings.v[i]);
         char *yaml = plan_yaml_stream_text(&run->m);
         if (!yaml) rc = -1;
         else if (fmt == RENDER_YAML && run->m.n == 0) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/render.h"
+#include "render/text.h"
 #include "render/table.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -108,40 +109,40 @@ static const PlanWorkload *gw_workload(const PlanRun *run, const PlanGroup *g, c
 static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
 {
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
-    printf("%s%s%s — %zu node%s (", b, g->product, e, g->nodes.n, g->nodes.n == 1 ? "" : "s");
-    for (size_t i = 0; i < g->nodes.n && i < 6; i++) printf("%s%s", i ? ", " : "", g->nodes.v[i]);
-    if (g->nodes.n > 6) printf(", +%zu more", g->nodes.n - 6);
-    printf("), %d GPU%s", g->physical_gpus, g->physical_gpus == 1 ? "" : "s");
-    if (g->gpu_memory_mib > 0) printf(" of %" PRId64 " MiB", g->gpu_memory_mib);
-    printf("\n");
+    text_printf(stdout, "%s%s%s — %zu node%s (", b, g->product, e, g->nodes.n, g->nodes.n == 1 ? "" : "s");
+    for (size_t i = 0; i < g->nodes.n && i < 6; i++) text_printf(stdout, "%s%s", i ? ", " : "", g->nodes.v[i]);
+    if (g->nodes.n > 6) text_printf(stdout, ", +%zu more", g->nodes.n - 6);
+    text_printf(stdout, "), %d GPU%s", g->physical_gpus, g->physical_gpus == 1 ? "" : "s");
+    if (g->gpu_memory_mib > 0) text_printf(stdout, " of %" PRId64 " MiB", g->gpu_memory_mib);
+    text_printf(stdout, "\n");
     int freed = g->gpus_before - g->gpus_after;
-    printf("  GPUs: %d held now -> %d after the plan (%s%d freed%s)\n", g->gpus_before, g->gpus_after,
+    text_printf(stdout, "  GPUs: %d held now -> %d after the plan (%s%d freed%s)\n", g->gpus_before, g->gpus_after,
            freed > 0 ? color_start(C_GREEN, color) : "", freed, freed > 0 ? color_end(C_GREEN, color) : "");
-    printf("  Strategy: %s", strategy_word(g->strategy));
-    if (g->strategy == PLAN_MIG) printf(" (mixed strategy)");
+    text_printf(stdout, "  Strategy: %s", strategy_word(g->strategy));
+    if (g->strategy == PLAN_MIG) text_printf(stdout, " (mixed strategy)");
     if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS)
-        printf(", %d replicas per GPU, shared GPUs advertised as nvidia.com/gpu.shared", g->replicas);
+        text_printf(stdout, ", %d replicas per GPU, shared GPUs advertised as nvidia.com/gpu.shared", g->replicas);
     Strbuf cand = STRBUF_INIT;
     if (g->after_mig >= 0) strbuf_addf(&cand, "MIG %d", g->after_mig);
     if (g->after_time_slicing >= 0) strbuf_addf(&cand, "%stime-slicing %d", cand.len ? ", " : "", g->after_time_slicing);
     if (g->after_mps >= 0) strbuf_addf(&cand, "%sMPS %d", cand.len ? ", " : "", g->after_mps);
-    if (cand.len) printf("; GPUs needed by each: %s", strbuf_str(&cand));
+    if (cand.len) text_printf(stdout, "; GPUs needed by each: %s", strbuf_str(&cand));
     strbuf_free(&cand);
-    printf("\n");
-    if (g->strategy != PLAN_NONE) printf("  Isolation: %s\n", g->tradeoff);
+    text_printf(stdout, "\n");
+    if (g->strategy != PLAN_NONE) text_printf(stdout, "  Isolation: %s\n", g->tradeoff);
 
     if (g->strategy == PLAN_MIG && g->model) {
-        printf("  MIG layout per GPU:\n");
+        text_printf(stdout, "  MIG layout per GPU:\n");
         for (size_t i = 0; i < g->mig.ngroups; i++) {
             char *t = layout_text(g->model, &g->mig.groups[i].layout);
-            printf("    %d GPU%s: %s\n", g->mig.groups[i].gpus, g->mig.groups[i].gpus == 1 ? "" : "s", t);
+            text_printf(stdout, "    %d GPU%s: %s\n", g->mig.groups[i].gpus, g->mig.groups[i].gpus == 1 ? "" : "s", t);
             free(t);
         }
         int whole = g->gpus_after - g->mig.gpus;
-        if (whole > 0) printf("    %d GPU%s: whole (MIG disabled)\n", whole, whole == 1 ? "" : "s");
+        if (whole > 0) text_printf(stdout, "    %d GPU%s: whole (MIG disabled)\n", whole, whole == 1 ? "" : "s");
     }
     if (g->strategy != PLAN_NONE) {
-        printf("  Nodes (labels the script sets, resources they advertise after):\n");
+        text_printf(stdout, "  Nodes (labels the script sets, resources they advertise after):\n");
         for (size_t j = 0; j < g->nplan_nodes; j++) {
             const PlanNode *pn = &g->plan_nodes[j];
             Strbuf sb = STRBUF_INIT;
@@ -165,7 +166,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
                             pn->shared ? "shared" : "whole");
             }
             if (pn->gpus <= 0) {
-                printf("    %s: GPU count unknown, left as it is\n", pn->name);
+                text_printf(stdout, "    %s: GPU count unknown, left as it is\n", pn->name);
                 strbuf_free(&sb);
                 continue;
             }
@@ -177,7 +178,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
                 free(res); free(all);
                 res = both;
             }
-            printf("    %s: %s\n      mig.config=%s device-plugin.config=%s -> %s\n      %s\n", pn->name,
+            text_printf(stdout, "    %s: %s\n      mig.config=%s device-plugin.config=%s -> %s\n      %s\n", pn->name,
                    strbuf_str(&sb), pn->mig_config ? pn->mig_config : "(unchanged)",
                    pn->device_plugin_config ? pn->device_plugin_config : "(unchanged)", res,
                    pn->drain ? "MIG layout changes: cordon and drain"
@@ -187,7 +188,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
         }
     }
     if (g->nworkloads) {
-        printf("  Workloads (memory MiB and utilization %%: p%g / peak):\n", run->percentile);
+        text_printf(stdout, "  Workloads (memory MiB and utilization %%: p%g / peak):\n", run->percentile);
         static const char *const headers[] = { "NAMESPACE", "WORKLOAD", "KIND", "PODS", "MEMORY", "UTIL",
                                                "ASSIGNED", "REQUEST INSTEAD" };
         Table *t = table_new(headers, 8);
@@ -224,19 +225,19 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             fclose(f);
             for (char *line = tb, *nl; line && *line; line = nl ? nl + 1 : NULL) {
                 nl = strchr(line, '\n');
-                printf("    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+                text_printf(stdout, "    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
             }
             free(tb);
         }
         table_free(t);
     }
     if (g->risks.n) {
-        printf("  Risks:\n");
-        for (size_t i = 0; i < g->risks.n; i++) printf("    - %s\n", g->risks.v[i]);
+        text_printf(stdout, "  Risks:\n");
+        for (size_t i = 0; i < g->risks.n; i++) text_printf(stdout, "    - %s\n", g->risks.v[i]);
     }
     if (g->notes.n) {
-        printf("  Notes:\n");
-        for (size_t i = 0; i < g->notes.n; i++) printf("    - %s\n", g->notes.v[i]);
+        text_printf(stdout, "  Notes:\n");
+        for (size_t i = 0; i < g->notes.n; i++) text_printf(stdout, "    - %s\n", g->notes.v[i]);
     }
 }
 
@@ -245,52 +246,52 @@ void plan_report_text(const PlanRun *run, bool color)
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
     size_t nodes = 0;
     for (size_t i = 0; i < run->r.ngroups; i++) nodes += run->r.groups[i].nodes.n;
-    printf("%sGPU plan%s: %zu GPU node%s in %zu group%s; usage p%g over %s, headroom %g%%\n", b, e, nodes,
+    text_printf(stdout, "%sGPU plan%s: %zu GPU node%s in %zu group%s; usage p%g over %s, headroom %g%%\n", b, e, nodes,
            nodes == 1 ? "" : "s", run->r.ngroups, run->r.ngroups == 1 ? "" : "s", run->percentile, run->window,
            run->headroom);
     if (run->from_requests)
-        printf("%sUsage: NOT MEASURED%s — %s\n", color_start(C_YELLOW, color), color_end(C_YELLOW, color), run->usage_line);
+        text_printf(stdout, "%sUsage: NOT MEASURED%s — %s\n", color_start(C_YELLOW, color), color_end(C_YELLOW, color), run->usage_line);
     else
-        printf("Usage: %s\n", run->usage_line);
+        text_printf(stdout, "Usage: %s\n", run->usage_line);
     for (size_t i = 0; i < run->r.ngroups; i++) {
-        printf("\n");
+        text_printf(stdout, "\n");
         print_group(run, &run->r.groups[i], color);
     }
     if (run->warnings.n) {
-        printf("\nWarnings:\n");
-        for (size_t i = 0; i < run->warnings.n; i++) printf("  - %s\n", run->warnings.v[i]);
+        text_printf(stdout, "\nWarnings:\n");
+        for (size_t i = 0; i < run->warnings.n; i++) text_printf(stdout, "  - %s\n", run->warnings.v[i]);
     }
-    printf("\n%sChanges%s (in the order the script applies them):\n", b, e);
-    if (!run->actions.n) printf("  none\n");
-    for (size_t i = 0; i < run->actions.changes.n; i++) printf("  - %s\n", run->actions.changes.v[i]);
+    text_printf(stdout, "\n%sChanges%s (in the order the script applies them):\n", b, e);
+    if (!run->actions.n) text_printf(stdout, "  none\n");
+    for (size_t i = 0; i < run->actions.changes.n; i++) text_printf(stdout, "  - %s\n", run->actions.changes.v[i]);
     for (size_t i = 0; i < run->actions.n; i++) {
         const PlanAction *x = &run->actions.v[i];
-        if (x->kind == ACT_NODE_LABEL) printf("  - node %s: %s\n", x->target, x->detail);
+        if (x->kind == ACT_NODE_LABEL) text_printf(stdout, "  - node %s: %s\n", x->target, x->detail);
     }
     if (run->cur.clusterpolicy)
-        printf("  Now: ClusterPolicy %s, MIG strategy %s, device-plugin ConfigMap %s (default %s), mig-parted ConfigMap %s; "
+        text_printf(stdout, "  Now: ClusterPolicy %s, MIG strategy %s, device-plugin ConfigMap %s (default %s), mig-parted ConfigMap %s; "
                "device plugin %s\n", run->cur.clusterpolicy, run->cur.mig_strategy ? run->cur.mig_strategy : "(unset)",
                run->cur.dp_map ? run->cur.dp_map : "(none)", run->cur.dp_default ? run->cur.dp_default : "(none)",
                run->cur.mig_map ? run->cur.mig_map : "default-mig-parted-config", run->cur.dp_version_text);
     else
-        printf("  Now: no ClusterPolicy (GPU Operator not found); device plugin %s\n", run->cur.dp_version_text);
-    if (!run->quotas) printf("  Quotas: none emitted (--quotas sizes one per changed namespace)\n");
+        text_printf(stdout, "  Now: no ClusterPolicy (GPU Operator not found); device plugin %s\n", run->cur.dp_version_text);
+    if (!run->quotas) text_printf(stdout, "  Quotas: none emitted (--quotas sizes one per changed namespace)\n");
     if (run->whatif_done) {
-        printf("\nWhat if: %zu GPU pod%s pending now would schedule under the plan's layout%s", run->whatif.n,
+        text_printf(stdout, "\nWhat if: %zu GPU pod%s pending now would schedule under the plan's layout%s", run->whatif.n,
                run->whatif.n == 1 ? "" : "s", run->whatif.n ? ": " : "");
-        for (size_t i = 0; i < run->whatif.n && i < 10; i++) printf("%s%s", i ? ", " : "", run->whatif.v[i]);
-        if (run->whatif.n > 10) printf(", +%zu more", run->whatif.n - 10);
-        printf("\n");
+        for (size_t i = 0; i < run->whatif.n && i < 10; i++) text_printf(stdout, "%s%s", i ? ", " : "", run->whatif.v[i]);
+        if (run->whatif.n > 10) text_printf(stdout, ", +%zu more", run->whatif.n - 10);
+        text_printf(stdout, "\n");
     }
     int freed = run->r.gpus_before - run->r.gpus_after;
-    printf("\n%sSummary%s: GPUs before %d, after %d, freed %d.\n", b, e, run->r.gpus_before, run->r.gpus_after, freed);
+    text_printf(stdout, "\n%sSummary%s: GPUs before %d, after %d, freed %d.\n", b, e, run->r.gpus_before, run->r.gpus_after, freed);
     if (run->m.blocked)
-        printf("NOT SAFE TO APPLY: %s.  The script refuses to run.\n", run->m.blocked);
+        text_printf(stdout, "NOT SAFE TO APPLY: %s.  The script refuses to run.\n", run->m.blocked);
     else if (run->actions.n)
-        printf("Apply: kubectl gpu plan -o script > plan.sh, review it, then run it (-o yaml prints only the "
+        text_printf(stdout, "Apply: kubectl gpu plan -o script > plan.sh, review it, then run it (-o yaml prints only the "
                "manifests).  This command changed nothing.\n");
     else
-        printf("Nothing to apply.\n");
+        text_printf(stdout, "Nothing to apply.\n");
 }
 
 /* ------------------------------------------------------------------ JSON */

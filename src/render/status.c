@@ -5,6 +5,7 @@
  */
 #include "render/status.h"
 #include "render/render.h"
+#include "render/text.h"
 #include "render/table.h"
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -55,20 +56,20 @@ static void fmt_window(char *out, size_t n, double seconds)
 static void print_summary(const GpuStatus *st, bool color)
 {
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
-    printf("%sNodes:%s %d (%d with GPUs)   %sGPUs:%s %d physical", b, e, st->nodes, st->gpu_nodes, b, e,
+    text_printf(stdout, "%sNodes:%s %d (%d with GPUs)   %sGPUs:%s %d physical", b, e, st->nodes, st->gpu_nodes, b, e,
            st->physical_gpus);
     if (st->unknown_gpu_nodes)       /* not counted: a guess would read as a fact */
-        printf(" (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
+        text_printf(stdout, " (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
     if (st->has_metrics) {
         char win[32];
         fmt_window(win, sizeof win, st->window_s);
-        printf(", %s%d allocated but idle%s (under %g%% for %s)",
+        text_printf(stdout, ", %s%d allocated but idle%s (under %g%% for %s)",
                st->idle_allocated_gpus ? color_start(C_YELLOW, color) : "", st->idle_allocated_gpus,
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
     }
-    printf("\n");
+    text_printf(stdout, "\n");
     if (st->ntotals) {
-        printf("\n");
+        text_printf(stdout, "\n");
         static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
         Table *t = table_new(headers, 3);
         for (size_t i = 0; i < st->ntotals; i++) {
@@ -81,7 +82,7 @@ static void print_summary(const GpuStatus *st, bool color)
         table_free(t);
     }
     if (st->pending_gpu_pods)
-        printf("\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
+        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
                "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
                st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color));
 }
@@ -183,7 +184,7 @@ static void print_pods(const GpuStatus *st, bool color)
         }
     }
     if (table_rows(t)) {
-        printf("\n");
+        text_printf(stdout, "\n");
         table_print(t, stdout, color);
     }
     table_free(t);
@@ -218,7 +219,7 @@ static void print_devices(const GpuStatus *st, bool color)
         }
     }
     if (table_rows(t)) {
-        printf("\n");
+        text_printf(stdout, "\n");
         table_print(t, stdout, color);
     }
     table_free(t);
@@ -251,10 +252,10 @@ static void print_inventory_notes(const GpuStatus *st, bool color)
         }
     }
     if (table_rows(t)) {
-        printf("\n");
+        text_printf(stdout, "\n");
         table_print(t, stdout, color);
         if (st->resource_counted_nodes)
-            printf("* counted from advertised resources alone: time-slicing or MPS replicas there would read as GPUs\n");
+            text_printf(stdout, "* counted from advertised resources alone: time-slicing or MPS replicas there would read as GPUs\n");
     }
     table_free(t);
 }
@@ -273,7 +274,7 @@ static void print_problems(const GpuStatus *st, bool color)
         }
     }
     if (table_rows(t)) {
-        printf("\n");
+        text_printf(stdout, "\n");
         table_print(t, stdout, color);
     }
     table_free(t);
@@ -281,25 +282,25 @@ static void print_problems(const GpuStatus *st, bool color)
 
 static void print_operator(const GpuStatus *st, bool wide, bool color)
 {
-    printf("\n");
+    text_printf(stdout, "\n");
     size_t notready = 0;
     for (size_t i = 0; i < st->ncomponents; i++)
         if (st->components[i].ready < st->components[i].desired) notready++;
     if (st->operator_kind == OPERATOR_NONE) {
-        printf(st->daemonsets_unreadable ? "GPU Operator: unknown (DaemonSets could not be listed)\n"
+        text_printf(stdout, st->daemonsets_unreadable ? "GPU Operator: unknown (DaemonSets could not be listed)\n"
                                          : "GPU Operator: not found, nor a device plugin DaemonSet\n");
         return;
     }
-    printf("%s (%s):", st->operator_kind == OPERATOR_GPU_OPERATOR ? "GPU Operator" : "Device plugin without GPU Operator",
+    text_printf(stdout, "%s (%s):", st->operator_kind == OPERATOR_GPU_OPERATOR ? "GPU Operator" : "Device plugin without GPU Operator",
            st->operator_ns);
     if (st->clusterpolicy_name) {
         bool ok = str_eq(st->clusterpolicy_state, "ready");
-        printf(" ClusterPolicy %s is %s%s%s;", st->clusterpolicy_name, color_start(ok ? C_GREEN : C_RED, color),
+        text_printf(stdout, " ClusterPolicy %s is %s%s%s;", st->clusterpolicy_name, color_start(ok ? C_GREEN : C_RED, color),
                st->clusterpolicy_state ? st->clusterpolicy_state : "without state", color_end(C_RED, color));
     } else if (st->operator_kind == OPERATOR_GPU_OPERATOR && st->clusterpolicy_checked) {
-        printf(" no ClusterPolicy;");
+        text_printf(stdout, " no ClusterPolicy;");
     }
-    printf(" %zu of %zu DaemonSets fully ready\n", st->ncomponents - notready, st->ncomponents);
+    text_printf(stdout, " %zu of %zu DaemonSets fully ready\n", st->ncomponents - notready, st->ncomponents);
     if (!st->ncomponents || (!wide && !notready)) return;
     static const char *const headers[] = { "DAEMONSET", "NAMESPACE", "DESIRED", "READY" };
     Table *t = table_new(headers, 4);
@@ -322,8 +323,8 @@ static void print_operator(const GpuStatus *st, bool wide, bool color)
 void status_print_table(const GpuStatus *st, bool wide, bool color)
 {
     print_summary(st, color);
-    printf("\n");
-    if (st->ngpu_node_list == 0) printf("No GPU nodes.\n");
+    text_printf(stdout, "\n");
+    if (st->ngpu_node_list == 0) text_printf(stdout, "No GPU nodes.\n");
     else print_nodes(st, wide, color);
     if (wide) {
         print_pods(st, color);
@@ -332,7 +333,7 @@ void status_print_table(const GpuStatus *st, bool wide, bool color)
     print_inventory_notes(st, color);
     print_problems(st, color);
     print_operator(st, wide, color);
-    printf("\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
+    text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }
 
 /* ------------------------------------------------------------------ JSON / YAML */
@@ -513,7 +514,7 @@ int status_render(const GpuStatus *st, RenderFormat fmt, bool color)
         cJSON_Delete(doc);
         return rc;
     }
-    for (size_t i = 0; i < st->warnings.n; i++) fprintf(stderr, "warning: %s\n", st->warnings.v[i]);
+    for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
     status_print_table(st, fmt == RENDER_WIDE, color);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* table.c — aligned columns like `kubectl get`. */
 #include "render/table.h"
+#include "render/text.h"
 #include "util/util.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ void table_cell_color(Table *t, Color c, const char *text)
 {
     if (t->cur >= t->ncols) return;   /* extra cells are a caller bug; ignore them */
     ARRAY_GROW(t->cells, t->ncells, t->cap);
-    t->cells[t->ncells++] = (Cell){ xstrdup(text ? text : ""), c };
+    t->cells[t->ncells++] = (Cell){ text_clean(text, false), c };
     t->cur++;
 }
 
@@ -81,7 +82,14 @@ char *utf8_truncate(const char *s, size_t width)
 
 static const char *const codes[] = { "", "\033[31m", "\033[33m", "\033[32m", "\033[36m", "\033[1m", "\033[2m" };
 const char *color_start(Color c, bool enabled) { return enabled && c ? codes[c] : ""; }
-const char *color_end(Color c, bool enabled) { return enabled && c ? "\033[0m" : ""; }
+static const char reset_code[] = "\033[0m";
+const char *color_end(Color c, bool enabled) { return enabled && c ? reset_code : ""; }
+bool color_is_code(const char *s)
+{
+    if (s == reset_code) return true;
+    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) if (s == codes[i]) return true;
+    return false;
+}
 
 void table_print(const Table *t, FILE *f, bool color)
 {
