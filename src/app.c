@@ -3,6 +3,7 @@
 #include "util/error.h"
 #include "cli/options.h"
 #include "render/text.h"
+#include "util/log.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ int kgpu_main(int argc, char **argv)
 {
     GlobalOptions *g = &global_storage;
     memset(g, 0, sizeof *g);
+    for (size_t k = 0; commands[k]; k++) options_reset(commands[k]->options);
     const Option *const global_only[] = { global_options };
 
     /* global flags may come before the subcommand word */
@@ -87,6 +89,7 @@ int kgpu_main(int argc, char **argv)
     if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
     g->color = want_color(g);
     g->source = options_source_config(g);
+    log_set_verbosity(g->verbose);
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
     Error err = { 0 };

@@ -266,3 +266,46 @@ SourceConfig options_source_config(const GlobalOptions *g)
         .verbose = g->verbose,
     };
 }
+
+/* The declared defaults, recorded the first time a value is seen (before any parse wrote to
+ * it) and written back at the start of every later run. */
+typedef struct {
+    void *value;
+    OptType type;
+    union { bool b; const char *s; int i; double d; } v;
+} OptDefault;
+enum { OPT_DEFAULTS_MAX = 256 };
+static OptDefault opt_defaults[OPT_DEFAULTS_MAX];
+static size_t nopt_defaults;
+
+static void opt_save(OptDefault *d, const Option *o)
+{
+    d->value = o->value;
+    d->type = o->type;
+    switch (o->type) {
+    case OPT_BOOL: d->v.b = *(bool *)o->value; break;
+    case OPT_STRING: d->v.s = *(const char **)o->value; break;
+    case OPT_INT: case OPT_COUNT: d->v.i = *(int *)o->value; break;
+    default: d->v.d = *(double *)o->value; break;
+    }
+}
+
+static void opt_restore(const OptDefault *d)
+{
+    switch (d->type) {
+    case OPT_BOOL: *(bool *)d->value = d->v.b; break;
+    case OPT_STRING: *(const char **)d->value = d->v.s; break;
+    case OPT_INT: case OPT_COUNT: *(int *)d->value = d->v.i; break;
+    default: *(double *)d->value = d->v.d; break;
+    }
+}
+
+void options_reset(const Option *table)
+{
+    for (const Option *o = table; o && o->type != OPT_END; o++) {
+        size_t k = 0;
+        while (k < nopt_defaults && opt_defaults[k].value != o->value) k++;
+        if (k < nopt_defaults) opt_restore(&opt_defaults[k]);
+        else if (nopt_defaults < OPT_DEFAULTS_MAX) opt_save(&opt_defaults[nopt_defaults++], o);
+    }
+}

@@ -74,6 +74,10 @@ typedef struct Command {
 int options_parse(int argc, char **argv, const Option *const *tables, size_t ntables,
                   Strvec *pos, const char *cmdname);
 void options_print_help(FILE *f, const Command *cmd);      /* cmd NULL = top-level help */
+/* Option state is per run: every value a table points at is set back to what it held before
+ * the first run (its declared default), so a second run in one process (a test, a fuzzer)
+ * never sees the flags of the first.  Called by kgpu_main before parsing. */
+void options_reset(const Option *table);
 /* value of -o as an OutputFormat; allowed lists the accepted formats; returns -1 on error
  * after printing the usage error */
 int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallowed,

@@ -24,6 +24,7 @@
  * reach a message or a log line, and CURLOPT_VERBOSE is never set for that reason.
  */
 #include "sources/apiclient.h"
+#include "util/log.h"
 #include "auth.h"
 #include "util/error.h"
 #include "http.h"
@@ -148,6 +149,7 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     ApiClient *c = xcalloc(1, sizeof *c);
     restconfig_copy(&c->rc, rc);
     if (opt) c->opt = *opt;
+    log_raise_verbosity(c->opt.verbose);
     auth_init(&c->auth, &c->rc, c->opt.request_timeout, c->opt.verbose);
     if (c->opt.page_size <= 0) c->opt.page_size = 500;
     c->shown_server = url_redact(rc->server);
@@ -379,11 +381,11 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     if (set_credentials(c, x, hl, refresh, err)) { curl_slist_free_all(*hl); *hl = NULL; return -1; }
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, *hl);
     curl_easy_setopt(x->h, CURLOPT_URL, url);
-    if (c->opt.verbose >= 3) {
+    if (log_enabled(3)) {
         http_log_request("GET", shown, USER_AGENT, *hl);
         if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
             !c->rc.token_file)
-            fprintf(stderr, "> Authorization: <redacted>\n");
+            log_verbose(3, "> Authorization: <redacted>");
     }
     return 0;
 }
@@ -707,8 +709,7 @@ restart:;
         if (code == 410 && cont) {
             if (reset && restarts == 0) {
                 restarts++;
-                if (c->opt.verbose >= 1)
-                    fprintf(stderr, "the list GET %s expired at page %d (410); reading it again\n", path, page);
+                log_verbose(1, "the list GET %s expired at page %d (410); reading it again", path, page);
                 if (reset(ctx, err)) { if (!err->set) error_set(err, "list reset failed"); goto out; }
                 free(cont);
                 goto restart;

@@ -9,6 +9,7 @@
  * the credential.
  */
 #include "sources/kubeconfig.h"
+#include "util/log.h"
 #include "util/error.h"
 #include "internal.h"
 #include <cjson/cJSON.h>
@@ -397,8 +398,8 @@ int exec_credential_get(const RestConfig *rc, double timeout_s, bool refresh, in
     int ret = 0;
     if (!e || refresh || expired) {
         ExecCredential fresh;
-        if (verbose >= 1)
-            fprintf(stderr, "exec: running credential plugin %s for user \"%s\"%s\n", rc->exec.command,
+        log_raise_verbosity(verbose);
+        log_verbose(1, "exec: running credential plugin %s for user \"%s\"%s", rc->exec.command,
                     rc->user_name ? rc->user_name : "", refresh ? " (the server answered 401)" :
                     expired ? " (the credential expired)" : "");
         if (exec_credential_run(rc, timeout_s, &fresh, err)) {

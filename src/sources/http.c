@@ -1,5 +1,6 @@
 /* http.c — the shared libcurl layer (http.h). */
 #include "http.h"
+#include "util/log.h"
 #include "internal.h"
 #include "util/error.h"
 #include <errno.h>
@@ -109,9 +110,9 @@ void http_log_header(const char *dir, const char *line, size_t len)
     if (!len) return;
     const char *colon = memchr(line, ':', len);
     if (colon && http_is_secret_header(line, (size_t)(colon - line)))
-        fprintf(stderr, "%s %.*s: <redacted>\n", dir, (int)(colon - line), line);
+        log_verbose(3, "%s %.*s: <redacted>", dir, (int)(colon - line), line);
     else
-        fprintf(stderr, "%s %.*s\n", dir, (int)len, line);
+        log_verbose(3, "%s %.*s", dir, (int)len, line);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ static size_t xfer_on_header(char *data, size_t size, size_t n, void *ud)
 {
     HttpXfer *x = ud;
     size_t len = size * n;
-    if (x->verbose >= 3) http_log_header("<", data, len);
+    if (log_enabled(3)) http_log_header("<", data, len);
     http_retry_after(data, len, &x->retry_after);
     return len;
 }
@@ -158,6 +159,7 @@ int http_xfer_init(HttpXfer *x, size_t body_max, int verbose)
     x->body_max = body_max;
     x->verbose = verbose;
     x->retry_after = -1;
+    log_raise_verbosity(verbose);
     x->h = curl_easy_init();
     return x->h ? 0 : -1;
 }
@@ -202,8 +204,8 @@ const char *http_reason(long status)
 void http_log_request(const char *method, const char *shown, const char *user_agent,
                       const struct curl_slist *headers)
 {
-    fprintf(stderr, "> %s %s\n", method, shown);
-    if (user_agent) fprintf(stderr, "> User-Agent: %s\n", user_agent);
+    log_verbose(3, "> %s %s", method, shown);
+    if (user_agent) log_verbose(3, "> User-Agent: %s", user_agent);
     for (const struct curl_slist *p = headers; p; p = p->next) http_log_header(">", p->data, strlen(p->data));
 }
 
@@ -229,6 +231,7 @@ int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *e
     bool refreshed = false, refresh = false;
     int attempt = 0;
     memset(res, 0, sizeof *res);
+    log_raise_verbosity(rq->verbose);
     for (;;) {
         CURLcode cc = CURLE_OK;
         double t0 = http_now();
@@ -240,21 +243,19 @@ int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *e
         res->cc = cc;
         res->status = cc == CURLE_OK ? code : 0;
         double ms = (http_now() - t0) * 1000;
-        if (rq->verbose >= 1) {
-            if (cc == CURLE_OK)
-                fprintf(stderr, "%s %s %ld %s, %zu bytes, %.0f ms\n", method, rq->shown, code, http_reason(code),
+        if (cc == CURLE_OK)
+            log_verbose(1, "%s %s %ld %s, %zu bytes, %.0f ms", method, rq->shown, code, http_reason(code),
                         x->received, ms);
-            else
-                fprintf(stderr, "%s %s failed after %.0f ms: %s\n", method, rq->shown, ms,
+        else
+            log_verbose(1, "%s %s failed after %.0f ms: %s", method, rq->shown, ms,
                         x->errbuf[0] ? x->errbuf : curl_easy_strerror(cc));
-        }
         double budget = rq->timeout > 0 ? rq->timeout - (http_now() - start) : 1e18;
         double wait;
         if (cc != CURLE_OK) {
             wait = http_backoff(&rule, attempt);
             if (cut_connection(cc) && !x->sunk && !x->too_big && attempt < rule.max_5xx && wait < budget &&
                 (!rq->may_retry || rq->may_retry(rq->ctx, x, cc))) {
-                if (rq->verbose >= 1) fprintf(stderr, "retrying %s %s in %.1f s\n", method, rq->shown, wait);
+                log_verbose(1, "retrying %s %s in %.1f s", method, rq->shown, wait);
                 http_sleep(wait);
                 attempt++;
                 continue;
@@ -267,9 +268,7 @@ int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *e
             continue;
         }
         if (!x->sunk && http_retry_status(&rule, code, attempt, x->retry_after, budget, &wait)) {
-            if (rq->verbose >= 1)
-                fprintf(stderr, "retrying %s %s in %.1f s (%ld %s)\n", method, rq->shown, wait, code,
-                        http_reason(code));
+            log_verbose(1, "retrying %s %s in %.1f s (%ld %s)", method, rq->shown, wait, code, http_reason(code));
             http_sleep(wait);
             attempt++;
             continue;

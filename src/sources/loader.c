@@ -20,6 +20,7 @@
  * failure fails the load: a partial cluster is never presented as the whole one.
  */
 #include "sources/loader.h"
+#include "util/log.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
@@ -45,7 +46,7 @@ int loader_connect(const SourceConfig *sc, RestConfig *rc, ApiClient **api, Erro
     *api = NULL;
     if (kubeconfig_load(rc, &ov, err)) return -1;
     if (sc->verbose >= 1)
-        for (size_t i = 0; i < rc->warnings.n; i++) fprintf(stderr, "warning: %s\n", rc->warnings.v[i]);
+        for (size_t i = 0; i < rc->warnings.n; i++) log_verbose(1, "warning: %s", rc->warnings.v[i]);
     /* $KUBECTL_GPU_CHUNK_SIZE: items per page (kubectl's --chunk-size), for tests and tuning */
     int64_t chunk = 500;
     const char *cs = getenv("KUBECTL_GPU_CHUNK_SIZE");
@@ -359,7 +360,7 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
-            if (sc->verbose >= 1) fprintf(stderr, "a list expired while being read; reading the cluster again\n");
+            if (sc->verbose >= 1) log_verbose(1, "a list expired while being read; reading the cluster again");
             strvec_free(&warnings);
             cluster_free(c);
             cluster_init(c);
@@ -381,7 +382,7 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         c->source = xstrdup("api");
         c->now = (int64_t)time(NULL);
         if (sc->verbose >= 1)
-            fprintf(stderr, "read the cluster with %ld requests in %.2f s (CPU %.2f s)\n",
+            log_verbose(1, "read the cluster with %ld requests in %.2f s (CPU %.2f s)",
                     apiclient_request_count(api), clock_seconds(CLOCK_MONOTONIC) - wall0,
                     clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
     }

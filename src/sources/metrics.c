@@ -9,6 +9,7 @@
  * tests can query backfilled data at a known instant.  Not for users; not in --help.
  */
 #include "sources/metrics.h"
+#include "util/log.h"
 #include "sources/apiclient.h"
 #include "sources/dcgm.h"
 #include "util/error.h"
@@ -191,7 +192,7 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
         char *path = xasprintf("/api/v1/namespaces/%s/pods/%s:%s/proxy/metrics", e->ns, e->name, e->port);
         Strbuf body = STRBUF_INIT;
         error_clear(&err);
-        if (verbose) fprintf(stderr, "metrics: scraping DCGM exporter pod %s/%s on %s\n", e->ns, e->name, e->node);
+        if (verbose) log_verbose(1, "metrics: scraping DCGM exporter pod %s/%s on %s", e->ns, e->name, e->node);
         /* an exporter the pod proxy cannot reach answers 503 at once and stays so: no
          * retries, and a short bound per scrape (an exporter answers in well under a second) */
         ApiRequestOptions ro = { 0, SCRAPE_TIMEOUT };
@@ -295,7 +296,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
         char *port = service_port(s);
         char *path = xasprintf("/api/v1/namespaces/%s/services/%s%s%s/proxy", s->ns, s->name,
                                *port ? ":" : "", port);
-        if (verbose) fprintf(stderr, "metrics: trying Prometheus service %s/%s:%s through the API server\n",
+        if (verbose) log_verbose(1, "metrics: trying Prometheus service %s/%s:%s through the API server",
                              s->ns, s->name, port);
         PromConfig pc = { .api = api, .proxy_path = path, .timeout = sc ? sc->request_timeout : 0,
                           .verbose = verbose };

@@ -11,6 +11,7 @@
  * one small value per device and field, never raw samples.
  */
 #include "sources/prometheus.h"
+#include "util/log.h"
 #include "sources/apiclient.h"
 #include "auth.h"
 #include "util/error.h"
@@ -68,6 +69,7 @@ PromClient *prom_client_new(const PromConfig *cfg, Error *err)
     }
     c->timeout = cfg->timeout > 0 ? cfg->timeout : 30;
     c->verbose = cfg->verbose;
+    log_raise_verbosity(cfg->verbose);
     return c;
 }
 
@@ -358,9 +360,9 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDS, a->form);
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDSIZE, (long)strlen(a->form));
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
-    if (c->verbose >= 3) {
+    if (log_enabled(3)) {
         http_log_request("POST", a->shown, hs.user_agent, hdrs);
-        if (c->basic_auth) fprintf(stderr, "> Authorization: <redacted>\n");
+        if (c->basic_auth) log_verbose(3, "> Authorization: <redacted>");
     }
     *t0 = http_now();
     *cc = curl_easy_perform(x->h);
@@ -420,8 +422,7 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
     long code = 200;
     int rc;
     error_clear(err);
-    if (c->verbose)
-        fprintf(stderr, "prometheus: %s %s%s\n", c->api ? "GET" : "POST", c->shown, endpoint);
+    log_verbose(1, "prometheus: %s %s%s", c->api ? "GET" : "POST", c->shown, endpoint);
     /* the answer is parsed while it arrives (prom_stream_*) */
     PromStream *ps = prom_stream_new(fn, ctx, 0);
     if (c->api) {
