@@ -1,24 +1,27 @@
-/* json.c — JSON output: cJSON_Print's formatted text, written straight to the stream.
+/* json.c — the one JSON writer (json_writer.h) and render_json on it.
  *
  * The text is exactly what cJSON_Print gives (objects one member per line with a tab after
  * the colon, arrays on one line with ", " between elements, numbers as "%1.15g", or "%1.17g"
  * when 15 digits do not round-trip (newer cJSON: "%d" when integral), NaN and infinities as null,
  * strings with cJSON's escapes), except that the indentation is 4 spaces per level, as
  * kubectl prints it, instead of tabs.  Nothing is built in memory first: the output of a
- * large document costs no second copy of it.
+ * large document costs no second copy of it, and a writer's caller can emit a list item by
+ * item.
  */
+#include "render/json_writer.h"
 #include "render/render.h"
 #include <cjson/cJSON.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* stdio's per-call locking costs more than the formatting: text is gathered here and written
- * in large pieces */
-typedef struct { FILE *f; size_t n; char buf[1 << 16]; } Out;
+/* stdio's per-call locking costs more than the formatting: text is gathered in the writer and
+ * written in large pieces */
+typedef JsonWriter Out;
 
 static void out_flush(Out *o)
 {
@@ -160,12 +163,132 @@ static bool put_value(Out *f, const cJSON *item, int depth)
     }
 }
 
+/* ---- the writer ---- */
+
+void jw_init(JsonWriter *jw, FILE *f)
+{
+    jw->f = f;
+    jw->depth = 0;
+    jw->failed = false;
+    jw->n = 0;
+    jw->has_items[0] = false;
+}
+
+/* what comes before a member or element: the separator, the indentation, the key */
+static bool jw_prefix(JsonWriter *jw, const char *key)
+{
+    if (jw->failed) return false;
+    if (jw->depth == 0) {
+        if (key || jw->has_items[0]) { jw->failed = true; return false; }   /* one document */
+        return true;
+    }
+    int top = jw->depth - 1;
+    if (jw->in_array[top]) {
+        if (key) { jw->failed = true; return false; }
+        if (jw->has_items[top]) out_add(jw, ", ", 2);
+    } else {
+        if (!key) { jw->failed = true; return false; }
+        if (jw->has_items[top]) out_add(jw, ",\n", 2);
+        indent(jw, jw->depth);
+        put_string(jw, key);
+        out_add(jw, ":\t", 2);
+    }
+    jw->has_items[top] = true;
+    return true;
+}
+
+/* the document itself counts as written in slot 0 of a writer with nothing open */
+static void jw_wrote_document(JsonWriter *jw)
+{
+    if (jw->depth == 0) jw->has_items[0] = true;
+}
+
+static void jw_begin(JsonWriter *jw, const char *key, bool array)
+{
+    if (!jw_prefix(jw, key)) return;
+    if (jw->depth >= JW_MAX_DEPTH - 1) { jw->failed = true; return; }
+    jw_wrote_document(jw);
+    out_add(jw, array ? "[" : "{\n", array ? 1 : 2);
+    jw->in_array[jw->depth] = array;
+    jw->has_items[jw->depth] = false;
+    jw->depth++;
+    jw->has_items[jw->depth] = false;
+}
+
+void jw_object_begin(JsonWriter *jw, const char *key) { jw_begin(jw, key, false); }
+void jw_array_begin(JsonWriter *jw, const char *key) { jw_begin(jw, key, true); }
+
+void jw_end(JsonWriter *jw)
+{
+    if (jw->failed) return;
+    if (jw->depth == 0) { jw->failed = true; return; }
+    int top = --jw->depth;
+    if (jw->in_array[top]) {
+        out_c(jw, ']');
+    } else {
+        if (jw->has_items[top]) out_c(jw, '\n');
+        indent(jw, top);
+        out_c(jw, '}');
+    }
+    if (top == 0) jw->has_items[0] = true;
+}
+
+void jw_value(JsonWriter *jw, const char *key, const cJSON *v)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    if (!v || !put_value(jw, v, jw->depth)) jw->failed = true;
+}
+
+void jw_string(JsonWriter *jw, const char *key, const char *s)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    if (s) put_string(jw, s);
+    else out_add(jw, "null", 4);
+}
+
+void jw_number(JsonWriter *jw, const char *key, double v)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    cJSON n;                                 /* as cJSON_CreateNumber would hold it */
+    memset(&n, 0, sizeof n);
+    n.type = cJSON_Number;
+    n.valuedouble = v;
+    n.valueint = v >= INT_MAX ? INT_MAX : v <= (double)INT_MIN ? INT_MIN : isnan(v) ? 0 : (int)v;
+    if (!put_number(jw, &n)) jw->failed = true;
+}
+
+void jw_bool(JsonWriter *jw, const char *key, bool v)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    out_add(jw, v ? "true" : "false", v ? 4 : 5);
+}
+
+void jw_null(JsonWriter *jw, const char *key)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    out_add(jw, "null", 4);
+}
+
+int jw_release(JsonWriter *jw)
+{
+    bool ok = !jw->failed && jw->depth == 0 && jw->has_items[0];
+    if (ok) out_c(jw, '\n');
+    out_flush(jw);
+    return ok && !ferror(jw->f) ? 0 : -1;
+}
+
+/* ---- cJSON trees through the writer ---- */
+
 int render_json_value(FILE *f, const cJSON *item, int depth)
 {
-    Out *o = malloc(sizeof *o);
+    JsonWriter *o = malloc(sizeof *o);
     if (!o) return -1;
-    o->f = f;
-    o->n = 0;
+    jw_init(o, f);
     bool ok = item && put_value(o, item, depth);
     out_flush(o);
     free(o);
@@ -174,7 +297,11 @@ int render_json_value(FILE *f, const cJSON *item, int depth)
 
 int render_json(FILE *f, const cJSON *doc)
 {
-    if (render_json_value(f, doc, 0)) return -1;
-    fputc('\n', f);
-    return ferror(f) ? -1 : 0;
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return -1;
+    jw_init(jw, f);
+    jw_value(jw, NULL, doc);
+    int rc = jw_release(jw);
+    free(jw);
+    return rc;
 }

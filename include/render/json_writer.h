@@ -1,0 +1,57 @@
+/* json_writer.h — the one JSON writer (after git's json-writer.h): every -o json document is
+ * written through it, member by member, straight to the stream, so a long list is printed
+ * item by item and never built whole.  render_json (render.h) writes a cJSON tree through it.
+ *
+ * The text is the project's JSON style, decided here only: objects one member per line,
+ * indented 4 spaces per level, "key":<TAB>value; arrays on one line with ", " between
+ * elements; numbers as cJSON prints them; strings with cJSON's escapes.
+ *
+ *   JsonWriter jw;
+ *   jw_init(&jw, stdout);
+ *   jw_object_begin(&jw, NULL);            // the document
+ *   jw_string(&jw, "kind", "GPUStatus");
+ *   jw_array_begin(&jw, "nodes");
+ *   for (...) jw_value(&jw, NULL, item);   // a cJSON subtree, or jw_object_begin(&jw, NULL) ...
+ *   jw_end(&jw);                           // the array
+ *   jw_end(&jw);                           // the document
+ *   rc = jw_release(&jw);                  // adds the final newline; 0, or -1 on a write error
+ *
+ * key is the member's name inside an object and must be NULL inside an array (and for the
+ * document itself).  Misuse (a key in an array, jw_end with nothing open) is an error that
+ * jw_release reports.
+ */
+#ifndef KGPU_RENDER_JSON_WRITER_H
+#define KGPU_RENDER_JSON_WRITER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct cJSON;
+
+enum { JW_MAX_DEPTH = 64 };
+
+typedef struct {
+    FILE *f;
+    int depth;                        /* containers open */
+    bool in_array[JW_MAX_DEPTH];      /* per open container: array (else object) */
+    bool has_items[JW_MAX_DEPTH];     /* per open container: something was written in it */
+    bool failed;
+    size_t n;                         /* bytes gathered in buf, written in large pieces */
+    char buf[1 << 16];
+} JsonWriter;
+
+void jw_init(JsonWriter *jw, FILE *f);
+/* closes nothing: writes the final newline when the document is complete, flushes;
+ * 0, or -1 when writing failed or the calls did not make one document */
+int jw_release(JsonWriter *jw);
+
+void jw_object_begin(JsonWriter *jw, const char *key);
+void jw_array_begin(JsonWriter *jw, const char *key);
+void jw_end(JsonWriter *jw);
+void jw_string(JsonWriter *jw, const char *key, const char *s);    /* NULL: null */
+void jw_number(JsonWriter *jw, const char *key, double v);          /* NaN/inf: null */
+void jw_bool(JsonWriter *jw, const char *key, bool v);
+void jw_null(JsonWriter *jw, const char *key);
+/* a whole cJSON value (borrowed) as this member or element */
+void jw_value(JsonWriter *jw, const char *key, const struct cJSON *v);
+#endif
