@@ -1,8 +1,8 @@
 /* cmd_pending.c — `kubectl gpu pending`: every Pending pod that requests a GPU, with its verdict.
  *
  * One ExplanationList (analysis/explain.c) is rendered as a table, or as YAML through one
- * cJSON tree.  JSON is written one pod at a time (explain_pending_each), in exactly the text
- * render_json gives the whole document: an explanation holds a result for every node, so a
+ * cJSON tree.  JSON is written one pod at a time (explain_pending_each) through the JSON
+ * writer (render/json_writer.h), in exactly the text render_json gives the whole document: an explanation holds a result for every node, so a
  * large cluster's list would not fit in memory at once.  All pods are loaded whatever -n says:
  * free GPUs on a node depend on the pods of every namespace; -n/-A only choose which pending
  * pods are listed.
@@ -13,6 +13,7 @@
 #include "render/render_explain.h"
 #include "sources/loader.h"
 #include "render/render.h"
+#include "render/json_writer.h"
 #include "util/strmap.h"
 #include "render/table.h"
 #include <cjson/cJSON.h>
@@ -148,30 +149,13 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     table_free(t);
 }
 
-/* cJSON_Print's text of the frame, written as render_json writes it: leading tabs become 4
- * spaces */
-typedef struct { FILE *f; bool bol; } JsonOut;
-
-static void json_out(JsonOut *o, const char *s)
-{
-    for (; *s; s++) {
-        if (o->bol) {
-            while (*s == '\t') { fputs("    ", o->f); s++; }
-            o->bol = false;
-            if (!*s) break;
-        }
-        fputc(*s, o->f);
-        if (*s == '\n') o->bol = true;
-    }
-}
-
 /* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
  * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
  * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
  * its address): the pods of a few intents come interleaved, by name. */
 #define NODES_TEXTS 8
 typedef struct { ExplainShared *shared; char *text; } NodesText;
-typedef struct { JsonOut *out; size_t n; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
+typedef struct { JsonWriter *jw; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
 
 static char *render_text(const cJSON *v, int depth)
 {
@@ -213,44 +197,34 @@ static int write_pod(void *ctx, Explanation *e)
     } else {
         j = explanation_to_json(e, false);
     }
-    if (po->n++) fputs(", ", po->out->f);
-    int rc = render_json_value(po->out->f, j, 2);   /* inside the root object and its "pods" array */
+    jw_value(po->jw, NULL, j);                   /* an element of the "pods" array */
     cJSON_Delete(j);
-    return rc;
+    return po->jw->failed ? -1 : 0;
 }
 
 /* {"kind", "namespace", "pods": [...], "warnings"} with the pods written as they are explained */
 static int print_json(const Cluster *c, const char *ns)
 {
-    cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "kind", "GPUPending");
-    if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
-    else cJSON_AddNullToObject(doc, "namespace");
-    cJSON_AddArrayToObject(doc, "pods");
-    cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-    for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
-    char *frame = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    if (!frame) return -1;
-    /* the first "pods": the keys before it hold no such text (quotes in values are escaped) */
-    static const char marker[] = "\"pods\":\t[";
-    char *at = strstr(frame, marker);
-    if (!at) { free(frame); return -1; }
-    at += strlen(marker);
-    char saved = *at;
-    *at = '\0';
-    JsonOut out = { stdout, true };
-    json_out(&out, frame);
-    *at = saved;
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return -1;
+    jw_init(jw, stdout);
+    jw_object_begin(jw, NULL);
+    jw_string(jw, "kind", "GPUPending");
+    jw_string(jw, "namespace", ns);              /* null with -A */
+    jw_array_begin(jw, "pods");
     PodsOut po;
     memset(&po, 0, sizeof po);
-    po.out = &out;
+    po.jw = jw;
     explain_pending_each(c, ns, write_pod, &po);
     for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
-    json_out(&out, at);
-    fputc('\n', stdout);
-    free(frame);
-    return ferror(stdout) ? -1 : 0;
+    jw_end(jw);
+    jw_array_begin(jw, "warnings");
+    for (size_t i = 0; i < c->warnings.n; i++) jw_string(jw, NULL, c->warnings.v[i]);
+    jw_end(jw);
+    jw_end(jw);
+    int rc = jw_release(jw);
+    free(jw);
+    return rc;
 }
 
 /* the table needs no per-node results: keep each explanation without them */
