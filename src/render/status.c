@@ -5,6 +5,7 @@
  */
 #include "render/status.h"
 #include "render/render.h"
+#include "render/json_writer.h"
 #include "render/text.h"
 #include "render/table.h"
 #include <cjson/cJSON.h>
@@ -451,7 +452,8 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     return o;
 }
 
-cJSON *status_to_json(const GpuStatus *st)
+/* the document; with_nodes false leaves "nodes" an empty array (streamed by status_render) */
+static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "kind", "GPUStatus");
@@ -471,7 +473,7 @@ cJSON *status_to_json(const GpuStatus *st)
     cJSON_AddNumberToObject(s, "gpuNodesUnknown", st->unknown_gpu_nodes);   /* not in physicalGPUs */
     cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
-    for (size_t i = 0; i < st->ngpu_node_list; i++)
+    for (size_t i = 0; with_nodes && i < st->ngpu_node_list; i++)
         cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
     add_str_or_null(op, "namespace", st->operator_ns);
@@ -506,11 +508,39 @@ cJSON *status_to_json(const GpuStatus *st)
     return doc;
 }
 
+cJSON *status_to_json(const GpuStatus *st) { return status_doc(st, true); }
+
+/* JSON through the writer: the frame's members in order, the nodes one at a time */
+static int status_write_json(const GpuStatus *st)
+{
+    cJSON *frame = status_doc(st, false);
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) { cJSON_Delete(frame); return -1; }
+    jw_init(jw, stdout);
+    jw_object_begin(jw, NULL);
+    for (const cJSON *m = frame->child; m; m = m->next) {
+        if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
+        jw_array_begin(jw, "nodes");
+        for (size_t i = 0; i < st->ngpu_node_list; i++) {
+            cJSON *n = node_json(&st->gpu_node_list[i], st->has_metrics);
+            jw_value(jw, NULL, n);
+            cJSON_Delete(n);
+        }
+        jw_end(jw);
+    }
+    jw_end(jw);
+    int rc = jw_release(jw);
+    free(jw);
+    cJSON_Delete(frame);
+    return rc;
+}
+
 int status_render(const GpuStatus *st, RenderFormat fmt, bool color)
 {
-    if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
+    if (fmt == RENDER_JSON) return status_write_json(st);
+    if (fmt == RENDER_YAML) {
         cJSON *doc = status_to_json(st);
-        int rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        int rc = render_yaml(stdout, doc, false);
         cJSON_Delete(doc);
         return rc;
     }
