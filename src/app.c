@@ -40,6 +40,11 @@ int kgpu_main(int argc, char **argv)
         const char *a = argv[i];
         bool takes = false;
         for (const Option *o = global_options; o->type != OPT_END; o++) {
+            if (o->type == OPT_COUNT && i + 1 < argc && a[strcspn(a, "=")] == '\0' &&
+                strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]) &&
+                ((a[1] == '-' && (strcmp(a + 2, o->long_name) == 0 || strcmp(a + 2, "v") == 0)) ||
+                 (a[1] != '-' && a[strlen(a) - 1] == o->short_name)))
+                takes = true;                   /* -v 3, --v 3: a level, as kubectl takes it */
             if (o->type == OPT_BOOL || o->type == OPT_COUNT) continue;
             if ((a[1] == '-' && strcmp(a + 2, o->long_name) == 0) ||
                 (a[1] != '-' && a[1] == o->short_name && a[2] == '\0'))
@@ -51,9 +56,10 @@ int kgpu_main(int argc, char **argv)
     if (rc) { strvec_free(&pre); return rc; }
     strvec_free(&pre);
 
-    if (i >= argc) {
-        options_print_help(g->help ? stdout : stderr, NULL);
-        return g->help ? EXIT_OK : EXIT_USAGE;
+    if (g->version) return command_version.run(0, NULL, g);
+    if (i >= argc) {                  /* bare `kubectl gpu`: help on stdout, as kubectl does */
+        options_print_help(stdout, NULL);
+        return EXIT_OK;
     }
     if (strcmp(argv[i], "help") == 0) {
         const Command *c = i + 1 < argc ? command_find(argv[i + 1]) : NULL;
@@ -62,8 +68,10 @@ int kgpu_main(int argc, char **argv)
     }
     const Command *cmd = command_find(argv[i]);
     if (!cmd) {
-        fprintf(stderr, "error: unknown command \"%s\" for \"kubectl gpu\"\n"
-                        "Run 'kubectl gpu --help' for the list of commands.\n", argv[i]);
+        const char *near = command_suggest(argv[i]);
+        fprintf(stderr, "error: unknown command \"%s\" for \"kubectl gpu\"\n", argv[i]);
+        if (near) fprintf(stderr, "\nDid you mean this?\n\t%s\n\n", near);
+        fprintf(stderr, "Run 'kubectl gpu --help' for the list of commands.\n");
         return EXIT_USAGE;
     }
     const Option *const tables[] = { global_options, cmd->options };
@@ -74,6 +82,10 @@ int kgpu_main(int argc, char **argv)
         options_print_help(stdout, cmd);
         strvec_free(&pos);
         return EXIT_OK;
+    }
+    if (g->version) {
+        strvec_free(&pos);
+        return command_version.run(0, NULL, g);
     }
     if ((int)pos.n < cmd->min_args || (cmd->max_args >= 0 && (int)pos.n > cmd->max_args)) {
         if (cmd->max_args == 0)

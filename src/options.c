@@ -7,6 +7,7 @@
  */
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/suggest.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +33,21 @@ const Option global_options[] = {
       "basic auth for --prometheus (or $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH)", NULL, NULL },
     { OPT_BOOL,   0,   "no-metrics", &global_storage.no_metrics, NULL, "do not look for metrics", NULL, NULL },
     { OPT_BOOL,   0,   "no-color", &global_storage.no_color, NULL, "no colour, also when stdout is a terminal", NULL, NULL },
-    { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL, "more detail on stderr (repeat for more)", NULL, NULL },
+    { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL,
+      "more detail on stderr: repeat (-vv), or give a level as kubectl does (-v 3, --v=3)", NULL, NULL },
     { OPT_BOOL,   'h', "help", &global_storage.help, NULL, "show help", NULL, NULL },
+    { OPT_BOOL,   0,   "version", &global_storage.version, NULL, "print the version and exit", NULL, NULL },
     OPT_END_MARK
 };
 
+static const Option *find_short(const Option *const *tables, size_t n, char c);
+
 static const Option *find_long(const Option *const *tables, size_t n, const char *name, size_t len)
 {
+    if (len == 1 && name[0] == 'v') {          /* kubectl's (klog's) --v=LEVEL */
+        const Option *o = find_short(tables, n, 'v');
+        if (o && o->type == OPT_COUNT) return o;
+    }
     for (size_t t = 0; t < n; t++)
         for (const Option *o = tables[t]; o->type != OPT_END; o++)
             if (strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0) return o;
@@ -51,6 +60,31 @@ static const Option *find_short(const Option *const *tables, size_t n, char c)
         for (const Option *o = tables[t]; o->type != OPT_END; o++)
             if (o->short_name && o->short_name == c) return o;
     return NULL;
+}
+
+/* the long flag of the tables nearest to name (for "did you mean"), or NULL */
+static const char *nearest_long(const Option *const *tables, size_t n, const char *name, size_t len)
+{
+    const char *cands[128];
+    size_t k = 0;
+    for (size_t t = 0; t < n; t++)
+        for (const Option *o = tables[t]; o->type != OPT_END && k + 1 < sizeof cands / sizeof *cands; o++)
+            cands[k++] = o->long_name;
+    cands[k] = NULL;
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), name);
+    return suggest_nearest(word, cands);
+}
+
+/* a verbosity level written as its own word after -v/--v/--verbose ("-v 3", as kubectl
+ * takes it): 0..10, digits only */
+static bool level_word(const char *s, int *level)
+{
+    int64_t v;
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || !str_to_int64(s, &v) || v > 10)
+        return false;
+    *level = (int)v;
+    return true;
 }
 
 static int usage_error(const char *cmdname, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -118,7 +152,11 @@ int options_parse(int argc, char **argv, const Option *const *tables, size_t nta
             const Option *o = find_long(tables, ntables, name, len);
             char flag[128];
             snprintf(flag, sizeof flag, "--%.*s", (int)(len > 100 ? 100 : len), name);
-            if (!o) return usage_error(cmdname, "unknown flag: %s", flag);
+            if (!o) {
+                const char *near = nearest_long(tables, ntables, name, len);
+                if (near) return usage_error(cmdname, "unknown flag: %s (did you mean --%s?)", flag, near);
+                return usage_error(cmdname, "unknown flag: %s", flag);
+            }
             if (o->type == OPT_BOOL) {
                 if (eq) {
                     if (strcmp(eq + 1, "true") == 0) *(bool *)o->value = true;
@@ -135,6 +173,8 @@ int options_parse(int argc, char **argv, const Option *const *tables, size_t nta
                     if (!str_to_int64(eq + 1, &v) || v < 0 || v > 10)
                         return usage_error(cmdname, "invalid value \"%s\" for %s", eq + 1, flag);
                     *(int *)o->value = (int)v;
+                } else if (i + 1 < argc && level_word(argv[i + 1], (int *)o->value)) {
+                    i++;                                /* --v 3, --verbose 3 */
                 } else {
                     (*(int *)o->value)++;
                 }
@@ -161,6 +201,10 @@ int options_parse(int argc, char **argv, const Option *const *tables, size_t nta
                     if (!str_to_int64(v, &n) || n < 0 || n > 10)
                         return usage_error(cmdname, "invalid value \"%s\" for %s", v, flag);
                     *(int *)o->value = (int)n;
+                    break;
+                }
+                if (!p[1] && i + 1 < argc && level_word(argv[i + 1], (int *)o->value)) {
+                    i++;                                /* -v 3 */
                     break;
                 }
                 (*(int *)o->value)++;
@@ -245,6 +289,16 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
     fprintf(stderr, "error: unknown output format \"%s\" (use -o %s)\n"
             "See 'kubectl gpu %s --help' for usage.\n", s, list, cmdname);
     return -1;
+}
+
+const char *command_suggest(const char *name)
+{
+    const char *cands[32];
+    size_t k = 0;
+    for (const Command *const *c = commands; *c && k + 1 < sizeof cands / sizeof *cands; c++)
+        if (strncmp((*c)->name, "__", 2) != 0) cands[k++] = (*c)->name;   /* hidden: __complete */
+    cands[k] = NULL;
+    return suggest_nearest(name, cands);
 }
 
 const Command *command_find(const char *name)

@@ -41,7 +41,7 @@ typedef struct GlobalOptions {
     const char *prometheus_user;    /* "user:password", also $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH */
     bool no_metrics, no_color;
     int verbose;
-    bool help;
+    bool help, version;
     /* derived after parsing */
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */
@@ -86,4 +86,6 @@ const char *output_format_name(OutputFormat f);
 
 extern const Command *const commands[];     /* NULL-terminated, defined in commands.c */
 const Command *command_find(const char *name);
+/* the command to suggest for a mistyped name ("did you mean"), or NULL */
+const char *command_suggest(const char *name);
 #endif
