@@ -25,6 +25,15 @@ static bool want_color(const GlobalOptions *g)
     return isatty(STDOUT_FILENO);
 }
 
+/* --version: what `kubectl gpu version` prints */
+static int print_version(GlobalOptions *g)
+{
+    Error err = { 0 };
+    int rc = command_version.run(0, NULL, g, &err);
+    if (rc != EXIT_OK && err.set) text_printf(stderr, "error: %s\n", err.msg);
+    return rc;
+}
+
 int kgpu_main(int argc, char **argv)
 {
     GlobalOptions *g = &global_storage;
@@ -56,7 +65,7 @@ int kgpu_main(int argc, char **argv)
     if (rc) { strvec_free(&pre); return rc; }
     strvec_free(&pre);
 
-    if (g->version) return command_version.run(0, NULL, g);
+    if (g->version) return print_version(g);
     if (i >= argc) {                  /* bare `kubectl gpu`: help on stdout, as kubectl does */
         options_print_help(stdout, NULL);
         return EXIT_OK;
@@ -85,7 +94,7 @@ int kgpu_main(int argc, char **argv)
     }
     if (g->version) {
         strvec_free(&pos);
-        return command_version.run(0, NULL, g);
+        return print_version(g);
     }
     if ((int)pos.n < cmd->min_args || (cmd->max_args >= 0 && (int)pos.n > cmd->max_args)) {
         if (cmd->max_args == 0)
