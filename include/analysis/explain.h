@@ -186,6 +186,14 @@ size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
  * never could, are listed with explain --all-nodes) */
 size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_t *relevant);
 void reason_groups_free(ReasonGroup *g, size_t n);
+/* how many of e's nodes have each node_rank: fit now, admit the pod and could hold it, could
+ * hold it but the pod's constraints exclude them, could never hold it */
+typedef struct { size_t total, fits_now, admits, excluded, never; } NodeCounts;
+void explanation_node_counts(const Explanation *e, NodeCounts *out);
+/* The nodes that matter, nearest to holding the pod first (rank, then fewer reasons, then more
+ * free of what it lacks), at most max, as indices into e->nodes written to idx: those of rank
+ * 0-2, or, when every node could never hold the pod, those.  Returns how many. */
+size_t explanation_nodes_that_matter(const Explanation *e, size_t max, size_t *idx);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
 char *explanation_gpus(const Explanation *e);
 

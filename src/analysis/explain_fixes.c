@@ -101,14 +101,18 @@ void edit_end(PodEdit *d)
     free(d->tol);
 }
 
+/* only the nodes advertising enough of q's GPU resource are evaluated (explain_int.h, NodeCands):
+ * the first node in cluster order where q fits, as a walk over every node would find */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
 {
-    for (size_t i = 0; i < x->c->nnodes; i++) {
+    NodeCands it;
+    cands_begin(&it, x->ix, q);
+    for (const Node *n; (n = cands_next(&it));) {
         NodeResult r = { 0 };
-        explain_node_relief(x->ix, q, &x->c->nodes[i], rl, &r);
-        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, &x->c->nodes[i]);
+        explain_node_relief(x->ix, q, n, rl, &r);
+        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
         node_result_free(&r);
-        if (ok) return &x->c->nodes[i];
+        if (ok) return n;
     }
     return NULL;
 }
@@ -177,9 +181,10 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
     }
     if (!n) n = recheck_fits(x, q, NULL);
     if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
-    for (size_t pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < x->c->nnodes; i++) {
-            const Node *cand = &x->c->nodes[i];
+    for (size_t pass = 0; pass < 2; pass++) {
+        NodeCands it;
+        cands_begin(&it, x->ix, q);
+        for (const Node *cand; (cand = cands_next(&it));) {
             if ((pass == 0) != (cand == prefer)) continue;
             Relief rl;
             if (!fits_after_ending(x, q, cand, &rl, names)) continue;
@@ -191,6 +196,7 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
             strbuf_free(&sb);
             return cand;
         }
+    }
     return NULL;
 }
 

@@ -29,12 +29,26 @@ typedef struct {
 
 typedef struct IntentCache IntentCache;
 
+/* The nodes that advertise one GPU resource (allocatable > 0), in cluster order, with that
+ * allocatable: a pod asking for the resource can fit nowhere else (any other node gives it
+ * ResourceNotAdvertised, NoDevicePlugin or ExceedsNodeCapacity). */
+typedef struct { const char *name; IdxVec nodes; int64_t *alloc; } ResNodes;
+
 struct ExplainIndex {
     const Cluster *c;
     NodeFacts *nodes;          /* parallel to c->nodes */
     size_t n;
     IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
+    ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
+    size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
 };
+
+/* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
+ * order (cands_next), skipping nodes whose allocatable of q's GPU resource is below the
+ * request.  Without an index (plain) every node is visited. */
+typedef struct { const ExplainIndex *ix; const ResNodes *rn; int64_t need; size_t at; } NodeCands;
+void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q);
+const Node *cands_next(NodeCands *it);
 
 /* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
  * requests freed on their node, not counted as pods).  Pod-side changes are a modified copy

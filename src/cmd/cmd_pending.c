@@ -24,9 +24,12 @@
 #include <unistd.h>
 
 static const char *pending_output;
+static bool pending_all_nodes;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
+    { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
+      "list every node per pod in -o json/yaml, not only the nodes nearest to holding it", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -165,12 +168,19 @@ static void json_out(JsonOut *o, const char *s)
     }
 }
 
+/* Per pod, "nodes" lists the PENDING_NODES nodes nearest to holding it (those that could hold
+ * it first; analysis explanation_nodes_that_matter) and "nodeCounts" how many nodes there are
+ * of each kind: a queue of 1,500 pods on 1,000 nodes is a few MB, not GB of every node's
+ * reasons repeated per pod.  --all-nodes lists every node, as explain -o json does. */
+#define PENDING_NODES 10
+static size_t pending_max_nodes(void) { return pending_all_nodes ? 0 : PENDING_NODES; }
+
 /* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
  * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
  * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
  * its address): the pods of a few intents come interleaved, by name. */
 #define NODES_TEXTS 8
-typedef struct { ExplainShared *shared; char *text; } NodesText;
+typedef struct { ExplainShared *shared; char *text; size_t listed; } NodesText;
 typedef struct { JsonOut *out; size_t n; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
 
 static char *render_text(const cJSON *v, int depth)
@@ -188,14 +198,16 @@ static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
     const char *text = NULL;
+    size_t listed = 0;
     for (size_t i = 0; e->shared && i < NODES_TEXTS && !text; i++)
-        if (po->texts[i].shared == e->shared) text = po->texts[i].text;
+        if (po->texts[i].shared == e->shared) { text = po->texts[i].text; listed = po->texts[i].listed; }
     if (e->shared && !text) {
         NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
         free(t->text);
         explain_shared_unref(t->shared);
         t->shared = explain_shared_ref(e->shared);
-        cJSON *nodes = explanation_nodes_json(e);
+        cJSON *nodes = explanation_nodes_json_max(e, pending_max_nodes());
+        t->listed = listed = (size_t)cJSON_GetArraySize(nodes);
         t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
         cJSON_Delete(nodes);
         text = t->text;
@@ -204,14 +216,15 @@ static int write_pod(void *ctx, Explanation *e)
     if (text) {
         size_t n = e->nnodes;
         e->nnodes = 0;
-        j = explanation_to_json(e, false);
+        j = explanation_to_json_max(e, false, pending_max_nodes());
         e->nnodes = n;
+        cJSON_ReplaceItemInObject(j, "nodeCounts", explanation_node_counts_json(e, listed));
         cJSON *raw = cJSON_CreateNull();
         raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
         raw->valuestring = (char *)text;
         cJSON_ReplaceItemInObject(j, "nodes", raw);
     } else {
-        j = explanation_to_json(e, false);
+        j = explanation_to_json_max(e, false, pending_max_nodes());
     }
     if (po->n++) fputs(", ", po->out->f);
     int rc = render_json_value(po->out->f, j, 2);   /* inside the root object and its "pods" array */
@@ -306,7 +319,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
         if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
         else cJSON_AddNullToObject(doc, "namespace");
         cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
+        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, pending_max_nodes()));
         cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
         for (size_t i = 0; i < c.warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c.warnings.v[i]));
         rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
@@ -321,7 +334,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
@@ -335,8 +348,10 @@ const Command command_pending = {
         "terminal REASON is cut to the width; -o wide prints it whole and adds PRIORITY and whether\n"
         "the scheduler's message agrees.  Identical waiting pods (the same owner, requests, verdict\n"
         "and reason, as a Job's queue) are one row, NAME KIND/OWNER (N pods) and AGE the oldest's;\n"
-        "-o wide, json and yaml list every pod.  Use 'kubectl gpu explain POD' for the details and\n"
-        "fixes.\n"
+        "-o wide, json and yaml list every pod.  Per pod, -o json and yaml list the 10 nodes nearest\n"
+        "to holding it (those that could hold it first) and nodeCounts, how many nodes fit now, admit\n"
+        "the pod and could hold it, are excluded by its constraints, or could never hold it;\n"
+        "--all-nodes lists every node.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",
