@@ -584,10 +584,18 @@ static void fixes_gated(Ctx *x)
     if (kueue)
         fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);
-    PodEdit d;
-    edit_begin(&d, p);
-    const Node *n = recheck_fits(x, &d.q, NULL);
-    edit_end(&d);
+    /* the same for every pod of the intent: searched once */
+    ExplainShared *sh = x->e->shared;
+    const Node *n;
+    if (sh && sh->ungated_done) {
+        n = sh->ungated_fit;
+    } else {
+        PodEdit d;
+        edit_begin(&d, p);
+        n = recheck_fits(x, &d.q, NULL);
+        edit_end(&d);
+        if (sh) { sh->ungated_done = true; sh->ungated_fit = n; }
+    }
     char *where = n ? xasprintf("it would then fit node %s", n->name) : xstrdup("no node has room for it now");
     FixInfo *fi = fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
                           "to release it by hand:\n  kubectl patch pod %s -n %s --type json -p "

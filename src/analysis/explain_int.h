@@ -139,7 +139,12 @@ struct ExplainShared {
     Verdict verdict; char *summary; Strvec notes;                         /* what decide_verdict set */
     bool has_fixes; Strvec fixes; FixInfo *fix_info;   /* the fixes, when they name no pod, */
     Strvec fix_notes;                                   /* and the notes the fix search added */
+    bool ungated_done; const Node *ungated_fit;         /* where the pod fits once ungated (the
+                                                           gated fix names the pod; this not) */
+    struct NodeTally *tally[2];   /* explain_reconcile.c: the nodes counted as the scheduler
+                                     would, [1] every reason per node (old wording) */
 };
+void node_tally_free(struct NodeTally *t);
 char *intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
 ExplainShared *shared_new(size_t n);
 void shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */

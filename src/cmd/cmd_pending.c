@@ -266,11 +266,18 @@ static int print_json(const Cluster *c, const char *ns)
     return ferror(stdout) ? -1 : 0;
 }
 
-/* the table needs no per-node results: keep each explanation without them */
+/* the table needs no per-node results, notes, disagreements or parsed scheduler message: keep
+ * each explanation with only what a row prints (sched_text only says whether there was one) */
 static int keep_row(void *ctx, Explanation *e)
 {
     ExplanationList *l = ctx;
     explanation_drop_nodes(e);
+    if (e->sched_text) { free(e->sched_text); e->sched_text = xstrdup(""); }
+    free(e->event_text);
+    e->event_text = NULL;
+    schedmsg_free(&e->sched);
+    strvec_free(&e->notes);
+    strvec_free(&e->disagreements);
     ARRAY_GROW(l->items, l->n, l->cap);
     l->items[l->n++] = *e;
     memset(e, 0, sizeof *e);
