@@ -144,6 +144,14 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 char *explanation_group_key(const Explanation *e);
 /* drop the per-node results of e (a table row needs none) */
 void explanation_drop_nodes(Explanation *e);
+/* keep only what a row of a list shows (verdict, summary, requests, owner, age, agrees, the
+ * borrowed pod): the per-node results, notes, disagreements, fixes, event text and parsed
+ * scheduler message go; sched_text becomes "" when there was one.  An owner whose pods were
+ * not created keeps all but the (absent) per-node results: it is explained from the list */
+void explanation_slim(Explanation *e);
+/* explain_pending without the fixes, each entry slimmed as it is made: the rows of `pending`
+ * and of top's pending pane (memory: what the rows print, not every pod's evaluation) */
+void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out);
 
 /* The per-node facts shared by every pod explained against c (built once; borrows c). */
 typedef struct ExplainIndex ExplainIndex;

@@ -266,24 +266,6 @@ static int print_json(const Cluster *c, const char *ns)
     return ferror(stdout) ? -1 : 0;
 }
 
-/* the table needs no per-node results, notes, disagreements or parsed scheduler message: keep
- * each explanation with only what a row prints (sched_text only says whether there was one) */
-static int keep_row(void *ctx, Explanation *e)
-{
-    ExplanationList *l = ctx;
-    explanation_drop_nodes(e);
-    if (e->sched_text) { free(e->sched_text); e->sched_text = xstrdup(""); }
-    free(e->event_text);
-    e->event_text = NULL;
-    schedmsg_free(&e->sched);
-    strvec_free(&e->notes);
-    strvec_free(&e->disagreements);
-    ARRAY_GROW(l->items, l->n, l->cap);
-    l->items[l->n++] = *e;
-    memset(e, 0, sizeof *e);
-    return 0;
-}
-
 static int run_pending(int argc, char **argv, GlobalOptions *g)
 {
     (void)argc; (void)argv;
@@ -314,7 +296,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
     }
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
-    if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
+    if (table) explain_pending_rows(&c, ns, &l);
     else explain_pending(&c, ns, &l);
     int rc = 0;
     if (table) {
