@@ -417,8 +417,10 @@ static int cmp_victim(const void *a, const void *b)
     return c ? c : strcmp(x->pod->name, y->pod->name);
 }
 
-static void fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, bool *possible)
+/* true when preemption frees node r for the pod (a fix, or a note under preemptionPolicy Never) */
+static bool fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, bool *possible)
 {
+    bool freed_node = false;
     PodHold *cand = xcalloc(ins->nholders + 1, sizeof *cand);
     size_t ncand = 0;
     for (size_t h = 0; h < ins->nholders; h++)
@@ -436,7 +438,7 @@ static void fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
     NodeResult after = { 0 };
     if (freed >= need && rl.nended) explain_node_relief(x->ix, x->p, r->node, &rl, &after);
     if (freed >= need && rl.nended && after.nreasons == 0) {
-        *possible = true;
+        *possible = freed_node = true;
         Strbuf sb = STRBUF_INIT;
         add_names(&sb, &victims);
         if (str_eq(x->p->preemption_policy, "Never")) {
@@ -454,22 +456,35 @@ static void fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
     strvec_free(&victims); strvec_free(&names);
     free(rl.ended);
     free(cand);
+    return freed_node;
+}
+
+/* one note per kind of sharing for the busy nodes where ending pods is not offered: their
+ * names bounded (add_names), not a note per node */
+static void note_shared_nodes(Ctx *x, const Strvec *names, const char *how)
+{
+    if (!names->n) return;
+    Strbuf sb = STRBUF_INIT;
+    add_names(&sb, names);
+    strvec_pushf(&x->e->notes, "%s %s %s GPUs (%s): %lld %s there are replicas or slices, not "
+                 "%lld GPUs, so no pod's end is offered as a fix there", names->n == 1 ? "node" : "nodes",
+                 strbuf_str(&sb), names->n == 1 ? "shares its" : "share their", how,
+                 (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
+    strbuf_free(&sb);
 }
 
 static void fixes_busy(Ctx *x)
 {
-    size_t ends = 0;
+    size_t ends = 0, preemptions = 0;
     bool preempt = false;
     char a[48], b[48];
+    Strvec mig_single = STRVEC_INIT, sliced = STRVEC_INIT;
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_BUSY) continue;
         const NodeResult *r = &x->e->nodes[i];
         const NodeReason *ins = find_code(r, NR_INSUFFICIENT, x->gpu);
         if (ins && !node_serves_request(x->ix, x->p, x->p, r->node)) {
-            strvec_pushf(&x->e->notes, "node %s shares its GPUs (%s): %lld %s there are replicas or slices, not "
-                         "%lld GPUs, so no pod's end is offered as a fix there", r->node->name,
-                         r->node->gpu.mig_strategy == MIG_SINGLE ? "MIG single strategy" : "time-slicing or MPS",
-                         (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
+            strvec_push(r->node->gpu.mig_strategy == MIG_SINGLE ? &mig_single : &sliced, r->node->name);
             continue;
         }
         if (ins) {
@@ -488,7 +503,8 @@ static void fixes_busy(Ctx *x)
                 free(rl.ended);
             }
             strvec_free(&names);
-            fix_preemption(x, r, ins, &preempt);
+            /* the first nodes (cluster order) preemption frees, as many as the other kinds */
+            if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
             continue;
         }
         /* the GPUs are free here; lower another request if that makes it fit */
@@ -518,6 +534,10 @@ static void fixes_busy(Ctx *x)
             edit_end(&d);
         }
     }
+    note_shared_nodes(x, &mig_single, "MIG single strategy");
+    note_shared_nodes(x, &sliced, "time-slicing or MPS");
+    strvec_free(&mig_single);
+    strvec_free(&sliced);
     if (!preempt && !str_eq(x->p->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);

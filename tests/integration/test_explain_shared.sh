@@ -48,3 +48,11 @@ check_eq "$bounded" True "pending -o json: at most 10 nodes per pod, nodeCounts.
 kgpu pending -A -o json --all-nodes --snapshot "$T/queue.json"
 every=$(json_get "$OUT" "all(len(p['nodes']) == 40 for p in d['pods'])")
 check_eq "$every" True "pending -o json --all-nodes: all 40 nodes per pod"
+
+# busy nodes that share their GPUs (MIG single here) are named in one bounded note per kind of
+# sharing, not one note per node
+kgpu pending -A -o json --snapshot "$T/queue.json"
+one=$(json_get "$OUT" "max(sum(1 for n in p['notes'] if 'GPUs (MIG single strategy)' in n) for p in d['pods'])")
+check_eq "$one" 1 "the MIG-single nodes where no pod's end is offered: one note per pod"
+check_match "$OUT" 'nodes gpu-a100-single-[0-9]+, gpu-a100-single-[0-9]+.* share their GPUs \(MIG single strategy\)' \
+  "that note names the nodes"
