@@ -128,6 +128,11 @@ void edit_end(PodEdit *d);
 const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
 bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
 void info_end_pods(FixInfo *fi, const Strvec *names);
+/* the fewest pods on n whose end makes q fit there (only GPU/cpu/memory shortfalls); fills *rl
+ * (caller frees rl->ended) and names */
+bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names);
+/* explain_fixes_busy.c */
+void fixes_busy(Ctx *x);
 /* explain_fixes_size.c */
 void fixes_resource_name(Ctx *x, bool only_now);
 void fix_split(Ctx *x, const char *lead);
