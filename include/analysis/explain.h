@@ -144,6 +144,14 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 char *explanation_group_key(const Explanation *e);
 /* drop the per-node results of e (a table row needs none) */
 void explanation_drop_nodes(Explanation *e);
+/* keep only what a row of a list shows (verdict, summary, requests, owner, age, agrees, the
+ * borrowed pod): the per-node results, notes, disagreements, fixes, event text and parsed
+ * scheduler message go; sched_text becomes "" when there was one.  An owner whose pods were
+ * not created keeps all but the (absent) per-node results: it is explained from the list */
+void explanation_slim(Explanation *e);
+/* explain_pending without the fixes, each entry slimmed as it is made: the rows of `pending`
+ * and of top's pending pane (memory: what the rows print, not every pod's evaluation) */
+void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out);
 
 /* The per-node facts shared by every pod explained against c (built once; borrows c). */
 typedef struct ExplainIndex ExplainIndex;
@@ -186,6 +194,14 @@ size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
  * never could, are listed with explain --all-nodes) */
 size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_t *relevant);
 void reason_groups_free(ReasonGroup *g, size_t n);
+/* how many of e's nodes have each node_rank: fit now, admit the pod and could hold it, could
+ * hold it but the pod's constraints exclude them, could never hold it */
+typedef struct { size_t total, fits_now, admits, excluded, never; } NodeCounts;
+void explanation_node_counts(const Explanation *e, NodeCounts *out);
+/* The nodes that matter, nearest to holding the pod first (rank, then fewer reasons, then more
+ * free of what it lacks), at most max, as indices into e->nodes written to idx: those of rank
+ * 0-2, or, when every node could never hold the pod, those.  Returns how many. */
+size_t explanation_nodes_that_matter(const Explanation *e, size_t max, size_t *idx);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
 char *explanation_gpus(const Explanation *e);
 

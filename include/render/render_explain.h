@@ -5,6 +5,7 @@
 #ifndef KGPU_RENDER_EXPLAIN_H
 #define KGPU_RENDER_EXPLAIN_H
 #include <stdbool.h>
+#include <stddef.h>
 #include "analysis/explain.h"
 #include "render/render.h"
 #include "util/util.h"
@@ -12,11 +13,18 @@
 struct cJSON;
 /* "kind": "GPUExplanation" and "apiVersion" added when with_kind */
 struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
-/* its "nodes": every node with its reasons */
+/* the same with at most max_nodes nodes in "nodes": the nodes that matter, nearest first
+ * (explanation_nodes_that_matter); 0 = every node, in cluster order.  "nodeCounts" says how
+ * many nodes there are of each rank and how many are listed. */
+struct cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes);
+/* its "nodes": every node with its reasons (max_nodes 0), or the nodes that matter */
 struct cJSON *explanation_nodes_json(const Explanation *e);
 /* `explain` to stdout: text (warnings to stderr first; a pod not pending has nothing to explain;
  * all_nodes lists the nodes that could never hold it too) or JSON/YAML with the warnings inside.
  * 0, or -1 when the document could not be written. */
 int explain_render(const Explanation *e, const Strvec *warnings, bool pending, RenderFormat fmt,
                    bool all_nodes, bool color);
+struct cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes);
+/* its "nodeCounts", listed = how many nodes "nodes" holds */
+struct cJSON *explanation_node_counts_json(const Explanation *e, size_t listed);
 #endif

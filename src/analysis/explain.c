@@ -402,6 +402,34 @@ void explanation_free(Explanation *e)
     memset(e, 0, sizeof *e);
 }
 
+void explanation_slim(Explanation *e)
+{
+    explanation_drop_nodes(e);
+    if (!e->pod) return;      /* an owner not created: its fixes and notes are its explanation */
+    if (e->sched_text) { free(e->sched_text); e->sched_text = xstrdup(""); }
+    free(e->event_text);
+    e->event_text = NULL;
+    schedmsg_free(&e->sched);
+    strvec_free(&e->notes);
+    strvec_free(&e->disagreements);
+    for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
+    free(e->fix_info);
+    e->fix_info = NULL;
+    strvec_free(&e->fixes);
+}
+
+static int push_row(void *ctx, Explanation *e)
+{
+    explanation_slim(e);
+    return push_explanation(ctx, e);
+}
+
+void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out)
+{
+    memset(out, 0, sizeof *out);
+    explain_pending_each_opts(c, ns, false, push_row, out);
+}
+
 void explanation_drop_nodes(Explanation *e)
 {
     if (e->shared) {

@@ -101,21 +101,25 @@ void edit_end(PodEdit *d)
     free(d->tol);
 }
 
+/* only the nodes advertising enough of q's GPU resource are evaluated (explain_int.h, NodeCands):
+ * the first node in cluster order where q fits, as a walk over every node would find */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
 {
-    for (size_t i = 0; i < x->c->nnodes; i++) {
+    NodeCands it;
+    cands_begin(&it, x->ix, q);
+    for (const Node *n; (n = cands_next(&it));) {
         NodeResult r = { 0 };
-        explain_node_relief(x->ix, q, &x->c->nodes[i], rl, &r);
-        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, &x->c->nodes[i]);
+        explain_node_relief(x->ix, q, n, rl, &r);
+        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
         node_result_free(&r);
-        if (ok) return &x->c->nodes[i];
+        if (ok) return n;
     }
     return NULL;
 }
 
 /* The fewest pods (largest holders first) on node n whose end makes q fit there, when only
  * GPU/cpu/memory shortfalls stop q on n.  Fills *rl (caller frees rl->ended) and names. */
-static bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
+bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
 {
     NodeResult r = { 0 };
     explain_node_relief(x->ix, q, n, NULL, &r);
@@ -177,9 +181,10 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
     }
     if (!n) n = recheck_fits(x, q, NULL);
     if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
-    for (size_t pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < x->c->nnodes; i++) {
-            const Node *cand = &x->c->nodes[i];
+    for (size_t pass = 0; pass < 2; pass++) {
+        NodeCands it;
+        cands_begin(&it, x->ix, q);
+        for (const Node *cand; (cand = cands_next(&it));) {
             if ((pass == 0) != (cand == prefer)) continue;
             Relief rl;
             if (!fits_after_ending(x, q, cand, &rl, names)) continue;
@@ -191,6 +196,7 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
             strbuf_free(&sb);
             return cand;
         }
+    }
     return NULL;
 }
 
@@ -400,123 +406,6 @@ static void fixes_selector(Ctx *x)
     strvec_free(&pins);
 }
 
-/* ---------------------------------------------------------------- busy nodes */
-
-static int cmp_victim(const void *a, const void *b)
-{
-    const PodHold *x = a, *y = b;
-    if (x->pod->priority != y->pod->priority) return x->pod->priority < y->pod->priority ? -1 : 1;
-    if (x->milli != y->milli) return x->milli > y->milli ? -1 : 1;
-    int c = strcmp(x->pod->ns, y->pod->ns);
-    return c ? c : strcmp(x->pod->name, y->pod->name);
-}
-
-static void fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, bool *possible)
-{
-    PodHold *cand = xcalloc(ins->nholders + 1, sizeof *cand);
-    size_t ncand = 0;
-    for (size_t h = 0; h < ins->nholders; h++)
-        if (ins->holders[h].pod->priority < x->p->priority) cand[ncand++] = ins->holders[h];
-    qsort(cand, ncand, sizeof *cand, cmp_victim);
-    Relief rl = { xcalloc(ncand + 1, sizeof(Pod *)), 0 };
-    int64_t need = ins->requested - ins->free, freed = 0;
-    Strvec victims = STRVEC_INIT, names = STRVEC_INIT;
-    for (size_t h = 0; h < ncand && freed < need; h++) {
-        rl.ended[rl.nended++] = cand[h].pod;
-        strvec_pushf(&victims, "%s/%s (priority %d)", cand[h].pod->ns, cand[h].pod->name, cand[h].pod->priority);
-        strvec_pushf(&names, "%s/%s", cand[h].pod->ns, cand[h].pod->name);
-        freed += cand[h].milli;
-    }
-    NodeResult after = { 0 };
-    if (freed >= need && rl.nended) explain_node_relief(x->ix, x->p, r->node, &rl, &after);
-    if (freed >= need && rl.nended && after.nreasons == 0) {
-        *possible = true;
-        Strbuf sb = STRBUF_INIT;
-        add_names(&sb, &victims);
-        if (str_eq(x->p->preemption_policy, "Never")) {
-            strvec_pushf(&x->e->notes, "preemption could free node %s by evicting %s, but the pod has "
-                         "preemptionPolicy: Never", r->node->name, strbuf_str(&sb));
-        } else {
-            FixInfo *fi = fix_add(x, EFFORT_NONE, "preemption can evict lower-priority %s on node %s (this pod has "
-                                  "priority %d); the pod then fits there.  The scheduler does it on a later attempt "
-                                  "unless a PodDisruptionBudget blocks it", strbuf_str(&sb), r->node->name, x->p->priority);
-            if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); }
-        }
-        strbuf_free(&sb);
-    }
-    node_result_free(&after);
-    strvec_free(&victims); strvec_free(&names);
-    free(rl.ended);
-    free(cand);
-}
-
-static void fixes_busy(Ctx *x)
-{
-    size_t ends = 0;
-    bool preempt = false;
-    char a[48], b[48];
-    for (size_t i = 0; i < x->e->nnodes; i++) {
-        if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_BUSY) continue;
-        const NodeResult *r = &x->e->nodes[i];
-        const NodeReason *ins = find_code(r, NR_INSUFFICIENT, x->gpu);
-        if (ins && !node_serves_request(x->ix, x->p, x->p, r->node)) {
-            strvec_pushf(&x->e->notes, "node %s shares its GPUs (%s): %lld %s there are replicas or slices, not "
-                         "%lld GPUs, so no pod's end is offered as a fix there", r->node->name,
-                         r->node->gpu.mig_strategy == MIG_SINGLE ? "MIG single strategy" : "time-slicing or MPS",
-                         (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
-            continue;
-        }
-        if (ins) {
-            /* one pod whose end is enough, else the fewest pods */
-            Relief rl;
-            Strvec names = STRVEC_INIT;
-            if (ends < MAX_FIXES_PER_KIND && fits_after_ending(x, x->p, r->node, &rl, &names)) {
-                Strbuf sb = STRBUF_INIT;
-                add_names(&sb, &names);
-                int64_t f = node_free_relief(x->ix, r->node, x->p, x->gpu, &rl);
-                FixInfo *fi = fix_add(x, EFFORT_END_PODS, "when %s end%s, node %s has %lld %s free and the pod fits there",
-                                      strbuf_str(&sb), names.n == 1 ? "s" : "", r->node->name,
-                                      (long long)milli_units(f), x->gpu);
-                if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); ends++; }
-                strbuf_free(&sb);
-                free(rl.ended);
-            }
-            strvec_free(&names);
-            fix_preemption(x, r, ins, &preempt);
-            continue;
-        }
-        /* the GPUs are free here; lower another request if that makes it fit */
-        for (size_t k = 0; k < r->nreasons; k++) {
-            const NodeReason *rr = &r->reasons[k];
-            if (rr->code == NR_TOO_MANY_PODS) {
-                strvec_pushf(&x->e->notes, "node %s has the GPUs free but is at its pod limit (%lld pods): move other "
-                             "pods off it, or raise the kubelet's maxPods there", r->node->name,
-                             (long long)milli_units(rr->allocatable));
-                continue;
-            }
-            if (rr->code != NR_INSUFFICIENT || rr->free <= 0) continue;
-            PodEdit d;
-            edit_begin(&d, x->p);
-            rlist_set(&d.req, rr->resource, rr->free);
-            edit_sync(&d);
-            NodeResult after = { 0 };
-            explain_node_relief(x->ix, &d.q, r->node, NULL, &after);
-            if (after.nreasons == 0) {
-                fmt_amount(rr->resource, rr->free, b, sizeof b);
-                fmt_amount(rr->resource, rr->requested, a, sizeof a);
-                FixInfo *fi = fix_add(x, EFFORT_POD, "lower the pod's %s request from %s to at most %s: the pod then fits "
-                                      "node %s", rr->resource, a, b, r->node->name);
-                if (fi) { fi->fits_on = xstrdup(r->node->name); rlist_set(&fi->requests, rr->resource, rr->free); }
-            }
-            node_result_free(&after);
-            edit_end(&d);
-        }
-    }
-    if (!preempt && !str_eq(x->p->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
-        strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
-                     "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
-}
-
 /* ---------------------------------------------------------------- node-side changes */
 
 static bool ignore_no_plugin(const NodeReason *r) { return r->code == NR_NO_DEVICE_PLUGIN; }
@@ -578,10 +467,18 @@ static void fixes_gated(Ctx *x)
     if (kueue)
         fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);
-    PodEdit d;
-    edit_begin(&d, p);
-    const Node *n = recheck_fits(x, &d.q, NULL);
-    edit_end(&d);
+    /* the same for every pod of the intent: searched once */
+    ExplainShared *sh = x->e->shared;
+    const Node *n;
+    if (sh && sh->ungated_done) {
+        n = sh->ungated_fit;
+    } else {
+        PodEdit d;
+        edit_begin(&d, p);
+        n = recheck_fits(x, &d.q, NULL);
+        edit_end(&d);
+        if (sh) { sh->ungated_done = true; sh->ungated_fit = n; }
+    }
     char *where = n ? xasprintf("it would then fit node %s", n->name) : xstrdup("no node has room for it now");
     FixInfo *fi = fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
                           "to release it by hand:\n  kubectl patch pod %s -n %s --type json -p "

@@ -29,12 +29,26 @@ typedef struct {
 
 typedef struct IntentCache IntentCache;
 
+/* The nodes that advertise one GPU resource (allocatable > 0), in cluster order, with that
+ * allocatable: a pod asking for the resource can fit nowhere else (any other node gives it
+ * ResourceNotAdvertised, NoDevicePlugin or ExceedsNodeCapacity). */
+typedef struct { const char *name; IdxVec nodes; int64_t *alloc; } ResNodes;
+
 struct ExplainIndex {
     const Cluster *c;
     NodeFacts *nodes;          /* parallel to c->nodes */
     size_t n;
     IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
+    ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
+    size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
 };
+
+/* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
+ * order (cands_next), skipping nodes whose allocatable of q's GPU resource is below the
+ * request.  Without an index (plain) every node is visited. */
+typedef struct { const ExplainIndex *ix; const ResNodes *rn; int64_t need; size_t at; } NodeCands;
+void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q);
+const Node *cands_next(NodeCands *it);
 
 /* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
  * requests freed on their node, not counted as pods).  Pod-side changes are a modified copy
@@ -114,6 +128,11 @@ void edit_end(PodEdit *d);
 const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
 bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
 void info_end_pods(FixInfo *fi, const Strvec *names);
+/* the fewest pods on n whose end makes q fit there (only GPU/cpu/memory shortfalls); fills *rl
+ * (caller frees rl->ended) and names */
+bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names);
+/* explain_fixes_busy.c */
+void fixes_busy(Ctx *x);
 /* explain_fixes_size.c */
 void fixes_resource_name(Ctx *x, bool only_now);
 void fix_split(Ctx *x, const char *lead);
@@ -125,7 +144,12 @@ struct ExplainShared {
     Verdict verdict; char *summary; Strvec notes;                         /* what decide_verdict set */
     bool has_fixes; Strvec fixes; FixInfo *fix_info;   /* the fixes, when they name no pod, */
     Strvec fix_notes;                                   /* and the notes the fix search added */
+    bool ungated_done; const Node *ungated_fit;         /* where the pod fits once ungated (the
+                                                           gated fix names the pod; this not) */
+    struct NodeTally *tally[2];   /* explain_reconcile.c: the nodes counted as the scheduler
+                                     would, [1] every reason per node (old wording) */
 };
+void node_tally_free(struct NodeTally *t);
 char *intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
 ExplainShared *shared_new(size_t n);
 void shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */

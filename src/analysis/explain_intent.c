@@ -98,6 +98,8 @@ void explain_shared_unref(ExplainShared *s)
     free(s->fix_info);
     strvec_free(&s->fixes);
     strvec_free(&s->fix_notes);
+    node_tally_free(s->tally[0]);
+    node_tally_free(s->tally[1]);
     free(s);
 }
 

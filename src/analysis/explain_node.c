@@ -47,6 +47,60 @@ static int64_t label_mib(const Node *n)
     return n->gpu.memory_mib;
 }
 
+static void index_by_resource(ExplainIndex *ix)
+{
+    const Cluster *c = ix->c;
+    ix->by_res = xcalloc(1, sizeof *ix->by_res);     /* non-NULL even with no GPU resource */
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const ResourceList *a = &c->nodes[i].allocatable;
+        for (size_t j = 0; j < a->n; j++) {
+            if (!resource_is_gpu(a->items[j].name) || a->items[j].milli <= 0) continue;
+            size_t r = 0;
+            while (r < ix->nres && !str_eq(ix->by_res[r].name, a->items[j].name)) r++;
+            if (r == ix->nres) {
+                ix->by_res = xrealloc(ix->by_res, (ix->nres + 1) * sizeof *ix->by_res);
+                memset(&ix->by_res[r], 0, sizeof *ix->by_res);
+                ix->by_res[r].name = a->items[j].name;
+                ix->nres++;
+            }
+            ResNodes *rn = &ix->by_res[r];
+            size_t cap = rn->nodes.cap;
+            ARRAY_GROW(rn->nodes.v, rn->nodes.n, rn->nodes.cap);
+            if (rn->nodes.cap != cap) rn->alloc = xrealloc(rn->alloc, rn->nodes.cap * sizeof *rn->alloc);
+            rn->alloc[rn->nodes.n] = a->items[j].milli;
+            rn->nodes.v[rn->nodes.n++] = i;
+        }
+    }
+}
+
+static const ResNodes empty_res;
+
+void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q)
+{
+    memset(it, 0, sizeof *it);
+    it->ix = ix;
+    if (!ix->by_res) return;
+    for (size_t i = 0; i < q->requests.n && !it->rn; i++) {
+        const ResourceEntry *re = &q->requests.items[i];
+        if (!resource_is_gpu(re->name) || re->milli <= 0) continue;
+        it->rn = &empty_res;               /* no node advertises it: nowhere to fit */
+        it->need = re->milli;
+        for (size_t r = 0; r < ix->nres; r++)
+            if (str_eq(ix->by_res[r].name, re->name)) it->rn = &ix->by_res[r];
+    }
+}
+
+const Node *cands_next(NodeCands *it)
+{
+    const Cluster *c = it->ix->c;
+    if (!it->rn) return it->at < c->nnodes ? &c->nodes[it->at++] : NULL;
+    while (it->at < it->rn->nodes.n) {
+        size_t k = it->at++;
+        if (it->rn->alloc[k] >= it->need) return &c->nodes[it->rn->nodes.v[k]];
+    }
+    return NULL;
+}
+
 ExplainIndex *explain_index_new(const Cluster *c)
 {
     ExplainIndex *ix = xcalloc(1, sizeof *ix);
@@ -75,6 +129,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
         v->v[v->n++] = i;
     }
     intents_init(ix);
+    if (ix->intents) index_by_resource(ix);
     return ix;
 }
 
@@ -82,6 +137,8 @@ void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
     intents_free(ix);
+    for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
+    free(ix->by_res);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }
     free(ix->nodes);
     free(ix);

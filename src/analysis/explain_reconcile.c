@@ -48,6 +48,72 @@ static const char *tally_label(const char *key, char *buf, size_t n)
     return buf;
 }
 
+/* The recomputation counted per reason as the scheduler would (every reason of a node when
+ * all, else its first failing filter) into *t; returns the non-GPU nodes whose labels are not
+ * kept while the pod has a selector (the scheduler may have stopped them at NodeAffinity). */
+static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
+{
+    char key[300];
+    const Pod *p = e->pod;
+    bool has_selector = p && (p->node_selector.n || p->naffinity_terms);
+    int unknown_labels = 0;
+    for (size_t i = 0; i < e->nnodes; i++) {
+        const NodeResult *r = &e->nodes[i];
+        if (has_selector && !node_is_gpu_node(r->node) && !r->node->labels.n &&
+            !has_code(r, NR_UNSCHEDULABLE) && !has_code(r, NR_UNTOLERATED_TAINT))
+            unknown_labels++;
+        if (all) {
+            /* every failing reason of the node, each counted once per node */
+            bool any = false;
+            if (has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; any = true; }
+            if (has_code(r, NR_NOT_READY)) { tally(tp, "NotReady")->sim++; any = true; }
+            if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; any = true; }
+            if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
+                tally(tp, "NodeAffinity")->sim++; any = true;
+            }
+            for (size_t k = 0; k < r->nreasons; k++) {
+                const NodeReason *x = &r->reasons[k];
+                if (x->code == NR_TOO_MANY_PODS) { tally(tp, "TooManyPods")->sim++; any = true; }
+                else if (x->code >= NR_NO_DEVICE_PLUGIN) {
+                    snprintf(key, sizeof key, "Insufficient %s", x->resource);
+                    tally(tp, key)->sim++;
+                    any = true;
+                }
+            }
+            if (!any) tally(tp, "Fit")->sim++;
+            continue;
+        }
+        if (has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; continue; }
+        if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; continue; }
+        if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
+            tally(tp, "NodeAffinity")->sim++; continue;
+        }
+        bool fit_failed = false;
+        for (size_t k = 0; k < r->nreasons; k++) {
+            const NodeReason *x = &r->reasons[k];
+            if (x->code == NR_TOO_MANY_PODS) { tally(tp, "TooManyPods")->sim++; fit_failed = true; }
+            else if (x->code >= NR_NO_DEVICE_PLUGIN) {
+                snprintf(key, sizeof key, "Insufficient %s", x->resource);
+                tally(tp, key)->sim++;
+                fit_failed = true;
+            }
+        }
+        if (!fit_failed) tally(tp, "Fit")->sim++;   /* includes NotReady nodes without a taint */
+    }
+    return unknown_labels;
+}
+
+struct NodeTally { Tallies t; int unknown_labels; };
+typedef struct NodeTally NodeTally;
+
+void node_tally_free(NodeTally *nt)
+{
+    if (!nt) return;
+    for (size_t i = 0; i < nt->t.n; i++) free(nt->t.v[i].key);
+    free(nt->t.v);
+    free(nt);
+}
+
 /* The recomputation reduced to what the scheduler prints: the first failing filter per node
  * (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit — the last lists every
  * insufficient resource), compared per reason with the parsed message. */
@@ -79,53 +145,22 @@ void reconcile_scheduler(const Cluster *c, Explanation *e)
 
     Tallies t = { NULL, 0 };
     char key[300];
-    /* labels of non-GPU nodes are not kept: when the pod has a selector, the scheduler may
-     * have stopped such a node at NodeAffinity rather than at NodeResourcesFit */
     const Pod *p = e->pod;
-    bool has_selector = p && (p->node_selector.n || p->naffinity_terms);
     int unknown_labels = 0;
-    for (size_t i = 0; i < e->nnodes; i++) {
-        const NodeResult *r = &e->nodes[i];
-        if (has_selector && !node_is_gpu_node(r->node) && !r->node->labels.n &&
-            !has_code(r, NR_UNSCHEDULABLE) && !has_code(r, NR_UNTOLERATED_TAINT))
-            unknown_labels++;
-        if (m->lists_all_reasons) {
-            /* every failing reason of the node, each counted once per node */
-            bool any = false;
-            if (has_code(r, NR_UNSCHEDULABLE)) { tally(&t, "Unschedulable")->sim++; any = true; }
-            if (has_code(r, NR_NOT_READY)) { tally(&t, "NotReady")->sim++; any = true; }
-            if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(&t, "UntoleratedTaint")->sim++; any = true; }
-            if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
-                tally(&t, "NodeAffinity")->sim++; any = true;
-            }
-            for (size_t k = 0; k < r->nreasons; k++) {
-                const NodeReason *x = &r->reasons[k];
-                if (x->code == NR_TOO_MANY_PODS) { tally(&t, "TooManyPods")->sim++; any = true; }
-                else if (x->code >= NR_NO_DEVICE_PLUGIN) {
-                    snprintf(key, sizeof key, "Insufficient %s", x->resource);
-                    tally(&t, key)->sim++;
-                    any = true;
-                }
-            }
-            if (!any) tally(&t, "Fit")->sim++;
-            continue;
+    /* the nodes' side depends on the nodes and the pod's selector only: the pods sharing an
+     * evaluation (explain_intent.c) share it too */
+    NodeTally **cached = e->shared ? &e->shared->tally[m->lists_all_reasons ? 1 : 0] : NULL;
+    if (cached && *cached) {
+        unknown_labels = (*cached)->unknown_labels;
+        for (size_t i = 0; i < (*cached)->t.n; i++) tally(&t, (*cached)->t.v[i].key)->sim = (*cached)->t.v[i].sim;
+    } else {
+        unknown_labels = tally_nodes(e, m->lists_all_reasons, &t);
+        if (cached) {
+            NodeTally *nt = xcalloc(1, sizeof *nt);
+            nt->unknown_labels = unknown_labels;
+            for (size_t i = 0; i < t.n; i++) tally(&nt->t, t.v[i].key)->sim = t.v[i].sim;
+            *cached = nt;
         }
-        if (has_code(r, NR_UNSCHEDULABLE)) { tally(&t, "Unschedulable")->sim++; continue; }
-        if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(&t, "UntoleratedTaint")->sim++; continue; }
-        if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
-            tally(&t, "NodeAffinity")->sim++; continue;
-        }
-        bool fit_failed = false;
-        for (size_t k = 0; k < r->nreasons; k++) {
-            const NodeReason *x = &r->reasons[k];
-            if (x->code == NR_TOO_MANY_PODS) { tally(&t, "TooManyPods")->sim++; fit_failed = true; }
-            else if (x->code >= NR_NO_DEVICE_PLUGIN) {
-                snprintf(key, sizeof key, "Insufficient %s", x->resource);
-                tally(&t, key)->sim++;
-                fit_failed = true;
-            }
-        }
-        if (!fit_failed) tally(&t, "Fit")->sim++;   /* includes NotReady nodes without a taint */
     }
     int other = 0;
     Strvec other_text = STRVEC_INIT;

@@ -2,8 +2,8 @@
  *
  * One ExplanationList (analysis/explain.c) is rendered as a table, or as YAML through one
  * cJSON tree.  JSON is written one pod at a time (explain_pending_each) through the JSON
- * writer (render/json_writer.h), in exactly the text render_json gives the whole document: an explanation holds a result for every node, so a
- * large cluster's list would not fit in memory at once.  All pods are loaded whatever -n says:
+ * writer (render/json_writer.h), in exactly the text render_json gives the whole document:
+ * a queue's explanations together would not fit in memory at once, and a large cluster's list would not fit in memory at once.  All pods are loaded whatever -n says:
  * free GPUs on a node depend on the pods of every namespace; -n/-A only choose which pending
  * pods are listed.
  */
@@ -25,9 +25,12 @@
 #include <unistd.h>
 
 static const char *pending_output;
+static bool pending_all_nodes;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
+    { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
+      "list every node per pod in -o json/yaml, not only the nodes nearest to holding it", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -149,12 +152,19 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     table_free(t);
 }
 
+/* Per pod, "nodes" lists the PENDING_NODES nodes nearest to holding it (those that could hold
+ * it first; analysis explanation_nodes_that_matter) and "nodeCounts" how many nodes there are
+ * of each kind: a queue of 1,500 pods on 1,000 nodes is a few MB, not GB of every node's
+ * reasons repeated per pod.  --all-nodes lists every node, as explain -o json does. */
+#define PENDING_NODES 10
+static size_t pending_max_nodes(void) { return pending_all_nodes ? 0 : PENDING_NODES; }
+
 /* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
  * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
  * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
  * its address): the pods of a few intents come interleaved, by name. */
 #define NODES_TEXTS 8
-typedef struct { ExplainShared *shared; char *text; } NodesText;
+typedef struct { ExplainShared *shared; char *text; size_t listed; } NodesText;
 typedef struct { JsonWriter *jw; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
 
 static char *render_text(const cJSON *v, int depth)
@@ -172,14 +182,16 @@ static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
     const char *text = NULL;
+    size_t listed = 0;
     for (size_t i = 0; e->shared && i < NODES_TEXTS && !text; i++)
-        if (po->texts[i].shared == e->shared) text = po->texts[i].text;
+        if (po->texts[i].shared == e->shared) { text = po->texts[i].text; listed = po->texts[i].listed; }
     if (e->shared && !text) {
         NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
         free(t->text);
         explain_shared_unref(t->shared);
         t->shared = explain_shared_ref(e->shared);
-        cJSON *nodes = explanation_nodes_json(e);
+        cJSON *nodes = explanation_nodes_json_max(e, pending_max_nodes());
+        t->listed = listed = (size_t)cJSON_GetArraySize(nodes);
         t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
         cJSON_Delete(nodes);
         text = t->text;
@@ -188,14 +200,15 @@ static int write_pod(void *ctx, Explanation *e)
     if (text) {
         size_t n = e->nnodes;
         e->nnodes = 0;
-        j = explanation_to_json(e, false);
+        j = explanation_to_json_max(e, false, pending_max_nodes());
         e->nnodes = n;
+        cJSON_ReplaceItemInObject(j, "nodeCounts", explanation_node_counts_json(e, listed));
         cJSON *raw = cJSON_CreateNull();
         raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
         raw->valuestring = (char *)text;
         cJSON_ReplaceItemInObject(j, "nodes", raw);
     } else {
-        j = explanation_to_json(e, false);
+        j = explanation_to_json_max(e, false, pending_max_nodes());
     }
     jw_value(po->jw, NULL, j);                   /* an element of the "pods" array */
     cJSON_Delete(j);
@@ -225,17 +238,6 @@ static int print_json(const Cluster *c, const char *ns)
     int rc = jw_release(jw);
     free(jw);
     return rc;
-}
-
-/* the table needs no per-node results: keep each explanation without them */
-static int keep_row(void *ctx, Explanation *e)
-{
-    ExplanationList *l = ctx;
-    explanation_drop_nodes(e);
-    ARRAY_GROW(l->items, l->n, l->cap);
-    l->items[l->n++] = *e;
-    memset(e, 0, sizeof *e);
-    return 0;
 }
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
@@ -268,7 +270,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     }
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
-    if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
+    if (table) explain_pending_rows(&c, ns, &l);
     else explain_pending(&c, ns, &l);
     int rc = 0;
     if (table) {
@@ -280,7 +282,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
         else cJSON_AddNullToObject(doc, "namespace");
         cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
+        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, pending_max_nodes()));
         cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
         for (size_t i = 0; i < c.warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c.warnings.v[i]));
         rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
@@ -295,7 +297,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
@@ -309,8 +311,10 @@ const Command command_pending = {
         "terminal REASON is cut to the width; -o wide prints it whole and adds PRIORITY and whether\n"
         "the scheduler's message agrees.  Identical waiting pods (the same owner, requests, verdict\n"
         "and reason, as a Job's queue) are one row, NAME KIND/OWNER (N pods) and AGE the oldest's;\n"
-        "-o wide, json and yaml list every pod.  Use 'kubectl gpu explain POD' for the details and\n"
-        "fixes.\n"
+        "-o wide, json and yaml list every pod.  Per pod, -o json and yaml list the 10 nodes nearest\n"
+        "to holding it (those that could hold it first) and nodeCounts, how many nodes fit now, admit\n"
+        "the pod and could hold it, are excluded by its constraints, or could never hold it;\n"
+        "--all-nodes lists every node.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

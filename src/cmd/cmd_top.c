@@ -66,8 +66,8 @@ static void *top_fetch(void *ctx, bool full, Error *err)
             return NULL;
         }
         tc->loaded_at = (int64_t)time(NULL);
-        /* without the fixes: the explain view makes them for the pod it shows (tui_app.c) */
-        explain_pending_opts(&tc->cluster, s->pending_ns, false, &tc->pending);
+        /* rows only: the explain view makes the full explanation for the pod it shows (tui_app.c) */
+        explain_pending_rows(&tc->cluster, s->pending_ns, &tc->pending);
         top_cluster_unref(s->cur);
         s->cur = tc;
         if (s->api) apiclient_free(s->api);

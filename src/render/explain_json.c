@@ -4,6 +4,7 @@
 #include "render/render_explain.h"
 #include "model/quantity.h"
 #include <cjson/cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_bytes(const char *res)
@@ -158,20 +159,54 @@ static cJSON *node_reason_json(const NodeReason *x)
     return o;
 }
 
+static cJSON *node_json(const NodeResult *r)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "name", r->node->name);
+    cJSON *rs = cJSON_AddArrayToObject(n, "reasons");
+    for (size_t k = 0; k < r->nreasons; k++) cJSON_AddItemToArray(rs, node_reason_json(&r->reasons[k]));
+    return n;
+}
+
 cJSON *explanation_nodes_json(const Explanation *e)
 {
+    return explanation_nodes_json_max(e, 0);
+}
+
+cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes)
+{
     cJSON *nodes = cJSON_CreateArray();
-    for (size_t i = 0; i < e->nnodes; i++) {
-        cJSON *n = cJSON_CreateObject();
-        cJSON_AddStringToObject(n, "name", e->nodes[i].node->name);
-        cJSON *rs = cJSON_AddArrayToObject(n, "reasons");
-        for (size_t k = 0; k < e->nodes[i].nreasons; k++) cJSON_AddItemToArray(rs, node_reason_json(&e->nodes[i].reasons[k]));
-        cJSON_AddItemToArray(nodes, n);
+    if (!max_nodes) {
+        for (size_t i = 0; i < e->nnodes; i++) cJSON_AddItemToArray(nodes, node_json(&e->nodes[i]));
+        return nodes;
     }
+    size_t *idx = xcalloc(max_nodes, sizeof *idx);
+    size_t n = explanation_nodes_that_matter(e, max_nodes, idx);
+    for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(nodes, node_json(&e->nodes[idx[i]]));
+    free(idx);
     return nodes;
 }
 
+cJSON *explanation_node_counts_json(const Explanation *e, size_t listed)
+{
+    NodeCounts k;
+    explanation_node_counts(e, &k);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "total", (double)k.total);
+    cJSON_AddNumberToObject(o, "fitsNow", (double)k.fits_now);
+    cJSON_AddNumberToObject(o, "admitAndCouldHold", (double)k.admits);
+    cJSON_AddNumberToObject(o, "excludedByConstraints", (double)k.excluded);
+    cJSON_AddNumberToObject(o, "couldNeverHold", (double)k.never);
+    cJSON_AddNumberToObject(o, "listed", (double)listed);
+    return o;
+}
+
 cJSON *explanation_to_json(const Explanation *e, bool with_kind)
+{
+    return explanation_to_json_max(e, with_kind, 0);
+}
+
+cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
 {
     cJSON *o = cJSON_CreateObject();
     if (with_kind) cJSON_AddStringToObject(o, "kind", "GPUExplanation");
@@ -202,7 +237,10 @@ cJSON *explanation_to_json(const Explanation *e, bool with_kind)
     if (e->sched.kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(&e->sched));
     cJSON_AddBoolToObject(o, "agreesWithScheduler", e->agrees);
     cJSON_AddItemToObject(o, "disagreements", strvec_json(&e->disagreements));
-    cJSON_AddItemToObject(o, "nodes", explanation_nodes_json(e));
+    cJSON *nodes = explanation_nodes_json_max(e, max_nodes);
+    size_t listed = (size_t)cJSON_GetArraySize(nodes);
+    cJSON_AddItemToObject(o, "nodes", nodes);
+    cJSON_AddItemToObject(o, "nodeCounts", explanation_node_counts_json(e, listed));
     cJSON_AddItemToObject(o, "fixes", strvec_json(&e->fixes));
     cJSON *fd = cJSON_AddArrayToObject(o, "fixDetails");
     for (size_t i = 0; i < e->fixes.n && e->fix_info; i++) cJSON_AddItemToArray(fd, fix_info_json(&e->fix_info[i]));

@@ -25,8 +25,10 @@
 #
 # Then a queue (issue 22): a full cluster of GPU nodes (--gpu-fraction 1, every GPU held) with a
 # long queue of pending GPU pods in Jobs (--queue "1000 30 1500": nodes, pods per node, pending
-# pods), where `pending -A` (table and JSON) must cost at most 2x `status`; --no-queue skips it.
-# Its JSON (every pod with the reasons of every node, some GB) is written to /dev/null.
+# pods; "5000 30 5000" is the 150,000-pod one), where `pending -A` (table and JSON) and the first
+# full screen of `top` (nodes and pending pane, in a detached tmux: wall time, CPU and VmHWM at
+# that moment) must cost at most 2x `status`; --no-queue skips it.  The JSON (per pod the 10
+# nearest nodes) is written to /dev/null.
 #
 # Results: the table goes to stdout and, with the raw numbers as JSON, to
 # build/bench/results/bench-<UTC time>.{txt,json} (or --out FILE[.json]) so runs can be
@@ -218,6 +220,49 @@ with open(rows, 'a') as fh:
 PY
 }
 
+# measure_top SIZE : `kubectl-gpu top` in a detached tmux (200x50): the wall time until its first
+# full screen (the nodes and the pending pane, no longer loading), its CPU and peak RSS (VmHWM)
+# then, and its API requests so far; appended to $ROWS_FILE like measure's rows
+measure_top() {
+  local size=$1 sock=$T/tmux.sock pid t0 t1 s ok=1 i
+  if ! command -v tmux >/dev/null; then echo "run.sh: tmux is missing: top not measured" >&2; return 0; fi
+  : >"$FAKEAPI_LOG"
+  tmux -S "$sock" kill-server 2>/dev/null
+  t0=$(date +%s.%N)
+  tmux -S "$sock" new-session -d -s top -x 200 -y 50 "exec '$KGPU' top" || return 0
+  pid=$(tmux -S "$sock" display -p -t top '#{pane_pid}')
+  for i in $(seq 1 30000); do
+    s=$(tmux -S "$sock" capture-pane -p -t top 2>/dev/null) || break
+    if ! grep -q 'loading the cluster' <<<"$s" && grep -qE 'NODES [1-9]' <<<"$s" && grep -qE 'PENDING [0-9]' <<<"$s"; then
+      ok=0; break
+    fi
+    sleep 0.02
+  done
+  t1=$(date +%s.%N)
+  local hwm ticks
+  hwm=$(awk '/VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+  ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+  tmux -S "$sock" send-keys -t top q 2>/dev/null
+  sleep 0.5
+  tmux -S "$sock" kill-server 2>/dev/null
+  python3 - "$size" "$t0" "$t1" "${hwm:-0}" "${ticks:-0}" "$(getconf CLK_TCK)" "$ok" "$FAKEAPI_LOG" "$ROWS_FILE" <<'PY'
+import json, sys
+size, t0, t1, hwm, ticks, hz, rc, log, rows = sys.argv[1:10]
+reqs = [json.loads(l) for l in open(log) if l.strip()]
+lists = [r for r in reqs if 'limit=' in r.get('query', '')]
+cpu = int(ticks) / float(hz)
+row = {'label': 'kubectl-gpu top (first screen)', 'size': int(size), 'scenario': 'queue',
+       'wall': round(float(t1) - float(t0), 2), 'cpu': round(cpu, 2), 'user': cpu, 'sys': 0.0,
+       'rss_kb': int(hwm), 'rc': int(rc), 'requests': len(reqs), 'list_pages': len(lists),
+       'other_requests': len(reqs) - len(lists), 'lists': 0, 'lists_read_twice': [],
+       'bytes': sum(r.get('bytes', 0) for r in reqs), 'per_object_paths': 0, 'prom_requests': 0,
+       'load_cpu': None, 'statuses': []}
+with open(rows, 'a') as fh:
+    fh.write(json.dumps(row) + '\n')
+PY
+  printf '# %-34s %7.2f s\n' "kubectl-gpu top (first screen)" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" >&2
+}
+
 # run_queue NODES PPN PENDING : the full cluster with a long queue
 run_queue() {
   local file realpods
@@ -232,6 +277,7 @@ run_queue() {
   check_status "$file" "$realpods"
   measure "kubectl-gpu pending -A" "$realpods" "$KGPU" pending -A
   MEASURE_OUT=/dev/null measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
+  measure_top "$realpods"
   SCENARIO=main
   fakeapi_stop
   prom_stop_bench

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Pods that ask for the same thing share one evaluation (src/analysis/explain_intent.c).  The
-# shared evaluation must give exactly what each pod's own evaluation gives: on every cluster
-# fixture and example, `pending -A` (JSON: verdicts, reasons, every node's reasons, fixes and
-# notes; and the wide table) is run with the sharing and with KGPU_EXPLAIN_PLAIN=1 (every pod
-# evaluated on its own, node by node) and the outputs must be equal.  A generated full cluster
+# Pods that ask for the same thing share one evaluation (src/analysis/explain_intent.c), and the
+# fix searches visit only the nodes a per-resource index says could hold the changed pod
+# (explain_node.c, NodeCands).  Both must give exactly what each pod's own evaluation over
+# every node gives: on every cluster fixture (tests/fixtures, where the cases' fixtures are) and
+# example, `pending -A` (JSON with --all-nodes: verdicts, reasons, every node's reasons, fixes
+# and notes; the default JSON with the nearest nodes; and the wide table) is run indexed and
+# with KGPU_EXPLAIN_PLAIN=1 (no sharing, no index: every pod evaluated on its own, node by
+# node, every fix re-checked on every node) and the outputs must be equal.  A generated full cluster
 # with a queue (tests/gen/gen_cluster.py --fill 1 --pending: Jobs of identical pods, gated ones
 # among them) makes sure pods do share there.
 . "$(dirname "$0")/../lib/common.sh"
@@ -14,9 +17,11 @@ python3 tests/gen/gen_cluster.py --nodes 40 --gpu-fraction 1 --pods-per-node 12 
 
 compared=0 differ=0
 for f in $(find tests/fixtures examples/clusters -name '*.json' | sort) "$T/queue.json"; do
-  "$KGPU_BIN" pending -A -o json --snapshot "$f" >"$T/shared.json" 2>"$T/shared.err" || continue
+  "$KGPU_BIN" pending -A -o json --all-nodes --snapshot "$f" >"$T/shared.json" 2>"$T/shared.err" || continue
   grep -q '"verdict"' "$T/shared.json" || continue      # no pending pod: nothing to compare
-  KGPU_EXPLAIN_PLAIN=1 "$KGPU_BIN" pending -A -o json --snapshot "$f" >"$T/plain.json" 2>"$T/plain.err"
+  KGPU_EXPLAIN_PLAIN=1 "$KGPU_BIN" pending -A -o json --all-nodes --snapshot "$f" >"$T/plain.json" 2>"$T/plain.err"
+  "$KGPU_BIN" pending -A -o json --snapshot "$f" >>"$T/shared.json" 2>&1
+  KGPU_EXPLAIN_PLAIN=1 "$KGPU_BIN" pending -A -o json --snapshot "$f" >>"$T/plain.json" 2>&1
   "$KGPU_BIN" pending -A -o wide --snapshot "$f" >"$T/shared.txt" 2>&1
   KGPU_EXPLAIN_PLAIN=1 "$KGPU_BIN" pending -A -o wide --snapshot "$f" >"$T/plain.txt" 2>&1
   compared=$((compared + 1))
@@ -36,3 +41,18 @@ check_eq "$n" 90 "the generated queue lists its 90 pending pods"
 kinds=$(json_get "$OUT" "len({(p['verdict'], p['reason']) for p in d['pods']})")
 [ "$kinds" -ge 2 ] && [ "$kinds" -le 10 ] && ok "the queue's pods fall into $kinds verdict/reason kinds (shared)" ||
   fail "the queue's pods fall into $kinds verdict/reason kinds, want 2..10"
+
+# per pod the JSON lists the nearest nodes only (at most 10 of the 40), and counts them all
+bounded=$(json_get "$OUT" "all(len(p['nodes']) == p['nodeCounts']['listed'] <= 10 and p['nodeCounts']['total'] == 40 for p in d['pods'])")
+check_eq "$bounded" True "pending -o json: at most 10 nodes per pod, nodeCounts.total 40"
+kgpu pending -A -o json --all-nodes --snapshot "$T/queue.json"
+every=$(json_get "$OUT" "all(len(p['nodes']) == 40 for p in d['pods'])")
+check_eq "$every" True "pending -o json --all-nodes: all 40 nodes per pod"
+
+# busy nodes that share their GPUs (MIG single here) are named in one bounded note per kind of
+# sharing, not one note per node
+kgpu pending -A -o json --snapshot "$T/queue.json"
+one=$(json_get "$OUT" "max(sum(1 for n in p['notes'] if 'GPUs (MIG single strategy)' in n) for p in d['pods'])")
+check_eq "$one" 1 "the MIG-single nodes where no pod's end is offered: one note per pod"
+check_match "$OUT" 'nodes gpu-a100-single-[0-9]+, gpu-a100-single-[0-9]+.* share their GPUs \(MIG single strategy\)' \
+  "that note names the nodes"
