@@ -59,7 +59,9 @@
 typedef enum {
     NR_UNSCHEDULABLE, NR_NOT_READY, NR_UNTOLERATED_TAINT, NR_NODE_SELECTOR_MISMATCH,
     NR_NODE_AFFINITY_MISMATCH, NR_TOO_MANY_PODS, NR_NO_DEVICE_PLUGIN, NR_RESOURCE_NOT_ADVERTISED,
-    NR_EXCEEDS_NODE_CAPACITY, NR_INSUFFICIENT
+    NR_EXCEEDS_NODE_CAPACITY, NR_INSUFFICIENT,
+    NR_NO_MATCHING_DEVICE,    /* DRA: the node publishes no device a claim's request selects */
+    NR_CLAIM_ELSEWHERE        /* DRA: a claim of the pod is allocated on another node */
 } NodeReasonCode;
 
 typedef struct { const Pod *pod; int64_t milli; } PodHold;   /* pod borrowed from the Cluster */

@@ -4,6 +4,7 @@
  * the text views print.
  */
 #include "explain_int.h"
+#include "analysis/explain_dra.h"
 #include "model/quantity.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
                                   : xasprintf("%s; nothing to explain", pod_phase_name(p->phase));
         return;
     }
+    if (!pod_requests_gpu(p) && p->nclaims && c->dra) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA */
     /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
     char *key = intent_key(p);
     ExplainShared *sh = intent_lookup(ix, key);
@@ -324,7 +326,7 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (!pod_is_pending_unbound(p) || !pod_requests_gpu(p)) continue;
+        if (!pod_is_pending_unbound(p) || (!pod_requests_gpu(p) && !explain_dra_applies(c, p))) continue;
         if (ns && !str_eq(p->ns, ns)) continue;
         ARRAY_GROW(v, n, cap);
         v[n++] = (PendingEntry){ p->ns, p->name, true, i };
@@ -353,7 +355,8 @@ void explain_pending_counts(const Cluster *c, const char *ns, size_t *pods, size
     *pods = *not_created = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (pod_is_pending_unbound(p) && pod_requests_gpu(p) && (!ns || str_eq(p->ns, ns))) (*pods)++;
+        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p)) && (!ns || str_eq(p->ns, ns)))
+            (*pods)++;
     }
     for (size_t i = 0; i < c->nevents; i++) *not_created += quota_entry(c, ns, i);
 }
