@@ -97,8 +97,7 @@ typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
  * node's bytes (managed fields, container statuses, image lists).  `snapshot` keeps them. */
 static const char *const model_skip_pod[] = {
     "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
-    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs",
-    "status.resourceClaimStatuses", NULL
+    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
 };
 static const char *const model_skip_node[] = {
     "metadata.managedFields", "metadata.annotations", "status.images", "status.nodeInfo",
