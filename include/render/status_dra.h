@@ -9,7 +9,7 @@
 
 struct cJSON;
 void status_dra_print(const GpuStatus *st, bool wide, bool color);
-/* summary.dra (always) */
+/* summary.dra, when there are DRA GPU devices or claims */
 void status_dra_summary_json(struct cJSON *summary, const GpuStatus *st);
 /* node.dra, when the node has DRA devices */
 void status_dra_node_json(struct cJSON *node, const NodeStatus *n);

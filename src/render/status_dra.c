@@ -103,6 +103,7 @@ void status_dra_print(const GpuStatus *st, bool wide, bool color)
 
 void status_dra_summary_json(cJSON *summary, const GpuStatus *st)
 {
+    if (!st->dra_devices && !st->dra_claims) return;     /* no DRA GPUs: the document as before */
     cJSON *d = cJSON_AddObjectToObject(summary, "dra");
     cJSON_AddNumberToObject(d, "physicalGPUs", st->dra_gpus);
     cJSON_AddNumberToObject(d, "devices", st->dra_devices);
