@@ -46,7 +46,7 @@ typedef struct {
     bool *taken;                 /* parallel to devs */
     bool unknown_selector;       /* a selector was not evaluated */
     char *missing_class;         /* first request naming a class that does not exist */
-    char *missing_claim;         /* first claim not found */
+    char *missing_claim;         /* first claim (or template) not found or being deleted, in words */
 } DraCtx;
 
 static void add_reason(NodeResult *r, NodeReasonCode code, const char *resource, int64_t req, int64_t freen,
@@ -191,12 +191,15 @@ static void resolve_claims(DraCtx *x)
         if (ref->claim) {
             pc->claim = dra_find_claim(x->d, p->ns, ref->claim);
             pc->label = xasprintf("%s/%s", p->ns, ref->claim);
-            if (!pc->claim && !x->missing_claim) x->missing_claim = xstrdup(pc->label);
+            if (!pc->claim && !x->missing_claim) x->missing_claim = xasprintf("ResourceClaim %s does not exist", pc->label);
+            if (pc->claim && pc->claim->deleting && !x->missing_claim)   /* dynamicresources.go foreachPodResourceClaim */
+                x->missing_claim = xasprintf("ResourceClaim %s is being deleted", pc->label);
         } else if (ref->template_name) {
             pc->claim = dra_find_template(x->d, p->ns, ref->template_name);
             pc->from_template = true;
             pc->label = xasprintf("%s (not created yet, template %s)", ref->name, ref->template_name);
-            if (!pc->claim && !x->missing_claim) x->missing_claim = xasprintf("template %s/%s", p->ns, ref->template_name);
+            if (!pc->claim && !x->missing_claim)
+                x->missing_claim = xasprintf("ResourceClaimTemplate %s/%s does not exist", p->ns, ref->template_name);
         } else {
             pc->label = xstrdup(ref->name);
         }
@@ -304,7 +307,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     }
     if (x->missing_claim) {
         e->verdict = V_UNKNOWN;
-        e->summary = xasprintf("ResourceClaim %s does not exist: the scheduler waits for it", x->missing_claim);
+        e->summary = xasprintf("%s: the scheduler waits for it", x->missing_claim);
         return;
     }
     if (x->missing_class) {
