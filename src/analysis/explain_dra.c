@@ -249,6 +249,70 @@ static void claim_notes(DraCtx *x)
 /* per node: how many devices the busy E nodes hold free for the (single) unallocated request */
 typedef struct { size_t node; int64_t freen, need; const NodeReason *r; } Busy;
 
+/* the claim through which pod "ns/name" holds devices on the node */
+static char *holder_claim(const DraCtx *x, const char *node, const char *pod)
+{
+    for (size_t i = 0; i < x->d->ndevices; i++) {
+        const DraDevice *v = &x->d->devices[i];
+        if (v->stale || !v->claim || !str_eq(v->node, node)) continue;
+        const DraClaim *cl = &x->d->claims[v->claim - 1];
+        for (size_t k = 0; k < cl->reserved_for.n; k++) {
+            char *full = xasprintf("%s/%s", cl->ns, cl->reserved_for.v[k]);
+            bool hit = str_eq(full, pod);
+            free(full);
+            if (hit) return xasprintf("%s/%s", cl->ns, cl->name);
+        }
+    }
+    return NULL;
+}
+
+/* a note of what the driver publishes in the cluster, by product and MIG profile: how many
+ * devices, how many free (not held, directly or through their GPU), and where most are free */
+static void note_published(DraCtx *x)
+{
+    typedef struct { char *what; int total, freen; const char *best; int best_free; } Kind;
+    Kind *k = NULL;
+    size_t nk = 0, cap = 0;
+    for (size_t i = 0; i < x->d->ndevices; i++) {
+        const DraDevice *v = &x->d->devices[i];
+        if (v->stale) continue;
+        char *what = v->profile ? xasprintf("%s %s", v->product ? v->product : "GPU", v->profile)
+                                : xstrdup(v->product ? v->product : v->name);
+        size_t j = 0;
+        while (j < nk && !str_eq(k[j].what, what)) j++;
+        if (j == nk) { ARRAY_GROW(k, nk, cap); k[nk++] = (Kind){ what, 0, 0, NULL, 0 }; }
+        else free(what);
+        k[j].total++;
+        if (!dra_device_busy(x->d, v)) k[j].freen++;
+    }
+    /* where most of each kind are free */
+    for (size_t j = 0; j < nk; j++)
+        for (size_t n = 0; n < x->c->nnodes; n++) {
+            int f = 0;
+            for (size_t i = 0; i < x->d->ndevices; i++) {
+                const DraDevice *v = &x->d->devices[i];
+                if (v->stale || !str_eq(v->node, x->c->nodes[n].name) || dra_device_busy(x->d, v)) continue;
+                char *what = v->profile ? xasprintf("%s %s", v->product ? v->product : "GPU", v->profile)
+                                        : xstrdup(v->product ? v->product : v->name);
+                f += str_eq(what, k[j].what);
+                free(what);
+            }
+            if (f > k[j].best_free) { k[j].best_free = f; k[j].best = x->c->nodes[n].name; }
+        }
+    Strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "devices the DRA driver publishes: ");
+    for (size_t j = 0; j < nk; j++) {
+        strbuf_addf(&sb, "%s%d x %s (%d free", j ? "; " : "", k[j].total, k[j].what, k[j].freen);
+        if (k[j].best) strbuf_addf(&sb, ", %d on %s", k[j].best_free, k[j].best);
+        strbuf_addch(&sb, ')');
+        free(k[j].what);
+    }
+    if (!nk) strbuf_adds(&sb, "none");
+    strvec_push(&x->e->notes, strbuf_str(&sb));
+    strbuf_free(&sb);
+    free(k);
+}
+
 static void fix_end_holders(DraCtx *x, const Busy *b)
 {
     const Node *n = &x->c->nodes[b->node];
@@ -268,7 +332,12 @@ static void fix_end_holders(DraCtx *x, const Busy *b)
     if (!names.n || b->freen + held < b->need) { strvec_free(&names); return; }
     Strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "on node %s, end ", n->name);
-    for (size_t i = 0; i < names.n; i++) strbuf_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
+    for (size_t i = 0; i < names.n; i++) {
+        strbuf_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
+        char *claim = holder_claim(x, n->name, names.v[i]);
+        if (claim) strbuf_addf(&sb, " (claim %s)", claim);
+        free(claim);
+    }
     strbuf_addf(&sb, ": %lld matching device(s) held through their claims come free (%lld free then, %lld now)",
                 (long long)held, (long long)(b->freen + held), (long long)b->freen);
     FixInfo fi = { 0 };
@@ -295,6 +364,30 @@ static void note_idle_claims(DraCtx *x, const Node *n)
     }
 }
 
+/* without the DRA driver: where the device plugin offers GPUs instead */
+static void note_device_plugin(DraCtx *x)
+{
+    int64_t free_units = 0;
+    size_t nodes = 0;
+    const char *res = NULL;
+    for (size_t i = 0; i < x->c->nnodes; i++) {
+        const Node *n = &x->c->nodes[i];
+        for (size_t k = 0; k < n->allocatable.n; k++) {
+            const char *name = n->allocatable.items[k].name;
+            if (!resource_is_gpu(name) || n->allocatable.items[k].milli <= 0) continue;
+            if (!res) res = name;
+            if (!str_eq(name, res)) continue;
+            nodes++;
+            int64_t f = node_free_for(x->c, n, x->p, name);
+            if (f > 0) free_units += f / 1000;
+        }
+    }
+    if (res)
+        strvec_pushf(&x->e->notes, "%zu node%s advertise%s %s through the device plugin (%lld free now): a request of "
+                     "%s in the pod's containers, instead of the claim, is served there", nodes, nodes == 1 ? "" : "s",
+                     nodes == 1 ? "s" : "", res, (long long)free_units, res);
+}
+
 static void decide(DraCtx *x, const NodeFlags *fl)
 {
     Explanation *e = x->e;
@@ -313,6 +406,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     if (x->missing_class) {
         e->verdict = V_RESOURCE_NAME;
         e->summary = xstrdup(x->missing_class);
+        note_device_plugin(x);
         return;
     }
     size_t fits = SIZE_MAX, could = 0, sel_ok = 0;
@@ -351,6 +445,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
                             break;
                         }
             if (!e->summary) e->summary = xstrdup("no node could ever hold the pod");
+            note_published(x);
         } else {
             e->verdict = sel_ok ? V_TAINT : V_SELECTOR;
             e->summary = xstrdup(sel_ok ? "the nodes with matching devices have taints the pod does not tolerate"
