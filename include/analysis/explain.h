@@ -133,6 +133,8 @@ typedef struct {
     Strvec notes;
     struct ExplainShared *shared;   /* when set, nodes and node_rank are borrowed from it (pods
                                        with the same intent share one evaluation) */
+    char *dra_gpus;           /* DRA: the device classes the pod's claims ask for with their
+                                 counts ("gpu.nvidia.com:4"), NULL for device-plugin pods */
 } Explanation;
 
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
@@ -188,7 +190,7 @@ size_t explain_group_nodes(const Explanation *e, ReasonGroup **out);
  * never could, are listed with explain --all-nodes) */
 size_t explain_group_nodes_ranked(const Explanation *e, ReasonGroup **out, size_t *relevant);
 void reason_groups_free(ReasonGroup *g, size_t n);
-/* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
+/* "nvidia.com/gpu:4" (GPU resources, comma-separated; a DRA pod's dra_gpus; "-" when none) */
 char *explanation_gpus(const Explanation *e);
 
 const char *verdict_name(Verdict v);

@@ -44,6 +44,7 @@ typedef struct {
     bool stale;                  /* an older generation of its pool (ignored) */
     size_t gpu_first, gpu_next;  /* private: index+1 of the first / next device on the same
                                     physical GPU of the node (0 = none) */
+    size_t node_next;            /* index+1 of the next current device of the same node, 0 last */
 } DraDevice;
 
 typedef struct {
@@ -92,6 +93,7 @@ typedef struct DraState {
     DraDeviceClass *classes; size_t nclasses, capclasses;
     struct StrMap *device_index;     /* "driver/pool/name" -> index+1 (after finalize) */
     struct StrMap *claim_index;      /* "ns/name" -> index+1 (after finalize) */
+    struct StrMap *node_index;       /* node name -> index+1 of its first current device */
     bool finalized;
 } DraState;
 
@@ -106,6 +108,10 @@ int dra_ingest_claim(DraState *d, const struct cJSON *obj, bool is_template, str
 int dra_ingest_class(DraState *d, const struct cJSON *obj, struct Error *err);
 /* joins results to devices, marks stale slices, classifies claims; idempotent */
 void dra_finalize(DraState *d);
+
+/* the current (not stale) devices of a node, after finalize:
+ *   for (size_t i = dra_node_first(d, node); i; i = d->devices[i - 1].node_next) ... */
+size_t dra_node_first(const DraState *d, const char *node);
 
 const DraDeviceClass *dra_find_class(const DraState *d, const char *name);
 DraClaim *dra_find_claim(const DraState *d, const char *ns, const char *name);

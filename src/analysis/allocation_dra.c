@@ -17,10 +17,7 @@
 
 bool status_node_has_dra(const Cluster *c, const Node *n)
 {
-    if (!c->dra) return false;
-    for (size_t i = 0; i < c->dra->ndevices; i++)
-        if (!c->dra->devices[i].stale && str_eq(c->dra->devices[i].node, n->name)) return true;
-    return false;
+    return dra_node_first(c->dra, n->name) != 0;
 }
 
 void node_dra_status_free(NodeDraStatus *d)
@@ -73,9 +70,8 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n)
     StrMap *gpus = strmap_new();
     size_t cap = 0;
     const DraDevice *first_gpu = NULL;
-    for (size_t i = 0; i < d->ndevices; i++) {
-        const DraDevice *v = &d->devices[i];
-        if (v->stale || !str_eq(v->node, n->name)) continue;
+    for (size_t i = dra_node_first(d, n->name); i; i = d->devices[i - 1].node_next) {
+        const DraDevice *v = &d->devices[i - 1];
         ARRAY_GROW(o->devs, o->ndevs, cap);
         DraDeviceStatus *s = &o->devs[o->ndevs++];
         memset(s, 0, sizeof *s);

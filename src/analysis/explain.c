@@ -394,7 +394,7 @@ void explanation_free(Explanation *e)
 {
     free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
     rlist_free(&e->requests);
-    free(e->summary); free(e->sched_text); free(e->event_text);
+    free(e->summary); free(e->sched_text); free(e->event_text); free(e->dra_gpus);
     schedmsg_free(&e->sched);
     strvec_free(&e->disagreements);
     explanation_drop_nodes(e);
@@ -438,6 +438,7 @@ char *explanation_gpus(const Explanation *e)
         if (!resource_is_gpu(r->name) || r->milli <= 0) continue;
         strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)milli_units(r->milli));
     }
+    if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);
     if (!sb.len) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
 }

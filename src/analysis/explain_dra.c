@@ -76,8 +76,7 @@ static char *alt_text(const DraAlternative *a)
 static void node_devices(DraCtx *x, const char *node)
 {
     x->ndevs = 0;
-    for (size_t i = 0; i < x->d->ndevices; i++)
-        if (!x->d->devices[i].stale && str_eq(x->d->devices[i].node, node)) x->devs[x->ndevs++] = i;
+    for (size_t i = dra_node_first(x->d, node); i; i = x->d->devices[i - 1].node_next) x->devs[x->ndevs++] = i - 1;
     memset(x->taken, 0, x->ndevs * sizeof *x->taken);
 }
 
@@ -216,6 +215,25 @@ static void resolve_claims(DraCtx *x)
     }
 }
 
+/* "gpu.nvidia.com:4,mig.nvidia.com:1": the classes the unallocated or allocated GPU claims ask
+ * for (All: "all"), for the GPUS column */
+static void set_dra_gpus(DraCtx *x)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < x->nclaims; i++) {
+        const DraClaim *cl = x->claims[i].claim;
+        if (!cl || !cl->gpu) continue;
+        for (size_t r = 0; r < cl->nrequests; r++) {
+            if (!cl->requests[r].nalts) continue;
+            const DraAlternative *a = &cl->requests[r].alts[0];
+            if (str_eq(a->mode, "All")) strbuf_addf(&sb, "%s%s:all", sb.len ? "," : "", a->device_class ? a->device_class : "?");
+            else strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", a->device_class ? a->device_class : "?", (long long)a->count);
+        }
+    }
+    x->e->dra_gpus = sb.len ? strbuf_detach(&sb) : NULL;
+    strbuf_free(&sb);
+}
+
 /* notes: each GPU claim as the pod asks for it */
 static void claim_notes(DraCtx *x)
 {
@@ -252,9 +270,9 @@ typedef struct { size_t node; int64_t freen, need; const NodeReason *r; } Busy;
 /* the claim through which pod "ns/name" holds devices on the node */
 static char *holder_claim(const DraCtx *x, const char *node, const char *pod)
 {
-    for (size_t i = 0; i < x->d->ndevices; i++) {
-        const DraDevice *v = &x->d->devices[i];
-        if (v->stale || !v->claim || !str_eq(v->node, node)) continue;
+    for (size_t i = dra_node_first(x->d, node); i; i = x->d->devices[i - 1].node_next) {
+        const DraDevice *v = &x->d->devices[i - 1];
+        if (!v->claim) continue;
         const DraClaim *cl = &x->d->claims[v->claim - 1];
         for (size_t k = 0; k < cl->reserved_for.n; k++) {
             char *full = xasprintf("%s/%s", cl->ns, cl->reserved_for.v[k]);
@@ -289,9 +307,9 @@ static void note_published(DraCtx *x)
     for (size_t j = 0; j < nk; j++)
         for (size_t n = 0; n < x->c->nnodes; n++) {
             int f = 0;
-            for (size_t i = 0; i < x->d->ndevices; i++) {
-                const DraDevice *v = &x->d->devices[i];
-                if (v->stale || !str_eq(v->node, x->c->nodes[n].name) || dra_device_busy(x->d, v)) continue;
+            for (size_t i = dra_node_first(x->d, x->c->nodes[n].name); i; i = x->d->devices[i - 1].node_next) {
+                const DraDevice *v = &x->d->devices[i - 1];
+                if (dra_device_busy(x->d, v)) continue;
                 char *what = v->profile ? xasprintf("%s %s", v->product ? v->product : "GPU", v->profile)
                                         : xstrdup(v->product ? v->product : v->name);
                 f += str_eq(what, k[j].what);
@@ -354,9 +372,9 @@ static void fix_end_holders(DraCtx *x, const Busy *b)
 /* claims that hold matching devices with no pod (allocated, not reserved): deleting them frees them */
 static void note_idle_claims(DraCtx *x, const Node *n)
 {
-    for (size_t i = 0; i < x->d->ndevices; i++) {
-        const DraDevice *v = &x->d->devices[i];
-        if (v->stale || !v->claim || !str_eq(v->node, n->name)) continue;
+    for (size_t i = dra_node_first(x->d, n->name); i; i = x->d->devices[i - 1].node_next) {
+        const DraDevice *v = &x->d->devices[i - 1];
+        if (!v->claim) continue;
         const DraClaim *cl = &x->d->claims[v->claim - 1];
         if (cl->reserved_for.n) continue;
         strvec_pushf(&x->e->notes, "claim %s/%s holds device %s on node %s and no pod uses it (allocated, not reserved)",
@@ -551,6 +569,7 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
                      !has_code(r, NR_EXCEEDS_NODE_CAPACITY);
         e->node_rank[i] = !r->nreasons ? 0 : !could ? 3 : fl[i].sel_ok && fl[i].taint_ok ? 1 : 2;
     }
+    set_dra_gpus(&x);
     decide(&x, fl);
     if (!with_fixes) {
         for (size_t i = 0; i < e->fixes.n; i++) fix_info_release(&e->fix_info[i]);

@@ -23,9 +23,8 @@ size_t plan_leave_out_dra(const Cluster *c, const Node **nodes, size_t n, Strvec
         int gpus = 0, migs = 0;
         const char *product = NULL;
         Strvec keys = STRVEC_INIT;
-        for (size_t k = 0; k < c->dra->ndevices; k++) {
-            const DraDevice *v = &c->dra->devices[k];
-            if (v->stale || !str_eq(v->node, nodes[i]->name)) continue;
+        for (size_t k = dra_node_first(c->dra, nodes[i]->name); k; k = c->dra->devices[k - 1].node_next) {
+            const DraDevice *v = &c->dra->devices[k - 1];
             if (str_eq(v->type, "mig")) migs++;
             if (!product) product = v->product;
             if (!strvec_contains(&keys, dra_device_gpu_key(v))) { strvec_push(&keys, dra_device_gpu_key(v)); gpus++; }

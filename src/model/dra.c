@@ -59,6 +59,7 @@ void dra_state_free(DraState *d)
     free(d->classes);
     strmap_free(d->device_index, NULL);
     strmap_free(d->claim_index, NULL);
+    strmap_free(d->node_index, NULL);
     free(d);
 }
 
@@ -272,6 +273,11 @@ static char *device_key(const char *driver, const char *pool, const char *name)
     return xasprintf("%s/%s/%s", driver ? driver : "", pool ? pool : "", name ? name : "");
 }
 
+size_t dra_node_first(const DraState *d, const char *node)
+{
+    return d && d->node_index && node ? (size_t)(uintptr_t)strmap_get(d->node_index, node) : 0;
+}
+
 const DraDeviceClass *dra_find_class(const DraState *d, const char *name)
 {
     for (size_t i = 0; d && name && i < d->nclasses; i++)
@@ -371,6 +377,16 @@ void dra_finalize(DraState *d)
         free(k);
     }
     strmap_free(first, NULL);
+    /* each node's devices, in ingest order */
+    strmap_free(d->node_index, NULL);
+    d->node_index = strmap_new();
+    for (size_t i = d->ndevices; i-- > 0;) {
+        DraDevice *v = &d->devices[i];
+        v->node_next = 0;
+        if (v->stale) continue;
+        v->node_next = (size_t)(uintptr_t)strmap_get(d->node_index, v->node);
+        strmap_put(d->node_index, v->node, (void *)(uintptr_t)(i + 1));
+    }
     strmap_free(d->claim_index, NULL);
     d->claim_index = strmap_new();
     for (size_t i = 0; i < d->nclaims; i++) {
