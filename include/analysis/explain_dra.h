@@ -13,4 +13,8 @@ bool explain_dra_applies(const Cluster *c, const Pod *p);
 /* nodes (owned by e, not shared), verdict, summary, fixes (when with_fixes), notes and the
  * comparison with the scheduler's message; e is set up by the caller (names, message) */
 void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Explanation *e);
+/* a device-plugin pod's explanation in a cluster with DRA nodes (explain_dra_dp.c): no fix that
+ * starts a device plugin on a DRA node, NoDevicePlugin -> ResourceName when only DRA nodes lack
+ * the plugin, and a claim as the fix where a DRA node has the GPUs free.  e is final otherwise. */
+void explain_dra_adjust(const Cluster *c, Explanation *e);
 #endif

@@ -116,6 +116,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         e->summary = xasprintf("spec.schedulerName is %s and no scheduler has reported on the pod: is it running?",
                                p->scheduler_name);
     }
+    explain_dra_adjust(c, e);     /* DRA nodes are not missing a device plugin */
     if (e->verdict != V_GATED) reconcile_scheduler(c, e);
     if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !p->nominated_node) {
         /* the GPU filters pass on some node: the scheduler's own non-GPU reason is the best explanation */
