@@ -16,9 +16,7 @@
  * greedy pass: the allocator backtracks, so it may find a fit this misses; never the reverse
  * on the common single-class claims).
  */
-#include "explain_int.h"
-#include "analysis/explain_dra.h"
-#include "model/dra.h"
+#include "explain_dra_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,27 +25,6 @@ bool explain_dra_applies(const Cluster *c, const Pod *p)
 {
     return !pod_requests_gpu(p) && dra_pod_wants_gpu(c->dra, p);
 }
-
-/* one claim of the pod, resolved */
-typedef struct {
-    const char *pod_claim;       /* spec.resourceClaims[].name */
-    const DraClaim *claim;       /* the ResourceClaim, or the template when not created yet */
-    char *label;                 /* "ns/name" or "(from template ns/name)" */
-    bool from_template;
-} PodClaim;
-
-typedef struct {
-    const Cluster *c;
-    const DraState *d;
-    const Pod *p;
-    Explanation *e;
-    PodClaim *claims; size_t nclaims;
-    size_t *devs; size_t ndevs;  /* the current node's device indices (scratch) */
-    bool *taken;                 /* parallel to devs */
-    bool unknown_selector;       /* a selector was not evaluated */
-    char *missing_class;         /* first request naming a class that does not exist */
-    char *missing_claim;         /* first claim (or template) not found or being deleted, in words */
-} DraCtx;
 
 static void add_reason(NodeResult *r, NodeReasonCode code, const char *resource, int64_t req, int64_t freen,
                        int64_t total, char *detail)
@@ -63,14 +40,6 @@ static void add_reason(NodeResult *r, NodeReasonCode code, const char *resource,
     x->detail = detail;
 }
 
-static char *alt_text(const DraAlternative *a)
-{
-    Strbuf sb = STRBUF_INIT;
-    if (str_eq(a->mode, "All")) strbuf_addf(&sb, "all devices of class %s", a->device_class ? a->device_class : "?");
-    else strbuf_addf(&sb, "%lld x class %s", (long long)a->count, a->device_class ? a->device_class : "?");
-    for (size_t i = 0; i < a->selectors.n; i++) strbuf_addf(&sb, "%s%s", i ? " && " : " where ", a->selectors.v[i]);
-    return strbuf_detach(&sb);
-}
 
 /* the node's devices (indices into d->devices) */
 static void node_devices(DraCtx *x, const char *node)
@@ -153,7 +122,7 @@ static void dra_node(DraCtx *x, const Node *n, NodeResult *res)
             }
             if (done || !rq->nalts) continue;
             const DraAlternative *a = &rq->alts[0];
-            char *what = alt_text(a);
+            char *what = dra_alt_text(a);
             char *resource = xasprintf("claim %s/%s (%s)", pc->label, rq->name, a->device_class ? a->device_class : "?");
             if (first.matching == 0)
                 add_reason(res, NR_NO_MATCHING_DEVICE, resource, first.need, 0, 0,
@@ -215,196 +184,13 @@ static void resolve_claims(DraCtx *x)
     }
 }
 
-/* "gpu.nvidia.com:4,mig.nvidia.com:1": the classes the unallocated or allocated GPU claims ask
- * for (All: "all"), for the GPUS column */
-static void set_dra_gpus(DraCtx *x)
-{
-    Strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < x->nclaims; i++) {
-        const DraClaim *cl = x->claims[i].claim;
-        if (!cl || !cl->gpu) continue;
-        for (size_t r = 0; r < cl->nrequests; r++) {
-            if (!cl->requests[r].nalts) continue;
-            const DraAlternative *a = &cl->requests[r].alts[0];
-            if (str_eq(a->mode, "All")) strbuf_addf(&sb, "%s%s:all", sb.len ? "," : "", a->device_class ? a->device_class : "?");
-            else strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", a->device_class ? a->device_class : "?", (long long)a->count);
-        }
-    }
-    x->e->dra_gpus = sb.len ? strbuf_detach(&sb) : NULL;
-    strbuf_free(&sb);
-}
 
-/* notes: each GPU claim as the pod asks for it */
-static void claim_notes(DraCtx *x)
-{
-    for (size_t i = 0; i < x->nclaims; i++) {
-        const PodClaim *pc = &x->claims[i];
-        const DraClaim *cl = pc->claim;
-        if (!cl) continue;
-        if (!cl->gpu) {
-            strvec_pushf(&x->e->notes, "claim %s asks for devices of another driver: not evaluated", pc->label);
-            continue;
-        }
-        const char *state = cl->is_template ? "not created" : !cl->allocated ? "pending"
-                          : cl->reserved_for.n ? "allocated, reserved" : "allocated";
-        Strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, "claim %s (%s):", pc->label, state);
-        for (size_t r = 0; r < cl->nrequests; r++) {
-            const DraRequest *rq = &cl->requests[r];
-            strbuf_addf(&sb, "%s request %s: ", r ? ";" : "", rq->name);
-            for (size_t a = 0; a < rq->nalts; a++) {
-                char *t = alt_text(&rq->alts[a]);
-                strbuf_addf(&sb, "%s%s (%s)", a ? ", else " : "", t, rq->alts[a].mode);
-                free(t);
-            }
-        }
-        if (cl->allocated && cl->node) strbuf_addf(&sb, "; allocated on node %s", cl->node);
-        strvec_push(&x->e->notes, strbuf_str(&sb));
-        strbuf_free(&sb);
-    }
-}
 
-/* per node: how many devices the busy E nodes hold free for the (single) unallocated request */
-typedef struct { size_t node; int64_t freen, need; const NodeReason *r; } Busy;
 
-/* the claim through which pod "ns/name" holds devices on the node */
-static char *holder_claim(const DraCtx *x, const char *node, const char *pod)
-{
-    for (size_t i = dra_node_first(x->d, node); i; i = x->d->devices[i - 1].node_next) {
-        const DraDevice *v = &x->d->devices[i - 1];
-        if (!v->claim) continue;
-        const DraClaim *cl = &x->d->claims[v->claim - 1];
-        for (size_t k = 0; k < cl->reserved_for.n; k++) {
-            char *full = xasprintf("%s/%s", cl->ns, cl->reserved_for.v[k]);
-            bool hit = str_eq(full, pod);
-            free(full);
-            if (hit) return xasprintf("%s/%s", cl->ns, cl->name);
-        }
-    }
-    return NULL;
-}
 
-/* a note of what the driver publishes in the cluster, by product and MIG profile: how many
- * devices, how many free (not held, directly or through their GPU), and where most are free */
-static void note_published(DraCtx *x)
-{
-    typedef struct { char *what; int total, freen; const char *best; int best_free; } Kind;
-    Kind *k = NULL;
-    size_t nk = 0, cap = 0;
-    for (size_t i = 0; i < x->d->ndevices; i++) {
-        const DraDevice *v = &x->d->devices[i];
-        if (v->stale) continue;
-        char *what = v->profile ? xasprintf("%s %s", v->product ? v->product : "GPU", v->profile)
-                                : xstrdup(v->product ? v->product : v->name);
-        size_t j = 0;
-        while (j < nk && !str_eq(k[j].what, what)) j++;
-        if (j == nk) { ARRAY_GROW(k, nk, cap); k[nk++] = (Kind){ what, 0, 0, NULL, 0 }; }
-        else free(what);
-        k[j].total++;
-        if (!dra_device_busy(x->d, v)) k[j].freen++;
-    }
-    /* where most of each kind are free */
-    for (size_t j = 0; j < nk; j++)
-        for (size_t n = 0; n < x->c->nnodes; n++) {
-            int f = 0;
-            for (size_t i = dra_node_first(x->d, x->c->nodes[n].name); i; i = x->d->devices[i - 1].node_next) {
-                const DraDevice *v = &x->d->devices[i - 1];
-                if (dra_device_busy(x->d, v)) continue;
-                char *what = v->profile ? xasprintf("%s %s", v->product ? v->product : "GPU", v->profile)
-                                        : xstrdup(v->product ? v->product : v->name);
-                f += str_eq(what, k[j].what);
-                free(what);
-            }
-            if (f > k[j].best_free) { k[j].best_free = f; k[j].best = x->c->nodes[n].name; }
-        }
-    Strbuf sb = STRBUF_INIT;
-    strbuf_adds(&sb, "devices the DRA driver publishes: ");
-    for (size_t j = 0; j < nk; j++) {
-        strbuf_addf(&sb, "%s%d x %s (%d free", j ? "; " : "", k[j].total, k[j].what, k[j].freen);
-        if (k[j].best) strbuf_addf(&sb, ", %d on %s", k[j].best_free, k[j].best);
-        strbuf_addch(&sb, ')');
-        free(k[j].what);
-    }
-    if (!nk) strbuf_adds(&sb, "none");
-    strvec_push(&x->e->notes, strbuf_str(&sb));
-    strbuf_free(&sb);
-    free(k);
-}
 
-static void fix_end_holders(DraCtx *x, const Busy *b)
-{
-    const Node *n = &x->c->nodes[b->node];
-    const NodeReason *r = b->r;
-    /* the fewest holders that free enough: the ones holding most first */
-    PodHold *h = xcalloc(r->nholders ? r->nholders : 1, sizeof *h);
-    memcpy(h, r->holders, r->nholders * sizeof *h);
-    for (size_t i = 1; i < r->nholders; i++)
-        for (size_t j = i; j > 0 && h[j].milli > h[j - 1].milli; j--) { PodHold t = h[j]; h[j] = h[j - 1]; h[j - 1] = t; }
-    int64_t held = 0;
-    Strvec names = STRVEC_INIT;
-    for (size_t i = 0; i < r->nholders && b->freen + held < b->need; i++) {
-        held += h[i].milli / 1000;
-        strvec_pushf(&names, "%s/%s", h[i].pod->ns, h[i].pod->name);
-    }
-    free(h);
-    if (!names.n || b->freen + held < b->need) { strvec_free(&names); return; }
-    Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "on node %s, end ", n->name);
-    for (size_t i = 0; i < names.n; i++) {
-        strbuf_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
-        char *claim = holder_claim(x, n->name, names.v[i]);
-        if (claim) strbuf_addf(&sb, " (claim %s)", claim);
-        free(claim);
-    }
-    strbuf_addf(&sb, ": %lld matching device(s) held through their claims come free (%lld free then, %lld now)",
-                (long long)held, (long long)(b->freen + held), (long long)b->freen);
-    FixInfo fi = { 0 };
-    fi.effort = EFFORT_END_PODS;
-    fi.fits_on = xstrdup(n->name);
-    for (size_t i = 0; i < names.n; i++) strvec_push(&fi.end_pods, names.v[i]);
-    strvec_push(&x->e->fixes, strbuf_str(&sb));
-    x->e->fix_info = xrealloc(x->e->fix_info, x->e->fixes.n * sizeof *x->e->fix_info);
-    x->e->fix_info[x->e->fixes.n - 1] = fi;
-    strbuf_free(&sb);
-    strvec_free(&names);
-}
 
-/* claims that hold matching devices with no pod (allocated, not reserved): deleting them frees them */
-static void note_idle_claims(DraCtx *x, const Node *n)
-{
-    for (size_t i = dra_node_first(x->d, n->name); i; i = x->d->devices[i - 1].node_next) {
-        const DraDevice *v = &x->d->devices[i - 1];
-        if (!v->claim) continue;
-        const DraClaim *cl = &x->d->claims[v->claim - 1];
-        if (cl->reserved_for.n) continue;
-        strvec_pushf(&x->e->notes, "claim %s/%s holds device %s on node %s and no pod uses it (allocated, not reserved)",
-                     cl->ns, cl->name, v->name, n->name);
-    }
-}
 
-/* without the DRA driver: where the device plugin offers GPUs instead */
-static void note_device_plugin(DraCtx *x)
-{
-    int64_t free_units = 0;
-    size_t nodes = 0;
-    const char *res = NULL;
-    for (size_t i = 0; i < x->c->nnodes; i++) {
-        const Node *n = &x->c->nodes[i];
-        for (size_t k = 0; k < n->allocatable.n; k++) {
-            const char *name = n->allocatable.items[k].name;
-            if (!resource_is_gpu(name) || n->allocatable.items[k].milli <= 0) continue;
-            if (!res) res = name;
-            if (!str_eq(name, res)) continue;
-            nodes++;
-            int64_t f = node_free_for(x->c, n, x->p, name);
-            if (f > 0) free_units += f / 1000;
-        }
-    }
-    if (res)
-        strvec_pushf(&x->e->notes, "%zu node%s advertise%s %s through the device plugin (%lld free now): a request of "
-                     "%s in the pod's containers, instead of the claim, is served there", nodes, nodes == 1 ? "" : "s",
-                     nodes == 1 ? "s" : "", res, (long long)free_units, res);
-}
 
 static void decide(DraCtx *x, const NodeFlags *fl)
 {
@@ -424,7 +210,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     if (x->missing_class) {
         e->verdict = V_RESOURCE_NAME;
         e->summary = xstrdup(x->missing_class);
-        note_device_plugin(x);
+        dra_note_device_plugin(x);
         return;
     }
     size_t fits = SIZE_MAX, could = 0, sel_ok = 0;
@@ -463,7 +249,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
                             break;
                         }
             if (!e->summary) e->summary = xstrdup("no node could ever hold the pod");
-            note_published(x);
+            dra_note_published(x);
         } else {
             e->verdict = sel_ok ? V_TAINT : V_SELECTOR;
             e->summary = xstrdup(sel_ok ? "the nodes with matching devices have taints the pod does not tolerate"
@@ -497,8 +283,8 @@ static void decide(DraCtx *x, const NodeFlags *fl)
                                     : "matching devices are held by other claims",
                                best.r->detail, (long long)best.freen, (long long)(best.r->allocatable / 1000),
                                c->nodes[best.node].name);
-        fix_end_holders(x, &best);
-        note_idle_claims(x, &c->nodes[best.node]);
+        dra_fix_end_holders(x, &best);
+        dra_note_idle_claims(x, &c->nodes[best.node]);
         return;
     }
     bool notready = false;
@@ -569,7 +355,7 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
                      !has_code(r, NR_EXCEEDS_NODE_CAPACITY);
         e->node_rank[i] = !r->nreasons ? 0 : !could ? 3 : fl[i].sel_ok && fl[i].taint_ok ? 1 : 2;
     }
-    set_dra_gpus(&x);
+    dra_set_gpus(&x);
     decide(&x, fl);
     if (!with_fixes) {
         for (size_t i = 0; i < e->fixes.n; i++) fix_info_release(&e->fix_info[i]);
@@ -577,7 +363,7 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
         e->fix_info = NULL;
         strvec_free(&e->fixes);
     }
-    claim_notes(&x);
+    dra_claim_notes(&x);
     if (x.unknown_selector)
         strvec_push(&e->notes, "a CEL selector has a form this tool does not evaluate: devices it names were counted "
                                "as matching");

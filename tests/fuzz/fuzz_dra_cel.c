@@ -1,6 +1,7 @@
 /* libFuzzer target: CEL selectors of any text through dra_cel_match (src/model/dra_cel.c) on a
  * whole GPU and a MIG device as NVIDIA's DRA driver publishes them.  Any input: no crash, no
  * leak, an answer of YES, NO or UNKNOWN; and "E && false-term" is never YES. */
+#include <stdio.h>
 #include <cjson/cJSON.h>
 #include "model/cluster.h"
 #include "model/dra.h"
