@@ -8,8 +8,11 @@
 #include <stdbool.h>
 #include "analysis/explain.h"
 
-/* p asks for GPUs through DRA claims and for no GPU resource of the device plugin */
+/* p asks for GPUs through DRA claims and for no GPU resource of the device plugin (or has
+ * claims the loader could not read): pending lists it */
 bool explain_dra_applies(const Cluster *c, const Pod *p);
+/* explain takes p down the DRA path: claims and no GPU resource, in a cluster with DRA */
+bool explain_dra_takes(const Cluster *c, const Pod *p);
 /* nodes (owned by e, not shared), verdict, summary, fixes (when with_fixes), notes and the
  * comparison with the scheduler's message; e is set up by the caller (names, message) */
 void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Explanation *e);

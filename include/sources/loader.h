@@ -68,7 +68,8 @@ const char *loader_api_version(ObjKind kind);
  * explain, plan, top, snapshot): deviceclasses, resourceslices, resourceclaims,
  * resourceclaimtemplates, cluster-wide (a claim in another namespace may hold the GPU a pod
  * waits for).  v1, else v1beta2, else v1beta1, chosen by the first list; no DRA served (404
- * on every version) is silent; 403 is a warning per list. */
+ * on every version) is silent; 403 is a warning per list (claims are listed cluster-wide, as
+ * pods are: a claim of another namespace may hold the device a pod waits for). */
 bool loader_wants_dra(const LoadRequest *rq);
 int loader_list_dra(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
                     struct Error *err);

@@ -72,7 +72,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
                                   : xasprintf("%s; nothing to explain", pod_phase_name(p->phase));
         return;
     }
-    if (!pod_requests_gpu(p) && p->nclaims && c->dra) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA */
+    if (explain_dra_takes(c, p)) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA claims */
     /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
     char *key = intent_key(p);
     ExplainShared *sh = intent_lookup(ix, key);

@@ -21,9 +21,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the loader could not read the claims (loader_dra.c words the warning so) */
+static bool claims_unreadable(const Cluster *c)
+{
+    for (size_t i = 0; i < c->warnings.n; i++)
+        if (str_starts_with(c->warnings.v[i], "resourceclaims.resource.k8s.io: ")) return true;
+    return false;
+}
+
 bool explain_dra_applies(const Cluster *c, const Pod *p)
 {
-    return !pod_requests_gpu(p) && dra_pod_wants_gpu(c->dra, p);
+    if (pod_requests_gpu(p) || !p->nclaims) return false;
+    return dra_pod_wants_gpu(c->dra, p) || claims_unreadable(c);   /* unreadable: it may want GPUs */
+}
+
+bool explain_dra_takes(const Cluster *c, const Pod *p)
+{
+    return !pod_requests_gpu(p) && p->nclaims && (c->dra || claims_unreadable(c));
 }
 
 static void add_reason(NodeResult *r, NodeReasonCode code, const char *resource, int64_t req, int64_t freen,
@@ -159,15 +173,20 @@ static void resolve_claims(DraCtx *x)
         if (ref->claim) {
             pc->claim = dra_find_claim(x->d, p->ns, ref->claim);
             pc->label = xasprintf("%s/%s", p->ns, ref->claim);
-            if (!pc->claim && !x->missing_claim) x->missing_claim = xasprintf("ResourceClaim %s does not exist", pc->label);
+            if (!pc->claim && !x->missing_claim)
+                x->missing_claim = claims_unreadable(x->c)
+                    ? xasprintf("ResourceClaim %s could not be read (see the warnings): its devices cannot be judged",
+                                pc->label)
+                    : xasprintf("ResourceClaim %s does not exist: the scheduler waits for it", pc->label);
             if (pc->claim && pc->claim->deleting && !x->missing_claim)   /* dynamicresources.go foreachPodResourceClaim */
-                x->missing_claim = xasprintf("ResourceClaim %s is being deleted", pc->label);
+                x->missing_claim = xasprintf("ResourceClaim %s is being deleted: the scheduler waits for it", pc->label);
         } else if (ref->template_name) {
             pc->claim = dra_find_template(x->d, p->ns, ref->template_name);
             pc->from_template = true;
             pc->label = xasprintf("%s (not created yet, template %s)", ref->name, ref->template_name);
             if (!pc->claim && !x->missing_claim)
-                x->missing_claim = xasprintf("ResourceClaimTemplate %s/%s does not exist", p->ns, ref->template_name);
+                x->missing_claim = xasprintf("ResourceClaimTemplate %s/%s does not exist: the pod's claim cannot be "
+                                             "made", p->ns, ref->template_name);
         } else {
             pc->label = xstrdup(ref->name);
         }
@@ -204,7 +223,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     }
     if (x->missing_claim) {
         e->verdict = V_UNKNOWN;
-        e->summary = xasprintf("%s: the scheduler waits for it", x->missing_claim);
+        e->summary = xstrdup(x->missing_claim);
         return;
     }
     if (x->missing_class) {
@@ -336,7 +355,8 @@ static void reconcile_dra(DraCtx *x)
 void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Explanation *e)
 {
     const Cluster *c = ix->c;
-    DraCtx x = { .c = c, .d = c->dra, .p = p, .e = e };
+    static const DraState no_dra;              /* claims unreadable and nothing else of DRA */
+    DraCtx x = { .c = c, .d = c->dra ? c->dra : &no_dra, .p = p, .e = e };
     resolve_claims(&x);
     e->nnodes = c->nnodes;
     e->nodes = c->nnodes ? xcalloc(c->nnodes, sizeof *e->nodes) : NULL;

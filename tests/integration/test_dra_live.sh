@@ -62,3 +62,15 @@ check_eq "$(json_get "$OUT" "('dra' in d['summary'], d['warnings'])")" "(False, 
 check_eq "$(fakeapi_count '^/apis/resource.k8s.io/' '')" "3" "one 404 per version of the first list, then nothing"
 kgpu status
 check_not_contains "$OUT" "DRA" "the table says nothing about DRA"
+
+# the claims forbidden: a pod with claims is not called a pod without GPUs, nor its claim missing
+fakeapi_start "$KGPU_ROOT/tests/fixtures/dra/mixed.json" || { fail "fake API server did not start"; exit 1; }
+fakeapi_rbac '[{"user": "gpu-admin", "verb": "list", "resource": ["resourceclaims", "resourceclaimtemplates"]}]'
+kgpu explain big-train-0 -n ml -o json
+check_rc 0 "explain with the claims forbidden"
+check_eq "$(json_get "$OUT" "(d['verdict'], d['reason'])")" \
+  "('Unknown', 'ResourceClaim ml/big-train-0-gpus-7d9kq could not be read (see the warnings): its devices cannot be judged')" \
+  "the claim could not be read, which is not 'does not exist'"
+kgpu pending -n ml -o json
+check_eq "$(json_get "$OUT" "[p['name'] for p in d['pods']]")" "['big-train-0', 'prep-0']" "pods with claims are listed when the claims cannot be read"
+fakeapi_rbac '[]'
