@@ -29,6 +29,7 @@
 #include "util/util.h"
 
 #define DRA_GPU_DRIVER "gpu.nvidia.com"
+#define DRA_EXPR_TABLE 64      /* distinct request selectors evaluated once per device at finalize */
 
 typedef struct {
     char *driver, *pool, *name;
@@ -52,6 +53,8 @@ typedef struct {
     Strvec selectors;            /* CEL expressions, as written */
     char *mode;                  /* "ExactCount" | "All" */
     int64_t count;
+    size_t *sel_ids;             /* private, by finalize: per selector, index+1 into the
+                                    expression table (DraState.expr_match), 0 = not tabled */
 } DraAlternative;
 
 typedef struct {
@@ -94,6 +97,11 @@ typedef struct DraState {
     struct StrMap *device_index;     /* "driver/pool/name" -> index+1 (after finalize) */
     struct StrMap *claim_index;      /* "ns/name" -> index+1 (after finalize) */
     struct StrMap *node_index;       /* node name -> index+1 of its first current device */
+    unsigned char *class_match;      /* [class * ndevices + device]: DraMatch of the class's own
+                                        selectors, computed once by finalize (classes x devices) */
+    unsigned char *expr_match;       /* [expression * ndevices + device]: the distinct selectors of
+                                        claims and templates (at most DRA_EXPR_TABLE of them) */
+    size_t nexpr;
     bool finalized;
 } DraState;
 

@@ -112,9 +112,35 @@ static void add_holders(DraCtx *x, NodeReason *r, const DraAlternative *a)
 }
 
 /* the DRA reasons of one node, appended to res */
+/* x->texts for every request of every unallocated GPU claim, in dra_node's order */
+static void make_texts(DraCtx *x)
+{
+    size_t n = 0, cap = 0;
+    for (size_t ci = 0; ci < x->nclaims; ci++) {
+        const PodClaim *pc = &x->claims[ci];
+        const DraClaim *cl = pc->claim;
+        if (!cl || !cl->gpu || cl->allocated) continue;
+        for (size_t ri = 0; ri < cl->nrequests; ri++) {
+            const DraRequest *rq = &cl->requests[ri];
+            ARRAY_GROW(x->texts, n, cap);
+            if (!rq->nalts) { memset(&x->texts[n++], 0, sizeof *x->texts); continue; }
+            const DraAlternative *a = &rq->alts[0];
+            char *what = dra_alt_text(a);
+            x->texts[n].resource = xasprintf("claim %s/%s (%s)", pc->label, rq->name, a->device_class ? a->device_class : "?");
+            x->texts[n].none = xasprintf("no device published on the node matches request %s of claim %s: %s%s", rq->name,
+                                         pc->label, what, rq->nalts > 1 ? " (nor its other alternatives)" : "");
+            x->texts[n].detail = xasprintf("request %s of claim %s: %s", rq->name, pc->label, what);
+            free(what);
+            n++;
+        }
+    }
+    x->ntexts = n;
+}
+
 static void dra_node(DraCtx *x, const Node *n, NodeResult *res)
 {
     node_devices(x, n->name);
+    size_t ti = 0;
     for (size_t ci = 0; ci < x->nclaims; ci++) {
         const PodClaim *pc = &x->claims[ci];
         const DraClaim *cl = pc->claim;
@@ -125,7 +151,7 @@ static void dra_node(DraCtx *x, const Node *n, NodeResult *res)
                            xasprintf("claim %s is allocated on node %s", pc->label, cl->node));
             continue;
         }
-        for (size_t ri = 0; ri < cl->nrequests; ri++) {
+        for (size_t ri = 0; ri < cl->nrequests; ri++, ti++) {
             const DraRequest *rq = &cl->requests[ri];
             bool done = false;
             AltCount first = { 0, 0, 0 };
@@ -136,22 +162,17 @@ static void dra_node(DraCtx *x, const Node *n, NodeResult *res)
             }
             if (done || !rq->nalts) continue;
             const DraAlternative *a = &rq->alts[0];
-            char *what = dra_alt_text(a);
-            char *resource = xasprintf("claim %s/%s (%s)", pc->label, rq->name, a->device_class ? a->device_class : "?");
+            const char *resource = x->texts[ti].resource;
             if (first.matching == 0)
-                add_reason(res, NR_NO_MATCHING_DEVICE, resource, first.need, 0, 0,
-                           xasprintf("no device published on the node matches request %s of claim %s: %s%s", rq->name,
-                                     pc->label, what, rq->nalts > 1 ? " (nor its other alternatives)" : ""));
+                add_reason(res, NR_NO_MATCHING_DEVICE, resource, first.need, 0, 0, xstrdup(x->texts[ti].none));
             else if (first.matching < first.need)
                 add_reason(res, NR_EXCEEDS_NODE_CAPACITY, resource, first.need, first.freen, first.matching,
-                           xasprintf("request %s of claim %s: %s", rq->name, pc->label, what));
+                           xstrdup(x->texts[ti].detail));
             else {
                 add_reason(res, NR_INSUFFICIENT, resource, first.need, first.freen, first.matching,
-                           xasprintf("request %s of claim %s: %s", rq->name, pc->label, what));
+                           xstrdup(x->texts[ti].detail));
                 add_holders(x, &res->reasons[res->nreasons - 1], a);
             }
-            free(resource);
-            free(what);
         }
     }
 }
@@ -364,6 +385,7 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
     NodeFlags *fl = c->nnodes ? xcalloc(c->nnodes, sizeof *fl) : NULL;
     x.devs = xcalloc(x.d->ndevices ? x.d->ndevices : 1, sizeof *x.devs);
     x.taken = xcalloc(x.d->ndevices ? x.d->ndevices : 1, sizeof *x.taken);
+    make_texts(&x);
     for (size_t i = 0; i < c->nnodes; i++) {
         const Node *n = &c->nodes[i];
         NodeResult *r = &e->nodes[i];
@@ -392,4 +414,6 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
     free(x.claims);
     free(x.devs); free(x.taken); free(fl);
     free(x.missing_class); free(x.missing_claim);
+    for (size_t i = 0; i < x.ntexts; i++) { free(x.texts[i].resource); free(x.texts[i].none); free(x.texts[i].detail); }
+    free(x.texts);
 }

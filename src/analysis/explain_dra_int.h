@@ -25,6 +25,9 @@ typedef struct {
     bool unknown_selector;       /* a selector was not evaluated */
     char *missing_class;         /* first request naming a class that does not exist */
     char *missing_claim;         /* first claim (or template) not found or being deleted, in words */
+    /* the words of each request's reasons, made once per pod, not once per node (by request,
+     * in claim order): resource label, the NoMatchingDevice detail, the other reasons' detail */
+    struct { char *resource, *none, *detail; } *texts; size_t ntexts;
 } DraCtx;
 
 /* per node: how many devices the busy E nodes hold free for the (single) unallocated request */

@@ -32,6 +32,7 @@ static void claim_free(DraClaim *cl)
         DraRequest *r = &cl->requests[i];
         for (size_t j = 0; j < r->nalts; j++) {
             free(r->alts[j].device_class); free(r->alts[j].mode); strvec_free(&r->alts[j].selectors);
+            free(r->alts[j].sel_ids);
         }
         free(r->alts); free(r->name);
     }
@@ -60,6 +61,8 @@ void dra_state_free(DraState *d)
     strmap_free(d->device_index, NULL);
     strmap_free(d->claim_index, NULL);
     strmap_free(d->node_index, NULL);
+    free(d->class_match);
+    free(d->expr_match);
     free(d);
 }
 
@@ -332,6 +335,40 @@ static bool claim_is_gpu(const DraState *d, const DraClaim *cl)
     return false;
 }
 
+/* the requests' own selectors, each distinct expression evaluated once per device: pods made
+ * from one template share them, and explain matches every pending pod against every device */
+static void table_alternatives(DraState *d, DraClaim *cl, StrMap *ids)
+{
+    for (size_t r = 0; r < cl->nrequests; r++)
+        for (size_t a = 0; a < cl->requests[r].nalts; a++) {
+            DraAlternative *alt = &cl->requests[r].alts[a];
+            free(alt->sel_ids);
+            alt->sel_ids = alt->selectors.n ? xcalloc(alt->selectors.n, sizeof *alt->sel_ids) : NULL;
+            for (size_t k = 0; k < alt->selectors.n; k++) {
+                size_t id = (size_t)(uintptr_t)strmap_get(ids, alt->selectors.v[k]);
+                if (!id && d->nexpr < DRA_EXPR_TABLE) {
+                    id = ++d->nexpr;
+                    strmap_put(ids, alt->selectors.v[k], (void *)(uintptr_t)id);
+                    d->expr_match = xrealloc(d->expr_match, d->nexpr * (d->ndevices ? d->ndevices : 1));
+                    for (size_t i = 0; i < d->ndevices; i++)
+                        d->expr_match[(id - 1) * d->ndevices + i] = (unsigned char)dra_cel_match(&d->devices[i], alt->selectors.v[k]);
+                }
+                alt->sel_ids[k] = id;
+            }
+        }
+}
+
+static void table_request_selectors(DraState *d)
+{
+    free(d->expr_match);
+    d->expr_match = NULL;
+    d->nexpr = 0;
+    StrMap *ids = strmap_new();
+    for (size_t i = 0; i < d->nclaims; i++) if (!d->claims[i].allocated) table_alternatives(d, &d->claims[i], ids);
+    for (size_t i = 0; i < d->ntemplates; i++) table_alternatives(d, &d->templates[i], ids);
+    strmap_free(ids, NULL);
+}
+
 void dra_finalize(DraState *d)
 {
     if (!d || d->finalized) return;
@@ -402,6 +439,23 @@ void dra_finalize(DraState *d)
             if (!cl->node) cl->node = v->node;
         }
     }
+    /* every class against every device, once: explain matches many pods against the same devices */
+    free(d->class_match);
+    d->class_match = NULL;
+    if (d->nclasses && d->ndevices) {
+        d->class_match = xmalloc(d->nclasses * d->ndevices);
+        for (size_t k = 0; k < d->nclasses; k++)
+            for (size_t i = 0; i < d->ndevices; i++) {
+                DraMatch m = DRA_MATCH_YES;
+                const Strvec *sel = &d->classes[k].selectors;
+                for (size_t j = 0; j < sel->n && m != DRA_MATCH_NO; j++) {
+                    DraMatch x = dra_cel_match(&d->devices[i], sel->v[j]);
+                    if (x == DRA_MATCH_NO || (x == DRA_MATCH_UNKNOWN && m == DRA_MATCH_YES)) m = x;
+                }
+                d->class_match[k * d->ndevices + i] = (unsigned char)m;
+            }
+    }
+    table_request_selectors(d);
     for (size_t i = 0; i < d->nclaims; i++) d->claims[i].gpu = claim_is_gpu(d, &d->claims[i]);
     for (size_t i = 0; i < d->ntemplates; i++) d->templates[i].gpu = claim_is_gpu(d, &d->templates[i]);
     d->finalized = true;
