@@ -18,6 +18,7 @@
  * without the operator, the namespace of a device plugin DaemonSet (e.g. kube-system).
  */
 #include "analysis/allocation.h"
+#include "analysis/explain_dra.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,7 +428,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     size_t *held = c->nnodes ? xcalloc(c->nnodes, sizeof *held) : NULL;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || dra_pod_wants_gpu(c->dra, p))) st->pending_gpu_pods++;
+        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p))) st->pending_gpu_pods++;
         if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
         const Node *n = cluster_find_node(c, p->node_name);
         if (n) held[cluster_node_index(c, n)]++;

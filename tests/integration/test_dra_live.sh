@@ -73,4 +73,7 @@ check_eq "$(json_get "$OUT" "(d['verdict'], d['reason'])")" \
   "the claim could not be read, which is not 'does not exist'"
 kgpu pending -n ml -o json
 check_eq "$(json_get "$OUT" "[p['name'] for p in d['pods']]")" "['big-train-0', 'prep-0']" "pods with claims are listed when the claims cannot be read"
+kgpu status -o json
+check_eq "$(json_get "$OUT" "d['summary']['pendingGPUPods']")" "4" \
+  "status counts the pods pending lists (the 3 of status-mixed.case and prep-0, whose claims it cannot read)"
 fakeapi_rbac '[]'
