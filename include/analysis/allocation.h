@@ -68,6 +68,24 @@ typedef struct {
     bool idle_allocated;         /* held, and utilization stayed under the threshold */
 } GpuDevice;
 
+/* A device NVIDIA's DRA driver publishes on the node (ResourceSlices, model/dra.h). */
+typedef struct {
+    char *name;                  /* "gpu-0", "gpu-0-mig-3g20gb-9-4" */
+    char *type;                  /* "gpu" | "mig" | "vfio" | NULL */
+    char *product, *profile;     /* productName; MIG profile ("3g.20gb") or NULL */
+    char *uuid, *parent_uuid;
+    int64_t memory_mib;          /* capacity "memory", 0 unknown */
+    char *claim;                 /* "ns/name" of the claim it is allocated to, NULL when free */
+    Strvec pods;                 /* "ns/name" of the pods the claim is reserved for */
+    bool blocked;                /* free itself, but its GPU is held whole or its memory slices are */
+} DraDeviceStatus;
+
+typedef struct {
+    int gpus;                    /* physical GPUs behind the devices (uuid / parentUUID) */
+    int devices, mig_devices, allocated;   /* allocated: devices held by a claim */
+    DraDeviceStatus *devs; size_t ndevs;   /* by name */
+} NodeDraStatus;
+
 typedef struct {
     char *name;
     char *product;               /* GFD nvidia.com/gpu.product verbatim, NULL without GFD */
@@ -92,6 +110,7 @@ typedef struct {
     double mem_used_mib, mem_total_mib;   /* with metrics: sums over the devices; NAN unknown */
     double util;                 /* with metrics: mean over devices that report it; NAN unknown */
     NodeProblem *problems; size_t nproblems;
+    NodeDraStatus dra;           /* GPUs published through DRA (allocation_dra.c); zero when none */
 } NodeStatus;
 
 typedef struct {
@@ -126,6 +145,9 @@ typedef struct {
     char *metrics_source, *metrics_detail;
     double idle_threshold, window_s;
     Strvec warnings;             /* loader and metrics warnings */
+    /* DRA (allocation_dra.c): devices of the GPU driver on the nodes shown, and claims */
+    int dra_gpus, dra_devices, dra_allocated;   /* physical GPUs, devices, devices held */
+    int dra_claims, dra_claims_allocated, dra_claims_pending;   /* GPU claims (all namespaces) */
 } GpuStatus;
 
 typedef struct {
@@ -138,6 +160,18 @@ typedef struct {
  * NULL.  Never fails. */
 void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter);
 void status_free(GpuStatus *st);
+
+/* ---- DRA (allocation_dra.c), used by status_build ----
+ * n has devices of the GPU driver in its ResourceSlices */
+bool status_node_has_dra(const Cluster *c, const Node *n);
+/* fills ns->dra from the cluster's DRA devices on the node and reconciles the node's facts:
+ * physical GPUs = the larger of the device-plugin/GFD count and the DRA count (the same GPUs,
+ * never added), product and memory from the devices when GFD says nothing, and no
+ * NoDevicePlugin problem when the DRA driver publishes the node's GPUs */
+void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n);
+void node_dra_status_free(NodeDraStatus *d);
+/* the summary's DRA counts, from the nodes shown and the claims */
+void status_dra_totals(GpuStatus *st, const Cluster *c);
 
 /* sums for a table row: allocated and allocatable over all GPU resources of the node */
 int64_t node_status_allocated(const NodeStatus *n);

@@ -59,7 +59,9 @@
 typedef enum {
     NR_UNSCHEDULABLE, NR_NOT_READY, NR_UNTOLERATED_TAINT, NR_NODE_SELECTOR_MISMATCH,
     NR_NODE_AFFINITY_MISMATCH, NR_TOO_MANY_PODS, NR_NO_DEVICE_PLUGIN, NR_RESOURCE_NOT_ADVERTISED,
-    NR_EXCEEDS_NODE_CAPACITY, NR_INSUFFICIENT
+    NR_EXCEEDS_NODE_CAPACITY, NR_INSUFFICIENT,
+    NR_NO_MATCHING_DEVICE,    /* DRA: the node publishes no device a claim's request selects */
+    NR_CLAIM_ELSEWHERE        /* DRA: a claim of the pod is allocated on another node */
 } NodeReasonCode;
 
 typedef struct { const Pod *pod; int64_t milli; } PodHold;   /* pod borrowed from the Cluster */
@@ -131,6 +133,8 @@ typedef struct {
     Strvec notes;
     struct ExplainShared *shared;   /* when set, nodes and node_rank are borrowed from it (pods
                                        with the same intent share one evaluation) */
+    char *dra_gpus;           /* DRA: the device classes the pod's claims ask for with their
+                                 counts ("gpu.nvidia.com:4"), NULL for device-plugin pods */
 } Explanation;
 
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
@@ -202,7 +206,7 @@ void explanation_node_counts(const Explanation *e, NodeCounts *out);
  * free of what it lacks), at most max, as indices into e->nodes written to idx: those of rank
  * 0-2, or, when every node could never hold the pod, those.  Returns how many. */
 size_t explanation_nodes_that_matter(const Explanation *e, size_t max, size_t *idx);
-/* "nvidia.com/gpu:4" (GPU resources, comma-separated; "-" when none) */
+/* "nvidia.com/gpu:4" (GPU resources, comma-separated; a DRA pod's dra_gpus; "-" when none) */
 char *explanation_gpus(const Explanation *e);
 
 const char *verdict_name(Verdict v);

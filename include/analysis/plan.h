@@ -225,6 +225,10 @@ char *plan_group_key(const char *product);
  * workloads leave over.  Appends "ns/name" to *out, in cluster order. */
 void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanWorkload *w);
 
+/* Nodes whose GPUs the DRA driver publishes are not planned (plan_dra.c): removed from nodes
+ * (order kept), one warning naming them and why.  Returns the new count. */
+size_t plan_leave_out_dra(const Cluster *c, const Node **nodes, size_t n, Strvec *warnings);
+
 /* ---- step 1: the workloads of a cluster ---- */
 
 typedef struct {

@@ -7,6 +7,8 @@
  *     too, so that selectors and affinity are judged on every node, as the scheduler does);
  *   - pods that request a GPU are kept (bound or pending); other bound pods are folded into
  *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
+ *   - pods with DRA resource claims (spec.resourceClaims) are kept too, GPU request or not;
+ *     ResourceSlices, ResourceClaims (+ templates) and DeviceClasses go to c->dra (dra.h);
  *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;
  *   - ResourceQuotas that mention a GPU resource; DaemonSets of the GPU Operator / device
  *     plugin; the ClusterPolicy state and the spec fields the planner reads; the ConfigMaps the
@@ -26,7 +28,9 @@
 
 typedef enum {
     OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,
-    OBJ_SERVICE, OBJ_CONFIGMAP, OBJ__COUNT
+    OBJ_SERVICE, OBJ_CONFIGMAP,
+    OBJ_RESOURCESLICE, OBJ_RESOURCECLAIM, OBJ_RESOURCECLAIMTEMPLATE, OBJ_DEVICECLASS,   /* DRA (dra.h) */
+    OBJ__COUNT
 } ObjKind;
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
 bool obj_kind_from_name(const char *kind, ObjKind *out);
@@ -108,6 +112,7 @@ typedef struct Cluster {
     ConfigMap *configmaps; size_t nconfigmaps, capconfigmaps;
     bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
     DevicePluginConfig *dpconfigs; size_t ndpconfigs, capdpconfigs;
+    struct DraState *dra;      /* DRA devices, claims and classes (model/dra.h); NULL when none */
     Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */

@@ -26,6 +26,10 @@ typedef struct {             /* status.conditions[type=PodScheduled] */
     int64_t last_transition;
 } PodScheduledCondition;
 
+/* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
+ * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
+typedef struct { char *name, *claim, *template_name; } PodClaimRef;
+
 typedef struct Pod {
     char *ns, *name, *uid;
     char *node_name;            /* spec.nodeName, NULL when unbound */
@@ -45,6 +49,7 @@ typedef struct Pod {
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
     PodScheduledCondition scheduled;
     char *runtime_class;
+    PodClaimRef *claims; size_t nclaims;   /* DRA resource claims (owned, not shared) */
 } Pod;
 
 struct cJSON;

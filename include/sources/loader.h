@@ -51,7 +51,7 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Er
 int loader_connect(const SourceConfig *sc, struct RestConfig *rc, struct ApiClient **api,
                    struct Error *err);
 
-/* Lists what rq asks for, in order nodes, pods, events, resourcequotas, daemonsets,
+/* Lists what rq asks for, in order nodes, pods, DRA objects (loader_wants_dra), events, resourcequotas, daemonsets,
  * clusterpolicies, services, handing each item to fn with its kind.  Optional lists failing
  * with 403/404 add a line to *warnings; *clusterpolicy_checked is true when the ClusterPolicy
  * CRD was queried (404 = not installed counts as checked).  An expired continue token
@@ -60,8 +60,21 @@ typedef int (*LoaderItemFn)(void *ctx, ObjKind kind, const struct cJSON *item, s
 int loader_list_live(struct ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, struct Error *err);
 
-/* apiVersion of a kind as listed ("v1", "apps/v1", "nvidia.com/v1") */
+/* apiVersion of a kind as listed ("v1", "apps/v1", "nvidia.com/v1", "resource.k8s.io/v1") */
 const char *loader_api_version(ObjKind kind);
+
+/* ---- DRA (loader_dra.c) ----
+ * The resource.k8s.io lists go with every load that reads nodes and pods (status, pending,
+ * explain, plan, top, snapshot): deviceclasses, resourceslices, resourceclaims,
+ * resourceclaimtemplates, cluster-wide (a claim in another namespace may hold the GPU a pod
+ * waits for).  v1, else v1beta2, else v1beta1, chosen by the first list; no DRA served (404
+ * on every version) is silent; 403 is a warning per list (claims are listed cluster-wide, as
+ * pods are: a claim of another namespace may hold the device a pod waits for). */
+bool loader_wants_dra(const LoadRequest *rq);
+int loader_list_dra(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
+                    struct Error *err);
+/* the resource.k8s.io version the last live load used ("resource.k8s.io/v1" before any) */
+const char *loader_dra_api_version(void);
 
 /* The namespace commands use when -n is not given: the context's namespace (live), or
  * "default" offline.  Returns a newly allocated string, or NULL with err set. */

@@ -18,9 +18,11 @@
  * without the operator, the namespace of a device plugin DaemonSet (e.g. kube-system).
  */
 #include "analysis/allocation.h"
+#include "analysis/explain_dra.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/dra.h"
 #include "model/pod.h"
 #include "model/quantity.h"
 #include "model/resources.h"
@@ -129,6 +131,7 @@ char *node_status_mode(const NodeStatus *n)
     if (word && n->replicas > 0) strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", word, n->replicas);
     else if (word) strbuf_addf(&sb, "%s%s x?", sb.len ? "," : "", word);
     else if (n->inv.sharing_known == INV_SHARING_UNKNOWN && !n->mig_enabled && n->nres) strbuf_adds(&sb, "?");
+    if (n->dra.devices) strbuf_addf(&sb, "%sdra%s", sb.len ? "," : "", n->dra.mig_devices ? " mig" : "");
     if (!sb.len) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
 }
@@ -320,6 +323,7 @@ static void node_status_free(NodeStatus *ns)
 {
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
+    node_dra_status_free(&ns->dra);
     for (size_t i = 0; i < ns->nres; i++) free(ns->res[i].name);
     free(ns->res);
     for (size_t i = 0; i < ns->npods; i++) {
@@ -424,7 +428,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     size_t *held = c->nnodes ? xcalloc(c->nnodes, sizeof *held) : NULL;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (pod_is_pending_unbound(p) && pod_requests_gpu(p)) st->pending_gpu_pods++;
+        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p))) st->pending_gpu_pods++;
         if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
         const Node *n = cluster_find_node(c, p->node_name);
         if (n) held[cluster_node_index(c, n)]++;
@@ -437,7 +441,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         const Node *n = &c->nodes[i];
         if (!wanted(filter, n->name)) continue;
         st->nodes++;
-        if (node_is_gpu_node(n) || held[i] > 0) slot[i] = ++ngpu;
+        if (node_is_gpu_node(n) || held[i] > 0 || status_node_has_dra(c, n)) slot[i] = ++ngpu;
     }
     st->gpu_nodes = (int)ngpu;
     st->gpu_node_list = ngpu ? xcalloc(ngpu, sizeof *st->gpu_node_list) : NULL;
@@ -464,6 +468,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
         prune_resources(ns);
         node_problems(ns, &c->nodes[i]);
+        status_node_dra(ns, c, &c->nodes[i]);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
         if (metrics) node_usage(ns, usage);
     }
@@ -500,6 +505,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         st->totals[j] = t;
     }
 
+    status_dra_totals(st, c);
     find_operator(st, c);
 
     st->has_metrics = metrics;

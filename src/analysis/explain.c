@@ -4,6 +4,7 @@
  * the text views print.
  */
 #include "explain_int.h"
+#include "analysis/explain_dra.h"
 #include "model/quantity.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
                                   : xasprintf("%s; nothing to explain", pod_phase_name(p->phase));
         return;
     }
+    if (explain_dra_takes(c, p)) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA claims */
     /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
     char *key = intent_key(p);
     ExplainShared *sh = intent_lookup(ix, key);
@@ -114,6 +116,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         e->summary = xasprintf("spec.schedulerName is %s and no scheduler has reported on the pod: is it running?",
                                p->scheduler_name);
     }
+    explain_dra_adjust(c, e);     /* DRA nodes are not missing a device plugin */
     if (e->verdict != V_GATED) reconcile_scheduler(c, e);
     if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !p->nominated_node) {
         /* the GPU filters pass on some node: the scheduler's own non-GPU reason is the best explanation */
@@ -324,7 +327,7 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (!pod_is_pending_unbound(p) || !pod_requests_gpu(p)) continue;
+        if (!pod_is_pending_unbound(p) || (!pod_requests_gpu(p) && !explain_dra_applies(c, p))) continue;
         if (ns && !str_eq(p->ns, ns)) continue;
         ARRAY_GROW(v, n, cap);
         v[n++] = (PendingEntry){ p->ns, p->name, true, i };
@@ -353,7 +356,8 @@ void explain_pending_counts(const Cluster *c, const char *ns, size_t *pods, size
     *pods = *not_created = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (pod_is_pending_unbound(p) && pod_requests_gpu(p) && (!ns || str_eq(p->ns, ns))) (*pods)++;
+        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p)) && (!ns || str_eq(p->ns, ns)))
+            (*pods)++;
     }
     for (size_t i = 0; i < c->nevents; i++) *not_created += quota_entry(c, ns, i);
 }
@@ -391,7 +395,7 @@ void explanation_free(Explanation *e)
 {
     free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
     rlist_free(&e->requests);
-    free(e->summary); free(e->sched_text); free(e->event_text);
+    free(e->summary); free(e->sched_text); free(e->event_text); free(e->dra_gpus);
     schedmsg_free(&e->sched);
     strvec_free(&e->disagreements);
     explanation_drop_nodes(e);
@@ -463,6 +467,7 @@ char *explanation_gpus(const Explanation *e)
         if (!resource_is_gpu(r->name) || r->milli <= 0) continue;
         strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)milli_units(r->milli));
     }
+    if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);
     if (!sb.len) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
 }

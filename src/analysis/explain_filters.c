@@ -23,10 +23,11 @@ static const char *const reason_names[] = {
     [NR_NODE_AFFINITY_MISMATCH] = "NodeAffinityMismatch", [NR_TOO_MANY_PODS] = "TooManyPods",
     [NR_NO_DEVICE_PLUGIN] = "NoDevicePlugin", [NR_RESOURCE_NOT_ADVERTISED] = "ResourceNotAdvertised",
     [NR_EXCEEDS_NODE_CAPACITY] = "ExceedsNodeCapacity", [NR_INSUFFICIENT] = "Insufficient",
+    [NR_NO_MATCHING_DEVICE] = "NoMatchingDevice", [NR_CLAIM_ELSEWHERE] = "ClaimAllocatedElsewhere",
 };
 const char *node_reason_code_name(NodeReasonCode c)
 {
-    return (size_t)c <= NR_INSUFFICIENT ? reason_names[c] : "Unknown";
+    return (size_t)c <= NR_CLAIM_ELSEWHERE ? reason_names[c] : "Unknown";
 }
 
 const char *fix_effort_name(FixEffort f)
@@ -187,6 +188,9 @@ char *node_reason_describe(const NodeReason *x)
             if (x->nholders > MAX_NAMES) strbuf_addf(&sb, " +%zu more", x->nholders - MAX_NAMES);
             strbuf_addch(&sb, ')');
         }
+        break;
+    case NR_NO_MATCHING_DEVICE: case NR_CLAIM_ELSEWHERE:   /* DRA (explain_dra.c) */
+        strbuf_adds(&sb, x->detail ? x->detail : node_reason_code_name(x->code));
         break;
     }
     return strbuf_detach(&sb);

@@ -62,7 +62,7 @@ const char *schedmsg_kind_name(SchedMsgKind k)
     return "Unrecognised";
 }
 
-/* Known reason strings.  match: 'p' = prefix, 'e' = exact.  min/max: Kubernetes minor
+/* Known reason strings.  match: 'p' = prefix, 'e' = exact, 'c' = contains (case as written).  min/max: Kubernetes minor
  * versions that use this wording (0 = no bound), from the reference tables §4–§5. */
 typedef struct { const char *text; char match; SchedCode code; int min, max; } ReasonPattern;
 static const ReasonPattern patterns[] = {
@@ -107,6 +107,11 @@ static const ReasonPattern patterns[] = {
     { "cannot allocate all claims", 'e', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "resourceclaim", 'p', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "unallocated immediate resourceclaim", 'e', SC_DYNAMIC_RESOURCES, 0, 0 },
+    /* DynamicResources PreFilter (dynamicresources.go validateDeviceClass, PreFilter):
+     * "request R: device class C does not exist", "resource claim NS/N is in the process of
+     * being allocated", "resource claim NS/N, request R: has subrequests, but ..." */
+    { ": device class ", 'c', SC_DYNAMIC_RESOURCES, 0, 0 },
+    { "resource claim ", 'p', SC_DYNAMIC_RESOURCES, 0, 0 },
     { "excluded by resource class node filter", 'e', SC_DYNAMIC_RESOURCES, 30, 30 },
     /* predicate names of the oldest form ("... predicates:: MatchNodeSelector (18)", <= 1.9) */
     { "MatchNodeSelector", 'e', SC_NODE_SELECTOR_MISMATCH, 0, 9 },
@@ -119,7 +124,10 @@ static const ReasonPattern *find_pattern(const char *text)
 {
     for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
         const ReasonPattern *p = &patterns[i];
-        if (p->match == 'e' ? strcasecmp(text, p->text) == 0 : strncasecmp(text, p->text, strlen(p->text)) == 0) return p;
+        if (p->match == 'e' ? strcasecmp(text, p->text) == 0
+            : p->match == 'c' ? strstr(text, p->text) != NULL
+                              : strncasecmp(text, p->text, strlen(p->text)) == 0)
+            return p;
     }
     return NULL;
 }

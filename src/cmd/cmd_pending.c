@@ -300,7 +300,8 @@ const Command command_pending = {
     .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
-        "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
+        "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
+        "device classes and counts), with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
         "ResourceName, NoDevicePlugin, TooLarge, NotReady, Unschedulable, Quota, Gated or Unknown, and\n"
         "a one-line reason.  Pods that could not be created because a ResourceQuota refused them are\n"
         "listed under their owner as KIND/NAME (not created) with verdict Quota; 'kubectl gpu explain\n"

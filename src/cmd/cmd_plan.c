@@ -131,6 +131,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     const Node **nodes = xcalloc(c->nnodes ? c->nnodes : 1, sizeof *nodes);
     size_t nn = 0;
     for (size_t i = 0; i < c->nnodes; i++) if (node_is_gpu_node(&c->nodes[i])) nodes[nn++] = &c->nodes[i];
+    nn = plan_leave_out_dra(c, nodes, nn, &run.warnings);
     plan_input_build(&run.in, c, nodes, nn, wu, nwu, metrics);
     workloads_free(wu, nwu);
     usage_free(&usage);

@@ -24,6 +24,7 @@
  * rebuilds the node index; it may be called again after more objects were ingested.
  */
 #include "model/cluster.h"
+#include "model/dra.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -42,6 +43,8 @@ static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_NODE] = "Node", [OBJ_POD] = "Pod", [OBJ_EVENT] = "Event",
     [OBJ_RESOURCEQUOTA] = "ResourceQuota", [OBJ_DAEMONSET] = "DaemonSet",
     [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service", [OBJ_CONFIGMAP] = "ConfigMap",
+    [OBJ_RESOURCESLICE] = "ResourceSlice", [OBJ_RESOURCECLAIM] = "ResourceClaim",
+    [OBJ_RESOURCECLAIMTEMPLATE] = "ResourceClaimTemplate", [OBJ_DEVICECLASS] = "DeviceClass",
 };
 
 const char *obj_kind_name(ObjKind k) { return k >= 0 && k < OBJ__COUNT ? kind_names[k] : "Unknown"; }
@@ -295,6 +298,7 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
     if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) return 0;   /* its error */
     if (jobj(jobj(spec, "affinity"), "nodeAffinity")) return 0;
+    if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
     if (rlist_has_gpu(&req)) { rlist_free(&req); return 0; }
@@ -318,7 +322,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     Pod p;
     if (pod_from_json(&p, obj, err) < 0) return -1;
     c->all_pods++;
-    if (!pod_requests_gpu(&p)) {
+    if (!pod_requests_gpu(&p) && !p.nclaims) {
         if (pod_holds_resources(&p)) add_pending_usage(c, p.node_name, &p.requests);
         pod_free(&p);
         return 0;
@@ -583,6 +587,17 @@ const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const 
 
 /* ---- entry points ---- */
 
+static int ingest_dra(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
+{
+    if (!c->dra) c->dra = dra_state_new();
+    switch (kind) {
+    case OBJ_RESOURCESLICE: return dra_ingest_slice(c->dra, obj, err);
+    case OBJ_RESOURCECLAIM: return dra_ingest_claim(c->dra, obj, false, err);
+    case OBJ_RESOURCECLAIMTEMPLATE: return dra_ingest_claim(c->dra, obj, true, err);
+    default: return dra_ingest_class(c->dra, obj, err);
+    }
+}
+
 int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
 {
     if (!cJSON_IsObject(obj)) { error_set(err, "%s: not a JSON object", obj_kind_name(kind)); return -1; }
@@ -603,6 +618,8 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_CONFIGMAP:
         if (ingest_configmap(c, obj, err) != 0) return -1;
         return cluster_ingest_configmap(c, obj, err);
+    case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
+        return ingest_dra(c, kind, obj, err);
     case OBJ__COUNT: break;
     }
     error_set(err, "unknown object kind %d", (int)kind);
@@ -669,6 +686,7 @@ void cluster_finalize(Cluster *c)
         SHRINK(c->usage[i].requested.items, c->usage[i].requested.n, c->usage[i].requested.cap);
     }
     prune_events(c);
+    dra_finalize(c->dra);
     c->finalized = true;
 }
 
@@ -733,6 +751,7 @@ void cluster_free(Cluster *c)
     }
     free(c->configmaps);
     cluster_dpconfigs_free(c);
+    dra_state_free(c->dra);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     strmap_free(c->node_index, NULL);

@@ -193,6 +193,26 @@ static void read_owner(Pod *p, const cJSON *meta)
     }
 }
 
+/* spec.resourceClaims joined with status.resourceClaimStatuses by name */
+static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status)
+{
+    const cJSON *rcs = jarr(spec, "resourceClaims"), *rc;
+    size_t n = (size_t)cJSON_GetArraySize(rcs);
+    if (!n) return;
+    p->claims = xcalloc(n, sizeof *p->claims);
+    cJSON_ArrayForEach(rc, rcs) {
+        const char *name = jstr_ne(rc, "name");
+        if (!name) continue;
+        PodClaimRef *r = &p->claims[p->nclaims++];
+        r->name = jdup_trunc(name, 63);
+        r->claim = jdup_trunc(jstr_ne(rc, "resourceClaimName"), 253);
+        r->template_name = jdup_trunc(jstr_ne(rc, "resourceClaimTemplateName"), 253);
+        const cJSON *st;
+        cJSON_ArrayForEach(st, jarr(status, "resourceClaimStatuses"))
+            if (!r->claim && str_eq(jstr(st, "name"), name)) r->claim = jdup_trunc(jstr_ne(st, "resourceClaimName"), 253);
+    }
+}
+
 int pod_from_json(Pod *p, const cJSON *obj, Error *err)
 {
     memset(p, 0, sizeof *p);
@@ -228,6 +248,7 @@ int pod_from_json(Pod *p, const cJSON *obj, Error *err)
         if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
     }
     pod_effective_requests(spec, &p->requests);
+    pod_claims_from_json(p, spec, status);
     read_status(p, status);
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
@@ -256,6 +277,10 @@ void pod_free(Pod *p)
     }
     free(p->tolerations);
     strvec_free(&p->scheduling_gates);
+    for (size_t i = 0; i < p->nclaims; i++) {
+        free(p->claims[i].name); free(p->claims[i].claim); free(p->claims[i].template_name);
+    }
+    free(p->claims);
     free(p->scheduled.reason);
     free(p->scheduled.message);
     memset(p, 0, sizeof *p);

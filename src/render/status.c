@@ -4,6 +4,7 @@
  * through one cJSON tree, all from one GpuStatus (analysis/allocation.c).
  */
 #include "render/status.h"
+#include "render/status_dra.h"
 #include "render/render.h"
 #include "render/json_writer.h"
 #include "render/text.h"
@@ -124,6 +125,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
         free(mode);
         if (n->nres) table_cellf(t, "%lld/%lld", (long long)node_status_allocated(n),
                                  (long long)node_status_allocatable(n));
+        else if (n->dra.devices) table_cellf(t, "%d/%d", n->dra.allocated, n->dra.devices);   /* DRA devices */
         else table_cell(t, "-");
         if (st->has_metrics) {
             if (!isnan(n->mem_used_mib) && !isnan(n->mem_total_mib) && n->mem_total_mib > 0)
@@ -331,6 +333,7 @@ void status_print_table(const GpuStatus *st, bool wide, bool color)
         print_pods(st, color);
         if (st->has_metrics) print_devices(st, color);
     }
+    status_dra_print(st, wide, color);
     print_inventory_notes(st, color);
     print_problems(st, color);
     print_operator(st, wide, color);
@@ -449,6 +452,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
         cJSON_AddStringToObject(p, "message", n->problems[i].message);
         cJSON_AddItemToArray(probs, p);
     }
+    status_dra_node_json(o, n);
     return o;
 }
 
@@ -472,6 +476,7 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
     }
     cJSON_AddNumberToObject(s, "gpuNodesUnknown", st->unknown_gpu_nodes);   /* not in physicalGPUs */
     cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
+    status_dra_summary_json(s, st);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
     for (size_t i = 0; with_nodes && i < st->ngpu_node_list; i++)
         cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));

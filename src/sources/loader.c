@@ -11,6 +11,8 @@
  *   daemonsets       /apis/apps/v1/daemonsets                                optional
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
  *   services         /api/v1/services                                        optional
+ *   resource.k8s.io  deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates
+ *                    (after pods; loader_dra.c: version fallback, 404 = no DRA)  optional
  *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
  *                    mig-parted ConfigMaps the ClusterPolicy names (NS = its status.namespace;
  *                    without a custom mig-parted name, default-mig-parted-config)   optional
@@ -36,6 +38,8 @@ const char *loader_api_version(ObjKind kind)
     switch (kind) {
     case OBJ_DAEMONSET: return "apps/v1";
     case OBJ_CLUSTERPOLICY: return "nvidia.com/v1";
+    case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
+        return loader_dra_api_version();
     default: return "v1";
     }
 }
@@ -94,8 +98,7 @@ typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
  * node's bytes (managed fields, container statuses, image lists).  `snapshot` keeps them. */
 static const char *const model_skip_pod[] = {
     "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
-    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs",
-    "status.resourceClaimStatuses", NULL
+    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
 };
 static const char *const model_skip_node[] = {
     "metadata.managedFields", "metadata.annotations", "status.images", "status.nodeInfo",
@@ -229,6 +232,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         free(p); free(q);
         if (r == LIST_FAILED) return -1;
     }
+    if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, err)) return -1;
     if (rq->events) {
         char *p = ns_path(ns, "events");
         char *q = selector_query("fieldSelector", "reason=FailedScheduling");

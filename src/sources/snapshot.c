@@ -122,6 +122,8 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
     case OBJ_CONFIGMAP: return rq->configmaps;
+    case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
+        return loader_wants_dra(rq);
     default: return false;
     }
 }

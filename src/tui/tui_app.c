@@ -550,6 +550,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     }
     char buf[48];
     if (n->nres) snprintf(buf, sizeof buf, "%lld/%lld", (long long)node_status_allocated(n), (long long)node_status_allocatable(n));
+    else if (n->dra.devices) snprintf(buf, sizeof buf, "%d/%d", n->dra.allocated, n->dra.devices);   /* DRA */
     else snprintf(buf, sizeof buf, "-");
     screen_putf(y, cx, nc->alloc, pick(TA_NORMAL, sel, focused), "%*s", nc->alloc, buf);
     cx += nc->alloc + 1;

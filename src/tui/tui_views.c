@@ -1,5 +1,6 @@
 /* tui_views.c — node detail, node view, explain view and help as TextDocs (see tui_views.h). */
 #include "tui/tui_views.h"
+#include "tui/tui_views_dra.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,7 @@ void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n)
         text_wrap(d, lw, TA_NORMAL, item);
         free(item);
     }
+    view_dra_line(d, n, lw);
     if (td->status.has_metrics) {
         char mem[32], tot[32], util[16];
         view_fmt_mib(mem, sizeof mem, n->mem_used_mib);
@@ -351,6 +353,7 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
     }
     node_resources(d, n);
     node_devices(d, td, n);
+    view_dra_devices(d, n);
     node_pods(d, td, n);
     node_labels(d, td, n);
 }

@@ -136,6 +136,13 @@ BUILTIN_GROUPS = ('', 'apps', 'batch', 'events.k8s.io', 'authorization.k8s.io',
 STATE_COLUMNS = [{'name': 'Status', 'type': 'string', 'jsonPath': '.status.state'},
                  {'name': 'Age', 'type': 'date', 'jsonPath': '.metadata.creationTimestamp'}]
 KNOWN_CUSTOM = {
+    # resource.k8s.io (DRA): built in from Kubernetes 1.32 (v1beta1), 1.33 (v1beta2), 1.34 (v1);
+    # served only in the versions the fixture's objects carry, so a fixture of v1beta1 objects is
+    # a 1.32 cluster, and one without them a cluster with DRA disabled (404)
+    ('resource.k8s.io', 'ResourceSlice'): ('resourceslices', False, [], []),
+    ('resource.k8s.io', 'ResourceClaim'): ('resourceclaims', True, [], []),
+    ('resource.k8s.io', 'ResourceClaimTemplate'): ('resourceclaimtemplates', True, [], []),
+    ('resource.k8s.io', 'DeviceClass'): ('deviceclasses', False, [], []),
     ('nvidia.com', 'ClusterPolicy'): ('clusterpolicies', False, [], STATE_COLUMNS),
     ('nvidia.com', 'NVIDIADriver'): ('nvidiadrivers', False, ['nvd', 'nvdriver', 'nvdrivers'],
                                      STATE_COLUMNS),

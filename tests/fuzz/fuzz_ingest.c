@@ -12,6 +12,7 @@
 #include "analysis/explain.h"
 #include "fuzz_util.h"
 #include "render/render.h"
+#include "render/render_explain.h"
 
 static FILE *devnull;
 
