@@ -3,7 +3,7 @@ VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS     := libcurl libcjson yaml-0.1 ncursesw
+PKGS     := libcurl libcjson yaml-0.1 ncursesw zlib
 SHELL    := /bin/bash
 
 # On a fresh machine, install the -dev packages when pkg-config misses one of them.
