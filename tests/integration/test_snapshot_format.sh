@@ -79,7 +79,7 @@ for f in snap.json.gz snap.json; do
   check_eq "$(json_get "$OUT" "json.dumps([d['summary'], d['nodes'], d.get('operator')], sort_keys=True)")" "$live" "$f: the same status as live"
   check_eq "$ERR" "" "$f: nothing on stderr"
 done
-for cmd in "pending" "explain -A" "plan"; do
+for cmd in "pending -A" "explain train-large-0 -n team-a" "plan"; do
   kgpu $cmd --snapshot "$T/snap.json.gz" --no-metrics -o json
   a=$OUT; ra=$RC
   check_eq "$(json_get "$a" "type(d).__name__")" "dict" "$cmd --snapshot: a JSON answer"
