@@ -34,7 +34,7 @@
 static const char *snapshot_output;
 
 static const Option snapshot_opts[] = {
-    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout", NULL, "file" },
+    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout (gzip unless FILE ends in .json)", NULL, "file" },
     OPT_END_MARK
 };
 
@@ -286,14 +286,18 @@ const Command command_snapshot = {
     .description =
         "Reads what the other commands use from the API server (nodes, non-terminal pods,\n"
         "FailedScheduling and FailedCreate events, resource quotas, DaemonSets, GPU Operator\n"
-        "ClusterPolicies, services) and writes it as one JSON List, to stdout or to FILE.\n"
-        "Read it back with --snapshot FILE on any command.  Nothing is written unless every\n"
-        "list was read.  Left out: managedFields, last-applied annotations and container env\n"
-        "values; credentials never appear.  -l limits the nodes, -n the pods, events and quotas.",
+        "ClusterPolicies and the ConfigMaps they name, services), reduced to the fields the\n"
+        "commands read, and writes it as one JSON List, to stdout or to FILE (gzip-compressed\n"
+        "unless FILE ends in .json).  With metrics reachable, the usage the commands read is\n"
+        "stored too: per GPU and per pod over status's 1h window, per workload the p95 and the\n"
+        "peak over plan's 7d window.  Read it back with --snapshot FILE on any command; older\n"
+        "snapshots load with a note.  Nothing is written unless every list was read.  Left\n"
+        "out: annotations, managedFields, container env values, commands and arguments;\n"
+        "credentials never appear.  -l limits the nodes, -n the pods, events and quotas.",
     .examples =
-        "  kubectl gpu snapshot -o cluster.json\n"
-        "  kubectl gpu status --snapshot cluster.json\n"
-        "  kubectl gpu snapshot | gzip > cluster.json.gz\n",
+        "  kubectl gpu snapshot -o cluster.json.gz\n"
+        "  kubectl gpu status --snapshot cluster.json.gz\n"
+        "  kubectl gpu snapshot --prometheus http://prometheus.example:9090 -o cluster.json.gz\n",
     .options = snapshot_opts,
     .min_args = 0, .max_args = 0,
     .run = run_snapshot,
