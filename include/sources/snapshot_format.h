@@ -26,9 +26,11 @@ struct cJSON;
 
 /* A new object holding what the model reads of item (a kind the loader lists), with apiVersion
  * and kind first: metadata reduced to name, namespace, uid, labels, owners and timestamps (no
- * annotations, no managedFields), containers to name, image, resources and restartPolicy (no
- * env, command, args, mounts), pod and node spec and status to the members read; env values
- * anywhere are dropped.  The caller deletes it. */
+ * annotations, no managedFields), a pod's containers to name, resources and restartPolicy (a
+ * DaemonSet's to name, image and resources: no env, command, args, mounts), pod and node spec
+ * and status to the members read (of a pod's conditions, PodScheduled); env values anywhere are
+ * dropped.  For pods and nodes the new object refers to members of item (item must outlive
+ * it, and is not changed).  The caller deletes it. */
 struct cJSON *snapshot_reduce(ObjKind kind, const struct cJSON *item);
 
 /* Appends the usage records of one query to out (a cJSON array): for "devices" d's gpus and

@@ -44,6 +44,8 @@ typedef struct {
     bool write_failed;
     Cluster side;               /* the nodes and services, to find the metrics by */
     size_t usage_devices, usage_workloads;
+    char *pbuf; size_t pcap;    /* reused for printing each item */
+    char *no_usage;             /* why no usage was stored */
 } SnapWriter;
 
 static void out_text(SnapWriter *w, const char *text)
@@ -52,14 +54,18 @@ static void out_text(SnapWriter *w, const char *text)
     if (n && gzwrite(w->gz, text, (unsigned)n) != (int)n) w->write_failed = true;
 }
 
-static void out_item(SnapWriter *w, const cJSON *obj)
+static void out_item(SnapWriter *w, cJSON *obj)
 {
-    char *text = cJSON_PrintUnformatted(obj);
-    if (!text) { w->write_failed = true; return; }
     out_text(w, w->items ? ",\n    " : "\n    ");
-    out_text(w, text);
-    free(text);
     w->items++;
+    if (!w->pbuf) { w->pcap = 64 << 10; w->pbuf = xmalloc(w->pcap); }
+    if (cJSON_PrintPreallocated(obj, w->pbuf, (int)w->pcap, 0)) { out_text(w, w->pbuf); return; }
+    char *text = cJSON_PrintUnformatted(obj);          /* larger than the buffer: once more */
+    if (!text) { w->write_failed = true; return; }
+    out_text(w, text);
+    size_t n = strlen(text) + 64;
+    if (n > w->pcap && n < ((size_t)64 << 20)) { free(w->pbuf); w->pcap = 2 * n; w->pbuf = xmalloc(w->pcap); }
+    free(text);
 }
 
 static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
@@ -84,6 +90,8 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
     MetricsQuery dq = { 3600, 5, 95, false };
     metrics_collect(&d, &g->source, api, &w->side, &dq, NULL, NULL);
     if (g->verbose >= 1) fprintf(stderr, "snapshot: metrics for status: %s (%s)\n", d.source, d.detail);
+    free(w->no_usage);
+    w->no_usage = str_eq(d.source, "none") ? xstrdup(d.detail ? d.detail : "") : NULL;
     if (!str_eq(d.source, "none")) {
         cJSON *recs = cJSON_CreateArray(), *r;
         snapshot_usage_records(recs, "devices", &d, &dq, NULL, 0);
@@ -171,7 +179,7 @@ static gzFile open_out(int fd, bool compress)
     if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) return NULL;
     int dfd = dup(fd);
     if (dfd < 0) return NULL;
-    gzFile gz = gzdopen(dfd, compress ? "wb6" : "wT");
+    gzFile gz = gzdopen(dfd, compress ? "wb1" : "wT");      /* level 1: fast, ~12x on these lists */
     if (!gz) { close(dfd); return NULL; }
     gzbuffer(gz, 256 << 10);
     return gz;
@@ -259,8 +267,8 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g)
                 fprintf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
                         w.items - w.usage_devices, snapshot_output, w.usage_devices, w.usage_workloads);
             else
-                fprintf(stderr, "wrote %zu objects to %s (no usage: no metrics were reachable)\n", w.items,
-                        snapshot_output);
+                fprintf(stderr, "wrote %zu objects to %s, without usage (metrics: %s)\n", w.items,
+                        snapshot_output, w.no_usage ? w.no_usage : "none");
         }
     } else if (copy_to_stdout(f) != 0) {
         fprintf(stderr, "error: writing the snapshot to stdout failed\n");
@@ -270,6 +278,8 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g)
 out:
     if (w.gz) gzclose(w.gz);
     cluster_free(&w.side);
+    free(w.pbuf);
+    free(w.no_usage);
     if (f) fclose(f);
     else if (fd >= 0) close(fd);
     if (tmp_path) { unlink(tmp_path); free(tmp_path); }

@@ -17,7 +17,8 @@
 static const char *const META_KEEP[] = {
     "name", "namespace", "uid", "labels", "ownerReferences", "creationTimestamp", "deletionTimestamp", NULL
 };
-static const char *const CONTAINER_KEEP[] = { "name", "image", "resources", "restartPolicy", NULL };
+static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
+static const char *const DS_CONTAINER_KEEP[] = { "name", "image", "resources", NULL };   /* the image: versions */
 static const char *const POD_SPEC_KEEP[] = {
     "nodeName", "containers", "initContainers", "overhead", "affinity", "nodeSelector", "tolerations",
     "priority", "priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName",
@@ -37,34 +38,57 @@ static bool listed(const char *const *keep, const char *name)
     return false;
 }
 
-/* a copy of the members of o named in keep (NULL when o is not an object) */
-static cJSON *pick(const cJSON *o, const char *const *keep)
+/* A new object with the members of o named in keep (NULL when o is not an object): copies,
+ * or with ref, references to them (cJSON_AddItemReferenceToObject: printed as the member,
+ * never freed or changed through the new object; o must outlive it).  Pods and nodes, most of
+ * a snapshot, take references: nothing of theirs is changed afterwards other than by
+ * replacing a member of the new object. */
+static cJSON *pick_as(const cJSON *o, const char *const *keep, bool ref)
 {
     if (!cJSON_IsObject(o)) return NULL;
     cJSON *out = cJSON_CreateObject();
     const cJSON *m;
-    cJSON_ArrayForEach(m, o)
-        if (m->string && listed(keep, m->string) && !cJSON_GetObjectItemCaseSensitive(out, m->string))
-            cJSON_AddItemToObject(out, m->string, cJSON_Duplicate(m, 1));
+    cJSON_ArrayForEach(m, o) {
+        if (!m->string || !listed(keep, m->string) || cJSON_GetObjectItemCaseSensitive(out, m->string)) continue;
+        if (ref) cJSON_AddItemReferenceToObject(out, m->string, (cJSON *)m);
+        else cJSON_AddItemToObject(out, m->string, cJSON_Duplicate(m, 1));
+    }
     return out;
 }
+
+static cJSON *pick(const cJSON *o, const char *const *keep) { return pick_as(o, keep, false); }
+static cJSON *pick_ref(const cJSON *o, const char *const *keep) { return pick_as(o, keep, true); }
 
 static void put(cJSON *o, const char *name, cJSON *v)
 {
     if (v) cJSON_AddItemToObject(o, name, v);
 }
 
-/* containers reduced to CONTAINER_KEEP, in place */
-static void reduce_containers(cJSON *spec, const char *name)
+/* containers reduced to the members in keep: the member is replaced by a new list (of
+ * references with ref) */
+static void reduce_containers(cJSON *spec, const char *name, const char *const *keep, bool ref)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(spec, name);
     if (!cJSON_IsArray(list)) return;
     cJSON *out = cJSON_CreateArray(), *c;
     cJSON_ArrayForEach(c, list) {
-        cJSON *r = pick(c, CONTAINER_KEEP);
-        cJSON_AddItemToArray(out, r ? r : cJSON_Duplicate(c, 1));
+        cJSON *r = pick_as(c, keep, ref);
+        if (r) cJSON_AddItemToArray(out, r);
     }
     cJSON_ReplaceItemInObjectCaseSensitive(spec, name, out);
+}
+
+/* a pod's conditions: only PodScheduled is read (pod.c); the member is replaced by a list of
+ * references to those */
+static void only_scheduled_condition(cJSON *status)
+{
+    cJSON *conds = cJSON_GetObjectItemCaseSensitive(status, "conditions");
+    if (!cJSON_IsArray(conds)) return;
+    cJSON *out = cJSON_CreateArray(), *c;
+    cJSON_ArrayForEach(c, conds)
+        if (str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled"))
+            cJSON_AddItemReferenceToArray(out, c);
+    cJSON_ReplaceItemInObjectCaseSensitive(status, "conditions", out);
 }
 
 /* env values, wherever an object carries a list "env" of {name, value} (operator specs) */
@@ -87,6 +111,7 @@ static void drop_env_values(cJSON *o)
 
 cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
 {
+    bool pod_or_node = kind == OBJ_POD || kind == OBJ_NODE;
     cJSON *out = cJSON_CreateObject();
     cJSON_AddStringToObject(out, "apiVersion", loader_api_version(kind));
     cJSON_AddStringToObject(out, "kind", obj_kind_name(kind));
@@ -95,18 +120,20 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         const char *k = m->string;
         if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind") || cJSON_GetObjectItemCaseSensitive(out, k)) continue;
         if (str_eq(k, "metadata")) {
-            put(out, k, pick(m, META_KEEP));
+            put(out, k, pick_as(m, META_KEEP, pod_or_node));
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
-            cJSON *spec = pick(m, POD_SPEC_KEEP);
-            reduce_containers(spec, "containers");
-            reduce_containers(spec, "initContainers");
+            cJSON *spec = pick_ref(m, POD_SPEC_KEEP);
+            reduce_containers(spec, "containers", CONTAINER_KEEP, true);
+            reduce_containers(spec, "initContainers", CONTAINER_KEEP, true);
             put(out, k, spec);
         } else if (kind == OBJ_POD && str_eq(k, "status")) {
-            put(out, k, pick(m, POD_STATUS_KEEP));
+            cJSON *st = pick_ref(m, POD_STATUS_KEEP);
+            only_scheduled_condition(st);
+            put(out, k, st);
         } else if (kind == OBJ_NODE && str_eq(k, "spec")) {
-            put(out, k, pick(m, NODE_SPEC_KEEP));
+            put(out, k, pick_ref(m, NODE_SPEC_KEEP));
         } else if (kind == OBJ_NODE && str_eq(k, "status")) {
-            put(out, k, pick(m, NODE_STATUS_KEEP));
+            put(out, k, pick_ref(m, NODE_STATUS_KEEP));
         } else if (kind == OBJ_POD || kind == OBJ_NODE) {
             continue;       /* nothing else of a pod or node is read */
         } else if (kind == OBJ_DAEMONSET && str_eq(k, "spec")) {
@@ -117,8 +144,8 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
                 cJSON *t = cJSON_AddObjectToObject(spec, "template");
                 put(t, "metadata", pick(cJSON_GetObjectItemCaseSensitive(tpl, "metadata"), META_KEEP));
                 cJSON *ts = pick(cJSON_GetObjectItemCaseSensitive(tpl, "spec"), TEMPLATE_SPEC_KEEP);
-                reduce_containers(ts, "containers");
-                reduce_containers(ts, "initContainers");
+                reduce_containers(ts, "containers", DS_CONTAINER_KEEP, false);
+                reduce_containers(ts, "initContainers", DS_CONTAINER_KEEP, false);
                 put(t, "spec", ts);
             }
             put(out, k, spec);
@@ -126,6 +153,7 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(m, 1));
         }
     }
-    drop_env_values(out);
+    /* (a pod's or node's members kept hold no env: their containers are reduced) */
+    if (!pod_or_node) drop_env_values(out);
     return out;
 }

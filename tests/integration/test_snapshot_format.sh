@@ -66,7 +66,7 @@ for f in snap-gz.json snap.json stdout.json; do
 done
 check_eq "$(json_get "$OUT" "any('annotations' in i.get('metadata', {}) for i in d['items'])")" "False" "no annotations copied"
 check_eq "$(json_get "$OUT" "sorted({k for i in d['items'] if i['kind'] == 'Pod' for c in i['spec']['containers'] for k in c})")" \
-  "['image', 'name', 'resources']" "containers reduced to name, image, resources"
+  "['name', 'resources']" "containers reduced to name and resources"
 check_eq "$(json_get "$OUT" "d['metadata']['annotations']['kubectl-gpu/snapshot-format']")" "2" "format version"
 check_eq "$(json_get "$OUT" "d['metadata']['annotations']['kubectl-gpu/context']")" "fake" "context name"
 check_eq "$(json_get "$OUT" "d['metadata']['annotations']['kubectl-gpu/server']")" "$FAKEAPI_URL" "server"
