@@ -2,7 +2,7 @@
  * metrics_collect gathered live, read back into c->stored_usage, and handed to the commands
  * offline as metrics_collect would have handed it live.
  *
- * Values are written as the model holds them (cJSON prints doubles so that they read back
+ * Values are written as the model holds them (17 significant digits, so they read back
  * exactly; unknown = NAN is written null and read back NAN), so the analysis sees the same
  * numbers offline as it saw live.
  */
@@ -30,10 +30,20 @@ static void add_str(cJSON *o, const char *k, const char *v)
     if (v) cJSON_AddStringToObject(o, k, v);
 }
 
+/* cJSON prints 15 significant digits (and 17 only when those do not read back within its
+ * epsilon), so a value read back could differ in the last bits and a threshold compare flip
+ * offline; 17 digits ("%.17g", LC_NUMERIC is never changed) always read back exactly. */
 static void add_num(cJSON *o, const char *k, double v)
 {
-    if (isnan(v) || isinf(v)) cJSON_AddNullToObject(o, k);
-    else cJSON_AddNumberToObject(o, k, v);
+    if (isnan(v) || isinf(v)) {
+        cJSON_AddNullToObject(o, k);
+    } else if (v == floor(v) && fabs(v) < 1e15) {
+        cJSON_AddNumberToObject(o, k, v);
+    } else {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.17g", v);
+        cJSON_AddRawToObject(o, k, buf);
+    }
 }
 
 static cJSON *gpu_record(const GpuUsage *u, const char *of)
