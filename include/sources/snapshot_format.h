@@ -33,10 +33,12 @@ struct cJSON;
  * it, and is not changed).  The caller deletes it. */
 struct cJSON *snapshot_reduce(ObjKind kind, const struct cJSON *item);
 
-/* Appends the usage records of one query to out (a cJSON array): for "devices" d's gpus and
- * pods, for "workloads" the n workload profiles w; q is the query that gave them. */
-void snapshot_usage_records(struct cJSON *out, const char *what, const UsageData *d, const MetricsQuery *q,
-                            const WorkloadUsage *w, size_t n);
+/* The usage records of one query, handed to fn one at a time (deleted when fn returns): for
+ * "devices" d's gpus and pods, for "workloads" the n workload profiles w; q is the query that
+ * gave them. */
+typedef void (*SnapshotEmitFn)(void *ctx, struct cJSON *record);
+void snapshot_usage_records(const char *what, const UsageData *d, const MetricsQuery *q,
+                            const WorkloadUsage *w, size_t n, SnapshotEmitFn fn, void *ctx);
 
 /* One item of apiVersion kubectl-gpu/v1 read from a snapshot, into c->stored_usage. */
 void snapshot_usage_ingest(Cluster *c, const struct cJSON *item);

@@ -82,6 +82,11 @@ static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
     return 0;
 }
 
+static void emit_record(void *ctx, cJSON *rec)
+{
+    out_item(ctx, rec);
+}
+
 /* the usage the commands read, as status (and top) and plan ask for it by default */
 static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
 {
@@ -93,10 +98,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
     free(w->no_usage);
     w->no_usage = str_eq(d.source, "none") ? xstrdup(d.detail ? d.detail : "") : NULL;
     if (!str_eq(d.source, "none")) {
-        cJSON *recs = cJSON_CreateArray(), *r;
-        snapshot_usage_records(recs, "devices", &d, &dq, NULL, 0);
-        cJSON_ArrayForEach(r, recs) out_item(w, r);
-        cJSON_Delete(recs);
+        snapshot_usage_records("devices", &d, &dq, NULL, 0, emit_record, w);
         w->usage_devices = d.ngpus;
     }
     bool found = !str_eq(d.source, "none");
@@ -108,10 +110,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
     MetricsQuery wq = { 7 * 86400, 5, 95, true };
     metrics_collect(&d, &g->source, api, &w->side, &wq, &wu, &nwu);
     if (str_eq(d.source, "prometheus")) {
-        cJSON *recs = cJSON_CreateArray(), *r;
-        snapshot_usage_records(recs, "workloads", &d, &wq, wu, nwu);
-        cJSON_ArrayForEach(r, recs) out_item(w, r);
-        cJSON_Delete(recs);
+        snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);
         w->usage_workloads = nwu;
     }
     workloads_free(wu, nwu);

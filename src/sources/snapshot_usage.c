@@ -67,8 +67,14 @@ static cJSON *gpu_record(const GpuUsage *u, const char *of)
     return o;
 }
 
-void snapshot_usage_records(cJSON *out, const char *what, const UsageData *d, const MetricsQuery *q,
-                            const WorkloadUsage *w, size_t n)
+static void emit(SnapshotEmitFn fn, void *ctx, cJSON *rec)
+{
+    fn(ctx, rec);
+    cJSON_Delete(rec);
+}
+
+void snapshot_usage_records(const char *what, const UsageData *d, const MetricsQuery *q,
+                            const WorkloadUsage *w, size_t n, SnapshotEmitFn fn, void *ctx)
 {
     bool workloads = strcmp(what, "workloads") == 0;
     cJSON *src = record("UsageSource");
@@ -82,10 +88,10 @@ void snapshot_usage_records(cJSON *out, const char *what, const UsageData *d, co
     add_num(src, "evaluatedAt", d->evaluated_at);
     cJSON *warn = cJSON_AddArrayToObject(src, "warnings");
     for (size_t i = 0; i < d->warnings.n; i++) cJSON_AddItemToArray(warn, cJSON_CreateString(d->warnings.v[i]));
-    cJSON_AddItemToArray(out, src);
+    emit(fn, ctx, src);
     if (!workloads) {
-        for (size_t i = 0; i < d->ngpus; i++) cJSON_AddItemToArray(out, gpu_record(&d->gpus[i], "device"));
-        for (size_t i = 0; i < d->npods; i++) cJSON_AddItemToArray(out, gpu_record(&d->pods[i], "pod"));
+        for (size_t i = 0; i < d->ngpus; i++) emit(fn, ctx, gpu_record(&d->gpus[i], "device"));
+        for (size_t i = 0; i < d->npods; i++) emit(fn, ctx, gpu_record(&d->pods[i], "pod"));
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -99,7 +105,7 @@ void snapshot_usage_records(cJSON *out, const char *what, const UsageData *d, co
         add_num(o, "utilPercentile", w[i].util_pct);
         add_num(o, "samples", w[i].samples);
         cJSON_AddNumberToObject(o, "devices", w[i].devices);
-        cJSON_AddItemToArray(out, o);
+        emit(fn, ctx, o);
     }
 }
 

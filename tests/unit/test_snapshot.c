@@ -307,6 +307,11 @@ static void test_kind_after_items(void **state)
     free(p);
 }
 
+static void collect(void *ctx, cJSON *rec)
+{
+    cJSON_AddItemToArray(ctx, cJSON_Duplicate(rec, 1));
+}
+
 /* usage records (snapshot_format.h) are read back exactly, and handed out as the query asks */
 static void test_usage_records(void **state)
 {
@@ -331,14 +336,14 @@ static void test_usage_records(void **state)
     WorkloadUsage w = { .ns = xstrdup("ml"), .pod = xstrdup("p"), .container = xstrdup("c"), .mem_peak_mib = 9000,
                         .mem_pct_mib = 8123.25, .util_peak = 40, .util_pct = 33.3333333333, .samples = 1008, .devices = 2 };
     cJSON *arr = cJSON_CreateArray();
-    snapshot_usage_records(arr, "devices", &d, &dq, NULL, 0);
+    snapshot_usage_records("devices", &d, &dq, NULL, 0, collect, arr);
     UsageData wd;
     memset(&wd, 0, sizeof wd);
     wd.source = xstrdup("prometheus");
     wd.detail = xstrdup("Prometheus http://prom:9090");
     wd.window_s = 7 * 86400;
     wd.windowed = true;
-    snapshot_usage_records(arr, "workloads", &wd, &wq, &w, 1);
+    snapshot_usage_records("workloads", &wd, &wq, &w, 1, collect, arr);
     cJSON *list = cJSON_CreateObject();
     cJSON_AddStringToObject(list, "kind", "List");
     cJSON_AddItemToObject(list, "items", arr);
