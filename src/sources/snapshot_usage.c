@@ -207,18 +207,6 @@ void snapshot_usage_ingest(Cluster *c, const cJSON *item)
 
 /* ---- offline ---- */
 
-static void copy_gpu(GpuUsage *dst, const GpuUsage *src)
-{
-    *dst = *src;
-    dst->node = src->node ? xstrdup(src->node) : NULL;
-    dst->uuid = src->uuid ? xstrdup(src->uuid) : NULL;
-    dst->model = src->model ? xstrdup(src->model) : NULL;
-    dst->mig_profile = src->mig_profile ? xstrdup(src->mig_profile) : NULL;
-    dst->ns = src->ns ? xstrdup(src->ns) : NULL;
-    dst->pod = src->pod ? xstrdup(src->pod) : NULL;
-    dst->container = src->container ? xstrdup(src->container) : NULL;
-}
-
 static void duration_text(char *buf, size_t n, double s)
 {
     if (s >= 86400 && fmod(s, 86400) == 0) snprintf(buf, n, "%gd", s / 86400);
@@ -242,7 +230,7 @@ static char *stored_detail(const char *detail, double at)
 
 bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *data, WorkloadUsage **w, size_t *nw)
 {
-    const UsageSnapshot *s = c ? c->stored_usage : NULL;
+    UsageSnapshot *s = c ? c->stored_usage : NULL;
     if (!s) return false;
     char want[32], have[32];
     if (q->want_workloads && w && nw) {
@@ -262,21 +250,16 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         if (fabs(q->percentile - s->wl_percentile) > 1e-9)
             strvec_pushf(&data->warnings, "metrics: the snapshot holds the p%g of usage; p%g cannot be computed "
                          "offline (the stored p%g is used)", s->wl_percentile, q->percentile, s->wl_percentile);
-        *w = s->nworkloads ? xcalloc(s->nworkloads, sizeof **w) : NULL;
-        for (size_t i = 0; i < s->nworkloads; i++) {
-            const WorkloadUsage *x = &s->workloads[i];
-            (*w)[i] = *x;
-            (*w)[i].ns = x->ns ? xstrdup(x->ns) : NULL;
-            (*w)[i].pod = x->pod ? xstrdup(x->pod) : NULL;
-            (*w)[i].container = x->container ? xstrdup(x->container) : NULL;
-            (*w)[i].owner_kind = x->owner_kind ? xstrdup(x->owner_kind) : NULL;
-            (*w)[i].owner_name = x->owner_name ? xstrdup(x->owner_name) : NULL;
-        }
+        /* handed over, not copied: tens of thousands of records are not held twice */
+        *w = s->workloads;
         *nw = s->nworkloads;
+        s->workloads = NULL;
+        s->nworkloads = s->capworkloads = 0;
+        s->have_workloads = false;
         return true;
     }
     if (!s->have_devices) return false;
-    const UsageData *d = &s->devices;
+    UsageData *d = &s->devices;
     free(data->source); free(data->detail);
     data->source = xstrdup(d->source);
     data->detail = stored_detail(d->detail, d->evaluated_at);
@@ -290,11 +273,13 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         strvec_pushf(&data->warnings, "metrics: the snapshot holds usage over %s; a window of %s cannot be "
                      "applied offline (the stored %s is used)", have, want, have);
     }
-    data->gpus = d->ngpus ? xcalloc(d->ngpus, sizeof *data->gpus) : NULL;
-    for (size_t i = 0; i < d->ngpus; i++) copy_gpu(&data->gpus[i], &d->gpus[i]);
+    /* handed over, as above */
+    data->gpus = d->gpus;
     data->ngpus = d->ngpus;
-    data->pods = d->npods ? xcalloc(d->npods, sizeof *data->pods) : NULL;
-    for (size_t i = 0; i < d->npods; i++) copy_gpu(&data->pods[i], &d->pods[i]);
+    data->pods = d->pods;
     data->npods = d->npods;
+    d->gpus = d->pods = NULL;
+    d->ngpus = d->npods = s->capgpus = s->cappods = 0;
+    s->have_devices = false;
     return true;
 }

@@ -279,7 +279,9 @@ run_size() {
   check_status "$file" "$realpods"
   measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
   measure "kubectl-gpu plan -o json" "$realpods" "$KGPU" plan -o json --prometheus "$PROM_URL"
-  # snapshots (issue 16): written without and with metrics, then read offline
+  # snapshots (issue 16): written without and with metrics, then read offline (status live
+  # with the metrics first, to compare the offline read with)
+  measure "kubectl-gpu status, metrics" "$realpods" "$KGPU" status -o json --prometheus "$PROM_URL"
   measure "kubectl-gpu snapshot" "$realpods" "$KGPU" snapshot --no-metrics -o "$T/bench-snap.json.gz"
   measure "kubectl-gpu snapshot, metrics" "$realpods" "$KGPU" snapshot --prometheus "$PROM_URL" \
     -o "$T/bench-snap-m.json.gz"

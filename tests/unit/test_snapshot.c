@@ -374,7 +374,13 @@ static void test_usage_records(void **state)
     assert_int_equal(got.warnings.n, 1);
     assert_true(got.windowed);
     usage_free(&got);
+    /* handed over once per load */
+    memset(&got, 0, sizeof got);
+    assert_false(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
+    cluster_free(&c);
     /* another window: the stored one, with a warning */
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     MetricsQuery dq2 = { 7200, 5, 95, false };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &dq2, &got, NULL, NULL));
@@ -393,6 +399,9 @@ static void test_usage_records(void **state)
     assert_int_equal(got.ngpus, 0);
     workloads_free(gw, ngw);
     usage_free(&got);
+    cluster_free(&c);
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     MetricsQuery wq99 = { 7 * 86400, 5, 99, true };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &wq99, &got, &gw, &ngw));
