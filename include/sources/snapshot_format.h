@@ -47,7 +47,8 @@ void snapshot_usage_ingest(Cluster *c, const struct cJSON *item);
  * q asks (device records, or workload profiles when q->want_workloads).  The records are
  * handed over, not copied (at 5,000 nodes they are tens of MB): each kind is given once per
  * load, and a second query of the same kind finds none (the commands ask once; top with
- * --snapshot does not refresh).  A window or percentile other than the stored one becomes a
+ * --snapshot does not refresh); a workloads query also releases the device records (plan
+ * reads none, as live).  A window or percentile other than the stored one becomes a
  * warning.  False when the snapshot holds no usage for that query (data untouched). */
 bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *data,
                          WorkloadUsage **w, size_t *nw);
