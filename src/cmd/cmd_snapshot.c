@@ -101,9 +101,9 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
         snapshot_usage_records("devices", &d, &dq, NULL, 0, emit_record, w);
         w->usage_devices = d.ngpus;
     }
-    bool found = !str_eq(d.source, "none");
+    bool windowed = str_eq(d.source, "prometheus");
     usage_free(&d);
-    if (!found) return;
+    if (!windowed) return;      /* workload profiles come from Prometheus only (metrics.h) */
     /* plan: its default window and percentile (cmd_plan.c) */
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
