@@ -49,7 +49,7 @@ static cJSON *pick_as(const cJSON *o, const char *const *keep, bool ref)
     cJSON *out = cJSON_CreateObject();
     const cJSON *m;
     cJSON_ArrayForEach(m, o) {
-        if (!m->string || !listed(keep, m->string) || cJSON_GetObjectItemCaseSensitive(out, m->string)) continue;
+        if (!m->string || !listed(keep, m->string)) continue;     /* (a repeated key stays repeated) */
         if (ref) cJSON_AddItemReferenceToObject(out, m->string, (cJSON *)m);
         else cJSON_AddItemToObject(out, m->string, cJSON_Duplicate(m, 1));
     }
@@ -118,7 +118,7 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
     const cJSON *m;
     cJSON_ArrayForEach(m, item) {
         const char *k = m->string;
-        if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind") || cJSON_GetObjectItemCaseSensitive(out, k)) continue;
+        if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind")) continue;
         if (str_eq(k, "metadata")) {
             put(out, k, pick_as(m, META_KEEP, pod_or_node));
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
