@@ -3,7 +3,7 @@ VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS     := libcurl libcjson yaml-0.1 ncursesw
+PKGS     := libcurl libcjson yaml-0.1 ncursesw zlib
 SHELL    := /bin/bash
 
 # On a fresh machine, install the -dev packages when pkg-config misses one of them.
@@ -121,7 +121,9 @@ test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)
 	 tests/run-all.sh --bin $(CURDIR)/build/asan/kubectl-gpu --units build/asan/unit --label asan
 
 demo: kubectl-gpu
-	./kubectl-gpu status --snapshot examples/clusters/mixed-fleet.json
+	./kubectl-gpu status --snapshot examples/clusters/gpu-week.json.gz
+	@echo
+	./kubectl-gpu plan --snapshot examples/clusters/gpu-week.json.gz
 
 valgrind: kubectl-gpu $(REL_UNITS)
 	@KGPU_VALGRIND=1 tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label valgrind

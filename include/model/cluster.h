@@ -117,6 +117,7 @@ typedef struct Cluster {
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */
     char *source;              /* "api" or "snapshot FILE" */
+    struct UsageSnapshot *stored_usage;   /* usage a snapshot holds (usage.h), NULL when none */
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */
     struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */

@@ -68,7 +68,24 @@ typedef struct {
                                  * reads the workloads */
 } MetricsQuery;
 
+/* Usage kept in a snapshot (`kubectl gpu snapshot` with metrics reachable), for the commands
+ * that read it offline: the device records over status's idle window (status, top) and the
+ * workload profiles over plan's window (plan).  Filled by the snapshot reader. */
+typedef struct UsageSnapshot {
+    UsageData devices;          /* source, detail, window_s, idle_threshold, windowed,
+                                 * evaluated_at, warnings, gpus, pods */
+    bool have_devices;
+    size_t capgpus, cappods;
+    WorkloadUsage *workloads; size_t nworkloads, capworkloads;
+    bool have_workloads;
+    char *wl_source, *wl_detail;
+    double wl_window_s, wl_percentile, wl_evaluated_at;
+    bool wl_windowed;
+    Strvec wl_warnings;
+} UsageSnapshot;
+
 void usage_free(UsageData *d);
+void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
 void workloads_free(WorkloadUsage *w, size_t n);
 
 

@@ -51,8 +51,9 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Er
 int loader_connect(const SourceConfig *sc, struct RestConfig *rc, struct ApiClient **api,
                    struct Error *err);
 
-/* Lists what rq asks for, in order nodes, pods, DRA objects (loader_wants_dra), events, resourcequotas, daemonsets,
- * clusterpolicies, services, handing each item to fn with its kind.  Optional lists failing
+/* Lists what rq asks for, in order nodes, pods, DRA objects (loader_wants_dra), events,
+ * resourcequotas, daemonsets, clusterpolicies, services, handing each item to fn with its kind
+ * (without the members the model never reads, as cluster_load reads them).  Optional lists failing
  * with 403/404 add a line to *warnings; *clusterpolicy_checked is true when the ClusterPolicy
  * CRD was queried (404 = not installed counts as checked).  An expired continue token
  * fails with err->code = 410 (the caller restarts). */

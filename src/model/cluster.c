@@ -245,6 +245,8 @@ static void release_pod(Cluster *c, Pod *p)
 
 /* ---- usage ---- */
 
+void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_free is not this one) */
+
 static void usage_free(void *v)
 {
     NodeUsage *u = v;
@@ -754,6 +756,7 @@ void cluster_free(Cluster *c)
     dra_state_free(c->dra);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
+    usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
     strmap_free(c->pending_usage, usage_free);
     strmap_free(c->pod_index, NULL);

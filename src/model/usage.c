@@ -33,6 +33,16 @@ void workloads_free(WorkloadUsage *w, size_t n)
     free(w);
 }
 
+void usage_snapshot_free(UsageSnapshot *s)
+{
+    if (!s) return;
+    usage_free(&s->devices);
+    workloads_free(s->workloads, s->nworkloads);
+    free(s->wl_source); free(s->wl_detail);
+    strvec_free(&s->wl_warnings);
+    free(s);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* joins                                                                                     */
 

@@ -95,7 +95,8 @@ typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
 
 /* Members of the objects that the reduced cluster never reads (cluster.h, node.c, pod.c):
  * when loading into the model they are passed over unparsed.  They are most of a pod's and a
- * node's bytes (managed fields, container statuses, image lists).  `snapshot` keeps them. */
+ * node's bytes (managed fields, container statuses, image lists).  `snapshot` leaves them out
+ * too (and reduces the rest: snapshot_reduce). */
 static const char *const model_skip_pod[] = {
     "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
     "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
@@ -318,7 +319,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
 int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, Error *err)
 {
-    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, false, err);
+    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, err);
 }
 
 /* ---- cluster_load ---- */

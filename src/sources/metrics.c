@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "internal.h"
 #include "sources/prometheus.h"
+#include "sources/snapshot_format.h"
 #include "util/strmap.h"
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -272,6 +273,8 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
         return;
     }
     if (!api) {
+        /* a snapshot taken with metrics reachable holds what the commands read */
+        if (sc && sc->snapshot && snapshot_usage_fill(c, &mq, data, workloads, nworkloads)) return;
         set_source(data, "none", xstrdup(sc && sc->snapshot
             ? "offline (--snapshot): metrics only with --prometheus URL"
             : "no API server connection to find metrics through"));

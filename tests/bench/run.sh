@@ -15,6 +15,8 @@
 #   floor                       tests/bench/floor.c: the pages `status` reads, one keep-alive
 #                               connection, gzip as kubectl-gpu asks, nothing parsed
 #   kubectl-gpu status -o json, pending -A -o json, plan -o json (--prometheus: the metrics)
+#   kubectl-gpu snapshot (without and with metrics), then status, pending and plan --snapshot
+#                               on them (issue 16: < 30 MB, at most 1.2x status, read streaming)
 #   kubectl get pods -A -o json, kubectl get nodes -o json   (the real kubectl, same data)
 # then the targets of issue 10 as ok/not ok lines.  With --sizes, the whole run is repeated
 # per pod count (nodes = pods / 30) and a scaling table closes the output.  At full size a
@@ -263,6 +265,17 @@ PY
   printf '# %-34s %7.2f s\n' "kubectl-gpu top (first screen)" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" >&2
 }
 
+# snapshot_file FILE SIZE WHAT : the size of a snapshot `snapshot` wrote, as a row
+snapshot_file() {
+  python3 - "$1" "$2" "$3" "$ROWS_FILE" "${SCENARIO:-main}" <<'PY'
+import json, os, sys
+f, size, what, rows, scenario = sys.argv[1:6]
+with open(rows, 'a') as fh:
+    fh.write(json.dumps({'label': 'snapshot-file', 'size': int(size), 'scenario': scenario, 'what': what,
+                         'mb': os.path.getsize(f) / 1e6 if os.path.exists(f) else None}) + '\n')
+PY
+}
+
 # run_queue NODES PPN PENDING : the full cluster with a long queue
 run_queue() {
   local file realpods
@@ -312,6 +325,20 @@ run_size() {
   check_status "$file" "$realpods"
   measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
   measure "kubectl-gpu plan -o json" "$realpods" "$KGPU" plan -o json --prometheus "$PROM_URL"
+  # snapshots (issue 16): written without and with metrics, then read offline (status live
+  # with the metrics first, to compare the offline read with)
+  measure "kubectl-gpu status, metrics" "$realpods" "$KGPU" status -o json --prometheus "$PROM_URL"
+  measure "kubectl-gpu snapshot" "$realpods" "$KGPU" snapshot --no-metrics -o "$T/bench-snap.json.gz"
+  measure "kubectl-gpu snapshot, metrics" "$realpods" "$KGPU" snapshot --prometheus "$PROM_URL" \
+    -o "$T/bench-snap-m.json.gz"
+  snapshot_file "$T/bench-snap.json.gz" "$realpods" "without metrics"
+  snapshot_file "$T/bench-snap-m.json.gz" "$realpods" "with metrics"
+  measure "status --snapshot" "$realpods" "$KGPU" status -o json --snapshot "$T/bench-snap.json.gz"
+  measure "status --snapshot, metrics" "$realpods" "$KGPU" status -o json --snapshot "$T/bench-snap-m.json.gz"
+  measure "pending -A --snapshot" "$realpods" "$KGPU" pending -A -o json --snapshot "$T/bench-snap.json.gz"
+  measure "plan --snapshot" "$realpods" "$KGPU" plan -o json --snapshot "$T/bench-snap.json.gz"
+  measure "plan --snapshot, metrics" "$realpods" "$KGPU" plan -o json --snapshot "$T/bench-snap-m.json.gz"
+  rm -f "$T/bench-snap.json.gz" "$T/bench-snap-m.json.gz"
   if [ "$KUBECTL_RUN" = 1 ]; then
     measure "kubectl get pods -A -o json" "$realpods" "$KUBECTL" get pods -A -o json
     measure "kubectl get nodes -o json" "$realpods" "$KUBECTL" get nodes -o json
@@ -348,7 +375,8 @@ rows_f, out_f, json_f, stamp, commit, cores, mem_gb, sizes, gzip = sys.argv[1:10
 allrows = [json.loads(l) for l in open(rows_f) if l.strip()]
 queue = [r for r in allrows if r.get('scenario') == 'queue']
 allrows_main = [r for r in allrows if r.get('scenario', 'main') == 'main']
-rows = [r for r in allrows_main if r['label'] != 'check']
+rows = [r for r in allrows_main if r['label'] not in ('check', 'snapshot-file')]
+snapfiles = [r for r in allrows_main if r['label'] == 'snapshot-file']
 checks_by_size = {r['size']: r for r in allrows_main if r['label'] == 'check'}
 lines, checks = [], []
 
@@ -392,6 +420,19 @@ for size in sizes_seen:
     if st and fl:
         target(st['wall'] <= 3 * fl['wall'],
                'status wall %.2f s <= 3 x floor (%.2f s): ratio %.2f' % (st['wall'], fl['wall'], st['wall'] / fl['wall']))
+    # snapshots (issue 16): small, written about as fast as status reads, read back streaming
+    for f in (x for x in snapfiles if x['size'] == size):
+        target(f['mb'] is not None and f['mb'] < 30, 'snapshot %s: %s MB < 30 MB'
+               % (f['what'], '%.1f' % f['mb'] if f['mb'] is not None else 'no file'))
+    sn, ss = by.get('kubectl-gpu snapshot'), by.get('status --snapshot')
+    if sn and st:
+        target(sn['wall'] <= 1.2 * st['wall'], 'snapshot wall %.2f s <= 1.2 x status (%.2f s)' % (sn['wall'], st['wall']))
+    if ss and st:
+        target(ss['wall'] < st['wall'], 'status --snapshot wall %.2f s < live status (%.2f s)' % (ss['wall'], st['wall']))
+    for r in rs:
+        if '--snapshot' in r['label']:
+            target(r['rc'] == 0, '%s exits 0' % r['label'])
+            target(r['rss_kb'] < 64 * 1024, '%s peak RSS %.1f MiB < 64 MiB' % (r['label'], mib(r['rss_kb'])))
     for r in rs:
         if r['label'].startswith('kubectl-gpu') or r['label'].startswith('plan,'):
             target(r['rc'] == 0, '%s exits 0' % r['label'])

@@ -4,7 +4,7 @@
 # instrumentation into build/fuzz/obj, archived, and linked with each tests/fuzz/fuzz_*.c.
 # Sanitizers: AddressSanitizer (leaks too) and UBSan, any UB report aborts.
 FUZZ_CC    ?= clang
-PKGS       := libcurl libcjson yaml-0.1 ncursesw
+PKGS       := libcurl libcjson yaml-0.1 ncursesw zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lm -lpthread
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -1,6 +1,6 @@
-/* libFuzzer target: snapshot files (src/sources/snapshot.c: the List scanner + item ingest).
+/* libFuzzer target: snapshot files (src/sources/snapshot.c: the streaming List scanner over zlib + item ingest).
  *   clang -fsanitize=fuzzer,address -Iinclude tests/fuzz/fuzz_snapshot.c build/asan/libkgpu.a ...
- * Seeds: the JSON files of tests/fixtures/api.  Any input: no crash, no leak, no hang; an error or a
+ * Seeds: the JSON files of tests/fixtures/api (plain; the file may also be gzip).  Any input: no crash, no leak, no hang; an error or a
  * cluster, never both. */
 #include <stddef.h>
 #include <stdint.h>

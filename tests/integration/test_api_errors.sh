@@ -111,7 +111,8 @@ fakeapi_clear_log
 fakeapi_faults '[{"path": "^/api/v1/pods$", "code": 500, "times": 2}]'
 kgpu snapshot
 check_rc 0 "500 retried then success"
-check_eq "$(fakeapi_count '^/api/v1/pods$')" "3" "two 500s then success"
+# (the pod lists by label that follow look for the DCGM exporters, to store their usage)
+check_eq "$(fakeapi_count '^/api/v1/pods$' 'fieldSelector=status.phase')" "3" "two 500s then success"
 
 fakeapi_clear_log
 fakeapi_faults '[{"path": "^/api/v1/nodes$", "code": 503, "retryAfter": 0}]'

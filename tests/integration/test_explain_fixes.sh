@@ -15,7 +15,7 @@ echo "$out" | grep -v '^ok - ' | sed 's/^/# /'
 if [ $rc = 0 ]; then ok "every re-checkable fix makes its pod fit ($(echo "$out" | grep -c '^ok - ') applied)"
 else fail "fixes that do not make the pod fit: $(echo "$out" | grep '^not ok' | head -5)"; fi
 
-for f in tests/fixtures/pending/*.json examples/clusters/*.json; do
+for f in tests/fixtures/pending/*.json examples/clusters/*.json examples/clusters/*.json.gz; do
   kgpu status --snapshot "$f" -o json
   st=$(json_get "$OUT" "d['summary']['pendingGPUPods']")
   kgpu pending --snapshot "$f" -A -o json

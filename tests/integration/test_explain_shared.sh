@@ -16,7 +16,7 @@ python3 tests/gen/gen_cluster.py --nodes 40 --gpu-fraction 1 --pods-per-node 12 
   --queue-owner 20 --seed 3 -o "$T/queue.json" || fail "gen_cluster --fill 1 --pending 90"
 
 compared=0 differ=0
-for f in $(find tests/fixtures examples/clusters -name '*.json' | sort) "$T/queue.json"; do
+for f in $(find tests/fixtures examples/clusters -name '*.json' -o -name '*.json.gz' | sort) "$T/queue.json"; do
   "$KGPU_BIN" pending -A -o json --all-nodes --snapshot "$f" >"$T/shared.json" 2>"$T/shared.err" || continue
   grep -q '"verdict"' "$T/shared.json" || continue      # no pending pod: nothing to compare
   KGPU_EXPLAIN_PLAIN=1 "$KGPU_BIN" pending -A -o json --all-nodes --snapshot "$f" >"$T/plain.json" 2>"$T/plain.err"

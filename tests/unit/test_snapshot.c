@@ -9,12 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 #include "model/cluster.h"
 #include "util/error.h"
 #include "sources/loader.h"
 #include "util/util.h"
+#include "sources/snapshot_format.h"
+#include <math.h>
+#include <zlib.h>
+#include <cjson/cJSON.h>
 
 static char dir[PATH_MAX];
 static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true };
@@ -244,12 +249,189 @@ static void test_truncated_message(void **state)
     free(p);
 }
 
+static char *write_gz(const char *name, const char *text, size_t keep)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    gzFile g = gzopen(p, "wb");
+    assert_non_null(g);
+    assert_int_equal(gzwrite(g, text, (unsigned)strlen(text)), (int)strlen(text));
+    assert_int_equal(gzclose(g), Z_OK);
+    if (keep) assert_int_equal(truncate(p, (off_t)keep), 0);
+    return p;
+}
+
+/* the same List gzip-compressed reads as plain; a cut or damaged gzip file is an error */
+static void test_gzip(void **state)
+{
+    (void)state;
+    char *p = write_gz("full.json.gz", FULL, 0);
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 2);
+    assert_int_equal(c.all_pods, 2);
+    assert_string_equal(c.context, "prod");
+    cluster_free(&c);
+    free(p);
+
+    struct stat st;
+    p = write_gz("cut.json.gz", FULL, 0);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(truncate(p, st.st_size / 2), 0);
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
+    assert_non_null(strstr(err.msg, "the compressed data is damaged or cut short"));
+    cluster_free(&c);
+    free(p);
+}
+
+/* a "<Kind>List" whose kind comes after its items (as kubectl prints a List) */
+static void test_kind_after_items(void **state)
+{
+    (void)state;
+    char *p = write_file("late.json", "{\"items\":[{\"metadata\":{\"name\":\"n1\"}},{\"metadata\":{\"name\":\"n2\"}}],"
+                         "\"kind\":\"NodeList\",\"apiVersion\":\"v1\"}");
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_int_equal(c.nnodes, 2);
+    cluster_free(&c);
+    free(p);
+    p = write_file("late-list.json", "{\"items\":[{\"metadata\":{\"name\":\"n1\"}}],\"kind\":\"List\"}");
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
+    assert_non_null(strstr(err.msg, "items[0] has no kind"));
+    cluster_free(&c);
+    free(p);
+}
+
+static void collect(void *ctx, cJSON *rec)
+{
+    cJSON_AddItemToArray(ctx, cJSON_Duplicate(rec, 1));
+}
+
+/* usage records (snapshot_format.h) are read back exactly, and handed out as the query asks */
+static void test_usage_records(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.source = xstrdup("prometheus");
+    d.detail = xstrdup("Prometheus http://prom:9090");
+    d.window_s = 3600;
+    d.idle_threshold = 5;
+    d.windowed = true;
+    d.evaluated_at = 1748858430;
+    strvec_push(&d.warnings, "metrics: one warning");
+    d.ngpus = 2;
+    d.gpus = xcalloc(2, sizeof *d.gpus);
+    d.gpus[0] = (GpuUsage){ .node = xstrdup("a100-01"), .gpu = 3, .uuid = xstrdup("GPU-1"), .model = xstrdup("NVIDIA A100"),
+                            .mig_instance = -1, .ns = xstrdup("ml"), .pod = xstrdup("p"), .container = xstrdup("c"),
+                            .mem_used_mib = 1234.5, .mem_total_mib = 81920, .util = 0.1 + 0.2, .util_max = NAN, .holders = 1 };
+    d.gpus[1] = (GpuUsage){ .node = xstrdup("a100-01"), .gpu = 4, .mig_profile = xstrdup("1g.10gb"), .mig_instance = 7,
+                            .mem_used_mib = NAN, .mem_total_mib = 9728, .util = 3, .util_max = 4 };
+    MetricsQuery dq = { 3600, 5, 95, false }, wq = { 7 * 86400, 5, 95, true };
+    WorkloadUsage w = { .ns = xstrdup("ml"), .pod = xstrdup("p"), .container = xstrdup("c"), .mem_peak_mib = 9000,
+                        .mem_pct_mib = 8123.25, .util_peak = 40, .util_pct = 33.3333333333, .samples = 1008, .devices = 2 };
+    cJSON *arr = cJSON_CreateArray();
+    snapshot_usage_records("devices", &d, &dq, NULL, 0, collect, arr);
+    UsageData wd;
+    memset(&wd, 0, sizeof wd);
+    wd.source = xstrdup("prometheus");
+    wd.detail = xstrdup("Prometheus http://prom:9090");
+    wd.window_s = 7 * 86400;
+    wd.windowed = true;
+    snapshot_usage_records("workloads", &wd, &wq, &w, 1, collect, arr);
+    cJSON *list = cJSON_CreateObject();
+    cJSON_AddStringToObject(list, "kind", "List");
+    cJSON_AddItemToObject(list, "items", arr);
+    char *text = cJSON_PrintUnformatted(list);
+    cJSON_Delete(list);
+    char *p = write_gz("usage.json.gz", text, 0);
+    free(text);
+
+    Cluster c;
+    cluster_init(&c);
+    Error err = { 0 };
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    assert_non_null(c.stored_usage);
+    UsageData got;
+    memset(&got, 0, sizeof got);
+    assert_true(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
+    assert_string_equal(got.source, "prometheus");
+    assert_non_null(strstr(got.detail, "Prometheus http://prom:9090 (stored in the snapshot, evaluated at 2025-06-02T10:00:30Z)"));
+    assert_int_equal(got.ngpus, 2);
+    assert_string_equal(got.gpus[0].node, "a100-01");
+    assert_int_equal(got.gpus[0].gpu, 3);
+    assert_true(got.gpus[0].mem_used_mib == 1234.5);
+    assert_true(got.gpus[0].util == 0.1 + 0.2);          /* exactly, as printed and read back */
+    assert_true(isnan(got.gpus[0].util_max));
+    assert_true(isnan(got.gpus[1].mem_used_mib));
+    assert_string_equal(got.gpus[1].mig_profile, "1g.10gb");
+    assert_int_equal(got.gpus[1].mig_instance, 7);
+    assert_int_equal(got.warnings.n, 1);
+    assert_true(got.windowed);
+    usage_free(&got);
+    /* handed over once per load */
+    memset(&got, 0, sizeof got);
+    assert_false(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
+    cluster_free(&c);
+    /* another window: the stored one, with a warning */
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    MetricsQuery dq2 = { 7200, 5, 95, false };
+    memset(&got, 0, sizeof got);
+    assert_true(snapshot_usage_fill(&c, &dq2, &got, NULL, NULL));
+    assert_int_equal(got.warnings.n, 2);
+    assert_non_null(strstr(got.warnings.v[1], "the snapshot holds usage over 1h; a window of 2h cannot be applied offline"));
+    usage_free(&got);
+    /* the workload profiles */
+    WorkloadUsage *gw = NULL;
+    size_t ngw = 0;
+    memset(&got, 0, sizeof got);
+    assert_true(snapshot_usage_fill(&c, &wq, &got, &gw, &ngw));
+    assert_int_equal(ngw, 1);
+    assert_string_equal(gw[0].pod, "p");
+    assert_true(gw[0].mem_pct_mib == 8123.25 && gw[0].util_pct == 33.3333333333 && gw[0].samples == 1008);
+    assert_int_equal(gw[0].devices, 2);
+    assert_int_equal(got.ngpus, 0);
+    workloads_free(gw, ngw);
+    usage_free(&got);
+    cluster_free(&c);
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    MetricsQuery wq99 = { 7 * 86400, 5, 99, true };
+    memset(&got, 0, sizeof got);
+    assert_true(snapshot_usage_fill(&c, &wq99, &got, &gw, &ngw));
+    assert_int_equal(got.warnings.n, 1);
+    assert_non_null(strstr(got.warnings.v[0], "p99 cannot be computed offline (the stored p95 is used)"));
+    workloads_free(gw, ngw);
+    usage_free(&got);
+    cluster_free(&c);
+    free(p);
+    usage_free(&d);
+    usage_free(&wd);
+    free(w.ns); free(w.pod); free(w.container);
+
+    /* a snapshot without usage has none to give */
+    p = write_file("nousage.json", FULL);
+    cluster_init(&c);
+    assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
+    memset(&got, 0, sizeof got);
+    assert_false(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
+    cluster_free(&c);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_list), cmocka_unit_test(test_typed_list_and_single_object),
         cmocka_unit_test(test_mtime_when_no_annotation), cmocka_unit_test(test_malformed_item_is_a_warning),
         cmocka_unit_test(test_not_a_snapshot), cmocka_unit_test(test_truncated_message),
+        cmocka_unit_test(test_gzip), cmocka_unit_test(test_kind_after_items), cmocka_unit_test(test_usage_records),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,159 @@
+/* snapshot_reduce.c — an API object reduced to what the model reads, for the snapshot.
+ *
+ * The members kept are those node.c, pod.c, cluster.c and dpconfig.c read (and the
+ * analysis reads only the model), so a command gives the same answer from the snapshot as
+ * live.  Everything else is left out: it is most of the bytes (managed fields, container
+ * statuses, images, volumes), and what a snapshot does not copy it cannot leak (annotations,
+ * env values, commands and arguments).  A member the model starts to read must be added here;
+ * the tests compare live and snapshot answers on the same cluster (test_auth.sh,
+ * test_snapshot_metrics.sh).
+ */
+#include "sources/snapshot_format.h"
+#include "sources/loader.h"
+#include "util/util.h"
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static const char *const META_KEEP[] = {
+    "name", "namespace", "uid", "labels", "ownerReferences", "creationTimestamp", "deletionTimestamp", NULL
+};
+static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
+static const char *const DS_CONTAINER_KEEP[] = { "name", "image", "resources", NULL };   /* the image: versions */
+static const char *const POD_SPEC_KEEP[] = {
+    "nodeName", "containers", "initContainers", "overhead", "affinity", "nodeSelector", "tolerations",
+    "priority", "priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName",
+    "schedulingGates", "resourceClaims", NULL
+};
+static const char *const POD_STATUS_KEEP[] = { "phase", "conditions", "nominatedNodeName", "reason", "message", NULL };
+static const char *const NODE_SPEC_KEEP[] = { "taints", "unschedulable", NULL };
+static const char *const NODE_STATUS_KEEP[] = { "capacity", "allocatable", "conditions", NULL };
+static const char *const TEMPLATE_SPEC_KEEP[] = {
+    "containers", "initContainers", "nodeSelector", "affinity", "tolerations", NULL
+};
+
+static bool listed(const char *const *keep, const char *name)
+{
+    for (; *keep; keep++)
+        if (str_eq(*keep, name)) return true;
+    return false;
+}
+
+/* A new object with the members of o named in keep (NULL when o is not an object): copies,
+ * or with ref, references to them (cJSON_AddItemReferenceToObject: printed as the member,
+ * never freed or changed through the new object; o must outlive it).  Pods and nodes, most of
+ * a snapshot, take references: nothing of theirs is changed afterwards other than by
+ * replacing a member of the new object. */
+static cJSON *pick_as(const cJSON *o, const char *const *keep, bool ref)
+{
+    if (!cJSON_IsObject(o)) return NULL;
+    cJSON *out = cJSON_CreateObject();
+    const cJSON *m;
+    cJSON_ArrayForEach(m, o) {
+        if (!m->string || !listed(keep, m->string)) continue;     /* (a repeated key stays repeated) */
+        if (ref) cJSON_AddItemReferenceToObject(out, m->string, (cJSON *)m);
+        else cJSON_AddItemToObject(out, m->string, cJSON_Duplicate(m, 1));
+    }
+    return out;
+}
+
+static cJSON *pick(const cJSON *o, const char *const *keep) { return pick_as(o, keep, false); }
+static cJSON *pick_ref(const cJSON *o, const char *const *keep) { return pick_as(o, keep, true); }
+
+static void put(cJSON *o, const char *name, cJSON *v)
+{
+    if (v) cJSON_AddItemToObject(o, name, v);
+}
+
+/* containers reduced to the members in keep: the member is replaced by a new list (of
+ * references with ref) */
+static void reduce_containers(cJSON *spec, const char *name, const char *const *keep, bool ref)
+{
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(spec, name);
+    if (!cJSON_IsArray(list)) return;
+    cJSON *out = cJSON_CreateArray(), *c;
+    cJSON_ArrayForEach(c, list) {
+        cJSON *r = pick_as(c, keep, ref);
+        if (r) cJSON_AddItemToArray(out, r);
+    }
+    cJSON_ReplaceItemInObjectCaseSensitive(spec, name, out);
+}
+
+/* a pod's conditions: only PodScheduled is read (pod.c); the member is replaced by a list of
+ * references to those */
+static void only_scheduled_condition(cJSON *status)
+{
+    cJSON *conds = cJSON_GetObjectItemCaseSensitive(status, "conditions");
+    if (!cJSON_IsArray(conds)) return;
+    cJSON *out = cJSON_CreateArray(), *c;
+    cJSON_ArrayForEach(c, conds)
+        if (str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled"))
+            cJSON_AddItemReferenceToArray(out, c);
+    cJSON_ReplaceItemInObjectCaseSensitive(status, "conditions", out);
+}
+
+/* env values, wherever an object carries a list "env" of {name, value} (operator specs) */
+static void drop_env_values(cJSON *o)
+{
+    if (!cJSON_IsObject(o) && !cJSON_IsArray(o)) return;
+    cJSON *m;
+    cJSON_ArrayForEach(m, o) {
+        if (m->string && strcmp(m->string, "env") == 0 && cJSON_IsArray(m)) {
+            cJSON *e;
+            cJSON_ArrayForEach(e, m) {
+                cJSON_DeleteItemFromObjectCaseSensitive(e, "value");
+                cJSON_DeleteItemFromObjectCaseSensitive(e, "valueFrom");
+            }
+        } else {
+            drop_env_values(m);
+        }
+    }
+}
+
+cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
+{
+    bool pod_or_node = kind == OBJ_POD || kind == OBJ_NODE;
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "apiVersion", loader_api_version(kind));
+    cJSON_AddStringToObject(out, "kind", obj_kind_name(kind));
+    const cJSON *m;
+    cJSON_ArrayForEach(m, item) {
+        const char *k = m->string;
+        if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind")) continue;
+        if (str_eq(k, "metadata")) {
+            put(out, k, pick_as(m, META_KEEP, pod_or_node));
+        } else if (kind == OBJ_POD && str_eq(k, "spec")) {
+            cJSON *spec = pick_ref(m, POD_SPEC_KEEP);
+            reduce_containers(spec, "containers", CONTAINER_KEEP, true);
+            reduce_containers(spec, "initContainers", CONTAINER_KEEP, true);
+            put(out, k, spec);
+        } else if (kind == OBJ_POD && str_eq(k, "status")) {
+            cJSON *st = pick_ref(m, POD_STATUS_KEEP);
+            only_scheduled_condition(st);
+            put(out, k, st);
+        } else if (kind == OBJ_NODE && str_eq(k, "spec")) {
+            put(out, k, pick_ref(m, NODE_SPEC_KEEP));
+        } else if (kind == OBJ_NODE && str_eq(k, "status")) {
+            put(out, k, pick_ref(m, NODE_STATUS_KEEP));
+        } else if (kind == OBJ_POD || kind == OBJ_NODE) {
+            continue;       /* nothing else of a pod or node is read */
+        } else if (kind == OBJ_DAEMONSET && str_eq(k, "spec")) {
+            cJSON *spec = cJSON_CreateObject();
+            put(spec, "selector", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "selector"), 1));
+            const cJSON *tpl = cJSON_GetObjectItemCaseSensitive(m, "template");
+            if (cJSON_IsObject(tpl)) {
+                cJSON *t = cJSON_AddObjectToObject(spec, "template");
+                put(t, "metadata", pick(cJSON_GetObjectItemCaseSensitive(tpl, "metadata"), META_KEEP));
+                cJSON *ts = pick(cJSON_GetObjectItemCaseSensitive(tpl, "spec"), TEMPLATE_SPEC_KEEP);
+                reduce_containers(ts, "containers", DS_CONTAINER_KEEP, false);
+                reduce_containers(ts, "initContainers", DS_CONTAINER_KEEP, false);
+                put(t, "spec", ts);
+            }
+            put(out, k, spec);
+        } else {
+            cJSON_AddItemToObject(out, k, cJSON_Duplicate(m, 1));
+        }
+    }
+    /* (a pod's or node's members kept hold no env: their containers are reduced) */
+    if (!pod_or_node) drop_env_values(out);
+    return out;
+}
