@@ -24,6 +24,7 @@
  * rebuilds the node index; it may be called again after more objects were ingested.
  */
 #include "model/cluster.h"
+#include "cluster_int.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -304,6 +305,7 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
     if (node && !str_eq(phase, "Succeeded") && !str_eq(phase, "Failed")) {
         char *n = jdup_trunc(node, MODEL_NAME_MAX);
         add_pending_usage(c, n, &req);
+        if (c->live) cluster_live_note_plain(c, ns ? ns : "default", name, n, &req);
         free(n);
     }
     rlist_free(&req);
@@ -319,7 +321,10 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     if (pod_from_json(&p, obj, err) < 0) return -1;
     c->all_pods++;
     if (!pod_requests_gpu(&p)) {
-        if (pod_holds_resources(&p)) add_pending_usage(c, p.node_name, &p.requests);
+        if (pod_holds_resources(&p)) {
+            add_pending_usage(c, p.node_name, &p.requests);
+            if (c->live) cluster_live_note_plain(c, p.ns, p.name, p.node_name, &p.requests);
+        }
         pod_free(&p);
         return 0;
     }
@@ -733,6 +738,7 @@ void cluster_free(Cluster *c)
     }
     free(c->configmaps);
     cluster_dpconfigs_free(c);
+    cluster_live_free(c);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     strmap_free(c->node_index, NULL);
@@ -740,4 +746,21 @@ void cluster_free(Cluster *c)
     strmap_free(c->pod_index, NULL);
     pool_free(c->strings);
     memset(c, 0, sizeof *c);
+}
+
+/* ---- for the incremental path (cluster_int.h) ---- */
+
+void cluster_share_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, share_field); }
+void cluster_unshare_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, unshare_field); }
+void cluster_release_node(Cluster *c, Node *n) { release_node(c, n); }
+void cluster_release_pod(Cluster *c, Pod *p) { release_pod(c, p); }
+void cluster_event_free(Event *e) { event_free(e); }
+NodeUsage *cluster_pending_usage(Cluster *c, const char *node)
+{
+    return c->pending_usage ? strmap_get(c->pending_usage, node) : NULL;
+}
+void cluster_live_clear_folded(Cluster *c)
+{
+    strmap_free(c->pending_usage, usage_free);
+    c->pending_usage = NULL;
 }
