@@ -78,6 +78,10 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query,
 typedef int (*ApiSinkFn)(void *ctx, const char *data, size_t len, long code);
 int apiclient_get_stream(ApiClient *c, const char *path, const char *query,
                          const ApiRequestOptions *ro, ApiSinkFn sink, void *ctx, struct Error *err);
+/* metadata.resourceVersion of the last list read to its end by apiclient_list* (all its
+ * pages share it), NULL when none was served; the point a watch of that list starts from.
+ * Borrowed until the next list. */
+const char *apiclient_list_rv(const ApiClient *c);
 /* number of HTTP requests made (for -v and the bench) */
 long apiclient_request_count(const ApiClient *c);
 const char *apiclient_server(const ApiClient *c);

@@ -12,6 +12,7 @@
 #include "analysis/explain.h"
 #include "render/render_explain.h"
 #include "sources/loader.h"
+#include "cmd/watch_loop.h"
 #include "render/render.h"
 #include "util/strmap.h"
 #include "render/table.h"
@@ -25,8 +26,12 @@
 
 static const char *pending_output;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
+static bool pending_watch;
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
+    { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
+      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      NULL, NULL },
     OPT_END_MARK
 };
 
@@ -264,6 +269,46 @@ static int keep_row(void *ctx, Explanation *e)
     return 0;
 }
 
+/* the list in fmt; warnings: print the cluster's warnings on stderr (tables) */
+static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const GlobalOptions *g, bool warnings)
+{
+    if (fmt == OUT_JSON) {
+        return print_json(c, ns);
+    }
+    ExplanationList l = { NULL, 0, 0 };
+    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
+    if (table) explain_pending_each_opts(c, ns, false, keep_row, &l);
+    else explain_pending(c, ns, &l);
+    int rc = 0;
+    if (table) {
+        if (warnings) for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+        print_table(&l, ns, fmt == OUT_WIDE, g->color);
+    } else {
+        cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "kind", "GPUPending");
+        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
+        else cJSON_AddNullToObject(doc, "namespace");
+        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
+        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
+        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+        for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
+        rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+    }
+    explanation_list_free(&l);
+    return rc;
+}
+
+/* pending -w: one picture per change (watch_loop.h) */
+typedef struct { OutputFormat fmt; const char *ns; const GlobalOptions *g; } PendingWatch;
+
+static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
+{
+    PendingWatch *pw = ctx;
+    (void)api;
+    return pending_print(c, pw->ns, pw->fmt, pw->g, first);
+}
+
 static int run_pending(int argc, char **argv, GlobalOptions *g)
 {
     (void)argc; (void)argv;
@@ -277,42 +322,22 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
         ns = loader_default_namespace(&g->source, &err);
         if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
     }
+    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
+    if (pending_watch) {
+        PendingWatch pw = { fmt, ns, g };
+        int wrc = watch_loop_run(g, "pending", &rq, pending_show, &pw);
+        free(ns);
+        return wrc;
+    }
     Cluster c;
     cluster_init(&c);
-    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     if (cluster_load(&c, &g->source, &rq, NULL, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);
         cluster_free(&c);
         free(ns);
         return EXIT_FAIL;
     }
-    if (fmt == OUT_JSON) {
-        int rc = print_json(&c, ns);
-        cluster_free(&c);
-        free(ns);
-        return rc ? EXIT_FAIL : EXIT_OK;
-    }
-    ExplanationList l = { NULL, 0, 0 };
-    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
-    if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
-    else explain_pending(&c, ns, &l);
-    int rc = 0;
-    if (table) {
-        for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
-        print_table(&l, ns, fmt == OUT_WIDE, g->color);
-    } else {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "kind", "GPUPending");
-        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
-        else cJSON_AddNullToObject(doc, "namespace");
-        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
-        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-        for (size_t i = 0; i < c.warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c.warnings.v[i]));
-        rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
-        cJSON_Delete(doc);
-    }
-    explanation_list_free(&l);
+    int rc = pending_print(&c, ns, fmt, g, true);
     cluster_free(&c);
     free(ns);
     return rc ? EXIT_FAIL : EXIT_OK;

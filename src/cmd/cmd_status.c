@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "sources/loader.h"
+#include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/render.h"
 #include "render/table.h"
@@ -24,6 +25,7 @@
 static const char *status_output;
 static double status_window = 3600;
 static double status_idle_threshold = 5;
+static bool status_watch;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
@@ -31,6 +33,9 @@ static const Option status_opts[] = {
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
+      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      NULL, NULL },
     OPT_END_MARK
 };
 
@@ -529,6 +534,40 @@ static cJSON *status_json(const GpuStatus *st)
 
 /* ------------------------------------------------------------------ run */
 
+/* status -w: one picture per change (watch_loop.h); metrics are collected once, at the start */
+typedef struct {
+    OutputFormat fmt;
+    int argc;
+    char **argv;
+    const GlobalOptions *g;
+    UsageData usage;
+    bool have_usage;
+} StatusWatch;
+
+static int status_show(void *ctx, Cluster *c, ApiClient *api, bool first)
+{
+    StatusWatch *sw = ctx;
+    if (first) {
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+        metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
+        sw->have_usage = true;
+    }
+    StatusFilter filter = { (const char *const *)sw->argv, (size_t)sw->argc };
+    GpuStatus st;
+    status_build(&st, c, &sw->usage, sw->argc > 0 ? &filter : NULL);
+    int rc = 0;
+    if (sw->fmt == OUT_JSON || sw->fmt == OUT_YAML) {
+        cJSON *doc = status_json(&st);
+        rc = sw->fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+    } else {
+        if (first) for (size_t i = 0; i < st.warnings.n; i++) fprintf(stderr, "warning: %s\n", st.warnings.v[i]);
+        print_table(&st, sw->fmt == OUT_WIDE, sw->g->color);
+    }
+    status_free(&st);
+    return rc;
+}
+
 static int run_status(int argc, char **argv, GlobalOptions *g)
 {
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
@@ -549,6 +588,12 @@ static int run_status(int argc, char **argv, GlobalOptions *g)
     cluster_init(&c);
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
+    if (status_watch) {
+        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false };
+        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw);
+        if (sw.have_usage) usage_free(&sw.usage);
+        return wrc;
+    }
     ApiClient *api = NULL;
     if (cluster_load(&c, &g->source, &rq, &api, &err) < 0) {
         fprintf(stderr, "error: %s\n", err.msg);

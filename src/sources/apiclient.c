@@ -112,6 +112,7 @@ struct ApiClient {
     int max_retries;                 /* for 5xx and cut connections; 429 keeps MAX_RETRIES */
     double timeout;                  /* seconds for the whole request, 0 = none */
     int retries_done;
+    char *list_rv;                   /* resourceVersion of the last list read (its first page) */
 };
 
 char *apiclient_query_escape(const char *s)
@@ -223,6 +224,7 @@ void apiclient_free(ApiClient *c)
     if (c->pf.body.buf) memset(c->pf.body.buf, 0, c->pf.body.cap);
     strbuf_free(&c->pf.body);
     restconfig_free(&c->rc);
+    free(c->list_rv);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
     auth_release(&c->auth);
@@ -232,6 +234,7 @@ void apiclient_free(ApiClient *c)
 }
 
 long apiclient_request_count(const ApiClient *c) { return c ? c->requests : 0; }
+const char *apiclient_list_rv(const ApiClient *c) { return c ? c->list_rv : NULL; }
 const char *apiclient_server(const ApiClient *c) { return c ? c->shown_server : NULL; }
 const char *apiclient_context(const ApiClient *c)
 {
@@ -862,6 +865,11 @@ restart:;
         } else if (info.cont && cont && strcmp(info.cont, cont) == 0) {
             error_set(err, "invalid response to GET %s (page %d): the server repeated the continue token", path, page);
         } else {
+            if (page == 1) {
+                free(c->list_rv);
+                c->list_rv = info.rv;
+                info.rv = NULL;
+            }
             free(cont);
             cont = info.cont;
             info.cont = NULL;
