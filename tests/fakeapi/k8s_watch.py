@@ -19,7 +19,10 @@ lists are read by then).  Each STEP waits "after" seconds (since the previous st
   {"op": "add"|"replace", "object": OBJ}           ADDED (or MODIFIED when it exists)
   {"op": "delete", "kind": K, "namespace": NS, "name": N}
   {"op": "patch", "kind": K, "namespace": NS, "name": N, "merge": {...}}   JSON merge patch
-  {"op": "break-watches"}   every open watch is cut in the middle of an event (no final chunk)
+  {"op": "break-watches", "kind": K, "expire": B}   every open watch (of kind K only, when
+                            given) is cut in the middle of an event (no final chunk); with
+                            "expire": true the change log is dropped at the same time, so the
+                            resumed watch gets 410 and must list again
   {"op": "compact"}         the change log is dropped: resuming from an older RV gets 410
 """
 import copy
@@ -54,6 +57,7 @@ class ChangeLog:
         self.changes = []                    # (rv, (group, plural), type, new_obj, old_obj)
         self.floor = store.resource_version  # changes at or below this RV are not kept
         self.breaks = 0                      # bumped by break-watches
+        self.break_key = None                # ... of this resource only (None: all)
         self.watch_requests = 0
         self.first_watch = threading.Event()
 
@@ -130,9 +134,19 @@ class ChangeLog:
             self.changes = []
             self.cond.notify_all()
 
-    def break_watches(self):
-        with self.cond:
+    def break_watches(self, kind=None, expire=False):
+        res_key = None
+        if kind:
+            r = self._res_for_kind(kind)
+            res_key = (r.group, r.plural)
+        with self.lock, self.cond:
+            if expire:
+                self.store.resource_version += 1
+                self.floor = self.store.resource_version
+                self.store.compacted_rv = self.floor
+                self.changes = []
             self.breaks += 1
+            self.break_key = res_key
             self.cond.notify_all()
 
     def since(self, rv, key):
@@ -154,8 +168,10 @@ def watch_events(log, res, namespace, matches, rv, timeout, bookmarks, bookmark_
     breaks = log.breaks
     while time.monotonic() < deadline and not stopping.is_set():
         if log.breaks != breaks:
-            yield b'{"type":"MODIFIED","object":{"kind":"'
-            raise BreakStream()
+            breaks = log.breaks
+            if log.break_key in (None, key):
+                yield b'{"type":"MODIFIED","object":{"kind":"'
+                raise BreakStream()
         for crv, _, typ, new, old in log.since(cursor, key):
             cursor = crv
             md = new.get('metadata') or {}
@@ -221,7 +237,7 @@ class Scenario:
                 elif op == 'patch':
                     self.log.patch(st['kind'], st.get('namespace'), st['name'], st.get('merge') or {})
                 elif op == 'break-watches':
-                    self.log.break_watches()
+                    self.log.break_watches(st.get('kind'), bool(st.get('expire')))
                 elif op == 'compact':
                     self.log.compact()
                 else:
