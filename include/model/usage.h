@@ -69,6 +69,8 @@ typedef struct {
 } MetricsQuery;
 
 void usage_free(UsageData *d);
+/* dst = a deep copy of src (dst's previous contents are not freed) */
+void usage_copy(UsageData *dst, const UsageData *src);
 void workloads_free(WorkloadUsage *w, size_t n);
 
 

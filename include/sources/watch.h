@@ -48,6 +48,10 @@ Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *cons
 /* the events queued so far, oldest first; waits up to timeout seconds for the first one
  * (0 = do not wait).  NULL when none. */
 WatchEvent *watcher_take(Watcher *w, double timeout);
+/* fn(ctx) is called (on a watch thread, with the watcher's lock held: fn must not call the
+ * watcher) when events are queued while the queue
+ * was empty: a caller that does not wait in watcher_take learns there is something to take */
+void watcher_set_notify(Watcher *w, void (*fn)(void *ctx), void *ctx);
 /* wakes a watcher_take() that is waiting (e.g. from a signal handler's flag check loop) */
 void watcher_wake(Watcher *w);
 

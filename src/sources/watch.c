@@ -67,6 +67,8 @@ struct Watcher {
     SourceConfig sc;
     WatchStats stats;
     bool lost[OBJ__COUNT];
+    void (*notify)(void *ctx);
+    void *notify_ctx;
 };
 
 void watch_events_free(WatchEvent *e)
@@ -126,10 +128,13 @@ static void push(struct Watcher *w, ObjKind kind, WatchEventType type, cJSON *ob
         watch_events_free(e);
         return;
     }
+    bool was_empty = !w->head;
     if (w->tail) w->tail->next = e; else w->head = e;
     w->tail = e;
     w->queued++;
     pthread_cond_signal(&w->more);
+    /* under the lock: once watcher_stop() returns, fn is never called again */
+    if (was_empty && w->notify) w->notify(w->notify_ctx);
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -208,6 +213,7 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
     KindWatch *k = ctx;
     (void)code;
     if (stopping(k->w)) return 1;
+    if (k->line.len == 0 && k->got == 0) note(k, false, NULL);   /* the watch is established */
     strbuf_add(&k->line, data, len);
     size_t start = 0;
     for (;;) {
@@ -458,6 +464,14 @@ WatchEvent *watcher_take(Watcher *w, double timeout)
     return e;
 }
 
+void watcher_set_notify(Watcher *w, void (*fn)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&w->mu);
+    w->notify = fn;
+    w->notify_ctx = ctx;
+    pthread_mutex_unlock(&w->mu);
+}
+
 void watcher_wake(Watcher *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -479,6 +493,7 @@ void watcher_stop(Watcher *w)
     if (!w) return;
     pthread_mutex_lock(&w->mu);
     w->stopping = true;
+    w->notify = NULL;
     pthread_cond_broadcast(&w->space);
     pthread_cond_broadcast(&w->more);
     pthread_mutex_unlock(&w->mu);

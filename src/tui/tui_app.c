@@ -338,7 +338,13 @@ static void draw_header(App *a)
         if (a->opt->pending_ns) strbuf_addf(&left, "  -n %s", a->opt->pending_ns);
         char clock[16] = "--:--:--";
         if (a->fs.last_ok) fmt_clock(clock, sizeof clock, a->fs.last_ok);
-        strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
+        const TopData *d = a->data;
+        if (d && d->watching && d->watch_lost)
+            strbuf_addf(&right, "watch lost (%d), retrying %s ", d->watch_lost, clock);
+        else if (d && d->watching)
+            strbuf_addf(&right, "live (watch), changed %s ", clock);
+        else
+            strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
     }
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
@@ -995,6 +1001,18 @@ static bool handle_key(App *a, int ch)
 
 /* ------------------------------------------------------------------ run */
 
+/* the newest data, when there is any (with the feed's data lock held) */
+static void take_data(App *a, Feed *feed)
+{
+    TopData *nd = feed_take(feed);
+    if (!nd) return;
+    bool first = !a->data;
+    top_data_free(a->data);
+    a->data = nd;
+    rebuild_lists(a);
+    if (first) remember_selection(a);
+}
+
 int tui_run(const TuiOptions *o, Feed *feed, Error *err)
 {
     if (screen_open(o->color, err) < 0) return -1;
@@ -1006,24 +1024,25 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     int rc = 0;
     for (;;) {
         if (screen_quit_signal()) break;
-        TopData *nd = feed_take(feed);
-        if (nd) {
-            bool first = !a.data;
-            top_data_free(a.data);
-            a.data = nd;
-            rebuild_lists(&a);
-            if (first) remember_selection(&a);
-        }
+        /* the data is looked at with the feed's data lock held (tui_feed.h) */
+        feed_data_lock(feed);
+        take_data(&a, feed);
         feed_status(feed, &a.fs);
         if (!a.data && a.fs.failed) {
+            feed_data_unlock(feed);
             error_set(err, "%s", a.fs.error);
             rc = -1;
             break;
         }
         draw(&a);
+        feed_data_unlock(feed);
         int ch = screen_getkey();
         if (ch < 0) continue;
-        if (!handle_key(&a, ch)) break;
+        feed_data_lock(feed);
+        take_data(&a, feed);
+        bool go_on = handle_key(&a, ch);
+        feed_data_unlock(feed);
+        if (!go_on) break;
     }
     screen_close();
     top_data_free(a.data);
