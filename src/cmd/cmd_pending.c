@@ -346,7 +346,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [-w]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
@@ -362,6 +362,8 @@ const Command command_pending = {
         "and reason, as a Job's queue) are one row, NAME KIND/OWNER (N pods) and AGE the oldest's;\n"
         "-o wide, json and yaml list every pod.  Use 'kubectl gpu explain POD' for the details and\n"
         "fixes.\n"
+        "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
+        "-w' does (Ctrl-C stops).\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

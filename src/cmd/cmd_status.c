@@ -638,7 +638,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g)
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
-    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [--window 1h] [--idle-threshold 5]",
+    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [-w] [--window 1h] [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -653,11 +653,12 @@ const Command command_status = {
         "Facts come from GFD labels of any version, then advertised resources, then the device-plugin\n"
         "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
-        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.",
+        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
+        "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
-                "  kubectl gpu status --snapshot cluster.json\n",
+                "  kubectl gpu status -w\n  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
     .run = run_status,

@@ -42,8 +42,7 @@
 static double top_interval = 2;
 static const Option top_opts[] = {
     { OPT_DURATION, 0, "interval", &top_interval, "DURATION",
-      "time between refreshes of the metrics; the cluster lists are read every 5 intervals "
-      "(default 2s)", NULL, NULL },
+      "time between refreshes of the metrics (default 2s); the cluster follows watches", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -269,9 +268,10 @@ const Command command_top = {
         "node, or explains a pending pod as 'kubectl gpu explain' does; Tab switches between the\n"
         "lists; / filters by name or label (key=value selects by label); s sorts by name,\n"
         "allocation, utilization or idle GPUs; r refreshes; ? shows the keys; q quits.\n"
-        "Metrics are refreshed every --interval and the cluster lists every 5 intervals, in the\n"
-        "background: a slow API server shows as \"refreshing\" and never freezes the keys; when a\n"
-        "refresh fails the last good data stays on screen.  Pending pods of every namespace are\n"
+        "The cluster is listed once, then followed by watches: a pod created or deleted shows within\n"
+        "a second and no list is read again unless a watch is lost for good (the header says \"live\n"
+        "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every --interval\n"
+        "in the background.  Pending pods of every namespace are\n"
         "listed unless -n is given.  With --snapshot the picture is still (refresh disabled).\n"
         "Needs a terminal (80x24 or larger); --no-color and NO_COLOR give a monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"
