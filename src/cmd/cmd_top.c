@@ -266,14 +266,16 @@ const Command command_top = {
         "metrics, utilization and memory bars; the selected node's resources, MIG devices or shared\n"
         "slots and the pods holding them; the pending GPU pods with their verdicts.  Enter opens a\n"
         "node, or explains a pending pod as 'kubectl gpu explain' does; Tab switches between the\n"
-        "lists; / filters by name or label (key=value selects by label); s sorts by name,\n"
-        "allocation, utilization or idle GPUs; r refreshes; ? shows the keys; q quits.\n"
+        "lists; / filters by node, pod (namespace/name) or label (key=value selects by label; a bad\n"
+        "selector says so); s sorts by name, allocation, utilization or idle GPUs; r refreshes; ?\n"
+        "shows the keys; q quits.\n"
         "The cluster is listed once, then followed by watches: a pod created or deleted shows within\n"
         "a second and no list is read again unless a watch is lost for good (the header says \"live\n"
-        "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every --interval\n"
-        "in the background.  Pending pods of every namespace are\n"
-        "listed unless -n is given.  With --snapshot the picture is still (refresh disabled).\n"
-        "Needs a terminal (80x24 or larger); --no-color and NO_COLOR give a monochrome screen.",
+        "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every\n"
+        "--interval in the background.  Pending pods of every namespace are listed unless -n is\n"
+        "given.  With --snapshot the picture is still (refresh disabled).\n"
+        "Needs a terminal of 80x24 or larger (smaller, it says so); --no-color and NO_COLOR give a\n"
+        "monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"
                 "  kubectl gpu top -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
                 "  kubectl gpu top --snapshot cluster.json\n",

@@ -80,6 +80,8 @@ typedef struct {
     time_t message_until;
 } App;
 
+enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
+
 /* ------------------------------------------------------------------ helpers */
 
 static const char *ellipsis(void) { return screen_utf8() ? "…" : "..."; }
@@ -186,8 +188,15 @@ static void filter_compile(App *a)
     if (!f || !*f) return;
     if (!strchr(f, '=') && !strchr(f, '!') && !strstr(f, " in ") && !strstr(f, " notin ")) return;
     Error err = { .set = false };
-    if (label_selector_parse(&a->sel, f, &err) == 0) a->sel_mode = true;
-    else label_selector_free(&a->sel);
+    if (label_selector_parse(&a->sel, f, &err) == 0) {
+        a->sel_mode = true;
+        return;
+    }
+    label_selector_free(&a->sel);
+    /* said, not silently taken as text: the filter then matches it as words */
+    char *msg = xasprintf("bad label selector (%.120s); filtering by text", err.msg);
+    app_message(a, msg);
+    free(msg);
 }
 
 static bool node_matches(const App *a, const NodeStatus *n)
@@ -196,6 +205,13 @@ static bool node_matches(const App *a, const NodeStatus *n)
     const Node *node = cluster_find_node(&a->data->tc->cluster, n->name);
     if (a->sel_mode) return node && label_selector_matches(&a->sel, &node->labels);
     if (contains_ci(n->name, a->filter) || contains_ci(n->product, a->filter)) return true;
+    /* the pods it holds, by namespace/name */
+    for (size_t i = 0; i < n->npods; i++) {
+        char *key = xasprintf("%s/%s", n->pods[i].ns, n->pods[i].name);
+        bool m = contains_ci(key, a->filter);
+        free(key);
+        if (m) return true;
+    }
     return node && labels_contain(&node->labels, a->filter);
 }
 
@@ -826,8 +842,24 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
     a->view_lines = d->n;
 }
 
+/* below 80x24 the panes do not fit: say so instead of drawing them cut */
+static bool draw_too_small(void)
+{
+    if (COLS >= TUI_MIN_COLS && LINES >= TUI_MIN_LINES) return false;
+    erase();
+    char msg[96];
+    snprintf(msg, sizeof msg, "terminal too small (%dx%d): top needs %dx%d", COLS, LINES, TUI_MIN_COLS, TUI_MIN_LINES);
+    int w = (int)strlen(msg);
+    int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
+    screen_put(y, x, COLS - x, TA_ERROR, msg);
+    if (LINES > 2) screen_put(y + 1 < LINES ? y + 1 : y, 0, COLS, TA_NORMAL, COLS >= 10 ? " q quits" : "");
+    refresh();
+    return true;
+}
+
 static void draw(App *a)
 {
+    if (draw_too_small()) return;
     erase();
     draw_header(a);
     if (a->help) {
@@ -1006,6 +1038,9 @@ static void take_data(App *a, Feed *feed)
 {
     TopData *nd = feed_take(feed);
     if (!nd) return;
+    /* a watched cluster changes in place (same TopCluster): the explain view's explanation
+     * borrows from it and is made again */
+    full_clear(a);
     bool first = !a->data;
     top_data_free(a->data);
     a->data = nd;

@@ -174,6 +174,15 @@ MSG="Esc cancels the edit"; check_ok wait_gone main "Filter: " 5
 check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "Esc: the previous filter stays"
 keys main Escape
 MSG="Esc on the main screen clears the filter"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
+# the filter matches the pods a node holds (namespace/name), and says when a selector is bad
+keys main / C-u "$DGX_POD" Enter
+MSG="filter by a pod's name"; check_ok wait_re main "NODES [0-9]+/$GPUNODES" 5
+check_contains "$(node_rows)" "dgx-a100-01" "filter by pod name: the node holding $DGX_POD"
+check_not_contains "$(node_rows)" "t4-02" "filter by pod name: not the nodes without it"
+keys main / C-u "app in (x" Enter
+MSG="a bad label selector says so"; check_ok wait_for main "bad label selector" 5
+keys main Escape
+MSG="Esc clears it"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
 
 # help
 keys main '?'
@@ -188,8 +197,12 @@ MSG="resize to 120x40: every node shows"; check_ok wait_for main "v100-01" 5
 max=$(widest)
 if [ "$max" -gt 80 ]; then ok "120x40: the screen uses the width ($max columns)"; else fail "120x40: widest line $max"; fi
 check_eq "$(node_rows | wc -l | tr -d ' ')" "$GPUNODES" "120x40: all $GPUNODES node rows"
+TM resize-window -t main -x 70 -y 20
+MSG="below 80x24: a notice instead of cut panes"; check_ok wait_for main "terminal too small (70x20): top needs 80x24" 5
+check_not_contains "$SCREEN" "NODES" "below 80x24: no pane drawn"
 TM resize-window -t main -x 80 -y 24
-MSG="resize back to 80x24"; check_ok wait_gone main "v100-01" 5
+MSG="resize back to 80x24"; check_ok wait_for main "NODES $GPUNODES" 5
+MSG="resize back to 80x24: fewer rows"; check_ok wait_gone main "v100-01" 5
 check_contains "$SCREEN" "NODES $GPUNODES" "80x24 again: redrawn"
 max=$(widest)
 if [ "$max" -le 80 ]; then ok "80x24 again: nothing wider than the terminal"; else fail "80x24 again: a line of $max columns"; fi
