@@ -6,6 +6,12 @@
  * then two running sums — pods without GPUs (cluster.c's pending_usage) and GPU pods
  * (live->gpu_usage) — and a node's NodeUsage is recomputed from them when a pod on it
  * changes: the cost of an event is that of the object and of two nodes' resource lists.
+ *
+ * Memory: at 150,000 pods the records are most of what the incremental path adds, so they
+ * are small: one slot of an open-addressing table holding the 64-bit hash of "ns/name" (two
+ * different pods colliding among 10^6 has a chance near 10^-8), the node as an index into a
+ * table of node names, cpu and memory as numbers, and a list only for the rare other
+ * resources (hugepages, ephemeral-storage, extended resources): 40 bytes a pod.
  */
 #include "model/cluster_live.h"
 #include "cluster_int.h"
@@ -17,25 +23,115 @@
 #include <string.h>
 
 typedef struct {
-    char *node;
-    ResourceList req;
-} PlainPod;
+    uint64_t key;            /* hash of "ns/name"; 0 = empty slot */
+    uint32_t node;           /* index into PlainTable.nodes */
+    int64_t cpu, mem;        /* milli-units */
+    ResourceList *extra;     /* other resources, NULL when none */
+} PlainRec;
+
+typedef struct {
+    PlainRec *slots;
+    size_t cap, n;           /* cap a power of two, n <= 3/4 cap */
+    char **nodes; size_t nnodes, capnodes;
+    StrMap *node_ids;        /* node name -> index + 1 */
+} PlainTable;
 
 typedef struct ClusterLive {
-    StrMap *plain;          /* "ns/name" -> PlainPod* (pods without GPUs holding resources) */
+    PlainTable plain;       /* pods without GPUs holding resources: what each adds */
     StrMap *gpu_usage;      /* node -> NodeUsage* of the GPU pods holding resources on it */
     StrMap *event_index;    /* "ns/name" -> index + 1 into c->events */
     bool indexed;           /* gpu_usage and event_index match the arrays */
     bool relisted;          /* a kind was reset: commit finalizes in full */
 } ClusterLive;
 
-static void plain_free(void *v)
+static void extra_free(ResourceList *l)
 {
-    PlainPod *p = v;
-    if (!p) return;
-    free(p->node);
-    rlist_free(&p->req);
-    free(p);
+    if (!l) return;
+    rlist_free(l);
+    free(l);
+}
+
+static void plain_release(PlainTable *t)
+{
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) extra_free(t->slots[i].extra);
+    free(t->slots);
+    for (size_t i = 0; i < t->nnodes; i++) free(t->nodes[i]);
+    free(t->nodes);
+    strmap_free(t->node_ids, NULL);
+    memset(t, 0, sizeof *t);
+}
+
+static uint64_t pod_hash(const char *ns, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = ns && *ns ? ns : "default"; *p; p++) { h ^= (unsigned char)*p; h *= 1099511628211ULL; }
+    h ^= '/'; h *= 1099511628211ULL;
+    for (const char *p = name; *p; p++) { h ^= (unsigned char)*p; h *= 1099511628211ULL; }
+    return h ? h : 1;
+}
+
+static size_t home_of(const PlainTable *t, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (t->cap - 1);
+}
+
+static PlainRec *plain_slot(const PlainTable *t, uint64_t key)
+{
+    size_t i = home_of(t, key);
+    while (t->slots[i].key && t->slots[i].key != key) i = (i + 1) & (t->cap - 1);
+    return &t->slots[i];
+}
+
+static void plain_grow(PlainTable *t)
+{
+    PlainRec *old = t->slots;
+    size_t oc = t->cap;
+    t->cap = oc ? oc * 2 : 1024;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    for (size_t i = 0; i < oc; i++) if (old[i].key) *plain_slot(t, old[i].key) = old[i];
+    free(old);
+}
+
+static uint32_t node_id(PlainTable *t, const char *node)
+{
+    if (!t->node_ids) t->node_ids = strmap_new();
+    size_t id = (size_t)(uintptr_t)strmap_get(t->node_ids, node);
+    if (id) return (uint32_t)(id - 1);
+    ARRAY_GROW(t->nodes, t->nnodes, t->capnodes);
+    t->nodes[t->nnodes++] = xstrdup(node);
+    strmap_put(t->node_ids, node, (void *)(uintptr_t)t->nnodes);
+    return (uint32_t)(t->nnodes - 1);
+}
+
+/* takes the record of key out of the table (false when there is none) */
+static bool plain_take(PlainTable *t, uint64_t key, PlainRec *out)
+{
+    if (!t->cap) return false;
+    PlainRec *s = plain_slot(t, key);
+    if (!s->key) return false;
+    *out = *s;
+    s->key = 0;
+    t->n--;
+    size_t mask = t->cap - 1, hole = (size_t)(s - t->slots), i = hole;
+    for (;;) {                         /* linear probing: later entries of the run move back */
+        i = (i + 1) & mask;
+        if (!t->slots[i].key) break;
+        size_t home = home_of(t, t->slots[i].key);
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (stays) continue;
+        t->slots[hole] = t->slots[i];
+        t->slots[i].key = 0;
+        hole = i;
+    }
+    return true;
+}
+
+/* rec's resources as a list (the caller frees it) */
+static void rec_requests(const PlainRec *r, ResourceList *out)
+{
+    if (r->cpu) rlist_add(out, "cpu", r->cpu);
+    if (r->mem) rlist_add(out, "memory", r->mem);
+    if (r->extra) rlist_add_all(out, r->extra);
 }
 
 static void usage_free(void *v)
@@ -55,14 +151,13 @@ void cluster_live_enable(Cluster *c)
 {
     if (c->live) return;
     c->live = xcalloc(1, sizeof *c->live);
-    c->live->plain = strmap_new();
 }
 
 void cluster_live_free(Cluster *c)
 {
     ClusterLive *l = c->live;
     if (!l) return;
-    strmap_free(l->plain, plain_free);
+    plain_release(&l->plain);
     strmap_free(l->gpu_usage, usage_free);
     strmap_free(l->event_index, NULL);
     free(l);
@@ -72,13 +167,22 @@ void cluster_live_free(Cluster *c)
 void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const char *node,
                              const ResourceList *req)
 {
-    char *key = key_of(ns, name);
-    PlainPod *p = xcalloc(1, sizeof *p);
-    p->node = xstrdup(node);
-    rlist_copy(&p->req, req);
-    plain_free(strmap_get(c->live->plain, key));
-    strmap_put(c->live->plain, key, p);
-    free(key);
+    PlainTable *t = &c->live->plain;
+    PlainRec r = { pod_hash(ns, name), node_id(t, node), 0, 0, NULL };
+    for (size_t i = 0; i < req->n; i++) {
+        const ResourceEntry *e = &req->items[i];
+        if (str_eq(e->name, "cpu")) r.cpu += e->milli;
+        else if (str_eq(e->name, "memory")) r.mem += e->milli;
+        else {
+            if (!r.extra) r.extra = xcalloc(1, sizeof *r.extra);
+            rlist_add(r.extra, e->name, e->milli);
+        }
+    }
+    PlainRec old;
+    if (plain_take(t, r.key, &old)) extra_free(old.extra);
+    if ((t->n + 1) * 4 > t->cap * 3) plain_grow(t);
+    *plain_slot(t, r.key) = r;
+    t->n++;
 }
 
 /* ---- running sums ---- */
@@ -170,19 +274,23 @@ static int node_upsert(Cluster *c, const cJSON *obj, Error *err)
 
 /* takes pod key out of the cluster and of the sums; the node it held resources on in *node
  * (a copy, or NULL) */
-static bool pod_forget(Cluster *c, const char *key, char **node)
+static bool pod_forget(Cluster *c, const char *ns, const char *name, const char *key, char **node)
 {
     ClusterLive *l = c->live;
     *node = NULL;
-    PlainPod *pp = strmap_del(l->plain, key);
-    if (pp) {
-        NodeUsage *u = cluster_pending_usage(c, pp->node);
+    PlainRec pr;
+    if (plain_take(&l->plain, pod_hash(ns, name), &pr)) {
+        const char *pnode = l->plain.nodes[pr.node];
+        NodeUsage *u = cluster_pending_usage(c, pnode);
         if (u) {
-            for (size_t i = 0; i < pp->req.n; i++) rlist_add(&u->requested, pp->req.items[i].name, -pp->req.items[i].milli);
+            ResourceList req = RESOURCE_LIST_INIT;
+            rec_requests(&pr, &req);
+            for (size_t i = 0; i < req.n; i++) rlist_add(&u->requested, req.items[i].name, -req.items[i].milli);
+            rlist_free(&req);
             u->pods--;
         }
-        *node = xstrdup(pp->node);
-        plain_free(pp);
+        *node = xstrdup(pnode);
+        extra_free(pr.extra);
         return true;
     }
     size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
@@ -216,8 +324,10 @@ static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *er
 {
     char *key = obj_key(obj);
     if (!key) { error_set(err, "pod without metadata.name"); return -1; }
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *ns = jstr_ne(meta, "namespace"), *name = jstr_ne(meta, "name");
     char *old_node = NULL;
-    if (pod_forget(c, key, &old_node) && c->all_pods) c->all_pods--;
+    if (pod_forget(c, ns, name, key, &old_node) && c->all_pods) c->all_pods--;
     int rc = 0;
     if (change == LIVE_UPSERT) {
         rc = cluster_ingest(c, OBJ_POD, obj, err);
@@ -227,8 +337,11 @@ static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *er
             sum_add(c->live->gpu_usage, p->node_name, &p->requests, 1);
             usage_recompute(c, p->node_name);
         }
-        PlainPod *pp = strmap_get(c->live->plain, key);
-        if (pp) usage_recompute(c, pp->node);
+        PlainTable *t = &c->live->plain;
+        if (t->cap) {
+            const PlainRec *pr = plain_slot(t, pod_hash(ns, name));
+            if (pr->key) usage_recompute(c, t->nodes[pr->node]);
+        }
     }
     usage_recompute(c, old_node);
     free(old_node);
@@ -348,8 +461,7 @@ void cluster_live_reset(Cluster *c, ObjKind kind)
         c->npods = 0;
         strmap_free(c->pod_index, NULL);
         c->pod_index = NULL;
-        strmap_free(l->plain, plain_free);
-        l->plain = strmap_new();
+        plain_release(&l->plain);
         cluster_live_clear_folded(c);
         c->all_pods = 0;
         break;

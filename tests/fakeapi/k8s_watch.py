@@ -245,4 +245,5 @@ class Scenario:
             except (KeyError, ValueError) as e:
                 self.write_log({'scenario': i, 'error': str(e)})
                 continue
-            self.write_log({'scenario': i, 'op': op, 'rv': self.log.store.resource_version})
+            what = ((st.get('object') or {}).get('metadata') or {}).get('name') or st.get('name') or ''
+            self.write_log({'scenario': i, 'op': op, 'what': what, 'rv': self.log.store.resource_version})

@@ -52,6 +52,8 @@ static cJSON *pod_json(const World *w, int i)
     char node[64] = "", res[128];
     if (w->pod_node[i] >= 0) snprintf(node, sizeof node, "\"nodeName\":\"node-%d\",", w->pod_node[i]);
     if (w->pod_gpus[i]) snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"nvidia.com/gpu\":\"%d\"}", w->pod_cpu[i], w->pod_gpus[i]);
+    else if (i % 5 == 0)            /* a resource besides cpu and memory (kept apart) */
+        snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"ephemeral-storage\":\"%dMi\"}", w->pod_cpu[i], w->pod_cpu[i]);
     else snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}", w->pod_cpu[i], w->pod_cpu[i] / 10 + 1);
     const char *phase = w->pod_done[i] ? "Succeeded" : w->pod_node[i] >= 0 ? "Running" : "Pending";
     char buf[1024];
