@@ -29,7 +29,8 @@ void cluster_live_enable(Cluster *c);
 /* obj is borrowed.  0, or -1 with err set (a malformed object; the cluster is unchanged) */
 int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const struct cJSON *obj,
                        struct Error *err);
-/* drops every object of kind (before its relist) */
+/* drops every object of kind (before its relist; events: the FailedScheduling ones, which
+ * are what is watched) */
 void cluster_live_reset(Cluster *c, ObjKind kind);
 /* after a batch of changes: the cluster is finalized again */
 void cluster_live_commit(Cluster *c);

@@ -30,6 +30,9 @@
 #include "model/cluster_live.h"
 #include "sources/watch.h"
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +167,9 @@ static void *top_fetch(void *ctx, bool full, Error *err)
             top_cluster_unref(tc);
             return NULL;
         }
+#ifdef __GLIBC__
+        malloc_trim(0);             /* the pages read are gone: give their memory back */
+#endif
         if (watch) {
             Error we = { 0 };
             s->watch = watcher_start(&s->g.source, &rq, s->rv, &we);   /* NULL: lists as before */

@@ -465,10 +465,16 @@ void cluster_live_reset(Cluster *c, ObjKind kind)
         cluster_live_clear_folded(c);
         c->all_pods = 0;
         break;
-    case OBJ_EVENT:
-        for (size_t i = 0; i < c->nevents; i++) cluster_event_free(&c->events[i]);
-        c->nevents = 0;
+    case OBJ_EVENT: {
+        /* the watched events are the scheduler's; quota refusals (FailedCreate) stay */
+        size_t w = 0;
+        for (size_t i = 0; i < c->nevents; i++) {
+            if (str_eq(c->events[i].reason, "FailedScheduling")) cluster_event_free(&c->events[i]);
+            else c->events[w++] = c->events[i];
+        }
+        c->nevents = w;
         break;
+    }
     case OBJ_DAEMONSET:
         while (c->ndaemonsets) daemonset_remove(c, c->daemonsets[0].ns, c->daemonsets[0].name);
         break;

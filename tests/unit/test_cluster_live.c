@@ -292,11 +292,45 @@ static void test_relist_pods(void **state)
     cluster_free(&live);
 }
 
+/* a relist of the watched events (FailedScheduling) keeps the quota refusals, which are
+ * listed once and not watched */
+static void test_relist_events_keeps_quota_refusals(void **state)
+{
+    (void)state;
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = true;
+    w.pod_on[4] = true; w.pod_node[4] = -1; w.pod_gpus[4] = 1; w.pod_cpu[4] = 100;
+    w.ev_on[0] = true; w.ev_pod[0] = 4;
+    Cluster live;
+    build_fresh(&live, &w, true);
+    ingest(&live, OBJ_EVENT, cJSON_Parse(
+        "{\"metadata\":{\"name\":\"job-x.q1\",\"namespace\":\"ns-1\"},\"reason\":\"FailedCreate\","
+        "\"message\":\"Error creating: pods \\\"x-1\\\" is forbidden: exceeded quota: gpu, requested: "
+        "requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=4, limited: requests.nvidia.com/gpu=4\","
+        "\"involvedObject\":{\"kind\":\"Job\",\"name\":\"job-x\",\"namespace\":\"ns-1\"}}"));
+    cluster_live_commit(&live);
+    assert_int_equal(live.nevents, 2);
+    cluster_live_reset(&live, OBJ_EVENT);
+    apply(&live, OBJ_EVENT, LIVE_UPSERT, event_json(&w, 0));
+    cluster_live_commit(&live);
+    assert_int_equal(live.nevents, 2);
+    bool quota = false, sched = false;
+    for (size_t i = 0; i < live.nevents; i++) {
+        quota |= str_eq(live.events[i].reason, "FailedCreate");
+        sched |= str_eq(live.events[i].reason, "FailedScheduling");
+    }
+    assert_true(quota);
+    assert_true(sched);
+    cluster_free(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_sequences_match_a_fresh_list),
         cmocka_unit_test(test_relist_pods),
+        cmocka_unit_test(test_relist_events_keeps_quota_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
