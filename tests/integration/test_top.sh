@@ -138,6 +138,10 @@ keys main j
 keys main Enter
 MSG="Enter opens the node view"; check_ok wait_for main "NODE dgx-a100-01" 5
 check_contains "$SCREEN" "RESOURCES" "node view: resources"
+check_match "$SCREEN" "Taints +none" "node view: no taints on dgx-a100-01"
+# the fixture's nvidia.com/gpu.deploy.* labels of dgx-a100-01, counted
+DEPLOYED=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[i for i in d["items"] if i["kind"]=="Node" and i["metadata"]["name"]=="dgx-a100-01"][0]; print(sum(1 for k,v in n["metadata"]["labels"].items() if k.startswith("nvidia.com/gpu.deploy.") and v=="true"))' "$FIX")
+check_match "$SCREEN" "Operator +$DEPLOYED components deployed" "node view: the GPU Operator's components ($DEPLOYED deploy labels)"
 check_contains "$SCREEN" "nvidia.com/mig-1g.10gb" "node view: its MIG resources"
 check_contains "$SCREEN" "MIG device" "node view: MIG devices named as such"
 keys main NPage
@@ -166,6 +170,11 @@ MSG="/ shows what is typed"; check_ok wait_for main "Filter: h100" 5
 keys main Enter
 MSG="filter by name narrows the list"; check_ok wait_for main "NODES 2/$GPUNODES" 5
 check_eq "$(node_rows | tr '\n' ' ')" "h100-01 h100-02 " "filter h100: only the H100 nodes"
+keys main Enter
+MSG="node view of an H100 node"; check_ok wait_re main "NODE h100-0[12] " 5
+check_match "$SCREEN" "Taints +dedicated=training:NoSchedule" "node view: the node's taint"
+keys main q
+MSG="back from h100-01"; check_ok wait_for main "NODES 2/$GPUNODES" 5
 keys main / C-u "nvidia.com/gpu.product=NVIDIA-A10G" Enter
 MSG="filter by label selector"; check_ok wait_for main "Filter:nvidia.com/gpu." 5
 check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "filter by label: the A10G nodes"
