@@ -333,12 +333,16 @@ static void *kind_main(void *arg)
             }
             continue;
         }
+        double began = now_mono();
         WatchEnd end = watch_once(k, api);
         switch (end) {
         case W_STOPPED: goto out;
         case W_ENDED:
-            note(k, false, NULL);
-            continue;                               /* renewed from k->rv at once */
+            /* renewed from k->rv at once, unless it ended at once with nothing (the
+             * Reflector's "very short watch": a server closing every watch is not hammered) */
+            if (now_mono() - began >= 1.0 || k->got) { note(k, false, NULL); continue; }
+            note(k, true, "%s: the watch ended at once; retrying", kind);
+            break;
         case W_GONE:
             note(k, true, "%s: watch expired (%s); listing %s again", kind, k->problem, kind);
             need_list = true;

@@ -842,24 +842,9 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
     a->view_lines = d->n;
 }
 
-/* below 80x24 the panes do not fit: say so instead of drawing them cut */
-static bool draw_too_small(void)
-{
-    if (COLS >= TUI_MIN_COLS && LINES >= TUI_MIN_LINES) return false;
-    erase();
-    char msg[96];
-    snprintf(msg, sizeof msg, "terminal too small (%dx%d): top needs %dx%d", COLS, LINES, TUI_MIN_COLS, TUI_MIN_LINES);
-    int w = (int)strlen(msg);
-    int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
-    screen_put(y, x, COLS - x, TA_ERROR, msg);
-    if (LINES > 2) screen_put(y + 1 < LINES ? y + 1 : y, 0, COLS, TA_NORMAL, COLS >= 10 ? " q quits" : "");
-    refresh();
-    return true;
-}
-
 static void draw(App *a)
 {
-    if (draw_too_small()) return;
+    if (screen_too_small(TUI_MIN_COLS, TUI_MIN_LINES)) return;
     erase();
     draw_header(a);
     if (a->help) {

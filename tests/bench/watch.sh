@@ -130,6 +130,7 @@ say "# top up after $((up - t0)) s: $LISTS0 list requests, RSS $RSS_UP MiB, Pend
 # the new pending pod: counted in the header how long after the server created it?
 LAT=""
 RSS_1=""
+SERIES=""
 DUR=$(awk "BEGIN { print int($MINUTES * 60) }")
 while [ $((SECONDS - up)) -lt "$DUR" ]; do
   if [ -z "$LAT" ] && cap | grep -q "Pending $((PEND0 + 1)) "; then
@@ -147,6 +148,8 @@ PY
     [ -n "$made" ] && LAT=$(python3 -c "print('%.2f' % ($seen - $made))")
   fi
   if [ -z "$RSS_1" ] && [ $((SECONDS - up)) -ge 60 ]; then RSS_1=$(rss_mib); fi
+  el=$((SECONDS - up))
+  if [ "$el" -ge "${next_sample:-0}" ]; then SERIES="$SERIES ${el}s:$(rss_mib)"; next_sample=$((el + 15)); fi
   sleep 0.1
 done
 [ -n "$RSS_1" ] || RSS_1=$RSS_UP
@@ -155,6 +158,7 @@ LISTS1=$(fakeapi_count '^/api' '^(?!.*watch=1)' GET)
 WATCHES=$(fakeapi_count '^/api' 'watch=1' GET)
 TM send-keys -t top q
 say "# after $MINUTES min: $WATCHES watch requests, RSS at minute 1 $RSS_1 MiB, at the end $RSS_END MiB"
+say "# RSS (MiB) every 15 s:$SERIES"
 say "# results: lists_after_first=$((LISTS1 - LISTS0)) new_pending_latency_s=${LAT:-none} rss_up_mib=$RSS_UP rss_min1_mib=$RSS_1 rss_end_mib=$RSS_END"
 
 rc=0
