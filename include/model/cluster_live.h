@@ -21,6 +21,7 @@
 #ifndef KGPU_CLUSTER_LIVE_H
 #define KGPU_CLUSTER_LIVE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include "model/cluster.h"
 
 typedef enum { LIVE_UPSERT, LIVE_DELETE } LiveChange;
@@ -32,6 +33,9 @@ int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const struct
 /* drops every object of kind (before its relist; events: the FailedScheduling ones, which
  * are what is watched) */
 void cluster_live_reset(Cluster *c, ObjKind kind);
-/* after a batch of changes: the cluster is finalized again */
+/* after a batch of changes: the cluster is finalized again; the string pool is compacted
+ * when it doubled since the last time (strings of objects gone are dropped) */
 void cluster_live_commit(Cluster *c);
+/* strings the cluster holds in its pool (for tests and diagnostics) */
+size_t cluster_live_pooled_strings(const Cluster *c);
 #endif

@@ -764,3 +764,25 @@ void cluster_live_clear_folded(Cluster *c)
     strmap_free(c->pending_usage, usage_free);
     c->pending_usage = NULL;
 }
+
+/* every kept string interned again into a new pool, the old pool freed: strings of objects
+ * gone since (pods that came and went under a watch) are dropped */
+static void reintern_field(Cluster *c, char **f)
+{
+    if (*f) *f = (char *)pool_intern(c->strings, *f);
+}
+
+void cluster_compact_strings(Cluster *c)
+{
+    StrPool *old = c->strings;
+    if (!old) return;
+    c->strings = xcalloc(1, sizeof(StrPool));
+    for (size_t i = 0; i < c->nnodes; i++) {
+        visit_node(c, &c->nodes[i], reintern_field);
+        if (c->usage) visit_rlist(c, &c->usage[i].requested, reintern_field);
+    }
+    for (size_t i = 0; i < c->npods; i++) visit_pod(c, &c->pods[i], reintern_field);
+    pool_free(old);
+}
+
+size_t cluster_pooled_strings(const Cluster *c) { return c->strings ? c->strings->n : 0; }

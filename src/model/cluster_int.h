@@ -15,6 +15,11 @@ NodeUsage *cluster_pending_usage(Cluster *c, const char *node);
 /* forgets those sums (before the pods are listed again) */
 void cluster_live_clear_folded(Cluster *c);
 
+/* strings of the pool (kept objects share one copy); compact = intern what is still used
+ * into a new pool and drop the old one (O(kept objects)) */
+size_t cluster_pooled_strings(const Cluster *c);
+void cluster_compact_strings(Cluster *c);
+
 /* cluster_live.c: a pod without GPUs holding resources on node was folded into the node's
  * usage (called by ingest while c->live is set); free the live indexes */
 void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const char *node,

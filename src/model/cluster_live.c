@@ -42,6 +42,7 @@ typedef struct ClusterLive {
     StrMap *event_index;    /* "ns/name" -> index + 1 into c->events */
     bool indexed;           /* gpu_usage and event_index match the arrays */
     bool relisted;          /* a kind was reset: commit finalizes in full */
+    size_t pool_after;      /* strings in the pool after the last compaction */
 } ClusterLive;
 
 static void extra_free(ResourceList *l)
@@ -496,4 +497,13 @@ void cluster_live_commit(Cluster *c)
         c->live->relisted = false;
         c->live->indexed = false;
     }
+    /* the pool never forgets a string; pods that come and go (Jobs) would make it grow for as
+     * long as the view stays open: when it doubled, keep only what is used (amortized O(1)) */
+    size_t n = cluster_pooled_strings(c);
+    if (n > 4096 && n > 2 * c->live->pool_after) {
+        cluster_compact_strings(c);
+        c->live->pool_after = cluster_pooled_strings(c);
+    }
 }
+
+size_t cluster_live_pooled_strings(const Cluster *c) { return cluster_pooled_strings(c); }

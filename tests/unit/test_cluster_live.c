@@ -325,12 +325,47 @@ static void test_relist_events_keeps_quota_refusals(void **state)
     cluster_free(&live);
 }
 
+/* GPU pods that come and go (a Job's pods, each with its own name and uid) must not make
+ * the string pool grow for as long as the view is open */
+static void test_pod_churn_keeps_strings_bounded(void **state)
+{
+    (void)state;
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = true;
+    Cluster live;
+    build_fresh(&live, &w, true);
+    size_t peak = 0, after_warmup = 0;
+    char buf[1024];
+    for (int round = 0; round < 20000; round++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"job-%d-x\",\"namespace\":\"ns-1\",\"uid\":\"uid-%08d\","
+                 "\"labels\":{\"batch.kubernetes.io/controller-uid\":\"c-%08d\"}},"
+                 "\"spec\":{\"nodeName\":\"node-0\",\"containers\":[{\"name\":\"c\",\"resources\":"
+                 "{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},\"status\":{\"phase\":\"Running\"}}",
+                 round, round, round);
+        apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
+        cluster_live_commit(&live);
+        apply(&live, OBJ_POD, LIVE_DELETE, cJSON_Parse(buf));
+        cluster_live_commit(&live);
+        size_t n = cluster_live_pooled_strings(&live);
+        if (round == 1000) after_warmup = n;
+        if (round > 1000 && n > peak) peak = n;
+    }
+    /* each pod brings 3 new strings: without compaction the pool would hold 60,000 */
+    assert_true(peak < 3 * 4096 + 2 * after_warmup + 64);
+    assert_true(peak < 20000);
+    assert_int_equal(live.npods, 0);
+    cluster_free(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_sequences_match_a_fresh_list),
         cmocka_unit_test(test_relist_pods),
         cmocka_unit_test(test_relist_events_keeps_quota_refusals),
+        cmocka_unit_test(test_pod_churn_keeps_strings_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
