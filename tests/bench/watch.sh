@@ -8,7 +8,8 @@
 # The cluster (tests/gen/gen_cluster.py; the same cached files as run.sh: 5,000 nodes x 30 =
 # 150,000 pods by default) is served by tests/fakeapi with a scenario (k8s_watch.py) that
 # changes it for the whole run: every 2 s a node's heartbeat (MODIFIED) and a pod without GPUs
-# created or deleted; at minute 1 a Pending GPU pod is created.  top runs in tmux (160x50,
+# created or deleted; at 30 s a Pending GPU pod is created (before minute 1, where the
+# flatness is measured from).  top runs in tmux (160x50,
 # --no-metrics: the cluster's side is measured).  Measured:
 #   - list requests after the first list (the server's request log): want 0;
 #   - how long after its creation (the server's log) the new pending pod is counted in top's
@@ -58,7 +59,7 @@ if [ ! -s "$F" ]; then
     --seed "$SEED" -o "$F.tmp" --summary "${F%.json}.summary.json" && mv -f "$F.tmp" "$F" || exit 2
 fi
 
-# the scenario: churn for the whole run, the pending GPU pod at minute 1
+# the scenario: churn for the whole run, the pending GPU pod at 30 s
 python3 - "$F" "$MINUTES" >"$T/scenario.json" <<'PY'
 import json, sys
 path, minutes = sys.argv[1], float(sys.argv[2])
@@ -74,7 +75,7 @@ with open(path) as fh:
                 nodes.append(o['metadata']['name'])
 steps, t, i = [], 0.0, 0
 end = minutes * 60
-new_at = 60.0 if end > 70 else end / 2
+new_at = 30.0 if end > 40 else end / 2
 pending_done = False
 while t < end:
     if not pending_done and t + 2 > new_at:
