@@ -16,8 +16,9 @@
  * memory follows the queue, not the list.
  *
  * Ownership: watcher_take() returns a chain the caller frees with watch_events_free().
- * watcher_stop() detaches the threads; one still inside a request ends by itself when its
- * request does (at most timeoutSeconds later) and frees what it holds.
+ * watcher_stop() cancels the open requests and waits (up to 3 s) for the threads to end; one
+ * that does not (a server that does not answer the TLS close) ends by itself later and frees
+ * what it holds.
  */
 #ifndef KGPU_WATCH_H
 #define KGPU_WATCH_H
@@ -65,6 +66,6 @@ typedef struct {
 } WatchStats;
 void watcher_stats(Watcher *w, WatchStats *out);
 
-/* stops every thread (see the header comment); w is gone afterwards */
+/* stops every thread (see the header comment); w is gone afterwards (NULL ok) */
 void watcher_stop(Watcher *w);
 #endif

@@ -113,6 +113,7 @@ struct ApiClient {
     double timeout;                  /* seconds for the whole request, 0 = none */
     int retries_done;
     char *list_rv;                   /* resourceVersion of the last list read (its first page) */
+    const atomic_int *cancel;        /* apiclient_set_cancel */
 };
 
 char *apiclient_query_escape(const char *s)
@@ -234,6 +235,15 @@ void apiclient_free(ApiClient *c)
 }
 
 long apiclient_request_count(const ApiClient *c) { return c ? c->requests : 0; }
+void apiclient_set_cancel(ApiClient *c, const atomic_int *flag) { c->cancel = flag; }
+
+/* libcurl asks at least once a second: non-zero stops the transfer */
+static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    const ApiClient *c = ud;
+    (void)dt; (void)dn; (void)ut; (void)un;
+    return c->cancel && atomic_load(c->cancel) ? 1 : 0;
+}
 const char *apiclient_list_rv(const ApiClient *c) { return c ? c->list_rv : NULL; }
 const char *apiclient_server(const ApiClient *c) { return c ? c->shown_server : NULL; }
 const char *apiclient_context(const ApiClient *c)
@@ -425,6 +435,11 @@ static void set_transport(ApiClient *c)
     curl_easy_setopt(h, CURLOPT_HEADERDATA, c->io);
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
     if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
+    if (c->cancel) {
+        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
+    }
     /* a body that stops flowing must not hang us, with or without --request-timeout */
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);

@@ -29,13 +29,14 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { QUEUE_MAX = 2048, WATCH_SECONDS_MIN = 40, WATCH_SECONDS_SPREAD = 16 };
+enum { QUEUE_MAX = 2048, WATCH_SECONDS_MIN = 40, WATCH_SECONDS_SPREAD = 16, STOP_GRACE_SECONDS = 3 };
 #define BACKOFF_START 0.8
 #define BACKOFF_CAP 30.0
 #define BACKOFF_RESET 120.0
@@ -53,6 +54,8 @@ typedef struct {
     bool gone, error_event, bad;
     long got;
     char problem[2100];
+    pthread_t thread;
+    bool started;
 } KindWatch;
 
 struct Watcher {
@@ -69,6 +72,9 @@ struct Watcher {
     bool lost[OBJ__COUNT];
     void (*notify)(void *ctx);
     void *notify_ctx;
+    atomic_int cancel;             /* set by watcher_stop: open requests end (apiclient_set_cancel) */
+    int running;                   /* threads not yet ended */
+    pthread_cond_t ended;
 };
 
 void watch_events_free(WatchEvent *e)
@@ -103,6 +109,7 @@ static void watcher_unref(struct Watcher *w)
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->more);
     pthread_cond_destroy(&w->space);
+    pthread_cond_destroy(&w->ended);
     free(w);
 }
 
@@ -142,16 +149,18 @@ static void note(KindWatch *k, bool lost, const char *fmt, ...) __attribute__((f
 static void note(KindWatch *k, bool lost, const char *fmt, ...)
 {
     struct Watcher *w = k->w;
-    pthread_mutex_lock(&w->mu);
+    char msg[sizeof w->stats.last_problem];
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(w->stats.last_problem, sizeof w->stats.last_problem, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
     }
+    pthread_mutex_lock(&w->mu);
+    if (fmt) memcpy(w->stats.last_problem, msg, sizeof msg);
     w->lost[k->kind] = lost;
     pthread_mutex_unlock(&w->mu);
-    if (fmt && w->sc.verbose >= 1) fprintf(stderr, "watch: %s\n", w->stats.last_problem);
+    if (fmt && w->sc.verbose >= 1) fprintf(stderr, "watch: %s\n", msg);
 }
 
 static void count(struct Watcher *w, long *field, long n)
@@ -314,10 +323,10 @@ static void *kind_main(void *arg)
     Error err = { 0 };
     if (loader_connect(&w->sc, &rc, &api, &err)) {
         note(k, true, "%s: %s", kind, err.msg);
-        watcher_unref(w);
-        return NULL;
+        goto out;
     }
     restconfig_free(&rc);
+    apiclient_set_cancel(api, &w->cancel);
     int attempt = 0;
     double last_trouble = 0;
     bool need_list = false;
@@ -365,6 +374,10 @@ static void *kind_main(void *arg)
     }
 out:
     apiclient_free(api);
+    pthread_mutex_lock(&w->mu);
+    w->running--;
+    pthread_cond_broadcast(&w->ended);
+    pthread_mutex_unlock(&w->mu);
     watcher_unref(w);
     return NULL;
 }
@@ -394,6 +407,7 @@ Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *cons
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->more, NULL);
     pthread_cond_init(&w->space, NULL);
+    pthread_cond_init(&w->ended, NULL);
     w->sc = *sc;
     w->refs = 1;
     const char *ns = rq->pod_namespace;
@@ -427,17 +441,18 @@ Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *cons
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int started = 0;
     for (int i = 0; i < w->nkinds; i++) {
-        pthread_t t;
         pthread_mutex_lock(&w->mu);
         w->refs++;
+        w->running++;
         pthread_mutex_unlock(&w->mu);
-        if (pthread_create(&t, NULL, kind_main, &w->kinds[i]) != 0) {
+        if (pthread_create(&w->kinds[i].thread, NULL, kind_main, &w->kinds[i]) != 0) {
             pthread_mutex_lock(&w->mu);
             w->refs--;
+            w->running--;
             pthread_mutex_unlock(&w->mu);
             break;
         }
-        pthread_detach(t);
+        w->kinds[i].started = true;
         started++;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -495,11 +510,30 @@ void watcher_stats(Watcher *w, WatchStats *out)
 void watcher_stop(Watcher *w)
 {
     if (!w) return;
+    atomic_store(&w->cancel, 1);
     pthread_mutex_lock(&w->mu);
     w->stopping = true;
     w->notify = NULL;
     pthread_cond_broadcast(&w->space);
     pthread_cond_broadcast(&w->more);
+    /* the open requests end within about a second (the cancel flag): wait for that, not
+     * longer, so the threads free what they hold (TLS state included) before the process ends */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += STOP_GRACE_SECONDS;
+    while (w->running > 0 && pthread_cond_timedwait(&w->ended, &w->mu, &until) == 0) { }
+    bool all_ended = w->running == 0;
+    int n = w->nkinds;
     pthread_mutex_unlock(&w->mu);
-    watcher_unref(w);
+    /* joined, a thread has also run its thread-exit handlers (OpenSSL's state): nothing of it
+     * runs while the process ends.  One still busy is left to end alone. */
+    pthread_t threads[OBJ__COUNT];
+    bool started[OBJ__COUNT];
+    for (int i = 0; i < n; i++) { threads[i] = w->kinds[i].thread; started[i] = w->kinds[i].started; }
+    watcher_unref(w);                    /* the threads hold their own references */
+    for (int i = 0; i < n; i++) {
+        if (!started[i]) continue;
+        if (all_ended) pthread_join(threads[i], NULL);
+        else pthread_detach(threads[i]);
+    }
 }
