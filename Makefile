@@ -64,7 +64,7 @@ ASAN_OBJS := $(LIB_SRCS:%.c=build/asan/%.o)
 REL_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/rel/unit/%)
 ASAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 
-.PHONY: all check check-layers test test-asan test-dist demo install uninstall clean deps deps-test bench fuzz valgrind dist dist-deps lint-man help FORCE
+.PHONY: all check check-layers test test-asan test-dist demo install uninstall clean deps deps-test bench bench-watch fuzz valgrind dist dist-deps lint-man help FORCE
 all: kubectl-gpu
 
 build/rel/%.o: %.c
@@ -129,7 +129,10 @@ valgrind: kubectl-gpu $(REL_UNITS)
 	@KGPU_VALGRIND=1 tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label valgrind
 
 bench: kubectl-gpu
-	tests/bench/run.sh
+	@r=0; tests/bench/run.sh || r=1; tests/bench/watch.sh || r=1; exit $$r
+
+bench-watch: kubectl-gpu
+	tests/bench/watch.sh
 
 fuzz:
 	scripts/install-deps.sh fuzz

@@ -124,6 +124,7 @@ typedef struct Cluster {
     struct StrMap *pod_index;       /* "ns/name" -> index+1 into pods */
     struct StrPool *strings;        /* one copy of each string of kept nodes and pods */
     size_t all_pods;           /* every pod seen */
+    struct ClusterLive *live;       /* the incremental path's indexes (cluster_live.h), or NULL */
     bool finalized;
 } Cluster;
 

@@ -86,6 +86,8 @@ typedef struct UsageSnapshot {
 
 void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
+/* dst = a deep copy of src (dst's previous contents are not freed) */
+void usage_copy(UsageData *dst, const UsageData *src);
 void workloads_free(WorkloadUsage *w, size_t n);
 
 

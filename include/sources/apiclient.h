@@ -10,6 +10,7 @@
  */
 #ifndef KGPU_APICLIENT_H
 #define KGPU_APICLIENT_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include "sources/kubeconfig.h"
 #include "util/util.h"
@@ -78,6 +79,14 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query,
 typedef int (*ApiSinkFn)(void *ctx, const char *data, size_t len, long code);
 int apiclient_get_stream(ApiClient *c, const char *path, const char *query,
                          const ApiRequestOptions *ro, ApiSinkFn sink, void *ctx, struct Error *err);
+/* metadata.resourceVersion of the last list read to its end by apiclient_list* (all its
+ * pages share it), NULL when none was served; the point a watch of that list starts from.
+ * Borrowed until the next list. */
+const char *apiclient_list_rv(const ApiClient *c);
+/* When *flag becomes non-zero, the request in progress stops (an error) within about a
+ * second, and so does any later one: for a thread that must end while a long request (a
+ * watch) is open.  NULL removes it.  The flag is borrowed. */
+void apiclient_set_cancel(ApiClient *c, const atomic_int *flag);
 /* number of HTTP requests made (for -v and the bench) */
 long apiclient_request_count(const ApiClient *c);
 const char *apiclient_server(const ApiClient *c);

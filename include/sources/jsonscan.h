@@ -44,6 +44,7 @@ typedef struct {
     long bad_item;            /* index of the first item that is not an object, -1 if none */
     char *kind;               /* the first member "kind" when a string (malloc'd), else NULL */
     char *cont;               /* metadata.continue when a non-empty string (malloc'd), else NULL */
+    char *rv;                 /* metadata.resourceVersion when a non-empty string (malloc'd), else NULL */
     long items;               /* items handed to the callback */
 } JsonListInfo;
 
@@ -60,7 +61,7 @@ typedef void (*JsonMetaFn)(void *ctx, const char *cont);
  * handed to fn, then forgotten (the arena is reset).  Once an element is not an object, or
  * "items" is not an array, fn is no longer called but the text is still checked to its end,
  * so a syntax error anywhere wins.  Returns 0 (then see info), or fn's non-zero value.
- * info->kind and info->cont are allocated; free them with json_list_info_free. */
+ * info->kind, info->cont and info->rv are allocated; free them with json_list_info_free. */
 int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
                    JsonMetaFn meta, void *ctx, JsonListInfo *info);
 void json_list_info_free(JsonListInfo *info);

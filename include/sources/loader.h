@@ -26,6 +26,12 @@ struct RestConfig;
  * cluster_finalize().  With sc->snapshot the file is read instead of the API server. */
 int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq,
                  struct ApiClient **api_out, struct Error *err);
+/* As cluster_load, live only, with the point each list was read at for the watches that
+ * follow (watch.h): list_rv[kind] (an array of OBJ__COUNT) is set to the list's
+ * resourceVersion (malloc'd, replacing what was there; NULL for kinds not listed or not
+ * served; events: the FailedScheduling list). */
+int cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
+                    struct ApiClient **api_out, struct Error *err);
 
 /* Snapshot: a JSON List (as `kubectl gpu snapshot` or `kubectl get ... -o json` writes it)
  * read item by item into c (the file is mapped, items are parsed one at a time).  Items with

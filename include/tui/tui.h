@@ -37,6 +37,8 @@ typedef struct TopData {
     UsageData usage;
     GpuStatus status;
     int64_t metrics_at;          /* wall clock when the metrics were collected */
+    bool watching;               /* the cluster follows watches (not periodic lists) */
+    int watch_lost;              /* kinds whose watch is being re-established */
 } TopData;
 
 void top_data_free(TopData *d);                    /* frees d itself too; NULL ok */

@@ -56,6 +56,16 @@ void feed_refresh_now(Feed *f);
 /* the newest result not yet taken, or NULL */
 void *feed_take(Feed *f);
 void feed_status(Feed *f, FeedStatus *out);
+/* The data lock.  Data handed out is normally read-only, but a fetch may change data the
+ * loop already holds (top's cluster kept current by watch events, changed in place): it calls
+ * feed_hold_data() before the first change, and the lock is released once that fetch's result
+ * is published.  The event loop holds the lock (feed_data_lock/unlock) while it takes, draws
+ * and handles a key, so it never sees a change without the data rebuilt from it. */
+void feed_data_lock(Feed *f);
+void feed_data_unlock(Feed *f);
+void feed_hold_data(void);            /* from inside fetch() only */
+Feed *feed_self(void);                /* from inside fetch(): its feed */
+
 /* Asks the worker to stop and waits up to `grace` seconds for it.  true: it ended, everything
  * is freed (f too).  false: it is still inside a blocking fetch; f is left alone (the process
  * should exit without freeing what the worker may still touch). */

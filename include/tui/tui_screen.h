@@ -68,4 +68,6 @@ int screen_width(const char *s);
 void screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty);
 /* draws a bar; fill_attr for the filled part, TA_DIM (or `over` when not TA_NORMAL) for the rest */
 void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr over);
+/* below min_cols x min_lines the panes do not fit: draws a notice instead and returns true */
+bool screen_too_small(int min_cols, int min_lines);
 #endif

@@ -12,6 +12,7 @@
 #include "analysis/explain.h"
 #include "render/render_explain.h"
 #include "sources/loader.h"
+#include "cmd/watch_loop.h"
 #include "render/render.h"
 #include "render/json_writer.h"
 #include "util/strmap.h"
@@ -27,10 +28,14 @@
 static const char *pending_output;
 static bool pending_all_nodes;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
+static bool pending_watch;
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
       "list every node per pod in -o json/yaml, not only the nodes nearest to holding it", NULL, NULL },
+    { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
+      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      NULL, NULL },
     OPT_END_MARK
 };
 
@@ -240,6 +245,45 @@ static int print_json(const Cluster *c, const char *ns)
     return rc;
 }
 
+/* the list in fmt; warnings: print the cluster's warnings on stderr (tables) */
+static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const GlobalOptions *g, bool warnings)
+{
+    if (fmt == OUT_JSON) return print_json(c, ns);
+    ExplanationList l = { NULL, 0, 0 };
+    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
+    if (table) explain_pending_rows(c, ns, &l);
+    else explain_pending(c, ns, &l);
+    int rc = 0;
+    if (table) {
+        if (warnings) for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+        print_table(&l, ns, fmt == OUT_WIDE, g->color);
+    } else {
+        cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "kind", "GPUPending");
+        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
+        else cJSON_AddNullToObject(doc, "namespace");
+        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
+        for (size_t i = 0; i < l.n; i++)
+            cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, pending_max_nodes()));
+        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+        for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
+        rc = render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+    }
+    explanation_list_free(&l);
+    return rc;
+}
+
+/* pending -w: one picture per change (watch_loop.h) */
+typedef struct { OutputFormat fmt; const char *ns; const GlobalOptions *g; } PendingWatch;
+
+static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
+{
+    PendingWatch *pw = ctx;
+    (void)api;
+    return pending_print(c, pw->ns, pw->fmt, pw->g, first);
+}
+
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
@@ -251,44 +295,24 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     char *ns = NULL;
     if (!g->all_namespaces) {
         ns = loader_default_namespace(&g->source, &err);
-        if (!ns) { fprintf(stderr, "error: %s\n", err.msg); return EXIT_FAIL; }
+        if (!ns) { *out_err = err; return EXIT_FAIL; }
+    }
+    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
+    if (pending_watch) {
+        PendingWatch pw = { fmt, ns, g };
+        int wrc = watch_loop_run(g, "pending", &rq, pending_show, &pw);
+        free(ns);
+        return wrc;
     }
     Cluster c;
     cluster_init(&c);
-    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     if (cluster_load(&c, &g->source, &rq, NULL, &err) < 0) {
-        fprintf(stderr, "error: %s\n", err.msg);
+        *out_err = err;
         cluster_free(&c);
         free(ns);
         return EXIT_FAIL;
     }
-    if (fmt == OUT_JSON) {
-        int rc = print_json(&c, ns);
-        cluster_free(&c);
-        free(ns);
-        return rc ? EXIT_FAIL : EXIT_OK;
-    }
-    ExplanationList l = { NULL, 0, 0 };
-    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
-    if (table) explain_pending_rows(&c, ns, &l);
-    else explain_pending(&c, ns, &l);
-    int rc = 0;
-    if (table) {
-        for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
-        print_table(&l, ns, fmt == OUT_WIDE, g->color);
-    } else {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "kind", "GPUPending");
-        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
-        else cJSON_AddNullToObject(doc, "namespace");
-        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-        for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, pending_max_nodes()));
-        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-        for (size_t i = 0; i < c.warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c.warnings.v[i]));
-        rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
-        cJSON_Delete(doc);
-    }
-    explanation_list_free(&l);
+    int rc = pending_print(&c, ns, fmt, g, true);
     cluster_free(&c);
     free(ns);
     return rc ? EXIT_FAIL : EXIT_OK;
@@ -297,7 +321,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [--all-nodes]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [-w] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
@@ -316,6 +340,8 @@ const Command command_pending = {
         "to holding it (those that could hold it first) and nodeCounts, how many nodes fit now, admit\n"
         "the pod and could hold it, are excluded by its constraints, or could never hold it;\n"
         "--all-nodes lists every node.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
+        "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
+        "-w' does (Ctrl-C stops).\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

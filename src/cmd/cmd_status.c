@@ -10,6 +10,8 @@
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
 #include "util/error.h"
+#include "sources/loader.h"
+#include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/status.h"
 #include <stdio.h>
@@ -17,6 +19,7 @@
 static const char *status_output;
 static double status_window = 3600;
 static double status_idle_threshold = 5;
+static bool status_watch;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
@@ -24,10 +27,41 @@ static const Option status_opts[] = {
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
+      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      NULL, NULL },
     OPT_END_MARK
 };
 
 /* ------------------------------------------------------------------ run */
+
+/* status -w: one picture per change (watch_loop.h); metrics are collected once, at the start */
+typedef struct {
+    OutputFormat fmt;
+    int argc;
+    char **argv;
+    const GlobalOptions *g;
+    UsageData usage;
+    bool have_usage;
+} StatusWatch;
+
+static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
+{
+    StatusWatch *sw = ctx;
+    if (first) {
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+        metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
+        sw->have_usage = true;
+    }
+    StatusFilter filter = { (const char *const *)sw->argv, (size_t)sw->argc };
+    GpuStatus st;
+    status_build(&st, c, &sw->usage, sw->argc > 0 ? &filter : NULL);
+    if (!first && sw->fmt != OUT_JSON && sw->fmt != OUT_YAML)
+        strvec_free(&st.warnings);             /* on stderr once, with the first table */
+    int rc = status_render(&st, cmd_render_format(sw->fmt), sw->g->color);
+    status_free(&st);
+    return rc;
+}
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
@@ -45,6 +79,12 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
+    if (status_watch) {
+        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false };
+        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw);
+        if (sw.have_usage) usage_free(&sw.usage);
+        return wrc;
+    }
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
     for (int i = 0; i < argc; i++) {
         if (cluster_find_node(&cc.cluster, argv[i])) continue;
@@ -73,7 +113,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
-    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [--window 1h] [--idle-threshold 5]",
+    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [-w] [--window 1h] [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -88,11 +128,12 @@ const Command command_status = {
         "Facts come from GFD labels of any version, then advertised resources, then the device-plugin\n"
         "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
-        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.",
+        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
+        "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
-                "  kubectl gpu status --snapshot cluster.json\n",
+                "  kubectl gpu status -w\n  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
     .run = run_status,

@@ -25,6 +25,7 @@
  */
 #include "model/cluster.h"
 #include "model/dra.h"
+#include "cluster_int.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -310,6 +311,7 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
     if (node && !str_eq(phase, "Succeeded") && !str_eq(phase, "Failed")) {
         char *n = jdup_trunc(node, MODEL_NAME_MAX);
         add_pending_usage(c, n, &req);
+        if (c->live) cluster_live_note_plain(c, ns ? ns : "default", name, n, &req);
         free(n);
     }
     rlist_free(&req);
@@ -325,7 +327,10 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     if (pod_from_json(&p, obj, err) < 0) return -1;
     c->all_pods++;
     if (!pod_requests_gpu(&p) && !p.nclaims) {
-        if (pod_holds_resources(&p)) add_pending_usage(c, p.node_name, &p.requests);
+        if (pod_holds_resources(&p)) {
+            add_pending_usage(c, p.node_name, &p.requests);
+            if (c->live) cluster_live_note_plain(c, p.ns, p.name, p.node_name, &p.requests);
+        }
         pod_free(&p);
         return 0;
     }
@@ -754,6 +759,7 @@ void cluster_free(Cluster *c)
     free(c->configmaps);
     cluster_dpconfigs_free(c);
     dra_state_free(c->dra);
+    cluster_live_free(c);
     strvec_free(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     usage_snapshot_free(c->stored_usage);
@@ -763,3 +769,42 @@ void cluster_free(Cluster *c)
     pool_free(c->strings);
     memset(c, 0, sizeof *c);
 }
+
+/* ---- for the incremental path (cluster_int.h) ---- */
+
+void cluster_share_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, share_field); }
+void cluster_unshare_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, unshare_field); }
+void cluster_release_node(Cluster *c, Node *n) { release_node(c, n); }
+void cluster_release_pod(Cluster *c, Pod *p) { release_pod(c, p); }
+void cluster_event_free(Event *e) { event_free(e); }
+NodeUsage *cluster_pending_usage(Cluster *c, const char *node)
+{
+    return c->pending_usage ? strmap_get(c->pending_usage, node) : NULL;
+}
+void cluster_live_clear_folded(Cluster *c)
+{
+    strmap_free(c->pending_usage, usage_free);
+    c->pending_usage = NULL;
+}
+
+/* every kept string interned again into a new pool, the old pool freed: strings of objects
+ * gone since (pods that came and went under a watch) are dropped */
+static void reintern_field(Cluster *c, char **f)
+{
+    if (*f) *f = (char *)pool_intern(c->strings, *f);
+}
+
+void cluster_compact_strings(Cluster *c)
+{
+    StrPool *old = c->strings;
+    if (!old) return;
+    c->strings = xcalloc(1, sizeof(StrPool));
+    for (size_t i = 0; i < c->nnodes; i++) {
+        visit_node(c, &c->nodes[i], reintern_field);
+        if (c->usage) visit_rlist(c, &c->usage[i].requested, reintern_field);
+    }
+    for (size_t i = 0; i < c->npods; i++) visit_pod(c, &c->pods[i], reintern_field);
+    pool_free(old);
+}
+
+size_t cluster_pooled_strings(const Cluster *c) { return c->strings ? c->strings->n : 0; }

@@ -91,6 +91,8 @@ struct ApiClient {
     /* the attempt being made */
     const char *url, *shown;
     struct curl_slist *hl;
+    char *list_rv;                   /* resourceVersion of the last list read (its first page) */
+    const atomic_int *cancel;        /* apiclient_set_cancel */
 };
 
 
@@ -199,6 +201,7 @@ void apiclient_free(ApiClient *c)
     if (c->multi) curl_multi_cleanup(c->multi);
     json_arena_free(c->arena);
     restconfig_free(&c->rc);
+    free(c->list_rv);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
     auth_release(&c->auth);
@@ -206,6 +209,16 @@ void apiclient_free(ApiClient *c)
 }
 
 long apiclient_request_count(const ApiClient *c) { return c ? c->requests : 0; }
+void apiclient_set_cancel(ApiClient *c, const atomic_int *flag) { c->cancel = flag; }
+
+/* libcurl asks at least once a second: non-zero stops the transfer */
+static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    const ApiClient *c = ud;
+    (void)dt; (void)dn; (void)ut; (void)un;
+    return c->cancel && atomic_load(c->cancel) ? 1 : 0;
+}
+const char *apiclient_list_rv(const ApiClient *c) { return c ? c->list_rv : NULL; }
 const char *apiclient_server(const ApiClient *c) { return c ? c->shown_server : NULL; }
 const char *apiclient_context(const ApiClient *c)
 {
@@ -365,6 +378,11 @@ static void set_transport(ApiClient *c, HttpXfer *x)
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     if (c->connect_to) curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
     if (rc->proxy_url) curl_easy_setopt(h, CURLOPT_PROXY, rc->proxy_url);
+    if (c->cancel) {
+        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
+    }
     /* a body that stops flowing must not hang us, with or without --request-timeout */
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
@@ -738,6 +756,11 @@ restart:;
         } else if (info.cont && cont && strcmp(info.cont, cont) == 0) {
             error_set(err, "invalid response to GET %s (page %d): the server repeated the continue token", path, page);
         } else {
+            if (page == 1) {
+                free(c->list_rv);
+                c->list_rv = info.rv;
+                info.rv = NULL;
+            }
             free(cont);
             cont = info.cont;
             info.cont = NULL;

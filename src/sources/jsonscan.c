@@ -459,7 +459,8 @@ void json_list_info_free(JsonListInfo *info)
 {
     free(info->kind);
     free(info->cont);
-    info->kind = info->cont = NULL;
+    free(info->rv);
+    info->kind = info->cont = info->rv = NULL;
 }
 
 int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
@@ -555,6 +556,9 @@ int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemF
                     while (c && c->string && strcmp(c->string, "continue") != 0) c = c->next;
                     if (c && c->string && c->type == cJSON_String && c->valuestring && *c->valuestring)
                         info->cont = xstrdup(c->valuestring);
+                    for (c = v->child; c && c->string && strcmp(c->string, "resourceVersion") != 0; c = c->next) { }
+                    if (c && c->string && c->type == cJSON_String && c->valuestring && *c->valuestring)
+                        info->rv = xstrdup(c->valuestring);
                 }
                 if (meta && !stop) meta(ctx, info->cont);
                 meta_called = true;

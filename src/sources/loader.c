@@ -23,6 +23,7 @@
  */
 #include "sources/loader.h"
 #include "util/log.h"
+#include "model/cluster_live.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
@@ -214,8 +215,15 @@ static int get_configmap(ApiClient *api, const char *ns, const char *name, Loade
     return rc;
 }
 
+static void note_list_rv(char **list_rv, ObjKind kind, ApiClient *api)
+{
+    if (!list_rv) return;
+    free(list_rv[kind]);
+    list_rv[kind] = apiclient_list_rv(api) ? xstrdup(apiclient_list_rv(api)) : NULL;
+}
+
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
-                     Strvec *warnings, bool *clusterpolicy_checked, bool model, Error *err)
+                     Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv, Error *err)
 {
     const char *ns = rq->pod_namespace;
     *clusterpolicy_checked = false;
@@ -225,6 +233,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         r = run_list(api, OBJ_NODE, "nodes", "/api/v1/nodes", q, false, "", fn, ctx, warnings, model, err);
         free(q);
         if (r == LIST_FAILED) return -1;
+        note_list_rv(list_rv, OBJ_NODE, api);
     }
     if (rq->pods) {
         char *p = ns_path(ns, "pods");
@@ -232,6 +241,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
         free(p); free(q);
         if (r == LIST_FAILED) return -1;
+        note_list_rv(list_rv, OBJ_POD, api);
     }
     if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, err)) return -1;
     if (rq->events) {
@@ -253,6 +263,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             *err = e;
             r = LIST_FAILED;
         } else {
+            note_list_rv(list_rv, OBJ_EVENT, api);
             q = selector_query("fieldSelector", "reason=FailedCreate");
             r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown",
                          fn, ctx, warnings, model, err);
@@ -272,14 +283,16 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         r = run_list(api, OBJ_DAEMONSET, "daemonsets", "/apis/apps/v1/daemonsets", NULL, true,
                      "GPU Operator health not shown", fn, ctx, warnings, model, err);
         if (r == LIST_FAILED) return -1;
+        if (r == LIST_OK) note_list_rv(list_rv, OBJ_DAEMONSET, api);
     }
     if (rq->clusterpolicy) {
         CpSeen seen = { { OBJ_CLUSTERPOLICY, fn, ctx }, NULL, NULL, NULL, NULL };
         Error e = { 0 };
         int rc = 0;
-        if (apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_clusterpolicy, NULL,
-                                skip_for(OBJ_CLUSTERPOLICY, model), &seen, &e) == 0 ||
-            e.code == 404) {
+        int lrc = apiclient_list_skip(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, on_clusterpolicy,
+                                      NULL, skip_for(OBJ_CLUSTERPOLICY, model), &seen, &e);
+        if (lrc == 0) note_list_rv(list_rv, OBJ_CLUSTERPOLICY, api);
+        if (lrc == 0 || e.code == 404) {
             *clusterpolicy_checked = true;             /* 404: the CRD is not installed */
         } else if (e.code == 403) {
             strvec_pushf(warnings, "clusterpolicies: %s (GPU Operator ClusterPolicy state not shown)", e.msg);
@@ -319,7 +332,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
 int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, Error *err)
 {
-    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, err);
+    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, err);
 }
 
 /* ---- cluster_load ---- */
@@ -350,7 +363,8 @@ static double clock_seconds(clockid_t id)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiClient **api_out, Error *err)
+static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
+                     ApiClient **api_out, Error *err)
 {
     double wall0 = clock_seconds(CLOCK_MONOTONIC), cpu0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     RestConfig rc;
@@ -362,13 +376,15 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         bool checked = false;
         IngestCtx ic = { c, 0, "" };
         Error e = { 0 };
-        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, &e);
+        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, list_rv, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
             if (sc->verbose >= 1) log_verbose(1, "a list expired while being read; reading the cluster again");
             strvec_free(&warnings);
+            bool live = c->live != NULL;
             cluster_free(c);
             cluster_init(c);
+            if (live) cluster_live_enable(c);
             continue;
         }
         if (rc_) { *err = e; strvec_free(&warnings); break; }
@@ -402,9 +418,19 @@ int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiC
     if (api_out) *api_out = NULL;
     if (sc->snapshot) {
         if (snapshot_read(c, sc->snapshot, rq, err)) return -1;
-    } else if (load_live(c, sc, rq, api_out, err)) {
+    } else if (load_live(c, sc, rq, NULL, api_out, err)) {
         return -1;
     }
+    cluster_finalize(c);
+    return 0;
+}
+
+int cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
+                    ApiClient **api_out, Error *err)
+{
+    if (api_out) *api_out = NULL;
+    if (sc->snapshot) { error_set(err, "a snapshot cannot be watched"); return -1; }
+    if (load_live(c, sc, rq, list_rv, api_out, err)) return -1;
     cluster_finalize(c);
     return 0;
 }

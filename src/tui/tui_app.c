@@ -80,6 +80,8 @@ typedef struct {
     time_t message_until;
 } App;
 
+enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
+
 /* ------------------------------------------------------------------ helpers */
 
 static const char *ellipsis(void) { return screen_utf8() ? "…" : "..."; }
@@ -186,8 +188,15 @@ static void filter_compile(App *a)
     if (!f || !*f) return;
     if (!strchr(f, '=') && !strchr(f, '!') && !strstr(f, " in ") && !strstr(f, " notin ")) return;
     Error err = { .set = false };
-    if (label_selector_parse(&a->sel, f, &err) == 0) a->sel_mode = true;
-    else label_selector_free(&a->sel);
+    if (label_selector_parse(&a->sel, f, &err) == 0) {
+        a->sel_mode = true;
+        return;
+    }
+    label_selector_free(&a->sel);
+    /* said, not silently taken as text: the filter then matches it as words */
+    char *msg = xasprintf("bad label selector (%.120s); filtering by text", err.msg);
+    app_message(a, msg);
+    free(msg);
 }
 
 static bool node_matches(const App *a, const NodeStatus *n)
@@ -196,6 +205,13 @@ static bool node_matches(const App *a, const NodeStatus *n)
     const Node *node = cluster_find_node(&a->data->tc->cluster, n->name);
     if (a->sel_mode) return node && label_selector_matches(&a->sel, &node->labels);
     if (contains_ci(n->name, a->filter) || contains_ci(n->product, a->filter)) return true;
+    /* the pods it holds, by namespace/name */
+    for (size_t i = 0; i < n->npods; i++) {
+        char *key = xasprintf("%s/%s", n->pods[i].ns, n->pods[i].name);
+        bool m = contains_ci(key, a->filter);
+        free(key);
+        if (m) return true;
+    }
     return node && labels_contain(&node->labels, a->filter);
 }
 
@@ -338,7 +354,13 @@ static void draw_header(App *a)
         if (a->opt->pending_ns) strbuf_addf(&left, "  -n %s", a->opt->pending_ns);
         char clock[16] = "--:--:--";
         if (a->fs.last_ok) fmt_clock(clock, sizeof clock, a->fs.last_ok);
-        strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
+        const TopData *d = a->data;
+        if (d && d->watching && d->watch_lost)
+            strbuf_addf(&right, "watch lost (%d), retrying %s ", d->watch_lost, clock);
+        else if (d && d->watching)
+            strbuf_addf(&right, "live (watch), changed %s ", clock);
+        else
+            strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
     }
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
@@ -823,6 +845,7 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
 
 static void draw(App *a)
 {
+    if (screen_too_small(TUI_MIN_COLS, TUI_MIN_LINES)) return;
     erase();
     draw_header(a);
     if (a->help) {
@@ -996,6 +1019,21 @@ static bool handle_key(App *a, int ch)
 
 /* ------------------------------------------------------------------ run */
 
+/* the newest data, when there is any (with the feed's data lock held) */
+static void take_data(App *a, Feed *feed)
+{
+    TopData *nd = feed_take(feed);
+    if (!nd) return;
+    /* a watched cluster changes in place (same TopCluster): the explain view's explanation
+     * borrows from it and is made again */
+    full_clear(a);
+    bool first = !a->data;
+    top_data_free(a->data);
+    a->data = nd;
+    rebuild_lists(a);
+    if (first) remember_selection(a);
+}
+
 int tui_run(const TuiOptions *o, Feed *feed, Error *err)
 {
     if (screen_open(o->color, err) < 0) return -1;
@@ -1007,24 +1045,25 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     int rc = 0;
     for (;;) {
         if (screen_quit_signal()) break;
-        TopData *nd = feed_take(feed);
-        if (nd) {
-            bool first = !a.data;
-            top_data_free(a.data);
-            a.data = nd;
-            rebuild_lists(&a);
-            if (first) remember_selection(&a);
-        }
+        /* the data is looked at with the feed's data lock held (tui_feed.h) */
+        feed_data_lock(feed);
+        take_data(&a, feed);
         feed_status(feed, &a.fs);
         if (!a.data && a.fs.failed) {
+            feed_data_unlock(feed);
             error_set(err, "%s", a.fs.error);
             rc = -1;
             break;
         }
         draw(&a);
+        feed_data_unlock(feed);
         int ch = screen_getkey();
         if (ch < 0) continue;
-        if (!handle_key(&a, ch)) break;
+        feed_data_lock(feed);
+        take_data(&a, feed);
+        bool go_on = handle_key(&a, ch);
+        feed_data_unlock(feed);
+        if (!go_on) break;
     }
     screen_close();
     top_data_free(a.data);

@@ -30,7 +30,12 @@ struct Feed {
     char error[2048];
     int64_t last_ok, last_attempt;
     unsigned fetches;
+    pthread_mutex_t data_lock;  /* see feed_data_lock */
+    bool data_held;             /* the fetch running holds it until its result is published */
 };
+
+/* the feed whose worker runs on this thread (for feed_hold_data) */
+static _Thread_local Feed *worker_feed;
 
 static struct timespec mono_now(void)
 {
@@ -55,6 +60,7 @@ static struct timespec ts_add(struct timespec t, double s)
 static void *worker(void *arg)
 {
     Feed *f = arg;
+    worker_feed = f;
     bool first = true;
     int since_full = 0;
     struct timespec due = mono_now();
@@ -100,6 +106,10 @@ static void *worker(void *arg)
             /* a failed full fetch is retried as a full one next time */
             if (full) since_full = f->cfg.full_every;
         }
+        if (f->data_held) {                 /* published: the loop may look again */
+            f->data_held = false;
+            pthread_mutex_unlock(&f->data_lock);
+        }
         first = false;
         due = ts_add(mono_now(), f->cfg.interval > 0 ? f->cfg.interval : 0);
     }
@@ -115,6 +125,7 @@ Feed *feed_start(const FeedConfig *cfg, Error *err)
     f->cfg = *cfg;
     if (f->cfg.full_every < 1) f->cfg.full_every = 1;
     pthread_mutex_init(&f->mu, NULL);
+    pthread_mutex_init(&f->data_lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -139,6 +150,19 @@ Feed *feed_start(const FeedConfig *cfg, Error *err)
     }
     f->running = true;
     return f;
+}
+
+void feed_data_lock(Feed *f) { pthread_mutex_lock(&f->data_lock); }
+void feed_data_unlock(Feed *f) { pthread_mutex_unlock(&f->data_lock); }
+
+Feed *feed_self(void) { return worker_feed; }
+
+void feed_hold_data(void)
+{
+    Feed *f = worker_feed;
+    if (!f || f->data_held) return;
+    pthread_mutex_lock(&f->data_lock);
+    f->data_held = true;              /* only this thread reads or writes it while held */
 }
 
 void feed_refresh_now(Feed *f)

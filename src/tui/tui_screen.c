@@ -323,3 +323,17 @@ void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr ove
     strbuf_free(&f);
     strbuf_free(&e);
 }
+
+bool screen_too_small(int min_cols, int min_lines)
+{
+    if (COLS >= min_cols && LINES >= min_lines) return false;
+    erase();
+    char msg[96];
+    snprintf(msg, sizeof msg, "terminal too small (%dx%d): top needs %dx%d", COLS, LINES, min_cols, min_lines);
+    int w = (int)strlen(msg);
+    int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
+    screen_put(y, x, COLS - x, TA_ERROR, msg);
+    if (y + 1 < LINES) screen_put(y + 1, x, COLS - x, TA_NORMAL, "q quits");
+    refresh();
+    return true;
+}

@@ -294,6 +294,42 @@ static void node_labels(TextDoc *d, const TopData *td, const NodeStatus *n)
     }
 }
 
+/* the node's taints (what keeps pods off it) and what the GPU Operator deploys on it (its
+ * nvidia.com/gpu.deploy.<component> labels: "true", "false", "paused-for-mig-change", ...) */
+static void node_taints_operator(TextDoc *d, const TopData *td, const char *name, int lw)
+{
+    const Node *node = cluster_find_node(&td->tc->cluster, name);
+    if (!node) return;
+    label(d, "Taints", lw);
+    if (!node->ntaints) text_add(d, TA_DIM, "none");
+    for (size_t i = 0; i < node->ntaints; i++) {
+        const Taint *t = &node->taints[i];
+        char *s = xasprintf("%s%s%s:%s%s", t->key ? t->key : "", t->value && *t->value ? "=" : "",
+                            t->value ? t->value : "", t->effect ? t->effect : "", i + 1 < node->ntaints ? ", " : "");
+        text_wrap(d, lw, TA_NORMAL, s);
+        free(s);
+    }
+    static const char prefix[] = "nvidia.com/gpu.deploy.";
+    int deployed = 0, other = 0;
+    for (size_t i = 0; i < node->labels.n; i++) {
+        if (!str_starts_with(node->labels.items[i].key, prefix)) continue;
+        if (str_eq(node->labels.items[i].value, "true")) deployed++;
+        else other++;
+    }
+    if (!deployed && !other) return;
+    label(d, "Operator", lw);
+    for (size_t i = 0; i < node->labels.n; i++) {
+        const char *k = node->labels.items[i].key, *v = node->labels.items[i].value;
+        if (!str_starts_with(k, prefix) || str_eq(v, "true")) continue;
+        char *s = xasprintf("%s %s, ", k + strlen(prefix), v ? v : "");
+        text_wrap(d, lw, TA_WARN, s);
+        free(s);
+    }
+    if (deployed) text_addf(d, TA_NORMAL, "%d component%s deployed", deployed, deployed == 1 ? "" : "s");
+    else text_add(d, TA_DIM, "nothing deployed");
+    text_add(d, TA_DIM, " (nvidia.com/gpu.deploy.*)");
+}
+
 void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name)
 {
     const int lw = 12;
@@ -342,6 +378,7 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
         text_add(d, TA_NORMAL, ": ");
         text_wrap(d, lw + 2, TA_NORMAL, n->problems[i].message);
     }
+    node_taints_operator(d, td, n->name, lw);
     if (td->status.has_metrics) {
         char mem[32], tot[32], util[16];
         view_fmt_mib(mem, sizeof mem, n->mem_used_mib);

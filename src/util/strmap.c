@@ -1,6 +1,7 @@
 /* strmap.c — open-addressing hash map (FNV-1a, linear probing, load factor <= 1/2). */
 #include "util/strmap.h"
 #include "util/util.h"
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,31 @@ void strmap_put(StrMap *m, const char *key, void *value)
     Slot *s = find(m, key);
     if (!s->key) { s->key = xstrdup(key); m->size++; }
     s->value = value;
+}
+
+/* linear probing: the entries after the hole that would no longer be found move back */
+void *strmap_del(StrMap *m, const char *key)
+{
+    if (!m || !key) return NULL;
+    Slot *s = find(m, key);
+    if (!s->key) return NULL;
+    void *value = s->value;
+    free(s->key);
+    s->key = NULL;
+    m->size--;
+    size_t mask = m->cap - 1, hole = (size_t)(s - m->slots), i = hole;
+    for (;;) {
+        i = (i + 1) & mask;
+        if (!m->slots[i].key) break;
+        size_t home = (size_t)hash(m->slots[i].key) & mask;
+        /* the entry stays when its home lies cyclically in (hole, i] */
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (stays) continue;
+        m->slots[hole] = m->slots[i];
+        m->slots[i].key = NULL;
+        hole = i;
+    }
+    return value;
 }
 
 size_t strmap_size(const StrMap *m) { return m ? m->size : 0; }

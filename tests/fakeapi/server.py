@@ -41,9 +41,10 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from k8s_selectors import FieldSelector, LabelSelector, SelectorError  # noqa: E402
-from k8s_store import (ContinueError, FixtureError, Store, decode_continue,  # noqa: E402
+from k8s_store import (ContinueError, FixtureError, Store, decode_continue, field_values,  # noqa: E402
                        encode_continue)
 from k8s_tables import to_table  # noqa: E402
+from k8s_watch import BreakStream, ChangeLog, Scenario, watch_events  # noqa: E402
 
 GZIP_THRESHOLD = 128 * 1024          # writers.go defaultGzipThresholdBytes (compress when >)
 CHUNKING_THRESHOLD = 2048            # net/http bufferBeforeChunkingSize
@@ -919,13 +920,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._log['stream'] = True
         self.cfg.write_log(dict(self._log, ms=0))
         self._logged = True
-        for piece in resp.stream:
-            if piece:
-                self.wfile.write(b'%x\r\n%s\r\n' % (len(piece), piece))
-                self.wfile.flush()
-            elif self._client_gone():
-                self.close_connection = True
-                return
+        try:
+            for piece in resp.stream:
+                if piece:
+                    self.wfile.write(b'%x\r\n%s\r\n' % (len(piece), piece))
+                    self.wfile.flush()
+                elif self._client_gone():
+                    self.close_connection = True
+                    return
+        except BreakStream:
+            # cut: the chunked body never ends (the client sees a broken transfer)
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
         self.wfile.write(b'0\r\n\r\n')
 
     def _json(self, obj, code=200, ctype='application/json'):
@@ -1164,11 +1174,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         timeout = min(timeout, self.cfg.watch_timeout)
         matched, _ = store.select(res, namespace, ls, fs)
         send_initial = rv in ('', '0') or q.get('sendInitialEvents') == 'true'
+        log = self.cfg.changes
+        log.watch_requests += 1
+        log.first_watch.set()
         if rv not in ('', '0'):
             try:
-                if int(rv) < store.compacted_rv:
+                oldest = max(store.compacted_rv, log.floor)
+                if int(rv) < oldest:
                     ev = {'type': 'ERROR', 'object': status_obj(
-                        410, 'too old resource version: %s (%d)' % (rv, store.compacted_rv),
+                        410, 'too old resource version: %s (%d)' % (rv, oldest),
                         'Expired')}
                     return Response(200, stream=iter([jdump(ev)]), ctype='application/json')
             except ValueError:
@@ -1197,10 +1211,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     md['annotations'] = {'k8s.io/initial-events-end': 'true'}
                 yield jdump({'type': 'BOOKMARK', 'object': {
                     'kind': res.kind, 'apiVersion': res.api_version, 'metadata': md}})
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and not stopping.is_set():
-                time.sleep(0.1)
-                yield b''          # lets the writer notice a client that went away
+            start_rv = store.resource_version if rv in ('', '0') else int(rv)
+
+            def matches(o):
+                if ls is not None and not ls.matches((o.get('metadata') or {}).get('labels')):
+                    return False
+                return fs is None or fs.matches(field_values(res, o))
+
+            def encode(ev):
+                if as_table and ev['type'] != 'BOOKMARK':
+                    ev = dict(ev, object=to_table(res, [ev['object']], {'resourceVersion': ev['object'][
+                        'metadata'].get('resourceVersion', '')}, now(), q.get('includeObject', 'Metadata'),
+                        no_headers=True))
+                return jdump(ev)
+            yield from watch_events(log, res, namespace, matches, start_rv, timeout, bookmarks,
+                                    self.cfg.bookmark_every, stopping, encode, res.kind)
         return Response(200, stream=gen(), ctype=ctype if as_table else 'application/json')
 
     def _ssar(self, body_in):
@@ -1383,6 +1408,9 @@ def main(argv=None):
                     help='continue tokens / resourceVersions older than this get 410 Expired')
     ap.add_argument('--now', help='RFC 3339 time used for AGE columns (default: wall clock)')
     ap.add_argument('--watch-timeout', type=float, default=30.0)
+    ap.add_argument('--bookmark-interval', type=float, default=5.0,
+                    help='seconds between BOOKMARK events of a watch that asked for them')
+    ap.add_argument('--scenario', help='changes to make on a schedule (k8s_watch.py)')
     ap.add_argument('--operator-sim', metavar='YAML2JSON',
                     help='accept writes (apply, patch, label, cordon, eviction) and react to them as '
                          'the GPU Operator would (k8s_writes.py); YAML2JSON = tests/tools/yaml2json')
@@ -1440,6 +1468,8 @@ def main(argv=None):
     else:
         cfg.now = now_utc
     cfg.watch_timeout = args.watch_timeout
+    cfg.bookmark_every = args.bookmark_interval
+    cfg.changes = ChangeLog(cfg.store, cfg.store_lock)
     cfg.faults = FaultBook(args.faults)
     cfg.rbac = Reloadable(args.rbac, [], parse_rbac, 'rbac file')
     cfg.proxy = Reloadable(args.proxy_config, {}, lambda d: d if isinstance(d, dict) else {},
@@ -1463,6 +1493,12 @@ def main(argv=None):
         sys.stderr.write('fakeapi: cannot load certificates from %s: %s\n' % (args.certs, e))
         return 2
 
+    if args.scenario:
+        try:
+            Scenario(args.scenario, cfg.changes, cfg.stopping, write_log).start()
+        except (OSError, ValueError) as e:
+            sys.stderr.write('fakeapi: scenario %s: %s\n' % (args.scenario, e))
+            return 2
     srv = FakeApiServer(('127.0.0.1', args.port), Handler, cfg)
     port = srv.server_address[1]
     tmp = args.port_file + '.tmp'

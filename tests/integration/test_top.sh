@@ -2,8 +2,10 @@
 # `kubectl gpu top` driven in tmux: the screen on examples/clusters/mixed-fleet.json (--snapshot)
 # — header totals equal to `status -o json`, moving the selection, drilling into a node and
 # into a pending pod's explanation, filtering, sorting, help, resizing, quitting to a clean
-# shell, monochrome and ASCII — and against the fake API server with a slow and a failing
-# pods list: the keys keep working while it refreshes, the last good data stays.
+# shell, monochrome and ASCII — and against the fake API server, which top lists once and then
+# watches: a refused watch shows in the header while the last data stays and the keys work, a
+# pod created and deleted on the server's schedule appears and goes, a watch cut mid-event is
+# resumed without a list, and quitting does not wait for the open watches.
 # Every wait polls capture-pane with a bound; nothing sleeps long.
 . "$(dirname "$0")/../lib/common.sh"
 . "$KGPU_ROOT/tests/lib/fakeapi.sh"
@@ -136,6 +138,10 @@ keys main j
 keys main Enter
 MSG="Enter opens the node view"; check_ok wait_for main "NODE dgx-a100-01" 5
 check_contains "$SCREEN" "RESOURCES" "node view: resources"
+check_match "$SCREEN" "Taints +none" "node view: no taints on dgx-a100-01"
+# the fixture's nvidia.com/gpu.deploy.* labels of dgx-a100-01, counted
+DEPLOYED=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[i for i in d["items"] if i["kind"]=="Node" and i["metadata"]["name"]=="dgx-a100-01"][0]; print(sum(1 for k,v in n["metadata"]["labels"].items() if k.startswith("nvidia.com/gpu.deploy.") and v=="true"))' "$FIX")
+check_match "$SCREEN" "Operator +$DEPLOYED components deployed" "node view: the GPU Operator's components ($DEPLOYED deploy labels)"
 check_contains "$SCREEN" "nvidia.com/mig-1g.10gb" "node view: its MIG resources"
 check_contains "$SCREEN" "MIG device" "node view: MIG devices named as such"
 keys main NPage
@@ -164,6 +170,11 @@ MSG="/ shows what is typed"; check_ok wait_for main "Filter: h100" 5
 keys main Enter
 MSG="filter by name narrows the list"; check_ok wait_for main "NODES 2/$GPUNODES" 5
 check_eq "$(node_rows | tr '\n' ' ')" "h100-01 h100-02 " "filter h100: only the H100 nodes"
+keys main Enter
+MSG="node view of an H100 node"; check_ok wait_re main "NODE h100-0[12] " 5
+check_match "$SCREEN" "Taints +dedicated=training:NoSchedule" "node view: the node's taint"
+keys main q
+MSG="back from h100-01"; check_ok wait_for main "NODES 2/$GPUNODES" 5
 keys main / C-u "nvidia.com/gpu.product=NVIDIA-A10G" Enter
 MSG="filter by label selector"; check_ok wait_for main "Filter:nvidia.com/gpu." 5
 check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "filter by label: the A10G nodes"
@@ -172,6 +183,15 @@ MSG="Esc cancels the edit"; check_ok wait_gone main "Filter: " 5
 check_eq "$(node_rows | tr '\n' ' ')" "a10g-01 a10g-02 " "Esc: the previous filter stays"
 keys main Escape
 MSG="Esc on the main screen clears the filter"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
+# the filter matches the pods a node holds (namespace/name), and says when a selector is bad
+keys main / C-u "$DGX_POD" Enter
+MSG="filter by a pod's name"; check_ok wait_re main "NODES [0-9]+/$GPUNODES" 5
+check_contains "$(node_rows)" "dgx-a100-01" "filter by pod name: the node holding $DGX_POD"
+check_not_contains "$(node_rows)" "t4-02" "filter by pod name: not the nodes without it"
+keys main / C-u "app in (x" Enter
+MSG="a bad label selector says so"; check_ok wait_for main "bad label selector" 5
+keys main Escape
+MSG="Esc clears it"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
 
 # help
 keys main '?'
@@ -186,8 +206,12 @@ MSG="resize to 120x40: every node shows"; check_ok wait_for main "v100-01" 5
 max=$(widest)
 if [ "$max" -gt 80 ]; then ok "120x40: the screen uses the width ($max columns)"; else fail "120x40: widest line $max"; fi
 check_eq "$(node_rows | wc -l | tr -d ' ')" "$GPUNODES" "120x40: all $GPUNODES node rows"
+TM resize-window -t main -x 70 -y 20
+MSG="below 80x24: a notice instead of cut panes"; check_ok wait_for main "terminal too small (70x20): top needs 80x24" 5
+check_not_contains "$SCREEN" "NODES" "below 80x24: no pane drawn"
 TM resize-window -t main -x 80 -y 24
-MSG="resize back to 80x24"; check_ok wait_gone main "v100-01" 5
+MSG="resize back to 80x24"; check_ok wait_for main "NODES $GPUNODES" 5
+MSG="resize back to 80x24: fewer rows"; check_ok wait_gone main "v100-01" 5
 check_contains "$SCREEN" "NODES $GPUNODES" "80x24 again: redrawn"
 max=$(widest)
 if [ "$max" -le 80 ]; then ok "80x24 again: nothing wider than the terminal"; else fail "80x24 again: a line of $max columns"; fi
@@ -259,8 +283,8 @@ keys nocolor q
 MSG="--no-color: q quits"; check_ok wait_for nocolor "TOP-EXIT=0" 10
 TM kill-session -t nocolor
 
-# ---- live, against the fake API server: slow and failing refreshes -----------------------------------
-if ! fakeapi_start "$FIX"; then fail "fake API server did not start"; exit 1; fi
+# ---- live, against the fake API server: a lost watch, quitting with watches open ---------------------
+if ! fakeapi_start "$FIX" --watch-timeout 3 --bookmark-interval 1; then fail "fake API server did not start"; exit 1; fi
 start_shell live 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
 # the first load fails: one error line, exit 1, the terminal given back
 fakeapi_faults '[{"path": "^/api/v1/nodes$", "code": 403}]'
@@ -281,63 +305,82 @@ fakeapi_faults '[]'
 keys live "$KGPU_BIN top --interval 1s --no-metrics; echo TOP-EXIT=\$?" Enter
 MSG="live: starts"; check_ok wait_for live "NODES $GPUNODES" 20
 check_contains "$SCREEN" "context fake" "live: the header names the context"
-check_contains "$SCREEN" "every 1s" "live: the header gives the interval"
+check_contains "$SCREEN" "live (watch)" "live: the header says the view follows the cluster"
 check_contains "$SCREEN" "GPUs $PHYS" "live: same totals as the snapshot"
 
-# (only the cluster's pods list: its query has the non-terminal field selector)
-fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "action": "delay", "seconds": 6}]'
-keys live r
-MSG="live: a slow pods list shows as refreshing"; check_ok wait_re live "refreshing… [0-9]+s" 5
+# a kind whose watch fails: the header says so, the last data stays, keys work, and the
+# watch comes back by itself (with the server's 3 s watch timeout, watches are renewed often)
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 403}]'
+MSG="live: a lost watch shows"; check_ok wait_re live "watch lost \([0-9]\), retrying" 10
+check_contains "$SCREEN" "NODES $GPUNODES" "live: the last good data stays while a watch is lost"
 t0=$(date +%s%N)
 keys live j
-MSG="live: j works while refreshing"; check_ok wait_re live "^ a10g-01  A10G, " 3
+MSG="live: j works while a watch is lost"; check_ok wait_re live "^ a10g-01  A10G, " 3
 keys live '?'
-MSG="live: ? works while refreshing"; check_ok wait_for live "KEYS" 3
+MSG="live: ? works while a watch is lost"; check_ok wait_for live "KEYS" 3
 keys live q
-MSG="live: back to the list while refreshing"; check_ok wait_for live "NODES $GPUNODES" 3
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
-if [ "$ms" -lt 4000 ]; then ok "live: three keys answered in ${ms} ms during the slow refresh"; else fail "live: keys took ${ms} ms"; fi
-MSG="live: the refresh counter runs"; check_ok wait_re live "refreshing… [2-9]s" 6
-check_contains "$SCREEN" "a10g-01" "live: the last data stays on screen while refreshing"
-MSG="live: the slow refresh completes"; check_ok wait_gone live "refreshing…" 12
-
-fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "code": 403}]'
-keys live r
-MSG="live: a failing refresh says so"; check_ok wait_for live "last refresh failed:" 10
-check_contains "$SCREEN" "NODES $GPUNODES" "live: the last good data stays after a failure"
-check_contains "$SCREEN" "forbidden" "live: the failure says why"
+MSG="live: back to the list"; check_ok wait_for live "NODES $GPUNODES" 3
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$ms" -lt 4000 ]; then ok "live: three keys answered in ${ms} ms while a watch is lost"; else fail "live: keys took ${ms} ms"; fi
 fakeapi_faults '[]'
-keys live r
-MSG="live: the next refresh clears the failure"; check_ok wait_gone live "last refresh failed" 10
+MSG="live: the watch comes back"; check_ok wait_for live "live (watch)" 15
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "live: a refused watch is retried, the pods are not listed again"
 
-# quitting while a refresh hangs does not wait for it
-fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "fieldSelector", "action": "delay", "seconds": 30}]'
-keys live r
-MSG="live: hanging refresh shows"; check_ok wait_re live "refreshing… [0-9]+s" 8
+# quitting while watches are open does not wait for them
 t0=$(date +%s%N)
 keys live q
-MSG="live: q quits during a hanging refresh"; check_ok wait_for live "TOP-EXIT=0" 6
+MSG="live: q quits with watches open"; check_ok wait_for live "TOP-EXIT=0" 6
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-if [ "$ms" -lt 4000 ]; then ok "live: quit in ${ms} ms although the server hangs"; else fail "live: quit took ${ms} ms"; fi
+if [ "$ms" -lt 4000 ]; then ok "live: quit in ${ms} ms although watches are open"; else fail "live: quit took ${ms} ms"; fi
 check_eq "$(TM display -p -t live '#{alternate_on}')" 0 "live: terminal restored"
 TM kill-session -t live
 fakeapi_faults '[]'
 
-# many quick refreshes (metrics every 0.3 s against an unreachable Prometheus, the lists every
-# 1.5 s), then a normal quit: every TopData and TopCluster freed (leak-checked under ASan)
+# ---- top follows the cluster: a pod created and deleted, a watch cut mid-event ---------------------
+# the scenario starts at the first watch request; each step waits for the one before
+cat >"$T/top-scenario.json" <<EOF
+{"steps": [
+  {"after": 2, "op": "add", "object": {"apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "watch-new-0", "namespace": "research", "uid": "0f0e0d0c-1111-4222-8333-944445555666",
+                 "creationTimestamp": "2026-11-24T03:00:00Z"},
+    "spec": {"schedulerName": "default-scheduler", "nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-B200"},
+             "containers": [{"name": "t", "image": "nvcr.io/nvidia/pytorch:24.05-py3",
+                             "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
+    "status": {"phase": "Pending"}}},
+  {"after": 3, "op": "break-watches"},
+  {"after": 1, "watches": 6, "op": "delete", "kind": "Pod", "namespace": "research", "name": "watch-new-0"}
+]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/top-scenario.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
+start_shell live3 100 40 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
+keys live3 "$KGPU_BIN top --interval 1s --no-metrics; echo TOP-EXIT=\$?" Enter
+MSG="follow: starts"; check_ok wait_for live3 "NODES $GPUNODES" 20
+check_not_contains "$SCREEN" "watch-new-0" "follow: the pod is not there yet"
+t0=$(date +%s%N)
+MSG="follow: a pod created after the list appears"; check_ok wait_for live3 "watch-new-0" 10
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check_contains "$SCREEN" "Pending $((PENDING + 1)) " "follow: the pending count grew by one"
+MSG="follow: the cut watch is resumed and the deletion shows"; check_ok wait_gone live3 "watch-new-0" 15
+check_contains "$SCREEN" "Pending $PENDING " "follow: the pending count is back"
+MSG="follow: the header says live again once every watch is back"; check_ok wait_for live3 "live (watch)" 10
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "follow: pods listed once (the cut watch resumed from its resourceVersion)"
+check_match "$(fakeapi_count '^/api/v1/pods$' 'watch=1')" '^([2-9]|[1-9][0-9]+)$' "follow: the pods watch was made again"
+keys live3 q
+MSG="follow: q quits"; check_ok wait_for live3 "TOP-EXIT=0" 6
+TM kill-session -t live3
+fakeapi_start "$FIX" || { fail "fake API server did not start"; exit 1; }
+
+# many quick refreshes (metrics every 0.3 s against an unreachable Prometheus; the cluster
+# follows watches), then a normal quit: every TopData and TopCluster freed (leak-checked under ASan)
 start_shell live2 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
 keys live2 "$KGPU_BIN top --interval 0.3s --prometheus http://127.0.0.1:1; echo TOP-EXIT=\$?" Enter
 MSG="quick refreshes: starts"; check_ok wait_for live2 "NODES $GPUNODES" 20
 MSG="quick refreshes: the metrics come after the first screen (here: why there are none)"
 check_ok wait_for live2 "Couldn't connect" 5
-n0=$(fakeapi_count '^/api/v1/nodes$')
-for i in $(seq 1 40); do
-  [ "$(fakeapi_count '^/api/v1/nodes$')" -ge $((n0 + 2)) ] && break
-  sleep 0.1
-done
-n1=$(fakeapi_count '^/api/v1/nodes$')
-if [ "$n1" -ge $((n0 + 2)) ]; then ok "quick refreshes: the lists were read again ($n0 -> $n1)"; else fail "quick refreshes: nodes listed $n0 -> $n1 times"; fi
+n0=$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')
+sleep 3
+n1=$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')
+check_eq "$n1" "$n0" "quick refreshes: ten metrics refreshes, the lists are not read again (watches)"
 keys live2 j k
 keys live2 q
 MSG="quick refreshes: q quits cleanly"; check_ok wait_re live2 "TOP-EXIT=[0-9]" 10

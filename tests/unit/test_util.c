@@ -50,6 +50,40 @@ static void test_age(void **state)
     format_age(3 * 86400, b, sizeof b); assert_string_equal(b, "3d");
 }
 
+/* deleting keeps every other key findable (linear probing: later entries of a run move back),
+ * across many inserts and deletes in a random order, checked against a plain array */
+static void test_strmap_del(void **state)
+{
+    (void)state;
+    enum { N = 2000 };
+    static bool present[N];
+    memset(present, 0, sizeof present);
+    StrMap *m = strmap_new();
+    unsigned r = 7;
+    char key[32];
+    for (int step = 0; step < 20000; step++) {
+        r = r * 1103515245u + 12345u;
+        int k = (int)((r >> 8) % N);
+        snprintf(key, sizeof key, "ns-%d/pod-%d", k % 7, k);
+        if (present[k] && (r & 1)) {
+            assert_ptr_equal(strmap_del(m, key), (void *)(intptr_t)(k + 1));
+            present[k] = false;
+        } else {
+            strmap_put(m, key, (void *)(intptr_t)(k + 1));
+            present[k] = true;
+        }
+    }
+    size_t n = 0;
+    for (int k = 0; k < N; k++) {
+        snprintf(key, sizeof key, "ns-%d/pod-%d", k % 7, k);
+        assert_ptr_equal(strmap_get(m, key), present[k] ? (void *)(intptr_t)(k + 1) : NULL);
+        n += present[k];
+    }
+    assert_int_equal(strmap_size(m), n);
+    assert_null(strmap_del(m, "absent"));
+    strmap_free(m, NULL);
+}
+
 static void test_strmap(void **state)
 {
     (void)state;
@@ -85,7 +119,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
-        cmocka_unit_test(test_strmap), cmocka_unit_test(test_error_prefix),
+        cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_error_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,26 @@
+/* watch_loop.h — `status -w` and `pending -w`: list once, then print again when the output
+ * would change, as `kubectl get -w` does.
+ *
+ * The cluster is loaded live (cluster_load_at), shown, then kept current from the watches
+ * (sources/watch.h) through model/cluster_live.h.  After each batch of changes (events that
+ * arrive within WATCH_SETTLE of each other) show() runs again into a buffer, and the buffer is
+ * printed only when it differs from what was printed last — a node's heartbeat or a pod's
+ * status detail that changes nothing shown prints nothing.  Nothing is shown while a kind is
+ * being listed again (after a lost watch).  SIGINT or SIGTERM ends the loop with EXIT_OK.
+ */
+#ifndef KGPU_CMD_WATCH_LOOP_H
+#define KGPU_CMD_WATCH_LOOP_H
+#include <stdbool.h>
+#include "model/cluster.h"
+#include "sources/loader.h"
+#include "cli/options.h"
+
+struct ApiClient;
+/* prints one picture of c to stdout; api is the first load's client (for metrics), may be
+ * NULL; first is true the first time.  Returns 0, or non-zero to stop with EXIT_FAIL. */
+typedef int (*WatchShowFn)(void *ctx, Cluster *c, struct ApiClient *api, bool first);
+
+/* runs until interrupted; returns the command's exit code.  A snapshot cannot be watched. */
+int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
+                   WatchShowFn show, void *ctx);
+#endif

@@ -1,0 +1,126 @@
+/* watch_loop.c — list, show, then show again on change (watch_loop.h). */
+#include "cmd/watch_loop.h"
+#include "model/cluster_live.h"
+#include "sources/apiclient.h"
+#include "sources/watch.h"
+#include "util/error.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WATCH_SETTLE 0.3          /* seconds: events closer than this are one change ... */
+#define WATCH_MAX_DELAY 1.0       /* ... but a change is shown at most this late */
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+/* show() into a buffer: the caller prints it when it differs from the last */
+static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *api, bool first, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) { *rc = -1; return NULL; }
+    fflush(stdout);
+    FILE *real = stdout;
+    stdout = mem;
+    c->now = (int64_t)time(NULL);                 /* ages are counted from now */
+    *rc = show(ctx, c, api, first);
+    fflush(mem);
+    stdout = real;
+    fclose(mem);
+    return buf;
+}
+
+int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx)
+{
+    if (g->snapshot) {
+        fprintf(stderr, "error: %s --watch follows a live cluster; it cannot be used with --snapshot\n", cmd);
+        return EXIT_USAGE;
+    }
+    Error err = { 0 };
+    Cluster c;
+    cluster_init(&c);
+    cluster_live_enable(&c);
+    char *rv[OBJ__COUNT] = { 0 };
+    ApiClient *api = NULL;
+    if (cluster_load_at(&c, &g->source, rq, rv, &api, &err) < 0) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        cluster_free(&c);
+        return EXIT_FAIL;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    int ret = EXIT_OK, rc = 0;
+    char *last = render(show, ctx, &c, api, true, &rc);
+    if (rc || !last) { ret = EXIT_FAIL; goto out; }
+    fputs(last, stdout);
+    fflush(stdout);
+    Watcher *w = watcher_start(&g->source, rq, rv, &err);
+    if (!w) { fprintf(stderr, "error: %s\n", err.msg); ret = EXIT_FAIL; goto out; }
+    bool relisting[OBJ__COUNT] = { false };
+    bool changed = false;
+    double changed_at = 0;
+    while (!interrupted) {
+        WatchEvent *evs = watcher_take(w, changed ? WATCH_SETTLE : 0.25);
+        for (WatchEvent *e = evs; e; e = e->next) {
+            Error ae = { 0 };
+            switch (e->type) {
+            case WATCH_RELIST_BEGIN:
+                relisting[e->kind] = true;
+                cluster_live_reset(&c, e->kind);
+                break;
+            case WATCH_RELIST_END:
+                relisting[e->kind] = false;
+                break;
+            case WATCH_UPSERT: case WATCH_DELETE:
+                if (cluster_live_apply(&c, e->kind, e->type == WATCH_DELETE ? LIVE_DELETE : LIVE_UPSERT, e->obj, &ae) < 0 &&
+                    g->verbose >= 1)
+                    fprintf(stderr, "watch: %s skipped: %s\n", obj_kind_name(e->kind), ae.msg);
+                break;
+            }
+            if (!changed) changed_at = mono();
+            changed = true;
+        }
+        bool busy = evs != NULL;
+        watch_events_free(evs);
+        bool any_relist = false;
+        for (int k = 0; k < OBJ__COUNT; k++) any_relist |= relisting[k];
+        /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist */
+        if (!changed || any_relist || (busy && mono() - changed_at < WATCH_MAX_DELAY)) continue;
+        changed = false;
+        cluster_live_commit(&c);
+        char *now = render(show, ctx, &c, api, false, &rc);
+        if (rc || !now) { free(now); ret = EXIT_FAIL; break; }
+        if (strcmp(now, last) != 0) {
+            fputs("\n", stdout);
+            fputs(now, stdout);
+            fflush(stdout);
+            free(last);
+            last = now;
+        } else {
+            free(now);
+        }
+    }
+    watcher_stop(w);
+out:
+    free(last);
+    for (int k = 0; k < OBJ__COUNT; k++) free(rv[k]);
+    if (api) apiclient_free(api);
+    cluster_free(&c);
+    return ret;
+}

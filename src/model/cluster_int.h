@@ -1,0 +1,28 @@
+/* cluster_int.h — private to src/model: what cluster.c lends the incremental path
+ * (cluster_live.c).  Strings of kept objects live in the cluster's pool: share moves a list's
+ * names into it, unshare forgets them (the pool frees them with the cluster). */
+#ifndef KGPU_MODEL_CLUSTER_INT_H
+#define KGPU_MODEL_CLUSTER_INT_H
+#include "model/cluster.h"
+
+void cluster_share_rlist(Cluster *c, ResourceList *l);
+void cluster_unshare_rlist(Cluster *c, ResourceList *l);
+void cluster_release_node(Cluster *c, Node *n);     /* frees what n holds, not n */
+void cluster_release_pod(Cluster *c, Pod *p);
+void cluster_event_free(Event *e);
+/* per-node sums of the pods that were folded away (no GPU), or NULL */
+NodeUsage *cluster_pending_usage(Cluster *c, const char *node);
+/* forgets those sums (before the pods are listed again) */
+void cluster_live_clear_folded(Cluster *c);
+
+/* strings of the pool (kept objects share one copy); compact = intern what is still used
+ * into a new pool and drop the old one (O(kept objects)) */
+size_t cluster_pooled_strings(const Cluster *c);
+void cluster_compact_strings(Cluster *c);
+
+/* cluster_live.c: a pod without GPUs holding resources on node was folded into the node's
+ * usage (called by ingest while c->live is set); free the live indexes */
+void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const char *node,
+                             const ResourceList *req);
+void cluster_live_free(Cluster *c);
+#endif

@@ -1,0 +1,509 @@
+/* cluster_live.c — watch events applied to a Cluster one object at a time (cluster_live.h).
+ *
+ * The list path folds every pod without GPUs into its node's usage and forgets it; a watch
+ * later says "that pod changed" or "is gone", so while c->live is set the fold also records
+ * what the pod added (its node and effective request, keyed "ns/name").  Per-node usage is
+ * then two running sums — pods without GPUs (cluster.c's pending_usage) and GPU pods
+ * (live->gpu_usage) — and a node's NodeUsage is recomputed from them when a pod on it
+ * changes: the cost of an event is that of the object and of two nodes' resource lists.
+ *
+ * Memory: at 150,000 pods the records are most of what the incremental path adds, so they
+ * are small: one slot of an open-addressing table holding the 64-bit hash of "ns/name" (two
+ * different pods colliding among 10^6 has a chance near 10^-8), the node as an index into a
+ * table of node names, cpu and memory as numbers, and a list only for the rare other
+ * resources (hugepages, ephemeral-storage, extended resources): 40 bytes a pod.
+ */
+#include "model/cluster_live.h"
+#include "cluster_int.h"
+#include "json_fields.h"
+#include "util/error.h"
+#include "util/strmap.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint64_t key;            /* hash of "ns/name"; 0 = empty slot */
+    uint32_t node;           /* index into PlainTable.nodes */
+    int64_t cpu, mem;        /* milli-units */
+    ResourceList *extra;     /* other resources, NULL when none */
+} PlainRec;
+
+typedef struct {
+    PlainRec *slots;
+    size_t cap, n;           /* cap a power of two, n <= 3/4 cap */
+    char **nodes; size_t nnodes, capnodes;
+    StrMap *node_ids;        /* node name -> index + 1 */
+} PlainTable;
+
+typedef struct ClusterLive {
+    PlainTable plain;       /* pods without GPUs holding resources: what each adds */
+    StrMap *gpu_usage;      /* node -> NodeUsage* of the GPU pods holding resources on it */
+    StrMap *event_index;    /* "ns/name" -> index + 1 into c->events */
+    bool indexed;           /* gpu_usage and event_index match the arrays */
+    bool relisted;          /* a kind was reset: commit finalizes in full */
+    size_t pool_after;      /* strings in the pool after the last compaction */
+} ClusterLive;
+
+static void extra_free(ResourceList *l)
+{
+    if (!l) return;
+    rlist_free(l);
+    free(l);
+}
+
+static void plain_release(PlainTable *t)
+{
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) extra_free(t->slots[i].extra);
+    free(t->slots);
+    for (size_t i = 0; i < t->nnodes; i++) free(t->nodes[i]);
+    free(t->nodes);
+    strmap_free(t->node_ids, NULL);
+    memset(t, 0, sizeof *t);
+}
+
+static uint64_t pod_hash(const char *ns, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = ns && *ns ? ns : "default"; *p; p++) { h ^= (unsigned char)*p; h *= 1099511628211ULL; }
+    h ^= '/'; h *= 1099511628211ULL;
+    for (const char *p = name; *p; p++) { h ^= (unsigned char)*p; h *= 1099511628211ULL; }
+    return h ? h : 1;
+}
+
+static size_t home_of(const PlainTable *t, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (t->cap - 1);
+}
+
+static PlainRec *plain_slot(const PlainTable *t, uint64_t key)
+{
+    size_t i = home_of(t, key);
+    while (t->slots[i].key && t->slots[i].key != key) i = (i + 1) & (t->cap - 1);
+    return &t->slots[i];
+}
+
+static void plain_grow(PlainTable *t)
+{
+    PlainRec *old = t->slots;
+    size_t oc = t->cap;
+    t->cap = oc ? oc * 2 : 1024;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    for (size_t i = 0; i < oc; i++) if (old[i].key) *plain_slot(t, old[i].key) = old[i];
+    free(old);
+}
+
+static uint32_t node_id(PlainTable *t, const char *node)
+{
+    if (!t->node_ids) t->node_ids = strmap_new();
+    size_t id = (size_t)(uintptr_t)strmap_get(t->node_ids, node);
+    if (id) return (uint32_t)(id - 1);
+    ARRAY_GROW(t->nodes, t->nnodes, t->capnodes);
+    t->nodes[t->nnodes++] = xstrdup(node);
+    strmap_put(t->node_ids, node, (void *)(uintptr_t)t->nnodes);
+    return (uint32_t)(t->nnodes - 1);
+}
+
+/* takes the record of key out of the table (false when there is none) */
+static bool plain_take(PlainTable *t, uint64_t key, PlainRec *out)
+{
+    if (!t->cap) return false;
+    PlainRec *s = plain_slot(t, key);
+    if (!s->key) return false;
+    *out = *s;
+    s->key = 0;
+    t->n--;
+    size_t mask = t->cap - 1, hole = (size_t)(s - t->slots), i = hole;
+    for (;;) {                         /* linear probing: later entries of the run move back */
+        i = (i + 1) & mask;
+        if (!t->slots[i].key) break;
+        size_t home = home_of(t, t->slots[i].key);
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (stays) continue;
+        t->slots[hole] = t->slots[i];
+        t->slots[i].key = 0;
+        hole = i;
+    }
+    return true;
+}
+
+/* rec's resources as a list (the caller frees it) */
+static void rec_requests(const PlainRec *r, ResourceList *out)
+{
+    if (r->cpu) rlist_add(out, "cpu", r->cpu);
+    if (r->mem) rlist_add(out, "memory", r->mem);
+    if (r->extra) rlist_add_all(out, r->extra);
+}
+
+static void usage_free(void *v)
+{
+    NodeUsage *u = v;
+    if (!u) return;
+    rlist_free(&u->requested);
+    free(u);
+}
+
+static char *key_of(const char *ns, const char *name)
+{
+    return xasprintf("%s/%s", ns && *ns ? ns : "default", name);
+}
+
+void cluster_live_enable(Cluster *c)
+{
+    if (c->live) return;
+    c->live = xcalloc(1, sizeof *c->live);
+}
+
+void cluster_live_free(Cluster *c)
+{
+    ClusterLive *l = c->live;
+    if (!l) return;
+    plain_release(&l->plain);
+    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->event_index, NULL);
+    free(l);
+    c->live = NULL;
+}
+
+void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const char *node,
+                             const ResourceList *req)
+{
+    PlainTable *t = &c->live->plain;
+    PlainRec r = { pod_hash(ns, name), node_id(t, node), 0, 0, NULL };
+    for (size_t i = 0; i < req->n; i++) {
+        const ResourceEntry *e = &req->items[i];
+        if (str_eq(e->name, "cpu")) r.cpu += e->milli;
+        else if (str_eq(e->name, "memory")) r.mem += e->milli;
+        else {
+            if (!r.extra) r.extra = xcalloc(1, sizeof *r.extra);
+            rlist_add(r.extra, e->name, e->milli);
+        }
+    }
+    PlainRec old;
+    if (plain_take(t, r.key, &old)) extra_free(old.extra);
+    if ((t->n + 1) * 4 > t->cap * 3) plain_grow(t);
+    *plain_slot(t, r.key) = r;
+    t->n++;
+}
+
+/* ---- running sums ---- */
+
+static void sum_add(StrMap *m, const char *node, const ResourceList *req, int sign)
+{
+    NodeUsage *u = strmap_get(m, node);
+    if (!u) { u = xcalloc(1, sizeof *u); strmap_put(m, node, u); }
+    for (size_t i = 0; i < req->n; i++) rlist_add(&u->requested, req->items[i].name, sign * req->items[i].milli);
+    u->pods += sign;
+}
+
+/* builds the indexes the arrays imply (after the list, and after a relist) */
+static void live_index(Cluster *c)
+{
+    ClusterLive *l = c->live;
+    if (l->indexed) return;
+    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->event_index, NULL);
+    l->gpu_usage = strmap_new();
+    l->event_index = strmap_new();
+    for (size_t i = 0; i < c->npods; i++)
+        if (pod_holds_resources(&c->pods[i])) sum_add(l->gpu_usage, c->pods[i].node_name, &c->pods[i].requests, 1);
+    for (size_t i = 0; i < c->nevents; i++) {
+        char *k = key_of(c->events[i].ns, c->events[i].name);
+        strmap_put(l->event_index, k, (void *)(uintptr_t)(i + 1));
+        free(k);
+    }
+    l->indexed = true;
+}
+
+static void add_nonzero(ResourceList *dst, const NodeUsage *u, int *pods)
+{
+    if (!u) return;
+    for (size_t i = 0; i < u->requested.n; i++)
+        if (u->requested.items[i].milli) rlist_add(dst, u->requested.items[i].name, u->requested.items[i].milli);
+    *pods += u->pods;
+}
+
+/* node's NodeUsage from the two sums (nothing when the node is not in the cluster) */
+static void usage_recompute(Cluster *c, const char *node)
+{
+    if (!node || !c->usage) return;
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, node);
+    if (!idx) return;
+    NodeUsage *u = &c->usage[idx - 1];
+    cluster_unshare_rlist(c, &u->requested);
+    rlist_free(&u->requested);
+    u->pods = 0;
+    add_nonzero(&u->requested, cluster_pending_usage(c, node), &u->pods);
+    add_nonzero(&u->requested, strmap_get(c->live->gpu_usage, node), &u->pods);
+    cluster_share_rlist(c, &u->requested);
+}
+
+/* ---- nodes ---- */
+
+static void node_remove(Cluster *c, const char *name)
+{
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, name);
+    if (!idx) return;
+    size_t i = idx - 1, last = c->nnodes - 1;
+    strmap_del(c->node_index, name);          /* before the release: name is the node's */
+    cluster_release_node(c, &c->nodes[i]);
+    if (c->usage) {
+        cluster_unshare_rlist(c, &c->usage[i].requested);
+        rlist_free(&c->usage[i].requested);
+    }
+    if (i != last) {
+        c->nodes[i] = c->nodes[last];
+        if (c->usage) c->usage[i] = c->usage[last];
+        strmap_put(c->node_index, c->nodes[i].name, (void *)(uintptr_t)(i + 1));
+    }
+    c->nnodes--;
+}
+
+static int node_upsert(Cluster *c, const cJSON *obj, Error *err)
+{
+    size_t before = c->nnodes;
+    if (cluster_ingest(c, OBJ_NODE, obj, err) < 0) return -1;
+    if (c->nnodes > before) {                 /* a new node: its usage so far */
+        c->usage = xrealloc(c->usage, c->nnodes * sizeof *c->usage);
+        memset(&c->usage[c->nnodes - 1], 0, sizeof *c->usage);
+        usage_recompute(c, c->nodes[c->nnodes - 1].name);
+    }
+    return 0;
+}
+
+/* ---- pods ---- */
+
+/* takes pod key out of the cluster and of the sums; the node it held resources on in *node
+ * (a copy, or NULL) */
+static bool pod_forget(Cluster *c, const char *ns, const char *name, const char *key, char **node)
+{
+    ClusterLive *l = c->live;
+    *node = NULL;
+    PlainRec pr;
+    if (plain_take(&l->plain, pod_hash(ns, name), &pr)) {
+        const char *pnode = l->plain.nodes[pr.node];
+        NodeUsage *u = cluster_pending_usage(c, pnode);
+        if (u) {
+            ResourceList req = RESOURCE_LIST_INIT;
+            rec_requests(&pr, &req);
+            for (size_t i = 0; i < req.n; i++) rlist_add(&u->requested, req.items[i].name, -req.items[i].milli);
+            rlist_free(&req);
+            u->pods--;
+        }
+        *node = xstrdup(pnode);
+        extra_free(pr.extra);
+        return true;
+    }
+    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    if (!idx) return false;
+    size_t i = idx - 1, last = c->npods - 1;
+    Pod *p = &c->pods[i];
+    if (pod_holds_resources(p)) {
+        sum_add(l->gpu_usage, p->node_name, &p->requests, -1);
+        *node = xstrdup(p->node_name);
+    }
+    strmap_del(c->pod_index, key);
+    cluster_release_pod(c, p);
+    if (i != last) {
+        c->pods[i] = c->pods[last];
+        char *k = key_of(c->pods[i].ns, c->pods[i].name);
+        strmap_put(c->pod_index, k, (void *)(uintptr_t)(i + 1));
+        free(k);
+    }
+    c->npods--;
+    return true;
+}
+
+static char *obj_key(const cJSON *obj)
+{
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name");
+    return name ? key_of(jstr_ne(meta, "namespace"), name) : NULL;
+}
+
+static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *err)
+{
+    char *key = obj_key(obj);
+    if (!key) { error_set(err, "pod without metadata.name"); return -1; }
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *ns = jstr_ne(meta, "namespace"), *name = jstr_ne(meta, "name");
+    char *old_node = NULL;
+    if (pod_forget(c, ns, name, key, &old_node) && c->all_pods) c->all_pods--;
+    int rc = 0;
+    if (change == LIVE_UPSERT) {
+        rc = cluster_ingest(c, OBJ_POD, obj, err);
+        size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+        const Pod *p = idx ? &c->pods[idx - 1] : NULL;
+        if (p && pod_holds_resources(p)) {
+            sum_add(c->live->gpu_usage, p->node_name, &p->requests, 1);
+            usage_recompute(c, p->node_name);
+        }
+        PlainTable *t = &c->live->plain;
+        if (t->cap) {
+            const PlainRec *pr = plain_slot(t, pod_hash(ns, name));
+            if (pr->key) usage_recompute(c, t->nodes[pr->node]);
+        }
+    }
+    usage_recompute(c, old_node);
+    free(old_node);
+    free(key);
+    return rc;
+}
+
+/* ---- events ---- */
+
+static void event_remove(Cluster *c, const char *key)
+{
+    size_t idx = (size_t)(uintptr_t)strmap_del(c->live->event_index, key);
+    if (!idx) return;
+    size_t i = idx - 1, last = c->nevents - 1;
+    cluster_event_free(&c->events[i]);
+    if (i != last) {
+        c->events[i] = c->events[last];
+        char *k = key_of(c->events[i].ns, c->events[i].name);
+        strmap_put(c->live->event_index, k, (void *)(uintptr_t)(i + 1));
+        free(k);
+    }
+    c->nevents--;
+}
+
+static int event_change(Cluster *c, LiveChange change, const cJSON *obj, Error *err)
+{
+    char *key = obj_key(obj);
+    if (!key) { error_set(err, "event without metadata.name"); return -1; }
+    event_remove(c, key);
+    int rc = 0;
+    size_t before = c->nevents;
+    if (change == LIVE_UPSERT && (rc = cluster_ingest(c, OBJ_EVENT, obj, err)) == 0 && c->nevents > before) {
+        const Event *e = &c->events[c->nevents - 1];
+        char *k = key_of(e->ns, e->name);
+        strmap_put(c->live->event_index, k, (void *)(uintptr_t)c->nevents);
+        /* as finalize prunes: a pod's scheduling failure matters only for pods kept */
+        if (str_eq(e->reason, "FailedScheduling") && str_eq(e->involved_kind, "Pod") && e->involved_name &&
+            c->all_pods && !cluster_find_pod(c, e->ns, e->involved_name))
+            event_remove(c, k);
+        free(k);
+    }
+    free(key);
+    return rc;
+}
+
+/* ---- the small kinds ---- */
+
+static void daemonset_remove(Cluster *c, const char *ns, const char *name)
+{
+    for (size_t i = 0; i < c->ndaemonsets; i++) {
+        DaemonSet *d = &c->daemonsets[i];
+        if (!str_eq(d->ns, ns ? ns : "") || !str_eq(d->name, name)) continue;
+        free(d->ns); free(d->name); free(d->app); free(d->image);
+        memmove(d, d + 1, (c->ndaemonsets - i - 1) * sizeof *d);
+        c->ndaemonsets--;
+        return;
+    }
+}
+
+static void clusterpolicy_forget(Cluster *c, const char *name)
+{
+    if (!c->clusterpolicy_name || !str_eq(c->clusterpolicy_name, name)) return;
+    free(c->clusterpolicy_name);
+    free(c->clusterpolicy_state);
+    c->clusterpolicy_name = c->clusterpolicy_state = NULL;
+}
+
+int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const cJSON *obj, Error *err)
+{
+    if (!c->live) cluster_live_enable(c);
+    if (!cJSON_IsObject(obj)) { error_set(err, "%s: not a JSON object", obj_kind_name(kind)); return -1; }
+    live_index(c);
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    bool was_final = c->finalized;
+    int rc = 0;
+    switch (kind) {
+    case OBJ_NODE:
+        if (!name) { error_set(err, "node without metadata.name"); return -1; }
+        if (change == LIVE_DELETE) node_remove(c, name);
+        else rc = node_upsert(c, obj, err);
+        break;
+    case OBJ_POD: rc = pod_change(c, change, obj, err); break;
+    case OBJ_EVENT: rc = event_change(c, change, obj, err); break;
+    case OBJ_DAEMONSET:
+        if (!name) { error_set(err, "daemonset without metadata.name"); return -1; }
+        daemonset_remove(c, ns, name);
+        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
+        break;
+    case OBJ_CLUSTERPOLICY:
+        if (!name) { error_set(err, "clusterpolicy without metadata.name"); return -1; }
+        clusterpolicy_forget(c, name);
+        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
+        break;
+    default:
+        /* not kept current one by one: a relist (reset + upserts + commit) replaces them */
+        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
+        else c->live->relisted = true;
+        break;
+    }
+    c->finalized = was_final && !c->live->relisted;
+    return rc;
+}
+
+void cluster_live_reset(Cluster *c, ObjKind kind)
+{
+    if (!c->live) cluster_live_enable(c);
+    ClusterLive *l = c->live;
+    l->relisted = true;
+    l->indexed = false;
+    switch (kind) {
+    case OBJ_NODE:
+        while (c->nnodes) node_remove(c, c->nodes[c->nnodes - 1].name);
+        break;
+    case OBJ_POD:
+        for (size_t i = 0; i < c->npods; i++) cluster_release_pod(c, &c->pods[i]);
+        c->npods = 0;
+        strmap_free(c->pod_index, NULL);
+        c->pod_index = NULL;
+        plain_release(&l->plain);
+        cluster_live_clear_folded(c);
+        c->all_pods = 0;
+        break;
+    case OBJ_EVENT: {
+        /* the watched events are the scheduler's; quota refusals (FailedCreate) stay */
+        size_t w = 0;
+        for (size_t i = 0; i < c->nevents; i++) {
+            if (str_eq(c->events[i].reason, "FailedScheduling")) cluster_event_free(&c->events[i]);
+            else c->events[w++] = c->events[i];
+        }
+        c->nevents = w;
+        break;
+    }
+    case OBJ_DAEMONSET:
+        while (c->ndaemonsets) daemonset_remove(c, c->daemonsets[0].ns, c->daemonsets[0].name);
+        break;
+    case OBJ_CLUSTERPOLICY:
+        free(c->clusterpolicy_name);
+        free(c->clusterpolicy_state);
+        c->clusterpolicy_name = c->clusterpolicy_state = NULL;
+        break;
+    default:
+        break;
+    }
+}
+
+void cluster_live_commit(Cluster *c)
+{
+    if (!c->live) return;
+    if (c->live->relisted || !c->finalized) {
+        cluster_finalize(c);
+        c->live->relisted = false;
+        c->live->indexed = false;
+    }
+    /* the pool never forgets a string; pods that come and go (Jobs) would make it grow for as
+     * long as the view stays open: when it doubled, keep only what is used (amortized O(1)) */
+    size_t n = cluster_pooled_strings(c);
+    if (n > 4096 && n > 2 * c->live->pool_after) {
+        cluster_compact_strings(c);
+        c->live->pool_after = cluster_pooled_strings(c);
+    }
+}
+
+size_t cluster_live_pooled_strings(const Cluster *c) { return cluster_pooled_strings(c); }

@@ -1,0 +1,41 @@
+/* usage_copy.c — a deep copy of UsageData (usage.h), for a view that keeps showing the last
+ * metrics while the cluster under them changes (top between metrics refreshes). */
+#include "model/usage.h"
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+static GpuUsage *copy_records(const GpuUsage *src, size_t n)
+{
+    if (!n) return NULL;
+    GpuUsage *out = xcalloc(n, sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = src[i];
+        out[i].node = dup_or_null(src[i].node);
+        out[i].uuid = dup_or_null(src[i].uuid);
+        out[i].model = dup_or_null(src[i].model);
+        out[i].mig_profile = dup_or_null(src[i].mig_profile);
+        out[i].ns = dup_or_null(src[i].ns);
+        out[i].pod = dup_or_null(src[i].pod);
+        out[i].container = dup_or_null(src[i].container);
+    }
+    return out;
+}
+
+void usage_copy(UsageData *dst, const UsageData *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->gpus = copy_records(src->gpus, src->ngpus);
+    dst->ngpus = src->ngpus;
+    dst->pods = copy_records(src->pods, src->npods);
+    dst->npods = src->npods;
+    dst->source = dup_or_null(src->source);
+    dst->detail = dup_or_null(src->detail);
+    dst->window_s = src->window_s;
+    dst->idle_threshold = src->idle_threshold;
+    for (size_t i = 0; i < src->warnings.n; i++) strvec_push(&dst->warnings, src->warnings.v[i]);
+    dst->windowed = src->windowed;
+    dst->evaluated_at = src->evaluated_at;
+    dst->index = NULL;                   /* made again on first use */
+}

@@ -1,0 +1,539 @@
+/* watch.c — list-then-watch, one thread and one API client per kind (watch.h).
+ *
+ * The protocol (shared/reference/kubeconfig-and-api.md, and kube-apiserver's
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go): a watch answers 200 with a
+ * chunked stream of JSON objects, one per line, {"type": ADDED|MODIFIED|DELETED|BOOKMARK|
+ * ERROR, "object": ...}.  A BOOKMARK carries only metadata.resourceVersion: the point to resume
+ * from.  An ERROR carries a Status; code 410 (reason Expired/Gone) means the resourceVersion
+ * asked for is older than what the server keeps, and only a new list can follow.  The server
+ * ends the stream itself after timeoutSeconds (we ask for 40 to 55 s, spread so that the kinds
+ * do not renew together, and under libcurl's 60 s stall limit of the API client).
+ *
+ * What a lost watch costs follows client-go's Reflector (tools/cache/reflector.go): a watch
+ * that ends or is cut is renewed from the last resourceVersion seen (no list); only "too old"
+ * (410) and other ERROR events lead to a relist, and only of that kind; retries wait on an
+ * exponential backoff (0.8 s doubling to 30 s, with jitter, reset after 2 min without
+ * trouble — the Reflector's backoff manager).
+ *
+ * Threads: each kind's thread makes its requests and queues events; the caller's thread
+ * takes them.  The Watcher is shared by reference count (the caller and each thread), so a
+ * thread still inside a request when the caller stops can finish on its own.
+ */
+#include "sources/watch.h"
+#include "sources/apiclient.h"
+#include "sources/kubeconfig.h"
+#include "util/error.h"
+#include "util/util.h"
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { QUEUE_MAX = 2048, WATCH_SECONDS_MIN = 40, WATCH_SECONDS_SPREAD = 16, STOP_GRACE_SECONDS = 3 };
+#define BACKOFF_START 0.8
+#define BACKOFF_CAP 30.0
+#define BACKOFF_RESET 120.0
+#define LINE_MAX_BYTES ((size_t)64 << 20)   /* one event may not exceed 64 MiB */
+
+typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_BROKEN, W_STOPPED } WatchEnd;
+
+typedef struct {
+    struct Watcher *w;
+    ObjKind kind;
+    char *path, *selector;         /* selector: "labelSelector=..." (encoded) or NULL */
+    char *rv;
+    /* the stream being read */
+    Strbuf line;
+    bool gone, error_event, bad;
+    long got;
+    char problem[2100];
+    pthread_t thread;
+    bool started;
+} KindWatch;
+
+struct Watcher {
+    pthread_mutex_t mu;
+    pthread_cond_t more, space;
+    WatchEvent *head, *tail;
+    size_t queued;
+    bool stopping;
+    int refs;
+    int nkinds;
+    KindWatch kinds[OBJ__COUNT];
+    SourceConfig sc;
+    WatchStats stats;
+    bool lost[OBJ__COUNT];
+    void (*notify)(void *ctx);
+    void *notify_ctx;
+    atomic_int cancel;             /* set by watcher_stop: open requests end (apiclient_set_cancel) */
+    int running;                   /* threads not yet ended */
+    pthread_cond_t ended;
+};
+
+void watch_events_free(WatchEvent *e)
+{
+    while (e) {
+        WatchEvent *n = e->next;
+        cJSON_Delete(e->obj);
+        free(e);
+        e = n;
+    }
+}
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void watcher_unref(struct Watcher *w)
+{
+    pthread_mutex_lock(&w->mu);
+    bool last = --w->refs == 0;
+    pthread_mutex_unlock(&w->mu);
+    if (!last) return;
+    watch_events_free(w->head);
+    for (int i = 0; i < w->nkinds; i++) {
+        KindWatch *k = &w->kinds[i];
+        free(k->path); free(k->selector); free(k->rv);
+        strbuf_free(&k->line);
+    }
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->more);
+    pthread_cond_destroy(&w->space);
+    pthread_cond_destroy(&w->ended);
+    free(w);
+}
+
+static bool stopping(struct Watcher *w)
+{
+    pthread_mutex_lock(&w->mu);
+    bool s = w->stopping;
+    pthread_mutex_unlock(&w->mu);
+    return s;
+}
+
+/* queues one event (takes obj); waits while the queue is full */
+static void push(struct Watcher *w, ObjKind kind, WatchEventType type, cJSON *obj)
+{
+    WatchEvent *e = xcalloc(1, sizeof *e);
+    e->kind = kind;
+    e->type = type;
+    e->obj = obj;
+    pthread_mutex_lock(&w->mu);
+    while (w->queued >= QUEUE_MAX && !w->stopping) pthread_cond_wait(&w->space, &w->mu);
+    if (w->stopping) {
+        pthread_mutex_unlock(&w->mu);
+        watch_events_free(e);
+        return;
+    }
+    bool was_empty = !w->head;
+    if (w->tail) w->tail->next = e; else w->head = e;
+    w->tail = e;
+    w->queued++;
+    pthread_cond_signal(&w->more);
+    /* under the lock: once watcher_stop() returns, fn is never called again */
+    if (was_empty && w->notify) w->notify(w->notify_ctx);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void note(KindWatch *k, bool lost, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(KindWatch *k, bool lost, const char *fmt, ...)
+{
+    struct Watcher *w = k->w;
+    char msg[sizeof w->stats.last_problem];
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
+    pthread_mutex_lock(&w->mu);
+    if (fmt) memcpy(w->stats.last_problem, msg, sizeof msg);
+    w->lost[k->kind] = lost;
+    pthread_mutex_unlock(&w->mu);
+    if (fmt && w->sc.verbose >= 1) fprintf(stderr, "watch: %s\n", msg);
+}
+
+static void count(struct Watcher *w, long *field, long n)
+{
+    pthread_mutex_lock(&w->mu);
+    *field += n;
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* ---- reading the stream ---- */
+
+static const char *rv_of(const cJSON *obj)
+{
+    const cJSON *rv = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(obj, "metadata"),
+                                                       "resourceVersion");
+    return cJSON_IsString(rv) && rv->valuestring && *rv->valuestring ? rv->valuestring : NULL;
+}
+
+/* one line of the stream; non-zero stops reading */
+static int on_line(KindWatch *k, const char *s, size_t len)
+{
+    while (len && (s[len - 1] == '\r' || s[len - 1] == ' ')) len--;
+    if (!len) return 0;
+    cJSON *ev = cJSON_ParseWithLength(s, len);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
+    cJSON *obj = cJSON_GetObjectItemCaseSensitive(ev, "object");
+    if (!cJSON_IsString(type) || !cJSON_IsObject(obj)) {
+        snprintf(k->problem, sizeof k->problem, "an unreadable watch event");
+        k->bad = true;
+        cJSON_Delete(ev);
+        return 1;
+    }
+    count(k->w, &k->w->stats.events, 1);
+    k->got++;
+    const char *t = type->valuestring;
+    if (strcmp(t, "ERROR") == 0) {
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(obj, "code");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(obj, "message");
+        snprintf(k->problem, sizeof k->problem, "%s", cJSON_IsString(msg) ? msg->valuestring : "an ERROR event");
+        if (cJSON_IsNumber(code) && code->valueint == 410) k->gone = true;
+        else k->error_event = true;
+        cJSON_Delete(ev);
+        return 1;
+    }
+    const char *rv = rv_of(obj);
+    if (rv) { free(k->rv); k->rv = xstrdup(rv); }
+    WatchEventType wt;
+    if (strcmp(t, "ADDED") == 0 || strcmp(t, "MODIFIED") == 0) wt = WATCH_UPSERT;
+    else if (strcmp(t, "DELETED") == 0) wt = WATCH_DELETE;
+    else { cJSON_Delete(ev); return 0; }          /* BOOKMARK (and types to come): the rv only */
+    cJSON_DetachItemViaPointer(ev, obj);
+    cJSON_Delete(ev);
+    push(k->w, k->kind, wt, obj);
+    return 0;
+}
+
+static int on_data(void *ctx, const char *data, size_t len, long code)
+{
+    KindWatch *k = ctx;
+    (void)code;
+    if (stopping(k->w)) return 1;
+    if (k->line.len == 0 && k->got == 0) note(k, false, NULL);   /* the watch is established */
+    strbuf_add(&k->line, data, len);
+    size_t start = 0;
+    for (;;) {
+        const char *nl = memchr(k->line.buf + start, '\n', k->line.len - start);
+        if (!nl) break;
+        size_t n = (size_t)(nl - (k->line.buf + start));
+        if (on_line(k, k->line.buf + start, n)) return 1;
+        start += n + 1;
+    }
+    if (start) {
+        memmove(k->line.buf, k->line.buf + start, k->line.len - start);
+        k->line.len -= start;
+        k->line.buf[k->line.len] = '\0';
+    }
+    if (k->line.len > LINE_MAX_BYTES) { snprintf(k->problem, sizeof k->problem, "a watch event over 64 MiB"); k->bad = true; return 1; }
+    return 0;
+}
+
+static WatchEnd watch_once(KindWatch *k, ApiClient *api)
+{
+    int seconds = WATCH_SECONDS_MIN + rand() % WATCH_SECONDS_SPREAD;
+    char *erv = apiclient_query_escape(k->rv);
+    char *q = xasprintf("%s%swatch=1&resourceVersion=%s&allowWatchBookmarks=true&timeoutSeconds=%d",
+                        k->selector ? k->selector : "", k->selector ? "&" : "", erv, seconds);
+    free(erv);
+    strbuf_reset(&k->line);
+    k->gone = k->error_event = k->bad = false;
+    k->got = 0;
+    k->problem[0] = '\0';
+    ApiRequestOptions ro = { 0, seconds + 30.0 };
+    Error err = { 0 };
+    count(k->w, &k->w->stats.watches, 1);
+    int rc = apiclient_get_stream(api, k->path, q, &ro, on_data, k, &err);
+    free(q);
+    if (stopping(k->w)) return W_STOPPED;
+    if (rc == 0 && k->line.len && !k->gone && !k->error_event && !k->bad)
+        on_line(k, k->line.buf, k->line.len);       /* a last event without its newline */
+    if (k->gone) return W_GONE;
+    if (k->error_event) return W_ERROR_EVENT;
+    if (k->bad) return W_BROKEN;
+    if (rc == 0) return W_ENDED;
+    if (err.code == 410) { snprintf(k->problem, sizeof k->problem, "%s", err.msg); return W_GONE; }
+    snprintf(k->problem, sizeof k->problem, "%s", err.msg);
+    return W_BROKEN;
+}
+
+/* ---- relisting ---- */
+
+static int on_list_item(void *ctx, const cJSON *item, Error *err)
+{
+    KindWatch *k = ctx;
+    (void)err;
+    push(k->w, k->kind, WATCH_UPSERT, cJSON_Duplicate(item, 1));
+    return stopping(k->w);
+}
+
+static int on_list_reset(void *ctx, Error *err)
+{
+    KindWatch *k = ctx;
+    (void)err;
+    push(k->w, k->kind, WATCH_RELIST_BEGIN, NULL);
+    return 0;
+}
+
+static int relist(KindWatch *k, ApiClient *api, Error *err)
+{
+    static const char *const skip[] = { "metadata.managedFields", NULL };
+    push(k->w, k->kind, WATCH_RELIST_BEGIN, NULL);
+    count(k->w, &k->w->stats.lists, 1);
+    if (apiclient_list_skip(api, k->path, k->selector, on_list_item, on_list_reset, skip, k, err)) return -1;
+    if (!apiclient_list_rv(api)) { error_set(err, "the list of %s has no resourceVersion", k->path); return -1; }
+    free(k->rv);
+    k->rv = xstrdup(apiclient_list_rv(api));
+    push(k->w, k->kind, WATCH_RELIST_END, NULL);
+    return 0;
+}
+
+/* ---- one kind's thread ---- */
+
+static void nap(struct Watcher *w, double seconds)
+{
+    double end = now_mono() + seconds;
+    while (!stopping(w)) {
+        double left = end - now_mono();
+        if (left <= 0) break;
+        struct timespec ts = { 0, (long)(fmin(left, 0.1) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void *kind_main(void *arg)
+{
+    KindWatch *k = arg;
+    struct Watcher *w = k->w;
+    const char *kind = obj_kind_name(k->kind);
+    RestConfig rc;
+    ApiClient *api = NULL;
+    Error err = { 0 };
+    if (loader_connect(&w->sc, &rc, &api, &err)) {
+        note(k, true, "%s: %s", kind, err.msg);
+        goto out;
+    }
+    restconfig_free(&rc);
+    apiclient_set_cancel(api, &w->cancel);
+    int attempt = 0;
+    double last_trouble = 0;
+    bool need_list = false;
+    while (!stopping(w)) {
+        if (need_list) {
+            Error le = { 0 };
+            if (relist(k, api, &le) == 0) {
+                need_list = false;
+                note(k, false, NULL);
+            } else if (!stopping(w)) {
+                note(k, true, "%s: relist failed: %s", kind, le.msg);
+                goto backoff;
+            }
+            continue;
+        }
+        double began = now_mono();
+        WatchEnd end = watch_once(k, api);
+        switch (end) {
+        case W_STOPPED: goto out;
+        case W_ENDED:
+            /* renewed from k->rv at once, unless it ended at once with nothing (the
+             * Reflector's "very short watch": a server closing every watch is not hammered) */
+            if (now_mono() - began >= 1.0 || k->got) { note(k, false, NULL); continue; }
+            note(k, true, "%s: the watch ended at once; retrying", kind);
+            break;
+        case W_GONE:
+            note(k, true, "%s: watch expired (%s); listing %s again", kind, k->problem, kind);
+            need_list = true;
+            break;
+        case W_ERROR_EVENT:
+            note(k, true, "%s: the watch ended with an error (%s); listing %s again", kind, k->problem, kind);
+            need_list = true;
+            break;
+        case W_BROKEN:
+            note(k, true, "%s: watch lost (%s); resuming", kind, k->problem);
+            break;
+        }
+    backoff:;
+        double t = now_mono();
+        if (t - last_trouble > BACKOFF_RESET) attempt = 0;
+        last_trouble = t;
+        double base = fmin(BACKOFF_CAP, BACKOFF_START * pow(2, attempt));
+        if (attempt < 16) attempt++;
+        nap(w, base * (1.0 + (double)rand() / RAND_MAX));
+    }
+out:
+    apiclient_free(api);
+    pthread_mutex_lock(&w->mu);
+    w->running--;
+    pthread_cond_broadcast(&w->ended);
+    pthread_mutex_unlock(&w->mu);
+    watcher_unref(w);
+    return NULL;
+}
+
+/* ---- the caller's side ---- */
+
+static char *ns_path(const char *ns, const char *resource)
+{
+    if (!ns) return xasprintf("/api/v1/%s", resource);
+    char *e = apiclient_query_escape(ns);
+    char *p = xasprintf("/api/v1/namespaces/%s/%s", e, resource);
+    free(e);
+    return p;
+}
+
+static char *selector(const char *param, const char *sel)
+{
+    char *e = apiclient_query_escape(sel);
+    char *q = xasprintf("%s=%s", param, e);
+    free(e);
+    return q;
+}
+
+Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *const *list_rv, Error *err)
+{
+    struct Watcher *w = xcalloc(1, sizeof *w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->more, NULL);
+    pthread_cond_init(&w->space, NULL);
+    pthread_cond_init(&w->ended, NULL);
+    w->sc = *sc;
+    w->refs = 1;
+    const char *ns = rq->pod_namespace;
+    struct { bool want; ObjKind kind; char *path, *sel; } plan[] = {
+        { rq->nodes, OBJ_NODE, xstrdup("/api/v1/nodes"),
+          rq->node_selector && *rq->node_selector ? selector("labelSelector", rq->node_selector) : NULL },
+        { rq->pods, OBJ_POD, ns_path(ns, "pods"), selector("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed") },
+        { rq->events, OBJ_EVENT, ns_path(ns, "events"), selector("fieldSelector", "reason=FailedScheduling") },
+        { rq->daemonsets, OBJ_DAEMONSET, xstrdup("/apis/apps/v1/daemonsets"), NULL },
+        { rq->clusterpolicy, OBJ_CLUSTERPOLICY, xstrdup("/apis/nvidia.com/v1/clusterpolicies"), NULL },
+    };
+    for (size_t i = 0; i < sizeof plan / sizeof *plan; i++) {
+        if (!plan[i].want || !list_rv || !list_rv[plan[i].kind]) { free(plan[i].path); free(plan[i].sel); continue; }
+        KindWatch *k = &w->kinds[w->nkinds++];
+        k->w = w;
+        k->kind = plan[i].kind;
+        k->path = plan[i].path;
+        k->selector = plan[i].sel;
+        k->rv = xstrdup(list_rv[plan[i].kind]);
+    }
+    if (!w->nkinds) {
+        error_set(err, "nothing to watch: no list was read with a resourceVersion");
+        watcher_unref(w);
+        return NULL;
+    }
+    w->stats.kinds = w->nkinds;
+    srand((unsigned)time(NULL) ^ (unsigned)(uintptr_t)w);
+    /* the threads take no signals: they belong to the caller's thread */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int started = 0;
+    for (int i = 0; i < w->nkinds; i++) {
+        pthread_mutex_lock(&w->mu);
+        w->refs++;
+        w->running++;
+        pthread_mutex_unlock(&w->mu);
+        if (pthread_create(&w->kinds[i].thread, NULL, kind_main, &w->kinds[i]) != 0) {
+            pthread_mutex_lock(&w->mu);
+            w->refs--;
+            w->running--;
+            pthread_mutex_unlock(&w->mu);
+            break;
+        }
+        w->kinds[i].started = true;
+        started++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started < w->nkinds) {
+        error_set(err, "cannot start the watch threads");
+        watcher_stop(w);
+        return NULL;
+    }
+    return w;
+}
+
+WatchEvent *watcher_take(Watcher *w, double timeout)
+{
+    pthread_mutex_lock(&w->mu);
+    if (!w->head && timeout > 0 && !w->stopping) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        double end = (double)ts.tv_sec + ts.tv_nsec / 1e9 + timeout;
+        ts.tv_sec = (time_t)end;
+        ts.tv_nsec = (long)((end - floor(end)) * 1e9);
+        pthread_cond_timedwait(&w->more, &w->mu, &ts);
+    }
+    WatchEvent *e = w->head;
+    w->head = w->tail = NULL;
+    w->queued = 0;
+    pthread_cond_broadcast(&w->space);
+    pthread_mutex_unlock(&w->mu);
+    return e;
+}
+
+void watcher_set_notify(Watcher *w, void (*fn)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&w->mu);
+    w->notify = fn;
+    w->notify_ctx = ctx;
+    pthread_mutex_unlock(&w->mu);
+}
+
+void watcher_wake(Watcher *w)
+{
+    pthread_mutex_lock(&w->mu);
+    pthread_cond_broadcast(&w->more);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void watcher_stats(Watcher *w, WatchStats *out)
+{
+    pthread_mutex_lock(&w->mu);
+    *out = w->stats;
+    out->lost = 0;
+    for (int i = 0; i < OBJ__COUNT; i++) out->lost += w->lost[i];
+    pthread_mutex_unlock(&w->mu);
+}
+
+void watcher_stop(Watcher *w)
+{
+    if (!w) return;
+    atomic_store(&w->cancel, 1);
+    pthread_mutex_lock(&w->mu);
+    w->stopping = true;
+    w->notify = NULL;
+    pthread_cond_broadcast(&w->space);
+    pthread_cond_broadcast(&w->more);
+    /* the open requests end within about a second (the cancel flag): wait for that, not
+     * longer, so the threads free what they hold (TLS state included) before the process ends */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += STOP_GRACE_SECONDS;
+    while (w->running > 0 && pthread_cond_timedwait(&w->ended, &w->mu, &until) == 0) { }
+    bool all_ended = w->running == 0;
+    int n = w->nkinds;
+    pthread_mutex_unlock(&w->mu);
+    /* joined, a thread has also run its thread-exit handlers (OpenSSL's state): nothing of it
+     * runs while the process ends.  One still busy is left to end alone. */
+    pthread_t threads[OBJ__COUNT];
+    bool started[OBJ__COUNT];
+    for (int i = 0; i < n; i++) { threads[i] = w->kinds[i].thread; started[i] = w->kinds[i].started; }
+    watcher_unref(w);                    /* the threads hold their own references */
+    for (int i = 0; i < n; i++) {
+        if (!started[i]) continue;
+        if (all_ended) pthread_join(threads[i], NULL);
+        else pthread_detach(threads[i]);
+    }
+}

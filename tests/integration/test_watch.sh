@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# list-then-watch: `pending -w` and `status -w` against the fake API server while it changes
+# the cluster on a schedule (tests/fakeapi/k8s_watch.py, --scenario).
+#  - one list per kind, then watches with allowWatchBookmarks and timeoutSeconds;
+#  - a pod created and a pod deleted each print a new table; a node heartbeat that changes
+#    nothing shown prints nothing (kubectl get -w prints per change; we print when the
+#    picture changes);
+#  - a watch cut mid-event is resumed from the last resourceVersion, without a list
+#    (client-go tools/cache/reflector.go: a watch that ends is renewed from the last RV);
+#  - 410 Gone on resuming relists that kind only;
+#  - Ctrl-C (SIGINT) exits 0; --watch with --snapshot is a usage error;
+#  - the real kubectl's `get pods -w` follows the same server (faithfulness of the fake).
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/fakeapi.sh"
+
+FIX="$KGPU_ROOT/tests/fixtures/api/small.json"
+
+# a Pending pod asking for more GPUs than any node has (kept: it requests a GPU)
+NEWPOD='{"apiVersion": "v1", "kind": "Pod",
+  "metadata": {"name": "train-new-0", "namespace": "team-a", "uid": "6f1c2d3e-0000-4a5b-9c8d-111122223333",
+               "creationTimestamp": "2026-11-24T03:00:00Z"},
+  "spec": {"schedulerName": "default-scheduler",
+           "containers": [{"name": "t", "image": "nvcr.io/nvidia/pytorch:24.05-py3",
+                           "resources": {"limits": {"nvidia.com/gpu": "16"}}}]},
+  "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+             "reason": "Unschedulable", "message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}]}}'
+
+# wait_file FILE REGEX COUNT SECONDS : until FILE has COUNT lines matching REGEX
+wait_file() {
+  local f=$1 re=$2 n=$3 secs=$4 i
+  for i in $(seq 1 $((secs * 10))); do
+    [ "$(grep -cE -- "$re" "$f" 2>/dev/null)" -ge "$n" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# wait_log REGEX SECONDS : until the server's log has a line matching REGEX
+wait_log() {
+  local re=$1 secs=$2 i
+  for i in $(seq 1 $((secs * 10))); do
+    grep -qE -- "$re" "$FAKEAPI_LOG" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# stop_watch PID : SIGINT, then its exit code in RC
+stop_watch() {
+  kill -INT "$1" 2>/dev/null
+  local i
+  for i in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  wait "$1"; RC=$?
+}
+
+# ---- pending -w: added and deleted pods, a cut watch resumed ----------------------------------
+cat >"$T/scenario1.json" <<EOF
+{"steps": [
+  {"after": 1, "op": "add", "object": $NEWPOD},
+  {"after": 1, "op": "break-watches"},
+  {"after": 0.5, "watches": 6, "op": "delete", "kind": "Pod", "namespace": "team-a", "name": "train-large-0"},
+  {"after": 1, "op": "patch", "kind": "Node", "name": "gpu-h100-0",
+   "merge": {"status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
+             "lastHeartbeatTime": "2026-11-24T03:05:00Z"}]}}},
+  {"after": 0.1, "op": "patch", "kind": "Pod", "namespace": "team-b", "name": "infer-0",
+   "merge": {"metadata": {"annotations": {"touched": "yes"}}}}
+]}
+EOF
+if ! fakeapi_start "$FIX" --scenario "$T/scenario1.json" --bookmark-interval 1; then
+  fail "fake API server did not start"; exit 1
+fi
+"$KGPU_BIN" pending -A -w >"$T/pending.out" 2>"$T/pending.err" &
+PID=$!
+if wait_file "$T/pending.out" '^NAMESPACE' 3 20; then ok "pending -w: three tables (first, pod added, pod deleted)"
+else fail "pending -w: want 3 tables; got: $(cat "$T/pending.out") $(cat "$T/pending.err")"; fi
+wait_log '"scenario": ?4' 10
+sleep 1.5                       # the node heartbeat and the annotation were applied by now
+OUT=$(cat "$T/pending.out")
+check_eq "$(grep -c '^NAMESPACE' <<<"$OUT")" 3 "pending -w: a heartbeat and an annotation print nothing"
+T1=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==1' <<<"$OUT")
+T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' <<<"$OUT")
+T3=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==3' <<<"$OUT")
+check_contains "$T1" "train-large-0" "first table: the fixture's pending pod"
+check_not_contains "$T1" "train-new-0" "first table: not yet the new pod"
+check_contains "$T2" "train-new-0" "second table: the pod created by the watch"
+check_match "$T2" "train-new-0 +nvidia.com/gpu:16 .* TooLarge" "second table: its verdict is computed (16 GPUs > 8 per node)"
+check_contains "$T3" "train-new-0" "third table: the new pod stays"
+check_not_contains "$T3" "train-large-0" "third table: the deleted pod is gone"
+stop_watch "$PID"
+check_eq "$RC" 0 "pending -w: SIGINT exits 0"
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "pending -w: pods listed once (the cut watch was resumed, not relisted)"
+check_eq "$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')" 1 "pending -w: nodes listed once"
+check_match "$(fakeapi_count '^/api/v1/pods$' 'watch=1&resourceVersion=[0-9]+&allowWatchBookmarks=true&timeoutSeconds=[0-9]+')" '^[2-9]' \
+  "pending -w: pods watched twice or more, with bookmarks and a server-side timeout"
+RVS=$(python3 - "$FAKEAPI_LOG" <<'PY'
+import json, re, sys
+rvs = []
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get('path') == '/api/v1/pods' and 'watch=1' in e.get('query', ''):
+        rvs.append(int(re.search(r'resourceVersion=(\d+)', e['query']).group(1)))
+print(' '.join(map(str, rvs)))
+PY
+)
+read -r RV1 RV2 _ <<<"$RVS"
+if [ -n "$RV2" ] && [ "$RV2" -gt "$RV1" ]; then ok "the resumed pods watch starts after the first ($RV1 -> $RV2)"
+else fail "the resumed pods watch should start from a later resourceVersion: $RVS"; fi
+
+# ---- 410 Gone on resuming: that kind only is listed again -------------------------------------
+cat >"$T/scenario2.json" <<EOF
+{"steps": [
+  {"after": 1, "op": "break-watches", "kind": "Pod", "expire": true},
+  {"after": 0.5, "watches": 5, "op": "add", "object": $NEWPOD}
+]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/scenario2.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
+"$KGPU_BIN" pending -A -w -v >"$T/p2.out" 2>"$T/p2.err" &
+PID=$!
+if wait_file "$T/p2.out" '^NAMESPACE' 2 20; then ok "pending -w after 410: the pod created after the relist is shown"
+else fail "pending -w after 410: want 2 tables; got: $(cat "$T/p2.out") $(cat "$T/p2.err")"; fi
+stop_watch "$PID"
+check_eq "$RC" 0 "pending -w (410): SIGINT exits 0"
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 2 "410 on the pods watch: pods listed again"
+check_eq "$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')" 1 "410 on the pods watch: nodes not listed again"
+check_eq "$(fakeapi_count '^/api/v1/events$' '^(?!.*watch=1).*FailedScheduling')" 1 "410 on the pods watch: events not listed again"
+check_contains "$(cat "$T/p2.err")" "too old resource version" "-v says why the pods were listed again"
+T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' "$T/p2.out")
+check_contains "$T2" "train-large-0" "after the relist: the pods listed again are all there"
+
+# ---- status -w ---------------------------------------------------------------------------------
+cat >"$T/scenario3.json" <<EOF
+{"steps": [
+  {"after": 1, "op": "add", "object": $NEWPOD},
+  {"after": 1, "op": "delete", "kind": "Pod", "namespace": "team-a", "name": "train-7f9c"}
+]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/scenario3.json" || { fail "fake API server did not start"; exit 1; }
+"$KGPU_BIN" status -w --no-metrics >"$T/status.out" 2>"$T/status.err" &
+PID=$!
+if wait_file "$T/status.out" '^Nodes:' 3 20; then ok "status -w: a table per change (pending count, then allocation)"
+else fail "status -w: want 3 tables; got: $(cat "$T/status.out") $(cat "$T/status.err")"; fi
+stop_watch "$PID"
+check_eq "$RC" 0 "status -w: SIGINT exits 0"
+S1=$(awk 'BEGIN{n=0} /^Nodes:/{n++} n==1' "$T/status.out" | grep -v '^$')
+S2=$(awk 'BEGIN{n=0} /^Nodes:/{n++} n==2' "$T/status.out" | grep -v '^$')
+S3=$(awk 'BEGIN{n=0} /^Nodes:/{n++} n==3' "$T/status.out" | grep -v '^$')
+check_contains "$S2" "2 GPU pods pending" "status -w: the new pending pod is counted"
+# the tables equal what a fresh `status` prints of the same cluster: the incremental model
+# gives the same allocation as a list (the deleted pod's GPUs are free again)
+kgpu status --no-metrics
+check_eq "$S3" "$(grep -v '^$' <<<"$OUT")" "status -w: the last table equals a fresh status"
+if [ "$S3" != "$S2" ] && [ "$S2" != "$S1" ]; then ok "status -w: each table differs from the one before"
+else fail "status -w: repeated tables"; fi
+
+kgpu status -w --snapshot "$KGPU_ROOT/examples/clusters/mixed-fleet.json"
+check_rc 2 "status -w --snapshot is a usage error"
+check_one_line_err "status -w --snapshot"
+kgpu pending --help
+check_contains "$OUT" "--watch" "pending --help lists --watch"
+
+# ---- the real kubectl follows the fake server's watch ----------------------------------------
+KUBECTL=$(command -v kubectl || true)
+[ -z "$KUBECTL" ] && [ -x /usr/bin/kubectl ] && KUBECTL=/usr/bin/kubectl
+if [ -z "$KUBECTL" ]; then
+  fail "kubectl not found: the faithfulness check needs the real kubectl"
+else
+  fakeapi_start "$FIX" --scenario "$T/scenario3.json" || { fail "fake API server did not start"; exit 1; }
+  "$KUBECTL" get pods -A -w >"$T/kubectl.out" 2>"$T/kubectl.err" &
+  KPID=$!
+  wait_file "$T/kubectl.out" 'train-new-0' 1 20
+  wait_log '"scenario": ?1' 10
+  sleep 1
+  kill "$KPID" 2>/dev/null; wait "$KPID" 2>/dev/null
+  K=$(cat "$T/kubectl.out")
+  check_match "$K" "team-a +train-new-0 +0/1 +Pending" "kubectl get pods -w: the added pod as a new row"
+  check_eq "$(grep -c 'train-7f9c' <<<"$K")" 2 "kubectl get pods -w: the deleted pod listed, then its last state"
+  check_eq "$(grep -c . "$T/kubectl.err")" 0 "kubectl get pods -w: no errors ($(head -3 "$T/kubectl.err"))"
+fi
