@@ -268,7 +268,7 @@ void options_print_help(FILE *f, const Command *cmd)
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
 }
 
-static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script" };
+static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name" };
 
 const char *output_format_name(OutputFormat f)
 {

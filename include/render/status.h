@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include "analysis/allocation.h"
 #include "render/render.h"
+#include "render/table.h"
 
 struct cJSON;
 /* to stdout: the table (wide: every section) */
@@ -16,4 +17,15 @@ void status_print_table(const GpuStatus *st, bool wide, bool color);
 struct cJSON *status_to_json(const GpuStatus *st);
 /* the result in fmt to stdout; 0, or -1 when it could not be written */
 int status_render(const GpuStatus *st, RenderFormat fmt, bool color);
+/* the same with kubectl's --no-headers (the node table's rows alone) and --sort-by (the node
+ * table, -o name, and the JSON/YAML node list); view NULL = neither */
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view);
+
+/* status_view.c: the --sort-by fields of the node table, for --help and the error */
+extern const char status_sort_fields_help[];
+bool status_sort_field_known(const char *path);
+/* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
+size_t *status_node_order(const GpuStatus *st, const char *sort_by);
+/* -o name: node/NAME per GPU node */
+int status_print_names(const GpuStatus *st, const char *sort_by);
 #endif

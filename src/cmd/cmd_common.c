@@ -29,6 +29,7 @@ RenderFormat cmd_render_format(OutputFormat f)
     case OUT_JSON: return RENDER_JSON;
     case OUT_YAML: return RENDER_YAML;
     case OUT_SCRIPT: return RENDER_SCRIPT;
+    case OUT_NAME: return RENDER_NAME;
     default: return RENDER_TEXT;
     }
 }

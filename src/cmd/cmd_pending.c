@@ -16,6 +16,7 @@
 #include "render/json_writer.h"
 #include "util/strmap.h"
 #include "render/table.h"
+#include "cmd/pending_view.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,15 @@
 #include <unistd.h>
 
 static const char *pending_output;
-static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
+static bool pending_no_headers;
+static const char *pending_sort_by;
+static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
+    { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
+    { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
+      "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
+      ".spec.priority or .verdict", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -145,7 +152,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     free(cells);
     free(count);
     free(oldest);
-    table_print(t, stdout, color);
+    table_print_rows(t, stdout, color, !pending_no_headers);
     table_free(t);
 }
 
@@ -209,6 +216,7 @@ static int print_json(const Cluster *c, const char *ns)
     if (!jw) return -1;
     jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
+    jw_string(jw, "apiVersion", KGPU_API_VERSION);
     jw_string(jw, "kind", "GPUPending");
     jw_string(jw, "namespace", ns);              /* null with -A */
     jw_array_begin(jw, "pods");
@@ -241,9 +249,14 @@ static int keep_row(void *ctx, Explanation *e)
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
     OutputFormat fmt;
-    if (output_format_parse(pending_output, allowed, 4, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (output_format_parse(pending_output, allowed, 5, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (pending_sort_by && !pending_sort_field_known(pending_sort_by)) {
+        error_set(out_err, "--sort-by: unknown field \"%s\" (pending sorts by %s)", pending_sort_by,
+                  pending_sort_fields_help);
+        return EXIT_USAGE;
+    }
 
     Error err = { 0 };
     char *ns = NULL;
@@ -260,22 +273,27 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         free(ns);
         return EXIT_FAIL;
     }
-    if (fmt == OUT_JSON) {
+    if (fmt == OUT_JSON && !pending_sort_by) {      /* streamed; sorted, the list is built first */
         int rc = print_json(&c, ns);
         cluster_free(&c);
         free(ns);
         return rc ? EXIT_FAIL : EXIT_OK;
     }
     ExplanationList l = { NULL, 0, 0 };
-    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
+    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE || fmt == OUT_NAME;
     if (table) explain_pending_each_opts(&c, ns, false, keep_row, &l);
     else explain_pending(&c, ns, &l);
+    pending_sort(&l, pending_sort_by);
     int rc = 0;
-    if (table) {
+    if (fmt == OUT_NAME) {
+        for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
+        rc = pending_print_names(&l);
+    } else if (table) {
         for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
         print_table(&l, ns, fmt == OUT_WIDE, g->color);
     } else {
         cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
         cJSON_AddStringToObject(doc, "kind", "GPUPending");
         if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
         else cJSON_AddNullToObject(doc, "namespace");
@@ -295,7 +313,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) with a verdict: Insufficient, Fragmented, Taint, Selector,\n"
@@ -310,7 +328,8 @@ const Command command_pending = {
         "the scheduler's message agrees.  Identical waiting pods (the same owner, requests, verdict\n"
         "and reason, as a Job's queue) are one row, NAME KIND/OWNER (N pods) and AGE the oldest's;\n"
         "-o wide, json and yaml list every pod.  Use 'kubectl gpu explain POD' for the details and\n"
-        "fixes.\n"
+        "fixes.  As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner\n"
+        "whose pods were not created), --no-headers drops the header line, --sort-by orders the pods.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

@@ -17,9 +17,17 @@
 static const char *status_output;
 static double status_window = 3600;
 static double status_idle_threshold = 5;
-static const char *const status_formats[] = { "table", "wide", "json", "yaml", NULL };
+static bool status_no_headers;
+static const char *status_sort_by;
+static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
+    { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
+      "print the node table's rows only: no headers, no other sections", NULL, NULL },
+    { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
+      "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
+      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
+      NULL, NULL },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
@@ -31,9 +39,13 @@ static const Option status_opts[] = {
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
     OutputFormat fmt;
-    if (output_format_parse(status_output, allowed, 4, &fmt, "status") < 0) return EXIT_USAGE;
+    if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    if (status_sort_by && !status_sort_field_known(status_sort_by)) {
+        error_set(err, "--sort-by: unknown field \"%s\" (status sorts by %s)", status_sort_by, status_sort_fields_help);
+        return EXIT_USAGE;
+    }
     if (!(status_idle_threshold <= 100)) {
         error_set(err, "--idle-threshold must be a percentage between 0 and 100");
         return EXIT_USAGE;
@@ -63,7 +75,8 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     StatusFilter filter = { (const char *const *)argv, (size_t)argc };
     GpuStatus st;
     status_build(&st, &cc.cluster, &usage, argc > 0 ? &filter : NULL);
-    int rc = status_render(&st, cmd_render_format(fmt), g->color);
+    TableView view = { status_no_headers, status_sort_by };
+    int rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
     status_free(&st);
     usage_free(&usage);
     cmd_cluster_release(&cc);
@@ -73,7 +86,8 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
-    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [--window 1h] [--idle-threshold 5]",
+    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
+             "       [--window 1h] [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -88,10 +102,14 @@ const Command command_status = {
         "Facts come from GFD labels of any version, then advertised resources, then the device-plugin\n"
         "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
-        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.",
+        "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
+        "As with kubectl get: -o name prints node/NAME per GPU node, --no-headers prints the node\n"
+        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field.",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
+                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
+                "  kubectl gpu status -o name\n"
                 "  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,

@@ -305,6 +305,7 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
 cJSON *plan_report_json(const PlanRun *run)
 {
     cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
     cJSON_AddStringToObject(doc, "kind", "GPUPlan");
     cJSON_AddStringToObject(doc, "window", run->window);
     cJSON_AddNumberToObject(doc, "percentile", run->percentile);

@@ -98,7 +98,7 @@ static char *resources_cell(const NodeStatus *n)
     return strbuf_detach(&sb);
 }
 
-static void print_nodes(const GpuStatus *st, bool wide, bool color)
+static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t *order, bool with_headers)
 {
     const char *headers[12];
     size_t nh = 0;
@@ -109,7 +109,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
-        const NodeStatus *n = &st->gpu_node_list[i];
+        const NodeStatus *n = &st->gpu_node_list[order[i]];
         char buf[64];
         table_add_row(t);
         table_cell(t, n->name);
@@ -148,7 +148,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
             free(rc);
         }
     }
-    table_print(t, stdout, color);
+    table_print_rows(t, stdout, color, with_headers);
     table_free(t);
 }
 
@@ -321,12 +321,19 @@ static void print_operator(const GpuStatus *st, bool wide, bool color)
     table_free(t);
 }
 
-void status_print_table(const GpuStatus *st, bool wide, bool color)
+static void print_table_view(const GpuStatus *st, bool wide, bool color, const TableView *view)
 {
+    size_t *order = status_node_order(st, view ? view->sort_by : NULL);
+    if (view && view->no_headers) {            /* rows for a script: the node table alone */
+        if (st->ngpu_node_list) print_nodes(st, wide, color, order, false);
+        free(order);
+        return;
+    }
     print_summary(st, color);
     text_printf(stdout, "\n");
     if (st->ngpu_node_list == 0) text_printf(stdout, "No GPU nodes.\n");
-    else print_nodes(st, wide, color);
+    else print_nodes(st, wide, color, order, true);
+    free(order);
     if (wide) {
         print_pods(st, color);
         if (st->has_metrics) print_devices(st, color);
@@ -336,6 +343,8 @@ void status_print_table(const GpuStatus *st, bool wide, bool color)
     print_operator(st, wide, color);
     text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }
+
+void status_print_table(const GpuStatus *st, bool wide, bool color) { print_table_view(st, wide, color, NULL); }
 
 /* ------------------------------------------------------------------ JSON / YAML */
 
@@ -452,10 +461,12 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     return o;
 }
 
-/* the document; with_nodes false leaves "nodes" an empty array (streamed by status_render) */
-static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
+/* the document, the nodes in order; order NULL leaves "nodes" an empty array (streamed by
+ * status_render) */
+static cJSON *status_doc(const GpuStatus *st, const size_t *order)
 {
     cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
     cJSON_AddStringToObject(doc, "kind", "GPUStatus");
     cJSON *s = cJSON_AddObjectToObject(doc, "summary");
     cJSON_AddNumberToObject(s, "nodes", st->nodes);
@@ -473,8 +484,8 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
     cJSON_AddNumberToObject(s, "gpuNodesUnknown", st->unknown_gpu_nodes);   /* not in physicalGPUs */
     cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
-    for (size_t i = 0; with_nodes && i < st->ngpu_node_list; i++)
-        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));
+    for (size_t i = 0; order && i < st->ngpu_node_list; i++)
+        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[order[i]], st->has_metrics));
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
     add_str_or_null(op, "namespace", st->operator_ns);
     cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"
@@ -508,21 +519,30 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
     return doc;
 }
 
-cJSON *status_to_json(const GpuStatus *st) { return status_doc(st, true); }
+static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
+{
+    size_t *order = status_node_order(st, sort_by);
+    cJSON *doc = status_doc(st, order);
+    free(order);
+    return doc;
+}
+
+cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
 /* JSON through the writer: the frame's members in order, the nodes one at a time */
-static int status_write_json(const GpuStatus *st)
+static int status_write_json(const GpuStatus *st, const char *sort_by)
 {
-    cJSON *frame = status_doc(st, false);
+    cJSON *frame = status_doc(st, NULL);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
+    size_t *order = status_node_order(st, sort_by);
     jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "nodes");
         for (size_t i = 0; i < st->ngpu_node_list; i++) {
-            cJSON *n = node_json(&st->gpu_node_list[i], st->has_metrics);
+            cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
             jw_value(jw, NULL, n);
             cJSON_Delete(n);
         }
@@ -531,20 +551,25 @@ static int status_write_json(const GpuStatus *st)
     jw_end(jw);
     int rc = jw_release(jw);
     free(jw);
+    free(order);
     cJSON_Delete(frame);
     return rc;
 }
 
-int status_render(const GpuStatus *st, RenderFormat fmt, bool color)
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view)
 {
-    if (fmt == RENDER_JSON) return status_write_json(st);
+    const char *sort_by = view ? view->sort_by : NULL;
+    if (fmt == RENDER_JSON) return status_write_json(st, sort_by);
     if (fmt == RENDER_YAML) {
-        cJSON *doc = status_to_json(st);
+        cJSON *doc = status_doc_sorted(st, sort_by);
         int rc = render_yaml(stdout, doc, false);
         cJSON_Delete(doc);
         return rc;
     }
     for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
-    status_print_table(st, fmt == RENDER_WIDE, color);
+    if (fmt == RENDER_NAME) return status_print_names(st, sort_by);
+    print_table_view(st, fmt == RENDER_WIDE, color, view);
     return 0;
 }
+
+int status_render(const GpuStatus *st, RenderFormat fmt, bool color) { return status_render_view(st, fmt, color, NULL); }

@@ -91,17 +91,20 @@ bool color_is_code(const char *s)
     return false;
 }
 
-void table_print(const Table *t, FILE *f, bool color)
+void table_print(const Table *t, FILE *f, bool color) { table_print_rows(t, f, color, true); }
+
+/* without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
+void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
 {
     ((Table *)t)->cur = t->cur;
     size_t rows = table_rows(t);
     size_t *w = xcalloc(t->ncols, sizeof *w);
-    for (size_t c = 0; c < t->ncols; c++) w[c] = utf8_width(t->headers[c]);
+    for (size_t c = 0; c < t->ncols && headers; c++) w[c] = utf8_width(t->headers[c]);
     for (size_t i = 0; i < t->ncells; i++) {
         size_t cw = utf8_width(t->cells[i].text);
         if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
     }
-    for (size_t c = 0; c < t->ncols; c++) {
+    for (size_t c = 0; c < t->ncols && headers; c++) {
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
         else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - utf8_width(t->headers[c]) + 3), "");
     }
