@@ -126,11 +126,17 @@ typedef struct {
     char *metrics_source, *metrics_detail;
     double idle_threshold, window_s;
     Strvec warnings;             /* loader and metrics warnings */
+    char *pods_ns;               /* the filter's pods_ns (pods of other namespaces not listed) */
+    char *node_selector;         /* the filter's node_selector, NULL when none */
+    bool nodes_named;            /* NODE arguments chose the nodes */
 } GpuStatus;
 
 typedef struct {
     const char *const *nodes;    /* only these node names (NULL = all nodes); must exist */
     size_t nnodes;
+    const char *pods_ns;         /* -n: list (and count as pending) only this namespace's pods;
+                                    allocation still counts every namespace's.  NULL = all */
+    const char *node_selector;   /* -l as given (the loader read only the matching nodes): said */
 } StatusFilter;
 
 /* Builds the status of a finalized cluster.  usage may be NULL (no metrics collected); when it

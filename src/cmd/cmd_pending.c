@@ -273,7 +273,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         free(ns);
         return EXIT_FAIL;
     }
-    if (fmt == OUT_JSON && !pending_sort_by) {      /* streamed; sorted, the list is built first */
+    if (fmt == OUT_JSON && !pending_sort_by && !(g->selector && *g->selector)) {   /* streamed; else built first */
         int rc = print_json(&c, ns);
         cluster_free(&c);
         free(ns);
@@ -285,11 +285,20 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     else explain_pending(&c, ns, &l);
     pending_sort(&l, pending_sort_by);
     int rc = 0;
+    if (pending_filter_labels(&l, g->selector, &err) < 0) {
+        error_set(out_err, "-l: %s", err.msg);
+        explanation_list_free(&l);
+        cluster_free(&c);
+        free(ns);
+        return EXIT_USAGE;
+    }
     if (fmt == OUT_NAME) {
         for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
         rc = pending_print_names(&l);
     } else if (table) {
         for (size_t i = 0; i < c.warnings.n; i++) fprintf(stderr, "warning: %s\n", c.warnings.v[i]);
+        if (g->selector && *g->selector)          /* what -l left out */
+            fprintf(stderr, "Showing pods matching -l %s only.\n", g->selector);
         print_table(&l, ns, fmt == OUT_WIDE, g->color);
     } else {
         cJSON *doc = cJSON_CreateObject();
@@ -297,6 +306,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         cJSON_AddStringToObject(doc, "kind", "GPUPending");
         if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
         else cJSON_AddNullToObject(doc, "namespace");
+        if (g->selector && *g->selector) cJSON_AddStringToObject(doc, "selector", g->selector);
         cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
         for (size_t i = 0; i < l.n; i++) cJSON_AddItemToArray(pods, explanation_to_json(&l.items[i], false));
         cJSON *w = cJSON_AddArrayToObject(doc, "warnings");

@@ -72,9 +72,10 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     MetricsQuery q = { status_window, status_idle_threshold, 95, false };
     metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
 
-    StatusFilter filter = { (const char *const *)argv, (size_t)argc };
+    StatusFilter filter = { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
+                            g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector };
     GpuStatus st;
-    status_build(&st, &cc.cluster, &usage, argc > 0 ? &filter : NULL);
+    status_build(&st, &cc.cluster, &usage, &filter);
     TableView view = { status_no_headers, status_sort_by };
     int rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
     status_free(&st);

@@ -7,6 +7,8 @@
  */
 #include "cmd/pending_view.h"
 #include "render/text.h"
+#include "model/labels.h"
+#include "util/error.h"
 #include "util/sort.h"
 #include "util/util.h"
 #include <ctype.h>
@@ -102,4 +104,20 @@ int pending_print_names(const ExplanationList *l)
         }
     }
     return ferror(stdout) ? -1 : 0;
+}
+
+int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
+{
+    if (!sel || !*sel) return 0;
+    LabelSelector ls = LABEL_SELECTOR_INIT;
+    if (label_selector_parse(&ls, sel, err) < 0) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        Explanation *e = &l->items[i];
+        if (e->pod && label_selector_matches(&ls, &e->pod->labels)) l->items[k++] = *e;
+        else explanation_free(e);
+    }
+    l->n = k;
+    label_selector_free(&ls);
+    return 0;
 }

@@ -69,6 +69,15 @@ static void print_summary(const GpuStatus *st, bool color)
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
     }
     text_printf(stdout, "\n");
+    if (st->node_selector || st->nodes_named || st->pods_ns) {     /* what was left out */
+        text_printf(stdout, "Showing:");
+        if (st->nodes_named) text_printf(stdout, " the nodes named");
+        if (st->node_selector) text_printf(stdout, "%s nodes matching -l %s", st->nodes_named ? "," : "", st->node_selector);
+        if (st->pods_ns)
+            text_printf(stdout, "%s pods of namespace %s only (allocation counts every namespace)",
+                        st->nodes_named || st->node_selector ? ";" : "", st->pods_ns);
+        text_printf(stdout, "\n");
+    }
     if (st->ntotals) {
         text_printf(stdout, "\n");
         static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
@@ -83,9 +92,10 @@ static void print_summary(const GpuStatus *st, bool color)
         table_free(t);
     }
     if (st->pending_gpu_pods)
-        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
+        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending %s%s'\n"
                "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
-               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color));
+               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color),
+               st->pods_ns ? "-n " : "-A", st->pods_ns ? st->pods_ns : "");
 }
 
 static char *resources_cell(const NodeStatus *n)
@@ -514,6 +524,10 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
         cJSON_AddNumberToObject(m, "idleThreshold", st->idle_threshold);
         cJSON_AddNumberToObject(m, "windowSeconds", st->window_s);
     }
+    cJSON *fl = cJSON_AddObjectToObject(doc, "filter");     /* what -n, -l and NODE arguments left out */
+    add_str_or_null(fl, "namespace", st->pods_ns);
+    add_str_or_null(fl, "selector", st->node_selector);
+    cJSON_AddBoolToObject(fl, "nodesNamed", st->nodes_named);
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
     return doc;
