@@ -35,6 +35,7 @@ static double plan_percentile = 95;
 static double plan_headroom = 10;
 static const char *plan_strategy = "auto";
 static bool plan_quotas;
+static bool plan_require_metrics;
 static const char *const plan_formats[] = { "text", "yaml", "json", "script", NULL };
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
@@ -49,6 +50,8 @@ static const Option plan_opts[] = {
       "auto (fewest GPUs, ties to stronger isolation), mig, time-slicing or mps", plan_strategies, NULL },
     { OPT_BOOL, 0, "quotas", &plan_quotas, NULL,
       "also emit a ResourceQuota per changed namespace (running + pending + rolling-update surge)", NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &plan_require_metrics, NULL,
+      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -110,6 +113,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     size_t nwu = 0;
     MetricsQuery q = { window_s, 5, plan_percentile, true };
     metrics_collect(&usage, &g->source, api, c, &q, &wu, &nwu);
+    bool metrics_missing = cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0;
     run.metrics_source = xstrdup(usage.source ? usage.source : "none");
     run.metrics_detail = xstrdup(usage.detail ? usage.detail : "");
     for (size_t i = 0; i < usage.warnings.n; i++) strvec_push(&run.warnings, usage.warnings.v[i]);
@@ -173,8 +177,8 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     ManifestOptions mo = { .operator_namespace = run.operator_ns, .cur = &run.cur, .quotas = plan_quotas,
                            .plan_annotation = plan_ann,
                            .usage_annotation = usage_ann, .yaml_text = plan_yaml_text };
-    int rc = EXIT_OK;
-    if (manifests_build(&run.r, run.in.w, c, &mo, &run.m) != 0) {
+    int rc = metrics_missing ? EXIT_FAIL : EXIT_OK;
+    if (rc == EXIT_OK && manifests_build(&run.r, run.in.w, c, &mo, &run.m) != 0) {
         error_set(err, "could not render the device-plugin / mig-parted config files as YAML");
         rc = EXIT_FAIL;
     }

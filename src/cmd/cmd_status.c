@@ -18,6 +18,7 @@ static const char *status_output;
 static double status_window = 3600;
 static double status_idle_threshold = 5;
 static bool status_no_headers;
+static bool status_require_metrics;
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
@@ -32,6 +33,8 @@ static const Option status_opts[] = {
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
+      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -71,6 +74,11 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     UsageData usage;
     MetricsQuery q = { status_window, status_idle_threshold, 95, false };
     metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
+    if (cmd_metrics_outcome(usage.source, usage.detail, g, status_require_metrics, err) < 0) {
+        usage_free(&usage);
+        cmd_cluster_release(&cc);
+        return EXIT_FAIL;
+    }
 
     StatusFilter filter = { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
                             g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector };
