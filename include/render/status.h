@@ -28,4 +28,9 @@ bool status_sort_field_known(const char *path);
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
 /* -o name: node/NAME per GPU node */
 int status_print_names(const GpuStatus *st, const char *sort_by);
+/* physical GPUs in use / idle while allocated / free / unavailable (analysis/physical.h): the
+ * summary's "physical" object, a node's, and the text line that leads the summary */
+void status_physical_json(struct cJSON *summary, const GpuStatus *st);
+void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
+void status_print_physical(const GpuStatus *st, bool color);
 #endif

@@ -69,6 +69,7 @@ static void print_summary(const GpuStatus *st, bool color)
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
     }
     text_printf(stdout, "\n");
+    status_print_physical(st, color);
     if (st->node_selector || st->nodes_named || st->pods_ns) {     /* what was left out */
         text_printf(stdout, "Showing:");
         if (st->nodes_named) text_printf(stdout, " the nodes named");
@@ -114,7 +115,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
     size_t nh = 0;
     headers[nh++] = "NAME"; headers[nh++] = "PRODUCT"; headers[nh++] = "GPUS"; headers[nh++] = "MEMORY";
     headers[nh++] = "MODE"; headers[nh++] = "ALLOC";
-    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
+    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; headers[nh++] = "IDLE"; }
     headers[nh++] = "STATUS";
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
@@ -143,6 +144,8 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
             table_cell(t, buf);
             fmt_pct(buf, sizeof buf, n->util);
             table_cell(t, buf);
+            snprintf(buf, sizeof buf, "%d", n->idle_allocated);   /* held, under --idle-threshold for --window */
+            table_cell_color(t, n->idle_allocated ? C_YELLOW : C_NONE, buf);
         }
         char *word = node_status_word(n);
         table_cell_color(t, status_color(n), word);
@@ -411,6 +414,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     add_fact_source(src, "sharing", v->sharing_src, v->sharing_detail, false);
     cJSON_AddBoolToObject(o, "ready", n->ready);
     cJSON_AddBoolToObject(o, "schedulable", n->schedulable);
+    status_node_physical_json(o, n, metrics);
     cJSON *res = cJSON_AddObjectToObject(o, "resources");
     for (size_t i = 0; i < n->nres; i++) {
         cJSON *r = cJSON_AddObjectToObject(res, n->res[i].name);
@@ -485,6 +489,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     cJSON_AddNumberToObject(s, "pendingGPUPods", st->pending_gpu_pods);
     if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", st->idle_allocated_gpus);
     else cJSON_AddNullToObject(s, "idleAllocatedGPUs");
+    status_physical_json(s, st);
     cJSON *res = cJSON_AddObjectToObject(s, "resources");
     for (size_t i = 0; i < st->ntotals; i++) {
         cJSON *r = cJSON_AddObjectToObject(res, st->totals[i].name);

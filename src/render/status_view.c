@@ -6,6 +6,9 @@
  * order (by name), unknown values last.
  */
 #include "render/status.h"
+#include "analysis/physical.h"
+#include "render/table.h"
+#include <cjson/cJSON.h>
 #include "render/text.h"
 #include "util/sort.h"
 #include "util/util.h"
@@ -104,4 +107,45 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     for (size_t i = 0; i < st->ngpu_node_list; i++) text_printf(stdout, "node/%s\n", st->gpu_node_list[order[i]].name);
     free(order);
     return ferror(stdout) ? -1 : 0;
+}
+
+/* ---- physical GPUs (analysis/physical.h) ---- */
+
+static void physical_members(cJSON *o, PhysicalUse u, bool metrics, int idle)
+{
+    cJSON_AddNumberToObject(o, "inUse", u.in_use);
+    if (metrics) cJSON_AddNumberToObject(o, "idleAllocated", idle < u.in_use ? idle : u.in_use);
+    else cJSON_AddNullToObject(o, "idleAllocated");
+    cJSON_AddNumberToObject(o, "free", u.free_);
+    cJSON_AddNumberToObject(o, "unavailable", u.unavailable);
+    cJSON_AddNumberToObject(o, "inUseMin", u.in_use_min);      /* MIG parents unknown: a range */
+    cJSON_AddNumberToObject(o, "inUseMax", u.in_use_max);
+}
+
+void status_physical_json(cJSON *summary, const GpuStatus *st)
+{
+    physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
+                     st->idle_allocated_gpus);
+}
+
+void status_node_physical_json(cJSON *node, const NodeStatus *n, bool metrics)
+{
+    physical_members(cJSON_AddObjectToObject(node, "physical"), physical_use_node(n), metrics, n->idle_allocated);
+}
+
+void status_print_physical(const GpuStatus *st, bool color)
+{
+    PhysicalUse u = physical_use_total(st);
+    if (!st->physical_gpus) return;
+    const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
+    text_printf(stdout, "%sPhysical GPUs:%s %d in use", b, e, u.in_use);
+    if (st->has_metrics) {                       /* idle is a part of in use */
+        int idle = st->idle_allocated_gpus < u.in_use ? st->idle_allocated_gpus : u.in_use;
+        text_printf(stdout, " (%s%d idle%s)", idle ? color_start(C_YELLOW, color) : "", idle,
+                    idle ? color_end(C_YELLOW, color) : "");
+    }
+    text_printf(stdout, ", %d free, %s%d unavailable%s\n", u.free_, u.unavailable ? color_start(C_RED, color) : "",
+                u.unavailable, u.unavailable ? color_end(C_RED, color) : "");
+    if (u.in_use_min != u.in_use_max)            /* 80 columns: the range on its own line */
+        text_printf(stdout, "  (at least %d in use: MIG slices and replicas do not name their GPU)\n", u.in_use_min);
 }
