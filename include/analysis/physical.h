@@ -27,6 +27,9 @@ typedef struct {
 
 /* one node; a node whose GPUs cannot be counted gives all zeros */
 PhysicalUse physical_use_node(const NodeStatus *n);
+/* the part of a physical GPU one unit of resource on node n is: 1 for a whole GPU, 1/replicas
+ * for a time-sliced or MPS replica, compute slices / slices per GPU for a MIG device */
+double physical_share(const NodeStatus *n, const char *resource);
 /* the sum over st's GPU nodes */
 PhysicalUse physical_use_total(const GpuStatus *st);
 #endif

@@ -7,6 +7,7 @@
 #define KGPU_RENDER_STATUS_H
 #include <stdbool.h>
 #include "analysis/allocation.h"
+#include "analysis/groups.h"
 #include "render/render.h"
 #include "render/table.h"
 
@@ -28,6 +29,8 @@ bool status_sort_field_known(const char *path);
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
 /* -o name: node/NAME per GPU node */
 int status_print_names(const GpuStatus *st, const char *sort_by);
+/* status --by (status_groups.c): the groups as a table, -o name, JSON (kind GPUStatusByGroup) or YAML */
+int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderFormat fmt, bool color, bool no_headers);
 /* physical GPUs in use / idle while allocated / free / unavailable (analysis/physical.h): the
  * summary's "physical" object, a node's, and the text line that leads the summary */
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);

@@ -66,6 +66,19 @@ PhysicalUse physical_use_node(const NodeStatus *n)
     return u;
 }
 
+double physical_share(const NodeStatus *n, const char *resource)
+{
+    bool named_mig = strstr(resource, "/mig-") != NULL;
+    if (named_mig || (n->mig_strategy == MIG_SINGLE && n->mig_enabled && str_eq(resource, "nvidia.com/gpu"))) {
+        const MigGpuModel *m = mig_model_for_product(n->base_product ? n->base_product : n->product);
+        int c = !named_mig && n->mig_single_profile ? atoi(n->mig_single_profile) : mig_compute(resource);
+        return (double)(c > 0 ? c : 1) / (m ? m->compute_slices : 7);
+    }
+    if (n->sharing != SHARING_NONE && (str_eq(resource, "nvidia.com/gpu") || str_eq(resource, "nvidia.com/gpu.shared")))
+        return n->replicas > 0 ? 1.0 / n->replicas : 1.0;
+    return 1.0;
+}
+
 PhysicalUse physical_use_total(const GpuStatus *st)
 {
     PhysicalUse t = { 0, 0, 0, 0, 0 };

@@ -19,6 +19,9 @@ static double status_window = 3600;
 static double status_idle_threshold = 5;
 static bool status_no_headers;
 static bool status_require_metrics;
+static const char *status_by;
+static const char *status_price;
+static const char *const status_bys[] = { "namespace", "node", "product", NULL };
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
@@ -33,6 +36,10 @@ static const Option status_opts[] = {
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+    { OPT_STRING, 0, "by", &status_by, "GROUP",
+      "per namespace, node or product: pods, physical GPUs held, idle GPUs (metrics), cost (--price)", status_bys, NULL },
+    { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
+      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): cost per hour with --by", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
       "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     OPT_END_MARK
@@ -45,6 +52,9 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
     OutputFormat fmt;
     if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    PriceList prices;
+    if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
+    price_list_free(&prices);                  /* parsed again after the load: checked before it */
     if (status_sort_by && !status_sort_field_known(status_sort_by)) {
         error_set(err, "--sort-by: unknown field \"%s\" (status sorts by %s)", status_sort_by, status_sort_fields_help);
         return EXIT_USAGE;
@@ -85,7 +95,18 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     GpuStatus st;
     status_build(&st, &cc.cluster, &usage, &filter);
     TableView view = { status_no_headers, status_sort_by };
-    int rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
+    GroupBy by;
+    int rc;
+    if (status_by && group_by_parse(status_by, &by)) {
+        StatusGroups groups;
+        price_list_parse(&prices, status_price, err);
+        status_groups_build(&groups, &st, by, &prices);
+        rc = status_groups_render(&groups, &st, cmd_render_format(fmt), g->color, status_no_headers);
+        status_groups_free(&groups);
+        price_list_free(&prices);
+    } else {
+        rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
+    }
     status_free(&st);
     usage_free(&usage);
     cmd_cluster_release(&cc);
