@@ -26,6 +26,10 @@ void table_cell(Table *t, const char *text);                    /* next cell of 
 void table_cellf(Table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_cell_color(Table *t, Color c, const char *text);
 size_t table_rows(const Table *t);
+/* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
+ * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
+ * whole (-o wide) */
+void table_keep_whole(Table *t, bool whole);
 void table_print(const Table *t, FILE *f, bool color);
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* headers false: rows only */
 void table_free(Table *t);

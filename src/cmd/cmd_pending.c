@@ -139,6 +139,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         }
     }
     Table *t = table_new(wide ? headers : narrow, ncols);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;

@@ -119,6 +119,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
     headers[nh++] = "STATUS";
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[order[i]];
         char buf[64];
@@ -173,6 +174,7 @@ static void print_pods(const GpuStatus *st, bool color)
     headers[nh++] = "PHASE";
     if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
     Table *t = table_new(headers, nh);
+    table_keep_whole(t, true);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->npods; j++) {
@@ -208,6 +210,7 @@ static void print_devices(const GpuStatus *st, bool color)
 {
     static const char *const headers[] = { "NODE", "GPU", "UUID", "MEM-USED", "MEM-TOTAL", "UTIL", "POD", "IDLE" };
     Table *t = table_new(headers, 8);
+    table_keep_whole(t, true);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->ngpus; j++) {
@@ -242,10 +245,11 @@ static void print_devices(const GpuStatus *st, bool color)
 /* The facts of the node table that do not come from current GFD labels, and why a count is
  * "?" or marked "*": one row per such fact (memory only when its label was not in MiB, MIG
  * only when resources alone show it). */
-static void print_inventory_notes(const GpuStatus *st, bool color)
+static void print_inventory_notes(const GpuStatus *st, bool wide, bool color)
 {
     static const char *const headers[] = { "NODE", "FACT", "SOURCE", "DETAIL" };
     Table *t = table_new(headers, 4);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         const NodeInventory *v = &n->inv;
@@ -274,10 +278,11 @@ static void print_inventory_notes(const GpuStatus *st, bool color)
     table_free(t);
 }
 
-static void print_problems(const GpuStatus *st, bool color)
+static void print_problems(const GpuStatus *st, bool wide, bool color)
 {
     static const char *const headers[] = { "NODE", "PROBLEM", "DETAIL" };
     Table *t = table_new(headers, 3);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->nproblems; j++) {
@@ -318,6 +323,7 @@ static void print_operator(const GpuStatus *st, bool wide, bool color)
     if (!st->ncomponents || (!wide && !notready)) return;
     static const char *const headers[] = { "DAEMONSET", "NAMESPACE", "DESIRED", "READY" };
     Table *t = table_new(headers, 4);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ncomponents; i++) {
         const ComponentStatus *cs = &st->components[i];
         bool ok = cs->ready >= cs->desired;
@@ -351,8 +357,8 @@ static void print_table_view(const GpuStatus *st, bool wide, bool color, const T
         print_pods(st, color);
         if (st->has_metrics) print_devices(st, color);
     }
-    print_inventory_notes(st, color);
-    print_problems(st, color);
+    print_inventory_notes(st, wide, color);
+    print_problems(st, wide, color);
     print_operator(st, wide, color);
     text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }

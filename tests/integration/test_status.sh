@@ -26,7 +26,8 @@ if command -v script >/dev/null 2>&1; then
   tty_out=$(env -u NO_COLOR TERM=xterm script -qec "$KGPU_BIN status --snapshot $SMALL" /dev/null 2>&1)
   check_contains "$tty_out" "${ESC}[32mReady${ESC}[0m" "on a terminal: Ready is green"
   check_contains "$tty_out" "${ESC}[1mNodes:${ESC}[0m" "on a terminal: summary labels bold"
-  tty_out=$(env -u NO_COLOR TERM=xterm script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
+  # (COLUMNS=200: the table whole; cutting to the terminal is test_columns.sh's)
+  tty_out=$(env -u NO_COLOR TERM=xterm COLUMNS=200 script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
   check_contains "$tty_out" "${ESC}[31mNotReady${ESC}[0m" "on a terminal: NotReady is red"
   check_contains "$tty_out" "${ESC}[33mReady,SchedulingDisabled${ESC}[0m" "on a terminal: a cordoned node is yellow"
   tty_out=$(NO_COLOR=1 TERM=xterm script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
