@@ -31,12 +31,15 @@ typedef struct {
 } StatusGroups;
 
 typedef struct { char *model; double usd_per_hour; } Price;
-typedef struct { Price *v; size_t n; } PriceList;
+typedef struct PriceList { Price *v; size_t n; } PriceList;
 
 /* "A100-SXM4-80GB=2.5,H100-80GB-HBM3=4.1": 0, or -1 with err set */
 struct Error;
 int price_list_parse(PriceList *pl, const char *s, struct Error *err);
 void price_list_free(PriceList *pl);
+/* the price of a GPU product: its GFD name, the same without "NVIDIA-", or its short name as
+ * the tables show it (any may be NULL); NAN when the list has none */
+double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name);
 /* "namespace" | "node" | "product" -> by; false when none */
 bool group_by_parse(const char *s, GroupBy *by);
 const char *group_by_name(GroupBy by);

@@ -48,15 +48,20 @@ void price_list_free(PriceList *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-/* the price of a node's GPUs: the GFD product, the same without "NVIDIA-", or the short name */
-static double price_of(const PriceList *pl, const NodeStatus *n)
+double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name)
 {
-    const char *names[3] = { n->base_product, n->base_product && str_starts_with(n->base_product, "NVIDIA-")
-                             ? n->base_product + 7 : NULL, n->short_product };
+    const char *names[3] = { gfd_product, gfd_product && str_starts_with(gfd_product, "NVIDIA-")
+                             ? gfd_product + 7 : NULL, short_name };
     for (size_t i = 0; pl && i < pl->n; i++)
         for (int k = 0; k < 3; k++)
             if (names[k] && strcasecmp(names[k], pl->v[i].model) == 0) return pl->v[i].usd_per_hour;
     return NAN;
+}
+
+/* the price of a node's GPUs */
+static double price_of(const PriceList *pl, const NodeStatus *n)
+{
+    return price_for_product(pl, n->base_product, n->short_product);
 }
 
 static StatusGroup *group_for(StatusGroups *g, const char *name, size_t *cap)

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "sources/loader.h"
 #include "analysis/manifests.h"
+#include "analysis/groups.h"
 #include "sources/metrics.h"
 #include "analysis/plan.h"
 #include "analysis/plan_warnings.h"
@@ -36,6 +37,7 @@ static double plan_headroom = 10;
 static const char *plan_strategy = "auto";
 static bool plan_quotas;
 static bool plan_require_metrics;
+static const char *plan_price;
 static const char *const plan_formats[] = { "text", "yaml", "json", "script", NULL };
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
@@ -50,6 +52,8 @@ static const Option plan_opts[] = {
       "auto (fewest GPUs, ties to stronger isolation), mig, time-slicing or mps", plan_strategies, NULL },
     { OPT_BOOL, 0, "quotas", &plan_quotas, NULL,
       "also emit a ResourceQuota per changed namespace (running + pending + rolling-update surge)", NULL, NULL },
+    { OPT_STRING, 0, "price", &plan_price, "MODEL=USD_PER_HOUR,...",
+      "price per GPU-hour per product (GFD name or short, e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &plan_require_metrics, NULL,
       "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     OPT_END_MARK
@@ -84,7 +88,9 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
-    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
+    PriceList prices;
+    if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
+    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_free(&prices); return EXIT_FAIL; }
     Cluster *c = &cc.cluster;
     ApiClient *api = cc.api;
 
@@ -97,6 +103,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     run.context = xstrdup(c->context);
     run.server = xstrdup(c->server);
     run.quotas = plan_quotas;
+    run.prices = plan_price ? &prices : NULL;
     plan_current_init(&run.cur, c);
     for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&run.warnings, c->warnings.v[i]);
 
@@ -201,6 +208,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) rc = EXIT_FAIL;
     plan_run_release(&run);
     cmd_cluster_release(&cc);
+    price_list_free(&prices);
     return rc;
 }
 
