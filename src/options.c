@@ -22,7 +22,7 @@ const Option global_options[] = {
     { OPT_STRING, 0,   "user", &global_storage.user, "NAME", "kubeconfig user to use", NULL, "user" },
     { OPT_STRING, 'n', "namespace", &global_storage.namespace_, "NS", "namespace of pods (default: the context's)", NULL, "namespace" },
     { OPT_BOOL,   'A', "all-namespaces", &global_storage.all_namespaces, NULL, "pods of all namespaces", NULL, NULL },
-    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "node label selector (status, top, plan)", NULL, NULL },
+    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "label selector: of nodes for status, top, plan and snapshot; of pods for pending", NULL, NULL },
     { OPT_DURATION, 0, "request-timeout", &global_storage.request_timeout, "DURATION",
       "time limit for each API request, e.g. 30s or 1m (0 = none)", NULL, NULL },
     { OPT_STRING, 0,   "snapshot", &global_storage.snapshot, "FILE", "read a cluster dump instead of the API server", NULL, "file" },
@@ -268,7 +268,7 @@ void options_print_help(FILE *f, const Command *cmd)
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
 }
 
-static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script" };
+static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name" };
 
 const char *output_format_name(OutputFormat f)
 {

@@ -148,11 +148,17 @@ typedef struct {
     /* DRA (allocation_dra.c): devices of the GPU driver on the nodes shown, and claims */
     int dra_gpus, dra_devices, dra_allocated;   /* physical GPUs, devices, devices held */
     int dra_claims, dra_claims_allocated, dra_claims_pending;   /* GPU claims (all namespaces) */
+    char *pods_ns;               /* the filter's pods_ns (pods of other namespaces not listed) */
+    char *node_selector;         /* the filter's node_selector, NULL when none */
+    bool nodes_named;            /* NODE arguments chose the nodes */
 } GpuStatus;
 
 typedef struct {
     const char *const *nodes;    /* only these node names (NULL = all nodes); must exist */
     size_t nnodes;
+    const char *pods_ns;         /* -n: list (and count as pending) only this namespace's pods;
+                                    allocation still counts every namespace's.  NULL = all */
+    const char *node_selector;   /* -l as given (the loader read only the matching nodes): said */
 } StatusFilter;
 
 /* Builds the status of a finalized cluster.  usage may be NULL (no metrics collected); when it

@@ -28,7 +28,7 @@ typedef struct {
 
 struct Error;
 
-typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT } OutputFormat;
+typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME } OutputFormat;
 
 typedef struct GlobalOptions {
     const char *kubeconfig, *context, *cluster, *user, *namespace_;

@@ -26,6 +26,12 @@ int cmd_load_cluster(CmdCluster *cc, const GlobalOptions *g, const LoadRequest *
                      struct Error *err);
 void cmd_cluster_release(CmdCluster *cc);
 
+/* After metrics_collect (source and detail as it left them): no metrics with --require-metrics
+ * is an error (-1, err set: the command exits 1); a --prometheus the user named that gave
+ * nothing is a warning on stderr, whatever the output format (0).  Metrics found: 0. */
+int cmd_metrics_outcome(const char *source, const char *detail, const GlobalOptions *g, bool require,
+                        struct Error *err);
+
 /* the renderers' format for -o (table and default: RENDER_TEXT) */
 RenderFormat cmd_render_format(OutputFormat f);
 #endif

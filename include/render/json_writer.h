@@ -2,9 +2,9 @@
  * written through it, member by member, straight to the stream, so a long list is printed
  * item by item and never built whole.  render_json (render.h) writes a cJSON tree through it.
  *
- * The text is the project's JSON style, decided here only: objects one member per line,
- * indented 4 spaces per level, "key":<TAB>value; arrays on one line with ", " between
- * elements; numbers as cJSON prints them; strings with cJSON's escapes.
+ * The text is the project's JSON style, decided here only, and is kubectl's: every member
+ * and array element on its own line, indented 2 spaces per level, "key": value; empty
+ * containers as {} and []; numbers as cJSON prints them; strings with cJSON's escapes.
  *
  *   JsonWriter jw;
  *   jw_init(&jw, stdout);

@@ -34,6 +34,7 @@ typedef struct PlanRun {
     Strvec whatif;                    /* "ns/name" of pending GPU pods that fit after the plan */
     bool whatif_done;                 /* the what-if was computed (pending pods were read) */
     bool quotas;                      /* --quotas */
+    const struct PriceList *prices;   /* --price (borrowed), NULL when not given */
 } PlanRun;
 
 void plan_run_release(PlanRun *run);

@@ -9,8 +9,11 @@
 #include <stdio.h>
 
 struct cJSON;
+/* the apiVersion every document of ours carries beside its kind (as kubectl's objects do) */
+#define KGPU_API_VERSION "kubectl-gpu/v1"
 /* the presentation a result is rendered in (the CLI's -o, mapped by the command) */
-typedef enum { RENDER_TEXT, RENDER_WIDE, RENDER_JSON, RENDER_YAML, RENDER_SCRIPT } RenderFormat;
+typedef enum { RENDER_TEXT, RENDER_WIDE, RENDER_JSON, RENDER_YAML, RENDER_SCRIPT,
+               RENDER_NAME /* -o name: one KIND/NAME line per object, as kubectl */ } RenderFormat;
 
 int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
 /* one value as it appears nested `depth` levels deep in render_json's text (no newline): a

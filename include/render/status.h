@@ -7,7 +7,9 @@
 #define KGPU_RENDER_STATUS_H
 #include <stdbool.h>
 #include "analysis/allocation.h"
+#include "analysis/groups.h"
 #include "render/render.h"
+#include "render/table.h"
 
 struct cJSON;
 /* to stdout: the table (wide: every section) */
@@ -16,4 +18,22 @@ void status_print_table(const GpuStatus *st, bool wide, bool color);
 struct cJSON *status_to_json(const GpuStatus *st);
 /* the result in fmt to stdout; 0, or -1 when it could not be written */
 int status_render(const GpuStatus *st, RenderFormat fmt, bool color);
+/* the same with kubectl's --no-headers (the node table's rows alone) and --sort-by (the node
+ * table, -o name, and the JSON/YAML node list); view NULL = neither */
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view);
+
+/* status_view.c: the --sort-by fields of the node table, for --help and the error */
+extern const char status_sort_fields_help[];
+bool status_sort_field_known(const char *path);
+/* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
+size_t *status_node_order(const GpuStatus *st, const char *sort_by);
+/* -o name: node/NAME per GPU node */
+int status_print_names(const GpuStatus *st, const char *sort_by);
+/* status --by (status_groups.c): the groups as a table, -o name, JSON (kind GPUStatusByGroup) or YAML */
+int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderFormat fmt, bool color, bool no_headers);
+/* physical GPUs in use / idle while allocated / free / unavailable (analysis/physical.h): the
+ * summary's "physical" object, a node's, and the text line that leads the summary */
+void status_physical_json(struct cJSON *summary, const GpuStatus *st);
+void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
+void status_print_physical(const GpuStatus *st, bool color);
 #endif

@@ -13,13 +13,25 @@
 typedef enum { C_NONE = 0, C_RED, C_YELLOW, C_GREEN, C_CYAN, C_BOLD, C_DIM } Color;
 typedef struct Table Table;
 
+/* kubectl's --no-headers and --sort-by for a command's main table (the other sections of a
+ * command's text are left out with --no-headers: what remains is rows for a script) */
+typedef struct {
+    bool no_headers;
+    const char *sort_by;        /* a field path as the command's --help lists them, or NULL */
+} TableView;
+
 Table *table_new(const char *const *headers, size_t ncols);
 void table_add_row(Table *t);                                   /* starts a new row */
 void table_cell(Table *t, const char *text);                    /* next cell of the row */
 void table_cellf(Table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_cell_color(Table *t, Color c, const char *text);
 size_t table_rows(const Table *t);
+/* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
+ * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
+ * whole (-o wide) */
+void table_keep_whole(Table *t, bool whole);
 void table_print(const Table *t, FILE *f, bool color);
+void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* headers false: rows only */
 void table_free(Table *t);
 /* colour helpers for free text */
 const char *color_start(Color c, bool enabled);

@@ -419,6 +419,21 @@ static bool wanted(const StatusFilter *f, const char *name)
     return false;
 }
 
+/* -n: the node's holder list keeps only the pods of namespace ns (they were counted in the
+ * node's allocation already: free GPUs depend on every namespace's pods) */
+static void keep_pods_of(NodeStatus *node, const char *ns)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < node->npods; i++) {
+        HolderPod *h = &node->pods[i];
+        if (str_eq(h->ns, ns)) { node->pods[k++] = *h; continue; }
+        free(h->ns); free(h->name);
+        for (size_t j = 0; j < h->nres; j++) free(h->res[j].name);
+        free(h->res);
+    }
+    node->npods = k;
+}
+
 void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter)
 {
     memset(st, 0, sizeof *st);
@@ -428,7 +443,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     size_t *held = c->nnodes ? xcalloc(c->nnodes, sizeof *held) : NULL;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
-        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p))) st->pending_gpu_pods++;
+        if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p)) &&
+            (!filter || !filter->pods_ns || str_eq(p->ns, filter->pods_ns)))
+            st->pending_gpu_pods++;
         if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
         const Node *n = cluster_find_node(c, p->node_name);
         if (n) held[cluster_node_index(c, n)]++;
@@ -471,7 +488,11 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         status_node_dra(ns, c, &c->nodes[i]);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
         if (metrics) node_usage(ns, usage);
+        if (filter && filter->pods_ns) keep_pods_of(ns, filter->pods_ns);
     }
+    if (filter && filter->pods_ns) st->pods_ns = xstrdup(filter->pods_ns);
+    if (filter && filter->node_selector && *filter->node_selector) st->node_selector = xstrdup(filter->node_selector);
+    st->nodes_named = filter && filter->nodes;
     free(held); free(slot); free(rescap); free(podcap);
     if (ngpu > 1) qsort(st->gpu_node_list, ngpu, sizeof *st->gpu_node_list, cmp_node);
 
@@ -528,6 +549,8 @@ void status_free(GpuStatus *st)
     for (size_t i = 0; i < st->ncomponents; i++) { free(st->components[i].ns); free(st->components[i].name); }
     free(st->components);
     free(st->operator_ns);
+    free(st->pods_ns);
+    free(st->node_selector);
     free(st->clusterpolicy_name); free(st->clusterpolicy_state);
     free(st->metrics_source); free(st->metrics_detail);
     strvec_free(&st->warnings);

@@ -2,7 +2,21 @@
 #include "cmd/cmd_common.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
+#include "render/text.h"
+#include <stdio.h>
 #include <string.h>
+
+int cmd_metrics_outcome(const char *source, const char *detail, const GlobalOptions *g, bool require, Error *err)
+{
+    if (source && !str_eq(source, "none")) return 0;
+    if (require) {
+        error_set(err, "no metrics (--require-metrics): %s", detail && *detail ? detail : "no source answered");
+        return -1;
+    }
+    if (g->prometheus && !g->no_metrics)
+        text_printf(stderr, "warning: metrics unavailable: %s\n", detail && *detail ? detail : "--prometheus gave nothing");
+    return 0;
+}
 
 int cmd_load_cluster(CmdCluster *cc, const GlobalOptions *g, const LoadRequest *rq, bool want_api, Error *err)
 {
@@ -29,6 +43,7 @@ RenderFormat cmd_render_format(OutputFormat f)
     case OUT_JSON: return RENDER_JSON;
     case OUT_YAML: return RENDER_YAML;
     case OUT_SCRIPT: return RENDER_SCRIPT;
+    case OUT_NAME: return RENDER_NAME;
     default: return RENDER_TEXT;
     }
 }

@@ -54,6 +54,10 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
     static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML };
     OutputFormat fmt;
     if (output_format_parse(explain_output, allowed, 3, &fmt, "explain") < 0) return EXIT_USAGE;
+    if (g->selector && *g->selector) {        /* accepted as a global flag, but nothing here to select */
+        error_set(err, "explain takes one pod by name; -l selects pods for 'pending' and nodes for status, top and plan");
+        return EXIT_USAGE;
+    }
     char *ns = NULL;
     if (!g->all_namespaces || g->namespace_explicit) {
         ns = loader_default_namespace(&g->source, err);

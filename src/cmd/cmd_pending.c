@@ -17,6 +17,7 @@
 #include "render/json_writer.h"
 #include "util/strmap.h"
 #include "render/table.h"
+#include "cmd/pending_view.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,18 @@
 
 static const char *pending_output;
 static bool pending_all_nodes;
-static const char *const pending_formats[] = { "table", "wide", "json", "yaml", NULL };
 static bool pending_watch;
+static bool pending_no_headers;
+static const char *pending_sort_by;
+static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
       "list every node per pod in -o json/yaml, not only the nodes nearest to holding it", NULL, NULL },
+    { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
+    { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
+      "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
+      ".spec.priority or .verdict", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
       "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
       NULL, NULL },
@@ -140,6 +147,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         }
     }
     Table *t = table_new(wide ? headers : narrow, ncols);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
@@ -153,7 +161,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     free(cells);
     free(count);
     free(oldest);
-    table_print(t, stdout, color);
+    table_print_rows(t, stdout, color, !pending_no_headers);
     table_free(t);
 }
 
@@ -227,6 +235,7 @@ static int print_json(const Cluster *c, const char *ns)
     if (!jw) return -1;
     jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
+    jw_string(jw, "apiVersion", KGPU_API_VERSION);
     jw_string(jw, "kind", "GPUPending");
     jw_string(jw, "namespace", ns);              /* null with -A */
     jw_array_begin(jw, "pods");
@@ -245,29 +254,46 @@ static int print_json(const Cluster *c, const char *ns)
     return rc;
 }
 
-/* the list in fmt; warnings: print the cluster's warnings on stderr (tables) */
-static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const GlobalOptions *g, bool warnings)
+/* the list in fmt; warnings: print the cluster's warnings on stderr (tables).  0, -1 when the
+ * output could not be written, -2 with err set on a bad -l. */
+static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const GlobalOptions *g, bool warnings,
+                         Error *out_err)
 {
-    if (fmt == OUT_JSON) return print_json(c, ns);
+    bool selected = g->selector && *g->selector;
+    if (fmt == OUT_JSON && !pending_sort_by && !selected) return print_json(c, ns);   /* streamed */
     ExplanationList l = { NULL, 0, 0 };
-    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE;
+    bool table = fmt == OUT_TABLE || fmt == OUT_WIDE || fmt == OUT_NAME;
     if (table) explain_pending_rows(c, ns, &l);
     else explain_pending(c, ns, &l);
+    pending_sort(&l, pending_sort_by);
+    Error err = { 0 };
+    if (pending_filter_labels(&l, g->selector, &err) < 0) {
+        error_set(out_err, "-l: %s", err.msg);
+        explanation_list_free(&l);
+        return -2;
+    }
     int rc = 0;
-    if (table) {
-        if (warnings) for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+    if (table && warnings)
+        for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+    if (fmt == OUT_NAME) {
+        rc = pending_print_names(&l);
+    } else if (table) {
+        if (selected && warnings)                  /* what -l left out */
+            fprintf(stderr, "Showing pods matching -l %s only.\n", g->selector);
         print_table(&l, ns, fmt == OUT_WIDE, g->color);
     } else {
         cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
         cJSON_AddStringToObject(doc, "kind", "GPUPending");
         if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
         else cJSON_AddNullToObject(doc, "namespace");
+        if (selected) cJSON_AddStringToObject(doc, "selector", g->selector);
         cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
         for (size_t i = 0; i < l.n; i++)
             cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, pending_max_nodes()));
         cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
         for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
-        rc = render_yaml(stdout, doc, false);
+        rc = fmt == OUT_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
         cJSON_Delete(doc);
     }
     explanation_list_free(&l);
@@ -275,21 +301,26 @@ static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const Glo
 }
 
 /* pending -w: one picture per change (watch_loop.h) */
-typedef struct { OutputFormat fmt; const char *ns; const GlobalOptions *g; } PendingWatch;
+typedef struct { OutputFormat fmt; const char *ns; const GlobalOptions *g; Error *err; } PendingWatch;
 
 static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     PendingWatch *pw = ctx;
     (void)api;
-    return pending_print(c, pw->ns, pw->fmt, pw->g, first);
+    return pending_print(c, pw->ns, pw->fmt, pw->g, first, pw->err);
 }
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
     OutputFormat fmt;
-    if (output_format_parse(pending_output, allowed, 4, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (output_format_parse(pending_output, allowed, 5, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (pending_sort_by && !pending_sort_field_known(pending_sort_by)) {
+        error_set(out_err, "--sort-by: unknown field \"%s\" (pending sorts by %s)", pending_sort_by,
+                  pending_sort_fields_help);
+        return EXIT_USAGE;
+    }
 
     Error err = { 0 };
     char *ns = NULL;
@@ -299,7 +330,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     }
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     if (pending_watch) {
-        PendingWatch pw = { fmt, ns, g };
+        PendingWatch pw = { fmt, ns, g, out_err };
         int wrc = watch_loop_run(g, "pending", &rq, pending_show, &pw);
         free(ns);
         return wrc;
@@ -312,16 +343,17 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         free(ns);
         return EXIT_FAIL;
     }
-    int rc = pending_print(&c, ns, fmt, g, true);
+    int rc = pending_print(&c, ns, fmt, g, true, out_err);
     cluster_free(&c);
     free(ns);
-    return rc ? EXIT_FAIL : EXIT_OK;
+    return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
-    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml] [-w] [--all-nodes]",
+    .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
+             "       [-w] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
@@ -342,6 +374,8 @@ const Command command_pending = {
         "--all-nodes lists every node.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
         "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
         "-w' does (Ctrl-C stops).\n"
+        "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
+        "pods were not created), --no-headers drops the header line, --sort-by orders the pods.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "sources/loader.h"
 #include "analysis/manifests.h"
+#include "analysis/groups.h"
 #include "sources/metrics.h"
 #include "analysis/plan.h"
 #include "analysis/plan_warnings.h"
@@ -35,6 +36,8 @@ static double plan_percentile = 95;
 static double plan_headroom = 10;
 static const char *plan_strategy = "auto";
 static bool plan_quotas;
+static bool plan_require_metrics;
+static const char *plan_price;
 static const char *const plan_formats[] = { "text", "yaml", "json", "script", NULL };
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
@@ -49,6 +52,10 @@ static const Option plan_opts[] = {
       "auto (fewest GPUs, ties to stronger isolation), mig, time-slicing or mps", plan_strategies, NULL },
     { OPT_BOOL, 0, "quotas", &plan_quotas, NULL,
       "also emit a ResourceQuota per changed namespace (running + pending + rolling-update surge)", NULL, NULL },
+    { OPT_STRING, 0, "price", &plan_price, "MODEL=USD_PER_HOUR,...",
+      "price per GPU-hour per product (GFD name or short, e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &plan_require_metrics, NULL,
+      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -81,7 +88,9 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
-    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
+    PriceList prices;
+    if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
+    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_free(&prices); return EXIT_FAIL; }
     Cluster *c = &cc.cluster;
     ApiClient *api = cc.api;
 
@@ -94,6 +103,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     run.context = xstrdup(c->context);
     run.server = xstrdup(c->server);
     run.quotas = plan_quotas;
+    run.prices = plan_price ? &prices : NULL;
     plan_current_init(&run.cur, c);
     for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&run.warnings, c->warnings.v[i]);
 
@@ -110,6 +120,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     size_t nwu = 0;
     MetricsQuery q = { window_s, 5, plan_percentile, true };
     metrics_collect(&usage, &g->source, api, c, &q, &wu, &nwu);
+    bool metrics_missing = cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0;
     run.metrics_source = xstrdup(usage.source ? usage.source : "none");
     run.metrics_detail = xstrdup(usage.detail ? usage.detail : "");
     for (size_t i = 0; i < usage.warnings.n; i++) strvec_push(&run.warnings, usage.warnings.v[i]);
@@ -174,8 +185,8 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     ManifestOptions mo = { .operator_namespace = run.operator_ns, .cur = &run.cur, .quotas = plan_quotas,
                            .plan_annotation = plan_ann,
                            .usage_annotation = usage_ann, .yaml_text = plan_yaml_text };
-    int rc = EXIT_OK;
-    if (manifests_build(&run.r, run.in.w, c, &mo, &run.m) != 0) {
+    int rc = metrics_missing ? EXIT_FAIL : EXIT_OK;
+    if (rc == EXIT_OK && manifests_build(&run.r, run.in.w, c, &mo, &run.m) != 0) {
         error_set(err, "could not render the device-plugin / mig-parted config files as YAML");
         rc = EXIT_FAIL;
     }
@@ -198,6 +209,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) rc = EXIT_FAIL;
     plan_run_release(&run);
     cmd_cluster_release(&cc);
+    price_list_free(&prices);
     return rc;
 }
 

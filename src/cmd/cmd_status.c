@@ -20,13 +20,31 @@ static const char *status_output;
 static double status_window = 3600;
 static double status_idle_threshold = 5;
 static bool status_watch;
-static const char *const status_formats[] = { "table", "wide", "json", "yaml", NULL };
+static bool status_no_headers;
+static bool status_require_metrics;
+static const char *status_by;
+static const char *status_price;
+static const char *const status_bys[] = { "namespace", "node", "product", NULL };
+static const char *status_sort_by;
+static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
+    { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
+      "print the node table's rows only: no headers, no other sections", NULL, NULL },
+    { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
+      "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
+      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
+      NULL, NULL },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+    { OPT_STRING, 0, "by", &status_by, "GROUP",
+      "per namespace, node or product: pods, physical GPUs held, idle GPUs (metrics), cost (--price)", status_bys, NULL },
+    { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
+      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): cost per hour with --by", NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
+      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &status_watch, NULL,
       "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
       NULL, NULL },
@@ -34,6 +52,35 @@ static const Option status_opts[] = {
 };
 
 /* ------------------------------------------------------------------ run */
+
+/* one picture of the cluster in fmt (warnings: say the loader's and metrics' warnings, which
+ * -w does only with its first table) */
+static int status_present(const Cluster *c, const UsageData *usage, int argc, char **argv, OutputFormat fmt,
+                          const GlobalOptions *g, bool warnings, Error *err)
+{
+    StatusFilter filter = { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
+                            g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector };
+    GpuStatus st;
+    status_build(&st, c, usage, &filter);
+    if (!warnings && fmt != OUT_JSON && fmt != OUT_YAML)
+        strvec_free(&st.warnings);             /* on stderr once, with the first table */
+    TableView view = { status_no_headers, status_sort_by };
+    GroupBy by;
+    int rc;
+    if (status_by && group_by_parse(status_by, &by)) {
+        StatusGroups groups;
+        PriceList prices;
+        price_list_parse(&prices, status_price, err);
+        status_groups_build(&groups, &st, by, &prices);
+        rc = status_groups_render(&groups, &st, cmd_render_format(fmt), g->color, status_no_headers);
+        status_groups_free(&groups);
+        price_list_free(&prices);
+    } else {
+        rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
+    }
+    status_free(&st);
+    return rc;
+}
 
 /* status -w: one picture per change (watch_loop.h); metrics are collected once, at the start */
 typedef struct {
@@ -43,6 +90,7 @@ typedef struct {
     const GlobalOptions *g;
     UsageData usage;
     bool have_usage;
+    Error *err;
 } StatusWatch;
 
 static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
@@ -52,22 +100,24 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
         MetricsQuery q = { status_window, status_idle_threshold, 95, false };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
+        if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)
+            return -1;
     }
-    StatusFilter filter = { (const char *const *)sw->argv, (size_t)sw->argc };
-    GpuStatus st;
-    status_build(&st, c, &sw->usage, sw->argc > 0 ? &filter : NULL);
-    if (!first && sw->fmt != OUT_JSON && sw->fmt != OUT_YAML)
-        strvec_free(&st.warnings);             /* on stderr once, with the first table */
-    int rc = status_render(&st, cmd_render_format(sw->fmt), sw->g->color);
-    status_free(&st);
-    return rc;
+    return status_present(c, &sw->usage, sw->argc, sw->argv, sw->fmt, sw->g, first, sw->err);
 }
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
     OutputFormat fmt;
-    if (output_format_parse(status_output, allowed, 4, &fmt, "status") < 0) return EXIT_USAGE;
+    if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    PriceList prices;
+    if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
+    price_list_free(&prices);                  /* parsed again after the load: checked before it */
+    if (status_sort_by && !status_sort_field_known(status_sort_by)) {
+        error_set(err, "--sort-by: unknown field \"%s\" (status sorts by %s)", status_sort_by, status_sort_fields_help);
+        return EXIT_USAGE;
+    }
     if (!(status_idle_threshold <= 100)) {
         error_set(err, "--idle-threshold must be a percentage between 0 and 100");
         return EXIT_USAGE;
@@ -80,7 +130,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     if (status_watch) {
-        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false };
+        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw);
         if (sw.have_usage) usage_free(&sw.usage);
         return wrc;
@@ -99,12 +149,13 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     UsageData usage;
     MetricsQuery q = { status_window, status_idle_threshold, 95, false };
     metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
+    if (cmd_metrics_outcome(usage.source, usage.detail, g, status_require_metrics, err) < 0) {
+        usage_free(&usage);
+        cmd_cluster_release(&cc);
+        return EXIT_FAIL;
+    }
 
-    StatusFilter filter = { (const char *const *)argv, (size_t)argc };
-    GpuStatus st;
-    status_build(&st, &cc.cluster, &usage, argc > 0 ? &filter : NULL);
-    int rc = status_render(&st, cmd_render_format(fmt), g->color);
-    status_free(&st);
+    int rc = status_present(&cc.cluster, &usage, argc, argv, fmt, g, true, err);
     usage_free(&usage);
     cmd_cluster_release(&cc);
     return rc ? EXIT_FAIL : EXIT_OK;
@@ -113,7 +164,8 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
-    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml] [-w] [--window 1h] [--idle-threshold 5]",
+    .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
+             "       [-w] [--window 1h] [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -129,11 +181,15 @@ const Command command_status = {
         "ConfigMap the ClusterPolicy names; GPUs that cannot be counted show ? and stay out of the\n"
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
+        "As with kubectl get: -o name prints node/NAME per GPU node, --no-headers prints the node\n"
+        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field.\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
-                "  kubectl gpu status -w\n  kubectl gpu status --snapshot cluster.json\n",
+                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
+                "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
+                "  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
     .run = run_status,

@@ -107,7 +107,7 @@ static int run_version(int argc, char **argv, GlobalOptions *g, Error *out_err)
                ncurses_version());
     } else {
         cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "apiVersion", "kubectl-gpu/v1");
+        cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
         cJSON_AddStringToObject(doc, "kind", "Version");
         cJSON_AddStringToObject(doc, "version", KGPU_VERSION);
         cJSON_AddStringToObject(doc, "gitCommit", KGPU_GIT_COMMIT);

@@ -2,6 +2,7 @@
  * one cJSON tree): the render layer of analysis/explain*.c.
  */
 #include "render/render_explain.h"
+#include "render/render.h"
 #include "model/quantity.h"
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -209,7 +210,10 @@ cJSON *explanation_to_json(const Explanation *e, bool with_kind)
 cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
 {
     cJSON *o = cJSON_CreateObject();
-    if (with_kind) cJSON_AddStringToObject(o, "kind", "GPUExplanation");
+    if (with_kind) {
+        cJSON_AddStringToObject(o, "apiVersion", KGPU_API_VERSION);
+        cJSON_AddStringToObject(o, "kind", "GPUExplanation");
+    }
     cJSON_AddStringToObject(o, "namespace", e->ns);
     cJSON_AddStringToObject(o, "name", e->name);
     cJSON_AddBoolToObject(o, "created", e->created);

@@ -1,10 +1,10 @@
 /* json.c — the one JSON writer (json_writer.h) and render_json on it.
  *
- * The text is exactly what cJSON_Print gives (objects one member per line with a tab after
- * the colon, arrays on one line with ", " between elements, numbers as "%1.15g", or "%1.17g"
- * when 15 digits do not round-trip (newer cJSON: "%d" when integral), NaN and infinities as null,
- * strings with cJSON's escapes), except that the indentation is 4 spaces per level, as
- * kubectl prints it, instead of tabs.  Nothing is built in memory first: the output of a
+ * The layout is kubectl's (Go's json.MarshalIndent with two spaces): every member and every
+ * array element on its own line, indented two spaces per level, `"key": value`, empty objects
+ * and arrays as {} and []. Numbers and strings are as cJSON_Print gives them (numbers as
+ * "%1.15g", or "%1.17g" when 15 digits do not round-trip (newer cJSON: "%d" when integral),
+ * NaN and infinities as null, strings with cJSON's escapes).  Nothing is built in memory first: the output of a
  * large document costs no second copy of it, and a writer's caller can emit a list item by
  * item.
  */
@@ -49,7 +49,7 @@ static void out_c(Out *o, char c)
 
 static void indent(Out *f, int depth)
 {
-    for (int i = 0; i < depth; i++) out_add(f, "    ", 4);
+    for (int i = 0; i < depth; i++) out_add(f, "  ", 2);
 }
 
 static void put_string(Out *f, const char *s)
@@ -138,26 +138,26 @@ static bool put_value(Out *f, const cJSON *item, int depth)
         return true;
     case cJSON_String: put_string(f, item->valuestring); return true;
     case cJSON_Array:
-        out_c(f, '[');
+    case cJSON_Object: {
+        bool obj = (item->type & 0xFF) == cJSON_Object;
+        out_c(f, obj ? '{' : '[');
         for (const cJSON *e = item->child; e; e = e->next) {
-            if (!put_value(f, e, depth + 1)) return false;
-            if (e->next) out_add(f, ", ", 2);
-        }
-        out_c(f, ']');
-        return true;
-    case cJSON_Object:
-        out_add(f, "{\n", 2);
-        for (const cJSON *e = item->child; e; e = e->next) {
+            out_c(f, '\n');
             indent(f, depth + 1);
-            put_string(f, e->string);
-            out_add(f, ":\t", 2);
+            if (obj) {
+                put_string(f, e->string);
+                out_add(f, ": ", 2);
+            }
             if (!put_value(f, e, depth + 1)) return false;
             if (e->next) out_c(f, ',');
-            out_c(f, '\n');
         }
-        indent(f, depth);
-        out_c(f, '}');
+        if (item->child) {
+            out_c(f, '\n');
+            indent(f, depth);
+        }
+        out_c(f, obj ? '}' : ']');
         return true;
+    }
     default:
         return false;
     }
@@ -183,15 +183,12 @@ static bool jw_prefix(JsonWriter *jw, const char *key)
         return true;
     }
     int top = jw->depth - 1;
-    if (jw->in_array[top]) {
-        if (key) { jw->failed = true; return false; }
-        if (jw->has_items[top]) out_add(jw, ", ", 2);
-    } else {
-        if (!key) { jw->failed = true; return false; }
-        if (jw->has_items[top]) out_add(jw, ",\n", 2);
-        indent(jw, jw->depth);
+    if (jw->in_array[top] == (key != NULL)) { jw->failed = true; return false; }
+    out_add(jw, jw->has_items[top] ? ",\n" : "\n", jw->has_items[top] ? 2 : 1);
+    indent(jw, jw->depth);
+    if (key) {
         put_string(jw, key);
-        out_add(jw, ":\t", 2);
+        out_add(jw, ": ", 2);
     }
     jw->has_items[top] = true;
     return true;
@@ -208,7 +205,7 @@ static void jw_begin(JsonWriter *jw, const char *key, bool array)
     if (!jw_prefix(jw, key)) return;
     if (jw->depth >= JW_MAX_DEPTH - 1) { jw->failed = true; return; }
     jw_wrote_document(jw);
-    out_add(jw, array ? "[" : "{\n", array ? 1 : 2);
+    out_c(jw, array ? '[' : '{');
     jw->in_array[jw->depth] = array;
     jw->has_items[jw->depth] = false;
     jw->depth++;
@@ -223,13 +220,11 @@ void jw_end(JsonWriter *jw)
     if (jw->failed) return;
     if (jw->depth == 0) { jw->failed = true; return; }
     int top = --jw->depth;
-    if (jw->in_array[top]) {
-        out_c(jw, ']');
-    } else {
-        if (jw->has_items[top]) out_c(jw, '\n');
+    if (jw->has_items[top]) {
+        out_c(jw, '\n');
         indent(jw, top);
-        out_c(jw, '}');
     }
+    out_c(jw, jw->in_array[top] ? ']' : '}');
     if (top == 0) jw->has_items[0] = true;
 }
 

@@ -8,8 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/render.h"
+#include "analysis/groups.h"
+#include "analysis/allocation.h"
 #include "render/text.h"
 #include "render/table.h"
+
+/* --price: what a group's freed GPUs cost per hour (NAN without a price for its product) */
+static double group_savings(const PlanRun *run, const PlanGroup *g)
+{
+    int freed = g->gpus_before - g->gpus_after;
+    if (freed == 0) return 0;
+    char *short_name = product_short_name(g->product);
+    double p = price_for_product(run->prices, g->product, short_name);
+    free(short_name);
+    return p * freed;
+}
+
+static double total_savings(const PlanRun *run)
+{
+    double sum = 0;
+    for (size_t i = 0; i < run->r.ngroups; i++) sum += group_savings(run, &run->r.groups[i]);
+    return sum;
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -285,6 +305,11 @@ void plan_report_text(const PlanRun *run, bool color)
     }
     int freed = run->r.gpus_before - run->r.gpus_after;
     text_printf(stdout, "\n%sSummary%s: GPUs before %d, after %d, freed %d.\n", b, e, run->r.gpus_before, run->r.gpus_after, freed);
+    if (run->prices) {
+        double sv = total_savings(run);
+        if (sv != sv) text_printf(stdout, "Savings: unknown (--price names no price for a product whose GPUs are freed)\n");
+        else text_printf(stdout, "Savings: %.2f USD per hour, %.0f USD per month of 730 hours (--price)\n", sv, sv * 730);
+    }
     if (run->m.blocked)
         text_printf(stdout, "NOT SAFE TO APPLY: %s.  The script refuses to run.\n", run->m.blocked);
     else if (run->actions.n)
@@ -305,6 +330,7 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
 cJSON *plan_report_json(const PlanRun *run)
 {
     cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
     cJSON_AddStringToObject(doc, "kind", "GPUPlan");
     cJSON_AddStringToObject(doc, "window", run->window);
     cJSON_AddNumberToObject(doc, "percentile", run->percentile);
@@ -313,6 +339,7 @@ cJSON *plan_report_json(const PlanRun *run)
     cJSON_AddNumberToObject(s, "gpusBefore", run->r.gpus_before);
     cJSON_AddNumberToObject(s, "gpusAfter", run->r.gpus_after);
     cJSON_AddNumberToObject(s, "gpusFreed", run->r.gpus_before - run->r.gpus_after);
+    if (run->prices) add_num_or_null(s, "savingsPerHour", round(total_savings(run) * 100) / 100);
     cJSON *mt = cJSON_AddObjectToObject(doc, "metrics");
     cJSON_AddStringToObject(mt, "source", run->metrics_source);
     cJSON_AddStringToObject(mt, "detail", run->metrics_detail);
@@ -328,6 +355,7 @@ cJSON *plan_report_json(const PlanRun *run)
         cJSON_AddStringToObject(go, "strategy", plan_strategy_name(g->strategy));
         cJSON_AddNumberToObject(go, "gpusBefore", g->gpus_before);
         cJSON_AddNumberToObject(go, "gpusAfter", g->gpus_after);
+        if (run->prices) add_num_or_null(go, "savingsPerHour", round(group_savings(run, g) * 100) / 100);
         cJSON_AddNumberToObject(go, "physicalGPUs", g->physical_gpus);
         if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
             cJSON_AddNumberToObject(go, "replicas", g->replicas);

@@ -70,6 +70,16 @@ static void print_summary(const GpuStatus *st, bool color)
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
     }
     text_printf(stdout, "\n");
+    status_print_physical(st, color);
+    if (st->node_selector || st->nodes_named || st->pods_ns) {     /* what was left out */
+        text_printf(stdout, "Showing:");
+        if (st->nodes_named) text_printf(stdout, " the nodes named");
+        if (st->node_selector) text_printf(stdout, "%s nodes matching -l %s", st->nodes_named ? "," : "", st->node_selector);
+        if (st->pods_ns)
+            text_printf(stdout, "%s pods of namespace %s only (allocation counts every namespace)",
+                        st->nodes_named || st->node_selector ? ";" : "", st->pods_ns);
+        text_printf(stdout, "\n");
+    }
     if (st->ntotals) {
         text_printf(stdout, "\n");
         static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
@@ -84,9 +94,10 @@ static void print_summary(const GpuStatus *st, bool color)
         table_free(t);
     }
     if (st->pending_gpu_pods)
-        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending -A'\n"
+        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending %s%s'\n"
                "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
-               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color));
+               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color),
+               st->pods_ns ? "-n " : "-A", st->pods_ns ? st->pods_ns : "");
 }
 
 static char *resources_cell(const NodeStatus *n)
@@ -99,18 +110,19 @@ static char *resources_cell(const NodeStatus *n)
     return strbuf_detach(&sb);
 }
 
-static void print_nodes(const GpuStatus *st, bool wide, bool color)
+static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t *order, bool with_headers)
 {
     const char *headers[12];
     size_t nh = 0;
     headers[nh++] = "NAME"; headers[nh++] = "PRODUCT"; headers[nh++] = "GPUS"; headers[nh++] = "MEMORY";
     headers[nh++] = "MODE"; headers[nh++] = "ALLOC";
-    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
+    if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; headers[nh++] = "IDLE"; }
     headers[nh++] = "STATUS";
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
-        const NodeStatus *n = &st->gpu_node_list[i];
+        const NodeStatus *n = &st->gpu_node_list[order[i]];
         char buf[64];
         table_add_row(t);
         table_cell(t, n->name);
@@ -135,6 +147,8 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
             table_cell(t, buf);
             fmt_pct(buf, sizeof buf, n->util);
             table_cell(t, buf);
+            snprintf(buf, sizeof buf, "%d", n->idle_allocated);   /* held, under --idle-threshold for --window */
+            table_cell_color(t, n->idle_allocated ? C_YELLOW : C_NONE, buf);
         }
         char *word = node_status_word(n);
         table_cell_color(t, status_color(n), word);
@@ -150,7 +164,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color)
             free(rc);
         }
     }
-    table_print(t, stdout, color);
+    table_print_rows(t, stdout, color, with_headers);
     table_free(t);
 }
 
@@ -162,6 +176,7 @@ static void print_pods(const GpuStatus *st, bool color)
     headers[nh++] = "PHASE";
     if (st->has_metrics) { headers[nh++] = "MEM-USED"; headers[nh++] = "UTIL"; }
     Table *t = table_new(headers, nh);
+    table_keep_whole(t, true);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->npods; j++) {
@@ -197,6 +212,7 @@ static void print_devices(const GpuStatus *st, bool color)
 {
     static const char *const headers[] = { "NODE", "GPU", "UUID", "MEM-USED", "MEM-TOTAL", "UTIL", "POD", "IDLE" };
     Table *t = table_new(headers, 8);
+    table_keep_whole(t, true);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->ngpus; j++) {
@@ -231,10 +247,11 @@ static void print_devices(const GpuStatus *st, bool color)
 /* The facts of the node table that do not come from current GFD labels, and why a count is
  * "?" or marked "*": one row per such fact (memory only when its label was not in MiB, MIG
  * only when resources alone show it). */
-static void print_inventory_notes(const GpuStatus *st, bool color)
+static void print_inventory_notes(const GpuStatus *st, bool wide, bool color)
 {
     static const char *const headers[] = { "NODE", "FACT", "SOURCE", "DETAIL" };
     Table *t = table_new(headers, 4);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         const NodeInventory *v = &n->inv;
@@ -263,10 +280,11 @@ static void print_inventory_notes(const GpuStatus *st, bool color)
     table_free(t);
 }
 
-static void print_problems(const GpuStatus *st, bool color)
+static void print_problems(const GpuStatus *st, bool wide, bool color)
 {
     static const char *const headers[] = { "NODE", "PROBLEM", "DETAIL" };
     Table *t = table_new(headers, 3);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         for (size_t j = 0; j < n->nproblems; j++) {
@@ -307,6 +325,7 @@ static void print_operator(const GpuStatus *st, bool wide, bool color)
     if (!st->ncomponents || (!wide && !notready)) return;
     static const char *const headers[] = { "DAEMONSET", "NAMESPACE", "DESIRED", "READY" };
     Table *t = table_new(headers, 4);
+    table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ncomponents; i++) {
         const ComponentStatus *cs = &st->components[i];
         bool ok = cs->ready >= cs->desired;
@@ -323,22 +342,31 @@ static void print_operator(const GpuStatus *st, bool wide, bool color)
     table_free(t);
 }
 
-void status_print_table(const GpuStatus *st, bool wide, bool color)
+static void print_table_view(const GpuStatus *st, bool wide, bool color, const TableView *view)
 {
+    size_t *order = status_node_order(st, view ? view->sort_by : NULL);
+    if (view && view->no_headers) {            /* rows for a script: the node table alone */
+        if (st->ngpu_node_list) print_nodes(st, wide, color, order, false);
+        free(order);
+        return;
+    }
     print_summary(st, color);
     text_printf(stdout, "\n");
     if (st->ngpu_node_list == 0) text_printf(stdout, "No GPU nodes.\n");
-    else print_nodes(st, wide, color);
+    else print_nodes(st, wide, color, order, true);
+    free(order);
     if (wide) {
         print_pods(st, color);
         if (st->has_metrics) print_devices(st, color);
     }
     status_dra_print(st, wide, color);
-    print_inventory_notes(st, color);
-    print_problems(st, color);
+    print_inventory_notes(st, wide, color);
+    print_problems(st, wide, color);
     print_operator(st, wide, color);
     text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }
+
+void status_print_table(const GpuStatus *st, bool wide, bool color) { print_table_view(st, wide, color, NULL); }
 
 /* ------------------------------------------------------------------ JSON / YAML */
 
@@ -395,6 +423,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     add_fact_source(src, "sharing", v->sharing_src, v->sharing_detail, false);
     cJSON_AddBoolToObject(o, "ready", n->ready);
     cJSON_AddBoolToObject(o, "schedulable", n->schedulable);
+    status_node_physical_json(o, n, metrics);
     cJSON *res = cJSON_AddObjectToObject(o, "resources");
     for (size_t i = 0; i < n->nres; i++) {
         cJSON *r = cJSON_AddObjectToObject(res, n->res[i].name);
@@ -456,10 +485,12 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     return o;
 }
 
-/* the document; with_nodes false leaves "nodes" an empty array (streamed by status_render) */
-static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
+/* the document, the nodes in order; order NULL leaves "nodes" an empty array (streamed by
+ * status_render) */
+static cJSON *status_doc(const GpuStatus *st, const size_t *order)
 {
     cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
     cJSON_AddStringToObject(doc, "kind", "GPUStatus");
     cJSON *s = cJSON_AddObjectToObject(doc, "summary");
     cJSON_AddNumberToObject(s, "nodes", st->nodes);
@@ -468,6 +499,7 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
     cJSON_AddNumberToObject(s, "pendingGPUPods", st->pending_gpu_pods);
     if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", st->idle_allocated_gpus);
     else cJSON_AddNullToObject(s, "idleAllocatedGPUs");
+    status_physical_json(s, st);
     cJSON *res = cJSON_AddObjectToObject(s, "resources");
     for (size_t i = 0; i < st->ntotals; i++) {
         cJSON *r = cJSON_AddObjectToObject(res, st->totals[i].name);
@@ -478,8 +510,8 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
     cJSON_AddNumberToObject(s, "gpuNodesCountedFromResources", st->resource_counted_nodes);
     status_dra_summary_json(s, st);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
-    for (size_t i = 0; with_nodes && i < st->ngpu_node_list; i++)
-        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[i], st->has_metrics));
+    for (size_t i = 0; order && i < st->ngpu_node_list; i++)
+        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[order[i]], st->has_metrics));
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
     add_str_or_null(op, "namespace", st->operator_ns);
     cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"
@@ -508,26 +540,39 @@ static cJSON *status_doc(const GpuStatus *st, bool with_nodes)
         cJSON_AddNumberToObject(m, "idleThreshold", st->idle_threshold);
         cJSON_AddNumberToObject(m, "windowSeconds", st->window_s);
     }
+    cJSON *fl = cJSON_AddObjectToObject(doc, "filter");     /* what -n, -l and NODE arguments left out */
+    add_str_or_null(fl, "namespace", st->pods_ns);
+    add_str_or_null(fl, "selector", st->node_selector);
+    cJSON_AddBoolToObject(fl, "nodesNamed", st->nodes_named);
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
     return doc;
 }
 
-cJSON *status_to_json(const GpuStatus *st) { return status_doc(st, true); }
+static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
+{
+    size_t *order = status_node_order(st, sort_by);
+    cJSON *doc = status_doc(st, order);
+    free(order);
+    return doc;
+}
+
+cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
 /* JSON through the writer: the frame's members in order, the nodes one at a time */
-static int status_write_json(const GpuStatus *st)
+static int status_write_json(const GpuStatus *st, const char *sort_by)
 {
-    cJSON *frame = status_doc(st, false);
+    cJSON *frame = status_doc(st, NULL);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
+    size_t *order = status_node_order(st, sort_by);
     jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "nodes");
         for (size_t i = 0; i < st->ngpu_node_list; i++) {
-            cJSON *n = node_json(&st->gpu_node_list[i], st->has_metrics);
+            cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
             jw_value(jw, NULL, n);
             cJSON_Delete(n);
         }
@@ -536,20 +581,25 @@ static int status_write_json(const GpuStatus *st)
     jw_end(jw);
     int rc = jw_release(jw);
     free(jw);
+    free(order);
     cJSON_Delete(frame);
     return rc;
 }
 
-int status_render(const GpuStatus *st, RenderFormat fmt, bool color)
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view)
 {
-    if (fmt == RENDER_JSON) return status_write_json(st);
+    const char *sort_by = view ? view->sort_by : NULL;
+    if (fmt == RENDER_JSON) return status_write_json(st, sort_by);
     if (fmt == RENDER_YAML) {
-        cJSON *doc = status_to_json(st);
+        cJSON *doc = status_doc_sorted(st, sort_by);
         int rc = render_yaml(stdout, doc, false);
         cJSON_Delete(doc);
         return rc;
     }
     for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
-    status_print_table(st, fmt == RENDER_WIDE, color);
+    if (fmt == RENDER_NAME) return status_print_names(st, sort_by);
+    print_table_view(st, fmt == RENDER_WIDE, color, view);
     return 0;
 }
+
+int status_render(const GpuStatus *st, RenderFormat fmt, bool color) { return status_render_view(st, fmt, color, NULL); }

@@ -28,6 +28,8 @@ class H(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(b)
     def answer(self):
+        with open(sys.argv[1] + '.hits', 'a') as f:
+            f.write(self.path + '\n')
         n = int(self.headers.get('Content-Length') or 0)
         if n: self.rfile.read(n)
         mode = self.path.lstrip('/').split('/')[0].split('?')[0]
@@ -164,5 +166,35 @@ start=$(date +%s%N)
 kgpu plan --prometheus "http://127.0.0.1:$port"
 check_rc 0 "plan with --prometheus refused"
 check_contains "$OUT" "Usage: NOT MEASURED — no usage metrics (--prometheus http://127.0.0.1:$port: " "plan: why there is no usage"
+
+
+# an explicit --prometheus that fails is a warning on stderr (whatever -o), and with
+# --require-metrics an error: exit 1, one line naming the URL and why
+kgpu status -o json --prometheus "http://127.0.0.1:$port"
+check_rc 0 "status -o json, --prometheus refused"
+check_match "$ERR" "^warning: metrics unavailable: --prometheus http://127.0.0.1:$port: " "status: the failed --prometheus is a warning on stderr"
+kgpu status --prometheus "$PROM/err500" --require-metrics
+check_rc 1 "status --require-metrics with a failing --prometheus"
+check_one_line_err "status --require-metrics"
+check_match "$ERR" "^error: no metrics \(--require-metrics\): --prometheus $PROM/err500: " "the error names the URL"
+check_eq "$OUT" "" "status --require-metrics: nothing on stdout"
+kgpu plan --prometheus "$PROM/empty" --require-metrics -o json
+check_rc 1 "plan --require-metrics without DCGM series"
+check_contains "$ERR" "has no DCGM series" "plan --require-metrics: why"
+kgpu status --no-metrics
+check_rc 0 "status --no-metrics"
+check_eq "$ERR" "" "--no-metrics: no warning (metrics were not asked for)"
+
+# commands that use no metrics never contact a metrics source: no Prometheus probe, no exporter
+# scrape, no warning, also with a --prometheus that would fail
+fakeapi_proxy '{}'
+for cmd in "pending -A" "explain nonexistent-pod -n default"; do
+  fakeapi_clear_log
+  : >"$T/fakeprom.port.hits"
+  kgpu $cmd --prometheus "$PROM/err500"
+  check_eq "$(grep -c . "$T/fakeprom.port.hits")" "0" "$cmd: --prometheus not asked"
+  check_eq "$(fakeapi_count '/proxy/')" "0" "$cmd: no request through the service or pod proxy"
+  check_not_contains "$ERR" "metrics" "$cmd: no metrics warning"
+done
 
 check_eq "$(fakeapi_count '.*')" "$(fakeapi_count '.*' '' GET)" "only GET requests to the API server"

@@ -26,7 +26,8 @@ if command -v script >/dev/null 2>&1; then
   tty_out=$(env -u NO_COLOR TERM=xterm script -qec "$KGPU_BIN status --snapshot $SMALL" /dev/null 2>&1)
   check_contains "$tty_out" "${ESC}[32mReady${ESC}[0m" "on a terminal: Ready is green"
   check_contains "$tty_out" "${ESC}[1mNodes:${ESC}[0m" "on a terminal: summary labels bold"
-  tty_out=$(env -u NO_COLOR TERM=xterm script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
+  # (COLUMNS=200: the table whole; cutting to the terminal is test_columns.sh's)
+  tty_out=$(env -u NO_COLOR TERM=xterm COLUMNS=200 script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
   check_contains "$tty_out" "${ESC}[31mNotReady${ESC}[0m" "on a terminal: NotReady is red"
   check_contains "$tty_out" "${ESC}[33mReady,SchedulingDisabled${ESC}[0m" "on a terminal: a cordoned node is yellow"
   tty_out=$(NO_COLOR=1 TERM=xterm script -qec "$KGPU_BIN status --snapshot $MIXED" /dev/null 2>&1)
@@ -213,14 +214,18 @@ kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL"
 check_rc 0 "table with metrics"
 check_match "$OUT" "^Nodes: 17 \(14 with GPUs\)   GPUs: 68 physical \(\+1 node unknown\), $IDLE allocated but idle \(under 5% for 1h\)$" \
   "summary: $IDLE allocated but idle (the series' count)"
-check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +STATUS$' "MEM-USED and UTIL columns"
+check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +IDLE +STATUS$' "MEM-USED, UTIL and IDLE columns"
+# IDLE per node: its devices held but under the threshold; over the nodes they add up to the summary's
+idlesum=$(awk '/^NAME +PRODUCT/{ on = 1; next } on && /^$/ { exit } on { s += $(NF - 1) } END { print s + 0 }' <<<"$OUT")
+check_eq "$idlesum" "$IDLE" "IDLE column adds up to the $IDLE idle GPUs"
+check_match "$OUT" "^Physical GPUs: [0-9]+ in use \($IDLE idle\), [0-9]+ free, [0-9]+ unavailable$" "physical line: idle while allocated"
 check_match "$OUT" "^Metrics: prometheus \(Prometheus $PROM_URL\)$" "metrics line names the source"
 for node in h100-01 t4-01 a100-40gb-01; do
   # MEM-USED = used / total over the node's devices; UTIL = mean of the devices' utilization
   want=$(exp "(lambda ds: '%.0f%%   +%.0f%%' % (100 * sum(d['memoryUsedMiB'] for d in ds) / sum(d['memoryTotalMiB'] for d in ds), sum(d['utilization'] for d in ds) / len(ds)))([d for d in e['devices'] if d['node'] == '$node'])")
-  check_match "$OUT" "^$node .* $want +Ready" "$node: memory used and utilization from its devices ($want)"
+  check_match "$OUT" "^$node .* $want +[0-9]+ +Ready" "$node: memory used and utilization from its devices ($want)"
 done
-check_match "$OUT" '^l4-01 .* 4/32 +- +- +Ready$' "a node without series: - -"
+check_match "$OUT" '^l4-01 .* 4/32 +- +- +0 +Ready$' "a node without series: - -"
 kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL" -o wide
 devrows=$(awk '/^NODE +GPU +UUID/{ on = 1; next } on && /^$/ { exit } on' <<<"$OUT")
 check_eq "$(grep -c . <<<"$devrows")" "$(exp 'len(e["devices"])')" "wide: one row per device"

@@ -206,7 +206,7 @@ static void test_filter(void **state)
     pod(&c, "x", "q", "b", "Running", "'nvidia.com/gpu':'1'", NULL);
     cluster_finalize(&c);
     const char *names[] = { "b", "c" };
-    StatusFilter f = { names, 2 };
+    StatusFilter f = { .nodes = names, .nnodes = 2 };
     GpuStatus st;
     status_build(&st, &c, NULL, &f);
     assert_int_equal(st.nodes, 2);
@@ -215,6 +215,40 @@ static void test_filter(void **state)
     assert_int_equal(st.ngpu_node_list, 1);
     assert_string_equal(st.gpu_node_list[0].name, "b");
     assert_int_equal(st.totals[0].allocated, 1);
+    status_free(&st);
+    cluster_free(&c);
+}
+
+/* -n: only one namespace's pods are listed (and counted as pending), but the node's allocation
+ * still counts every namespace's pods: free GPUs depend on all of them */
+static void test_filter_namespace(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    node(&c, "a", GFD_T4, "'nvidia.com/gpu':'4'", NULL, "True", false);
+    pod(&c, "x", "p", "a", "Running", "'nvidia.com/gpu':'1'", NULL);
+    pod(&c, "y", "q", "a", "Running", "'nvidia.com/gpu':'2'", NULL);
+    pod(&c, "y", "w", NULL, "Pending", "'nvidia.com/gpu':'1'", NULL);
+    pod(&c, "x", "v", NULL, "Pending", "'nvidia.com/gpu':'1'", NULL);
+    pod(&c, "x", "u", NULL, "Pending", "'nvidia.com/gpu':'1'", NULL);
+    cluster_finalize(&c);
+    StatusFilter f = { .pods_ns = "y" };
+    GpuStatus st;
+    status_build(&st, &c, NULL, &f);
+    assert_int_equal(st.ngpu_node_list, 1);
+    assert_int_equal(st.gpu_node_list[0].npods, 1);
+    assert_string_equal(st.gpu_node_list[0].pods[0].ns, "y");
+    assert_string_equal(st.gpu_node_list[0].pods[0].name, "q");
+    assert_int_equal(node_status_allocated(&st.gpu_node_list[0]), 3);
+    assert_int_equal(st.totals[0].allocated, 3);
+    assert_int_equal(st.pending_gpu_pods, 1);
+    assert_string_equal(st.pods_ns, "y");
+    status_free(&st);
+    status_build(&st, &c, NULL, NULL);          /* no filter: every pod */
+    assert_int_equal(st.gpu_node_list[0].npods, 2);
+    assert_int_equal(st.pending_gpu_pods, 3);
+    assert_null(st.pods_ns);
     status_free(&st);
     cluster_free(&c);
 }
@@ -393,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_phases_and_pending),
         cmocka_unit_test(test_problems),
         cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_filter_namespace),
         cmocka_unit_test(test_operator_detection),
         cmocka_unit_test(test_short_names),
         cmocka_unit_test(test_usage_join),

@@ -1,0 +1,147 @@
+/* groups.c — status --by: allocation, physical GPUs, idle and cost per group (groups.h). */
+#include "analysis/groups.h"
+#include "analysis/physical.h"
+#include "util/error.h"
+#include "util/util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const by_names[] = { "namespace", "node", "product" };
+
+bool group_by_parse(const char *s, GroupBy *by)
+{
+    for (int i = 0; i < 3; i++) if (s && str_eq(s, by_names[i])) { *by = (GroupBy)i; return true; }
+    return false;
+}
+
+const char *group_by_name(GroupBy by) { return by_names[by]; }
+
+int price_list_parse(PriceList *pl, const char *s, Error *err)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!s) return 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        char *end = NULL;
+        double v = eq ? strtod(eq + 1, &end) : NAN;
+        if (!eq || eq == tok || !end || end == eq + 1 || *end || !(v >= 0 && v < 1e6)) {
+            error_set(err, "--price: \"%s\" is not MODEL=USD_PER_HOUR (e.g. A100-SXM4-80GB=2.5)", tok);
+            free(copy);
+            price_list_free(pl);
+            return -1;
+        }
+        *eq = '\0';
+        pl->v = xrealloc(pl->v, (pl->n + 1) * sizeof *pl->v);
+        pl->v[pl->n++] = (Price){ xstrdup(tok), v };
+    }
+    free(copy);
+    if (!pl->n) { error_set(err, "--price: no MODEL=USD_PER_HOUR given"); return -1; }
+    return 0;
+}
+
+void price_list_free(PriceList *pl)
+{
+    for (size_t i = 0; i < pl->n; i++) free(pl->v[i].model);
+    free(pl->v);
+    memset(pl, 0, sizeof *pl);
+}
+
+double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name)
+{
+    const char *names[3] = { gfd_product, gfd_product && str_starts_with(gfd_product, "NVIDIA-")
+                             ? gfd_product + 7 : NULL, short_name };
+    for (size_t i = 0; pl && i < pl->n; i++)
+        for (int k = 0; k < 3; k++)
+            if (names[k] && strcasecmp(names[k], pl->v[i].model) == 0) return pl->v[i].usd_per_hour;
+    return NAN;
+}
+
+/* the price of a node's GPUs */
+static double price_of(const PriceList *pl, const NodeStatus *n)
+{
+    return price_for_product(pl, n->base_product, n->short_product);
+}
+
+static StatusGroup *group_for(StatusGroups *g, const char *name, size_t *cap)
+{
+    for (size_t i = 0; i < g->n; i++) if (str_eq(g->v[i].name, name)) return &g->v[i];
+    ARRAY_GROW(g->v, g->n, *cap);
+    StatusGroup *sg = &g->v[g->n++];
+    memset(sg, 0, sizeof *sg);
+    sg->name = xstrdup(name);
+    return sg;
+}
+
+static void add_units(StatusGroup *sg, const char *resource, int64_t count)
+{
+    for (size_t i = 0; i < sg->nres; i++)
+        if (str_eq(sg->res[i].name, resource)) { sg->res[i].count += count; return; }
+    sg->res = xrealloc(sg->res, (sg->nres + 1) * sizeof *sg->res);
+    sg->res[sg->nres++] = (ResourceCount){ xstrdup(resource), count };
+}
+
+static int cmp_res(const void *a, const void *b)
+{
+    return strcmp(((const ResourceCount *)a)->name, ((const ResourceCount *)b)->name);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    return strcmp(((const StatusGroup *)a)->name, ((const StatusGroup *)b)->name);
+}
+
+static const char *key_of(const NodeStatus *n, GroupBy by, const char *pod_ns)
+{
+    if (by == GROUP_NAMESPACE) return pod_ns;
+    if (by == GROUP_NODE) return n->name;
+    return n->short_product && *n->short_product ? n->short_product : "-";
+}
+
+void status_groups_build(StatusGroups *g, const GpuStatus *st, GroupBy by, const PriceList *prices)
+{
+    memset(g, 0, sizeof *g);
+    g->by = by;
+    g->has_metrics = st->has_metrics;
+    g->has_prices = prices && prices->n;
+    size_t cap = 0;
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        const NodeStatus *n = &st->gpu_node_list[i];
+        double price = price_of(prices, n);
+        if (by != GROUP_NAMESPACE) {
+            (void)group_for(g, key_of(n, by, NULL), &cap);   /* a node with nothing held still shows */
+        }
+        for (size_t k = 0; k < n->npods; k++) {
+            const HolderPod *p = &n->pods[k];
+            StatusGroup *sg = group_for(g, key_of(n, by, p->ns), &cap);
+            sg->pods++;
+            for (size_t r = 0; r < p->nres; r++) {
+                add_units(sg, p->res[r].name, p->res[r].count);
+                double phys = (double)p->res[r].count * physical_share(n, p->res[r].name);
+                sg->physical += phys;
+                sg->cost_per_hour += phys * price;       /* NAN sticks: a holding without a price */
+            }
+        }
+        for (size_t d = 0; st->has_metrics && d < n->ngpus; d++) {
+            const GpuDevice *dev = &n->gpus[d];
+            if (!dev->idle_allocated) continue;
+            if (by == GROUP_NAMESPACE && !dev->pod_ns) continue;   /* shared by several: no one namespace */
+            group_for(g, key_of(n, by, dev->pod_ns), &cap)->idle++;
+        }
+    }
+    for (size_t i = 0; i < g->n; i++)
+        if (g->v[i].nres > 1) qsort(g->v[i].res, g->v[i].nres, sizeof *g->v[i].res, cmp_res);
+    if (g->n > 1) qsort(g->v, g->n, sizeof *g->v, cmp_group);
+}
+
+void status_groups_free(StatusGroups *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        free(g->v[i].name);
+        for (size_t r = 0; r < g->v[i].nres; r++) free(g->v[i].res[r].name);
+        free(g->v[i].res);
+    }
+    free(g->v);
+    memset(g, 0, sizeof *g);
+}

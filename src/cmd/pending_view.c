@@ -1,0 +1,123 @@
+/* pending_view.c — kubectl's --sort-by and -o name for `kubectl gpu pending`.
+ *
+ * --sort-by takes the paths kubectl users type for pods (.metadata.name, .metadata.namespace,
+ * .metadata.creationTimestamp, .spec.priority) and the keys of a pod in `pending -o json`
+ * (.namespace, .name, .verdict).  Ascending, as kubectl (creationTimestamp: oldest first);
+ * ties keep the list's order, unknown values last.
+ */
+#include "cmd/pending_view.h"
+#include "render/text.h"
+#include "model/labels.h"
+#include "util/error.h"
+#include "util/sort.h"
+#include "util/util.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { F_NAMESPACE, F_NAME, F_CREATED, F_PRIORITY, F_VERDICT } Field;
+
+static const struct { const char *path; Field f; } fields[] = {
+    { ".metadata.namespace", F_NAMESPACE }, { ".namespace", F_NAMESPACE },
+    { ".metadata.name", F_NAME },           { ".name", F_NAME },
+    { ".metadata.creationTimestamp", F_CREATED },
+    { ".spec.priority", F_PRIORITY },       { ".verdict", F_VERDICT },
+};
+
+const char pending_sort_fields_help[] =
+    ".metadata.namespace, .metadata.name, .metadata.creationTimestamp, .spec.priority, .verdict";
+
+static int field_of(const char *path)
+{
+    if (!path) return -1;
+    size_t n = strlen(path);
+    if (n > 2 && path[0] == '{' && path[n - 1] == '}') {      /* kubectl also takes "{.path}" */
+        char inner[64];
+        if (n - 2 >= sizeof inner) return -1;
+        memcpy(inner, path + 1, n - 2);
+        inner[n - 2] = '\0';
+        return field_of(inner);
+    }
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (strcmp(fields[i].path, path) == 0) return (int)fields[i].f;
+    return -1;
+}
+
+bool pending_sort_field_known(const char *path) { return field_of(path) >= 0; }
+
+typedef struct { const ExplanationList *l; Field f; } Ctx;
+
+static int cmp_items(const void *a, const void *b, void *vctx)
+{
+    const Ctx *ctx = vctx;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    const Explanation *x = &ctx->l->items[ia], *y = &ctx->l->items[ib];
+    int c = 0;
+    switch (ctx->f) {
+    case F_NAMESPACE: c = strcmp(x->ns ? x->ns : "", y->ns ? y->ns : ""); break;
+    case F_NAME: c = strcmp(x->name ? x->name : "", y->name ? y->name : ""); break;
+    case F_VERDICT: c = strcmp(verdict_name(x->verdict), verdict_name(y->verdict)); break;
+    case F_CREATED:                          /* the older first; unknown ages (-1) last */
+        if ((x->age < 0) != (y->age < 0)) c = x->age < 0 ? 1 : -1;
+        else c = x->age > y->age ? -1 : x->age < y->age;
+        break;
+    case F_PRIORITY: {
+        bool kx = x->pod != NULL, ky = y->pod != NULL;
+        if (kx != ky) c = kx ? -1 : 1;
+        else if (kx) c = x->pod->priority < y->pod->priority ? -1 : x->pod->priority > y->pod->priority;
+        break;
+    }
+    }
+    if (c) return c;
+    return ia < ib ? -1 : ia > ib;
+}
+
+void pending_sort(ExplanationList *l, const char *sort_by)
+{
+    int f = field_of(sort_by);
+    if (f < 0 || l->n < 2) return;
+    size_t *order = xcalloc(l->n, sizeof *order);
+    for (size_t i = 0; i < l->n; i++) order[i] = i;
+    Ctx ctx = { l, (Field)f };
+    sort_r(order, l->n, sizeof *order, cmp_items, &ctx);
+    Explanation *sorted = xcalloc(l->n, sizeof *sorted);
+    for (size_t i = 0; i < l->n; i++) sorted[i] = l->items[order[i]];
+    memcpy(l->items, sorted, l->n * sizeof *sorted);
+    free(sorted);
+    free(order);
+}
+
+int pending_print_names(const ExplanationList *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const Explanation *e = &l->items[i];
+        if (e->created) {
+            text_printf(stdout, "pod/%s/%s\n", e->ns, e->name);
+        } else {                             /* kubectl's lower-case kind: job/NS/NAME */
+            char kind[64];
+            const char *k = e->owner_kind ? e->owner_kind : "owner";
+            size_t j = 0;
+            for (; k[j] && j + 1 < sizeof kind; j++) kind[j] = (char)tolower((unsigned char)k[j]);
+            kind[j] = '\0';
+            text_printf(stdout, "%s/%s/%s\n", kind, e->ns, e->name);
+        }
+    }
+    return ferror(stdout) ? -1 : 0;
+}
+
+int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
+{
+    if (!sel || !*sel) return 0;
+    LabelSelector ls = LABEL_SELECTOR_INIT;
+    if (label_selector_parse(&ls, sel, err) < 0) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        Explanation *e = &l->items[i];
+        if (e->pod && label_selector_matches(&ls, &e->pod->labels)) l->items[k++] = *e;
+        else explanation_free(e);
+    }
+    l->n = k;
+    label_selector_free(&ls);
+    return 0;
+}

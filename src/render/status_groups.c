@@ -1,0 +1,101 @@
+/* status_groups.c — `status --by`: the groups (analysis/groups.h) as a table, JSON or YAML. */
+#include "render/status.h"
+#include "render/json_writer.h"
+#include "render/table.h"
+#include "render/text.h"
+#include "util/util.h"
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double round2(double v) { return round(v * 100) / 100; }
+
+static cJSON *groups_doc(const StatusGroups *g, const GpuStatus *st)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
+    cJSON_AddStringToObject(doc, "kind", "GPUStatusByGroup");
+    cJSON_AddStringToObject(doc, "by", group_by_name(g->by));
+    cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
+    for (size_t i = 0; i < g->n; i++) {
+        const StatusGroup *sg = &g->v[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", sg->name);
+        cJSON *res = cJSON_AddObjectToObject(o, "resources");
+        for (size_t r = 0; r < sg->nres; r++)
+            cJSON_AddNumberToObject(cJSON_AddObjectToObject(res, sg->res[r].name), "allocated", (double)sg->res[r].count);
+        cJSON_AddNumberToObject(o, "pods", sg->pods);
+        cJSON_AddNumberToObject(o, "physicalGPUs", round2(sg->physical));
+        if (g->has_metrics) cJSON_AddNumberToObject(o, "idleGPUs", sg->idle);
+        if (g->has_prices) {
+            if (isnan(sg->cost_per_hour)) cJSON_AddNullToObject(o, "costPerHour");
+            else cJSON_AddNumberToObject(o, "costPerHour", round2(sg->cost_per_hour));
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
+    for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
+    return doc;
+}
+
+static char *resources_text(const StatusGroup *sg)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t r = 0; r < sg->nres; r++) {
+        const char *n = sg->res[r].name;
+        if (str_starts_with(n, "nvidia.com/")) n += strlen("nvidia.com/");
+        strbuf_addf(&sb, "%s%s %lld", r ? ", " : "", n, (long long)sg->res[r].count);
+    }
+    if (!sg->nres) strbuf_adds(&sb, "-");
+    return strbuf_detach(&sb);
+}
+
+int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderFormat fmt, bool color, bool no_headers)
+{
+    if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
+        cJSON *doc = groups_doc(g, st);
+        int rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        cJSON_Delete(doc);
+        return rc;
+    }
+    for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
+    if (fmt == RENDER_NAME) {
+        for (size_t i = 0; i < g->n; i++)
+            text_printf(stdout, "%s/%s\n", g->by == GROUP_NODE ? "node" : group_by_name(g->by), g->v[i].name);
+        return 0;
+    }
+    const char *headers[7];
+    size_t nh = 0;
+    headers[nh++] = g->by == GROUP_NAMESPACE ? "NAMESPACE" : g->by == GROUP_NODE ? "NODE" : "PRODUCT";
+    headers[nh++] = "PODS";
+    headers[nh++] = "PHYSICAL";
+    if (g->has_metrics) headers[nh++] = "IDLE";
+    if (g->has_prices) headers[nh++] = "USD/H";
+    headers[nh++] = "ALLOCATED";
+    Table *t = table_new(headers, nh);
+    for (size_t i = 0; i < g->n; i++) {
+        const StatusGroup *sg = &g->v[i];
+        table_add_row(t);
+        table_cell(t, sg->name);
+        table_cellf(t, "%d", sg->pods);
+        table_cellf(t, "%.2f", sg->physical);
+        if (g->has_metrics) {
+            char buf[24];
+            snprintf(buf, sizeof buf, "%d", sg->idle);
+            table_cell_color(t, sg->idle ? C_YELLOW : C_NONE, buf);
+        }
+        if (g->has_prices) {
+            if (isnan(sg->cost_per_hour)) table_cell(t, "?");
+            else table_cellf(t, "%.2f", sg->cost_per_hour);
+        }
+        char *rt = resources_text(sg);
+        table_cell(t, rt);
+        free(rt);
+    }
+    if (g->n == 0) text_printf(stdout, "No GPUs held.\n");
+    else table_print_rows(t, stdout, color, !no_headers);
+    table_free(t);
+    return 0;
+}
