@@ -2,13 +2,108 @@
 #include "model/usage.h"
 #include "util/strmap.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void gpu_usage_free(GpuUsage *u)
+/* ---------------------------------------------------------------------------------------- */
+/* the string pool (usage_intern)                                                            */
+
+/* Strings are packed into chunks; a lookup table (open addressing, FNV-1a) finds an earlier
+ * copy while records are filled.  A string longer than a quarter chunk is not pooled (a copy
+ * of its own, freed with its record). */
+#define USTR_CHUNK ((size_t)256 << 10)
+
+typedef struct UsageStrings {
+    char **chunks; size_t nchunks, capchunks;
+    char *cur; size_t left;
+    const char **slots; size_t cap, n;
+} UsageStrings;
+
+static uint64_t ustr_hash(const char *s)
 {
-    free(u->node); free(u->uuid); free(u->model); free(u->mig_profile);
-    free(u->ns); free(u->pod); free(u->container);
+    uint64_t h = 1469598103934665603ULL;
+    while (*s) { h ^= (unsigned char)*s++; h *= 1099511628211ULL; }
+    return h;
+}
+
+static void ustr_rehash(UsageStrings *p)
+{
+    size_t oc = p->cap;
+    const char **old = p->slots;
+    p->cap = oc ? oc * 2 : 1024;
+    p->slots = xcalloc(p->cap, sizeof *p->slots);
+    for (size_t i = 0; i < oc; i++) {
+        if (!old[i]) continue;
+        size_t j = (size_t)ustr_hash(old[i]) & (p->cap - 1);
+        while (p->slots[j]) j = (j + 1) & (p->cap - 1);
+        p->slots[j] = old[i];
+    }
+    free(old);
+}
+
+char *usage_intern(UsageData *d, const char *s)
+{
+    if (!s) return NULL;
+    size_t len = strlen(s) + 1;
+    if (len > USTR_CHUNK / 4) return xstrdup(s);
+    if (!d->strings) d->strings = xcalloc(1, sizeof *d->strings);
+    UsageStrings *p = d->strings;
+    if ((p->n + 1) * 2 > p->cap) ustr_rehash(p);
+    size_t j = (size_t)ustr_hash(s) & (p->cap - 1);
+    while (p->slots[j]) {
+        if (strcmp(p->slots[j], s) == 0) return (char *)p->slots[j];
+        j = (j + 1) & (p->cap - 1);
+    }
+    if (len > p->left) {
+        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+        p->cur = p->chunks[p->nchunks++] = xmalloc(USTR_CHUNK);
+        p->left = USTR_CHUNK;
+    }
+    char *dst = p->cur;
+    memcpy(dst, s, len);
+    p->cur += len;
+    p->left -= len;
+    p->slots[j] = dst;
+    p->n++;
+    return dst;
+}
+
+void usage_intern_done(UsageData *d)
+{
+    if (!d->strings) return;
+    free(d->strings->slots);
+    d->strings->slots = NULL;
+    d->strings->cap = d->strings->n = 0;
+}
+
+static bool ustr_owns(const UsageStrings *p, const char *s)
+{
+    for (size_t i = 0; p && i < p->nchunks; i++)
+        if ((uintptr_t)s - (uintptr_t)p->chunks[i] < USTR_CHUNK) return true;
+    return false;
+}
+
+static void ustr_free(UsageStrings *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    free(p->chunks);
+    free(p->slots);
+    free(p);
+}
+
+/* a record's string: the pool's, or its own */
+static void field_free(const UsageStrings *p, char *s)
+{
+    if (s && !ustr_owns(p, s)) free(s);
+}
+
+static void gpu_usage_free(const UsageStrings *p, GpuUsage *u)
+{
+    field_free(p, u->node); field_free(p, u->uuid); field_free(p, u->model);
+    field_free(p, u->mig_profile); field_free(p, u->ns); field_free(p, u->pod);
+    field_free(p, u->container);
 }
 
 static void usage_index_free(struct UsageIndex *x);
@@ -17,8 +112,9 @@ void usage_free(UsageData *d)
 {
     if (!d) return;
     usage_index_free(d->index);
-    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(&d->gpus[i]);
-    for (size_t i = 0; i < d->npods; i++) gpu_usage_free(&d->pods[i]);
+    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
+    for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
+    ustr_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);
     memset(d, 0, sizeof *d);

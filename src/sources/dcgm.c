@@ -452,14 +452,15 @@ static double series_util(const Series *s, bool use_gr, bool max)
     return use_gr ? s->v[f] * 100.0 : s->v[f];
 }
 
-static void fill_usage(GpuUsage *u, const Series *s)
+/* the records' strings are d's pooled copies (usage_intern) */
+static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
 {
     memset(u, 0, sizeof *u);
-    u->node = xstrdup(s->node);
+    u->node = usage_intern(d, s->node);
     u->gpu = s->gpu;
-    u->uuid = xstrdup(s->uuid);
-    u->model = xstrdup(s->model);
-    u->mig_profile = s->gi >= 0 ? xstrdup(s->profile) : NULL;
+    u->uuid = usage_intern(d, s->uuid);
+    u->model = usage_intern(d, s->model);
+    u->mig_profile = s->gi >= 0 ? usage_intern(d, s->profile) : NULL;
     u->mig_instance = s->gi;
     u->mem_used_mib = u->mem_total_mib = u->util = u->util_max = NAN;
 }
@@ -515,9 +516,9 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             if (dev[t]->has[DCGM_GR_ENGINE_ACTIVE] || dev[t]->has[DCGM_GR_ENGINE_ACTIVE_MAX]) use_gr = true;
 
         GpuUsage u;
-        fill_usage(&u, dev[0]);
-        for (size_t t = 0; t < nd && !u.model; t++) u.model = xstrdup(dev[t]->model);
-        if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = xstrdup(dev[t]->profile);
+        fill_usage(d, &u, dev[0]);
+        for (size_t t = 0; t < nd && !u.model; t++) u.model = usage_intern(d, dev[t]->model);
+        if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = usage_intern(d, dev[t]->profile);
         u.holders = holders;
 
         collect_values(dev, nd, DCGM_FB_USED, 1, buf, &k);
@@ -538,19 +539,19 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
         if (holders == 1)
             for (size_t t = 0; t < nd; t++)
                 if (dev[t]->pod) {
-                    u.ns = xstrdup(dev[t]->ns); u.pod = xstrdup(dev[t]->pod);
-                    u.container = xstrdup(dev[t]->container);
+                    u.ns = usage_intern(d, dev[t]->ns); u.pod = usage_intern(d, dev[t]->pod);
+                    u.container = usage_intern(d, dev[t]->container);
                 }
         d->gpus[d->ngpus++] = u;
 
         for (size_t t = 0; t < nd; t++) {
             if (!dev[t]->pod) continue;
             GpuUsage p;
-            fill_usage(&p, dev[t]);
-            if (!p.model) p.model = xstrdup(u.model);
-            if (mig && !p.mig_profile) p.mig_profile = xstrdup(u.mig_profile);
-            p.ns = xstrdup(dev[t]->ns); p.pod = xstrdup(dev[t]->pod);
-            p.container = xstrdup(dev[t]->container);
+            fill_usage(d, &p, dev[t]);
+            if (!p.model) p.model = usage_intern(d, u.model);
+            if (mig && !p.mig_profile) p.mig_profile = usage_intern(d, u.mig_profile);
+            p.ns = usage_intern(d, dev[t]->ns); p.pod = usage_intern(d, dev[t]->pod);
+            p.container = usage_intern(d, dev[t]->container);
             p.holders = holders;
             p.mem_used_mib = dev[t]->has[DCGM_FB_USED] ? dev[t]->v[DCGM_FB_USED] : NAN;
             p.mem_total_mib = u.mem_total_mib;
@@ -564,6 +565,9 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     free(buf);
     free(v);
+    d->gpus = xrealloc(d->gpus, (d->ngpus + 1) * sizeof *d->gpus);   /* the slack back */
+    d->pods = xrealloc(d->pods, (d->npods + 1) * sizeof *d->pods);
+    usage_intern_done(d);
     accum_clear(a);
 }
 
