@@ -148,6 +148,9 @@ typedef struct {
     /* DRA (allocation_dra.c): devices of the GPU driver on the nodes shown, and claims */
     int dra_gpus, dra_devices, dra_allocated;   /* physical GPUs, devices, devices held */
     int dra_claims, dra_claims_allocated, dra_claims_pending;   /* GPU claims (all namespaces) */
+    /* private: one copy of the holders' and devices' pod names, UUIDs and resource names
+     * (util/strarena.h); status_free frees only the strings the arena does not own */
+    struct StrArena *strings;
 } GpuStatus;
 
 typedef struct {

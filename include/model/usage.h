@@ -57,7 +57,7 @@ typedef struct UsageData {
     double evaluated_at;        /* epoch seconds the values are for (0 = unknown) */
     struct UsageIndex *index;   /* private: the joins' lookups by node and pod, made on first
                                  * use (for as many gpus/pods as there are then) */
-    struct UsageStrings *strings;   /* private: the pool of usage_intern */
+    struct StrArena *strings;   /* private: the pool of usage_intern (util/strarena.h) */
 } UsageData;
 
 typedef struct {
