@@ -455,6 +455,10 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
         node_facts(ns, c, &c->nodes[i]);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
+        if (held[i]) {              /* its holders, counted above: no growth slack */
+            ns->pods = xcalloc(held[i], sizeof *ns->pods);
+            podcap[slot[i] - 1] = held[i];
+        }
     }
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];

@@ -9,6 +9,7 @@
  * rules are stated in dcgm.h.
  */
 #include "sources/dcgm.h"
+#include "util/strarena.h"
 #include "util/strmap.h"
 #include "util/util.h"
 #include <ctype.h>
@@ -240,6 +241,7 @@ typedef struct {
 struct DcgmAccum {
     Series *s; size_t n, cap;
     StrMap *index;          /* series key -> index + 1 */
+    StrArena *strings;      /* the series' strings (names repeat across fields and series) */
 };
 
 DcgmAccum *dcgm_accum_new(void)
@@ -249,15 +251,18 @@ DcgmAccum *dcgm_accum_new(void)
     return a;
 }
 
-static void series_free(Series *s)
+static void series_free(const StrArena *sa, Series *s)
 {
-    free(s->node); free(s->uuid); free(s->model); free(s->profile);
-    free(s->ns); free(s->pod); free(s->container);
+    strarena_release(sa, s->node); strarena_release(sa, s->uuid); strarena_release(sa, s->model);
+    strarena_release(sa, s->profile); strarena_release(sa, s->ns); strarena_release(sa, s->pod);
+    strarena_release(sa, s->container);
 }
 
 static void accum_clear(DcgmAccum *a)
 {
-    for (size_t i = 0; i < a->n; i++) series_free(&a->s[i]);
+    for (size_t i = 0; i < a->n; i++) series_free(a->strings, &a->s[i]);   /* the over-long ones */
+    strarena_free(a->strings);
+    a->strings = NULL;
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
     strmap_free(a->index, NULL);
@@ -370,18 +375,19 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
         ARRAY_GROW(a->s, a->n, a->cap);
         s = &a->s[a->n++];
         memset(s, 0, sizeof *s);
-        s->node = xstrdup(node);
-        s->uuid = xstrdup(uuid);
+        if (!a->strings) a->strings = strarena_new();
+        s->node = strarena_intern(a->strings, node);
+        s->uuid = strarena_intern(a->strings, uuid);
         s->gpu = gpu;
         s->gi = gi;
-        s->ns = xstrdup(ns);
-        s->pod = xstrdup(pod);
-        s->container = xstrdup(ctr);
+        s->ns = strarena_intern(a->strings, ns);
+        s->pod = strarena_intern(a->strings, pod);
+        s->container = strarena_intern(a->strings, ctr);
         strmap_put(a->index, key, (void *)(uintptr_t)a->n);
     }
     free(key);
-    if (!s->model) s->model = xstrdup(first_label(l, n, model_names));
-    if (!s->profile) s->profile = xstrdup(first_label(l, n, profile_names));
+    if (!s->model) s->model = strarena_intern(a->strings, first_label(l, n, model_names));
+    if (!s->profile) s->profile = strarena_intern(a->strings, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
     s->v[f] = value;
     s->has[f] = true;
@@ -497,9 +503,15 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     n = m;
 
-    /* room for the records: at most one device and one pod record per series */
-    d->gpus = xrealloc(d->gpus, (d->ngpus + n + 1) * sizeof *d->gpus);
-    d->pods = xrealloc(d->pods, (d->npods + n + 1) * sizeof *d->pods);
+    /* room for the records: one per device, one per series naming a pod (counted first: an
+     * array sized by the series would hold twice the records at 50,000 devices) */
+    size_t ndev = 0, nheld = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || !same_device(v[i - 1], v[i])) ndev++;
+        if (v[i]->pod) nheld++;
+    }
+    d->gpus = xrealloc(d->gpus, (d->ngpus + ndev + 1) * sizeof *d->gpus);
+    d->pods = xrealloc(d->pods, (d->npods + nheld + 1) * sizeof *d->pods);
 
     double *buf = xcalloc(n ? n : 1, sizeof *buf);
     for (size_t i = 0; i < n;) {
@@ -565,8 +577,6 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     free(buf);
     free(v);
-    d->gpus = xrealloc(d->gpus, (d->ngpus + 1) * sizeof *d->gpus);   /* the slack back */
-    d->pods = xrealloc(d->pods, (d->npods + 1) * sizeof *d->pods);
     usage_intern_done(d);
     accum_clear(a);
 }
