@@ -151,6 +151,9 @@ typedef struct {
     char *pods_ns;               /* the filter's pods_ns (pods of other namespaces not listed) */
     char *node_selector;         /* the filter's node_selector, NULL when none */
     bool nodes_named;            /* NODE arguments chose the nodes */
+    /* private: one copy of the holders' and devices' pod names, UUIDs and resource names
+     * (util/strarena.h); status_free frees only the strings the arena does not own */
+    struct StrArena *strings;
 } GpuStatus;
 
 typedef struct {

@@ -238,6 +238,7 @@ typedef struct {
     Strvec warnings;
     /* private: */
     Strvec owned;
+    struct StrArena *strings;         /* the strings plan_input_build owns, one copy each */
 } PlanInput;
 
 #define PLAN_LITTLE_DATA 0.25         /* coverage under this: "little data" */

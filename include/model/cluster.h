@@ -5,8 +5,9 @@
  * of GPU nodes and GPU pods, not the size of the JSON:
  *   - every node is kept: name, labels, readiness, taints and resources (labels of CPU nodes
  *     too, so that selectors and affinity are judged on every node, as the scheduler does);
- *   - pods that request a GPU are kept (bound or pending); other bound pods are folded into
- *     per-node usage (cpu, memory, pod count) and dropped; other unbound pods are dropped;
+ *   - pods that request a GPU are kept (bound or pending), without their UID (Pod.uid NULL:
+ *     nothing reads it); other bound pods are folded into per-node usage (cpu, memory, pod
+ *     count) and dropped; other unbound pods are dropped;
  *   - pods with DRA resource claims (spec.resourceClaims) are kept too, GPU request or not;
  *     ResourceSlices, ResourceClaims (+ templates) and DeviceClasses go to c->dra (dra.h);
  *   - events: FailedScheduling of kept pods, FailedCreate "exceeded quota" of owners;

@@ -57,6 +57,7 @@ typedef struct UsageData {
     double evaluated_at;        /* epoch seconds the values are for (0 = unknown) */
     struct UsageIndex *index;   /* private: the joins' lookups by node and pod, made on first
                                  * use (for as many gpus/pods as there are then) */
+    struct StrArena *strings;   /* private: the pool of usage_intern (util/strarena.h) */
 } UsageData;
 
 typedef struct {
@@ -88,6 +89,15 @@ void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
 /* dst = a deep copy of src (dst's previous contents are not freed) */
 void usage_copy(UsageData *dst, const UsageData *src);
+/* For the sources filling records: the UsageData's one copy of s (NULL for NULL), so that
+ * memory follows the distinct node, model, UUID and pod names, not the records (every device
+ * has a record in gpus and one per holder in pods, seven strings each).  The copy belongs to
+ * d: put it in a record's field and never free or change it; usage_free tells it from a
+ * field's own malloc'd string, so records may mix both.  usage_intern_done drops the lookup
+ * table once the records are filled (the strings stay; a later usage_intern starts a new
+ * table, which may then copy a string twice). */
+char *usage_intern(UsageData *d, const char *s);
+void usage_intern_done(UsageData *d);
 void workloads_free(WorkloadUsage *w, size_t n);
 
 

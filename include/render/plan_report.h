@@ -6,6 +6,7 @@
 #ifndef KGPU_PLAN_REPORT_H
 #define KGPU_PLAN_REPORT_H
 #include <stdbool.h>
+#include <stdio.h>
 #include "analysis/manifests.h"
 #include "analysis/plan.h"
 #include "analysis/plan_actions.h"
@@ -40,6 +41,9 @@ typedef struct PlanRun {
 void plan_run_release(PlanRun *run);
 void plan_report_text(const PlanRun *run, bool color);           /* to stdout */
 struct cJSON *plan_report_json(const PlanRun *run);
+/* the same document written to f as render_json would, its long lists element by element;
+ * 0, or -1 when it could not be written */
+int plan_report_write_json(const PlanRun *run, FILE *f);
 char *plan_report_script(const PlanRun *run, const char *yaml);  /* caller frees */
 char *plan_yaml_text(const struct cJSON *doc);                    /* one document; NULL on failure */
 char *plan_yaml_stream_text(const Manifests *m);                  /* every manifest, multi-document */

@@ -26,6 +26,7 @@
 #include "model/pod.h"
 #include "model/quantity.h"
 #include "model/resources.h"
+#include "util/strarena.h"
 
 static const char *const problem_names[PROBLEM__COUNT] = {
     [PROBLEM_NOT_READY] = "NotReady",
@@ -257,13 +258,13 @@ static void node_problems(NodeStatus *ns, const Node *n)
     if (ns->nproblems > 1) qsort(ns->problems, ns->nproblems, sizeof *ns->problems, cmp_problem);
 }
 
-static void add_holder(NodeStatus *ns, const Pod *p, size_t *podcap, size_t *rescap)
+static void add_holder(StrArena *sa, NodeStatus *ns, const Pod *p, size_t *podcap, size_t *rescap)
 {
     ARRAY_GROW(ns->pods, ns->npods, *podcap);
     HolderPod *h = &ns->pods[ns->npods++];
     memset(h, 0, sizeof *h);
-    h->ns = xstrdup(p->ns);
-    h->name = xstrdup(p->name);
+    h->ns = strarena_intern(sa, p->ns);
+    h->name = strarena_intern(sa, p->name);
     h->phase = pod_phase_name(p->phase);
     h->mem_used_mib = h->util = NAN;
     for (size_t i = 0; i < p->requests.n; i++) {
@@ -271,12 +272,12 @@ static void add_holder(NodeStatus *ns, const Pod *p, size_t *podcap, size_t *res
         if (!resource_is_gpu(e->name) || e->milli <= 0) continue;
         int64_t u = units(e->milli);
         h->res = xrealloc(h->res, (h->nres + 1) * sizeof *h->res);
-        h->res[h->nres++] = (ResourceCount){ xstrdup(e->name), u };
+        h->res[h->nres++] = (ResourceCount){ strarena_intern(sa, e->name), u };
         res_row(ns, e->name, rescap)->allocated += u;
     }
 }
 
-static void node_usage(NodeStatus *ns, const UsageData *u)
+static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u)
 {
     ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
     size_t n = usage_node_gpus(u, ns->name, NULL, 0);
@@ -289,14 +290,14 @@ static void node_usage(NodeStatus *ns, const UsageData *u)
             const GpuUsage *d = dev[i];
             GpuDevice *g = &ns->gpus[i];
             g->index = d->gpu;
-            g->uuid = xstrdup(d->uuid);
-            g->mig_profile = xstrdup(d->mig_profile);
+            g->uuid = strarena_intern(sa, d->uuid);
+            g->mig_profile = strarena_intern(sa, d->mig_profile);
             g->mig_instance = d->mig_instance;
             g->mem_used_mib = d->mem_used_mib;
             g->mem_total_mib = d->mem_total_mib;
             g->util = d->util;
             g->holders = d->holders > 0 ? d->holders : (d->pod ? 1 : 0);
-            if (d->pod && g->holders <= 1) { g->pod_ns = xstrdup(d->ns); g->pod = xstrdup(d->pod); }
+            if (d->pod && g->holders <= 1) { g->pod_ns = strarena_intern(sa, d->ns); g->pod = strarena_intern(sa, d->pod); }
             g->idle_allocated = usage_is_idle_allocated(u, d);
             if (g->idle_allocated) ns->idle_allocated++;
         }
@@ -319,7 +320,7 @@ static void node_usage(NodeStatus *ns, const UsageData *u)
     }
 }
 
-static void node_status_free(NodeStatus *ns)
+static void node_status_free(const StrArena *sa, NodeStatus *ns)
 {
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
@@ -328,14 +329,15 @@ static void node_status_free(NodeStatus *ns)
     free(ns->res);
     for (size_t i = 0; i < ns->npods; i++) {
         HolderPod *h = &ns->pods[i];
-        free(h->ns); free(h->name);
-        for (size_t j = 0; j < h->nres; j++) free(h->res[j].name);
+        strarena_release(sa, h->ns); strarena_release(sa, h->name);
+        for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
         free(h->res);
     }
     free(ns->pods);
     for (size_t i = 0; i < ns->ngpus; i++) {
         GpuDevice *g = &ns->gpus[i];
-        free(g->uuid); free(g->mig_profile); free(g->pod_ns); free(g->pod);
+        strarena_release(sa, g->uuid); strarena_release(sa, g->mig_profile);
+        strarena_release(sa, g->pod_ns); strarena_release(sa, g->pod);
     }
     free(ns->gpus);
     for (size_t i = 0; i < ns->nproblems; i++) free(ns->problems[i].message);
@@ -421,14 +423,14 @@ static bool wanted(const StatusFilter *f, const char *name)
 
 /* -n: the node's holder list keeps only the pods of namespace ns (they were counted in the
  * node's allocation already: free GPUs depend on every namespace's pods) */
-static void keep_pods_of(NodeStatus *node, const char *ns)
+static void keep_pods_of(const StrArena *sa, NodeStatus *node, const char *ns)
 {
     size_t k = 0;
     for (size_t i = 0; i < node->npods; i++) {
         HolderPod *h = &node->pods[i];
         if (str_eq(h->ns, ns)) { node->pods[k++] = *h; continue; }
-        free(h->ns); free(h->name);
-        for (size_t j = 0; j < h->nres; j++) free(h->res[j].name);
+        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_free */
+        for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
         free(h->res);
     }
     node->npods = k;
@@ -470,6 +472,10 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
         node_facts(ns, c, &c->nodes[i]);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
+        if (held[i]) {              /* its holders, counted above: no growth slack */
+            ns->pods = xcalloc(held[i], sizeof *ns->pods);
+            podcap[slot[i] - 1] = held[i];
+        }
     }
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
@@ -477,7 +483,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         const Node *n = cluster_find_node(c, p->node_name);
         if (!n) continue;
         size_t k = slot[cluster_node_index(c, n)];
-        if (k) add_holder(&st->gpu_node_list[k - 1], p, &podcap[k - 1], &rescap[k - 1]);
+        if (!k) continue;
+        if (!st->strings) st->strings = strarena_new();
+        add_holder(st->strings, &st->gpu_node_list[k - 1], p, &podcap[k - 1], &rescap[k - 1]);
     }
     bool metrics = usage && usage->source && !str_eq(usage->source, "none");
     for (size_t i = 0; i < c->nnodes; i++) {
@@ -487,13 +495,15 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         node_problems(ns, &c->nodes[i]);
         status_node_dra(ns, c, &c->nodes[i]);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
-        if (metrics) node_usage(ns, usage);
-        if (filter && filter->pods_ns) keep_pods_of(ns, filter->pods_ns);
+        if (metrics && !st->strings) st->strings = strarena_new();
+        if (metrics) node_usage(st->strings, ns, usage);
+        if (filter && filter->pods_ns) keep_pods_of(st->strings, ns, filter->pods_ns);
     }
     if (filter && filter->pods_ns) st->pods_ns = xstrdup(filter->pods_ns);
     if (filter && filter->node_selector && *filter->node_selector) st->node_selector = xstrdup(filter->node_selector);
     st->nodes_named = filter && filter->nodes;
     free(held); free(slot); free(rescap); free(podcap);
+    strarena_seal(st->strings);
     if (ngpu > 1) qsort(st->gpu_node_list, ngpu, sizeof *st->gpu_node_list, cmp_node);
 
     /* totals */
@@ -542,7 +552,8 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
 
 void status_free(GpuStatus *st)
 {
-    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(&st->gpu_node_list[i]);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(st->strings, &st->gpu_node_list[i]);
+    strarena_free(st->strings);
     free(st->gpu_node_list);
     for (size_t i = 0; i < st->ntotals; i++) free(st->totals[i].name);
     free(st->totals);

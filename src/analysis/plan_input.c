@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "plan_internal.h"
 #include "model/resources.h"
+#include "util/strarena.h"
 #include "util/strmap.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -81,9 +82,14 @@ static double nan_max(double a, double b)
     return a > b ? a : b;
 }
 
+/* one copy per distinct string (node, resource and namespace names repeat per pod) */
 static const char *own(PlanInput *in, const char *s)
 {
     if (!s) return NULL;
+    if (!in->strings) in->strings = strarena_new();
+    char *c = strarena_intern(in->strings, s);
+    if (strarena_owns(in->strings, c)) return c;
+    free(c);                          /* too long to pool (strarena.h): a copy in owned */
     strvec_push(&in->owned, s);
     return in->owned.v[in->owned.n - 1];
 }
@@ -274,6 +280,7 @@ void plan_input_free(PlanInput *in)
     if (!in) return;
     free(in->w);
     strvec_free(&in->owned);
+    strarena_free(in->strings);
     strvec_free(&in->warnings);
     memset(in, 0, sizeof *in);
 }

@@ -334,6 +334,8 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
         pod_free(&p);
         return 0;
     }
+    free(p.uid);                    /* no command reads a kept pod's UID: not kept (memory) */
+    p.uid = NULL;
     visit_pod(c, &p, share_field);
     shrink_pod(&p);
     if (!c->pod_index) c->pod_index = strmap_new();

@@ -1,14 +1,28 @@
 /* usage.c — release of the usage records and their joins to nodes and pods (usage.h). */
 #include "model/usage.h"
-#include "util/strmap.h"
+#include "util/strarena.h"
+#include "util/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void gpu_usage_free(GpuUsage *u)
+/* the records' strings: the pool's (usage_intern), or their own */
+char *usage_intern(UsageData *d, const char *s)
 {
-    free(u->node); free(u->uuid); free(u->model); free(u->mig_profile);
-    free(u->ns); free(u->pod); free(u->container);
+    if (!s) return NULL;
+    if (!d->strings) d->strings = strarena_new();
+    return strarena_intern(d->strings, s);
+}
+
+void usage_intern_done(UsageData *d) { strarena_seal(d->strings); }
+
+static void field_free(const StrArena *p, char *s) { strarena_release(p, s); }
+
+static void gpu_usage_free(const StrArena *p, GpuUsage *u)
+{
+    field_free(p, u->node); field_free(p, u->uuid); field_free(p, u->model);
+    field_free(p, u->mig_profile); field_free(p, u->ns); field_free(p, u->pod);
+    field_free(p, u->container);
 }
 
 static void usage_index_free(struct UsageIndex *x);
@@ -17,8 +31,9 @@ void usage_free(UsageData *d)
 {
     if (!d) return;
     usage_index_free(d->index);
-    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(&d->gpus[i]);
-    for (size_t i = 0; i < d->npods; i++) gpu_usage_free(&d->pods[i]);
+    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
+    for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
+    strarena_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);
     memset(d, 0, sizeof *d);
@@ -47,37 +62,66 @@ void usage_snapshot_free(UsageSnapshot *s)
 /* joins                                                                                     */
 
 /* The joins were scans of every record: status asks once per node and per pod, which is
- * nodes x devices string compares (minutes at 5,000 GPU nodes).  The index lists, per node
- * and per pod name, the positions of their records in order, so the answers (and the order
- * sums are made in) are those of the scans. */
-typedef struct { size_t *v; size_t n, cap; } PosList;
+ * nodes x devices string compares (minutes at 5,000 GPU nodes).  The index holds the positions
+ * of the records sorted by node (gpus) and by pod name (pods), ties in record order, so a
+ * lookup is a binary search and the answers (and the order sums are made in) are those of the
+ * scans.  Two arrays of positions: no per-key allocation (at 50,000 devices a map of lists
+ * cost more than the records). */
 struct UsageIndex {
     const GpuUsage *gpus, *pods;
     size_t ngpus, npods;
-    StrMap *by_node, *by_pod;        /* -> PosList* */
+    size_t *by_node, nby_node;       /* positions in gpus with a node, sorted by node */
+    size_t *by_pod, nby_pod;         /* positions in pods with a pod name, sorted by pod */
 };
-
-static void poslist_free(void *p)
-{
-    PosList *l = p;
-    if (l) free(l->v);
-    free(l);
-}
 
 static void usage_index_free(struct UsageIndex *x)
 {
     if (!x) return;
-    strmap_free(x->by_node, poslist_free);
-    strmap_free(x->by_pod, poslist_free);
+    free(x->by_node);
+    free(x->by_pod);
     free(x);
 }
 
-static void index_add(StrMap *m, const char *key, size_t pos)
+/* the node (key 0) or pod name (key 1) of a record */
+static const char *rec_key(const GpuUsage *u, int key) { return key ? u->pod : u->node; }
+
+typedef struct { const GpuUsage *recs; int key; } SortCtx;
+
+static int cmp_pos(const void *a, const void *b, void *ctx)
 {
-    PosList *l = strmap_get(m, key);
-    if (!l) { l = xcalloc(1, sizeof *l); strmap_put(m, key, l); }
-    ARRAY_GROW(l->v, l->n, l->cap);
-    l->v[l->n++] = pos;
+    const SortCtx *sc = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int r = strcmp(rec_key(&sc->recs[i], sc->key), rec_key(&sc->recs[j], sc->key));
+    return r ? r : (i > j) - (i < j);
+}
+
+static size_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t *count)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) k++;
+    size_t *v = xcalloc(k ? k : 1, sizeof *v);
+    k = 0;
+    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) v[k++] = i;
+    SortCtx sc = { recs, key };
+    sort_r(v, k, sizeof *v, cmp_pos, &sc);
+    *count = k;
+    return v;
+}
+
+/* the run of positions whose record's key is name: *first and the count */
+static size_t find_run(const size_t *v, size_t n, const GpuUsage *recs, int key, const char *name,
+                       size_t *first)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(rec_key(&recs[v[mid]], key), name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t end = lo;
+    while (end < n && strcmp(rec_key(&recs[v[end]], key), name) == 0) end++;
+    *first = lo;
+    return end - lo;
 }
 
 static const struct UsageIndex *usage_index(const UsageData *d)
@@ -88,10 +132,8 @@ static const struct UsageIndex *usage_index(const UsageData *d)
     usage_index_free(x);
     x = xcalloc(1, sizeof *x);
     x->gpus = d->gpus; x->ngpus = d->ngpus; x->pods = d->pods; x->npods = d->npods;
-    x->by_node = strmap_new();
-    x->by_pod = strmap_new();
-    for (size_t i = 0; i < d->ngpus; i++) if (d->gpus[i].node) index_add(x->by_node, d->gpus[i].node, i);
-    for (size_t i = 0; i < d->npods; i++) if (d->pods[i].pod) index_add(x->by_pod, d->pods[i].pod, i);
+    x->by_node = sorted_positions(d->gpus, d->ngpus, 0, &x->nby_node);
+    x->by_pod = sorted_positions(d->pods, d->npods, 1, &x->nby_pod);
     ((UsageData *)d)->index = x;     /* a cache: the data itself does not change */
     return x;
 }
@@ -100,9 +142,10 @@ size_t usage_node_gpus(const UsageData *d, const char *node, const GpuUsage **ou
 {
     size_t n = 0;
     if (!d || !node || !d->ngpus) return 0;
-    const PosList *l = strmap_get(usage_index(d)->by_node, node);
-    for (size_t k = 0; l && k < l->n; k++) {
-        if (out && n < max) out[n] = &d->gpus[l->v[k]];
+    const struct UsageIndex *x = usage_index(d);
+    size_t first, count = find_run(x->by_node, x->nby_node, d->gpus, 0, node, &first);
+    for (size_t k = 0; k < count; k++) {
+        if (out && n < max) out[n] = &d->gpus[x->by_node[first + k]];
         n++;
     }
     return n;
@@ -138,9 +181,10 @@ bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *
 {
     double mem = 0, usum = 0;
     size_t nmem = 0, nutil = 0, found = 0;
-    const PosList *l = d && pod && d->npods ? strmap_get(usage_index(d)->by_pod, pod) : NULL;
-    for (size_t k = 0; l && k < l->n; k++) {
-        const GpuUsage *u = &d->pods[l->v[k]];
+    const struct UsageIndex *x = d && pod && d->npods ? usage_index(d) : NULL;
+    size_t first = 0, count = x ? find_run(x->by_pod, x->nby_pod, d->pods, 1, pod, &first) : 0;
+    for (size_t k = 0; k < count; k++) {
+        const GpuUsage *u = &d->pods[x->by_pod[first + k]];
         if (!str_eq(u->pod, pod) || (ns && !str_eq(u->ns, ns))) continue;
         found++;
         if (!isnan(u->mem_used_mib)) { mem += u->mem_used_mib; nmem++; }

@@ -14,9 +14,7 @@ int plan_render(const PlanRun *run, RenderFormat fmt, bool color)
 {
     int rc = 0;
     if (fmt == RENDER_JSON) {
-        cJSON *doc = plan_report_json(run);
-        if (render_json(stdout, doc)) rc = -1;
-        cJSON_Delete(doc);
+        if (plan_report_write_json(run, stdout)) rc = -1;
     } else if (fmt == RENDER_YAML || fmt == RENDER_SCRIPT) {
         if (run->from_requests) text_printf(stderr, "warning: %s\n", run->usage_line);
         for (size_t i = 0; i < run->warnings.n; i++) text_printf(stderr, "warning: %s\n", run->warnings.v[i]);

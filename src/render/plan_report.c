@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "render/json_writer.h"
 #include "render/render.h"
 #include "analysis/groups.h"
 #include "analysis/allocation.h"
@@ -327,7 +328,64 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
     else cJSON_AddNumberToObject(o, k, v);
 }
 
-cJSON *plan_report_json(const PlanRun *run)
+/* one element of a group's "workloads" */
+static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
+{
+    const PlanGroupWorkload *gw = &g->workloads[k];
+    const PlanAssignment *a = &g->assign[gw->first];
+    const PlanWorkload *w = gw_workload(run, g, gw);
+    char lab[64];
+    cJSON *wo = cJSON_CreateObject();
+    cJSON_AddStringToObject(wo, "namespace", w->ns ? w->ns : "");
+    cJSON_AddStringToObject(wo, "name", w->name ? w->name : "");
+    cJSON_AddStringToObject(wo, "kind", w->kind ? w->kind : "Pod");
+    cJSON_AddNumberToObject(wo, "pods", gw->pods);
+    add_num_or_null(wo, "observedMemoryMiB", w->has_usage ? (double)w->memory_mib : NAN);
+    add_num_or_null(wo, "observedUtilization", w->has_usage ? w->utilization : NAN);
+    add_num_or_null(wo, "peakMemoryMiB", w->peak_memory_mib >= 0 ? (double)w->peak_memory_mib : NAN);
+    add_num_or_null(wo, "peakUtilization", w->peak_utilization);
+    cJSON_AddStringToObject(wo, "usageSource", !w->has_usage ? "none" : w->from_requests ? "requests" : "metrics");
+    cJSON_AddStringToObject(wo, "assigned", plan_assignment_label(a, lab, sizeof lab));
+    cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
+    cJSON *rq = cJSON_AddObjectToObject(wo, "request");
+    cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
+    if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
+    cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
+    for (size_t j = 0; j < gw->nodes.n; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes.v[j]));
+    return wo;
+}
+
+/* one element of a group's "nodePlan" */
+static cJSON *plan_node_json(const PlanGroup *g, size_t j)
+{
+    const PlanNode *pn = &g->plan_nodes[j];
+    cJSON *no = cJSON_CreateObject();
+    cJSON_AddStringToObject(no, "name", pn->name);
+    cJSON_AddNumberToObject(no, "gpus", pn->gpus);
+    cJSON_AddNumberToObject(no, "migGPUs", pn->mig_gpus);
+    cJSON_AddBoolToObject(no, "shared", pn->shared);
+    if (pn->mig_config) cJSON_AddStringToObject(no, "migConfig", pn->mig_config);
+    else cJSON_AddNullToObject(no, "migConfig");
+    if (pn->device_plugin_config) cJSON_AddStringToObject(no, "devicePluginConfig", pn->device_plugin_config);
+    else cJSON_AddNullToObject(no, "devicePluginConfig");
+    cJSON_AddBoolToObject(no, "drain", pn->drain);
+    cJSON_AddBoolToObject(no, "changes", pn->mig_change || pn->dp_change);
+    cJSON *res = cJSON_AddObjectToObject(no, "resources");
+    for (size_t q = 0; q < pn->expected.n; q++)
+        cJSON_AddNumberToObject(res, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
+    cJSON_AddNumberToObject(no, "unhealthyGPUs", pn->unhealthy);
+    if (pn->unhealthy > 0) {
+        cJSON *all = cJSON_AddObjectToObject(no, "resourcesAllHealthy");
+        for (size_t q = 0; q < pn->expected_max.n; q++)
+            cJSON_AddNumberToObject(all, pn->expected_max.items[q].name,
+                                    (double)(pn->expected_max.items[q].milli / 1000));
+    }
+    return no;
+}
+
+/* the document; without full, each group's "workloads" and "nodePlan" and the "manifests" are
+ * left empty (the streaming writer below fills them one element at a time) */
+static cJSON *plan_doc(const PlanRun *run, bool full)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
@@ -389,56 +447,10 @@ cJSON *plan_report_json(const PlanRun *run)
         if (g->after_mps >= 0) cJSON_AddNumberToObject(cand, "mps", g->after_mps); else cJSON_AddNullToObject(cand, "mps");
         cJSON_AddStringToObject(go, "tradeoff", g->tradeoff);
         cJSON *wls = cJSON_AddArrayToObject(go, "workloads");
-        for (size_t k = 0; k < g->nworkloads; k++) {
-            const PlanGroupWorkload *gw = &g->workloads[k];
-            const PlanAssignment *a = &g->assign[gw->first];
-            const PlanWorkload *w = gw_workload(run, g, gw);
-            char lab[64];
-            cJSON *wo = cJSON_CreateObject();
-            cJSON_AddStringToObject(wo, "namespace", w->ns ? w->ns : "");
-            cJSON_AddStringToObject(wo, "name", w->name ? w->name : "");
-            cJSON_AddStringToObject(wo, "kind", w->kind ? w->kind : "Pod");
-            cJSON_AddNumberToObject(wo, "pods", gw->pods);
-            add_num_or_null(wo, "observedMemoryMiB", w->has_usage ? (double)w->memory_mib : NAN);
-            add_num_or_null(wo, "observedUtilization", w->has_usage ? w->utilization : NAN);
-            add_num_or_null(wo, "peakMemoryMiB", w->peak_memory_mib >= 0 ? (double)w->peak_memory_mib : NAN);
-            add_num_or_null(wo, "peakUtilization", w->peak_utilization);
-            cJSON_AddStringToObject(wo, "usageSource", !w->has_usage ? "none" : w->from_requests ? "requests" : "metrics");
-            cJSON_AddStringToObject(wo, "assigned", plan_assignment_label(a, lab, sizeof lab));
-            cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
-            cJSON *rq = cJSON_AddObjectToObject(wo, "request");
-            cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
-            if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
-            cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
-            for (size_t j = 0; j < gw->nodes.n; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes.v[j]));
-            cJSON_AddItemToArray(wls, wo);
-        }
+        for (size_t k = 0; full && k < g->nworkloads; k++) cJSON_AddItemToArray(wls, workload_json(run, g, k));
         cJSON *np = cJSON_AddArrayToObject(go, "nodePlan");
-        for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) {
-            const PlanNode *pn = &g->plan_nodes[j];
-            cJSON *no = cJSON_CreateObject();
-            cJSON_AddStringToObject(no, "name", pn->name);
-            cJSON_AddNumberToObject(no, "gpus", pn->gpus);
-            cJSON_AddNumberToObject(no, "migGPUs", pn->mig_gpus);
-            cJSON_AddBoolToObject(no, "shared", pn->shared);
-            if (pn->mig_config) cJSON_AddStringToObject(no, "migConfig", pn->mig_config);
-            else cJSON_AddNullToObject(no, "migConfig");
-            if (pn->device_plugin_config) cJSON_AddStringToObject(no, "devicePluginConfig", pn->device_plugin_config);
-            else cJSON_AddNullToObject(no, "devicePluginConfig");
-            cJSON_AddBoolToObject(no, "drain", pn->drain);
-            cJSON_AddBoolToObject(no, "changes", pn->mig_change || pn->dp_change);
-            cJSON *res = cJSON_AddObjectToObject(no, "resources");
-            for (size_t q = 0; q < pn->expected.n; q++)
-                cJSON_AddNumberToObject(res, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
-            cJSON_AddNumberToObject(no, "unhealthyGPUs", pn->unhealthy);
-            if (pn->unhealthy > 0) {
-                cJSON *all = cJSON_AddObjectToObject(no, "resourcesAllHealthy");
-                for (size_t q = 0; q < pn->expected_max.n; q++)
-                    cJSON_AddNumberToObject(all, pn->expected_max.items[q].name,
-                                            (double)(pn->expected_max.items[q].milli / 1000));
-            }
-            cJSON_AddItemToArray(np, no);
-        }
+        for (size_t j = 0; full && g->strategy != PLAN_NONE && j < g->nplan_nodes; j++)
+            cJSON_AddItemToArray(np, plan_node_json(g, j));
         cJSON *rk = cJSON_AddArrayToObject(go, "risks");
         for (size_t j = 0; j < g->risks.n; j++) cJSON_AddItemToArray(rk, cJSON_CreateString(g->risks.v[j]));
         cJSON *nt = cJSON_AddArrayToObject(go, "notes");
@@ -446,7 +458,7 @@ cJSON *plan_report_json(const PlanRun *run)
         cJSON_AddItemToArray(groups, go);
     }
     cJSON *mf = cJSON_AddArrayToObject(doc, "manifests");
-    for (size_t i = 0; i < run->m.n; i++) cJSON_AddItemToArray(mf, cJSON_Duplicate(run->m.docs[i], true));
+    for (size_t i = 0; full && i < run->m.n; i++) cJSON_AddItemToArray(mf, cJSON_Duplicate(run->m.docs[i], true));
     cJSON *acts = cJSON_AddArrayToObject(doc, "actions");
     for (size_t i = 0; i < run->actions.n; i++) {
         const PlanAction *x = &run->actions.v[i];
@@ -473,6 +485,62 @@ cJSON *plan_report_json(const PlanRun *run)
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < run->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(run->warnings.v[i]));
     return doc;
+}
+
+cJSON *plan_report_json(const PlanRun *run) { return plan_doc(run, true); }
+
+/* JSON through the writer: the frame's members in order, each group's workloads and node plan
+ * one element at a time (at 5,000 GPU nodes the whole tree was several times the model) */
+int plan_report_write_json(const PlanRun *run, FILE *f)
+{
+    cJSON *frame = plan_doc(run, false);
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) { cJSON_Delete(frame); return -1; }
+    jw_init(jw, f);
+    jw_object_begin(jw, NULL);
+    for (const cJSON *m = frame->child; m; m = m->next) {
+        if (strcmp(m->string, "manifests") == 0) {          /* the documents themselves, not copies */
+            jw_array_begin(jw, "manifests");
+            for (size_t i = 0; i < run->m.n; i++) jw_value(jw, NULL, run->m.docs[i]);
+            jw_end(jw);
+            continue;
+        }
+        if (strcmp(m->string, "groups") != 0) { jw_value(jw, m->string, m); continue; }
+        jw_array_begin(jw, "groups");
+        size_t i = 0;
+        for (const cJSON *go = m->child; go; go = go->next, i++) {
+            const PlanGroup *g = &run->r.groups[i];
+            jw_object_begin(jw, NULL);
+            for (const cJSON *gm = go->child; gm; gm = gm->next) {
+                if (strcmp(gm->string, "workloads") == 0) {
+                    jw_array_begin(jw, "workloads");
+                    for (size_t k = 0; k < g->nworkloads; k++) {
+                        cJSON *wo = workload_json(run, g, k);
+                        jw_value(jw, NULL, wo);
+                        cJSON_Delete(wo);
+                    }
+                    jw_end(jw);
+                } else if (strcmp(gm->string, "nodePlan") == 0) {
+                    jw_array_begin(jw, "nodePlan");
+                    for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) {
+                        cJSON *no = plan_node_json(g, j);
+                        jw_value(jw, NULL, no);
+                        cJSON_Delete(no);
+                    }
+                    jw_end(jw);
+                } else {
+                    jw_value(jw, gm->string, gm);
+                }
+            }
+            jw_end(jw);
+        }
+        jw_end(jw);
+    }
+    jw_end(jw);
+    int rc = jw_release(jw);
+    free(jw);
+    cJSON_Delete(frame);
+    return rc;
 }
 
 

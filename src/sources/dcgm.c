@@ -9,6 +9,7 @@
  * rules are stated in dcgm.h.
  */
 #include "sources/dcgm.h"
+#include "util/strarena.h"
 #include "util/strmap.h"
 #include "util/util.h"
 #include <ctype.h>
@@ -240,6 +241,7 @@ typedef struct {
 struct DcgmAccum {
     Series *s; size_t n, cap;
     StrMap *index;          /* series key -> index + 1 */
+    StrArena *strings;      /* the series' strings (names repeat across fields and series) */
 };
 
 DcgmAccum *dcgm_accum_new(void)
@@ -249,15 +251,18 @@ DcgmAccum *dcgm_accum_new(void)
     return a;
 }
 
-static void series_free(Series *s)
+static void series_free(const StrArena *sa, Series *s)
 {
-    free(s->node); free(s->uuid); free(s->model); free(s->profile);
-    free(s->ns); free(s->pod); free(s->container);
+    strarena_release(sa, s->node); strarena_release(sa, s->uuid); strarena_release(sa, s->model);
+    strarena_release(sa, s->profile); strarena_release(sa, s->ns); strarena_release(sa, s->pod);
+    strarena_release(sa, s->container);
 }
 
 static void accum_clear(DcgmAccum *a)
 {
-    for (size_t i = 0; i < a->n; i++) series_free(&a->s[i]);
+    for (size_t i = 0; i < a->n; i++) series_free(a->strings, &a->s[i]);   /* the over-long ones */
+    strarena_free(a->strings);
+    a->strings = NULL;
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
     strmap_free(a->index, NULL);
@@ -370,18 +375,19 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
         ARRAY_GROW(a->s, a->n, a->cap);
         s = &a->s[a->n++];
         memset(s, 0, sizeof *s);
-        s->node = xstrdup(node);
-        s->uuid = xstrdup(uuid);
+        if (!a->strings) a->strings = strarena_new();
+        s->node = strarena_intern(a->strings, node);
+        s->uuid = strarena_intern(a->strings, uuid);
         s->gpu = gpu;
         s->gi = gi;
-        s->ns = xstrdup(ns);
-        s->pod = xstrdup(pod);
-        s->container = xstrdup(ctr);
+        s->ns = strarena_intern(a->strings, ns);
+        s->pod = strarena_intern(a->strings, pod);
+        s->container = strarena_intern(a->strings, ctr);
         strmap_put(a->index, key, (void *)(uintptr_t)a->n);
     }
     free(key);
-    if (!s->model) s->model = xstrdup(first_label(l, n, model_names));
-    if (!s->profile) s->profile = xstrdup(first_label(l, n, profile_names));
+    if (!s->model) s->model = strarena_intern(a->strings, first_label(l, n, model_names));
+    if (!s->profile) s->profile = strarena_intern(a->strings, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
     s->v[f] = value;
     s->has[f] = true;
@@ -452,14 +458,15 @@ static double series_util(const Series *s, bool use_gr, bool max)
     return use_gr ? s->v[f] * 100.0 : s->v[f];
 }
 
-static void fill_usage(GpuUsage *u, const Series *s)
+/* the records' strings are d's pooled copies (usage_intern) */
+static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
 {
     memset(u, 0, sizeof *u);
-    u->node = xstrdup(s->node);
+    u->node = usage_intern(d, s->node);
     u->gpu = s->gpu;
-    u->uuid = xstrdup(s->uuid);
-    u->model = xstrdup(s->model);
-    u->mig_profile = s->gi >= 0 ? xstrdup(s->profile) : NULL;
+    u->uuid = usage_intern(d, s->uuid);
+    u->model = usage_intern(d, s->model);
+    u->mig_profile = s->gi >= 0 ? usage_intern(d, s->profile) : NULL;
     u->mig_instance = s->gi;
     u->mem_used_mib = u->mem_total_mib = u->util = u->util_max = NAN;
 }
@@ -496,9 +503,15 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     n = m;
 
-    /* room for the records: at most one device and one pod record per series */
-    d->gpus = xrealloc(d->gpus, (d->ngpus + n + 1) * sizeof *d->gpus);
-    d->pods = xrealloc(d->pods, (d->npods + n + 1) * sizeof *d->pods);
+    /* room for the records: one per device, one per series naming a pod (counted first: an
+     * array sized by the series would hold twice the records at 50,000 devices) */
+    size_t ndev = 0, nheld = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || !same_device(v[i - 1], v[i])) ndev++;
+        if (v[i]->pod) nheld++;
+    }
+    d->gpus = xrealloc(d->gpus, (d->ngpus + ndev + 1) * sizeof *d->gpus);
+    d->pods = xrealloc(d->pods, (d->npods + nheld + 1) * sizeof *d->pods);
 
     double *buf = xcalloc(n ? n : 1, sizeof *buf);
     for (size_t i = 0; i < n;) {
@@ -515,9 +528,9 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             if (dev[t]->has[DCGM_GR_ENGINE_ACTIVE] || dev[t]->has[DCGM_GR_ENGINE_ACTIVE_MAX]) use_gr = true;
 
         GpuUsage u;
-        fill_usage(&u, dev[0]);
-        for (size_t t = 0; t < nd && !u.model; t++) u.model = xstrdup(dev[t]->model);
-        if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = xstrdup(dev[t]->profile);
+        fill_usage(d, &u, dev[0]);
+        for (size_t t = 0; t < nd && !u.model; t++) u.model = usage_intern(d, dev[t]->model);
+        if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = usage_intern(d, dev[t]->profile);
         u.holders = holders;
 
         collect_values(dev, nd, DCGM_FB_USED, 1, buf, &k);
@@ -538,19 +551,19 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
         if (holders == 1)
             for (size_t t = 0; t < nd; t++)
                 if (dev[t]->pod) {
-                    u.ns = xstrdup(dev[t]->ns); u.pod = xstrdup(dev[t]->pod);
-                    u.container = xstrdup(dev[t]->container);
+                    u.ns = usage_intern(d, dev[t]->ns); u.pod = usage_intern(d, dev[t]->pod);
+                    u.container = usage_intern(d, dev[t]->container);
                 }
         d->gpus[d->ngpus++] = u;
 
         for (size_t t = 0; t < nd; t++) {
             if (!dev[t]->pod) continue;
             GpuUsage p;
-            fill_usage(&p, dev[t]);
-            if (!p.model) p.model = xstrdup(u.model);
-            if (mig && !p.mig_profile) p.mig_profile = xstrdup(u.mig_profile);
-            p.ns = xstrdup(dev[t]->ns); p.pod = xstrdup(dev[t]->pod);
-            p.container = xstrdup(dev[t]->container);
+            fill_usage(d, &p, dev[t]);
+            if (!p.model) p.model = usage_intern(d, u.model);
+            if (mig && !p.mig_profile) p.mig_profile = usage_intern(d, u.mig_profile);
+            p.ns = usage_intern(d, dev[t]->ns); p.pod = usage_intern(d, dev[t]->pod);
+            p.container = usage_intern(d, dev[t]->container);
             p.holders = holders;
             p.mem_used_mib = dev[t]->has[DCGM_FB_USED] ? dev[t]->v[DCGM_FB_USED] : NAN;
             p.mem_total_mib = u.mem_total_mib;
@@ -564,6 +577,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     free(buf);
     free(v);
+    usage_intern_done(d);
     accum_clear(a);
 }
 

@@ -390,6 +390,70 @@ static void test_accum_window(void **state)
     usage_free(&d);
 }
 
+/* The joins' index (sorted positions) answers as a scan of the records does, in record order:
+ * records interleaved across nodes, one pod name in two namespaces, pooled (usage_intern) and
+ * own strings mixed in one UsageData (usage_free frees only the own ones). */
+static void test_joins_match_scan(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.source = xstrdup("prometheus");
+    enum { N = 600, NODES = 37 };
+    d.gpus = xcalloc(N, sizeof *d.gpus);
+    d.pods = xcalloc(N, sizeof *d.pods);
+    char buf[64];
+    for (int i = 0; i < N; i++) {
+        GpuUsage *g = &d.gpus[d.ngpus++], *p = &d.pods[d.npods++];
+        snprintf(buf, sizeof buf, "node-%d", (i * 7) % NODES);
+        g->node = i % 2 ? usage_intern(&d, buf) : xstrdup(buf);
+        p->node = usage_intern(&d, buf);
+        g->gpu = p->gpu = i / NODES;
+        g->mig_instance = p->mig_instance = -1;
+        snprintf(buf, sizeof buf, "train-%d", i % 50);
+        p->pod = i % 3 ? usage_intern(&d, buf) : xstrdup(buf);
+        p->ns = usage_intern(&d, i % 4 ? "team-a" : "team-b");
+        p->mem_used_mib = 100 + i;
+        p->util = i % 5 ? (double)(i % 90) : NAN;
+        g->mem_used_mib = p->mem_used_mib;
+        if (i % 11 == 0) {                                      /* no node: in no join */
+            if (i % 2 == 0) free(g->node);                      /* its own copy */
+            g->node = NULL;
+        }
+    }
+    usage_intern_done(&d);
+    const GpuUsage *out[N];
+    for (int k = 0; k <= NODES; k++) {
+        snprintf(buf, sizeof buf, "node-%d", k);
+        size_t want = 0;
+        const GpuUsage *exp[N];
+        for (size_t i = 0; i < d.ngpus; i++)
+            if (d.gpus[i].node && strcmp(d.gpus[i].node, buf) == 0) exp[want++] = &d.gpus[i];
+        assert_int_equal(usage_node_gpus(&d, buf, out, N), want);
+        for (size_t i = 0; i < want; i++) assert_ptr_equal(out[i], exp[i]);
+    }
+    for (int k = 0; k <= 50; k++) {
+        snprintf(buf, sizeof buf, "train-%d", k);
+        for (int t = 0; t < 3; t++) {
+            const char *ns = t == 0 ? "team-a" : t == 1 ? "team-b" : NULL;
+            double mem = 0, usum = 0;
+            size_t nmem = 0, nu = 0, found = 0;
+            for (size_t i = 0; i < d.npods; i++) {
+                const GpuUsage *u = &d.pods[i];
+                if (strcmp(u->pod, buf) != 0 || (ns && strcmp(u->ns, ns) != 0)) continue;
+                found++;
+                mem += u->mem_used_mib; nmem++;
+                if (!isnan(u->util)) { usum += u->util; nu++; }
+            }
+            double m, ut;
+            assert_int_equal(usage_for_pod(&d, ns, buf, &m, &ut), found > 0);
+            if (nmem) assert_near(m, mem); else assert_true(isnan(m));
+            if (nu) assert_near(ut, usum / (double)nu); else assert_true(isnan(ut));
+        }
+    }
+    usage_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_text_stop),
         cmocka_unit_test(test_whole_gpus),
         cmocka_unit_test(test_mig_mixed),
+        cmocka_unit_test(test_joins_match_scan),
         cmocka_unit_test(test_time_sliced),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_truncations),

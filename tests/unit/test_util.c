@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/error.h"
+#include "util/strarena.h"
 #include "util/strmap.h"
 #include "util/util.h"
 
@@ -115,11 +116,57 @@ static void test_error_prefix(void **state)
     assert_true(e.set);
 }
 
+/* strarena: one copy per distinct string; ownership tells pooled copies from own ones */
+static void test_strarena(void **state)
+{
+    (void)state;
+    StrArena *a = strarena_new();
+    char buf[32];
+    char *first[200];
+    for (int i = 0; i < 200; i++) {                 /* past the first lookup table (rehash) */
+        snprintf(buf, sizeof buf, "pod-%d", i);
+        first[i] = strarena_intern(a, buf);
+        assert_string_equal(first[i], buf);
+        assert_ptr_not_equal(first[i], buf);
+    }
+    for (int i = 0; i < 200; i++) {
+        snprintf(buf, sizeof buf, "pod-%d", i);
+        assert_ptr_equal(strarena_intern(a, buf), first[i]);
+        assert_true(strarena_owns(a, first[i]));
+    }
+    assert_null(strarena_intern(a, NULL));
+    char *own = xstrdup("pod-1");
+    assert_false(strarena_owns(a, own));
+    assert_false(strarena_owns(NULL, first[0]));
+    strarena_release(a, own);                       /* freed (ASan: no leak) */
+    strarena_release(a, first[3]);                  /* the arena's: left alone */
+    assert_string_equal(first[3], "pod-3");
+    /* longer than a quarter chunk: a copy of its own */
+    size_t n = 100000;
+    char *big = xmalloc(n + 1);
+    memset(big, 'x', n); big[n] = 0;
+    char *bc = strarena_intern(a, big);
+    assert_string_equal(bc, big);
+    assert_false(strarena_owns(a, bc));
+    strarena_release(a, bc);
+    free(big);
+    /* sealed: the strings stay; a new table may copy again, the old copies stay valid */
+    strarena_seal(a);
+    assert_string_equal(first[199], "pod-199");
+    char *again = strarena_intern(a, "pod-7");
+    assert_string_equal(again, "pod-7");
+    assert_true(strarena_owns(a, again));
+    assert_ptr_equal(strarena_intern(a, "pod-7"), again);
+    strarena_free(a);
+    strarena_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
-        cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_error_prefix),
+        cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_strarena),
+        cmocka_unit_test(test_error_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
