@@ -24,6 +24,7 @@
 #include "tui/tui_screen.h"
 #include "tui/tui_text.h"
 #include "tui/tui_views.h"
+#include "tui/tui_views_pods.h"
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>
@@ -37,7 +38,7 @@
 #define HEADER_ROWS 4
 
 typedef enum { PANE_NODES, PANE_PENDING } PaneId;
-typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN } ViewId;
+typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
 typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
 static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "utilization", "idle" };
 
@@ -69,6 +70,8 @@ typedef struct {
     char *sel_node, *sel_pend;
     /* drill-down */
     ViewId view;
+    ViewId back;                 /* where q goes from the node view: the main screen or the pods */
+    PodsView pods;
     char *view_node, *view_ns, *view_pod;
     size_t view_top;
     bool help;
@@ -215,6 +218,21 @@ static bool node_matches(const App *a, const NodeStatus *n)
     return node && labels_contain(&node->labels, a->filter);
 }
 
+/* the pods view: a word matches the pod's namespace/name or its node (name, product, labels);
+ * a selector matches the node's labels */
+static bool pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p)
+{
+    const App *a = ctx;
+    if (!a->filter || !*a->filter) return true;
+    const Node *node = cluster_find_node(&a->data->tc->cluster, n->name);
+    if (a->sel_mode) return node && label_selector_matches(&a->sel, &node->labels);
+    char *key = xasprintf("%s/%s", p->ns, p->name);
+    bool m = contains_ci(key, a->filter) || contains_ci(n->name, a->filter) || contains_ci(n->product, a->filter) ||
+             (node && labels_contain(&node->labels, a->filter));
+    free(key);
+    return m;
+}
+
 static bool pending_matches(const App *a, const Explanation *e)
 {
     if (!a->filter || !*a->filter) return true;
@@ -268,6 +286,7 @@ static void rebuild_lists(App *a)
     free(a->nodes); free(a->pend); free(a->pend_count);
     a->nodes = a->pend = a->pend_count = NULL;
     a->nnodes = a->npend = a->npend_pods = 0;
+    pods_view_rebuild(&a->pods, a->data, pod_matches, a);
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
     const GpuStatus *st = &a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
@@ -488,8 +507,10 @@ static void node_cols(App *a, int w, NodeCols *nc)
         if (l > status_want) status_want = l;
     }
     if (status_want > (nc->metrics ? 16 : 28)) status_want = nc->metrics ? 16 : 28;
-    if (nc->name > 24) nc->name = 24;
-    if (nc->product > 16) nc->product = 16;
+    /* NAME and PRODUCT take the extra width of a wide terminal; cut with an ellipsis past it */
+    int name_cap = w / 4 > 24 ? w / 4 : 24, product_cap = w / 8 > 16 ? w / 8 : 16;
+    if (nc->name > name_cap) nc->name = name_cap;
+    if (nc->product > product_cap) nc->product = product_cap;
     if (w < 72) nc->product = 0;
     if (w < 50 && nc->name > 12) nc->name = 12;
     int fixed = 1 + nc->name + 1 + (nc->product ? nc->product + 1 : 0) + nc->alloc + 1;
@@ -556,17 +577,17 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     const NodeStatus *n = node_at(nc->a, i);
     TuiAttr over = sel ? pick(TA_NORMAL, true, focused) : TA_NORMAL;
     int cx = x + 1;
-    screen_put(y, cx, nc->name, pick(TA_NORMAL, sel, focused), n->name);
+    screen_put_cut(y, cx, nc->name, pick(TA_NORMAL, sel, focused), n->name);
     cx += nc->name + 1;
     if (nc->product) {
-        screen_put(y, cx, nc->product, pick(TA_NORMAL, sel, focused), n->short_product ? n->short_product : "-");
+        screen_put_cut(y, cx, nc->product, pick(TA_NORMAL, sel, focused), n->short_product ? n->short_product : "-");
         cx += nc->product + 1;
     }
     if (!nc->metrics) {
         if (nc->mode) {
             char m[64];
             mode_col(m, sizeof m, n);
-            screen_put(y, cx, nc->mode, pick(str_starts_with(m, "MIG INVALID") ? TA_ERROR : TA_NORMAL, sel, focused), m);
+            screen_put_cut(y, cx, nc->mode, pick(str_starts_with(m, "MIG INVALID") ? TA_ERROR : TA_NORMAL, sel, focused), m);
             cx += nc->mode + 1;
         }
     }
@@ -598,7 +619,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     Strbuf sb = STRBUF_INIT;
     strbuf_adds(&sb, word);
     if (nc->metrics && n->idle_allocated) strbuf_addf(&sb, " idle:%d", n->idle_allocated);
-    screen_put(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
+    screen_put_cut(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_free(&sb);
     free(word);
 }
@@ -646,7 +667,7 @@ static void pend_cols(App *a, int w, PendCols *pc)
     }
     int cap = w / 2 - 2;
     if (pc->name > cap) pc->name = cap;
-    if (pc->gpus > 24) pc->gpus = 24;
+    if (pc->gpus > (w / 5 > 24 ? w / 5 : 24)) pc->gpus = w / 5 > 24 ? w / 5 : 24;
     if (w < 70 && pc->gpus > 14) pc->gpus = 14;
 }
 
@@ -677,16 +698,16 @@ static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     const Explanation *e = pend_at(pc->a, i);
     int cx = x + 1;
     char *n = pend_name(e, pend_count_at(pc->a, i));
-    screen_put(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
+    screen_put_cut(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
     free(n);
     cx += pc->name + 1;
     char *g = pend_gpus(e);
-    screen_put(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
+    screen_put_cut(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
     free(g);
     cx += pc->gpus + 1;
     screen_put(y, cx, pc->verdict, pick(view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
     cx += pc->verdict + 1;
-    screen_put(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
+    screen_put_cut(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
 }
 
 /* ------------------------------------------------------------------ detail pane */
@@ -759,6 +780,14 @@ static void draw_fbar(App *a)
     else snprintf(filt, sizeof filt, "Filter");
     if (a->help) {
         items[n][0] = "q"; items[n++][1] = "Back";
+    } else if (a->view == VIEW_PODS) {
+        snprintf(sortlbl, sizeof sortlbl, "Sort:%s", pods_sort_name(a->pods.sort));
+        items[n][0] = "Enter"; items[n++][1] = "Node";
+        items[n][0] = "/"; items[n++][1] = filt;
+        items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "r"; items[n++][1] = "Refresh";
+        items[n][0] = "?"; items[n++][1] = "Help";
+        items[n][0] = "q"; items[n++][1] = "Back";
     } else if (a->view != VIEW_MAIN) {
         items[n][0] = screen_utf8() ? "↑↓" : "Up/Dn"; items[n++][1] = "Scroll";
         items[n][0] = "r"; items[n++][1] = "Refresh";
@@ -769,6 +798,7 @@ static void draw_fbar(App *a)
         items[n][0] = "Tab"; items[n++][1] = "Pane";
         items[n][0] = "/"; items[n++][1] = filt;
         items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "p"; items[n++][1] = "Pods";
         items[n][0] = "r"; items[n++][1] = "Refresh";
         items[n][0] = "?"; items[n++][1] = "Help";
         items[n][0] = "q"; items[n++][1] = "Quit";
@@ -871,6 +901,8 @@ static void draw(App *a)
         draw_doc(a, t, &d, &a->view_top);
         free(t);
         text_free(&d);
+    } else if (a->view == VIEW_PODS) {
+        pods_view_draw(&a->pods, a->data, HEADER_ROWS, LINES - 1 - HEADER_ROWS, COLS, a->filter && *a->filter);
     } else {
         draw_main(a);
     }
@@ -935,6 +967,7 @@ static void open_selected(App *a)
         free(a->view_node);
         a->view_node = xstrdup(n->name);
         a->view = VIEW_NODE;
+        a->back = VIEW_MAIN;
     } else {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         if (!e) return;
@@ -961,6 +994,37 @@ static void scroll_doc(App *a, size_t *top, int ch)
     }
 }
 
+static void start_filter(App *a)
+{
+    a->editing = true;
+    free(a->filter_before);
+    a->filter_before = xstrdup(a->filter);
+    strbuf_reset(&a->edit);
+    if (a->filter) strbuf_adds(&a->edit, a->filter);
+}
+
+/* the pods view: moving, sorting, Enter opens the pod's node, / filters, q / Esc back */
+static bool pods_key(App *a, int ch)
+{
+    if (pods_view_key(&a->pods, ch)) return true;
+    const PodRow *r;
+    switch (ch) {
+    case 'q': case 27: case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 'p': a->view = VIEW_MAIN; break;
+    case '/': start_filter(a); break;
+    case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
+        r = pods_view_selected(&a->pods);
+        if (!r) break;
+        free(a->view_node);
+        a->view_node = xstrdup(r->node->name);
+        a->view = VIEW_NODE;
+        a->back = VIEW_PODS;
+        a->view_top = 0;
+        break;
+    default: break;
+    }
+    return true;
+}
+
 /* false: quit */
 static bool handle_key(App *a, int ch)
 {
@@ -973,8 +1037,10 @@ static bool handle_key(App *a, int ch)
     }
     if (ch == '?' || ch == KEY_F(1)) { a->help = true; a->help_top = 0; return true; }
     if (ch == 'r' || ch == KEY_F(5)) { refresh_now(a); return true; }
+    if (a->view == VIEW_PODS) return pods_key(a, ch);
     if (a->view != VIEW_MAIN) {
-        if (ch == 'q' || ch == 27 || ch == KEY_LEFT || ch == 'h' || ch == KEY_BACKSPACE) a->view = VIEW_MAIN;
+        if (ch == 'q' || ch == 27 || ch == KEY_LEFT || ch == 'h' || ch == KEY_BACKSPACE)
+            a->view = a->view == VIEW_NODE ? a->back : VIEW_MAIN;
         else scroll_doc(a, &a->view_top, ch);
         return true;
     }
@@ -996,13 +1062,8 @@ static bool handle_key(App *a, int ch)
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
         open_selected(a);
         break;
-    case '/':
-        a->editing = true;
-        free(a->filter_before);
-        a->filter_before = xstrdup(a->filter);
-        strbuf_reset(&a->edit);
-        if (a->filter) strbuf_adds(&a->edit, a->filter);
-        break;
+    case '/': start_filter(a); break;
+    case 'p': a->view = VIEW_PODS; break;
     case 's': case KEY_F(6):
         a->sort = (SortKey)((a->sort + 1) % SORT__COUNT);
         rebuild_lists(a);
@@ -1074,5 +1135,6 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     strbuf_free(&a.edit);
     free(a.sel_node); free(a.sel_pend);
     free(a.view_node); free(a.view_ns); free(a.view_pod);
+    pods_view_free(&a.pods);
     return rc;
 }
