@@ -162,3 +162,51 @@ MSG="back to the main screen at 80x24"; check_ok wait_for main "Enter Node Tab P
 keys main q
 MSG="q quits with exit 0"; check_ok wait_for main "TOP-EXIT=0" 10
 TM kill-session -t main
+
+# ---- with metrics: a real Prometheus on generated DCGM series (tests/lib/prometheus.sh) -------
+. "$KGPU_ROOT/tests/lib/prometheus.sh"
+if ! prom_available; then
+  ok "prometheus/promtool not installed: the pods view with metrics is not checked"
+  exit 0
+fi
+if ! python3 "$KGPU_ROOT/tests/gen/gen_dcgm_series.py" --spec "$KGPU_ROOT/tests/fixtures/metrics/fleet-usage.json" \
+     --cluster "$FIX" --openmetrics "$T/dcgm.om" --expected "$T/expected.json" --scrape-dir "$T/scrape"; then
+  fail "metrics: generator failed"; exit 1
+fi
+prom_backfill "$T/dcgm.om" "$T/prom-data" || { fail "metrics: backfill"; exit 1; }
+prom_start "$T/prom-data" || { fail "metrics: prometheus did not start"; exit 1; }
+NOW=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["evalTime"])' "$T/expected.json")
+KUBECTL_GPU_NOW=$NOW kgpu status --snapshot "$FIX" --prometheus "$PROM_URL" -o json
+check_rc 0 "metrics: status -o json"
+MJ=$OUT
+M() { json_get "$MJ" "$1"; }
+MP='[(p["namespace"] + "/" + p["name"], n["name"], p.get("memoryUsedMiB"), p.get("utilization")) for n in d["nodes"] for p in n["pods"]]'
+# the first pod by memory used and by utilization (unknown last; ties by namespace/name)
+BY_MEM=$(M "'%s %s' % sorted($MP, key=lambda x: (x[2] is None, -(x[2] or 0), x[0]))[0][:2]")
+BY_UTIL=$(M "'%s %s' % sorted($MP, key=lambda x: (x[3] is None, -(x[3] or 0), x[0]))[0][:2]")
+check_match "$(M "len([x for x in $MP if x[2] is not None])")" "^[1-9]" "metrics: some pods have usage"
+
+start_shell met 120 40 KUBECTL_GPU_NOW="$NOW"
+keys met "$KGPU_BIN top --snapshot $FIX --prometheus $PROM_URL; echo TOP-EXIT=\$?" Enter
+MSG="metrics: top starts with metrics"; check_ok wait_re met "Idle [0-9]" 20
+keys met p
+MSG="metrics: the pods view has MEMORY, UTIL and IDLE"; check_ok wait_re met "GPU PODS .*MEMORY +UTIL +IDLE" 5
+keys met s
+MSG="metrics: s sorts by memory"; check_ok wait_for met "Sort:memory" 5
+keys met Home
+sleep 0.3; cap met
+read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
+if same_row "$P_NAME $P_NODE" "$BY_MEM"; then ok "metrics: the first row uses the most memory ($BY_MEM)"
+else fail "metrics: by memory first row [$P_NAME $P_NODE], want [$BY_MEM]"; fi
+keys met s
+MSG="metrics: s sorts by utilization"; check_ok wait_for met "Sort:utilization" 5
+keys met Home
+sleep 0.3; cap met
+read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
+if same_row "$P_NAME $P_NODE" "$BY_UTIL"; then ok "metrics: the first row has the highest utilization ($BY_UTIL)"
+else fail "metrics: by utilization first row [$P_NAME $P_NODE], want [$BY_UTIL]"; fi
+keys met s
+MSG="metrics: s sorts by idle devices"; check_ok wait_for met "Sort:idle" 5
+keys met q q
+MSG="metrics: q quits with exit 0"; check_ok wait_for met "TOP-EXIT=0" 10
+TM kill-session -t met
