@@ -52,6 +52,7 @@ static int row_cmp(const void *pa, const void *pb)
     case PSORT_IDLE:
         /* most devices held idle first, then the least used */
         c = cmp_desc((double)x->idle, (double)y->idle);
+        if (!c) c = (int)isnan(usage(x, false)) - (int)isnan(usage(y, false));    /* unknown last */
         if (!c) c = -cmp_desc(usage(x, false), usage(y, false));
         break;
     case PSORT_NS: c = strcmp(x->pod->ns, y->pod->ns); break;
@@ -321,7 +322,7 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
         else screen_putf(y, cx, c->idle, at, "%*s", c->idle, "-");
         cx += c->idle + 1;
     }
-    screen_put_cut(y, cx, x + w - cx, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
+    screen_put_cut(y, cx, x + w - cx - 1, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
                    r->pod->phase);
 }
 

@@ -205,8 +205,20 @@ sleep 0.3; cap met
 read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE" "$BY_UTIL"; then ok "metrics: the first row has the highest utilization ($BY_UTIL)"
 else fail "metrics: by utilization first row [$P_NAME $P_NODE], want [$BY_UTIL]"; fi
+# idle devices per pod: the devices whose metrics name the pod and are held idle
+IDLE='{(p["namespace"] + "/" + p["name"], n["name"]): sum(1 for g in n.get("gpus", []) if g.get("idleAllocated") and g.get("pod") and g["pod"]["name"] == p["name"] and (g["pod"].get("namespace") or "") == p["namespace"]) for n in d["nodes"] for p in n["pods"]}'
+MAXIDLE=$(M "max($IDLE.values())")
+IDLE_TOTAL=$(M "sum($IDLE.values())")
+BY_IDLE=$(M "'%s %s' % sorted($MP, key=lambda x: (-$IDLE[(x[0], x[1])], x[3] is None, x[3] if x[3] is not None else 0, x[0]))[0][:2]")
 keys met s
 MSG="metrics: s sorts by idle devices"; check_ok wait_for met "Sort:idle" 5
+keys met Home
+sleep 0.3; cap met
+read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
+if same_row "$P_NAME $P_NODE" "$BY_IDLE"; then ok "metrics: the first row holds the most idle devices ($MAXIDLE: $BY_IDLE)"
+else fail "metrics: by idle first row [$P_NAME $P_NODE], want [$BY_IDLE]"; fi
+check_eq "$(awk '/^ NAMESPACES / { on = 1; next } on && NF >= 6 { s += $NF } END { print s + 0 }' <<<"$SCREEN")" "$IDLE_TOTAL" \
+  "metrics: the namespaces' idle devices add up to the pods' ($IDLE_TOTAL)"
 keys met q q
 MSG="metrics: q quits with exit 0"; check_ok wait_for met "TOP-EXIT=0" 10
 TM kill-session -t met
