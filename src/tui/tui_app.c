@@ -210,7 +210,10 @@ static void rebuild_lists(App *a)
     free(a->nodes); free(a->pend); free(a->pend_count);
     a->nodes = a->pend = a->pend_count = NULL;
     a->nnodes = a->npend = a->npend_pods = 0;
-    pods_view_rebuild(&a->pods, a->data, pod_matches, a);
+    /* the pods view's rows only while it (or a node opened from it) shows: on a large cluster
+     * they are every pod holding GPUs; otherwise none are kept (they would point into old data) */
+    bool pods_shown = a->view == VIEW_PODS || (a->view == VIEW_NODE && a->back == VIEW_PODS);
+    pods_view_rebuild(&a->pods, pods_shown ? a->data : NULL, pod_matches, a);
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
     const GpuStatus *st = &a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
@@ -604,7 +607,11 @@ static bool pods_key(App *a, int ch)
     if (pods_view_key(&a->pods, ch)) return true;
     const PodRow *r;
     switch (ch) {
-    case 'q': case 27: case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 'p': a->view = VIEW_MAIN; break;
+    case 'q': case 27: case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 'p':
+        a->view = VIEW_MAIN;
+        a->back = VIEW_MAIN;
+        rebuild_lists(a);             /* the pods view's rows are let go */
+        break;
     case '/': start_filter(a); break;
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
         r = pods_view_selected(&a->pods);
@@ -658,7 +665,10 @@ static bool handle_key(App *a, int ch)
         open_selected(a);
         break;
     case '/': start_filter(a); break;
-    case 'p': a->view = VIEW_PODS; break;
+    case 'p':
+        a->view = VIEW_PODS;
+        rebuild_lists(a);
+        break;
     case 's': case KEY_F(6):
         a->sort = (SortKey)((a->sort + 1) % SORT__COUNT);
         rebuild_lists(a);
