@@ -310,7 +310,7 @@ static void draw_header(App *a)
     }
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
-    screen_put(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
+    screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
     if (rw) screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
     strbuf_free(&left);
     strbuf_free(&right);
@@ -456,15 +456,16 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
     int y = HEADER_ROWS, rows = LINES - 1 - HEADER_ROWS - 1;
     if (rows < 1) return;
     screen_fill(y, 0, COLS, TA_PANE_FOCUS);
-    screen_put(y, 1, COLS - 2, TA_PANE_FOCUS, title);
     size_t max_top = d->n > (size_t)rows ? d->n - (size_t)rows : 0;
     if (*top > max_top) *top = max_top;
+    int pw = 0;
     if (d->n > (size_t)rows) {
         char pos[48];
         snprintf(pos, sizeof pos, "lines %zu-%zu of %zu ", *top + 1, *top + (size_t)rows, d->n);
-        int pw = screen_width(pos);
+        pw = screen_width(pos);
         screen_put(y, COLS - pw, pw, TA_PANE_FOCUS, pos);
     }
+    screen_put_cut(y, 1, COLS - 2 - (pw ? pw + 1 : 0), TA_PANE_FOCUS, title);
     text_draw(d, y + 1, 1, rows, COLS - 2, *top);
     for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
     a->view_rows = rows;

@@ -267,18 +267,20 @@ static void draw_detail(App *a, int y, int h, int w)
     if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));
-        int cx = 1 + screen_put(y, 1, w - 2, at, n);
+        char *t = xasprintf("%s  %s", n, verdict_name(e->verdict));
+        screen_put_cut(y, 1, w - 2, at, t);
+        free(t);
         free(n);
-        screen_putf(y, cx, w - cx - 1, at, "  %s", verdict_name(e->verdict));
         text_newline(&d);
         text_wrap(&d, 0, TA_NORMAL, e->summary ? e->summary : "");
         text_newline(&d);
         text_add(&d, TA_DIM, "Enter: the full explanation with the scheduler's message, per-node reasons and fixes");
     } else if (node_at(a, a->node_panel.selected)) {
         const NodeStatus *n = node_at(a, a->node_panel.selected);
-        int cx = 1 + screen_put(y, 1, w - 2, at, n->name);
         char *s = view_node_summary(n);
-        screen_putf(y, cx, w - cx - 1, at, "  %s", s);
+        char *t = xasprintf("%s  %s", n->name, s);
+        screen_put_cut(y, 1, w - 2, at, t);
+        free(t);
         free(s);
         view_node_detail(&d, a->data, n);
     } else {

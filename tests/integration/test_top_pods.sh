@@ -76,11 +76,16 @@ start_shell main 80 24
 keys main "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
 MSG="startup"; check_ok wait_for main "NODES " 15
 MSG="the function bar offers the pods view"; check_ok wait_for main "p Pods" 3
+# the title row: " kubectl gpu top  snapshot PATH of DATE" left of "refresh disabled "
+if [ $(( 28 + ${#FIX} + 21 )) -gt $(( 80 - 17 - 1 )) ]; then
+  check_match "$SCREEN" "^ kubectl gpu top  snapshot .*… +refresh disabled" "80 columns: the title row's long snapshot path ends in an ellipsis"
+fi
 
 # ---- the pods view --------------------------------------------------------------------------
 keys main p
 MSG="p opens the pods view with every pod holding GPUs ($NPODS)"; check_ok wait_for main "GPU PODS $NPODS" 5
-check_contains "$SCREEN" "Sort:gpus" "pods view: sorted by GPUs first, the function bar says so"
+# the function bar is drawn last: once it shows, the capture holds the whole frame
+MSG="pods view: sorted by GPUs first, the function bar says so"; check_ok wait_for main "Sort:gpus" 5
 check_contains "$SCREEN" "GPUS$(printf '\xe2\x96\xbc')" "pods view: the GPUS header carries the sort mark"
 # a name cut with an ellipsis: compare what shows before it
 same_row() {
@@ -113,13 +118,13 @@ keys main Home
 sleep 0.2
 keys main Enter
 MSG="Enter opens the node of the first (selected) pod"; check_ok wait_for main "NODE $P_NODE" 5
-check_match "$SCREEN" "^ Node +$P_NODE\$" "the pod's node view"
+MSG="the pod's node view"; check_ok wait_re main "^ Node +$P_NODE\$" 5
 keys main q
 MSG="q from that node goes back to the pods view"; check_ok wait_for main "GPU PODS $NPODS" 5
 
 keys main / r e s e a r c h Enter
 MSG="the filter narrows the pods to research's ($NRESEARCH of $NPODS)"; check_ok wait_for main "GPU PODS $NRESEARCH/$NPODS" 5
-check_eq "$(awk '/^ NAMESPACES / { print $2 }' <<<"$SCREEN")" "1" "filtered: one namespace in the totals"
+MSG="filtered: one namespace in the totals"; check_ok wait_for main "NAMESPACES 1 " 5
 keys main q
 MSG="q goes back to the main screen"; check_ok wait_for main "Enter Node Tab Pane" 5
 # the filter was left as typed: Esc on the main screen clears it, a second quits; clear it here
@@ -147,6 +152,7 @@ cap main; check_eq "$(detail_node)" "$FIRSTN" "Home: the detail pane shows the f
 TM resize-window -t main -x 200 -y 50
 keys main p
 MSG="200 columns: the pods view"; check_ok wait_for main "GPU PODS $NPODS" 5
+MSG="200 columns: the whole frame"; check_ok wait_for main "q Back" 5
 ROWS=$(awk '/^ GPU PODS / { on = 1; next } /^ NAMESPACES / { on = 0 } on' <<<"$SCREEN")
 check_not_contains "$ROWS" "…" "200 columns: no pod name, node or resource is cut"
 keys main /
@@ -213,7 +219,7 @@ BY_IDLE=$(M "'%s %s' % sorted($MP, key=lambda x: (-$IDLE[(x[0], x[1])], x[3] is 
 keys met s
 MSG="metrics: s sorts by idle devices"; check_ok wait_for met "Sort:idle" 5
 keys met Home
-sleep 0.3; cap met
+sleep 0.3; wait_for met "Sort:idle" 5
 read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE" "$BY_IDLE"; then ok "metrics: the first row holds the most idle devices ($MAXIDLE: $BY_IDLE)"
 else fail "metrics: by idle first row [$P_NAME $P_NODE], want [$BY_IDLE]"; fi
