@@ -49,7 +49,8 @@ bool screen_utf8(void);
 bool screen_color(void);
 /* the signal that asked to quit (SIGINT, SIGTERM, ...), 0 when none */
 int screen_quit_signal(void);
-/* next key (curses codes, KEY_RESIZE ...) or -1 after the input timeout */
+/* next key (curses codes, KEY_RESIZE ...) or -1 after the input timeout or an escape
+ * sequence ncurses does not know (dropped whole; a lone Esc is 27) */
 int screen_getkey(void);
 
 int screen_attr(TuiAttr a);
@@ -57,6 +58,8 @@ const char *screen_glyph(TuiGlyph g);
 
 /* text s at (y, x), at most maxw columns (clipped to the screen); returns columns drawn */
 int screen_put(int y, int x, int maxw, TuiAttr a, const char *s);
+/* as screen_put, but text longer than maxw ends in an ellipsis (the last column(s)) */
+int screen_put_cut(int y, int x, int maxw, TuiAttr a, const char *s);
 int screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* w blank columns in attribute a */

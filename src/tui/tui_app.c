@@ -1,4 +1,5 @@
-/* tui_app.c — the event loop of `kubectl gpu top`: layout, the main screen, the key map.
+/* tui_app.c — the event loop of `kubectl gpu top`: the header, the function bar, the key map
+ * (the main screen's panes are tui_main.c, the pods view tui_views_pods.c).
  *
  * Screen (80x24 and up):
  *   4 header rows     title and where the data comes from; counts; totals per GPU resource;
@@ -15,7 +16,7 @@
  * Every screen is drawn from the current TopData each time, so a refresh, a resize or a new
  * filter never leaves stale text behind.
  */
-#include "tui/tui.h"
+#include "tui/tui_app.h"
 #include "util/error.h"
 #include "model/labels.h"
 #include "util/strmap.h"
@@ -24,6 +25,7 @@
 #include "tui/tui_screen.h"
 #include "tui/tui_text.h"
 #include "tui/tui_views.h"
+#include "tui/tui_views_pods.h"
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>
@@ -34,72 +36,14 @@
 #include <strings.h>
 #include <time.h>
 
-#define HEADER_ROWS 4
-
-typedef enum { PANE_NODES, PANE_PENDING } PaneId;
-typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN } ViewId;
-typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
 static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "utilization", "idle" };
 
-typedef struct {
-    const TuiOptions *opt;
-    Feed *feed;
-    TopData *data;
-    FeedStatus fs;
-    /* the lists as shown: indices into status.gpu_node_list / tc->pending.items */
-    size_t *nodes, nnodes;
-    size_t *pend, npend;
-    size_t *pend_count;          /* parallel to pend: the identical waiting pods a row stands for */
-    size_t npend_pods;           /* pods the pending rows stand for */
-    /* the explain view's pod with its fixes (the list is made without them): borrows full_tc */
-    Explanation full;
-    TopCluster *full_tc;
-    const Explanation *full_src;
-    Panel node_panel, pend_panel;
-    PaneId focus;
-    SortKey sort;
-    /* filter: applied text, its selector form, the text being typed */
-    char *filter;
-    LabelSelector sel;
-    bool sel_mode;
-    bool editing;
-    Strbuf edit;
-    char *filter_before;
-    /* selection kept across refreshes, sorting and filtering */
-    char *sel_node, *sel_pend;
-    /* drill-down */
-    ViewId view;
-    char *view_node, *view_ns, *view_pod;
-    size_t view_top;
-    bool help;
-    size_t help_top;
-    int view_rows;               /* rows of the last drawn view, for paging */
-    size_t view_lines;
-    /* a transient message in the status line */
-    char message[200];
-    time_t message_until;
-} App;
-
-enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
-
 /* ------------------------------------------------------------------ helpers */
-
-static const char *ellipsis(void) { return screen_utf8() ? "…" : "..."; }
 
 static void app_message(App *a, const char *msg)
 {
     snprintf(a->message, sizeof a->message, "%s", msg);
     a->message_until = time(NULL) + 3;
-}
-
-static const NodeStatus *node_at(const App *a, size_t i)
-{
-    return i < a->nnodes ? &a->data->status.gpu_node_list[a->nodes[i]] : NULL;
-}
-
-static const Explanation *pend_at(const App *a, size_t i)
-{
-    return i < a->npend ? &a->data->tc->pending.items[a->pend[i]] : NULL;
 }
 
 static const NodeStatus *find_node(const App *a, const char *name)
@@ -109,11 +53,6 @@ static const NodeStatus *find_node(const App *a, const char *name)
     for (size_t i = 0; i < st->ngpu_node_list; i++)
         if (str_eq(st->gpu_node_list[i].name, name)) return &st->gpu_node_list[i];
     return NULL;
-}
-
-static size_t pend_count_at(const App *a, size_t i)
-{
-    return i < a->npend && a->pend_count ? a->pend_count[i] : 1;
 }
 
 static void full_clear(App *a)
@@ -147,18 +86,6 @@ static const Explanation *find_pending(const App *a, const char *ns, const char 
 }
 
 static char *pend_key(const Explanation *e) { return xasprintf("%s/%s", e->ns, e->name); }
-
-static double alloc_frac(const NodeStatus *n)
-{
-    int64_t total = node_status_allocatable(n);
-    return total > 0 ? (double)node_status_allocated(n) / (double)total : NAN;
-}
-
-static TuiAttr pick(TuiAttr a, bool sel, bool focused)
-{
-    if (!sel) return a;
-    return focused ? TA_SELECTED : TA_SELECTED_BLUR;
-}
 
 /* ------------------------------------------------------------------ filter */
 
@@ -215,6 +142,21 @@ static bool node_matches(const App *a, const NodeStatus *n)
     return node && labels_contain(&node->labels, a->filter);
 }
 
+/* the pods view: a word matches the pod's namespace/name or its node (name, product, labels);
+ * a selector matches the node's labels */
+static bool pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p)
+{
+    const App *a = ctx;
+    if (!a->filter || !*a->filter) return true;
+    const Node *node = cluster_find_node(&a->data->tc->cluster, n->name);
+    if (a->sel_mode) return node && label_selector_matches(&a->sel, &node->labels);
+    char *key = xasprintf("%s/%s", p->ns, p->name);
+    bool m = contains_ci(key, a->filter) || contains_ci(n->name, a->filter) || contains_ci(n->product, a->filter) ||
+             (node && labels_contain(&node->labels, a->filter));
+    free(key);
+    return m;
+}
+
 static bool pending_matches(const App *a, const Explanation *e)
 {
     if (!a->filter || !*a->filter) return true;
@@ -268,6 +210,10 @@ static void rebuild_lists(App *a)
     free(a->nodes); free(a->pend); free(a->pend_count);
     a->nodes = a->pend = a->pend_count = NULL;
     a->nnodes = a->npend = a->npend_pods = 0;
+    /* the pods view's rows only while it (or a node opened from it) shows: on a large cluster
+     * they are every pod holding GPUs; otherwise none are kept (they would point into old data) */
+    bool pods_shown = a->view == VIEW_PODS || (a->view == VIEW_NODE && a->back == VIEW_PODS);
+    pods_view_rebuild(&a->pods, pods_shown ? a->data : NULL, pod_matches, a);
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
     const GpuStatus *st = &a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
@@ -364,7 +310,7 @@ static void draw_header(App *a)
     }
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
-    screen_put(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
+    screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
     if (rw) screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
     strbuf_free(&left);
     strbuf_free(&right);
@@ -444,293 +390,6 @@ static void draw_header(App *a)
     }
 }
 
-/* ------------------------------------------------------------------ node list */
-
-typedef struct {
-    App *a;
-    bool metrics;
-    int name, product, mode, alloc, bar, pct, status;
-} NodeCols;
-
-static void mode_col(char *out, size_t n, const NodeStatus *ns)
-{
-    char *m = node_status_mode(ns);
-    snprintf(out, n, "%s", m);
-    free(m);
-}
-
-static void node_cols(App *a, int w, NodeCols *nc)
-{
-    memset(nc, 0, sizeof *nc);
-    nc->a = a;
-    nc->metrics = a->data && a->data->status.has_metrics;
-    char title[48];
-    snprintf(title, sizeof title, "NODES %zu", a->nnodes);
-    nc->name = screen_width(title) + 4;
-    nc->product = 7;
-    nc->alloc = 5;
-    for (size_t i = 0; i < a->nnodes; i++) {
-        const NodeStatus *n = node_at(a, i);
-        int l = screen_width(n->name);
-        if (l > nc->name) nc->name = l;
-        l = screen_width(n->short_product ? n->short_product : "-");
-        if (l > nc->product) nc->product = l;
-        char buf[48];
-        snprintf(buf, sizeof buf, "%lld/%lld", (long long)node_status_allocated(n), (long long)node_status_allocatable(n));
-        l = (int)strlen(buf);
-        if (l > nc->alloc) nc->alloc = l;
-    }
-    int status_want = 6;
-    for (size_t i = 0; i < a->nnodes; i++) {
-        char *word = node_status_word(node_at(a, i));
-        int l = screen_width(word) + (nc->metrics && node_at(a, i)->idle_allocated ? 8 : 0);
-        free(word);
-        if (l > status_want) status_want = l;
-    }
-    if (status_want > (nc->metrics ? 16 : 28)) status_want = nc->metrics ? 16 : 28;
-    if (nc->name > 24) nc->name = 24;
-    if (nc->product > 16) nc->product = 16;
-    if (w < 72) nc->product = 0;
-    if (w < 50 && nc->name > 12) nc->name = 12;
-    int fixed = 1 + nc->name + 1 + (nc->product ? nc->product + 1 : 0) + nc->alloc + 1;
-    if (nc->metrics) {
-        nc->pct = 5;
-        fixed += 1 + nc->pct + 1 + nc->pct + 1 + 1;
-        nc->bar = (w - fixed - status_want) / 3;
-        if (nc->bar > 20) nc->bar = 20;
-        if (nc->bar < 4) nc->bar = 4;
-        nc->status = w - fixed - 3 * nc->bar;
-    } else {
-        nc->mode = 4;
-        for (size_t i = 0; i < a->nnodes; i++) {
-            char m[64];
-            mode_col(m, sizeof m, node_at(a, i));
-            if (screen_width(m) > nc->mode) nc->mode = screen_width(m);
-        }
-        if (nc->mode > 16) nc->mode = 16;
-        if (w < 66) nc->mode = 0;
-        fixed += (nc->mode ? nc->mode + 1 : 0) + 1;
-        nc->bar = w - fixed - status_want;
-        if (nc->bar > 24) nc->bar = 24;
-        if (nc->bar < 6) nc->bar = 6;
-        nc->status = w - fixed - nc->bar;
-    }
-    if (nc->status < 1) nc->status = 1;
-}
-
-static void node_header(void *ctx, int y, int x, int w, bool focused)
-{
-    NodeCols *nc = ctx;
-    App *a = nc->a;
-    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
-    char title[48];
-    if (a->data && a->nnodes != a->data->status.ngpu_node_list)
-        snprintf(title, sizeof title, "NODES %zu/%zu", a->nnodes, a->data->status.ngpu_node_list);
-    else
-        snprintf(title, sizeof title, "NODES %zu", a->nnodes);
-    int cx = x + 1;
-    const char *mark = screen_glyph(G_SORT);
-    screen_putf(y, cx, nc->name, at, "%s%s", title, a->sort == SORT_NAME ? mark : "");
-    cx += nc->name + 1;
-    if (nc->product) { screen_put(y, cx, nc->product, at, "PRODUCT"); cx += nc->product + 1; }
-    if (nc->metrics) {
-        screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
-        cx += nc->alloc + 1 + nc->bar + 1;
-        screen_putf(y, cx, nc->bar + nc->pct, at, "UTIL%s", a->sort == SORT_UTIL ? mark : "");
-        cx += nc->bar + nc->pct + 1;
-        screen_put(y, cx, nc->bar + nc->pct, at, "MEM");
-        cx += nc->bar + nc->pct + 1;
-    } else {
-        if (nc->mode) { screen_put(y, cx, nc->mode, at, "MODE"); cx += nc->mode + 1; }
-        screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
-        cx += nc->alloc + 1 + nc->bar + 1;
-    }
-    screen_putf(y, cx, x + w - cx, at, "STATUS%s", a->sort == SORT_IDLE ? "  (sort: idle)" :
-                a->sort == SORT_UTIL && !nc->metrics ? "  (sort: utilization)" : "");
-}
-
-static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool focused)
-{
-    NodeCols *nc = ctx;
-    const NodeStatus *n = node_at(nc->a, i);
-    TuiAttr over = sel ? pick(TA_NORMAL, true, focused) : TA_NORMAL;
-    int cx = x + 1;
-    screen_put(y, cx, nc->name, pick(TA_NORMAL, sel, focused), n->name);
-    cx += nc->name + 1;
-    if (nc->product) {
-        screen_put(y, cx, nc->product, pick(TA_NORMAL, sel, focused), n->short_product ? n->short_product : "-");
-        cx += nc->product + 1;
-    }
-    if (!nc->metrics) {
-        if (nc->mode) {
-            char m[64];
-            mode_col(m, sizeof m, n);
-            screen_put(y, cx, nc->mode, pick(str_starts_with(m, "MIG INVALID") ? TA_ERROR : TA_NORMAL, sel, focused), m);
-            cx += nc->mode + 1;
-        }
-    }
-    char buf[48];
-    if (n->nres) snprintf(buf, sizeof buf, "%lld/%lld", (long long)node_status_allocated(n), (long long)node_status_allocatable(n));
-    else if (n->dra.devices) snprintf(buf, sizeof buf, "%d/%d", n->dra.allocated, n->dra.devices);   /* DRA */
-    else snprintf(buf, sizeof buf, "-");
-    screen_putf(y, cx, nc->alloc, pick(TA_NORMAL, sel, focused), "%*s", nc->alloc, buf);
-    cx += nc->alloc + 1;
-    screen_bar(y, cx, nc->bar, alloc_frac(n), TA_BAR_ALLOC, over);
-    cx += nc->bar + 1;
-    if (nc->metrics) {
-        screen_bar(y, cx, nc->bar, isnan(n->util) ? NAN : n->util / 100.0, TA_BAR_UTIL, over);
-        cx += nc->bar;
-        if (isnan(n->util)) snprintf(buf, sizeof buf, "    -");
-        else snprintf(buf, sizeof buf, " %3.0f%%", n->util);
-        screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
-        cx += nc->pct + 1;
-        double mf = !isnan(n->mem_used_mib) && !isnan(n->mem_total_mib) && n->mem_total_mib > 0
-                    ? n->mem_used_mib / n->mem_total_mib : NAN;
-        screen_bar(y, cx, nc->bar, mf, TA_BAR_MEM, over);
-        cx += nc->bar;
-        if (isnan(mf)) snprintf(buf, sizeof buf, "    -");
-        else snprintf(buf, sizeof buf, " %3.0f%%", mf * 100);
-        screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
-        cx += nc->pct + 1;
-    }
-    char *word = node_status_word(n);
-    Strbuf sb = STRBUF_INIT;
-    strbuf_adds(&sb, word);
-    if (nc->metrics && n->idle_allocated) strbuf_addf(&sb, " idle:%d", n->idle_allocated);
-    screen_put(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
-    strbuf_free(&sb);
-    free(word);
-}
-
-/* ------------------------------------------------------------------ pending list */
-
-typedef struct { App *a; int name, gpus, verdict; } PendCols;
-
-static char *pend_name(const Explanation *e, size_t count)
-{
-    if (e->created && count > 1) return xasprintf("%s/%s/%s (%zu pods)", e->ns, e->owner_kind, e->owner_name, count);
-    if (e->created) return xasprintf("%s/%s", e->ns, e->name);
-    return xasprintf("%s/%s/%s (not created)", e->ns, e->owner_kind ? e->owner_kind : "owner", e->name);
-}
-
-/* "nvidia.com/gpu:4,nvidia.com/mig-1g.10gb:1" -> "gpu:4,mig-1g.10gb:1"; caller frees */
-static char *pend_gpus(const Explanation *e)
-{
-    char *g = explanation_gpus(e);
-    Strbuf sb = STRBUF_INIT;
-    for (const char *p = g; *p; ) {
-        if (str_starts_with(p, "nvidia.com/")) { p += strlen("nvidia.com/"); continue; }
-        strbuf_addch(&sb, *p++);
-    }
-    free(g);
-    return strbuf_detach(&sb);
-}
-
-static void pend_cols(App *a, int w, PendCols *pc)
-{
-    pc->a = a;
-    pc->name = 12;
-    pc->gpus = 4;
-    pc->verdict = 12;
-    for (size_t i = 0; i < a->npend; i++) {
-        const Explanation *e = pend_at(a, i);
-        char *n = pend_name(e, pend_count_at(a, i));
-        int l = screen_width(n);
-        free(n);
-        if (l > pc->name) pc->name = l;
-        char *g = pend_gpus(e);
-        l = screen_width(g);
-        free(g);
-        if (l > pc->gpus) pc->gpus = l;
-    }
-    int cap = w / 2 - 2;
-    if (pc->name > cap) pc->name = cap;
-    if (pc->gpus > 24) pc->gpus = 24;
-    if (w < 70 && pc->gpus > 14) pc->gpus = 14;
-}
-
-static void pend_header(void *ctx, int y, int x, int w, bool focused)
-{
-    PendCols *pc = ctx;
-    App *a = pc->a;
-    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
-    char title[48];
-    if (a->data && a->npend_pods != a->data->tc->pending.n)
-        snprintf(title, sizeof title, "PENDING %zu/%zu", a->npend_pods, a->data->tc->pending.n);
-    else
-        snprintf(title, sizeof title, "PENDING %zu", a->npend_pods);
-    int cx = x + 1;
-    screen_put(y, cx, pc->name, at, title);
-    cx += pc->name + 1;
-    screen_put(y, cx, pc->gpus, at, "GPUS");
-    cx += pc->gpus + 1;
-    screen_put(y, cx, pc->verdict, at, "VERDICT");
-    cx += pc->verdict + 1;
-    screen_put(y, cx, x + w - cx, at, "REASON");
-}
-
-static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool focused)
-{
-    PendCols *pc = ctx;
-    const Explanation *e = pend_at(pc->a, i);
-    int cx = x + 1;
-    char *n = pend_name(e, pend_count_at(pc->a, i));
-    screen_put(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
-    free(n);
-    cx += pc->name + 1;
-    char *g = pend_gpus(e);
-    screen_put(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
-    free(g);
-    cx += pc->gpus + 1;
-    screen_put(y, cx, pc->verdict, pick(view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
-    cx += pc->verdict + 1;
-    screen_put(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
-}
-
-/* ------------------------------------------------------------------ detail pane */
-
-static void draw_detail(App *a, int y, int h, int w)
-{
-    if (h <= 0) return;
-    TuiAttr at = TA_PANE_TITLE;
-    screen_fill(y, 0, w, at);
-    TextDoc d;
-    text_init(&d, w - 2);
-    if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
-        const Explanation *e = pend_at(a, a->pend_panel.selected);
-        char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));
-        int cx = 1 + screen_put(y, 1, w - 2, at, n);
-        free(n);
-        screen_putf(y, cx, w - cx - 1, at, "  %s", verdict_name(e->verdict));
-        text_newline(&d);
-        text_wrap(&d, 0, TA_NORMAL, e->summary ? e->summary : "");
-        text_newline(&d);
-        text_add(&d, TA_DIM, "Enter: the full explanation with the scheduler's message, per-node reasons and fixes");
-    } else if (node_at(a, a->node_panel.selected)) {
-        const NodeStatus *n = node_at(a, a->node_panel.selected);
-        int cx = 1 + screen_put(y, 1, w - 2, at, n->name);
-        char *s = view_node_summary(n);
-        screen_putf(y, cx, w - cx - 1, at, "  %s", s);
-        free(s);
-        view_node_detail(&d, a->data, n);
-    } else {
-        screen_put(y, 1, w - 2, at, "DETAIL");
-    }
-    int rows = h - 1;
-    if ((int)d.n > rows && rows > 0) {
-        /* the last row says there is more */
-        text_draw(&d, y + 1, 1, rows - 1, w - 2, 0);
-        screen_fill(y + rows, 0, w, TA_NORMAL);
-        screen_putf(y + rows, 1, w - 2, TA_DIM, "%s %zu more lines: Enter opens the full view", ellipsis(), d.n - (size_t)(rows - 1));
-    } else {
-        text_draw(&d, y + 1, 1, rows, w - 2, 0);
-    }
-    for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
-    text_free(&d);
-}
-
 /* ------------------------------------------------------------------ function bar */
 
 static void draw_fbar(App *a)
@@ -759,6 +418,14 @@ static void draw_fbar(App *a)
     else snprintf(filt, sizeof filt, "Filter");
     if (a->help) {
         items[n][0] = "q"; items[n++][1] = "Back";
+    } else if (a->view == VIEW_PODS) {
+        snprintf(sortlbl, sizeof sortlbl, "Sort:%s", pods_sort_name(a->pods.sort));
+        items[n][0] = "Enter"; items[n++][1] = "Node";
+        items[n][0] = "/"; items[n++][1] = filt;
+        items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "r"; items[n++][1] = "Refresh";
+        items[n][0] = "?"; items[n++][1] = "Help";
+        items[n][0] = "q"; items[n++][1] = "Back";
     } else if (a->view != VIEW_MAIN) {
         items[n][0] = screen_utf8() ? "↑↓" : "Up/Dn"; items[n++][1] = "Scroll";
         items[n][0] = "r"; items[n++][1] = "Refresh";
@@ -769,6 +436,7 @@ static void draw_fbar(App *a)
         items[n][0] = "Tab"; items[n++][1] = "Pane";
         items[n][0] = "/"; items[n++][1] = filt;
         items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "p"; items[n++][1] = "Pods";
         items[n][0] = "r"; items[n++][1] = "Refresh";
         items[n][0] = "?"; items[n++][1] = "Help";
         items[n][0] = "q"; items[n++][1] = "Quit";
@@ -783,60 +451,21 @@ static void draw_fbar(App *a)
 
 /* ------------------------------------------------------------------ screens */
 
-static void draw_main(App *a)
-{
-    int top = HEADER_ROWS, bottom = LINES - 1;      /* rows top..bottom-1 */
-    int body = bottom - top;
-    if (body < 3) return;
-    int w = COLS;
-    /* pending list: its items up to a quarter; detail: at least a fifth; nodes: their rows;
-     * what is left goes to the detail pane */
-    int pend_cap = body / 4 < 3 ? 3 : body / 4;
-    if (pend_cap > 12) pend_cap = 12;
-    int pend_h = (int)a->npend + 1;
-    if (pend_h < 2) pend_h = 2;
-    if (pend_h > pend_cap) pend_h = pend_cap;
-    int detail_min = body >= 12 ? (body / 5 > 4 ? body / 5 : 4) : 0;
-    int nodes_h = (int)a->nnodes + 1;
-    if (nodes_h < 3) nodes_h = 3;
-    if (nodes_h > body - pend_h - detail_min) nodes_h = body - pend_h - detail_min;
-    if (nodes_h < 2) { pend_h = 0; detail_min = 0; nodes_h = body; }
-    int detail_h = body - pend_h - nodes_h;
-
-    a->node_panel.focused = a->focus == PANE_NODES;
-    a->pend_panel.focused = a->focus == PANE_PENDING;
-    panel_place(&a->node_panel, top, 0, nodes_h, w);
-    panel_place(&a->pend_panel, top + nodes_h + detail_h, 0, pend_h, w);
-
-    NodeCols nc;
-    node_cols(a, w, &nc);
-    const char *empty = !a->data ? "loading..." : a->filter && *a->filter ? "no node matches the filter"
-                                                                         : "no GPU nodes";
-    panel_draw(&a->node_panel, node_header, node_row, &nc, empty);
-    draw_detail(a, top + nodes_h, detail_h, w);
-    if (pend_h) {
-        PendCols pc;
-        pend_cols(a, w, &pc);
-        panel_draw(&a->pend_panel, pend_header, pend_row, &pc,
-                   a->data && a->data->tc->pending.n ? "no pending pod matches the filter" : "no pending GPU pods");
-    }
-}
-
-/* a full-body TextDoc screen (node, explain, help) with a title row */
 static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
 {
     int y = HEADER_ROWS, rows = LINES - 1 - HEADER_ROWS - 1;
     if (rows < 1) return;
     screen_fill(y, 0, COLS, TA_PANE_FOCUS);
-    screen_put(y, 1, COLS - 2, TA_PANE_FOCUS, title);
     size_t max_top = d->n > (size_t)rows ? d->n - (size_t)rows : 0;
     if (*top > max_top) *top = max_top;
+    int pw = 0;
     if (d->n > (size_t)rows) {
         char pos[48];
         snprintf(pos, sizeof pos, "lines %zu-%zu of %zu ", *top + 1, *top + (size_t)rows, d->n);
-        int pw = screen_width(pos);
+        pw = screen_width(pos);
         screen_put(y, COLS - pw, pw, TA_PANE_FOCUS, pos);
     }
+    screen_put_cut(y, 1, COLS - 2 - (pw ? pw + 1 : 0), TA_PANE_FOCUS, title);
     text_draw(d, y + 1, 1, rows, COLS - 2, *top);
     for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
     a->view_rows = rows;
@@ -871,8 +500,10 @@ static void draw(App *a)
         draw_doc(a, t, &d, &a->view_top);
         free(t);
         text_free(&d);
+    } else if (a->view == VIEW_PODS) {
+        pods_view_draw(&a->pods, a->data, HEADER_ROWS, LINES - 1 - HEADER_ROWS, COLS, a->filter && *a->filter);
     } else {
-        draw_main(a);
+        main_draw(a);
     }
     draw_fbar(a);
     refresh();
@@ -935,6 +566,7 @@ static void open_selected(App *a)
         free(a->view_node);
         a->view_node = xstrdup(n->name);
         a->view = VIEW_NODE;
+        a->back = VIEW_MAIN;
     } else {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         if (!e) return;
@@ -961,6 +593,41 @@ static void scroll_doc(App *a, size_t *top, int ch)
     }
 }
 
+static void start_filter(App *a)
+{
+    a->editing = true;
+    free(a->filter_before);
+    a->filter_before = xstrdup(a->filter);
+    strbuf_reset(&a->edit);
+    if (a->filter) strbuf_adds(&a->edit, a->filter);
+}
+
+/* the pods view: moving, sorting, Enter opens the pod's node, / filters, q / Esc back */
+static bool pods_key(App *a, int ch)
+{
+    if (pods_view_key(&a->pods, ch)) return true;
+    const PodRow *r;
+    switch (ch) {
+    case 'q': case 27: case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 'p':
+        a->view = VIEW_MAIN;
+        a->back = VIEW_MAIN;
+        rebuild_lists(a);             /* the pods view's rows are let go */
+        break;
+    case '/': start_filter(a); break;
+    case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
+        r = pods_view_selected(&a->pods);
+        if (!r) break;
+        free(a->view_node);
+        a->view_node = xstrdup(r->node->name);
+        a->view = VIEW_NODE;
+        a->back = VIEW_PODS;
+        a->view_top = 0;
+        break;
+    default: break;
+    }
+    return true;
+}
+
 /* false: quit */
 static bool handle_key(App *a, int ch)
 {
@@ -973,8 +640,10 @@ static bool handle_key(App *a, int ch)
     }
     if (ch == '?' || ch == KEY_F(1)) { a->help = true; a->help_top = 0; return true; }
     if (ch == 'r' || ch == KEY_F(5)) { refresh_now(a); return true; }
+    if (a->view == VIEW_PODS) return pods_key(a, ch);
     if (a->view != VIEW_MAIN) {
-        if (ch == 'q' || ch == 27 || ch == KEY_LEFT || ch == 'h' || ch == KEY_BACKSPACE) a->view = VIEW_MAIN;
+        if (ch == 'q' || ch == 27 || ch == KEY_LEFT || ch == 'h' || ch == KEY_BACKSPACE)
+            a->view = a->view == VIEW_NODE ? a->back : VIEW_MAIN;
         else scroll_doc(a, &a->view_top, ch);
         return true;
     }
@@ -996,12 +665,10 @@ static bool handle_key(App *a, int ch)
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
         open_selected(a);
         break;
-    case '/':
-        a->editing = true;
-        free(a->filter_before);
-        a->filter_before = xstrdup(a->filter);
-        strbuf_reset(&a->edit);
-        if (a->filter) strbuf_adds(&a->edit, a->filter);
+    case '/': start_filter(a); break;
+    case 'p':
+        a->view = VIEW_PODS;
+        rebuild_lists(a);
         break;
     case 's': case KEY_F(6):
         a->sort = (SortKey)((a->sort + 1) % SORT__COUNT);
@@ -1074,5 +741,6 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     strbuf_free(&a.edit);
     free(a.sel_node); free(a.sel_pend);
     free(a.view_node); free(a.view_ns); free(a.view_pod);
+    pods_view_free(&a.pods);
     return rc;
 }

@@ -200,7 +200,28 @@ bool screen_is_open(void) { return s_open; }
 bool screen_utf8(void) { return s_utf8; }
 bool screen_color(void) { return s_color; }
 int screen_quit_signal(void) { return (int)s_quit_sig; }
-int screen_getkey(void) { int ch = getch(); return ch == ERR ? -1 : ch; }
+/* An Esc that ncurses could not match to a key (its terminfo does not know the sequence, e.g.
+ * bracketed paste's ESC [ 2 0 0 ~, or Alt-x sent as ESC x) arrives as 27 followed at once by
+ * the rest of the sequence.  Only a lone Esc (nothing follows within the escape delay) is the
+ * Esc key; the rest of an unknown sequence is read and dropped, so it never quits or acts. */
+int screen_getkey(void)
+{
+    int ch = getch();
+    if (ch == ERR) return -1;
+    if (ch != 27) return ch;
+    nodelay(stdscr, TRUE);
+    int next = getch();
+    if (next != ERR && (next == '[' || next == 'O')) {
+        /* CSI / SS3: parameter and intermediate bytes, then one final byte 0x40-0x7e */
+        for (int i = 0; i < 32; i++) {
+            int c = getch();
+            if (c == ERR || (c >= 0x40 && c <= 0x7e)) break;
+        }
+    }
+    nodelay(stdscr, FALSE);
+    timeout(200);
+    return next == ERR ? 27 : -1;
+}
 int screen_attr(TuiAttr a) { return a >= 0 && a < TA__COUNT ? s_attrs[a] : (int)A_NORMAL; }
 
 const char *screen_glyph(TuiGlyph g)
@@ -269,6 +290,17 @@ int screen_put(int y, int x, int maxw, TuiAttr a, const char *s)
     attrset(A_NORMAL);
     strbuf_free(&sb);
     return cols;
+}
+
+int screen_put_cut(int y, int x, int maxw, TuiAttr a, const char *s)
+{
+    if (!s || maxw <= 0) return 0;
+    if (screen_width(s) <= maxw) return screen_put(y, x, maxw, a, s);
+    const char *e = screen_glyph(G_ELLIPSIS);
+    int ew = screen_width(e);
+    if (maxw <= ew) return screen_put(y, x, maxw, a, s);
+    int n = screen_put(y, x, maxw - ew, a, s);
+    return n + screen_put(y, x + n, ew, a == TA_NORMAL ? TA_DIM : a, e);
 }
 
 int screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)

@@ -509,7 +509,9 @@ void view_help(TextDoc *d, bool live, double interval, int full_every)
         { "Tab", "switch between the node list and the pending pods" },
         { "Enter", "open the selected node (GPUs, MIG devices, slots, pods) or explain the pending pod" },
         { "/", "filter by name or label: type, Enter applies, Esc cancels; empty clears" },
-        { "s", "sort nodes: name, allocation, utilization, idle (held but unused GPUs)" },
+        { "s S", "sort nodes: name, allocation, utilization, idle (held but unused GPUs); S backwards" },
+        { "p", "the GPU pods view: every pod holding GPUs, with the totals per namespace; s sorts it "
+               "by GPUs, memory, utilization, idle devices (those three with metrics) or namespace" },
         { "r", "refresh now (the cluster lists and the metrics)" },
         { "?", "this help" },
         { "q Esc", "back; on the main screen quit (Esc first clears a filter)" },
@@ -531,6 +533,9 @@ void view_help(TextDoc *d, bool live, double interval, int full_every)
         "resource names together: whole GPUs, MIG devices, shared slots).",
         "UTIL and MEM: GPU utilization and memory used from DCGM, when metrics are available.",
         "Idle: GPUs held by a pod whose utilization stayed under the idle threshold.",
+        "GPUS in the pods view: the GPU resource units a pod holds (whole GPUs, MIG devices and "
+        "shared slots together, as its RESOURCES column lists them).",
+        "Text cut to fit a column ends in an ellipsis; a wider terminal shows more of it.",
         "Filter: a word matches node names, pod names and label keys or values; key=value, "
         "key!=value or 'key in (a,b)' match labels as a selector.",
     };

@@ -1,0 +1,95 @@
+/* tui_app.h — what the event loop of `kubectl gpu top` (tui_app.c) shares with the main
+ * screen's panes (tui_main.c): the App state and the small accessors of its lists.  Private to
+ * src/tui.
+ */
+#ifndef KGPU_TUI_APP_H
+#define KGPU_TUI_APP_H
+#include <math.h>
+#include <time.h>
+#include "model/labels.h"
+#include "tui/tui.h"
+#include "tui/tui_feed.h"
+#include "tui/tui_panel.h"
+#include "tui/tui_screen.h"
+#include "tui/tui_views_pods.h"
+
+#define HEADER_ROWS 4
+
+typedef enum { PANE_NODES, PANE_PENDING } PaneId;
+typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
+typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
+
+typedef struct {
+    const TuiOptions *opt;
+    Feed *feed;
+    TopData *data;
+    FeedStatus fs;
+    /* the lists as shown: indices into status.gpu_node_list / tc->pending.items */
+    size_t *nodes, nnodes;
+    size_t *pend, npend;
+    size_t *pend_count;          /* parallel to pend: the identical waiting pods a row stands for */
+    size_t npend_pods;           /* pods the pending rows stand for */
+    /* the explain view's pod with its fixes (the list is made without them): borrows full_tc */
+    Explanation full;
+    TopCluster *full_tc;
+    const Explanation *full_src;
+    Panel node_panel, pend_panel;
+    PaneId focus;
+    SortKey sort;
+    /* filter: applied text, its selector form, the text being typed */
+    char *filter;
+    LabelSelector sel;
+    bool sel_mode;
+    bool editing;
+    Strbuf edit;
+    char *filter_before;
+    /* selection kept across refreshes, sorting and filtering */
+    char *sel_node, *sel_pend;
+    /* drill-down */
+    ViewId view;
+    ViewId back;                 /* where q goes from the node view: the main screen or the pods */
+    PodsView pods;
+    char *view_node, *view_ns, *view_pod;
+    size_t view_top;
+    bool help;
+    size_t help_top;
+    int view_rows;               /* rows of the last drawn view, for paging */
+    size_t view_lines;
+    /* a transient message in the status line */
+    char message[200];
+    time_t message_until;
+} App;
+
+enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
+
+static inline const char *ellipsis(void) { return screen_utf8() ? "…" : "..."; }
+static inline const NodeStatus *node_at(const App *a, size_t i)
+{
+    return i < a->nnodes ? &a->data->status.gpu_node_list[a->nodes[i]] : NULL;
+}
+
+static inline const Explanation *pend_at(const App *a, size_t i)
+{
+    return i < a->npend ? &a->data->tc->pending.items[a->pend[i]] : NULL;
+}
+
+static inline size_t pend_count_at(const App *a, size_t i)
+{
+    return i < a->npend && a->pend_count ? a->pend_count[i] : 1;
+}
+
+static inline double alloc_frac(const NodeStatus *n)
+{
+    int64_t total = node_status_allocatable(n);
+    return total > 0 ? (double)node_status_allocated(n) / (double)total : NAN;
+}
+
+static inline TuiAttr pick(TuiAttr a, bool sel, bool focused)
+{
+    if (!sel) return a;
+    return focused ? TA_SELECTED : TA_SELECTED_BLUR;
+}
+
+/* the main screen: node list, detail pane, pending list (tui_main.c) */
+void main_draw(App *a);
+#endif
