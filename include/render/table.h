@@ -30,6 +30,9 @@ size_t table_rows(const Table *t);
  * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
  * whole (-o wide) */
 void table_keep_whole(Table *t, bool whole);
+/* the width tables are cut to on f: 0 (no limit) when f is not a terminal, else COLUMNS (as
+ * kubectl reads it), else the terminal's, else 80 */
+size_t table_terminal_width(FILE *f);
 void table_print(const Table *t, FILE *f, bool color);
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* headers false: rows only */
 void table_free(Table *t);

@@ -54,6 +54,10 @@ int apiclient_list_skip(ApiClient *c, const char *path, const char *query, ApiIt
 /* Queries are passed already encoded; this percent-encodes one value (a selector, a continue
  * token) for them.  Caller frees. */
 char *apiclient_query_escape(const char *s);
+/* "/api/v1/RESOURCE", or "/api/v1/namespaces/NS/RESOURCE" with NS escaped; caller frees */
+char *apiclient_core_path(const char *ns, const char *resource);
+/* "PARAM=VALUE" with VALUE escaped (a label or field selector); caller frees */
+char *apiclient_query_param(const char *param, const char *value);
 /* the context name used in messages ("in-cluster" for the service account) */
 const char *apiclient_context(const ApiClient *c);
 /* GET a JSON object; *out owned by the caller (cJSON_Delete) */

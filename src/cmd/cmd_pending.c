@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 static const char *pending_output;
 static bool pending_all_nodes;
@@ -45,18 +43,6 @@ static const Option pending_opts[] = {
       NULL, NULL },
     OPT_END_MARK
 };
-
-/* the terminal's width when stdout is one (COLUMNS first, as kubectl does), else 0 = no limit */
-static size_t terminal_width(void)
-{
-    if (!isatty(STDOUT_FILENO)) return 0;
-    const char *env = getenv("COLUMNS");
-    int64_t v;
-    if (env && str_to_int64(env, &v) && v > 0 && v < 10000) return (size_t)v;
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-    return 80;
-}
 
 /* Rows of `pending`.  Owners whose pods a ResourceQuota refused are rows too ("KIND/NAME (not
  * created)"); `status` counts pods only and names those owners beside its count.  On a terminal
@@ -133,7 +119,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
         for (size_t c = 0; c + 1 < ncols; c++) if (utf8_width(row[c]) > width[c]) width[c] = utf8_width(row[c]);
     }
-    size_t term = wide ? 0 : terminal_width();
+    size_t term = wide ? 0 : table_terminal_width(stdout);
     if (term) {
         size_t used = 0;
         for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;

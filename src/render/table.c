@@ -19,8 +19,7 @@ struct Table {
 
 void table_keep_whole(Table *t, bool whole) { t->whole = whole; }
 
-/* the terminal's width when f is one (COLUMNS first, as kubectl), else 0: no limit */
-static size_t terminal_width(FILE *f)
+size_t table_terminal_width(FILE *f)
 {
     int fd = fileno(f);
     if (fd < 0 || !isatty(fd)) return 0;
@@ -126,7 +125,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
     /* on a terminal too narrow for the table the widest column is cut, its cells ending in "…"
      * (never below its header or 8 characters), then the next widest while it is still too
      * wide; piped or -o wide: whole */
-    size_t term = t->whole ? 0 : terminal_width(f);
+    size_t term = t->whole ? 0 : table_terminal_width(f);
     bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);
     while (term && t->ncols) {
         size_t total = 0, widest = SIZE_MAX;

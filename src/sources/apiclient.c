@@ -106,6 +106,23 @@ char *apiclient_query_escape(const char *s)
     return strbuf_detach(&sb);
 }
 
+char *apiclient_core_path(const char *ns, const char *resource)
+{
+    if (!ns) return xasprintf("/api/v1/%s", resource);
+    char *e = apiclient_query_escape(ns);
+    char *p = xasprintf("/api/v1/namespaces/%s/%s", e, resource);
+    free(e);
+    return p;
+}
+
+char *apiclient_query_param(const char *param, const char *value)
+{
+    char *e = apiclient_query_escape(value);
+    char *q = xasprintf("%s=%s", param, e);
+    free(e);
+    return q;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Setup
  */

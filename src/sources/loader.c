@@ -146,23 +146,6 @@ static int on_scheduling_event(void *ctx, ObjKind kind, const cJSON *item, Error
     return lc->fn(lc->ctx, kind, item, err);
 }
 
-static char *ns_path(const char *ns, const char *resource)
-{
-    if (!ns) return xasprintf("/api/v1/%s", resource);
-    char *e = apiclient_query_escape(ns);
-    char *p = xasprintf("/api/v1/namespaces/%s/%s", e, resource);
-    free(e);
-    return p;
-}
-
-static char *selector_query(const char *param, const char *sel)
-{
-    char *e = apiclient_query_escape(sel);
-    char *q = xasprintf("%s=%s", param, e);
-    free(e);
-    return q;
-}
-
 /* the honoured ClusterPolicy's ConfigMap names, seen as its items pass (cluster.c's rule: the
  * first one whose state is not "ignored") */
 typedef struct {
@@ -229,15 +212,15 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     *clusterpolicy_checked = false;
     ListResult r;
     if (rq->nodes) {
-        char *q = rq->node_selector && *rq->node_selector ? selector_query("labelSelector", rq->node_selector) : NULL;
+        char *q = rq->node_selector && *rq->node_selector ? apiclient_query_param("labelSelector", rq->node_selector) : NULL;
         r = run_list(api, OBJ_NODE, "nodes", "/api/v1/nodes", q, false, "", fn, ctx, warnings, model, err);
         free(q);
         if (r == LIST_FAILED) return -1;
         note_list_rv(list_rv, OBJ_NODE, api);
     }
     if (rq->pods) {
-        char *p = ns_path(ns, "pods");
-        char *q = selector_query("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
+        char *p = apiclient_core_path(ns, "pods");
+        char *q = apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
         r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
         free(p); free(q);
         if (r == LIST_FAILED) return -1;
@@ -245,8 +228,8 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     }
     if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, err)) return -1;
     if (rq->events) {
-        char *p = ns_path(ns, "events");
-        char *q = selector_query("fieldSelector", "reason=FailedScheduling");
+        char *p = apiclient_core_path(ns, "events");
+        char *q = apiclient_query_param("fieldSelector", "reason=FailedScheduling");
         ListCtx lc = { OBJ_EVENT, fn, ctx };
         Error e = { 0 };
         int rc = apiclient_list_skip(api, p, q, on_item, NULL, skip_for(OBJ_EVENT, model), &lc, &e);
@@ -264,7 +247,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             r = LIST_FAILED;
         } else {
             note_list_rv(list_rv, OBJ_EVENT, api);
-            q = selector_query("fieldSelector", "reason=FailedCreate");
+            q = apiclient_query_param("fieldSelector", "reason=FailedCreate");
             r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown",
                          fn, ctx, warnings, model, err);
             free(q);
@@ -273,7 +256,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         if (r == LIST_FAILED) return -1;
     }
     if (rq->quotas) {
-        char *p = ns_path(ns, "resourcequotas");
+        char *p = apiclient_core_path(ns, "resourcequotas");
         r = run_list(api, OBJ_RESOURCEQUOTA, "resourcequotas", p, NULL, true, "GPU quotas not checked",
                      fn, ctx, warnings, model, err);
         free(p);
@@ -308,7 +291,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
                     rc = get_configmap(api, seen.ns, names[i], fn, ctx, warnings, err);
                 } else {   /* no status.namespace: find the map by name in every namespace */
                     char *sel = xasprintf("metadata.name=%s", names[i]);
-                    char *q = selector_query("fieldSelector", sel);
+                    char *q = apiclient_query_param("fieldSelector", sel);
                     free(sel);
                     r = run_list(api, OBJ_CONFIGMAP, "configmaps", "/api/v1/configmaps", q, true,
                                  "the GPU Operator's device-plugin / mig-parted configs not read", fn, ctx,

@@ -384,23 +384,6 @@ out:
 
 /* ---- the caller's side ---- */
 
-static char *ns_path(const char *ns, const char *resource)
-{
-    if (!ns) return xasprintf("/api/v1/%s", resource);
-    char *e = apiclient_query_escape(ns);
-    char *p = xasprintf("/api/v1/namespaces/%s/%s", e, resource);
-    free(e);
-    return p;
-}
-
-static char *selector(const char *param, const char *sel)
-{
-    char *e = apiclient_query_escape(sel);
-    char *q = xasprintf("%s=%s", param, e);
-    free(e);
-    return q;
-}
-
 Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *const *list_rv, Error *err)
 {
     struct Watcher *w = xcalloc(1, sizeof *w);
@@ -413,9 +396,9 @@ Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *cons
     const char *ns = rq->pod_namespace;
     struct { bool want; ObjKind kind; char *path, *sel; } plan[] = {
         { rq->nodes, OBJ_NODE, xstrdup("/api/v1/nodes"),
-          rq->node_selector && *rq->node_selector ? selector("labelSelector", rq->node_selector) : NULL },
-        { rq->pods, OBJ_POD, ns_path(ns, "pods"), selector("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed") },
-        { rq->events, OBJ_EVENT, ns_path(ns, "events"), selector("fieldSelector", "reason=FailedScheduling") },
+          rq->node_selector && *rq->node_selector ? apiclient_query_param("labelSelector", rq->node_selector) : NULL },
+        { rq->pods, OBJ_POD, apiclient_core_path(ns, "pods"), apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed") },
+        { rq->events, OBJ_EVENT, apiclient_core_path(ns, "events"), apiclient_query_param("fieldSelector", "reason=FailedScheduling") },
         { rq->daemonsets, OBJ_DAEMONSET, xstrdup("/apis/apps/v1/daemonsets"), NULL },
         { rq->clusterpolicy, OBJ_CLUSTERPOLICY, xstrdup("/apis/nvidia.com/v1/clusterpolicies"), NULL },
     };
