@@ -26,6 +26,9 @@ void panel_move(Panel *p, long delta);               /* clamps at both ends */
 void panel_page(Panel *p, int direction);            /* one screenful down (+1) or up (-1) */
 void panel_home(Panel *p);
 void panel_end(Panel *p);
+/* the keys every list pane moves by: arrows and j/k, PgUp/PgDn, Home/End and g/G; true when
+ * ch was one of them */
+bool panel_key(Panel *p, int ch);
 int panel_rows(const Panel *p);                      /* rows for items */
 /* header, visible rows (scrolled so the selection shows), blank rows below the items;
  * `empty` is shown on the first row when there are no items */

@@ -648,17 +648,12 @@ static bool handle_key(App *a, int ch)
         return true;
     }
     Panel *p = a->focus == PANE_NODES ? &a->node_panel : &a->pend_panel;
+    if (panel_key(p, ch)) { remember_selection(a); return true; }
     switch (ch) {
     case 'q': case KEY_F(10): return false;
     case 27:
         if (a->filter) { set_filter(a, NULL); return true; }
         return false;
-    case KEY_UP: case 'k': panel_move(p, -1); break;
-    case KEY_DOWN: case 'j': panel_move(p, 1); break;
-    case KEY_PPAGE: panel_page(p, -1); break;
-    case KEY_NPAGE: panel_page(p, 1); break;
-    case KEY_HOME: case 'g': panel_home(p); break;
-    case KEY_END: case 'G': panel_end(p); break;
     case '\t': case KEY_BTAB:
         a->focus = a->focus == PANE_NODES ? PANE_PENDING : PANE_NODES;
         break;

@@ -1,6 +1,7 @@
 /* tui_panel.c — list panes: selection, scrolling, drawing through callbacks (see tui_panel.h). */
 #include "tui/tui_panel.h"
 #include "tui/tui_screen.h"
+#include <curses.h>
 
 void panel_place(Panel *p, int y, int x, int h, int w)
 {
@@ -40,6 +41,19 @@ void panel_page(Panel *p, int direction)
 
 void panel_home(Panel *p) { p->selected = 0; clamp(p); }
 void panel_end(Panel *p) { if (p->count) p->selected = p->count - 1; clamp(p); }
+
+bool panel_key(Panel *p, int ch)
+{
+    switch (ch) {
+    case KEY_UP: case 'k': panel_move(p, -1); return true;
+    case KEY_DOWN: case 'j': panel_move(p, 1); return true;
+    case KEY_PPAGE: panel_page(p, -1); return true;
+    case KEY_NPAGE: panel_page(p, 1); return true;
+    case KEY_HOME: case 'g': panel_home(p); return true;
+    case KEY_END: case 'G': panel_end(p); return true;
+    default: return false;
+    }
+}
 
 void panel_draw(Panel *p, PanelHeaderFn header, PanelRowFn row, void *ctx, const char *empty)
 {

@@ -2,6 +2,7 @@
 #include "tui/tui_views_pods.h"
 #include "tui/tui_screen.h"
 #include "tui/tui_views.h"
+#include "util/sort.h"
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,13 +40,11 @@ static int cmp_desc(double x, double y)
     return x > y ? -1 : x < y ? 1 : 0;
 }
 
-static PodSort s_sort;      /* qsort has no context argument; the UI is one thread */
-
-static int row_cmp(const void *pa, const void *pb)
+static int row_cmp(const void *pa, const void *pb, void *ctx)
 {
     const PodRow *x = pa, *y = pb;
     int c = 0;
-    switch (s_sort) {
+    switch (*(const PodSort *)ctx) {
     case PSORT_GPUS: c = cmp_desc((double)x->gpus, (double)y->gpus); break;
     case PSORT_MEM: c = cmp_desc(usage(x, true), usage(y, true)); break;
     case PSORT_UTIL: c = cmp_desc(usage(x, false), usage(y, false)); break;
@@ -134,8 +133,7 @@ void pods_view_rebuild(PodsView *v, const TopData *td, PodMatchFn match, void *c
         }
         v->metrics = st->has_metrics;
         if (!v->metrics && v->sort != PSORT_NS) v->sort = PSORT_GPUS;
-        s_sort = v->sort;
-        qsort(v->rows, v->n, sizeof *v->rows, row_cmp);
+        sort_r(v->rows, v->n, sizeof *v->rows, row_cmp, &v->sort);
     }
     ns_totals(v);
     panel_set_count(&v->panel, v->n);
@@ -163,20 +161,14 @@ static void remember(PodsView *v)
 bool pods_view_key(PodsView *v, int ch)
 {
     Panel *p = &v->panel;
+    if (panel_key(p, ch)) { remember(v); return true; }
     switch (ch) {
-    case KEY_UP: case 'k': panel_move(p, -1); break;
-    case KEY_DOWN: case 'j': panel_move(p, 1); break;
-    case KEY_PPAGE: panel_page(p, -1); break;
-    case KEY_NPAGE: panel_page(p, 1); break;
-    case KEY_HOME: case 'g': panel_home(p); break;
-    case KEY_END: case 'G': panel_end(p); break;
     case 's': case KEY_F(6): case 'S': {
         remember(v);
         /* without metrics only GPUs and namespace order the pods */
         do v->sort = (PodSort)((v->sort + (ch == 'S' ? PSORT__COUNT - 1 : 1)) % PSORT__COUNT);
         while (!v->metrics && v->sort != PSORT_GPUS && v->sort != PSORT_NS);
-        s_sort = v->sort;
-        qsort(v->rows, v->n, sizeof *v->rows, row_cmp);
+        sort_r(v->rows, v->n, sizeof *v->rows, row_cmp, &v->sort);
         for (size_t i = 0; v->sel && i < v->n; i++) {
             char *k = row_key(&v->rows[i]);
             bool same = str_eq(k, v->sel);
