@@ -30,17 +30,7 @@ import json
 import threading
 import time
 
-
-def merge_patch(target, patch):
-    if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
-    out = dict(target) if isinstance(target, dict) else {}
-    for k, v in patch.items():
-        if v is None:
-            out.pop(k, None)
-        else:
-            out[k] = merge_patch(out.get(k), v)
-    return out
+from k8s_writes import merge_patch      # RFC 7386, as the writes apply it
 
 
 class BreakStream(Exception):
