@@ -1,0 +1,236 @@
+/* prometheus_usage.c — the PromQL that reads DCGM usage through the Prometheus client
+ * (prometheus.c): per device for status, per workload for plan.
+ *
+ * The server does the heavy lifting: every query aggregates by the DCGM device and pod labels
+ * (max by (...)), which folds duplicate series scraped by several jobs or instances into one,
+ * and computes the window statistics (max_over_time, quantile_over_time), so the answer has
+ * one small value per device and field, never raw samples.
+ */
+#include "sources/prometheus.h"
+#include "util/error.h"
+#include "util/strmap.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* every label that names a device or its pod (see dcgm.h); grouping by labels a series does not
+ * have is harmless, so one list serves all exporter versions and relabelings */
+#define DEVICE_LABELS "Hostname, hostname, node, kubernetes_node, gpu, UUID, uuid, modelName, " \
+    "GPU_I_PROFILE, GPU_I_ID, namespace, pod, container, exported_namespace, exported_pod, " \
+    "exported_container, pod_namespace, pod_name, container_name"
+
+static void promql_duration(char *buf, size_t n, double seconds)
+{
+    long s = seconds < 1 ? 1 : (long)llround(seconds);
+    snprintf(buf, n, "%lds", s);
+}
+
+char *prom_usage_query(double window_s)
+{
+    char w[32];
+    promql_duration(w, sizeof w, window_s);
+    return xasprintf(
+        "label_replace(max by (__name__, " DEVICE_LABELS ") ({__name__=~\"DCGM_FI_DEV_FB_USED|"
+        "DCGM_FI_DEV_FB_FREE|DCGM_FI_DEV_FB_RESERVED|DCGM_FI_DEV_GPU_UTIL|"
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE\"}), \"kgpu_field\", \"$1\", \"__name__\", \"(.*)\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (max_over_time(DCGM_FI_DEV_GPU_UTIL[%s])),"
+        " \"kgpu_field\", \"gpu_util_max\", \"\", \"\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (max_over_time("
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE[%s])), \"kgpu_field\", \"gr_engine_active_max\", \"\", \"\")",
+        w, w);
+}
+
+typedef struct { DcgmAccum *a; long series; } UsageCtx;
+
+static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
+                        const double *v, size_t np)
+{
+    (void)ts;
+    UsageCtx *u = ctx;
+    const char *field = prom_label(l, n, "kgpu_field");
+    DcgmField f;
+    if (!field || np == 0) return 0;
+    if (strcmp(field, "gpu_util_max") == 0) f = DCGM_GPU_UTIL_MAX;
+    else if (strcmp(field, "gr_engine_active_max") == 0) f = DCGM_GR_ENGINE_ACTIVE_MAX;
+    else if (!dcgm_field_from_metric(field, &f)) return 0;
+    u->series++;
+    if (u->a) dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
+    return 0;
+}
+
+/* per workload and device: the window statistics */
+enum { WL_MEM_PCT, WL_MEM_MAX, WL_GR_PCT, WL_GR_MAX, WL_UTIL_PCT, WL_UTIL_MAX, WL_SAMPLES, WL__N };
+
+typedef struct {
+    char *ns, *pod, *container;
+    int gi;
+    double v[WL__N];
+    bool has[WL__N];
+} WlDev;
+
+typedef struct {
+    WlDev *d; size_t n, cap;
+    StrMap *index;          /* ns pod container device -> index + 1 */
+    int field;
+} WlCtx;
+
+static int workload_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
+                           const double *v, size_t np)
+{
+    (void)ts;
+    WlCtx *w = ctx;
+    const char *ns, *pod, *ctr;
+    if (np == 0 || !isfinite(v[np - 1]) || v[np - 1] < 0) return 0;
+    dcgm_series_pod(l, n, &ns, &pod, &ctr);
+    if (!pod) return 0;
+    char *dev = dcgm_series_device(l, n, NULL);
+    if (!dev) {
+        /* no node label: the device is still one per UUID + instance */
+        const char *uuid = prom_label(l, n, "UUID");
+        if (!uuid) uuid = prom_label(l, n, "uuid");
+        dev = xasprintf("?\x1f%s\x1f%d", uuid ? uuid : "?", dcgm_series_instance(l, n));
+    }
+    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", ns ? ns : "", pod, ctr ? ctr : "", dev);
+    size_t idx = (size_t)(uintptr_t)strmap_get(w->index, key);
+    if (!idx) {
+        ARRAY_GROW(w->d, w->n, w->cap);
+        WlDev *d = &w->d[w->n++];
+        memset(d, 0, sizeof *d);
+        d->ns = xstrdup(ns);
+        d->pod = xstrdup(pod);
+        d->container = xstrdup(ctr);
+        d->gi = dcgm_series_instance(l, n);
+        strmap_put(w->index, key, (void *)(uintptr_t)w->n);
+        idx = w->n;
+    }
+    free(key);
+    free(dev);
+    WlDev *d = &w->d[idx - 1];
+    d->v[w->field] = v[np - 1];
+    d->has[w->field] = true;
+    return 0;
+}
+
+static double max_nan(double a, double b)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    return a > b ? a : b;
+}
+
+static int workload_cmp(const void *pa, const void *pb)
+{
+    const WorkloadUsage *a = pa, *b = pb;
+    int c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    if (c) return c;
+    c = strcmp(a->pod, b->pod);
+    if (c) return c;
+    return strcmp(a->container ? a->container : "", b->container ? b->container : "");
+}
+
+static void workloads_build(WlCtx *w, WorkloadUsage **out, size_t *nout)
+{
+    StrMap *byw = strmap_new();
+    WorkloadUsage *res = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        WlDev *d = &w->d[i];
+        char *key = xasprintf("%s\x1f%s\x1f%s", d->ns ? d->ns : "", d->pod, d->container ? d->container : "");
+        size_t idx = (size_t)(uintptr_t)strmap_get(byw, key);
+        if (!idx) {
+            ARRAY_GROW(res, n, cap);
+            WorkloadUsage *u = &res[n++];
+            memset(u, 0, sizeof *u);
+            u->ns = xstrdup(d->ns);
+            u->pod = xstrdup(d->pod);
+            u->container = xstrdup(d->container);
+            u->mem_peak_mib = u->mem_pct_mib = u->util_peak = u->util_pct = NAN;
+            u->samples = 0;
+            strmap_put(byw, key, (void *)(uintptr_t)n);
+            idx = n;
+        }
+        free(key);
+        WorkloadUsage *u = &res[idx - 1];
+        bool gr = d->has[WL_GR_PCT] || d->has[WL_GR_MAX];
+        bool mig = d->gi >= 0;      /* GPU_UTIL means nothing on a MIG instance */
+        double upct = gr ? (d->has[WL_GR_PCT] ? d->v[WL_GR_PCT] * 100 : NAN)
+                         : (!mig && d->has[WL_UTIL_PCT] ? d->v[WL_UTIL_PCT] : NAN);
+        double umax = gr ? (d->has[WL_GR_MAX] ? d->v[WL_GR_MAX] * 100 : NAN)
+                         : (!mig && d->has[WL_UTIL_MAX] ? d->v[WL_UTIL_MAX] : NAN);
+        u->devices++;
+        u->mem_pct_mib = max_nan(u->mem_pct_mib, d->has[WL_MEM_PCT] ? d->v[WL_MEM_PCT] : NAN);
+        u->mem_peak_mib = max_nan(u->mem_peak_mib, d->has[WL_MEM_MAX] ? d->v[WL_MEM_MAX] : NAN);
+        u->util_pct = max_nan(u->util_pct, upct);
+        u->util_peak = max_nan(u->util_peak, umax);
+        if (d->has[WL_SAMPLES] && d->v[WL_SAMPLES] > u->samples) u->samples = d->v[WL_SAMPLES];
+    }
+    strmap_free(byw, NULL);
+    if (n) qsort(res, n, sizeof *res, workload_cmp);
+    *out = res;
+    *nout = n;
+}
+
+static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, Strvec *warnings,
+                             WorkloadUsage **out, size_t *nout, Error *err)
+{
+    char w[32], p[32];
+    promql_duration(w, sizeof w, q->window_s);
+    double pct = q->percentile > 0 && q->percentile <= 100 ? q->percentile : 95;
+    snprintf(p, sizeof p, "%.4g", pct / 100.0);
+    for (char *x = p; *x; x++) if (*x == ',') *x = '.';
+    static const struct { int field; const char *fn; const char *metric; bool pct; } qs[] = {
+        { WL_MEM_PCT, "quantile_over_time", "DCGM_FI_DEV_FB_USED", true },
+        { WL_MEM_MAX, "max_over_time", "DCGM_FI_DEV_FB_USED", false },
+        { WL_GR_PCT, "quantile_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", true },
+        { WL_GR_MAX, "max_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", false },
+        { WL_UTIL_PCT, "quantile_over_time", "DCGM_FI_DEV_GPU_UTIL", true },
+        { WL_UTIL_MAX, "max_over_time", "DCGM_FI_DEV_GPU_UTIL", false },
+        { WL_SAMPLES, "count_over_time", "DCGM_FI_DEV_FB_USED", false },
+    };
+    WlCtx ctx = { NULL, 0, 0, strmap_new(), 0 };
+    int rc = 0;
+    /* one query per statistic: each stays within the server's per-query sample limit */
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0] && rc == 0; i++) {
+        char *promql = xasprintf("max by (" DEVICE_LABELS ") (%s(%s%s%s[%s]))", qs[i].fn,
+                                 qs[i].pct ? p : "", qs[i].pct ? ", " : "", qs[i].metric, w);
+        ctx.field = qs[i].field;
+        rc = prom_query(c, promql, at, workload_series, &ctx, warnings, err);
+        free(promql);
+    }
+    if (rc == 0) workloads_build(&ctx, out, nout);
+    for (size_t i = 0; i < ctx.n; i++) { free(ctx.d[i].ns); free(ctx.d[i].pod); free(ctx.d[i].container); }
+    free(ctx.d);
+    strmap_free(ctx.index, NULL);
+    return rc;
+}
+
+long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                        WorkloadUsage **workloads, size_t *nworkloads, Error *err)
+{
+    if (workloads) *workloads = NULL;
+    if (nworkloads) *nworkloads = 0;
+    double window = q && q->window_s > 0 ? q->window_s : 3600;
+    char *promql = prom_usage_query(window);
+    /* the workload profiles' caller (plan) reads no device records: the device query then
+     * only says whether Prometheus has DCGM series (tens of thousands of devices are not
+     * worth keeping in memory for nothing) */
+    bool devices = !(q && q->want_workloads && workloads && nworkloads);
+    UsageCtx u = { devices ? dcgm_accum_new() : NULL, 0 };
+    int rc = prom_query(c, promql, at, usage_series, &u, &d->warnings, err);
+    free(promql);
+    if (rc != 0) {
+        dcgm_accum_free(u.a);
+        return -1;
+    }
+    if (u.a) dcgm_accum_finish(u.a, d);
+    dcgm_accum_free(u.a);
+    d->windowed = true;
+    if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {
+        MetricsQuery wq = *q;
+        wq.window_s = window;
+        Error werr = { .set = false };
+        if (collect_workloads(c, &wq, at, &d->warnings, workloads, nworkloads, &werr) != 0)
+            strvec_pushf(&d->warnings, "per-workload usage over the window unavailable: %s", werr.msg);
+    }
+    return u.series;
+}
