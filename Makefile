@@ -107,10 +107,12 @@ deps-test:
 	@scripts/install-deps.sh test dist
 
 # make check: the include arrows between layers (scripts/check-layers.py), every test against
-# the normal build, then again under ASan + UBSan, then the release archives (make test-dist).
+# the normal build and, at the same time, under ASan + UBSan (scripts/check-suites.sh), then the
+# release archives (make test-dist).  Both builds are made first, one job per core.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps-test check-layers
-	@$(MAKE) --no-print-directory test
-	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) kubectl-gpu build/asan/kubectl-gpu $(REL_UNITS) $(ASAN_UNITS)
+	@scripts/check-suites.sh $(MAKE)
 	@$(MAKE) --no-print-directory test-dist
 check-layers:
 	@python3 scripts/check-layers.py

@@ -21,8 +21,8 @@ export TEST_TMP_ROOT="$PWD/tests/tmp/$LABEL"
 rm -rf "$TEST_TMP_ROOT"; mkdir -p "$TEST_TMP_ROOT"
 passed=0 failed=0 failed_parts=()
 
-tally() {   # tally NAME LOGFILE RC
-  local name=$1 log=$2 rc=$3 p=0 f=0 line
+tally() {   # tally NAME LOGFILE RC SECONDS
+  local name=$1 log=$2 rc=$3 secs=$4 p=0 f=0 line
   while read -r line; do
     p=$((p + $(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")))
     f=$((f + $(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")))
@@ -30,9 +30,9 @@ tally() {   # tally NAME LOGFILE RC
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi      # a crash or an unreported failure
   passed=$((passed + p)); failed=$((failed + f))
   if [ "$f" != 0 ]; then
-    failed_parts+=("$name"); echo "FAIL  $name ($p passed, $f failed)"; sed 's/^/    | /' "$log" | grep -v '^    | ok ' | tail -n 60
+    failed_parts+=("$name"); echo "FAIL  $name ($p passed, $f failed, ${secs}s)"; sed 's/^/    | /' "$log" | grep -v '^    | ok ' | tail -n 60
   else
-    echo "ok    $name ($p passed)"
+    echo "ok    $name ($p passed, ${secs}s)"
   fi
 }
 
@@ -40,8 +40,9 @@ run_part() {   # run_part NAME CMD...
   local name=$1; shift
   if [ -n "$ONLY" ] && ! [[ "$name" =~ $ONLY ]]; then return; fi
   local log="$TEST_TMP_ROOT/$(echo "$name" | tr '/ ' '__').log"
-  ( "$@" ) >"$log" 2>&1 </dev/null
-  tally "$name" "$log" $?
+  local t0=$SECONDS rc
+  ( "$@" ) >"$log" 2>&1 </dev/null; rc=$?
+  tally "$name" "$log" $rc $((SECONDS - t0))
 }
 
 # 1. unit tests: cmocka prints "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"
