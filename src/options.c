@@ -8,7 +8,9 @@
 #include "cli/options.h"
 #include "util/error.h"
 #include "util/suggest.h"
+#include "render/text.h"
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,16 +89,29 @@ static bool level_word(const char *s, int *level)
     return true;
 }
 
+void cli_print_error(const Error *err, const char *hint)
+{
+    text_printf(stderr, "error: %s\n", err->msg);
+    if (hint) fputs(hint, stderr);
+}
+
+void cli_usage_hint(char *buf, size_t n, const char *cmdname)
+{
+    snprintf(buf, n, "See 'kubectl gpu %s%s--help' for usage.\n", cmdname ? cmdname : "", cmdname ? " " : "");
+}
+
 static int usage_error(const char *cmdname, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(const char *cmdname, const char *fmt, ...)
 {
+    Error e = { 0 };
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "error: ");
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nSee 'kubectl gpu %s%s--help' for usage.\n", cmdname ? cmdname : "",
-            cmdname ? " " : "");
+    e.set = true;
+    char hint[160];
+    cli_usage_hint(hint, sizeof hint, cmdname);
+    cli_print_error(&e, hint);
     return EXIT_USAGE;
 }
 
@@ -286,8 +301,7 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
         strncat(list, format_names[allowed[i]], sizeof list - strlen(list) - 1);
         if (i + 1 < nallowed) strncat(list, "|", sizeof list - strlen(list) - 1);
     }
-    fprintf(stderr, "error: unknown output format \"%s\" (use -o %s)\n"
-            "See 'kubectl gpu %s --help' for usage.\n", s, list, cmdname);
+    usage_error(cmdname, "unknown output format \"%s\" (use -o %s)", s, list);
     return -1;
 }
 

@@ -84,6 +84,13 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
                         OutputFormat *out, const char *cmdname);
 const char *output_format_name(OutputFormat f);
 
+/* The one printer of errors: "error: <msg>" on stderr (cleaned of control characters at the
+ * sink), then hint verbatim when not NULL (what to read next).  Every command's error reaches
+ * it once, from kgpu_main; the flag parser's usage errors too. */
+void cli_print_error(const struct Error *err, const char *hint);
+/* "See 'kubectl gpu CMD --help' for usage.\n" (cmdname NULL: the top level's) into buf */
+void cli_usage_hint(char *buf, size_t n, const char *cmdname);
+
 extern const Command *const commands[];     /* NULL-terminated, defined in commands.c */
 const Command *command_find(const char *name);
 /* the command to suggest for a mistyped name ("did you mean"), or NULL */

@@ -177,8 +177,7 @@ static int run_completion(int argc, char **argv, GlobalOptions *g, Error *out_er
             fputs(scripts[i].script, stdout);
             return EXIT_OK;
         }
-    fprintf(stderr, "error: unknown shell \"%s\" (use bash, zsh or fish)\n"
-                    "See 'kubectl gpu completion --help' for usage.\n", argv[0]);
+    error_set(out_err, "unknown shell \"%s\" (use bash, zsh or fish)", argv[0]);
     return EXIT_USAGE;
 }
 

@@ -17,6 +17,7 @@
 #include "render/json_writer.h"
 #include "util/strmap.h"
 #include "render/table.h"
+#include "render/text.h"
 #include "cmd/pending_view.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -260,12 +261,12 @@ static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const Glo
     }
     int rc = 0;
     if (table && warnings)
-        for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
+        for (size_t i = 0; i < c->warnings.n; i++) text_printf(stderr, "warning: %s\n", c->warnings.v[i]);
     if (fmt == OUT_NAME) {
         rc = pending_print_names(&l);
     } else if (table) {
         if (selected && warnings)                  /* what -l left out */
-            fprintf(stderr, "Showing pods matching -l %s only.\n", g->selector);
+            text_printf(stderr, "Showing pods matching -l %s only.\n", g->selector);
         print_table(&l, ns, fmt == OUT_WIDE, g->color);
     } else {
         cJSON *doc = cJSON_CreateObject();
@@ -317,7 +318,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     if (pending_watch) {
         PendingWatch pw = { fmt, ns, g, out_err };
-        int wrc = watch_loop_run(g, "pending", &rq, pending_show, &pw);
+        int wrc = watch_loop_run(g, "pending", &rq, pending_show, &pw, out_err);
         free(ns);
         return wrc;
     }

@@ -22,6 +22,8 @@
 #include "sources/loader.h"
 #include "sources/metrics.h"
 #include "sources/snapshot_format.h"
+#include "render/text.h"
+#include "util/log.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +96,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
     UsageData d;
     MetricsQuery dq = { 3600, 5, 95, false };
     metrics_collect(&d, &g->source, api, &w->side, &dq, NULL, NULL);
-    if (g->verbose >= 1) fprintf(stderr, "snapshot: metrics for status: %s (%s)\n", d.source, d.detail);
+    log_verbose(1, "snapshot: metrics for status: %s (%s)", d.source, d.detail);
     free(w->no_usage);
     w->no_usage = str_eq(d.source, "none") ? xstrdup(d.detail ? d.detail : "") : NULL;
     if (!str_eq(d.source, "none")) {
@@ -150,7 +152,7 @@ static int write_snapshot(SnapWriter *w, ApiClient *api, const RestConfig *rc, c
         for (size_t i = 0; i < warnings.n; i++) strbuf_addf(&sb, "%s%s", i ? "\n" : "", warnings.v[i]);
         cJSON_AddStringToObject(ann, SNAPSHOT_ANN_WARNINGS, strbuf_str(&sb));
         strbuf_free(&sb);
-        for (size_t i = 0; i < warnings.n; i++) fprintf(stderr, "warning: %s\n", warnings.v[i]);
+        for (size_t i = 0; i < warnings.n; i++) text_printf(stderr, "warning: %s\n", warnings.v[i]);
     }
     char *text = cJSON_PrintUnformatted(meta);
     out_text(w, "  \"metadata\": ");
@@ -188,16 +190,13 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     if (g->snapshot) {
-        fprintf(stderr, "error: snapshot reads the API server; --snapshot cannot be used with it\n");
+        error_set(out_err, "snapshot reads the API server; --snapshot cannot be used with it");
         return EXIT_USAGE;
     }
     Error err = { 0 };
     RestConfig rc;
     ApiClient *api;
-    if (loader_connect(&g->source, &rc, &api, &err)) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return EXIT_FAIL;
-    }
+    if (loader_connect(&g->source, &rc, &api, out_err)) return EXIT_FAIL;
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
                        g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true };
     int ret = EXIT_FAIL;
@@ -211,7 +210,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
         tmp_path = xasprintf("%s.tmp.XXXXXX", snapshot_output);
         fd = mkstemp(tmp_path);
         if (fd < 0) {
-            fprintf(stderr, "error: cannot write %s: %s\n", snapshot_output, strerror(errno));
+            error_set(out_err, "cannot write %s: %s", snapshot_output, strerror(errno));
             free(tmp_path);
             tmp_path = NULL;
             goto out;
@@ -221,56 +220,56 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (f) fd = fileno(f);
     }
     if (fd < 0) {
-        fprintf(stderr, "error: cannot create a temporary file for the snapshot: %s\n", strerror(errno));
+        error_set(out_err, "cannot create a temporary file for the snapshot: %s", strerror(errno));
         goto out;
     }
     for (int attempt = 0;; attempt++) {
         error_clear(&err);
         if (w.gz) gzclose(w.gz);
         w.gz = open_out(fd, compress);
-        if (!w.gz) { fprintf(stderr, "error: cannot write the snapshot: %s\n", strerror(errno)); goto out; }
+        if (!w.gz) { error_set(out_err, "cannot write the snapshot: %s", strerror(errno)); goto out; }
         w.items = 0;
         w.write_failed = false;
         if (write_snapshot(&w, api, &rc, &rq, g, &err) == 0) break;
         if (err.code == 410 && attempt == 0) {
             /* a continue token expired: start over so the dump is one consistent read */
-            if (g->verbose >= 1) fprintf(stderr, "a list expired while being read; starting the snapshot again\n");
+            log_verbose(1, "a list expired while being read; starting the snapshot again");
             cluster_free(&w.side);
             cluster_init(&w.side);
             continue;
         }
-        fprintf(stderr, "error: %s\n", err.msg);
+        *out_err = err;
         goto out;
     }
     int zrc = gzclose(w.gz);
     w.gz = NULL;
     if (zrc != Z_OK || w.write_failed) {
-        fprintf(stderr, "error: writing the snapshot failed: %s\n", strerror(errno));
+        error_set(out_err, "writing the snapshot failed: %s", strerror(errno));
         goto out;
     }
     if (tmp_path) {
         if (fsync(fd) != 0 || close(fd) != 0) {
             fd = -1;
-            fprintf(stderr, "error: writing %s failed: %s\n", snapshot_output, strerror(errno));
+            error_set(out_err, "writing %s failed: %s", snapshot_output, strerror(errno));
             goto out;
         }
         fd = -1;
         if (rename(tmp_path, snapshot_output) != 0) {
-            fprintf(stderr, "error: cannot write %s: %s\n", snapshot_output, strerror(errno));
+            error_set(out_err, "cannot write %s: %s", snapshot_output, strerror(errno));
             goto out;
         }
         free(tmp_path);
         tmp_path = NULL;
         if (g->verbose >= 1 || isatty(STDERR_FILENO)) {
             if (w.usage_devices || w.usage_workloads)
-                fprintf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
+                text_printf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
                         w.items - w.usage_devices, snapshot_output, w.usage_devices, w.usage_workloads);
             else
-                fprintf(stderr, "wrote %zu objects to %s, without usage (metrics: %s)\n", w.items,
+                text_printf(stderr, "wrote %zu objects to %s, without usage (metrics: %s)\n", w.items,
                         snapshot_output, w.no_usage ? w.no_usage : "none");
         }
     } else if (copy_to_stdout(f) != 0) {
-        fprintf(stderr, "error: writing the snapshot to stdout failed\n");
+        error_set(out_err, "writing the snapshot to stdout failed");
         goto out;
     }
     ret = EXIT_OK;

@@ -131,7 +131,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     if (status_watch) {
         StatusWatch sw = { fmt, argc, argv, g, { 0 }, false, err };
-        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw);
+        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
         if (sw.have_usage) usage_free(&sw.usage);
         return wrc;
     }

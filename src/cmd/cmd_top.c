@@ -208,11 +208,11 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     if (!(top_interval >= 0.2)) {
-        fprintf(stderr, "error: --interval must be at least 0.2s\nSee 'kubectl gpu top --help' for usage.\n");
+        error_set(out_err, "--interval must be at least 0.2s");
         return EXIT_USAGE;
     }
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
-        fprintf(stderr, "error: top needs a terminal; use 'kubectl gpu status'\n");
+        error_set(out_err, "top needs a terminal; use 'kubectl gpu status'");
         return EXIT_FAIL;
     }
     const char *nc = getenv("NO_COLOR");
@@ -229,24 +229,20 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
     pthread_mutex_init(&src.notify_mu, NULL);
     FeedConfig fc = { .interval = g->snapshot ? 0 : top_interval, .full_every = CLUSTER_EVERY,
                       .fetch = top_fetch, .free_data = top_data_free_void, .ctx = &src };
-    Error err = { .set = false };
-    Feed *feed = feed_start(&fc, &err);
-    if (!feed) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return EXIT_FAIL;
-    }
+    Feed *feed = feed_start(&fc, out_err);
+    if (!feed) return EXIT_FAIL;
     pthread_mutex_lock(&src.notify_mu);
     src.feed = feed;
     pthread_mutex_unlock(&src.notify_mu);
     TuiOptions o = { .interval = g->snapshot ? 0 : top_interval, .color = color,
                      .pending_ns = src.pending_ns, .snapshot = g->snapshot, .full_every = CLUSTER_EVERY };
-    int rc = tui_run(&o, feed, &err);
+    int rc = tui_run(&o, feed, out_err);
     pthread_mutex_lock(&src.notify_mu);          /* the watcher no longer wakes the feed */
     src.feed = NULL;
     pthread_mutex_unlock(&src.notify_mu);
     /* the worker may be inside a request to a slow server: do not wait for it long */
     if (!feed_stop(feed, 1.0)) {
-        if (rc < 0) fprintf(stderr, "error: %s\n", err.msg);
+        if (rc < 0) cli_print_error(out_err, NULL);   /* main will not: the worker holds the process */
         fflush(stdout);
         fflush(stderr);
         _exit(rc < 0 ? EXIT_FAIL : EXIT_OK);
@@ -256,11 +252,7 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
     if (src.have_usage) usage_free(&src.usage);
     top_cluster_unref(src.cur);
     if (src.api) apiclient_free(src.api);
-    if (rc < 0) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return EXIT_FAIL;
-    }
-    return EXIT_OK;
+    return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_top = {
