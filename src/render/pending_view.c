@@ -5,7 +5,7 @@
  * (.namespace, .name, .verdict).  Ascending, as kubectl (creationTimestamp: oldest first);
  * ties keep the list's order, unknown values last.
  */
-#include "cmd/pending_view.h"
+#include "render/pending_view.h"
 #include "render/text.h"
 #include "model/labels.h"
 #include "util/error.h"

@@ -1,6 +1,6 @@
 /* pending_view.h — kubectl's --sort-by and -o name for `kubectl gpu pending`. */
-#ifndef KGPU_CMD_PENDING_VIEW_H
-#define KGPU_CMD_PENDING_VIEW_H
+#ifndef KGPU_RENDER_PENDING_VIEW_H
+#define KGPU_RENDER_PENDING_VIEW_H
 #include <stdbool.h>
 #include "analysis/explain.h"
 
