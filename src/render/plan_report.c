@@ -542,22 +542,3 @@ int plan_report_write_json(const PlanRun *run, FILE *f)
     cJSON_Delete(frame);
     return rc;
 }
-
-
-void plan_run_release(PlanRun *run)
-{
-    plan_actions_free(&run->actions);
-    manifests_free(&run->m);
-    plan_result_free(&run->r);
-    plan_input_free(&run->in);
-    free(run->usage_line);
-    free(run->metrics_source);
-    free(run->metrics_detail);
-    free(run->operator_ns);
-    free(run->clusterpolicy);
-    free(run->context);
-    free(run->server);
-    strvec_free(&run->warnings);
-    strvec_free(&run->whatif);
-    if (run->node_pods) strmap_free(run->node_pods, NULL);
-}
