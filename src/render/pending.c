@@ -1,9 +1,10 @@
 /* pending.c — the presentation of `kubectl gpu pending` (render/pending.h): the table (one row
  * per group of identical waiting pods), -o name, and the JSON/YAML list.
  *
- * JSON is written one pod at a time (explain_pending_each) through the JSON writer
- * (render/json_writer.h), in exactly the text render_json gives the whole document: a
- * queue's explanations together would not fit in memory at once.
+ * JSON and YAML are written one pod at a time (explain_pending_each) through the JSON writer
+ * (render/json_writer.h; YAML by its libyaml backend), in exactly the text render_json and
+ * render_yaml give the whole document: a queue's explanations together would not fit in
+ * memory at once.  Sorted or -l-filtered, the list is made first and written pod by pod.
  */
 #include "render/pending.h"
 #include "render/pending_view.h"
@@ -158,9 +159,9 @@ static int write_pod(void *ctx, Explanation *e)
     PodsOut *po = ctx;
     const char *text = NULL;
     size_t listed = 0;
-    for (size_t i = 0; e->shared && i < NODES_TEXTS && !text; i++)
+    for (size_t i = 0; !po->jw->yaml && e->shared && i < NODES_TEXTS && !text; i++)
         if (po->texts[i].shared == e->shared) { text = po->texts[i].text; listed = po->texts[i].listed; }
-    if (e->shared && !text) {
+    if (!po->jw->yaml && e->shared && !text) {
         NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
         free(t->text);
         explain_shared_unref(t->shared);
@@ -190,23 +191,35 @@ static int write_pod(void *ctx, Explanation *e)
     return po->jw->failed ? -1 : 0;
 }
 
-/* {"kind", "namespace", "pods": [...], "warnings"} with the pods written as they are explained */
-static int print_json(const Cluster *c, const char *ns, size_t max_nodes)
+/* {"apiVersion", "kind", "namespace", ["selector",] "pods": [...], "warnings"} as JSON or YAML;
+ * the pods of l, or (l NULL) written as they are explained */
+static int write_list(const Cluster *c, const char *ns, const char *selector, size_t max_nodes, bool yaml,
+                      const ExplanationList *l)
 {
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) return -1;
-    jw_init(jw, stdout);
+    if (yaml) jw_init_yaml(jw, stdout, false);
+    else jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     jw_string(jw, "apiVersion", KGPU_API_VERSION);
     jw_string(jw, "kind", "GPUPending");
     jw_string(jw, "namespace", ns);              /* null with -A */
+    if (selector) jw_string(jw, "selector", selector);
     jw_array_begin(jw, "pods");
-    PodsOut po;
-    memset(&po, 0, sizeof po);
-    po.jw = jw;
-    po.max_nodes = max_nodes;
-    explain_pending_each(c, ns, write_pod, &po);
-    for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
+    if (l) {
+        for (size_t i = 0; i < l->n; i++) {
+            cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+            jw_value(jw, NULL, j);
+            cJSON_Delete(j);
+        }
+    } else {
+        PodsOut po;
+        memset(&po, 0, sizeof po);
+        po.jw = jw;
+        po.max_nodes = max_nodes;
+        explain_pending_each(c, ns, write_pod, &po);
+        for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
+    }
     jw_end(jw);
     jw_array_begin(jw, "warnings");
     for (size_t i = 0; i < c->warnings.n; i++) jw_string(jw, NULL, c->warnings.v[i]);
@@ -223,7 +236,9 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
     RenderFormat fmt = v->fmt;
     size_t max_nodes = v->all_nodes ? 0 : PENDING_NODES;
     bool selected = v->selector && *v->selector;
-    if (fmt == RENDER_JSON && !v->sort_by && !selected) return print_json(c, ns, max_nodes);   /* streamed */
+    bool doc = fmt == RENDER_JSON || fmt == RENDER_YAML;
+    if (doc && !v->sort_by && !selected)                     /* streamed */
+        return write_list(c, ns, NULL, max_nodes, fmt == RENDER_YAML, NULL);
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME;
     if (table) explain_pending_rows(c, ns, &l);
@@ -245,19 +260,7 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
             text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);
         print_table(&l, ns, fmt == RENDER_WIDE, v->color, !v->no_headers);
     } else {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
-        cJSON_AddStringToObject(doc, "kind", "GPUPending");
-        if (ns) cJSON_AddStringToObject(doc, "namespace", ns);
-        else cJSON_AddNullToObject(doc, "namespace");
-        if (selected) cJSON_AddStringToObject(doc, "selector", v->selector);
-        cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-        for (size_t i = 0; i < l.n; i++)
-            cJSON_AddItemToArray(pods, explanation_to_json_max(&l.items[i], false, max_nodes));
-        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-        for (size_t i = 0; i < c->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings.v[i]));
-        rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
-        cJSON_Delete(doc);
+        rc = write_list(c, ns, selected ? v->selector : NULL, max_nodes, fmt == RENDER_YAML, &l);
     }
     explanation_list_free(&l);
     return rc;

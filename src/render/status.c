@@ -559,14 +559,15 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
-/* JSON through the writer: the frame's members in order, the nodes one at a time */
-static int status_write_json(const GpuStatus *st, const char *sort_by)
+/* JSON or YAML through the writer: the frame's members in order, the nodes one at a time */
+static int status_write(const GpuStatus *st, const char *sort_by, bool yaml)
 {
     cJSON *frame = status_doc(st, NULL);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
     size_t *order = status_node_order(st, sort_by);
-    jw_init(jw, stdout);
+    if (yaml) jw_init_yaml(jw, stdout, false);
+    else jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
@@ -589,13 +590,7 @@ static int status_write_json(const GpuStatus *st, const char *sort_by)
 int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view)
 {
     const char *sort_by = view ? view->sort_by : NULL;
-    if (fmt == RENDER_JSON) return status_write_json(st, sort_by);
-    if (fmt == RENDER_YAML) {
-        cJSON *doc = status_doc_sorted(st, sort_by);
-        int rc = render_yaml(stdout, doc, false);
-        cJSON_Delete(doc);
-        return rc;
-    }
+    if (fmt == RENDER_JSON || fmt == RENDER_YAML) return status_write(st, sort_by, fmt == RENDER_YAML);
     for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
     if (fmt == RENDER_NAME) return status_print_names(st, sort_by);
     print_table_view(st, fmt == RENDER_WIDE, color, view);
