@@ -4,7 +4,7 @@
  * Loads nodes, pods (all namespaces: allocation depends on every pod), the GPU DaemonSets, the
  * ClusterPolicy and (for finding Prometheus) services; collects metrics unless --no-metrics;
  * builds one GpuStatus (analysis/allocation.c) and hands it to its one presentation
- * (render/status.c: table, wide table, JSON, YAML).
+ * (render/status_present.c, render/status.c: table, wide table, JSON, YAML).
  */
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
@@ -14,6 +14,7 @@
 #include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/status.h"
+#include "render/status_present.h"
 #include <stdio.h>
 
 static const char *status_output;
@@ -53,40 +54,9 @@ static const Option status_opts[] = {
 
 /* ------------------------------------------------------------------ run */
 
-/* one picture of the cluster in fmt (warnings: say the loader's and metrics' warnings, which
- * -w does only with its first table) */
-static int status_present(const Cluster *c, const UsageData *usage, int argc, char **argv, OutputFormat fmt,
-                          const GlobalOptions *g, bool warnings, Error *err)
-{
-    StatusFilter filter = { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
-                            g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector };
-    GpuStatus st;
-    status_build(&st, c, usage, &filter);
-    if (!warnings && fmt != OUT_JSON && fmt != OUT_YAML)
-        strvec_free(&st.warnings);             /* on stderr once, with the first table */
-    TableView view = { status_no_headers, status_sort_by };
-    GroupBy by;
-    int rc;
-    if (status_by && group_by_parse(status_by, &by)) {
-        StatusGroups groups;
-        PriceList prices;
-        price_list_parse(&prices, status_price, err);
-        status_groups_build(&groups, &st, by, &prices);
-        rc = status_groups_render(&groups, &st, cmd_render_format(fmt), g->color, status_no_headers);
-        status_groups_free(&groups);
-        price_list_free(&prices);
-    } else {
-        rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
-    }
-    status_free(&st);
-    return rc;
-}
-
-/* status -w: one picture per change (watch_loop.h); metrics are collected once, at the start */
+/* one picture; status -w: one per change (watch_loop.h), the metrics collected once, at the start */
 typedef struct {
-    OutputFormat fmt;
-    int argc;
-    char **argv;
+    StatusPresent p;
     const GlobalOptions *g;
     UsageData usage;
     bool have_usage;
@@ -103,7 +73,7 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
         if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)
             return -1;
     }
-    return status_present(c, &sw->usage, sw->argc, sw->argv, sw->fmt, sw->g, first, sw->err);
+    return status_present(c, &sw->usage, &sw->p, first, sw->err);
 }
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
@@ -126,37 +96,23 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
         error_set(err, "--window must be longer than 0s");
         return EXIT_USAGE;
     }
-    CmdCluster cc;
+    StatusPresent p = { cmd_render_format(fmt),
+                        { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
+                          g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector },
+                        status_no_headers, status_sort_by, status_by, status_price, g->color };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     if (status_watch) {
-        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false, err };
+        StatusWatch sw = { p, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
         if (sw.have_usage) usage_free(&sw.usage);
         return wrc;
     }
+    CmdCluster cc;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
-    for (int i = 0; i < argc; i++) {
-        if (cluster_find_node(&cc.cluster, argv[i])) continue;
-        if (g->selector && *g->selector)
-            error_set(err, "node \"%s\" not found among the nodes matching -l \"%s\"", argv[i], g->selector);
-        else
-            error_set(err, "node \"%s\" not found", argv[i]);
-        cmd_cluster_release(&cc);
-        return EXIT_FAIL;
-    }
-
-    UsageData usage;
-    MetricsQuery q = { status_window, status_idle_threshold, 95, false };
-    metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
-    if (cmd_metrics_outcome(usage.source, usage.detail, g, status_require_metrics, err) < 0) {
-        usage_free(&usage);
-        cmd_cluster_release(&cc);
-        return EXIT_FAIL;
-    }
-
-    int rc = status_present(&cc.cluster, &usage, argc, argv, fmt, g, true, err);
-    usage_free(&usage);
+    StatusWatch one = { p, g, { 0 }, false, err };        /* the first picture is the only one */
+    int rc = status_nodes_exist(&cc.cluster, &p.filter, err) < 0 ? -1 : status_show(&one, &cc.cluster, cc.api, true);
+    if (one.have_usage) usage_free(&one.usage);
     cmd_cluster_release(&cc);
     return rc ? EXIT_FAIL : EXIT_OK;
 }
