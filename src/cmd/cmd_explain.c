@@ -1,8 +1,8 @@
 /* cmd_explain.c — `kubectl gpu explain POD`: why one GPU pod is Pending, and what would fix it.
  *
  * The pod or owner named (analysis/explain_target.c), its Explanation (analysis/explain.c)
- * handed to its one presentation (render/explain.c:
- * text, JSON, YAML).  Every pod is loaded: free GPUs on a node depend on the pods of all namespaces.
+ * handed to its one presentation (render/explain.c: text, JSON, YAML).  Every pod is loaded:
+ * free GPUs on a node depend on the pods of all namespaces.
  */
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
