@@ -199,7 +199,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
         return EXIT_FAIL;
     }
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
-                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true };
+                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, NULL };
     int ret = EXIT_FAIL;
     char *tmp_path = NULL;
     FILE *f = NULL;

@@ -172,7 +172,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
 #endif
         if (watch) {
             Error we = { 0 };
-            s->watch = watcher_start(&s->g.source, &rq, s->rv, &we);   /* NULL: lists as before */
+            s->watch = watcher_start(&s->g.source, &rq, &tc->cluster, s->rv, &we);   /* NULL: lists as before */
             if (s->watch) watcher_set_notify(s->watch, wake_feed, s);
         }
         tc->loaded_at = (int64_t)time(NULL);
