@@ -309,8 +309,9 @@ check_contains "$SCREEN" "live (watch)" "live: the header says the view follows 
 check_contains "$SCREEN" "GPUs $PHYS" "live: same totals as the snapshot"
 
 # a kind whose watch fails: the header says so, the last data stays, keys work, and the
-# watch comes back by itself (with the server's 3 s watch timeout, watches are renewed often)
-fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 403}]'
+# watch comes back by itself (with the server's 3 s watch timeout, watches are renewed often);
+# a 503 is retried with backoff (a 403 on a watch would end following that kind: docs/watch.md)
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 503}]'
 MSG="live: a lost watch shows"; check_ok wait_re live "watch lost \([0-9]\), retrying" 10
 check_contains "$SCREEN" "NODES $GPUNODES" "live: the last good data stays while a watch is lost"
 t0=$(date +%s%N)
@@ -324,7 +325,7 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 if [ "$ms" -lt 4000 ]; then ok "live: three keys answered in ${ms} ms while a watch is lost"; else fail "live: keys took ${ms} ms"; fi
 fakeapi_faults '[]'
 MSG="live: the watch comes back"; check_ok wait_for live "live (watch)" 15
-check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "live: a refused watch is retried, the pods are not listed again"
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "live: a failing watch is retried, the pods are not listed again"
 
 # quitting while watches are open does not wait for them
 t0=$(date +%s%N)

@@ -7,6 +7,9 @@
 #  - ResourceQuotas and DRA objects are watched from their lists' resourceVersions: a claim
 #    deleted frees its devices in the ALLOC column, a slice deleted takes its node's DRA
 #    devices away; each kind is listed once;
+#  - broken streams as client-go's Reflector (docs/watch.md): a watch answered 500 is retried
+#    with an exponential backoff, not listed again; a "very short watch" (200, no event, ended
+#    at once) is an error retried the same way; timeoutSeconds is 5 min x [1, 2);
 #  - a kind the user may not list (403) is a warning of the list and is not watched; a kind
 #    that may be listed but not watched (403 on the watch) is not followed any more, quietly:
 #    nothing is printed besides what the list said, and the watch is not retried.
@@ -126,3 +129,49 @@ done
 kgpu status --no-metrics
 check_eq "$(grep -E '^(a100|h100)' <<<"$OUT")" "$(table "$T/dra.out" 3 | grep -E '^(a100|h100)')" \
   "the last watched table equals a fresh status of the changed cluster"
+
+# ---- broken streams ----------------------------------------------------------------------------
+FIX="$KGPU_ROOT/tests/fixtures/api/small.json"
+fakeapi_start "$FIX" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
+fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 500, "times": 3},
+                 {"path": "^/api/v1/nodes$", "query": "watch=1", "action": "body", "code": 200, "body": "", "times": 2}]'
+"$KGPU_BIN" pending -A -w -v >"$T/b.out" 2>"$T/b.err" &
+PID=$!
+wait_file "$T/b.out" '^NAMESPACE' 1 20
+for i in $(seq 1 150); do [ "$(fakeapi_count '^/api/v1/pods$' 'watch=1')" -ge 4 ] && break; sleep 0.1; done
+sleep 0.5
+stop_watch "$PID"
+check_eq "$RC" 0 "pending -w (broken streams): SIGINT exits 0"
+# gaps between the watch requests of one path, from the server's log
+gaps() {
+  python3 - "$FAKEAPI_LOG" "$1" <<'PY'
+import datetime, json, sys
+ts = []
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get('path') == sys.argv[2] and 'watch=1' in e.get('query', ''):
+        ts.append(datetime.datetime.strptime(e['ts'], '%Y-%m-%dT%H:%M:%S.%fZ').timestamp())
+print(' '.join('%.2f' % (b - a) for a, b in zip(ts, ts[1:])))
+PY
+}
+G=$(gaps /api/v1/pods)
+read -r G1 G2 G3 _ <<<"$G"
+check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "pods watch answered 500 three times: retried, not listed again"
+if python3 -c "import sys; g=[float(x) for x in sys.argv[1:4]]; sys.exit(0 if g[0] >= 0.8 and g[1] >= 1.6 and g[2] >= 3.2 and g[2] < 12.8 else 1)" $G1 $G2 $G3 2>/dev/null
+then ok "pods watch retries back off exponentially, jittered (0.8 s doubling: gaps $G)"
+else fail "pods watch retries should back off 0.8 s doubling with jitter [1,2): gaps $G"; fi
+GN=$(gaps /api/v1/nodes)
+check_eq "$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')" 1 "nodes watch ended at once twice: not listed again"
+if python3 -c "import sys; g=[float(x) for x in sys.argv[1:3]]; sys.exit(0 if g[0] >= 0.8 and g[1] >= 1.6 else 1)" $GN 2>/dev/null
+then ok "a very short watch (no event, ended at once) is an error with backoff (gaps $GN)"
+else fail "a very short watch should back off: gaps $GN"; fi
+check_contains "$(cat "$T/b.err")" "the watch ended at once" "-v says why the nodes watch is retried"
+TS=$(python3 - "$FAKEAPI_LOG" <<'PY'
+import json, re, sys
+v = [int(m.group(1)) for line in open(sys.argv[1]) for m in [re.search(r'timeoutSeconds=(\d+)', json.loads(line).get('query', ''))] if m]
+print('%d %d %d %d' % (len(v), min(v), max(v), len(set(v))))
+PY
+)
+read -r TN TMIN TMAX TDIST <<<"$TS"
+if [ "$TMIN" -ge 300 ] && [ "$TMAX" -lt 600 ] && [ "$TDIST" -gt 1 ]; then ok "timeoutSeconds drawn in [300, 600) for each watch ($TN watches, $TDIST values, $TMIN..$TMAX)"
+else fail "timeoutSeconds should be 300..599 and vary: $TS"; fi
