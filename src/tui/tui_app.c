@@ -297,7 +297,6 @@ static void draw_header(App *a)
         if (c && c->context) strbuf_addf(&left, "context %s", c->context);
         else if (c) strbuf_adds(&left, "in-cluster");
         if (c && c->server) strbuf_addf(&left, " (%s)", c->server);
-        if (a->opt->pending_ns) strbuf_addf(&left, "  -n %s", a->opt->pending_ns);
         char clock[16] = "--:--:--";
         if (a->fs.last_ok) fmt_clock(clock, sizeof clock, a->fs.last_ok);
         const TopData *d = a->data;
@@ -308,6 +307,10 @@ static void draw_header(App *a)
         else
             strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
     }
+    /* what the pods were scoped to (-n, -l): everything below counts those only */
+    if (a->opt->pending_ns || a->opt->pod_selector)
+        strbuf_addf(&left, "  pods: %s%s%s", a->opt->pending_ns ? a->opt->pending_ns : "all namespaces",
+                    a->opt->pod_selector ? ", " : "", a->opt->pod_selector ? a->opt->pod_selector : "");
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
     screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
