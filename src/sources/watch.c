@@ -64,6 +64,7 @@ typedef struct {
     /* the stream being read */
     Strbuf line;
     bool gone, error_event, bad, retry_event;
+    bool streamed;                 /* the answer's body began (the watch was up) */
     long got;
     char problem[2100];
     pthread_t thread;
@@ -244,6 +245,7 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
     (void)code;
     if (stopping(k->w)) return 1;
     if (k->line.len == 0 && k->got == 0) note(k, false, NULL);   /* the watch is established */
+    k->streamed = true;
     strbuf_add(&k->line, data, len);
     size_t start = 0;
     for (;;) {
@@ -270,7 +272,7 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
                         k->t.query ? k->t.query : "", k->t.query ? "&" : "", erv, seconds);
     free(erv);
     strbuf_reset(&k->line);
-    k->gone = k->error_event = k->bad = k->retry_event = false;
+    k->gone = k->error_event = k->bad = k->retry_event = k->streamed = false;
     k->got = 0;
     k->problem[0] = '\0';
     ApiRequestOptions ro = { 0, seconds + 30.0 };
@@ -289,8 +291,9 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
     if (err.code == 410) { snprintf(k->problem, sizeof k->problem, "%s", err.msg); return W_GONE; }
     snprintf(k->problem, sizeof k->problem, "%s", err.msg);
     if (err.code == 403 || err.code == 404) return W_REFUSED;
-    /* cut (or quiet past the stall limit) after it was up: as the server ending it */
-    if (!k->bad && !err.code && (k->got || now_mono() - began >= 1.0)) return W_ENDED;
+    /* cut after it was up, or quiet past the stall limit (a server that sends no bookmarks):
+     * as the server ending it.  A connection that never answered is retried after a backoff. */
+    if (!k->bad && !err.code && (k->streamed || now_mono() - began >= WATCH_STALL_SECONDS - 1)) return W_ENDED;
     return W_RETRY;
 }
 
