@@ -24,7 +24,7 @@ struct Error;
 /* what the worker keeps between refreshes (touched by the worker thread only) */
 typedef struct TopSource {
     GlobalOptions g;              /* a copy, -v silenced */
-    const char *pending_ns;       /* NULL = all namespaces */
+    const char *pending_ns;       /* -n: the pods listed and watched, NULL = all namespaces */
     TopCluster *cur;              /* newest cluster (one reference), NULL before the first load */
     struct ApiClient *api;               /* its API client, NULL offline */
     bool live;                    /* refreshes follow (not a snapshot) */

@@ -2,6 +2,9 @@
  *
  * What is loaded mirrors `status` (nodes, pods of every namespace, the GPU DaemonSets, the
  * ClusterPolicy, services to find Prometheus) plus what `pending` needs (events, quotas).
+ * -n NS and -l SEL scope the pods as kubectl's do (the namespace's path, a labelSelector):
+ * listed and watched, pods, events and quotas are those only (the header says so; node
+ * allocation then counts those pods only).
  * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
  * when the cluster lists were read again — explain_pending over the new cluster, without the
  * fixes (the explain view computes them for the one pod it shows).
@@ -122,7 +125,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
                            .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                            .services = !s->g.no_metrics && !s->g.prometheus,
-                           .node_selector = s->g.selector };
+                           .pod_namespace = s->pending_ns, .pod_selector = s->g.selector };
         ApiClient *api = NULL;
         bool watch = s->live && !s->cur;        /* the first load is followed by watches */
         if (watch) cluster_live_enable(&tc->cluster);
@@ -136,7 +139,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
 #endif
         if (watch) {
             Error we = { 0 };
-            s->watch = watcher_start(&s->g.source, &rq, s->rv, &we);   /* NULL: lists as before */
+            s->watch = watcher_start(&s->g.source, &rq, &tc->cluster, s->rv, &we);   /* NULL: lists as before */
             if (s->watch) watcher_set_notify(s->watch, wake_feed, s);
         }
         tc->loaded_at = (int64_t)time(NULL);

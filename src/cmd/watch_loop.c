@@ -70,7 +70,7 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     if (rc || !last) { ret = EXIT_FAIL; goto out; }
     fputs(last, stdout);
     fflush(stdout);
-    Watcher *w = watcher_start(&g->source, rq, rv, err);
+    Watcher *w = watcher_start(&g->source, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
     bool changed = false;
