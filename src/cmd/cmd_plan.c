@@ -118,7 +118,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     UsageData usage;
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery q = { window_s, 5, plan_percentile, true };
+    MetricsQuery q = { window_s, 5, plan_percentile, true, false };
     metrics_collect(&usage, &g->source, api, c, &q, &wu, &nwu);
     bool metrics_missing = cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0;
     run.metrics_source = xstrdup(usage.source ? usage.source : "none");

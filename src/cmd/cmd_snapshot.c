@@ -92,7 +92,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
 {
     cluster_finalize(&w->side);
     UsageData d;
-    MetricsQuery dq = { 3600, 5, 95, false };
+    MetricsQuery dq = { 3600, 5, 95, false, true };
     metrics_collect(&d, &g->source, api, &w->side, &dq, NULL, NULL);
     if (g->verbose >= 1) fprintf(stderr, "snapshot: metrics for status: %s (%s)\n", d.source, d.detail);
     free(w->no_usage);
@@ -107,7 +107,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
     /* plan: its default window and percentile (cmd_plan.c) */
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery wq = { 7 * 86400, 5, 95, true };
+    MetricsQuery wq = { 7 * 86400, 5, 95, true, false };
     metrics_collect(&d, &g->source, api, &w->side, &wq, &wu, &nwu);
     if (str_eq(d.source, "prometheus")) {
         snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);

@@ -97,7 +97,7 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     StatusWatch *sw = ctx;
     if (first) {
-        MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
         if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)
@@ -147,7 +147,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     }
 
     UsageData usage;
-    MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+    MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
     metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
     if (cmd_metrics_outcome(usage.source, usage.detail, g, status_require_metrics, err) < 0) {
         usage_free(&usage);

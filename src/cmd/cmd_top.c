@@ -129,7 +129,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
         if (metrics_due || !s->have_usage) {
             /* before the changes: the data lock is not held while the sources answer (only
              * this thread writes the cluster; reading it beside the screen is safe) */
-            MetricsQuery q = { 3600, 5, 95, false };
+            MetricsQuery q = { 3600, 5, 95, false, true };
             if (s->have_usage) usage_free(&s->usage);
             metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
             s->have_usage = true;
@@ -192,7 +192,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
         d->usage.detail = xstrdup("not collected yet (next refresh)");
         s->metrics_deferred = true;
     } else {
-        MetricsQuery q = { 3600, 5, 95, false };     /* the idle window and threshold of `status` */
+        MetricsQuery q = { 3600, 5, 95, false, true };     /* the idle window and threshold of `status` */
         metrics_collect(&d->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
         d->metrics_at = (int64_t)time(NULL);
         s->metrics_none = !d->usage.source || strcmp(d->usage.source, "none") == 0;

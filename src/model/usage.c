@@ -33,6 +33,12 @@ void usage_free(UsageData *d)
     usage_index_free(d->index);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
+    for (size_t i = 0; i < d->nheld; i++) {
+        UsageHeld *h = &d->held[i];
+        field_free(d->strings, h->node); field_free(d->strings, h->uuid); field_free(d->strings, h->model);
+        field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
+    }
+    free(d->held); free(d->series_util); free(d->series_mem);
     strarena_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);
@@ -201,4 +207,34 @@ bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u)
     if (!u->pod && u->holders <= 0) return false;
     if (isnan(u->util_max)) return false;
     return u->util_max < d->idle_threshold;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* series                                                                                    */
+
+static const float *series_row(const UsageData *d, const float *all, const GpuUsage *u)
+{
+    if (!d || !u || !all || u->series <= 0 || (size_t)u->series > d->nseries || !d->series_points)
+        return NULL;
+    return all + (size_t)(u->series - 1) * d->series_points;
+}
+
+const float *usage_util_series(const UsageData *d, const GpuUsage *u)
+{
+    return series_row(d, d ? d->series_util : NULL, u);
+}
+
+const float *usage_mem_series(const UsageData *d, const GpuUsage *u)
+{
+    return series_row(d, d ? d->series_mem : NULL, u);
+}
+
+double usage_idle_for(const UsageData *d, const GpuUsage *u)
+{
+    const float *v = usage_util_series(d, u);
+    if (!v) return NAN;
+    size_t run = 0;
+    for (size_t k = d->series_points; k-- > 0; run++)
+        if (isnan(v[k]) || !((double)v[k] < d->idle_threshold)) break;
+    return (double)run * d->series_step;
 }

@@ -38,4 +38,28 @@ void usage_copy(UsageData *dst, const UsageData *src)
     dst->windowed = src->windowed;
     dst->evaluated_at = src->evaluated_at;
     dst->index = NULL;                   /* made again on first use */
+    dst->series_points = src->series_points;
+    dst->nseries = src->nseries;
+    dst->series_start = src->series_start;
+    dst->series_step = src->series_step;
+    size_t nv = src->nseries * src->series_points;
+    if (nv && src->series_util && src->series_mem) {
+        dst->series_util = xmalloc(nv * sizeof *dst->series_util);
+        dst->series_mem = xmalloc(nv * sizeof *dst->series_mem);
+        memcpy(dst->series_util, src->series_util, nv * sizeof *dst->series_util);
+        memcpy(dst->series_mem, src->series_mem, nv * sizeof *dst->series_mem);
+    } else {
+        dst->nseries = dst->series_points = 0;
+    }
+    if (src->nheld) {
+        dst->held = xcalloc(src->nheld, sizeof *dst->held);
+        for (size_t i = 0; i < src->nheld; i++) {
+            UsageHeld *h = &dst->held[i];
+            *h = src->held[i];
+            h->node = dup_or_null(h->node); h->uuid = dup_or_null(h->uuid);
+            h->model = dup_or_null(h->model); h->mig_profile = dup_or_null(h->mig_profile);
+            h->ns = dup_or_null(h->ns); h->pod = dup_or_null(h->pod);
+        }
+        dst->nheld = src->nheld;
+    }
 }

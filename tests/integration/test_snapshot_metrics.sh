@@ -53,7 +53,7 @@ for i in d["items"]:
 print(sorted(kinds))
 PY
 )
-check_eq "$want" "['GPUUsage/device', 'GPUUsage/pod', 'UsageSource/devices', 'UsageSource/workloads', 'WorkloadUsage']" \
+check_eq "$want" "['GPUHeld/', 'GPUUsage/device', 'GPUUsage/pod', 'UsageSource/devices', 'UsageSource/workloads', 'WorkloadUsage']" \
   "usage stored: sources, devices, per-pod devices, workloads"
 if grep -qF "$URL_SECRET" "$T/snap.json"; then fail "the Prometheus URL's password is in the snapshot"; else ok "no Prometheus URL password in the snapshot"; fi
 if grep -qF "$FAKEAPI_TOKEN" "$T/snap.json"; then fail "the kubeconfig token is in the snapshot"; else ok "no token in the snapshot"; fi
