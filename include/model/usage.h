@@ -153,6 +153,9 @@ const float *usage_mem_series(const UsageData *d, const GpuUsage *u);
  * run of its utilization series' intervals under the threshold (intervals without a sample
  * end the run); NAN without a series */
 double usage_idle_for(const UsageData *d, const GpuUsage *u);
+/* how long all of a pod's devices have been idle: the shortest usage_idle_for of its per-pod
+ * records; NAN when none has a series */
+double usage_pod_idle_for(const UsageData *d, const char *ns, const char *pod);
 /* the device records (UsageData.pods) of one pod */
 size_t usage_pod_devices(const UsageData *d, const char *ns, const char *pod,
                          const GpuUsage **out, size_t max);

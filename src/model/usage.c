@@ -238,3 +238,17 @@ double usage_idle_for(const UsageData *d, const GpuUsage *u)
         if (isnan(v[k]) || !((double)v[k] < d->idle_threshold)) break;
     return (double)run * d->series_step;
 }
+
+double usage_pod_idle_for(const UsageData *d, const char *ns, const char *pod)
+{
+    double best = NAN;
+    const struct UsageIndex *x = d && pod && d->npods && d->nseries ? usage_index(d) : NULL;
+    size_t first = 0, count = x ? find_run(x->by_pod, x->nby_pod, d->pods, 1, pod, &first) : 0;
+    for (size_t k = 0; k < count; k++) {
+        const GpuUsage *u = &d->pods[x->by_pod[first + k]];
+        if (ns && !str_eq(u->ns, ns)) continue;
+        double f = usage_idle_for(d, u);
+        if (!isnan(f) && (isnan(best) || f < best)) best = f;
+    }
+    return best;
+}
