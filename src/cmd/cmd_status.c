@@ -24,7 +24,7 @@ static bool status_no_headers;
 static bool status_require_metrics;
 static const char *status_by;
 static const char *status_price;
-static const char *const status_bys[] = { "namespace", "node", "product", NULL };
+static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
@@ -40,9 +40,11 @@ static const Option status_opts[] = {
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per namespace, node or product: pods, physical GPUs held, idle GPUs (metrics), cost (--price)", status_bys, NULL },
+      "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
+      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): cost per hour with --by", NULL, NULL },
+      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
+      "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
       "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &status_watch, NULL,
@@ -71,11 +73,17 @@ static int status_present(const Cluster *c, const UsageData *usage, int argc, ch
         StatusGroups groups;
         PriceList prices;
         price_list_parse(&prices, status_price, err);
-        status_groups_build(&groups, &st, by, &prices);
+        status_groups_build_for(&groups, &st, c, usage, by, &prices);
         rc = status_groups_render(&groups, &st, cmd_render_format(fmt), g->color, status_no_headers);
         status_groups_free(&groups);
         price_list_free(&prices);
     } else {
+        if (status_price) {                    /* the idle GPU-hours in money, in the summary */
+            PriceList prices;
+            price_list_parse(&prices, status_price, err);
+            status_hours_fill(&st, usage, &prices);
+            price_list_free(&prices);
+        }
         rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
     }
     status_free(&st);
