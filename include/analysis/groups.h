@@ -27,7 +27,9 @@ typedef struct {
                                         * part, a time-shared interval divided among holders) */
     double idle_gpu_hours;             /* of those, under the idle threshold; NAN when unknown */
     double cost, idle_cost;            /* those hours in money (--price); NAN when a product has
-                                        * no price */
+                                        * no price.  All four NAN for a group holding GPUs now
+                                        * that no series names (not measured) */
+    int held_records;                  /* the held times summed into it */
 } StatusGroup;
 
 typedef struct {

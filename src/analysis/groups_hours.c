@@ -161,12 +161,19 @@ void status_groups_add_hours(StatusGroups *g, const GpuStatus *st, const struct 
         free(key);
         double f = held_fraction(n, h), price = held_price(prices, n, h);
         double gh = h->share_s * f / 3600, ih = h->idle_share_s * f / 3600;
+        sg->held_records++;
         sg->gpu_hours += gh;
         sg->idle_gpu_hours += ih;      /* NAN sticks: a device without utilization */
         add_money(&sg->cost, gh, price);
         add_money(&sg->idle_cost, ih, price);
     }
     if (known) strmap_free(known, free_str);
+    /* a group holding GPUs now that no series names: its hours are not known, not 0 */
+    for (size_t i = 0; i < g->n; i++) {
+        StatusGroup *sg = &g->v[i];
+        if (sg->held_records || !sg->pods) continue;
+        sg->gpu_hours = sg->idle_gpu_hours = sg->cost = sg->idle_cost = NAN;
+    }
 }
 
 void status_hours_fill(GpuStatus *st, const UsageData *u, const PriceList *prices)

@@ -24,6 +24,7 @@ import math
 import re
 import sys
 
+profiles = {}
 LINE = re.compile(r'^([A-Za-z_:][A-Za-z0-9_:]*)\{(.*)\}\s+(\S+)\s+(\S+)\s*$')
 LABEL = re.compile(r'([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"')
 FIELDS = {"DCGM_FI_DEV_GPU_UTIL": "util", "DCGM_FI_PROF_GR_ENGINE_ACTIVE": "gr", "DCGM_FI_DEV_FB_USED": "mem"}
@@ -48,6 +49,7 @@ def points(om, eval_t, window):
     # (device, pod) -> field -> k -> max
     series = {}
     models = {}
+    global profiles
     for line in open(om):
         m = LINE.match(line)
         if not m or m.group(1) not in FIELDS:
@@ -61,7 +63,13 @@ def points(om, eval_t, window):
         if not ks:
             continue
         dev = (labels.get("Hostname"), labels.get("UUID"), int(labels.get("GPU_I_ID", "-1")))
-        pod = (labels.get("namespace"), labels.get("pod")) if labels.get("pod") else None
+        # the pod: exported_* (Prometheus renamed the exporter's own labels) before the plain ones
+        pod = None
+        for nsl, pl in (("exported_namespace", "exported_pod"), ("namespace", "pod"), ("pod_namespace", "pod_name")):
+            if labels.get(pl):
+                pod = (labels.get(nsl), labels[pl])
+                break
+        profiles[dev] = labels.get("GPU_I_PROFILE")
         f = FIELDS[m.group(1)]
         val = v * 100 if f == "gr" else v
         d = series.setdefault((dev, pod), {}).setdefault(f, {})
@@ -188,7 +196,11 @@ def totals(keyf):
     for (dev, pod), (nk, ni, share, ishare) in held.items():
         k = keyf(dev, pod)
         t = out.setdefault(k, {"gpuHours": 0.0, "idleGPUHours": 0.0, "cost": 0.0, "idleCost": 0.0})
-        gh, ih = share * step / 3600, ishare * step / 3600
+        # a MIG device is its compute slices' part of the GPU: 7 per A100/H100, 4 per A30
+        frac = 1.0
+        if dev[2] >= 0 and profiles.get(dev):
+            frac = int(profiles[dev].split("g")[0]) / (4.0 if "A30" in (prods.get(dev[0]) or "") else 7.0)
+        gh, ih = share * step / 3600 * frac, ishare * step / 3600 * frac
         t["gpuHours"] += gh
         t["idleGPUHours"] += ih
         p = price_of(prices, prods.get(dev[0]))
