@@ -230,7 +230,7 @@ static void pod_cols(PodsView *v, bool metrics, bool filtered, int w, PodCols *c
         if (l > c->res) c->res = l;
     }
     if (metrics) { c->mem = 8; c->util = 5; c->idle = 4; }
-    if (metrics && v->series) c->idle_for = 8;
+    if (metrics && v->series) c->idle_for = 9;     /* "IDLE-FOR" and the sort mark */
     /* the fixed columns, then NAME takes what is left (at least 24); NODE and RESOURCES
      * widen with the terminal */
     int node_cap = w / 5 > 20 ? w / 5 : 20, res_cap = w / 6 > 14 ? w / 6 : 14;
