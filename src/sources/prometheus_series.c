@@ -32,8 +32,10 @@ typedef struct {
     int gpu, gi;
     bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
     bool has_util;
-    uint64_t differ[2];         /* per field (0 util, 1 mem): points whose values differ */
-    uint8_t cnt[2][USAGE_SERIES_MAX];   /* values seen per point */
+    uint64_t seen[2];           /* per field (0 util, 1 mem): points with a value */
+    uint64_t differ[2];         /* points whose values differ (summed) */
+    uint8_t *cnt[2];            /* values seen per point, made when a point gets a second one
+                                 * (time-slicing): most devices never need it */
 } DevAcc;
 
 typedef struct {
@@ -72,7 +74,9 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *k
     a->gpu = gpu;
     a->gi = gi;
     if (x->ndev >= x->caprows) {
-        size_t cap = x->caprows ? x->caprows * 2 : 64;
+        /* first about the device records (one row each, and a few more), then by a quarter:
+         * at 20,000 devices doubling would hold megabytes of rows never used */
+        size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
         x->d->series_util = xrealloc(x->d->series_util, cap * x->n * sizeof(float));
         x->d->series_mem = xrealloc(x->d->series_mem, cap * x->n * sizeof(float));
         x->caprows = cap;
@@ -107,9 +111,14 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
 static void combine(DevAcc *a, int f, float *row, size_t k, float v)
 {
     uint64_t bit = (uint64_t)1 << k;
-    uint8_t c = a->cnt[f][k];
-    if (c == 0) row[k] = v;
-    else if (a->differ[f] & bit) row[k] += v;
+    if (!(a->seen[f] & bit)) {
+        a->seen[f] |= bit;
+        row[k] = v;
+        return;
+    }
+    if (!a->cnt[f]) a->cnt[f] = xcalloc(USAGE_SERIES_MAX, 1);
+    uint8_t c = a->cnt[f][k] ? a->cnt[f][k] : 1;     /* values seen before this one */
+    if (a->differ[f] & bit) row[k] += v;
     else if (row[k] != v) {
         a->differ[f] |= bit;
         row[k] = row[k] * (float)c + v;
@@ -148,8 +157,9 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
         a->has_gr = true;
         for (size_t k = 0; k < x->n; k++) urow[k] = NAN;
-        memset(a->cnt[0], 0, sizeof a->cnt[0]);
-        a->differ[0] = 0;
+        free(a->cnt[0]);
+        a->cnt[0] = NULL;
+        a->seen[0] = a->differ[0] = 0;
     }
     for (size_t i = 0; i < np; i++) {
         size_t k;
@@ -319,7 +329,7 @@ int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d
         free(d->series_util); free(d->series_mem);
         d->series_util = d->series_mem = NULL;
     }
-    for (size_t i = 0; i < x.ndev; i++) free(x.dev[i].key);
+    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].key); free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
     free(x.dev);
     free(x.held);
     strmap_free(x.devs, NULL);
