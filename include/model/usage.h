@@ -124,6 +124,11 @@ void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
 /* dst = a deep copy of src (dst's previous contents are not freed) */
 void usage_copy(UsageData *dst, const UsageData *src);
+/* The series and held times of src moved to dst, whose records are linked to src's rows by
+ * device (node, gpu index, GPU_I_ID, UUID): for a refresh that reads the instant values again
+ * but keeps series fetched shortly before (top).  dst's own series, if any, are kept instead.
+ * src keeps its records, without series. */
+void usage_take_series(UsageData *dst, UsageData *src);
 /* For the sources filling records: the UsageData's one copy of s (NULL for NULL), so that
  * memory follows the distinct node, model, UUID and pod names, not the records (every device
  * has a record in gpus and one per holder in pods, seven strings each).  The copy belongs to

@@ -65,6 +65,7 @@ typedef struct {
     UsageData usage;              /* the last metrics, shown again between collections */
     bool have_usage;
     double metrics_mono, applied_mono;
+    double series_mono;         /* when the usage series were last fetched (kept between) */
     int watch_lost;               /* as last shown */
     /* the watcher wakes the feed: notify_mu guards feed (NULL once the feed stops) */
     pthread_mutex_t notify_mu;
@@ -129,9 +130,15 @@ static void *top_fetch(void *ctx, bool full, Error *err)
         if (metrics_due || !s->have_usage) {
             /* before the changes: the data lock is not held while the sources answer (only
              * this thread writes the cluster; reading it beside the screen is safe) */
-            MetricsQuery q = { 3600, 5, 95, false, true };
-            if (s->have_usage) usage_free(&s->usage);
+            /* the series have a point a minute: fetched once a minute, kept in between */
+            bool series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
+            MetricsQuery q = { 3600, 5, 95, false, series_due };
+            UsageData prev = s->usage;
+            bool had = s->have_usage;
             metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+            if (series_due) s->series_mono = mono_seconds();
+            else if (had) usage_take_series(&s->usage, &prev);
+            if (had) usage_free(&prev);
             s->have_usage = true;
             s->metrics_mono = mono_seconds();
             s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;
