@@ -7,6 +7,8 @@
 # shortest, over its devices, trailing run of the device's utilSeries points under the stored
 # idle threshold, times the step; a sparkline column at one point per column is the level
 # ceil(v / top * 8) of ▁..█ (ASCII _.-:=+*#), top 100 for utilization and the GPU's memory.
+# Then live: top --prometheus against a real Prometheus (backfilled, tests/lib/prometheus.sh)
+# and the fake API server draws the same sparklines as a snapshot taken at that moment.
 . "$(dirname "$0")/../lib/common.sh"
 
 SNAP="$KGPU_ROOT/examples/clusters/gpu-week.json.gz"
@@ -162,3 +164,47 @@ devline=$(awk -v g="$(W 'd["gpu"]')" '/^   GPU  MIG/ { on = 1; next } on && $1 =
 check_eq "$devline" "        util $(W 'd["util_ascii"]')  mem $(W 'd["mem_ascii"]')" "C locale: the same sparklines in ASCII"
 for k in 1 2 3; do keys ascii q; sleep 0.3; done
 MSG="q backs out to the shell (C locale)"; check_ok wait_for ascii "TOP-EXIT=0" 5
+
+# ---- live, against a real Prometheus: the same sparklines as the snapshot of that moment --------
+. "$KGPU_ROOT/tests/lib/fakeapi.sh"
+. "$KGPU_ROOT/tests/lib/prometheus.sh"
+if ! prom_available; then
+  ok "prometheus/promtool not installed: the live check is skipped"
+  exit 0
+fi
+FIX="$KGPU_ROOT/tests/fixtures/plan"
+python3 "$KGPU_ROOT/tests/gen/gen_plan_series.py" --spec "$FIX/prom-usage.json" --cluster "$FIX/prom-cluster.json" \
+  --openmetrics "$T/plan.om" --expected "$T/expected.json" || { fail "generator failed"; exit 1; }
+prom_backfill "$T/plan.om" "$T/prom-data" || { fail "backfill"; exit 1; }
+prom_start "$T/prom-data" || { fail "prometheus did not start"; exit 1; }
+NOW=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["evalTime"])' "$T/expected.json")
+fakeapi_start "$FIX/prom-cluster.json" || { fail "fake API server did not start"; exit 1; }
+KUBECTL_GPU_NOW=$NOW kgpu snapshot --prometheus "$PROM_URL" -o "$T/live-snap.json"
+check_rc 0 "snapshot of the live cluster"
+want=$(python3 - "$T/live-snap.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+dev = [i for i in d["items"] if i.get("kind") == "GPUUsage" and i.get("of") == "device"
+       and i["node"] == "a100-02" and i["gpu"] == 0][0]
+def spark(series, top):
+    out = ""
+    for v in series:
+        if v is None: out += " "; continue
+        f = v / top if top > 0 else 0
+        out += "▁▂▃▄▅▆▇█"[0 if f <= 0 else min(7, max(0, math.ceil(f * 8) - 1))]
+    return out
+print("        util %s  mem %s" % (spark(dev["utilSeries"], 100), spark(dev["memSeries"], dev["memTotalMiB"])))
+PY
+)
+start_shell live 200 50 C.UTF-8
+keys live "KUBECTL_GPU_NOW=$NOW KUBECONFIG=$KUBECONFIG $KGPU_BIN top --prometheus $PROM_URL --interval 1s; echo TOP-EXIT=\$?" Enter
+MSG="live top starts"; check_ok wait_for live "NODES " 15
+keys live / a 1 0 0 - 0 2 Enter
+sleep 0.3
+keys live Enter
+MSG="live: the node view of a100-02"; check_ok wait_for live "NODE a100-02" 10
+MSG="live: the sparklines come with the metrics"; check_ok wait_for live "sparklines: the last 1h" 15
+devline=$(awk '/^   GPU  MIG/ { on = 1; next } on && $1 == "0" { getline; print; exit }' <<<"$SCREEN")
+check_eq "$devline" "$want" "live: GPU 0's sparklines equal the snapshot's series of the same moment"
+for k in 1 2 3; do keys live q; sleep 0.3; done
+MSG="live: q backs out to the shell"; check_ok wait_for live "TOP-EXIT=0" 5
