@@ -68,7 +68,7 @@ char *group_workload_of(const struct Cluster *c, const char *ns, const char *pod
 
 /* status --price without --by: the summary's GPU-hours held and idle over the window, and the
  * idle ones in money (st->has_hours, gpu_hours, idle_gpu_hours, idle_cost), over the nodes and
- * namespace st shows; nothing when u has no held times */
+ * namespace st shows; without held times in u only st->has_cost is set (asked, not measured) */
 void status_hours_fill(GpuStatus *st, const UsageData *u, const PriceList *prices);
 void status_groups_free(StatusGroups *g);
 #endif

@@ -179,7 +179,7 @@ void status_groups_add_hours(StatusGroups *g, const GpuStatus *st, const struct 
 void status_hours_fill(GpuStatus *st, const UsageData *u, const PriceList *prices)
 {
     st->has_hours = u && (u->nseries > 0 || u->nheld > 0);
-    st->has_cost = st->has_hours && prices && prices->n;
+    st->has_cost = prices && prices->n;        /* asked for: said even when not measured */
     st->gpu_hours = st->idle_gpu_hours = st->idle_cost = 0;
     if (!st->has_hours) return;
     for (size_t i = 0; i < u->nheld; i++) {

@@ -132,6 +132,8 @@ void status_physical_json(cJSON *summary, const GpuStatus *st)
 {
     physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
                      st->idle_allocated_gpus);
+    if (st->has_cost && !st->has_hours)      /* --price, but no series to count hours from */
+        cJSON_AddNullToObject(summary, "hours");
     if (st->has_hours) {            /* status --price: over the window */
         cJSON *h = cJSON_AddObjectToObject(summary, "hours");
         cJSON_AddNumberToObject(h, "windowSeconds", st->window_s);
@@ -161,6 +163,9 @@ void status_print_physical(const GpuStatus *st, bool color)
                 u.unavailable, u.unavailable ? color_end(C_RED, color) : "");
     if (u.in_use_min != u.in_use_max)            /* 80 columns: the range on its own line */
         text_printf(stdout, "  (at least %d in use: MIG slices and replicas do not name their GPU)\n", u.in_use_min);
+    if (st->has_cost && !st->has_hours)
+        text_printf(stdout, "%sGPU-hours:%s not measured: --price needs the DCGM history of Prometheus (metrics: %s)\n",
+                    b, e, st->metrics_source ? st->metrics_source : "none");
     if (st->has_hours) {
         char win[32], held[32], idle[32], cost[48] = "";
         status_fmt_window(win, sizeof win, st->window_s);
