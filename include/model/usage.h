@@ -156,7 +156,8 @@ const float *usage_util_series(const UsageData *d, const GpuUsage *u);
 const float *usage_mem_series(const UsageData *d, const GpuUsage *u);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing
  * run of its utilization series' intervals under the threshold (intervals without a sample
- * end the run); NAN without a series */
+ * end the run, except the last one or two, where the newest scrape may not be in yet: those
+ * are left out); NAN without a series */
 double usage_idle_for(const UsageData *d, const GpuUsage *u);
 /* how long all of a pod's devices have been idle: the shortest usage_idle_for of its per-pod
  * records; NAN when none has a series */

@@ -233,8 +233,13 @@ double usage_idle_for(const UsageData *d, const GpuUsage *u)
 {
     const float *v = usage_util_series(d, u);
     if (!v) return NAN;
+    /* the last interval or two can be empty while the newest scrape is not in yet (scrape
+     * interval, ingestion, the clocks of the tool and the server): they neither count nor
+     * end the run */
+    size_t k = d->series_points, skipped = 0;
+    while (k > 0 && skipped < 2 && isnan(v[k - 1])) { k--; skipped++; }
     size_t run = 0;
-    for (size_t k = d->series_points; k-- > 0; run++)
+    for (; k-- > 0; run++)
         if (isnan(v[k]) || !((double)v[k] < d->idle_threshold)) break;
     return (double)run * d->series_step;
 }

@@ -5,7 +5,7 @@
 # utilization and memory sparklines, block characters in a UTF-8 locale and ASCII otherwise.
 # Every expected value is computed here from the snapshot's records: a pod's idle time is the
 # shortest, over its devices, trailing run of the device's utilSeries points under the stored
-# idle threshold, times the step; a sparkline column at one point per column is the level
+# idle threshold (one or two empty last points left out), times the step; a sparkline column at one point per column is the level
 # ceil(v / top * 8) of ▁..█ (ASCII _.-:=+*#), top 100 for utilization and the GPU's memory.
 # Then live: top --prometheus against a real Prometheus (backfilled, tests/lib/prometheus.sh)
 # and the fake API server draws the same sparklines as a snapshot taken at that moment.
@@ -49,6 +49,11 @@ src = [i for i in usage if i["kind"] == "UsageSource" and i["for"] == "devices"]
 thr, step = src["idleThreshold"], src["seriesStepSeconds"]
 devs = {(i["node"], i["gpu"], i["migInstance"]): i for i in usage if i["kind"] == "GPUUsage" and i["of"] == "device"}
 def idle_for(series):
+    # the last one or two intervals without a sample (the newest scrape not in) are left out
+    series = list(series)
+    for _ in range(2):
+        if series and series[-1] is None:
+            series.pop()
     run = 0
     for v in reversed(series):
         if v is None or not v < thr:

@@ -65,6 +65,13 @@ static void test_idle_for(void **state)
     assert_true(isnan(usage_pod_idle_for(&d, "ml", "zzz")));
     d.series_util[7] = 1;                                      /* n1/1's last point goes idle */
     assert_true(usage_pod_idle_for(&d, "ml", "p") == 60);
+    /* the newest interval empty (scrape not in yet): left out, the run before it counts */
+    d.series_util[3] = NAN;
+    assert_true(usage_idle_for(&d, &d.gpus[0]) == 60);
+    d.series_util[2] = NAN;                                    /* two empty: the 1 at point 0 */
+    assert_true(usage_idle_for(&d, &d.gpus[0]) == 0);         /* point 1 (NAN) ends the run */
+    d.series_util[1] = NAN;
+    assert_true(usage_idle_for(&d, &d.gpus[0]) == 0);         /* at most two are left out */
     free(none.node);
     usage_free(&d);
 }
