@@ -89,6 +89,8 @@ typedef struct UsageData {
     float *series_util;         /* nseries x series_points: highest utilization (percent) */
     float *series_mem;          /* nseries x series_points: highest memory used (MiB) */
     UsageHeld *held; size_t nheld;   /* per (device, pod) over the window, sorted by ns, pod */
+    struct UsageSeriesShare *series_share;  /* private: the series arrays are shared by copies
+                                 * (usage_copy) and freed with the last; NULL = d's own */
 } UsageData;
 
 #define USAGE_SERIES_MAX 64     /* points per series at most (60 cover a window) */
@@ -122,7 +124,8 @@ typedef struct UsageSnapshot {
 
 void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
-/* dst = a deep copy of src (dst's previous contents are not freed) */
+/* dst = a deep copy of src (dst's previous contents are not freed); the series arrays, which
+ * never change once filled, are shared (counted, thread-safe), not copied */
 void usage_copy(UsageData *dst, const UsageData *src);
 /* The series and held times of src moved to dst, whose records are linked to src's rows by
  * device (node, gpu index, GPU_I_ID, UUID): for a refresh that reads the instant values again

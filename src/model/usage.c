@@ -1,8 +1,10 @@
 /* usage.c — release of the usage records and their joins to nodes and pods (usage.h). */
 #include "model/usage.h"
 #include "util/strarena.h"
+#include "usage_int.h"
 #include "util/sort.h"
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,39 @@ static void gpu_usage_free(const StrArena *p, GpuUsage *u)
 
 static void usage_index_free(struct UsageIndex *x);
 
+struct UsageSeriesShare { atomic_int refs; float *util, *mem; };
+
+static void series_release(UsageData *d)
+{
+    struct UsageSeriesShare *sh = d->series_share;
+    if (!sh) {
+        free(d->series_util);
+        free(d->series_mem);
+    } else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+        free(sh->util);
+        free(sh->mem);
+        free(sh);
+    }
+    d->series_share = NULL;
+    d->series_util = d->series_mem = NULL;
+}
+
+void usage_series_share(UsageData *dst, const UsageData *src)
+{
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->series_util || !s->series_mem) return;
+    if (!s->series_share) {
+        s->series_share = xmalloc(sizeof *s->series_share);
+        atomic_init(&s->series_share->refs, 1);
+        s->series_share->util = s->series_util;
+        s->series_share->mem = s->series_mem;
+    }
+    atomic_fetch_add(&s->series_share->refs, 1);
+    dst->series_share = s->series_share;
+    dst->series_util = s->series_util;
+    dst->series_mem = s->series_mem;
+}
+
 void usage_free(UsageData *d)
 {
     if (!d) return;
@@ -38,7 +73,8 @@ void usage_free(UsageData *d)
         field_free(d->strings, h->node); field_free(d->strings, h->uuid); field_free(d->strings, h->model);
         field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
     }
-    free(d->held); free(d->series_util); free(d->series_mem);
+    free(d->held);
+    series_release(d);
     strarena_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);

@@ -1,5 +1,6 @@
 /* test_usage_series.c — the usage series' joins (model/usage.h): a device's rows, how long a
- * device and a pod have been idle, and moving series to a refreshed UsageData (top). */
+ * device and a pod have been idle, moving series to a refreshed UsageData and sharing them
+ * between copies (top). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -112,8 +113,33 @@ static void test_take_series(void **state)
     usage_free(&dst);
 }
 
+/* copies share the series (never changed once filled): each copy outlives the others */
+static void test_copy_shares(void **state)
+{
+    (void)state;
+    UsageData a, b, c, r;
+    fill(&a);
+    usage_copy(&b, &a);
+    assert_ptr_equal(b.series_util, a.series_util);
+    assert_int_equal(b.nseries, 2);
+    usage_free(&a);
+    assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);
+    usage_copy(&c, &b);
+    /* a refresh takes c's series over (as top does), then c and b go */
+    memset(&r, 0, sizeof r);
+    r.ngpus = 1;
+    r.gpus = xcalloc(1, sizeof *r.gpus);
+    r.gpus[0] = rec("n1", 1, -1, "GPU-b", NULL, NULL, 0);
+    usage_take_series(&r, &c);
+    usage_free(&c);
+    usage_free(&b);
+    assert_true(usage_util_series(&r, &r.gpus[0])[3] == 80);
+    usage_free(&r);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
+                                        cmocka_unit_test(test_copy_shares) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
