@@ -4,7 +4,8 @@
  *
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
- * answer has about 60 points per device, field and pod, never raw samples.  Points are kept as
+ * answer has about 60 points per device, field and pod, never raw samples.  One query_range
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points are kept as
  * floats in one array per field (rows of series_points), and the per-pod bookkeeping is two
  * bit masks per (device, pod): presence and "busy" (at or over the idle threshold).
  *
@@ -299,17 +300,17 @@ size_t prom_series_points(double window_s, double *step_s)
     return n;
 }
 
-char *prom_series_query(double step_s)
+static const char *const series_metric[3] = {
+    "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_FB_USED" };
+static const char *const series_field[3] = { "util", "gr", "mem" };
+
+char *prom_series_query(double step_s, int field)
 {
     long long ms = llround(step_s * 1000);
     if (ms < 1) ms = 1;
-    return xasprintf(
-        "label_replace(max by (" SERIES_LABELS ") (max_over_time(DCGM_FI_DEV_GPU_UTIL[%lldms])),"
-        " \"kgpu_field\", \"util\", \"\", \"\")"
-        " or label_replace(max by (" SERIES_LABELS ") (max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[%lldms])),"
-        " \"kgpu_field\", \"gr\", \"\", \"\")"
-        " or label_replace(max by (" SERIES_LABELS ") (max_over_time(DCGM_FI_DEV_FB_USED[%lldms])),"
-        " \"kgpu_field\", \"mem\", \"\", \"\")", ms, ms, ms);
+    if (field < 0 || field > 2) field = 0;
+    return xasprintf("label_replace(max by (" SERIES_LABELS ") (max_over_time(%s[%lldms])),"
+                     " \"kgpu_field\", \"%s\", \"\", \"\")", series_metric[field], ms, series_field[field]);
 }
 
 int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
@@ -321,9 +322,14 @@ int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d
     x.start = end - (double)(x.n - 1) * x.step;
     x.devs = strmap_new();
     x.helds = strmap_new();
-    char *promql = prom_series_query(x.step);
-    int rc = prom_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
-    free(promql);
+    /* one query per field: each stays within the server's per-query sample limit (at 20,000
+     * devices and a 15 s scrape one field touches some 5 million samples) */
+    int rc = 0;
+    for (int f = 0; f < 3 && rc == 0; f++) {
+        char *promql = prom_series_query(x.step, f);
+        rc = prom_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
+        free(promql);
+    }
     if (rc == 0) series_finish(&x);
     else {
         free(d->series_util); free(d->series_mem);

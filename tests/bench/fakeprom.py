@@ -13,8 +13,8 @@ queries (src/sources/prometheus.c) with instant vectors computed once at start:
     maxima (gpu_util_max, gr_engine_active_max);
   - the per-workload window statistics (quantile_over_time / max_over_time /
     count_over_time of FB_USED, GR_ENGINE_ACTIVE, GPU_UTIL), one series per device and pod.
-  - the series query_range (label_replace ... kgpu_field "util" / "gr" / "mem", max_over_time per
-    step): per device and pod a matrix over [start, end] at step, each point the device's value
+  - the series query_range (one per field: label_replace ... kgpu_field "util" / "gr" / "mem",
+    max_over_time per step): per device and pod a matrix over [start, end] at step, each point the device's value
     varied by a fixed pattern (built per request, cached by start/end/step).
 Anything else gets an empty vector.  POST (form) and GET (query string) /api/v1/query and
 /api/v1/query_range are served, over plain HTTP on 127.0.0.1, with TCP_NODELAY and one write per answer.
@@ -229,12 +229,14 @@ def build_answers(devices, seed, now):
     return enc(usage), {k: enc(v) for k, v in wl.items()}, enc([]), ranges
 
 
-def range_answer(ranges, start, end, step):
-    """the series matrix: every range series at start, start+step, ... end"""
+def range_answer(ranges, start, end, step, want):
+    """the series matrix of field want: its range series at start, start+step, ... end"""
     n = max(1, min(11000, int(round((end - start) / step)) + 1))
     ts = [start + k * step for k in range(n)]
     parts = []
     for i, (lab, field, v) in enumerate(ranges):
+        if field != want:
+            continue
         pts = []
         for k, t in enumerate(ts):
             f = 0.7 + 0.6 * (((k * 7 + i) % 11) / 10.0)
@@ -262,7 +264,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 key = tuple(float(params[k][0]) for k in ('start', 'end', 'step'))
             except (KeyError, ValueError):
                 key = None
-            if key and 'kgpu_field' in q:
+            fm = re.search(r'"kgpu_field", *"(\w+)"', q)
+            if key and fm:
+                key = key + (fm.group(1),)
                 with srv.lock:
                     if srv.range_key != key:
                         srv.range_key, srv.range_body = key, range_answer(srv.ranges, *key)
