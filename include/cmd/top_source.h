@@ -38,6 +38,7 @@ typedef struct TopSource {
     UsageData usage;              /* the last metrics, shown again between collections */
     bool have_usage;
     double metrics_mono, applied_mono;
+    double series_mono;           /* when the usage series were last fetched (kept between) */
     int watch_lost;               /* as last shown */
     /* the watcher wakes the feed: notify_mu guards feed (NULL once the feed stops) */
     pthread_mutex_t notify_mu;

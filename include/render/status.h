@@ -36,4 +36,6 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);
 void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
 void status_print_physical(const GpuStatus *st, bool color);
+/* "1h", "90m", "7d": a --window as typed */
+void status_fmt_window(char *out, size_t n, double seconds);
 #endif

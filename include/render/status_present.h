@@ -16,7 +16,7 @@ typedef struct {
     StatusFilter filter;       /* NODE arguments, -n, -l */
     bool no_headers;
     const char *sort_by;       /* --sort-by, NULL: by name */
-    const char *by;            /* --by namespace|node|product, NULL: per node */
+    const char *by;            /* --by namespace|node|product|workload, NULL: per node */
     const char *price;         /* --price, NULL: none */
     bool color;
 } StatusPresent;

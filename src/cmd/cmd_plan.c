@@ -86,7 +86,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     UsageData usage;
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery q = { window_s, 5, plan_percentile, true };
+    MetricsQuery q = { window_s, 5, plan_percentile, true, false };
     metrics_collect(&usage, &g->source, cc.api, c, &q, &wu, &nwu);
     if (cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0) {
         workloads_free(wu, nwu);

@@ -52,7 +52,9 @@ const Command command_snapshot = {
         "commands read, and writes it as one JSON List, to stdout or to FILE (gzip-compressed\n"
         "unless FILE ends in .json).  With metrics reachable, the usage the commands read is\n"
         "stored too: per GPU and per pod over status's 1h window, per workload the p95 and the\n"
-        "peak over plan's 7d window.  Read it back with --snapshot FILE on any command; older\n"
+        "peak over plan's 7d window, and from Prometheus each GPU's utilization and memory\n"
+        "series over the hour (top's sparklines) and the time each pod held each GPU (status\n"
+        "--by's GPU-hours).  Read it back with --snapshot FILE on any command; older\n"
         "snapshots load with a note.  Nothing is written unless every list was read.  Left\n"
         "out: annotations, managedFields, container env values, commands and arguments;\n"
         "credentials never appear.  -l limits the nodes, -n the pods, events and quotas.",

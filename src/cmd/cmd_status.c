@@ -25,7 +25,7 @@ static bool status_no_headers;
 static bool status_require_metrics;
 static const char *status_by;
 static const char *status_price;
-static const char *const status_bys[] = { "namespace", "node", "product", NULL };
+static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
 static const Option status_opts[] = {
@@ -41,9 +41,11 @@ static const Option status_opts[] = {
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per namespace, node or product: pods, physical GPUs held, idle GPUs (metrics), cost (--price)", status_bys, NULL },
+      "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
+      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): cost per hour with --by", NULL, NULL },
+      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
+      "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
       "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &status_watch, NULL,
@@ -67,7 +69,7 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     StatusWatch *sw = ctx;
     if (first) {
-        MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
         if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)

@@ -96,9 +96,15 @@ void *top_fetch(void *ctx, bool full, Error *err)
         if (metrics_due || !s->have_usage) {
             /* before the changes: the data lock is not held while the sources answer (only
              * this thread writes the cluster; reading it beside the screen is safe) */
-            MetricsQuery q = { 3600, 5, 95, false };
-            if (s->have_usage) usage_free(&s->usage);
+            /* the series have a point a minute: fetched once a minute, kept in between */
+            bool series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
+            MetricsQuery q = { 3600, 5, 95, false, series_due };
+            UsageData prev = s->usage;
+            bool had = s->have_usage;
             metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+            if (series_due) s->series_mono = mono_seconds();
+            else if (had) usage_take_series(&s->usage, &prev);
+            if (had) usage_free(&prev);
             s->have_usage = true;
             s->metrics_mono = mono_seconds();
             s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;
@@ -159,7 +165,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         d->usage.detail = xstrdup("not collected yet (next refresh)");
         s->metrics_deferred = true;
     } else {
-        MetricsQuery q = { 3600, 5, 95, false };     /* the idle window and threshold of `status` */
+        MetricsQuery q = { 3600, 5, 95, false, true };     /* the idle window and threshold of `status` */
         metrics_collect(&d->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
         d->metrics_at = (int64_t)time(NULL);
         s->metrics_none = !d->usage.source || strcmp(d->usage.source, "none") == 0;

@@ -46,7 +46,7 @@ static Color status_color(const NodeStatus *n)
 /* ------------------------------------------------------------------ table */
 
 /* "1h", "90m", "7d": the --window as typed (format_age would say "60m") */
-static void fmt_window(char *out, size_t n, double seconds)
+void status_fmt_window(char *out, size_t n, double seconds)
 {
     long long s = (long long)seconds;
     if (s > 0 && s % 86400 == 0) snprintf(out, n, "%lldd", s / 86400);
@@ -64,7 +64,7 @@ static void print_summary(const GpuStatus *st, bool color)
         text_printf(stdout, " (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
     if (st->has_metrics) {
         char win[32];
-        fmt_window(win, sizeof win, st->window_s);
+        status_fmt_window(win, sizeof win, st->window_s);
         text_printf(stdout, ", %s%d allocated but idle%s (under %g%% for %s)",
                st->idle_allocated_gpus ? color_start(C_YELLOW, color) : "", st->idle_allocated_gpus,
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);

@@ -33,11 +33,17 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
         StatusGroups groups;
         PriceList prices;
         price_list_parse(&prices, p->price, err);
-        status_groups_build(&groups, &st, by, &prices);
+        status_groups_build_for(&groups, &st, c, usage, by, &prices);
         rc = status_groups_render(&groups, &st, fmt, p->color, p->no_headers);
         status_groups_free(&groups);
         price_list_free(&prices);
     } else {
+        if (p->price) {                        /* the idle GPU-hours in money, in the summary */
+            PriceList prices;
+            price_list_parse(&prices, p->price, err);
+            status_hours_fill(&st, usage, &prices);
+            price_list_free(&prices);
+        }
         rc = status_render_view(&st, fmt, p->color, &view);
     }
     status_free(&st);

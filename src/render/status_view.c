@@ -122,10 +122,25 @@ static void physical_members(cJSON *o, PhysicalUse u, bool metrics, int idle)
     cJSON_AddNumberToObject(o, "inUseMax", u.in_use_max);
 }
 
+static void add_num2(cJSON *o, const char *k, double v)
+{
+    if (isnan(v)) cJSON_AddNullToObject(o, k);
+    else cJSON_AddNumberToObject(o, k, round(v * 100) / 100);
+}
+
 void status_physical_json(cJSON *summary, const GpuStatus *st)
 {
     physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
                      st->idle_allocated_gpus);
+    if (st->has_cost && !st->has_hours)      /* --price, but no series to count hours from */
+        cJSON_AddNullToObject(summary, "hours");
+    if (st->has_hours) {            /* status --price: over the window */
+        cJSON *h = cJSON_AddObjectToObject(summary, "hours");
+        cJSON_AddNumberToObject(h, "windowSeconds", st->window_s);
+        add_num2(h, "gpuHours", st->gpu_hours);
+        add_num2(h, "idleGPUHours", st->idle_gpu_hours);
+        if (st->has_cost) add_num2(h, "idleCost", st->idle_cost);
+    }
 }
 
 void status_node_physical_json(cJSON *node, const NodeStatus *n, bool metrics)
@@ -148,4 +163,19 @@ void status_print_physical(const GpuStatus *st, bool color)
                 u.unavailable, u.unavailable ? color_end(C_RED, color) : "");
     if (u.in_use_min != u.in_use_max)            /* 80 columns: the range on its own line */
         text_printf(stdout, "  (at least %d in use: MIG slices and replicas do not name their GPU)\n", u.in_use_min);
+    if (st->has_cost && !st->has_hours)
+        text_printf(stdout, "%sGPU-hours:%s not measured: --price needs the DCGM history of Prometheus (metrics: %s)\n",
+                    b, e, st->metrics_source ? st->metrics_source : "none");
+    if (st->has_hours) {
+        char win[32], held[32], idle[32], cost[48] = "";
+        status_fmt_window(win, sizeof win, st->window_s);
+        snprintf(held, sizeof held, "%.2f", st->gpu_hours);
+        if (isnan(st->idle_gpu_hours)) snprintf(idle, sizeof idle, "?");
+        else snprintf(idle, sizeof idle, "%.2f", st->idle_gpu_hours);
+        if (st->has_cost && isnan(st->idle_cost)) snprintf(cost, sizeof cost, " = ? USD (a product has no --price)");
+        else if (st->has_cost) snprintf(cost, sizeof cost, " = %.2f USD", st->idle_cost);
+        text_printf(stdout, "%sGPU-hours (last %s):%s %s held, %s%s idle%s%s\n", b, win, e, held,
+                    st->idle_gpu_hours > 0 ? color_start(C_YELLOW, color) : "", idle,
+                    st->idle_gpu_hours > 0 ? color_end(C_YELLOW, color) : "", cost);
+    }
 }

@@ -18,6 +18,7 @@
 #include "sources/kubeconfig.h"
 #include "sources/metrics.h"
 #include "sources/snapshot_format.h"
+#include "sources/gzpipe.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -28,10 +29,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 typedef struct {
-    gzFile gz;
+    GzPipe *gz;                 /* compressed on its own thread (gzpipe.h) */
     size_t items;
     bool write_failed;
     Cluster side;               /* the nodes and services, to find the metrics by */
@@ -44,7 +44,7 @@ typedef struct {
 static void out_text(SnapWriter *w, const char *text)
 {
     size_t n = strlen(text);
-    if (n && gzwrite(w->gz, text, (unsigned)n) != (int)n) w->write_failed = true;
+    if (n) gzpipe_write(w->gz, text, n);
 }
 
 static void out_item(SnapWriter *w, cJSON *obj)
@@ -85,7 +85,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
 {
     cluster_finalize(&w->side);
     UsageData d;
-    MetricsQuery dq = { 3600, 5, 95, false };
+    MetricsQuery dq = { 3600, 5, 95, false, true };
     metrics_collect(&d, sc, api, &w->side, &dq, NULL, NULL);
     log_verbose(1, "snapshot: metrics for status: %s (%s)", d.source, d.detail);
     free(w->no_usage);
@@ -100,7 +100,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
     /* plan: its default window and percentile (cmd_plan.c) */
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery wq = { 7 * 86400, 5, 95, true };
+    MetricsQuery wq = { 7 * 86400, 5, 95, true, false };
     metrics_collect(&d, sc, api, &w->side, &wq, &wu, &nwu);
     if (str_eq(d.source, "prometheus")) {
         snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);
@@ -165,18 +165,6 @@ static int copy_to_stdout(FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-/* a gzip stream (or plain, "wT") writing to a duplicate of fd, from its start */
-static gzFile open_out(int fd, bool compress)
-{
-    if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) return NULL;
-    int dfd = dup(fd);
-    if (dfd < 0) return NULL;
-    gzFile gz = gzdopen(dfd, compress ? "wb1" : "wT");      /* level 1: fast, ~12x on these lists */
-    if (!gz) { close(dfd); return NULL; }
-    gzbuffer(gz, 256 << 10);
-    return gz;
-}
-
 int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *path, SnapshotWritten *out,
                    Error *out_err)
 {
@@ -211,8 +199,8 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
     }
     for (int attempt = 0;; attempt++) {
         error_clear(&err);
-        if (w.gz) gzclose(w.gz);
-        w.gz = open_out(fd, compress);
+        if (w.gz) gzpipe_close(w.gz);
+        w.gz = gzpipe_open(fd, compress);
         if (!w.gz) { error_set(out_err, "cannot write the snapshot: %s", strerror(errno)); goto out; }
         w.items = 0;
         w.write_failed = false;
@@ -227,9 +215,9 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
         *out_err = err;
         goto out;
     }
-    int zrc = gzclose(w.gz);
+    int zrc = gzpipe_close(w.gz);
     w.gz = NULL;
-    if (zrc != Z_OK || w.write_failed) {
+    if (zrc != 0 || w.write_failed) {
         error_set(out_err, "writing the snapshot failed: %s", strerror(errno));
         goto out;
     }
@@ -258,7 +246,7 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
     ret = 0;
 out:
     out->warnings = w.warnings;
-    if (w.gz) gzclose(w.gz);
+    if (w.gz) gzpipe_close(w.gz);
     cluster_free(&w.side);
     free(w.pbuf);
     free(w.no_usage);
