@@ -13,6 +13,13 @@ void pending_sort(ExplanationList *l, const char *sort_by);
  * are dropped); -1 with err set when sel does not parse */
 struct Error;
 int pending_filter_labels(ExplanationList *l, const char *sel, struct Error *err);
+/* -o custom-columns: one row per pod of -o json (the same objects, nodes cut to max_nodes, 0 =
+ * all); l NULL explains c's pending pods of ns one at a time (nothing kept but the cells).
+ * 0, or -1 when a path could not be evaluated (said on stderr) or writing failed */
+struct CustomColumns;
+struct Cluster;
+int pending_print_columns(const struct Cluster *c, const char *ns, ExplanationList *l, struct CustomColumns *cc,
+                          bool no_headers, size_t max_nodes);
 /* -o name: pod/NS/NAME per pod; an owner whose pods a quota refused as kind/NS/NAME */
 int pending_print_names(const ExplanationList *l);
 #endif

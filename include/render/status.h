@@ -27,6 +27,13 @@ extern const char status_sort_fields_help[];
 bool status_sort_field_known(const char *path);
 /* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
+/* each node of -o json's "nodes" in --sort-by order, built one at a time and handed to fn
+ * (borrowed for the call); stops at fn's first non-zero, which it returns */
+int status_each_node_json(const GpuStatus *st, const char *sort_by,
+                          int (*fn)(void *ctx, const struct cJSON *node), void *ctx);
+/* -o custom-columns (view->columns): one row per node of -o json; 0, -1 when a path could not
+ * be evaluated (said on stderr) or writing failed */
+int status_print_columns(const GpuStatus *st, const TableView *view);
 /* -o name: node/NAME per GPU node */
 int status_print_names(const GpuStatus *st, const char *sort_by);
 /* status --by (status_groups.c): the groups as a table, -o name, JSON (kind GPUStatusByGroup) or YAML */

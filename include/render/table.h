@@ -15,9 +15,11 @@ typedef struct Table Table;
 
 /* kubectl's --no-headers and --sort-by for a command's main table (the other sections of a
  * command's text are left out with --no-headers: what remains is rows for a script) */
+struct CustomColumns;
 typedef struct {
     bool no_headers;
     const char *sort_by;        /* a field path as the command's --help lists them, or NULL */
+    struct CustomColumns *columns;   /* -o custom-columns (render/custom_columns.h), or NULL */
 } TableView;
 
 Table *table_new(const char *const *headers, size_t ncols);

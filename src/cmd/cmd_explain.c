@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "analysis/explain.h"
 #include "render/render_explain.h"
+#include "render/custom_columns.h"
 #include "sources/loader.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,15 @@
 
 static const char *explain_output;
 static bool explain_all_nodes;
-static const char *const explain_formats[] = { "text", "json", "yaml", NULL };
+static bool explain_no_headers;
+static const char *const explain_formats[] = { "text", "json", "yaml", "custom-columns=", "custom-columns-file=", NULL };
+static CustomColumns *explain_columns;     /* -o custom-columns: parsed before the load */
 static const Option explain_opts[] = {
     { OPT_STRING, 'o', "output", &explain_output, "FORMAT", "output format", explain_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &explain_all_nodes, NULL,
       "list every node in the text output, also those that could never hold the pod", NULL, NULL },
+    { OPT_BOOL, 0, "no-headers", &explain_no_headers, NULL, "with -o custom-columns: the row without the header line",
+      NULL, NULL },
     OPT_END_MARK
 };
 
@@ -51,9 +56,12 @@ static bool find_never_created(const Cluster *c, const char *ns, const char *kin
 static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
 {
     (void)argc;
-    static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(explain_output, allowed, 3, &fmt, "explain") < 0) return EXIT_USAGE;
+    if (output_format_parse(explain_output, allowed, 4, &fmt, "explain") < 0) return EXIT_USAGE;
+    custom_columns_free(explain_columns);
+    explain_columns = NULL;
+    if (fmt == OUT_COLUMNS && !(explain_columns = custom_columns_new(explain_output, err))) return EXIT_USAGE;
     if (g->selector && *g->selector) {        /* accepted as a global flag, but nothing here to select */
         error_set(err, "explain takes one pod by name; -l selects pods for 'pending' and nodes for status, top and plan");
         return EXIT_USAGE;
@@ -128,7 +136,14 @@ static bool find_never_created(const Cluster *c, const char *ns, const char *kin
 /* render e, then free e, c and ns (an Explanation borrows from its Cluster) */
 static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e, bool pending, char *ns)
 {
-    int rc = explain_render(e, &c->warnings, pending, cmd_render_format(fmt), explain_all_nodes, g->color);
+    int rc;
+    if (fmt == OUT_COLUMNS) {                  /* one row: the document -o json prints */
+        rc = explain_print_columns(e, explain_columns, explain_no_headers);
+        custom_columns_free(explain_columns);
+        explain_columns = NULL;
+    } else {
+        rc = explain_render(e, &c->warnings, pending, cmd_render_format(fmt), explain_all_nodes, g->color);
+    }
     explanation_free(e);
     cluster_free(c);
     free(ns);

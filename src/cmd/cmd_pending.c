@@ -18,6 +18,7 @@
 #include "util/strmap.h"
 #include "render/table.h"
 #include "cmd/pending_view.h"
+#include "render/custom_columns.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,9 @@ static bool pending_all_nodes;
 static bool pending_watch;
 static bool pending_no_headers;
 static const char *pending_sort_by;
-static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
+static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
+                                                "custom-columns-file=", NULL };
+static CustomColumns *pending_columns;     /* -o custom-columns: parsed before the load */
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
@@ -247,6 +250,8 @@ static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const Glo
 {
     bool selected = g->selector && *g->selector;
     if (fmt == OUT_JSON && !pending_sort_by && !selected) return print_json(c, ns);   /* streamed */
+    if (fmt == OUT_COLUMNS && !pending_sort_by && !selected)
+        return pending_print_columns(c, ns, NULL, pending_columns, pending_no_headers, pending_max_nodes());
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == OUT_TABLE || fmt == OUT_WIDE || fmt == OUT_NAME;
     if (table) explain_pending_rows(c, ns, &l);
@@ -261,7 +266,9 @@ static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const Glo
     int rc = 0;
     if (table && warnings)
         for (size_t i = 0; i < c->warnings.n; i++) fprintf(stderr, "warning: %s\n", c->warnings.v[i]);
-    if (fmt == OUT_NAME) {
+    if (fmt == OUT_COLUMNS) {
+        rc = pending_print_columns(c, ns, &l, pending_columns, pending_no_headers, pending_max_nodes());
+    } else if (fmt == OUT_NAME) {
         rc = pending_print_names(&l);
     } else if (table) {
         if (selected && warnings)                  /* what -l left out */
@@ -296,12 +303,25 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
     return pending_print(c, pw->ns, pw->fmt, pw->g, first, pw->err);
 }
 
+static int run_pending_format(GlobalOptions *g, OutputFormat fmt, Error *out_err);
+
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(pending_output, allowed, 5, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (output_format_parse(pending_output, allowed, 6, &fmt, "pending") < 0) return EXIT_USAGE;
+    custom_columns_free(pending_columns);
+    pending_columns = NULL;
+    if (fmt == OUT_COLUMNS && !(pending_columns = custom_columns_new(pending_output, out_err))) return EXIT_USAGE;
+    int rc = run_pending_format(g, fmt, out_err);
+    custom_columns_free(pending_columns);
+    pending_columns = NULL;
+    return rc;
+}
+
+static int run_pending_format(GlobalOptions *g, OutputFormat fmt, Error *out_err)
+{
     if (pending_sort_by && !pending_sort_field_known(pending_sort_by)) {
         error_set(out_err, "--sort-by: unknown field \"%s\" (pending sorts by %s)", pending_sort_by,
                   pending_sort_fields_help);

@@ -14,6 +14,7 @@
 #include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/status.h"
+#include "render/custom_columns.h"
 #include <stdio.h>
 
 static const char *status_output;
@@ -26,11 +27,13 @@ static const char *status_by;
 static const char *status_price;
 static const char *const status_bys[] = { "namespace", "node", "product", NULL };
 static const char *status_sort_by;
-static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
+static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
+                                               "custom-columns-file=", NULL };
+static CustomColumns *status_columns;      /* -o custom-columns: parsed before the load */
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
-      "print the node table's rows only: no headers, no other sections", NULL, NULL },
+      "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
       "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
       ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
@@ -64,7 +67,7 @@ static int status_present(const Cluster *c, const UsageData *usage, int argc, ch
     status_build(&st, c, usage, &filter);
     if (!warnings && fmt != OUT_JSON && fmt != OUT_YAML)
         strvec_free(&st.warnings);             /* on stderr once, with the first table */
-    TableView view = { status_no_headers, status_sort_by };
+    TableView view = { status_no_headers, status_sort_by, fmt == OUT_COLUMNS ? status_columns : NULL };
     GroupBy by;
     int rc;
     if (status_by && group_by_parse(status_by, &by)) {
@@ -106,11 +109,29 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
     return status_present(c, &sw->usage, sw->argc, sw->argv, sw->fmt, sw->g, first, sw->err);
 }
 
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, Error *err);
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;
+    if (fmt == OUT_COLUMNS) {
+        if (status_by) {
+            error_set(err, "-o %s: not with --by (custom columns are of the node list)", status_output);
+            return EXIT_USAGE;
+        }
+        custom_columns_free(status_columns);
+        if (!(status_columns = custom_columns_new(status_output, err))) return EXIT_USAGE;
+    }
+    int rc = run_status_format(argc, argv, g, fmt, err);
+    custom_columns_free(status_columns);
+    status_columns = NULL;
+    return rc;
+}
+
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, Error *err)
+{
     PriceList prices;
     if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
     price_list_free(&prices);                  /* parsed again after the load: checked before it */

@@ -559,29 +559,43 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
+int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
+                          void *ctx)
+{
+    size_t *order = status_node_order(st, sort_by);
+    int rc = 0;
+    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
+        cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
+        rc = fn(ctx, n);
+        cJSON_Delete(n);
+    }
+    free(order);
+    return rc;
+}
+
+static int write_node(void *jw, const cJSON *node)
+{
+    jw_value(jw, NULL, node);
+    return ((JsonWriter *)jw)->failed ? -1 : 0;
+}
+
 /* JSON through the writer: the frame's members in order, the nodes one at a time */
 static int status_write_json(const GpuStatus *st, const char *sort_by)
 {
     cJSON *frame = status_doc(st, NULL);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
-    size_t *order = status_node_order(st, sort_by);
     jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "nodes");
-        for (size_t i = 0; i < st->ngpu_node_list; i++) {
-            cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
-            jw_value(jw, NULL, n);
-            cJSON_Delete(n);
-        }
+        status_each_node_json(st, sort_by, write_node, jw);
         jw_end(jw);
     }
     jw_end(jw);
     int rc = jw_release(jw);
     free(jw);
-    free(order);
     cJSON_Delete(frame);
     return rc;
 }
@@ -597,6 +611,7 @@ int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const 
         return rc;
     }
     for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
+    if (view && view->columns) return status_print_columns(st, view);
     if (fmt == RENDER_NAME) return status_print_names(st, sort_by);
     print_table_view(st, fmt == RENDER_WIDE, color, view);
     return 0;

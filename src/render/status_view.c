@@ -8,6 +8,8 @@
 #include "render/status.h"
 #include "analysis/physical.h"
 #include "render/table.h"
+#include "render/custom_columns.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include "render/text.h"
 #include "util/sort.h"
@@ -107,6 +109,29 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     for (size_t i = 0; i < st->ngpu_node_list; i++) text_printf(stdout, "node/%s\n", st->gpu_node_list[order[i]].name);
     free(order);
     return ferror(stdout) ? -1 : 0;
+}
+
+/* ---- -o custom-columns ---- */
+
+typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
+
+static int add_node_row(void *vctx, const cJSON *node)
+{
+    ColumnsCtx *ctx = vctx;
+    return custom_columns_add(ctx->cc, node, &ctx->err);
+}
+
+int status_print_columns(const GpuStatus *st, const TableView *view)
+{
+    ColumnsCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cc = view->columns;
+    if (status_each_node_json(st, view->sort_by, add_node_row, &ctx) < 0) {
+        text_printf(stderr, "error: %s\n", ctx.err.msg);
+        return -1;
+    }
+    if (!custom_columns_rows(ctx.cc)) text_printf(stderr, "No GPU nodes.\n");
+    return custom_columns_print(ctx.cc, stdout, view->no_headers);
 }
 
 /* ---- physical GPUs (analysis/physical.h) ---- */
