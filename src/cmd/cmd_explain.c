@@ -153,7 +153,8 @@ static int finish(GlobalOptions *g, OutputFormat fmt, Cluster *c, Explanation *e
 const Command command_explain = {
     .name = "explain",
     .summary = "Explain why a GPU pod is Pending and what would make it fit",
-    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]",
+    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]\n"
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [--no-headers]",
     .description =
         "For one pod: the scheduler's own message (PodScheduled condition, else the newest\n"
         "FailedScheduling event) parsed whatever the Kubernetes version, the reasons recomputed for\n"
@@ -171,7 +172,9 @@ const Command command_explain = {
         "are ordered by effort (no change, change the pod, end pods, change the cluster).  Nodes are\n"
         "grouped by their reasons, the relevant ones first; --all-nodes adds those that could never\n"
         "hold the pod.  KIND/NAME (e.g. Job/train as 'pending' prints it) explains an owner whose pods\n"
-        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.",
+        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row from the\n"
+        "document -o json prints, each PATH a JSONPath into it (.verdict, .fixes[0], .nodes[*].name).",
     .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n"
                 "  kubectl gpu explain Job/finetune-big -n research\n",
     .options = explain_opts,

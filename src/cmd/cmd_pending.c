@@ -359,7 +359,7 @@ const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
     .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-w] [--all-nodes]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
@@ -381,9 +381,12 @@ const Command command_pending = {
         "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
         "-w' does (Ctrl-C stops).\n"
         "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
-        "pods were not created), --no-headers drops the header line, --sort-by orders the pods.\n"
+        "pods were not created), --no-headers drops the header line, --sort-by orders the pods, and\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
+        "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
+                "  kubectl gpu pending -A -o custom-columns=NAMESPACE:.namespace,POD:.name,VERDICT:.verdict\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",
     .options = pending_opts,
     .min_args = 0, .max_args = 0,

@@ -186,7 +186,8 @@ const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
     .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-w] [--window 1h] [--idle-threshold 5]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--window 1h]\n"
+             "       [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -203,13 +204,17 @@ const Command command_status = {
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
         "As with kubectl get: -o name prints node/NAME per GPU node, --no-headers prints the node\n"
-        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field.\n"
+        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field;\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE: a line of headers, a line of\n"
+        "paths) prints one row per node of -o json, each PATH a JSONPath into it such as .name,\n"
+        ".pods[*].name or .resources.nvidia\\.com/gpu.allocated (not with --by).\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
                 "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
                 "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
+                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n"
                 "  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
