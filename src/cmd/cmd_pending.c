@@ -99,8 +99,6 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
     size_t ncols = wide ? 8 : 6;
     char **cells = xcalloc(l->n * ncols, sizeof *cells);
-    size_t width[8] = { 0 };
-    for (size_t c = 0; c < ncols; c++) width[c] = utf8_width(wide ? headers[c] : narrow[c]);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
@@ -120,23 +118,10 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
             row[k++] = xstrdup(!e->sched_text ? "-" : e->agrees ? "agrees" : "disagrees");
         }
         row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
-        for (size_t c = 0; c + 1 < ncols; c++) if (utf8_width(row[c]) > width[c]) width[c] = utf8_width(row[c]);
-    }
-    size_t term = wide ? 0 : table_terminal_width(stdout);
-    if (term) {
-        size_t used = 0;
-        for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;
-        size_t room = term > used + 12 ? term - used : 12;   /* the other columns first */
-        for (size_t i = 0; i < l->n; i++) {
-            if (!count[i]) continue;
-            char **reason = &cells[i * ncols + ncols - 1];
-            char *cut = utf8_truncate(*reason, room);
-            free(*reason);
-            *reason = cut;
-        }
     }
     Table *t = table_new(wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
+    table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;

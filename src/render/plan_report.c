@@ -238,18 +238,8 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             if (a->unchanged) table_cell(t, "-");
             else table_cellf(t, "%s: %d", gw->request_resource, gw->request_count);
         }
-        char *tb = NULL;
-        size_t tl = 0;
-        FILE *f = open_memstream(&tb, &tl);
-        if (f) {
-            table_print(t, f, color);
-            fclose(f);
-            for (char *line = tb, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-                nl = strchr(line, '\n');
-                text_printf(stdout, "    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
-            }
-            free(tb);
-        }
+        table_indent(t, 4);                     /* fitted to the terminal beside the indentation */
+        table_print(t, stdout, color);
         table_free(t);
     }
     if (g->risks.n) {
