@@ -85,6 +85,9 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     if (!plan_choice_parse(plan_strategy, &choice))
         return usage_err(err, "--strategy must be auto, mig, time-slicing or mps");
 
+    if (g->namespace_explicit && !g->all_namespaces)   /* nodes are shared: say -n changes nothing */
+        fprintf(stderr, "warning: -n %s is not applied: plan packs the workloads of every namespace on the "
+                        "selected nodes (select nodes with -l)\n", g->namespace_);
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
@@ -234,7 +237,8 @@ const Command command_plan = {
         "plugin v0.20+) is set, only MIG layout changes drain.  The isolation trade-off, the risks,\n"
         "the changes in order (Changes), the pending pods that would fit (what-if) and the new\n"
         "request of every workload are stated.\n"
-        "Without metrics the requests stand in, and every output says so.\n"
+        "Without metrics the requests stand in, and every output says so.  -n is not applied (the\n"
+        "nodes' GPUs are shared by every namespace; a warning says so): select nodes with -l.\n"
         "-o yaml prints only the manifests (device-plugin ConfigMap, mig-parted ConfigMap, and with\n"
         "--quotas ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash\n"
         "script, pinned to this context and API server (run it with --context NAME to override),\n"
