@@ -7,8 +7,13 @@
 /* the --sort-by fields, for --help and the error */
 extern const char pending_sort_fields_help[];
 bool pending_sort_field_known(const char *path);
-/* orders l->items by the field (stable: ties keep the list's order); NULL leaves it */
-void pending_sort(ExplanationList *l, const char *sort_by);
+/* the path is a JSONPath, not one of the named fields: the pods need their full explanation */
+bool pending_sort_is_path(const char *path);
+/* orders l->items by the field, or by the first value of a JSONPath into each pod as -o json
+ * lists it (nodes cut to max_nodes, 0 = all) (stable: ties keep the list's order, no value
+ * last); NULL leaves it.  -1 when no pod has a value at the path (kubectl's error; the list
+ * is still ordered) */
+int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes);
 /* -l for pending: keeps the pods whose labels match sel (owners not created have no labels and
  * are dropped); -1 with err set when sel does not parse */
 struct Error;

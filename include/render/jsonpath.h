@@ -30,6 +30,10 @@ char *jsonpath_eval_text(const JsonPath *p, const struct cJSON *v, struct Error 
  * index error: for sorting by a path */
 const struct cJSON *jsonpath_first(const JsonPath *p, const struct cJSON *v);
 void jsonpath_free(JsonPath *p);
+/* --sort-by's order of two values (NULL = no value): numbers by value, strings bytewise, false
+ * before true; values of different kinds by kind (numbers, strings, booleans, lists and
+ * objects, null), no value last */
+int jsonpath_value_compare(const struct cJSON *a, const struct cJSON *b);
 /* one value as Go's fmt.Sprint prints the decoded JSON (see above); caller frees */
 char *jsonpath_value_text(const struct cJSON *v);
 #endif

@@ -40,7 +40,7 @@ static const Option pending_opts[] = {
     { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
       "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
-      ".spec.priority or .verdict", NULL, NULL },
+      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
       "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
       NULL, NULL },
@@ -239,10 +239,15 @@ static int pending_print(Cluster *c, const char *ns, OutputFormat fmt, const Glo
         return pending_print_columns(c, ns, NULL, pending_columns, pending_no_headers, pending_max_nodes());
     ExplanationList l = { NULL, 0, 0 };
     bool table = fmt == OUT_TABLE || fmt == OUT_WIDE || fmt == OUT_NAME;
-    if (table) explain_pending_rows(c, ns, &l);
+    if (table && !pending_sort_is_path(pending_sort_by)) explain_pending_rows(c, ns, &l);
     else explain_pending(c, ns, &l);
-    pending_sort(&l, pending_sort_by);
     Error err = { 0 };
+    if (pending_sort(&l, pending_sort_by, pending_max_nodes()) < 0) {
+        error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
+                  "%s, or any JSONPath into a pod)", pending_sort_by, pending_sort_fields_help);
+        explanation_list_free(&l);
+        return -2;
+    }
     if (pending_filter_labels(&l, g->selector, &err) < 0) {
         error_set(out_err, "-l: %s", err.msg);
         explanation_list_free(&l);

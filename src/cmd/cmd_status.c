@@ -36,7 +36,8 @@ static const Option status_opts[] = {
       "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
       "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
-      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
+      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready, "
+      "or any JSONPath into it (.resources.nvidia\\.com/gpu.allocated)",
       NULL, NULL },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
@@ -68,6 +69,12 @@ static int status_present(const Cluster *c, const UsageData *usage, int argc, ch
     if (!warnings && fmt != OUT_JSON && fmt != OUT_YAML)
         strvec_free(&st.warnings);             /* on stderr once, with the first table */
     TableView view = { status_no_headers, status_sort_by, fmt == OUT_COLUMNS ? status_columns : NULL };
+    if (status_sort_by && status_sort_path_missing(&st, status_sort_by)) {   /* as kubectl: an error */
+        error_set(err, "--sort-by: unknown field \"%s\": no node of -o json has a value there (status sorts by %s, "
+                  "or any JSONPath into a node)", status_sort_by, status_sort_fields_help);
+        status_free(&st);
+        return -2;
+    }
     GroupBy by;
     int rc;
     if (status_by && group_by_parse(status_by, &by)) {
@@ -179,7 +186,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
     int rc = status_present(&cc.cluster, &usage, argc, argv, fmt, g, true, err);
     usage_free(&usage);
     cmd_cluster_release(&cc);
-    return rc ? EXIT_FAIL : EXIT_OK;
+    return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_status = {

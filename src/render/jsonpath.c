@@ -363,3 +363,34 @@ const cJSON *jsonpath_first(const JsonPath *p, const cJSON *v)
     if (!p->empty) walk(p, 0, v, keep_first, &first, &err);
     return first;
 }
+
+/* order of kinds when two values differ in kind: numbers, strings, booleans, lists and
+ * objects (by their text), null, then no value at all */
+static int kind_rank(const cJSON *v)
+{
+    if (!v) return 5;
+    if (cJSON_IsNumber(v)) return 0;
+    if (cJSON_IsString(v)) return 1;
+    if (cJSON_IsBool(v)) return 2;
+    if (cJSON_IsNull(v)) return 4;
+    return 3;
+}
+
+int jsonpath_value_compare(const cJSON *a, const cJSON *b)
+{
+    int ra = kind_rank(a), rb = kind_rank(b);
+    if (ra != rb) return ra < rb ? -1 : 1;
+    switch (ra) {
+    case 0: return a->valuedouble < b->valuedouble ? -1 : a->valuedouble > b->valuedouble;
+    case 1: return strcmp(a->valuestring ? a->valuestring : "", b->valuestring ? b->valuestring : "");
+    case 2: return cJSON_IsTrue(a) - cJSON_IsTrue(b);
+    case 3: {
+        char *x = jsonpath_value_text(a), *y = jsonpath_value_text(b);
+        int c = strcmp(x, y);
+        free(x);
+        free(y);
+        return c;
+    }
+    default: return 0;
+    }
+}

@@ -559,6 +559,8 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
+cJSON *status_node_json(const GpuStatus *st, size_t i) { return node_json(&st->gpu_node_list[i], st->has_metrics); }
+
 int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
                           void *ctx)
 {

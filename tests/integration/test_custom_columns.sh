@@ -156,3 +156,38 @@ check_contains "$OUT" "custom-columns=" "completion offers custom-columns="
 check_eq "$(tail -n1 <<<"$OUT")" ":6" "completion: no space after custom-columns= (NoSpace|NoFileComp)"
 kgpu __complete -- status -o j
 check_eq "$(tail -n1 <<<"$OUT")" ":4" "completion: a closed format is followed by a space"
+
+# --- --sort-by any JSONPath into the item (kubectl's --sort-by): the order -o json's items take
+# when sorted by that value (numbers by value, no value last, ties in the unsorted order) -------
+sorted_names() {   # sorted_names JSONFILE LISTKEY PYEXPR : names in the expected order
+  python3 - "$@" <<'PY'
+import json, sys
+items = json.load(open(sys.argv[1]))[sys.argv[2]]
+def key(it):
+    try:
+        v = eval(sys.argv[3], {}, {"d": it})
+    except (KeyError, IndexError, TypeError):
+        v = None
+    return (1, 0) if v is None else (0, v)
+for it in sorted(items, key=key):
+    print(it["name"])
+PY
+}
+kgpu status --snapshot "$MIXED" -o json; echo "$OUT" >"$T/status-unsorted.json"
+kgpu status --snapshot "$MIXED" --sort-by='.resources.nvidia\.com/gpu.allocated' -o name
+check_eq "$(sed 's|^node/||' <<<"$OUT")" \
+  "$(sorted_names "$T/status-unsorted.json" nodes 'd["resources"]["nvidia.com/gpu"]["allocated"]')" \
+  "status --sort-by a JSONPath: the nodes by that value, those without it last"
+kgpu status --snapshot "$MIXED" --sort-by='{.sharing.replicas}' -o json
+check_eq "$(json_get "$OUT" '[n["name"] for n in d["nodes"]]')" \
+  "$(python3 -c 'import sys; print([l for l in sys.stdin.read().split()])' <<<"$(sorted_names "$T/status-unsorted.json" nodes 'd["sharing"]["replicas"]')")" \
+  "status --sort-by {.sharing.replicas}: -o json in that order"
+kgpu status --snapshot "$MIXED" --sort-by=.spec.foo
+check_rc 2 "status --sort-by a path no node has"
+check_contains "$ERR" 'unknown field ".spec.foo"' "says which field"
+kgpu pending --snapshot "$QUEUE" -A -o json; echo "$OUT" >"$T/pending-unsorted.json"
+kgpu pending --snapshot "$QUEUE" -A --sort-by='.requests.nvidia\.com/gpu' -o custom-columns=N:.name --no-headers
+check_eq "$OUT" "$(sorted_names "$T/pending-unsorted.json" pods 'd["requests"]["nvidia.com/gpu"]')" \
+  "pending --sort-by a JSONPath: the pods by that value"
+kgpu pending --snapshot "$QUEUE" -A --sort-by=.nope
+check_rc 2 "pending --sort-by a path no pod has"

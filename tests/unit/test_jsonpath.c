@@ -253,6 +253,26 @@ static void test_eval_error_keeps_no_row(void **state)
     custom_columns_free(cc);
 }
 
+static void test_compare(void **state)
+{
+    (void)state;
+    cJSON *v = cJSON_Parse("[2, 10, \"a\", \"b\", false, true, null, [1]]");
+    const cJSON *two = cJSON_GetArrayItem(v, 0), *ten = cJSON_GetArrayItem(v, 1), *a = cJSON_GetArrayItem(v, 2),
+                *b = cJSON_GetArrayItem(v, 3), *f = cJSON_GetArrayItem(v, 4), *t = cJSON_GetArrayItem(v, 5),
+                *nul = cJSON_GetArrayItem(v, 6), *list = cJSON_GetArrayItem(v, 7);
+    assert_true(jsonpath_value_compare(two, ten) < 0);          /* numbers by value, not text */
+    assert_true(jsonpath_value_compare(ten, two) > 0);
+    assert_int_equal(jsonpath_value_compare(two, two), 0);
+    assert_true(jsonpath_value_compare(a, b) < 0);
+    assert_true(jsonpath_value_compare(f, t) < 0);
+    assert_true(jsonpath_value_compare(ten, a) < 0);            /* kinds: numbers, strings, ... */
+    assert_true(jsonpath_value_compare(t, list) < 0);
+    assert_true(jsonpath_value_compare(list, nul) < 0);
+    assert_true(jsonpath_value_compare(nul, NULL) < 0);          /* no value last */
+    assert_int_equal(jsonpath_value_compare(NULL, NULL), 0);
+    cJSON_Delete(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,7 +280,7 @@ int main(void)
         cmocka_unit_test(test_values),        cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_unsupported),   cmocka_unit_test(test_spec),
         cmocka_unit_test(test_spec_errors),   cmocka_unit_test(test_file),
-        cmocka_unit_test(test_eval_error_keeps_no_row),
+        cmocka_unit_test(test_eval_error_keeps_no_row), cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
