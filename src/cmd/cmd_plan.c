@@ -20,6 +20,7 @@
 #include "analysis/plan.h"
 #include "analysis/plan_warnings.h"
 #include "render/plan_report.h"
+#include "render/custom_columns.h"
 #include "render/render.h"
 #include "util/strmap.h"
 #include "render/table.h"
@@ -38,11 +39,17 @@ static const char *plan_strategy = "auto";
 static bool plan_quotas;
 static bool plan_require_metrics;
 static const char *plan_price;
-static const char *const plan_formats[] = { "text", "yaml", "json", "script", NULL };
+static const char *const plan_formats[] = { "text", "yaml", "json", "script", "custom-columns=",
+                                             "custom-columns-file=", NULL };
+static bool plan_no_headers;
+static CustomColumns *plan_columns;        /* -o custom-columns: parsed before the load */
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
     { OPT_STRING, 'o', "output", &plan_output, "FORMAT",
-      "text (the report), yaml (only the manifests), json, or script (applies them)", plan_formats, NULL },
+      "text (the report), yaml (only the manifests), json, script (applies them), or custom columns of "
+      "the groups", plan_formats, NULL },
+    { OPT_BOOL, 0, "no-headers", &plan_no_headers, NULL, "with -o custom-columns: the rows without the header line",
+      NULL, NULL },
     { OPT_STRING, 0, "window", &plan_window, "DURATION", "usage window (default 7d)", NULL, NULL },
     { OPT_DOUBLE, 0, "percentile", &plan_percentile, "P",
       "percentile of memory and utilization that sizes a workload, 1-100 (default 95)", NULL, NULL },
@@ -67,13 +74,26 @@ static int usage_err(Error *err, const char *msg)
     return EXIT_USAGE;
 }
 
+static int run_plan_format(GlobalOptions *g, OutputFormat fmt, Error *err);
+
 static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TEXT, OUT_YAML, OUT_JSON, OUT_SCRIPT };
+    static const OutputFormat allowed[] = { OUT_TEXT, OUT_YAML, OUT_JSON, OUT_SCRIPT, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(plan_output, allowed, 4, &fmt, "plan") < 0) return EXIT_USAGE;
+    if (output_format_parse(plan_output, allowed, 5, &fmt, "plan") < 0) return EXIT_USAGE;
     if (fmt == OUT_DEFAULT) fmt = OUT_TEXT;
+    custom_columns_free(plan_columns);
+    plan_columns = NULL;
+    if (fmt == OUT_COLUMNS && !(plan_columns = custom_columns_new(plan_output, err))) return EXIT_USAGE;
+    int rc = run_plan_format(g, fmt, err);
+    custom_columns_free(plan_columns);
+    plan_columns = NULL;
+    return rc;
+}
+
+static int run_plan_format(GlobalOptions *g, OutputFormat fmt, Error *err)
+{
     double window_s = 0;
     if (!plan_window || !duration_parse(plan_window, &window_s) || !(window_s >= 60))
         return usage_err(err, "--window must be a duration of at least 1m (e.g. 7d, 24h, 90m)");
@@ -209,7 +229,11 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
         run.whatif_done = true;
     }
 
-    if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) rc = EXIT_FAIL;
+    if (rc == EXIT_OK && fmt == OUT_COLUMNS) {
+        if (plan_print_columns(&run, plan_columns, plan_no_headers)) rc = EXIT_FAIL;
+    } else if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) {
+        rc = EXIT_FAIL;
+    }
     plan_run_release(&run);
     cmd_cluster_release(&cc);
     price_list_free(&prices);
@@ -220,7 +244,8 @@ const Command command_plan = {
     .name = "plan",
     .summary = "Recommend MIG layouts or time-slicing/MPS replicas from observed usage, with manifests",
     .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] [--quotas] "
-             "[--strategy auto|mig|time-slicing|mps] [-o text|yaml|json|script]",
+             "[--strategy auto|mig|time-slicing|mps] [-o text|yaml|json|script]\n"
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [--no-headers]",
     .description =
         "Groups the GPU nodes (-l selects them) by product and profiles every GPU workload running\n"
         "there — pods grouped by owner (Deployment, StatefulSet, Job, or the bare pod), so restarted\n"
@@ -243,7 +268,8 @@ const Command command_plan = {
         "--quotas ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash\n"
         "script, pinned to this context and API server (run it with --context NAME to override),\n"
         "that applies them and reconfigures node by node, for you to review and run.  The plan itself\n"
-        "never changes the cluster.",
+        "never changes the cluster.  -o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE)\n"
+        "prints one row per group of -o json (.product, .strategy, .gpusAfter, .workloads[*].name).",
     .examples = "  kubectl gpu plan\n  kubectl gpu plan -l nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB --window 14d\n"
                 "  kubectl gpu plan --strategy time-slicing -o json\n  kubectl gpu plan -o yaml | kubectl apply --dry-run=server -f -\n"
                 "  kubectl gpu plan -o script > plan.sh && less plan.sh && bash plan.sh\n",

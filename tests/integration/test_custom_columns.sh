@@ -146,9 +146,20 @@ check_contains "$ERR" "array index out of bounds: index 40" "kubectl's message"
 check_eq "$OUT" "" "nothing printed when a row fails"
 kgpu status --snapshot "$MIXED" --by namespace -o custom-columns=N:.name
 check_rc 2 "not with --by"
-kgpu plan --snapshot "$MIXED" -o custom-columns=N:.name
-check_rc 2 "plan has no custom columns"
-check_contains "$ERR" "allowed formats are" "the error lists plan's formats"
+kgpu plan --snapshot "$MIXED" -o custom-columns=N
+check_rc 2 "plan: a bad spec is a usage error"
+kgpu plan --snapshot "$MIXED" -o bad
+check_contains "$ERR" "allowed formats are text, yaml, json, script, custom-columns=..." "the error lists plan's formats"
+
+# --- plan: one row per group of -o json, workloads included --------------------------------------
+GSPEC='PRODUCT:.product,STRATEGY:.strategy,BEFORE:.gpusBefore,AFTER:.gpusAfter,NODES:.nodes[*],WORKLOADS:.workloads[*].name'
+kgpu plan --snapshot "$MIXED" -o json; echo "$OUT" >"$T/plan.json"
+kgpu plan --snapshot "$MIXED" -o "custom-columns=$GSPEC"
+check_rc 0 "plan -o custom-columns"
+check_eq "$(cells "$OUT")" "$(expect "$T/plan.json" groups "$GSPEC")" "plan: every cell from the group of -o json"
+check_contains "$ERR" "warning:" "plan: the warnings on stderr"
+kgpu plan --snapshot "$MIXED" -o "custom-columns=$GSPEC" --no-headers
+check_eq "$(wc -l <<<"$OUT")" "$(json_get "$(cat "$T/plan.json")" 'len(d["groups"])')" "plan --no-headers: one row per group"
 
 # --- completion: the open-ended formats leave the cursor after '=' --------------------------------
 kgpu __complete -- status -o cu
