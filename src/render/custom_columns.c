@@ -170,6 +170,11 @@ CustomColumns *custom_columns_new(const char *output, Error *err)
         custom_columns_free(cc);
         return NULL;
     }
+    if (!cc->n) {                                    /* a file of two empty lines */
+        error_set(err, "custom-columns format specified but no custom columns given");
+        custom_columns_free(cc);
+        return NULL;
+    }
     return cc;
 }
 

@@ -230,6 +230,8 @@ static void test_file(void **state)
     free(out);
     custom_columns_free(cc);
 
+    assert_null(from_file("\n\n", &err));                       /* no columns at all */
+    assert_string_equal(err.msg, "custom-columns format specified but no custom columns given");
     assert_null(from_file("", &err));
     assert_non_null(strstr(err.msg, "missing header line"));
     assert_null(from_file("NAME GPUS\n", &err));
