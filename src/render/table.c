@@ -190,6 +190,9 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
         size_t cw = utf8_width(t->cells[i].text);
         if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
     }
+    /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
+     * column and its gap take at least 6 characters */
+    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
     size_t term = t->whole ? 0 : table_terminal_width(f);
     if (term) term = term > t->indent + 20 ? term - t->indent : 20;
     bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);

@@ -163,12 +163,23 @@ static void test_spec(void **state)
     assert_int_equal(custom_columns_rows(cc), 0);    /* printed rows are let go */
     assert_int_equal(custom_columns_add(cc, doc, &err), 0);
     out = print_columns(cc, true);
-    assert_string_equal(out, "h100-02   8   <none>\n");
+    assert_string_equal(out, "h100-02   8     <none>\n");     /* "8" takes 6 with its gap */
     free(out);
     out = print_columns(cc, false);                  /* no rows: nothing, not even the header */
     assert_string_equal(out, "");
     free(out);
     cJSON_Delete(doc);
+    custom_columns_free(cc);
+
+    /* kubectl's tabwriter (cli-runtime printers/tabwriter.go: minwidth 6, padding 3): a column
+     * with its gap is at least 6 wide */
+    cc = custom_columns_new("custom-columns=N:.n,M:.m", &err);
+    cJSON *small = cJSON_Parse("{\"n\": \"a\", \"m\": \"b\"}");
+    assert_int_equal(custom_columns_add(cc, small, &err), 0);
+    cJSON_Delete(small);
+    out = print_columns(cc, false);
+    assert_string_equal(out, "N     M\na     b\n");
+    free(out);
     custom_columns_free(cc);
 
     cc = custom_columns_new("custom-columns=A:.x:y", &err);   /* the first ':' ends the header */
