@@ -561,20 +561,6 @@ cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL);
 
 cJSON *status_node_json(const GpuStatus *st, size_t i) { return node_json(&st->gpu_node_list[i], st->has_metrics); }
 
-int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
-                          void *ctx)
-{
-    size_t *order = status_node_order(st, sort_by);
-    int rc = 0;
-    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
-        cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
-        rc = fn(ctx, n);
-        cJSON_Delete(n);
-    }
-    free(order);
-    return rc;
-}
-
 static int write_node(void *jw, const cJSON *node)
 {
     jw_value(jw, NULL, node);

@@ -174,6 +174,22 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     return ferror(stdout) ? -1 : 0;
 }
 
+/* ---- the nodes of -o json one at a time (the JSON writer's and custom columns' items) ---- */
+
+int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
+                          void *ctx)
+{
+    size_t *order = status_node_order(st, sort_by);
+    int rc = 0;
+    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
+        cJSON *n = status_node_json(st, order[i]);
+        rc = fn(ctx, n);
+        cJSON_Delete(n);
+    }
+    free(order);
+    return rc;
+}
+
 /* ---- -o custom-columns ---- */
 
 typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
