@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "cli/options.h"
+#include "model/labels.h"
 #include "render/text.h"
 #include "util/log.h"
 #include <stdio.h>
@@ -124,6 +125,18 @@ int kgpu_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     g->namespace_explicit = g->namespace_ != NULL;
+    if (g->selector && *g->selector) {    /* a malformed -l is a usage error, whichever command */
+        LabelSelector sel = { 0 };
+        Error se = { 0 };
+        int bad = label_selector_parse(&sel, g->selector, &se) < 0;
+        label_selector_free(&sel);
+        if (bad) {
+            Error err = { 0 };
+            error_set(&err, "-l: %s", se.msg);
+            strvec_free(&pos);
+            return finish(cmd, EXIT_USAGE, &err);
+        }
+    }
     if (!g->prometheus_token) g->prometheus_token = getenv("KUBECTL_GPU_PROMETHEUS_TOKEN");
     if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
     g->color = want_color(g);

@@ -115,14 +115,36 @@ static int usage_error(const char *cmdname, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+/* val is the choice c, or c ends in '=' and val is c's word with or without a value */
+static bool choice_matches(const char *c, const char *val)
+{
+    size_t n = strlen(c);
+    if (n && c[n - 1] == '=') return strncmp(c, val, n - 1) == 0 && (val[n - 1] == '\0' || val[n - 1] == '=');
+    return strcmp(c, val) == 0;
+}
+
+/* a value not among the choices: the error lists them (kubectl lists the formats -o allows) */
+static int bad_choice(const Option *o, const char *flag, const char *val, const char *cmdname)
+{
+    char list[512] = "";
+    for (const char *const *c = o->choices; *c; c++) {
+        size_t n = strlen(*c);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s%s", c == o->choices ? "" : ", ", *c,
+                 n && (*c)[n - 1] == '=' ? "..." : "");
+    }
+    bool output = strcmp(o->long_name, "output") == 0 && o->short_name == 'o';
+    return usage_error(cmdname, "invalid value \"%s\" for %s: allowed %s are %s", val, flag,
+                       output ? "formats" : "values", list);
+}
+
 static int set_value(const Option *o, const char *flag, const char *val, const char *cmdname)
 {
     switch (o->type) {
     case OPT_STRING:
         if (o->choices) {
             bool okv = false;
-            for (const char *const *c = o->choices; *c; c++) if (strcmp(*c, val) == 0) okv = true;
-            if (!okv) return usage_error(cmdname, "invalid value \"%s\" for %s", val, flag);
+            for (const char *const *c = o->choices; *c; c++) if (choice_matches(*c, val)) okv = true;
+            if (!okv) return bad_choice(o, flag, val, cmdname);
         }
         *(const char **)o->value = val;
         return 0;
@@ -283,7 +305,8 @@ void options_print_help(FILE *f, const Command *cmd)
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
 }
 
-static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name" };
+static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name",
+                                      "custom-columns" };
 
 const char *output_format_name(OutputFormat f)
 {
@@ -294,8 +317,13 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
                         OutputFormat *out, const char *cmdname)
 {
     if (!s) { *out = allowed[0]; return 0; }
-    for (size_t i = 0; i < nallowed; i++)
+    for (size_t i = 0; i < nallowed; i++) {
         if (strcmp(s, format_names[allowed[i]]) == 0) { *out = allowed[i]; return 0; }
+        if (allowed[i] == OUT_COLUMNS && (choice_matches("custom-columns=", s) || choice_matches("custom-columns-file=", s))) {
+            *out = OUT_COLUMNS;
+            return 0;
+        }
+    }
     char list[128] = "";
     for (size_t i = 0; i < nallowed; i++) {
         strncat(list, format_names[allowed[i]], sizeof list - strlen(list) - 1);

@@ -21,14 +21,19 @@ typedef struct {
     void *value;                /* bool*, const char**, int*, int* (count), double* (seconds), double* */
     const char *argname;        /* "PATH", "NAME" ... (NULL for bools) */
     const char *help;
-    const char *const *choices; /* NULL-terminated allowed values, or NULL */
+    const char *const *choices; /* NULL-terminated allowed values, or NULL; one ending in '='
+                                 * takes any value after it ("custom-columns=" takes
+                                 * "custom-columns=NAME:.name"), or the word alone */
     const char *complete;       /* completion source: "file", "node", "pod", "namespace", "context", ... */
 } Option;
 #define OPT_END_MARK { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 struct Error;
 
-typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME } OutputFormat;
+/* OUT_COLUMNS: kubectl's custom-columns=SPEC or custom-columns-file=FILE (render/custom_columns.h
+ * reads the -o value itself) */
+typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME,
+               OUT_COLUMNS } OutputFormat;
 
 typedef struct GlobalOptions {
     const char *kubeconfig, *context, *cluster, *user, *namespace_;

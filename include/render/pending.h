@@ -10,6 +10,7 @@
 #include "render/render.h"
 
 struct Error;
+struct CustomColumns;
 
 typedef struct {
     const char *ns;            /* the namespace listed; NULL: all */
@@ -20,8 +21,12 @@ typedef struct {
     const char *sort_by;       /* --sort-by (pending_view.h), NULL: the analysis' order */
     const char *selector;      /* -l over the pods' labels, NULL or "": none */
     bool warnings;             /* tables: say the cluster's warnings (and what -l left out) on stderr */
+    struct CustomColumns *columns;  /* -o custom-columns (render/custom_columns.h): one row per pod
+                                     * of -o json instead of fmt; NULL: fmt */
 } PendingView;
 
-/* the list to stdout; 0, -1 when the output could not be written, -2 with err set on a bad -l */
+/* the list to stdout; 0, -1 when the output could not be written (or, set in err, a custom
+ * column's path could not be evaluated), -2 with err set on a bad -l or a --sort-by path no pod
+ * has a value at */
 int pending_render(const Cluster *c, const PendingView *v, struct Error *err);
 #endif

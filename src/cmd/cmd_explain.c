@@ -10,38 +10,46 @@
 #include "analysis/explain.h"
 #include "analysis/explain_target.h"
 #include "render/render_explain.h"
+#include "render/custom_columns.h"
 #include "sources/loader.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 static const char *explain_output;
 static bool explain_all_nodes;
-static const char *const explain_formats[] = { "text", "json", "yaml", NULL };
+static bool explain_no_headers;
+static const char *const explain_formats[] = { "text", "json", "yaml", "custom-columns=", "custom-columns-file=", NULL };
 static const Option explain_opts[] = {
     { OPT_STRING, 'o', "output", &explain_output, "FORMAT", "output format", explain_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &explain_all_nodes, NULL,
       "list every node in the text output, also those that could never hold the pod", NULL, NULL },
+    { OPT_BOOL, 0, "no-headers", &explain_no_headers, NULL, "with -o custom-columns: the row without the header line",
+      NULL, NULL },
     OPT_END_MARK
 };
 
 static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
 {
     (void)argc;
-    static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML };
+    static const OutputFormat allowed[] = { OUT_TEXT, OUT_JSON, OUT_YAML, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(explain_output, allowed, 3, &fmt, "explain") < 0) return EXIT_USAGE;
+    if (output_format_parse(explain_output, allowed, 4, &fmt, "explain") < 0) return EXIT_USAGE;
+    CustomColumns *columns = NULL;             /* -o custom-columns: parsed before the load */
+    if (fmt == OUT_COLUMNS && !(columns = custom_columns_new(explain_output, err))) return EXIT_USAGE;
     if (g->selector && *g->selector) {        /* accepted as a global flag, but nothing here to select */
         error_set(err, "explain takes one pod by name; -l selects pods for 'pending' and nodes for status, top and plan");
+        custom_columns_free(columns);
         return EXIT_USAGE;
     }
     char *ns = NULL;
     if (!g->all_namespaces || g->namespace_explicit) {
         ns = loader_default_namespace(&g->source, err);
-        if (!ns) return EXIT_FAIL;
+        if (!ns) { custom_columns_free(columns); return EXIT_FAIL; }
     }
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     if (cmd_load_cluster(&cc, g, &rq, false, err) < 0) {
+        custom_columns_free(columns);
         free(ns);
         return EXIT_FAIL;
     }
@@ -50,11 +58,13 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
     int t = explain_target(&cc.cluster, ns, argv[0], &e, &pending, err);
     int rc = t == -2 ? EXIT_USAGE : t < 0 ? EXIT_FAIL : EXIT_OK;
     if (t == 0) {
-        if (explain_render(&e, &cc.cluster.warnings, pending, cmd_render_format(fmt), explain_all_nodes, g->color))
+        if (columns ? explain_print_columns(&e, columns, explain_no_headers, err)   /* a row of the -o json document */
+                    : explain_render(&e, &cc.cluster.warnings, pending, cmd_render_format(fmt), explain_all_nodes, g->color))
             rc = EXIT_FAIL;
         explanation_free(&e);
     }
     cmd_cluster_release(&cc);
+    custom_columns_free(columns);
     free(ns);
     return rc;
 }
@@ -62,7 +72,8 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
 const Command command_explain = {
     .name = "explain",
     .summary = "Explain why a GPU pod is Pending and what would make it fit",
-    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]",
+    .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]\n"
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [--no-headers]",
     .description =
         "For one pod: the scheduler's own message (PodScheduled condition, else the newest\n"
         "FailedScheduling event) parsed whatever the Kubernetes version, the reasons recomputed for\n"
@@ -80,7 +91,9 @@ const Command command_explain = {
         "are ordered by effort (no change, change the pod, end pods, change the cluster).  Nodes are\n"
         "grouped by their reasons, the relevant ones first; --all-nodes adds those that could never\n"
         "hold the pod.  KIND/NAME (e.g. Job/train as 'pending' prints it) explains an owner whose pods\n"
-        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.",
+        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row from the\n"
+        "document -o json prints, each PATH a JSONPath into it (.verdict, .fixes[0], .nodes[*].name).",
     .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n"
                 "  kubectl gpu explain Job/finetune-big -n research\n",
     .options = explain_opts,

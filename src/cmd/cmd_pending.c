@@ -7,6 +7,7 @@
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
 #include "cmd/watch_loop.h"
+#include "render/custom_columns.h"
 #include "render/pending.h"
 #include "render/pending_view.h"
 #include "sources/loader.h"
@@ -18,7 +19,8 @@ static bool pending_all_nodes;
 static bool pending_watch;
 static bool pending_no_headers;
 static const char *pending_sort_by;
-static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
+static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
+                                                "custom-columns-file=", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
@@ -26,7 +28,7 @@ static const Option pending_opts[] = {
     { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
       "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
-      ".spec.priority or .verdict", NULL, NULL },
+      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
       "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
       NULL, NULL },
@@ -47,22 +49,25 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(pending_output, allowed, 5, &fmt, "pending") < 0) return EXIT_USAGE;
+    if (output_format_parse(pending_output, allowed, 6, &fmt, "pending") < 0) return EXIT_USAGE;
+    CustomColumns *columns = NULL;             /* -o custom-columns: parsed before the load */
+    if (fmt == OUT_COLUMNS && !(columns = custom_columns_new(pending_output, out_err))) return EXIT_USAGE;
     if (pending_sort_by && !pending_sort_field_known(pending_sort_by)) {
         error_set(out_err, "--sort-by: unknown field \"%s\" (pending sorts by %s)", pending_sort_by,
                   pending_sort_fields_help);
+        custom_columns_free(columns);
         return EXIT_USAGE;
     }
 
     char *ns = NULL;
     if (!g->all_namespaces) {
         ns = loader_default_namespace(&g->source, out_err);
-        if (!ns) return EXIT_FAIL;
+        if (!ns) { custom_columns_free(columns); return EXIT_FAIL; }
     }
     PendingView view = { ns, cmd_render_format(fmt), pending_all_nodes, pending_no_headers, g->color,
-                         pending_sort_by, g->selector, true };
+                         pending_sort_by, g->selector, true, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
     int rc;
     if (pending_watch) {
@@ -79,6 +84,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         }
     }
     free(ns);
+    custom_columns_free(columns);
     return rc;
 }
 
@@ -86,7 +92,7 @@ const Command command_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
     .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-w] [--all-nodes]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
@@ -108,9 +114,12 @@ const Command command_pending = {
         "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
         "-w' does (Ctrl-C stops).\n"
         "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
-        "pods were not created), --no-headers drops the header line, --sort-by orders the pods.\n"
+        "pods were not created), --no-headers drops the header line, --sort-by orders the pods, and\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
+        "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
         "Exits 0 whether or not pods wait.",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
+                "  kubectl gpu pending -A -o custom-columns=NAMESPACE:.namespace,POD:.name,VERDICT:.verdict\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",
     .options = pending_opts,
     .min_args = 0, .max_args = 0,

@@ -14,6 +14,7 @@
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
 #include "render/plan_report.h"
+#include "render/custom_columns.h"
 #include "sources/loader.h"
 #include "sources/metrics.h"
 #include "util/error.h"
@@ -27,11 +28,16 @@ static const char *plan_strategy = "auto";
 static bool plan_quotas;
 static bool plan_require_metrics;
 static const char *plan_price;
-static const char *const plan_formats[] = { "text", "yaml", "json", "script", NULL };
+static const char *const plan_formats[] = { "text", "yaml", "json", "script", "custom-columns=",
+                                             "custom-columns-file=", NULL };
+static bool plan_no_headers;
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
     { OPT_STRING, 'o', "output", &plan_output, "FORMAT",
-      "text (the report), yaml (only the manifests), json, or script (applies them)", plan_formats, NULL },
+      "text (the report), yaml (only the manifests), json, script (applies them), or custom columns of "
+      "the groups", plan_formats, NULL },
+    { OPT_BOOL, 0, "no-headers", &plan_no_headers, NULL, "with -o custom-columns: the rows without the header line",
+      NULL, NULL },
     { OPT_STRING, 0, "window", &plan_window, "DURATION", "usage window (default 7d)", NULL, NULL },
     { OPT_DOUBLE, 0, "percentile", &plan_percentile, "P",
       "percentile of memory and utilization that sizes a workload, 1-100 (default 95)", NULL, NULL },
@@ -56,13 +62,24 @@ static int usage_err(Error *err, const char *msg)
     return EXIT_USAGE;
 }
 
+static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *columns, Error *err);
+
 static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
 {
     (void)argc; (void)argv;
-    static const OutputFormat allowed[] = { OUT_TEXT, OUT_YAML, OUT_JSON, OUT_SCRIPT };
+    static const OutputFormat allowed[] = { OUT_TEXT, OUT_YAML, OUT_JSON, OUT_SCRIPT, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(plan_output, allowed, 4, &fmt, "plan") < 0) return EXIT_USAGE;
+    if (output_format_parse(plan_output, allowed, 5, &fmt, "plan") < 0) return EXIT_USAGE;
     if (fmt == OUT_DEFAULT) fmt = OUT_TEXT;
+    CustomColumns *columns = NULL;             /* -o custom-columns: parsed before the load */
+    if (fmt == OUT_COLUMNS && !(columns = custom_columns_new(plan_output, err))) return EXIT_USAGE;
+    int rc = run_plan_format(g, fmt, columns, err);
+    custom_columns_free(columns);
+    return rc;
+}
+
+static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *columns, Error *err)
+{
     double window_s = 0;
     if (!plan_window || !duration_parse(plan_window, &window_s) || !(window_s >= 60))
         return usage_err(err, "--window must be a duration of at least 1m (e.g. 7d, 24h, 90m)");
@@ -74,6 +91,9 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
     if (!plan_choice_parse(plan_strategy, &choice))
         return usage_err(err, "--strategy must be auto, mig, time-slicing or mps");
 
+    if (g->namespace_explicit && !g->all_namespaces)   /* nodes are shared: say -n changes nothing */
+        fprintf(stderr, "warning: -n %s is not applied: plan packs the workloads of every namespace on the "
+                        "selected nodes (select nodes with -l)\n", g->namespace_);
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
@@ -99,7 +119,9 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
                          plan_price ? &prices : NULL, g->selector, plan_yaml_text };
     PlanRun run;
     int rc = plan_run_build(&run, c, &usage, wu, nwu, &o, err) < 0 ? EXIT_FAIL : EXIT_OK;
-    if (rc == EXIT_OK && plan_render(&run, cmd_render_format(fmt), g->color)) rc = EXIT_FAIL;
+    if (rc == EXIT_OK && (columns ? plan_print_columns(&run, columns, plan_no_headers, err)
+                                  : plan_render(&run, cmd_render_format(fmt), g->color)))
+        rc = EXIT_FAIL;
     plan_run_release(&run);
     cmd_cluster_release(&cc);
     price_list_free(&prices);
@@ -110,7 +132,8 @@ const Command command_plan = {
     .name = "plan",
     .summary = "Recommend MIG layouts or time-slicing/MPS replicas from observed usage, with manifests",
     .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] [--quotas] "
-             "[--strategy auto|mig|time-slicing|mps] [-o text|yaml|json|script]",
+             "[--strategy auto|mig|time-slicing|mps] [-o text|yaml|json|script]\n"
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [--no-headers]",
     .description =
         "Groups the GPU nodes (-l selects them) by product and profiles every GPU workload running\n"
         "there — pods grouped by owner (Deployment, StatefulSet, Job, or the bare pod), so restarted\n"
@@ -127,12 +150,14 @@ const Command command_plan = {
         "plugin v0.20+) is set, only MIG layout changes drain.  The isolation trade-off, the risks,\n"
         "the changes in order (Changes), the pending pods that would fit (what-if) and the new\n"
         "request of every workload are stated.\n"
-        "Without metrics the requests stand in, and every output says so.\n"
+        "Without metrics the requests stand in, and every output says so.  -n is not applied (the\n"
+        "nodes' GPUs are shared by every namespace; a warning says so): select nodes with -l.\n"
         "-o yaml prints only the manifests (device-plugin ConfigMap, mig-parted ConfigMap, and with\n"
         "--quotas ResourceQuotas), each accepted by 'kubectl apply -f -'; -o script prints a bash\n"
         "script, pinned to this context and API server (run it with --context NAME to override),\n"
         "that applies them and reconfigures node by node, for you to review and run.  The plan itself\n"
-        "never changes the cluster.",
+        "never changes the cluster.  -o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE)\n"
+        "prints one row per group of -o json (.product, .strategy, .gpusAfter, .workloads[*].name).",
     .examples = "  kubectl gpu plan\n  kubectl gpu plan -l nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB --window 14d\n"
                 "  kubectl gpu plan --strategy time-slicing -o json\n  kubectl gpu plan -o yaml | kubectl apply --dry-run=server -f -\n"
                 "  kubectl gpu plan -o script > plan.sh && less plan.sh && bash plan.sh\n",

@@ -15,6 +15,7 @@
 #include "sources/metrics.h"
 #include "render/status.h"
 #include "render/status_present.h"
+#include "render/custom_columns.h"
 #include <stdio.h>
 
 static const char *status_output;
@@ -27,14 +28,16 @@ static const char *status_by;
 static const char *status_price;
 static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
-static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
+static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
+                                               "custom-columns-file=", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
-      "print the node table's rows only: no headers, no other sections", NULL, NULL },
+      "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
       "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
-      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
+      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready, "
+      "or any JSONPath into it (.resources.nvidia\\.com/gpu.allocated)",
       NULL, NULL },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
@@ -78,11 +81,30 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
     return status_present(c, &sw->usage, &sw->p, first, sw->err);
 }
 
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
+                             Error *err);
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;
+    CustomColumns *columns = NULL;             /* -o custom-columns: parsed before the load */
+    if (fmt == OUT_COLUMNS) {
+        if (status_by) {
+            error_set(err, "-o %s: not with --by (custom columns are of the node list)", status_output);
+            return EXIT_USAGE;
+        }
+        if (!(columns = custom_columns_new(status_output, err))) return EXIT_USAGE;
+    }
+    int rc = run_status_format(argc, argv, g, fmt, columns, err);
+    custom_columns_free(columns);
+    return rc;
+}
+
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
+                             Error *err)
+{
     PriceList prices;
     if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
     price_list_free(&prices);                  /* parsed again after the load: checked before it */
@@ -101,7 +123,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     StatusPresent p = { cmd_render_format(fmt),
                         { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
                           g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector },
-                        status_no_headers, status_sort_by, status_by, status_price, g->color };
+                        status_no_headers, status_sort_by, status_by, status_price, g->color, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     if (status_watch) {
@@ -116,14 +138,15 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
     int rc = status_nodes_exist(&cc.cluster, &p.filter, err) < 0 ? -1 : status_show(&one, &cc.cluster, cc.api, true);
     if (one.have_usage) usage_free(&one.usage);
     cmd_cluster_release(&cc);
-    return rc ? EXIT_FAIL : EXIT_OK;
+    return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
     .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-w] [--window 1h] [--idle-threshold 5]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--window 1h]\n"
+             "       [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -140,13 +163,17 @@ const Command command_status = {
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
         "As with kubectl get: -o name prints node/NAME per GPU node, --no-headers prints the node\n"
-        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field.\n"
+        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field;\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE: a line of headers, a line of\n"
+        "paths) prints one row per node of -o json, each PATH a JSONPath into it such as .name,\n"
+        ".pods[*].name or .resources.nvidia\\.com/gpu.allocated (not with --by).\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
                 "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
                 "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
+                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n"
                 "  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,

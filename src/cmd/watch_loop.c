@@ -5,6 +5,7 @@
 #include "sources/watch.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "render/table.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +34,13 @@ static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *a
     if (!mem) { *rc = -1; return NULL; }
     fflush(stdout);
     FILE *real = stdout;
+    table_assume_width(true, table_terminal_width(real));   /* the buffer goes to the terminal */
     stdout = mem;
     c->now = (int64_t)time(NULL);                 /* ages are counted from now */
     *rc = show(ctx, c, api, first);
     fflush(mem);
     stdout = real;
+    table_assume_width(false, 0);
     fclose(mem);
     return buf;
 }

@@ -74,8 +74,6 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
     size_t ncols = wide ? 8 : 6;
     char **cells = xcalloc(l->n * ncols, sizeof *cells);
-    size_t width[8] = { 0 };
-    for (size_t c = 0; c < ncols; c++) width[c] = utf8_width(wide ? headers[c] : narrow[c]);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
@@ -95,23 +93,10 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
             row[k++] = xstrdup(!e->sched_text ? "-" : e->agrees ? "agrees" : "disagrees");
         }
         row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
-        for (size_t c = 0; c + 1 < ncols; c++) if (utf8_width(row[c]) > width[c]) width[c] = utf8_width(row[c]);
-    }
-    size_t term = wide ? 0 : table_terminal_width(stdout);
-    if (term) {
-        size_t used = 0;
-        for (size_t c = 0; c + 1 < ncols; c++) used += width[c] + 3;
-        size_t room = term > used + 12 ? term - used : 12;   /* the other columns first */
-        for (size_t i = 0; i < l->n; i++) {
-            if (!count[i]) continue;
-            char **reason = &cells[i * ncols + ncols - 1];
-            char *cut = utf8_truncate(*reason, room);
-            free(*reason);
-            *reason = cut;
-        }
     }
     Table *t = table_new(wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
+    table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
@@ -236,14 +221,21 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
     RenderFormat fmt = v->fmt;
     size_t max_nodes = v->all_nodes ? 0 : PENDING_NODES;
     bool selected = v->selector && *v->selector;
-    bool doc = fmt == RENDER_JSON || fmt == RENDER_YAML;
+    bool doc = !v->columns && (fmt == RENDER_JSON || fmt == RENDER_YAML);
     if (doc && !v->sort_by && !selected)                     /* streamed */
         return write_list(c, ns, NULL, max_nodes, fmt == RENDER_YAML, NULL);
+    if (v->columns && !v->sort_by && !selected)              /* a row per pod as it is explained */
+        return pending_print_columns(c, ns, NULL, v->columns, v->no_headers, max_nodes, out_err);
     ExplanationList l = { NULL, 0, 0 };
-    bool table = fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME;
-    if (table) explain_pending_rows(c, ns, &l);
+    bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
+    if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
     else explain_pending(c, ns, &l);
-    pending_sort(&l, v->sort_by);
+    if (pending_sort(&l, v->sort_by, max_nodes) < 0) {
+        error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
+                  "%s, or any JSONPath into a pod)", v->sort_by, pending_sort_fields_help);
+        explanation_list_free(&l);
+        return -2;
+    }
     Error err = { 0 };
     if (pending_filter_labels(&l, v->selector, &err) < 0) {
         error_set(out_err, "-l: %s", err.msg);
@@ -253,7 +245,9 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
     int rc = 0;
     if (table && v->warnings)
         for (size_t i = 0; i < c->warnings.n; i++) text_printf(stderr, "warning: %s\n", c->warnings.v[i]);
-    if (fmt == RENDER_NAME) {
+    if (v->columns) {
+        rc = pending_print_columns(c, ns, &l, v->columns, v->no_headers, max_nodes, out_err);
+    } else if (fmt == RENDER_NAME) {
         rc = pending_print_names(&l);
     } else if (table) {
         if (selected && v->warnings)               /* what -l left out */

@@ -26,7 +26,13 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
     status_build(&st, c, usage, &p->filter);
     if (!warnings && fmt != RENDER_JSON && fmt != RENDER_YAML)
         strvec_free(&st.warnings);             /* on stderr once, with the first table */
-    TableView view = { p->no_headers, p->sort_by };
+    TableView view = { p->no_headers, p->sort_by, p->columns };
+    if (p->sort_by && status_sort_path_missing(&st, p->sort_by)) {      /* as kubectl: an error */
+        error_set(err, "--sort-by: unknown field \"%s\": no node of -o json has a value there (status sorts by %s, "
+                  "or any JSONPath into a node)", p->sort_by, status_sort_fields_help);
+        status_free(&st);
+        return -2;
+    }
     GroupBy by;
     int rc;
     if (p->by && group_by_parse(p->by, &by)) {
@@ -44,7 +50,7 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
             status_hours_fill(&st, usage, &prices);
             price_list_free(&prices);
         }
-        rc = status_render_view(&st, fmt, p->color, &view);
+        rc = status_render_view(&st, fmt, p->color, &view, err);
     }
     status_free(&st);
     return rc;

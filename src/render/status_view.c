@@ -2,12 +2,16 @@
  *
  * --sort-by takes the field paths of a node in `status -o json` that the table shows (kubectl
  * sorts `get` output by a JSONPath into the object; .metadata.name is accepted for the name as
- * kubectl users type it).  Ascending, as kubectl; ties and unknown values keep the table's
+ * kubectl users type it), and any other JSONPath into a node of -o json (render/jsonpath.h),
+ * sorted by its first value.  Ascending, as kubectl; ties and unknown values keep the table's
  * order (by name), unknown values last.
  */
 #include "render/status.h"
 #include "analysis/physical.h"
 #include "render/table.h"
+#include "render/custom_columns.h"
+#include "render/jsonpath.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include "render/text.h"
 #include "util/sort.h"
@@ -50,7 +54,60 @@ static int field_of(const char *path)
     return -1;
 }
 
-bool status_sort_field_known(const char *path) { return field_of(path) >= 0; }
+/* a JSONPath of the subset custom columns take (render/jsonpath.h), or NULL */
+static JsonPath *sort_path(const char *path)
+{
+    Error err = { 0 };
+    return path && *path && field_of(path) < 0 ? jsonpath_compile(path, &err) : NULL;
+}
+
+bool status_sort_field_known(const char *path)
+{
+    if (field_of(path) >= 0) return true;
+    JsonPath *p = sort_path(path);
+    jsonpath_free(p);
+    return p != NULL;
+}
+
+/* per node, a copy of the first value at p in its -o json (NULL: none) */
+static cJSON **path_keys(const GpuStatus *st, const JsonPath *p)
+{
+    cJSON **keys = xcalloc(st->ngpu_node_list ? st->ngpu_node_list : 1, sizeof *keys);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        cJSON *n = status_node_json(st, i);
+        const cJSON *v = jsonpath_first(p, n);
+        keys[i] = v ? cJSON_Duplicate(v, true) : NULL;
+        cJSON_Delete(n);
+    }
+    return keys;
+}
+
+static void free_keys(cJSON **keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cJSON_Delete(keys[i]);
+    free(keys);
+}
+
+bool status_sort_path_missing(const GpuStatus *st, const char *sort_by)
+{
+    JsonPath *p = sort_path(sort_by);
+    if (!p || !st->ngpu_node_list) { jsonpath_free(p); return false; }
+    cJSON **keys = path_keys(st, p);
+    bool any = false;
+    for (size_t i = 0; i < st->ngpu_node_list; i++) any |= keys[i] != NULL;
+    free_keys(keys, st->ngpu_node_list);
+    jsonpath_free(p);
+    return !any;
+}
+
+static int cmp_keys(const void *a, const void *b, void *vkeys)
+{
+    cJSON *const *keys = vkeys;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    int c = jsonpath_value_compare(keys[ia], keys[ib]);
+    if (c) return c;
+    return ia < ib ? -1 : ia > ib;
+}
 
 /* the field's number for a node; NAN when unknown */
 static double number_of(const NodeStatus *n, SortField f)
@@ -97,6 +154,14 @@ size_t *status_node_order(const GpuStatus *st, const char *sort_by)
     if (f >= 0) {
         Ctx ctx = { st, (SortField)f };
         sort_r(order, st->ngpu_node_list, sizeof *order, cmp_nodes, &ctx);
+    } else {
+        JsonPath *p = sort_path(sort_by);
+        if (p) {                                   /* one small key per node, not the nodes' JSON */
+            cJSON **keys = path_keys(st, p);
+            sort_r(order, st->ngpu_node_list, sizeof *order, cmp_keys, keys);
+            free_keys(keys, st->ngpu_node_list);
+            jsonpath_free(p);
+        }
     }
     return order;
 }
@@ -107,6 +172,45 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     for (size_t i = 0; i < st->ngpu_node_list; i++) text_printf(stdout, "node/%s\n", st->gpu_node_list[order[i]].name);
     free(order);
     return ferror(stdout) ? -1 : 0;
+}
+
+/* ---- the nodes of -o json one at a time (the JSON writer's and custom columns' items) ---- */
+
+int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
+                          void *ctx)
+{
+    size_t *order = status_node_order(st, sort_by);
+    int rc = 0;
+    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
+        cJSON *n = status_node_json(st, order[i]);
+        rc = fn(ctx, n);
+        cJSON_Delete(n);
+    }
+    free(order);
+    return rc;
+}
+
+/* ---- -o custom-columns ---- */
+
+typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
+
+static int add_node_row(void *vctx, const cJSON *node)
+{
+    ColumnsCtx *ctx = vctx;
+    return custom_columns_add(ctx->cc, node, &ctx->err);
+}
+
+int status_print_columns(const GpuStatus *st, const TableView *view, Error *err)
+{
+    ColumnsCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cc = view->columns;
+    if (status_each_node_json(st, view->sort_by, add_node_row, &ctx) < 0) {
+        *err = ctx.err;
+        return -1;
+    }
+    if (!custom_columns_rows(ctx.cc)) text_printf(stderr, "No GPU nodes.\n");
+    return custom_columns_print(ctx.cc, stdout, view->no_headers);
 }
 
 /* ---- physical GPUs (analysis/physical.h) ---- */
