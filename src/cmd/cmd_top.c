@@ -2,9 +2,11 @@
  *
  * What is loaded mirrors `status` (nodes, pods of every namespace, the GPU DaemonSets, the
  * ClusterPolicy, services to find Prometheus) plus what `pending` needs (events, quotas).
- * -n NS and -l SEL scope the pods as kubectl's do (the namespace's path, a labelSelector):
- * listed and watched, pods, events and quotas are those only (the header says so; node
- * allocation then counts those pods only).
+ * -n NS scopes the pods as kubectl's does (the namespace's path): listed and watched, pods,
+ * events and quotas are those of the namespace only (the header says "pods: NS"; node
+ * allocation then counts those pods only).  -l SEL selects nodes, as for status: the nodes are
+ * listed and watched with that labelSelector, pods bound to other nodes count nowhere, and
+ * the header says "nodes: SEL".
  * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
  * when the cluster lists were read again — explain_pending over the new cluster, without the
  * fixes (the explain view computes them for the one pod it shows).
@@ -161,7 +163,7 @@ static void *top_fetch(void *ctx, bool full, Error *err)
         LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
                            .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                            .services = !s->g.no_metrics && !s->g.prometheus,
-                           .pod_namespace = s->pending_ns, .pod_selector = s->g.selector };
+                           .pod_namespace = s->pending_ns, .node_selector = s->g.selector };
         ApiClient *api = NULL;
         bool watch = s->live && !s->cur;        /* the first load is followed by watches */
         if (watch) cluster_live_enable(&tc->cluster);
@@ -243,7 +245,7 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
     pthread_mutex_unlock(&src.notify_mu);
     TuiOptions o = { .interval = g->snapshot ? 0 : top_interval, .color = color,
                      .pending_ns = src.pending_ns, .snapshot = g->snapshot, .full_every = CLUSTER_EVERY,
-                     .pod_selector = g->selector && *g->selector ? g->selector : NULL };
+                     .node_selector = g->selector && *g->selector ? g->selector : NULL };
     int rc = tui_run(&o, feed, &err);
     pthread_mutex_lock(&src.notify_mu);          /* the watcher no longer wakes the feed */
     src.feed = NULL;
@@ -283,17 +285,17 @@ const Command command_top = {
         "a second and no list is read again unless a watch is lost for good (the header says \"live\n"
         "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every\n"
         "--interval in the background.\n"
-        "Pods of every namespace are read unless -n NS is given; -l SEL reads only the pods whose\n"
-        "labels match (kubectl's pod label selector).  Both scope the lists and watches (the API\n"
-        "server sends only those pods), the header says \"pods: NS, SEL\", and the allocation,\n"
-        "pending list and verdicts then count those pods only.  Nodes are filtered in the view\n"
-        "with / (key=value selects by label).  With --snapshot the picture is still (refresh\n"
-        "disabled).\n"
+        "Pods of every namespace are read unless -n NS is given: then only that namespace's pods are\n"
+        "listed and watched, the header says \"pods: NS\", and the allocation, pending list and\n"
+        "verdicts count those pods only.  -l SEL selects nodes by label, as for status: only the\n"
+        "matching nodes are listed and watched, pods on other nodes are not counted, verdicts judge\n"
+        "those nodes only, and the header says \"nodes: SEL\".  / filters the view further.  With\n"
+        "--snapshot the picture is still (refresh disabled).\n"
         "Needs a terminal of 80x24 or larger (smaller, it says so); --no-color and NO_COLOR give a\n"
         "monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"
                 "  kubectl gpu top -n ml-training\n"
-                "  kubectl gpu top -A -l app.kubernetes.io/part-of=llm-serving\n"
+                "  kubectl gpu top -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
                 "  kubectl gpu top --snapshot cluster.json\n",
     .options = top_opts,
     .min_args = 0, .max_args = 0,
