@@ -24,7 +24,7 @@ const Option global_options[] = {
     { OPT_STRING, 0,   "user", &global_storage.user, "NAME", "kubeconfig user to use", NULL, "user" },
     { OPT_STRING, 'n', "namespace", &global_storage.namespace_, "NS", "namespace of pods (default: the context's)", NULL, "namespace" },
     { OPT_BOOL,   'A', "all-namespaces", &global_storage.all_namespaces, NULL, "pods of all namespaces", NULL, NULL },
-    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "label selector: of nodes for status, plan and snapshot; of pods for pending and top", NULL, NULL },
+    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "label selector: of nodes for status, top, plan and snapshot; of pods for pending", NULL, NULL },
     { OPT_DURATION, 0, "request-timeout", &global_storage.request_timeout, "DURATION",
       "time limit for each API request, e.g. 30s or 1m (0 = none)", NULL, NULL },
     { OPT_STRING, 0,   "snapshot", &global_storage.snapshot, "FILE", "read a cluster dump instead of the API server", NULL, "file" },

@@ -51,7 +51,7 @@ typedef struct {
     const char *pending_ns;      /* -n: the namespace of the pods read, NULL = all */
     const char *snapshot;        /* --snapshot FILE, NULL live */
     int full_every;              /* refreshes per reload of the cluster lists (for the help) */
-    const char *pod_selector;    /* -l: the pods read match it (the header says so), NULL = all */
+    const char *node_selector;   /* -l: the nodes read match it (the header says so), NULL = all */
 } TuiOptions;
 
 /* Runs the screen until the user quits.  Data comes from feed (TopData results).

@@ -57,7 +57,7 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
     pthread_mutex_unlock(&src.notify_mu);
     TuiOptions o = { .interval = g->snapshot ? 0 : top_interval, .color = color,
                      .pending_ns = src.pending_ns, .snapshot = g->snapshot, .full_every = CLUSTER_EVERY,
-                     .pod_selector = g->selector && *g->selector ? g->selector : NULL };
+                     .node_selector = g->selector && *g->selector ? g->selector : NULL };
     int rc = tui_run(&o, feed, out_err);
     pthread_mutex_lock(&src.notify_mu);          /* the watcher no longer wakes the feed */
     src.feed = NULL;
@@ -89,17 +89,17 @@ const Command command_top = {
         "a second and no list is read again unless a watch is lost for good (the header says \"live\n"
         "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every\n"
         "--interval in the background.\n"
-        "Pods of every namespace are read unless -n NS is given; -l SEL reads only the pods whose\n"
-        "labels match (kubectl's pod label selector).  Both scope the lists and watches (the API\n"
-        "server sends only those pods), the header says \"pods: NS, SEL\", and the allocation,\n"
-        "pending list and verdicts then count those pods only.  Nodes are filtered in the view\n"
-        "with / (key=value selects by label).  With --snapshot the picture is still (refresh\n"
-        "disabled).\n"
+        "Pods of every namespace are read unless -n NS is given: then only that namespace's pods are\n"
+        "listed and watched, the header says \"pods: NS\", and the allocation, pending list and\n"
+        "verdicts count those pods only.  -l SEL selects nodes by label, as for status: only the\n"
+        "matching nodes are listed and watched, pods on other nodes are not counted, verdicts judge\n"
+        "those nodes only, and the header says \"nodes: SEL\".  / filters the view further.  With\n"
+        "--snapshot the picture is still (refresh disabled).\n"
         "Needs a terminal of 80x24 or larger (smaller, it says so); --no-color and NO_COLOR give a\n"
         "monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"
                 "  kubectl gpu top -n ml-training\n"
-                "  kubectl gpu top -A -l app.kubernetes.io/part-of=llm-serving\n"
+                "  kubectl gpu top -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
                 "  kubectl gpu top --snapshot cluster.json\n",
     .options = top_opts,
     .min_args = 0, .max_args = 0,

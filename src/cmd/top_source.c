@@ -2,9 +2,11 @@
  *
  * What is loaded mirrors `status` (nodes, pods of every namespace, the GPU DaemonSets, the
  * ClusterPolicy, services to find Prometheus) plus what `pending` needs (events, quotas).
- * -n NS and -l SEL scope the pods as kubectl's do (the namespace's path, a labelSelector):
- * listed and watched, pods, events and quotas are those only (the header says so; node
- * allocation then counts those pods only).
+ * -n NS scopes the pods as kubectl's does (the namespace's path): listed and watched, pods,
+ * events and quotas are those of the namespace only (the header says "pods: NS"; node
+ * allocation then counts those pods only).  -l SEL selects nodes, as for status: the nodes are
+ * listed and watched with that labelSelector, pods bound to other nodes count nowhere, and
+ * the header says "nodes: SEL".
  * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
  * when the cluster lists were read again — explain_pending over the new cluster, without the
  * fixes (the explain view computes them for the one pod it shows).
@@ -131,7 +133,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
                            .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                            .services = !s->g.no_metrics && !s->g.prometheus,
-                           .pod_namespace = s->pending_ns, .pod_selector = s->g.selector };
+                           .pod_namespace = s->pending_ns, .node_selector = s->g.selector };
         ApiClient *api = NULL;
         bool watch = s->live && !s->cur;        /* the first load is followed by watches */
         if (watch) cluster_live_enable(&tc->cluster);

@@ -55,10 +55,9 @@ void app_draw_header(App *a)
         else
             strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
     }
-    /* what the pods were scoped to (-n, -l): everything below counts those only */
-    if (a->opt->pending_ns || a->opt->pod_selector)
-        strbuf_addf(&left, "  pods: %s%s%s", a->opt->pending_ns ? a->opt->pending_ns : "all namespaces",
-                    a->opt->pod_selector ? ", " : "", a->opt->pod_selector ? a->opt->pod_selector : "");
+    /* what was read (-l nodes, -n pods): everything below counts those only */
+    if (a->opt->pending_ns) strbuf_addf(&left, "  pods: %s", a->opt->pending_ns);
+    if (a->opt->node_selector) strbuf_addf(&left, "  nodes: %s", a->opt->node_selector);
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
     screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
