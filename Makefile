@@ -125,6 +125,8 @@ test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)
 demo: kubectl-gpu
 	./kubectl-gpu status --snapshot examples/clusters/gpu-week.json.gz
 	@echo
+	./kubectl-gpu status --snapshot examples/clusters/gpu-week.json.gz --by workload --price A100-SXM4-80GB=2.5,H100-80GB-HBM3=4,L4=0.8
+	@echo
 	./kubectl-gpu plan --snapshot examples/clusters/gpu-week.json.gz
 
 valgrind: kubectl-gpu $(REL_UNITS)

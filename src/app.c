@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "cli/options.h"
+#include "model/labels.h"
 #include "render/text.h"
 #include "util/log.h"
 #include <stdio.h>
@@ -25,13 +26,27 @@ static bool want_color(const GlobalOptions *g)
     return isatty(STDOUT_FILENO);
 }
 
+/* The end of every run: the one place a command's error is printed (an error the run recovered
+ * from is not), with where to read the usage after a usage error.  Output that could not be
+ * written is an error too. */
+static int finish(const Command *cmd, int rc, Error *err)
+{
+    fflush(stdout);
+    if (rc == EXIT_OK && ferror(stdout)) rc = EXIT_FAIL;
+    if (rc != EXIT_OK && !err->set && ferror(stdout)) error_set(err, "writing output failed");
+    if (rc != EXIT_OK && err->set) {
+        char hint[160];
+        if (rc == EXIT_USAGE) cli_usage_hint(hint, sizeof hint, cmd ? cmd->name : NULL);
+        cli_print_error(err, rc == EXIT_USAGE ? hint : NULL);
+    }
+    return rc;
+}
+
 /* --version: what `kubectl gpu version` prints */
 static int print_version(GlobalOptions *g)
 {
     Error err = { 0 };
-    int rc = command_version.run(0, NULL, g, &err);
-    if (rc != EXIT_OK && err.set) text_printf(stderr, "error: %s\n", err.msg);
-    return rc;
+    return finish(NULL, command_version.run(0, NULL, g, &err), &err);
 }
 
 int kgpu_main(int argc, char **argv)
@@ -78,9 +93,12 @@ int kgpu_main(int argc, char **argv)
     const Command *cmd = command_find(argv[i]);
     if (!cmd) {
         const char *near = command_suggest(argv[i]);
-        fprintf(stderr, "error: unknown command \"%s\" for \"kubectl gpu\"\n", argv[i]);
-        if (near) fprintf(stderr, "\nDid you mean this?\n\t%s\n\n", near);
-        fprintf(stderr, "Run 'kubectl gpu --help' for the list of commands.\n");
+        Error err = { 0 };
+        error_set(&err, "unknown command \"%s\" for \"kubectl gpu\"", argv[i]);
+        char *hint = xasprintf("%s%s%sRun 'kubectl gpu --help' for the list of commands.\n",
+                               near ? "\nDid you mean this?\n\t" : "", near ? near : "", near ? "\n\n" : "");
+        cli_print_error(&err, hint);
+        free(hint);
         return EXIT_USAGE;
     }
     const Option *const tables[] = { global_options, cmd->options };
@@ -97,15 +115,28 @@ int kgpu_main(int argc, char **argv)
         return print_version(g);
     }
     if ((int)pos.n < cmd->min_args || (cmd->max_args >= 0 && (int)pos.n > cmd->max_args)) {
-        if (cmd->max_args == 0)
-            fprintf(stderr, "error: %s takes no arguments, got \"%s\"\n", cmd->name, pos.v[0]);
-        else
-            fprintf(stderr, "error: wrong number of arguments for %s\n", cmd->name);
-        fprintf(stderr, "Usage: %s\n", cmd->usage);
+        Error err = { 0 };
+        if (cmd->max_args == 0) error_set(&err, "%s takes no arguments, got \"%s\"", cmd->name, pos.v[0]);
+        else error_set(&err, "wrong number of arguments for %s", cmd->name);
+        char *hint = xasprintf("Usage: %s\n", cmd->usage);
+        cli_print_error(&err, hint);
+        free(hint);
         strvec_free(&pos);
         return EXIT_USAGE;
     }
     g->namespace_explicit = g->namespace_ != NULL;
+    if (g->selector && *g->selector) {    /* a malformed -l is a usage error, whichever command */
+        LabelSelector sel = { 0 };
+        Error se = { 0 };
+        int bad = label_selector_parse(&sel, g->selector, &se) < 0;
+        label_selector_free(&sel);
+        if (bad) {
+            Error err = { 0 };
+            error_set(&err, "-l: %s", se.msg);
+            strvec_free(&pos);
+            return finish(cmd, EXIT_USAGE, &err);
+        }
+    }
     if (!g->prometheus_token) g->prometheus_token = getenv("KUBECTL_GPU_PROMETHEUS_TOKEN");
     if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
     g->color = want_color(g);
@@ -116,16 +147,7 @@ int kgpu_main(int argc, char **argv)
     Error err = { 0 };
     rc = cmd->run((int)pos.n, pos.v, g, &err);
     curl_global_cleanup();
-    if (rc != EXIT_OK && err.set) {
-        /* the one place a command's error is printed (an error a run recovered from is not) */
-        text_printf(stderr, "error: %s\n", err.msg);
-        if (rc == EXIT_USAGE) fprintf(stderr, "See 'kubectl gpu %s --help' for usage.\n", cmd->name);
-    }
-    fflush(stdout);
-    if (ferror(stdout) && rc == EXIT_OK) {
-        fprintf(stderr, "error: writing output failed\n");
-        rc = EXIT_FAIL;
-    }
+    rc = finish(cmd, rc, &err);
     strvec_free(&pos);
     return rc;
 }

@@ -381,7 +381,14 @@ static void complete_value(const Scan *s, Emit *e, const char *const *choices, c
 {
     e->directive = COMP_DIRECTIVE_NOFILE;
     if (choices) {
-        for (const char *const *c = choices; *c; c++) emit(e, *c, NULL);
+        size_t matches = 0, open_ended = 0;     /* "custom-columns=": the value goes on */
+        for (const char *const *c = choices; *c; c++) {
+            if (!str_starts_with(*c, e->cur)) continue;
+            matches++;
+            if (str_ends_with(*c, "=")) open_ended++;
+            emit(e, *c, NULL);
+        }
+        if (matches && matches == open_ended) e->directive |= COMP_DIRECTIVE_NOSPACE;
         return;
     }
     if (!hint) return;

@@ -8,7 +8,9 @@
 #include "cli/options.h"
 #include "util/error.h"
 #include "util/suggest.h"
+#include "render/text.h"
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,17 +89,52 @@ static bool level_word(const char *s, int *level)
     return true;
 }
 
+void cli_print_error(const Error *err, const char *hint)
+{
+    text_printf(stderr, "error: %s\n", err->msg);
+    if (hint) fputs(hint, stderr);
+}
+
+void cli_usage_hint(char *buf, size_t n, const char *cmdname)
+{
+    snprintf(buf, n, "See 'kubectl gpu %s%s--help' for usage.\n", cmdname ? cmdname : "", cmdname ? " " : "");
+}
+
 static int usage_error(const char *cmdname, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(const char *cmdname, const char *fmt, ...)
 {
+    Error e = { 0 };
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "error: ");
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nSee 'kubectl gpu %s%s--help' for usage.\n", cmdname ? cmdname : "",
-            cmdname ? " " : "");
+    e.set = true;
+    char hint[160];
+    cli_usage_hint(hint, sizeof hint, cmdname);
+    cli_print_error(&e, hint);
     return EXIT_USAGE;
+}
+
+/* val is the choice c, or c ends in '=' and val is c's word with or without a value */
+static bool choice_matches(const char *c, const char *val)
+{
+    size_t n = strlen(c);
+    if (n && c[n - 1] == '=') return strncmp(c, val, n - 1) == 0 && (val[n - 1] == '\0' || val[n - 1] == '=');
+    return strcmp(c, val) == 0;
+}
+
+/* a value not among the choices: the error lists them (kubectl lists the formats -o allows) */
+static int bad_choice(const Option *o, const char *flag, const char *val, const char *cmdname)
+{
+    char list[512] = "";
+    for (const char *const *c = o->choices; *c; c++) {
+        size_t n = strlen(*c);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s%s", c == o->choices ? "" : ", ", *c,
+                 n && (*c)[n - 1] == '=' ? "..." : "");
+    }
+    bool output = strcmp(o->long_name, "output") == 0 && o->short_name == 'o';
+    return usage_error(cmdname, "invalid value \"%s\" for %s: allowed %s are %s", val, flag,
+                       output ? "formats" : "values", list);
 }
 
 static int set_value(const Option *o, const char *flag, const char *val, const char *cmdname)
@@ -106,8 +143,8 @@ static int set_value(const Option *o, const char *flag, const char *val, const c
     case OPT_STRING:
         if (o->choices) {
             bool okv = false;
-            for (const char *const *c = o->choices; *c; c++) if (strcmp(*c, val) == 0) okv = true;
-            if (!okv) return usage_error(cmdname, "invalid value \"%s\" for %s", val, flag);
+            for (const char *const *c = o->choices; *c; c++) if (choice_matches(*c, val)) okv = true;
+            if (!okv) return bad_choice(o, flag, val, cmdname);
         }
         *(const char **)o->value = val;
         return 0;
@@ -268,7 +305,8 @@ void options_print_help(FILE *f, const Command *cmd)
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
 }
 
-static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name" };
+static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name",
+                                      "custom-columns" };
 
 const char *output_format_name(OutputFormat f)
 {
@@ -279,15 +317,19 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
                         OutputFormat *out, const char *cmdname)
 {
     if (!s) { *out = allowed[0]; return 0; }
-    for (size_t i = 0; i < nallowed; i++)
+    for (size_t i = 0; i < nallowed; i++) {
         if (strcmp(s, format_names[allowed[i]]) == 0) { *out = allowed[i]; return 0; }
+        if (allowed[i] == OUT_COLUMNS && (choice_matches("custom-columns=", s) || choice_matches("custom-columns-file=", s))) {
+            *out = OUT_COLUMNS;
+            return 0;
+        }
+    }
     char list[128] = "";
     for (size_t i = 0; i < nallowed; i++) {
         strncat(list, format_names[allowed[i]], sizeof list - strlen(list) - 1);
         if (i + 1 < nallowed) strncat(list, "|", sizeof list - strlen(list) - 1);
     }
-    fprintf(stderr, "error: unknown output format \"%s\" (use -o %s)\n"
-            "See 'kubectl gpu %s --help' for usage.\n", s, list, cmdname);
+    usage_error(cmdname, "unknown output format \"%s\" (use -o %s)", s, list);
     return -1;
 }
 

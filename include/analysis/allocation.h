@@ -154,6 +154,11 @@ typedef struct {
     /* private: one copy of the holders' and devices' pod names, UUIDs and resource names
      * (util/strarena.h); status_free frees only the strings the arena does not own */
     struct StrArena *strings;
+    /* status --price (groups.h status_hours_fill): over window_s, physical GPU-hours held and
+     * idle (NAN: a device without utilization), and the idle ones in money (NAN: a product
+     * without a price); has_cost without has_hours: asked for, but the metrics have no series */
+    bool has_hours, has_cost;
+    double gpu_hours, idle_gpu_hours, idle_cost;
 } GpuStatus;
 
 typedef struct {

@@ -21,14 +21,19 @@ typedef struct {
     void *value;                /* bool*, const char**, int*, int* (count), double* (seconds), double* */
     const char *argname;        /* "PATH", "NAME" ... (NULL for bools) */
     const char *help;
-    const char *const *choices; /* NULL-terminated allowed values, or NULL */
+    const char *const *choices; /* NULL-terminated allowed values, or NULL; one ending in '='
+                                 * takes any value after it ("custom-columns=" takes
+                                 * "custom-columns=NAME:.name"), or the word alone */
     const char *complete;       /* completion source: "file", "node", "pod", "namespace", "context", ... */
 } Option;
 #define OPT_END_MARK { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 struct Error;
 
-typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME } OutputFormat;
+/* OUT_COLUMNS: kubectl's custom-columns=SPEC or custom-columns-file=FILE (render/custom_columns.h
+ * reads the -o value itself) */
+typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME,
+               OUT_COLUMNS } OutputFormat;
 
 typedef struct GlobalOptions {
     const char *kubeconfig, *context, *cluster, *user, *namespace_;
@@ -83,6 +88,13 @@ void options_reset(const Option *table);
 int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallowed,
                         OutputFormat *out, const char *cmdname);
 const char *output_format_name(OutputFormat f);
+
+/* The one printer of errors: "error: <msg>" on stderr (cleaned of control characters at the
+ * sink), then hint verbatim when not NULL (what to read next).  Every command's error reaches
+ * it once, from kgpu_main; the flag parser's usage errors too. */
+void cli_print_error(const struct Error *err, const char *hint);
+/* "See 'kubectl gpu CMD --help' for usage.\n" (cmdname NULL: the top level's) into buf */
+void cli_usage_hint(char *buf, size_t n, const char *cmdname);
 
 extern const Command *const commands[];     /* NULL-terminated, defined in commands.c */
 const Command *command_find(const char *name);

@@ -20,7 +20,9 @@ struct ApiClient;
  * NULL; first is true the first time.  Returns 0, or non-zero to stop with EXIT_FAIL. */
 typedef int (*WatchShowFn)(void *ctx, Cluster *c, struct ApiClient *api, bool first);
 
-/* runs until interrupted; returns the command's exit code.  A snapshot cannot be watched. */
+/* runs until interrupted; returns the command's exit code, with err set when it failed for a
+ * reason of its own (show() sets err itself).  A snapshot cannot be watched. */
+struct Error;
 int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
-                   WatchShowFn show, void *ctx);
+                   WatchShowFn show, void *ctx, struct Error *err);
 #endif

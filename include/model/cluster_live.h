@@ -9,8 +9,10 @@
  *   - pods without GPUs: what each contributes to its node's usage is remembered (node and
  *     effective request), so a modification or a deletion takes exactly that back;
  *   - events: FailedScheduling of kept pods and FailedCreate "exceeded quota", by name.
- * Other kinds (quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps) are small:
- * an upsert replaces by namespace/name, a delete removes.
+ * Other kinds (quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps, and the DRA
+ * ResourceSlices, ResourceClaims, ResourceClaimTemplates, DeviceClasses) are small: an upsert
+ * replaces by namespace/name (kept or not by the list's rule), a delete removes; a change to
+ * a DRA object makes the DRA joins again at commit (O(DRA objects), not nodes or pods).
  *
  * Use: cluster_live_enable() before the first cluster_ingest (so pods without GPUs are
  * remembered), cluster_finalize() after the list, then cluster_live_apply() per event and

@@ -34,6 +34,7 @@
 typedef struct {
     char *driver, *pool, *name;
     char *node;                  /* spec.nodeName of its slice */
+    char *slice;                 /* metadata.name of its ResourceSlice */
     int64_t generation;          /* spec.pool.generation */
     char *type;                  /* attribute "type": gpu | mig | vfio (NULL when absent) */
     char *uuid, *parent_uuid;    /* MIG devices: parentUUID = the physical GPU */
@@ -114,6 +115,12 @@ void dra_state_free(DraState *d);
 int dra_ingest_slice(DraState *d, const struct cJSON *obj, struct Error *err);
 int dra_ingest_claim(DraState *d, const struct cJSON *obj, bool is_template, struct Error *err);
 int dra_ingest_class(DraState *d, const struct cJSON *obj, struct Error *err);
+/* a watch's DELETED (and the first half of a MODIFIED): the devices of ResourceSlice name,
+ * claim (or template) ns/name, DeviceClass name go; O(objects of that kind), the joins wait
+ * for the next dra_finalize */
+void dra_remove_slice(DraState *d, const char *name);
+void dra_remove_claim(DraState *d, const char *ns, const char *name, bool is_template);
+void dra_remove_class(DraState *d, const char *name);
 /* joins results to devices, marks stale slices, classifies claims; idempotent */
 void dra_finalize(DraState *d);
 

@@ -28,7 +28,28 @@ typedef struct {
     /* added with the metrics sources (issue 5): */
     int holders;                /* pods whose series name this device (time-slicing: > 1);
                                  * in UsageData.gpus ns/pod/container are set only when 1 */
+    /* added with the series (issue 16): */
+    int series;                 /* 1 + the row of this device's series in UsageData
+                                 * (series_util/series_mem); the device's record in gpus and its
+                                 * per-pod records in pods share it; 0 = no series */
 } GpuUsage;
+
+/* How long one pod held one device over the window, from the downsampled series (Prometheus
+ * only).  One record per (device, pod) whose series exist in the window, including pods that
+ * are gone now.  Seconds are whole series intervals (UsageData.series_step) in which the pod's
+ * series has a sample. */
+typedef struct {
+    char *node, *uuid, *model, *mig_profile;   /* the device, as in GpuUsage */
+    int gpu, mig_instance;
+    char *ns, *pod;
+    double held_s;              /* seconds of the window the pod held the device */
+    double idle_s;              /* of those, seconds whose highest utilization stayed under the
+                                 * idle threshold; NAN when the device reports no utilization */
+    double share_s;             /* held_s with each interval divided among the pods holding the
+                                 * device in it (time-slicing): the device-seconds that are the
+                                 * pod's; summed over pods it never exceeds the window */
+    double idle_share_s;        /* idle_s divided the same way; NAN as idle_s */
+} UsageHeld;
 
 typedef struct {
     char *ns, *pod, *container;
@@ -58,7 +79,21 @@ typedef struct UsageData {
     struct UsageIndex *index;   /* private: the joins' lookups by node and pod, made on first
                                  * use (for as many gpus/pods as there are then) */
     struct StrArena *strings;   /* private: the pool of usage_intern (util/strarena.h) */
+    /* added with the series (issue 16), Prometheus only (MetricsQuery.want_series):
+     * series_points values per device, point k standing for the interval
+     * (series_start + (k-1) * series_step, series_start + k * series_step] of the window (the
+     * last point ends at evaluated_at).  Values are floats: NAN = no sample in that interval. */
+    size_t series_points;       /* per row, at most USAGE_SERIES_MAX; 0 = no series */
+    size_t nseries;             /* rows */
+    double series_start, series_step;   /* epoch seconds of point 0's end; seconds per point */
+    float *series_util;         /* nseries x series_points: highest utilization (percent) */
+    float *series_mem;          /* nseries x series_points: highest memory used (MiB) */
+    UsageHeld *held; size_t nheld;   /* per (device, pod) over the window, sorted by ns, pod */
+    struct UsageSeriesShare *series_share;  /* private: the series arrays are shared by copies
+                                 * (usage_copy) and freed with the last; NULL = d's own */
 } UsageData;
+
+#define USAGE_SERIES_MAX 64     /* points per series at most (60 cover a window) */
 
 typedef struct {
     double window_s;            /* default 3600 for status, 7d for plan */
@@ -67,6 +102,8 @@ typedef struct {
     bool want_workloads;        /* collect per-workload profiles (plan); from Prometheus the
                                  * device records (gpus, pods) are then not kept: the caller
                                  * reads the workloads */
+    bool want_series;           /* also the downsampled series and held time (UsageData.series_*,
+                                 * held): one more range query (top, snapshot, status --by) */
 } MetricsQuery;
 
 /* Usage kept in a snapshot (`kubectl gpu snapshot` with metrics reachable), for the commands
@@ -76,7 +113,7 @@ typedef struct UsageSnapshot {
     UsageData devices;          /* source, detail, window_s, idle_threshold, windowed,
                                  * evaluated_at, warnings, gpus, pods */
     bool have_devices;
-    size_t capgpus, cappods;
+    size_t capgpus, cappods, capseries, capheld;   /* the reader's capacities */
     WorkloadUsage *workloads; size_t nworkloads, capworkloads;
     bool have_workloads;
     char *wl_source, *wl_detail;
@@ -87,8 +124,14 @@ typedef struct UsageSnapshot {
 
 void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
-/* dst = a deep copy of src (dst's previous contents are not freed) */
+/* dst = a deep copy of src (dst's previous contents are not freed); the series arrays, which
+ * never change once filled, are shared (counted, thread-safe), not copied */
 void usage_copy(UsageData *dst, const UsageData *src);
+/* The series and held times of src moved to dst, whose records are linked to src's rows by
+ * device (node, gpu index, GPU_I_ID, UUID): for a refresh that reads the instant values again
+ * but keeps series fetched shortly before (top).  dst's own series, if any, are kept instead.
+ * src keeps its records, without series. */
+void usage_take_series(UsageData *dst, UsageData *src);
 /* For the sources filling records: the UsageData's one copy of s (NULL for NULL), so that
  * memory follows the distinct node, model, UUID and pod names, not the records (every device
  * has a record in gpus and one per holder in pods, seven strings each).  The copy belongs to
@@ -111,6 +154,17 @@ bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *
 bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u);
 /* the per-pod records (UsageData.pods) of one device from UsageData.gpus */
 size_t usage_device_pods(const UsageData *d, const GpuUsage *dev, const GpuUsage **out, size_t max);
+/* a device's series (NULL when none): n = UsageData.series_points values */
+const float *usage_util_series(const UsageData *d, const GpuUsage *u);
+const float *usage_mem_series(const UsageData *d, const GpuUsage *u);
+/* seconds the device has been under the idle threshold up to the window's end: the trailing
+ * run of its utilization series' intervals under the threshold (intervals without a sample
+ * end the run, except the last one or two, where the newest scrape may not be in yet: those
+ * are left out); NAN without a series */
+double usage_idle_for(const UsageData *d, const GpuUsage *u);
+/* how long all of a pod's devices have been idle: the shortest usage_idle_for of its per-pod
+ * records; NAN when none has a series */
+double usage_pod_idle_for(const UsageData *d, const char *ns, const char *pod);
 /* the device records (UsageData.pods) of one pod */
 size_t usage_pod_devices(const UsageData *d, const char *ns, const char *pod,
                          const GpuUsage **out, size_t max);

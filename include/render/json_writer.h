@@ -19,6 +19,14 @@
  * key is the member's name inside an object and must be NULL inside an array (and for the
  * document itself).  Misuse (a key in an array, jw_end with nothing open) is an error that
  * jw_release reports.
+ *
+ * YAML: a writer begun with jw_init_yaml takes the same calls and prints the same document
+ * as YAML, through libyaml's emitter (mapping, sequence and scalar events as the calls come:
+ * nothing is gathered but the emitter's few events of look-ahead), so -o yaml of a long list
+ * is printed item by item too.  The same keys in the same order as the JSON; block style;
+ * strings plain unless YAML would read them as another type or they are not plain-safe (then
+ * quoted), with newlines as literal blocks; numbers as integers, else "%.6g".  A stream writer
+ * (jw_init_yaml_stream) takes any number of documents, each starting with "---".
  */
 #ifndef KGPU_RENDER_JSON_WRITER_H
 #define KGPU_RENDER_JSON_WRITER_H
@@ -36,13 +44,21 @@ typedef struct {
     bool in_array[JW_MAX_DEPTH];      /* per open container: array (else object) */
     bool has_items[JW_MAX_DEPTH];     /* per open container: something was written in it */
     bool failed;
+    bool yaml;                        /* the YAML backend (jw_init_yaml) */
+    bool yaml_stream;                 /* several documents, each with "---" */
+    bool yaml_explicit;               /* the document starts with "---" */
+    void *em;                         /* the YAML backend's emitter */
     size_t n;                         /* bytes gathered in buf, written in large pieces */
     char buf[1 << 16];
 } JsonWriter;
 
 void jw_init(JsonWriter *jw, FILE *f);
+/* the YAML backend: one document ("---" first when explicit_start), or a stream of them */
+void jw_init_yaml(JsonWriter *jw, FILE *f, bool explicit_start);
+void jw_init_yaml_stream(JsonWriter *jw, FILE *f);
 /* closes nothing: writes the final newline when the document is complete, flushes;
- * 0, or -1 when writing failed or the calls did not make one document */
+ * 0, or -1 when writing failed or the calls did not make one document (a YAML stream: any
+ * number of documents).  A YAML writer's emitter is released here. */
 int jw_release(JsonWriter *jw);
 
 void jw_object_begin(JsonWriter *jw, const char *key);

@@ -19,8 +19,8 @@ int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline
 /* one value as it appears nested `depth` levels deep in render_json's text (no newline): a
  * document can be written piece by piece */
 int render_json_value(FILE *f, const struct cJSON *item, int depth);
-/* YAML through libyaml's emitter; strings that look like other types are quoted.
- * explicit_start prints "---" first (used between documents of a stream). */
+/* YAML through the writer's libyaml backend (json_writer.h); strings that look like other
+ * types are quoted.  explicit_start prints "---" first (used between documents of a stream). */
 int render_yaml(FILE *f, const struct cJSON *doc, bool explicit_start);
 /* multi-document stream: each document preceded by "---" */
 int render_yaml_stream(FILE *f, const struct cJSON *const *docs, size_t n);

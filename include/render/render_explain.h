@@ -24,6 +24,11 @@ struct cJSON *explanation_nodes_json(const Explanation *e);
  * 0, or -1 when the document could not be written. */
 int explain_render(const Explanation *e, const Strvec *warnings, bool pending, RenderFormat fmt,
                    bool all_nodes, bool color);
+/* -o custom-columns: one row from the document -o json prints (without its warnings); 0, or
+ * -1 when writing failed or (err set) a path could not be evaluated */
+struct CustomColumns;
+struct Error;
+int explain_print_columns(const Explanation *e, struct CustomColumns *cc, bool no_headers, struct Error *err);
 struct cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes);
 /* its "nodeCounts", listed = how many nodes "nodes" holds */
 struct cJSON *explanation_node_counts_json(const Explanation *e, size_t listed);

@@ -18,15 +18,29 @@ void status_print_table(const GpuStatus *st, bool wide, bool color);
 struct cJSON *status_to_json(const GpuStatus *st);
 /* the result in fmt to stdout; 0, or -1 when it could not be written */
 int status_render(const GpuStatus *st, RenderFormat fmt, bool color);
-/* the same with kubectl's --no-headers (the node table's rows alone) and --sort-by (the node
- * table, -o name, and the JSON/YAML node list); view NULL = neither */
-int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view);
+/* the same with kubectl's --no-headers (the node table's rows alone), --sort-by (the node
+ * table, -o name, and the JSON/YAML node list) and -o custom-columns (view->columns, whose
+ * path errors are set in err); view NULL = none */
+struct Error;
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view, struct Error *err);
 
-/* status_view.c: the --sort-by fields of the node table, for --help and the error */
+/* status_view.c: the --sort-by fields of the node table, for --help and the error; any other
+ * JSONPath into a node of -o json (render/jsonpath.h) sorts by its first value, as kubectl's */
 extern const char status_sort_fields_help[];
 bool status_sort_field_known(const char *path);
 /* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
+/* node i of st->gpu_node_list as -o json lists it; caller cJSON_Deletes it */
+struct cJSON *status_node_json(const GpuStatus *st, size_t i);
+/* --sort-by a JSONPath (not one of the named fields) that no node of st has a value at */
+bool status_sort_path_missing(const GpuStatus *st, const char *sort_by);
+/* each node of -o json's "nodes" in --sort-by order, built one at a time and handed to fn
+ * (borrowed for the call); stops at fn's first non-zero, which it returns */
+int status_each_node_json(const GpuStatus *st, const char *sort_by,
+                          int (*fn)(void *ctx, const struct cJSON *node), void *ctx);
+/* -o custom-columns (view->columns): one row per node of -o json; 0, or -1 when writing failed
+ * or (err set) a path could not be evaluated */
+int status_print_columns(const GpuStatus *st, const TableView *view, struct Error *err);
 /* -o name: node/NAME per GPU node */
 int status_print_names(const GpuStatus *st, const char *sort_by);
 /* status --by (status_groups.c): the groups as a table, -o name, JSON (kind GPUStatusByGroup) or YAML */
@@ -36,4 +50,6 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);
 void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
 void status_print_physical(const GpuStatus *st, bool color);
+/* "1h", "90m", "7d": a --window as typed */
+void status_fmt_window(char *out, size_t n, double seconds);
 #endif

@@ -15,9 +15,11 @@ typedef struct Table Table;
 
 /* kubectl's --no-headers and --sort-by for a command's main table (the other sections of a
  * command's text are left out with --no-headers: what remains is rows for a script) */
+struct CustomColumns;
 typedef struct {
     bool no_headers;
     const char *sort_by;        /* a field path as the command's --help lists them, or NULL */
+    struct CustomColumns *columns;   /* -o custom-columns (render/custom_columns.h), or NULL */
 } TableView;
 
 Table *table_new(const char *const *headers, size_t ncols);
@@ -28,8 +30,15 @@ void table_cell_color(Table *t, Color c, const char *text);
 size_t table_rows(const Table *t);
 /* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
  * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
- * whole (-o wide) */
+ * whole (-o wide).  The whole rule is fit_widths' in table.c: a column marked cut_first gives
+ * way first (down to floor_width characters), then the widest, then the gaps narrow. */
 void table_keep_whole(Table *t, bool whole);
+void table_cut_first(Table *t, size_t col, size_t floor_width);
+/* every line starts with indent spaces, and the width left is what the table fits */
+void table_indent(Table *t, size_t indent);
+/* tables printed into a buffer meant for a terminal (status -w, pending -w): on, width is
+ * what table_terminal_width says of any stream (the real stdout's, 0 = whole) until off */
+void table_assume_width(bool on, size_t width);
 /* the width tables are cut to on f: 0 (no limit) when f is not a terminal, else COLUMNS (as
  * kubectl reads it), else the terminal's, else 80 */
 size_t table_terminal_width(FILE *f);

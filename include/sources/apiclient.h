@@ -91,6 +91,9 @@ const char *apiclient_list_rv(const ApiClient *c);
  * second, and so does any later one: for a thread that must end while a long request (a
  * watch) is open.  NULL removes it.  The flag is borrowed. */
 void apiclient_set_cancel(ApiClient *c, const atomic_int *flag);
+/* An answer whose body sends no byte for this many seconds is cut (default 60): a watch
+ * stream, quiet between the server's bookmarks, needs longer (watch.c).  0 = the default. */
+void apiclient_set_stall(ApiClient *c, long seconds);
 /* number of HTTP requests made (for -v and the bench) */
 long apiclient_request_count(const ApiClient *c);
 const char *apiclient_server(const ApiClient *c);

@@ -63,6 +63,10 @@ void dcgm_series_pod(const PromLabel *labels, size_t n, const char **ns, const c
 /* "node\x1fUUID-or-gpuN\x1fGPU_I_ID" naming the series' device, NULL when the series names no
  * node or no device (or a bad GPU_I_ID); caller frees */
 char *dcgm_series_device(const PromLabel *labels, size_t n, const char *default_node);
+/* the parts of that device name: node, UUID (NULL when none), gpu index, GPU_I_ID (-1 when
+ * none); false as dcgm_series_device gives NULL.  Borrowed from labels */
+bool dcgm_series_ids(const PromLabel *labels, size_t n, const char **node, const char **uuid,
+                     int *gpu, int *gi);
 /* GPU_I_ID of a series, -1 for a whole GPU */
 int dcgm_series_instance(const PromLabel *labels, size_t n);
 

@@ -12,6 +12,7 @@ typedef struct {
     const char *node_selector;   /* label selector for nodes (-l) */
     const char *pod_namespace;   /* NULL = all namespaces (pods, events, quotas) */
     bool configmaps;             /* the ConfigMaps the ClusterPolicy names (with clusterpolicy) */
+    const char *pod_selector;    /* label selector for pods (top -l), NULL = every pod */
 } LoadRequest;
 
 struct Error;
@@ -28,8 +29,9 @@ int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq,
                  struct ApiClient **api_out, struct Error *err);
 /* As cluster_load, live only, with the point each list was read at for the watches that
  * follow (watch.h): list_rv[kind] (an array of OBJ__COUNT) is set to the list's
- * resourceVersion (malloc'd, replacing what was there; NULL for kinds not listed or not
- * served; events: the FailedScheduling list). */
+ * resourceVersion (malloc'd, replacing what was there; NULL for kinds not listed, not served
+ * or refused (403/404); events: the FailedScheduling list; ConfigMaps, read one by one: the
+ * earlier of their resourceVersions). */
 int cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
                     struct ApiClient **api_out, struct Error *err);
 
@@ -76,10 +78,11 @@ const char *loader_api_version(ObjKind kind);
  * resourceclaimtemplates, cluster-wide (a claim in another namespace may hold the GPU a pod
  * waits for).  v1, else v1beta2, else v1beta1, chosen by the first list; no DRA served (404
  * on every version) is silent; 403 is a warning per list (claims are listed cluster-wide, as
- * pods are: a claim of another namespace may hold the device a pod waits for). */
+ * pods are: a claim of another namespace may hold the device a pod waits for).  list_rv: as
+ * cluster_load_at's, for the four kinds (NULL: not wanted). */
 bool loader_wants_dra(const LoadRequest *rq);
 int loader_list_dra(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
-                    struct Error *err);
+                    char **list_rv, struct Error *err);
 /* the resource.k8s.io version the last live load used ("resource.k8s.io/v1" before any) */
 const char *loader_dra_api_version(void);
 

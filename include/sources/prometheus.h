@@ -72,4 +72,15 @@ long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageDa
 /* the PromQL prom_collect_usage sends for the per-device values (for -v and tests);
  * caller frees */
 char *prom_usage_query(double window_s);
+
+/* The downsampled series (prometheus_series.c): a query_range per field over window_s ending at end
+ * (epoch seconds), about 60 points, each the highest value in its step (max_over_time);
+ * fills d->series_* and d->held (usage.h) and links d's gpus and pods records to their rows,
+ * so call it after the device records are in d.  0, or -1 with err set (d's series empty). */
+int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d, struct Error *err);
+/* the points and step (seconds, whole milliseconds) of a window's series */
+size_t prom_series_points(double window_s, double *step_s);
+/* the PromQL of one field's series (0 GPU_UTIL, 1 GR_ENGINE_ACTIVE, 2 FB_USED) for that step;
+ * caller frees */
+char *prom_series_query(double step_s, int field);
 #endif

@@ -6,12 +6,16 @@
  * and API client, and queues what it learns for the caller's thread:
  *   - ADDED / MODIFIED as WATCH_UPSERT, DELETED as WATCH_DELETE (the object, owned by the
  *     event); BOOKMARK only moves the kind's resourceVersion on;
- *   - the server ending the watch (its timeout) renews it from the last resourceVersion seen;
- *   - a stream cut or unreadable is resumed the same way after a backoff;
+ *   - the server ending the watch (its timeout, 5 to 10 min), or the stream cut or quiet
+ *     for 90 s after it was up, renews it at once from the last resourceVersion seen;
+ *   - a watch that fails to start (refused connection, 429, 5xx) or ends within 1 s with
+ *     nothing is retried the same way after a backoff;
  *   - 410 Gone (a too old resourceVersion, as an HTTP status or an ERROR event) or any other
  *     ERROR event relists that kind only, after a backoff: WATCH_RELIST_BEGIN, the items as
  *     WATCH_UPSERT, WATCH_RELIST_END (apply nothing in between to the screen);
+ *   - 403/404 on the watch: that kind is not followed any more (its listed state stays);
  *   - backoff: 0.8 s doubling to 30 s, back to the start after 2 minutes without trouble.
+ * (watch.c's header and docs/watch.md: the client-go Reflector functions this follows.)
  * The queue is bounded: a thread relisting a large kind waits while the caller is behind, so
  * memory follows the queue, not the list.
  *
@@ -41,10 +45,11 @@ typedef struct Watcher Watcher;
 struct Error;
 
 /* Starts one watch per kind of rq that has a list_rv (as cluster_load_at filled it), with the
- * same selectors as the lists (nodes: rq->node_selector; pods: not finished; events:
- * FailedScheduling; DaemonSets; ClusterPolicies).  NULL with err set when nothing can be
- * watched or a thread cannot start. */
-Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *const *list_rv,
+ * same paths and selectors as the lists (watch_plan.h: nodes, pods, FailedScheduling events,
+ * quotas, DaemonSets, ClusterPolicies, services, the ClusterPolicy's ConfigMaps, the DRA
+ * kinds); c is the cluster the lists made (the ConfigMaps' names come from its ClusterPolicy).
+ * NULL with err set when nothing can be watched or a thread cannot start. */
+Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, const Cluster *c, char *const *list_rv,
                        struct Error *err);
 /* the events queued so far, oldest first; waits up to timeout seconds for the first one
  * (0 = do not wait).  NULL when none. */

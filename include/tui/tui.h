@@ -48,9 +48,10 @@ struct Error;
 typedef struct {
     double interval;             /* seconds between refreshes; 0 with a snapshot */
     bool color;                  /* no --no-color, no NO_COLOR */
-    const char *pending_ns;      /* namespace of the pending list, NULL = all */
+    const char *pending_ns;      /* -n: the namespace of the pods read, NULL = all */
     const char *snapshot;        /* --snapshot FILE, NULL live */
     int full_every;              /* refreshes per reload of the cluster lists (for the help) */
+    const char *node_selector;   /* -l: the nodes read match it (the header says so), NULL = all */
 } TuiOptions;
 
 /* Runs the screen until the user quits.  Data comes from feed (TopData results).

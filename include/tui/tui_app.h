@@ -1,6 +1,7 @@
 /* tui_app.h — what the event loop of `kubectl gpu top` (tui_app.c) shares with the main
- * screen's panes (tui_main.c): the App state and the small accessors of its lists.  Private to
- * src/tui.
+ * screen's panes (tui_main.c), the header and function bar (tui_bars.c), the key map
+ * (tui_keys.c) and the filter (tui_filter.c): the App state, the small accessors of its lists
+ * and the functions they call across.  Private to src/tui.
  */
 #ifndef KGPU_TUI_APP_H
 #define KGPU_TUI_APP_H
@@ -92,4 +93,25 @@ static inline TuiAttr pick(TuiAttr a, bool sel, bool focused)
 
 /* the main screen: node list, detail pane, pending list (tui_main.c) */
 void main_draw(App *a);
+
+/* tui_app.c: a message in the status line for 3 s; the lists as shown, made again from the
+ * data, the filter and the sort (selection kept by name); the selection remembered by name;
+ * "ns/name" of a pending row (the caller frees it) */
+void app_message(App *a, const char *msg);
+void app_rebuild_lists(App *a);
+void app_remember_selection(App *a);
+char *app_pend_key(const Explanation *e);
+/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); a key while it
+ * is typed; typing it begins */
+bool app_node_matches(const App *a, const NodeStatus *n);
+bool app_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
+bool app_pending_matches(const App *a, const Explanation *e);
+void app_set_filter(App *a, const char *f);
+void app_filter_key(App *a, int ch);
+void app_start_filter(App *a);
+/* tui_bars.c: the 4 header rows and the function bar */
+void app_draw_header(App *a);
+void app_draw_fbar(App *a);
+/* tui_keys.c: one key; false = quit */
+bool app_handle_key(App *a, int ch);
 #endif

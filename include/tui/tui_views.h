@@ -15,6 +15,16 @@ const char *view_resource_kind(const NodeStatus *n, const char *resource);
 const char *view_short_resource(const char *name);
 /* MiB as "512Mi", "12.5Gi"; "-" when NAN */
 void view_fmt_mib(char *out, size_t n, double mib);
+/* seconds as "45s", "12m", "3h10m", "2d04h"; "-" when NAN or 0 (tui_spark.c) */
+void view_fmt_duration(char *out, size_t n, double seconds);
+/* a sparkline of v[0..n) scaled to [0, top], width columns (points merged by their highest):
+ * the block characters of a UTF-8 locale, else ASCII; a blank where no point has a sample.
+ * Caller frees */
+char *view_sparkline(const float *v, size_t n, double top, int width);
+/* under a device's row of the node view: its utilization and memory sparklines (nothing
+ * when the metrics have no series for it) */
+void view_device_sparklines(TextDoc *d, const TopData *td, const NodeStatus *n, const GpuDevice *g);
+
 /* the node's colour: red not ready / broken, yellow other problems, green fine */
 TuiAttr view_node_attr(const NodeStatus *n);
 /* the verdict's colour, as `kubectl gpu pending` paints it */

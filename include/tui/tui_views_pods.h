@@ -17,6 +17,8 @@ typedef struct {
     const HolderPod *pod;
     int64_t gpus;                /* GPU resource units it holds (all names together) */
     int idle;                    /* its devices held but idle (with metrics) */
+    double idle_for;             /* seconds all its devices have been idle (the trailing run of
+                                  * their series under the threshold); NAN without series */
 } PodRow;
 
 typedef struct {
@@ -35,6 +37,7 @@ typedef struct {
     Panel panel;
     PodSort sort;                /* memory, utilization and idle only with metrics */
     bool metrics;
+    bool series;                 /* the metrics have series: IDLE-FOR shows */
     char *sel;                   /* "node/ns/name" of the selection, kept across rebuilds */
 } PodsView;
 

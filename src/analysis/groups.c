@@ -1,17 +1,18 @@
 /* groups.c — status --by: allocation, physical GPUs, idle and cost per group (groups.h). */
 #include "analysis/groups.h"
 #include "analysis/physical.h"
+#include "groups_int.h"
 #include "util/error.h"
 #include "util/util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const by_names[] = { "namespace", "node", "product" };
+static const char *const by_names[] = { "namespace", "node", "product", "workload" };
 
 bool group_by_parse(const char *s, GroupBy *by)
 {
-    for (int i = 0; i < 3; i++) if (s && str_eq(s, by_names[i])) { *by = (GroupBy)i; return true; }
+    for (int i = 0; i < 4; i++) if (s && str_eq(s, by_names[i])) { *by = (GroupBy)i; return true; }
     return false;
 }
 
@@ -64,7 +65,7 @@ static double price_of(const PriceList *pl, const NodeStatus *n)
     return price_for_product(pl, n->base_product, n->short_product);
 }
 
-static StatusGroup *group_for(StatusGroups *g, const char *name, size_t *cap)
+StatusGroup *status_group_for(StatusGroups *g, const char *name, size_t *cap)
 {
     for (size_t i = 0; i < g->n; i++) if (str_eq(g->v[i].name, name)) return &g->v[i];
     ARRAY_GROW(g->v, g->n, *cap);
@@ -73,6 +74,7 @@ static StatusGroup *group_for(StatusGroups *g, const char *name, size_t *cap)
     sg->name = xstrdup(name);
     return sg;
 }
+#define group_for status_group_for
 
 static void add_units(StatusGroup *sg, const char *resource, int64_t count)
 {
@@ -101,6 +103,12 @@ static const char *key_of(const NodeStatus *n, GroupBy by, const char *pod_ns)
 
 void status_groups_build(StatusGroups *g, const GpuStatus *st, GroupBy by, const PriceList *prices)
 {
+    status_groups_build_for(g, st, NULL, NULL, by, prices);
+}
+
+void status_groups_build_for(StatusGroups *g, const GpuStatus *st, const struct Cluster *c,
+                             const UsageData *u, GroupBy by, const PriceList *prices)
+{
     memset(g, 0, sizeof *g);
     g->by = by;
     g->has_metrics = st->has_metrics;
@@ -109,12 +117,14 @@ void status_groups_build(StatusGroups *g, const GpuStatus *st, GroupBy by, const
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
         double price = price_of(prices, n);
-        if (by != GROUP_NAMESPACE) {
+        if (by == GROUP_NODE || by == GROUP_PRODUCT) {
             (void)group_for(g, key_of(n, by, NULL), &cap);   /* a node with nothing held still shows */
         }
         for (size_t k = 0; k < n->npods; k++) {
             const HolderPod *p = &n->pods[k];
-            StatusGroup *sg = group_for(g, key_of(n, by, p->ns), &cap);
+            char *wl = by == GROUP_WORKLOAD ? group_workload_of(c, p->ns, p->name) : NULL;
+            StatusGroup *sg = group_for(g, wl ? wl : key_of(n, by, p->ns), &cap);
+            free(wl);
             sg->pods++;
             for (size_t r = 0; r < p->nres; r++) {
                 add_units(sg, p->res[r].name, p->res[r].count);
@@ -126,10 +136,13 @@ void status_groups_build(StatusGroups *g, const GpuStatus *st, GroupBy by, const
         for (size_t d = 0; st->has_metrics && d < n->ngpus; d++) {
             const GpuDevice *dev = &n->gpus[d];
             if (!dev->idle_allocated) continue;
-            if (by == GROUP_NAMESPACE && !dev->pod_ns) continue;   /* shared by several: no one namespace */
-            group_for(g, key_of(n, by, dev->pod_ns), &cap)->idle++;
+            if ((by == GROUP_NAMESPACE || by == GROUP_WORKLOAD) && !dev->pod_ns) continue;   /* shared by several */
+            char *wl = by == GROUP_WORKLOAD ? group_workload_of(c, dev->pod_ns, dev->pod) : NULL;
+            group_for(g, wl ? wl : key_of(n, by, dev->pod_ns), &cap)->idle++;
+            free(wl);
         }
     }
+    status_groups_add_hours(g, st, c, u, prices, &cap);
     for (size_t i = 0; i < g->n; i++)
         if (g->v[i].nres > 1) qsort(g->v[i].res, g->v[i].nres, sizeof *g->v[i].res, cmp_res);
     if (g->n > 1) qsort(g->v, g->n, sizeof *g->v, cmp_group);

@@ -1,35 +1,14 @@
 /* cmd_snapshot.c — `kubectl gpu snapshot [-o FILE]`: dump what the other commands read from
  * the API server, and the usage they read from the metrics, into one JSON List that
- * --snapshot reads back (snapshot_format.h).
- *
- * Items are written as they arrive, page by page (the cluster is never held in memory),
- * reduced to the fields the model reads (snapshot_reduce: no annotations, managedFields, env
- * values, commands), to a temporary file next to FILE (or an anonymous one for stdout) that
- * becomes the output only when every list was read: a failed snapshot leaves no half-written
- * List behind.  If a continue token expires meanwhile, the snapshot starts over once.  FILE is
- * gzip-compressed unless its name ends in ".json"; stdout gets plain JSON.
- *
- * With metrics reachable (as status finds them: --prometheus, a Prometheus of the cluster, the
- * DCGM exporter pods), the device usage over status's idle window and the workload profiles
- * over plan's default window are stored as items of apiVersion kubectl-gpu/v1.  The List's
- * annotations record the time, the context name and server (never credentials), the tool and
- * format versions, and the warnings met.
+ * --snapshot reads back (the writing: sources/snapshot_write.c; the format: snapshot_format.h).
  */
-#include "sources/apiclient.h"
 #include "cmd/commands.h"
-#include "util/error.h"
-#include "sources/kubeconfig.h"
+#include "render/text.h"
 #include "sources/loader.h"
-#include "sources/metrics.h"
-#include "sources/snapshot_format.h"
-#include <cjson/cJSON.h>
-#include <errno.h>
+#include "sources/snapshot_write.h"
+#include "util/error.h"
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 static const char *snapshot_output;
 
@@ -38,254 +17,28 @@ static const Option snapshot_opts[] = {
     OPT_END_MARK
 };
 
-typedef struct {
-    gzFile gz;
-    size_t items;
-    bool write_failed;
-    Cluster side;               /* the nodes and services, to find the metrics by */
-    size_t usage_devices, usage_workloads;
-    char *pbuf; size_t pcap;    /* reused for printing each item */
-    char *no_usage;             /* why no usage was stored */
-} SnapWriter;
-
-static void out_text(SnapWriter *w, const char *text)
-{
-    size_t n = strlen(text);
-    if (n && gzwrite(w->gz, text, (unsigned)n) != (int)n) w->write_failed = true;
-}
-
-static void out_item(SnapWriter *w, cJSON *obj)
-{
-    out_text(w, w->items ? ",\n    " : "\n    ");
-    w->items++;
-    if (!w->pbuf) { w->pcap = 64 << 10; w->pbuf = xmalloc(w->pcap); }
-    if (cJSON_PrintPreallocated(obj, w->pbuf, (int)w->pcap, 0)) { out_text(w, w->pbuf); return; }
-    char *text = cJSON_PrintUnformatted(obj);          /* larger than the buffer: once more */
-    if (!text) { w->write_failed = true; return; }
-    out_text(w, text);
-    size_t n = strlen(text) + 64;
-    if (n > w->pcap && n < ((size_t)64 << 20)) { free(w->pbuf); w->pcap = 2 * n; w->pbuf = xmalloc(w->pcap); }
-    free(text);
-}
-
-static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
-{
-    SnapWriter *w = ctx;
-    cJSON *obj = snapshot_reduce(kind, item);
-    if (!obj) { error_set(err, "out of memory copying a %s", obj_kind_name(kind)); return -1; }
-    out_item(w, obj);
-    cJSON_Delete(obj);
-    if (kind == OBJ_NODE || kind == OBJ_SERVICE) {
-        Error e = { 0 };
-        (void)cluster_ingest(&w->side, kind, item, &e);     /* a bad one is warned about by status */
-    }
-    return 0;
-}
-
-static void emit_record(void *ctx, cJSON *rec)
-{
-    out_item(ctx, rec);
-}
-
-/* the usage the commands read, as status (and top) and plan ask for it by default */
-static void write_usage(SnapWriter *w, ApiClient *api, const GlobalOptions *g)
-{
-    cluster_finalize(&w->side);
-    UsageData d;
-    MetricsQuery dq = { 3600, 5, 95, false };
-    metrics_collect(&d, &g->source, api, &w->side, &dq, NULL, NULL);
-    if (g->verbose >= 1) fprintf(stderr, "snapshot: metrics for status: %s (%s)\n", d.source, d.detail);
-    free(w->no_usage);
-    w->no_usage = str_eq(d.source, "none") ? xstrdup(d.detail ? d.detail : "") : NULL;
-    if (!str_eq(d.source, "none")) {
-        snapshot_usage_records("devices", &d, &dq, NULL, 0, emit_record, w);
-        w->usage_devices = d.ngpus;
-    }
-    bool windowed = str_eq(d.source, "prometheus");
-    usage_free(&d);
-    if (!windowed) return;      /* workload profiles come from Prometheus only (metrics.h) */
-    /* plan: its default window and percentile (cmd_plan.c) */
-    WorkloadUsage *wu = NULL;
-    size_t nwu = 0;
-    MetricsQuery wq = { 7 * 86400, 5, 95, true };
-    metrics_collect(&d, &g->source, api, &w->side, &wq, &wu, &nwu);
-    if (str_eq(d.source, "prometheus")) {
-        snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);
-        w->usage_workloads = nwu;
-    }
-    workloads_free(wu, nwu);
-    usage_free(&d);
-}
-
-static void rfc3339_utc(time_t t, char *buf, size_t n)
-{
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* one full pass: every list into w->f, then the List's metadata */
-static int write_snapshot(SnapWriter *w, ApiClient *api, const RestConfig *rc, const LoadRequest *rq,
-                          const GlobalOptions *g, Error *err)
-{
-    char when[32];
-    rfc3339_utc(time(NULL), when, sizeof when);
-    out_text(w, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [");
-    Strvec warnings = STRVEC_INIT;
-    bool checked = false;
-    int rc_ = loader_list_live(api, rq, write_item, w, &warnings, &checked, err);
-    if (rc_) { strvec_free(&warnings); return -1; }
-    write_usage(w, api, g);
-    out_text(w, "\n  ],\n");
-    cJSON *meta = cJSON_CreateObject();
-    cJSON *ann = cJSON_AddObjectToObject(meta, "annotations");
-    cJSON_AddStringToObject(ann, SNAPSHOT_ANN_TIME, when);
-    cJSON_AddStringToObject(ann, SNAPSHOT_ANN_CONTEXT, rc->context_name ? rc->context_name : "");
-    cJSON_AddStringToObject(ann, SNAPSHOT_ANN_SERVER, apiclient_server(api));
-    cJSON_AddStringToObject(ann, SNAPSHOT_ANN_VERSION, KGPU_VERSION);
-    cJSON_AddStringToObject(ann, SNAPSHOT_ANN_FORMAT, SNAPSHOT_FORMAT_VERSION);
-    if (checked) cJSON_AddStringToObject(ann, SNAPSHOT_ANN_CP_CHECKED, "true");
-    if (warnings.n) {
-        Strbuf sb = STRBUF_INIT;
-        for (size_t i = 0; i < warnings.n; i++) strbuf_addf(&sb, "%s%s", i ? "\n" : "", warnings.v[i]);
-        cJSON_AddStringToObject(ann, SNAPSHOT_ANN_WARNINGS, strbuf_str(&sb));
-        strbuf_free(&sb);
-        for (size_t i = 0; i < warnings.n; i++) fprintf(stderr, "warning: %s\n", warnings.v[i]);
-    }
-    char *text = cJSON_PrintUnformatted(meta);
-    out_text(w, "  \"metadata\": ");
-    out_text(w, text ? text : "{}");
-    out_text(w, "\n}\n");
-    free(text);
-    cJSON_Delete(meta);
-    strvec_free(&warnings);
-    return 0;
-}
-
-static int copy_to_stdout(FILE *f)
-{
-    rewind(f);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        if (fwrite(buf, 1, n, stdout) != n) return -1;
-    return ferror(f) ? -1 : 0;
-}
-
-/* a gzip stream (or plain, "wT") writing to a duplicate of fd, from its start */
-static gzFile open_out(int fd, bool compress)
-{
-    if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) return NULL;
-    int dfd = dup(fd);
-    if (dfd < 0) return NULL;
-    gzFile gz = gzdopen(dfd, compress ? "wb1" : "wT");      /* level 1: fast, ~12x on these lists */
-    if (!gz) { close(dfd); return NULL; }
-    gzbuffer(gz, 256 << 10);
-    return gz;
-}
-
 static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
     if (g->snapshot) {
-        fprintf(stderr, "error: snapshot reads the API server; --snapshot cannot be used with it\n");
+        error_set(out_err, "snapshot reads the API server; --snapshot cannot be used with it");
         return EXIT_USAGE;
     }
-    Error err = { 0 };
-    RestConfig rc;
-    ApiClient *api;
-    if (loader_connect(&g->source, &rc, &api, &err)) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return EXIT_FAIL;
-    }
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
-                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true };
-    int ret = EXIT_FAIL;
-    char *tmp_path = NULL;
-    FILE *f = NULL;
-    int fd = -1;
-    bool compress = snapshot_output && !str_ends_with(snapshot_output, ".json");
-    SnapWriter w = { 0 };
-    cluster_init(&w.side);
-    if (snapshot_output) {
-        tmp_path = xasprintf("%s.tmp.XXXXXX", snapshot_output);
-        fd = mkstemp(tmp_path);
-        if (fd < 0) {
-            fprintf(stderr, "error: cannot write %s: %s\n", snapshot_output, strerror(errno));
-            free(tmp_path);
-            tmp_path = NULL;
-            goto out;
-        }
-    } else {
-        f = tmpfile();
-        if (f) fd = fileno(f);
+                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, NULL };
+    SnapshotWritten sw;
+    int rc = snapshot_write(&g->source, &rq, snapshot_output, &sw, out_err);
+    for (size_t i = 0; i < sw.warnings.n; i++) text_printf(stderr, "warning: %s\n", sw.warnings.v[i]);
+    if (rc == 0 && snapshot_output && (g->verbose >= 1 || isatty(STDERR_FILENO))) {
+        if (sw.usage_devices || sw.usage_workloads)
+            text_printf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
+                        sw.objects, snapshot_output, sw.usage_devices, sw.usage_workloads);
+        else
+            text_printf(stderr, "wrote %zu objects to %s, without usage (metrics: %s)\n", sw.objects,
+                        snapshot_output, sw.no_usage ? sw.no_usage : "none");
     }
-    if (fd < 0) {
-        fprintf(stderr, "error: cannot create a temporary file for the snapshot: %s\n", strerror(errno));
-        goto out;
-    }
-    for (int attempt = 0;; attempt++) {
-        error_clear(&err);
-        if (w.gz) gzclose(w.gz);
-        w.gz = open_out(fd, compress);
-        if (!w.gz) { fprintf(stderr, "error: cannot write the snapshot: %s\n", strerror(errno)); goto out; }
-        w.items = 0;
-        w.write_failed = false;
-        if (write_snapshot(&w, api, &rc, &rq, g, &err) == 0) break;
-        if (err.code == 410 && attempt == 0) {
-            /* a continue token expired: start over so the dump is one consistent read */
-            if (g->verbose >= 1) fprintf(stderr, "a list expired while being read; starting the snapshot again\n");
-            cluster_free(&w.side);
-            cluster_init(&w.side);
-            continue;
-        }
-        fprintf(stderr, "error: %s\n", err.msg);
-        goto out;
-    }
-    int zrc = gzclose(w.gz);
-    w.gz = NULL;
-    if (zrc != Z_OK || w.write_failed) {
-        fprintf(stderr, "error: writing the snapshot failed: %s\n", strerror(errno));
-        goto out;
-    }
-    if (tmp_path) {
-        if (fsync(fd) != 0 || close(fd) != 0) {
-            fd = -1;
-            fprintf(stderr, "error: writing %s failed: %s\n", snapshot_output, strerror(errno));
-            goto out;
-        }
-        fd = -1;
-        if (rename(tmp_path, snapshot_output) != 0) {
-            fprintf(stderr, "error: cannot write %s: %s\n", snapshot_output, strerror(errno));
-            goto out;
-        }
-        free(tmp_path);
-        tmp_path = NULL;
-        if (g->verbose >= 1 || isatty(STDERR_FILENO)) {
-            if (w.usage_devices || w.usage_workloads)
-                fprintf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
-                        w.items - w.usage_devices, snapshot_output, w.usage_devices, w.usage_workloads);
-            else
-                fprintf(stderr, "wrote %zu objects to %s, without usage (metrics: %s)\n", w.items,
-                        snapshot_output, w.no_usage ? w.no_usage : "none");
-        }
-    } else if (copy_to_stdout(f) != 0) {
-        fprintf(stderr, "error: writing the snapshot to stdout failed\n");
-        goto out;
-    }
-    ret = EXIT_OK;
-out:
-    if (w.gz) gzclose(w.gz);
-    cluster_free(&w.side);
-    free(w.pbuf);
-    free(w.no_usage);
-    if (f) fclose(f);
-    else if (fd >= 0) close(fd);
-    if (tmp_path) { unlink(tmp_path); free(tmp_path); }
-    apiclient_free(api);
-    restconfig_free(&rc);
-    exec_credential_cache_clear();
-    return ret;
+    snapshot_written_release(&sw);
+    return rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_snapshot = {
@@ -299,7 +52,9 @@ const Command command_snapshot = {
         "commands read, and writes it as one JSON List, to stdout or to FILE (gzip-compressed\n"
         "unless FILE ends in .json).  With metrics reachable, the usage the commands read is\n"
         "stored too: per GPU and per pod over status's 1h window, per workload the p95 and the\n"
-        "peak over plan's 7d window.  Read it back with --snapshot FILE on any command; older\n"
+        "peak over plan's 7d window, and from Prometheus each GPU's utilization and memory\n"
+        "series over the hour (top's sparklines) and the time each pod held each GPU (status\n"
+        "--by's GPU-hours).  Read it back with --snapshot FILE on any command; older\n"
         "snapshots load with a note.  Nothing is written unless every list was read.  Left\n"
         "out: annotations, managedFields, container env values, commands and arguments;\n"
         "credentials never appear.  -l limits the nodes, -n the pods, events and quotas.",

@@ -4,7 +4,7 @@
  * Loads nodes, pods (all namespaces: allocation depends on every pod), the GPU DaemonSets, the
  * ClusterPolicy and (for finding Prometheus) services; collects metrics unless --no-metrics;
  * builds one GpuStatus (analysis/allocation.c) and hands it to its one presentation
- * (render/status.c: table, wide table, JSON, YAML).
+ * (render/status_present.c, render/status.c: table, wide table, JSON, YAML).
  */
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
@@ -14,6 +14,8 @@
 #include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/status.h"
+#include "render/status_present.h"
+#include "render/custom_columns.h"
 #include <stdio.h>
 
 static const char *status_output;
@@ -24,25 +26,29 @@ static bool status_no_headers;
 static bool status_require_metrics;
 static const char *status_by;
 static const char *status_price;
-static const char *const status_bys[] = { "namespace", "node", "product", NULL };
+static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
-static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", NULL };
+static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
+                                               "custom-columns-file=", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
-      "print the node table's rows only: no headers, no other sections", NULL, NULL },
+      "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
       "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
-      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready",
+      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready, "
+      "or any JSONPath into it (.resources.nvidia\\.com/gpu.allocated)",
       NULL, NULL },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per namespace, node or product: pods, physical GPUs held, idle GPUs (metrics), cost (--price)", status_bys, NULL },
+      "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
+      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): cost per hour with --by", NULL, NULL },
+      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
+      "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
       "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &status_watch, NULL,
@@ -53,40 +59,9 @@ static const Option status_opts[] = {
 
 /* ------------------------------------------------------------------ run */
 
-/* one picture of the cluster in fmt (warnings: say the loader's and metrics' warnings, which
- * -w does only with its first table) */
-static int status_present(const Cluster *c, const UsageData *usage, int argc, char **argv, OutputFormat fmt,
-                          const GlobalOptions *g, bool warnings, Error *err)
-{
-    StatusFilter filter = { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
-                            g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector };
-    GpuStatus st;
-    status_build(&st, c, usage, &filter);
-    if (!warnings && fmt != OUT_JSON && fmt != OUT_YAML)
-        strvec_free(&st.warnings);             /* on stderr once, with the first table */
-    TableView view = { status_no_headers, status_sort_by };
-    GroupBy by;
-    int rc;
-    if (status_by && group_by_parse(status_by, &by)) {
-        StatusGroups groups;
-        PriceList prices;
-        price_list_parse(&prices, status_price, err);
-        status_groups_build(&groups, &st, by, &prices);
-        rc = status_groups_render(&groups, &st, cmd_render_format(fmt), g->color, status_no_headers);
-        status_groups_free(&groups);
-        price_list_free(&prices);
-    } else {
-        rc = status_render_view(&st, cmd_render_format(fmt), g->color, &view);
-    }
-    status_free(&st);
-    return rc;
-}
-
-/* status -w: one picture per change (watch_loop.h); metrics are collected once, at the start */
+/* one picture; status -w: one per change (watch_loop.h), the metrics collected once, at the start */
 typedef struct {
-    OutputFormat fmt;
-    int argc;
-    char **argv;
+    StatusPresent p;
     const GlobalOptions *g;
     UsageData usage;
     bool have_usage;
@@ -97,20 +72,39 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     StatusWatch *sw = ctx;
     if (first) {
-        MetricsQuery q = { status_window, status_idle_threshold, 95, false };
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
         if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)
             return -1;
     }
-    return status_present(c, &sw->usage, sw->argc, sw->argv, sw->fmt, sw->g, first, sw->err);
+    return status_present(c, &sw->usage, &sw->p, first, sw->err);
 }
+
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
+                             Error *err);
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
-    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME };
+    static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
-    if (output_format_parse(status_output, allowed, 5, &fmt, "status") < 0) return EXIT_USAGE;
+    if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;
+    CustomColumns *columns = NULL;             /* -o custom-columns: parsed before the load */
+    if (fmt == OUT_COLUMNS) {
+        if (status_by) {
+            error_set(err, "-o %s: not with --by (custom columns are of the node list)", status_output);
+            return EXIT_USAGE;
+        }
+        if (!(columns = custom_columns_new(status_output, err))) return EXIT_USAGE;
+    }
+    int rc = run_status_format(argc, argv, g, fmt, columns, err);
+    custom_columns_free(columns);
+    return rc;
+}
+
+static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
+                             Error *err)
+{
     PriceList prices;
     if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
     price_list_free(&prices);                  /* parsed again after the load: checked before it */
@@ -126,46 +120,33 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
         error_set(err, "--window must be longer than 0s");
         return EXIT_USAGE;
     }
-    CmdCluster cc;
+    StatusPresent p = { cmd_render_format(fmt),
+                        { argc > 0 ? (const char *const *)argv : NULL, (size_t)argc,
+                          g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector },
+                        status_no_headers, status_sort_by, status_by, status_price, g->color, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     if (status_watch) {
-        StatusWatch sw = { fmt, argc, argv, g, { 0 }, false, err };
-        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw);
+        StatusWatch sw = { p, g, { 0 }, false, err };
+        int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
         if (sw.have_usage) usage_free(&sw.usage);
         return wrc;
     }
+    CmdCluster cc;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
-    for (int i = 0; i < argc; i++) {
-        if (cluster_find_node(&cc.cluster, argv[i])) continue;
-        if (g->selector && *g->selector)
-            error_set(err, "node \"%s\" not found among the nodes matching -l \"%s\"", argv[i], g->selector);
-        else
-            error_set(err, "node \"%s\" not found", argv[i]);
-        cmd_cluster_release(&cc);
-        return EXIT_FAIL;
-    }
-
-    UsageData usage;
-    MetricsQuery q = { status_window, status_idle_threshold, 95, false };
-    metrics_collect(&usage, &g->source, cc.api, &cc.cluster, &q, NULL, NULL);
-    if (cmd_metrics_outcome(usage.source, usage.detail, g, status_require_metrics, err) < 0) {
-        usage_free(&usage);
-        cmd_cluster_release(&cc);
-        return EXIT_FAIL;
-    }
-
-    int rc = status_present(&cc.cluster, &usage, argc, argv, fmt, g, true, err);
-    usage_free(&usage);
+    StatusWatch one = { p, g, { 0 }, false, err };        /* the first picture is the only one */
+    int rc = status_nodes_exist(&cc.cluster, &p.filter, err) < 0 ? -1 : status_show(&one, &cc.cluster, cc.api, true);
+    if (one.have_usage) usage_free(&one.usage);
     cmd_cluster_release(&cc);
-    return rc ? EXIT_FAIL : EXIT_OK;
+    return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
 const Command command_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
     .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-w] [--window 1h] [--idle-threshold 5]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--window 1h]\n"
+             "       [--idle-threshold 5]",
     .description =
         "Shows every GPU node: product (GFD nvidia.com/gpu.product), physical GPUs, memory per GPU,\n"
         "MIG strategy, sharing (time-slicing or MPS replicas; slots are not GPUs), and allocated vs\n"
@@ -182,13 +163,17 @@ const Command command_status = {
         "total, counts from advertised units alone are marked *, and the sources are listed.\n"
         "-o wide adds the MIG config, per-resource detail, the pods holding GPUs and every device.\n"
         "As with kubectl get: -o name prints node/NAME per GPU node, --no-headers prints the node\n"
-        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field.\n"
+        "table's rows alone, and --sort-by orders the nodes (table, name, JSON and YAML) by a field;\n"
+        "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE: a line of headers, a line of\n"
+        "paths) prints one row per node of -o json, each PATH a JSONPath into it such as .name,\n"
+        ".pods[*].name or .resources.nvidia\\.com/gpu.allocated (not with --by).\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
                 "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
                 "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
                 "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
+                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n"
                 "  kubectl gpu status --snapshot cluster.json\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,

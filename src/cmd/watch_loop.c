@@ -4,6 +4,8 @@
 #include "sources/apiclient.h"
 #include "sources/watch.h"
 #include "util/error.h"
+#include "util/log.h"
+#include "render/table.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,29 +34,30 @@ static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *a
     if (!mem) { *rc = -1; return NULL; }
     fflush(stdout);
     FILE *real = stdout;
+    table_assume_width(true, table_terminal_width(real));   /* the buffer goes to the terminal */
     stdout = mem;
     c->now = (int64_t)time(NULL);                 /* ages are counted from now */
     *rc = show(ctx, c, api, first);
     fflush(mem);
     stdout = real;
+    table_assume_width(false, 0);
     fclose(mem);
     return buf;
 }
 
-int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx)
+int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                   Error *err)
 {
     if (g->snapshot) {
-        fprintf(stderr, "error: %s --watch follows a live cluster; it cannot be used with --snapshot\n", cmd);
+        error_set(err, "%s --watch follows a live cluster; it cannot be used with --snapshot", cmd);
         return EXIT_USAGE;
     }
-    Error err = { 0 };
     Cluster c;
     cluster_init(&c);
     cluster_live_enable(&c);
     char *rv[OBJ__COUNT] = { 0 };
     ApiClient *api = NULL;
-    if (cluster_load_at(&c, &g->source, rq, rv, &api, &err) < 0) {
-        fprintf(stderr, "error: %s\n", err.msg);
+    if (cluster_load_at(&c, &g->source, rq, rv, &api, err) < 0) {
         cluster_free(&c);
         return EXIT_FAIL;
     }
@@ -70,8 +73,8 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     if (rc || !last) { ret = EXIT_FAIL; goto out; }
     fputs(last, stdout);
     fflush(stdout);
-    Watcher *w = watcher_start(&g->source, rq, rv, &err);
-    if (!w) { fprintf(stderr, "error: %s\n", err.msg); ret = EXIT_FAIL; goto out; }
+    Watcher *w = watcher_start(&g->source, rq, &c, rv, err);
+    if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
     bool changed = false;
     double changed_at = 0;
@@ -88,9 +91,8 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
                 relisting[e->kind] = false;
                 break;
             case WATCH_UPSERT: case WATCH_DELETE:
-                if (cluster_live_apply(&c, e->kind, e->type == WATCH_DELETE ? LIVE_DELETE : LIVE_UPSERT, e->obj, &ae) < 0 &&
-                    g->verbose >= 1)
-                    fprintf(stderr, "watch: %s skipped: %s\n", obj_kind_name(e->kind), ae.msg);
+                if (cluster_live_apply(&c, e->kind, e->type == WATCH_DELETE ? LIVE_DELETE : LIVE_UPSERT, e->obj, &ae) < 0)
+                    log_verbose(1, "watch: %s skipped: %s", obj_kind_name(e->kind), ae.msg);
                 break;
             }
             if (!changed) changed_at = mono();

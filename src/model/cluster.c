@@ -810,3 +810,15 @@ void cluster_compact_strings(Cluster *c)
 }
 
 size_t cluster_pooled_strings(const Cluster *c) { return c->strings ? c->strings->n : 0; }
+
+/* ---- the small kinds, for the incremental path (cluster_int.h) ---- */
+
+void cluster_quota_release(Quota *q)
+{
+    free(q->ns); free(q->name); rlist_free(&q->hard); rlist_free(&q->used);
+}
+void cluster_service_release(Service *s) { service_free(s); }
+void cluster_configmap_release(ConfigMap *m)
+{
+    free(m->ns); free(m->name); kv_free(&m->data);
+}

@@ -10,6 +10,18 @@ void cluster_unshare_rlist(Cluster *c, ResourceList *l);
 void cluster_release_node(Cluster *c, Node *n);     /* frees what n holds, not n */
 void cluster_release_pod(Cluster *c, Pod *p);
 void cluster_event_free(Event *e);
+/* what one quota, service or ConfigMap holds (not the struct); the device-plugin facts of a
+ * ConfigMap (dpconfig.c) are forgotten with cluster_forget_dpconfigs */
+void cluster_quota_release(Quota *q);
+void cluster_service_release(Service *s);
+void cluster_configmap_release(ConfigMap *m);
+void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name);
+/* cluster_live_kinds.c: quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps and the
+ * DRA kinds replaced, removed or dropped by namespace/name (for cluster_live.c) */
+struct cJSON;
+struct Error;
+int cluster_live_small_apply(Cluster *c, ObjKind kind, bool del, const struct cJSON *obj, struct Error *err);
+void cluster_live_small_reset(Cluster *c, ObjKind kind);
 /* per-node sums of the pods that were folded away (no GPU), or NULL */
 NodeUsage *cluster_pending_usage(Cluster *c, const char *node);
 /* forgets those sums (before the pods are listed again) */

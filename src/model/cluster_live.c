@@ -16,6 +16,7 @@
 #include "model/cluster_live.h"
 #include "cluster_int.h"
 #include "json_fields.h"
+#include "model/dra.h"
 #include "util/error.h"
 #include "util/strmap.h"
 #include <stdint.h>
@@ -388,35 +389,13 @@ static int event_change(Cluster *c, LiveChange change, const cJSON *obj, Error *
     return rc;
 }
 
-/* ---- the small kinds ---- */
-
-static void daemonset_remove(Cluster *c, const char *ns, const char *name)
-{
-    for (size_t i = 0; i < c->ndaemonsets; i++) {
-        DaemonSet *d = &c->daemonsets[i];
-        if (!str_eq(d->ns, ns ? ns : "") || !str_eq(d->name, name)) continue;
-        free(d->ns); free(d->name); free(d->app); free(d->image);
-        memmove(d, d + 1, (c->ndaemonsets - i - 1) * sizeof *d);
-        c->ndaemonsets--;
-        return;
-    }
-}
-
-static void clusterpolicy_forget(Cluster *c, const char *name)
-{
-    if (!c->clusterpolicy_name || !str_eq(c->clusterpolicy_name, name)) return;
-    free(c->clusterpolicy_name);
-    free(c->clusterpolicy_state);
-    c->clusterpolicy_name = c->clusterpolicy_state = NULL;
-}
-
 int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const cJSON *obj, Error *err)
 {
     if (!c->live) cluster_live_enable(c);
     if (!cJSON_IsObject(obj)) { error_set(err, "%s: not a JSON object", obj_kind_name(kind)); return -1; }
     live_index(c);
     const cJSON *meta = jobj(obj, "metadata");
-    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    const char *name = jstr_ne(meta, "name");
     bool was_final = c->finalized;
     int rc = 0;
     switch (kind) {
@@ -427,20 +406,9 @@ int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const cJSON 
         break;
     case OBJ_POD: rc = pod_change(c, change, obj, err); break;
     case OBJ_EVENT: rc = event_change(c, change, obj, err); break;
-    case OBJ_DAEMONSET:
-        if (!name) { error_set(err, "daemonset without metadata.name"); return -1; }
-        daemonset_remove(c, ns, name);
-        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
-        break;
-    case OBJ_CLUSTERPOLICY:
-        if (!name) { error_set(err, "clusterpolicy without metadata.name"); return -1; }
-        clusterpolicy_forget(c, name);
-        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
-        break;
     default:
-        /* not kept current one by one: a relist (reset + upserts + commit) replaces them */
-        if (change == LIVE_UPSERT) rc = cluster_ingest(c, kind, obj, err);
-        else c->live->relisted = true;
+        /* quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps, DRA: by namespace/name */
+        rc = cluster_live_small_apply(c, kind, change == LIVE_DELETE, obj, err);
         break;
     }
     c->finalized = was_final && !c->live->relisted;
@@ -476,15 +444,8 @@ void cluster_live_reset(Cluster *c, ObjKind kind)
         c->nevents = w;
         break;
     }
-    case OBJ_DAEMONSET:
-        while (c->ndaemonsets) daemonset_remove(c, c->daemonsets[0].ns, c->daemonsets[0].name);
-        break;
-    case OBJ_CLUSTERPOLICY:
-        free(c->clusterpolicy_name);
-        free(c->clusterpolicy_state);
-        c->clusterpolicy_name = c->clusterpolicy_state = NULL;
-        break;
     default:
+        cluster_live_small_reset(c, kind);
         break;
     }
 }
@@ -497,6 +458,7 @@ void cluster_live_commit(Cluster *c)
         c->live->relisted = false;
         c->live->indexed = false;
     }
+    dra_finalize(c->dra);            /* the DRA joins, when a DRA object changed (else nothing) */
     /* the pool never forgets a string; pods that come and go (Jobs) would make it grow for as
      * long as the view stays open: when it doubled, keep only what is used (amortized O(1)) */
     size_t n = cluster_pooled_strings(c);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <yaml.h>
 #include "model/cluster.h"
+#include "cluster_int.h"
 #include "util/error.h"
 #include "json_fields.h"
 #include "util/util.h"
@@ -94,6 +95,17 @@ bool dpconfig_parse_sharing(const char *text, size_t len, DpSharing *out)
 static void dpconfig_release(DevicePluginConfig *d)
 {
     free(d->ns); free(d->name); free(d->key); free(d->where);
+}
+
+void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < c->ndpconfigs; i++) {
+        DevicePluginConfig *d = &c->dpconfigs[i];
+        if (str_eq(d->ns, ns ? ns : "") && str_eq(d->name, name)) dpconfig_release(d);
+        else c->dpconfigs[w++] = *d;
+    }
+    c->ndpconfigs = w;
 }
 
 int cluster_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)

@@ -20,7 +20,7 @@ DraState *dra_state_new(void) { return xcalloc(1, sizeof(DraState)); }
 
 static void device_free(DraDevice *v)
 {
-    free(v->driver); free(v->pool); free(v->name); free(v->node); free(v->type);
+    free(v->driver); free(v->pool); free(v->name); free(v->node); free(v->type); free(v->slice);
     free(v->uuid); free(v->parent_uuid); free(v->product); free(v->profile);
     kv_free(&v->attrs); kv_free(&v->capacity);
 }
@@ -141,6 +141,7 @@ int dra_ingest_slice(DraState *d, const cJSON *obj, Error *err)
         v->pool = jdup_trunc(pool_name ? pool_name : node, 253);
         v->name = jdup_trunc(name, 253);
         v->node = jdup_trunc(node, 253);
+        v->slice = jdup_trunc(jstr_ne(meta, "name"), 253);
         v->generation = gen;
         read_device(v, dev, driver);
     }
@@ -266,6 +267,7 @@ int dra_ingest_class(DraState *d, const cJSON *obj, Error *err)
         free(t);
     }
     k->extended_resource = jdup_trunc(jstr_ne(spec, "extendedResourceName"), 253);
+    d->finalized = false;              /* class_match has a row per class */
     return 0;
 }
 
@@ -501,4 +503,45 @@ bool dra_device_busy(const DraState *d, const DraDevice *dev)
         if (whole_a || whole_b || slices_overlap(dev, o)) return true;
     }
     return false;
+}
+
+/* ---- one object at a time (watch events) ---- */
+
+void dra_remove_slice(DraState *d, const char *name)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < d->ndevices; i++) {
+        if (str_eq(d->devices[i].slice, name)) device_free(&d->devices[i]);
+        else d->devices[w++] = d->devices[i];
+    }
+    if (w != d->ndevices) d->finalized = false;
+    d->ndevices = w;
+}
+
+void dra_remove_claim(DraState *d, const char *ns, const char *name, bool is_template)
+{
+    DraClaim *a = is_template ? d->templates : d->claims;
+    size_t *n = is_template ? &d->ntemplates : &d->nclaims;
+    const char *cns = ns && *ns ? ns : "default";
+    for (size_t i = 0; i < *n; i++) {
+        if (!str_eq(a[i].ns, cns) || !str_eq(a[i].name, name)) continue;
+        claim_free(&a[i]);
+        memmove(&a[i], &a[i + 1], (*n - i - 1) * sizeof *a);
+        (*n)--;
+        d->finalized = false;
+        return;
+    }
+}
+
+void dra_remove_class(DraState *d, const char *name)
+{
+    for (size_t i = 0; i < d->nclasses; i++) {
+        DraDeviceClass *k = &d->classes[i];
+        if (!str_eq(k->name, name)) continue;
+        free(k->name); strvec_free(&k->selectors); free(k->extended_resource);
+        memmove(k, k + 1, (d->nclasses - i - 1) * sizeof *k);
+        d->nclasses--;
+        d->finalized = false;
+        return;
+    }
 }

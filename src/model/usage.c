@@ -1,8 +1,10 @@
 /* usage.c — release of the usage records and their joins to nodes and pods (usage.h). */
 #include "model/usage.h"
 #include "util/strarena.h"
+#include "usage_int.h"
 #include "util/sort.h"
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,12 +29,52 @@ static void gpu_usage_free(const StrArena *p, GpuUsage *u)
 
 static void usage_index_free(struct UsageIndex *x);
 
+struct UsageSeriesShare { atomic_int refs; float *util, *mem; };
+
+static void series_release(UsageData *d)
+{
+    struct UsageSeriesShare *sh = d->series_share;
+    if (!sh) {
+        free(d->series_util);
+        free(d->series_mem);
+    } else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+        free(sh->util);
+        free(sh->mem);
+        free(sh);
+    }
+    d->series_share = NULL;
+    d->series_util = d->series_mem = NULL;
+}
+
+void usage_series_share(UsageData *dst, const UsageData *src)
+{
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->series_util || !s->series_mem) return;
+    if (!s->series_share) {
+        s->series_share = xmalloc(sizeof *s->series_share);
+        atomic_init(&s->series_share->refs, 1);
+        s->series_share->util = s->series_util;
+        s->series_share->mem = s->series_mem;
+    }
+    atomic_fetch_add(&s->series_share->refs, 1);
+    dst->series_share = s->series_share;
+    dst->series_util = s->series_util;
+    dst->series_mem = s->series_mem;
+}
+
 void usage_free(UsageData *d)
 {
     if (!d) return;
     usage_index_free(d->index);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
+    for (size_t i = 0; i < d->nheld; i++) {
+        UsageHeld *h = &d->held[i];
+        field_free(d->strings, h->node); field_free(d->strings, h->uuid); field_free(d->strings, h->model);
+        field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
+    }
+    free(d->held);
+    series_release(d);
     strarena_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);
@@ -201,4 +243,53 @@ bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u)
     if (!u->pod && u->holders <= 0) return false;
     if (isnan(u->util_max)) return false;
     return u->util_max < d->idle_threshold;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* series                                                                                    */
+
+static const float *series_row(const UsageData *d, const float *all, const GpuUsage *u)
+{
+    if (!d || !u || !all || u->series <= 0 || (size_t)u->series > d->nseries || !d->series_points)
+        return NULL;
+    return all + (size_t)(u->series - 1) * d->series_points;
+}
+
+const float *usage_util_series(const UsageData *d, const GpuUsage *u)
+{
+    return series_row(d, d ? d->series_util : NULL, u);
+}
+
+const float *usage_mem_series(const UsageData *d, const GpuUsage *u)
+{
+    return series_row(d, d ? d->series_mem : NULL, u);
+}
+
+double usage_idle_for(const UsageData *d, const GpuUsage *u)
+{
+    const float *v = usage_util_series(d, u);
+    if (!v) return NAN;
+    /* the last interval or two can be empty while the newest scrape is not in yet (scrape
+     * interval, ingestion, the clocks of the tool and the server): they neither count nor
+     * end the run */
+    size_t k = d->series_points, skipped = 0;
+    while (k > 0 && skipped < 2 && isnan(v[k - 1])) { k--; skipped++; }
+    size_t run = 0;
+    for (; k-- > 0; run++)
+        if (isnan(v[k]) || !((double)v[k] < d->idle_threshold)) break;
+    return (double)run * d->series_step;
+}
+
+double usage_pod_idle_for(const UsageData *d, const char *ns, const char *pod)
+{
+    double best = NAN;
+    const struct UsageIndex *x = d && pod && d->npods && d->nseries ? usage_index(d) : NULL;
+    size_t first = 0, count = x ? find_run(x->by_pod, x->nby_pod, d->pods, 1, pod, &first) : 0;
+    for (size_t k = 0; k < count; k++) {
+        const GpuUsage *u = &d->pods[x->by_pod[first + k]];
+        if (ns && !str_eq(u->ns, ns)) continue;
+        double f = usage_idle_for(d, u);
+        if (!isnan(f) && (isnan(best) || f < best)) best = f;
+    }
+    return best;
 }

@@ -6,6 +6,8 @@
 #include "render/render.h"
 #include "render/text.h"
 #include "render/table.h"
+#include "render/custom_columns.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,4 +162,13 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
         print_text(e, all_nodes, color);
     }
     return 0;
+}
+
+int explain_print_columns(const Explanation *e, CustomColumns *cc, bool no_headers, Error *err)
+{
+    cJSON *doc = explanation_to_json(e, true);
+    int rc = custom_columns_add(cc, doc, err);
+    cJSON_Delete(doc);
+    if (rc < 0) return -1;
+    return custom_columns_print(cc, stdout, no_headers);
 }

@@ -1,4 +1,5 @@
-/* json.c — the one JSON writer (json_writer.h) and render_json on it.
+/* json.c — the one JSON writer (json_writer.h) and render_json on it; with jw_init_yaml the
+ * same calls go to the YAML backend (yaml.c) instead of the JSON text below.
  *
  * The layout is kubectl's (Go's json.MarshalIndent with two spaces): every member and every
  * array element on its own line, indented two spaces per level, `"key": value`, empty objects
@@ -10,6 +11,7 @@
  */
 #include "render/json_writer.h"
 #include "render/render.h"
+#include "yaml_out.h"
 #include <cjson/cJSON.h>
 #include <float.h>
 #include <limits.h>
@@ -170,8 +172,24 @@ void jw_init(JsonWriter *jw, FILE *f)
     jw->f = f;
     jw->depth = 0;
     jw->failed = false;
+    jw->yaml = jw->yaml_stream = jw->yaml_explicit = false;
+    jw->em = NULL;
     jw->n = 0;
     jw->has_items[0] = false;
+}
+
+void jw_init_yaml(JsonWriter *jw, FILE *f, bool explicit_start)
+{
+    jw_init(jw, f);
+    jw->yaml = true;
+    jw->yaml_explicit = explicit_start;
+    yaml_out_open(jw);
+}
+
+void jw_init_yaml_stream(JsonWriter *jw, FILE *f)
+{
+    jw_init_yaml(jw, f, true);
+    jw->yaml_stream = true;
 }
 
 /* what comes before a member or element: the separator, the indentation, the key */
@@ -179,11 +197,15 @@ static bool jw_prefix(JsonWriter *jw, const char *key)
 {
     if (jw->failed) return false;
     if (jw->depth == 0) {
-        if (key || jw->has_items[0]) { jw->failed = true; return false; }   /* one document */
-        return true;
+        if (key || (jw->has_items[0] && !jw->yaml_stream)) { jw->failed = true; return false; }   /* one document */
+        return !jw->yaml || yaml_out_document_start(jw);
     }
     int top = jw->depth - 1;
     if (jw->in_array[top] == (key != NULL)) { jw->failed = true; return false; }
+    if (jw->yaml) {
+        jw->has_items[top] = true;
+        return !key || yaml_out_key(jw, key);
+    }
     out_add(jw, jw->has_items[top] ? ",\n" : "\n", jw->has_items[top] ? 2 : 1);
     indent(jw, jw->depth);
     if (key) {
@@ -200,12 +222,22 @@ static void jw_wrote_document(JsonWriter *jw)
     if (jw->depth == 0) jw->has_items[0] = true;
 }
 
+/* after a scalar or a whole value: a YAML document that was only that ends */
+static void jw_after_value(JsonWriter *jw)
+{
+    if (jw->yaml && jw->depth == 0 && !jw->failed) yaml_out_document_end(jw);
+}
+
 static void jw_begin(JsonWriter *jw, const char *key, bool array)
 {
     if (!jw_prefix(jw, key)) return;
     if (jw->depth >= JW_MAX_DEPTH - 1) { jw->failed = true; return; }
     jw_wrote_document(jw);
-    out_c(jw, array ? '[' : '{');
+    if (jw->yaml) {
+        if (!yaml_out_begin(jw, array)) return;
+    } else {
+        out_c(jw, array ? '[' : '{');
+    }
     jw->in_array[jw->depth] = array;
     jw->has_items[jw->depth] = false;
     jw->depth++;
@@ -220,6 +252,11 @@ void jw_end(JsonWriter *jw)
     if (jw->failed) return;
     if (jw->depth == 0) { jw->failed = true; return; }
     int top = --jw->depth;
+    if (jw->yaml) {
+        if (yaml_out_end(jw, jw->in_array[top]) && top == 0) yaml_out_document_end(jw);
+        if (top == 0) jw->has_items[0] = true;
+        return;
+    }
     if (jw->has_items[top]) {
         out_c(jw, '\n');
         indent(jw, top);
@@ -232,46 +269,60 @@ void jw_value(JsonWriter *jw, const char *key, const cJSON *v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (!v || !put_value(jw, v, jw->depth)) jw->failed = true;
+    if (jw->yaml) yaml_out_value(jw, v);
+    else if (!v || !put_value(jw, v, jw->depth)) jw->failed = true;
+    jw_after_value(jw);
 }
 
 void jw_string(JsonWriter *jw, const char *key, const char *s)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (s) put_string(jw, s);
+    if (jw->yaml) yaml_out_string(jw, s);
+    else if (s) put_string(jw, s);
     else out_add(jw, "null", 4);
+    jw_after_value(jw);
 }
 
 void jw_number(JsonWriter *jw, const char *key, double v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
+    if (jw->yaml) { yaml_out_number(jw, v); jw_after_value(jw); return; }
     cJSON n;                                 /* as cJSON_CreateNumber would hold it */
     memset(&n, 0, sizeof n);
     n.type = cJSON_Number;
     n.valuedouble = v;
     n.valueint = v >= INT_MAX ? INT_MAX : v <= (double)INT_MIN ? INT_MIN : isnan(v) ? 0 : (int)v;
     if (!put_number(jw, &n)) jw->failed = true;
+    jw_after_value(jw);
 }
 
 void jw_bool(JsonWriter *jw, const char *key, bool v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    out_add(jw, v ? "true" : "false", v ? 4 : 5);
+    if (jw->yaml) yaml_out_bool(jw, v);
+    else out_add(jw, v ? "true" : "false", v ? 4 : 5);
+    jw_after_value(jw);
 }
 
 void jw_null(JsonWriter *jw, const char *key)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    out_add(jw, "null", 4);
+    if (jw->yaml) yaml_out_null(jw);
+    else out_add(jw, "null", 4);
+    jw_after_value(jw);
 }
 
 int jw_release(JsonWriter *jw)
 {
-    bool ok = !jw->failed && jw->depth == 0 && jw->has_items[0];
+    bool ok = !jw->failed && jw->depth == 0 && (jw->has_items[0] || jw->yaml_stream);
+    if (jw->yaml) {
+        ok = yaml_out_close(jw, ok) && ok;
+        return ok && !ferror(jw->f) ? 0 : -1;
+    }
     if (ok) out_c(jw, '\n');
     out_flush(jw);
     return ok && !ferror(jw->f) ? 0 : -1;

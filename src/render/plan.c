@@ -6,9 +6,12 @@
 #include "render/plan_report.h"
 #include "render/render.h"
 #include "render/text.h"
+#include "render/custom_columns.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int plan_render(const PlanRun *run, RenderFormat fmt, bool color)
 {
@@ -35,4 +38,27 @@ int plan_render(const PlanRun *run, RenderFormat fmt, bool color)
     }
     if (fflush(stdout) != 0) rc = -1;
     return rc;
+}
+
+typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
+
+static int add_group_row(void *vctx, const cJSON *group)
+{
+    ColumnsCtx *ctx = vctx;
+    return custom_columns_add(ctx->cc, group, &ctx->err);
+}
+
+int plan_print_columns(const PlanRun *run, CustomColumns *cc, bool no_headers, Error *err)
+{
+    if (run->from_requests) text_printf(stderr, "warning: %s\n", run->usage_line);
+    for (size_t i = 0; i < run->warnings.n; i++) text_printf(stderr, "warning: %s\n", run->warnings.v[i]);
+    ColumnsCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cc = cc;
+    if (plan_report_each_group_json(run, add_group_row, &ctx) < 0) {
+        *err = ctx.err;
+        return -1;
+    }
+    if (!custom_columns_rows(cc)) text_printf(stderr, "No GPU node groups to plan.\n");
+    return custom_columns_print(cc, stdout, no_headers);
 }

@@ -238,18 +238,8 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             if (a->unchanged) table_cell(t, "-");
             else table_cellf(t, "%s: %d", gw->request_resource, gw->request_count);
         }
-        char *tb = NULL;
-        size_t tl = 0;
-        FILE *f = open_memstream(&tb, &tl);
-        if (f) {
-            table_print(t, f, color);
-            fclose(f);
-            for (char *line = tb, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-                nl = strchr(line, '\n');
-                text_printf(stdout, "    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
-            }
-            free(tb);
-        }
+        table_indent(t, 4);                     /* fitted to the terminal beside the indentation */
+        table_print(t, stdout, color);
         table_free(t);
     }
     if (g->risks.n) {
@@ -489,6 +479,26 @@ static cJSON *plan_doc(const PlanRun *run, bool full)
 
 cJSON *plan_report_json(const PlanRun *run) { return plan_doc(run, true); }
 
+int plan_report_each_group_json(const PlanRun *run, int (*fn)(void *ctx, const cJSON *group), void *ctx)
+{
+    cJSON *frame = plan_doc(run, false);
+    size_t i = 0;
+    int rc = 0;
+    for (cJSON *go = cJSON_GetObjectItemCaseSensitive(frame, "groups")->child; go && rc == 0; go = go->next, i++) {
+        const PlanGroup *g = &run->r.groups[i];
+        cJSON *wls = cJSON_CreateArray(), *np = cJSON_CreateArray();
+        for (size_t k = 0; k < g->nworkloads; k++) cJSON_AddItemToArray(wls, workload_json(run, g, k));
+        for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) cJSON_AddItemToArray(np, plan_node_json(g, j));
+        cJSON_ReplaceItemInObject(go, "workloads", wls);
+        cJSON_ReplaceItemInObject(go, "nodePlan", np);
+        rc = fn(ctx, go);
+        cJSON_ReplaceItemInObject(go, "workloads", cJSON_CreateArray());   /* let them go */
+        cJSON_ReplaceItemInObject(go, "nodePlan", cJSON_CreateArray());
+    }
+    cJSON_Delete(frame);
+    return rc;
+}
+
 /* JSON through the writer: the frame's members in order, each group's workloads and node plan
  * one element at a time (at 5,000 GPU nodes the whole tree was several times the model) */
 int plan_report_write_json(const PlanRun *run, FILE *f)
@@ -541,23 +551,4 @@ int plan_report_write_json(const PlanRun *run, FILE *f)
     free(jw);
     cJSON_Delete(frame);
     return rc;
-}
-
-
-void plan_run_release(PlanRun *run)
-{
-    plan_actions_free(&run->actions);
-    manifests_free(&run->m);
-    plan_result_free(&run->r);
-    plan_input_free(&run->in);
-    free(run->usage_line);
-    free(run->metrics_source);
-    free(run->metrics_detail);
-    free(run->operator_ns);
-    free(run->clusterpolicy);
-    free(run->context);
-    free(run->server);
-    strvec_free(&run->warnings);
-    strvec_free(&run->whatif);
-    if (run->node_pods) strmap_free(run->node_pods, NULL);
 }

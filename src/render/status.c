@@ -9,6 +9,7 @@
 #include "render/json_writer.h"
 #include "render/text.h"
 #include "render/table.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ static Color status_color(const NodeStatus *n)
 /* ------------------------------------------------------------------ table */
 
 /* "1h", "90m", "7d": the --window as typed (format_age would say "60m") */
-static void fmt_window(char *out, size_t n, double seconds)
+void status_fmt_window(char *out, size_t n, double seconds)
 {
     long long s = (long long)seconds;
     if (s > 0 && s % 86400 == 0) snprintf(out, n, "%lldd", s / 86400);
@@ -64,7 +65,7 @@ static void print_summary(const GpuStatus *st, bool color)
         text_printf(stdout, " (+%d node%s unknown)", st->unknown_gpu_nodes, st->unknown_gpu_nodes == 1 ? "" : "s");
     if (st->has_metrics) {
         char win[32];
-        fmt_window(win, sizeof win, st->window_s);
+        status_fmt_window(win, sizeof win, st->window_s);
         text_printf(stdout, ", %s%d allocated but idle%s (under %g%% for %s)",
                st->idle_allocated_gpus ? color_start(C_YELLOW, color) : "", st->idle_allocated_gpus,
                st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
@@ -559,47 +560,45 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
-/* JSON through the writer: the frame's members in order, the nodes one at a time */
-static int status_write_json(const GpuStatus *st, const char *sort_by)
+cJSON *status_node_json(const GpuStatus *st, size_t i) { return node_json(&st->gpu_node_list[i], st->has_metrics); }
+
+static int write_node(void *jw, const cJSON *node)
+{
+    jw_value(jw, NULL, node);
+    return ((JsonWriter *)jw)->failed ? -1 : 0;
+}
+
+/* JSON or YAML through the writer: the frame's members in order, the nodes one at a time */
+static int status_write(const GpuStatus *st, const char *sort_by, bool yaml)
 {
     cJSON *frame = status_doc(st, NULL);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
-    size_t *order = status_node_order(st, sort_by);
-    jw_init(jw, stdout);
+    if (yaml) jw_init_yaml(jw, stdout, false);
+    else jw_init(jw, stdout);
     jw_object_begin(jw, NULL);
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "nodes");
-        for (size_t i = 0; i < st->ngpu_node_list; i++) {
-            cJSON *n = node_json(&st->gpu_node_list[order[i]], st->has_metrics);
-            jw_value(jw, NULL, n);
-            cJSON_Delete(n);
-        }
+        status_each_node_json(st, sort_by, write_node, jw);
         jw_end(jw);
     }
     jw_end(jw);
     int rc = jw_release(jw);
     free(jw);
-    free(order);
     cJSON_Delete(frame);
     return rc;
 }
 
-int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view)
+int status_render_view(const GpuStatus *st, RenderFormat fmt, bool color, const TableView *view, Error *err)
 {
     const char *sort_by = view ? view->sort_by : NULL;
-    if (fmt == RENDER_JSON) return status_write_json(st, sort_by);
-    if (fmt == RENDER_YAML) {
-        cJSON *doc = status_doc_sorted(st, sort_by);
-        int rc = render_yaml(stdout, doc, false);
-        cJSON_Delete(doc);
-        return rc;
-    }
+    if (fmt == RENDER_JSON || fmt == RENDER_YAML) return status_write(st, sort_by, fmt == RENDER_YAML);
     for (size_t i = 0; i < st->warnings.n; i++) text_printf(stderr, "warning: %s\n", st->warnings.v[i]);
+    if (view && view->columns) return status_print_columns(st, view, err);
     if (fmt == RENDER_NAME) return status_print_names(st, sort_by);
     print_table_view(st, fmt == RENDER_WIDE, color, view);
     return 0;
 }
 
-int status_render(const GpuStatus *st, RenderFormat fmt, bool color) { return status_render_view(st, fmt, color, NULL); }
+int status_render(const GpuStatus *st, RenderFormat fmt, bool color) { return status_render_view(st, fmt, color, NULL, NULL); }

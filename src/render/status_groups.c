@@ -12,12 +12,26 @@
 
 static double round2(double v) { return round(v * 100) / 100; }
 
+/* two decimals; null when unknown */
+static void add_num2(cJSON *o, const char *k, double v)
+{
+    if (isnan(v)) cJSON_AddNullToObject(o, k);
+    else cJSON_AddNumberToObject(o, k, round2(v));
+}
+
+static void cell2(Table *t, double v)
+{
+    if (isnan(v)) table_cell(t, "?");
+    else table_cellf(t, "%.2f", v);
+}
+
 static cJSON *groups_doc(const StatusGroups *g, const GpuStatus *st)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
     cJSON_AddStringToObject(doc, "kind", "GPUStatusByGroup");
     cJSON_AddStringToObject(doc, "by", group_by_name(g->by));
+    if (g->has_hours) cJSON_AddNumberToObject(doc, "windowSeconds", g->window_s);
     cJSON *arr = cJSON_AddArrayToObject(doc, "groups");
     for (size_t i = 0; i < g->n; i++) {
         const StatusGroup *sg = &g->v[i];
@@ -29,9 +43,16 @@ static cJSON *groups_doc(const StatusGroups *g, const GpuStatus *st)
         cJSON_AddNumberToObject(o, "pods", sg->pods);
         cJSON_AddNumberToObject(o, "physicalGPUs", round2(sg->physical));
         if (g->has_metrics) cJSON_AddNumberToObject(o, "idleGPUs", sg->idle);
+        if (g->has_hours) {
+            add_num2(o, "gpuHours", sg->gpu_hours);
+            add_num2(o, "idleGPUHours", sg->idle_gpu_hours);
+        }
         if (g->has_prices) {
-            if (isnan(sg->cost_per_hour)) cJSON_AddNullToObject(o, "costPerHour");
-            else cJSON_AddNumberToObject(o, "costPerHour", round2(sg->cost_per_hour));
+            add_num2(o, "costPerHour", sg->cost_per_hour);
+            if (g->has_hours) {
+                add_num2(o, "cost", sg->cost);            /* over the window */
+                add_num2(o, "idleCost", sg->idle_cost);
+            }
         }
         cJSON_AddItemToArray(arr, o);
     }
@@ -66,13 +87,16 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
             text_printf(stdout, "%s/%s\n", g->by == GROUP_NODE ? "node" : group_by_name(g->by), g->v[i].name);
         return 0;
     }
-    const char *headers[7];
+    const char *headers[11];
     size_t nh = 0;
-    headers[nh++] = g->by == GROUP_NAMESPACE ? "NAMESPACE" : g->by == GROUP_NODE ? "NODE" : "PRODUCT";
+    headers[nh++] = g->by == GROUP_NAMESPACE ? "NAMESPACE" : g->by == GROUP_NODE ? "NODE"
+                  : g->by == GROUP_WORKLOAD ? "WORKLOAD" : "PRODUCT";
     headers[nh++] = "PODS";
     headers[nh++] = "PHYSICAL";
     if (g->has_metrics) headers[nh++] = "IDLE";
+    if (g->has_hours) { headers[nh++] = "GPU-HOURS"; headers[nh++] = "IDLE-GPU-HOURS"; }
     if (g->has_prices) headers[nh++] = "USD/H";
+    if (g->has_prices && g->has_hours) { headers[nh++] = "COST"; headers[nh++] = "IDLE-COST"; }
     headers[nh++] = "ALLOCATED";
     Table *t = table_new(headers, nh);
     for (size_t i = 0; i < g->n; i++) {
@@ -86,16 +110,25 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
             snprintf(buf, sizeof buf, "%d", sg->idle);
             table_cell_color(t, sg->idle ? C_YELLOW : C_NONE, buf);
         }
-        if (g->has_prices) {
-            if (isnan(sg->cost_per_hour)) table_cell(t, "?");
-            else table_cellf(t, "%.2f", sg->cost_per_hour);
-        }
+        if (g->has_hours) { cell2(t, sg->gpu_hours); cell2(t, sg->idle_gpu_hours); }
+        if (g->has_prices) cell2(t, sg->cost_per_hour);
+        if (g->has_prices && g->has_hours) { cell2(t, sg->cost); cell2(t, sg->idle_cost); }
         char *rt = resources_text(sg);
         table_cell(t, rt);
         free(rt);
     }
     if (g->n == 0) text_printf(stdout, "No GPUs held.\n");
-    else table_print_rows(t, stdout, color, !no_headers);
+    else {
+        if (g->has_hours && !no_headers) {
+            char win[32];
+            status_fmt_window(win, sizeof win, g->window_s);
+            text_printf(stdout, "GPU-hours: physical GPUs held over the last %s; idle: under %g%% utilization\n",
+                        win, st->idle_threshold);
+            if (g->has_prices)
+                text_printf(stdout, "COST, IDLE-COST: USD over the last %s; USD/H: per hour as held now\n", win);
+        }
+        table_print_rows(t, stdout, color, !no_headers);
+    }
     table_free(t);
     return 0;
 }

@@ -2,12 +2,16 @@
  *
  * --sort-by takes the field paths of a node in `status -o json` that the table shows (kubectl
  * sorts `get` output by a JSONPath into the object; .metadata.name is accepted for the name as
- * kubectl users type it).  Ascending, as kubectl; ties and unknown values keep the table's
+ * kubectl users type it), and any other JSONPath into a node of -o json (render/jsonpath.h),
+ * sorted by its first value.  Ascending, as kubectl; ties and unknown values keep the table's
  * order (by name), unknown values last.
  */
 #include "render/status.h"
 #include "analysis/physical.h"
 #include "render/table.h"
+#include "render/custom_columns.h"
+#include "render/jsonpath.h"
+#include "util/error.h"
 #include <cjson/cJSON.h>
 #include "render/text.h"
 #include "util/sort.h"
@@ -50,7 +54,60 @@ static int field_of(const char *path)
     return -1;
 }
 
-bool status_sort_field_known(const char *path) { return field_of(path) >= 0; }
+/* a JSONPath of the subset custom columns take (render/jsonpath.h), or NULL */
+static JsonPath *sort_path(const char *path)
+{
+    Error err = { 0 };
+    return path && *path && field_of(path) < 0 ? jsonpath_compile(path, &err) : NULL;
+}
+
+bool status_sort_field_known(const char *path)
+{
+    if (field_of(path) >= 0) return true;
+    JsonPath *p = sort_path(path);
+    jsonpath_free(p);
+    return p != NULL;
+}
+
+/* per node, a copy of the first value at p in its -o json (NULL: none) */
+static cJSON **path_keys(const GpuStatus *st, const JsonPath *p)
+{
+    cJSON **keys = xcalloc(st->ngpu_node_list ? st->ngpu_node_list : 1, sizeof *keys);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) {
+        cJSON *n = status_node_json(st, i);
+        const cJSON *v = jsonpath_first(p, n);
+        keys[i] = v ? cJSON_Duplicate(v, true) : NULL;
+        cJSON_Delete(n);
+    }
+    return keys;
+}
+
+static void free_keys(cJSON **keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cJSON_Delete(keys[i]);
+    free(keys);
+}
+
+bool status_sort_path_missing(const GpuStatus *st, const char *sort_by)
+{
+    JsonPath *p = sort_path(sort_by);
+    if (!p || !st->ngpu_node_list) { jsonpath_free(p); return false; }
+    cJSON **keys = path_keys(st, p);
+    bool any = false;
+    for (size_t i = 0; i < st->ngpu_node_list; i++) any |= keys[i] != NULL;
+    free_keys(keys, st->ngpu_node_list);
+    jsonpath_free(p);
+    return !any;
+}
+
+static int cmp_keys(const void *a, const void *b, void *vkeys)
+{
+    cJSON *const *keys = vkeys;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    int c = jsonpath_value_compare(keys[ia], keys[ib]);
+    if (c) return c;
+    return ia < ib ? -1 : ia > ib;
+}
 
 /* the field's number for a node; NAN when unknown */
 static double number_of(const NodeStatus *n, SortField f)
@@ -97,6 +154,14 @@ size_t *status_node_order(const GpuStatus *st, const char *sort_by)
     if (f >= 0) {
         Ctx ctx = { st, (SortField)f };
         sort_r(order, st->ngpu_node_list, sizeof *order, cmp_nodes, &ctx);
+    } else {
+        JsonPath *p = sort_path(sort_by);
+        if (p) {                                   /* one small key per node, not the nodes' JSON */
+            cJSON **keys = path_keys(st, p);
+            sort_r(order, st->ngpu_node_list, sizeof *order, cmp_keys, keys);
+            free_keys(keys, st->ngpu_node_list);
+            jsonpath_free(p);
+        }
     }
     return order;
 }
@@ -107,6 +172,45 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     for (size_t i = 0; i < st->ngpu_node_list; i++) text_printf(stdout, "node/%s\n", st->gpu_node_list[order[i]].name);
     free(order);
     return ferror(stdout) ? -1 : 0;
+}
+
+/* ---- the nodes of -o json one at a time (the JSON writer's and custom columns' items) ---- */
+
+int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
+                          void *ctx)
+{
+    size_t *order = status_node_order(st, sort_by);
+    int rc = 0;
+    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
+        cJSON *n = status_node_json(st, order[i]);
+        rc = fn(ctx, n);
+        cJSON_Delete(n);
+    }
+    free(order);
+    return rc;
+}
+
+/* ---- -o custom-columns ---- */
+
+typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
+
+static int add_node_row(void *vctx, const cJSON *node)
+{
+    ColumnsCtx *ctx = vctx;
+    return custom_columns_add(ctx->cc, node, &ctx->err);
+}
+
+int status_print_columns(const GpuStatus *st, const TableView *view, Error *err)
+{
+    ColumnsCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cc = view->columns;
+    if (status_each_node_json(st, view->sort_by, add_node_row, &ctx) < 0) {
+        *err = ctx.err;
+        return -1;
+    }
+    if (!custom_columns_rows(ctx.cc)) text_printf(stderr, "No GPU nodes.\n");
+    return custom_columns_print(ctx.cc, stdout, view->no_headers);
 }
 
 /* ---- physical GPUs (analysis/physical.h) ---- */
@@ -122,10 +226,25 @@ static void physical_members(cJSON *o, PhysicalUse u, bool metrics, int idle)
     cJSON_AddNumberToObject(o, "inUseMax", u.in_use_max);
 }
 
+static void add_num2(cJSON *o, const char *k, double v)
+{
+    if (isnan(v)) cJSON_AddNullToObject(o, k);
+    else cJSON_AddNumberToObject(o, k, round(v * 100) / 100);
+}
+
 void status_physical_json(cJSON *summary, const GpuStatus *st)
 {
     physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
                      st->idle_allocated_gpus);
+    if (st->has_cost && !st->has_hours)      /* --price, but no series to count hours from */
+        cJSON_AddNullToObject(summary, "hours");
+    if (st->has_hours) {            /* status --price: over the window */
+        cJSON *h = cJSON_AddObjectToObject(summary, "hours");
+        cJSON_AddNumberToObject(h, "windowSeconds", st->window_s);
+        add_num2(h, "gpuHours", st->gpu_hours);
+        add_num2(h, "idleGPUHours", st->idle_gpu_hours);
+        if (st->has_cost) add_num2(h, "idleCost", st->idle_cost);
+    }
 }
 
 void status_node_physical_json(cJSON *node, const NodeStatus *n, bool metrics)
@@ -148,4 +267,19 @@ void status_print_physical(const GpuStatus *st, bool color)
                 u.unavailable, u.unavailable ? color_end(C_RED, color) : "");
     if (u.in_use_min != u.in_use_max)            /* 80 columns: the range on its own line */
         text_printf(stdout, "  (at least %d in use: MIG slices and replicas do not name their GPU)\n", u.in_use_min);
+    if (st->has_cost && !st->has_hours)
+        text_printf(stdout, "%sGPU-hours:%s not measured: --price needs the DCGM history of Prometheus (metrics: %s)\n",
+                    b, e, st->metrics_source ? st->metrics_source : "none");
+    if (st->has_hours) {
+        char win[32], held[32], idle[32], cost[48] = "";
+        status_fmt_window(win, sizeof win, st->window_s);
+        snprintf(held, sizeof held, "%.2f", st->gpu_hours);
+        if (isnan(st->idle_gpu_hours)) snprintf(idle, sizeof idle, "?");
+        else snprintf(idle, sizeof idle, "%.2f", st->idle_gpu_hours);
+        if (st->has_cost && isnan(st->idle_cost)) snprintf(cost, sizeof cost, " = ? USD (a product has no --price)");
+        else if (st->has_cost) snprintf(cost, sizeof cost, " = %.2f USD", st->idle_cost);
+        text_printf(stdout, "%sGPU-hours (last %s):%s %s held, %s%s idle%s%s\n", b, win, e, held,
+                    st->idle_gpu_hours > 0 ? color_start(C_YELLOW, color) : "", idle,
+                    st->idle_gpu_hours > 0 ? color_end(C_YELLOW, color) : "", cost);
+    }
 }

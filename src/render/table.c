@@ -15,12 +15,31 @@ struct Table {
     Cell *cells; size_t ncells, cap;   /* row-major, ncols per row */
     size_t cur;                        /* cells filled in the current row */
     bool whole;                        /* -o wide: never cut to the terminal */
+    bool has_first;                    /* table_cut_first: this column gives way first */
+    size_t first, first_floor;
+    size_t indent;                     /* spaces before every line */
 };
 
 void table_keep_whole(Table *t, bool whole) { t->whole = whole; }
+void table_cut_first(Table *t, size_t col, size_t floor_width)
+{
+    t->has_first = col < t->ncols;
+    t->first = col;
+    t->first_floor = floor_width ? floor_width : 1;
+}
+void table_indent(Table *t, size_t indent) { t->indent = indent; }
+
+static bool width_assumed;
+static size_t assumed_width;
+void table_assume_width(bool on, size_t width)
+{
+    width_assumed = on;
+    assumed_width = width;
+}
 
 size_t table_terminal_width(FILE *f)
 {
+    if (width_assumed) return assumed_width;
     int fd = fileno(f);
     if (fd < 0 || !isatty(fd)) return 0;
     const char *env = getenv("COLUMNS");
@@ -111,40 +130,80 @@ bool color_is_code(const char *s)
 
 void table_print(const Table *t, FILE *f, bool color) { table_print_rows(t, f, color, true); }
 
+static size_t total_width(const size_t *w, size_t n, size_t gap)
+{
+    size_t total = 0;
+    for (size_t c = 0; c < n; c++) total += w[c] + (c + 1 < n ? gap : 0);
+    return total;
+}
+
+/* cut the widest column above its floor (the header's width when headers show, and at least
+ * min_floor) by what is over, not below the floor; false when no column can give */
+static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, size_t min_floor, size_t over)
+{
+    size_t widest = SIZE_MAX, widest_floor = 0;
+    for (size_t c = 0; c < t->ncols; c++) {
+        size_t hw = headers ? utf8_width(t->headers[c]) : 0;
+        size_t floor_w = hw > min_floor ? hw : min_floor;
+        if (w[c] > floor_w && (widest == SIZE_MAX || w[c] > w[widest])) { widest = c; widest_floor = floor_w; }
+    }
+    if (widest == SIZE_MAX) return false;
+    w[widest] = w[widest] > widest_floor + over ? w[widest] - over : widest_floor;
+    cut_col[widest] = true;
+    return true;
+}
+
+/* The one rule that fits a table to a terminal narrower than it (piped or -o wide: whole):
+ *   1. the column marked table_cut_first gives way, down to its floor;
+ *   2. then the widest column is cut, then the next widest, none below its header or 8
+ *      characters;
+ *   3. then the columns are 2 spaces apart instead of kubectl's 3;
+ *   4. then the widest may go down to its header or 3 characters.
+ * A cut cell ends in "…".  Only a table whose headers alone are wider stays wider. */
+static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, bool *cut_col)
+{
+    size_t gap = 3;
+    if (!term || !t->ncols) return gap;
+    size_t total = total_width(w, t->ncols, gap);
+    if (total > term && t->has_first && w[t->first] > t->first_floor) {
+        size_t over = total - term;
+        w[t->first] = w[t->first] > t->first_floor + over ? w[t->first] - over : t->first_floor;
+        cut_col[t->first] = true;
+        total = total_width(w, t->ncols, gap);
+    }
+    while (total > term && cut_widest(t, w, cut_col, headers, 8, total - term)) total = total_width(w, t->ncols, gap);
+    if (total > term) {
+        gap = 2;
+        total = total_width(w, t->ncols, gap);
+    }
+    while (total > term && cut_widest(t, w, cut_col, headers, 3, total - term)) total = total_width(w, t->ncols, gap);
+    return gap;
+}
+
 /* without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
 {
-    ((Table *)t)->cur = t->cur;
     size_t rows = table_rows(t);
-    size_t *w = xcalloc(t->ncols, sizeof *w);
+    size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof *w);
     for (size_t c = 0; c < t->ncols && headers; c++) w[c] = utf8_width(t->headers[c]);
     for (size_t i = 0; i < t->ncells; i++) {
         size_t cw = utf8_width(t->cells[i].text);
         if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
     }
-    /* on a terminal too narrow for the table the widest column is cut, its cells ending in "…"
-     * (never below its header or 8 characters), then the next widest while it is still too
-     * wide; piped or -o wide: whole */
+    /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
+     * column and its gap take at least 6 characters */
+    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
     size_t term = t->whole ? 0 : table_terminal_width(f);
+    if (term) term = term > t->indent + 20 ? term - t->indent : 20;
     bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);
-    while (term && t->ncols) {
-        size_t total = 0, widest = SIZE_MAX;
-        for (size_t c = 0; c < t->ncols; c++) {
-            total += w[c] + (c + 1 < t->ncols ? 3 : 0);
-            size_t floor_w = headers && utf8_width(t->headers[c]) > 8 ? utf8_width(t->headers[c]) : 8;
-            if (w[c] > floor_w && (widest == SIZE_MAX || w[c] > w[widest])) widest = c;
-        }
-        if (total <= term || widest == SIZE_MAX) break;
-        size_t floor_w = headers && utf8_width(t->headers[widest]) > 8 ? utf8_width(t->headers[widest]) : 8;
-        size_t over = total - term;
-        w[widest] = w[widest] > floor_w + over ? w[widest] - over : floor_w;
-        cut_col[widest] = true;
-    }
+    int gap = (int)fit_widths(t, term, headers, w, cut_col);
     for (size_t c = 0; c < t->ncols && headers; c++) {
+        if (c == 0 && t->indent) fprintf(f, "%*s", (int)t->indent, "");
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
-        else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - utf8_width(t->headers[c]) + 3), "");
+        else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - utf8_width(t->headers[c])) + gap, "");
     }
     for (size_t r = 0; r < rows; r++) {
+        if (t->indent) fprintf(f, "%*s", (int)t->indent, "");
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
@@ -153,7 +212,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
             if (cut) text = cut;
             Color col = cell ? cell->color : C_NONE;
             fprintf(f, "%s%s%s", color_start(col, color), text, color_end(col, color));
-            if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - utf8_width(text) + 3), "");
+            if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - utf8_width(text)) + gap, "");
             free(cut);
         }
         fputc('\n', f);

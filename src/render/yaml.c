@@ -1,10 +1,13 @@
-/* yaml.c — YAML output: cJSON trees walked into libyaml's emitter.
+/* yaml.c — the JSON writer's YAML backend (json_writer.h, yaml_out.h): the writer's calls
+ * and cJSON subtrees as libyaml emitter events, as they come.
  *
  * Scalars: numbers print plain; strings print plain unless YAML would read them as another
  * type (true, null, 1.5, "", leading/trailing space, ": " ...), then they are double-quoted,
  * so `kubectl apply` reads back exactly the string we meant (label values like "true").
  */
 #include "render/render.h"
+#include "render/json_writer.h"
+#include "yaml_out.h"
 #include <cjson/cJSON.h>
 #include <yaml.h>
 #include <ctype.h>
@@ -84,6 +87,20 @@ static int emit_scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t st
     return ok ? 0 : -1;
 }
 
+/* a number as YAML shows it: integers whole, others with 6 significant digits */
+static void number_text(double d, char *buf, size_t n)
+{
+    if (d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
+    else snprintf(buf, n, "%.6g", d);
+}
+
+/* a string scalar's style: literal block with newlines, quoted when YAML would read another type */
+static yaml_scalar_style_t string_style(const char *s)
+{
+    if (strchr(s, '\n')) return YAML_LITERAL_SCALAR_STYLE;
+    return looks_like_other_type(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
+}
+
 static int emit(yaml_emitter_t *em, const cJSON *n)
 {
     yaml_event_t ev;
@@ -113,12 +130,9 @@ static int emit(yaml_emitter_t *em, const cJSON *n)
     yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
     if (cJSON_IsString(n)) {
         s = n->valuestring;
-        if (strchr(s, '\n')) style = YAML_LITERAL_SCALAR_STYLE;
-        else style = looks_like_other_type(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
+        style = string_style(s);
     } else if (cJSON_IsNumber(n)) {
-        double d = n->valuedouble;
-        if (d == floor(d) && fabs(d) < 1e15) snprintf(buf, sizeof buf, "%.0f", d);
-        else snprintf(buf, sizeof buf, "%.6g", d);
+        number_text(n->valuedouble, buf, sizeof buf);
         s = buf;
     } else if (cJSON_IsBool(n)) {
         s = cJSON_IsTrue(n) ? "true" : "false";
@@ -128,38 +142,124 @@ static int emit(yaml_emitter_t *em, const cJSON *n)
     return emit_scalar(em, s, style);
 }
 
-static int emit_docs(FILE *f, const cJSON *const *docs, size_t n, bool explicit_start)
+/* ---- the writer's backend ---- */
+
+static bool event(JsonWriter *jw, yaml_event_t *ev, int initialized)
 {
-    yaml_emitter_t em;
-    yaml_event_t ev;
-    if (!yaml_emitter_initialize(&em)) return -1;
-    yaml_emitter_set_output(&em, write_handler, f);
-    yaml_emitter_set_unicode(&em, 1);
-    yaml_emitter_set_width(&em, -1);
-    int rc = -1;
-    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-    if (!yaml_emitter_emit(&em, &ev)) goto out;
-    for (size_t i = 0; i < n; i++) {
-        yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, explicit_start ? 0 : 1);
-        if (!yaml_emitter_emit(&em, &ev)) goto out;
-        if (emit(&em, docs[i])) goto out;
-        yaml_document_end_event_initialize(&ev, 1);
-        if (!yaml_emitter_emit(&em, &ev)) goto out;
-    }
-    yaml_stream_end_event_initialize(&ev);
-    if (!yaml_emitter_emit(&em, &ev)) goto out;
-    rc = 0;
-out:
-    yaml_emitter_delete(&em);
-    return rc == 0 && !ferror(f) ? 0 : -1;
+    if (!initialized || !yaml_emitter_emit(jw->em, ev)) { jw->failed = true; return false; }
+    return true;
 }
+
+bool yaml_out_open(JsonWriter *jw)
+{
+    yaml_emitter_t *em = calloc(1, sizeof *em);
+    if (!em || !yaml_emitter_initialize(em)) { free(em); jw->failed = true; return false; }
+    yaml_emitter_set_output(em, write_handler, jw->f);
+    yaml_emitter_set_unicode(em, 1);
+    yaml_emitter_set_width(em, -1);
+    jw->em = em;
+    yaml_event_t ev;
+    return event(jw, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
+}
+
+bool yaml_out_document_start(JsonWriter *jw)
+{
+    yaml_event_t ev;
+    return event(jw, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, jw->yaml_explicit ? 0 : 1));
+}
+
+bool yaml_out_document_end(JsonWriter *jw)
+{
+    yaml_event_t ev;
+    return event(jw, &ev, yaml_document_end_event_initialize(&ev, 1));
+}
+
+bool yaml_out_key(JsonWriter *jw, const char *key)
+{
+    if (emit_scalar(jw->em, key, looks_like_other_type(key) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE)) {
+        jw->failed = true;
+        return false;
+    }
+    return true;
+}
+
+bool yaml_out_begin(JsonWriter *jw, bool array)
+{
+    yaml_event_t ev;
+    if (array)
+        return event(jw, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE));
+    return event(jw, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE));
+}
+
+bool yaml_out_end(JsonWriter *jw, bool array)
+{
+    yaml_event_t ev;
+    if (array) return event(jw, &ev, yaml_sequence_end_event_initialize(&ev));
+    return event(jw, &ev, yaml_mapping_end_event_initialize(&ev));
+}
+
+static bool plain(JsonWriter *jw, const char *s)
+{
+    if (emit_scalar(jw->em, s, YAML_PLAIN_SCALAR_STYLE)) { jw->failed = true; return false; }
+    return true;
+}
+
+bool yaml_out_string(JsonWriter *jw, const char *s)
+{
+    if (!s) return plain(jw, "null");
+    if (emit_scalar(jw->em, s, string_style(s))) { jw->failed = true; return false; }
+    return true;
+}
+
+bool yaml_out_number(JsonWriter *jw, double v)
+{
+    char buf[64];
+    number_text(v, buf, sizeof buf);
+    return plain(jw, buf);
+}
+
+bool yaml_out_bool(JsonWriter *jw, bool v) { return plain(jw, v ? "true" : "false"); }
+bool yaml_out_null(JsonWriter *jw) { return plain(jw, "null"); }
+
+bool yaml_out_value(JsonWriter *jw, const cJSON *v)
+{
+    if (!v || emit(jw->em, v)) { jw->failed = true; return false; }
+    return true;
+}
+
+bool yaml_out_close(JsonWriter *jw, bool complete)
+{
+    yaml_emitter_t *em = jw->em;
+    bool ok = true;
+    if (em && complete) {
+        yaml_event_t ev;
+        ok = event(jw, &ev, yaml_stream_end_event_initialize(&ev));
+    }
+    if (em) { yaml_emitter_delete(em); free(em); }
+    jw->em = NULL;
+    return ok;
+}
+
+/* ---- cJSON trees through the writer ---- */
 
 int render_yaml(FILE *f, const cJSON *doc, bool explicit_start)
 {
-    return emit_docs(f, &doc, 1, explicit_start);
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return -1;
+    jw_init_yaml(jw, f, explicit_start);
+    jw_value(jw, NULL, doc);
+    int rc = jw_release(jw);
+    free(jw);
+    return rc;
 }
 
 int render_yaml_stream(FILE *f, const cJSON *const *docs, size_t n)
 {
-    return emit_docs(f, docs, n, true);
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return -1;
+    jw_init_yaml_stream(jw, f);
+    for (size_t i = 0; i < n; i++) jw_value(jw, NULL, docs[i]);
+    int rc = jw_release(jw);
+    free(jw);
+    return rc;
 }

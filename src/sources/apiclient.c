@@ -93,6 +93,7 @@ struct ApiClient {
     struct curl_slist *hl;
     char *list_rv;                   /* resourceVersion of the last list read (its first page) */
     const atomic_int *cancel;        /* apiclient_set_cancel */
+    long stall;                      /* apiclient_set_stall; 0 = STALL_SECONDS */
 };
 
 
@@ -227,6 +228,7 @@ void apiclient_free(ApiClient *c)
 
 long apiclient_request_count(const ApiClient *c) { return c ? c->requests : 0; }
 void apiclient_set_cancel(ApiClient *c, const atomic_int *flag) { c->cancel = flag; }
+void apiclient_set_stall(ApiClient *c, long seconds) { c->stall = seconds > 0 ? seconds : 0; }
 
 /* libcurl asks at least once a second: non-zero stops the transfer */
 static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
@@ -322,7 +324,7 @@ static void transport_error(ApiClient *c, CURLcode cc, const char *path, const c
                       path, c->shown_server, c->opt.request_timeout);
         else
             error_set(err, "GET %s: the API server %s stopped sending data for %lds; try again or set "
-                      "--request-timeout", path, c->shown_server, STALL_SECONDS);
+                      "--request-timeout", path, c->shown_server, c->stall ? c->stall : STALL_SECONDS);
         break;
     case CURLE_PEER_FAILED_VERIFICATION:
         error_set(err, "TLS verification of the API server %s%s%s%s failed (%s) using %s; fix "
@@ -402,7 +404,7 @@ static void set_transport(ApiClient *c, HttpXfer *x)
     }
     /* a body that stops flowing must not hang us, with or without --request-timeout */
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, c->stall ? c->stall : STALL_SECONDS);
 }
 
 /* One attempt's set-up on x: transport, headers and credentials (into *hl, which the caller

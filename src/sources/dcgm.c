@@ -342,6 +342,11 @@ char *dcgm_series_device(const PromLabel *l, size_t n, const char *default_node)
     return xasprintf("%s\x1fgpu%d\x1f%d", node, gpu, gi);
 }
 
+bool dcgm_series_ids(const PromLabel *l, size_t n, const char **node, const char **uuid, int *gpu, int *gi)
+{
+    return series_ids(l, n, NULL, node, uuid, gpu, gi);
+}
+
 int dcgm_series_instance(const PromLabel *l, size_t n)
 {
     int gi = -1;

@@ -5,6 +5,7 @@
  * after pods so scheduling events can be matched to the pods kept):
  *   nodes            /api/v1/nodes [?labelSelector=-l]                       required
  *   pods             /api/v1[/namespaces/NS]/pods?fieldSelector=non-terminal required
+ *                    [&labelSelector=top's -l]
  *   events           FailedScheduling and FailedCreate (one unfiltered list when the
  *                    server refuses the field selector)                      optional
  *   resourcequotas   /api/v1[/namespaces/NS]/resourcequotas                  optional
@@ -16,6 +17,8 @@
  *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
  *                    mig-parted ConfigMaps the ClusterPolicy names (NS = its status.namespace;
  *                    without a custom mig-parted name, default-mig-parted-config)   optional
+ *                    (to be watched, cluster_load_at: .../configmaps?fieldSelector=
+ *                    metadata.name=NAME, a list, for the resourceVersion the watch starts at)
  *                    (a ClusterPolicy without status.namespace, as older operators write it:
  *                    /api/v1/configmaps?fieldSelector=metadata.name=NAME for each name)
  * An optional list refused with 403/404 becomes a warning naming what is not shown; any other
@@ -175,6 +178,23 @@ static int on_clusterpolicy(void *ctx, const cJSON *item, Error *err)
     return on_item(&s->inner, item, err);
 }
 
+/* The ConfigMaps' watch starts where they were listed (one list per name): the earlier of the
+ * two lists' resourceVersions.  resourceVersions are opaque to clients; compared here only
+ * when both are decimal numbers (etcd revisions, as every apiserver serves them), else the
+ * first stays: a watch from an earlier point replays changes, never misses them. */
+static void note_configmap_rv(char **list_rv, const char *rv)
+{
+    if (!list_rv || !rv || !*rv) return;
+    char *old = list_rv[OBJ_CONFIGMAP];
+    if (old) {
+        size_t lo = strspn(old, "0123456789"), ln = strspn(rv, "0123456789");
+        bool numeric = lo == strlen(old) && ln == strlen(rv);
+        if (!numeric || ln > lo || (ln == lo && strcmp(rv, old) >= 0)) return;
+    }
+    free(old);
+    list_rv[OBJ_CONFIGMAP] = xstrdup(rv);
+}
+
 /* GET one ConfigMap; 404 is no ConfigMap, 403 a warning */
 static int get_configmap(ApiClient *api, const char *ns, const char *name, LoaderItemFn fn, void *ctx,
                          Strvec *warnings, Error *err)
@@ -221,12 +241,18 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     if (rq->pods) {
         char *p = apiclient_core_path(ns, "pods");
         char *q = apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
+        if (rq->pod_selector && *rq->pod_selector) {
+            char *l = apiclient_query_param("labelSelector", rq->pod_selector);
+            char *both = xasprintf("%s&%s", q, l);
+            free(q); free(l);
+            q = both;
+        }
         r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
         free(p); free(q);
         if (r == LIST_FAILED) return -1;
         note_list_rv(list_rv, OBJ_POD, api);
     }
-    if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, err)) return -1;
+    if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, list_rv, err)) return -1;
     if (rq->events) {
         char *p = apiclient_core_path(ns, "events");
         char *q = apiclient_query_param("fieldSelector", "reason=FailedScheduling");
@@ -261,6 +287,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
                      fn, ctx, warnings, model, err);
         free(p);
         if (r == LIST_FAILED) return -1;
+        if (r == LIST_OK) note_list_rv(list_rv, OBJ_RESOURCEQUOTA, api);
     }
     if (rq->daemonsets) {
         r = run_list(api, OBJ_DAEMONSET, "daemonsets", "/apis/apps/v1/daemonsets", NULL, true,
@@ -287,17 +314,23 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             const char *names[2] = { seen.dp, seen.mig ? seen.mig : "default-mig-parted-config" };
             for (int i = 0; i < 2 && rc == 0; i++) {
                 if (!names[i]) continue;
-                if (seen.ns) {
+                if (seen.ns && !list_rv) {
                     rc = get_configmap(api, seen.ns, names[i], fn, ctx, warnings, err);
-                } else {   /* no status.namespace: find the map by name in every namespace */
+                } else {
+                    /* no status.namespace: find the map by name in every namespace; or to be
+                     * watched: a list, whose resourceVersion a watch can start from (an
+                     * object's own is as old as its last change, likely before the watch
+                     * cache's window: 410) */
                     char *sel = xasprintf("metadata.name=%s", names[i]);
                     char *q = apiclient_query_param("fieldSelector", sel);
+                    char *path = seen.ns ? apiclient_core_path(seen.ns, "configmaps") : xstrdup("/api/v1/configmaps");
                     free(sel);
-                    r = run_list(api, OBJ_CONFIGMAP, "configmaps", "/api/v1/configmaps", q, true,
+                    r = run_list(api, OBJ_CONFIGMAP, "configmaps", path, q, true,
                                  "the GPU Operator's device-plugin / mig-parted configs not read", fn, ctx,
                                  warnings, model, err);
-                    free(q);
+                    free(q); free(path);
                     if (r == LIST_FAILED) rc = -1;
+                    if (r == LIST_OK) note_configmap_rv(list_rv, apiclient_list_rv(api));
                 }
             }
         }
@@ -308,6 +341,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         r = run_list(api, OBJ_SERVICE, "services", "/api/v1/services", NULL, true,
                      "in-cluster Prometheus not looked for", fn, ctx, warnings, model, err);
         if (r == LIST_FAILED) return -1;
+        if (r == LIST_OK) note_list_rv(list_rv, OBJ_SERVICE, api);
     }
     return 0;
 }

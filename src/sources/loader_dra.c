@@ -36,7 +36,8 @@ static int on_dra_item(void *ctx, const cJSON *item, Error *err)
 
 static const char *const dra_skip[] = { "metadata.managedFields", NULL };
 
-int loader_list_dra(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model, Error *err)
+int loader_list_dra(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model, char **list_rv,
+                    Error *err)
 {
     static const char *const versions[] = { "v1", "v1beta2", "v1beta1" };
     static const char *const api_versions[] = { "resource.k8s.io/v1", "resource.k8s.io/v1beta2",
@@ -57,6 +58,10 @@ int loader_list_dra(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings
             free(path);
             if (rc == 0) {
                 if (i == 0) dra_version = api_versions[v];
+                if (list_rv) {                   /* where its watch starts (watch.h) */
+                    free(list_rv[lists[i].kind]);
+                    list_rv[lists[i].kind] = apiclient_list_rv(api) ? xstrdup(apiclient_list_rv(api)) : NULL;
+                }
                 break;
             }
             if (e.code == 404 && i == 0 && v + 1 < sizeof versions / sizeof *versions) { v++; continue; }

@@ -238,7 +238,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
                      size_t *nworkloads)
 {
     memset(data, 0, sizeof *data);
-    MetricsQuery mq = { 3600, 5, 95, false };
+    MetricsQuery mq = { 3600, 5, 95, false, false };
     if (q) mq = *q;
     if (!(mq.window_s > 0)) mq.window_s = 3600;
     if (!(mq.idle_threshold > 0)) mq.idle_threshold = 5;

@@ -225,6 +225,12 @@ long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageDa
     if (u.a) dcgm_accum_finish(u.a, d);
     dcgm_accum_free(u.a);
     d->windowed = true;
+    if (devices && q && q->want_series && u.series > 0) {
+        Error serr = { .set = false };
+        double end = at > 0 ? at : d->evaluated_at;
+        if (prom_collect_series(c, window, end, d, &serr) != 0)
+            strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
+    }
     if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {
         MetricsQuery wq = *q;
         wq.window_s = window;

@@ -46,7 +46,21 @@ static void add_num(cJSON *o, const char *k, double v)
     }
 }
 
-static cJSON *gpu_record(const GpuUsage *u, const char *of)
+/* a series as numbers of float precision (9 significant digits read back the same float),
+ * null for no sample */
+static void add_series(cJSON *o, const char *k, const float *v, size_t n)
+{
+    if (!v) return;
+    cJSON *a = cJSON_AddArrayToObject(o, k);
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(v[i]) || isinf(v[i])) { cJSON_AddItemToArray(a, cJSON_CreateNull()); continue; }
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.9g", (double)v[i]);
+        cJSON_AddItemToArray(a, cJSON_CreateRaw(buf));
+    }
+}
+
+static cJSON *gpu_record(const UsageData *d, const GpuUsage *u, const char *of)
 {
     cJSON *o = record("GPUUsage");
     cJSON_AddStringToObject(o, "of", of);
@@ -64,6 +78,28 @@ static cJSON *gpu_record(const GpuUsage *u, const char *of)
     add_num(o, "util", u->util);
     add_num(o, "utilMax", u->util_max);
     cJSON_AddNumberToObject(o, "holders", u->holders);
+    if (strcmp(of, "device") == 0) {
+        add_series(o, "utilSeries", usage_util_series(d, u), d->series_points);
+        add_series(o, "memSeries", usage_mem_series(d, u), d->series_points);
+    }
+    return o;
+}
+
+static cJSON *held_record(const UsageHeld *h)
+{
+    cJSON *o = record("GPUHeld");
+    add_str(o, "node", h->node);
+    cJSON_AddNumberToObject(o, "gpu", h->gpu);
+    add_str(o, "uuid", h->uuid);
+    add_str(o, "model", h->model);
+    add_str(o, "migProfile", h->mig_profile);
+    cJSON_AddNumberToObject(o, "migInstance", h->mig_instance);
+    add_str(o, "namespace", h->ns);
+    add_str(o, "pod", h->pod);
+    add_num(o, "heldSeconds", h->held_s);
+    add_num(o, "idleSeconds", h->idle_s);
+    add_num(o, "shareSeconds", h->share_s);
+    add_num(o, "idleShareSeconds", h->idle_share_s);
     return o;
 }
 
@@ -86,12 +122,18 @@ void snapshot_usage_records(const char *what, const UsageData *d, const MetricsQ
     add_num(src, "percentile", q->percentile);
     cJSON_AddBoolToObject(src, "windowed", d->windowed);
     add_num(src, "evaluatedAt", d->evaluated_at);
+    if (!workloads && d->series_points && d->nseries) {
+        add_num(src, "seriesStart", d->series_start);
+        add_num(src, "seriesStepSeconds", d->series_step);
+        cJSON_AddNumberToObject(src, "seriesPoints", (double)d->series_points);
+    }
     cJSON *warn = cJSON_AddArrayToObject(src, "warnings");
     for (size_t i = 0; i < d->warnings.n; i++) cJSON_AddItemToArray(warn, cJSON_CreateString(d->warnings.v[i]));
     emit(fn, ctx, src);
     if (!workloads) {
-        for (size_t i = 0; i < d->ngpus; i++) emit(fn, ctx, gpu_record(&d->gpus[i], "device"));
-        for (size_t i = 0; i < d->npods; i++) emit(fn, ctx, gpu_record(&d->pods[i], "pod"));
+        for (size_t i = 0; i < d->ngpus; i++) emit(fn, ctx, gpu_record(d, &d->gpus[i], "device"));
+        for (size_t i = 0; i < d->npods; i++) emit(fn, ctx, gpu_record(d, &d->pods[i], "pod"));
+        for (size_t i = 0; i < d->nheld; i++) emit(fn, ctx, held_record(&d->held[i]));
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -148,6 +190,51 @@ static void read_gpu(GpuUsage *u, const cJSON *o)
     u->holders = get_int(o, "holders", 0);
 }
 
+/* a device record's series into a new row of d's series; false when it has none */
+static void read_series(UsageSnapshot *s, GpuUsage *u, const cJSON *o)
+{
+    UsageData *d = &s->devices;
+    const cJSON *ua = cJSON_GetObjectItemCaseSensitive(o, "utilSeries");
+    const cJSON *ma = cJSON_GetObjectItemCaseSensitive(o, "memSeries");
+    size_t n = d->series_points;
+    if (!n || !cJSON_IsArray(ua) || !cJSON_IsArray(ma) || (size_t)cJSON_GetArraySize(ua) != n ||
+        (size_t)cJSON_GetArraySize(ma) != n)
+        return;
+    if (d->nseries >= s->capseries) {
+        s->capseries = s->capseries ? s->capseries * 2 : 64;
+        d->series_util = xrealloc(d->series_util, s->capseries * n * sizeof(float));
+        d->series_mem = xrealloc(d->series_mem, s->capseries * n * sizeof(float));
+    }
+    float *ur = d->series_util + d->nseries * n, *mr = d->series_mem + d->nseries * n;
+    size_t k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, ua) { ur[k++] = cJSON_IsNumber(v) ? (float)v->valuedouble : NAN; }
+    k = 0;
+    cJSON_ArrayForEach(v, ma) { mr[k++] = cJSON_IsNumber(v) ? (float)v->valuedouble : NAN; }
+    u->series = (int)++d->nseries;
+}
+
+static void read_held(UsageSnapshot *s, const cJSON *o)
+{
+    UsageData *d = &s->devices;
+    ARRAY_GROW(d->held, d->nheld, s->capheld);
+    UsageHeld *h = &d->held[d->nheld++];
+    memset(h, 0, sizeof *h);
+    h->node = get_str(o, "node");
+    h->gpu = get_int(o, "gpu", 0);
+    h->uuid = get_str(o, "uuid");
+    h->model = get_str(o, "model");
+    h->mig_profile = get_str(o, "migProfile");
+    h->mig_instance = get_int(o, "migInstance", -1);
+    h->ns = get_str(o, "namespace");
+    h->pod = get_str(o, "pod");
+    h->held_s = get_num(o, "heldSeconds");
+    h->idle_s = get_num(o, "idleSeconds");
+    h->share_s = get_num(o, "shareSeconds");
+    h->idle_share_s = get_num(o, "idleShareSeconds");
+    if (!h->pod) h->pod = xstrdup("");
+}
+
 void snapshot_usage_ingest(Cluster *c, const cJSON *item)
 {
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "kind"));
@@ -166,6 +253,12 @@ void snapshot_usage_ingest(Cluster *c, const cJSON *item)
             d->idle_threshold = get_num(item, "idleThreshold");
             d->windowed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "windowed"));
             d->evaluated_at = get_num(item, "evaluatedAt");
+            double pts = get_num(item, "seriesPoints"), step = get_num(item, "seriesStepSeconds");
+            if (d->nseries == 0 && pts >= 1 && pts <= USAGE_SERIES_MAX && step > 0) {
+                d->series_points = (size_t)pts;
+                d->series_step = step;
+                d->series_start = get_num(item, "seriesStart");
+            }
             cJSON_ArrayForEach(w, warn) if (cJSON_IsString(w)) strvec_push(&d->warnings, w->valuestring);
             s->have_devices = d->source != NULL;
         } else if (str_eq(what, "workloads")) {
@@ -184,11 +277,14 @@ void snapshot_usage_ingest(Cluster *c, const cJSON *item)
         UsageData *d = &s->devices;
         if (str_eq(of, "device")) {
             ARRAY_GROW(d->gpus, d->ngpus, s->capgpus);
-            read_gpu(&d->gpus[d->ngpus++], item);
+            read_gpu(&d->gpus[d->ngpus], item);
+            read_series(s, &d->gpus[d->ngpus++], item);
         } else if (str_eq(of, "pod")) {
             ARRAY_GROW(d->pods, d->npods, s->cappods);
             read_gpu(&d->pods[d->npods++], item);
         }
+    } else if (strcmp(kind, "GPUHeld") == 0) {
+        read_held(s, item);
     } else if (strcmp(kind, "WorkloadUsage") == 0) {
         ARRAY_GROW(s->workloads, s->nworkloads, s->capworkloads);
         WorkloadUsage *w = &s->workloads[s->nworkloads++];
@@ -278,6 +374,34 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         strvec_pushf(&data->warnings, "metrics: the snapshot holds usage over %s; a window of %s cannot be "
                      "applied offline (the stored %s is used)", have, want, have);
     }
+    /* the per-pod records name their device's series row, as live */
+    for (size_t i = 0; i < d->npods; i++) {
+        const GpuUsage *dev[1];
+        GpuUsage *p = &d->pods[i];
+        size_t nd = usage_node_gpus(d, p->node, NULL, 0);
+        const GpuUsage **all = nd ? xcalloc(nd, sizeof *all) : NULL;
+        usage_node_gpus(d, p->node, all, nd);
+        dev[0] = NULL;
+        for (size_t k = 0; k < nd && !dev[0]; k++)
+            if (all[k]->gpu == p->gpu && all[k]->mig_instance == p->mig_instance && str_eq(all[k]->uuid, p->uuid))
+                dev[0] = all[k];
+        p->series = dev[0] ? dev[0]->series : 0;
+        free(all);
+    }
+    if (d->nseries) {
+        data->series_util = d->series_util;
+        data->series_mem = d->series_mem;
+        data->nseries = d->nseries;
+        data->series_points = d->series_points;
+        data->series_start = d->series_start;
+        data->series_step = d->series_step;
+        d->series_util = d->series_mem = NULL;
+        d->nseries = d->series_points = s->capseries = 0;
+    }
+    data->held = d->held;
+    data->nheld = d->nheld;
+    d->held = NULL;
+    d->nheld = s->capheld = 0;
     /* handed over, as above */
     data->gpus = d->gpus;
     data->ngpus = d->ngpus;

@@ -5,21 +5,34 @@
  * chunked stream of JSON objects, one per line, {"type": ADDED|MODIFIED|DELETED|BOOKMARK|
  * ERROR, "object": ...}.  A BOOKMARK carries only metadata.resourceVersion: the point to resume
  * from.  An ERROR carries a Status; code 410 (reason Expired/Gone) means the resourceVersion
- * asked for is older than what the server keeps, and only a new list can follow.  The server
- * ends the stream itself after timeoutSeconds (we ask for 40 to 55 s, spread so that the kinds
- * do not renew together, and under libcurl's 60 s stall limit of the API client).
+ * asked for is older than what the server keeps, and only a new list can follow.
  *
- * What a lost watch costs follows client-go's Reflector (tools/cache/reflector.go): a watch
- * that ends or is cut is renewed from the last resourceVersion seen (no list); only "too old"
- * (410) and other ERROR events lead to a relist, and only of that kind; retries wait on an
- * exponential backoff (0.8 s doubling to 30 s, with jitter, reset after 2 min without
- * trouble — the Reflector's backoff manager).
+ * Lifetime of one watch, as client-go's Reflector (tools/cache/reflector.go) does it:
+ *   - timeoutSeconds = 5 min x [1, 2) (Reflector.watch: minWatchTimeout * (rand + 1)): the
+ *     server ends the stream then, and the watches of a cluster's clients do not renew together;
+ *   - the stream may be quiet for long: the apiserver's watch cache sends a BOOKMARK to a
+ *     watcher "roughly every minute" and 2 s before its deadline (apiserver storage/cacher
+ *     cache_watcher.go, cacheWatcher.nextBookmarkTime; bookmarkFrequency 1 min), not at the
+ *     start; so a stream is taken as stalled after 90 s without a byte (not libcurl's 60 s of
+ *     the other requests, which a bookmark due at 60 s would race), and a stalled stream is
+ *     renewed like an ended one (a server without a watch cache sends no bookmarks at all);
+ *   - ended by the server, or cut, after it was up: renewed at once from the last
+ *     resourceVersion seen (watchHandler returning nil; the StreamWatcher closing on EOF);
+ *   - a "very short watch" (under 1 s with no event, watchHandler's check) is an error;
+ *   - 410 Gone (an ERROR event or the answer's status) relists that kind only (isExpiredError);
+ *     429 and a refused connection retry the watch after a backoff (isWatchErrorRetriable);
+ *     other ERROR events relist the kind after a backoff (watch() returning to ListAndWatch);
+ *   - 403/404 on a watch of a kind that was listed: not followed any more (the listed state
+ *     stays; -v says so);
+ *   - backoff: 0.8 s doubling to 30 s with jitter, reset after 2 min without trouble
+ *     (NewReflectorWithOptions' wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)).
  *
  * Threads: each kind's thread makes its requests and queues events; the caller's thread
  * takes them.  The Watcher is shared by reference count (the caller and each thread), so a
  * thread still inside a request when the caller stops can finish on its own.
  */
 #include "sources/watch.h"
+#include "watch_plan.h"
 #include "sources/apiclient.h"
 #include "sources/kubeconfig.h"
 #include "util/error.h"
@@ -36,22 +49,22 @@
 #include <string.h>
 #include <time.h>
 
-enum { QUEUE_MAX = 2048, WATCH_SECONDS_MIN = 40, WATCH_SECONDS_SPREAD = 16, STOP_GRACE_SECONDS = 3 };
+enum { QUEUE_MAX = 2048, MIN_WATCH_TIMEOUT = 300, WATCH_STALL_SECONDS = 90, STOP_GRACE_SECONDS = 3 };
 #define BACKOFF_START 0.8
 #define BACKOFF_CAP 30.0
 #define BACKOFF_RESET 120.0
 #define LINE_MAX_BYTES ((size_t)64 << 20)   /* one event may not exceed 64 MiB */
 
-typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_BROKEN, W_STOPPED } WatchEnd;
+typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_RETRY, W_REFUSED, W_STOPPED } WatchEnd;
 
 typedef struct {
     struct Watcher *w;
     ObjKind kind;
-    char *path, *selector;         /* selector: "labelSelector=..." (encoded) or NULL */
-    char *rv;
+    WatchTarget t;                 /* path, selectors, rv, name filter (watch_plan.h) */
     /* the stream being read */
     Strbuf line;
-    bool gone, error_event, bad;
+    bool gone, error_event, bad, retry_event;
+    bool streamed;                 /* the answer's body began (the watch was up) */
     long got;
     char problem[2100];
     pthread_t thread;
@@ -103,7 +116,7 @@ static void watcher_unref(struct Watcher *w)
     watch_events_free(w->head);
     for (int i = 0; i < w->nkinds; i++) {
         KindWatch *k = &w->kinds[i];
-        free(k->path); free(k->selector); free(k->rv);
+        watch_target_free(&k->t);
         strbuf_free(&k->line);
     }
     pthread_mutex_destroy(&w->mu);
@@ -179,6 +192,12 @@ static const char *rv_of(const cJSON *obj)
     return cJSON_IsString(rv) && rv->valuestring && *rv->valuestring ? rv->valuestring : NULL;
 }
 
+static const char *name_of(const cJSON *obj)
+{
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(obj, "metadata"), "name");
+    return cJSON_IsString(n) ? n->valuestring : NULL;
+}
+
 /* one line of the stream; non-zero stops reading */
 static int on_line(KindWatch *k, const char *s, size_t len)
 {
@@ -199,18 +218,21 @@ static int on_line(KindWatch *k, const char *s, size_t len)
     if (strcmp(t, "ERROR") == 0) {
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(obj, "code");
         const cJSON *msg = cJSON_GetObjectItemCaseSensitive(obj, "message");
+        int c = cJSON_IsNumber(code) ? code->valueint : 0;
         snprintf(k->problem, sizeof k->problem, "%s", cJSON_IsString(msg) ? msg->valuestring : "an ERROR event");
-        if (cJSON_IsNumber(code) && code->valueint == 410) k->gone = true;
+        if (c == 410) k->gone = true;
+        else if (c == 429 || c == 500) k->retry_event = true;   /* the Reflector retries the watch */
         else k->error_event = true;
         cJSON_Delete(ev);
         return 1;
     }
     const char *rv = rv_of(obj);
-    if (rv) { free(k->rv); k->rv = xstrdup(rv); }
+    if (rv) { free(k->t.rv); k->t.rv = xstrdup(rv); }
     WatchEventType wt;
     if (strcmp(t, "ADDED") == 0 || strcmp(t, "MODIFIED") == 0) wt = WATCH_UPSERT;
     else if (strcmp(t, "DELETED") == 0) wt = WATCH_DELETE;
     else { cJSON_Delete(ev); return 0; }          /* BOOKMARK (and types to come): the rv only */
+    if (!watch_target_keeps(&k->t, name_of(obj))) { cJSON_Delete(ev); return 0; }
     cJSON_DetachItemViaPointer(ev, obj);
     cJSON_Delete(ev);
     push(k->w, k->kind, wt, obj);
@@ -223,6 +245,7 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
     (void)code;
     if (stopping(k->w)) return 1;
     if (k->line.len == 0 && k->got == 0) note(k, false, NULL);   /* the watch is established */
+    k->streamed = true;
     strbuf_add(&k->line, data, len);
     size_t start = 0;
     for (;;) {
@@ -243,30 +266,35 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
 
 static WatchEnd watch_once(KindWatch *k, ApiClient *api)
 {
-    int seconds = WATCH_SECONDS_MIN + rand() % WATCH_SECONDS_SPREAD;
-    char *erv = apiclient_query_escape(k->rv);
+    int seconds = (int)(MIN_WATCH_TIMEOUT * (1.0 + (double)rand() / ((double)RAND_MAX + 1.0)));
+    char *erv = apiclient_query_escape(k->t.rv);
     char *q = xasprintf("%s%swatch=1&resourceVersion=%s&allowWatchBookmarks=true&timeoutSeconds=%d",
-                        k->selector ? k->selector : "", k->selector ? "&" : "", erv, seconds);
+                        k->t.query ? k->t.query : "", k->t.query ? "&" : "", erv, seconds);
     free(erv);
     strbuf_reset(&k->line);
-    k->gone = k->error_event = k->bad = false;
+    k->gone = k->error_event = k->bad = k->retry_event = k->streamed = false;
     k->got = 0;
     k->problem[0] = '\0';
     ApiRequestOptions ro = { 0, seconds + 30.0 };
     Error err = { 0 };
     count(k->w, &k->w->stats.watches, 1);
-    int rc = apiclient_get_stream(api, k->path, q, &ro, on_data, k, &err);
+    double began = now_mono();
+    int rc = apiclient_get_stream(api, k->t.path, q, &ro, on_data, k, &err);
     free(q);
     if (stopping(k->w)) return W_STOPPED;
-    if (rc == 0 && k->line.len && !k->gone && !k->error_event && !k->bad)
+    if (rc == 0 && k->line.len && !k->gone && !k->error_event && !k->bad && !k->retry_event)
         on_line(k, k->line.buf, k->line.len);       /* a last event without its newline */
     if (k->gone) return W_GONE;
     if (k->error_event) return W_ERROR_EVENT;
-    if (k->bad) return W_BROKEN;
+    if (k->retry_event) return W_RETRY;
     if (rc == 0) return W_ENDED;
     if (err.code == 410) { snprintf(k->problem, sizeof k->problem, "%s", err.msg); return W_GONE; }
     snprintf(k->problem, sizeof k->problem, "%s", err.msg);
-    return W_BROKEN;
+    if (err.code == 403 || err.code == 404) return W_REFUSED;
+    /* cut after it was up, or quiet past the stall limit (a server that sends no bookmarks):
+     * as the server ending it.  A connection that never answered is retried after a backoff. */
+    if (!k->bad && !err.code && (k->streamed || now_mono() - began >= WATCH_STALL_SECONDS - 1)) return W_ENDED;
+    return W_RETRY;
 }
 
 /* ---- relisting ---- */
@@ -275,7 +303,7 @@ static int on_list_item(void *ctx, const cJSON *item, Error *err)
 {
     KindWatch *k = ctx;
     (void)err;
-    push(k->w, k->kind, WATCH_UPSERT, cJSON_Duplicate(item, 1));
+    if (watch_target_keeps(&k->t, name_of(item))) push(k->w, k->kind, WATCH_UPSERT, cJSON_Duplicate(item, 1));
     return stopping(k->w);
 }
 
@@ -292,10 +320,10 @@ static int relist(KindWatch *k, ApiClient *api, Error *err)
     static const char *const skip[] = { "metadata.managedFields", NULL };
     push(k->w, k->kind, WATCH_RELIST_BEGIN, NULL);
     count(k->w, &k->w->stats.lists, 1);
-    if (apiclient_list_skip(api, k->path, k->selector, on_list_item, on_list_reset, skip, k, err)) return -1;
-    if (!apiclient_list_rv(api)) { error_set(err, "the list of %s has no resourceVersion", k->path); return -1; }
-    free(k->rv);
-    k->rv = xstrdup(apiclient_list_rv(api));
+    if (apiclient_list_skip(api, k->t.path, k->t.query, on_list_item, on_list_reset, skip, k, err)) return -1;
+    if (!apiclient_list_rv(api)) { error_set(err, "the list of %s has no resourceVersion", k->t.path); return -1; }
+    free(k->t.rv);
+    k->t.rv = xstrdup(apiclient_list_rv(api));
     push(k->w, k->kind, WATCH_RELIST_END, NULL);
     return 0;
 }
@@ -327,6 +355,7 @@ static void *kind_main(void *arg)
     }
     restconfig_free(&rc);
     apiclient_set_cancel(api, &w->cancel);
+    apiclient_set_stall(api, WATCH_STALL_SECONDS);
     int attempt = 0;
     double last_trouble = 0;
     bool need_list = false;
@@ -347,8 +376,9 @@ static void *kind_main(void *arg)
         switch (end) {
         case W_STOPPED: goto out;
         case W_ENDED:
-            /* renewed from k->rv at once, unless it ended at once with nothing (the
-             * Reflector's "very short watch": a server closing every watch is not hammered) */
+            /* renewed from the last resourceVersion at once, unless it ended at once with
+             * nothing (the Reflector's "very short watch": a server closing every watch is
+             * not hammered) */
             if (now_mono() - began >= 1.0 || k->got) { note(k, false, NULL); continue; }
             note(k, true, "%s: the watch ended at once; retrying", kind);
             break;
@@ -360,9 +390,14 @@ static void *kind_main(void *arg)
             note(k, true, "%s: the watch ended with an error (%s); listing %s again", kind, k->problem, kind);
             need_list = true;
             break;
-        case W_BROKEN:
+        case W_RETRY:
             note(k, true, "%s: watch lost (%s); resuming", kind, k->problem);
             break;
+        case W_REFUSED:
+            /* listed, but not to be watched (RBAC without "watch", a resource gone): what the
+             * list read stays as it is */
+            note(k, false, "%s: not followed any more (%s)", kind, k->problem);
+            goto out;
         }
     backoff:;
         double t = now_mono();
@@ -384,7 +419,8 @@ out:
 
 /* ---- the caller's side ---- */
 
-Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *const *list_rv, Error *err)
+Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, const Cluster *c, char *const *list_rv,
+                       Error *err)
 {
     struct Watcher *w = xcalloc(1, sizeof *w);
     pthread_mutex_init(&w->mu, NULL);
@@ -393,23 +429,13 @@ Watcher *watcher_start(const SourceConfig *sc, const LoadRequest *rq, char *cons
     pthread_cond_init(&w->ended, NULL);
     w->sc = *sc;
     w->refs = 1;
-    const char *ns = rq->pod_namespace;
-    struct { bool want; ObjKind kind; char *path, *sel; } plan[] = {
-        { rq->nodes, OBJ_NODE, xstrdup("/api/v1/nodes"),
-          rq->node_selector && *rq->node_selector ? apiclient_query_param("labelSelector", rq->node_selector) : NULL },
-        { rq->pods, OBJ_POD, apiclient_core_path(ns, "pods"), apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed") },
-        { rq->events, OBJ_EVENT, apiclient_core_path(ns, "events"), apiclient_query_param("fieldSelector", "reason=FailedScheduling") },
-        { rq->daemonsets, OBJ_DAEMONSET, xstrdup("/apis/apps/v1/daemonsets"), NULL },
-        { rq->clusterpolicy, OBJ_CLUSTERPOLICY, xstrdup("/apis/nvidia.com/v1/clusterpolicies"), NULL },
-    };
-    for (size_t i = 0; i < sizeof plan / sizeof *plan; i++) {
-        if (!plan[i].want || !list_rv || !list_rv[plan[i].kind]) { free(plan[i].path); free(plan[i].sel); continue; }
+    WatchTarget plan[OBJ__COUNT];
+    int n = watch_plan(rq, c, list_rv, plan);
+    for (int i = 0; i < n; i++) {
         KindWatch *k = &w->kinds[w->nkinds++];
         k->w = w;
         k->kind = plan[i].kind;
-        k->path = plan[i].path;
-        k->selector = plan[i].sel;
-        k->rv = xstrdup(list_rv[plan[i].kind]);
+        k->t = plan[i];
     }
     if (!w->nkinds) {
         error_set(err, "nothing to watch: no list was read with a resourceVersion");

@@ -224,6 +224,15 @@ static void node_devices(TextDoc *d, const TopData *td, const NodeStatus *n)
         else if (g->holders > 1) text_addf(d, TA_NORMAL, "%d pods share it", g->holders);
         else text_add(d, TA_DIM, "free");
         if (g->idle_allocated) text_add(d, TA_WARN, "  idle");
+        view_device_sparklines(d, td, n, g);
+    }
+    if (td->usage.nseries && td->usage.series_points) {
+        char win[24], step[24];
+        view_fmt_duration(win, sizeof win, td->usage.series_step * (double)td->usage.series_points);
+        view_fmt_duration(step, sizeof step, td->usage.series_step);
+        text_newline(d);
+        text_addf(d, TA_DIM, "  sparklines: the last %s, highest per %s (utilization of 100%%, memory of the "
+                  "GPU's); blank: no sample", win, step);
     }
 }
 
@@ -511,7 +520,8 @@ void view_help(TextDoc *d, bool live, double interval, int full_every)
         { "/", "filter by name or label: type, Enter applies, Esc cancels; empty clears" },
         { "s S", "sort nodes: name, allocation, utilization, idle (held but unused GPUs); S backwards" },
         { "p", "the GPU pods view: every pod holding GPUs, with the totals per namespace; s sorts it "
-               "by GPUs, memory, utilization, idle devices (those three with metrics) or namespace" },
+               "by GPUs, memory, utilization, idle time (IDLE-FOR, from Prometheus history; else idle "
+               "devices) or namespace" },
         { "r", "refresh now (the cluster lists and the metrics)" },
         { "?", "this help" },
         { "q Esc", "back; on the main screen quit (Esc first clears a filter)" },

@@ -49,8 +49,10 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
     case PSORT_MEM: c = cmp_desc(usage(x, true), usage(y, true)); break;
     case PSORT_UTIL: c = cmp_desc(usage(x, false), usage(y, false)); break;
     case PSORT_IDLE:
-        /* most devices held idle first, then the least used */
-        c = cmp_desc((double)x->idle, (double)y->idle);
+        /* idle the longest first (the series' trailing run under the threshold), then most
+         * devices held idle, then the least used */
+        c = cmp_desc(x->idle_for, y->idle_for);
+        if (!c) c = cmp_desc((double)x->idle, (double)y->idle);
         if (!c) c = (int)isnan(usage(x, false)) - (int)isnan(usage(y, false));    /* unknown last */
         if (!c) c = -cmp_desc(usage(x, false), usage(y, false));
         break;
@@ -129,9 +131,11 @@ void pods_view_rebuild(PodsView *v, const TopData *td, PodMatchFn match, void *c
                 r->pod = p;
                 for (size_t j = 0; j < p->nres; j++) r->gpus += p->res[j].count;
                 r->idle = st->has_metrics ? pod_idle(n, p) : 0;
+                r->idle_for = st->has_metrics ? usage_pod_idle_for(&td->usage, p->ns, p->name) : NAN;
             }
         }
         v->metrics = st->has_metrics;
+        v->series = st->has_metrics && td->usage.nseries > 0;
         if (!v->metrics && v->sort != PSORT_NS) v->sort = PSORT_GPUS;
         sort_r(v->rows, v->n, sizeof *v->rows, row_cmp, &v->sort);
     }
@@ -196,7 +200,7 @@ void pods_view_free(PodsView *v)
 typedef struct {
     PodsView *v;
     bool metrics, filtered;
-    int name, node, gpus, res, mem, util, idle;     /* column widths; 0 = not shown */
+    int name, node, gpus, res, mem, util, idle, idle_for;   /* column widths; 0 = not shown */
 } PodCols;
 
 static char *res_words(const HolderPod *p)
@@ -226,12 +230,14 @@ static void pod_cols(PodsView *v, bool metrics, bool filtered, int w, PodCols *c
         if (l > c->res) c->res = l;
     }
     if (metrics) { c->mem = 8; c->util = 5; c->idle = 4; }
+    if (metrics && v->series) c->idle_for = 9;     /* "IDLE-FOR" and the sort mark */
     /* the fixed columns, then NAME takes what is left (at least 24); NODE and RESOURCES
      * widen with the terminal */
     int node_cap = w / 5 > 20 ? w / 5 : 20, res_cap = w / 6 > 14 ? w / 6 : 14;
     if (c->node > node_cap) c->node = node_cap;
     if (c->res > res_cap) c->res = res_cap;
-    int fixed = 1 + c->node + 1 + c->gpus + 1 + c->res + 1 + (metrics ? c->mem + 1 + c->util + 1 + c->idle + 1 : 0) + 9;
+    int fixed = 1 + c->node + 1 + c->gpus + 1 + c->res + 1 + (metrics ? c->mem + 1 + c->util + 1 + c->idle + 1 : 0) +
+                (c->idle_for ? c->idle_for + 1 : 0) + 9;
     c->name = w - fixed;
     if (c->name < 24) {             /* narrow: RESOURCES goes first */
         c->name += c->res + 1;
@@ -263,8 +269,12 @@ static void pod_header(void *ctx, int y, int x, int w, bool focused)
         cx += c->mem + 1;
         screen_putf(y, cx, c->util, at, "UTIL%s", v->sort == PSORT_UTIL ? mark : "");
         cx += c->util + 1;
-        screen_putf(y, cx, c->idle, at, "IDLE%s", v->sort == PSORT_IDLE ? mark : "");
+        screen_putf(y, cx, c->idle, at, "IDLE%s", v->sort == PSORT_IDLE && !c->idle_for ? mark : "");
         cx += c->idle + 1;
+        if (c->idle_for) {
+            screen_putf(y, cx, c->idle_for, at, "IDLE-FOR%s", v->sort == PSORT_IDLE ? mark : "");
+            cx += c->idle_for + 1;
+        }
     }
     screen_put(y, cx, x + w - cx, at, "PHASE");
     /* the sort, said in words at the right end */
@@ -313,6 +323,12 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
         if (r->idle) screen_putf(y, cx, c->idle, pk(TA_WARN, sel, focused), "%*d", c->idle, r->idle);
         else screen_putf(y, cx, c->idle, at, "%*s", c->idle, "-");
         cx += c->idle + 1;
+        if (c->idle_for) {
+            char f[24];
+            view_fmt_duration(f, sizeof f, r->idle_for);
+            screen_putf(y, cx, c->idle_for, r->idle_for > 0 ? pk(TA_WARN, sel, focused) : at, "%*s", c->idle_for, f);
+            cx += c->idle_for + 1;
+        }
     }
     screen_put_cut(y, cx, x + w - cx - 1, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
                    r->pod->phase);

@@ -13,8 +13,11 @@ queries (src/sources/prometheus.c) with instant vectors computed once at start:
     maxima (gpu_util_max, gr_engine_active_max);
   - the per-workload window statistics (quantile_over_time / max_over_time /
     count_over_time of FB_USED, GR_ENGINE_ACTIVE, GPU_UTIL), one series per device and pod.
-Anything else gets an empty vector.  POST (form) and GET (query string) /api/v1/query are both
-served, over plain HTTP on 127.0.0.1, with TCP_NODELAY and one write per answer.
+  - the series query_range (one per field: label_replace ... kgpu_field "util" / "gr" / "mem",
+    max_over_time per step): per device and pod a matrix over [start, end] at step, each point the device's value
+    varied by a fixed pattern (built per request, cached by start/end/step).
+Anything else gets an empty vector.  POST (form) and GET (query string) /api/v1/query and
+/api/v1/query_range are served, over plain HTTP on 127.0.0.1, with TCP_NODELAY and one write per answer.
 """
 import argparse
 import hashlib
@@ -165,6 +168,7 @@ def build_devices(path):
 def build_answers(devices, seed, now):
     rng = random.Random(seed)
     usage, wl = [], {}
+    ranges = []                # (labels JSON without the closing brace, field, value) for query_range
     for key in ('quantile_over_time/DCGM_FI_DEV_FB_USED', 'max_over_time/DCGM_FI_DEV_FB_USED',
                 'quantile_over_time/DCGM_FI_PROF_GR_ENGINE_ACTIVE', 'max_over_time/DCGM_FI_PROF_GR_ENGINE_ACTIVE',
                 'quantile_over_time/DCGM_FI_DEV_GPU_UTIL', 'max_over_time/DCGM_FI_DEV_GPU_UTIL',
@@ -196,6 +200,12 @@ def build_answers(devices, seed, now):
                 fields.append(('DCGM_FI_PROF_GR_ENGINE_ACTIVE', round(util / 100, 4)))
             for f, v in fields:
                 usage.append(sample(dict(m, kgpu_field=f), v))
+            lab = json.dumps(m, separators=(',', ':'))[:-1]
+            ranges.append((lab, 'mem', used))
+            if d.prof:
+                ranges.append((lab, 'gr', round(util / 100, 4)))
+            elif not d.profile:
+                ranges.append((lab, 'util', round(util)))
             if not d.profile:
                 usage.append(sample(dict(m, kgpu_field='gpu_util_max'), min(100, round(util * 1.3))))
             if d.prof:
@@ -216,7 +226,25 @@ def build_answers(devices, seed, now):
     def enc(result):
         return json.dumps({'status': 'success', 'data': {'resultType': 'vector', 'result': result}},
                           separators=(',', ':')).encode()
-    return enc(usage), {k: enc(v) for k, v in wl.items()}, enc([])
+    return enc(usage), {k: enc(v) for k, v in wl.items()}, enc([]), ranges
+
+
+def range_answer(ranges, start, end, step, want):
+    """the series matrix of field want: its range series at start, start+step, ... end"""
+    n = max(1, min(11000, int(round((end - start) / step)) + 1))
+    ts = [start + k * step for k in range(n)]
+    parts = []
+    for i, (lab, field, v) in enumerate(ranges):
+        if field != want:
+            continue
+        pts = []
+        for k, t in enumerate(ts):
+            f = 0.7 + 0.6 * (((k * 7 + i) % 11) / 10.0)
+            x = v * f
+            x = min(1.0, round(x, 4)) if field == 'gr' else (min(100, round(x)) if field == 'util' else int(x))
+            pts.append('[%.3f,"%s"]' % (t, x))
+        parts.append('{"metric":%s,"kgpu_field":"%s"},"values":[%s]}' % (lab, field, ','.join(pts)))
+    return ('{"status":"success","data":{"resultType":"matrix","result":[%s]}}' % ','.join(parts)).encode()
 
 
 WL_QUERY = re.compile(r'(quantile_over_time|max_over_time|count_over_time)\((?:[0-9.eE+-]+, *)?(DCGM_[A-Z_]+)\[')
@@ -228,10 +256,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):
         pass
 
-    def _answer(self, params):
+    def _answer(self, params, is_range=False):
         srv = self.server
         q = (params.get('query') or [''])[0]
-        if 'kgpu_field' in q and 'label_replace' in q:
+        if is_range:
+            try:
+                key = tuple(float(params[k][0]) for k in ('start', 'end', 'step'))
+            except (KeyError, ValueError):
+                key = None
+            fm = re.search(r'"kgpu_field", *"(\w+)"', q)
+            if key and fm:
+                key = key + (fm.group(1),)
+                with srv.lock:
+                    if srv.range_key != key:
+                        srv.range_key, srv.range_body = key, range_answer(srv.ranges, *key)
+                    body = srv.range_body
+                what = 'series'
+            else:
+                body, what = srv.empty, 'other'
+        elif 'kgpu_field' in q and 'label_replace' in q:
             body, what = srv.usage, 'usage'
         else:
             m = WL_QUERY.search(q)
@@ -249,18 +292,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         u = urllib.parse.urlsplit(self.path)
-        if u.path != '/api/v1/query':
+        if u.path not in ('/api/v1/query', '/api/v1/query_range'):
             self.send_error(404)
             return
-        self._answer(urllib.parse.parse_qs(u.query))
+        self._answer(urllib.parse.parse_qs(u.query), u.path.endswith('_range'))
 
     def do_POST(self):
         n = int(self.headers.get('Content-Length') or 0)
         form = self.rfile.read(n).decode('utf-8', 'replace') if n else ''
-        if urllib.parse.urlsplit(self.path).path != '/api/v1/query':
+        path = urllib.parse.urlsplit(self.path).path
+        if path not in ('/api/v1/query', '/api/v1/query_range'):
             self.send_error(404)
             return
-        self._answer(urllib.parse.parse_qs(form))
+        self._answer(urllib.parse.parse_qs(form), path.endswith('_range'))
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -287,9 +331,10 @@ def main():
     a = ap.parse_args()
     t0 = time.time()
     devices = build_devices(a.cluster)
-    usage, wl, empty = build_answers(devices, a.seed, round(time.time(), 3))
+    usage, wl, empty, ranges = build_answers(devices, a.seed, round(time.time(), 3))
     srv = Server(('127.0.0.1', 0), Handler)
     srv.usage, srv.wl, srv.empty = usage, wl, empty
+    srv.ranges, srv.range_key, srv.range_body = ranges, None, b''
     srv.lock = threading.Lock()
     srv.log = open(a.log, 'a', encoding='utf-8') if a.log else None
     sys.stderr.write('fakeprom: %d devices, %d held; answers %.1f MB; ready in %.1f s\n' % (

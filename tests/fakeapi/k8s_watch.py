@@ -10,7 +10,11 @@ watch.go):
   Status 410 "too old resource version: N (M)", reason Expired (watch_cache.go);
 - with a label or field selector, an object that stops matching is sent as DELETED and one
   that starts matching as ADDED (cacher.go, the watcher's filter on old and new object);
-- allowWatchBookmarks=true gets BOOKMARK events (only metadata.resourceVersion) now and then;
+- allowWatchBookmarks=true gets BOOKMARK events (only metadata.resourceVersion) every
+  --bookmark-interval seconds (the cacher: "roughly every minute") and one 2 s before the
+  stream's deadline, never at the start of a plain watch (cache_watcher.go, nextBookmarkTime:
+  the first is due bookmarkFrequency after the watch began); only a watch-list
+  (sendInitialEvents=true) gets one at once, closing its initial events;
 - the server ends the stream after timeoutSeconds (capped by --watch-timeout here).
 
 Scenario file (JSON): {"steps": [STEP, ...]}; the clock starts at the first watch request (the
@@ -154,6 +158,7 @@ def watch_events(log, res, namespace, matches, rv, timeout, bookmarks, bookmark_
     prefix = (namespace + '/') if (res.namespaced and namespace) else ''
     deadline = time.monotonic() + timeout
     next_bookmark = time.monotonic() + bookmark_every
+    pre_deadline_sent = False
     cursor = rv
     breaks = log.breaks
     while time.monotonic() < deadline and not stopping.is_set():
@@ -185,7 +190,9 @@ def watch_events(log, res, namespace, matches, rv, timeout, bookmarks, bookmark_
             o['kind'] = res.kind
             o['apiVersion'] = res.api_version
             yield encode({'type': out, 'object': o})
-        if bookmarks and time.monotonic() >= next_bookmark:
+        if bookmarks and (time.monotonic() >= next_bookmark or
+                          (time.monotonic() >= deadline - 2 and not pre_deadline_sent)):
+            pre_deadline_sent = pre_deadline_sent or time.monotonic() >= deadline - 2
             next_bookmark = time.monotonic() + bookmark_every
             latest = log.store.resource_version
             if not log.since(cursor, key):

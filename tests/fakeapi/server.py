@@ -1205,10 +1205,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     else:
                         obj = o
                     yield jdump({'type': 'ADDED', 'object': obj})
-            if bookmarks:
-                md = {'resourceVersion': str(store.resource_version)}
-                if q.get('sendInitialEvents') == 'true':
-                    md['annotations'] = {'k8s.io/initial-events-end': 'true'}
+            # a BOOKMARK at the start only ends the initial events of a watch-list
+            # (sendInitialEvents=true); a plain watch gets its first one later (k8s_watch.py)
+            if bookmarks and q.get('sendInitialEvents') == 'true':
+                md = {'resourceVersion': str(store.resource_version),
+                      'annotations': {'k8s.io/initial-events-end': 'true'}}
                 yield jdump({'type': 'BOOKMARK', 'object': {
                     'kind': res.kind, 'apiVersion': res.api_version, 'metadata': md}})
             start_rv = store.resource_version if rv in ('', '0') else int(rv)

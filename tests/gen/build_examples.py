@@ -19,7 +19,7 @@ import sys
 from datetime import timedelta as td
 
 sys.dont_write_bytecode = True          # no __pycache__ in the tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from k8s_objects import (container, core_event, daemonset, gfd_labels, kubectl_list, nfd_labels,  # noqa: E402
                          node, operator_labels, pod, resource_quota, scheduler_event, suffix5, ts, uid,
                          rv, hexid)

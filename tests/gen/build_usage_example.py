@@ -32,7 +32,7 @@ import sys
 from datetime import timedelta as td
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from build_examples import (A100_80, H100, L4, GI, gpu_node_labels, gpu_res, job_pod, r, rs_pods,  # noqa: E402
                             sts_pod, TOL_GPU)
 from k8s_objects import (NOW, daemonset, kubectl_list, node, pod, container, rv, scheduler_event, ts,  # noqa: E402

@@ -33,10 +33,15 @@ Only the Python standard library.
 """
 import argparse
 import json
+import os
 import random
 import re
 import sys
 import time
+
+sys.dont_write_bytecode = True          # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import k8s_objects as k  # noqa: E402  (the one factory: the label sets, admission's tolerations)
 
 NOW = 1748858400          # 2025-06-02T10:00:00Z: the snapshot's "now"
 NS = ["ml-training", "ml-inference", "research", "team-vision", "team-nlp", "media", "batch", "default"]
@@ -50,35 +55,25 @@ A100_MIG = {  # GFD mixed-strategy per-profile facts (memory MiB, SMs, GI slices
 
 
 def gfd(product, count, memory, family, cc, replicas=1, sharing="none", strategy="single", mig_capable=False,
-        mps=False, machine="unknown"):
-    return {
-        "nvidia.com/cuda.driver-version.full": "550.90.07", "nvidia.com/cuda.driver-version.major": "550",
-        "nvidia.com/cuda.driver-version.minor": "90", "nvidia.com/cuda.driver-version.revision": "07",
-        "nvidia.com/cuda.runtime-version.full": "12.4", "nvidia.com/cuda.runtime-version.major": "12",
-        "nvidia.com/cuda.runtime-version.minor": "4", "nvidia.com/gfd.timestamp": str(NOW - 60),
-        "nvidia.com/gpu.compute.major": str(cc[0]), "nvidia.com/gpu.compute.minor": str(cc[1]),
-        "nvidia.com/gpu.count": str(count), "nvidia.com/gpu.family": family, "nvidia.com/gpu.machine": machine,
-        "nvidia.com/gpu.memory": str(memory), "nvidia.com/gpu.mode": "compute", "nvidia.com/gpu.product": product,
-        "nvidia.com/gpu.replicas": str(replicas), "nvidia.com/gpu.sharing-strategy": sharing,
-        "nvidia.com/mig.capable": "true" if mig_capable else "false", "nvidia.com/mig.strategy": strategy,
-        "nvidia.com/mps.capable": "true" if mps else "false", "nvidia.com/vgpu.present": "false",
-        "nvidia.com/gpu.present": "true", "nvidia.com/gpu.deploy.operands": "true",
-        "nvidia.com/gpu.deploy.device-plugin": "true", "nvidia.com/gpu.deploy.gpu-feature-discovery": "true",
-        "nvidia.com/gpu.deploy.dcgm-exporter": "true", "nvidia.com/gpu.deploy.driver": "true",
-        "nvidia.com/gpu.deploy.container-toolkit": "true", "nvidia.com/gpu.deploy.operator-validator": "true",
-        "feature.node.kubernetes.io/pci-10de.present": "true",
-    }
+        mps=False, machine="unknown", mig_devices=None, single=None):
+    """a GPU node's labels: GFD's (driver 550.90.07, CUDA 12.4, the newer label names only), the
+    operator's for the operands it deploys here, NFD's NVIDIA PCI device"""
+    lab = k.gfd_labels(product, count, memory, family, cc, replicas=replicas, sharing=sharing, mig_strategy=strategy,
+                       mig_capable=mig_capable, mps_capable=mps, mig_devices=mig_devices, single=single,
+                       driver=("550", "90", "07"), cuda=("12", "4"), machine=machine, legacy_cuda=False,
+                       timestamp=str(NOW - 60))
+    lab.update(k.operator_labels(operands=("device-plugin", "gpu-feature-discovery", "dcgm-exporter", "driver",
+                                           "container-toolkit", "operator-validator"), upgrade_state=None))
+    lab.update(k.NVIDIA_PCI)
+    return lab
 
 
 def mig_mixed_labels():
+    counts = {"1g.10gb": 16, "2g.20gb": 8, "3g.40gb": 8}
     lab = gfd("NVIDIA-A100-SXM4-80GB", 8, 81920, "ampere", (8, 0), replicas=0, strategy="mixed", mig_capable=True,
-              machine="p4de.24xlarge")
-    for prof, cnt in (("1g.10gb", 16), ("2g.20gb", 8), ("3g.40gb", 8)):
-        mem, sm, gi = A100_MIG[prof]
-        p = "nvidia.com/mig-" + prof
-        lab.update({p + ".count": str(cnt), p + ".memory": str(mem), p + ".multiprocessors": str(sm),
-                    p + ".slices.gi": str(gi), p + ".slices.ci": str(gi), p + ".replicas": "1",
-                    p + ".sharing-strategy": "none", p + ".product": "NVIDIA-A100-SXM4-80GB-MIG-" + prof})
+              machine="p4de.24xlarge",
+              mig_devices={prof: {"count": n, "memory": A100_MIG[prof][0], "sm": A100_MIG[prof][1],
+                                  "gi": A100_MIG[prof][2]} for prof, n in counts.items()})
     lab.update({"nvidia.com/mig.config": "all-balanced", "nvidia.com/mig.config.state": "success",
                 "nvidia.com/gpu.deploy.mig-manager": "true", "nvidia.com/device-plugin.config": "a100-mixed"})
     return lab
@@ -86,9 +81,8 @@ def mig_mixed_labels():
 
 def mig_single_labels():
     lab = gfd("NVIDIA-A100-SXM4-80GB-MIG-1g.10gb", 56, 9728, "ampere", (8, 0), strategy="single",
-              mig_capable=True, machine="p4de.24xlarge")
-    lab.update({"nvidia.com/gpu.multiprocessors": "14", "nvidia.com/gpu.slices.gi": "1", "nvidia.com/gpu.slices.ci": "1",
-                "nvidia.com/mig.config": "all-1g.10gb", "nvidia.com/mig.config.state": "success",
+              mig_capable=True, machine="p4de.24xlarge", single={"sm": 14, "gi": 1})
+    lab.update({"nvidia.com/mig.config": "all-1g.10gb", "nvidia.com/mig.config.state": "success",
                 "nvidia.com/gpu.deploy.mig-manager": "true"})
     return lab
 
@@ -282,9 +276,7 @@ def pod_template(shape, indent):
         "restartPolicy": "Never" if phase in ("Succeeded", "Failed") else "Always",
         "schedulerName": "default-scheduler", "securityContext": {}, "serviceAccount": "default",
         "serviceAccountName": "default", "terminationGracePeriodSeconds": 30,
-        "tolerations": [
-            {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
-            {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}],
+        "tolerations": k.default_tolerations(),
         "volumes": [{"name": "kube-api-access", "projected": {"defaultMode": 420, "sources": [
             {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
             {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}}]}}],
@@ -297,7 +289,7 @@ def pod_template(shape, indent):
     if gated:
         spec["schedulingGates"] = [{"name": "kueue.x-k8s.io/admission"}]
     if any(conts) or inits:
-        spec["tolerations"].insert(0, {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"})
+        spec["tolerations"].insert(0, dict(k.GPU_TOLERATION))
     meta = {"creationTimestamp": "@@created@@", "generateName": "@@gen@@",
             "labels": {"app": "@@app@@", "pod-template-hash": "@@hash@@", "team": "@@ns@@"},
             "managedFields": managed_fields(bound, phase, len(conts), bool(inits)),

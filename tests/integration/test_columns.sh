@@ -51,3 +51,37 @@ on_tty 80 pending -A --snapshot "$MIXED"
 check_eq "$(over 80 "$(rows "$TTY_OUT")")" "0" "pending on an 80-column terminal: every row fits"
 on_tty 120 status --snapshot "$MIXED"
 check_match "$TTY_OUT" '^a100-40gb-01 .* Ready,SchedulingDisabled$' "status on 120 columns: the whole STATUS"
+
+# --- the one fitting rule (render/table.c fit_widths) on the tables that were wider ---------------
+WEEK="$KGPU_ROOT/examples/clusters/gpu-week.json.gz"
+QUEUE="$KGPU_ROOT/tests/fixtures/pending/queue.json"
+# rows2: table rows whose columns may be 2 spaces apart (the third step of the rule)
+rows2() { grep -E '\S  +\S.*\S  +\S.*\S  +\S' <<<"$1"; }
+
+# status with metrics (MEM-USED, UTIL, IDLE): the headers alone need 83 columns at 3 spaces
+on_tty 80 status --snapshot "$WEEK"
+check_eq "$(over 80 "$(rows2 "$TTY_OUT")")" "0" "status with metrics on 80 columns: every table row fits"
+check_match "$TTY_OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +IDLE +STATUS$' \
+  "status with metrics on 80 columns: every header whole"
+kgpu status --snapshot "$WEEK"
+check_not_contains "$OUT" "…" "status with metrics piped: nothing cut"
+check_match "$OUT" '^NAME {3,}PRODUCT {3,}GPUS' "status piped: kubectl's 3 spaces between columns"
+if [ "$(longest "$(rows "$OUT")")" -gt 80 ]; then ok "status with metrics piped: rows as long as they are"; else fail "status piped: rows were cut"; fi
+
+# plan's workloads table is indented by 4: it fits the width beside its indentation
+on_tty 80 plan --snapshot "$MIXED"
+PLAN_ROWS=$(grep -A40 'Workloads' <<<"$TTY_OUT" | grep -E '^    \S.*\S  +\S.*\S  +\S')
+check_match "$PLAN_ROWS" '^    NAMESPACE +WORKLOAD' "plan on 80 columns: the workloads table, indented"
+check_eq "$(over 80 "$PLAN_ROWS")" "0" "plan on 80 columns: every workloads row fits"
+kgpu plan --snapshot "$MIXED"
+check_not_contains "$(grep -A40 'Workloads' <<<"$OUT")" "…" "plan piped: the workloads table whole"
+
+# pending: REASON gives way first (down to 12), then the widest other column (one rule, in
+# table.c, for pending and every other table)
+on_tty 80 pending -A --snapshot "$QUEUE"
+check_eq "$(over 80 "$(rows "$TTY_OUT")")" "0" "pending (a queue) on 80 columns: every row fits"
+check_match "$TTY_OUT" '^ml +lone-1 +nvidia.com/gpu:1 +[0-9]+m +Insufficient +.{11}…$' "pending: REASON cut to 12 first"
+on_tty 200 pending -A --snapshot "$QUEUE"
+check_not_contains "$TTY_OUT" "…" "pending on 200 columns: nothing cut"
+kgpu pending -A --snapshot "$QUEUE"
+check_eq "$(rows "$TTY_OUT")" "$(rows "$OUT")" "pending on 200 columns prints what a pipe gets"

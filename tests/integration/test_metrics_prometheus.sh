@@ -49,6 +49,19 @@ check_usage() {
     esac
   done < <(python3 "$KGPU_ROOT/tests/lib/check_usage.py" "$mode" "$T/expected.json" "$T/$name.json" "$@" 2>&1)
 }
+# check_hours MODE FILE [PRICES]: the series, held times and GPU-hours computed from the samples
+# (tests/lib/check_hours.py) against what kubectl-gpu wrote
+check_hours() {
+  local mode=$1 file=$2 line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) ok "hours $mode: ${line#ok - }" ;;
+      "not ok - "*) fail "hours $mode: ${line#not ok - }" ;;
+      *) fail "hours $mode: $line" ;;
+    esac
+  done < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/dcgm.om" "$CLUSTER" "$KUBECTL_GPU_NOW" \
+             3600 5 "$file" "${3:-}" 2>&1)
+}
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/$1.json" "$2" 2>/dev/null; }
 
 # ---- data and server -------------------------------------------------------------------
@@ -142,6 +155,12 @@ check_eq "$(fakeapi_count 'node-exporter')" 0 "node-exporter service not taken f
 drv svc-plan --kubeconfig "$KUBECONFIG" --workloads --window "$WINDOW"
 check_usage workloads svc-plan
 
+# the snapshot's series and held times (MIG instances on GR_ENGINE_ACTIVE, time-sliced T4s,
+# exported_* pod labels, a duplicate scrape job) equal the samples'
+kgpu snapshot -o "$T/fleet-snap.json"
+check_rc 0 "snapshot through the service proxy"
+check_hours series "$T/fleet-snap.json"
+
 # the status command finds the same Prometheus by itself (it loads the Services)
 kgpu status -o json
 if grep -q "not available yet" <<<"$ERR"; then
@@ -197,6 +216,12 @@ else
   check_rc 0 "status -o json --prometheus"
   printf '%s\n' "$OUT" >"$T/status.json"
   check_usage status status
+  # GPU-hours per namespace over the last hour, MIG devices their slices' part
+  kgpu status -o json --snapshot "$CLUSTER" --prometheus "$PROM_URL" --by namespace --price A100-SXM4-80GB=2.5,T4=0.5
+  printf '%s\n' "$OUT" >"$T/status-byns.json"
+  check_hours groups "$T/status-byns.json" "NVIDIA-A100-SXM4-80GB=2.5,Tesla-T4=0.5"
+  check_eq "$(json_get "$OUT" '[g["gpuHours"] for g in d["groups"] if g["name"] == "media"]')" "[None]" \
+    "a namespace holding GPUs that no series names: GPU-hours unknown (null), not 0"
   kgpu status -o json --snapshot "$CLUSTER"
   check_rc 0 "status without metrics"
   check_eq "$(json_get "$OUT" 'd["metrics"]["source"]')" none "status without metrics: source none"

@@ -5,7 +5,10 @@
 # fake API server.  `plan -o json` and the usage of `status -o json` read live with --prometheus
 # equal those read from `snapshot --prometheus ... -o FILE.json.gz` offline, without
 # --prometheus (only the metrics detail says where the usage came from).  The Prometheus URL's
-# password never reaches the snapshot.
+# password never reaches the snapshot.  The usage series, the held times per (device, pod) and
+# the GPU-hours (status --by namespace, --price) are computed from the backfilled samples by
+# tests/lib/check_hours.py, live and from the snapshot; the data gets one more pod that shared a
+# GPU with a current one for a quarter of the last hour and is gone now.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/fakeapi.sh"
 . "$KGPU_ROOT/tests/lib/prometheus.sh"
@@ -15,7 +18,15 @@ if ! prom_available; then
   ok "prometheus/promtool not installed: snapshot metrics checks skipped"
   exit 0
 fi
-python3 "$KGPU_ROOT/tests/gen/gen_plan_series.py" --spec "$FIX/prom-usage.json" --cluster "$FIX/prom-cluster.json" \
+# a pod of chat-small on a100-01's GPU 7 (beside the current one) from 30 to 15 minutes ago
+python3 - "$FIX/prom-usage.json" "$T/usage.json" <<'PY' || { fail "spec"; exit 1; }
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["gone"].append({"namespace": "inference", "pod": "chat-small-5c4b3a2d1e-yyyyy", "node": "a100-01", "gpu": 7,
+                  "mem": [3000, 4000], "util": [1, 4], "from": 1800, "to": 900})
+json.dump(s, open(sys.argv[2], "w"))
+PY
+python3 "$KGPU_ROOT/tests/gen/gen_plan_series.py" --spec "$T/usage.json" --cluster "$FIX/prom-cluster.json" \
   --openmetrics "$T/plan.om" --expected "$T/expected.json" || { fail "generator failed"; exit 1; }
 prom_backfill "$T/plan.om" "$T/prom-data" && ok "backfilled with promtool" || { fail "backfill"; exit 1; }
 prom_start "$T/prom-data" && ok "prometheus ready at $PROM_URL" || { fail "prometheus did not start"; exit 1; }
@@ -34,12 +45,46 @@ kgpu status --prometheus "$PROM_AUTH_URL" -o json
 check_rc 0 "live status with Prometheus"
 live_status=$OUT
 check_eq "$(json_get "$OUT" 'd["metrics"]["source"]')" "prometheus" "live status: Prometheus"
+# hours: computed from the samples (tests/lib/check_hours.py), then compared offline below
+PRICES="A100-SXM4-80GB=2.5,H100-80GB-HBM3=4"
+# check_hours MODE FILE [PRICES]: counts the checker's ok / not ok lines
+check_hours() {
+  local mode=$1 file=$2 line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) ok "$mode: ${line#ok - }" ;;
+      "not ok - "*) fail "$mode: ${line#not ok - }" ;;
+      *) fail "$mode: $line" ;;
+    esac
+  done < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/plan.om" "$FIX/prom-cluster.json" \
+             "$KUBECTL_GPU_NOW" 3600 5 "$file" "${3:-}" 2>&1)
+}
+kgpu status --prometheus "$PROM_AUTH_URL" --by namespace --price "$PRICES" -o json
+check_rc 0 "live status --by namespace --price"
+live_byns=$OUT
+printf '%s' "$OUT" >"$T/live-byns.json"
+check_hours groups "$T/live-byns.json" "$PRICES"
+kgpu status --prometheus "$PROM_AUTH_URL" --by workload --price "$PRICES" -o json
+check_rc 0 "live status --by workload"
+live_bywl=$OUT
+check_eq "$(json_get "$OUT" '[g["name"] for g in d["groups"] if g["name"].startswith("inference/")]')" \
+  "['inference/Deployment/chat-small', 'inference/Deployment/embed']" "--by workload: the gone pod counts to its Deployment"
+check_eq "$(json_get "$OUT" 'round(sum(g["gpuHours"] for g in d["groups"]), 2)')" \
+  "$(json_get "$live_byns" 'round(sum(g["gpuHours"] for g in d["groups"]), 2)')" "--by workload: the same GPU-hours in all as --by namespace"
+kgpu status --prometheus "$PROM_AUTH_URL" --price "$PRICES" -o json
+check_rc 0 "live status --price"
+live_price=$OUT
+printf '%s' "$OUT" >"$T/live-price.json"
+check_hours summary "$T/live-price.json" "$PRICES"
+kgpu status --prometheus "$PROM_AUTH_URL" --price "$PRICES"
+check_match "$OUT" '^GPU-hours \(last 1h\): [0-9.]+ held, [0-9.]+ idle = [0-9.]+ USD$' "status --price: the idle GPU-hours' cost in the summary"
 
 # ---- the snapshot ----
 kgpu snapshot --prometheus "$PROM_AUTH_URL" -o "$T/snap.json.gz"
 check_rc 0 "snapshot with Prometheus"
 check_eq "$(head -c 2 "$T/snap.json.gz" | od -An -tx1 | tr -d ' ')" "1f8b" "FILE.json.gz is gzip-compressed"
 gzip -dc "$T/snap.json.gz" >"$T/snap.json"
+check_hours series "$T/snap.json"
 check_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a=d["metadata"]["annotations"]; print(a["kubectl-gpu/snapshot-format"], "kubectl-gpu/version" in a)' "$T/snap.json")" \
   "2 True" "format and tool version annotated"
 want=$(python3 - "$T/snap.json" <<'PY'
@@ -53,7 +98,7 @@ for i in d["items"]:
 print(sorted(kinds))
 PY
 )
-check_eq "$want" "['GPUUsage/device', 'GPUUsage/pod', 'UsageSource/devices', 'UsageSource/workloads', 'WorkloadUsage']" \
+check_eq "$want" "['GPUHeld/', 'GPUUsage/device', 'GPUUsage/pod', 'UsageSource/devices', 'UsageSource/workloads', 'WorkloadUsage']" \
   "usage stored: sources, devices, per-pod devices, workloads"
 if grep -qF "$URL_SECRET" "$T/snap.json"; then fail "the Prometheus URL's password is in the snapshot"; else ok "no Prometheus URL password in the snapshot"; fi
 if grep -qF "$FAKEAPI_TOKEN" "$T/snap.json"; then fail "the kubeconfig token is in the snapshot"; else ok "no token in the snapshot"; fi
@@ -75,6 +120,13 @@ kgpu status --snapshot "$T/snap.json.gz" -o json
 check_rc 0 "status --snapshot"
 snorm='json.dumps([d["summary"], d["nodes"], {k: v for k, v in d["metrics"].items() if k != "detail"}], sort_keys=True)'
 check_eq "$(json_get "$OUT" "$snorm")" "$(json_get "$live_status" "$snorm")" "status --snapshot = live status (usage per GPU, idle GPUs, summary)"
+kgpu status --snapshot "$T/snap.json.gz" --by namespace --price "$PRICES" -o json
+check_eq "$OUT" "$live_byns" "status --snapshot --by namespace --price = live (GPU-hours, idle GPU-hours, cost)"
+kgpu status --snapshot "$T/snap.json.gz" --by workload --price "$PRICES" -o json
+check_eq "$OUT" "$live_bywl" "status --snapshot --by workload --price = live"
+kgpu status --snapshot "$T/snap.json.gz" --price "$PRICES" -o json
+check_eq "$(json_get "$OUT" 'd["summary"]["hours"]')" "$(json_get "$live_price" 'd["summary"]["hours"]')" \
+  "status --snapshot --price: the same hours and idle cost in the summary"
 kgpu status --snapshot "$T/snap.json.gz"
 check_rc 0 "status --snapshot, table"
 check_match "$OUT" '^Metrics: prometheus' "the table shows the stored usage"

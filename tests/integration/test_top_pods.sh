@@ -45,6 +45,16 @@ wait_re() {
   done
   return 1
 }
+# wait_gone NAME TEXT [SECONDS]: until the pane no longer shows TEXT
+wait_gone() {
+  local name=$1 text=$2 secs=${3:-10} i
+  for i in $(seq 1 $((secs * 10))); do
+    cap "$name"
+    grep -qF -- "$text" <<<"$SCREEN" || return 0
+    sleep 0.1
+  done
+  return 1
+}
 keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
 check_ok() { if "$@"; then ok "${MSG}"; else fail "${MSG}: screen was:"$'\n'"$SCREEN"; fi; }
 # the first row under the pods header: "ns/name node gpus ..."
@@ -95,6 +105,19 @@ same_row() {
   [ "$gn" = "$wn" ] && return 0
   case "$gn" in *…) [ "${wn#"${gn%…}"}" != "$wn" ] ;; *) return 1 ;; esac
 }
+# wait_first NAME WANT [SECONDS]: until the pods view's first row is WANT ("name node", a name
+# cut with an ellipsis allowed): the screen follows a key within a refresh, under load later;
+# bounded, then the caller's check says what was there
+wait_first() {
+  local name=$1 want=$2 secs=${3:-5} i pn pd
+  for i in $(seq 1 $((secs * 10))); do
+    cap "$name"
+    read -r pn pd _ <<<"$(first_pod_row)"
+    same_row "$pn $pd" "$want" && return 0
+    sleep 0.1
+  done
+  return 1
+}
 read -r P_NAME P_NODE P_GPUS _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE $P_GPUS" "$FIRST_BY_GPUS"; then ok "pods view: the first row holds the most GPUs ($MAXG), as status -o json says"
 else fail "pods view: first row [$P_NAME $P_NODE $P_GPUS], want [$FIRST_BY_GPUS]"; fi
@@ -115,7 +138,7 @@ MSG="s cycles back to GPUs"; check_ok wait_for main "Sort:gpus" 5
 keys main End
 MSG="End: the last pod selected (the list scrolls to it)"; check_ok wait_re main "↑" 5
 keys main Home
-sleep 0.2
+MSG="Home: back at the first row (the scroll mark gone)"; check_ok wait_gone main "↑" 5
 keys main Enter
 MSG="Enter opens the node of the first (selected) pod"; check_ok wait_for main "NODE $P_NODE" 5
 MSG="the pod's node view"; check_ok wait_re main "^ Node +$P_NODE\$" 5
@@ -200,14 +223,14 @@ MSG="metrics: the pods view has MEMORY, UTIL and IDLE"; check_ok wait_re met "GP
 keys met s
 MSG="metrics: s sorts by memory"; check_ok wait_for met "Sort:memory" 5
 keys met Home
-sleep 0.3; cap met
+wait_first met "$BY_MEM" 5
 read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE" "$BY_MEM"; then ok "metrics: the first row uses the most memory ($BY_MEM)"
 else fail "metrics: by memory first row [$P_NAME $P_NODE], want [$BY_MEM]"; fi
 keys met s
 MSG="metrics: s sorts by utilization"; check_ok wait_for met "Sort:utilization" 5
 keys met Home
-sleep 0.3; cap met
+wait_first met "$BY_UTIL" 5
 read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE" "$BY_UTIL"; then ok "metrics: the first row has the highest utilization ($BY_UTIL)"
 else fail "metrics: by utilization first row [$P_NAME $P_NODE], want [$BY_UTIL]"; fi
@@ -219,7 +242,7 @@ BY_IDLE=$(M "'%s %s' % sorted($MP, key=lambda x: (-$IDLE[(x[0], x[1])], x[3] is 
 keys met s
 MSG="metrics: s sorts by idle devices"; check_ok wait_for met "Sort:idle" 5
 keys met Home
-sleep 0.3; wait_for met "Sort:idle" 5
+wait_first met "$BY_IDLE" 5
 read -r P_NAME P_NODE _ <<<"$(first_pod_row)"
 if same_row "$P_NAME $P_NODE" "$BY_IDLE"; then ok "metrics: the first row holds the most idle devices ($MAXIDLE: $BY_IDLE)"
 else fail "metrics: by idle first row [$P_NAME $P_NODE], want [$BY_IDLE]"; fi

@@ -152,7 +152,9 @@ else fail "status -w: repeated tables"; fi
 
 kgpu status -w --snapshot "$KGPU_ROOT/examples/clusters/mixed-fleet.json"
 check_rc 2 "status -w --snapshot is a usage error"
-check_one_line_err "status -w --snapshot"
+# a usage error as every other: the error, then where to read the usage (app.c finish)
+check_eq "error: status --watch follows a live cluster; it cannot be used with --snapshot
+See 'kubectl gpu status --help' for usage." "$ERR" "status -w --snapshot: the error and the usage hint"
 kgpu pending --help
 check_contains "$OUT" "--watch" "pending --help lists --watch"
 

@@ -1,7 +1,9 @@
 /* The one JSON writer (render/json_writer.h): a document written call by call gives the same
  * bytes as render_json of the same cJSON tree, and both are laid out as kubectl prints JSON
  * (Go's json.MarshalIndent(v, "", "  "): one member or element per line, two spaces per
- * level, `"key": value`, empty containers as {} and []). */
+ * level, `"key": value`, empty containers as {} and []).  Its YAML backend: the same calls
+ * give the bytes render_yaml gives the tree, strings YAML would read as another type come
+ * back as the same strings, a stream's documents each start with "---". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include "render/json_writer.h"
 #include "render/render.h"
 #include "util/util.h"
+#include "util/yaml_load.h"
 
 static cJSON *sample_tree(void)
 {
@@ -168,8 +171,166 @@ static void test_misuse(void **state)
     }
 }
 
+/* sample_tree as YAML: block style, the hostile name double-quoted with YAML's escapes, numbers
+ * whole or with 6 significant digits, empty containers in flow style */
+static const char want_yaml[] =
+    "kind: GPUStatus\n"
+    "name: \"gpu-1\\e[31m\\t\\\"q\\\"\\\\\"\n"
+    "count: 8\n"
+    "ratio: 0.3\n"
+    "big: 1e+300\n"
+    "neg: -3.5\n"
+    "ready: true\n"
+    "idle: null\n"
+    "empty: {}\n"
+    "none: []\n"
+    "nodes:\n"
+    "- index: 0\n"
+    "  resources:\n"
+    "    nvidia.com/gpu: 0\n"
+    "  labels:\n"
+    "  - a\n"
+    "  - 2\n"
+    "- index: 1\n"
+    "  resources:\n"
+    "    nvidia.com/gpu: 4\n"
+    "  labels:\n"
+    "  - a\n"
+    "  - 2\n";
+
+static char *yaml_of_calls(void (*calls)(JsonWriter *), bool stream, int *rc)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (stream) jw_init_yaml_stream(jw, f);
+    else jw_init_yaml(jw, f, false);
+    calls(jw);
+    *rc = jw_release(jw);
+    fclose(f);
+    free(jw);
+    return buf;
+}
+
+static void test_yaml_same_bytes(void **state)
+{
+    (void)state;
+    cJSON *d = sample_tree();
+    char *a = NULL;
+    size_t na = 0;
+    FILE *f = open_memstream(&a, &na);
+    assert_int_equal(render_yaml(f, d, false), 0);
+    fclose(f);
+    int rc;
+    char *b = yaml_of_calls(write_calls, false, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(b, a);
+    assert_string_equal(a, want_yaml);
+    free(a);
+    free(b);
+    cJSON_Delete(d);
+}
+
+/* strings a YAML reader would take for booleans, numbers, null, or for structure */
+static const char *const tricky[] = { "true", "no", "Off", "null", "~", "", "1.5", "-1", "0x1f", ".inf", "1e3",
+                                      " lead", "trail ", "a: b", "#c", "- x", "[x]", "{x}", "*x", "&x", "!x",
+                                      "%x", "@x", "`x", "'x'", "\"x\"", "two\nlines", "tab\there", "x #y",
+                                      "nvidia.com/gpu", "1g.10gb", "ü", NULL };
+
+static void write_tricky(JsonWriter *jw)
+{
+    jw_object_begin(jw, NULL);
+    for (size_t i = 0; tricky[i]; i++) jw_string(jw, tricky[i], tricky[i]);
+    jw_array_begin(jw, "list");
+    for (size_t i = 0; tricky[i]; i++) jw_string(jw, NULL, tricky[i]);
+    jw_end(jw);
+    jw_end(jw);
+}
+
+static void test_yaml_strings_stay_strings(void **state)
+{
+    (void)state;
+    int rc;
+    char *text = yaml_of_calls(write_tricky, false, &rc);
+    assert_int_equal(rc, 0);
+    cJSON *back = NULL;
+    char *msg = NULL;
+    assert_int_equal(yaml_load_json(text, strlen(text), &back, &msg), 0);   /* true, 1 plain would read back typed */
+    cJSON *want = cJSON_CreateObject();
+    for (size_t i = 0; tricky[i]; i++) cJSON_AddStringToObject(want, tricky[i], tricky[i]);
+    cJSON *l = cJSON_AddArrayToObject(want, "list");
+    for (size_t i = 0; tricky[i]; i++) cJSON_AddItemToArray(l, cJSON_CreateString(tricky[i]));
+    if (!cJSON_Compare(back, want, true)) fail_msg("YAML did not read back as written:\n%s", text);
+    /* and a plain one stays plain: no quotes where YAML needs none */
+    assert_non_null(strstr(text, "\nnvidia.com/gpu: nvidia.com/gpu\n"));
+    cJSON_Delete(back);
+    cJSON_Delete(want);
+    free(text);
+}
+
+static void write_two_docs(JsonWriter *jw)
+{
+    for (int i = 0; i < 2; i++) {
+        jw_object_begin(jw, NULL);
+        jw_string(jw, "kind", "ConfigMap");
+        jw_number(jw, "count", i);
+        jw_end(jw);
+    }
+}
+
+static void write_two_in_one(JsonWriter *jw) { write_two_docs(jw); }
+
+static void test_yaml_stream(void **state)
+{
+    (void)state;
+    int rc;
+    char *text = yaml_of_calls(write_two_docs, true, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(text, "---\nkind: ConfigMap\ncount: 0\n---\nkind: ConfigMap\ncount: 1\n");
+    cJSON *docs[2];
+    for (int i = 0; i < 2; i++) {
+        docs[i] = cJSON_CreateObject();
+        cJSON_AddStringToObject(docs[i], "kind", "ConfigMap");
+        cJSON_AddNumberToObject(docs[i], "count", i);
+    }
+    char *b = NULL;
+    size_t nb = 0;
+    FILE *f = open_memstream(&b, &nb);
+    assert_int_equal(render_yaml_stream(f, (const cJSON *const *)docs, 2), 0);
+    fclose(f);
+    assert_string_equal(b, text);
+    free(b);
+    free(text);
+    for (int i = 0; i < 2; i++) cJSON_Delete(docs[i]);
+    /* a one-document writer takes one document only */
+    text = yaml_of_calls(write_two_in_one, false, &rc);
+    assert_int_equal(rc, -1);
+    free(text);
+}
+
+static void test_yaml_misuse(void **state)
+{
+    (void)state;
+    for (int which = 0; which < 4; which++) {
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        JsonWriter *jw = malloc(sizeof *jw);
+        jw_init_yaml(jw, f, false);
+        misuse(jw, which);
+        assert_int_equal(jw_release(jw), -1);
+        fclose(f);
+        free(jw);
+        free(buf);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_misuse) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_misuse),
+                                        cmocka_unit_test(test_yaml_same_bytes),
+                                        cmocka_unit_test(test_yaml_strings_stay_strings),
+                                        cmocka_unit_test(test_yaml_stream), cmocka_unit_test(test_yaml_misuse) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,7 +193,7 @@ static void test_collect_offline(void **state)
 
     /* a Prometheus that is not there: none, and the reason names it */
     g.prometheus = "http://127.0.0.1:1";
-    MetricsQuery q = { 600, 10, 90, false };
+    MetricsQuery q = { 600, 10, 90, false, false };
     metrics_collect(&d, &g, NULL, NULL, &q, NULL, NULL);
     assert_string_equal(d.source, "none");
     assert_non_null(strstr(d.detail, "--prometheus http://127.0.0.1:1: "));
@@ -255,7 +255,7 @@ static int print_series(void *ctx, const PromLabel *l, size_t n, const double *t
 static int dump(int argc, char **argv)
 {
     static SourceConfig g;
-    MetricsQuery q = { 3600, 5, 95, false };
+    MetricsQuery q = { 3600, 5, 95, false, false };
     const char *range[4] = { NULL }, *query = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

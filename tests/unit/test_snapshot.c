@@ -22,7 +22,7 @@
 #include <cjson/cJSON.h>
 
 static char dir[PATH_MAX];
-static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true };
+static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true, NULL };
 
 static int setup(void **state)
 {
@@ -332,7 +332,28 @@ static void test_usage_records(void **state)
                             .mem_used_mib = 1234.5, .mem_total_mib = 81920, .util = 0.1 + 0.2, .util_max = NAN, .holders = 1 };
     d.gpus[1] = (GpuUsage){ .node = xstrdup("a100-01"), .gpu = 4, .mig_profile = xstrdup("1g.10gb"), .mig_instance = 7,
                             .mem_used_mib = NAN, .mem_total_mib = 9728, .util = 3, .util_max = 4 };
-    MetricsQuery dq = { 3600, 5, 95, false }, wq = { 7 * 86400, 5, 95, true };
+    /* a series for the first device (the second has none), one per-pod record of it, and the
+     * time one pod held it */
+    d.series_points = 3;
+    d.nseries = 1;
+    d.series_start = 1748858310;
+    d.series_step = 60;
+    d.series_util = xcalloc(3, sizeof(float));
+    d.series_mem = xcalloc(3, sizeof(float));
+    d.series_util[0] = 0.1f; d.series_util[1] = NAN; d.series_util[2] = 2.5f;
+    d.series_mem[0] = 1000; d.series_mem[1] = 1234.5f; d.series_mem[2] = 1.0f / 3;
+    d.gpus[0].series = 1;
+    d.npods = 1;
+    d.pods = xcalloc(1, sizeof *d.pods);
+    d.pods[0] = (GpuUsage){ .node = xstrdup("a100-01"), .gpu = 3, .uuid = xstrdup("GPU-1"), .mig_instance = -1,
+                            .ns = xstrdup("ml"), .pod = xstrdup("p"), .mem_used_mib = 1, .util = 1, .util_max = 2,
+                            .series = 1 };
+    d.nheld = 1;
+    d.held = xcalloc(1, sizeof *d.held);
+    d.held[0] = (UsageHeld){ .node = xstrdup("a100-01"), .gpu = 3, .uuid = xstrdup("GPU-1"), .mig_instance = -1,
+                             .ns = xstrdup("ml"), .pod = xstrdup("gone-pod"), .held_s = 120, .idle_s = 60,
+                             .share_s = 90, .idle_share_s = NAN };
+    MetricsQuery dq = { 3600, 5, 95, false, false }, wq = { 7 * 86400, 5, 95, true, false };
     WorkloadUsage w = { .ns = xstrdup("ml"), .pod = xstrdup("p"), .container = xstrdup("c"), .mem_peak_mib = 9000,
                         .mem_pct_mib = 8123.25, .util_peak = 40, .util_pct = 33.3333333333, .samples = 1008, .devices = 2 };
     cJSON *arr = cJSON_CreateArray();
@@ -373,6 +394,24 @@ static void test_usage_records(void **state)
     assert_int_equal(got.gpus[1].mig_instance, 7);
     assert_int_equal(got.warnings.n, 1);
     assert_true(got.windowed);
+    /* the series: the same floats, NAN kept, the pod record on its device's row */
+    assert_int_equal(got.series_points, 3);
+    assert_true(got.series_start == 1748858310 && got.series_step == 60);
+    const float *su = usage_util_series(&got, &got.gpus[0]), *sm = usage_mem_series(&got, &got.gpus[0]);
+    assert_non_null(su);
+    assert_non_null(sm);
+    assert_null(usage_util_series(&got, &got.gpus[1]));
+    assert_true(su[0] == 0.1f && isnan(su[1]) && su[2] == 2.5f);
+    assert_true(sm[0] == 1000 && sm[1] == 1234.5f && sm[2] == 1.0f / 3);
+    assert_int_equal(got.npods, 1);
+    assert_ptr_equal(usage_util_series(&got, &got.pods[0]), su);
+    /* idle for the trailing run under the threshold: 2.5 % at the last point only */
+    got.idle_threshold = 5;              /* metrics_collect sets it from the query */
+    assert_true(usage_idle_for(&got, &got.gpus[0]) == 60);
+    assert_int_equal(got.nheld, 1);
+    assert_string_equal(got.held[0].pod, "gone-pod");
+    assert_true(got.held[0].held_s == 120 && got.held[0].idle_s == 60 && got.held[0].share_s == 90);
+    assert_true(isnan(got.held[0].idle_share_s));
     usage_free(&got);
     /* handed over once per load */
     memset(&got, 0, sizeof got);
@@ -381,7 +420,7 @@ static void test_usage_records(void **state)
     /* another window: the stored one, with a warning */
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
-    MetricsQuery dq2 = { 7200, 5, 95, false };
+    MetricsQuery dq2 = { 7200, 5, 95, false, false };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &dq2, &got, NULL, NULL));
     assert_int_equal(got.warnings.n, 2);
@@ -402,7 +441,7 @@ static void test_usage_records(void **state)
     cluster_free(&c);
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
-    MetricsQuery wq99 = { 7 * 86400, 5, 99, true };
+    MetricsQuery wq99 = { 7 * 86400, 5, 99, true, false };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &wq99, &got, &gw, &ngw));
     assert_int_equal(got.warnings.n, 1);

@@ -1,8 +1,16 @@
-"""k8s_objects.py — builders for realistic Kubernetes objects, as `kubectl get -o json` prints them.
+"""k8s_objects.py — the one factory of Kubernetes objects for tests, as `kubectl get -o json` prints them.
 
-Used by build_examples.py (the hand-designed example clusters).  Deterministic: uids are derived
-from the object's identity, times from a fixed reference ("now" of the snapshot), so rebuilding
-gives byte-identical files.  Only the Python standard library.
+Two shapes from the same knowledge (GFD and GPU Operator labels, the tolerations admission adds,
+owners' API versions):
+  - full objects as an API server returns them (node, pod, container, scheduler_event,
+    core_event, daemonset, resource_quota, kubectl_list): tests/gen/build_examples.py (the
+    example clusters), build_usage_example.py, tests/fixtures/plan/make_fixtures.py;
+  - compact objects (compact_node, compact_pod, compact_container, compact_event): only the
+    fields the model reads, for fixtures whose numbers are worked out by hand in their comments
+    (tests/fixtures/pending/make_fixtures.py and make_traps.py);
+and the label sets alone for tests/gen/gen_cluster.py, which streams its own templates.
+Deterministic: uids are derived from the object's identity, times from a fixed reference ("now"
+of the snapshot), so rebuilding gives byte-identical files.  Only the Python standard library.
 """
 import hashlib
 import uuid
@@ -49,25 +57,33 @@ def suffix5(*parts):
 def gfd_labels(product, count, memory, family, cc, *, replicas=1, sharing="none",
                mig_strategy=None, mig_capable=False, mps_capable=False,
                mig_devices=None, single=None, driver=("550", "90", "07"), cuda=("12", "4"),
-               machine="unknown"):
-    """labels GPU Feature Discovery writes (shared/reference/gfd-labels.md §1-3)"""
+               machine="unknown", legacy_cuda=True, timestamp="1748857800"):
+    """labels GPU Feature Discovery writes (shared/reference/gfd-labels.md §1-3).
+    legacy_cuda: also the deprecated nvidia.com/cuda.driver.* and cuda.runtime.* names that GFD
+    still writes beside cuda.driver-version.* (False: the newer names only).  A MIG device's or
+    the single strategy's "engines" are optional (older GFD writes none)."""
     d = {
-        "nvidia.com/gfd.timestamp": "1748857800",
+        "nvidia.com/gfd.timestamp": timestamp,
+        "nvidia.com/cuda.driver-version.full": ".".join(driver),
         "nvidia.com/cuda.driver-version.major": driver[0],
         "nvidia.com/cuda.driver-version.minor": driver[1],
         "nvidia.com/cuda.driver-version.revision": driver[2],
-        "nvidia.com/cuda.driver-version.full": ".".join(driver),
-        "nvidia.com/cuda.driver.major": driver[0],
-        "nvidia.com/cuda.driver.minor": driver[1],
-        "nvidia.com/cuda.driver.rev": driver[2],
-        "nvidia.com/cuda.runtime-version.major": cuda[0],
-        "nvidia.com/cuda.runtime-version.minor": cuda[1],
-        "nvidia.com/cuda.runtime-version.full": ".".join(cuda),
-        "nvidia.com/cuda.runtime.major": cuda[0],
-        "nvidia.com/cuda.runtime.minor": cuda[1],
-        "nvidia.com/gpu.machine": machine,
-        "nvidia.com/gpu.count": str(count),
+    }
+    if legacy_cuda:
+        d["nvidia.com/cuda.driver.major"] = driver[0]
+        d["nvidia.com/cuda.driver.minor"] = driver[1]
+        d["nvidia.com/cuda.driver.rev"] = driver[2]
+    d["nvidia.com/cuda.runtime-version.full"] = ".".join(cuda)
+    d["nvidia.com/cuda.runtime-version.major"] = cuda[0]
+    d["nvidia.com/cuda.runtime-version.minor"] = cuda[1]
+    if legacy_cuda:
+        d["nvidia.com/cuda.runtime.major"] = cuda[0]
+        d["nvidia.com/cuda.runtime.minor"] = cuda[1]
+    if machine is not None:             # None: no gpu.machine label (GFD found no machine type)
+        d["nvidia.com/gpu.machine"] = machine
+    d.update({
         "nvidia.com/gpu.product": product,
+        "nvidia.com/gpu.count": str(count),
         "nvidia.com/gpu.memory": str(memory),
         "nvidia.com/gpu.family": family,
         "nvidia.com/gpu.compute.major": str(cc[0]),
@@ -78,14 +94,14 @@ def gfd_labels(product, count, memory, family, cc, *, replicas=1, sharing="none"
         "nvidia.com/mig.capable": "true" if mig_capable else "false",
         "nvidia.com/mps.capable": "true" if mps_capable else "false",
         "nvidia.com/vgpu.present": "false",
-    }
+    })
     if mig_strategy:
         d["nvidia.com/mig.strategy"] = mig_strategy
     if single:   # single strategy with MIG devices: per-device facts on nvidia.com/gpu.*
         d["nvidia.com/gpu.multiprocessors"] = str(single["sm"])
         d["nvidia.com/gpu.slices.gi"] = str(single["gi"])
         d["nvidia.com/gpu.slices.ci"] = str(single["gi"])
-        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), single["engines"]):
+        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), single.get("engines", ())):
             d["nvidia.com/gpu.engines." + e] = str(v)
     for prof, m in (mig_devices or {}).items():
         p = "nvidia.com/mig-" + prof
@@ -94,7 +110,7 @@ def gfd_labels(product, count, memory, family, cc, *, replicas=1, sharing="none"
         d[p + ".multiprocessors"] = str(m["sm"])
         d[p + ".slices.gi"] = str(m["gi"])
         d[p + ".slices.ci"] = str(m["gi"])
-        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), m["engines"]):
+        for e, v in zip(("copy", "decoder", "encoder", "jpeg", "ofa"), m.get("engines", ())):
             d[p + ".engines." + e] = str(v)
         d[p + ".product"] = product + "-MIG-" + prof
         d[p + ".replicas"] = "1"
@@ -102,21 +118,28 @@ def gfd_labels(product, count, memory, family, cc, *, replicas=1, sharing="none"
     return d
 
 
-def operator_labels(mig_capable=False, mig_config=None, mig_state=None, driver="true"):
-    """labels the GPU Operator (and MIG manager) writes (gfd-labels.md §4-5)"""
+# the operands the GPU Operator deploys, as its nvidia.com/gpu.deploy.<operand> labels name them
+OPERANDS = ("driver", "container-toolkit", "device-plugin", "gpu-feature-discovery", "dcgm-exporter", "dcgm",
+            "node-status-exporter", "operator-validator")
+
+
+def deploy_labels(operands, driver="true"):
+    """nvidia.com/gpu.deploy.<operand> for each operand (the driver's value may be "false":
+    a node with a preinstalled driver)"""
+    return {"nvidia.com/gpu.deploy." + o: driver if o == "driver" else "true" for o in operands}
+
+
+def operator_labels(mig_capable=False, mig_config=None, mig_state=None, driver="true", operands=OPERANDS,
+                    upgrade_state="upgrade-done"):
+    """labels the GPU Operator (and MIG manager) writes (gfd-labels.md §4-5); operands: which
+    nvidia.com/gpu.deploy.* it set; upgrade_state None: no driver upgrade label"""
     d = {
         "nvidia.com/gpu.present": "true",
         "nvidia.com/gpu.deploy.operands": "true",
-        "nvidia.com/gpu.deploy.driver": driver,
-        "nvidia.com/gpu.deploy.container-toolkit": "true",
-        "nvidia.com/gpu.deploy.device-plugin": "true",
-        "nvidia.com/gpu.deploy.gpu-feature-discovery": "true",
-        "nvidia.com/gpu.deploy.dcgm-exporter": "true",
-        "nvidia.com/gpu.deploy.dcgm": "true",
-        "nvidia.com/gpu.deploy.node-status-exporter": "true",
-        "nvidia.com/gpu.deploy.operator-validator": "true",
-        "nvidia.com/gpu-driver-upgrade-state": "upgrade-done",
     }
+    d.update(deploy_labels(operands, driver))
+    if upgrade_state:
+        d["nvidia.com/gpu-driver-upgrade-state"] = upgrade_state
     if mig_capable:
         d["nvidia.com/gpu.deploy.mig-manager"] = "true"
         d["nvidia.com/mig.config"] = mig_config or "all-disabled"
@@ -124,9 +147,12 @@ def operator_labels(mig_capable=False, mig_config=None, mig_state=None, driver="
     return d
 
 
+NVIDIA_PCI = {"feature.node.kubernetes.io/pci-10de.present": "true"}   # NFD: an NVIDIA PCI device
+
+
 def nfd_labels():
     return {
-        "feature.node.kubernetes.io/pci-10de.present": "true",
+        **NVIDIA_PCI,
         "feature.node.kubernetes.io/cpu-cpuid.AVX512F": "true",
         "feature.node.kubernetes.io/kernel-version.full": "5.15.0-1063-nvidia",
         "feature.node.kubernetes.io/system-os_release.ID": "ubuntu",
@@ -286,6 +312,15 @@ OWNERS = {
 }
 
 
+def default_tolerations():
+    """what the DefaultTolerationSeconds admission plugin adds to every pod (a new list)"""
+    return [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}]
+
+
+GPU_TOLERATION = {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
+
+
 def pod(ns, name, *, node=None, phase="Running", containers, init=None, owner=None, labels=None,
         age=timedelta(hours=5), tolerations=None, node_selector=None, priority_class=None,
         priority=0, gates=None, scheduled_msg=None, waiting_reason=None, exit_code=None,
@@ -311,10 +346,7 @@ def pod(ns, name, *, node=None, phase="Running", containers, init=None, owner=No
             "kind": kind, "name": oname, "uid": uid(kind, ns, oname)}]
         if kind in ("ReplicaSet", "DaemonSet", "Job"):
             meta["generateName"] = name[:len(name) - len(name.split("-")[-1])]
-    tol = [
-        {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
-        {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
-    ]
+    tol = default_tolerations()
     if tolerations:
         tol = tolerations + tol
     spec = {
@@ -548,3 +580,111 @@ def kubectl_list(items):
     return {"apiVersion": "v1", "items": items, "kind": "List",
             "metadata": {"resourceVersion": "",
                          "annotations": {"kubectl-gpu/snapshot-time": NOW.strftime("%Y-%m-%dT%H:%M:%SZ")}}}
+
+
+# ---------------------------------------------------------------- compact objects
+# The fields the model reads and nothing else, at the fixed times of the pending fixtures (their
+# snapshot's now is 2025-01-15T12:00:00Z).  Key order is the builders' (these files are not
+# key-sorted).
+
+COMPACT_CREATED = "2025-01-15T11:35:00Z"      # pending pods: 25m old
+COMPACT_OLD = "2025-01-14T12:00:00Z"          # nodes and running pods
+COMPACT_SCHEDULED = "2025-01-15T11:58:00Z"    # the scheduler's last attempt
+
+
+def compact_gfd_labels(product, count, memory, family="ampere", mig_capable=True, extra=None):
+    """a GPU node's labels as GFD (driver 550.54.15, CUDA 12.4) and the operator write them"""
+    l = {"kubernetes.io/os": "linux", "nvidia.com/gpu.present": "true"}
+    l.update(gfd_labels(product, count, memory, family, (9 if family == "hopper" else 8, 0),
+                        mig_capable=mig_capable, driver=("550", "54", "15"), cuda=("12", "4"),
+                        machine="PIO-4124GS-TNR-01-NC24B", legacy_cuda=False, timestamp="1736940000"))
+    l.update(deploy_labels(("device-plugin", "gpu-feature-discovery", "dcgm-exporter")))
+    l.update(NVIDIA_PCI)
+    l.update(extra or {})
+    return l
+
+
+def compact_node(name, labels=None, gpus=None, cpu="96", memory="1056561968Ki", pods="110", taints=None,
+                 unschedulable=False, ready=True, extra_res=None):
+    res = {"cpu": cpu, "memory": memory, "pods": pods, "ephemeral-storage": "1845300328Ki"}
+    if gpus is not None:
+        res.update(gpus)
+    res.update(extra_res or {})
+    labels = dict(labels or {})
+    labels.setdefault("kubernetes.io/hostname", name)
+    spec = {}
+    if taints:
+        spec["taints"] = taints
+    if unschedulable:
+        spec["unschedulable"] = True
+    cond = {"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "kubelet is posting ready status"}
+    if not ready:
+        cond = {"type": "Ready", "status": "Unknown", "reason": "NodeStatusUnknown",
+                "message": "Kubelet stopped posting node status."}
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "uid": "uid-node-" + name, "creationTimestamp": COMPACT_OLD, "labels": labels},
+            "spec": spec,
+            "status": {"capacity": res, "allocatable": res, "conditions": [cond]}}
+
+
+def compact_container(name, gpu=None, resource="nvidia.com/gpu", cpu="4", memory="32Gi", restart=None):
+    lim = {}
+    req = {"cpu": cpu, "memory": memory}
+    if gpu:
+        lim[resource] = str(gpu)
+        req[resource] = str(gpu)
+    c = {"name": name, "image": "nvcr.io/nvidia/pytorch:24.05-py3", "resources": {"requests": req, "limits": lim}}
+    if restart:
+        c["restartPolicy"] = restart
+    return c
+
+
+def compact_pod(ns, name, containers, node_name=None, phase=None, priority=0, init=None, tolerations=None,
+                node_selector=None, affinity=None, gates=None, condition=None, owner=None, nominated=None,
+                created=COMPACT_CREATED, priority_class=None):
+    """condition: (reason, message) of PodScheduled=False for an unbound pod; owner: (kind, name)"""
+    spec = {"containers": containers, "schedulerName": "default-scheduler", "priority": priority,
+            "restartPolicy": "Never",
+            "tolerations": default_tolerations() + (tolerations or [])}
+    if priority_class:
+        spec["priorityClassName"] = priority_class
+    if init:
+        spec["initContainers"] = init
+    if node_name:
+        spec["nodeName"] = node_name
+    if node_selector:
+        spec["nodeSelector"] = node_selector
+    if affinity:
+        spec["affinity"] = affinity
+    if gates:
+        spec["schedulingGates"] = [{"name": g} for g in gates]
+    status = {"phase": phase or ("Running" if node_name else "Pending"), "qosClass": "Burstable"}
+    conds = []
+    if node_name:
+        conds.append({"type": "PodScheduled", "status": "True", "lastTransitionTime": created})
+    elif condition:
+        reason, msg = condition
+        conds.append({"type": "PodScheduled", "status": "False", "reason": reason, "message": msg,
+                      "lastTransitionTime": COMPACT_SCHEDULED})
+    status["conditions"] = conds
+    if nominated:
+        status["nominatedNodeName"] = nominated
+    meta = {"name": name, "namespace": ns, "uid": "uid-pod-" + name, "creationTimestamp": created}
+    if owner:
+        meta["ownerReferences"] = [{"apiVersion": OWNERS.get(owner[0], "apps/v1"), "kind": owner[0],
+                                    "name": owner[1], "uid": "uid-" + owner[1], "controller": True}]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
+
+
+def compact_event(ns, name, kind, obj, reason, message, last=COMPACT_SCHEDULED, count=12, uid=None):
+    """a Warning event about obj (a Pod: FailedScheduling; an owner: FailedCreate)"""
+    inv = {"kind": kind, "namespace": ns, "name": obj}
+    if kind == "Pod":
+        inv["apiVersion"] = "v1"
+        inv["uid"] = uid or "uid-pod-" + obj
+    return {"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": ns, "creationTimestamp": "2025-01-15T11:36:00Z"},
+            "involvedObject": inv, "reason": reason, "message": message, "type": "Warning",
+            "source": {"component": "default-scheduler" if reason == "FailedScheduling" else
+                       ("replicaset-controller" if kind == "ReplicaSet" else "job-controller")},
+            "firstTimestamp": "2025-01-15T11:36:00Z", "lastTimestamp": last, "count": count}

@@ -2,10 +2,15 @@
  *
  * --sort-by takes the paths kubectl users type for pods (.metadata.name, .metadata.namespace,
  * .metadata.creationTimestamp, .spec.priority) and the keys of a pod in `pending -o json`
- * (.namespace, .name, .verdict).  Ascending, as kubectl (creationTimestamp: oldest first);
+ * (.namespace, .name, .verdict), and any other JSONPath into a pod of -o json (render/jsonpath.h),
+ * sorted by its first value.  Ascending, as kubectl (creationTimestamp: oldest first);
  * ties keep the list's order, unknown values last.
  */
-#include "cmd/pending_view.h"
+#include "render/pending_view.h"
+#include "render/custom_columns.h"
+#include "render/jsonpath.h"
+#include "render/render_explain.h"
+#include <cjson/cJSON.h>
 #include "render/text.h"
 #include "model/labels.h"
 #include "util/error.h"
@@ -44,7 +49,22 @@ static int field_of(const char *path)
     return -1;
 }
 
-bool pending_sort_field_known(const char *path) { return field_of(path) >= 0; }
+/* any other path: a JSONPath into a pod of -o json (render/jsonpath.h), or NULL */
+static JsonPath *sort_path(const char *path)
+{
+    Error err = { 0 };
+    return path && *path && field_of(path) < 0 ? jsonpath_compile(path, &err) : NULL;
+}
+
+bool pending_sort_field_known(const char *path)
+{
+    if (field_of(path) >= 0) return true;
+    JsonPath *p = sort_path(path);
+    jsonpath_free(p);
+    return p != NULL;
+}
+
+bool pending_sort_is_path(const char *path) { return path && field_of(path) < 0; }
 
 typedef struct { const ExplanationList *l; Field f; } Ctx;
 
@@ -73,19 +93,47 @@ static int cmp_items(const void *a, const void *b, void *vctx)
     return ia < ib ? -1 : ia > ib;
 }
 
-void pending_sort(ExplanationList *l, const char *sort_by)
+static int cmp_keys(const void *a, const void *b, void *vkeys)
+{
+    cJSON *const *keys = vkeys;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    int c = jsonpath_value_compare(keys[ia], keys[ib]);
+    if (c) return c;
+    return ia < ib ? -1 : ia > ib;
+}
+
+int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes)
 {
     int f = field_of(sort_by);
-    if (f < 0 || l->n < 2) return;
-    size_t *order = xcalloc(l->n, sizeof *order);
+    JsonPath *p = f < 0 ? sort_path(sort_by) : NULL;
+    if (f < 0 && !p) return 0;
+    cJSON **keys = NULL;
+    bool any = false;
+    if (p) {                                 /* one small key per pod, not the pods' JSON */
+        keys = xcalloc(l->n ? l->n : 1, sizeof *keys);
+        for (size_t i = 0; i < l->n; i++) {
+            cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+            const cJSON *v = jsonpath_first(p, j);
+            keys[i] = v ? cJSON_Duplicate(v, true) : NULL;
+            any |= v != NULL;
+            cJSON_Delete(j);
+        }
+        jsonpath_free(p);
+    }
+    int rc = keys && l->n && !any ? -1 : 0;  /* kubectl: no object has the field: an error */
+    size_t *order = xcalloc(l->n ? l->n : 1, sizeof *order);
     for (size_t i = 0; i < l->n; i++) order[i] = i;
     Ctx ctx = { l, (Field)f };
-    sort_r(order, l->n, sizeof *order, cmp_items, &ctx);
+    if (keys) sort_r(order, l->n, sizeof *order, cmp_keys, keys);
+    else sort_r(order, l->n, sizeof *order, cmp_items, &ctx);
+    for (size_t i = 0; keys && i < l->n; i++) cJSON_Delete(keys[i]);
+    free(keys);
     Explanation *sorted = xcalloc(l->n, sizeof *sorted);
     for (size_t i = 0; i < l->n; i++) sorted[i] = l->items[order[i]];
-    memcpy(l->items, sorted, l->n * sizeof *sorted);
+    if (l->n) memcpy(l->items, sorted, l->n * sizeof *sorted);
     free(sorted);
     free(order);
+    return rc;
 }
 
 int pending_print_names(const ExplanationList *l)
@@ -120,4 +168,42 @@ int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
     l->n = k;
     label_selector_free(&ls);
     return 0;
+}
+
+/* ---- -o custom-columns: one row per pod of -o json ---- */
+
+typedef struct { CustomColumns *cc; size_t max_nodes; Error err; } ColumnsCtx;
+
+static int add_pod_row(void *vctx, Explanation *e)
+{
+    ColumnsCtx *ctx = vctx;
+    cJSON *j = explanation_to_json_max(e, false, ctx->max_nodes);   /* the item -o json lists */
+    int rc = custom_columns_add(ctx->cc, j, &ctx->err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+int pending_print_columns(const Cluster *c, const char *ns, ExplanationList *l, CustomColumns *cc, bool no_headers,
+                          size_t max_nodes, Error *err)
+{
+    ColumnsCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cc = cc;
+    ctx.max_nodes = max_nodes;
+    int rc = 0;
+    if (l) {
+        for (size_t i = 0; i < l->n && rc == 0; i++) rc = add_pod_row(&ctx, &l->items[i]);
+    } else {
+        explain_pending_each(c, ns, add_pod_row, &ctx);
+        rc = ctx.err.set ? -1 : 0;
+    }
+    if (rc) {
+        *err = ctx.err;
+        return -1;
+    }
+    if (!custom_columns_rows(cc)) {                  /* kubectl: "No resources found" on stderr */
+        if (ns) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
+        else text_printf(stderr, "No pending GPU pods.\n");
+    }
+    return custom_columns_print(cc, stdout, no_headers);
 }

@@ -1,0 +1,187 @@
+/* top_source.c — what `kubectl gpu top` shows, made on the feed's worker (top_source.h).
+ *
+ * What is loaded mirrors `status` (nodes, pods of every namespace, the GPU DaemonSets, the
+ * ClusterPolicy, services to find Prometheus) plus what `pending` needs (events, quotas).
+ * -n NS scopes the pods as kubectl's does (the namespace's path): listed and watched, pods,
+ * events and quotas are those of the namespace only (the header says "pods: NS"; node
+ * allocation then counts those pods only).  -l SEL selects nodes, as for status: the nodes are
+ * listed and watched with that labelSelector, pods bound to other nodes count nowhere, and
+ * the header says "nodes: SEL".
+ * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
+ * when the cluster lists were read again — explain_pending over the new cluster, without the
+ * fixes (the explain view computes them for the one pod it shows).
+ *
+ * Live: the cluster is listed once, then followed by watches (sources/watch.h): the feed's
+ * worker applies the queued events to the TopCluster in place (model/cluster_live.h), holding
+ * the feed's data lock until the TopData rebuilt from it is published (tui_feed.h), and the
+ * watcher wakes the worker when events arrive, so a change shows within WATCH_BATCH seconds
+ * plus the rebuild.  The metrics are collected every --interval; in between, the last ones
+ * are shown again (a copy) under the changed cluster.  A kind whose watch is lost is resumed
+ * or listed again by the watcher alone.  When the watches cannot start, the lists are read
+ * again every CLUSTER_EVERY intervals (or when the user presses r) as before.  The worker
+ * keeps the newest TopCluster and the API client between refreshes; only it touches them.
+ * With --snapshot there is one load and no refresh.
+ */
+#include "cmd/top_source.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include "analysis/explain.h"
+#include "sources/loader.h"
+#include "sources/metrics.h"
+#include "model/cluster_live.h"
+#include "sources/watch.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WATCH_BATCH 0.25          /* seconds: changes closer than this are applied together */
+
+static double mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void wake_feed(void *ctx)
+{
+    TopSource *s = ctx;
+    pthread_mutex_lock(&s->notify_mu);
+    if (s->feed) feed_refresh_now(s->feed);
+    pthread_mutex_unlock(&s->notify_mu);
+}
+
+/* the queued watch events applied to the current cluster; true when something changed (the
+ * data lock is then held until this fetch's result is published) */
+static bool apply_watch(TopSource *s)
+{
+    double since = mono_seconds() - s->applied_mono;
+    if (since < WATCH_BATCH) {                  /* a burst: take it as one change */
+        struct timespec ts = { 0, (long)((WATCH_BATCH - since) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
+    WatchEvent *evs = watcher_take(s->watch, 0);
+    if (!evs) return false;
+    feed_hold_data();
+    Cluster *c = &s->cur->cluster;
+    for (WatchEvent *e = evs; e; e = e->next) {
+        Error ae = { 0 };
+        switch (e->type) {
+        case WATCH_RELIST_BEGIN: s->relisting[e->kind] = true; cluster_live_reset(c, e->kind); break;
+        case WATCH_RELIST_END: s->relisting[e->kind] = false; break;
+        case WATCH_UPSERT: case WATCH_DELETE:
+            cluster_live_apply(c, e->kind, e->type == WATCH_DELETE ? LIVE_DELETE : LIVE_UPSERT, e->obj, &ae);
+            break;
+        }
+    }
+    watch_events_free(evs);
+    cluster_live_commit(c);
+    c->now = (int64_t)time(NULL);
+    explanation_list_free(&s->cur->pending);
+    explain_pending_opts(c, s->pending_ns, false, &s->cur->pending);
+    s->cur->loaded_at = (int64_t)time(NULL);
+    s->applied_mono = mono_seconds();
+    return true;
+}
+
+void *top_fetch(void *ctx, bool full, Error *err)
+{
+    TopSource *s = ctx;
+    if (s->cur && s->watch) {
+        /* watching: the lists are never read again; a change or due metrics make new data */
+        bool metrics_due = !s->g.no_metrics && !(s->metrics_none && !s->g.prometheus) &&
+                           mono_seconds() - s->metrics_mono >= s->interval * 0.9;
+        if (metrics_due || !s->have_usage) {
+            /* before the changes: the data lock is not held while the sources answer (only
+             * this thread writes the cluster; reading it beside the screen is safe) */
+            /* the series have a point a minute: fetched once a minute, kept in between */
+            bool series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
+            MetricsQuery q = { 3600, 5, 95, false, series_due };
+            UsageData prev = s->usage;
+            bool had = s->have_usage;
+            metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+            if (series_due) s->series_mono = mono_seconds();
+            else if (had) usage_take_series(&s->usage, &prev);
+            if (had) usage_free(&prev);
+            s->have_usage = true;
+            s->metrics_mono = mono_seconds();
+            s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;
+        }
+        bool changed = apply_watch(s);
+        WatchStats ws;
+        watcher_stats(s->watch, &ws);
+        if (!changed && !metrics_due && ws.lost == s->watch_lost) return NULL;
+        s->watch_lost = ws.lost;
+        TopData *d = xcalloc(1, sizeof *d);
+        d->tc = top_cluster_ref(s->cur);
+        usage_copy(&d->usage, &s->usage);
+        d->metrics_at = (int64_t)time(NULL);
+        status_build(&d->status, &s->cur->cluster, &d->usage, NULL);
+        d->watching = true;
+        d->watch_lost = ws.lost;
+        return d;
+    }
+    if (!s->cur) full = true;
+    if (!full && (s->g.no_metrics || (s->metrics_none && !s->g.prometheus)))
+        return NULL;              /* nothing changes between cluster reloads: not a failure */
+    if (full) {
+        TopCluster *tc = top_cluster_new();
+        LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
+                           .daemonsets = true, .clusterpolicy = true, .configmaps = true,
+                           .services = !s->g.no_metrics && !s->g.prometheus,
+                           .pod_namespace = s->pending_ns, .node_selector = s->g.selector };
+        ApiClient *api = NULL;
+        bool watch = s->live && !s->cur;        /* the first load is followed by watches */
+        if (watch) cluster_live_enable(&tc->cluster);
+        if ((watch ? cluster_load_at(&tc->cluster, &s->g.source, &rq, s->rv, &api, err)
+                   : cluster_load(&tc->cluster, &s->g.source, &rq, &api, err)) < 0) {
+            top_cluster_unref(tc);
+            return NULL;
+        }
+#ifdef __GLIBC__
+        malloc_trim(0);             /* the pages read are gone: give their memory back */
+#endif
+        if (watch) {
+            Error we = { 0 };
+            s->watch = watcher_start(&s->g.source, &rq, &tc->cluster, s->rv, &we);   /* NULL: lists as before */
+            if (s->watch) watcher_set_notify(s->watch, wake_feed, s);
+        }
+        tc->loaded_at = (int64_t)time(NULL);
+        /* rows only: the explain view makes the full explanation for the pod it shows (tui_app.c) */
+        explain_pending_rows(&tc->cluster, s->pending_ns, &tc->pending);
+        top_cluster_unref(s->cur);
+        s->cur = tc;
+        if (s->api) apiclient_free(s->api);
+        s->api = api;
+    }
+    TopData *d = xcalloc(1, sizeof *d);
+    d->tc = top_cluster_ref(s->cur);
+    if (s->live && !s->metrics_deferred && !s->g.no_metrics) {
+        /* the first screen does not wait for the metrics sources (an unreachable exporter
+         * is retried for seconds): they come with the next refresh, one interval later */
+        d->usage.source = xstrdup("none");
+        d->usage.detail = xstrdup("not collected yet (next refresh)");
+        s->metrics_deferred = true;
+    } else {
+        MetricsQuery q = { 3600, 5, 95, false, true };     /* the idle window and threshold of `status` */
+        metrics_collect(&d->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+        d->metrics_at = (int64_t)time(NULL);
+        s->metrics_none = !d->usage.source || strcmp(d->usage.source, "none") == 0;
+    }
+    status_build(&d->status, &s->cur->cluster, &d->usage, NULL);
+    d->watching = s->watch != NULL;
+    return d;
+}
+
+void top_source_release(TopSource *s)
+{
+    watcher_stop(s->watch);
+    for (int k = 0; k < OBJ__COUNT; k++) free(s->rv[k]);
+    if (s->have_usage) usage_free(&s->usage);
+    top_cluster_unref(s->cur);
+    if (s->api) apiclient_free(s->api);
+}

@@ -1,0 +1,8 @@
+/* usage_int.h — between usage.c and usage_copy.c (private to src/model). */
+#ifndef KGPU_USAGE_INT_H
+#define KGPU_USAGE_INT_H
+#include "model/usage.h"
+
+/* dst's series arrays become src's, shared and counted (freed by the last usage_free) */
+void usage_series_share(UsageData *dst, const UsageData *src);
+#endif

@@ -1,0 +1,261 @@
+/* pending.c — the presentation of `kubectl gpu pending` (render/pending.h): the table (one row
+ * per group of identical waiting pods), -o name, and the JSON/YAML list.
+ *
+ * JSON and YAML are written one pod at a time (explain_pending_each) through the JSON writer
+ * (render/json_writer.h; YAML by its libyaml backend), in exactly the text render_json and
+ * render_yaml give the whole document: a queue's explanations together would not fit in
+ * memory at once.  Sorted or -l-filtered, the list is made first and written pod by pod.
+ */
+#include "render/pending.h"
+#include "render/pending_view.h"
+#include "render/render.h"
+#include "render/render_explain.h"
+#include "render/json_writer.h"
+#include "render/table.h"
+#include "render/text.h"
+#include "util/error.h"
+#include "util/strmap.h"
+#include "util/util.h"
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows of `pending`.  Owners whose pods a ResourceQuota refused are rows too ("KIND/NAME (not
+ * created)"); `status` counts pods only and names those owners beside its count.  On a terminal
+ * REASON is cut to the width with an ellipsis; -o wide or a pipe prints it whole, and wide adds
+ * PRIORITY and whether the scheduler's message agrees. */
+/* Identical waiting pods — the same owner, the same requests, the same verdict and reason —
+ * are one row of the narrow table (a Job's queue of 1,500 pods is one line): NAME is
+ * "KIND/OWNER (N pods)", AGE the oldest pod's.  A row stands where its first pod (by name)
+ * would; pods without an owner and owners not created are never grouped.  -o wide and the
+ * JSON/YAML list every pod. */
+/* groups[i]: how many pods row i stands for (0: folded into an earlier row); *oldest: the
+ * group's largest age */
+static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldest)
+{
+    StrMap *m = strmap_new();
+    size_t rows = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        char *key = explanation_group_key(&l->items[i]);
+        size_t first = key ? (size_t)(uintptr_t)strmap_get(m, key) : 0;
+        if (first) {
+            count[first - 1]++;
+            if (l->items[i].age > oldest[first - 1]) oldest[first - 1] = l->items[i].age;
+            count[i] = 0;
+        } else {
+            if (key) strmap_put(m, key, (void *)(uintptr_t)(i + 1));
+            count[i] = 1;
+            oldest[i] = l->items[i].age;
+            rows++;
+        }
+        free(key);
+    }
+    strmap_free(m, NULL);
+    return rows;
+}
+
+static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color, bool headers_line)
+{
+    if (l->n == 0) {
+        if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
+        else printf("No pending GPU pods.\n");
+        return;
+    }
+    size_t *count = xcalloc(l->n, sizeof *count);
+    int64_t *oldest = xcalloc(l->n, sizeof *oldest);
+    if (wide) {
+        for (size_t i = 0; i < l->n; i++) { count[i] = 1; oldest[i] = l->items[i].age; }
+    } else {
+        group_rows(l, count, oldest);
+    }
+    static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "PRIORITY", "SCHEDULER", "REASON" };
+    static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
+    size_t ncols = wide ? 8 : 6;
+    char **cells = xcalloc(l->n * ncols, sizeof *cells);
+    for (size_t i = 0; i < l->n; i++) {
+        const Explanation *e = &l->items[i];
+        if (!count[i]) continue;
+        char **row = &cells[i * ncols];
+        size_t k = 0;
+        row[k++] = xstrdup(e->ns);
+        row[k++] = !e->created ? xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name)
+                   : count[i] > 1 ? xasprintf("%s/%s (%zu pods)", e->owner_kind, e->owner_name, count[i])
+                   : xstrdup(e->name);
+        row[k++] = explanation_gpus(e);
+        char age[16] = "<unknown>";
+        if (oldest[i] >= 0) format_age(oldest[i], age, sizeof age);
+        row[k++] = xstrdup(age);
+        row[k++] = xstrdup(verdict_name(e->verdict));
+        if (wide) {
+            row[k++] = e->pod ? xasprintf("%d", e->pod->priority) : xstrdup("-");
+            row[k++] = xstrdup(!e->sched_text ? "-" : e->agrees ? "agrees" : "disagrees");
+        }
+        row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
+    }
+    Table *t = table_new(wide ? headers : narrow, ncols);
+    table_keep_whole(t, wide);
+    table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
+    for (size_t i = 0; i < l->n; i++) {
+        const Explanation *e = &l->items[i];
+        if (!count[i]) continue;
+        table_add_row(t);
+        for (size_t c = 0; c < ncols; c++) {
+            if (c == 4) table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
+            else table_cell(t, cells[i * ncols + c]);
+            free(cells[i * ncols + c]);
+        }
+    }
+    free(cells);
+    free(count);
+    free(oldest);
+    table_print_rows(t, stdout, color, headers_line);
+    table_free(t);
+}
+
+/* Per pod, "nodes" lists the PENDING_NODES nodes nearest to holding it (those that could hold
+ * it first; analysis explanation_nodes_that_matter) and "nodeCounts" how many nodes there are
+ * of each kind: a queue of 1,500 pods on 1,000 nodes is a few MB, not GB of every node's
+ * reasons repeated per pod.  --all-nodes lists every node, as explain -o json does. */
+#define PENDING_NODES 10
+
+/* the "nodes" of the pods of one intent (explain_intent.c) are the same text: rendered once,
+ * at the depth of a pod's key, and written into each of those pods as raw JSON.  The texts of
+ * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
+ * its address): the pods of a few intents come interleaved, by name. */
+#define NODES_TEXTS 8
+typedef struct { ExplainShared *shared; char *text; size_t listed; } NodesText;
+typedef struct { JsonWriter *jw; size_t max_nodes; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
+
+static char *render_text(const cJSON *v, int depth)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = render_json_value(f, v, depth);
+    if (fclose(f) != 0 || rc) { free(buf); return NULL; }
+    return buf;
+}
+
+static int write_pod(void *ctx, Explanation *e)
+{
+    PodsOut *po = ctx;
+    const char *text = NULL;
+    size_t listed = 0;
+    for (size_t i = 0; !po->jw->yaml && e->shared && i < NODES_TEXTS && !text; i++)
+        if (po->texts[i].shared == e->shared) { text = po->texts[i].text; listed = po->texts[i].listed; }
+    if (!po->jw->yaml && e->shared && !text) {
+        NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
+        free(t->text);
+        explain_shared_unref(t->shared);
+        t->shared = explain_shared_ref(e->shared);
+        cJSON *nodes = explanation_nodes_json_max(e, po->max_nodes);
+        t->listed = listed = (size_t)cJSON_GetArraySize(nodes);
+        t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
+        cJSON_Delete(nodes);
+        text = t->text;
+    }
+    cJSON *j;
+    if (text) {
+        size_t n = e->nnodes;
+        e->nnodes = 0;
+        j = explanation_to_json_max(e, false, po->max_nodes);
+        e->nnodes = n;
+        cJSON_ReplaceItemInObject(j, "nodeCounts", explanation_node_counts_json(e, listed));
+        cJSON *raw = cJSON_CreateNull();
+        raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
+        raw->valuestring = (char *)text;
+        cJSON_ReplaceItemInObject(j, "nodes", raw);
+    } else {
+        j = explanation_to_json_max(e, false, po->max_nodes);
+    }
+    jw_value(po->jw, NULL, j);                   /* an element of the "pods" array */
+    cJSON_Delete(j);
+    return po->jw->failed ? -1 : 0;
+}
+
+/* {"apiVersion", "kind", "namespace", ["selector",] "pods": [...], "warnings"} as JSON or YAML;
+ * the pods of l, or (l NULL) written as they are explained */
+static int write_list(const Cluster *c, const char *ns, const char *selector, size_t max_nodes, bool yaml,
+                      const ExplanationList *l)
+{
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return -1;
+    if (yaml) jw_init_yaml(jw, stdout, false);
+    else jw_init(jw, stdout);
+    jw_object_begin(jw, NULL);
+    jw_string(jw, "apiVersion", KGPU_API_VERSION);
+    jw_string(jw, "kind", "GPUPending");
+    jw_string(jw, "namespace", ns);              /* null with -A */
+    if (selector) jw_string(jw, "selector", selector);
+    jw_array_begin(jw, "pods");
+    if (l) {
+        for (size_t i = 0; i < l->n; i++) {
+            cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+            jw_value(jw, NULL, j);
+            cJSON_Delete(j);
+        }
+    } else {
+        PodsOut po;
+        memset(&po, 0, sizeof po);
+        po.jw = jw;
+        po.max_nodes = max_nodes;
+        explain_pending_each(c, ns, write_pod, &po);
+        for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
+    }
+    jw_end(jw);
+    jw_array_begin(jw, "warnings");
+    for (size_t i = 0; i < c->warnings.n; i++) jw_string(jw, NULL, c->warnings.v[i]);
+    jw_end(jw);
+    jw_end(jw);
+    int rc = jw_release(jw);
+    free(jw);
+    return rc;
+}
+
+int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
+{
+    const char *ns = v->ns;
+    RenderFormat fmt = v->fmt;
+    size_t max_nodes = v->all_nodes ? 0 : PENDING_NODES;
+    bool selected = v->selector && *v->selector;
+    bool doc = !v->columns && (fmt == RENDER_JSON || fmt == RENDER_YAML);
+    if (doc && !v->sort_by && !selected)                     /* streamed */
+        return write_list(c, ns, NULL, max_nodes, fmt == RENDER_YAML, NULL);
+    if (v->columns && !v->sort_by && !selected)              /* a row per pod as it is explained */
+        return pending_print_columns(c, ns, NULL, v->columns, v->no_headers, max_nodes, out_err);
+    ExplanationList l = { NULL, 0, 0 };
+    bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
+    if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
+    else explain_pending(c, ns, &l);
+    if (pending_sort(&l, v->sort_by, max_nodes) < 0) {
+        error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
+                  "%s, or any JSONPath into a pod)", v->sort_by, pending_sort_fields_help);
+        explanation_list_free(&l);
+        return -2;
+    }
+    Error err = { 0 };
+    if (pending_filter_labels(&l, v->selector, &err) < 0) {
+        error_set(out_err, "-l: %s", err.msg);
+        explanation_list_free(&l);
+        return -2;
+    }
+    int rc = 0;
+    if (table && v->warnings)
+        for (size_t i = 0; i < c->warnings.n; i++) text_printf(stderr, "warning: %s\n", c->warnings.v[i]);
+    if (v->columns) {
+        rc = pending_print_columns(c, ns, &l, v->columns, v->no_headers, max_nodes, out_err);
+    } else if (fmt == RENDER_NAME) {
+        rc = pending_print_names(&l);
+    } else if (table) {
+        if (selected && v->warnings)               /* what -l left out */
+            text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);
+        print_table(&l, ns, fmt == RENDER_WIDE, v->color, !v->no_headers);
+    } else {
+        rc = write_list(c, ns, selected ? v->selector : NULL, max_nodes, fmt == RENDER_YAML, &l);
+    }
+    explanation_list_free(&l);
+    return rc;
+}

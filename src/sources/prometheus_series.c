@@ -1,0 +1,344 @@
+/* prometheus_series.c — the downsampled usage series of every device over the window and how
+ * long each pod held each device (usage.h: UsageData.series_*, UsageData.held), from one
+ * query_range through the Prometheus client (prometheus.c).
+ *
+ * The server downsamples: each point is max_over_time over one step of the window, aggregated
+ * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
+ * answer has about 60 points per device, field and pod, never raw samples.  One query_range
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points are kept as
+ * floats in one array per field (rows of series_points), and the per-pod bookkeeping is two
+ * bit masks per (device, pod): presence and "busy" (at or over the idle threshold).
+ *
+ * Per device and point, several pod series (time-slicing) combine as dcgm.h says for the
+ * instant values: equal values are the device's value repeated per pod, different values are
+ * a per-process split and are summed.  Utilization is GR_ENGINE_ACTIVE x 100 when the device
+ * reports it, else GPU_UTIL (never on a MIG instance, where it means nothing).
+ */
+#include "sources/prometheus.h"
+#include "util/error.h"
+#include "util/strmap.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SERIES_LABELS "Hostname, hostname, node, kubernetes_node, gpu, UUID, uuid, modelName, " \
+    "GPU_I_PROFILE, GPU_I_ID, namespace, pod, container, exported_namespace, exported_pod, " \
+    "exported_container, pod_namespace, pod_name, container_name"
+
+typedef struct {
+    char *key;                  /* dcgm_series_device */
+    char *node, *uuid, *model, *profile;   /* interned in the UsageData */
+    int gpu, gi;
+    bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
+    bool has_util;
+    uint64_t seen[2];           /* per field (0 util, 1 mem): points with a value */
+    uint64_t differ[2];         /* points whose values differ (summed) */
+    uint8_t *cnt[2];            /* values seen per point, made when a point gets a second one
+                                 * (time-slicing): most devices never need it */
+} DevAcc;
+
+typedef struct {
+    size_t dev;                 /* DevAcc index */
+    char *ns, *pod;             /* interned */
+    uint64_t present[3], busy[3];   /* by field: 0 GPU_UTIL, 1 GR_ENGINE_ACTIVE, 2 FB_USED */
+} HeldAcc;
+
+typedef struct {
+    UsageData *d;
+    size_t n;                   /* points per row */
+    double start, step;
+    DevAcc *dev; size_t ndev, capdev;
+    size_t caprows;
+    StrMap *devs;               /* key -> index + 1 */
+    HeldAcc *held; size_t nheld, capheld;
+    StrMap *helds;              /* key ns pod -> index + 1 */
+    long series;
+} SeriesCtx;
+
+static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *key)
+{
+    size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
+    if (idx) return idx - 1;
+    const char *node, *uuid;
+    int gpu, gi;
+    dcgm_series_ids(l, nl, &node, &uuid, &gpu, &gi);
+    ARRAY_GROW(x->dev, x->ndev, x->capdev);
+    DevAcc *a = &x->dev[x->ndev];
+    memset(a, 0, sizeof *a);
+    a->key = xstrdup(key);
+    a->node = usage_intern(x->d, node);
+    a->uuid = usage_intern(x->d, uuid);
+    a->model = usage_intern(x->d, prom_label(l, nl, "modelName"));
+    a->profile = gi >= 0 ? usage_intern(x->d, prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
+    a->gpu = gpu;
+    a->gi = gi;
+    if (x->ndev >= x->caprows) {
+        /* first about the device records (one row each, and a few more), then by a quarter:
+         * at 20,000 devices doubling would hold megabytes of rows never used */
+        size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
+        x->d->series_util = xrealloc(x->d->series_util, cap * x->n * sizeof(float));
+        x->d->series_mem = xrealloc(x->d->series_mem, cap * x->n * sizeof(float));
+        x->caprows = cap;
+    }
+    for (size_t k = 0; k < x->n; k++) {
+        x->d->series_util[x->ndev * x->n + k] = NAN;
+        x->d->series_mem[x->ndev * x->n + k] = NAN;
+    }
+    strmap_put(x->devs, key, (void *)(uintptr_t)(x->ndev + 1));
+    return x->ndev++;
+}
+
+static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *pod)
+{
+    char *key = xasprintf("%s\x1f%s\x1f%s", x->dev[dev].key, ns ? ns : "", pod);
+    size_t idx = (size_t)(uintptr_t)strmap_get(x->helds, key);
+    if (!idx) {
+        ARRAY_GROW(x->held, x->nheld, x->capheld);
+        HeldAcc *h = &x->held[x->nheld++];
+        memset(h, 0, sizeof *h);
+        h->dev = dev;
+        h->ns = usage_intern(x->d, ns);
+        h->pod = usage_intern(x->d, pod);
+        strmap_put(x->helds, key, (void *)(uintptr_t)x->nheld);
+        idx = x->nheld;
+    }
+    free(key);
+    return &x->held[idx - 1];
+}
+
+/* one value into a device's row at point k (the combining rule above) */
+static void combine(DevAcc *a, int f, float *row, size_t k, float v)
+{
+    uint64_t bit = (uint64_t)1 << k;
+    if (!(a->seen[f] & bit)) {
+        a->seen[f] |= bit;
+        row[k] = v;
+        return;
+    }
+    if (!a->cnt[f]) a->cnt[f] = xcalloc(USAGE_SERIES_MAX, 1);
+    uint8_t c = a->cnt[f][k] ? a->cnt[f][k] : 1;     /* values seen before this one */
+    if (a->differ[f] & bit) row[k] += v;
+    else if (row[k] != v) {
+        a->differ[f] |= bit;
+        row[k] = row[k] * (float)c + v;
+    }
+    if (c < UINT8_MAX) a->cnt[f][k] = (uint8_t)(c + 1);
+}
+
+static int series_point_index(const SeriesCtx *x, double ts, size_t *k)
+{
+    double r = (ts - x->start) / x->step;
+    long i = lround(r);
+    if (fabs(r - (double)i) > 0.01 || i < 0 || (size_t)i >= x->n) return -1;
+    *k = (size_t)i;
+    return 0;
+}
+
+static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts, const double *v, size_t np)
+{
+    SeriesCtx *x = ctx;
+    const char *field = prom_label(l, nl, "kgpu_field");
+    int f = !field ? -1 : strcmp(field, "util") == 0 ? 0 : strcmp(field, "gr") == 0 ? 1
+          : strcmp(field, "mem") == 0 ? 2 : -1;
+    if (f < 0 || np == 0) return 0;
+    char *key = dcgm_series_device(l, nl, NULL);
+    if (!key) return 0;
+    x->series++;
+    size_t di = dev_for(x, l, nl, key);
+    free(key);
+    DevAcc *a = &x->dev[di];
+    const char *ns, *pod, *ctr;
+    dcgm_series_pod(l, nl, &ns, &pod, &ctr);
+    HeldAcc *h = pod ? held_for(x, di, ns, pod) : NULL;
+    float *urow = x->d->series_util + di * x->n, *mrow = x->d->series_mem + di * x->n;
+    if (f == 0 && (a->gi >= 0 || a->has_gr)) return 0;    /* GPU_UTIL: not on MIG, not beside GR */
+    if (f == 1 && !a->has_gr) {
+        /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
+        a->has_gr = true;
+        for (size_t k = 0; k < x->n; k++) urow[k] = NAN;
+        free(a->cnt[0]);
+        a->cnt[0] = NULL;
+        a->seen[0] = a->differ[0] = 0;
+    }
+    for (size_t i = 0; i < np; i++) {
+        size_t k;
+        if (!isfinite(v[i]) || v[i] < 0 || series_point_index(x, ts[i], &k) < 0) continue;
+        double val = f == 1 ? v[i] * 100 : v[i];
+        uint64_t bit = (uint64_t)1 << k;
+        if (f == 2) combine(a, 1, mrow, k, (float)val);
+        else { combine(a, 0, urow, k, (float)val); a->has_util = true; }
+        if (h) {
+            h->present[f] |= bit;
+            if (!(val < x->d->idle_threshold)) h->busy[f] |= bit;
+        }
+    }
+    return 0;
+}
+
+static int popcount64(uint64_t v)
+{
+    int c = 0;
+    for (; v; v &= v - 1) c++;
+    return c;
+}
+
+static int held_cmp(const void *pa, const void *pb)
+{
+    const UsageHeld *a = pa, *b = pb;
+    int c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    if (c) return c;
+    c = strcmp(a->pod, b->pod);
+    if (c) return c;
+    c = strcmp(a->node, b->node);
+    if (c) return c;
+    if (a->gpu != b->gpu) return a->gpu < b->gpu ? -1 : 1;
+    return (a->mig_instance > b->mig_instance) - (a->mig_instance < b->mig_instance);
+}
+
+/* "node\x1fUUID" of a MIG instance's parent, for dropping the GPU-level series beside them */
+static char *parent_key(const DevAcc *a)
+{
+    char *k = xstrdup(a->key);
+    char *last = strrchr(k, '\x1f');
+    if (last) *last = '\0';
+    return k;
+}
+
+static void series_finish(SeriesCtx *x)
+{
+    UsageData *d = x->d;
+    d->nseries = x->ndev;
+    d->series_points = x->ndev ? x->n : 0;
+    d->series_start = x->start;
+    d->series_step = x->step;
+    /* devices: the records of gpus and pods name their row */
+    for (int pass = 0; pass < 2; pass++) {
+        GpuUsage *recs = pass ? d->pods : d->gpus;
+        size_t nrecs = pass ? d->npods : d->ngpus;
+        for (size_t i = 0; i < nrecs; i++) {
+            GpuUsage *u = &recs[i];
+            if (!u->node) continue;
+            char *key = u->uuid ? xasprintf("%s\x1f%s\x1f%d", u->node, u->uuid, u->mig_instance)
+                                : xasprintf("%s\x1fgpu%d\x1f%d", u->node, u->gpu, u->mig_instance);
+            size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
+            free(key);
+            u->series = idx ? (int)idx : 0;
+        }
+    }
+    /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
+    StrMap *migparents = strmap_new();
+    for (size_t i = 0; i < x->ndev; i++)
+        if (x->dev[i].gi >= 0) {
+            char *k = parent_key(&x->dev[i]);
+            strmap_put(migparents, k, (void *)1);
+            free(k);
+        }
+    uint8_t *holders = xcalloc(x->ndev ? x->ndev * x->n : 1, 1);
+    uint64_t *present = xcalloc(x->nheld ? x->nheld : 1, sizeof *present);
+    uint64_t *idle = xcalloc(x->nheld ? x->nheld : 1, sizeof *idle);
+    bool *keep = xcalloc(x->nheld ? x->nheld : 1, sizeof *keep);
+    for (size_t i = 0; i < x->nheld; i++) {
+        const HeldAcc *h = &x->held[i];
+        const DevAcc *a = &x->dev[h->dev];
+        if (a->gi < 0) {
+            char *k = parent_key(a);
+            bool dropped = strmap_get(migparents, k) != NULL;
+            free(k);
+            if (dropped) continue;
+        }
+        int uf = a->has_gr ? 1 : 0;
+        present[i] = h->present[0] | h->present[1] | h->present[2];
+        idle[i] = h->present[uf] & ~h->busy[uf];
+        if (!present[i]) continue;
+        keep[i] = true;
+        for (size_t k = 0; k < x->n; k++)
+            if ((present[i] >> k & 1) && holders[h->dev * x->n + k] < UINT8_MAX) holders[h->dev * x->n + k]++;
+    }
+    size_t nkeep = 0;
+    for (size_t i = 0; i < x->nheld; i++) nkeep += keep[i];
+    d->held = nkeep ? xcalloc(nkeep, sizeof *d->held) : NULL;
+    for (size_t i = 0; i < x->nheld; i++) {
+        if (!keep[i]) continue;
+        const HeldAcc *h = &x->held[i];
+        const DevAcc *a = &x->dev[h->dev];
+        UsageHeld *o = &d->held[d->nheld++];
+        o->node = a->node; o->uuid = a->uuid; o->model = a->model; o->mig_profile = a->profile;
+        o->gpu = a->gpu; o->mig_instance = a->gi;
+        o->ns = h->ns; o->pod = h->pod;
+        o->held_s = popcount64(present[i]) * x->step;
+        double share = 0, ishare = 0;
+        for (size_t k = 0; k < x->n; k++) {
+            uint8_t hc = holders[h->dev * x->n + k];
+            if ((present[i] >> k & 1) && hc) share += x->step / hc;
+            if ((idle[i] >> k & 1) && hc) ishare += x->step / hc;
+        }
+        o->share_s = share;
+        o->idle_s = a->has_util ? popcount64(idle[i]) * x->step : NAN;
+        o->idle_share_s = a->has_util ? ishare : NAN;
+    }
+    if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
+    free(holders); free(present); free(idle); free(keep);
+    strmap_free(migparents, NULL);
+    if (!x->ndev) {
+        free(d->series_util); free(d->series_mem);
+        d->series_util = d->series_mem = NULL;
+    } else {
+        d->series_util = xrealloc(d->series_util, x->ndev * x->n * sizeof(float));
+        d->series_mem = xrealloc(d->series_mem, x->ndev * x->n * sizeof(float));
+    }
+}
+
+size_t prom_series_points(double window_s, double *step_s)
+{
+    size_t n = window_s >= 60 ? 60 : (window_s >= 1 ? (size_t)window_s : 1);
+    /* whole milliseconds: the step is also the PromQL range of each point */
+    double step = llround(window_s * 1000 / (double)n) / 1000.0;
+    if (step < 0.001) step = 0.001;
+    *step_s = step;
+    return n;
+}
+
+static const char *const series_metric[3] = {
+    "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_FB_USED" };
+static const char *const series_field[3] = { "util", "gr", "mem" };
+
+char *prom_series_query(double step_s, int field)
+{
+    long long ms = llround(step_s * 1000);
+    if (ms < 1) ms = 1;
+    if (field < 0 || field > 2) field = 0;
+    return xasprintf("label_replace(max by (" SERIES_LABELS ") (max_over_time(%s[%lldms])),"
+                     " \"kgpu_field\", \"%s\", \"\", \"\")", series_metric[field], ms, series_field[field]);
+}
+
+int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+{
+    SeriesCtx x;
+    memset(&x, 0, sizeof x);
+    x.d = d;
+    x.n = prom_series_points(window_s, &x.step);
+    x.start = end - (double)(x.n - 1) * x.step;
+    x.devs = strmap_new();
+    x.helds = strmap_new();
+    /* one query per field: each stays within the server's per-query sample limit (at 20,000
+     * devices and a 15 s scrape one field touches some 5 million samples) */
+    int rc = 0;
+    for (int f = 0; f < 3 && rc == 0; f++) {
+        char *promql = prom_series_query(x.step, f);
+        rc = prom_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
+        free(promql);
+    }
+    if (rc == 0) series_finish(&x);
+    else {
+        free(d->series_util); free(d->series_mem);
+        d->series_util = d->series_mem = NULL;
+    }
+    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].key); free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
+    free(x.dev);
+    free(x.held);
+    strmap_free(x.devs, NULL);
+    strmap_free(x.helds, NULL);
+    return rc;
+}

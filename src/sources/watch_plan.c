@@ -1,0 +1,116 @@
+/* watch_plan.c — the path and selectors of each kind's watch (watch_plan.h). */
+#include "watch_plan.h"
+#include "sources/apiclient.h"
+#include "util/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+static char *join_query(char *a, char *b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    char *q = xasprintf("%s&%s", a, b);
+    free(a); free(b);
+    return q;
+}
+
+static char *selector(const char *param, const char *value)
+{
+    return value && *value ? apiclient_query_param(param, value) : NULL;
+}
+
+/* the ConfigMaps cluster_load read: by the honoured ClusterPolicy, as loader.c picks them */
+static bool configmap_target(const Cluster *c, WatchTarget *t)
+{
+    if (!c || !c->clusterpolicy_name) return false;
+    const char *dp = c->cp.dp_config_name, *mig = c->cp.mig_config_name ? c->cp.mig_config_name
+                                                                       : "default-mig-parted-config";
+    const char *ns = c->cp.operator_ns;
+    t->path = ns && *ns ? apiclient_core_path(ns, "configmaps") : xstrdup("/api/v1/configmaps");
+    if (!dp || strcmp(dp, mig) == 0) {
+        char *sel = xasprintf("metadata.name=%s", mig);
+        t->query = apiclient_query_param("fieldSelector", sel);
+        free(sel);
+    }
+    t->only[0] = xstrdup(mig);
+    t->only[1] = dp ? xstrdup(dp) : NULL;
+    return true;
+}
+
+int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, WatchTarget *out)
+{
+    const char *ns = rq->pod_namespace;
+    const char *dra = strchr(loader_dra_api_version(), '/');     /* "resource.k8s.io/v1" */
+    static const struct { ObjKind kind; const char *plural; } dra_kinds[] = {
+        { OBJ_RESOURCESLICE, "resourceslices" }, { OBJ_RESOURCECLAIM, "resourceclaims" },
+        { OBJ_RESOURCECLAIMTEMPLATE, "resourceclaimtemplates" }, { OBJ_DEVICECLASS, "deviceclasses" },
+    };
+    int n = 0;
+    for (int k = 0; k < OBJ__COUNT; k++) {
+        if (!list_rv || !list_rv[k]) continue;
+        WatchTarget t = { .kind = (ObjKind)k };
+        bool want = true;
+        switch ((ObjKind)k) {
+        case OBJ_NODE:
+            want = rq->nodes;
+            t.path = xstrdup("/api/v1/nodes");
+            t.query = selector("labelSelector", rq->node_selector);
+            break;
+        case OBJ_POD:
+            want = rq->pods;
+            t.path = apiclient_core_path(ns, "pods");
+            t.query = join_query(selector("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed"),
+                                 selector("labelSelector", rq->pod_selector));
+            break;
+        case OBJ_EVENT:
+            want = rq->events;
+            t.path = apiclient_core_path(ns, "events");
+            t.query = selector("fieldSelector", "reason=FailedScheduling");
+            break;
+        case OBJ_RESOURCEQUOTA:
+            want = rq->quotas;
+            t.path = apiclient_core_path(ns, "resourcequotas");
+            break;
+        case OBJ_DAEMONSET:
+            want = rq->daemonsets;
+            t.path = xstrdup("/apis/apps/v1/daemonsets");
+            break;
+        case OBJ_CLUSTERPOLICY:
+            want = rq->clusterpolicy;
+            t.path = xstrdup("/apis/nvidia.com/v1/clusterpolicies");
+            break;
+        case OBJ_SERVICE:
+            want = rq->services;
+            t.path = xstrdup("/api/v1/services");
+            break;
+        case OBJ_CONFIGMAP:
+            want = rq->configmaps && rq->clusterpolicy && configmap_target(c, &t);
+            break;
+        case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
+            want = loader_wants_dra(rq) && dra;
+            for (size_t i = 0; want && i < sizeof dra_kinds / sizeof *dra_kinds; i++)
+                if (dra_kinds[i].kind == (ObjKind)k) t.path = xasprintf("/apis/resource.k8s.io%s/%s", dra, dra_kinds[i].plural);
+            break;
+        case OBJ__COUNT:
+            want = false;
+            break;
+        }
+        if (!want || !t.path) { watch_target_free(&t); continue; }
+        t.rv = xstrdup(list_rv[k]);
+        out[n++] = t;
+    }
+    return n;
+}
+
+bool watch_target_keeps(const WatchTarget *t, const char *name)
+{
+    if (!t->only[0]) return true;
+    if (!name) return false;
+    return strcmp(name, t->only[0]) == 0 || (t->only[1] && strcmp(name, t->only[1]) == 0);
+}
+
+void watch_target_free(WatchTarget *t)
+{
+    free(t->path); free(t->query); free(t->rv); free(t->only[0]); free(t->only[1]);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,200 @@
+/* tui_bars.c — top's header (4 rows: where the data comes from and what was read, the
+ * counts, the totals per GPU resource, the status line) and its function bar (the keys of the
+ * screen shown, or the filter being typed).
+ */
+#include "tui/tui_app.h"
+#include "tui/tui_views.h"
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "utilization", "idle" };
+
+/* ------------------------------------------------------------------ header */
+
+static void fmt_clock(char *out, size_t n, int64_t t)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    localtime_r(&tt, &tm);
+    strftime(out, n, "%H:%M:%S", &tm);
+}
+
+void app_draw_header(App *a)
+{
+    int w = COLS;
+    /* row 0: what this is looking at */
+    screen_fill(0, 0, w, TA_TITLE);
+    Strbuf left = STRBUF_INIT, right = STRBUF_INIT;
+    strbuf_adds(&left, " kubectl gpu top  ");
+    const Cluster *c = a->data ? &a->data->tc->cluster : NULL;
+    if (a->opt->snapshot) {
+        strbuf_addf(&left, "snapshot %s", a->opt->snapshot);
+        if (c) {
+            char when[32];
+            time_t tt = (time_t)c->now;
+            struct tm tm;
+            gmtime_r(&tt, &tm);
+            strftime(when, sizeof when, "%Y-%m-%d %H:%MZ", &tm);
+            strbuf_addf(&left, " of %s", when);
+        }
+        strbuf_adds(&right, "refresh disabled ");
+    } else {
+        if (c && c->context) strbuf_addf(&left, "context %s", c->context);
+        else if (c) strbuf_adds(&left, "in-cluster");
+        if (c && c->server) strbuf_addf(&left, " (%s)", c->server);
+        char clock[16] = "--:--:--";
+        if (a->fs.last_ok) fmt_clock(clock, sizeof clock, a->fs.last_ok);
+        const TopData *d = a->data;
+        if (d && d->watching && d->watch_lost)
+            strbuf_addf(&right, "watch lost (%d), retrying %s ", d->watch_lost, clock);
+        else if (d && d->watching)
+            strbuf_addf(&right, "live (watch), changed %s ", clock);
+        else
+            strbuf_addf(&right, "every %gs, refreshed %s ", a->opt->interval, clock);
+    }
+    /* what was read (-l nodes, -n pods): everything below counts those only */
+    if (a->opt->pending_ns) strbuf_addf(&left, "  pods: %s", a->opt->pending_ns);
+    if (a->opt->node_selector) strbuf_addf(&left, "  nodes: %s", a->opt->node_selector);
+    int rw = screen_width(strbuf_str(&right));
+    if (rw > w / 2) rw = 0;
+    screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
+    if (rw) screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
+    strbuf_free(&left);
+    strbuf_free(&right);
+
+    /* rows 1-2: counts, then the totals per GPU resource, flowing over both rows */
+    for (int y = 1; y < HEADER_ROWS; y++) screen_fill(y, 0, w, TA_NORMAL);
+    if (a->data) {
+        const GpuStatus *st = &a->data->status;
+        Strvec labels = STRVEC_INIT, values = STRVEC_INIT;
+        strvec_push(&labels, "Nodes");
+        strvec_pushf(&values, "%d (%d GPU)", st->nodes, st->gpu_nodes);
+        strvec_push(&labels, "GPUs");
+        if (st->unknown_gpu_nodes) strvec_pushf(&values, "%d (+%d nodes ?)", st->physical_gpus, st->unknown_gpu_nodes);
+        else strvec_pushf(&values, "%d", st->physical_gpus);
+        strvec_push(&labels, "Pending");
+        strvec_pushf(&values, "%d", st->pending_gpu_pods);
+        strvec_push(&labels, "Idle");
+        if (st->has_metrics) strvec_pushf(&values, "%d", st->idle_allocated_gpus);
+        else strvec_push(&values, "-");
+        size_t ncounts = labels.n;
+        for (size_t i = 0; i < st->ntotals; i++) {
+            strvec_push(&labels, view_short_resource(st->totals[i].name));
+            strvec_pushf(&values, "%lld/%lld", (long long)st->totals[i].allocated, (long long)st->totals[i].allocatable);
+        }
+        int y = 1, x = 1;
+        for (size_t i = 0; i < labels.n; i++) {
+            int need = screen_width(labels.v[i]) + 1 + screen_width(values.v[i]);
+            if (x > 1 && x + need > w - 1) {
+                if (y == 2) { screen_put(y, x, w - x, TA_DIM, ellipsis()); break; }
+                y++; x = 1;
+            }
+            TuiAttr va = TA_VALUE;
+            if ((i == 2 && st->pending_gpu_pods) || (i == 3 && st->has_metrics && st->idle_allocated_gpus)) va = TA_WARN;
+            x += screen_put(y, x, w - x, TA_LABEL, labels.v[i]);
+            x += screen_put(y, x, w - x, TA_NORMAL, " ");
+            x += screen_put(y, x, w - x, va, values.v[i]);
+            x += 3;
+            if (i + 1 == ncounts && x > 1) x += 1;
+        }
+        strvec_free(&labels);
+        strvec_free(&values);
+    }
+
+    /* row 3: the status line */
+    int y = HEADER_ROWS - 1, x = 1;
+    if (a->message_until > time(NULL)) {
+        screen_put(y, x, w - x, TA_WARN, a->message);
+        return;
+    }
+    if (a->fs.busy) {
+        char *s = xasprintf("%s%s %.0fs", a->data ? "refreshing" : "loading the cluster", ellipsis(), a->fs.busy_for);
+        x += screen_put(y, x, w - x, TA_BUSY, s);
+        x += screen_put(y, x, w - x, TA_NORMAL, "   ");
+        free(s);
+    }
+    if (a->fs.failed && a->data) {
+        char clock[16];
+        fmt_clock(clock, sizeof clock, a->fs.last_ok);
+        x += screen_put(y, x, w - x, TA_ERROR, "last refresh failed: ");
+        char *s = xasprintf("%s (showing data of %s)", a->fs.error, clock);
+        screen_put(y, x, w - x, TA_ERROR, s);
+        free(s);
+        return;
+    }
+    if (!a->data) return;
+    const GpuStatus *st = &a->data->status;
+    x += screen_put(y, x, w - x, TA_LABEL, "Metrics ");
+    x += screen_put(y, x, w - x, st->has_metrics ? TA_OK : TA_DIM, st->metrics_source);
+    if (st->metrics_detail) {
+        x += screen_put(y, x, w - x, TA_DIM, ": ");
+        x += screen_put(y, x, w - x, TA_DIM, st->metrics_detail);
+    }
+    if (st->warnings.n && x < w - 4) {
+        char *s = xasprintf("   %zu warning%s: %s", st->warnings.n, st->warnings.n == 1 ? "" : "s", st->warnings.v[0]);
+        screen_put(y, x, w - x, TA_WARN, s);
+        free(s);
+    }
+}
+
+/* ------------------------------------------------------------------ function bar */
+
+void app_draw_fbar(App *a)
+{
+    int y = LINES - 1, x = 0, w = COLS;
+    screen_fill(y, 0, w, TA_FLABEL);
+    if (a->editing) {
+        x += screen_put(y, x, w - x, TA_FKEY, "Filter: ");
+        x += screen_put(y, x, w - x - 28, TA_INPUT, strbuf_str(&a->edit));
+        x += screen_put(y, x, w - x, TA_INPUT, "_");
+        x += 2;
+        x += screen_put(y, x, w - x, TA_FKEY, "Enter");
+        x += screen_put(y, x, w - x, TA_FLABEL, " Apply  ");
+        x += screen_put(y, x, w - x, TA_FKEY, "Esc");
+        screen_put(y, x, w - x, TA_FLABEL, " Cancel ");
+        return;
+    }
+    const char *items[8][2];
+    size_t n = 0;
+    char sortlbl[32], filt[48];
+    snprintf(sortlbl, sizeof sortlbl, "Sort:%s", sort_names[a->sort]);
+    if (a->filter && *a->filter) {
+        if (screen_width(a->filter) > 16) snprintf(filt, sizeof filt, "Filter:%.15s%s", a->filter, ellipsis());
+        else snprintf(filt, sizeof filt, "Filter:%s", a->filter);
+    }
+    else snprintf(filt, sizeof filt, "Filter");
+    if (a->help) {
+        items[n][0] = "q"; items[n++][1] = "Back";
+    } else if (a->view == VIEW_PODS) {
+        snprintf(sortlbl, sizeof sortlbl, "Sort:%s", pods_sort_name(a->pods.sort));
+        items[n][0] = "Enter"; items[n++][1] = "Node";
+        items[n][0] = "/"; items[n++][1] = filt;
+        items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "r"; items[n++][1] = "Refresh";
+        items[n][0] = "?"; items[n++][1] = "Help";
+        items[n][0] = "q"; items[n++][1] = "Back";
+    } else if (a->view != VIEW_MAIN) {
+        items[n][0] = screen_utf8() ? "↑↓" : "Up/Dn"; items[n++][1] = "Scroll";
+        items[n][0] = "r"; items[n++][1] = "Refresh";
+        items[n][0] = "?"; items[n++][1] = "Help";
+        items[n][0] = "q"; items[n++][1] = "Back";
+    } else {
+        items[n][0] = "Enter"; items[n++][1] = a->focus == PANE_NODES ? "Node" : "Explain";
+        items[n][0] = "Tab"; items[n++][1] = "Pane";
+        items[n][0] = "/"; items[n++][1] = filt;
+        items[n][0] = "s"; items[n++][1] = sortlbl;
+        items[n][0] = "p"; items[n++][1] = "Pods";
+        items[n][0] = "r"; items[n++][1] = "Refresh";
+        items[n][0] = "?"; items[n++][1] = "Help";
+        items[n][0] = "q"; items[n++][1] = "Quit";
+    }
+    for (size_t i = 0; i < n && x < w; i++) {
+        x += screen_put(y, x, w - x, TA_FKEY, items[i][0]);
+        x += screen_put(y, x, w - x, TA_FLABEL, " ");
+        x += screen_put(y, x, w - x, TA_FLABEL, items[i][1]);
+        x += screen_put(y, x, w - x, TA_FLABEL, " ");
+    }
+}

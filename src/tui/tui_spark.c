@@ -1,0 +1,79 @@
+/* tui_spark.c — sparklines of the usage series and idle durations for top (tui_views.h). */
+#include "tui/tui_views.h"
+#include "tui/tui_screen.h"
+#include "model/usage.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void view_fmt_duration(char *out, size_t n, double s)
+{
+    if (isnan(s) || s <= 0) { snprintf(out, n, "-"); return; }
+    long t = (long)llround(s);
+    if (t < 60) snprintf(out, n, "%lds", t);
+    else if (t < 3600) snprintf(out, n, "%ldm", t / 60);
+    else if (t < 86400 && t % 3600 < 60) snprintf(out, n, "%ldh", t / 3600);
+    else if (t < 86400) snprintf(out, n, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+    else if (t % 86400 < 3600) snprintf(out, n, "%ldd", t / 86400);
+    else snprintf(out, n, "%ldd%02ldh", t / 86400, t % 86400 / 3600);
+}
+
+char *view_sparkline(const float *v, size_t n, double top, int width)
+{
+    static const char *const blocks[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+    static const char ascii[8] = { '_', '.', '-', ':', '=', '+', '*', '#' };
+    bool utf8 = screen_utf8();
+    Strbuf sb = STRBUF_INIT;
+    if (!v || !n || width <= 0) return strbuf_detach(&sb);
+    size_t w = (size_t)width < n ? (size_t)width : n;
+    for (size_t c = 0; c < w; c++) {
+        /* the points of column c: [c*n/w, (c+1)*n/w) */
+        size_t lo = c * n / w, hi = (c + 1) * n / w;
+        double m = NAN;
+        for (size_t k = lo; k < hi; k++)
+            if (!isnan(v[k]) && (isnan(m) || v[k] > m)) m = v[k];
+        if (isnan(m)) { strbuf_adds(&sb, " "); continue; }
+        double f = top > 0 ? m / top : 0;
+        int level = f <= 0 ? 0 : (int)ceil(f * 8) - 1;
+        if (level < 0) level = 0;
+        if (level > 7) level = 7;
+        if (utf8) strbuf_adds(&sb, blocks[level]);
+        else strbuf_addf(&sb, "%c", ascii[level]);
+    }
+    return strbuf_detach(&sb);
+}
+
+/* the utilization and memory series of one device, as two sparklines on one line */
+void view_device_sparklines(TextDoc *d, const TopData *td, const NodeStatus *n, const GpuDevice *g)
+{
+    const UsageData *u = &td->usage;
+    if (!u->nseries || !u->series_points) return;
+    size_t nd = usage_node_gpus(u, n->name, NULL, 0);
+    if (!nd) return;
+    const GpuUsage **all = xcalloc(nd, sizeof *all);
+    usage_node_gpus(u, n->name, all, nd);
+    const GpuUsage *dev = NULL;
+    for (size_t k = 0; k < nd && !dev; k++)
+        if (all[k]->gpu == g->index && all[k]->mig_instance == g->mig_instance &&
+            (!g->uuid || !all[k]->uuid || str_eq(all[k]->uuid, g->uuid)))
+            dev = all[k];
+    free(all);
+    const float *su = usage_util_series(u, dev), *sm = usage_mem_series(u, dev);
+    if (!su || !sm) return;
+    int width = (d->width - 7 - 5 - 6) / 2;
+    if (width > (int)u->series_points) width = (int)u->series_points;
+    if (width < 8) width = 8;
+    double mtop = dev->mem_total_mib;
+    if (!(mtop > 0))
+        for (size_t k = 0; k < u->series_points; k++) if (!isnan(sm[k]) && sm[k] > mtop) mtop = sm[k];
+    char *ul = view_sparkline(su, u->series_points, 100, width);
+    char *ml = view_sparkline(sm, u->series_points, mtop, width);
+    text_newline(d);
+    text_add(d, TA_DIM, "       util ");
+    text_add(d, TA_BAR_UTIL, ul);
+    text_add(d, TA_DIM, "  mem ");
+    text_add(d, TA_BAR_MEM, ml);
+    free(ul);
+    free(ml);
+}
