@@ -5,7 +5,7 @@
  * of GPU nodes and GPU pods, not the size of the JSON:
  *   - every node is kept: name, labels, readiness, taints and resources (labels of CPU nodes
  *     too, so that selectors and affinity are judged on every node, as the scheduler does);
- *   - pods that request a GPU are kept (bound or pending), without their UID (Pod.uid NULL:
+ *   - pods that request a GPU are kept (bound or pending), without their UID (Pod has no uid:
  *     nothing reads it); other bound pods are folded into per-node usage (cpu, memory, pod
  *     count) and dropped; other unbound pods are dropped;
  *   - pods with DRA resource claims (spec.resourceClaims) are kept too, GPU request or not;
@@ -17,7 +17,10 @@
  *     carries them over) and, of each device-plugin config key, its sharing facts (dpconfig.c,
  *     at most 256 keys in all).
  * cluster_finalize() must be called once after the last object: it joins pods to nodes and
- * computes per-node allocation.  Cluster owns everything; cluster_free releases it.
+ * computes per-node allocation.  Cluster owns everything; cluster_free releases it.  Nodes and
+ * pods are decoded into its string pool (util/strpool.h): their `const char *` fields point
+ * there and stay valid until cluster_free (top's live cluster compacts the pool, see
+ * cluster_live.h, so borrowed strings must not outlive a refresh).
  */
 #ifndef KGPU_CLUSTER_H
 #define KGPU_CLUSTER_H

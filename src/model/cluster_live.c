@@ -507,3 +507,4 @@ void cluster_live_commit(Cluster *c)
 }
 
 size_t cluster_live_pooled_strings(const Cluster *c) { return cluster_pooled_strings(c); }
+size_t cluster_live_pooled_bytes(const Cluster *c) { return cluster_pooled_bytes(c); }
