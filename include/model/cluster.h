@@ -125,7 +125,7 @@ typedef struct Cluster {
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */
     struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */
-    struct StrMap *pod_index;       /* "ns/name" -> index+1 into pods */
+    struct PodIndex *pod_index;     /* ns, name -> index+1 into pods (model/pod_index.h) */
     struct StrPool *strings;        /* one copy of each string of kept nodes and pods */
     size_t all_pods;           /* every pod seen */
     struct ClusterLive *live;       /* the incremental path's indexes (cluster_live.h), or NULL */

@@ -26,6 +26,7 @@
 #include "model/cluster.h"
 #include "model/dra.h"
 #include "cluster_int.h"
+#include "pod_index.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -245,8 +246,6 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 static void reintern_field(Cluster *c, const char **f);
 static void reintern_tolerations(Cluster *c, Pod *p);
 
-static char *pod_key(const char *ns, const char *name) { return xasprintf("%s/%s", ns, name); }
-
 /* Most pods of a cluster request no GPU: for them only the effective request, the node and
  * the phase matter (folded into the node's usage).  This reads just those, after the checks
  * pod_from_json would fail on (name; with node affinity, the whole pod is read instead so its
@@ -309,18 +308,16 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     }
     visit_pod_lists(c, &p, share_field);
     shrink_pod(&p);
-    if (!c->pod_index) c->pod_index = strmap_new();
-    char *key = pod_key(p.ns, p.name);
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    if (!c->pod_index) c->pod_index = pod_index_new();
+    size_t idx = pod_index_get(c->pod_index, c->pods, p.ns, p.name);
     if (idx) {
         release_pod(c, &c->pods[idx - 1]);
         c->pods[idx - 1] = p;
     } else {
         ARRAY_GROW(c->pods, c->npods, c->cappods);
         c->pods[c->npods++] = p;
-        strmap_put(c->pod_index, key, (void *)(uintptr_t)c->npods);
+        pod_index_put(c->pod_index, c->pods, c->npods - 1);
     }
-    free(key);
     return 0;
 }
 
@@ -689,10 +686,7 @@ const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n)
 
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name)
 {
-    if (!c->pod_index || !ns || !name) return NULL;
-    char *key = pod_key(ns, name);
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
-    free(key);
+    size_t idx = pod_index_get(c->pod_index, c->pods, ns, name);
     return idx ? &c->pods[idx - 1] : NULL;
 }
 
@@ -738,7 +732,7 @@ void cluster_free(Cluster *c)
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
     strmap_free(c->pending_usage, usage_free);
-    strmap_free(c->pod_index, NULL);
+    pod_index_free(c->pod_index);
     strpool_free(c->strings);
     memset(c, 0, sizeof *c);
 }

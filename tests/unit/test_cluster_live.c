@@ -407,6 +407,52 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     cluster_free(&live);
 }
 
+/* Thousands of GPU pods added, then most of them deleted in a scattered order (the pod index
+ * moves entries back on deletion and the last pod into the hole): after each step every pod
+ * still there is found at its own position and none of the deleted is */
+static void test_pod_index_many_deletes(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static bool on[N];
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = true;
+    Cluster live;
+    build_fresh(&live, &w, true);
+    char buf[512];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"p-%d\",\"namespace\":\"ns-%d\"},\"spec\":{\"containers\":"
+                 "[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]}}", i, i % 7);
+        apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
+        on[i] = true;
+    }
+    unsigned x = 12345;
+    for (int step = 0; step < 2 * N; step++) {
+        x = x * 1103515245u + 12345u;
+        int i = (int)((x >> 8) % N);
+        if (!on[i]) continue;
+        snprintf(buf, sizeof buf, "{\"metadata\":{\"name\":\"p-%d\",\"namespace\":\"ns-%d\"}}", i, i % 7);
+        apply(&live, OBJ_POD, LIVE_DELETE, cJSON_Parse(buf));
+        on[i] = false;
+        if (step % 500) continue;
+        cluster_live_commit(&live);
+        size_t kept = 0;
+        for (int k = 0; k < N; k++) {
+            char name[32], ns[16];
+            snprintf(name, sizeof name, "p-%d", k);
+            snprintf(ns, sizeof ns, "ns-%d", k % 7);
+            const Pod *p = cluster_find_pod(&live, ns, name);
+            if (on[k] != (p != NULL)) fail_msg("pod %s/%s: %s", ns, name, on[k] ? "lost" : "still found");
+            if (p) { assert_string_equal(p->name, name); assert_string_equal(p->ns, ns); kept++; }
+        }
+        assert_int_equal(kept, live.npods);
+    }
+    assert_true(live.npods < N / 2);
+    cluster_free(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_relist_events_keeps_quota_refusals),
         cmocka_unit_test(test_pod_churn_keeps_strings_bounded),
         cmocka_unit_test(test_pod_modified_keeps_pool_bounded),
+        cmocka_unit_test(test_pod_index_many_deletes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
