@@ -39,11 +39,12 @@ typedef enum {
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
 bool obj_kind_from_name(const char *kind, ObjKind *out);
 
+/* every string is the cluster's pool's copy (the pods of a Job share one message) */
 typedef struct {
-    char *ns, *name;
-    char *reason;            /* FailedScheduling | FailedCreate | Scheduled | ... */
-    char *message;
-    char *involved_kind, *involved_name, *involved_uid;
+    const char *ns, *name;
+    const char *reason;      /* FailedScheduling | FailedCreate | Scheduled | ... */
+    const char *message;
+    const char *involved_kind, *involved_name, *involved_uid;
     int count;
     int64_t last_seen;       /* lastTimestamp, eventTime or series.lastObservedTime */
 } Event;

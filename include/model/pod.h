@@ -36,27 +36,29 @@ typedef struct {             /* status.conditions[type=PodScheduled] */
  * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
 typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
 
-typedef struct Pod {
+typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,000 nodes */
     const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
     const char *node_name;      /* spec.nodeName, NULL when unbound */
     const char *nominated_node; /* status.nominatedNodeName */
     PodPhase phase;
-    bool terminating;           /* metadata.deletionTimestamp set */
+    int32_t priority;
     int64_t creation;           /* epoch seconds */
     const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
     const char *scheduler_name;
-    const char *priority_class; int32_t priority;
+    const char *priority_class;
     const char *preemption_policy;   /* "PreemptLowerPriority" (default) | "Never" */
+    const char *runtime_class;
     KVList labels;
     ResourceList requests;      /* effective request per scheduler rules (all resources) */
     KVList node_selector;
-    NodeSelectorTerm *affinity_terms; size_t naffinity_terms;  /* required node affinity */
-    const Toleration *tolerations; size_t ntolerations;   /* the pool's: pods with the same
-                                                            tolerations share one array */
+    NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
+    const Toleration *tolerations;      /* the pool's: pods with the same tolerations share one
+                                           array (ntolerations) */
+    PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
+    uint32_t naffinity_terms, ntolerations, nclaims;
+    bool terminating;           /* metadata.deletionTimestamp set */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
     PodScheduledCondition scheduled;
-    const char *runtime_class;
-    PodClaimRef *claims; size_t nclaims;   /* DRA resource claims (array owned, strings pooled) */
 } Pod;
 
 struct cJSON;

@@ -323,10 +323,13 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 
 /* ---- events ---- */
 
-static void event_free(Event *e)
+/* an event owns nothing: its strings are the pool's */
+static void event_free(Event *e) { memset(e, 0, sizeof *e); }
+
+static void visit_event(Cluster *c, Event *e, FieldFn fn)
 {
-    free(e->ns); free(e->name); free(e->reason); free(e->message);
-    free(e->involved_kind); free(e->involved_name); free(e->involved_uid);
+    fn(c, &e->ns); fn(c, &e->name); fn(c, &e->reason); fn(c, &e->message);
+    fn(c, &e->involved_kind); fn(c, &e->involved_name); fn(c, &e->involved_uid);
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -351,13 +354,14 @@ static int ingest_event(Cluster *c, const cJSON *obj, Error *err)
     ARRAY_GROW(c->events, c->nevents, c->capevents);
     Event *e = &c->events[c->nevents++];
     memset(e, 0, sizeof *e);
-    e->ns = jdup_trunc(ns ? ns : "", 63);
-    e->name = jdup_trunc(name, MODEL_NAME_MAX);
-    e->reason = xstrdup(reason);
-    e->message = jdup_trunc(message ? message : "", MODEL_TEXT_MAX);
-    e->involved_kind = jdup_trunc(jstr_ne(inv, "kind"), 64);
-    e->involved_name = jdup_trunc(jstr_ne(inv, "name"), MODEL_NAME_MAX);
-    e->involved_uid = jdup_trunc(jstr_ne(inv, "uid"), 64);
+    StrPool *pool = cluster_pool(c);
+    e->ns = jpool_trunc(pool, ns ? ns : "", 63);
+    e->name = jpool_trunc(pool, name, MODEL_NAME_MAX);
+    e->reason = strpool_intern(pool, reason);
+    e->message = jpool_trunc(pool, message ? message : "", MODEL_TEXT_MAX);
+    e->involved_kind = jpool_trunc(pool, jstr_ne(inv, "kind"), 64);
+    e->involved_name = jpool_trunc(pool, jstr_ne(inv, "name"), MODEL_NAME_MAX);
+    e->involved_uid = jpool_trunc(pool, jstr_ne(inv, "uid"), 64);
     const cJSON *series = jobj(obj, "series");
     e->count = (int)jint(obj, "count", 0, INT32_MAX, 0);
     if (!e->count) e->count = (int)jint(obj, "deprecatedCount", 0, INT32_MAX, 0);
@@ -754,9 +758,9 @@ void cluster_live_clear_folded(Cluster *c)
     c->pending_usage = NULL;
 }
 
-/* every kept string interned again into a new pool, the old pool freed: strings of objects
- * gone since (pods that came and went under a watch) are dropped; the pods' tolerations
- * arrays are interned again after their strings */
+/* every kept string (nodes, pods, events) interned again into a new pool, the old pool
+ * freed: strings of objects gone since (pods that came and went under a watch) are dropped;
+ * the pods' tolerations arrays are interned again after their strings */
 static void reintern_field(Cluster *c, const char **f)
 {
     if (*f) *f = strpool_intern(cluster_pool(c), *f);
@@ -788,6 +792,7 @@ void cluster_compact_strings(Cluster *c)
         visit_pod(c, &c->pods[i], reintern_field);
         reintern_tolerations(c, &c->pods[i]);
     }
+    for (size_t i = 0; i < c->nevents; i++) visit_event(c, &c->events[i], reintern_field);
     strpool_free(old);
 }
 

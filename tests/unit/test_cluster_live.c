@@ -360,8 +360,9 @@ static void test_pod_churn_keeps_strings_bounded(void **state)
 }
 
 /* One pending pod MODIFIED over and over (the scheduler rewrites its PodScheduled message
- * with each attempt; its tolerations change with a patch): the pool's bytes stay bounded, and
- * after every compaction the pod still reads what the last event said. */
+ * with each attempt, and its FailedScheduling event; its tolerations change with a patch): the
+ * pool's bytes stay bounded, and after every compaction the pod and the event still read what
+ * the last change said. */
 static void test_pod_modified_keeps_pool_bounded(void **state)
 {
     (void)state;
@@ -383,6 +384,11 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
                  "available: 1 Insufficient nvidia.com/gpu. attempt %d\"}]}}",
                  round, round);
         apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"queued.1\",\"namespace\":\"ns-1\"},\"reason\":\"FailedScheduling\","
+                 "\"message\":\"attempt %d\",\"count\":%d,\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"queued\"}}",
+                 round, round + 1);
+        apply(&live, OBJ_EVENT, LIVE_UPSERT, cJSON_Parse(buf));
         cluster_live_commit(&live);
         size_t b = cluster_live_pooled_bytes(&live);
         if (round == 2000) after_warmup = b;
@@ -404,6 +410,10 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     snprintf(want, sizeof want, "t-%d", rounds - 1);
     assert_string_equal(p->tolerations[0].value, want);
     assert_string_equal(p->tolerations[0].key, "team");
+    assert_int_equal(live.nevents, 1);
+    snprintf(want, sizeof want, "attempt %d", rounds - 1);
+    assert_string_equal(live.events[0].message, want);
+    assert_string_equal(live.events[0].involved_name, "queued");
     cluster_free(&live);
 }
 
