@@ -56,7 +56,7 @@ bool status_sort_field_known(const char *path) { return field_of(path) >= 0; }
 static double number_of(const NodeStatus *n, SortField f)
 {
     switch (f) {
-    case F_PHYSICAL: return n->inv.physical >= 0 ? n->inv.physical : NAN;
+    case F_PHYSICAL: return n->inv->physical >= 0 ? n->inv->physical : NAN;
     case F_MEM_PER_GPU: return n->memory_per_gpu_mib > 0 ? (double)n->memory_per_gpu_mib : NAN;
     case F_MEM: return n->memory_mib > 0 ? (double)n->memory_mib : NAN;
     case F_ALLOCATED: return (double)node_status_allocated(n);
