@@ -136,7 +136,7 @@ static void rec_requests(const PlainRec *r, ResourceList *out)
     if (r->extra) rlist_add_all(out, r->extra);
 }
 
-static void usage_free(void *v)
+static void node_usage_free(void *v)
 {
     NodeUsage *u = v;
     if (!u) return;
@@ -160,7 +160,7 @@ void cluster_live_free(Cluster *c)
     ClusterLive *l = c->live;
     if (!l) return;
     plain_release(&l->plain);
-    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->gpu_usage, node_usage_free);
     strmap_free(l->event_index, NULL);
     free(l);
     c->live = NULL;
@@ -202,7 +202,7 @@ static void live_index(Cluster *c)
 {
     ClusterLive *l = c->live;
     if (l->indexed) return;
-    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->gpu_usage, node_usage_free);
     strmap_free(l->event_index, NULL);
     l->gpu_usage = strmap_new();
     l->event_index = strmap_new();
