@@ -4,7 +4,8 @@
  * the caller's): every `const char *` field and the tolerations array are the pool's copies,
  * shared with other pods, read-only, and live as long as the pool.  The Pod owns only its
  * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
- * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c).
+ * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
+ * Cluster's pods share their requests array from the pool as well.
  * pod_free releases what the Pod owns (not the struct itself, not the pool's strings).
  */
 #ifndef KGPU_POD_H
@@ -49,7 +50,8 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
     const char *preemption_policy;   /* "PreemptLowerPriority" (default) | "Never" */
     const char *runtime_class;
     KVList labels;
-    ResourceList requests;      /* effective request per scheduler rules (all resources) */
+    ResourceList requests;      /* effective request per scheduler rules (all resources); of a
+                                   Cluster's pod: the pool's array, shared, read-only (cap 0) */
     KVList node_selector;
     NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
     const Toleration *tolerations;      /* the pool's: pods with the same tolerations share one

@@ -148,10 +148,13 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
 }
 
+/* a kept pod's requests are the pool's, shared by the pods that request the same (cap 0) */
+static bool pooled_requests(const Pod *p) { return p->requests.n && !p->requests.cap; }
+
 static void visit_pod_lists(Cluster *c, Pod *p, FieldFn fn)
 {
     visit_kv(c, &p->labels, fn);
-    visit_rlist(c, &p->requests, fn);
+    if (!pooled_requests(p)) visit_rlist(c, &p->requests, fn);
     visit_kv(c, &p->node_selector, fn);
     for (size_t i = 0; i < p->scheduling_gates.n; i++) VISIT_OWN(c, fn, p->scheduling_gates.v[i]);
 }
@@ -193,8 +196,20 @@ static void release_node(Cluster *c, Node *n)
     node_free(n);
 }
 
+/* once its names are the pool's: the array too (a Job's pods request the same) */
+static void share_requests(Cluster *c, Pod *p)
+{
+    ResourceList *r = &p->requests;
+    if (!r->n || !r->cap) return;
+    const void *a = strpool_intern_mem(cluster_pool(c), r->items, r->n * sizeof *r->items);
+    free(r->items);
+    r->items = (ResourceEntry *)a;  /* never written again: cap 0 says it is not the pod's */
+    r->cap = 0;
+}
+
 static void release_pod(Cluster *c, Pod *p)
 {
+    if (pooled_requests(p)) p->requests = (ResourceList)RESOURCE_LIST_INIT;
     visit_pod_lists(c, p, unshare_field);
     pod_free(p);
 }
@@ -308,6 +323,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     }
     visit_pod_lists(c, &p, share_field);
     shrink_pod(&p);
+    share_requests(c, &p);
     if (!c->pod_index) c->pod_index = pod_index_new();
     size_t idx = pod_index_get(c->pod_index, c->pods, p.ns, p.name);
     if (idx) {
@@ -766,6 +782,18 @@ static void reintern_field(Cluster *c, const char **f)
     if (*f) *f = strpool_intern(cluster_pool(c), *f);
 }
 
+static void reintern_requests(Cluster *c, Pod *p)
+{
+    if (!pooled_requests(p)) return;
+    ResourceList r = RESOURCE_LIST_INIT;
+    r.items = xmalloc(p->requests.n * sizeof *r.items);
+    memcpy(r.items, p->requests.items, p->requests.n * sizeof *r.items);
+    r.n = r.cap = p->requests.n;
+    for (size_t i = 0; i < r.n; i++) VISIT_OWN(c, reintern_field, r.items[i].name);
+    p->requests.items = (ResourceEntry *)strpool_intern_mem(cluster_pool(c), r.items, r.n * sizeof *r.items);
+    free(r.items);
+}
+
 static void reintern_tolerations(Cluster *c, Pod *p)
 {
     if (!p->ntolerations) return;
@@ -791,6 +819,7 @@ void cluster_compact_strings(Cluster *c)
     for (size_t i = 0; i < c->npods; i++) {
         visit_pod(c, &c->pods[i], reintern_field);
         reintern_tolerations(c, &c->pods[i]);
+        reintern_requests(c, &c->pods[i]);
     }
     for (size_t i = 0; i < c->nevents; i++) visit_event(c, &c->events[i], reintern_field);
     strpool_free(old);

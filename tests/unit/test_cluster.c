@@ -347,7 +347,7 @@ static void ingest_text(Cluster *c, ObjKind k, const char *json)
 }
 
 /* kept objects hold the cluster's one copy of each string: two pods of a Job share their
- * namespace, owner, scheduler and tolerations array; their FailedScheduling events share the
+ * namespace, owner, scheduler, tolerations and requests arrays; their FailedScheduling events share the
  * scheduler's message and reason; the values read back are the objects' own */
 static void test_shared_strings(void **state)
 {
@@ -378,6 +378,8 @@ static void test_shared_strings(void **state)
     assert_ptr_equal(a->owner_name, b->owner_name);
     assert_ptr_equal(a->scheduler_name, b->scheduler_name);
     assert_ptr_equal(a->tolerations, b->tolerations);
+    assert_ptr_equal(a->requests.items, b->requests.items);   /* one requests array */
+    assert_int_equal(rlist_get(&b->requests, "nvidia.com/gpu"), 1000);
     assert_int_equal(c.nevents, 2);
     const Event *e0 = &c.events[0], *e1 = &c.events[1];
     assert_string_equal(e1->involved_name, "train-1");

@@ -410,6 +410,7 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     snprintf(want, sizeof want, "t-%d", rounds - 1);
     assert_string_equal(p->tolerations[0].value, want);
     assert_string_equal(p->tolerations[0].key, "team");
+    assert_int_equal(rlist_get(&p->requests, "nvidia.com/gpu"), 1000);   /* pooled, compacted */
     assert_int_equal(live.nevents, 1);
     snprintf(want, sizeof want, "attempt %d", rounds - 1);
     assert_string_equal(live.events[0].message, want);
