@@ -92,7 +92,8 @@ typedef struct {
     char *base_product;          /* without -MIG-* / -SHARED, NULL without GFD */
     char *short_product;         /* for tables: "A100-SXM4-80GB", "T4"; "-" when unknown */
     int physical_gpus;           /* 0 = unknown (inv.physical says -1 and why) */
-    NodeInventory inv;           /* every inventory fact with its source (node.h) */
+    const NodeInventory *inv;    /* every inventory fact with its source (node.h); the status's
+                                    copy, shared by the nodes whose facts are the same */
     int64_t memory_mib;          /* all physical GPUs together, 0 = unknown */
     int64_t memory_per_gpu_mib;  /* one physical GPU, 0 = unknown */
     MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (none when absent); mixed when only
@@ -159,6 +160,7 @@ typedef struct {
      * without a price); has_cost without has_hours: asked for, but the metrics have no series */
     bool has_hours, has_cost;
     double gpu_hours, idle_gpu_hours, idle_cost;
+    struct StrPool *inventories;   /* one copy of each distinct NodeInventory (util/strpool.h) */
 } GpuStatus;
 
 typedef struct {
@@ -181,8 +183,9 @@ bool status_node_has_dra(const Cluster *c, const Node *n);
 /* fills ns->dra from the cluster's DRA devices on the node and reconciles the node's facts:
  * physical GPUs = the larger of the device-plugin/GFD count and the DRA count (the same GPUs,
  * never added), product and memory from the devices when GFD says nothing, and no
- * NoDevicePlugin problem when the DRA driver publishes the node's GPUs */
-void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n);
+ * NoDevicePlugin problem when the DRA driver publishes the node's GPUs (a changed inventory
+ * is interned into inventories, as status_build's are) */
+void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *inventories);
 void node_dra_status_free(NodeDraStatus *d);
 /* the summary's DRA counts, from the nodes shown and the claims */
 void status_dra_totals(GpuStatus *st, const Cluster *c);

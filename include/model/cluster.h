@@ -5,7 +5,7 @@
  * of GPU nodes and GPU pods, not the size of the JSON:
  *   - every node is kept: name, labels, readiness, taints and resources (labels of CPU nodes
  *     too, so that selectors and affinity are judged on every node, as the scheduler does);
- *   - pods that request a GPU are kept (bound or pending), without their UID (Pod.uid NULL:
+ *   - pods that request a GPU are kept (bound or pending), without their UID (Pod has no uid:
  *     nothing reads it); other bound pods are folded into per-node usage (cpu, memory, pod
  *     count) and dropped; other unbound pods are dropped;
  *   - pods with DRA resource claims (spec.resourceClaims) are kept too, GPU request or not;
@@ -17,7 +17,10 @@
  *     carries them over) and, of each device-plugin config key, its sharing facts (dpconfig.c,
  *     at most 256 keys in all).
  * cluster_finalize() must be called once after the last object: it joins pods to nodes and
- * computes per-node allocation.  Cluster owns everything; cluster_free releases it.
+ * computes per-node allocation.  Cluster owns everything; cluster_free releases it.  Nodes and
+ * pods are decoded into its string pool (util/strpool.h): their `const char *` fields point
+ * there and stay valid until cluster_free (top's live cluster compacts the pool, see
+ * cluster_live.h, so borrowed strings must not outlive a refresh).
  */
 #ifndef KGPU_CLUSTER_H
 #define KGPU_CLUSTER_H
@@ -36,11 +39,12 @@ typedef enum {
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
 bool obj_kind_from_name(const char *kind, ObjKind *out);
 
+/* every string is the cluster's pool's copy (the pods of a Job share one message) */
 typedef struct {
-    char *ns, *name;
-    char *reason;            /* FailedScheduling | FailedCreate | Scheduled | ... */
-    char *message;
-    char *involved_kind, *involved_name, *involved_uid;
+    const char *ns, *name;
+    const char *reason;      /* FailedScheduling | FailedCreate | Scheduled | ... */
+    const char *message;
+    const char *involved_kind, *involved_name, *involved_uid;
     int count;
     int64_t last_seen;       /* lastTimestamp, eventTime or series.lastObservedTime */
 } Event;
@@ -122,7 +126,7 @@ typedef struct Cluster {
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */
     struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */
-    struct StrMap *pod_index;       /* "ns/name" -> index+1 into pods */
+    struct PodIndex *pod_index;     /* ns, name -> index+1 into pods (model/pod_index.h) */
     struct StrPool *strings;        /* one copy of each string of kept nodes and pods */
     size_t all_pods;           /* every pod seen */
     struct ClusterLive *live;       /* the incremental path's indexes (cluster_live.h), or NULL */

@@ -40,4 +40,5 @@ void cluster_live_reset(Cluster *c, ObjKind kind);
 void cluster_live_commit(Cluster *c);
 /* strings the cluster holds in its pool (for tests and diagnostics) */
 size_t cluster_live_pooled_strings(const Cluster *c);
+size_t cluster_live_pooled_bytes(const Cluster *c);      /* the pool's chunks and tables */
 #endif

@@ -1,7 +1,12 @@
 /* node.h — a Node reduced to what kubectl-gpu uses, and the GPU facts read from its
  * GPU Feature Discovery / GPU Operator labels (see shared/reference/gfd-labels.md).
  *
- * Node owns all its strings and lists; node_free releases them (not the struct itself).
+ * Ownership: a Node is decoded straight into a string pool (util/strpool.h; a Cluster's, or
+ * the caller's): every `const char *` field (GpuFacts' and the taints' too) is the pool's copy,
+ * shared, read-only, living as long as the pool.  The Node owns its arrays (labels, taints,
+ * capacity, allocatable, gpu.mig); the strings of labels, capacity and allocatable are its own
+ * until a Cluster moves them into its pool (cluster.c).  node_free releases what the Node owns
+ * (not the struct itself, not the pool's strings).
  */
 #ifndef KGPU_NODE_H
 #define KGPU_NODE_H
@@ -9,14 +14,15 @@
 #include <stdint.h>
 #include "model/labels.h"
 #include "model/resources.h"
+#include "util/strpool.h"
 
-typedef struct { char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
+typedef struct { const char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
 
 typedef enum { MIG_NONE = 0, MIG_SINGLE, MIG_MIXED } MigStrategy;
 typedef enum { SHARING_NONE = 0, SHARING_TIME_SLICING, SHARING_MPS } SharingStrategy;
 
 typedef struct {
-    char *profile;         /* "1g.10gb" (label form; "+" already "." ) */
+    const char *profile;   /* "1g.10gb" (label form; "+" already "." ) */
     int count;             /* nvidia.com/mig-<P>.count */
     int64_t memory_mib;    /* nvidia.com/mig-<P>.memory */
     int replicas;          /* nvidia.com/mig-<P>.replicas (1 when unset) */
@@ -26,42 +32,42 @@ typedef struct {
 typedef struct {
     bool has_gfd;          /* any nvidia.com/gpu.product / gpu.count label */
     bool present;          /* nvidia.com/gpu.present=true or pci-10de.present=true */
-    char *product;         /* GFD product, verbatim (may carry -MIG-<p> / -SHARED / -MIG-INVALID) */
-    char *base_product;    /* product with -MIG-*, -SHARED suffixes stripped */
+    const char *product;   /* GFD product, verbatim (may carry -MIG-<p> / -SHARED / -MIG-INVALID) */
+    const char *base_product;    /* product with -MIG-*, -SHARED suffixes stripped */
     int count;             /* nvidia.com/gpu.count */
     int64_t memory_mib;    /* nvidia.com/gpu.memory in MiB (a value in bytes, as some setups
                               write it, e.g. 16106127360, is converted; see memory_in_bytes) */
     bool memory_in_bytes;  /* the label held bytes (or a quantity such as "16Gi"), not MiB */
-    char *family;          /* nvidia.com/gpu.family */
+    const char *family;    /* nvidia.com/gpu.family */
     MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (absent -> none) */
     bool mig_capable;            /* nvidia.com/mig.capable */
-    char *mig_config;            /* nvidia.com/mig.config */
-    char *mig_config_state;      /* nvidia.com/mig.config.state */
+    const char *mig_config;            /* nvidia.com/mig.config */
+    const char *mig_config_state;      /* nvidia.com/mig.config.state */
     SharingStrategy sharing;     /* nvidia.com/gpu.sharing-strategy; before device plugin v0.15
                                     (GFD v0.6-v0.8 / plugin v0.12-v0.14) no such label: then
                                     time-slicing when gpu.replicas > 1 or the product ends -SHARED */
     bool sharing_old_labels;     /* sharing read from those older labels (no sharing-strategy) */
     bool has_sharing_labels;     /* sharing-strategy or gpu.replicas label present (GFD >= v0.6) */
     int replicas;                /* nvidia.com/gpu.replicas (1 when unset) */
-    char *device_plugin_config;  /* nvidia.com/device-plugin.config */
-    char *mig_single_profile;    /* single strategy: the "-MIG-<p>" part of product */
+    const char *device_plugin_config;  /* nvidia.com/device-plugin.config */
+    const char *mig_single_profile;    /* single strategy: the "-MIG-<p>" part of product */
     MigDeviceFacts *mig;         /* mixed strategy: one per nvidia.com/mig-<P>.count label */
     size_t nmig;
-    char *driver_version;        /* nvidia.com/cuda.driver-version.full */
+    const char *driver_version;        /* nvidia.com/cuda.driver-version.full */
     /* cloud node labels, for nodes without GFD (node.c names the keys) */
     int cloud_count;             /* karpenter.k8s.aws/instance-gpu-count (NVIDIA), 0 unset */
     int64_t cloud_memory_mib;    /* karpenter.k8s.aws/instance-gpu-memory (MiB), 0 unset */
     SharingStrategy cloud_sharing;   /* cloud.google.com/gke-gpu-sharing-strategy */
     int cloud_replicas;          /* cloud.google.com/gke-max-shared-clients-per-gpu, 0 unset */
-    char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
+    const char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
 } GpuFacts;
 
 typedef struct Node {
-    char *name;
+    const char *name;
     KVList labels;             /* all labels (kept for GPU nodes only; see cluster.h) */
     Taint *taints; size_t ntaints;
     bool ready;                /* Ready condition True */
-    char *not_ready_reason;    /* Ready condition reason/message when not ready */
+    const char *not_ready_reason;    /* Ready condition reason/message when not ready */
     bool unschedulable;        /* spec.unschedulable (cordoned) */
     ResourceList capacity, allocatable;
     int64_t creation;          /* epoch seconds */
@@ -73,9 +79,10 @@ struct Error;
 /* fill *n from a Node object; keep_labels=false drops the label map after GPU facts are read.
  * -1 (nothing to free) without a usable metadata.name; wrong-typed fields get defaults.
  * Allocatable defaults to capacity when status.allocatable is absent. */
-int node_from_json(Node *n, const struct cJSON *obj, bool keep_labels, struct Error *err);
+int node_from_json(Node *n, const struct cJSON *obj, bool keep_labels, StrPool *pool,
+                   struct Error *err);
 void node_free(Node *n);
-void gpu_facts_from_labels(GpuFacts *g, const KVList *labels);
+void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool);
 void gpu_facts_free(GpuFacts *g);
 
 /* node advertises any GPU resource in capacity or allocatable (even 0) */

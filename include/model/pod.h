@@ -1,6 +1,12 @@
 /* pod.h — a Pod reduced to what scheduling analysis needs (shared/reference/scheduler-messages.md).
  *
- * Pod owns all its strings and arrays; pod_free releases them (not the struct itself).
+ * Ownership: a Pod is decoded straight into a string pool (util/strpool.h; a Cluster's, or
+ * the caller's): every `const char *` field and the tolerations array are the pool's copies,
+ * shared with other pods, read-only, and live as long as the pool.  The Pod owns only its
+ * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
+ * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
+ * Cluster's pods share their requests array from the pool as well.
+ * pod_free releases what the Pod owns (not the struct itself, not the pool's strings).
  */
 #ifndef KGPU_POD_H
 #define KGPU_POD_H
@@ -8,9 +14,10 @@
 #include <stdint.h>
 #include "model/labels.h"
 #include "model/resources.h"
+#include "util/strpool.h"
 #include "util/util.h"
 
-typedef struct { char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
+typedef struct { const char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
 
 /* one required node-affinity term: all requirements must match (AND); terms are ORed.
  * match_fields only supports metadata.name in Kubernetes. */
@@ -21,42 +28,47 @@ typedef enum { PHASE_PENDING, PHASE_RUNNING, PHASE_SUCCEEDED, PHASE_FAILED, PHAS
 typedef struct {             /* status.conditions[type=PodScheduled] */
     bool present;
     bool status_true;
-    char *reason;            /* "Unschedulable", "SchedulingGated" */
-    char *message;
+    const char *reason;      /* "Unschedulable", "SchedulingGated" */
+    const char *message;
     int64_t last_transition;
 } PodScheduledCondition;
 
 /* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
  * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
-typedef struct { char *name, *claim, *template_name; } PodClaimRef;
+typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
 
-typedef struct Pod {
-    char *ns, *name, *uid;
-    char *node_name;            /* spec.nodeName, NULL when unbound */
-    char *nominated_node;       /* status.nominatedNodeName */
+typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,000 nodes */
+    const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
+    const char *node_name;      /* spec.nodeName, NULL when unbound */
+    const char *nominated_node; /* status.nominatedNodeName */
     PodPhase phase;
-    bool terminating;           /* metadata.deletionTimestamp set */
+    int32_t priority;
     int64_t creation;           /* epoch seconds */
-    char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
-    char *scheduler_name;
-    char *priority_class; int32_t priority;
-    char *preemption_policy;    /* "PreemptLowerPriority" (default) | "Never" */
+    const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
+    const char *scheduler_name;
+    const char *priority_class;
+    const char *preemption_policy;   /* "PreemptLowerPriority" (default) | "Never" */
+    const char *runtime_class;
     KVList labels;
-    ResourceList requests;      /* effective request per scheduler rules (all resources) */
+    ResourceList requests;      /* effective request per scheduler rules (all resources); of a
+                                   Cluster's pod: the pool's array, shared, read-only (cap 0) */
     KVList node_selector;
-    NodeSelectorTerm *affinity_terms; size_t naffinity_terms;  /* required node affinity */
-    Toleration *tolerations; size_t ntolerations;
+    NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
+    const Toleration *tolerations;      /* the pool's: pods with the same tolerations share one
+                                           array (ntolerations) */
+    PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
+    uint32_t naffinity_terms, ntolerations, nclaims;
+    bool terminating;           /* metadata.deletionTimestamp set */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
     PodScheduledCondition scheduled;
-    char *runtime_class;
-    PodClaimRef *claims; size_t nclaims;   /* DRA resource claims (owned, not shared) */
 } Pod;
 
 struct cJSON;
 struct Error;
 /* -1 when metadata.name is missing/too long or a node-affinity operator is unknown (nothing
- * to free then); wrong-typed fields get defaults (namespace "default", phase Pending) */
-int pod_from_json(Pod *p, const struct cJSON *obj, struct Error *err);
+ * to free then); wrong-typed fields get defaults (namespace "default", phase Pending).
+ * Strings and the tolerations array go into pool (which must outlive p). */
+int pod_from_json(Pod *p, const struct cJSON *obj, StrPool *pool, struct Error *err);
 void pod_free(Pod *p);
 /* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
  * init containers = sidecars, overhead; pod-level resources for cpu/memory/hugepages-*;

@@ -27,6 +27,7 @@
 #include "model/quantity.h"
 #include "model/resources.h"
 #include "util/strarena.h"
+#include "util/strpool.h"
 
 static const char *const problem_names[PROBLEM__COUNT] = {
     [PROBLEM_NOT_READY] = "NotReady",
@@ -127,11 +128,11 @@ char *node_status_mode(const NodeStatus *n)
     Strbuf sb = STRBUF_INIT;
     if (n->product && str_ends_with(n->product, "-MIG-INVALID")) strbuf_adds(&sb, "MIG INVALID");
     else if (n->mig_enabled) strbuf_adds(&sb, n->mig_strategy == MIG_SINGLE ? "mig single" : "mig mixed");
-    const char *word = n->inv.sharing_known == INV_SHARING_SHARED_UNKNOWN ? "shared"
+    const char *word = n->inv->sharing_known == INV_SHARING_SHARED_UNKNOWN ? "shared"
                      : n->sharing == SHARING_MPS ? "mps" : n->sharing == SHARING_TIME_SLICING ? "ts" : NULL;
     if (word && n->replicas > 0) strbuf_addf(&sb, "%s%s x%d", sb.len ? "," : "", word, n->replicas);
     else if (word) strbuf_addf(&sb, "%s%s x?", sb.len ? "," : "", word);
-    else if (n->inv.sharing_known == INV_SHARING_UNKNOWN && !n->mig_enabled && n->nres) strbuf_adds(&sb, "?");
+    else if (n->inv->sharing_known == INV_SHARING_UNKNOWN && !n->mig_enabled && n->nres) strbuf_adds(&sb, "?");
     if (n->dra.devices) strbuf_addf(&sb, "%sdra%s", sb.len ? "," : "", n->dra.mig_devices ? " mig" : "");
     if (!sb.len) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
@@ -139,8 +140,8 @@ char *node_status_mode(const NodeStatus *n)
 
 char *node_status_gpus_cell(const NodeStatus *n)
 {
-    if (n->inv.physical < 0) return xstrdup("?");
-    return xasprintf("%d%s", n->inv.physical, n->inv.physical_unsure ? "*" : "");
+    if (n->inv->physical < 0) return xstrdup("?");
+    return xasprintf("%d%s", n->inv->physical, n->inv->physical_unsure ? "*" : "");
 }
 
 char *node_status_word(const NodeStatus *n)
@@ -160,7 +161,14 @@ char *node_status_word(const NodeStatus *n)
 
 static bool gpu_labels(const Node *n) { return n->gpu.has_gfd || n->gpu.present; }
 
-static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n)
+/* zero what follows the string in buf, so that equal inventories are equal bytes */
+static void clear_tail(char *buf, size_t size)
+{
+    size_t len = strnlen(buf, size);
+    if (len < size) memset(buf + len, 0, size - len);
+}
+
+static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
 {
     const GpuFacts *g = &n->gpu;
     ns->name = xstrdup(n->name);
@@ -168,17 +176,23 @@ static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n)
     ns->base_product = xstrdup(g->base_product);
     ns->short_product = product_short_name(g->product);
     SharingConfig cfg;
-    node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &ns->inv);
-    ns->physical_gpus = ns->inv.physical > 0 ? ns->inv.physical : 0;
-    ns->memory_per_gpu_mib = ns->inv.memory_per_gpu_mib;
+    NodeInventory inv;              /* zeroed by node_inventory, padding too: compared whole */
+    node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
+    clear_tail(inv.physical_detail, sizeof inv.physical_detail);   /* text rewritten shorter */
+    clear_tail(inv.sharing_detail, sizeof inv.sharing_detail);
+    clear_tail(inv.memory_detail, sizeof inv.memory_detail);
+    clear_tail(inv.mig_detail, sizeof inv.mig_detail);
+    ns->inv = strpool_intern_mem(invs, &inv, sizeof inv);
+    ns->physical_gpus = ns->inv->physical > 0 ? ns->inv->physical : 0;
+    ns->memory_per_gpu_mib = ns->inv->memory_per_gpu_mib;
     ns->memory_mib = (int64_t)ns->physical_gpus * ns->memory_per_gpu_mib;
-    ns->mig_strategy = ns->inv.mig_strategy;
+    ns->mig_strategy = ns->inv->mig_strategy;
     ns->mig_single_profile = xstrdup(g->mig_single_profile);
-    ns->mig_enabled = ns->inv.mig_enabled;
+    ns->mig_enabled = ns->inv->mig_enabled;
     ns->mig_config = xstrdup(g->mig_config);
     ns->mig_config_state = xstrdup(g->mig_config_state);
-    ns->sharing = ns->inv.sharing;
-    ns->replicas = ns->inv.replicas;
+    ns->sharing = ns->inv->sharing;
+    ns->replicas = ns->inv->replicas;
     ns->ready = n->ready;
     ns->schedulable = !n->unschedulable;
     ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
@@ -464,13 +478,14 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     }
     st->gpu_nodes = (int)ngpu;
     st->gpu_node_list = ngpu ? xcalloc(ngpu, sizeof *st->gpu_node_list) : NULL;
+    st->inventories = strpool_new();
     st->ngpu_node_list = ngpu;
     size_t *rescap = ngpu ? xcalloc(ngpu, sizeof *rescap) : NULL;
     size_t *podcap = ngpu ? xcalloc(ngpu, sizeof *podcap) : NULL;
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
-        node_facts(ns, c, &c->nodes[i]);
+        node_facts(ns, c, &c->nodes[i], st->inventories);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
         if (held[i]) {              /* its holders, counted above: no growth slack */
             ns->pods = xcalloc(held[i], sizeof *ns->pods);
@@ -493,7 +508,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
         prune_resources(ns);
         node_problems(ns, &c->nodes[i]);
-        status_node_dra(ns, c, &c->nodes[i]);
+        status_node_dra(ns, c, &c->nodes[i], st->inventories);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
         if (metrics && !st->strings) st->strings = strarena_new();
         if (metrics) node_usage(st->strings, ns, usage);
@@ -511,9 +526,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     if (metrics) st->idle_allocated_gpus = 0;
     for (size_t i = 0; i < ngpu; i++) {
         const NodeStatus *ns = &st->gpu_node_list[i];
-        if (ns->inv.physical >= 0) st->physical_gpus += ns->inv.physical;
+        if (ns->inv->physical >= 0) st->physical_gpus += ns->inv->physical;
         else st->unknown_gpu_nodes++;
-        if (ns->inv.physical >= 0 && ns->inv.physical_unsure) st->resource_counted_nodes++;
+        if (ns->inv->physical >= 0 && ns->inv->physical_unsure) st->resource_counted_nodes++;
         if (metrics) st->idle_allocated_gpus += ns->idle_allocated;
         for (size_t j = 0; j < ns->nres; j++) {
             const ResourceAlloc *r = &ns->res[j];
@@ -554,6 +569,7 @@ void status_free(GpuStatus *st)
 {
     for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(st->strings, &st->gpu_node_list[i]);
     strarena_free(st->strings);
+    strpool_free(st->inventories);
     free(st->gpu_node_list);
     for (size_t i = 0; i < st->ntotals; i++) free(st->totals[i].name);
     free(st->totals);

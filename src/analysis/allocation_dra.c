@@ -14,6 +14,7 @@
 #include <string.h>
 #include "model/dra.h"
 #include "util/strmap.h"
+#include "util/strpool.h"
 
 bool status_node_has_dra(const Cluster *c, const Node *n)
 {
@@ -62,7 +63,7 @@ static char *gfd_spelling(const char *product)
     return s;
 }
 
-void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n)
+void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *inventories)
 {
     const DraState *d = c->dra;
     if (!d) return;
@@ -97,11 +98,14 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n)
     qsort(o->devs, o->ndevs, sizeof *o->devs, cmp_dev);
 
     /* the same GPUs whichever way they are published: the larger count, never the sum */
-    if (ns->inv.physical < o->gpus) {
-        ns->inv.physical = o->gpus;
-        ns->inv.physical_unsure = false;
-        snprintf(ns->inv.physical_detail, sizeof ns->inv.physical_detail,
+    if (ns->inv->physical < o->gpus) {
+        NodeInventory inv = *ns->inv;
+        inv.physical = o->gpus;
+        inv.physical_unsure = false;
+        memset(inv.physical_detail, 0, sizeof inv.physical_detail);   /* compared whole */
+        snprintf(inv.physical_detail, sizeof inv.physical_detail,
                  "counted from the devices the DRA driver publishes (%d)", o->gpus);
+        ns->inv = strpool_intern_mem(inventories, &inv, sizeof inv);
         ns->physical_gpus = o->gpus;
     }
     if (!ns->memory_per_gpu_mib && first_gpu) ns->memory_per_gpu_mib = first_gpu->memory_bytes / (1024 * 1024);

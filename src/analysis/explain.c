@@ -19,7 +19,6 @@ static const Event *newest_failed_scheduling(const Cluster *c, const Pod *p)
         if (!str_eq(ev->reason, "FailedScheduling")) continue;
         if (ev->involved_kind && !str_eq(ev->involved_kind, "Pod")) continue;
         if (!str_eq(ev->involved_name, p->name) || !str_eq(ev->ns, p->ns)) continue;
-        if (ev->involved_uid && p->uid && !str_eq(ev->involved_uid, p->uid)) continue;   /* an older pod of that name */
         if (!best || ev->last_seen > best->last_seen) best = ev;
     }
     return best;

@@ -138,7 +138,7 @@ bool node_affinity_matches(const Pod *p, const Node *n, char **why)
     }
     if (why) {
         *why = p->naffinity_terms > 1 ? xasprintf("none of %zu node affinity terms match; term 1: %s",
-                                                  p->naffinity_terms, first) : xstrdup(first);
+                                                  (size_t)p->naffinity_terms, first) : xstrdup(first);
     }
     free(first);
     return false;

@@ -51,12 +51,12 @@ char *intent_key(const Pod *p)
         add_field(&sb, p->node_selector.items[i].key);
         add_field(&sb, p->node_selector.items[i].value);
     }
-    strbuf_addf(&sb, "a%zu\x1f", p->naffinity_terms);
+    strbuf_addf(&sb, "a%zu\x1f", (size_t)p->naffinity_terms);
     for (size_t i = 0; i < p->naffinity_terms; i++) {
         add_selector(&sb, &p->affinity_terms[i].match_expressions);
         add_selector(&sb, &p->affinity_terms[i].match_fields);
     }
-    strbuf_addf(&sb, "t%zu\x1f", p->ntolerations);
+    strbuf_addf(&sb, "t%zu\x1f", (size_t)p->ntolerations);
     for (size_t i = 0; i < p->ntolerations; i++) {
         const Toleration *t = &p->tolerations[i];
         add_field(&sb, t->key); add_field(&sb, t->op); add_field(&sb, t->value); add_field(&sb, t->effect);

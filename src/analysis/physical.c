@@ -26,7 +26,7 @@ static int mig_compute(const char *resource)
 PhysicalUse physical_use_node(const NodeStatus *n)
 {
     PhysicalUse u = { 0, 0, 0, 0, 0 };
-    int phys = n->inv.physical;
+    int phys = n->inv->physical;
     if (phys <= 0) return u;
     if (!n->ready || has_problem(n, PROBLEM_NO_DEVICE_PLUGIN) || has_problem(n, PROBLEM_MIG_INVALID)) {
         u.unavailable = phys;

@@ -26,6 +26,7 @@
 #include "model/cluster.h"
 #include "model/dra.h"
 #include "cluster_int.h"
+#include "pod_index.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -36,6 +37,7 @@
 #include "util/error.h"
 #include "json_fields.h"
 #include "util/strmap.h"
+#include "util/strpool.h"
 #include "util/util.h"
 
 #define MAX_WARNINGS 100
@@ -80,117 +82,65 @@ void cluster_warn(Cluster *c, const char *fmt, ...)
 /* ---- shared strings ----
  *
  * The strings of kept nodes and pods repeat a lot (label keys and values, namespaces,
- * resource names, tolerations, owner kinds, scheduler names): once an object is kept, each of
- * its strings is replaced by the cluster's one copy (an arena, never freed before
- * cluster_free), so memory follows the distinct strings, not the objects.  Before an object is
- * released, the same fields are set to NULL again and node_free/pod_free free the rest.  The
- * field lists below (visit_node, visit_pod) are the only place that knows which strings are
- * shared: a field they do not name stays the object's own. */
+ * resource names, tolerations, owner kinds, scheduler names): nodes and pods are decoded
+ * straight into the cluster's pool (util/strpool.h; never freed before cluster_free), so
+ * memory follows the distinct strings, not the objects.  Their lists (labels, requests,
+ * capacity, selectors, gates) are built by the shared list types with their own strings: once
+ * an object is kept, those are swapped for the pool's copies here, and set to NULL again
+ * before node_free/pod_free free the lists.  visit_node_lists / visit_pod_lists are the only
+ * place that knows which list strings are shared; visit_node / visit_pod add the pooled
+ * fields (for compaction, which interns every string still used into a new pool). */
 
-typedef struct StrPool {
-    const char **slots;             /* open addressing, FNV-1a */
-    size_t cap, n;
-    char **chunks; size_t nchunks, capchunks;
-    char *cur; size_t left;
-} StrPool;
+typedef void (*FieldFn)(Cluster *c, const char **field);
 
-#define POOL_CHUNK ((size_t)64 << 10)
-
-static uint64_t pool_hash(const char *s)
+static StrPool *cluster_pool(Cluster *c)
 {
-    uint64_t h = 1469598103934665603ULL;
-    while (*s) { h ^= (unsigned char)*s++; h *= 1099511628211ULL; }
-    return h;
+    if (!c->strings) c->strings = strpool_new();
+    return c->strings;
 }
 
-static const char *pool_intern(StrPool *p, const char *s)
-{
-    if ((p->n + 1) * 2 > p->cap) {
-        size_t oc = p->cap;
-        const char **old = p->slots;
-        p->cap = oc ? oc * 2 : 1024;
-        p->slots = xcalloc(p->cap, sizeof *p->slots);
-        for (size_t i = 0; i < oc; i++) {
-            if (!old[i]) continue;
-            size_t j = (size_t)pool_hash(old[i]) & (p->cap - 1);
-            while (p->slots[j]) j = (j + 1) & (p->cap - 1);
-            p->slots[j] = old[i];
-        }
-        free(old);
-    }
-    size_t j = (size_t)pool_hash(s) & (p->cap - 1);
-    while (p->slots[j]) {
-        if (strcmp(p->slots[j], s) == 0) return p->slots[j];
-        j = (j + 1) & (p->cap - 1);
-    }
-    size_t len = strlen(s) + 1;
-    char *dst;
-    if (len > POOL_CHUNK / 4) {
-        dst = xmalloc(len);                     /* a long one gets its own block */
-        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
-        p->chunks[p->nchunks++] = dst;
-    } else {
-        if (len > p->left) {
-            ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
-            p->cur = p->chunks[p->nchunks++] = xmalloc(POOL_CHUNK);
-            p->left = POOL_CHUNK;
-        }
-        dst = p->cur;
-        p->cur += len;
-        p->left -= len;
-    }
-    memcpy(dst, s, len);
-    p->slots[j] = dst;
-    p->n++;
-    return dst;
-}
-
-static void pool_free(StrPool *p)
-{
-    if (!p) return;
-    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
-    free(p->chunks);
-    free(p->slots);
-    free(p);
-}
-
-typedef void (*FieldFn)(Cluster *c, char **field);
-
-static void share_field(Cluster *c, char **f)
+static void share_field(Cluster *c, const char **f)
 {
     if (!*f) return;
-    if (!c->strings) c->strings = xcalloc(1, sizeof(StrPool));
-    const char *s = pool_intern(c->strings, *f);
-    free(*f);
-    *f = (char *)s;
+    const char *s = strpool_intern(cluster_pool(c), *f);
+    free((char *)*f);               /* the list's own copy, replaced by the pool's */
+    *f = s;
 }
 
-static void unshare_field(Cluster *c, char **f)
+static void unshare_field(Cluster *c, const char **f)
 {
     (void)c;
-    *f = NULL;                      /* the pool's; not the object's to free */
+    *f = NULL;                      /* the pool's; not the list's to free */
 }
+
+/* a list item's `char *` through a FieldFn (no cast of the field's address) */
+#define VISIT_OWN(c, fn, field) do { const char *v_ = (field); fn((c), &v_); (field) = (char *)v_; } while (0)
 
 static void visit_kv(Cluster *c, KVList *l, FieldFn fn)
 {
-    for (size_t i = 0; i < l->n; i++) { fn(c, &l->items[i].key); fn(c, &l->items[i].value); }
+    for (size_t i = 0; i < l->n; i++) { VISIT_OWN(c, fn, l->items[i].key); VISIT_OWN(c, fn, l->items[i].value); }
 }
 
 static void visit_rlist(Cluster *c, ResourceList *l, FieldFn fn)
 {
-    for (size_t i = 0; i < l->n; i++) fn(c, &l->items[i].name);
+    for (size_t i = 0; i < l->n; i++) VISIT_OWN(c, fn, l->items[i].name);
+}
+
+static void visit_node_lists(Cluster *c, Node *n, FieldFn fn)
+{
+    visit_kv(c, &n->labels, fn);
+    visit_rlist(c, &n->capacity, fn);
+    visit_rlist(c, &n->allocatable, fn);
 }
 
 static void visit_node(Cluster *c, Node *n, FieldFn fn)
 {
+    visit_node_lists(c, n, fn);
     fn(c, &n->name);
-    visit_kv(c, &n->labels, fn);
     for (size_t i = 0; i < n->ntaints; i++) {
         fn(c, &n->taints[i].key); fn(c, &n->taints[i].value); fn(c, &n->taints[i].effect);
     }
     fn(c, &n->not_ready_reason);
-    visit_rlist(c, &n->capacity, fn);
-    visit_rlist(c, &n->allocatable, fn);
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
@@ -198,21 +148,29 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
 }
 
+/* a kept pod's requests are the pool's, shared by the pods that request the same (cap 0) */
+static bool pooled_requests(const Pod *p) { return p->requests.n && !p->requests.cap; }
+
+static void visit_pod_lists(Cluster *c, Pod *p, FieldFn fn)
+{
+    visit_kv(c, &p->labels, fn);
+    if (!pooled_requests(p)) visit_rlist(c, &p->requests, fn);
+    visit_kv(c, &p->node_selector, fn);
+    for (size_t i = 0; i < p->scheduling_gates.n; i++) VISIT_OWN(c, fn, p->scheduling_gates.v[i]);
+}
+
 static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
 {
-    fn(c, &p->ns); fn(c, &p->name); fn(c, &p->uid); fn(c, &p->node_name); fn(c, &p->nominated_node);
+    visit_pod_lists(c, p, fn);
+    fn(c, &p->ns); fn(c, &p->name); fn(c, &p->node_name); fn(c, &p->nominated_node);
     fn(c, &p->owner_kind); fn(c, &p->owner_name); fn(c, &p->scheduler_name); fn(c, &p->priority_class);
     fn(c, &p->preemption_policy); fn(c, &p->runtime_class);
-    visit_kv(c, &p->labels, fn);
-    visit_rlist(c, &p->requests, fn);
-    visit_kv(c, &p->node_selector, fn);
-    for (size_t i = 0; i < p->ntolerations; i++) {
-        Toleration *t = &p->tolerations[i];
-        fn(c, &t->key); fn(c, &t->op); fn(c, &t->value); fn(c, &t->effect);
-    }
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) fn(c, &p->scheduling_gates.v[i]);
     fn(c, &p->scheduled.reason);
     fn(c, &p->scheduled.message);
+    for (size_t i = 0; i < p->nclaims; i++) {
+        PodClaimRef *r = &p->claims[i];
+        fn(c, &r->name); fn(c, &r->claim); fn(c, &r->template_name);
+    }
 }
 
 /* a kept object's lists no longer grow: give their slack back */
@@ -234,13 +192,25 @@ static void shrink_pod(Pod *p)
 
 static void release_node(Cluster *c, Node *n)
 {
-    visit_node(c, n, unshare_field);
+    visit_node_lists(c, n, unshare_field);
     node_free(n);
+}
+
+/* once its names are the pool's: the array too (a Job's pods request the same) */
+static void share_requests(Cluster *c, Pod *p)
+{
+    ResourceList *r = &p->requests;
+    if (!r->n || !r->cap) return;
+    const void *a = strpool_intern_mem(cluster_pool(c), r->items, r->n * sizeof *r->items);
+    free(r->items);
+    r->items = (ResourceEntry *)a;  /* never written again: cap 0 says it is not the pod's */
+    r->cap = 0;
 }
 
 static void release_pod(Cluster *c, Pod *p)
 {
-    visit_pod(c, p, unshare_field);
+    if (pooled_requests(p)) p->requests = (ResourceList)RESOURCE_LIST_INIT;
+    visit_pod_lists(c, p, unshare_field);
     pod_free(p);
 }
 
@@ -248,7 +218,7 @@ static void release_pod(Cluster *c, Pod *p)
 
 void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_free is not this one) */
 
-static void usage_free(void *v)
+static void node_usage_free(void *v)
 {
     NodeUsage *u = v;
     if (!u) return;
@@ -270,8 +240,8 @@ static void add_pending_usage(Cluster *c, const char *node, const ResourceList *
 static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 {
     Node n;
-    if (node_from_json(&n, obj, true, err) < 0) return -1;
-    visit_node(c, &n, share_field);
+    if (node_from_json(&n, obj, true, cluster_pool(c), err) < 0) return -1;
+    visit_node_lists(c, &n, share_field);
     shrink_node(&n);
     if (!c->node_index) c->node_index = strmap_new();
     size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, n.name);
@@ -288,23 +258,27 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 
 /* ---- pods ---- */
 
-static char *pod_key(const char *ns, const char *name) { return xasprintf("%s/%s", ns, name); }
+static void reintern_field(Cluster *c, const char **f);
+static void reintern_tolerations(Cluster *c, Pod *p);
 
 /* Most pods of a cluster request no GPU: for them only the effective request, the node and
  * the phase matter (folded into the node's usage).  This reads just those, after the checks
  * pod_from_json would fail on (name; with node affinity, the whole pod is read instead so its
  * operators are checked the same way).  Returns 1 when the pod was handled here, 0 when it
- * needs pod_from_json, -1 with err set. */
-static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
+ * needs pod_from_json (*maybe_kept: it requests a GPU or has DRA claims; else it is decoded
+ * only to be checked and folded), -1 with err set. */
+static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Error *err)
 {
+    *maybe_kept = true;
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
     if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) return 0;   /* its error */
-    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) return 0;
     if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
     if (rlist_has_gpu(&req)) { rlist_free(&req); return 0; }
+    *maybe_kept = false;
+    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { rlist_free(&req); return 0; }
     c->all_pods++;
     const char *node = jstr_ne(spec, "nodeName");
     const char *phase = jstr(jobj(obj, "status"), "phase");
@@ -321,10 +295,17 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, Error *err)
 
 static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 {
-    int plain = ingest_plain_pod(c, obj, err);
+    bool maybe_kept;
+    int plain = ingest_plain_pod(c, obj, &maybe_kept, err);
     if (plain) return plain > 0 ? 0 : -1;
+    /* a pod only checked and folded (node affinity, no GPU: DaemonSet pods) leaves nothing in
+     * the cluster's pool: it is decoded into a scratch pool */
+    StrPool *scratch = maybe_kept ? NULL : strpool_new();
     Pod p;
-    if (pod_from_json(&p, obj, err) < 0) return -1;
+    if (pod_from_json(&p, obj, scratch ? scratch : cluster_pool(c), err) < 0) {
+        strpool_free(scratch);
+        return -1;
+    }
     c->all_pods++;
     if (!pod_requests_gpu(&p) && !p.nclaims) {
         if (pod_holds_resources(&p)) {
@@ -332,33 +313,39 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
             if (c->live) cluster_live_note_plain(c, p.ns, p.name, p.node_name, &p.requests);
         }
         pod_free(&p);
+        strpool_free(scratch);
         return 0;
     }
-    free(p.uid);                    /* no command reads a kept pod's UID: not kept (memory) */
-    p.uid = NULL;
-    visit_pod(c, &p, share_field);
+    if (scratch) {                  /* cannot happen (same rule as ingest_plain_pod): re-home */
+        visit_pod(c, &p, reintern_field);
+        reintern_tolerations(c, &p);
+        strpool_free(scratch);
+    }
+    visit_pod_lists(c, &p, share_field);
     shrink_pod(&p);
-    if (!c->pod_index) c->pod_index = strmap_new();
-    char *key = pod_key(p.ns, p.name);
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    share_requests(c, &p);
+    if (!c->pod_index) c->pod_index = pod_index_new();
+    size_t idx = pod_index_get(c->pod_index, c->pods, p.ns, p.name);
     if (idx) {
         release_pod(c, &c->pods[idx - 1]);
         c->pods[idx - 1] = p;
     } else {
         ARRAY_GROW(c->pods, c->npods, c->cappods);
         c->pods[c->npods++] = p;
-        strmap_put(c->pod_index, key, (void *)(uintptr_t)c->npods);
+        pod_index_put(c->pod_index, c->pods, c->npods - 1);
     }
-    free(key);
     return 0;
 }
 
 /* ---- events ---- */
 
-static void event_free(Event *e)
+/* an event owns nothing: its strings are the pool's */
+static void event_free(Event *e) { memset(e, 0, sizeof *e); }
+
+static void visit_event(Cluster *c, Event *e, FieldFn fn)
 {
-    free(e->ns); free(e->name); free(e->reason); free(e->message);
-    free(e->involved_kind); free(e->involved_name); free(e->involved_uid);
+    fn(c, &e->ns); fn(c, &e->name); fn(c, &e->reason); fn(c, &e->message);
+    fn(c, &e->involved_kind); fn(c, &e->involved_name); fn(c, &e->involved_uid);
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -383,13 +370,14 @@ static int ingest_event(Cluster *c, const cJSON *obj, Error *err)
     ARRAY_GROW(c->events, c->nevents, c->capevents);
     Event *e = &c->events[c->nevents++];
     memset(e, 0, sizeof *e);
-    e->ns = jdup_trunc(ns ? ns : "", 63);
-    e->name = jdup_trunc(name, MODEL_NAME_MAX);
-    e->reason = xstrdup(reason);
-    e->message = jdup_trunc(message ? message : "", MODEL_TEXT_MAX);
-    e->involved_kind = jdup_trunc(jstr_ne(inv, "kind"), 64);
-    e->involved_name = jdup_trunc(jstr_ne(inv, "name"), MODEL_NAME_MAX);
-    e->involved_uid = jdup_trunc(jstr_ne(inv, "uid"), 64);
+    StrPool *pool = cluster_pool(c);
+    e->ns = jpool_trunc(pool, ns ? ns : "", 63);
+    e->name = jpool_trunc(pool, name, MODEL_NAME_MAX);
+    e->reason = strpool_intern(pool, reason);
+    e->message = jpool_trunc(pool, message ? message : "", MODEL_TEXT_MAX);
+    e->involved_kind = jpool_trunc(pool, jstr_ne(inv, "kind"), 64);
+    e->involved_name = jpool_trunc(pool, jstr_ne(inv, "name"), MODEL_NAME_MAX);
+    e->involved_uid = jpool_trunc(pool, jstr_ne(inv, "uid"), 64);
     const cJSON *series = jobj(obj, "series");
     e->count = (int)jint(obj, "count", 0, INT32_MAX, 0);
     if (!e->count) e->count = (int)jint(obj, "deprecatedCount", 0, INT32_MAX, 0);
@@ -718,10 +706,7 @@ const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n)
 
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name)
 {
-    if (!c->pod_index || !ns || !name) return NULL;
-    char *key = pod_key(ns, name);
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
-    free(key);
+    size_t idx = pod_index_get(c->pod_index, c->pods, ns, name);
     return idx ? &c->pods[idx - 1] : NULL;
 }
 
@@ -766,9 +751,9 @@ void cluster_free(Cluster *c)
     free(c->context); free(c->server); free(c->source);
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
-    strmap_free(c->pending_usage, usage_free);
-    strmap_free(c->pod_index, NULL);
-    pool_free(c->strings);
+    strmap_free(c->pending_usage, node_usage_free);
+    pod_index_free(c->pod_index);
+    strpool_free(c->strings);
     memset(c, 0, sizeof *c);
 }
 
@@ -785,31 +770,63 @@ NodeUsage *cluster_pending_usage(Cluster *c, const char *node)
 }
 void cluster_live_clear_folded(Cluster *c)
 {
-    strmap_free(c->pending_usage, usage_free);
+    strmap_free(c->pending_usage, node_usage_free);
     c->pending_usage = NULL;
 }
 
-/* every kept string interned again into a new pool, the old pool freed: strings of objects
- * gone since (pods that came and went under a watch) are dropped */
-static void reintern_field(Cluster *c, char **f)
+/* every kept string (nodes, pods, events) interned again into a new pool, the old pool
+ * freed: strings of objects gone since (pods that came and went under a watch) are dropped;
+ * the pods' tolerations arrays are interned again after their strings */
+static void reintern_field(Cluster *c, const char **f)
 {
-    if (*f) *f = (char *)pool_intern(c->strings, *f);
+    if (*f) *f = strpool_intern(cluster_pool(c), *f);
+}
+
+static void reintern_requests(Cluster *c, Pod *p)
+{
+    if (!pooled_requests(p)) return;
+    ResourceList r = RESOURCE_LIST_INIT;
+    r.items = xmalloc(p->requests.n * sizeof *r.items);
+    memcpy(r.items, p->requests.items, p->requests.n * sizeof *r.items);
+    r.n = r.cap = p->requests.n;
+    for (size_t i = 0; i < r.n; i++) VISIT_OWN(c, reintern_field, r.items[i].name);
+    p->requests.items = (ResourceEntry *)strpool_intern_mem(cluster_pool(c), r.items, r.n * sizeof *r.items);
+    free(r.items);
+}
+
+static void reintern_tolerations(Cluster *c, Pod *p)
+{
+    if (!p->ntolerations) return;
+    Toleration *t = xmalloc(p->ntolerations * sizeof *t);
+    memcpy(t, p->tolerations, p->ntolerations * sizeof *t);
+    for (size_t i = 0; i < p->ntolerations; i++) {
+        reintern_field(c, &t[i].key); reintern_field(c, &t[i].op);
+        reintern_field(c, &t[i].value); reintern_field(c, &t[i].effect);
+    }
+    p->tolerations = strpool_intern_mem(cluster_pool(c), t, p->ntolerations * sizeof *t);
+    free(t);
 }
 
 void cluster_compact_strings(Cluster *c)
 {
     StrPool *old = c->strings;
     if (!old) return;
-    c->strings = xcalloc(1, sizeof(StrPool));
+    c->strings = strpool_new();
     for (size_t i = 0; i < c->nnodes; i++) {
         visit_node(c, &c->nodes[i], reintern_field);
         if (c->usage) visit_rlist(c, &c->usage[i].requested, reintern_field);
     }
-    for (size_t i = 0; i < c->npods; i++) visit_pod(c, &c->pods[i], reintern_field);
-    pool_free(old);
+    for (size_t i = 0; i < c->npods; i++) {
+        visit_pod(c, &c->pods[i], reintern_field);
+        reintern_tolerations(c, &c->pods[i]);
+        reintern_requests(c, &c->pods[i]);
+    }
+    for (size_t i = 0; i < c->nevents; i++) visit_event(c, &c->events[i], reintern_field);
+    strpool_free(old);
 }
 
-size_t cluster_pooled_strings(const Cluster *c) { return c->strings ? c->strings->n : 0; }
+size_t cluster_pooled_strings(const Cluster *c) { return strpool_count(c->strings); }
+size_t cluster_pooled_bytes(const Cluster *c) { return strpool_bytes(c->strings); }
 
 /* ---- the small kinds, for the incremental path (cluster_int.h) ---- */
 

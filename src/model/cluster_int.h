@@ -30,6 +30,7 @@ void cluster_live_clear_folded(Cluster *c);
 /* strings of the pool (kept objects share one copy); compact = intern what is still used
  * into a new pool and drop the old one (O(kept objects)) */
 size_t cluster_pooled_strings(const Cluster *c);
+size_t cluster_pooled_bytes(const Cluster *c);
 void cluster_compact_strings(Cluster *c);
 
 /* cluster_live.c: a pod without GPUs holding resources on node was folded into the node's

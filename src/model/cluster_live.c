@@ -15,6 +15,7 @@
  */
 #include "model/cluster_live.h"
 #include "cluster_int.h"
+#include "pod_index.h"
 #include "json_fields.h"
 #include "model/dra.h"
 #include "util/error.h"
@@ -136,7 +137,7 @@ static void rec_requests(const PlainRec *r, ResourceList *out)
     if (r->extra) rlist_add_all(out, r->extra);
 }
 
-static void usage_free(void *v)
+static void node_usage_free(void *v)
 {
     NodeUsage *u = v;
     if (!u) return;
@@ -160,7 +161,7 @@ void cluster_live_free(Cluster *c)
     ClusterLive *l = c->live;
     if (!l) return;
     plain_release(&l->plain);
-    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->gpu_usage, node_usage_free);
     strmap_free(l->event_index, NULL);
     free(l);
     c->live = NULL;
@@ -202,7 +203,7 @@ static void live_index(Cluster *c)
 {
     ClusterLive *l = c->live;
     if (l->indexed) return;
-    strmap_free(l->gpu_usage, usage_free);
+    strmap_free(l->gpu_usage, node_usage_free);
     strmap_free(l->event_index, NULL);
     l->gpu_usage = strmap_new();
     l->event_index = strmap_new();
@@ -295,7 +296,8 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
         extra_free(pr.extra);
         return true;
     }
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
+    const char *dns = ns && *ns ? ns : "default";
+    size_t idx = pod_index_get(c->pod_index, c->pods, dns, name);
     if (!idx) return false;
     size_t i = idx - 1, last = c->npods - 1;
     Pod *p = &c->pods[i];
@@ -303,13 +305,11 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
         sum_add(l->gpu_usage, p->node_name, &p->requests, -1);
         *node = xstrdup(p->node_name);
     }
-    strmap_del(c->pod_index, key);
+    pod_index_del(c->pod_index, c->pods, dns, name);
     cluster_release_pod(c, p);
     if (i != last) {
         c->pods[i] = c->pods[last];
-        char *k = key_of(c->pods[i].ns, c->pods[i].name);
-        strmap_put(c->pod_index, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+        pod_index_put(c->pod_index, c->pods, i);
     }
     c->npods--;
     return true;
@@ -333,8 +333,7 @@ static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *er
     int rc = 0;
     if (change == LIVE_UPSERT) {
         rc = cluster_ingest(c, OBJ_POD, obj, err);
-        size_t idx = (size_t)(uintptr_t)strmap_get(c->pod_index, key);
-        const Pod *p = idx ? &c->pods[idx - 1] : NULL;
+        const Pod *p = cluster_find_pod(c, ns && *ns ? ns : "default", name);
         if (p && pod_holds_resources(p)) {
             sum_add(c->live->gpu_usage, p->node_name, &p->requests, 1);
             usage_recompute(c, p->node_name);
@@ -428,7 +427,7 @@ void cluster_live_reset(Cluster *c, ObjKind kind)
     case OBJ_POD:
         for (size_t i = 0; i < c->npods; i++) cluster_release_pod(c, &c->pods[i]);
         c->npods = 0;
-        strmap_free(c->pod_index, NULL);
+        pod_index_free(c->pod_index);
         c->pod_index = NULL;
         plain_release(&l->plain);
         cluster_live_clear_folded(c);
@@ -469,3 +468,4 @@ void cluster_live_commit(Cluster *c)
 }
 
 size_t cluster_live_pooled_strings(const Cluster *c) { return cluster_pooled_strings(c); }
+size_t cluster_live_pooled_bytes(const Cluster *c) { return cluster_pooled_bytes(c); }

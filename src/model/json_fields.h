@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include "util/strpool.h"
 #include "util/util.h"
 
 static inline const cJSON *jget(const cJSON *obj, const char *key)
@@ -62,6 +63,11 @@ static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_
 static inline char *jdup_trunc(const char *s, size_t max)
 {
     return str_printable(s, max);
+}
+/* the same, as the pool's copy (util/strpool.h): nothing to free */
+static inline const char *jpool_trunc(StrPool *pool, const char *s, size_t max)
+{
+    return strpool_printable(pool, s, max);
 }
 /* epoch seconds of an RFC 3339 string field, 0 when absent or malformed */
 static inline int64_t jtime(const cJSON *obj, const char *key)

@@ -66,7 +66,7 @@ static int cmp_mig(const void *a, const void *b)
 #define MIG_LABEL_PREFIX "nvidia.com/mig-"
 
 /* mixed strategy: one MigDeviceFacts per nvidia.com/mig-<P>.count label */
-static void read_mig_devices(GpuFacts *g, const KVList *labels)
+static void read_mig_devices(GpuFacts *g, const KVList *labels, StrPool *pool)
 {
     size_t cap = 0;
     for (size_t i = 0; i < labels->n; i++) {
@@ -77,7 +77,9 @@ static void read_mig_devices(GpuFacts *g, const KVList *labels)
         size_t plen = klen - fixed;
         ARRAY_GROW(g->mig, g->nmig, cap);
         MigDeviceFacts *m = &g->mig[g->nmig++];
-        m->profile = xstrndup(k + strlen(MIG_LABEL_PREFIX), plen);
+        char *profile = xstrndup(k + strlen(MIG_LABEL_PREFIX), plen);
+        m->profile = strpool_intern(pool, profile);
+        free(profile);
         m->count = label_int(labels, k, 0);
         char *key = xasprintf(MIG_LABEL_PREFIX "%s.memory", m->profile);
         m->memory_mib = label_int64(labels, key);
@@ -98,7 +100,7 @@ static void read_mig_devices(GpuFacts *g, const KVList *labels)
  *   GKE cloud.google.com/gke-accelerator (the GPU), gke-gpu-sharing-strategy (time-sharing |
  *     mps), gke-max-shared-clients-per-gpu (nvidia.com/gpu units per GPU), and
  *     gke-gpu-partition-size (MIG: nvidia.com/gpu then counts MIG partitions). */
-static void read_cloud_labels(GpuFacts *g, const KVList *labels)
+static void read_cloud_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
 {
     bool nvidia = str_eq(kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
     if (nvidia) {
@@ -111,10 +113,10 @@ static void read_cloud_labels(GpuFacts *g, const KVList *labels)
     g->cloud_sharing = str_eq(gs, "time-sharing") ? SHARING_TIME_SLICING : str_eq(gs, "mps") ? SHARING_MPS : SHARING_NONE;
     g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
     const char *part = kv_get(labels, "cloud.google.com/gke-gpu-partition-size");
-    g->cloud_partition = part && *part ? xstrdup(part) : NULL;
+    g->cloud_partition = part && *part ? strpool_intern(pool, part) : NULL;
 }
 
-void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
+void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
 {
     memset(g, 0, sizeof *g);
     g->replicas = 1;
@@ -127,12 +129,12 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
                  label_true(labels, "feature.node.kubernetes.io/pci-0300_10de.present");
     g->count = label_int(labels, "nvidia.com/gpu.count", 0);
     g->memory_mib = label_memory_mib(kv_get(labels, "nvidia.com/gpu.memory"), &g->memory_in_bytes);
-    g->family = xstrdup(kv_get(labels, "nvidia.com/gpu.family"));
+    g->family = strpool_intern(pool, kv_get(labels, "nvidia.com/gpu.family"));
     const char *strategy = kv_get(labels, "nvidia.com/mig.strategy");
     g->mig_strategy = str_eq(strategy, "single") ? MIG_SINGLE : str_eq(strategy, "mixed") ? MIG_MIXED : MIG_NONE;
     g->mig_capable = label_true(labels, "nvidia.com/mig.capable");
-    g->mig_config = xstrdup(kv_get(labels, "nvidia.com/mig.config"));
-    g->mig_config_state = xstrdup(kv_get(labels, "nvidia.com/mig.config.state"));
+    g->mig_config = strpool_intern(pool, kv_get(labels, "nvidia.com/mig.config"));
+    g->mig_config_state = strpool_intern(pool, kv_get(labels, "nvidia.com/mig.config.state"));
     const char *sharing = kv_get(labels, "nvidia.com/gpu.sharing-strategy");
     g->sharing = str_eq(sharing, "time-slicing") ? SHARING_TIME_SLICING
                : str_eq(sharing, "mps") ? SHARING_MPS : SHARING_NONE;
@@ -147,12 +149,12 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
         g->sharing = SHARING_TIME_SLICING;
         g->sharing_old_labels = true;
     }
-    g->device_plugin_config = xstrdup(kv_get(labels, "nvidia.com/device-plugin.config"));
-    g->driver_version = xstrdup(kv_get(labels, "nvidia.com/cuda.driver-version.full"));
+    g->device_plugin_config = strpool_intern(pool, kv_get(labels, "nvidia.com/device-plugin.config"));
+    g->driver_version = strpool_intern(pool, kv_get(labels, "nvidia.com/cuda.driver-version.full"));
 
     if (product) {
         /* "<model>[-MIG-<profile>|-MIG-INVALID][-SHARED]" */
-        g->product = xstrdup(product);
+        g->product = strpool_intern(pool, product);
         size_t n = strlen(product);
         if (str_ends_with(product, "-SHARED")) n -= strlen("-SHARED");
         char *base = xstrndup(product, n);
@@ -160,28 +162,25 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels)
         if (mig) {
             const char *profile = mig + strlen("-MIG-");
             if (g->mig_strategy == MIG_SINGLE && *profile && strcmp(profile, "INVALID") != 0)
-                g->mig_single_profile = xstrdup(profile);
+                g->mig_single_profile = strpool_intern(pool, profile);
             *mig = '\0';
         }
-        g->base_product = base;
+        g->base_product = strpool_intern(pool, base);
+        free(base);
     }
-    read_mig_devices(g, labels);
-    read_cloud_labels(g, labels);
+    read_mig_devices(g, labels, pool);
+    read_cloud_labels(g, labels, pool);
 }
 
 void gpu_facts_free(GpuFacts *g)
 {
-    free(g->product); free(g->base_product); free(g->family);
-    free(g->mig_config); free(g->mig_config_state); free(g->device_plugin_config);
-    free(g->mig_single_profile); free(g->driver_version); free(g->cloud_partition);
-    for (size_t i = 0; i < g->nmig; i++) free(g->mig[i].profile);
     free(g->mig);
     memset(g, 0, sizeof *g);
 }
 
 /* ---- Node ---- */
 
-static void read_taints(Node *n, const cJSON *spec)
+static void read_taints(Node *n, const cJSON *spec, StrPool *pool)
 {
     const cJSON *arr = jarr(spec, "taints");
     if (!arr) return;
@@ -193,13 +192,13 @@ static void read_taints(Node *n, const cJSON *spec)
         const char *key = jstr_ne(t, "key"), *effect = jstr_ne(t, "effect");
         if (!key || !effect) continue;      /* the API requires both; skip hostile entries */
         Taint *x = &n->taints[n->ntaints++];
-        x->key = jdup_trunc(key, 317);
-        x->value = jdup_trunc(jstr(t, "value"), 63);
-        x->effect = jdup_trunc(effect, 32);
+        x->key = jpool_trunc(pool, key, 317);
+        x->value = jpool_trunc(pool, jstr(t, "value"), 63);
+        x->effect = jpool_trunc(pool, effect, 32);
     }
 }
 
-static void read_ready(Node *n, const cJSON *status)
+static void read_ready(Node *n, const cJSON *status, StrPool *pool)
 {
     const cJSON *conds = jarr(status, "conditions"), *c;
     cJSON_ArrayForEach(c, conds) {
@@ -210,16 +209,16 @@ static void read_ready(Node *n, const cJSON *status)
             const char *reason = jstr_ne(c, "reason"), *msg = jstr_ne(c, "message");
             char *s = reason && msg ? xasprintf("%s: %s", reason, msg)
                     : xasprintf("%s", reason ? reason : msg ? msg : st ? st : "Unknown");
-            n->not_ready_reason = jdup_trunc(s, MODEL_TEXT_MAX);
+            n->not_ready_reason = jpool_trunc(pool, s, MODEL_TEXT_MAX);
             free(s);
         }
         return;
     }
     n->ready = false;                       /* kubelet never posted: treat as Unknown */
-    n->not_ready_reason = xstrdup("no Ready condition reported");
+    n->not_ready_reason = strpool_intern(pool, "no Ready condition reported");
 }
 
-int node_from_json(Node *n, const cJSON *obj, bool keep_labels, Error *err)
+int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, Error *err)
 {
     memset(n, 0, sizeof *n);
     if (!cJSON_IsObject(obj)) { error_set(err, "node: not a JSON object"); return -1; }
@@ -230,30 +229,25 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, Error *err)
         error_set(err, "node name longer than %d characters", MODEL_NAME_MAX);
         return -1;
     }
-    n->name = xstrdup(name);
+    n->name = strpool_intern(pool, name);
     n->creation = jtime(meta, "creationTimestamp");
     kv_from_json(&n->labels, jobj(meta, "labels"));
     n->unschedulable = jbool(spec, "unschedulable", false);
-    read_taints(n, spec);
-    read_ready(n, status);
+    read_taints(n, spec, pool);
+    read_ready(n, status, pool);
     rlist_from_json(&n->capacity, jobj(status, "capacity"), NULL);
     rlist_from_json(&n->allocatable, jobj(status, "allocatable"), NULL);
     /* allocatable defaults to capacity when the kubelet did not report it */
     if (!jobj(status, "allocatable")) rlist_copy(&n->allocatable, &n->capacity);
-    gpu_facts_from_labels(&n->gpu, &n->labels);
+    gpu_facts_from_labels(&n->gpu, &n->labels, pool);
     if (!keep_labels) kv_free(&n->labels);
     return 0;
 }
 
 void node_free(Node *n)
 {
-    free(n->name);
     kv_free(&n->labels);
-    for (size_t i = 0; i < n->ntaints; i++) {
-        free(n->taints[i].key); free(n->taints[i].value); free(n->taints[i].effect);
-    }
     free(n->taints);
-    free(n->not_ready_reason);
     rlist_free(&n->capacity);
     rlist_free(&n->allocatable);
     gpu_facts_free(&n->gpu);

@@ -138,21 +138,27 @@ static int read_affinity(Pod *p, const cJSON *spec, Error *err)
     return 0;
 }
 
-static void read_tolerations(Pod *p, const cJSON *spec)
+/* the array is built on the stack (or once on the heap when long) and interned whole: the
+ * pods of a Job, a Deployment or a queue carry the same tolerations */
+static void read_tolerations(Pod *p, const cJSON *spec, StrPool *pool)
 {
     const cJSON *arr = jarr(spec, "tolerations");
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (n <= 0) return;
-    p->tolerations = xcalloc((size_t)n, sizeof *p->tolerations);
+    Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
+    size_t k = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, arr) {
         if (!cJSON_IsObject(t)) continue;
-        Toleration *x = &p->tolerations[p->ntolerations++];
-        x->key = jdup_trunc(jstr_ne(t, "key"), 317);       /* NULL = every key (with Exists) */
-        x->op = jdup_trunc(jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32);
-        x->value = jdup_trunc(jstr(t, "value"), 63);
-        x->effect = jdup_trunc(jstr_ne(t, "effect"), 32);   /* NULL = every effect */
+        Toleration *x = &tol[k++];
+        x->key = jpool_trunc(pool, jstr_ne(t, "key"), 317);       /* NULL = every key (with Exists) */
+        x->op = jpool_trunc(pool, jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32);
+        x->value = jpool_trunc(pool, jstr(t, "value"), 63);
+        x->effect = jpool_trunc(pool, jstr_ne(t, "effect"), 32);   /* NULL = every effect */
     }
+    p->tolerations = strpool_intern_mem(pool, tol, k * sizeof *tol);
+    p->ntolerations = k;
+    if (tol != local) free(tol);
 }
 
 static PodPhase phase_from_string(const char *s)
@@ -164,37 +170,37 @@ static PodPhase phase_from_string(const char *s)
     return PHASE_UNKNOWN;
 }
 
-static void read_status(Pod *p, const cJSON *status)
+static void read_status(Pod *p, const cJSON *status, StrPool *pool)
 {
     p->phase = phase_from_string(jstr(status, "phase"));
-    p->nominated_node = jdup_trunc(jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
+    p->nominated_node = jpool_trunc(pool, jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
     const cJSON *c;
     cJSON_ArrayForEach(c, jarr(status, "conditions")) {
         if (!str_eq(jstr(c, "type"), "PodScheduled")) continue;
         p->scheduled.present = true;
         p->scheduled.status_true = str_eq(jstr(c, "status"), "True");
-        p->scheduled.reason = jdup_trunc(jstr_ne(c, "reason"), 256);
-        p->scheduled.message = jdup_trunc(jstr_ne(c, "message"), MODEL_TEXT_MAX);
+        p->scheduled.reason = jpool_trunc(pool, jstr_ne(c, "reason"), 256);
+        p->scheduled.message = jpool_trunc(pool, jstr_ne(c, "message"), MODEL_TEXT_MAX);
         p->scheduled.last_transition = jtime(c, "lastTransitionTime");
         break;
     }
 }
 
-static void read_owner(Pod *p, const cJSON *meta)
+static void read_owner(Pod *p, const cJSON *meta, StrPool *pool)
 {
     const cJSON *o;
     cJSON_ArrayForEach(o, jarr(meta, "ownerReferences")) {
         if (!jbool(o, "controller", false)) continue;
         const char *kind = jstr_ne(o, "kind"), *name = jstr_ne(o, "name");
         if (!kind || !name) continue;
-        p->owner_kind = jdup_trunc(kind, 256);
-        p->owner_name = jdup_trunc(name, MODEL_NAME_MAX);
+        p->owner_kind = jpool_trunc(pool, kind, 256);
+        p->owner_name = jpool_trunc(pool, name, MODEL_NAME_MAX);
         return;
     }
 }
 
 /* spec.resourceClaims joined with status.resourceClaimStatuses by name */
-static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status)
+static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status, StrPool *pool)
 {
     const cJSON *rcs = jarr(spec, "resourceClaims"), *rc;
     size_t n = (size_t)cJSON_GetArraySize(rcs);
@@ -204,16 +210,16 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status)
         const char *name = jstr_ne(rc, "name");
         if (!name) continue;
         PodClaimRef *r = &p->claims[p->nclaims++];
-        r->name = jdup_trunc(name, 63);
-        r->claim = jdup_trunc(jstr_ne(rc, "resourceClaimName"), 253);
-        r->template_name = jdup_trunc(jstr_ne(rc, "resourceClaimTemplateName"), 253);
+        r->name = jpool_trunc(pool, name, 63);
+        r->claim = jpool_trunc(pool, jstr_ne(rc, "resourceClaimName"), 253);
+        r->template_name = jpool_trunc(pool, jstr_ne(rc, "resourceClaimTemplateName"), 253);
         const cJSON *st;
         cJSON_ArrayForEach(st, jarr(status, "resourceClaimStatuses"))
-            if (!r->claim && str_eq(jstr(st, "name"), name)) r->claim = jdup_trunc(jstr_ne(st, "resourceClaimName"), 253);
+            if (!r->claim && str_eq(jstr(st, "name"), name)) r->claim = jpool_trunc(pool, jstr_ne(st, "resourceClaimName"), 253);
     }
 }
 
-int pod_from_json(Pod *p, const cJSON *obj, Error *err)
+int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
     memset(p, 0, sizeof *p);
     if (!cJSON_IsObject(obj)) { error_set(err, "pod: not a JSON object"); return -1; }
@@ -224,32 +230,31 @@ int pod_from_json(Pod *p, const cJSON *obj, Error *err)
         error_set(err, "pod \"%.64s...\": name or namespace too long", name);
         return -1;
     }
-    p->ns = xstrdup(ns ? ns : "default");
-    p->name = xstrdup(name);
-    p->uid = jdup_trunc(jstr_ne(meta, "uid"), 64);
+    p->ns = strpool_intern(pool, ns ? ns : "default");
+    p->name = strpool_intern(pool, name);
     p->creation = jtime(meta, "creationTimestamp");
     p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
     kv_from_json(&p->labels, jobj(meta, "labels"));
-    read_owner(p, meta);
+    read_owner(p, meta, pool);
 
-    p->node_name = jdup_trunc(jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
-    p->scheduler_name = xstrdup(jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
+    p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
+    p->scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
                                                               : "default-scheduler");
-    p->priority_class = jdup_trunc(jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
+    p->priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
     p->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
-    p->preemption_policy = jdup_trunc(jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
+    p->preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
                                                                         : "PreemptLowerPriority", 64);
-    p->runtime_class = jdup_trunc(jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    p->runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
-    read_tolerations(p, spec);
+    read_tolerations(p, spec, pool);
     const cJSON *g;
     cJSON_ArrayForEach(g, jarr(spec, "schedulingGates")) {
         const char *gn = jstr_ne(g, "name");
         if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
     }
     pod_effective_requests(spec, &p->requests);
-    pod_claims_from_json(p, spec, status);
-    read_status(p, status);
+    pod_claims_from_json(p, spec, status, pool);
+    read_status(p, status, pool);
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
         pod_free(p);
@@ -260,9 +265,6 @@ int pod_from_json(Pod *p, const cJSON *obj, Error *err)
 
 void pod_free(Pod *p)
 {
-    free(p->ns); free(p->name); free(p->uid); free(p->node_name); free(p->nominated_node);
-    free(p->owner_kind); free(p->owner_name); free(p->scheduler_name);
-    free(p->priority_class); free(p->preemption_policy); free(p->runtime_class);
     kv_free(&p->labels);
     rlist_free(&p->requests);
     kv_free(&p->node_selector);
@@ -271,18 +273,8 @@ void pod_free(Pod *p)
         label_selector_free(&p->affinity_terms[i].match_fields);
     }
     free(p->affinity_terms);
-    for (size_t i = 0; i < p->ntolerations; i++) {
-        Toleration *t = &p->tolerations[i];
-        free(t->key); free(t->op); free(t->value); free(t->effect);
-    }
-    free(p->tolerations);
     strvec_free(&p->scheduling_gates);
-    for (size_t i = 0; i < p->nclaims; i++) {
-        free(p->claims[i].name); free(p->claims[i].claim); free(p->claims[i].template_name);
-    }
     free(p->claims);
-    free(p->scheduled.reason);
-    free(p->scheduled.message);
     memset(p, 0, sizeof *p);
 }
 

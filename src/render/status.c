@@ -255,7 +255,7 @@ static void print_inventory_notes(const GpuStatus *st, bool wide, bool color)
     table_keep_whole(t, wide);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
-        const NodeInventory *v = &n->inv;
+        const NodeInventory *v = n->inv;
         struct { const char *fact; FactSource src; const char *detail; bool show; } rows[] = {
             { "GPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
               v->physical < 0 || v->physical_src != FACT_GFD },
@@ -398,7 +398,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", n->name);
     add_str_or_null(o, "product", n->product);
-    const NodeInventory *v = &n->inv;
+    const NodeInventory *v = n->inv;
     if (v->physical >= 0) cJSON_AddNumberToObject(o, "physicalGPUs", v->physical);
     else cJSON_AddNullToObject(o, "physicalGPUs");               /* cannot be counted */
     if (v->whole_gpus >= 0) cJSON_AddNumberToObject(o, "wholeGPUs", v->whole_gpus);

@@ -113,7 +113,7 @@ static int cmp_keys(const void *a, const void *b, void *vkeys)
 static double number_of(const NodeStatus *n, SortField f)
 {
     switch (f) {
-    case F_PHYSICAL: return n->inv.physical >= 0 ? n->inv.physical : NAN;
+    case F_PHYSICAL: return n->inv->physical >= 0 ? n->inv->physical : NAN;
     case F_MEM_PER_GPU: return n->memory_per_gpu_mib > 0 ? (double)n->memory_per_gpu_mib : NAN;
     case F_MEM: return n->memory_mib > 0 ? (double)n->memory_mib : NAN;
     case F_ALLOCATED: return (double)node_status_allocated(n);

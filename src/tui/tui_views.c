@@ -60,13 +60,13 @@ char *view_node_summary(const NodeStatus *n)
     Strbuf sb = STRBUF_INIT;
     strbuf_adds(&sb, n->short_product ? n->short_product : "-");
     if (n->physical_gpus > 0)
-        strbuf_addf(&sb, ", %d%s GPU%s", n->physical_gpus, n->inv.physical_unsure ? "*" : "", n->physical_gpus == 1 ? "" : "s");
+        strbuf_addf(&sb, ", %d%s GPU%s", n->physical_gpus, n->inv->physical_unsure ? "*" : "", n->physical_gpus == 1 ? "" : "s");
     else strbuf_adds(&sb, ", ? GPUs");
     if (n->memory_per_gpu_mib > 0) strbuf_addf(&sb, " x %.0fGi", (double)n->memory_per_gpu_mib / 1024.0);
     const char *mig = mig_words(n);
     if (mig) strbuf_addf(&sb, ", %s", mig);
     char *mode = node_status_mode(n);        /* the same words as status's MODE column */
-    if (n->sharing != SHARING_NONE || n->inv.sharing_known != INV_SHARING_KNOWN) strbuf_addf(&sb, ", %s", mode);
+    if (n->sharing != SHARING_NONE || n->inv->sharing_known != INV_SHARING_KNOWN) strbuf_addf(&sb, ", %s", mode);
     free(mode);
     char *w = node_status_word(n);
     strbuf_addf(&sb, ", %s", w);
@@ -356,9 +356,9 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
     label(d, "GPUs", lw);
     if (n->physical_gpus > 0) text_addf(d, TA_NORMAL, "%d physical", n->physical_gpus);
     else text_add(d, TA_NORMAL, "? (cannot be counted)");
-    if (n->inv.physical_src != FACT_GFD && *n->inv.physical_detail)
-        text_addf(d, TA_DIM, " [%s: %s]", n->inv.physical < 0 ? "unknown" : fact_source_name(n->inv.physical_src),
-                  n->inv.physical_detail);
+    if (n->inv->physical_src != FACT_GFD && *n->inv->physical_detail)
+        text_addf(d, TA_DIM, " [%s: %s]", n->inv->physical < 0 ? "unknown" : fact_source_name(n->inv->physical_src),
+                  n->inv->physical_detail);
     if (n->memory_per_gpu_mib > 0)
         text_addf(d, TA_NORMAL, ", %.0fGi each, %.0fGi in all", (double)n->memory_per_gpu_mib / 1024.0,
                   (double)n->memory_mib / 1024.0);
@@ -371,12 +371,12 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
         text_addf(d, TA_NORMAL, ", mig.config %s%s%s", n->mig_config, n->mig_config_state ? ", state " : "",
                   n->mig_config_state ? n->mig_config_state : "");
     label(d, "Sharing", lw);
-    if (n->sharing == SHARING_NONE && n->inv.sharing_known == INV_SHARING_KNOWN) text_add(d, TA_DIM, "none");
+    if (n->sharing == SHARING_NONE && n->inv->sharing_known == INV_SHARING_KNOWN) text_add(d, TA_DIM, "none");
     else if (n->replicas > 0)
-        text_addf(d, TA_NORMAL, "%s, %d replicas per GPU", node_inventory_sharing_name(&n->inv), n->replicas);
-    else text_addf(d, TA_NORMAL, "%s, replicas per GPU unknown", node_inventory_sharing_name(&n->inv));
-    if (n->inv.sharing_src != FACT_GFD && *n->inv.sharing_detail)
-        text_addf(d, TA_DIM, " [%s: %s]", fact_source_name(n->inv.sharing_src), n->inv.sharing_detail);
+        text_addf(d, TA_NORMAL, "%s, %d replicas per GPU", node_inventory_sharing_name(n->inv), n->replicas);
+    else text_addf(d, TA_NORMAL, "%s, replicas per GPU unknown", node_inventory_sharing_name(n->inv));
+    if (n->inv->sharing_src != FACT_GFD && *n->inv->sharing_detail)
+        text_addf(d, TA_DIM, " [%s: %s]", fact_source_name(n->inv->sharing_src), n->inv->sharing_detail);
     label(d, "Status", lw);
     char *w = node_status_word(n);
     text_add(d, view_node_attr(n), w);

@@ -404,8 +404,10 @@ static void mode_is(const NodeStatus *n, const char *want)
 static void test_mode(void **state)
 {
     (void)state;
+    static const NodeInventory inv;         /* all facts known from GFD */
     NodeStatus n;
     memset(&n, 0, sizeof n);
+    n.inv = &inv;
     n.replicas = 1;
     mode_is(&n, "-");
     n.sharing = SHARING_TIME_SLICING; n.replicas = 4;

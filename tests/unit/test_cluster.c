@@ -337,12 +337,67 @@ static void test_dpconfig(void **state)
     cluster_free(&c);
 }
 
+static void ingest_text(Cluster *c, ObjKind k, const char *json)
+{
+    cJSON *j = cJSON_Parse(json);
+    assert_non_null(j);
+    Error e = { 0 };
+    if (cluster_ingest(c, k, j, &e) < 0) fail_msg("ingest: %s", e.msg);
+    cJSON_Delete(j);
+}
+
+/* kept objects hold the cluster's one copy of each string: two pods of a Job share their
+ * namespace, owner, scheduler, tolerations and requests arrays; their FailedScheduling events share the
+ * scheduler's message and reason; the values read back are the objects' own */
+static void test_shared_strings(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    char buf[1024];
+    for (int i = 0; i < 2; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"train-%d\",\"namespace\":\"ml\",\"ownerReferences\":[{\"kind\":"
+                 "\"Job\",\"name\":\"train\",\"controller\":true}]},\"spec\":{\"tolerations\":[{\"key\":"
+                 "\"nvidia.com/gpu\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}],\"containers\":[{"
+                 "\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]}}", i);
+        ingest_text(&c, OBJ_POD, buf);
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"train-%d.%d\",\"namespace\":\"ml\"},\"reason\":\"FailedScheduling\","
+                 "\"message\":\"0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\",\"involvedObject\":"
+                 "{\"kind\":\"Pod\",\"name\":\"train-%d\",\"uid\":\"u-%d\"}}", i, 17 + i, i, i);
+        ingest_text(&c, OBJ_EVENT, buf);
+    }
+    cluster_finalize(&c);
+    const Pod *a = cluster_find_pod(&c, "ml", "train-0"), *b = cluster_find_pod(&c, "ml", "train-1");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a->owner_name, "train");
+    assert_ptr_equal(a->ns, b->ns);
+    assert_ptr_equal(a->owner_kind, b->owner_kind);
+    assert_ptr_equal(a->owner_name, b->owner_name);
+    assert_ptr_equal(a->scheduler_name, b->scheduler_name);
+    assert_ptr_equal(a->tolerations, b->tolerations);
+    assert_ptr_equal(a->requests.items, b->requests.items);   /* one requests array */
+    assert_int_equal(rlist_get(&b->requests, "nvidia.com/gpu"), 1000);
+    assert_int_equal(c.nevents, 2);
+    const Event *e0 = &c.events[0], *e1 = &c.events[1];
+    assert_string_equal(e1->involved_name, "train-1");
+    assert_string_equal(e1->involved_uid, "u-1");
+    assert_string_equal(e0->message, "0/4 nodes are available: 4 Insufficient nvidia.com/gpu.");
+    assert_ptr_equal(e0->message, e1->message);
+    assert_ptr_equal(e0->reason, e1->reason);
+    assert_ptr_equal(e0->ns, a->ns);                    /* one pool for pods and events */
+    cluster_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_reduction), cmocka_unit_test(test_typed_lists_and_duplicates),
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
         cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
+        cmocka_unit_test(test_shared_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,111 @@ static void test_pod_churn_keeps_strings_bounded(void **state)
     cluster_free(&live);
 }
 
+/* One pending pod MODIFIED over and over (the scheduler rewrites its PodScheduled message
+ * with each attempt, and its FailedScheduling event; its tolerations change with a patch): the
+ * pool's bytes stay bounded, and after every compaction the pod and the event still read what
+ * the last change said. */
+static void test_pod_modified_keeps_pool_bounded(void **state)
+{
+    (void)state;
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = true;
+    Cluster live;
+    build_fresh(&live, &w, true);
+    size_t after_warmup = 0, peak = 0;
+    char buf[1024];
+    const int rounds = 30000;
+    for (int round = 0; round < rounds; round++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"queued\",\"namespace\":\"ns-1\"},"
+                 "\"spec\":{\"tolerations\":[{\"key\":\"team\",\"operator\":\"Equal\",\"value\":\"t-%d\"}],"
+                 "\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
+                 "\"status\":{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"PodScheduled\","
+                 "\"status\":\"False\",\"reason\":\"Unschedulable\",\"message\":\"0/1 nodes are "
+                 "available: 1 Insufficient nvidia.com/gpu. attempt %d\"}]}}",
+                 round, round);
+        apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"queued.1\",\"namespace\":\"ns-1\"},\"reason\":\"FailedScheduling\","
+                 "\"message\":\"attempt %d\",\"count\":%d,\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"queued\"}}",
+                 round, round + 1);
+        apply(&live, OBJ_EVENT, LIVE_UPSERT, cJSON_Parse(buf));
+        cluster_live_commit(&live);
+        size_t b = cluster_live_pooled_bytes(&live);
+        if (round == 2000) after_warmup = b;
+        if (round > 2000 && b > peak) peak = b;
+    }
+    /* every event brings 2 new strings and a new tolerations array (~100 bytes): kept, 30,000
+     * events would hold ~3 MB; compaction keeps the pool within a few times its size after
+     * warm-up (a 64 KiB chunk per compaction generation at most) */
+    assert_true(after_warmup > 0);
+    assert_true(peak <= 4 * after_warmup + (256u << 10));
+    assert_true(peak < (1u << 20));
+    assert_int_equal(live.npods, 1);
+    const Pod *p = cluster_find_pod(&live, "ns-1", "queued");
+    assert_non_null(p);
+    char want[128];
+    snprintf(want, sizeof want, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. attempt %d", rounds - 1);
+    assert_string_equal(p->scheduled.message, want);
+    assert_int_equal(p->ntolerations, 1);
+    snprintf(want, sizeof want, "t-%d", rounds - 1);
+    assert_string_equal(p->tolerations[0].value, want);
+    assert_string_equal(p->tolerations[0].key, "team");
+    assert_int_equal(rlist_get(&p->requests, "nvidia.com/gpu"), 1000);   /* pooled, compacted */
+    assert_int_equal(live.nevents, 1);
+    snprintf(want, sizeof want, "attempt %d", rounds - 1);
+    assert_string_equal(live.events[0].message, want);
+    assert_string_equal(live.events[0].involved_name, "queued");
+    cluster_free(&live);
+}
+
+/* Thousands of GPU pods added, then most of them deleted in a scattered order (the pod index
+ * moves entries back on deletion and the last pod into the hole): after each step every pod
+ * still there is found at its own position and none of the deleted is */
+static void test_pod_index_many_deletes(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static bool on[N];
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = true;
+    Cluster live;
+    build_fresh(&live, &w, true);
+    char buf[512];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"p-%d\",\"namespace\":\"ns-%d\"},\"spec\":{\"containers\":"
+                 "[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]}}", i, i % 7);
+        apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
+        on[i] = true;
+    }
+    unsigned x = 12345;
+    for (int step = 0; step < 2 * N; step++) {
+        x = x * 1103515245u + 12345u;
+        int i = (int)((x >> 8) % N);
+        if (!on[i]) continue;
+        snprintf(buf, sizeof buf, "{\"metadata\":{\"name\":\"p-%d\",\"namespace\":\"ns-%d\"}}", i, i % 7);
+        apply(&live, OBJ_POD, LIVE_DELETE, cJSON_Parse(buf));
+        on[i] = false;
+        if (step % 500) continue;
+        cluster_live_commit(&live);
+        size_t kept = 0;
+        for (int k = 0; k < N; k++) {
+            char name[32], ns[16];
+            snprintf(name, sizeof name, "p-%d", k);
+            snprintf(ns, sizeof ns, "ns-%d", k % 7);
+            const Pod *p = cluster_find_pod(&live, ns, name);
+            if (on[k] != (p != NULL)) fail_msg("pod %s/%s: %s", ns, name, on[k] ? "lost" : "still found");
+            if (p) { assert_string_equal(p->name, name); assert_string_equal(p->ns, ns); kept++; }
+        }
+        assert_int_equal(kept, live.npods);
+    }
+    assert_true(live.npods < N / 2);
+    cluster_free(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +471,8 @@ int main(void)
         cmocka_unit_test(test_relist_pods),
         cmocka_unit_test(test_relist_events_keeps_quota_refusals),
         cmocka_unit_test(test_pod_churn_keeps_strings_bounded),
+        cmocka_unit_test(test_pod_modified_keeps_pool_bounded),
+        cmocka_unit_test(test_pod_index_many_deletes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,13 +11,19 @@
 #include "util/error.h"
 #include "model_fixture.h"
 #include "model/node.h"
+#include "util/strpool.h"
+
+/* the pool the objects decode into (node.h / pod.h: their strings are its copies) */
+static StrPool *pool;
+static int pool_setup(void **state) { (void)state; pool = strpool_new(); return 0; }
+static int pool_teardown(void **state) { (void)state; strpool_free(pool); pool = NULL; return 0; }
 
 static void load_node(Node *n, const char *fixture, bool keep_labels)
 {
     cJSON *j = load_fixture(fixture);
     assert_non_null(j);
     Error e = { 0 };
-    if (node_from_json(n, j, keep_labels, &e) < 0) fail_msg("%s: %s", fixture, e.msg);
+    if (node_from_json(n, j, keep_labels, pool, &e) < 0) fail_msg("%s: %s", fixture, e.msg);
     cJSON_Delete(j);
 }
 
@@ -25,7 +31,7 @@ static int parse_inline(Node *n, const char *json, Error *e)
 {
     cJSON *j = cJSON_Parse(json);
     if (!j) fail_msg("bad test JSON: %s", json);
-    int rc = node_from_json(n, j, true, e);
+    int rc = node_from_json(n, j, true, pool, e);
     cJSON_Delete(j);
     return rc;
 }
@@ -377,7 +383,7 @@ static void test_label_edge_cases(void **state)
     kv_set(&l, "nvidia.com/mig-1g.10gb.me.count", "1");  /* profile names contain dots */
     kv_set(&l, "nvidia.com/mig-1g.10gb.me.replicas", "0");
     GpuFacts g;
-    gpu_facts_from_labels(&g, &l);
+    gpu_facts_from_labels(&g, &l, pool);
     assert_true(g.has_gfd);
     assert_null(g.product);
     assert_null(g.base_product);
@@ -393,7 +399,7 @@ static void test_label_edge_cases(void **state)
     assert_string_equal(sharing_strategy_name(g.sharing), "mps");
     assert_string_equal(mig_strategy_name(g.mig_strategy), "none");
     gpu_facts_free(&g);
-    gpu_facts_from_labels(&g, NULL);
+    gpu_facts_from_labels(&g, NULL, pool);
     assert_false(g.has_gfd);
     gpu_facts_free(&g);
     kv_free(&l);
@@ -445,5 +451,5 @@ int main(void)
         cmocka_unit_test(test_old_labels), cmocka_unit_test(test_resources_only),
         cmocka_unit_test(test_cloud_labels),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }

@@ -17,10 +17,15 @@
 
 static NodeStatus node(int phys, ResourceAlloc *res, size_t nres)
 {
+    static NodeInventory invs[64];          /* NodeStatus points at its inventory */
+    static size_t ninv;
+    NodeInventory *inv = &invs[ninv++ % 64];
+    memset(inv, 0, sizeof *inv);
+    inv->physical = phys;
     NodeStatus n;
     memset(&n, 0, sizeof n);
     n.name = "n";
-    n.inv.physical = phys;
+    n.inv = inv;
     n.ready = n.schedulable = true;
     n.replicas = 1;
     n.res = res;

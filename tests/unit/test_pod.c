@@ -11,6 +11,12 @@
 #include "util/error.h"
 #include "model_fixture.h"
 #include "model/pod.h"
+#include "util/strpool.h"
+
+/* the pool the objects decode into (node.h / pod.h: their strings are its copies) */
+static StrPool *pool;
+static int pool_setup(void **state) { (void)state; pool = strpool_new(); return 0; }
+static int pool_teardown(void **state) { (void)state; strpool_free(pool); pool = NULL; return 0; }
 
 #define GI (1024LL * 1024 * 1024 * 1000)   /* milli-units of one GiB */
 #define MI (1024LL * 1024 * 1000)
@@ -129,11 +135,10 @@ static void test_fixture_pod(void **state)
     assert_non_null(j);
     Pod p;
     Error e = { 0 };
-    assert_int_equal(pod_from_json(&p, j, &e), 0);
+    assert_int_equal(pod_from_json(&p, j, pool, &e), 0);
     cJSON_Delete(j);
     assert_string_equal(p.ns, "ml");
     assert_string_equal(p.name, "trainer-7d9f-abcde");
-    assert_string_equal(p.uid, "6f1c2a7e-1111-2222-3333-444455556666");
     assert_int_equal(p.creation, 1715707841);
     assert_false(p.terminating);
     assert_string_equal(p.owner_kind, "ReplicaSet");     /* the controller reference, not the first */
@@ -199,7 +204,7 @@ static int parse_pod(Pod *p, const char *json, Error *e)
 {
     cJSON *j = cJSON_Parse(json);
     if (!j) fail_msg("bad test JSON: %s", json);
-    int rc = pod_from_json(p, j, e);
+    int rc = pod_from_json(p, j, pool, e);
     cJSON_Delete(j);
     return rc;
 }
@@ -284,6 +289,41 @@ static void test_pod_hostile(void **state)
     free(js); free(big);
 }
 
+/* pods decoded into one pool share its strings and their identical tolerations arrays; a
+ * pod with other tolerations gets its own; hostile text is cleaned once, in the pool copy */
+static void test_pool_sharing(void **state)
+{
+    (void)state;
+#define POOL_POD_FMT "{\"metadata\":{\"name\":\"w-%d\",\"namespace\":\"ml\"},\"spec\":{" \
+                      "\"schedulerName\":\"volcano\",\"tolerations\":[{\"key\":\"nvidia.com/gpu\"," \
+                      "\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},{\"key\":\"%s\",\"operator\":" \
+                      "\"Equal\",\"value\":\"v\\u001b[2J\"}]}}"
+    Pod a, b, d;
+    Error e = { 0 };
+    char *ja = xasprintf(POOL_POD_FMT, 1, "pool"), *jb = xasprintf(POOL_POD_FMT, 2, "pool");
+    char *jd = xasprintf(POOL_POD_FMT, 3, "other");
+    size_t before = strpool_count(pool);
+    assert_int_equal(parse_pod(&a, ja, &e), 0);
+    size_t after_one = strpool_count(pool);
+    assert_int_equal(parse_pod(&b, jb, &e), 0);
+    assert_int_equal(parse_pod(&d, jd, &e), 0);
+    assert_string_equal(a.name, "w-1");
+    assert_string_equal(b.name, "w-2");
+    assert_ptr_equal(a.ns, b.ns);                       /* one copy of "ml" */
+    assert_ptr_equal(a.scheduler_name, b.scheduler_name);
+    assert_int_equal(a.ntolerations, 2);
+    assert_ptr_equal(a.tolerations, b.tolerations);     /* one array for the same tolerations */
+    assert_ptr_not_equal(a.tolerations, d.tolerations);
+    assert_string_equal(d.tolerations[1].key, "other");
+    assert_ptr_equal(a.tolerations[0].key, d.tolerations[0].key);
+    assert_string_equal(a.tolerations[1].value, "v [2J");   /* ESC cleaned in the pool's copy */
+    /* the second pod added its name only; the third its name, its key and its array */
+    assert_true(after_one > before);
+    assert_int_equal(strpool_count(pool) - after_one, 1 + 3);
+    pod_free(&a); pod_free(&b); pod_free(&d);
+    free(ja); free(jb); free(jd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_fixture_pod),
         cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
+        cmocka_unit_test(test_pool_sharing),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }

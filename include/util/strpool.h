@@ -1,0 +1,30 @@
+/* strpool.h — the cluster's string pool: one copy of each string, packed into chunks.
+ *
+ * Model objects kept by a Cluster (model/cluster.h) are decoded straight into its pool: each
+ * string field is a `const char *` to the pool's copy, shared by every object that holds the
+ * same text, and never freed or written through by the object.  The copies live until
+ * strpool_free.  Besides strings, the pool keeps byte blocks (strpool_intern_mem: an array of
+ * structs whose strings are themselves pooled, e.g. a pod's tolerations) under the same rule:
+ * one copy per distinct content, aligned for any struct, read-only.
+ *
+ * Nothing is ever removed: a long-lived owner (top's live cluster) interns what it still uses
+ * into a new pool and frees the old one (cluster_compact_strings).
+ */
+#ifndef KGPU_STRPOOL_H
+#define KGPU_STRPOOL_H
+#include <stddef.h>
+
+typedef struct StrPool StrPool;
+
+StrPool *strpool_new(void);
+void strpool_free(StrPool *p);                       /* NULL is fine */
+/* the pool's copy of s (NULL for NULL) */
+const char *strpool_intern(StrPool *p, const char *s);
+/* the pool's copy of str_printable(s, max) (util.h: at most max bytes, cut at a UTF-8
+ * boundary, control characters as spaces); NULL for NULL.  Plain ASCII is not copied twice. */
+const char *strpool_printable(StrPool *p, const char *s, size_t max);
+/* the pool's copy of len bytes (NULL when len is 0), aligned for any type */
+const void *strpool_intern_mem(StrPool *p, const void *data, size_t len);
+size_t strpool_count(const StrPool *p);              /* distinct strings and blocks held */
+size_t strpool_bytes(const StrPool *p);              /* bytes of the chunks and tables */
+#endif

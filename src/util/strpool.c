@@ -1,0 +1,194 @@
+/* strpool.c — one copy of each string (and byte block), see strpool.h.
+ *
+ * Two open-addressing tables (FNV-1a): strings compare with strcmp and are packed back to back;
+ * blocks carry their length in front and start on a max_align_t boundary.  Chunks of 64 KiB;
+ * an entry longer than a quarter chunk gets a block of its own.  The string table (hundreds of
+ * thousands of entries on a large cluster) holds 4-byte references, chunk << 16 | offset,
+ * instead of pointers: half the table. */
+#include "util/strpool.h"
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/util.h"
+
+#define POOL_CHUNK ((size_t)64 << 10)
+
+typedef struct {
+    const char **slots;
+    size_t cap, n;
+} Table;
+
+typedef struct {
+    uint32_t *slots;                /* reference + 1, 0 = empty */
+    size_t cap, n;
+} RefTable;
+
+#define MAX_CHUNKS 65535            /* references: 16 bits of chunk, 16 of offset (4 GiB) */
+
+struct StrPool {
+    RefTable strs;
+    Table mems;
+    char **chunks; size_t nchunks, capchunks;
+    char *cur; size_t left;
+    size_t cur_chunk;               /* chunks[cur_chunk] holds cur */
+    size_t bytes;
+};
+
+StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
+
+void strpool_free(StrPool *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    free(p->chunks);
+    free(p->strs.slots);
+    free(p->mems.slots);
+    free(p);
+}
+
+static uint64_t hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *s = data;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++) { h ^= s[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+#define MEM_HDR (sizeof(max_align_t))        /* the length, padded so the data stays aligned */
+static size_t mem_len(const char *e) { size_t n; memcpy(&n, e - MEM_HDR, sizeof n); return n; }
+
+static void table_grow(StrPool *p, Table *t)
+{
+    if ((t->n + 1) * 2 <= t->cap) return;
+    size_t oc = t->cap;
+    const char **old = t->slots;
+    t->cap = oc ? oc * 2 : 256;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    p->bytes += (t->cap - oc) * sizeof *t->slots;
+    for (size_t i = 0; i < oc; i++) {
+        if (!old[i]) continue;
+        size_t j = (size_t)hash_bytes(old[i], mem_len(old[i])) & (t->cap - 1);
+        while (t->slots[j]) j = (j + 1) & (t->cap - 1);
+        t->slots[j] = old[i];
+    }
+    free(old);
+}
+
+static const char *deref(const StrPool *p, uint32_t v)
+{
+    return p->chunks[(v - 1) >> 16] + ((v - 1) & 0xffff);
+}
+
+static void reftable_grow(StrPool *p)
+{
+    RefTable *t = &p->strs;
+    if ((t->n + 1) * 2 <= t->cap) return;
+    size_t oc = t->cap;
+    uint32_t *old = t->slots;
+    t->cap = oc ? oc * 2 : 1024;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    p->bytes += (t->cap - oc) * sizeof *t->slots;
+    for (size_t i = 0; i < oc; i++) {
+        if (!old[i]) continue;
+        const char *e = deref(p, old[i]);
+        size_t j = (size_t)hash_bytes(e, strlen(e)) & (t->cap - 1);
+        while (t->slots[j]) j = (j + 1) & (t->cap - 1);
+        t->slots[j] = old[i];
+    }
+    free(old);
+}
+
+static void too_many_chunks(void)
+{
+    fputs("kubectl-gpu: out of memory (string pool over 4 GiB)\n", stderr);
+    exit(1);
+}
+
+/* room for size bytes at an offset of align within the current chunk; *chunk = its index */
+static char *pool_alloc(StrPool *p, size_t size, size_t align, size_t *chunk)
+{
+    if (p->nchunks >= MAX_CHUNKS) too_many_chunks();
+    if (size > POOL_CHUNK / 4) {
+        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+        p->bytes += size;
+        *chunk = p->nchunks;
+        return p->chunks[p->nchunks++] = xmalloc(size);
+    }
+    size_t pad = align > 1 ? (size_t)(-(uintptr_t)p->cur & (align - 1)) : 0;
+    if (!p->cur || size + pad > p->left) {
+        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+        p->cur_chunk = p->nchunks;
+        p->cur = p->chunks[p->nchunks++] = xmalloc(POOL_CHUNK);
+        p->left = POOL_CHUNK;
+        p->bytes += POOL_CHUNK;
+        pad = 0;
+    }
+    char *dst = p->cur + pad;
+    p->cur += pad + size;
+    p->left -= pad + size;
+    *chunk = p->cur_chunk;
+    return dst;
+}
+
+/* the first len bytes of s as a pooled string */
+static const char *intern_n(StrPool *p, const char *s, size_t len)
+{
+    RefTable *t = &p->strs;
+    reftable_grow(p);
+    size_t j = (size_t)hash_bytes(s, len) & (t->cap - 1);
+    while (t->slots[j]) {
+        const char *e = deref(p, t->slots[j]);
+        if (strncmp(e, s, len) == 0 && e[len] == '\0') return e;
+        j = (j + 1) & (t->cap - 1);
+    }
+    size_t chunk;
+    char *dst = pool_alloc(p, len + 1, 1, &chunk);
+    memcpy(dst, s, len);
+    dst[len] = '\0';
+    t->slots[j] = (uint32_t)((chunk << 16 | (size_t)(dst - p->chunks[chunk])) + 1);
+    t->n++;
+    return dst;
+}
+
+const char *strpool_intern(StrPool *p, const char *s)
+{
+    return s ? intern_n(p, s, strlen(s)) : NULL;
+}
+
+const char *strpool_printable(StrPool *p, const char *s, size_t max)
+{
+    if (!s) return NULL;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t in = 0;
+    while (in < max && u[in] >= 0x20 && u[in] < 0x7f) in++;    /* the usual case: plain ASCII */
+    if (in == max || !u[in]) return intern_n(p, s, in);
+    char *copy = str_printable(s, max);
+    const char *r = intern_n(p, copy, strlen(copy));
+    free(copy);
+    return r;
+}
+
+const void *strpool_intern_mem(StrPool *p, const void *data, size_t len)
+{
+    if (!len) return NULL;
+    Table *t = &p->mems;
+    table_grow(p, t);
+    size_t j = (size_t)hash_bytes(data, len) & (t->cap - 1);
+    while (t->slots[j]) {
+        const char *e = t->slots[j];
+        if (mem_len(e) == len && memcmp(e, data, len) == 0) return e;
+        j = (j + 1) & (t->cap - 1);
+    }
+    size_t chunk;
+    char *dst = pool_alloc(p, MEM_HDR + len, alignof(max_align_t), &chunk) + MEM_HDR;
+    memcpy(dst - MEM_HDR, &len, sizeof len);
+    memcpy(dst, data, len);
+    t->slots[j] = dst;
+    t->n++;
+    return dst;
+}
+
+size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n : 0; }
+size_t strpool_bytes(const StrPool *p) { return p ? p->bytes : 0; }

@@ -1,0 +1,76 @@
+/* Unit tests: util/strpool — one copy per distinct string across many chunks (the table holds
+ * chunk/offset references), long strings in blocks of their own, sanitised copies, byte blocks
+ * aligned and shared. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/strpool.h"
+#include "util/util.h"
+
+static void test_strings(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    enum { N = 200000 };                   /* ~40 chunks of 64 KiB */
+    const char **got = xcalloc(N, sizeof *got);
+    char buf[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf, sizeof buf, "pod-%d.example-namespace", i);
+        got[i] = strpool_intern(p, buf);
+        assert_string_equal(got[i], buf);
+    }
+    assert_int_equal(strpool_count(p), N);
+    for (int i = N - 1; i >= 0; i -= 7) {  /* the same copy, whichever chunk it lies in */
+        snprintf(buf, sizeof buf, "pod-%d.example-namespace", i);
+        assert_ptr_equal(strpool_intern(p, buf), got[i]);
+    }
+    char *big = xcalloc(1, 100001);        /* longer than a quarter chunk: a block of its own */
+    memset(big, 'b', 100000);
+    const char *b1 = strpool_intern(p, big);
+    assert_int_equal(strlen(b1), 100000);
+    assert_ptr_equal(strpool_intern(p, big), b1);
+    assert_ptr_equal(strpool_intern(p, "pod-5.example-namespace"), got[5]);
+    assert_null(strpool_intern(p, NULL));
+    assert_int_equal(strpool_count(p), N + 1);
+    assert_true(strpool_bytes(p) > (size_t)N * 20);
+    free(big);
+    free(got);
+    strpool_free(p);
+}
+
+static void test_printable_and_blocks(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    const char *a = strpool_printable(p, "abc\x1b[2Jdef", 100);
+    assert_string_equal(a, "abc [2Jdef");
+    assert_ptr_equal(strpool_intern(p, "abc [2Jdef"), a);
+    assert_string_equal(strpool_printable(p, "abcdef", 3), "abc");
+    assert_ptr_equal(strpool_printable(p, "abcxyz", 3), strpool_intern(p, "abc"));
+    assert_null(strpool_printable(p, NULL, 3));
+    struct { const char *k; int64_t v; } x[3] = { { "a", 1 }, { "b", 2 }, { "c", 3 } }, y[3];
+    memcpy(y, x, sizeof x);
+    strpool_intern(p, "odd");              /* the next block must still be aligned */
+    const void *bx = strpool_intern_mem(p, x, sizeof x), *by = strpool_intern_mem(p, y, sizeof y);
+    assert_ptr_equal(bx, by);
+    assert_int_equal((uintptr_t)bx % alignof(max_align_t), 0);
+    assert_memory_equal(bx, x, sizeof x);
+    y[2].v = 4;
+    assert_ptr_not_equal(strpool_intern_mem(p, y, sizeof y), bx);
+    assert_null(strpool_intern_mem(p, x, 0));
+    strpool_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
