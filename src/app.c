@@ -77,8 +77,8 @@ int kgpu_main(int argc, char **argv)
         i += takes ? 2 : 1;
     }
     int rc = options_parse(i - 1, argv + 1, global_only, 1, &pre, NULL);
-    if (rc) { strvec_free(&pre); return rc; }
-    strvec_free(&pre);
+    if (rc) { strvec_clear(&pre); return rc; }
+    strvec_clear(&pre);
 
     if (g->version) return print_version(g);
     if (i >= argc) {                  /* bare `kubectl gpu`: help on stdout, as kubectl does */
@@ -104,14 +104,14 @@ int kgpu_main(int argc, char **argv)
     const Option *const tables[] = { global_options, cmd->options };
     Strvec pos = STRVEC_INIT;
     rc = options_parse(argc - i - 1, argv + i + 1, tables, cmd->options ? 2 : 1, &pos, cmd->name);
-    if (rc) { strvec_free(&pos); return rc; }
+    if (rc) { strvec_clear(&pos); return rc; }
     if (g->help) {
         options_print_help(stdout, cmd);
-        strvec_free(&pos);
+        strvec_clear(&pos);
         return EXIT_OK;
     }
     if (g->version) {
-        strvec_free(&pos);
+        strvec_clear(&pos);
         return print_version(g);
     }
     if ((int)pos.n < cmd->min_args || (cmd->max_args >= 0 && (int)pos.n > cmd->max_args)) {
@@ -121,7 +121,7 @@ int kgpu_main(int argc, char **argv)
         char *hint = xasprintf("Usage: %s\n", cmd->usage);
         cli_print_error(&err, hint);
         free(hint);
-        strvec_free(&pos);
+        strvec_clear(&pos);
         return EXIT_USAGE;
     }
     g->namespace_explicit = g->namespace_ != NULL;
@@ -129,11 +129,11 @@ int kgpu_main(int argc, char **argv)
         LabelSelector sel = { 0 };
         Error se = { 0 };
         int bad = label_selector_parse(&sel, g->selector, &se) < 0;
-        label_selector_free(&sel);
+        label_selector_clear(&sel);
         if (bad) {
             Error err = { 0 };
             error_set(&err, "-l: %s", se.msg);
-            strvec_free(&pos);
+            strvec_clear(&pos);
             return finish(cmd, EXIT_USAGE, &err);
         }
     }
@@ -148,6 +148,6 @@ int kgpu_main(int argc, char **argv)
     rc = cmd->run((int)pos.n, pos.v, g, &err);
     curl_global_cleanup();
     rc = finish(cmd, rc, &err);
-    strvec_free(&pos);
+    strvec_clear(&pos);
     return rc;
 }

@@ -301,7 +301,7 @@ static void snapshot_names(const Scan *s, const char *kind, Strvec *out)
         }
     }
     free(path);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 typedef struct { Strvec *out; } NameList;
@@ -356,7 +356,7 @@ static void api_names(const Scan *s, const char *kind, Strvec *out)
         free(query);
         apiclient_free(api);
     }
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(kc);
 }
 
@@ -396,7 +396,7 @@ static void complete_value(const Scan *s, Emit *e, const char *const *choices, c
     Strvec names = STRVEC_INIT;
     if (hint_names(s, hint, &names))
         for (size_t i = 0; i < names.n; i++) emit(e, names.v[i], NULL);
-    strvec_free(&names);
+    strvec_clear(&names);
 }
 
 static void complete_flags(const Scan *s, Emit *e)
@@ -536,7 +536,7 @@ int complete_words(int nwords, char **words, FILE *out)
     }
     fprintf(out, ":%d\n", e.directive);
     fflush(out);
-    strvec_free(&e.seen);
-    strvec_free(&s.positionals);
+    strvec_clear(&e.seen);
+    strvec_clear(&s.positionals);
     return 0;
 }

@@ -11,7 +11,7 @@
  * extended resources are whole units.
  *
  * Ownership: GpuStatus owns every string and array in it (copies, nothing borrowed from the
- * Cluster or the UsageData); status_free releases them.
+ * Cluster or the UsageData); status_clear releases them.
  */
 #ifndef KGPU_ALLOCATION_H
 #define KGPU_ALLOCATION_H
@@ -153,7 +153,7 @@ typedef struct {
     char *node_selector;         /* the filter's node_selector, NULL when none */
     bool nodes_named;            /* NODE arguments chose the nodes */
     /* private: one copy of the holders' and devices' pod names, UUIDs and resource names
-     * (util/strarena.h); status_free frees only the strings the arena does not own */
+     * (util/strarena.h); status_clear frees only the strings the arena does not own */
     struct StrArena *strings;
     /* status --price (groups.h status_hours_fill): over window_s, physical GPU-hours held and
      * idle (NAN: a device without utilization), and the idle ones in money (NAN: a product
@@ -175,7 +175,7 @@ typedef struct {
  * is given and its source is not "none", per-GPU and per-pod usage are joined.  filter may be
  * NULL.  Never fails. */
 void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter);
-void status_free(GpuStatus *st);
+void status_clear(GpuStatus *st);
 
 /* ---- DRA (allocation_dra.c), used by status_build ----
  * n has devices of the GPU driver in its ResourceSlices */
@@ -186,7 +186,7 @@ bool status_node_has_dra(const Cluster *c, const Node *n);
  * NoDevicePlugin problem when the DRA driver publishes the node's GPUs (a changed inventory
  * is interned into inventories, as status_build's are) */
 void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *inventories);
-void node_dra_status_free(NodeDraStatus *d);
+void node_dra_status_clear(NodeDraStatus *d);
 /* the summary's DRA counts, from the nodes shown and the claims */
 void status_dra_totals(GpuStatus *st, const Cluster *c);
 

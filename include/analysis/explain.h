@@ -181,8 +181,8 @@ typedef int (*ExplanationFn)(void *ctx, Explanation *e);
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx);
 /* the same; with_fixes false leaves fixes (and their re-checks) out, for lists that show none */
 void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationFn fn, void *ctx);
-void explanation_free(Explanation *e);
-void explanation_list_free(ExplanationList *l);
+void explanation_clear(Explanation *e);
+void explanation_list_clear(ExplanationList *l);
 
 /* one line for a node reason: "Insufficient nvidia.com/gpu: requested 4, free 2 of 8" */
 char *node_reason_describe(const NodeReason *r);
@@ -222,5 +222,5 @@ bool node_affinity_matches(const Pod *p, const Node *n, char **why);
 int64_t node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource);
 /* all reasons for p on n, appended to *out (node set, reasons empty on entry) */
 void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out);
-void node_result_free(NodeResult *r);
+void node_result_clear(NodeResult *r);
 #endif

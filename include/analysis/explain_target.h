@@ -9,7 +9,7 @@
 
 struct Error;
 
-/* 0 with *out (explanation_free it; it borrows from c) and *pending (the pod waits to be
+/* 0 with *out (explanation_clear it; it borrows from c) and *pending (the pod waits to be
  * scheduled; an owner's always does); -1 with err set when there is no such pod or owner; -2
  * with err set when arg is not a name (a usage error) */
 int explain_target(const Cluster *c, const char *ns, const char *arg, Explanation *out, bool *pending,

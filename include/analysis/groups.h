@@ -46,7 +46,7 @@ typedef struct PriceList { Price *v; size_t n; } PriceList;
 /* "A100-SXM4-80GB=2.5,H100-80GB-HBM3=4.1": 0, or -1 with err set */
 struct Error;
 int price_list_parse(PriceList *pl, const char *s, struct Error *err);
-void price_list_free(PriceList *pl);
+void price_list_clear(PriceList *pl);
 /* the price of a GPU product: its GFD name, the same without "NVIDIA-", or its short name as
  * the tables show it (any may be NULL); NAN when the list has none */
 double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name);
@@ -70,5 +70,5 @@ char *group_workload_of(const struct Cluster *c, const char *ns, const char *pod
  * idle ones in money (st->has_hours, gpu_hours, idle_gpu_hours, idle_cost), over the nodes and
  * namespace st shows; without held times in u only st->has_cost is set (asked, not measured) */
 void status_hours_fill(GpuStatus *st, const UsageData *u, const PriceList *prices);
-void status_groups_free(StatusGroups *g);
+void status_groups_clear(StatusGroups *g);
 #endif

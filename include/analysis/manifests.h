@@ -21,7 +21,7 @@
  * The config files inside the ConfigMaps are YAML text produced by the caller's yaml_text
  * function from a cJSON tree (the renderer), so this module only builds trees.
  *
- * Ownership: Manifests owns its documents; manifests_free releases them.  Everything given
+ * Ownership: Manifests owns its documents; manifests_clear releases them.  Everything given
  * is borrowed.
  */
 #ifndef KGPU_MANIFESTS_H
@@ -74,7 +74,7 @@ typedef struct {
  * Returns 0, or -1 when yaml_text fails. */
 int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c,
                     const ManifestOptions *o, Manifests *out);
-void manifests_free(Manifests *m);
+void manifests_clear(Manifests *m);
 
 /* the config files, as trees (exposed for the tests); NULL when the group has no such config */
 struct cJSON *manifests_device_plugin_file(const PlanGroup *g, bool shared_nodes);

@@ -4,7 +4,7 @@
  * Profiles are referred to by their index in the model's table (mig_tables.h); counts vectors
  * have MIG_MAX_PROFILES entries indexed the same way.  Everything here is pure computation on
  * the static tables.  Ownership: MigLayout is a plain value; mig_layouts_enumerate and
- * mig_pack allocate arrays the caller releases with free() / mig_packing_free().
+ * mig_pack allocate arrays the caller releases with free() / mig_packing_clear().
  */
 #ifndef KGPU_MIG_H
 #define KGPU_MIG_H
@@ -78,7 +78,7 @@ typedef struct {
 } MigPackOptions;
 int mig_pack_opts(const MigGpuModel *m, const int *demand, const MigPackOptions *opts,
                   MigPacking *out);
-void mig_packing_free(MigPacking *p);
+void mig_packing_clear(MigPacking *p);
 /* layout of the i-th GPU (groups expanded in order), NULL when i >= gpus */
 const MigLayout *mig_packing_gpu(const MigPacking *p, int i);
 #endif

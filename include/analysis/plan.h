@@ -46,7 +46,7 @@
  * "gpusAfter" = GPUs they need under the plan (MIG GPUs + whole GPUs, or shared + whole).
  *
  * Ownership: PlanWorkload strings are borrowed (plan_input_build's are owned by the PlanInput,
- * which must outlive the PlanResult); PlanResult owns everything else; plan_result_free
+ * which must outlive the PlanResult); PlanResult owns everything else; plan_result_clear
  * releases it.
  */
 #ifndef KGPU_PLAN_H
@@ -211,7 +211,7 @@ typedef struct {
 
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
                const PlanOptions *o, PlanResult *out);
-void plan_result_free(PlanResult *r);
+void plan_result_clear(PlanResult *r);
 /* "mig-2g.20gb" | "shared" | "whole" (the contract's "assigned"); buf >= 64 bytes */
 const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len);
 /* "a100-sxm4-80gb" from "NVIDIA-A100-SXM4-80GB": lower case, no NVIDIA- prefix, only
@@ -248,7 +248,7 @@ typedef struct {
  * workload has no series has no usage data. */
 void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes, size_t nnodes,
                       const WorkloadUsage *u, size_t nu, bool metrics);
-void plan_input_free(PlanInput *in);
+void plan_input_clear(PlanInput *in);
 /* the workload a pod belongs to (kind and name; name borrowed from the pod or allocated into
  * *tofree, which the caller frees) */
 void plan_pod_workload(const Pod *p, const char **kind, const char **name, char **tofree);

@@ -37,5 +37,5 @@ typedef struct {
 /* node_pods: node name -> GPU pods on it now + 1 (may be NULL) */
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,
                         const struct StrMap *node_pods);
-void plan_actions_free(PlanActions *a);
+void plan_actions_clear(PlanActions *a);
 #endif

@@ -17,7 +17,7 @@
  * wording is matched without regard to case ("insufficient nvidia.com/gpu").
  *
  * Ownership: schedmsg_parse fills a SchedMessage that owns all its strings and arrays;
- * schedmsg_free releases them (not the struct).  The input string is not kept.
+ * schedmsg_clear releases them (not the struct).  The input string is not kept.
  */
 #ifndef KGPU_SCHEDMSG_H
 #define KGPU_SCHEDMSG_H
@@ -100,12 +100,12 @@ typedef struct {
 /* Parse msg (NULL or "" gives SM_EMPTY).  Never fails: unknown text is SM_UNRECOGNISED or
  * entries with SC_OTHER.  Returns true when the message was a recognised kind. */
 bool schedmsg_parse(const char *msg, SchedMessage *out);
-void schedmsg_free(SchedMessage *m);
+void schedmsg_clear(SchedMessage *m);
 
 /* classify one reason string ("Insufficient cpu", "node(s) had untolerated taint {a: b}") into
  * *r (count untouched, text copied).  Exposed for tests. */
 void sched_reason_classify(const char *text, SchedReason *r);
-void sched_reason_free(SchedReason *r);
+void sched_reason_clear(SchedReason *r);
 
 const char *sched_code_name(SchedCode c);      /* "Insufficient", "UntoleratedTaint", ... */
 const char *schedmsg_kind_name(SchedMsgKind k); /* "FitError", "NoNodes", ... */

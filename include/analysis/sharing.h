@@ -13,7 +13,7 @@
  * and never more than the workloads that share.  Workloads asking for more than one GPU, or
  * without usage data, keep whole GPUs (failRequestsGreaterThanOne: a shared resource is
  * handed out one replica at a time).
- * Ownership: SharePlan.shared is allocated by sharing_plan; sharing_plan_free releases it.
+ * Ownership: SharePlan.shared is allocated by sharing_plan; sharing_plan_clear releases it.
  */
 #ifndef KGPU_SHARING_H
 #define KGPU_SHARING_H
@@ -77,5 +77,5 @@ typedef struct {
  * are tried on whole GPUs one by one (up to 1024 of them) and the count with the fewest GPUs
  * wins (ties: more sharing).  Returns 0, or -1 on bad parameters (memory <= 0). */
 int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePlan *out);
-void sharing_plan_free(SharePlan *s);
+void sharing_plan_clear(SharePlan *s);
 #endif

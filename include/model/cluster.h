@@ -17,9 +17,9 @@
  *     carries them over) and, of each device-plugin config key, its sharing facts (dpconfig.c,
  *     at most 256 keys in all).
  * cluster_finalize() must be called once after the last object: it joins pods to nodes and
- * computes per-node allocation.  Cluster owns everything; cluster_free releases it.  Nodes and
+ * computes per-node allocation.  Cluster owns everything; cluster_release releases it.  Nodes and
  * pods are decoded into its string pool (util/strpool.h): their `const char *` fields point
- * there and stay valid until cluster_free (top's live cluster compacts the pool, see
+ * there and stay valid until cluster_release (top's live cluster compacts the pool, see
  * cluster_live.h, so borrowed strings must not outlive a refresh).
  */
 #ifndef KGPU_CLUSTER_H
@@ -134,7 +134,7 @@ typedef struct Cluster {
 } Cluster;
 
 void cluster_init(Cluster *c);     /* zeroes *c; now = wall clock (sources may override) */
-void cluster_free(Cluster *c);
+void cluster_release(Cluster *c);
 struct cJSON;
 struct Error;
 /* ingest one object of the given kind; kind OBJ__COUNT = read "kind" from the object.
@@ -152,7 +152,7 @@ void cluster_finalize(Cluster *c);
 bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg);
 /* dpconfig.c, for cluster.c: ingest one ConfigMap; free the DevicePluginConfig list */
 int cluster_ingest_configmap(Cluster *c, const struct cJSON *obj, struct Error *err);
-void cluster_dpconfigs_free(Cluster *c);
+void cluster_dpconfigs_clear(Cluster *c);
 
 Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);

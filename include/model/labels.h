@@ -13,7 +13,7 @@ typedef struct { KV *items; size_t n, cap; } KVList;
 #define KVLIST_INIT { NULL, 0, 0 }
 void kv_set(KVList *l, const char *key, const char *value);
 const char *kv_get(const KVList *l, const char *key);   /* NULL if absent */
-void kv_free(KVList *l);
+void kv_clear(KVList *l);
 struct cJSON;
 void kv_from_json(KVList *l, const struct cJSON *obj);   /* string values only */
 
@@ -29,7 +29,7 @@ bool label_selector_matches(const LabelSelector *sel, const KVList *labels);
 void label_selector_add(LabelSelector *sel, const char *key, SelOp op,
                         const char *const *values, size_t nvalues);
 bool selreq_matches(const SelReq *r, const KVList *labels);
-void label_selector_free(LabelSelector *sel);
+void label_selector_clear(LabelSelector *sel);
 /* "key in (a,b)" etc., for messages; caller frees */
 char *selreq_format(const SelReq *r);
 #endif

@@ -5,7 +5,7 @@
  * the caller's): every `const char *` field (GpuFacts' and the taints' too) is the pool's copy,
  * shared, read-only, living as long as the pool.  The Node owns its arrays (labels, taints,
  * capacity, allocatable, gpu.mig); the strings of labels, capacity and allocatable are its own
- * until a Cluster moves them into its pool (cluster.c).  node_free releases what the Node owns
+ * until a Cluster moves them into its pool (cluster.c).  node_clear releases what the Node owns
  * (not the struct itself, not the pool's strings).
  */
 #ifndef KGPU_NODE_H
@@ -81,9 +81,9 @@ struct Error;
  * Allocatable defaults to capacity when status.allocatable is absent. */
 int node_from_json(Node *n, const struct cJSON *obj, bool keep_labels, StrPool *pool,
                    struct Error *err);
-void node_free(Node *n);
+void node_clear(Node *n);
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool);
-void gpu_facts_free(GpuFacts *g);
+void gpu_facts_clear(GpuFacts *g);
 
 /* node advertises any GPU resource in capacity or allocatable (even 0) */
 bool node_advertises_gpu(const Node *n);

@@ -6,7 +6,7 @@
  * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
  * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
  * Cluster's pods share their requests array from the pool as well.
- * pod_free releases what the Pod owns (not the struct itself, not the pool's strings).
+ * pod_clear releases what the Pod owns (not the struct itself, not the pool's strings).
  */
 #ifndef KGPU_POD_H
 #define KGPU_POD_H
@@ -69,7 +69,7 @@ struct Error;
  * to free then); wrong-typed fields get defaults (namespace "default", phase Pending).
  * Strings and the tolerations array go into pool (which must outlive p). */
 int pod_from_json(Pod *p, const struct cJSON *obj, StrPool *pool, struct Error *err);
-void pod_free(Pod *p);
+void pod_clear(Pod *p);
 /* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
  * init containers = sidecars, overhead; pod-level resources for cpu/memory/hugepages-*;
  * a container's limit stands in for a missing request, as API defaulting does).

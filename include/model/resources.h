@@ -19,7 +19,7 @@ bool rlist_has(const ResourceList *l, const char *name);
 void rlist_max_into(ResourceList *dst, const ResourceList *src);     /* element-wise max */
 void rlist_add_all(ResourceList *dst, const ResourceList *src);      /* element-wise sum */
 void rlist_copy(ResourceList *dst, const ResourceList *src);         /* dst cleared first */
-void rlist_free(ResourceList *l);
+void rlist_clear(ResourceList *l);
 /* parse a JSON object {"cpu":"500m","nvidia.com/gpu":"1"}; bad quantities are reported
  * through *bad (first offending name, borrowed from json) and skipped; returns count parsed */
 struct cJSON;

@@ -2,7 +2,7 @@
  * and the joins to nodes and pods.  The sources (metrics.h: Prometheus, the DCGM exporter)
  * fill these records; analysis and render read them through the joins.
  *
- * UsageData owns everything; usage_free releases it.  Memory is MiB, utilization percent
+ * UsageData owns everything; usage_clear releases it.  Memory is MiB, utilization percent
  * (0-100); NAN means unknown.
  *
  * Devices: UsageData.gpus has one record per device (whole GPU or MIG instance);
@@ -122,7 +122,7 @@ typedef struct UsageSnapshot {
     Strvec wl_warnings;
 } UsageSnapshot;
 
-void usage_free(UsageData *d);
+void usage_clear(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
 /* dst = a deep copy of src (dst's previous contents are not freed); the series arrays, which
  * never change once filled, are shared (counted, thread-safe), not copied */
@@ -135,7 +135,7 @@ void usage_take_series(UsageData *dst, UsageData *src);
 /* For the sources filling records: the UsageData's one copy of s (NULL for NULL), so that
  * memory follows the distinct node, model, UUID and pod names, not the records (every device
  * has a record in gpus and one per holder in pods, seven strings each).  The copy belongs to
- * d: put it in a record's field and never free or change it; usage_free tells it from a
+ * d: put it in a record's field and never free or change it; usage_clear tells it from a
  * field's own malloc'd string, so records may mix both.  usage_intern_done drops the lookup
  * table once the records are filled (the strings stay; a later usage_intern starts a new
  * table, which may then copy a string twice). */

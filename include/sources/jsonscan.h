@@ -61,10 +61,10 @@ typedef void (*JsonMetaFn)(void *ctx, const char *cont);
  * handed to fn, then forgotten (the arena is reset).  Once an element is not an object, or
  * "items" is not an array, fn is no longer called but the text is still checked to its end,
  * so a syntax error anywhere wins.  Returns 0 (then see info), or fn's non-zero value.
- * info->kind, info->cont and info->rv are allocated; free them with json_list_info_free. */
+ * info->kind, info->cont and info->rv are allocated; free them with json_list_info_clear. */
 int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
                    JsonMetaFn meta, void *ctx, JsonListInfo *info);
-void json_list_info_free(JsonListInfo *info);
+void json_list_info_clear(JsonListInfo *info);
 
 /* ---- documents arriving in pieces, one big array streamed ----
  *

@@ -2,7 +2,7 @@
  * §1-§6) and resolve the context, cluster, user and credentials to use; run exec credential
  * plugins (§5).
  *
- * RestConfig owns all its strings; restconfig_free releases them.  Secrets (token, password,
+ * RestConfig owns all its strings; restconfig_clear releases them.  Secrets (token, password,
  * key data) live only here and in the API client; they are never printed.
  *
  * Which files: --kubeconfig only (must exist), else every file of $KUBECONFIG (':'-separated,
@@ -65,9 +65,9 @@ typedef struct {
 
 struct Error;
 /* Returns 0, or -1 with err set to one line naming the file, context/cluster/user and field
- * at fault.  *rc is zeroed first; on failure nothing needs freeing (restconfig_free is safe). */
+ * at fault.  *rc is zeroed first; on failure nothing needs freeing (restconfig_clear is safe). */
 int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov, struct Error *err);
-void restconfig_free(RestConfig *rc);
+void restconfig_clear(RestConfig *rc);
 /* deep copy; dst is overwritten (not freed first) */
 void restconfig_copy(RestConfig *dst, const RestConfig *src);
 /* true when credentials may be sent (https server), as client-go decides */
@@ -92,7 +92,7 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
  * runs (never what it returned). */
 int exec_credential_get(const RestConfig *rc, double timeout_s, bool refresh, int verbose,
                         const ExecCredential **out, struct Error *err);
-void exec_credential_free(ExecCredential *cred);
+void exec_credential_clear(ExecCredential *cred);
 /* drop every cached credential (tests, and at exit for leak checkers) */
 void exec_credential_cache_clear(void);
 #endif

@@ -54,7 +54,7 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Er
 /* ---- the live side, shared by cluster_load and `kubectl gpu snapshot` ---- */
 
 /* kubeconfig_load with the overrides of sc, then apiclient_new.  *rc is filled (free with
- * restconfig_free) and *api returned.  Kubeconfig warnings are printed with -v.  Pages hold
+ * restconfig_clear) and *api returned.  Kubeconfig warnings are printed with -v.  Pages hold
  * 500 items, or $KUBECTL_GPU_CHUNK_SIZE (kubectl's --chunk-size; used by the tests). */
 int loader_connect(const SourceConfig *sc, struct RestConfig *rc, struct ApiClient **api,
                    struct Error *err);

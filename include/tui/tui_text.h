@@ -2,7 +2,7 @@
  * into a box from a scroll offset.  The node view, the explain view, the help screen and the
  * detail pane are TextDocs, rebuilt from the current data each time they are drawn.
  *
- * Ownership: a TextDoc owns copies of every string added; text_free releases them.
+ * Ownership: a TextDoc owns copies of every string added; text_clear releases them.
  */
 #ifndef KGPU_TUI_TEXT_H
 #define KGPU_TUI_TEXT_H
@@ -14,7 +14,7 @@ typedef struct { TextSpan *spans; size_t n, cap; int cols; } TextLine;
 typedef struct { TextLine *lines; size_t n, cap; int width; } TextDoc;
 
 void text_init(TextDoc *d, int width);
-void text_free(TextDoc *d);
+void text_clear(TextDoc *d);
 /* starts a new (empty) line */
 void text_newline(TextDoc *d);
 /* appends to the current line (starting the first line when there is none) */

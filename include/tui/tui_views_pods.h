@@ -52,5 +52,5 @@ void pods_view_draw(PodsView *v, const TopData *td, int y, int h, int w, bool fi
 /* movement and sorting keys; false when the key is not one of them */
 bool pods_view_key(PodsView *v, int ch);
 const PodRow *pods_view_selected(const PodsView *v);
-void pods_view_free(PodsView *v);
+void pods_view_clear(PodsView *v);
 #endif

@@ -31,14 +31,14 @@ void strbuf_addch(Strbuf *sb, char c);
 const char *strbuf_str(Strbuf *sb);      /* never NULL; "" when empty */
 char *strbuf_detach(Strbuf *sb);         /* caller frees; sb reset */
 void strbuf_reset(Strbuf *sb);
-void strbuf_free(Strbuf *sb);
+void strbuf_clear(Strbuf *sb);
 
 typedef struct { char **v; size_t n, cap; } Strvec;
 #define STRVEC_INIT { NULL, 0, 0 }
 void strvec_push(Strvec *sv, const char *s);      /* copies s */
 void strvec_pushf(Strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool strvec_contains(const Strvec *sv, const char *s);
-void strvec_free(Strvec *sv);
+void strvec_clear(Strvec *sv);
 
 bool str_starts_with(const char *s, const char *prefix);
 bool str_ends_with(const char *s, const char *suffix);

@@ -338,7 +338,7 @@ static void node_status_free(const StrArena *sa, NodeStatus *ns)
 {
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
-    node_dra_status_free(&ns->dra);
+    node_dra_status_clear(&ns->dra);
     for (size_t i = 0; i < ns->nres; i++) free(ns->res[i].name);
     free(ns->res);
     for (size_t i = 0; i < ns->npods; i++) {
@@ -565,7 +565,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
                      usage->warnings.v[i]);
 }
 
-void status_free(GpuStatus *st)
+void status_clear(GpuStatus *st)
 {
     for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(st->strings, &st->gpu_node_list[i]);
     strarena_free(st->strings);
@@ -580,6 +580,6 @@ void status_free(GpuStatus *st)
     free(st->node_selector);
     free(st->clusterpolicy_name); free(st->clusterpolicy_state);
     free(st->metrics_source); free(st->metrics_detail);
-    strvec_free(&st->warnings);
+    strvec_clear(&st->warnings);
     memset(st, 0, sizeof *st);
 }

@@ -21,13 +21,13 @@ bool status_node_has_dra(const Cluster *c, const Node *n)
     return dra_node_first(c->dra, n->name) != 0;
 }
 
-void node_dra_status_free(NodeDraStatus *d)
+void node_dra_status_clear(NodeDraStatus *d)
 {
     for (size_t i = 0; i < d->ndevs; i++) {
         DraDeviceStatus *v = &d->devs[i];
         free(v->name); free(v->type); free(v->product); free(v->profile); free(v->uuid); free(v->parent_uuid);
         free(v->claim);
-        strvec_free(&v->pods);
+        strvec_clear(&v->pods);
     }
     free(d->devs);
     memset(d, 0, sizeof *d);

@@ -217,7 +217,7 @@ static bool parse_quota_error(const char *msg, QuotaError *q)
 static void quota_error_free(QuotaError *q)
 {
     free(q->quota);
-    rlist_free(&q->requested); rlist_free(&q->used); rlist_free(&q->limited);
+    rlist_clear(&q->requested); rlist_clear(&q->used); rlist_clear(&q->limited);
 }
 
 static void explain_never_created(const Cluster *c, const Event *ev, Explanation *e)
@@ -344,7 +344,7 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
         if (v[i].created) explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
         else explain_never_created(c, &c->events[v[i].idx], &e);
         stop = fn(ctx, &e);
-        explanation_free(&e);
+        explanation_clear(&e);
     }
     explain_index_free(ix);
     free(v);
@@ -390,18 +390,18 @@ char *explanation_group_key(const Explanation *e)
     return strbuf_detach(&sb);
 }
 
-void explanation_free(Explanation *e)
+void explanation_clear(Explanation *e)
 {
     free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
-    rlist_free(&e->requests);
+    rlist_clear(&e->requests);
     free(e->summary); free(e->sched_text); free(e->event_text); free(e->dra_gpus);
-    schedmsg_free(&e->sched);
-    strvec_free(&e->disagreements);
+    schedmsg_clear(&e->sched);
+    strvec_clear(&e->disagreements);
     explanation_drop_nodes(e);
     for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
     free(e->fix_info);
-    strvec_free(&e->fixes);
-    strvec_free(&e->notes);
+    strvec_clear(&e->fixes);
+    strvec_clear(&e->notes);
     memset(e, 0, sizeof *e);
 }
 
@@ -412,13 +412,13 @@ void explanation_slim(Explanation *e)
     if (e->sched_text) { free(e->sched_text); e->sched_text = xstrdup(""); }
     free(e->event_text);
     e->event_text = NULL;
-    schedmsg_free(&e->sched);
-    strvec_free(&e->notes);
-    strvec_free(&e->disagreements);
+    schedmsg_clear(&e->sched);
+    strvec_clear(&e->notes);
+    strvec_clear(&e->disagreements);
     for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
     free(e->fix_info);
     e->fix_info = NULL;
-    strvec_free(&e->fixes);
+    strvec_clear(&e->fixes);
 }
 
 static int push_row(void *ctx, Explanation *e)
@@ -438,7 +438,7 @@ void explanation_drop_nodes(Explanation *e)
     if (e->shared) {
         explain_shared_unref(e->shared);
     } else {
-        for (size_t i = 0; i < e->nnodes; i++) node_result_free(&e->nodes[i]);
+        for (size_t i = 0; i < e->nnodes; i++) node_result_clear(&e->nodes[i]);
         free(e->nodes);
         free(e->node_rank);
     }
@@ -448,9 +448,9 @@ void explanation_drop_nodes(Explanation *e)
     e->nnodes = 0;
 }
 
-void explanation_list_free(ExplanationList *l)
+void explanation_list_clear(ExplanationList *l)
 {
-    for (size_t i = 0; i < l->n; i++) explanation_free(&l->items[i]);
+    for (size_t i = 0; i < l->n; i++) explanation_clear(&l->items[i]);
     free(l->items);
     memset(l, 0, sizeof *l);
 }
@@ -497,7 +497,7 @@ size_t explain_group_nodes(const Explanation *e, ReasonGroup **out)
             g[n++] = (ReasonGroup){ strbuf_detach(&sb), STRVEC_INIT, r->nreasons == 0, rank };
         }
         strvec_push(&g[j].nodes, r->node->name);
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
     *out = g;
     return n;
@@ -530,7 +530,7 @@ void reason_groups_free(ReasonGroup *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(g[i].reasons);
-        strvec_free(&g[i].nodes);
+        strvec_clear(&g[i].nodes);
     }
     free(g);
 }

@@ -403,7 +403,7 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
         for (size_t i = 0; i < e->fixes.n; i++) fix_info_release(&e->fix_info[i]);
         free(e->fix_info);
         e->fix_info = NULL;
-        strvec_free(&e->fixes);
+        strvec_clear(&e->fixes);
     }
     dra_claim_notes(&x);
     if (x.unknown_selector)

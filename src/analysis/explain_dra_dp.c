@@ -65,7 +65,7 @@ void explain_dra_adjust(const Cluster *c, Explanation *e)
         int total, f = free_whole_gpus(c, r->node->name, &total);
         if (only && want > 0 && f >= want && f > claim_free) { claim_node = r->node->name; claim_free = f; }
     }
-    if (!dra_nodes.n) { strvec_free(&dra_nodes); return; }
+    if (!dra_nodes.n) { strvec_clear(&dra_nodes); return; }
     Strbuf names = STRBUF_INIT;
     for (size_t i = 0; i < dra_nodes.n && i < MAX_NAMES; i++) strbuf_addf(&names, "%s%s", i ? ", " : "", dra_nodes.v[i]);
     if (dra_nodes.n > MAX_NAMES) strbuf_addf(&names, " +%zu more", dra_nodes.n - MAX_NAMES);
@@ -107,6 +107,6 @@ void explain_dra_adjust(const Cluster *c, Explanation *e)
         fi->effort = EFFORT_POD;
         fi->fits_on = xstrdup(claim_node);
     }
-    strbuf_free(&names);
-    strvec_free(&dra_nodes);
+    strbuf_clear(&names);
+    strvec_clear(&dra_nodes);
 }

@@ -30,7 +30,7 @@ void dra_set_gpus(DraCtx *x)
         }
     }
     x->e->dra_gpus = sb.len ? strbuf_detach(&sb) : NULL;
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
 }
 
 /* notes: each GPU claim as the pod asks for it */
@@ -59,7 +59,7 @@ void dra_claim_notes(DraCtx *x)
         }
         if (cl->allocated && cl->node) strbuf_addf(&sb, "; allocated on node %s", cl->node);
         strvec_push(&x->e->notes, strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
 }
 
@@ -123,7 +123,7 @@ void dra_note_published(DraCtx *x)
     }
     if (!nk) strbuf_adds(&sb, "none");
     strvec_push(&x->e->notes, strbuf_str(&sb));
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     free(k);
 }
 
@@ -143,7 +143,7 @@ void dra_fix_end_holders(DraCtx *x, const Busy *b)
         strvec_pushf(&names, "%s/%s", h[i].pod->ns, h[i].pod->name);
     }
     free(h);
-    if (!names.n || b->freen + held < b->need) { strvec_free(&names); return; }
+    if (!names.n || b->freen + held < b->need) { strvec_clear(&names); return; }
     Strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "on node %s, end ", n->name);
     for (size_t i = 0; i < names.n; i++) {
@@ -161,8 +161,8 @@ void dra_fix_end_holders(DraCtx *x, const Busy *b)
     strvec_push(&x->e->fixes, strbuf_str(&sb));
     x->e->fix_info = xrealloc(x->e->fix_info, x->e->fixes.n * sizeof *x->e->fix_info);
     x->e->fix_info[x->e->fixes.n - 1] = fi;
-    strbuf_free(&sb);
-    strvec_free(&names);
+    strbuf_clear(&sb);
+    strvec_clear(&names);
 }
 
 /* claims that hold matching devices with no pod (allocated, not reserved): deleting them frees them */

@@ -110,7 +110,7 @@ static const SelReq *term_failure(const NodeSelectorTerm *t, const Node *n, bool
         if (!selreq_matches(&t->match_expressions.reqs[i], &n->labels)) { bad = &t->match_expressions.reqs[i]; *is_field = false; }
     for (size_t i = 0; i < t->match_fields.n && !bad; i++)
         if (!selreq_matches(&t->match_fields.reqs[i], &fields)) { bad = &t->match_fields.reqs[i]; *is_field = true; }
-    kv_free(&fields);
+    kv_clear(&fields);
     return bad;
 }
 

@@ -37,13 +37,13 @@ FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
 void fix_info_release(FixInfo *f)
 {
     free(f->fits_on);
-    rlist_free(&f->requests);
-    kv_free(&f->selector);
-    strvec_free(&f->tolerations);
-    strvec_free(&f->end_pods);
+    rlist_clear(&f->requests);
+    kv_clear(&f->selector);
+    strvec_clear(&f->tolerations);
+    strvec_clear(&f->end_pods);
     free(f->node);
     free(f->advertise);
-    kv_free(&f->labels);
+    kv_clear(&f->labels);
     memset(f, 0, sizeof *f);
 }
 
@@ -96,8 +96,8 @@ static void edit_tolerate(PodEdit *d, const Taint *t)
 
 void edit_end(PodEdit *d)
 {
-    rlist_free(&d->req);
-    kv_free(&d->sel);
+    rlist_clear(&d->req);
+    kv_clear(&d->sel);
     free(d->tol);
 }
 
@@ -111,7 +111,7 @@ const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, n, rl, &r);
         bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
-        node_result_free(&r);
+        node_result_clear(&r);
         if (ok) return n;
     }
     return NULL;
@@ -140,12 +140,12 @@ bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, St
         }
         ok = got >= need;
     }
-    node_result_free(&r);
+    node_result_clear(&r);
     if (ok) {
         NodeResult after = { 0 };
         explain_node_relief(x->ix, q, n, rl, &after);
         ok = after.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
-        node_result_free(&after);
+        node_result_clear(&after);
     }
     if (!ok) { free(rl->ended); rl->ended = NULL; rl->nended = 0; return false; }
     for (size_t j = 0; j < rl->nended; j++) strvec_pushf(names, "%s/%s", rl->ended[j]->ns, rl->ended[j]->name);
@@ -159,7 +159,7 @@ bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReas
     explain_node_relief(x->ix, x->p, n, NULL, &r);
     bool ok = true;
     for (size_t k = 0; k < r.nreasons && ok; k++) ok = ignore(&r.reasons[k]);
-    node_result_free(&r);
+    node_result_clear(&r);
     return ok && node_serves_request(x->ix, x->p, x->p, n);
 }
 
@@ -177,7 +177,7 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, prefer, NULL, &r);
         if (r.nreasons == 0 && node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
-        node_result_free(&r);
+        node_result_clear(&r);
     }
     if (!n) n = recheck_fits(x, q, NULL);
     if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
@@ -193,7 +193,7 @@ const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *name
             add_names(&sb, names);
             *where = xasprintf("the pod then fits node %s once %s end%s", cand->name, strbuf_str(&sb),
                                names->n == 1 ? "s" : "");
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
             return cand;
         }
     }
@@ -267,9 +267,9 @@ static void fixes_taint(Ctx *x)
             }
     }
     free(where);
-    strbuf_free(&yaml);
-    strvec_free(&ids);
-    strvec_free(&names);
+    strbuf_clear(&yaml);
+    strvec_clear(&ids);
+    strvec_clear(&names);
     edit_end(&d);
 }
 
@@ -324,7 +324,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         }
         KVList keep = KVLIST_INIT;
         for (size_t j = 0; j < d.sel.n; j++) if (*d.sel.items[j].value) kv_set(&keep, d.sel.items[j].key, d.sel.items[j].value);
-        kv_free(&d.sel);
+        kv_clear(&d.sel);
         d.sel = keep;
         edit_sync(&d);
     }
@@ -371,11 +371,11 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
             }
             (*shown)++;
         }
-        strbuf_free(&text);
+        strbuf_clear(&text);
     }
     free(where);
-    strbuf_free(&yaml); strbuf_free(&tyaml);
-    strvec_free(&ids); strvec_free(&names); strvec_free(&labels);
+    strbuf_clear(&yaml); strbuf_clear(&tyaml);
+    strvec_clear(&ids); strvec_clear(&names); strvec_clear(&labels);
     edit_end(&d);
 }
 
@@ -388,7 +388,7 @@ static void fixes_selector(Ctx *x)
         for (size_t i = 0; i < x->e->nnodes && shown < 2; i++)
             if (x->flags[i].could_hold && !x->flags[i].sel_ok && (int)x->flags[i].cls == cls)
                 fix_selector_for(x, x->e->nodes[i].node, &shown, &seen);
-    strvec_free(&seen);
+    strvec_clear(&seen);
     Strvec pins = STRVEC_INIT;
     for (size_t t = 0; t < x->p->naffinity_terms; t++)
         for (size_t k = 0; k < x->p->affinity_terms[t].match_fields.n; k++) {
@@ -401,9 +401,9 @@ static void fixes_selector(Ctx *x)
         add_names(&sb, &pins);
         strvec_pushf(&x->e->notes, "a node affinity term pins the pod by matchFields metadata.name to %s, and no such "
                      "node could hold it (DaemonSet pods wait for their own node)", strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
-    strvec_free(&pins);
+    strvec_clear(&pins);
 }
 
 /* ---------------------------------------------------------------- node-side changes */

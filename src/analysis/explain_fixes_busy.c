@@ -52,10 +52,10 @@ static bool fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
                                   "unless a PodDisruptionBudget blocks it", strbuf_str(&sb), r->node->name, x->p->priority);
             if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); }
         }
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
-    node_result_free(&after);
-    strvec_free(&victims); strvec_free(&names);
+    node_result_clear(&after);
+    strvec_clear(&victims); strvec_clear(&names);
     free(rl.ended);
     free(cand);
     return freed_node;
@@ -72,7 +72,7 @@ static void note_shared_nodes(Ctx *x, const Strvec *names, const char *how)
                  "%lld GPUs, so no pod's end is offered as a fix there", names->n == 1 ? "node" : "nodes",
                  strbuf_str(&sb), names->n == 1 ? "shares its" : "share their", how,
                  (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
 }
 
 void fixes_busy(Ctx *x)
@@ -101,10 +101,10 @@ void fixes_busy(Ctx *x)
                                       strbuf_str(&sb), names.n == 1 ? "s" : "", r->node->name,
                                       (long long)milli_units(f), x->gpu);
                 if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); ends++; }
-                strbuf_free(&sb);
+                strbuf_clear(&sb);
                 free(rl.ended);
             }
-            strvec_free(&names);
+            strvec_clear(&names);
             /* the first nodes (cluster order) preemption frees, as many as the other kinds */
             if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
             continue;
@@ -132,14 +132,14 @@ void fixes_busy(Ctx *x)
                                       "node %s", rr->resource, a, b, r->node->name);
                 if (fi) { fi->fits_on = xstrdup(r->node->name); rlist_set(&fi->requests, rr->resource, rr->free); }
             }
-            node_result_free(&after);
+            node_result_clear(&after);
             edit_end(&d);
         }
     }
     note_shared_nodes(x, &mig_single, "MIG single strategy");
     note_shared_nodes(x, &sliced, "time-slicing or MPS");
-    strvec_free(&mig_single);
-    strvec_free(&sliced);
+    strvec_clear(&mig_single);
+    strvec_clear(&sliced);
     if (!preempt && !str_eq(x->p->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);

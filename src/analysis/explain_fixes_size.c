@@ -84,7 +84,7 @@ static void fixes_whole_gpu_on_mig(Ctx *x)
         for (size_t k = 0; k < rna->advertised.n; k++) strbuf_addf(&sb, "%s%s", k ? ", " : "", rna->advertised.v[k]);
         strvec_pushf(&x->e->notes, "node %s offers only MIG slices (%s), each smaller than the whole GPU the pod asks "
                      "for: if the workload fits in one, request that profile instead", f->node->name, strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         if (f->physical <= 0 || f->physical < milli_units(x->gpu_req) || !str_eq(x->gpu, "nvidia.com/gpu") ||
             !fits_on_ignoring(x, f->node, ignore_other_name))
             continue;
@@ -157,13 +157,13 @@ void fixes_resource_name(Ctx *x, bool only_now)
                 info_end_pods(fi, &names);
                 shown++;
             }
-            strbuf_free(&hint);
+            strbuf_clear(&hint);
         }
         free(where);
-        strvec_free(&names);
+        strvec_clear(&names);
         edit_end(&d);
     }
-    strvec_free(&done);
+    strvec_clear(&done);
     free(alts);
     if (only_now) return;
     if (!resource_is_mig(x->gpu)) { fixes_whole_gpu_on_mig(x); return; }

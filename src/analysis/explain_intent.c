@@ -8,7 +8,7 @@
  * that node by name) has no key and is evaluated alone.
  *
  * An ExplainShared is reference-counted: the index's map holds one reference, every
- * Explanation that borrows its nodes holds one (explanation_free drops it).  The counts are
+ * Explanation that borrows its nodes holds one (explanation_clear drops it).  The counts are
  * not atomic: explanations that share an evaluation are made by one explain_pending_each
  * call and freed together by one thread.
  *
@@ -88,16 +88,16 @@ ExplainShared *explain_shared_ref(ExplainShared *s)
 void explain_shared_unref(ExplainShared *s)
 {
     if (!s || --s->refs) return;
-    for (size_t i = 0; i < s->n; i++) node_result_free(&s->nodes[i]);
+    for (size_t i = 0; i < s->n; i++) node_result_clear(&s->nodes[i]);
     free(s->nodes);
     free(s->rank);
     free(s->flags);
     free(s->summary);
-    strvec_free(&s->notes);
+    strvec_clear(&s->notes);
     for (size_t i = 0; s->fix_info && i < s->fixes.n; i++) fix_info_release(&s->fix_info[i]);
     free(s->fix_info);
-    strvec_free(&s->fixes);
-    strvec_free(&s->fix_notes);
+    strvec_clear(&s->fixes);
+    strvec_clear(&s->fix_notes);
     node_tally_free(s->tally[0]);
     node_tally_free(s->tally[1]);
     free(s);

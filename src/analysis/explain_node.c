@@ -300,7 +300,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
                 x = add_reason(out, NR_RESOURCE_NOT_ADVERTISED);
                 x->advertised = adv;
             } else {
-                strvec_free(&adv);
+                strvec_clear(&adv);
                 if (n->gpu.has_gfd || n->gpu.present) {
                     x = add_reason(out, NR_NO_DEVICE_PLUGIN);
                     x->detail = no_plugin_detail(n);
@@ -336,10 +336,10 @@ void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out
 static void node_reason_free(NodeReason *x)
 {
     free(x->resource); free(x->holders); free(x->key); free(x->value); free(x->effect);
-    free(x->detail); strvec_free(&x->advertised);
+    free(x->detail); strvec_clear(&x->advertised);
 }
 
-void node_result_free(NodeResult *r)
+void node_result_clear(NodeResult *r)
 {
     for (size_t i = 0; i < r->nreasons; i++) node_reason_free(&r->reasons[i]);
     free(r->reasons);

@@ -193,7 +193,7 @@ void reconcile_scheduler(const Cluster *c, Explanation *e)
     }
     for (size_t i = 0; i < other_text.n; i++)
         strvec_pushf(&e->notes, "the scheduler also reports \"%s\" (not a GPU filter; not recomputed)", other_text.v[i]);
-    strvec_free(&other_text);
+    strvec_clear(&other_text);
     if (m->postfilter_other) strvec_pushf(&e->notes, "scheduler PostFilter: %s", m->postfilter_other);
     if (m->has_preemption && m->preemption.nreasons == 0 && m->preemption_text)
         strvec_pushf(&e->notes, "preemption: %s", m->preemption_text);

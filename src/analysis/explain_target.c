@@ -39,7 +39,7 @@ static bool find_never_created(const Cluster *c, const char *ns, const char *kin
             *out = l.items[i];
             found = true;
         } else {
-            explanation_free(&l.items[i]);
+            explanation_clear(&l.items[i]);
         }
     }
     free(l.items);

@@ -125,10 +125,10 @@ static bool stage_intent(Ctx *x)
         e->summary = xasprintf("untolerated taint %s on every node that matches the pod's selector and could hold "
                                "it (%s)", tl, names);
         free(tl);
-        strvec_free(&taints);
+        strvec_clear(&taints);
     }
     free(names);
-    strvec_free(&could);
+    strvec_clear(&could);
     return true;
 }
 
@@ -214,10 +214,10 @@ static bool stage_busy(Ctx *x)
             }
         }
         e->summary = xasprintf("enough %s, but %s", x->gpu, strbuf_str(&why));
-        strbuf_free(&why);
+        strbuf_clear(&why);
     }
     free(fl); free(hl);
-    strvec_free(&frees); strvec_free(&holders);
+    strvec_clear(&frees); strvec_clear(&holders);
     return true;
 }
 
@@ -229,7 +229,7 @@ static bool stage_no_plugin(Ctx *x)
     x->e->verdict = V_NO_DEVICE_PLUGIN;
     x->e->summary = xasprintf("GPU node(s) %s that admit the pod advertise no GPU resource: device plugin not running", l);
     free(l);
-    strvec_free(&v);
+    strvec_clear(&v);
     return true;
 }
 
@@ -247,7 +247,7 @@ static bool stage_resource_name(Ctx *x)
     x->e->verdict = V_RESOURCE_NAME;
     x->e->summary = xasprintf("no node the pod admits offers %s; %s offer%s %s", x->gpu, l, v.n == 1 ? "s" : "", al);
     free(l); free(al);
-    strvec_free(&v); strvec_free(&alts);
+    strvec_clear(&v); strvec_clear(&alts);
     return true;
 }
 
@@ -275,7 +275,7 @@ static bool stage_allocatable(Ctx *x)
     } else {
         x->e->summary = xstrdup("the nodes that admit the pod advertise less than it requests");
     }
-    strvec_free(&v);
+    strvec_clear(&v);
     return true;
 }
 
@@ -287,7 +287,7 @@ static bool stage_node_state(Ctx *x, NodeClass cls, Verdict v, const char *what)
     x->e->verdict = v;
     x->e->summary = xasprintf("every node that admits the pod and could hold it is %s (%s)", what, l);
     free(l);
-    strvec_free(&names);
+    strvec_clear(&names);
     return true;
 }
 static bool stage_not_ready(Ctx *x) { return stage_node_state(x, CL_NOT_READY, V_NOT_READY, "NotReady"); }
@@ -317,7 +317,7 @@ static void note_other_classes(Ctx *x)
             strvec_pushf(&x->e->notes, "other nodes that admit the pod and could hold it %s: %s", other[k].what, l);
             free(l);
         }
-        strvec_free(&names);
+        strvec_clear(&names);
     }
 }
 

@@ -30,7 +30,7 @@ int price_list_parse(PriceList *pl, const char *s, Error *err)
         if (!eq || eq == tok || !end || end == eq + 1 || *end || !(v >= 0 && v < 1e6)) {
             error_set(err, "--price: \"%s\" is not MODEL=USD_PER_HOUR (e.g. A100-SXM4-80GB=2.5)", tok);
             free(copy);
-            price_list_free(pl);
+            price_list_clear(pl);
             return -1;
         }
         *eq = '\0';
@@ -42,7 +42,7 @@ int price_list_parse(PriceList *pl, const char *s, Error *err)
     return 0;
 }
 
-void price_list_free(PriceList *pl)
+void price_list_clear(PriceList *pl)
 {
     for (size_t i = 0; i < pl->n; i++) free(pl->v[i].model);
     free(pl->v);
@@ -148,7 +148,7 @@ void status_groups_build_for(StatusGroups *g, const GpuStatus *st, const struct 
     if (g->n > 1) qsort(g->v, g->n, sizeof *g->v, cmp_group);
 }
 
-void status_groups_free(StatusGroups *g)
+void status_groups_clear(StatusGroups *g)
 {
     for (size_t i = 0; i < g->n; i++) {
         free(g->v[i].name);

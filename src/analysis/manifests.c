@@ -494,8 +494,8 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
             made++;
         }
         free(q->ns);
-        rlist_free(&q->run); rlist_free(&q->pend); rlist_free(&q->surge);
-        strvec_free(&q->planned);
+        rlist_clear(&q->run); rlist_clear(&q->pend); rlist_clear(&q->surge);
+        strvec_clear(&q->planned);
     }
     free(v);
     strmap_free(idx, NULL);
@@ -511,9 +511,9 @@ int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c
     const char *ns = o->operator_namespace && *o->operator_namespace ? o->operator_namespace : "gpu-operator";
     int rc = 0;
     cJSON *dp = device_plugin_configmap(r, c, o, ns, out, &rc);
-    if (rc) { manifests_free(out); return -1; }
+    if (rc) { manifests_clear(out); return -1; }
     cJSON *mp = mig_parted_configmap(r, c, o, ns, out, &rc);
-    if (rc) { cJSON_Delete(dp); manifests_free(out); return -1; }
+    if (rc) { cJSON_Delete(dp); manifests_clear(out); return -1; }
     out->docs = xcalloc(2, sizeof *out->docs);
     if (dp) { out->docs[out->n++] = dp; out->device_plugin = true; }
     if (mp) { out->docs[out->n++] = mp; out->mig_parted = true; }
@@ -521,7 +521,7 @@ int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c
     return 0;
 }
 
-void manifests_free(Manifests *m)
+void manifests_clear(Manifests *m)
 {
     if (!m) return;
     for (size_t i = 0; i < m->n; i++) cJSON_Delete(m->docs[i]);
@@ -529,9 +529,9 @@ void manifests_free(Manifests *m)
     for (size_t i = 0; i < m->quotas; i++) { free(m->quota_info[i].ns); free(m->quota_info[i].detail); }
     free(m->quota_info);
     free(m->blocked);
-    strvec_free(&m->warnings);
-    strvec_free(&m->unlabel_nodes);
-    strvec_free(&m->unlabel_values);
-    strvec_free(&m->reconstructed);
+    strvec_clear(&m->warnings);
+    strvec_clear(&m->unlabel_nodes);
+    strvec_clear(&m->unlabel_values);
+    strvec_clear(&m->reconstructed);
     memset(m, 0, sizeof *m);
 }

@@ -701,7 +701,7 @@ int mig_pack_opts(const MigGpuModel *m, const int *demand, const MigPackOptions 
     return 0;
 }
 
-void mig_packing_free(MigPacking *p)
+void mig_packing_clear(MigPacking *p)
 {
     if (!p) return;
     free(p->groups);

@@ -199,9 +199,9 @@ static const char *node_product(const Node *n)
 static void group_reset(PlanGroup *g)
 {
     free(g->assign); g->assign = NULL; g->nassign = 0;
-    mig_packing_free(&g->mig); memset(&g->mig, 0, sizeof g->mig);
-    sharing_plan_free(&g->share); memset(&g->share, 0, sizeof g->share);
-    strvec_free(&g->notes);
+    mig_packing_clear(&g->mig); memset(&g->mig, 0, sizeof g->mig);
+    sharing_plan_clear(&g->share); memset(&g->share, 0, sizeof g->share);
+    strvec_clear(&g->notes);
     g->strategy = PLAN_NONE;
     g->replicas = 0; g->packed = false;
     g->after_mig = g->after_time_slicing = g->after_mps = -1;
@@ -259,8 +259,8 @@ static bool mixed_blocked(PlanResult *out, GroupCtx *ctx, const Node *const *nod
                      g->strategy == PLAN_NONE ? "left as it is" : plan_strategy_name(g->strategy),
                      g->strategy == PLAN_NONE ? before : g->gpus_after, strbuf_str(&who));
     }
-    strbuf_free(&who);
-    strvec_free(&mps);
+    strbuf_clear(&who);
+    strvec_clear(&mps);
     return true;
 }
 
@@ -433,36 +433,36 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
     return 0;
 }
 
-void plan_result_free(PlanResult *r)
+void plan_result_clear(PlanResult *r)
 {
     if (!r) return;
     for (size_t i = 0; i < r->ngroups; i++) {
         PlanGroup *g = &r->groups[i];
         free(g->product);
         free(g->key);
-        strvec_free(&g->nodes);
-        mig_packing_free(&g->mig);
-        sharing_plan_free(&g->share);
+        strvec_clear(&g->nodes);
+        mig_packing_clear(&g->mig);
+        sharing_plan_clear(&g->share);
         free(g->assign);
         for (size_t j = 0; j < g->nworkloads; j++) {
-            strvec_free(&g->workloads[j].nodes);
+            strvec_clear(&g->workloads[j].nodes);
             free(g->workloads[j].request_resource);
         }
         free(g->workloads);
         for (size_t j = 0; j < g->nplan_nodes; j++) {
             free(g->plan_nodes[j].gpu_layout);
-            rlist_free(&g->plan_nodes[j].expected);
-            rlist_free(&g->plan_nodes[j].expected_max);
+            rlist_clear(&g->plan_nodes[j].expected);
+            rlist_clear(&g->plan_nodes[j].expected_max);
         }
         free(g->plan_nodes);
-        strvec_free(&g->config_names);
+        strvec_clear(&g->config_names);
         free(g->device_plugin_config);
         free(g->device_plugin_whole_config);
-        strvec_free(&g->notes);
-        strvec_free(&g->risks);
-        strvec_free(&g->nodes_freed);
+        strvec_clear(&g->notes);
+        strvec_clear(&g->risks);
+        strvec_clear(&g->nodes_freed);
     }
     free(r->groups);
-    strvec_free(&r->warnings);
+    strvec_clear(&r->warnings);
     memset(r, 0, sizeof *r);
 }

@@ -149,11 +149,11 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                      labels, labels == 1 ? "" : "s", drains, labels - drains);
 }
 
-void plan_actions_free(PlanActions *a)
+void plan_actions_clear(PlanActions *a)
 {
     if (!a) return;
     for (size_t i = 0; i < a->n; i++) { free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); }
     free(a->v);
-    strvec_free(&a->changes);
+    strvec_clear(&a->changes);
     memset(a, 0, sizeof *a);
 }

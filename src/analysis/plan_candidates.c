@@ -283,8 +283,8 @@ static const char *mps_unsafe(const GroupCtx *c, const Candidate *mps, char *buf
 static void candidate_free(Candidate *c)
 {
     free(c->assign);
-    mig_packing_free(&c->mig);
-    sharing_plan_free(&c->share);
+    mig_packing_clear(&c->mig);
+    sharing_plan_clear(&c->share);
     memset(c, 0, sizeof *c);
 }
 

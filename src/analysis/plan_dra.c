@@ -29,7 +29,7 @@ size_t plan_leave_out_dra(const Cluster *c, const Node **nodes, size_t n, Strvec
             if (!product) product = v->product;
             if (!strvec_contains(&keys, dra_device_gpu_key(v))) { strvec_push(&keys, dra_device_gpu_key(v)); gpus++; }
         }
-        strvec_free(&keys);
+        strvec_clear(&keys);
         if (out < 6) {
             strbuf_addf(&sb, "%s%s %d x %s", out ? ", " : "", nodes[i]->name, gpus, product ? product : "GPU");
             if (migs) strbuf_addf(&sb, " (%d MIG device%s)", migs, migs == 1 ? "" : "s");
@@ -43,6 +43,6 @@ size_t plan_leave_out_dra(const Cluster *c, const Node **nodes, size_t n, Strvec
                      "time-slicing or MPS; the device-plugin ConfigMap and nvidia.com/mig.config this plan writes do "
                      "not apply there", out, out == 1 ? "" : "s", out == 1 ? "es" : "", out == 1 ? "is" : "are",
                      strbuf_str(&sb));
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     return w;
 }

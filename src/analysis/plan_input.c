@@ -275,12 +275,12 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
     strmap_free(planned, NULL);
 }
 
-void plan_input_free(PlanInput *in)
+void plan_input_clear(PlanInput *in)
 {
     if (!in) return;
     free(in->w);
-    strvec_free(&in->owned);
+    strvec_clear(&in->owned);
     strarena_free(in->strings);
-    strvec_free(&in->warnings);
+    strvec_clear(&in->warnings);
     memset(in, 0, sizeof *in);
 }

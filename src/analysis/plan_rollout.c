@@ -209,7 +209,7 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
             }
             pn->mig_config = name;
         }
-        strbuf_free(&sig);
+        strbuf_clear(&sig);
         /* resources the device plugin advertises afterwards (mixed strategy) */
         for (int i = 0; i < pn->gpus; i++) {
             if (pn->gpu_layout[i] < 0) { rlist_add(&pn->expected, "nvidia.com/gpu", 1000); continue; }

@@ -26,7 +26,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     GpuStatus st;
     status_build(&st, c, NULL, NULL);
     run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
-    status_free(&st);
+    status_clear(&st);
     run->clusterpolicy = xstrdup(c->clusterpolicy_name);
 
     /* usage per workload over the window */
@@ -54,7 +54,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     nn = plan_leave_out_dra(c, nodes, nn, &run->warnings);
     plan_input_build(&run->in, c, nodes, nn, wu, nwu, metrics);
     workloads_free(wu, nwu);
-    usage_free(usage);
+    usage_clear(usage);
     for (size_t i = 0; i < run->in.warnings.n; i++) strvec_push(&run->warnings, run->in.warnings.v[i]);
     if (run->in.pods_elsewhere && !(o->selector && *o->selector))
         strvec_pushf(&run->warnings, "%zu GPU pod%s on nodes without GPU labels not planned", run->in.pods_elsewhere,
@@ -76,7 +76,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     char *unseen_mps = unseen.len ? xasprintf("nodes outside -l %s that run the MPS config%s %s of ConfigMap %s",
                                               o->selector, strchr(strbuf_str(&unseen), ',') ? "s" : "",
                                               strbuf_str(&unseen), run->cur.dp_map) : NULL;
-    strbuf_free(&unseen);
+    strbuf_clear(&unseen);
     po.unseen_mps = unseen_mps;
     plan_build(nodes, nn, run->in.w, run->in.n, &po, &run->r);
     free(unseen_mps);
@@ -119,10 +119,10 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
 
 void plan_run_release(PlanRun *run)
 {
-    plan_actions_free(&run->actions);
-    manifests_free(&run->m);
-    plan_result_free(&run->r);
-    plan_input_free(&run->in);
+    plan_actions_clear(&run->actions);
+    manifests_clear(&run->m);
+    plan_result_clear(&run->r);
+    plan_input_clear(&run->in);
     free(run->usage_line);
     free(run->metrics_source);
     free(run->metrics_detail);
@@ -130,7 +130,7 @@ void plan_run_release(PlanRun *run)
     free(run->clusterpolicy);
     free(run->context);
     free(run->server);
-    strvec_free(&run->warnings);
-    strvec_free(&run->whatif);
+    strvec_clear(&run->warnings);
+    strvec_clear(&run->whatif);
     if (run->node_pods) strmap_free(run->node_pods, NULL);
 }

@@ -40,13 +40,13 @@ void plan_mig_single_warnings(const Cluster *c, const PlanResult *r, const PlanW
         Strbuf who = STRBUF_INIT;
         size_t nwho = ids.n;
         for (size_t k = 0; k < ids.n; k++) strbuf_addf(&who, "%s%s", k ? ", " : "", ids.v[k]);
-        strvec_free(&ids);
+        strvec_clear(&ids);
         if (nwho)
             strvec_pushf(out, "%s runs MIG %s with the single strategy: %s request%s nvidia.com/gpu there, "
                          "a MIG device now and a whole GPU once the ClusterPolicy says mixed: change %s request to "
                          "the plan's (REQUEST INSTEAD) before the script drains the node, or each pod takes a whole GPU",
                          n->name, n->gpu.mig_single_profile, strbuf_str(&who), nwho == 1 ? "s" : "",
                          nwho == 1 ? "its" : "their");
-        strbuf_free(&who);
+        strbuf_clear(&who);
     }
 }

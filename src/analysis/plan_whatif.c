@@ -82,7 +82,7 @@ void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanW
                 explain_node(c, p, n, &nr);
                 bool admitted = true;
                 for (size_t q = 0; q < nr.nreasons; q++) admitted &= resource_reason(nr.reasons[q].code);
-                node_result_free(&nr);
+                node_result_clear(&nr);
                 if (admitted) { fits = true; left -= (intptr_t)need; }
             }
             strmap_put(spare, key, (void *)left);

@@ -193,7 +193,7 @@ void sched_reason_classify(const char *text, SchedReason *r)
     }
 }
 
-void sched_reason_free(SchedReason *r)
+void sched_reason_clear(SchedReason *r)
 {
     free(r->text); free(r->resource); free(r->taint_key); free(r->taint_value);
     for (size_t i = 0; i < r->nplugins; i++) free(r->plugins[i]);
@@ -262,7 +262,7 @@ static void parse_histogram(const char *s, SchedHistogram *h, SchedMessage *m, b
         add_reason(h, m, count > 1000000000L ? -1 : (int)count, e, false,
                    truncated && i + 1 == pieces.n);
     }
-    strvec_free(&pieces);
+    strvec_clear(&pieces);
 }
 
 static void rstrip(char *s)
@@ -341,7 +341,7 @@ static void parse_filter_part(char *s, SchedMessage *m, bool truncated)
         p = sep + 2;
     }
     if (other.len) m->postfilter_other = strbuf_detach(&other);
-    strbuf_free(&other);
+    strbuf_clear(&other);
 }
 
 static void parse_legacy(char *s, SchedMessage *m, bool truncated)
@@ -397,7 +397,7 @@ static char *strip_prefixes(SchedMessage *m)
         while (*s == ' ') s++;
     }
     if (pre.len) m->prefix = strbuf_detach(&pre);
-    strbuf_free(&pre);
+    strbuf_clear(&pre);
     return xstrdup(s);
 }
 
@@ -487,13 +487,13 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
 
 static void histogram_free(SchedHistogram *h)
 {
-    for (size_t i = 0; i < h->nreasons; i++) sched_reason_free(&h->reasons[i]);
+    for (size_t i = 0; i < h->nreasons; i++) sched_reason_clear(&h->reasons[i]);
     free(h->reasons);
     h->reasons = NULL;
     h->nreasons = 0;
 }
 
-void schedmsg_free(SchedMessage *m)
+void schedmsg_clear(SchedMessage *m)
 {
     histogram_free(&m->filter);
     histogram_free(&m->preemption);

@@ -204,7 +204,7 @@ int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePl
     return 0;
 }
 
-void sharing_plan_free(SharePlan *s)
+void sharing_plan_clear(SharePlan *s)
 {
     if (!s) return;
     free(s->shared);

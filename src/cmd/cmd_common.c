@@ -33,7 +33,7 @@ void cmd_cluster_release(CmdCluster *cc)
 {
     if (cc->api) apiclient_free(cc->api);
     cc->api = NULL;
-    cluster_free(&cc->cluster);
+    cluster_release(&cc->cluster);
 }
 
 RenderFormat cmd_render_format(OutputFormat f)

@@ -61,7 +61,7 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
         if (columns ? explain_print_columns(&e, columns, explain_no_headers, err)   /* a row of the -o json document */
                     : explain_render(&e, &cc.cluster.warnings, pending, cmd_render_format(fmt), explain_all_nodes, g->color))
             rc = EXIT_FAIL;
-        explanation_free(&e);
+        explanation_clear(&e);
     }
     cmd_cluster_release(&cc);
     custom_columns_free(columns);

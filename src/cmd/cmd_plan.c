@@ -99,7 +99,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
     PriceList prices;
     if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
-    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_free(&prices); return EXIT_FAIL; }
+    if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_clear(&prices); return EXIT_FAIL; }
     Cluster *c = &cc.cluster;
 
     /* usage per workload over the window */
@@ -110,9 +110,9 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     metrics_collect(&usage, &g->source, cc.api, c, &q, &wu, &nwu);
     if (cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0) {
         workloads_free(wu, nwu);
-        usage_free(&usage);
+        usage_clear(&usage);
         cmd_cluster_release(&cc);
-        price_list_free(&prices);
+        price_list_clear(&prices);
         return EXIT_FAIL;
     }
     PlanRunOptions o = { plan_window, window_s, plan_percentile, plan_headroom, choice, plan_strategy, plan_quotas,
@@ -124,7 +124,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
         rc = EXIT_FAIL;
     plan_run_release(&run);
     cmd_cluster_release(&cc);
-    price_list_free(&prices);
+    price_list_clear(&prices);
     return rc;
 }
 

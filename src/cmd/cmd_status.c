@@ -107,7 +107,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
 {
     PriceList prices;
     if (price_list_parse(&prices, status_price, err) < 0) return EXIT_USAGE;
-    price_list_free(&prices);                  /* parsed again after the load: checked before it */
+    price_list_clear(&prices);                  /* parsed again after the load: checked before it */
     if (status_sort_by && !status_sort_field_known(status_sort_by)) {
         error_set(err, "--sort-by: unknown field \"%s\" (status sorts by %s)", status_sort_by, status_sort_fields_help);
         return EXIT_USAGE;
@@ -129,14 +129,14 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
     if (status_watch) {
         StatusWatch sw = { p, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
-        if (sw.have_usage) usage_free(&sw.usage);
+        if (sw.have_usage) usage_clear(&sw.usage);
         return wrc;
     }
     CmdCluster cc;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
     StatusWatch one = { p, g, { 0 }, false, err };        /* the first picture is the only one */
     int rc = status_nodes_exist(&cc.cluster, &p.filter, err) < 0 ? -1 : status_show(&one, &cc.cluster, cc.api, true);
-    if (one.have_usage) usage_free(&one.usage);
+    if (one.have_usage) usage_clear(&one.usage);
     cmd_cluster_release(&cc);
     return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }

@@ -81,7 +81,7 @@ static bool apply_watch(TopSource *s)
     watch_events_free(evs);
     cluster_live_commit(c);
     c->now = (int64_t)time(NULL);
-    explanation_list_free(&s->cur->pending);
+    explanation_list_clear(&s->cur->pending);
     explain_pending_opts(c, s->pending_ns, false, &s->cur->pending);
     s->cur->loaded_at = (int64_t)time(NULL);
     s->applied_mono = mono_seconds();
@@ -106,7 +106,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
             metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
             if (series_due) s->series_mono = mono_seconds();
             else if (had) usage_take_series(&s->usage, &prev);
-            if (had) usage_free(&prev);
+            if (had) usage_clear(&prev);
             s->have_usage = true;
             s->metrics_mono = mono_seconds();
             s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;
@@ -181,7 +181,7 @@ void top_source_release(TopSource *s)
 {
     watcher_stop(s->watch);
     for (int k = 0; k < OBJ__COUNT; k++) free(s->rv[k]);
-    if (s->have_usage) usage_free(&s->usage);
+    if (s->have_usage) usage_clear(&s->usage);
     top_cluster_unref(s->cur);
     if (s->api) apiclient_free(s->api);
 }

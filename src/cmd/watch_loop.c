@@ -58,7 +58,7 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     char *rv[OBJ__COUNT] = { 0 };
     ApiClient *api = NULL;
     if (cluster_load_at(&c, &g->source, rq, rv, &api, err) < 0) {
-        cluster_free(&c);
+        cluster_release(&c);
         return EXIT_FAIL;
     }
     struct sigaction sa;
@@ -123,6 +123,6 @@ out:
     free(last);
     for (int k = 0; k < OBJ__COUNT; k++) free(rv[k]);
     if (api) apiclient_free(api);
-    cluster_free(&c);
+    cluster_release(&c);
     return ret;
 }

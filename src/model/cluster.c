@@ -83,11 +83,11 @@ void cluster_warn(Cluster *c, const char *fmt, ...)
  *
  * The strings of kept nodes and pods repeat a lot (label keys and values, namespaces,
  * resource names, tolerations, owner kinds, scheduler names): nodes and pods are decoded
- * straight into the cluster's pool (util/strpool.h; never freed before cluster_free), so
+ * straight into the cluster's pool (util/strpool.h; never freed before cluster_release), so
  * memory follows the distinct strings, not the objects.  Their lists (labels, requests,
  * capacity, selectors, gates) are built by the shared list types with their own strings: once
  * an object is kept, those are swapped for the pool's copies here, and set to NULL again
- * before node_free/pod_free free the lists.  visit_node_lists / visit_pod_lists are the only
+ * before node_clear/pod_clear free the lists.  visit_node_lists / visit_pod_lists are the only
  * place that knows which list strings are shared; visit_node / visit_pod add the pooled
  * fields (for compaction, which interns every string still used into a new pool). */
 
@@ -193,7 +193,7 @@ static void shrink_pod(Pod *p)
 static void release_node(Cluster *c, Node *n)
 {
     visit_node_lists(c, n, unshare_field);
-    node_free(n);
+    node_clear(n);
 }
 
 /* once its names are the pool's: the array too (a Job's pods request the same) */
@@ -211,18 +211,18 @@ static void release_pod(Cluster *c, Pod *p)
 {
     if (pooled_requests(p)) p->requests = (ResourceList)RESOURCE_LIST_INIT;
     visit_pod_lists(c, p, unshare_field);
-    pod_free(p);
+    pod_clear(p);
 }
 
 /* ---- usage ---- */
 
-void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_free is not this one) */
+void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_clear is not this one) */
 
 static void node_usage_free(void *v)
 {
     NodeUsage *u = v;
     if (!u) return;
-    rlist_free(&u->requested);
+    rlist_clear(&u->requested);
     free(u);
 }
 
@@ -276,9 +276,9 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Erro
     if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
-    if (rlist_has_gpu(&req)) { rlist_free(&req); return 0; }
+    if (rlist_has_gpu(&req)) { rlist_clear(&req); return 0; }
     *maybe_kept = false;
-    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { rlist_free(&req); return 0; }
+    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { rlist_clear(&req); return 0; }
     c->all_pods++;
     const char *node = jstr_ne(spec, "nodeName");
     const char *phase = jstr(jobj(obj, "status"), "phase");
@@ -288,7 +288,7 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Erro
         if (c->live) cluster_live_note_plain(c, ns ? ns : "default", name, n, &req);
         free(n);
     }
-    rlist_free(&req);
+    rlist_clear(&req);
     (void)err;
     return 1;
 }
@@ -312,7 +312,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
             add_pending_usage(c, p.node_name, &p.requests);
             if (c->live) cluster_live_note_plain(c, p.ns, p.name, p.node_name, &p.requests);
         }
-        pod_free(&p);
+        pod_clear(&p);
         strpool_free(scratch);
         return 0;
     }
@@ -481,7 +481,7 @@ static bool contains_prometheus(const char *s)
 static void service_free(Service *s)
 {
     free(s->ns); free(s->name); free(s->type);
-    kv_free(&s->labels);
+    kv_clear(&s->labels);
     for (size_t i = 0; i < s->nports; i++) free(s->ports[i].name);
     free(s->ports);
 }
@@ -496,7 +496,7 @@ static int ingest_service(Cluster *c, const cJSON *obj, Error *err)
     bool keep = contains_prometheus(name);
     for (size_t i = 0; !keep && i < labels.n; i++)
         keep = contains_prometheus(labels.items[i].key) || contains_prometheus(labels.items[i].value);
-    if (!keep) { kv_free(&labels); return 0; }
+    if (!keep) { kv_clear(&labels); return 0; }
     ARRAY_GROW(c->services, c->nservices, c->capservices);
     Service *s = &c->services[c->nservices++];
     memset(s, 0, sizeof *s);
@@ -651,7 +651,7 @@ void cluster_finalize(Cluster *c)
     if (c->usage)
         for (size_t i = 0; i < c->nnodes; i++) {
             visit_rlist(c, &c->usage[i].requested, unshare_field);
-            rlist_free(&c->usage[i].requested);
+            rlist_clear(&c->usage[i].requested);
         }
     free(c->usage);
     c->usage = c->nnodes ? xcalloc(c->nnodes, sizeof *c->usage) : NULL;
@@ -710,13 +710,13 @@ Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name)
     return idx ? &c->pods[idx - 1] : NULL;
 }
 
-void cluster_free(Cluster *c)
+void cluster_release(Cluster *c)
 {
     for (size_t i = 0; i < c->nnodes; i++) {
         release_node(c, &c->nodes[i]);
         if (c->usage) {
             visit_rlist(c, &c->usage[i].requested, unshare_field);
-            rlist_free(&c->usage[i].requested);
+            rlist_clear(&c->usage[i].requested);
         }
     }
     free(c->nodes);
@@ -727,7 +727,7 @@ void cluster_free(Cluster *c)
     free(c->events);
     for (size_t i = 0; i < c->nquotas; i++) {
         Quota *q = &c->quotas[i];
-        free(q->ns); free(q->name); rlist_free(&q->hard); rlist_free(&q->used);
+        free(q->ns); free(q->name); rlist_clear(&q->hard); rlist_clear(&q->used);
     }
     free(c->quotas);
     for (size_t i = 0; i < c->ndaemonsets; i++) {
@@ -741,13 +741,13 @@ void cluster_free(Cluster *c)
     free(c->clusterpolicy_state);
     cp_spec_free(&c->cp);
     for (size_t i = 0; i < c->nconfigmaps; i++) {
-        free(c->configmaps[i].ns); free(c->configmaps[i].name); kv_free(&c->configmaps[i].data);
+        free(c->configmaps[i].ns); free(c->configmaps[i].name); kv_clear(&c->configmaps[i].data);
     }
     free(c->configmaps);
-    cluster_dpconfigs_free(c);
+    cluster_dpconfigs_clear(c);
     dra_state_free(c->dra);
     cluster_live_free(c);
-    strvec_free(&c->warnings);
+    strvec_clear(&c->warnings);
     free(c->context); free(c->server); free(c->source);
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
@@ -832,10 +832,10 @@ size_t cluster_pooled_bytes(const Cluster *c) { return strpool_bytes(c->strings)
 
 void cluster_quota_release(Quota *q)
 {
-    free(q->ns); free(q->name); rlist_free(&q->hard); rlist_free(&q->used);
+    free(q->ns); free(q->name); rlist_clear(&q->hard); rlist_clear(&q->used);
 }
 void cluster_service_release(Service *s) { service_free(s); }
 void cluster_configmap_release(ConfigMap *m)
 {
-    free(m->ns); free(m->name); kv_free(&m->data);
+    free(m->ns); free(m->name); kv_clear(&m->data);
 }

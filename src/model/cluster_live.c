@@ -50,7 +50,7 @@ typedef struct ClusterLive {
 static void extra_free(ResourceList *l)
 {
     if (!l) return;
-    rlist_free(l);
+    rlist_clear(l);
     free(l);
 }
 
@@ -141,7 +141,7 @@ static void node_usage_free(void *v)
 {
     NodeUsage *u = v;
     if (!u) return;
-    rlist_free(&u->requested);
+    rlist_clear(&u->requested);
     free(u);
 }
 
@@ -233,7 +233,7 @@ static void usage_recompute(Cluster *c, const char *node)
     if (!idx) return;
     NodeUsage *u = &c->usage[idx - 1];
     cluster_unshare_rlist(c, &u->requested);
-    rlist_free(&u->requested);
+    rlist_clear(&u->requested);
     u->pods = 0;
     add_nonzero(&u->requested, cluster_pending_usage(c, node), &u->pods);
     add_nonzero(&u->requested, strmap_get(c->live->gpu_usage, node), &u->pods);
@@ -251,7 +251,7 @@ static void node_remove(Cluster *c, const char *name)
     cluster_release_node(c, &c->nodes[i]);
     if (c->usage) {
         cluster_unshare_rlist(c, &c->usage[i].requested);
-        rlist_free(&c->usage[i].requested);
+        rlist_clear(&c->usage[i].requested);
     }
     if (i != last) {
         c->nodes[i] = c->nodes[last];
@@ -289,7 +289,7 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
             ResourceList req = RESOURCE_LIST_INIT;
             rec_requests(&pr, &req);
             for (size_t i = 0; i < req.n; i++) rlist_add(&u->requested, req.items[i].name, -req.items[i].milli);
-            rlist_free(&req);
+            rlist_clear(&req);
             u->pods--;
         }
         *node = xstrdup(pnode);

@@ -163,7 +163,7 @@ bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
     return false;
 }
 
-void cluster_dpconfigs_free(Cluster *c)
+void cluster_dpconfigs_clear(Cluster *c)
 {
     for (size_t i = 0; i < c->ndpconfigs; i++) dpconfig_release(&c->dpconfigs[i]);
     free(c->dpconfigs);

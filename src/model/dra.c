@@ -22,7 +22,7 @@ static void device_free(DraDevice *v)
 {
     free(v->driver); free(v->pool); free(v->name); free(v->node); free(v->type); free(v->slice);
     free(v->uuid); free(v->parent_uuid); free(v->product); free(v->profile);
-    kv_free(&v->attrs); kv_free(&v->capacity);
+    kv_clear(&v->attrs); kv_clear(&v->capacity);
 }
 
 static void claim_free(DraClaim *cl)
@@ -31,7 +31,7 @@ static void claim_free(DraClaim *cl)
     for (size_t i = 0; i < cl->nrequests; i++) {
         DraRequest *r = &cl->requests[i];
         for (size_t j = 0; j < r->nalts; j++) {
-            free(r->alts[j].device_class); free(r->alts[j].mode); strvec_free(&r->alts[j].selectors);
+            free(r->alts[j].device_class); free(r->alts[j].mode); strvec_clear(&r->alts[j].selectors);
             free(r->alts[j].sel_ids);
         }
         free(r->alts); free(r->name);
@@ -42,7 +42,7 @@ static void claim_free(DraClaim *cl)
         free(r->request); free(r->driver); free(r->pool); free(r->device);
     }
     free(cl->results);
-    strvec_free(&cl->reserved_for);
+    strvec_clear(&cl->reserved_for);
 }
 
 void dra_state_free(DraState *d)
@@ -55,7 +55,7 @@ void dra_state_free(DraState *d)
     for (size_t i = 0; i < d->ntemplates; i++) claim_free(&d->templates[i]);
     free(d->templates);
     for (size_t i = 0; i < d->nclasses; i++) {
-        free(d->classes[i].name); strvec_free(&d->classes[i].selectors); free(d->classes[i].extended_resource);
+        free(d->classes[i].name); strvec_clear(&d->classes[i].selectors); free(d->classes[i].extended_resource);
     }
     free(d->classes);
     strmap_free(d->device_index, NULL);
@@ -538,7 +538,7 @@ void dra_remove_class(DraState *d, const char *name)
     for (size_t i = 0; i < d->nclasses; i++) {
         DraDeviceClass *k = &d->classes[i];
         if (!str_eq(k->name, name)) continue;
-        free(k->name); strvec_free(&k->selectors); free(k->extended_resource);
+        free(k->name); strvec_clear(&k->selectors); free(k->extended_resource);
         memmove(k, k + 1, (d->nclasses - i - 1) * sizeof *k);
         d->nclasses--;
         d->finalized = false;

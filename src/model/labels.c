@@ -42,7 +42,7 @@ const char *kv_get(const KVList *l, const char *key)
     return NULL;
 }
 
-void kv_free(KVList *l)
+void kv_clear(KVList *l)
 {
     for (size_t i = 0; i < l->n; i++) { free(l->items[i].key); free(l->items[i].value); }
     free(l->items);
@@ -196,7 +196,7 @@ void label_selector_add(LabelSelector *sel, const char *key, SelOp op,
     for (size_t i = 0; i < nvalues; i++) r->values[i] = xstrdup(values[i] ? values[i] : "");
 }
 
-void label_selector_free(LabelSelector *sel)
+void label_selector_clear(LabelSelector *sel)
 {
     for (size_t i = 0; i < sel->n; i++) selreq_free(&sel->reqs[i]);
     free(sel->reqs);
@@ -272,7 +272,7 @@ static int parse_requirement(LabelSelector *sel, Lexer *lx, Error *err)
     rc = 0;
 out:
     free(key);
-    strvec_free(&vals);
+    strvec_clear(&vals);
     return rc;
 }
 
@@ -290,7 +290,7 @@ int label_selector_parse(LabelSelector *sel, const char *s, Error *err)
     }
 fail:
     while (sel->n > start_n) selreq_free(&sel->reqs[--sel->n]);
-    if (sel->n == 0) label_selector_free(sel);          /* nothing left allocated on failure */
+    if (sel->n == 0) label_selector_clear(sel);          /* nothing left allocated on failure */
     return -1;
 }
 

@@ -172,7 +172,7 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     read_cloud_labels(g, labels, pool);
 }
 
-void gpu_facts_free(GpuFacts *g)
+void gpu_facts_clear(GpuFacts *g)
 {
     free(g->mig);
     memset(g, 0, sizeof *g);
@@ -240,17 +240,17 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, E
     /* allocatable defaults to capacity when the kubelet did not report it */
     if (!jobj(status, "allocatable")) rlist_copy(&n->allocatable, &n->capacity);
     gpu_facts_from_labels(&n->gpu, &n->labels, pool);
-    if (!keep_labels) kv_free(&n->labels);
+    if (!keep_labels) kv_clear(&n->labels);
     return 0;
 }
 
-void node_free(Node *n)
+void node_clear(Node *n)
 {
-    kv_free(&n->labels);
+    kv_clear(&n->labels);
     free(n->taints);
-    rlist_free(&n->capacity);
-    rlist_free(&n->allocatable);
-    gpu_facts_free(&n->gpu);
+    rlist_clear(&n->capacity);
+    rlist_clear(&n->allocatable);
+    gpu_facts_clear(&n->gpu);
     memset(n, 0, sizeof *n);
 }
 

@@ -30,7 +30,7 @@ static void resources_requests(const cJSON *resources, ResourceList *out)
     rlist_from_json(&lim, jobj(resources, "limits"), NULL);
     for (size_t i = 0; i < lim.n; i++)
         if (!rlist_has(out, lim.items[i].name)) rlist_set(out, lim.items[i].name, lim.items[i].milli);
-    rlist_free(&lim);
+    rlist_clear(&lim);
 }
 
 static bool pod_level_resource(const char *name)
@@ -46,7 +46,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&sum, &r);
-        rlist_free(&r);
+        rlist_clear(&r);
     }
     cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
         ResourceList r = RESOURCE_LIST_INIT;
@@ -59,7 +59,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
             rlist_add_all(&r, &sidecars);
             rlist_max_into(&init_max, &r);
         }
-        rlist_free(&r);
+        rlist_clear(&r);
     }
     rlist_max_into(&sum, &init_max);
 
@@ -69,16 +69,16 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
         resources_requests(pod_res, &pl);
         for (size_t i = 0; i < pl.n; i++)
             if (pod_level_resource(pl.items[i].name)) rlist_set(&sum, pl.items[i].name, pl.items[i].milli);
-        rlist_free(&pl);
+        rlist_clear(&pl);
     }
     ResourceList overhead = RESOURCE_LIST_INIT;
     rlist_from_json(&overhead, jobj(spec, "overhead"), NULL);
     rlist_add_all(&sum, &overhead);
-    rlist_free(&overhead);
+    rlist_clear(&overhead);
 
-    rlist_free(&sidecars);
-    rlist_free(&init_max);
-    rlist_free(out);
+    rlist_clear(&sidecars);
+    rlist_clear(&init_max);
+    rlist_clear(out);
     *out = sum;
 }
 
@@ -114,7 +114,7 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
         cJSON_ArrayForEach(v, jarr(e, "values"))
             if (cJSON_IsString(v) && v->valuestring) strvec_push(&vals, v->valuestring);
         label_selector_add(sel, key, sop, (const char *const *)vals.v, vals.n);
-        strvec_free(&vals);
+        strvec_clear(&vals);
     }
     return 0;
 }
@@ -257,23 +257,23 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
     read_status(p, status, pool);
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
-        pod_free(p);
+        pod_clear(p);
         return -1;
     }
     return 0;
 }
 
-void pod_free(Pod *p)
+void pod_clear(Pod *p)
 {
-    kv_free(&p->labels);
-    rlist_free(&p->requests);
-    kv_free(&p->node_selector);
+    kv_clear(&p->labels);
+    rlist_clear(&p->requests);
+    kv_clear(&p->node_selector);
     for (size_t i = 0; i < p->naffinity_terms; i++) {
-        label_selector_free(&p->affinity_terms[i].match_expressions);
-        label_selector_free(&p->affinity_terms[i].match_fields);
+        label_selector_clear(&p->affinity_terms[i].match_expressions);
+        label_selector_clear(&p->affinity_terms[i].match_fields);
     }
     free(p->affinity_terms);
-    strvec_free(&p->scheduling_gates);
+    strvec_clear(&p->scheduling_gates);
     free(p->claims);
     memset(p, 0, sizeof *p);
 }

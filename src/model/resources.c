@@ -67,11 +67,11 @@ void rlist_add_all(ResourceList *dst, const ResourceList *src)
 void rlist_copy(ResourceList *dst, const ResourceList *src)
 {
     if (dst == src) return;
-    rlist_free(dst);
+    rlist_clear(dst);
     for (size_t i = 0; i < src->n; i++) rlist_set(dst, src->items[i].name, src->items[i].milli);
 }
 
-void rlist_free(ResourceList *l)
+void rlist_clear(ResourceList *l)
 {
     for (size_t i = 0; i < l->n; i++) free(l->items[i].name);
     free(l->items);

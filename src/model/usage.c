@@ -62,7 +62,7 @@ void usage_series_share(UsageData *dst, const UsageData *src)
     dst->series_mem = s->series_mem;
 }
 
-void usage_free(UsageData *d)
+void usage_clear(UsageData *d)
 {
     if (!d) return;
     usage_index_free(d->index);
@@ -77,7 +77,7 @@ void usage_free(UsageData *d)
     series_release(d);
     strarena_free(d->strings);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
-    strvec_free(&d->warnings);
+    strvec_clear(&d->warnings);
     memset(d, 0, sizeof *d);
 }
 
@@ -93,10 +93,10 @@ void workloads_free(WorkloadUsage *w, size_t n)
 void usage_snapshot_free(UsageSnapshot *s)
 {
     if (!s) return;
-    usage_free(&s->devices);
+    usage_clear(&s->devices);
     workloads_free(s->workloads, s->nworkloads);
     free(s->wl_source); free(s->wl_detail);
-    strvec_free(&s->wl_warnings);
+    strvec_clear(&s->wl_warnings);
     free(s);
 }
 

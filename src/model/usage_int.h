@@ -3,6 +3,6 @@
 #define KGPU_USAGE_INT_H
 #include "model/usage.h"
 
-/* dst's series arrays become src's, shared and counted (freed by the last usage_free) */
+/* dst's series arrays become src's, shared and counted (freed by the last usage_clear) */
 void usage_series_share(UsageData *dst, const UsageData *src);
 #endif

@@ -92,7 +92,7 @@ static void print_nodes(const Explanation *e, bool all, bool color)
         table_add_row(t);
         table_cell(t, strbuf_str(&nb));
         table_cell_color(t, g[j].fits ? C_GREEN : C_NONE, g[j].reasons);
-        strbuf_free(&nb);
+        strbuf_clear(&nb);
     }
     table_print(t, stdout, color);
     table_free(t);

@@ -168,7 +168,7 @@ JsonPath *jsonpath_compile(const char *expr, Error *err)
             if (*s == '\\' && s[1]) s++;             /* "\." is a dot inside the key */
             if (*s == ' ' || *s == '(' || *s == ')' || *s == '"' || *s == '\'') {
                 error_set(err, "JSONPath \"%s\": unexpected \"%c\" in a field name", expr, *s);
-                strbuf_free(&name);
+                strbuf_clear(&name);
                 goto fail;
             }
             strbuf_addch(&name, *s++);
@@ -176,7 +176,7 @@ JsonPath *jsonpath_compile(const char *expr, Error *err)
         if (!name.len) {
             error_set(err, "JSONPath \"%s\": %s", expr, *s == '.' ? "recursive descent (..) is not supported"
                                                                 : "empty field name");
-            strbuf_free(&name);
+            strbuf_clear(&name);
             goto fail;
         }
         add_step(p, STEP_FIELD)->name = strbuf_detach(&name);
@@ -343,7 +343,7 @@ char *jsonpath_eval_text(const JsonPath *p, const cJSON *v, Error *err)
 {
     Cell c = { STRBUF_INIT, 0 };
     if (!p->empty && walk(p, 0, v, add_value, &c, err) < 0) {
-        strbuf_free(&c.sb);
+        strbuf_clear(&c.sb);
         return NULL;
     }
     if (!c.n) strbuf_adds(&c.sb, "<none>");

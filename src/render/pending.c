@@ -233,13 +233,13 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
     if (pending_sort(&l, v->sort_by, max_nodes) < 0) {
         error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
                   "%s, or any JSONPath into a pod)", v->sort_by, pending_sort_fields_help);
-        explanation_list_free(&l);
+        explanation_list_clear(&l);
         return -2;
     }
     Error err = { 0 };
     if (pending_filter_labels(&l, v->selector, &err) < 0) {
         error_set(out_err, "-l: %s", err.msg);
-        explanation_list_free(&l);
+        explanation_list_clear(&l);
         return -2;
     }
     int rc = 0;
@@ -256,6 +256,6 @@ int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
     } else {
         rc = write_list(c, ns, selected ? v->selector : NULL, max_nodes, fmt == RENDER_YAML, &l);
     }
-    explanation_list_free(&l);
+    explanation_list_clear(&l);
     return rc;
 }

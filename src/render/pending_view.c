@@ -163,10 +163,10 @@ int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
     for (size_t i = 0; i < l->n; i++) {
         Explanation *e = &l->items[i];
         if (e->pod && label_selector_matches(&ls, &e->pod->labels)) l->items[k++] = *e;
-        else explanation_free(e);
+        else explanation_clear(e);
     }
     l->n = k;
-    label_selector_free(&ls);
+    label_selector_clear(&ls);
     return 0;
 }
 

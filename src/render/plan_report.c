@@ -148,7 +148,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
     if (g->after_time_slicing >= 0) strbuf_addf(&cand, "%stime-slicing %d", cand.len ? ", " : "", g->after_time_slicing);
     if (g->after_mps >= 0) strbuf_addf(&cand, "%sMPS %d", cand.len ? ", " : "", g->after_mps);
     if (cand.len) text_printf(stdout, "; GPUs needed by each: %s", strbuf_str(&cand));
-    strbuf_free(&cand);
+    strbuf_clear(&cand);
     text_printf(stdout, "\n");
     if (g->strategy != PLAN_NONE) text_printf(stdout, "  Isolation: %s\n", g->tradeoff);
 
@@ -188,7 +188,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             }
             if (pn->gpus <= 0) {
                 text_printf(stdout, "    %s: GPU count unknown, left as it is\n", pn->name);
-                strbuf_free(&sb);
+                strbuf_clear(&sb);
                 continue;
             }
             char *res = resources_text(&pn->expected);
@@ -205,7 +205,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
                    pn->drain ? "MIG layout changes: cordon and drain"
                    : pn->mig_change || pn->dp_change ? "relabel only, no drain" : "already configured: no change");
             free(res);
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
         }
     }
     if (g->nworkloads) {

@@ -190,7 +190,7 @@ static void print_pods(const GpuStatus *st, bool color)
             for (size_t k = 0; k < p->nres; k++)
                 strbuf_addf(&sb, "%s%s %lld", k ? ", " : "", short_resource(p->res[k].name), (long long)p->res[k].count);
             table_cell(t, strbuf_str(&sb));
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
             table_cell(t, p->phase);
             if (st->has_metrics) {
                 char buf[32];

@@ -43,7 +43,7 @@ static char *claims_cell(const NodeDraStatus *d, size_t max)
     for (size_t i = 0; i < seen.n && i < max; i++) strbuf_addf(&sb, "%s%s", i ? ", " : "", seen.v[i]);
     if (seen.n > max) strbuf_addf(&sb, " +%zu more", seen.n - max);
     if (!seen.n) strbuf_adds(&sb, "-");
-    strvec_free(&seen);
+    strvec_clear(&seen);
     return strbuf_detach(&sb);
 }
 
@@ -95,7 +95,7 @@ void status_dra_print(const GpuStatus *st, bool wide, bool color)
             Strbuf sb = STRBUF_INIT;
             for (size_t j = 0; j < v->pods.n; j++) strbuf_addf(&sb, "%s%s", j ? ", " : "", v->pods.v[j]);
             table_cell(t, v->pods.n ? strbuf_str(&sb) : "-");
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
         }
     }
     table_print(t, stdout, color);

@@ -25,12 +25,12 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
     GpuStatus st;
     status_build(&st, c, usage, &p->filter);
     if (!warnings && fmt != RENDER_JSON && fmt != RENDER_YAML)
-        strvec_free(&st.warnings);             /* on stderr once, with the first table */
+        strvec_clear(&st.warnings);             /* on stderr once, with the first table */
     TableView view = { p->no_headers, p->sort_by, p->columns };
     if (p->sort_by && status_sort_path_missing(&st, p->sort_by)) {      /* as kubectl: an error */
         error_set(err, "--sort-by: unknown field \"%s\": no node of -o json has a value there (status sorts by %s, "
                   "or any JSONPath into a node)", p->sort_by, status_sort_fields_help);
-        status_free(&st);
+        status_clear(&st);
         return -2;
     }
     GroupBy by;
@@ -41,17 +41,17 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
         price_list_parse(&prices, p->price, err);
         status_groups_build_for(&groups, &st, c, usage, by, &prices);
         rc = status_groups_render(&groups, &st, fmt, p->color, p->no_headers);
-        status_groups_free(&groups);
-        price_list_free(&prices);
+        status_groups_clear(&groups);
+        price_list_clear(&prices);
     } else {
         if (p->price) {                        /* the idle GPU-hours in money, in the summary */
             PriceList prices;
             price_list_parse(&prices, p->price, err);
             status_hours_fill(&st, usage, &prices);
-            price_list_free(&prices);
+            price_list_clear(&prices);
         }
         rc = status_render_view(&st, fmt, p->color, &view, err);
     }
-    status_free(&st);
+    status_clear(&st);
     return rc;
 }

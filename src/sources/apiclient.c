@@ -218,7 +218,7 @@ void apiclient_free(ApiClient *c)
     http_xfer_release(&c->xf[1]);
     if (c->multi) curl_multi_cleanup(c->multi);
     json_arena_free(c->arena);
-    restconfig_free(&c->rc);
+    restconfig_clear(&c->rc);
     free(c->list_rv);
     free(c->base); free(c->shown_server); free(c->host_header);
     curl_slist_free_all(c->connect_to);
@@ -760,7 +760,7 @@ restart:;
         PageWalk w = { c, path, query, cont, fn, ctx, err, 0 };
         JsonListInfo info;
         int stop = json_list_walk(c->cur->body.buf, c->cur->body.len, c->arena, skip, page_item, page_meta, &w, &info);
-        if (c->cur->body.cap > ((size_t)64 << 20)) strbuf_free(&c->cur->body);   /* don't sit on a huge page */
+        if (c->cur->body.cap > ((size_t)64 << 20)) strbuf_clear(&c->cur->body);   /* don't sit on a huge page */
         if (stop) {
             if (!err->set) error_set(err, "GET %s: stopped at an item", path);
         } else if (info.syntax_error) {
@@ -783,11 +783,11 @@ restart:;
             free(cont);
             cont = info.cont;
             info.cont = NULL;
-            json_list_info_free(&info);
+            json_list_info_clear(&info);
             if (!cont) break;
             continue;
         }
-        json_list_info_free(&info);
+        json_list_info_clear(&info);
         goto out;
     }
     ret = 0;
@@ -795,8 +795,8 @@ out:
     prefetch_cancel(c);                 /* a list that ended early leaves no request behind */
     free(cont);
     /* the pages are parsed: give their buffers back (the next list may be small) */
-    if (c->cur->body.cap > ((size_t)256 << 10)) strbuf_free(&c->cur->body);
-    if (c->pf.x->body.cap > ((size_t)256 << 10)) strbuf_free(&c->pf.x->body);
+    if (c->cur->body.cap > ((size_t)256 << 10)) strbuf_clear(&c->cur->body);
+    if (c->pf.x->body.cap > ((size_t)256 << 10)) strbuf_clear(&c->pf.x->body);
     return ret;
 }
 

@@ -199,7 +199,7 @@ int promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, Pro
             if (!st->first_bad_line) st->first_bad_line = st->lines;
         }
     }
-    strbuf_free(&s.strings);
+    strbuf_clear(&s.strings);
     free(s.offs);
     free(s.labels);
     return stop;

@@ -147,7 +147,7 @@ static char **build_env(const RestConfig *rc, const char *info)
         if (!later) env[k++] = xstrdup(extra.v[i]);
     }
     env[k] = NULL;
-    strvec_free(&extra);
+    strvec_clear(&extra);
     return env;
 }
 
@@ -356,12 +356,12 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
     ret = parse_credential(rc, cmd, buf.buf ? buf.buf : "", buf.len, out, err);
 out:
     if (buf.buf) memset(buf.buf, 0, buf.cap);        /* it held the credential */
-    strbuf_free(&buf);
+    strbuf_clear(&buf);
     free(path);
     return ret;
 }
 
-void exec_credential_free(ExecCredential *c)
+void exec_credential_clear(ExecCredential *c)
 {
     if (!c) return;
     secret_free(c->token);
@@ -411,7 +411,7 @@ int exec_credential_get(const RestConfig *rc, double timeout_s, bool refresh, in
                 e->key = key;
                 key = NULL;
             } else {
-                exec_credential_free(&e->cred);
+                exec_credential_clear(&e->cred);
             }
             e->cred = fresh;
         }
@@ -425,7 +425,7 @@ int exec_credential_get(const RestConfig *rc, double timeout_s, bool refresh, in
 void exec_credential_cache_clear(void)
 {
     pthread_mutex_lock(&cache_lock);
-    for (size_t i = 0; i < ncache; i++) { free(cache[i].key); exec_credential_free(&cache[i].cred); }
+    for (size_t i = 0; i < ncache; i++) { free(cache[i].key); exec_credential_clear(&cache[i].cred); }
     free(cache);
     cache = NULL;
     ncache = capcache = 0;

@@ -169,7 +169,7 @@ void http_xfer_release(HttpXfer *x)
     if (x->h) curl_easy_cleanup(x->h);
     x->h = NULL;
     if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
-    strbuf_free(&x->body);
+    strbuf_clear(&x->body);
 }
 
 void http_xfer_begin(HttpXfer *x, const HttpSetup *s)

@@ -455,7 +455,7 @@ static size_t compile_skip(JsonSkip skip, SkipRule *rules, size_t max)
     return n;
 }
 
-void json_list_info_free(JsonListInfo *info)
+void json_list_info_clear(JsonListInfo *info)
 {
     free(info->kind);
     free(info->cont);
@@ -657,8 +657,8 @@ JsonSplit *json_split_new(const char *const *path, const char *const *watch, Jso
 void json_split_free(JsonSplit *s)
 {
     if (!s) return;
-    strbuf_free(&s->rest);
-    strbuf_free(&s->cur);
+    strbuf_clear(&s->rest);
+    strbuf_clear(&s->cur);
     json_arena_free(s->arena);
     free(s);
 }

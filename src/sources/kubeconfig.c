@@ -64,7 +64,7 @@ static void merged_free(Merged *m)
         for (size_t i = 0; i < lists[l]->n; i++) free(lists[l]->v[i].name);
         free(lists[l]->v);
     }
-    strvec_free(&m->looked);
+    strvec_clear(&m->looked);
 }
 
 static const Entry *entry_find(const EntryList *l, const char *name)
@@ -661,7 +661,7 @@ static int select_and_fill(RestConfig *rc, const Merged *m, const KubeconfigOver
             join_names(&sb, &m->contexts);
             error_set(err, "kubeconfig %s: context \"%s\" does not exist (--context; contexts: %s)",
                       files, ctxname, m->contexts.n ? strbuf_str(&sb) : "none");
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
             goto out;
         }
         if (!ctx && !ov->cluster) {
@@ -678,7 +678,7 @@ static int select_and_fill(RestConfig *rc, const Merged *m, const KubeconfigOver
         else
             error_set(err, "kubeconfig %s: no contexts defined; add one (kubectl config set-context) "
                       "or use --cluster and --user", files);
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         goto out;
     }
     const char *ctx_origin = ctx ? ctx->origin : files;
@@ -785,23 +785,23 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
         else
             error_set(err, "kubeconfig %s is empty (no contexts, clusters or users); set KUBECONFIG "
                       "or use --kubeconfig", strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         goto out;
     }
     ret = select_and_fill(rc, &m, ov, err);
 out:
     merged_free(&m);
-    if (ret) restconfig_free(rc);
+    if (ret) restconfig_clear(rc);
     return ret;
 }
 
 static void exec_config_free(ExecConfig *e)
 {
     free(e->command); free(e->api_version); free(e->install_hint); free(e->interactive_mode);
-    strvec_free(&e->args); strvec_free(&e->env);
+    strvec_clear(&e->args); strvec_clear(&e->env);
 }
 
-void restconfig_free(RestConfig *rc)
+void restconfig_clear(RestConfig *rc)
 {
     if (!rc) return;
     free(rc->server); free(rc->ca_file); free(rc->ca_data); free(rc->tls_server_name);
@@ -809,11 +809,11 @@ void restconfig_free(RestConfig *rc)
     free(rc->client_cert_file); free(rc->client_key_file); free(rc->client_cert_data);
     secret_free(rc->client_key_data); free(rc->username); secret_free(rc->password);
     exec_config_free(&rc->exec);
-    free(rc->impersonate_user); strvec_free(&rc->impersonate_groups);
+    free(rc->impersonate_user); strvec_clear(&rc->impersonate_groups);
     free(rc->context_name); free(rc->cluster_name); free(rc->user_name); free(rc->namespace_);
-    free(rc->origin); free(rc->impersonate_uid); strvec_free(&rc->impersonate_extra);
+    free(rc->origin); free(rc->impersonate_uid); strvec_clear(&rc->impersonate_extra);
     free(rc->exec_cluster_config); free(rc->user_origin); free(rc->cluster_origin);
-    strvec_free(&rc->warnings);
+    strvec_clear(&rc->warnings);
     memset(rc, 0, sizeof *rc);
 }
 

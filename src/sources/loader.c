@@ -60,12 +60,12 @@ int loader_connect(const SourceConfig *sc, RestConfig *rc, ApiClient **api, Erro
     const char *cs = getenv("KUBECTL_GPU_CHUNK_SIZE");
     if (cs && *cs && (!str_to_int64(cs, &chunk) || chunk < 1 || chunk > 100000)) {
         error_set(err, "KUBECTL_GPU_CHUNK_SIZE=\"%s\": want a number of items per page, 1 to 100000", cs);
-        restconfig_free(rc);
+        restconfig_clear(rc);
         return -1;
     }
     ApiClientOptions opt = { sc->request_timeout, sc->verbose, (int)chunk };
     *api = apiclient_new(rc, &opt, err);
-    if (!*api) { restconfig_free(rc); return -1; }
+    if (!*api) { restconfig_clear(rc); return -1; }
     return 0;
 }
 
@@ -77,7 +77,7 @@ char *loader_default_namespace(const SourceConfig *sc, Error *err)
     RestConfig rc;
     if (kubeconfig_load(&rc, &ov, err)) return NULL;
     char *ns = xstrdup(rc.namespace_ ? rc.namespace_ : "default");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     return ns;
 }
 
@@ -397,18 +397,18 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
             if (sc->verbose >= 1) log_verbose(1, "a list expired while being read; reading the cluster again");
-            strvec_free(&warnings);
+            strvec_clear(&warnings);
             bool live = c->live != NULL;
-            cluster_free(c);
+            cluster_release(c);
             cluster_init(c);
             if (live) cluster_live_enable(c);
             continue;
         }
-        if (rc_) { *err = e; strvec_free(&warnings); break; }
+        if (rc_) { *err = e; strvec_clear(&warnings); break; }
         for (size_t i = 0; i < warnings.n; i++) cluster_warn(c, "%s", warnings.v[i]);
         if (ic.skipped)
             cluster_warn(c, "%zu object(s) could not be read and were skipped (first: %s)", ic.skipped, ic.first_skip);
-        strvec_free(&warnings);
+        strvec_clear(&warnings);
         c->clusterpolicy_checked = checked;
         ret = 0;
         break;
@@ -424,7 +424,7 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
                     apiclient_request_count(api), clock_seconds(CLOCK_MONOTONIC) - wall0,
                     clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
     }
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     if (ret == 0 && api_out) *api_out = api;
     else apiclient_free(api);
     return ret;

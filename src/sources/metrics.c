@@ -55,7 +55,7 @@ static void drop_usage(UsageData *d)
     double win = d->window_s, thr = d->idle_threshold;
     d->warnings = (Strvec)STRVEC_INIT;
     d->source = d->detail = NULL;
-    usage_free(d);
+    usage_clear(d);
     d->warnings = w; d->source = src; d->detail = det;
     d->window_s = win; d->idle_threshold = thr;
 }
@@ -218,7 +218,7 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
             (*scraped)++;
             fails = 0;
         }
-        strbuf_free(&body);
+        strbuf_clear(&body);
         free(path);
     }
     exporters_free(&l);
@@ -309,7 +309,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
             set_source(data, "prometheus", xasprintf("Prometheus service %s/%s:%s through the API server's "
                                                       "service proxy", s->ns, s->name, port));
             free(port); free(path); free(cand);
-            strbuf_free(&why);
+            strbuf_clear(&why);
             return;
         }
         if (n == 0) strbuf_addf(&why, ", Prometheus %s/%s has no DCGM series", s->ns, s->name);
@@ -331,6 +331,6 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
         strbuf_addf(&why, ", %s", strbuf_str(&dwhy));
         set_source(data, "none", strbuf_detach(&why));
     }
-    strbuf_free(&dwhy);
-    strbuf_free(&why);
+    strbuf_clear(&dwhy);
+    strbuf_clear(&why);
 }

@@ -455,7 +455,7 @@ int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, vo
     form_add(&form, "query", promql);
     if (at > 0) form_add_num(&form, "time", at);
     int rc = run_query(c, "/api/v1/query", &form, fn, ctx, warnings, err);
-    strbuf_free(&form);
+    strbuf_clear(&form);
     return rc;
 }
 
@@ -473,7 +473,7 @@ int prom_query_range(PromClient *c, const char *promql, double start, double end
     form_add_num(&form, "end", end);
     form_add_num(&form, "step", step);
     int rc = run_query(c, "/api/v1/query_range", &form, fn, ctx, warnings, err);
-    strbuf_free(&form);
+    strbuf_clear(&form);
     return rc;
 }
 

@@ -218,14 +218,14 @@ static bool passes_filters(ReadCtx *rc, ObjKind kind, const cJSON *item)
         KVList labels = KVLIST_INIT;
         kv_from_json(&labels, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(item, "metadata"), "labels"));
         bool ok = label_selector_matches(&rc->pod_sel, &labels);
-        kv_free(&labels);
+        kv_clear(&labels);
         if (!ok) return false;
     }
     if (kind == OBJ_NODE && rc->has_sel) {
         KVList labels = KVLIST_INIT;
         kv_from_json(&labels, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(item, "metadata"), "labels"));
         bool ok = label_selector_matches(&rc->sel, &labels);
-        kv_free(&labels);
+        kv_clear(&labels);
         if (!ok) return false;
     }
     return true;
@@ -510,8 +510,8 @@ out:
     free(rc.pending_idx);
     cJSON_Delete(top);
     json_arena_free(arena);
-    if (rc.has_sel) label_selector_free(&rc.sel);
-    if (rc.has_pod_sel) label_selector_free(&rc.pod_sel);
+    if (rc.has_sel) label_selector_clear(&rc.sel);
+    if (rc.has_pod_sel) label_selector_clear(&rc.pod_sel);
     gzclose(in.gz);
     free(in.buf);
     return ret;

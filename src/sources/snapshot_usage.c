@@ -354,7 +354,7 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         s->have_workloads = false;
         /* the command that reads workload profiles (plan) reads no device records, as live
          * (prom_collect_usage keeps none then): they are released */
-        usage_free(&s->devices);
+        usage_clear(&s->devices);
         s->capgpus = s->cappods = 0;
         s->have_devices = false;
         return true;

@@ -95,7 +95,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
         w->usage_devices = d.ngpus;
     }
     bool windowed = str_eq(d.source, "prometheus");
-    usage_free(&d);
+    usage_clear(&d);
     if (!windowed) return;      /* workload profiles come from Prometheus only (metrics.h) */
     /* plan: its default window and percentile (cmd_plan.c) */
     WorkloadUsage *wu = NULL;
@@ -107,7 +107,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
         w->usage_workloads = nwu;
     }
     workloads_free(wu, nwu);
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 static void rfc3339_utc(time_t t, char *buf, size_t n)
@@ -125,10 +125,10 @@ static int write_snapshot(SnapWriter *w, ApiClient *api, const RestConfig *rc, c
     rfc3339_utc(time(NULL), when, sizeof when);
     out_text(w, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [");
     Strvec warnings = STRVEC_INIT;
-    strvec_free(&w->warnings);
+    strvec_clear(&w->warnings);
     bool checked = false;
     int rc_ = loader_list_live(api, rq, write_item, w, &warnings, &checked, err);
-    if (rc_) { strvec_free(&warnings); return -1; }
+    if (rc_) { strvec_clear(&warnings); return -1; }
     write_usage(w, api, sc);
     out_text(w, "\n  ],\n");
     cJSON *meta = cJSON_CreateObject();
@@ -143,7 +143,7 @@ static int write_snapshot(SnapWriter *w, ApiClient *api, const RestConfig *rc, c
         Strbuf sb = STRBUF_INIT;
         for (size_t i = 0; i < warnings.n; i++) strbuf_addf(&sb, "%s%s", i ? "\n" : "", warnings.v[i]);
         cJSON_AddStringToObject(ann, SNAPSHOT_ANN_WARNINGS, strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
     char *text = cJSON_PrintUnformatted(meta);
     out_text(w, "  \"metadata\": ");
@@ -208,7 +208,7 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
         if (err.code == 410 && attempt == 0) {
             /* a continue token expired: start over so the dump is one consistent read */
             log_verbose(1, "a list expired while being read; starting the snapshot again");
-            cluster_free(&w.side);
+            cluster_release(&w.side);
             cluster_init(&w.side);
             continue;
         }
@@ -247,21 +247,21 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
 out:
     out->warnings = w.warnings;
     if (w.gz) gzpipe_close(w.gz);
-    cluster_free(&w.side);
+    cluster_release(&w.side);
     free(w.pbuf);
     free(w.no_usage);
     if (f) fclose(f);
     else if (fd >= 0) close(fd);
     if (tmp_path) { unlink(tmp_path); free(tmp_path); }
     apiclient_free(api);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     exec_credential_cache_clear();
     return ret;
 }
 
 void snapshot_written_release(SnapshotWritten *sw)
 {
-    strvec_free(&sw->warnings);
+    strvec_clear(&sw->warnings);
     free(sw->no_usage);
     sw->no_usage = NULL;
 }

@@ -117,7 +117,7 @@ static void watcher_unref(struct Watcher *w)
     for (int i = 0; i < w->nkinds; i++) {
         KindWatch *k = &w->kinds[i];
         watch_target_free(&k->t);
-        strbuf_free(&k->line);
+        strbuf_clear(&k->line);
     }
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->more);
@@ -353,7 +353,7 @@ static void *kind_main(void *arg)
         note(k, true, "%s: %s", kind, err.msg);
         goto out;
     }
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     apiclient_set_cancel(api, &w->cancel);
     apiclient_set_stall(api, WATCH_STALL_SECONDS);
     int attempt = 0;

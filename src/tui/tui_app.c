@@ -58,7 +58,7 @@ static const NodeStatus *find_node(const App *a, const char *name)
 static void full_clear(App *a)
 {
     if (!a->full_tc) return;
-    explanation_free(&a->full);
+    explanation_clear(&a->full);
     top_cluster_unref(a->full_tc);
     a->full_tc = NULL;
     a->full_src = NULL;
@@ -216,7 +216,7 @@ static void draw(App *a)
         text_init(&d, COLS - 2);
         view_help(&d, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
         draw_doc(a, "HELP", &d, &a->help_top);
-        text_free(&d);
+        text_clear(&d);
     } else if (a->view == VIEW_NODE && a->data) {
         TextDoc d;
         text_init(&d, COLS - 2);
@@ -224,7 +224,7 @@ static void draw(App *a)
         char *t = xasprintf("NODE %s", a->view_node);
         draw_doc(a, t, &d, &a->view_top);
         free(t);
-        text_free(&d);
+        text_clear(&d);
     } else if (a->view == VIEW_EXPLAIN && a->data) {
         TextDoc d;
         text_init(&d, COLS - 2);
@@ -233,7 +233,7 @@ static void draw(App *a)
         char *t = xasprintf("EXPLAIN %s/%s", a->view_ns, a->view_pod);
         draw_doc(a, t, &d, &a->view_top);
         free(t);
-        text_free(&d);
+        text_clear(&d);
     } else if (a->view == VIEW_PODS) {
         pods_view_draw(&a->pods, a->data, HEADER_ROWS, LINES - 1 - HEADER_ROWS, COLS, a->filter && *a->filter);
     } else {
@@ -296,10 +296,10 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     full_clear(&a);
     free(a.nodes); free(a.pend); free(a.pend_count);
     free(a.filter); free(a.filter_before);
-    label_selector_free(&a.sel);
-    strbuf_free(&a.edit);
+    label_selector_clear(&a.sel);
+    strbuf_clear(&a.edit);
     free(a.sel_node); free(a.sel_pend);
     free(a.view_node); free(a.view_ns); free(a.view_pod);
-    pods_view_free(&a.pods);
+    pods_view_clear(&a.pods);
     return rc;
 }

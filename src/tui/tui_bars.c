@@ -62,8 +62,8 @@ void app_draw_header(App *a)
     if (rw > w / 2) rw = 0;
     screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
     if (rw) screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
-    strbuf_free(&left);
-    strbuf_free(&right);
+    strbuf_clear(&left);
+    strbuf_clear(&right);
 
     /* rows 1-2: counts, then the totals per GPU resource, flowing over both rows */
     for (int y = 1; y < HEADER_ROWS; y++) screen_fill(y, 0, w, TA_NORMAL);
@@ -100,8 +100,8 @@ void app_draw_header(App *a)
             x += 3;
             if (i + 1 == ncounts && x > 1) x += 1;
         }
-        strvec_free(&labels);
-        strvec_free(&values);
+        strvec_clear(&labels);
+        strvec_clear(&values);
     }
 
     /* row 3: the status line */

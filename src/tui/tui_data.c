@@ -19,16 +19,16 @@ TopCluster *top_cluster_ref(TopCluster *tc)
 void top_cluster_unref(TopCluster *tc)
 {
     if (!tc || atomic_fetch_sub(&tc->refs, 1) != 1) return;
-    explanation_list_free(&tc->pending);     /* borrows the cluster: first */
-    cluster_free(&tc->cluster);
+    explanation_list_clear(&tc->pending);     /* borrows the cluster: first */
+    cluster_release(&tc->cluster);
     free(tc);
 }
 
 void top_data_free(TopData *d)
 {
     if (!d) return;
-    status_free(&d->status);
-    usage_free(&d->usage);
+    status_clear(&d->status);
+    usage_clear(&d->usage);
     top_cluster_unref(d->tc);
     free(d);
 }

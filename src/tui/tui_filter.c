@@ -33,7 +33,7 @@ static bool labels_contain(const KVList *l, const char *needle)
 /* key=value, key!=value, "key in (a,b)", "!key": a label selector; anything else a word */
 static void filter_compile(App *a)
 {
-    label_selector_free(&a->sel);
+    label_selector_clear(&a->sel);
     a->sel_mode = false;
     const char *f = a->filter;
     if (!f || !*f) return;
@@ -43,7 +43,7 @@ static void filter_compile(App *a)
         a->sel_mode = true;
         return;
     }
-    label_selector_free(&a->sel);
+    label_selector_clear(&a->sel);
     /* said, not silently taken as text: the filter then matches it as words */
     char *msg = xasprintf("bad label selector (%.120s); filtering by text", err.msg);
     app_message(a, msg);

@@ -165,7 +165,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     strbuf_adds(&sb, word);
     if (nc->metrics && n->idle_allocated) strbuf_addf(&sb, " idle:%d", n->idle_allocated);
     screen_put_cut(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     free(word);
 }
 
@@ -296,7 +296,7 @@ static void draw_detail(App *a, int y, int h, int w)
         text_draw(&d, y + 1, 1, rows, w - 2, 0);
     }
     for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
-    text_free(&d);
+    text_clear(&d);
 }
 
 void main_draw(App *a)

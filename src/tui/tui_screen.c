@@ -274,7 +274,7 @@ int screen_width(const char *s)
 {
     Strbuf sb = STRBUF_INIT;
     int w = sanitize(s ? s : "", 1 << 20, &sb);
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     return w;
 }
 
@@ -288,7 +288,7 @@ int screen_put(int y, int x, int maxw, TuiAttr a, const char *s)
     attrset(screen_attr(a));
     mvaddnstr(y, x, strbuf_str(&sb), (int)sb.len);
     attrset(A_NORMAL);
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     return cols;
 }
 
@@ -352,8 +352,8 @@ void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr ove
     screen_bar_parts(w, frac, &f, &e);
     int n = screen_put(y, x, w, over != TA_NORMAL ? over : fill_attr, strbuf_str(&f));
     screen_put(y, x + n, w - n, over != TA_NORMAL ? over : TA_DIM, strbuf_str(&e));
-    strbuf_free(&f);
-    strbuf_free(&e);
+    strbuf_clear(&f);
+    strbuf_clear(&e);
 }
 
 bool screen_too_small(int min_cols, int min_lines)

@@ -10,7 +10,7 @@ void text_init(TextDoc *d, int width)
     d->width = width > 10 ? width : 10;
 }
 
-void text_free(TextDoc *d)
+void text_clear(TextDoc *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         for (size_t j = 0; j < d->lines[i].n; j++) free(d->lines[i].spans[j].text);
@@ -91,8 +91,8 @@ void text_bar(TextDoc *d, int w, double frac, TuiAttr fill)
     screen_bar_parts(w, frac, &f, &e);
     text_add(d, fill, strbuf_str(&f));
     text_add(d, TA_DIM, strbuf_str(&e));
-    strbuf_free(&f);
-    strbuf_free(&e);
+    strbuf_clear(&f);
+    strbuf_clear(&e);
 }
 
 /* one paragraph (no newlines) wrapped at word boundaries; over-long words are cut */

@@ -132,7 +132,7 @@ void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n)
         pod_resources(&sb, p);
         text_add(d, TA_DIM, "  ");
         text_add(d, TA_NORMAL, strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         if (!str_eq(p->phase, "Running")) text_addf(d, TA_WARN, "  %s", p->phase);
         if (td->status.has_metrics && p->has_usage) {
             char mem[32], util[16];
@@ -254,7 +254,7 @@ static void node_pods(TextDoc *d, const TopData *td, const NodeStatus *n)
         Strbuf sb = STRBUF_INIT;
         pod_resources(&sb, &n->pods[i]);
         w = screen_width(strbuf_str(&sb));
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         if (w > rw) rw = w;
     }
     if (rw > 30) rw = 30;
@@ -278,7 +278,7 @@ static void node_pods(TextDoc *d, const TopData *td, const NodeStatus *n)
         Strbuf sb = STRBUF_INIT;
         pod_resources(&sb, p);
         text_add_fit(d, TA_NORMAL, strbuf_str(&sb), rw);
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         text_pad(d, pcol);
         text_add(d, str_eq(p->phase, "Running") ? TA_NORMAL : TA_WARN, p->phase);
         if (m) {
@@ -435,7 +435,7 @@ static void explain_nodes(TextDoc *d, const Explanation *e)
         text_newline(d);
         text_add(d, TA_NORMAL, "    ");
         text_wrap(d, 4, g[j].fits ? TA_OK : TA_NORMAL, g[j].reasons);
-        strbuf_free(&nb);
+        strbuf_clear(&nb);
     }
     reason_groups_free(g, n);
 }

@@ -30,7 +30,7 @@ void view_dra_line(TextDoc *d, const NodeStatus *n, int lw)
                 break;
             }
     }
-    strvec_free(&claims);
+    strvec_clear(&claims);
 }
 
 void view_dra_devices(TextDoc *d, const NodeStatus *n)

@@ -187,7 +187,7 @@ bool pods_view_key(PodsView *v, int ch)
     return true;
 }
 
-void pods_view_free(PodsView *v)
+void pods_view_clear(PodsView *v)
 {
     free(v->rows);
     free_ns(v);

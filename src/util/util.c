@@ -112,7 +112,7 @@ void strbuf_reset(Strbuf *sb)
     if (sb->buf) sb->buf[0] = '\0';
 }
 
-void strbuf_free(Strbuf *sb)
+void strbuf_clear(Strbuf *sb)
 {
     free(sb->buf);
     sb->buf = NULL;
@@ -144,7 +144,7 @@ bool strvec_contains(const Strvec *sv, const char *s)
     return false;
 }
 
-void strvec_free(Strvec *sv)
+void strvec_clear(Strvec *sv)
 {
     for (size_t i = 0; i < sv->n; i++) free(sv->v[i]);
     free(sv->v);
@@ -199,7 +199,7 @@ char *read_file(const char *path, size_t *len, char **errmsg)
         if (sb.len + n > READ_FILE_MAX) {
             if (errmsg) *errmsg = xasprintf("larger than %d MiB", READ_FILE_MAX >> 20);
             fclose(f);
-            strbuf_free(&sb);
+            strbuf_clear(&sb);
             return NULL;
         }
         strbuf_add(&sb, buf, n);
@@ -207,7 +207,7 @@ char *read_file(const char *path, size_t *len, char **errmsg)
     if (ferror(f)) {
         if (errmsg) *errmsg = xasprintf("%s", strerror(errno ? errno : EIO));
         fclose(f);
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
         return NULL;
     }
     fclose(f);

@@ -119,7 +119,7 @@ static int on_reset(void *ctx, Error *err)
 {
     (void)err;
     Ctx *x = ctx;
-    cluster_free(x->c);
+    cluster_release(x->c);
     cluster_init(x->c);
     return 0;
 }
@@ -151,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (apiclient_list_ex(api, "/api/v1/pods", "fieldSelector=x", on_item, on_reset, &x, &err) != 0)
         FUZZ_ASSERT(err.set && !strchr(err.msg, '\n'));
     cluster_finalize(&c);
-    cluster_free(&c);
+    cluster_release(&c);
     error_clear(&err);
     cJSON *j = NULL;
     if (apiclient_get_json(api, "/apis/nvidia.com/v1/clusterpolicies", NULL, &j, &err) == 0) FUZZ_ASSERT(j);
@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Strbuf sb = STRBUF_INIT;
     if (apiclient_get_raw(api, "/api/v1/namespaces/m/services/p:web/proxy/api/v1/query", "query=up", &sb, &err) != 0)
         FUZZ_ASSERT(err.set && !strchr(err.msg, '\n'));
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     apiclient_free(api);      /* closes the client's connection */
     pthread_mutex_lock(&lock);
     while (serving) pthread_cond_wait(&idle_cv, &lock);

@@ -24,6 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double m, u;
         if (!usage_for_pod(&d, d.pods[i].ns, d.pods[i].pod, &m, &u)) abort();
     }
-    usage_free(&d);
+    usage_clear(&d);
     return 0;
 }

@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GpuStatus st;
     status_build(&st, &c, NULL, NULL);
     FUZZ_ASSERT(st.nodes >= 0 && st.gpu_nodes >= 0 && st.gpu_nodes <= st.nodes);
-    status_free(&st);
+    status_clear(&st);
 
     ExplanationList el;
     memset(&el, 0, sizeof el);
@@ -60,14 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(g);
         cJSON_Delete(j);
     }
-    explanation_list_free(&el);
+    explanation_list_clear(&el);
     for (size_t i = 0; i < c.npods && i < 8; i++) {
         Explanation e;
         memset(&e, 0, sizeof e);
         explain_pod(&c, &c.pods[i], &e);
-        explanation_free(&e);
+        explanation_clear(&e);
     }
-    cluster_free(&c);
+    cluster_release(&c);
     cJSON_Delete(doc);
     return 0;
 }

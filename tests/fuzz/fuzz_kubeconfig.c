@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     KubeconfigOverrides ov = { path, size % 2 ? "ctx" : NULL, NULL, NULL, NULL };
     RestConfig rc;
     Error err = { 0 };
-    if (kubeconfig_load(&rc, &ov, &err) == 0) restconfig_free(&rc);
+    if (kubeconfig_load(&rc, &ov, &err) == 0) restconfig_clear(&rc);
     else if (!err.set || strchr(err.msg, '\n')) abort();
     unlink(path);
     return 0;

@@ -48,13 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(again.reqs[i].nvalues == sel.reqs[i].nvalues);
         }
         FUZZ_ASSERT(label_selector_matches(&again, &labels) == m);
-        label_selector_free(&again);
-        strbuf_free(&sb);
+        label_selector_clear(&again);
+        strbuf_clear(&sb);
     } else {
         FUZZ_ASSERT(err.set && sel.n == 0 && sel.reqs == NULL);
     }
-    label_selector_free(&sel);
-    kv_free(&labels);
+    label_selector_clear(&sel);
+    kv_clear(&labels);
     free(s);
     return 0;
 }

@@ -24,6 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long code = codes[size % 8];
     int rc = prom_parse_response((const char *)data, size, code, count, &n, &w, &err);
     if (rc != 0 && !err.set) abort();
-    strvec_free(&w);
+    strvec_clear(&w);
     return 0;
 }

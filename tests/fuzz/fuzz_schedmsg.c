@@ -30,8 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)schedmsg_kind_name(m.kind);
     (void)schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu");
     (void)schedmsg_count(&m, SC_UNTOLERATED_TAINT, NULL);
-    schedmsg_free(&m);
-    schedmsg_free(&m2);
+    schedmsg_clear(&m);
+    schedmsg_clear(&m2);
     free(s);
     return 0;
 }

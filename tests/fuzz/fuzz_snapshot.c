@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = snapshot_read(&c, path, &rq, &err);
     if (rc != 0 && !err.set) abort();
     if (rc == 0) cluster_finalize(&c);
-    cluster_free(&c);
+    cluster_release(&c);
     unlink(path);
     return 0;
 }

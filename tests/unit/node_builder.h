@@ -1,5 +1,5 @@
 /* node_builder.h — a GPU Node as GFD labels it, for the plan and manifest unit tests: Ready,
- * product, count, memory and compute capability set; labels owned by the Node (kv_free), the
+ * product, count, memory and compute capability set; labels owned by the Node (kv_clear), the
  * name and product borrowed. */
 #ifndef KGPU_TEST_NODE_BUILDER_H
 #define KGPU_TEST_NODE_BUILDER_H

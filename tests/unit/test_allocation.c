@@ -107,8 +107,8 @@ static void test_plugin_died_pods_still_hold(void **state)
     assert_int_equal(st.ntotals, 1);
     assert_int_equal(st.totals[0].allocatable, 0);
     assert_int_equal(st.totals[0].allocated, 3);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 /* phases: Pending-bound, Unknown and terminating pods hold; Succeeded/Failed do not; unbound
@@ -141,8 +141,8 @@ static void test_phases_and_pending(void **state)
     assert_int_equal(n->physical_gpus, 1);
     assert_int_equal(n->sharing, SHARING_TIME_SLICING);
     assert_int_equal(n->replicas, 8);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 /* problems and the STATUS word */
@@ -190,8 +190,8 @@ static void test_problems(void **state)
     w = node_status_word(n);
     assert_string_equal(w, "Ready,NoDevicePlugin");
     free(w);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 static void test_filter(void **state)
@@ -215,8 +215,8 @@ static void test_filter(void **state)
     assert_int_equal(st.ngpu_node_list, 1);
     assert_string_equal(st.gpu_node_list[0].name, "b");
     assert_int_equal(st.totals[0].allocated, 1);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 /* -n: only one namespace's pods are listed (and counted as pending), but the node's allocation
@@ -244,13 +244,13 @@ static void test_filter_namespace(void **state)
     assert_int_equal(st.totals[0].allocated, 3);
     assert_int_equal(st.pending_gpu_pods, 1);
     assert_string_equal(st.pods_ns, "y");
-    status_free(&st);
+    status_clear(&st);
     status_build(&st, &c, NULL, NULL);          /* no filter: every pod */
     assert_int_equal(st.gpu_node_list[0].npods, 2);
     assert_int_equal(st.pending_gpu_pods, 3);
     assert_null(st.pods_ns);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 /* the operator in a custom namespace (found by its own operands), or only a device plugin */
@@ -278,8 +278,8 @@ static void test_operator_detection(void **state)
     assert_string_equal(st.components[1].name, "nvidia-operator-validator");
     assert_int_equal(st.components[1].ready, 2);
     assert_string_equal(st.components[2].ns, "kube-system");
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 
     cluster_init(&c);
     cluster_finalize(&c);
@@ -289,8 +289,8 @@ static void test_operator_detection(void **state)
     assert_int_equal(st.ncomponents, 0);
     assert_int_equal(st.nodes, 0);
     assert_int_equal(st.ngpu_node_list, 0);
-    status_free(&st);
-    cluster_free(&c);
+    status_clear(&st);
+    cluster_release(&c);
 }
 
 static void test_short_names(void **state)
@@ -377,7 +377,7 @@ static void test_usage_join(void **state)
     assert_string_equal(n->pods[0].name, "busy");
     assert_true(n->pods[0].mem_used_mib == 12000);
     assert_true(n->pods[1].util == 2);
-    status_free(&st);
+    status_clear(&st);
 
     /* a source of "none": no usage joined, idle unknown */
     free(u.source);
@@ -388,9 +388,9 @@ static void test_usage_join(void **state)
     assert_int_equal(find(&st, "g")->ngpus, 0);
     assert_true(isnan(find(&st, "g")->util));
     assert_false(find(&st, "g")->pods[0].has_usage);
-    status_free(&st);
-    usage_free(&u);
-    cluster_free(&c);
+    status_clear(&st);
+    usage_clear(&u);
+    cluster_release(&c);
 }
 
 static void mode_is(const NodeStatus *n, const char *want)

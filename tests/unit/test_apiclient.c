@@ -52,7 +52,7 @@ static void srv_script(const Reply *r, size_t n)
     memcpy(srv.replies, r, n * sizeof *r);
     srv.nreplies = n;
     srv.next = 0;
-    strvec_free(&srv.requests);
+    strvec_clear(&srv.requests);
     srv.connections = 0;
     pthread_mutex_unlock(&srv.lock);
 }
@@ -85,7 +85,7 @@ static void serve_connection(int fd)
         while (!(end = strstr(strbuf_str(&in), "\r\n\r\n"))) {
             char buf[4096];
             ssize_t n = recv(fd, buf, sizeof buf, 0);
-            if (n <= 0 || srv.stop) { strbuf_free(&in); return; }
+            if (n <= 0 || srv.stop) { strbuf_clear(&in); return; }
             strbuf_add(&in, buf, (size_t)n);
         }
         size_t reqlen = (size_t)(end - in.buf) + 4;
@@ -118,7 +118,7 @@ static void serve_connection(int fd)
         send_all(fd, body, blen);
         if (r.mode == R_CUT || r.mode == R_SLOW_BODY) break;
     }
-    strbuf_free(&in);
+    strbuf_clear(&in);
 }
 
 static void *server_main(void *arg)
@@ -164,7 +164,7 @@ static int teardown(void **state)
     close(fd);
     pthread_join(srv.thread, NULL);
     close(srv.lfd);
-    strvec_free(&srv.requests);
+    strvec_clear(&srv.requests);
     return 0;
 }
 
@@ -181,7 +181,7 @@ static ApiClient *client(double timeout, int page_size, const char *prefix)
     ApiClientOptions opt = { timeout, 0, page_size };
     Error err = { 0 };
     ApiClient *c = apiclient_new(&rc, &opt, &err);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_non_null(c);
     return c;
 }
@@ -217,7 +217,7 @@ static int reset_collected(void *ctx, Error *err)
 {
     (void)err;
     Collected *c = ctx;
-    strvec_free(&c->names);
+    strvec_clear(&c->names);
     c->resets++;
     return 0;
 }
@@ -263,7 +263,7 @@ static void test_pagination_and_headers(void **state)
     assert_contains(request_at(0), "Impersonate-Group: gpu-users\r\n");
     /* no credentials over http */
     assert_null(strstr(request_at(0), "Authorization"));
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 
     /* disable-compression: no Accept-Encoding; fractional timeouts in ms */
@@ -275,7 +275,7 @@ static void test_pagination_and_headers(void **state)
     rc.disable_compression = true;
     ApiClientOptions opt = { 1.5, 0, 0 };
     c = apiclient_new(&rc, &opt, &err);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_int_equal(apiclient_list(c, "/api/v1/nodes", NULL, collect, &col, &err), 0);
     assert_null(strstr(request_at(0), "Accept-Encoding"));
     assert_contains(request_at(0), "GET /api/v1/nodes?limit=500&timeout=1500ms HTTP/1.1");
@@ -300,7 +300,7 @@ static void test_expired_continue(void **state)
     assert_int_equal(err.code, 410);
     assert_string_equal(err.msg, "the list GET /api/v1/pods expired while being read (410 Expired at page 2: "
                         "the continue token is too old); try again");
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
 
     /* with one: reset, then the list from the first page again */
     Reply r2[] = {
@@ -317,7 +317,7 @@ static void test_expired_continue(void **state)
     assert_string_equal(col.names.v[0], "a2");
     assert_string_equal(col.names.v[1], "b2");
     assert_null(strstr(request_at(2), "continue="));       /* restarted without a token */
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
 
     /* a second expiry is an error */
     Reply r3[] = {
@@ -332,7 +332,7 @@ static void test_expired_continue(void **state)
     assert_int_equal(apiclient_list_ex(c, "/api/v1/pods", NULL, collect, reset_collected, &col, &err), -1);
     assert_int_equal(col.resets, 1);
     assert_int_equal(err.code, 410);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 }
 
@@ -355,7 +355,7 @@ static void test_retries(void **state)
     assert_true(took >= 1.4 && took < 5);               /* 1 s Retry-After + 0.5 s backoff */
     assert_int_equal(col.names.n, 1);
     assert_int_equal(apiclient_request_count(c), 3);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 
     /* 503 forever: five retries, then one line saying so */
@@ -383,7 +383,7 @@ static void test_retries(void **state)
     assert_true(mono() - t0 < 2);
     assert_int_equal(apiclient_request_count(c), 1);
     apiclient_free(c);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
 }
 
 static void expect_status(int status, const char *body, const char *path, const char *want)
@@ -399,7 +399,7 @@ static void expect_status(int status, const char *body, const char *path, const 
         fprintf(stderr, "got:\n  %s\nwant:\n  %s\n", err.msg, want);
         fail();
     }
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 }
 
@@ -440,7 +440,7 @@ static void test_invalid_pages(void **state)
     ApiClient *c = client(0, 1, NULL);
     assert_int_equal(apiclient_list(c, "/api/v1/nodes", NULL, collect, &col, &err), -1);
     assert_string_equal(err.msg, "invalid JSON in the response to GET /api/v1/nodes (page 2)");
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
 
     Reply html = { 200, NULL, "<html><head><title>502 Bad Gateway</title></head></html>", R_NORMAL, 0, false };
     srv_script(&html, 1);
@@ -478,13 +478,13 @@ static void test_invalid_pages(void **state)
     /* the callback stops the list with its own error */
     Reply two = { 200, NULL, PAGE(ITEM("a") "," ITEM("b") "," ITEM("c"), ""), R_NORMAL, 0, false };
     srv_script(&two, 1);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     col.stop_at = 2;
     error_clear(&err);
     assert_int_equal(apiclient_list(c, "/api/v1/nodes", NULL, collect, &col, &err), -1);
     assert_string_equal(err.msg, "stopped by the callback");
     assert_int_equal(col.names.n, 2);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 }
 
@@ -503,7 +503,7 @@ static void test_broken_and_slow(void **state)
     assert_int_equal(apiclient_list(c, "/api/v1/nodes", NULL, collect, &col, &err), 0);
     assert_int_equal(col.names.n, 1);
     assert_int_equal(apiclient_request_count(c), 2);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 
     /* cut every time: retried within the request timeout, then one line */
@@ -553,7 +553,7 @@ static void test_unreachable(void **state)
     ApiClientOptions opt = { 5, 0, 0 };
     Error err = { 0 };
     ApiClient *c = apiclient_new(&rc, &opt, &err);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     cJSON *out = NULL;
     assert_int_equal(apiclient_get_json(c, "/version", NULL, &out, &err), -1);
     char *want = xasprintf("cannot reach the API server http://127.0.0.1:%d: ", port);
@@ -582,7 +582,7 @@ static void test_get_json_and_raw(void **state)
     Strbuf sb = STRBUF_INIT;
     assert_int_equal(apiclient_get_raw(c, "/api/v1/namespaces/gpu/pods/x:9400/proxy/metrics", NULL, &sb, &err), 0);
     assert_string_equal(strbuf_str(&sb), "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 42\n");
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
     assert_int_equal(apiclient_get_raw(c, "/api/v1/namespaces/gpu/pods/x", NULL, &sb, &err), -1);
     assert_string_equal(err.msg, "not found: GET /api/v1/namespaces/gpu/pods/x: pods \"x\" not found");
     assert_int_equal(err.code, 404);
@@ -601,7 +601,7 @@ static void test_verbose_log(void **state)
     ApiClientOptions opt = { 0, 3, 0 };
     Error err = { 0 };
     ApiClient *c = apiclient_new(&rc, &opt, &err);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     char path[] = "/tmp/kgpu-apiclient-log-XXXXXX";
     int lfd = mkstemp(path);
     fflush(stderr);
@@ -624,7 +624,7 @@ static void test_verbose_log(void **state)
     assert_contains(log, "< Set-Cookie: <redacted>");
     assert_null(strstr(log, "abc123"));
     free(log);
-    strvec_free(&col.names);
+    strvec_clear(&col.names);
     apiclient_free(c);
 }
 

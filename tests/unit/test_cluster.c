@@ -153,7 +153,7 @@ static void test_fixture_reduction(void **state)
     assert_int_equal(u->pods, 2);
     assert_int_equal(rlist_get(&u->requested, "cpu"), 3000);
     assert_int_equal(c.nevents, 3);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_typed_lists_and_duplicates(void **state)
@@ -197,7 +197,7 @@ static void test_typed_lists_and_duplicates(void **state)
     assert_int_equal(k, OBJ_DAEMONSET);
     assert_false(obj_kind_from_name("NodeList", &k));
     assert_false(obj_kind_from_name(NULL, &k));
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_clusterpolicy_choice(void **state)
@@ -214,7 +214,7 @@ static void test_clusterpolicy_choice(void **state)
     assert_string_equal(c.clusterpolicy_name, "main");
     assert_string_equal(c.clusterpolicy_state, "ready");
     assert_true(c.clusterpolicy_checked);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_hostile_objects(void **state)
@@ -263,7 +263,7 @@ static void test_hostile_objects(void **state)
     assert_int_equal(c.nevents, 2);
     assert_null(cluster_find_pod(&c, "a", "b"));
     assert_null(cluster_find_node(&c, "none"));
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_warnings(void **state)
@@ -277,7 +277,7 @@ static void test_warnings(void **state)
     for (int i = 0; i < 500; i++) cluster_warn(&c, "w%d", i);
     assert_int_equal(c.warnings.n, 101);                 /* capped, with one closing note */
     assert_string_equal(c.warnings.v[100], "more warnings suppressed");
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 /* the device-plugin ConfigMap named by the ClusterPolicy: only its sharing facts are kept,
@@ -326,7 +326,7 @@ static void test_dpconfig(void **state)
     assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
     assert_int_equal(cfg.strategy, SHARING_NONE);
     assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));   /* key gone */
-    cluster_free(&c);
+    cluster_release(&c);
     /* without a ClusterPolicy naming it, a ConfigMap is not used */
     cluster_init(&c);
     assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dp\"},"
@@ -334,7 +334,7 @@ static void test_dpconfig(void **state)
     assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}", &e), 0);
     cluster_finalize(&c);
     assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void ingest_text(Cluster *c, ObjKind k, const char *json)
@@ -388,7 +388,7 @@ static void test_shared_strings(void **state)
     assert_ptr_equal(e0->message, e1->message);
     assert_ptr_equal(e0->reason, e1->reason);
     assert_ptr_equal(e0->ns, a->ns);                    /* one pool for pods and events */
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 int main(void)

@@ -248,10 +248,10 @@ static void run_seed(unsigned seed, int steps)
             Cluster fresh;
             build_fresh(&fresh, &w, false);
             assert_same(&live, &fresh);
-            cluster_free(&fresh);
+            cluster_release(&fresh);
         }
     }
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 static void test_random_sequences_match_a_fresh_list(void **state)
@@ -288,8 +288,8 @@ static void test_relist_pods(void **state)
     assert_int_equal(rlist_get(&u->requested, "cpu"), 1500 + 4 * 500 + 100);
     /* GPUs on node 1: pods 3 and 9 (one each), pod 12 (two) */
     assert_int_equal(rlist_get(&u->requested, "nvidia.com/gpu"), 4000);
-    cluster_free(&fresh);
-    cluster_free(&live);
+    cluster_release(&fresh);
+    cluster_release(&live);
 }
 
 /* a relist of the watched events (FailedScheduling) keeps the quota refusals, which are
@@ -322,7 +322,7 @@ static void test_relist_events_keeps_quota_refusals(void **state)
     }
     assert_true(quota);
     assert_true(sched);
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 /* GPU pods that come and go (a Job's pods, each with its own name and uid) must not make
@@ -356,7 +356,7 @@ static void test_pod_churn_keeps_strings_bounded(void **state)
     assert_true(peak < 3 * 4096 + 2 * after_warmup + 64);
     assert_true(peak < 20000);
     assert_int_equal(live.npods, 0);
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 /* One pending pod MODIFIED over and over (the scheduler rewrites its PodScheduled message
@@ -415,7 +415,7 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     snprintf(want, sizeof want, "attempt %d", rounds - 1);
     assert_string_equal(live.events[0].message, want);
     assert_string_equal(live.events[0].involved_name, "queued");
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 /* Thousands of GPU pods added, then most of them deleted in a scattered order (the pod index
@@ -461,7 +461,7 @@ static void test_pod_index_many_deletes(void **state)
         assert_int_equal(kept, live.npods);
     }
     assert_true(live.npods < N / 2);
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 int main(void)

@@ -365,10 +365,10 @@ static void run_seed(unsigned seed, int steps)
             Cluster fresh;
             build_fresh(&fresh, &w, false);
             assert_same(&live, &fresh);
-            cluster_free(&fresh);
+            cluster_release(&fresh);
         }
     }
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 static void test_random_sequences_match_a_fresh_list(void **state)
@@ -414,7 +414,7 @@ static void test_slice_generation_and_claim(void **state)
     cluster_live_commit(&live);
     d = find_device(live.dra, "node-0-gpu.nvidia.com-s0", "gpu-0");
     assert_false(dra_device_busy(live.dra, d));
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 /* a quota edited to drop its GPU limit leaves the cluster; edited back, it returns; a
@@ -447,7 +447,7 @@ static void test_quota_and_configmap_edits(void **state)
     assert_int_equal(live.ndpconfigs, 0);
     assert_int_equal(live.nconfigmaps, 0);
     cluster_live_commit(&live);
-    cluster_free(&live);
+    cluster_release(&live);
 }
 
 int main(void)

@@ -186,7 +186,7 @@ static void test_whole_gpus(void **state)
     /* without a window (scrape) nothing can be called idle */
     assert_false(usage_is_idle_allocated(&d, g0));
     assert_false(usage_is_idle_allocated(&d, g1));
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 static void test_mig_mixed(void **state)
@@ -227,7 +227,7 @@ static void test_mig_mixed(void **state)
     assert_int_equal(out[3]->gpu, 1);
     assert_int_equal(usage_node_gpus(&d, "gpu-mig-1", out, 2), 4);   /* count beyond max */
     assert_int_equal(d.npods, 3);
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 static void test_time_sliced(void **state)
@@ -270,7 +270,7 @@ static void test_time_sliced(void **state)
     assert_near(util, 40);
     assert_int_equal(usage_pod_devices(&d, "team-a", "svc-2", out, 4), 1);
     assert_false(usage_for_pod(&d, "gpu-operator", "nvidia-dcgm-exporter-x7k2p", &mem, &util));
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 static void test_malformed(void **state)
@@ -298,7 +298,7 @@ static void test_malformed(void **state)
     const GpuUsage *g6 = find_dev(&d, "gpu-bad-1", 6, -1);
     assert_near(g6->mem_used_mib, 4);
     assert_true(isnan(g6->mem_total_mib));
-    usage_free(&d);
+    usage_clear(&d);
 
     /* the scraped pod's node stands in for a missing Hostname label */
     parse_fixture("malformed.txt", "node-of-the-pod", &d, &st);
@@ -306,7 +306,7 @@ static void test_malformed(void **state)
     const GpuUsage *g4 = find_dev(&d, "node-of-the-pod", 4, -1);
     assert_non_null(g4);
     assert_near(g4->mem_used_mib, 77);
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 /* every prefix of every fixture, and bytes flipped: never a crash, never a leak (ASan) */
@@ -323,7 +323,7 @@ static void test_truncations(void **state)
             UsageData d;
             memset(&d, 0, sizeof d);
             dcgm_parse_text(part, cut, NULL, &d, NULL);
-            usage_free(&d);
+            usage_clear(&d);
             free(part);
         }
         unsigned seed = 12345;
@@ -338,7 +338,7 @@ static void test_truncations(void **state)
             memset(&d, 0, sizeof d);
             dcgm_parse_text(copy, len, "n", &d, NULL);
             for (size_t i = 0; i < d.ngpus; i++) assert_non_null(d.gpus[i].node);
-            usage_free(&d);
+            usage_clear(&d);
             free(copy);
         }
         free(text);
@@ -387,12 +387,12 @@ static void test_accum_window(void **state)
     assert_false(usage_is_idle_allocated(&d, &d.gpus[2]));   /* idle but nobody holds it */
     d.idle_threshold = 2;
     assert_false(usage_is_idle_allocated(&d, &d.gpus[1]));
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 /* The joins' index (sorted positions) answers as a scan of the records does, in record order:
  * records interleaved across nodes, one pod name in two namespaces, pooled (usage_intern) and
- * own strings mixed in one UsageData (usage_free frees only the own ones). */
+ * own strings mixed in one UsageData (usage_clear frees only the own ones). */
 static void test_joins_match_scan(void **state)
 {
     (void)state;
@@ -451,7 +451,7 @@ static void test_joins_match_scan(void **state)
             if (nu) assert_near(ut, usum / (double)nu); else assert_true(isnan(ut));
         }
     }
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 int main(void)

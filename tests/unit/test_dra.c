@@ -89,7 +89,7 @@ static void test_slice_reduction(void **state)
     assert_string_equal(m->profile, "3g.20gb");
     assert_string_equal(dra_device_gpu_key(m), "GPU-bbb");
     assert_int_equal(m->memory_bytes, 19968LL << 20);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 /* the scheduler uses the newest generation of a pool only */
@@ -106,7 +106,7 @@ static void test_pool_generation(void **state)
     size_t live = 0;
     for (size_t i = 0; i < c.dra->ndevices; i++) live += !c.dra->devices[i].stale;
     assert_int_equal(live, 4);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 /* v1beta1 (Kubernetes 1.32): device fields under "basic", request fields on the request */
@@ -132,7 +132,7 @@ static void test_v1beta1_shapes(void **state)
     assert_string_equal(cl->requests[0].alts[0].device_class, "gpu.nvidia.com");
     assert_int_equal(cl->requests[0].alts[0].count, 2);
     assert_true(cl->gpu);                    /* NVIDIA's class name, even without the class object */
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static const char *claim_on(const char *name, const char *device, const char *pods)
@@ -167,7 +167,7 @@ static void test_allocation_and_busy(void **state)
     assert_true(dra_device_busy(c.dra, dev(&c, "gpu-1-mig-7g40gb-0-0")));
     assert_false(dra_device_busy(c.dra, dev(&c, "gpu-1-mig-3g20gb-9-4")));
     assert_false(dra_device_busy(c.dra, dev(&c, "gpu-0")));
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_pod_claims(void **state)
@@ -202,7 +202,7 @@ static void test_pod_claims(void **state)
     assert_false(dra_pod_wants_gpu(c.dra, q));     /* a NIC */
     assert_string_equal(r->claims[0].claim, "r-gpu-x1");
     assert_false(dra_pod_wants_gpu(c.dra, r));     /* its claim is not there to say */
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_cel(void **state)
@@ -234,7 +234,7 @@ static void test_cel(void **state)
         if (dra_cel_match(g, cases[i].expr) != cases[i].on_gpu) fail_msg("gpu: %s", cases[i].expr);
         if (dra_cel_match(m, cases[i].expr) != cases[i].on_mig) fail_msg("mig: %s", cases[i].expr);
     }
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 int main(void)

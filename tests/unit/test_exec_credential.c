@@ -73,13 +73,13 @@ static void expect_run_error(const char *name, const char *body, const char *wan
     int r = exec_credential_run(&rc, 5, &cred, &err);
     if (r == 0 || !strstr(err.msg, want)) {
         fprintf(stderr, "plugin %s: rc=%d, message:\n  %s\nwanted:\n  %s\n", name, r, err.msg, want);
-        if (r == 0) exec_credential_free(&cred);
+        if (r == 0) exec_credential_clear(&cred);
         fail();
     }
     /* the prefix names the kubeconfig and user; the message is one line */
     assert_true(str_starts_with(err.msg, "kubeconfig /home/a/.kube/config: user \"ci\": "));
     assert_null(strchr(err.msg, '\n'));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p);
 }
 
@@ -110,7 +110,7 @@ static void test_token_and_contract(void **state)
     assert_string_equal(cred.token, "plugin-token");
     assert_null(cred.client_cert_pem);
     assert_int_equal(cred.expiry, 4070908800LL);
-    exec_credential_free(&cred);
+    exec_credential_clear(&cred);
 
     char *env = read_file(envf, NULL, NULL);
     assert_non_null(env);
@@ -138,11 +138,11 @@ static void test_token_and_contract(void **state)
     /* without provideClusterInfo there is no spec.cluster */
     rc.exec.provide_cluster_info = false;
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), 0);
-    exec_credential_free(&cred);
+    exec_credential_clear(&cred);
     text = read_file(info, NULL, NULL);
     assert_null(strstr(text, "\"cluster\""));
     free(text);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p); free(body); free(info); free(envf);
 }
 
@@ -162,8 +162,8 @@ static void test_cert_credential_and_v1beta1(void **state)
     assert_string_equal(cred.client_cert_pem, "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----");
     assert_non_null(strstr(cred.client_key_pem, "PRIVATE KEY"));
     assert_int_equal(cred.expiry, 0);
-    exec_credential_free(&cred);
-    restconfig_free(&rc);
+    exec_credential_clear(&cred);
+    restconfig_clear(&rc);
     free(p);
 }
 
@@ -219,7 +219,7 @@ static void test_secret_not_in_errors(void **state)
     Error err = { 0 };
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), -1);
     assert_null(strstr(err.msg, "s3cr3t"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p);
 }
 
@@ -234,7 +234,7 @@ static void test_not_found(void **state)
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), -1);
     assert_string_equal(err.msg, "kubeconfig /home/a/.kube/config: user \"ci\": exec: executable "
                         "kgpu-no-such-plugin not found; Install it with:   brew install kgpu-auth");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     char *abs = xasprintf("%s/missing/plugin", dir);
     rc_init(&rc, abs, NULL);
@@ -243,7 +243,7 @@ static void test_not_found(void **state)
     char *want = xasprintf("exec: executable %s not found", abs);
     assert_non_null(strstr(err.msg, want));
     free(want);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(abs);
 
     /* found but not executable */
@@ -253,7 +253,7 @@ static void test_not_found(void **state)
     error_clear(&err);
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), -1);
     assert_non_null(strstr(err.msg, "could not be started: Permission denied"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p);
 
     /* a bare name is looked up on PATH */
@@ -266,9 +266,9 @@ static void test_not_found(void **state)
     error_clear(&err);
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), 0);
     assert_string_equal(cred.token, "from-path");
-    exec_credential_free(&cred);
+    exec_credential_clear(&cred);
     setenv("PATH", saved, 1);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(saved); free(path); free(p);
 }
 
@@ -285,7 +285,7 @@ static void test_interactive_always_without_tty(void **state)
     Error err = { 0 };
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), -1);
     assert_non_null(strstr(err.msg, "cannot support interactive mode: standard input is not a terminal (interactiveMode: Always)"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p);
 }
 
@@ -314,7 +314,7 @@ static void test_timeout(void **state)
         double took = mono() - t0;
         assert_true(took < 5);
         assert_non_null(strstr(err.msg, "did not finish within 0.5 s and was stopped"));
-        restconfig_free(&rc);
+        restconfig_clear(&rc);
         free(p);
     }
 }
@@ -349,7 +349,7 @@ static void test_cache(void **state)
     runs = read_file(count, NULL, NULL);
     assert_string_equal(runs, "run\nrun\nrun\n");
     free(runs);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p); free(body);
 
     /* an expired credential is fetched again on every use */
@@ -369,7 +369,7 @@ static void test_cache(void **state)
     rc.exec.command = xstrdup("/nonexistent/plugin");
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c1, &err), -1);
     assert_non_null(strstr(err.msg, "not found"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     exec_credential_cache_clear();
     free(p); free(body); free(count);
 }

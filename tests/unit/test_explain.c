@@ -134,13 +134,13 @@ static void test_taint_filter(void **state)
     assert_int_equal(cr->nreasons, 1);                                    /* the cordon taint is not repeated */
     assert_int_equal(cr->reasons[0].code, NR_UNSCHEDULABLE);
     assert_int_equal(e.verdict, V_UNKNOWN);                               /* "soft" fits now */
-    explanation_free(&e);
+    explanation_clear(&e);
 
     explain_pod(&c, cluster_find_pod(&c, "ml", "tolerant"), &e);
     assert_int_equal(node_result(&e, "exec")->nreasons, 0);
     assert_int_equal(node_result(&e, "cordoned")->nreasons, 0);   /* tolerates the unschedulable taint */
-    explanation_free(&e);
-    cluster_free(&c);
+    explanation_clear(&e);
+    cluster_release(&c);
 }
 
 /* affinity with one term built from a matchExpressions JSON array */
@@ -190,7 +190,7 @@ static void test_affinity_operators(void **state)
                                              "\"matchExpressions\":[" EXPR("pool", "In", "\"x\"") "]}]"));
     /* an empty term matches nothing */
     assert_false(affinity(&c, "empty", "[{}]"));
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_node_selector(void **state)
@@ -213,7 +213,7 @@ static void test_node_selector(void **state)
     assert_false(node_selector_matches(cluster_find_pod(&c, "ml", "missing"), n, &why));
     assert_string_equal(why, "nodeSelector zone=a: node has no label zone");
     free(why);
-    cluster_free(&c);
+    cluster_release(&c);
 }
 
 static void test_free_gpus(void **state)
@@ -252,8 +252,8 @@ static void test_free_gpus(void **state)
     assert_int_equal(r->reasons[0].nholders, 2);
     assert_string_equal(r->reasons[0].holders[0].pod->name, "b");     /* largest first */
     assert_int_equal(e.verdict, V_INSUFFICIENT);
-    explanation_free(&e);
-    cluster_free(&c);
+    explanation_clear(&e);
+    cluster_release(&c);
 }
 
 static void test_resource_reasons(void **state)
@@ -286,8 +286,8 @@ static void test_resource_reasons(void **state)
      * lacks its device plugin, "shared" offers another name, "small" advertises 2 of its 8.
      * The verdict order puts NoDevicePlugin before ResourceName and TooLarge. */
     assert_int_equal(e.verdict, V_NO_DEVICE_PLUGIN);
-    explanation_free(&e);
-    cluster_free(&c);
+    explanation_clear(&e);
+    cluster_release(&c);
 }
 
 /* funnel order: selector before taint (a tainted node the selector excludes never yields Taint) */
@@ -307,11 +307,11 @@ static void test_funnel_selector_before_taint(void **state)
     assert_true(e.fixes.n >= 1);
     assert_non_null(strstr(e.fixes.v[0], "key: \"x\""));
     assert_non_null(strstr(e.fixes.v[0], "operator: \"Exists\""));
-    explanation_free(&e);
+    explanation_clear(&e);
     explain_pod(&c, cluster_find_pod(&c, "ml", "q"), &e);
     assert_int_equal(e.verdict, V_SELECTOR);
-    explanation_free(&e);
-    cluster_free(&c);
+    explanation_clear(&e);
+    cluster_release(&c);
 }
 
 int main(void)

@@ -62,7 +62,7 @@ static void test_parse_like_cjson(void **state)
         for (int i = 0; i < depth; i++) strbuf_addch(&sb, '[');
         for (int i = 0; i < depth; i++) strbuf_addch(&sb, ']');
         same_as_cjson(sb.buf, sb.len, a);
-        strbuf_free(&sb);
+        strbuf_clear(&sb);
     }
     /* random texts over JSON's alphabet */
     static const char alphabet[] = "{}[]\",:01-eE.tfrusnal \\u\"abc";
@@ -113,9 +113,9 @@ static int walk(const char *text, const char *const *skip, Got *g, JsonListInfo 
 
 static void got_free(Got *g, JsonListInfo *info)
 {
-    strvec_free(&g->names);
-    strvec_free(&g->metas);
-    json_list_info_free(info);
+    strvec_clear(&g->names);
+    strvec_clear(&g->metas);
+    json_list_info_clear(info);
 }
 
 static void test_list_walk(void **state)
@@ -252,7 +252,7 @@ static void test_split(void **state)
         assert_string_equal(c.got.v[3], "\"s\"");
         assert_string_equal(c.got.v[4], "[1,[2]]");
         free(rest);
-        strvec_free(&c.got);
+        strvec_clear(&c.got);
     }
     /* not ready (another status, or the caller says no): everything stays in the document */
     SplitCtx no = { STRVEC_INIT, false, 0 };
@@ -289,7 +289,7 @@ static void test_split(void **state)
         rest = split_run(bad[i], 5, &c);
         assert_string_equal(rest, "BAD");
         free(rest);
-        strvec_free(&c.got);
+        strvec_clear(&c.got);
     }
     /* the callback stops: later elements are dropped, not kept */
     SplitCtx stop = { STRVEC_INIT, true, 1 };
@@ -297,7 +297,7 @@ static void test_split(void **state)
     assert_int_equal(stop.got.n, 1);
     assert_string_equal(rest, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
     free(rest);
-    strvec_free(&stop.got);
+    strvec_clear(&stop.got);
 }
 
 int main(void)

@@ -83,7 +83,7 @@ static void expect_error(const char *path, const KubeconfigOverrides *ov_in, ...
     int r = kubeconfig_load(&rc, &ov, &err);
     if (r == 0) {
         fprintf(stderr, "expected an error loading %s\n", path ? path : "(default)");
-        restconfig_free(&rc);
+        restconfig_clear(&rc);
         fail();
     }
     assert_true(err.set);
@@ -143,7 +143,7 @@ static void test_home_default(void **state)
     char *want = xasprintf("%s/.kube/config", home);
     assert_string_equal(rc.origin, want);
     free(want);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(home);
     clean_env();
 }
@@ -177,7 +177,7 @@ static void test_merge_first_file_wins(void **state)
     assert_string_equal(rc.ca_file, ca);                                 /* relative to merge-a */
     free(ca);
     assert_string_equal(rc.origin, a);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* same-named entries: merge-a's taken whole (no insecure, no basic auth from merge-b) */
     KubeconfigOverrides ov = { NULL, "shared-ctx", NULL, NULL, NULL };
@@ -187,7 +187,7 @@ static void test_merge_first_file_wins(void **state)
     assert_string_equal(rc.token, "shared-token-a");
     assert_null(rc.username);
     assert_null(rc.password);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* entries only in the second file are there too; no scheme and no TLS material -> http */
     ov.context = "ctx-b";
@@ -196,7 +196,7 @@ static void test_merge_first_file_wins(void **state)
     assert_false(restconfig_is_tls(&rc));
     assert_string_equal(rc.token, "token-b");
     assert_string_equal(rc.cluster_origin, b);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(list);
 
     /* the other order: merge-b's current-context and entries win */
@@ -204,11 +204,11 @@ static void test_merge_first_file_wins(void **state)
     setenv("KUBECONFIG", list, 1);
     assert_int_equal(kubeconfig_load(&rc, NULL, &err), 0);
     assert_string_equal(rc.context_name, "ctx-b");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     ov.context = "shared-ctx";
     assert_int_equal(kubeconfig_load(&rc, &ov, &err), 0);
     assert_string_equal(rc.server, "http://b.example.test:8443");    /* merge-b's shared-ctx -> c2 */
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(list);
     free(a); free(b);
     clean_env();
@@ -225,7 +225,7 @@ static void test_explicit_file_no_merge(void **state)
     /* --kubeconfig: only that file, KUBECONFIG ignored */
     assert_int_equal(load_with(&rc, b, NULL, &err), 0);
     assert_string_equal(rc.context_name, "ctx-b");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     expect_error(b, &(KubeconfigOverrides){ NULL, "ctx-a", NULL, NULL, NULL },
                  "context \"ctx-a\" does not exist (--context; contexts: shared-ctx, ctx-b)", b, NULL);
     free(a); free(b);
@@ -246,7 +246,7 @@ static void test_overrides(void **state)
     assert_string_equal(rc.user_name, "shared-user");
     assert_string_equal(rc.token, "shared-token-a");
     assert_string_equal(rc.namespace_, "ml-team");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     expect_error(a, &(KubeconfigOverrides){ NULL, NULL, "nope", NULL, NULL },
                  "kubeconfig ", a, ": cluster \"nope\" does not exist (--cluster)", NULL);
     expect_error(a, &(KubeconfigOverrides){ NULL, NULL, NULL, "nobody", NULL },
@@ -273,20 +273,20 @@ static void test_relative_paths(void **state)
     assert_string_equal(rc.client_cert_file, want); free(want);
     want = xasprintf("%s/sub/../certs/client.key", fix);
     assert_string_equal(rc.client_key_file, want); free(want);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* exec.command with a '/' is a path relative to the file; a bare name stays for PATH */
     assert_int_equal(load_with(&rc, p, "exec-path", &err), 0);
     want = xasprintf("%s/sub/./bin/plugin", fix);
     assert_string_equal(rc.exec.command, want); free(want);
     assert_string_equal(rc.exec.interactive_mode, "Never");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_int_equal(load_with(&rc, p, "exec-bare", &err), 0);
     assert_string_equal(rc.exec.command, "aws");
     assert_string_equal(rc.exec.interactive_mode, "IfAvailable");    /* v1beta1 default */
     assert_int_equal(rc.exec.args.n, 2);
     assert_string_equal(rc.exec.args.v[1], "get-token");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* a relative --kubeconfig path works the same */
     char cwd[PATH_MAX];
@@ -295,7 +295,7 @@ static void test_relative_paths(void **state)
     assert_int_equal(load_with(&rc, "sub/rel.yaml", NULL, &err), 0);
     want = xasprintf("%s/sub/../certs/ca.crt", fix);
     assert_string_equal(rc.ca_file, want); free(want);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_int_equal(chdir(cwd), 0);
     free(p);
 }
@@ -319,19 +319,19 @@ static void test_auth_kinds(void **state)
     assert_false(rc.insecure);
     assert_string_equal(rc.exec_cluster_config, "{\"audience\":\"gpu-tests\"}");
     assert_true(restconfig_is_tls(&rc));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "certdata", &err), 0);
     assert_non_null(strstr(rc.client_cert_data, "BEGIN CERTIFICATE"));
     assert_non_null(strstr(rc.client_key_data, "BEGIN PRIVATE KEY"));
     assert_null(rc.client_cert_file);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "certfiles", &err), 0);
     char *want = xasprintf("%s/certs/client.crt", fix);
     assert_string_equal(rc.client_cert_file, want); free(want);
     assert_true(rc.insecure);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* data wins over the file, with a warning */
     assert_int_equal(load_with(&rc, p, "cert-both", &err), 0);
@@ -339,18 +339,18 @@ static void test_auth_kinds(void **state)
     assert_non_null(rc.client_cert_data);
     assert_int_equal(rc.warnings.n, 1);
     assert_non_null(strstr(rc.warnings.v[0], "client-certificate-data wins"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_int_equal(load_with(&rc, p, "both-ca", &err), 0);
     assert_null(rc.ca_file);
     assert_non_null(rc.ca_data);
     assert_non_null(strstr(rc.warnings.v[0], "certificate-authority-data wins"));
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "basic", &err), 0);
     assert_string_equal(rc.username, "alice");
     assert_string_equal(rc.password, "alice-password");
     assert_null(rc.token);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "exec-v1", &err), 0);
     assert_true(rc.has_exec);
@@ -363,11 +363,11 @@ static void test_auth_kinds(void **state)
     assert_string_equal(rc.exec.env.v[0], "AWS_PROFILE=gpu");
     assert_string_equal(rc.exec.env.v[1], "EMPTY=");
     assert_int_equal(rc.exec.args.n, 2);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "exec-beta", &err), 0);
     assert_string_equal(rc.exec.interactive_mode, "IfAvailable");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "impersonate", &err), 0);
     assert_string_equal(rc.impersonate_user, "jane");
@@ -377,30 +377,30 @@ static void test_auth_kinds(void **state)
     assert_int_equal(rc.impersonate_extra.n, 2);
     assert_string_equal(rc.impersonate_extra.v[0], "scopes=view");
     assert_string_equal(rc.impersonate_extra.v[1], "scopes=list");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "oidc", &err), 0);
     assert_string_equal(rc.token, "cached-id-token");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* an explicit token wins; the (removed) provider is not consulted */
     assert_int_equal(load_with(&rc, p, "token-and-provider", &err), 0);
     assert_string_equal(rc.token, "explicit-token");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     assert_int_equal(load_with(&rc, p, "anonymous", &err), 0);
     assert_null(rc.user_name);
     assert_null(rc.token);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* restconfig_copy is deep: both free cleanly (ASan checks) */
     assert_int_equal(load_with(&rc, p, "exec-v1", &err), 0);
     RestConfig cp;
     restconfig_copy(&cp, &rc);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     assert_string_equal(cp.exec.env.v[0], "AWS_PROFILE=gpu");
     assert_string_equal(cp.server, "https://data.example.test:6443");
-    restconfig_free(&cp);
+    restconfig_clear(&cp);
     free(p);
 }
 
@@ -426,28 +426,28 @@ static void test_in_cluster(void **state)
     assert_string_equal(rc.ca_file, want); free(want);
     assert_string_equal(rc.namespace_, "gpu-system");          /* trimmed file */
     assert_string_equal(rc.context_name, "in-cluster");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     setenv("POD_NAMESPACE", "from-env", 1);
     assert_int_equal(kubeconfig_load(&rc, NULL, &err), 0);
     assert_string_equal(rc.namespace_, "from-env");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     KubeconfigOverrides ov = { NULL, NULL, NULL, NULL, "from-flag" };
     assert_int_equal(kubeconfig_load(&rc, &ov, &err), 0);
     assert_string_equal(rc.namespace_, "from-flag");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     setenv("KUBERNETES_SERVICE_HOST", "fd00::1", 1);
     assert_int_equal(kubeconfig_load(&rc, NULL, &err), 0);
     assert_string_equal(rc.server, "https://[fd00::1]:443");
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
 
     /* a kubeconfig with contexts wins over in-cluster */
     char *a = fixture("merge-a.yaml");
     setenv("KUBECONFIG", a, 1);
     assert_int_equal(kubeconfig_load(&rc, NULL, &err), 0);
     assert_false(rc.in_cluster);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(a);
 
     /* no token file: not in a pod */
@@ -530,7 +530,7 @@ static void test_selection_errors(void **state)
     Error err = { 0 };
     KubeconfigOverrides ov = { p, NULL, NULL, NULL, "good" };
     assert_int_equal(kubeconfig_load(&rc, &ov, &err), 0);
-    restconfig_free(&rc);
+    restconfig_clear(&rc);
     free(p);
 }
 

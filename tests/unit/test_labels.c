@@ -26,7 +26,7 @@ static bool sel_match(const char *s, const KVList *l)
     Error e = { 0 };
     if (label_selector_parse(&sel, s, &e) < 0) fail_msg("parse \"%s\": %s", s, e.msg);
     bool m = label_selector_matches(&sel, l);
-    label_selector_free(&sel);
+    label_selector_clear(&sel);
     return m;
 }
 
@@ -42,14 +42,14 @@ static void test_kv(void **state)
     assert_string_equal(kv_get(&l, "b"), "");
     assert_null(kv_get(&l, "c"));
     assert_null(kv_get(NULL, "a"));
-    kv_free(&l);
+    kv_clear(&l);
     cJSON *j = cJSON_Parse("{\"app\":\"x\",\"n\":5,\"o\":{},\"t\":true,\"ok\":\"\"}");
     kv_from_json(&l, j);
     assert_int_equal(l.n, 2);                            /* string values only */
     assert_string_equal(kv_get(&l, "app"), "x");
     assert_string_equal(kv_get(&l, "ok"), "");
     kv_from_json(&l, NULL);
-    kv_free(&l);
+    kv_clear(&l);
     cJSON_Delete(j);
 }
 
@@ -80,7 +80,7 @@ static void test_parse_structure(void **state)
     f = selreq_format(&sel.reqs[0]); assert_string_equal(f, "nvidia.com/gpu.present=true"); free(f);
     f = selreq_format(&sel.reqs[7]); assert_string_equal(f, "n>3"); free(f);
     f = selreq_format(&sel.reqs[2]); assert_string_equal(f, "tier notin (x)"); free(f);
-    label_selector_free(&sel);
+    label_selector_clear(&sel);
     /* empty selectors select everything */
     assert_int_equal(label_selector_parse(&sel, "", &e), 0);
     assert_int_equal(label_selector_parse(&sel, "   ", &e), 0);
@@ -89,7 +89,7 @@ static void test_parse_structure(void **state)
     assert_int_equal(label_selector_parse(&sel, "empty=", &e), 0);
     assert_int_equal(sel.n, 1);
     assert_string_equal(sel.reqs[0].values[0], "");
-    label_selector_free(&sel);
+    label_selector_clear(&sel);
 }
 
 static void test_match(void **state)
@@ -117,7 +117,7 @@ static void test_match(void **state)
     assert_false(sel_match("pool>1", &l));               /* non-integer label: no match */
     assert_false(sel_match("missing<1", &l));
     assert_true(sel_match("", &l));
-    kv_free(&l);
+    kv_clear(&l);
 }
 
 static void test_selreq_gt_lt_direct(void **state)
@@ -137,8 +137,8 @@ static void test_selreq_gt_lt_direct(void **state)
     const char *ab[] = { "a", "b" };
     label_selector_add(&sel, "x", SEL_IN, ab, 2);
     char *f = selreq_format(&sel.reqs[3]); assert_string_equal(f, "x in (a,b)"); free(f);
-    label_selector_free(&sel);
-    kv_free(&l);
+    label_selector_clear(&sel);
+    kv_clear(&l);
 }
 
 static void expect_error(const char *s, const char *fragment)
@@ -173,12 +173,12 @@ static void test_errors(void **state)
     assert_int_equal(label_selector_parse(&sel, "a in ()", &e), 0);
     assert_int_equal(sel.reqs[0].nvalues, 1);
     assert_string_equal(sel.reqs[0].values[0], "");
-    label_selector_free(&sel);
+    label_selector_clear(&sel);
     /* a selector appends to what is there; a failure removes only its own part */
     label_selector_add(&sel, "keep", SEL_EXISTS, NULL, 0);
     assert_int_equal(label_selector_parse(&sel, "x=1,y in (", &e), -1);
     assert_int_equal(sel.n, 1);
-    label_selector_free(&sel);
+    label_selector_clear(&sel);
 }
 
 int main(void)

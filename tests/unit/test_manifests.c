@@ -87,8 +87,8 @@ static void fleet(Fleet *f)
 
 static void fleet_free(Fleet *f)
 {
-    plan_result_free(&f->r);
-    kv_free(&f->a.labels); kv_free(&f->b.labels); kv_free(&f->t.labels);
+    plan_result_clear(&f->r);
+    kv_clear(&f->a.labels); kv_clear(&f->b.labels); kv_clear(&f->t.labels);
 }
 
 static const cJSON *find_doc(const Manifests *m, const char *kind, const char *ns, const char *name)
@@ -203,18 +203,18 @@ static void test_objects(void **state)
     q = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
         find_doc(&m, "ResourceQuota", "vision", MANIFESTS_QUOTA_NAME), "spec"), "hard");
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(q, "requests.nvidia.com/gpu.shared")->valuestring, "2");
-    manifests_free(&m);
+    manifests_clear(&m);
 
     /* the renderer failing is an error, nothing leaks */
     o.yaml_text = failing_yaml;
     assert_int_equal(manifests_build(&f.r, f.w, NULL, &o, &m), -1);
-    manifests_free(&m);
+    manifests_clear(&m);
     /* default namespace */
     o.yaml_text = yaml_text;
     o.operator_namespace = NULL;
     assert_int_equal(manifests_build(&f.r, f.w, NULL, &o, &m), 0);
     find_doc(&m, "ConfigMap", "gpu-operator", MANIFESTS_MIG_PARTED_CONFIGMAP);
-    manifests_free(&m);
+    manifests_clear(&m);
     fleet_free(&f);
 }
 
@@ -235,9 +235,9 @@ static void test_nothing(void **state)
     Manifests m;
     assert_int_equal(manifests_build(&r, w, NULL, &o, &m), 0);
     assert_int_equal(m.n, 0);
-    manifests_free(&m);
-    plan_result_free(&r);
-    kv_free(&h.labels);
+    manifests_clear(&m);
+    plan_result_clear(&r);
+    kv_clear(&h.labels);
 }
 
 /* The maps in use are carried over (k8s-device-plugin cmd/config-manager/main.go:352-363:
@@ -284,27 +284,27 @@ static void test_carry_over(void **state)
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c3, 0), "mig-enabled")));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c3, 0), "devices")), 2);
     cJSON_Delete(mf);
-    manifests_free(&m);
+    manifests_clear(&m);
     /* a label naming a config no map holds: warned */
     kv_set(&nodes[3].labels, "nvidia.com/device-plugin.config", "gone");
     assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
     assert_int_equal(m.warnings.n, 1);
     assert_non_null(strstr(m.warnings.v[0], "specified config gone does not exist"));
-    manifests_free(&m);
+    manifests_clear(&m);
     /* no map in use before: the label was inert, so it is removed instead */
     cur.dp_map = NULL; cur.dp_default = NULL; cur.dp_configmap = NULL;
     assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
     assert_int_equal(m.warnings.n, 0);
     assert_int_equal(m.unlabel_nodes.n, 1);
     assert_string_equal(m.unlabel_nodes.v[0], "l4-a");
-    manifests_free(&m);
+    manifests_clear(&m);
     /* the map in use cannot be read: not safe */
     cur.dp_map = "time-slicing-config";
     assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
     assert_non_null(m.blocked);
-    manifests_free(&m);
-    kv_free(&nodes[3].labels);
-    kv_free(&dpm.data); kv_free(&mgm.data);
+    manifests_clear(&m);
+    kv_clear(&nodes[3].labels);
+    kv_clear(&dpm.data); kv_clear(&mgm.data);
     fleet_free(&f);
 }
 
@@ -344,7 +344,7 @@ static void test_builtin_mig_configs(void **state)
     assert_non_null(cJSON_GetObjectItemCaseSensitive(mc, "all-disabled"));
     assert_non_null(cJSON_GetObjectItemCaseSensitive(mc, "all-enabled"));
     cJSON_Delete(mf);
-    manifests_free(&m);
+    manifests_clear(&m);
     fleet_free(&f);
 }
 

@@ -516,7 +516,7 @@ static void test_pack_by_hand(void **state)
         assert_true(pk.optimal);
         assert_int_equal(pk.lower_bound, cases[i].want);
         assert_int_equal(brute_opt(m, cases[i].d), cases[i].want);
-        mig_packing_free(&pk);
+        mig_packing_clear(&pk);
     }
     /* 7x 1g.10gb: one group, one GPU, all seven starts used */
     int d[MIG_MAX_PROFILES] = { 0 };
@@ -525,12 +525,12 @@ static void test_pack_by_hand(void **state)
     assert_int_equal(pk.ngroups, 1);
     assert_int_equal(pk.groups[0].gpus, 1);
     assert_int_equal(pk.groups[0].layout.ngi, 7);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
     /* nothing to pack */
     memset(d, 0, sizeof d);
     pk = pack(m, d);
     assert_int_equal(pk.gpus, 0); assert_true(pk.optimal); assert_int_equal(pk.ngroups, 0);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
     /* bad input */
     d[0] = -1;
     assert_int_equal(mig_pack(m, d, &pk), -1);
@@ -580,7 +580,7 @@ static void test_pack_beats_greedy(void **state)
     assert_int_equal(pk.ngroups, 1);
     assert_int_equal(pk.groups[0].layout.counts[g3], 1);
     assert_int_equal(pk.groups[0].layout.counts[g2], 2);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
     /* {4g, 3g x3, 2g x4}: greedy 4, optimum 3 (brute force) */
     memset(d, 0, sizeof d);
     d[g4] = 1; d[g3] = 3; d[g2] = 4;
@@ -588,7 +588,7 @@ static void test_pack_beats_greedy(void **state)
     assert_int_equal(brute_opt(m, d), 3);
     pk = pack(m, d);
     assert_int_equal(pk.gpus, 3);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
     /* {1g x2, 2g x3, 3g x2}: greedy 3, optimum 2 */
     memset(d, 0, sizeof d);
     d[g1] = 2; d[g2] = 3; d[g3] = 2;
@@ -596,7 +596,7 @@ static void test_pack_beats_greedy(void **state)
     assert_int_equal(brute_opt(m, d), 2);
     pk = pack(m, d);
     assert_int_equal(pk.gpus, 2);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
 }
 
 /* random tiny instances: mig_pack == brute-force optimum */
@@ -627,7 +627,7 @@ static void test_pack_vs_brute_force(void **state)
             int opt = brute_opt(m, d);
             assert_int_equal(pk.gpus, opt);
             assert_true(pk.optimal);
-            mig_packing_free(&pk);
+            mig_packing_clear(&pk);
             /* the branch-and-bound alone (no LP rounding) finds the same optimum */
             MigPackOptions o = { .skip_rounding = true };
             assert_int_equal(mig_pack_opts(m, d, &o, &pk), 0);
@@ -635,7 +635,7 @@ static void test_pack_vs_brute_force(void **state)
             assert_int_equal(pk.gpus, opt);
             assert_true(pk.optimal);
             if (opt > 1) searched += pk.search_nodes > 0;
-            mig_packing_free(&pk);
+            mig_packing_clear(&pk);
             cases++;
         }
     }
@@ -711,13 +711,13 @@ static void test_pack_vs_dp(void **state)
         MigPacking pk = pack(m, d);
         assert_int_equal(pk.gpus, want);
         assert_true(pk.optimal);
-        mig_packing_free(&pk);
+        mig_packing_clear(&pk);
         MigPackOptions o = { .skip_rounding = true };
         assert_int_equal(mig_pack_opts(m, d, &o, &pk), 0);
         check_packing(m, d, &pk);
         assert_int_equal(pk.gpus, want);
         assert_true(pk.optimal);
-        mig_packing_free(&pk);
+        mig_packing_clear(&pk);
         free(dp.memo); free(dp.ls);
     }
 }
@@ -752,14 +752,14 @@ static void test_pack_exact_range(void **state)
             proved++;
             /* the branch-and-bound alone reaches the same count from one GPU per instance */
             int want = pk.gpus;
-            mig_packing_free(&pk);
+            mig_packing_clear(&pk);
             MigPackOptions o = { .skip_rounding = true };
             assert_int_equal(mig_pack_opts(m, d, &o, &pk), 0);
             check_packing(m, d, &pk);
             assert_int_equal(pk.gpus, want);
             assert_true(pk.optimal);
         }
-        mig_packing_free(&pk);
+        mig_packing_clear(&pk);
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     print_message("exact range: %d of 200 instances need <= 64 GPUs, all proved, twice, in %.3f s CPU\n",
@@ -781,12 +781,12 @@ static void test_pack_budget(void **state)
     check_packing(m, d, &pk);
     assert_false(pk.optimal);
     assert_true(pk.gpus > pk.lower_bound);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
     /* the default run proves its answer; compute 18 + 18 + 5 = 41 slices -> >= 6 GPUs */
     pk = pack(m, d);
     assert_true(pk.optimal);
     assert_true(pk.gpus >= 6);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
 }
 
 /* 40,000 GPUs worth of instances: quick, valid, and within a few GPUs of the LP bound */
@@ -808,7 +808,7 @@ static void test_pack_scale(void **state)
     if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
     assert_true(pk.gpus >= (compute + 6) / 7);
     assert_true(pk.gpus - pk.lower_bound <= 6);
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
 
     /* 280,000 x 1g.10gb = exactly 40,000 full GPUs */
     memset(d, 0, sizeof d);
@@ -820,7 +820,7 @@ static void test_pack_scale(void **state)
     assert_true(pk.optimal);
     assert_int_equal(pk.ngroups, 1);
     if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
-    mig_packing_free(&pk);
+    mig_packing_clear(&pk);
 }
 
 int main(void)

@@ -92,13 +92,13 @@ static void test_h100_mixed(void **state)
     assert_int_equal(node_physical_gpus(&n), 1);
     assert_int_equal(node_gpu_memory_mib(&n), 81559);
     assert_string_equal(mig_strategy_name(g->mig_strategy), "mixed");
-    node_free(&n);
+    node_clear(&n);
 
     load_node(&n, "tests/fixtures/model/node-h100-mixed.json", false);
     assert_int_equal(n.labels.n, 0);                     /* dropped, but the facts were read */
     assert_int_equal(n.gpu.nmig, 3);
     assert_int_equal(node_physical_gpus(&n), 1);
-    node_free(&n);
+    node_clear(&n);
 }
 
 static void test_a100_single(void **state)
@@ -120,7 +120,7 @@ static void test_a100_single(void **state)
     assert_int_equal(node_physical_gpus(&n), 2);
     assert_int_equal(node_gpu_memory_mib(&n), 2 * 81920);
     assert_string_equal(mig_strategy_name(n.gpu.mig_strategy), "single");
-    node_free(&n);
+    node_clear(&n);
 }
 
 static void test_timeslice_shared(void **state)
@@ -140,7 +140,7 @@ static void test_timeslice_shared(void **state)
     assert_int_equal(node_physical_gpus(&n), 2);
     assert_int_equal(node_gpu_memory_mib(&n), 2 * 15360);
     assert_string_equal(sharing_strategy_name(n.gpu.sharing), "time-slicing");
-    node_free(&n);
+    node_clear(&n);
 }
 
 static void test_cpu_node(void **state)
@@ -159,7 +159,7 @@ static void test_cpu_node(void **state)
     assert_int_equal(node_gpu_memory_mib(&n), 0);
     assert_false(n.gpu.has_gfd);
     assert_int_equal(n.gpu.replicas, 1);
-    node_free(&n);
+    node_clear(&n);
 }
 
 static void test_without_gfd(void **state)
@@ -174,13 +174,13 @@ static void test_without_gfd(void **state)
     assert_int_equal(node_gpu_memory_mib(&n), 0);        /* unknown without labels */
     assert_false(n.ready);
     assert_string_equal(n.not_ready_reason, "no Ready condition reported");
-    node_free(&n);
+    node_clear(&n);
     /* renamed shared resource + replicas label, no product/count: 8 / 4 = 2 */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n2\",\"labels\":{\"nvidia.com/gpu.replicas\":\"4\"}},"
                                       "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\",\"nvidia.com/gpu.shared\":\"8\"}}}", &e), 0);
     assert_false(n.gpu.has_gfd);
     assert_int_equal(node_physical_gpus(&n), 2);
-    node_free(&n);
+    node_clear(&n);
     /* 2 whole GPUs and 7 MIG devices without labels: how many GPUs carry the MIG devices is
      * unknown, so the node cannot be counted (not "2 GPUs"); both parts are reported */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n3\"},\"status\":{\"capacity\":"
@@ -193,13 +193,13 @@ static void test_without_gfd(void **state)
     assert_int_equal(inv.mig_devices, 7);
     assert_true(inv.mig_enabled);
     assert_int_equal(inv.mig_src, FACT_RESOURCES);
-    node_free(&n);
+    node_clear(&n);
     /* a GPU resource advertised at 0 and nothing else: advertises, but not a GPU node */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n4\"},\"status\":{\"allocatable\":"
                                       "{\"nvidia.com/gpu\":\"0\"}}}", &e), 0);
     assert_true(node_advertises_gpu(&n));
     assert_false(node_is_gpu_node(&n));
-    node_free(&n);
+    node_clear(&n);
     /* GFD without capacity (device plugin missing): still a GPU node with a count */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n5\",\"labels\":{\"nvidia.com/gpu.present\":\"true\","
                                       "\"nvidia.com/gpu.product\":\"NVIDIA-L4\",\"nvidia.com/gpu.count\":\"1\","
@@ -208,13 +208,13 @@ static void test_without_gfd(void **state)
     assert_false(node_advertises_gpu(&n));
     assert_int_equal(node_physical_gpus(&n), 1);
     assert_int_equal(node_gpu_memory_mib(&n), 23034);
-    node_free(&n);
+    node_clear(&n);
     /* NFD PCI label alone marks a GPU node */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n6\",\"labels\":"
                                       "{\"feature.node.kubernetes.io/pci-10de.present\":\"true\"}}}", &e), 0);
     assert_true(n.gpu.present);
     assert_true(node_is_gpu_node(&n));
-    node_free(&n);
+    node_clear(&n);
 }
 
 static void single_case(const char *product, const char *count, int want_gpus, int64_t want_mem,
@@ -230,7 +230,7 @@ static void single_case(const char *product, const char *count, int want_gpus, i
     assert_int_equal(node_gpu_memory_mib(&n), want_mem);
     if (want_profile) assert_string_equal(n.gpu.mig_single_profile, want_profile);
     else assert_null(n.gpu.mig_single_profile);
-    node_free(&n);
+    node_clear(&n);
     free(json);
 }
 
@@ -260,7 +260,7 @@ static void inv_of(const char *json, const SharingConfig *cfg, NodeInventory *in
     Error e = { 0 };
     if (parse_inline(&n, json, &e) < 0) fail_msg("%s", e.msg);
     node_inventory(&n, cfg, inv);
-    node_free(&n);
+    node_clear(&n);
 }
 
 /* GFD labels of device plugin v0.12-v0.14 / GFD v0.6-v0.8: no sharing-strategy label; the
@@ -398,11 +398,11 @@ static void test_label_edge_cases(void **state)
     assert_int_equal(g.mig[0].memory_mib, 0);
     assert_string_equal(sharing_strategy_name(g.sharing), "mps");
     assert_string_equal(mig_strategy_name(g.mig_strategy), "none");
-    gpu_facts_free(&g);
+    gpu_facts_clear(&g);
     gpu_facts_from_labels(&g, NULL, pool);
     assert_false(g.has_gfd);
-    gpu_facts_free(&g);
-    kv_free(&l);
+    gpu_facts_clear(&g);
+    kv_clear(&l);
 }
 
 static void test_hostile(void **state)
@@ -432,13 +432,13 @@ static void test_hostile(void **state)
     assert_false(n.ready);
     assert_int_equal(n.allocatable.n, 0);
     assert_int_equal(n.creation, 0);
-    node_free(&n);
+    node_clear(&n);
     /* taints array with junk elements */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"t\"},\"spec\":{\"taints\":[1,null,"
                                       "{\"key\":\"k\",\"effect\":\"NoSchedule\",\"value\":7}]}}", &e), 0);
     assert_int_equal(n.ntaints, 1);
     assert_null(n.taints[0].value);
-    node_free(&n);
+    node_clear(&n);
 }
 
 int main(void)

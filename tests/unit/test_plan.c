@@ -136,7 +136,7 @@ static void test_mixed_fleet(void **state)
 
     assert_int_equal(r.gpus_before, 18);
     assert_int_equal(r.gpus_after, 8);
-    plan_result_free(&r);
+    plan_result_clear(&r);
 
     /* forced time-slicing on the same input */
     o.choice = PLAN_CHOICE_TIME_SLICING;
@@ -146,8 +146,8 @@ static void test_mixed_fleet(void **state)
     assert_int_equal(g->gpus_after, 8);
     assert_int_equal(g->replicas, 3);
     assert_int_equal(g->after_mig, -1);        /* not evaluated */
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels); kv_free(&t.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels); kv_clear(&t.labels);
 }
 
 static void test_nothing_to_gain_and_not_possible(void **state)
@@ -169,7 +169,7 @@ static void test_nothing_to_gain_and_not_possible(void **state)
     assert_int_equal(g->gpus_before, 1);
     assert_int_equal(g->gpus_after, 1);
     assert_true(g->notes.n >= 1);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* MIG asked on L4s: none, with the reason */
     o.choice = PLAN_CHOICE_MIG;
     assert_int_equal(plan_build(nodes, 2, w, 3, &o, &r), 0);
@@ -179,8 +179,8 @@ static void test_nothing_to_gain_and_not_possible(void **state)
     bool said = false;
     for (size_t i = 0; i < g->notes.n; i++) said |= strstr(g->notes.v[i], "does not support MIG") != NULL;
     assert_true(said);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&l.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&l.labels);
 }
 
 static void test_current_sharing_and_mig(void **state)
@@ -221,8 +221,8 @@ static void test_current_sharing_and_mig(void **state)
     }
     assert_int_equal(g->mig.gpus, 2);
     assert_int_equal(g->gpus_after, 2);
-    plan_result_free(&r);
-    kv_free(&ts.labels); kv_free(&mx.labels);
+    plan_result_clear(&r);
+    kv_clear(&ts.labels); kv_clear(&mx.labels);
 }
 
 static void test_choice_parse(void **state)
@@ -281,8 +281,8 @@ static void test_plan_scale(void **state)
     assert_int_equal(r.gpus_before, (int)nw);
     assert_true(r.gpus_after < r.gpus_before);
     if (!getenv("KGPU_VALGRIND")) assert_true(secs < 2.0);   /* valgrind runs ~50x slower */
-    plan_result_free(&r);
-    for (size_t i = 0; i < nn; i++) kv_free(&ns[i].labels);
+    plan_result_clear(&r);
+    for (size_t i = 0; i < nn; i++) kv_clear(&ns[i].labels);
     free(w); free(wnames); free(names); free(np); free(ns);
 }
 
@@ -355,8 +355,8 @@ static void test_rollout(void **state)
     assert_null(g->plan_nodes[0].mig_config);
     assert_int_equal(strncmp(g->plan_nodes[0].device_plugin_config, "kgpu-tesla-t4-time-slicing-", 27), 0);
     assert_int_equal(rlist_get(&g->plan_nodes[0].expected, "nvidia.com/gpu.shared"), 4 * 2 * 1000);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels); kv_free(&t.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels); kv_clear(&t.labels);
 }
 
 /* The pods of one Deployment share or stay whole together.  T4 (15360 MiB), time-slicing,
@@ -394,8 +394,8 @@ static void test_workload_consistency(void **state)
     for (size_t i = 0; i < g->nworkloads; i++)
         if (strcmp(w[g->assign[g->workloads[i].first].workload].name, "mid") == 0)
             assert_int_equal(g->workloads[i].pods, 3);
-    plan_result_free(&r);
-    kv_free(&t.labels);
+    plan_result_clear(&r);
+    kv_clear(&t.labels);
 }
 
 /* Usage from requests is not grown by the headroom: a 1g.10gb request (9728 MiB, the whole
@@ -417,8 +417,8 @@ static void test_requests_not_grown(void **state)
     const PlanGroup *g = &r.groups[0];
     assert_string_equal(label(g, w, "req", buf), "mig-1g.10gb");
     assert_string_equal(label(g, w, "measured", buf), "mig-1g.20gb");
-    plan_result_free(&r);
-    kv_free(&a.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels);
 }
 
 static void test_group_key(void **state)
@@ -488,7 +488,7 @@ static void test_plan_input(void **state)
     }
     assert_int_equal(chat, 4); assert_int_equal(embed, 2); assert_int_equal(train, 1);
     assert_int_equal(notebook, 1); assert_int_equal(asr, 6);
-    plan_input_free(&in);
+    plan_input_clear(&in);
 
     /* with metrics: one current chat pod, one that is gone (same Deployment, older hash), one
      * gone pod of an unknown workload; a StatefulSet pod with no utilization series */
@@ -531,8 +531,8 @@ static void test_plan_input(void **state)
             assert_false(x->has_usage);
         }
     }
-    plan_input_free(&in);
-    cluster_free(&c);
+    plan_input_clear(&in);
+    cluster_release(&c);
 }
 
 /* ---- what the device plugin and operator accept (issue 13) ---- */
@@ -570,7 +570,7 @@ static void test_mps_refused_with_mixed(void **state)
     bool said = false;
     for (size_t i = 0; i < r.groups[0].notes.n; i++) said |= strstr(r.groups[0].notes.v[i], "mixed") != NULL;
     assert_true(said);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* strategy unset (no MIG_STRATEGY env): the config file's migStrategy none applies, MPS is fine;
      * measured peaks (1200 <= 1920) make MPS win the tie with time-slicing */
     cur.mig_strategy = NULL;
@@ -578,21 +578,21 @@ static void test_mps_refused_with_mixed(void **state)
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_int_equal(r.groups[0].strategy, PLAN_MPS);
     assert_int_equal(r.groups[0].gpus_after, 1);            /* packed */
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* the device plugin before v0.15.0 has no MPS (CHANGELOG: MPS in v0.15.0-rc.1) */
     cur.dp_version[1] = 14;
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_int_equal(r.groups[0].after_mps, -1);
     assert_int_equal(r.groups[0].strategy, PLAN_TIME_SLICING);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* no measured peaks: time-slicing keeps the tie */
     cur.dp_version[1] = 20;
-    kv_free(&a.labels); kv_free(&b.labels);
+    kv_clear(&a.labels); kv_clear(&b.labels);
     small_t4(&a, &b, w, false);
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_int_equal(r.groups[0].strategy, PLAN_TIME_SLICING);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels);
 }
 
 /* A MIG group makes a set strategy mixed, cluster-wide: MPS groups are chosen again without MPS */
@@ -617,8 +617,8 @@ static void test_mig_makes_mixed(void **state)
     const PlanGroup *g = group(&r, "Tesla-T4");
     assert_int_equal(g->strategy, PLAN_TIME_SLICING);
     assert_int_equal(g->after_mps, -1);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels); kv_free(&m.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels); kv_clear(&m.labels);
 }
 
 /* Sharing is per node and the default allocation is distributed: a pool node counts whole
@@ -644,14 +644,14 @@ static void test_distributed_accounting(void **state)
     assert_int_equal(g->shared_slots_free, 4 * g->replicas - 8);
     assert_int_equal(g->nodes_freed.n, 1);
     assert_string_equal(g->nodes_freed.v[0], "t4-b");
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* v0.20.0: packed, 1 GPU */
     cur.dp_version[1] = 20;
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_true(r.groups[0].packed);
     assert_int_equal(r.groups[0].gpus_after, 1);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels);
 }
 
 /* Only a MIG layout change drains (mig-parted resets the GPU); a node already on its config
@@ -672,17 +672,17 @@ static void test_drain_and_names(void **state)
     assert_false(pa->drain);
     assert_false(pa->mig_change);
     char *name8 = xstrdup(pa->device_plugin_config);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* the node already carries the config: no change */
     kv_set(&a.labels, "nvidia.com/device-plugin.config", name8);
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_false(r.groups[0].plan_nodes[0].dp_change);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* more headroom, other replicas: another name */
     o.headroom_pct = 100;
     assert_int_equal(plan_build(nodes, 2, w, 8, &o, &r), 0);
     assert_string_not_equal(r.groups[0].plan_nodes[0].device_plugin_config, name8);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     free(name8);
     /* MIG: an A100 with no MIG now, planned with MIG: drain; labelled as planned: nothing */
     Node m = mknode("a100", "NVIDIA-A100-SXM4-80GB", 2, 81920, 8, 0);
@@ -697,12 +697,12 @@ static void test_drain_and_names(void **state)
     assert_true(pm->drain);
     kv_set(&m.labels, "nvidia.com/mig.config", pm->mig_config);
     kv_set(&m.labels, "nvidia.com/mig.config.state", "success");
-    plan_result_free(&r);
+    plan_result_clear(&r);
     assert_int_equal(plan_build(mn, 1, mw, 2, &o, &r), 0);
     assert_false(r.groups[0].plan_nodes[0].mig_change);
     assert_false(r.groups[0].plan_nodes[0].drain);
-    plan_result_free(&r);
-    kv_free(&a.labels); kv_free(&b.labels); kv_free(&m.labels);
+    plan_result_clear(&r);
+    kv_clear(&a.labels); kv_clear(&b.labels); kv_clear(&m.labels);
 }
 
 static void test_parse_version(void **state)

@@ -33,9 +33,9 @@ static Node mknode(const char *name, const char *product, int gpus, int64_t mem,
 
 static void tnode_free(Node *n)
 {
-    kv_free(&n->labels);
-    rlist_free(&n->capacity);
-    rlist_free(&n->allocatable);
+    kv_clear(&n->labels);
+    rlist_clear(&n->capacity);
+    rlist_clear(&n->allocatable);
 }
 
 /* an L4 node running MPS now (GFD: gpu.sharing-strategy=mps, replicas 8), no workload planned */
@@ -92,7 +92,7 @@ static void test_mps_node_blocks_mixed(void **state)
     assert_int_equal(plan_build(only, 1, w, 2, &o, &r), 0);
     assert_int_equal(group(&r, "NVIDIA-A100-SXM4-80GB")->strategy, PLAN_MIG);
     assert_true(r.mig_strategy_change);
-    plan_result_free(&r);
+    plan_result_clear(&r);
 
     /* the MPS node among the planned nodes: no MIG, no switch, a warning naming it */
     const Node *both[] = { &a100, &l4 };
@@ -105,7 +105,7 @@ static void test_mps_node_blocks_mixed(void **state)
     assert_int_equal(g->strategy, PLAN_TIME_SLICING);
     assert_true(warned(&r, "stops MPS on l4-01"));
     assert_true(warned(&r, "MIG would need 1 GPU, now time-slicing: 1"));
-    plan_result_free(&r);
+    plan_result_clear(&r);
 
     /* the MPS node outside the selection (-l): the cluster's nodes still reach the rule */
     Node all[] = { a100, l4 };
@@ -113,7 +113,7 @@ static void test_mps_node_blocks_mixed(void **state)
     assert_int_equal(plan_build(only, 1, w, 2, &o, &r), 0);
     assert_false(r.mig_strategy_change);
     assert_true(warned(&r, "stops MPS on l4-01"));
-    plan_result_free(&r);
+    plan_result_clear(&r);
 
     /* nodes unseen, but the device-plugin ConfigMap in use holds an MPS config */
     o.cluster_nodes = NULL; o.ncluster_nodes = 0;
@@ -121,7 +121,7 @@ static void test_mps_node_blocks_mixed(void **state)
     assert_int_equal(plan_build(only, 1, w, 2, &o, &r), 0);
     assert_false(r.mig_strategy_change);
     assert_true(warned(&r, "l4-mps8"));
-    plan_result_free(&r);
+    plan_result_clear(&r);
 
     /* already mixed: nothing switches, MIG is planned (MPS there is broken already, not by the plan) */
     PlanCurrent mixed = single20;
@@ -130,7 +130,7 @@ static void test_mps_node_blocks_mixed(void **state)
     assert_int_equal(plan_build(both, 2, w, 2, &o, &r), 0);
     assert_int_equal(group(&r, "NVIDIA-A100-SXM4-80GB")->strategy, PLAN_MIG);
     assert_false(r.mig_strategy_change);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     tnode_free(&a100); tnode_free(&l4);
 }
 
@@ -163,14 +163,14 @@ static void test_unhealthy_mig_node(void **state)
     assert_int_equal(units(&pn->expected, "nvidia.com/gpu"), 6);
     assert_int_equal(units(&pn->expected_max, "nvidia.com/mig-1g.10gb"), 2);
     assert_int_equal(units(&pn->expected, "nvidia.com/mig-1g.10gb"), 0);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     /* all healthy: one count, no range */
     rlist_set(&a100.allocatable, "nvidia.com/gpu", 8000);
     assert_int_equal(plan_build(nodes, 1, w, 2, &o, &r), 0);
     pn = plan_node(group(&r, "NVIDIA-A100-SXM4-80GB"), "a100");
     assert_int_equal(pn->unhealthy, 0);
     assert_int_equal(units(&pn->expected, "nvidia.com/gpu"), units(&pn->expected_max, "nvidia.com/gpu"));
-    plan_result_free(&r);
+    plan_result_clear(&r);
     tnode_free(&a100);
 }
 
@@ -208,7 +208,7 @@ static void test_unhealthy_shared_node(void **state)
         }
     }
     assert_int_equal(shared, 1);
-    plan_result_free(&r);
+    plan_result_clear(&r);
     tnode_free(&a); tnode_free(&b);
 }
 

@@ -42,17 +42,17 @@ static void test_init_container_max(void **state)
     ResourceList r = effective("{\"containers\":[" GPU(1) "," GPU(1) "],\"initContainers\":[" GPU(4) "]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 4000);
     assert_false(rlist_has(&r, "stale"));
-    rlist_free(&r);
+    rlist_clear(&r);
     /* init smaller than the sum: 3 + 2 = 5 > 4 */
     r = effective("{\"containers\":[" GPU(3) "," GPU(2) "],\"initContainers\":[" GPU(4) "," GPU(1) "]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 5000);
-    rlist_free(&r);
+    rlist_clear(&r);
     /* per resource: cpu from the init container, memory from the app containers */
     r = effective("{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"500m\",\"memory\":\"2Gi\"}}}],"
                   "\"initContainers\":[{\"resources\":{\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}");
     assert_int_equal(rlist_get(&r, "cpu"), 2000);
     assert_int_equal(rlist_get(&r, "memory"), 2 * GI);
-    rlist_free(&r);
+    rlist_clear(&r);
 }
 
 static void test_sidecars(void **state)
@@ -62,20 +62,20 @@ static void test_sidecars(void **state)
      * sum = 1 + 1 (sidecar) = 2; init peak = 2 + R(1) = 3 -> 3 */
     ResourceList r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[" SIDECAR_GPU(1) "," GPU(2) "]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 3000);
-    rlist_free(&r);
+    rlist_clear(&r);
     /* the same containers, init container first: its peak is 2 (no sidecar yet); sum 2 -> 2 */
     r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[" GPU(2) "," SIDECAR_GPU(1) "]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 2000);
-    rlist_free(&r);
+    rlist_clear(&r);
     /* two sidecars and no app GPU: sum = 2 */
     r = effective("{\"containers\":[{}],\"initContainers\":[" SIDECAR_GPU(1) "," SIDECAR_GPU(1) "]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 2000);
-    rlist_free(&r);
+    rlist_clear(&r);
     /* restartPolicy other than Always is a normal init container */
     r = effective("{\"containers\":[" GPU(1) "],\"initContainers\":[{\"restartPolicy\":\"Never\","
                   "\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
-    rlist_free(&r);
+    rlist_clear(&r);
 }
 
 static void test_overhead_and_pod_level(void **state)
@@ -86,7 +86,7 @@ static void test_overhead_and_pod_level(void **state)
     assert_int_equal(rlist_get(&r, "cpu"), 1250);
     assert_int_equal(rlist_get(&r, "memory"), 1024 * MI + 120 * MI);
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
-    rlist_free(&r);
+    rlist_clear(&r);
     /* pod-level requests replace cpu/memory, never extended resources; overhead still added */
     r = effective("{\"resources\":{\"requests\":{\"cpu\":\"4\",\"nvidia.com/gpu\":\"5\"},\"limits\":{\"memory\":\"8Gi\"}},"
                   "\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"nvidia.com/gpu\":\"1\"}}},"
@@ -94,7 +94,7 @@ static void test_overhead_and_pod_level(void **state)
     assert_int_equal(rlist_get(&r, "cpu"), 4100);
     assert_int_equal(rlist_get(&r, "memory"), 8 * GI);   /* pod-level limit defaults the request */
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 1000);
-    rlist_free(&r);
+    rlist_clear(&r);
 }
 
 static void test_limits_default_requests(void **state)
@@ -105,10 +105,10 @@ static void test_limits_default_requests(void **state)
                                "{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"},\"limits\":{\"nvidia.com/gpu\":\"2\"}}}]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/gpu"), 3000);   /* 2 (from limit) + 1 (request wins) */
     assert_int_equal(rlist_get(&r, "cpu"), 1000);              /* request present: limit ignored */
-    rlist_free(&r);
+    rlist_clear(&r);
     r = effective("{\"initContainers\":[{\"resources\":{\"limits\":{\"nvidia.com/mig-1g.10gb\":\"2\"}}}],\"containers\":[]}");
     assert_int_equal(rlist_get(&r, "nvidia.com/mig-1g.10gb"), 2000);
-    rlist_free(&r);
+    rlist_clear(&r);
 }
 
 static void test_effective_hostile(void **state)
@@ -117,15 +117,15 @@ static void test_effective_hostile(void **state)
     ResourceList r = effective("{\"containers\":{\"a\":1},\"initContainers\":\"x\",\"overhead\":[1],"
                                "\"resources\":5}");
     assert_int_equal(r.n, 0);
-    rlist_free(&r);
+    rlist_clear(&r);
     r = effective("{\"containers\":[1,null,{\"resources\":\"big\"},{\"resources\":{\"requests\":[\"1\"]}},"
                   "{\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1x\",\"cpu\":\"1\"}}}]}");
     assert_int_equal(r.n, 1);
     assert_int_equal(rlist_get(&r, "cpu"), 1000);
-    rlist_free(&r);
+    rlist_clear(&r);
     pod_effective_requests(NULL, &r);
     assert_int_equal(r.n, 0);
-    rlist_free(&r);
+    rlist_clear(&r);
 }
 
 static void test_fixture_pod(void **state)
@@ -197,7 +197,7 @@ static void test_fixture_pod(void **state)
     assert_true(pod_is_pending_unbound(&p));
     assert_false(pod_holds_resources(&p));
     assert_string_equal(pod_phase_name(p.phase), "Pending");
-    pod_free(&p);
+    pod_clear(&p);
 }
 
 static int parse_pod(Pod *p, const char *json, Error *e)
@@ -226,7 +226,7 @@ static void test_phases_and_defaults(void **state)
     assert_int_equal(p.priority, 0);
     assert_null(p.owner_kind);
     assert_false(p.scheduled.present);
-    pod_free(&p);
+    pod_clear(&p);
     const struct { const char *phase; PodPhase want; bool holds; } cases[] = {
         { "Succeeded", PHASE_SUCCEEDED, false }, { "Failed", PHASE_FAILED, false },
         { "Pending", PHASE_PENDING, true }, { "Unknown", PHASE_UNKNOWN, true }, { "Bogus", PHASE_UNKNOWN, true },
@@ -237,7 +237,7 @@ static void test_phases_and_defaults(void **state)
         assert_int_equal(parse_pod(&p, js, &e), 0);
         assert_int_equal(p.phase, cases[i].want);
         assert_int_equal(pod_holds_resources(&p), cases[i].holds);
-        pod_free(&p);
+        pod_clear(&p);
         free(js);
     }
     assert_string_equal(pod_phase_name(PHASE_SUCCEEDED), "Succeeded");
@@ -277,7 +277,7 @@ static void test_pod_hostile(void **state)
     assert_int_equal(p.phase, PHASE_PENDING);
     assert_true(p.scheduled.present);
     assert_false(p.scheduled.status_true);
-    pod_free(&p);
+    pod_clear(&p);
     /* a huge scheduler message is truncated to 4 KiB */
     char *big = xcalloc(1, 100001);
     memset(big, 'x', 100000);
@@ -285,7 +285,7 @@ static void test_pod_hostile(void **state)
                          "\"status\":\"False\",\"message\":\"%s\"}]}}", big);
     assert_int_equal(parse_pod(&p, js, &e), 0);
     assert_int_equal(strlen(p.scheduled.message), 4096);
-    pod_free(&p);
+    pod_clear(&p);
     free(js); free(big);
 }
 
@@ -320,7 +320,7 @@ static void test_pool_sharing(void **state)
     /* the second pod added its name only; the third its name, its key and its array */
     assert_true(after_one > before);
     assert_int_equal(strpool_count(pool) - after_one, 1 + 3);
-    pod_free(&a); pod_free(&b); pod_free(&d);
+    pod_clear(&a); pod_clear(&b); pod_clear(&d);
     free(ja); free(jb); free(jd);
 }
 

@@ -96,7 +96,7 @@ static void test_vector_matrix_scalar(void **state)
     assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
                            200, &s, &w, &err), 0);
     assert_int_equal(s.series, 0);
-    strvec_free(&w);
+    strvec_clear(&w);
 }
 
 static void test_errors(void **state)
@@ -134,7 +134,7 @@ static void test_errors(void **state)
         "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},\"value\":[1,\"1\"]}]},\"warnings\":[1,2,\"ok\"]}",
     };
     for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) parse(odd[i], 200, &s, &w, &err);
-    strvec_free(&w);
+    strvec_clear(&w);
 }
 
 static void test_queries(void **state)
@@ -182,14 +182,14 @@ static void test_collect_offline(void **state)
     assert_null(w);
     assert_int_equal(nw, 0);
     assert_true(d.window_s == 3600 && d.idle_threshold == 5);
-    usage_free(&d);
+    usage_clear(&d);
 
     g.no_metrics = false;
     g.snapshot = "x.json";
     metrics_collect(&d, &g, NULL, NULL, NULL, NULL, NULL);
     assert_string_equal(d.source, "none");
     assert_non_null(strstr(d.detail, "--prometheus"));
-    usage_free(&d);
+    usage_clear(&d);
 
     /* a Prometheus that is not there: none, and the reason names it */
     g.prometheus = "http://127.0.0.1:1";
@@ -199,14 +199,14 @@ static void test_collect_offline(void **state)
     assert_non_null(strstr(d.detail, "--prometheus http://127.0.0.1:1: "));
     assert_true(d.window_s == 600 && d.idle_threshold == 10);
     assert_int_equal(d.ngpus, 0);
-    usage_free(&d);
+    usage_clear(&d);
 
     g.prometheus = "127.0.0.1:9090";
     metrics_collect(&d, &g, NULL, NULL, NULL, NULL, NULL);
     assert_string_equal(d.source, "none");
     assert_non_null(strstr(d.detail, "not an http"));
-    usage_free(&d);
-    usage_free(NULL);
+    usage_clear(&d);
+    usage_clear(NULL);
     workloads_free(NULL, 0);
 }
 
@@ -297,7 +297,7 @@ static int dump(int argc, char **argv)
         puts(s);
         free(s);
         cJSON_Delete(out);
-        strvec_free(&w);
+        strvec_clear(&w);
         prom_client_free(c);
         curl_global_cleanup();
         return rc ? 1 : 0;
@@ -309,7 +309,7 @@ static int dump(int argc, char **argv)
         LoadRequest rq = { .nodes = true, .pods = true, .services = true };
         if (cluster_load(&c, &g, &rq, g.snapshot ? NULL : &api, &err) != 0) {
             fprintf(stderr, "dump: %s\n", err.msg);
-            cluster_free(&c);
+            cluster_release(&c);
             return 1;
         }
     }
@@ -369,9 +369,9 @@ static int dump(int argc, char **argv)
     free(s);
     cJSON_Delete(out);
     workloads_free(w, nw);
-    usage_free(&d);
+    usage_clear(&d);
     apiclient_free(api);
-    cluster_free(&c);
+    cluster_release(&c);
     curl_global_cleanup();
     return rc;
 }

@@ -169,7 +169,7 @@ static void test_probe_not_retried(void **state)
     script(200, "OK", "", "{\"status\":\"success\"}", 0);
     assert_int_equal(apiclient_get_raw_ex(c, "/x", NULL, &ro, &body, &err), 0);
     assert_string_equal(strbuf_str(&body), "{\"status\":\"success\"}");
-    strbuf_free(&body);
+    strbuf_clear(&body);
     apiclient_free(c);
 }
 
@@ -188,7 +188,7 @@ static void test_probe_timeout(void **state)
     assert_true(now() - t0 < 3.0);
     snprintf(want, sizeof want, "GET /slow: no complete answer from the API server %s within 1s", server);
     assert_string_equal(err.msg, want);
-    strbuf_free(&body);
+    strbuf_clear(&body);
     apiclient_free(c);
 }
 
@@ -205,7 +205,7 @@ static void test_prometheus_error_body(void **state)
     ApiRequestOptions ro = { 0, 0 };
     assert_int_equal(apiclient_get_raw_ex(c, "/p", NULL, &ro, &body, &err), -1);
     assert_string_equal(err.msg, "the API server refused GET /p: 422 execution: many-to-many matching not allowed");
-    strbuf_free(&body);
+    strbuf_clear(&body);
     apiclient_free(c);
 }
 

@@ -72,7 +72,7 @@ static void test_ingest_error_one_line(void **state)
     assert_null(strchr(err.msg, '\n'));
     assert_null(strchr(err.msg, '\x1b'));
     assert_non_null(strstr(err.msg, "unknown operator \"Sometimes\""));
-    cluster_free(&c);
+    cluster_release(&c);
     cJSON_Delete(j);
 }
 
@@ -97,7 +97,7 @@ static void test_prom_empty_values(void **state)
     Error err = { .set = false };
     assert_int_equal(prom_parse_response(body, strlen(body), 200, count_series, &n, &w, &err), 0);
     assert_int_equal(n, 1);
-    strvec_free(&w);
+    strvec_clear(&w);
 }
 
 int main(void)

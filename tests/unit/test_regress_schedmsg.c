@@ -22,7 +22,7 @@ static void test_negative_total(void **state)
     assert_int_equal(m.kind, SM_UNRECOGNISED);
     assert_int_equal(m.filter.total, -1);
     assert_int_equal(m.filter.nreasons, 0);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     /* signs, blanks and overflowing digit strings are not node counts either */
     static const char *const bad[] = {
@@ -36,7 +36,7 @@ static void test_negative_total(void **state)
         schedmsg_parse(bad[i], &m);
         assert_int_equal(m.kind, SM_UNRECOGNISED);
         assert_int_equal(m.filter.total, -1);
-        schedmsg_free(&m);
+        schedmsg_clear(&m);
     }
     /* the real thing still parses */
     schedmsg_parse("0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are "
@@ -45,7 +45,7 @@ static void test_negative_total(void **state)
     assert_int_equal(m.filter.total, 4);
     assert_int_equal(m.preemption.total, 4);
     assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu"), 4);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* counts that add up beyond INT_MAX (signed overflow in schedmsg_count) */
@@ -59,12 +59,12 @@ static void test_count_sum_bounded(void **state)
     assert_int_equal(m.filter.reasons[0].count, 1000000000);
     int n = schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu");
     assert_true(n > 0 && n <= 1000000000);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     /* a count above 1e9 is no count */
     schedmsg_parse("0/5 nodes are available: 99999999999999999999 Insufficient cpu.", &m);
     assert_int_equal(m.filter.nreasons, 1);
     assert_int_equal(m.filter.reasons[0].count, -1);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* the pre-1.10 form "(N)": atoi took signs and overflowed */
@@ -79,7 +79,7 @@ static void test_legacy_counts(void **state)
     assert_int_equal(m.filter.reasons[0].count, -1);
     assert_int_equal(m.filter.reasons[1].count, -1);
     assert_int_equal(m.filter.reasons[2].count, 2);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 int main(void)

@@ -26,7 +26,7 @@ static void test_set_add_get(void **state)
     rlist_add(&l, "big", INT64_MAX);
     rlist_add(&l, "big", INT64_MAX);                     /* saturates, no UB */
     assert_int_equal(rlist_get(&l, "big"), INT64_MAX);
-    rlist_free(&l);
+    rlist_clear(&l);
     assert_int_equal(l.n, 0);
     assert_null(l.items);
 }
@@ -55,7 +55,7 @@ static void test_max_sum_copy_sort(void **state)
     assert_string_equal(c.items[1].name, "cpu");
     assert_string_equal(c.items[2].name, "memory");
     assert_string_equal(c.items[3].name, "nvidia.com/gpu");
-    rlist_free(&a); rlist_free(&b); rlist_free(&c);
+    rlist_clear(&a); rlist_clear(&b); rlist_clear(&c);
 }
 
 static void test_from_json(void **state)
@@ -74,7 +74,7 @@ static void test_from_json(void **state)
     assert_int_equal(rlist_get(&l, "frac"), 100);
     assert_false(rlist_has(&l, "bad"));
     assert_false(rlist_has(&l, "obj"));
-    rlist_free(&l);
+    rlist_clear(&l);
     cJSON_Delete(j);
     /* not an object: nothing, no crash */
     j = cJSON_Parse("[\"1\"]");
@@ -114,7 +114,7 @@ static void test_gpu_names(void **state)
     assert_false(rlist_has_gpu(&l));                     /* zero does not count */
     rlist_set(&l, "nvidia.com/mig-1g.10gb", 1000);
     assert_true(rlist_has_gpu(&l));
-    rlist_free(&l);
+    rlist_clear(&l);
 }
 
 int main(void)

@@ -40,7 +40,7 @@ static void test_v120(void **state)
     assert_int_equal(reason(&m, 1)->code, SC_NODE_AFFINITY_MISMATCH);
     assert_false(m.has_preemption);
     assert_string_equal(versions(&m), "1.20");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.18–1.23 taint wording contains ", that the pod didn't tolerate" (a comma inside an entry) */
@@ -64,7 +64,7 @@ static void test_v121_taint_comma(void **state)
     assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, NULL), 12);
     assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu"), 2);
     assert_string_equal(versions(&m), "1.18-1.23");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.21 pod affinity: the generic string is added to the specific one (counts exceed N) */
@@ -79,7 +79,7 @@ static void test_v121_pod_affinity(void **state)
     assert_int_equal(reason(&m, 1)->code, SC_POD_AFFINITY);
     assert_int_equal(schedmsg_count(&m, SC_POD_AFFINITY, NULL), 6);
     assert_string_equal(versions(&m), "1.21");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.24–1.25: " preemption: " + its own FitError, single final period */
@@ -102,7 +102,7 @@ static void test_v124(void **state)
     assert_int_equal(m.preemption.reasons[1].count, 3);
     assert_null(m.postfilter_other);
     assert_string_equal(versions(&m), "1.24-1.34");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* ≤1.25 PreFilter rejection: every node gets the same status, with a count */
@@ -116,7 +116,7 @@ static void test_v124_prefilter_counted(void **state)
     assert_int_equal(reason(&m, 0)->count, 3);
     assert_int_equal(reason(&m, 0)->code, SC_VOLUME);
     assert_false(reason(&m, 0)->prefilter);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.26–1.28: every part appended as " %v." -> the message ends in ".." */
@@ -131,7 +131,7 @@ static void test_v126_double_period(void **state)
     assert_int_equal(m.preemption.nreasons, 1);
     assert_string_equal(m.preemption.reasons[0].text, "No preemption victims found for incoming pod");
     assert_string_equal(versions(&m), "1.26-1.28");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.26+ PreFilter message without a count */
@@ -147,7 +147,7 @@ static void test_v126_prefilter(void **state)
     assert_true(reason(&m, 0)->prefilter);
     assert_int_equal(reason(&m, 0)->code, SC_VOLUME);
     assert_string_equal(versions(&m), "1.26-1.28");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     /* sidecar PreFilter (1.28+, gate off) */
     schedmsg_parse("0/2 nodes are available: Pod has a restartable init container and the SidecarContainers "
@@ -155,7 +155,7 @@ static void test_v126_prefilter(void **state)
                    "for scheduling.", &m);
     assert_true(reason(&m, 0)->prefilter);
     assert_int_equal(m.min_minor, 28);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.29+: the reference's own examples */
@@ -168,7 +168,7 @@ static void test_v129(void **state)
     assert_int_equal(m.filter.total, 12);
     assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu"), 12);
     assert_int_equal(m.preemption.reasons[0].count, 12);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     schedmsg_parse("0/4 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {restricted: true}, "
                    "2 node(s) didn't match Pod's node affinity/selector. preemption: 0/4 nodes are available: "
@@ -179,7 +179,7 @@ static void test_v129(void **state)
     assert_int_equal(reason(&m, 2)->code, SC_NODE_AFFINITY_MISMATCH);
     assert_int_equal(m.preemption.nreasons, 2);
     assert_string_equal(versions(&m), "1.24-1.34");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.30: absent nodes get "node is filtered out by the prefilter result" */
@@ -194,7 +194,7 @@ static void test_v130_filtered_out(void **state)
     assert_int_equal(reason(&m, 1)->code, SC_PREFILTER_EXCLUDED);
     assert_int_equal(reason(&m, 1)->count, 2);
     assert_string_equal(versions(&m), "1.30");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.31+: absent nodes as "didn't satisfy plugin(s) [..]"; also the intersection form */
@@ -210,19 +210,19 @@ static void test_v131_absent(void **state)
     assert_int_equal(reason(&m, 1)->nplugins, 1);
     assert_string_equal(reason(&m, 1)->plugins[0], "NodeAffinity");
     assert_int_equal(m.min_minor, 31);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     schedmsg_parse("0/8 nodes are available: 8 node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] "
                    "simultaneously.", &m);
     assert_int_equal(reason(&m, 0)->nplugins, 2);
     assert_string_equal(reason(&m, 0)->plugins[1], "VolumeBinding");
     assert_int_equal(m.min_minor, 24);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     schedmsg_parse("0/8 nodes are available: 8 node(s) didn't satisfy plugin NodeAffinity.", &m);
     assert_int_equal(reason(&m, 0)->nplugins, 1);
     assert_string_equal(reason(&m, 0)->plugins[0], "NodeAffinity");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* 1.35+ (and late 1.34.x): taint key/value no longer in the message; DRA PostFilter text */
@@ -239,7 +239,7 @@ static void test_v135_taints_and_dra(void **state)
     assert_string_equal(m.postfilter_other, "no new claims to deallocate");
     assert_int_equal(m.preemption.reasons[0].count, 2);
     assert_string_equal(versions(&m), "1.34+");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* taint without value, cordoned nodes, not-ready taint, node name */
@@ -258,7 +258,7 @@ static void test_empty_taint_value(void **state)
     assert_int_equal(reason(&m, 2)->code, SC_UNSCHEDULABLE);
     assert_int_equal(reason(&m, 3)->code, SC_NODE_NAME);
     assert_int_equal(m.min_minor, 24);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* whole-pod preemption outcomes without a histogram */
@@ -272,7 +272,7 @@ static void test_preemption_never(void **state)
     assert_int_equal(m.preemption.nreasons, 0);
     assert_string_equal(m.preemption_text, "not eligible due to preemptionPolicy=Never.");
     assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu"), 4);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* events are cut at 1024 bytes: 1020 + " ..." */
@@ -299,9 +299,9 @@ static void test_truncated(void **state)
     assert_string_equal(reason(&m, 3)->taint_key, "team-02.example.com/dedicated");
     assert_string_equal(reason(&m, 3)->taint_value, "gpu-pool-02");
     assert_int_equal(m.min_minor, 24);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     free(cut);
-    strbuf_free(&sb);
+    strbuf_clear(&sb);
 
     /* cut inside the preemption part */
     schedmsg_parse("0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: "
@@ -312,7 +312,7 @@ static void test_truncated(void **state)
     assert_int_equal(m.preemption.nreasons, 1);
     assert_true(m.preemption.reasons[0].truncated);
     assert_int_equal(m.preemption.reasons[0].code, SC_OTHER);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 /* before 1.20: node selector wording, taints without keys, legacy predicates */
@@ -326,7 +326,7 @@ static void test_old_wordings(void **state)
     assert_int_equal(reason(&m, 1)->code, SC_UNTOLERATED_TAINT);
     assert_null(reason(&m, 1)->taint_key);
     assert_string_equal(versions(&m), "<=1.17");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 
     schedmsg_parse("No nodes are available that match all of the following predicates:: Insufficient "
                    "nvidia.com/gpu (3), MatchNodeSelector (2).", &m);
@@ -336,7 +336,7 @@ static void test_old_wordings(void **state)
     assert_string_equal(reason(&m, 0)->resource, "nvidia.com/gpu");
     assert_int_equal(reason(&m, 1)->count, 2);
     assert_string_equal(reason(&m, 1)->text, "MatchNodeSelector");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 static void test_not_fit_errors(void **state)
@@ -345,34 +345,34 @@ static void test_not_fit_errors(void **state)
     SchedMessage m;
     assert_false(schedmsg_parse(NULL, &m));
     assert_int_equal(m.kind, SM_EMPTY);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_false(schedmsg_parse("   ", &m));
     assert_int_equal(m.kind, SM_EMPTY);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_true(schedmsg_parse("no nodes available to schedule pods", &m));
     assert_int_equal(m.kind, SM_NO_NODES);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_true(schedmsg_parse("Scheduling is blocked due to non-empty scheduling gates", &m));
     assert_int_equal(m.kind, SM_GATED);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_true(schedmsg_parse("waiting for the preemption for this pod to be finished", &m));
     assert_int_equal(m.kind, SM_WAITING_PREEMPTION);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_true(schedmsg_parse("skip schedule deleting pod: ml/train-1", &m));
     assert_int_equal(m.kind, SM_DELETING);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_false(schedmsg_parse("binding rejected: something odd", &m));
     assert_int_equal(m.kind, SM_UNRECOGNISED);
     assert_string_equal(m.text, "binding rejected: something odd");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     /* garbage after the head does not crash, unknown reasons are Other */
     assert_true(schedmsg_parse("0/2 nodes are available: 2 frobnicated by the extender, , , 1", &m));
     assert_int_equal(reason(&m, 0)->code, SC_OTHER);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
     assert_true(schedmsg_parse("0/0 nodes are available", &m));
     assert_int_equal(m.filter.total, 0);
     assert_int_equal(m.filter.nreasons, 0);
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 static void test_classify(void **state)
@@ -398,13 +398,13 @@ static void test_classify(void **state)
         SchedReason r = { 0 };
         sched_reason_classify(cases[i].text, &r);
         if (r.code != cases[i].code) fail_msg("%s: got %s", cases[i].text, sched_code_name(r.code));
-        sched_reason_free(&r);
+        sched_reason_clear(&r);
     }
     SchedReason r = { 0 };
     sched_reason_classify("Insufficient nvidia.com/mig-1g.10gb", &r);
     assert_string_equal(r.resource, "nvidia.com/mig-1g.10gb");
     assert_string_equal(sched_code_name(r.code), "Insufficient");
-    sched_reason_free(&r);
+    sched_reason_clear(&r);
 }
 
 int main(void)

@@ -76,7 +76,7 @@ static void test_real_messages(void **state)
             schedmsg_versions(&m, vb, sizeof vb);
             if (strcmp(vb, v->valuestring) != 0) fail_msg("%s: versions %s, want %s", id, vb, v->valuestring);
         }
-        schedmsg_free(&m);
+        schedmsg_clear(&m);
     }
     cJSON_Delete(doc);
 }
@@ -98,7 +98,7 @@ static void test_case_and_prefix_invariance(void **state)
         assert_int_equal(schedmsg_count(&m, SC_UNSCHEDULABLE, NULL), 1);
         assert_int_equal(schedmsg_count(&m, SC_INSUFFICIENT, "nvidia.com/gpu"), 2);
         assert_int_equal(m.prefix != NULL, i >= 2);
-        schedmsg_free(&m);
+        schedmsg_clear(&m);
     }
 }
 
@@ -111,7 +111,7 @@ static void test_unrecognised_not_counted(void **state)
     assert_int_equal(m.kind, SM_UNRECOGNISED);
     assert_int_equal(m.filter.nreasons, 0);
     assert_string_equal(m.text, "pod didn't trigger scale-up: 2 Insufficient nvidia.com/gpu");
-    schedmsg_free(&m);
+    schedmsg_clear(&m);
 }
 
 int main(void)

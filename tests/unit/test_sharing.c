@@ -50,7 +50,7 @@ static void test_time_slicing_by_hand(void **state)
     assert_int_equal(s.replicas, 5);
     assert_int_equal(s.gpus_before, 5);
     assert_int_equal(s.gpus_after, 1);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* 10 x 20000 MiB: sized 22000, 3 x 22000 = 66000 <= 81920 < 88000 -> 3, memory-bound;
      * 4 GPUs; the smallest count giving 4 GPUs for 10 workloads is 3 */
     for (int i = 0; i < 10; i++) w[i] = (ShareWorkload){ 20000, 5, 1 };
@@ -59,23 +59,23 @@ static void test_time_slicing_by_hand(void **state)
     assert_int_equal(s.limit, SHARE_LIMIT_MEMORY);
     assert_int_equal(s.gpus_after, 4);
     assert_int_equal(s.replicas, 3);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* 10 x 30 %: sized 33, 3 x 33 = 99 <= 100 < 132 -> 3, compute-bound */
     for (int i = 0; i < 10; i++) w[i] = (ShareWorkload){ 1000, 30, 1 };
     s = plan(&p, w, 10);
     assert_int_equal(s.max_replicas, 3);
     assert_int_equal(s.limit, SHARE_LIMIT_COMPUTE);
     assert_int_equal(s.gpus_after, 4);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* 9 workloads -> 4 GPUs? no: ceil(9/3) = 3 GPUs, replicas 3 */
     s = plan(&p, w, 9);
     assert_int_equal(s.gpus_after, 3); assert_int_equal(s.replicas, 3);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* 7 workloads with max 3 -> 3 GPUs; the smallest count for 3 GPUs is ceil(7/3) = 3;
      * with 5 workloads -> 2 GPUs, replicas ceil(5/2) = 3 */
     s = plan(&p, w, 5);
     assert_int_equal(s.gpus_after, 2); assert_int_equal(s.replicas, 3);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
 }
 
 static void test_outsized_workload_kept_whole(void **state)
@@ -100,7 +100,7 @@ static void test_outsized_workload_kept_whole(void **state)
     assert_int_equal(s.gpus_whole, 1);
     assert_int_equal(s.gpus_after, 2);
     assert_int_equal(s.gpus_before, 10);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
 }
 
 static void test_not_shareable(void **state)
@@ -114,12 +114,12 @@ static void test_not_shareable(void **state)
     assert_non_null(s.reason);
     assert_int_equal(s.gpus_after, 2);
     assert_false(s.shared[0] || s.shared[1]);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* one workload: nothing to share */
     s = plan(&p, w, 1);
     assert_false(s.possible);
     assert_int_equal(s.gpus_after, 1);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* multi-GPU requests and unknown usage keep whole GPUs */
     ShareWorkload v[4] = { { 1000, 5, 4 }, { -1, 0, 1 }, { 1000, 5, 1 }, { 1000, 5, 1 } };
     s = plan(&p, v, 4);
@@ -131,18 +131,18 @@ static void test_not_shareable(void **state)
     assert_int_equal(s.gpus_shared, 1);
     assert_int_equal(s.replicas, 2);
     assert_int_equal(s.gpus_after, 6);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* MPS on MIG is refused */
     ShareParams q = mps(81920, 10, 8, 0);
     q.mig_enabled = true;
     s = plan(&q, v + 2, 2);
     assert_false(s.possible);
     assert_string_equal(s.reason, "MPS cannot share MIG-enabled GPUs");
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* bad parameters */
     ShareParams bad = ts(0, 0);
     assert_int_equal(sharing_plan(&bad, w, 2, &s), -1);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
 }
 
 static void test_mps_by_hand(void **state)
@@ -161,14 +161,14 @@ static void test_mps_by_hand(void **state)
     assert_int_equal(s.limit, SHARE_LIMIT_PLUGIN);
     assert_int_equal(s.gpus_after, 2);
     assert_int_equal(s.replicas, 30);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* CC 7.0: 16 clients -> 4 GPUs of 15 */
     p = mps(81920, 0, 7, 0);
     s = plan(&p, w, 60);
     assert_int_equal(s.max_replicas, 16);
     assert_int_equal(s.gpus_after, 4);
     assert_int_equal(s.replicas, 15);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* memory: per client floor(24576 / r) must hold 8192 -> r <= 3; 8193 -> r <= 2 */
     p = mps(24576, 0, 8, 0);
     for (int i = 0; i < 6; i++) w[i] = (ShareWorkload){ 8192, 1, 1 };
@@ -192,7 +192,7 @@ static void test_mps_by_hand(void **state)
     assert_false(s.shared[0]);
     assert_int_equal(s.replicas, 4);
     assert_int_equal(s.gpus_after, 2);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     /* MPS on MIG: no replicas at all */
     p.mig_enabled = true;
     assert_int_equal(sharing_max_replicas(&p, w, NULL, 5, NULL), 0);
@@ -294,7 +294,7 @@ static void test_against_brute_force(void **state)
         } else {
             assert_int_equal(s.gpus_after, n);
         }
-        sharing_plan_free(&s);
+        sharing_plan_clear(&s);
     }
     assert_int_equal(exact_cases, 200);
 #undef RND
@@ -319,7 +319,7 @@ static void test_many_workloads_fast(void **state)
                   s.gpus_after, s.replicas, secs);
     assert_true(s.possible);
     assert_true(secs < 2.0);
-    sharing_plan_free(&s);
+    sharing_plan_clear(&s);
     free(w);
 }
 

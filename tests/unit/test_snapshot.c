@@ -93,7 +93,7 @@ static void test_full_list(void **state)
     char *src = xasprintf("snapshot %s", p);
     assert_string_equal(c.source, src);
     free(src);
-    cluster_free(&c);
+    cluster_release(&c);
 
     /* -l and -n filter as the live lists do; kinds not asked for are skipped */
     LoadRequest rq = ALL;
@@ -104,20 +104,20 @@ static void test_full_list(void **state)
     assert_int_equal(c.nnodes, 1);
     assert_string_equal(c.nodes[0].name, "gpu-2");
     assert_int_equal(c.all_pods, 1);
-    cluster_free(&c);
+    cluster_release(&c);
     rq = ALL;
     rq.nodes = false;
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &rq, &err), 0);
     assert_int_equal(c.nnodes, 0);
     assert_int_equal(c.all_pods, 2);
-    cluster_free(&c);
+    cluster_release(&c);
     rq = ALL;
     rq.node_selector = "pool in (a";
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &rq, &err), -1);
     assert_true(str_starts_with(err.msg, "invalid node selector \"pool in (a\" (-l): "));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -133,7 +133,7 @@ static void test_typed_list_and_single_object(void **state)
     Error err = { 0 };
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     assert_int_equal(c.nnodes, 2);
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 
     p = write_file("node.json", NODE("solo", ""));
@@ -141,7 +141,7 @@ static void test_typed_list_and_single_object(void **state)
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     assert_int_equal(c.nnodes, 1);
     assert_string_equal(c.nodes[0].name, "solo");
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 
     /* "items": null and an empty List are empty clusters, not errors */
@@ -149,7 +149,7 @@ static void test_typed_list_and_single_object(void **state)
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     assert_int_equal(c.nnodes, 0);
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -165,7 +165,7 @@ static void test_mtime_when_no_annotation(void **state)
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     assert_int_equal(c.now, 1700000000);
     assert_null(c.context);
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -181,7 +181,7 @@ static void test_malformed_item_is_a_warning(void **state)
     assert_int_equal(c.nnodes, 1);
     assert_int_equal(c.warnings.n, 1);
     assert_true(str_starts_with(c.warnings.v[0], "1 object(s) in the snapshot could not be read and were skipped (first: items[1] (Node): "));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -198,7 +198,7 @@ static void expect_error(const char *name, const char *text, const char *want)
         fail();
     }
     free(full);
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -230,7 +230,7 @@ static void test_not_a_snapshot(void **state)
     strbuf_adds(&deep, "{\"kind\":\"List\",\"items\":[");
     for (int i = 0; i < 100000; i++) strbuf_addch(&deep, '[');
     expect_error("deep.json", strbuf_str(&deep), "invalid JSON at byte ");
-    strbuf_free(&deep);
+    strbuf_clear(&deep);
     /* a directory is not a snapshot */
     expect_error("", NULL, "not a regular file");
 }
@@ -245,7 +245,7 @@ static void test_truncated_message(void **state)
     Error err = { 0 };
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
     assert_non_null(strstr(err.msg, "unexpected end of file (truncated?)"));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -272,7 +272,7 @@ static void test_gzip(void **state)
     assert_int_equal(c.nnodes, 2);
     assert_int_equal(c.all_pods, 2);
     assert_string_equal(c.context, "prod");
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 
     struct stat st;
@@ -282,7 +282,7 @@ static void test_gzip(void **state)
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
     assert_non_null(strstr(err.msg, "the compressed data is damaged or cut short"));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -297,13 +297,13 @@ static void test_kind_after_items(void **state)
     Error err = { 0 };
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     assert_int_equal(c.nnodes, 2);
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
     p = write_file("late-list.json", "{\"items\":[{\"metadata\":{\"name\":\"n1\"}}],\"kind\":\"List\"}");
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), -1);
     assert_non_null(strstr(err.msg, "items[0] has no kind"));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 
@@ -412,11 +412,11 @@ static void test_usage_records(void **state)
     assert_string_equal(got.held[0].pod, "gone-pod");
     assert_true(got.held[0].held_s == 120 && got.held[0].idle_s == 60 && got.held[0].share_s == 90);
     assert_true(isnan(got.held[0].idle_share_s));
-    usage_free(&got);
+    usage_clear(&got);
     /* handed over once per load */
     memset(&got, 0, sizeof got);
     assert_false(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
-    cluster_free(&c);
+    cluster_release(&c);
     /* another window: the stored one, with a warning */
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
@@ -425,7 +425,7 @@ static void test_usage_records(void **state)
     assert_true(snapshot_usage_fill(&c, &dq2, &got, NULL, NULL));
     assert_int_equal(got.warnings.n, 2);
     assert_non_null(strstr(got.warnings.v[1], "the snapshot holds usage over 1h; a window of 2h cannot be applied offline"));
-    usage_free(&got);
+    usage_clear(&got);
     /* the workload profiles */
     WorkloadUsage *gw = NULL;
     size_t ngw = 0;
@@ -437,8 +437,8 @@ static void test_usage_records(void **state)
     assert_int_equal(gw[0].devices, 2);
     assert_int_equal(got.ngpus, 0);
     workloads_free(gw, ngw);
-    usage_free(&got);
-    cluster_free(&c);
+    usage_clear(&got);
+    cluster_release(&c);
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     MetricsQuery wq99 = { 7 * 86400, 5, 99, true, false };
@@ -447,11 +447,11 @@ static void test_usage_records(void **state)
     assert_int_equal(got.warnings.n, 1);
     assert_non_null(strstr(got.warnings.v[0], "p99 cannot be computed offline (the stored p95 is used)"));
     workloads_free(gw, ngw);
-    usage_free(&got);
-    cluster_free(&c);
+    usage_clear(&got);
+    cluster_release(&c);
     free(p);
-    usage_free(&d);
-    usage_free(&wd);
+    usage_clear(&d);
+    usage_clear(&wd);
     free(w.ns); free(w.pod); free(w.container);
 
     /* a snapshot without usage has none to give */
@@ -460,7 +460,7 @@ static void test_usage_records(void **state)
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
     memset(&got, 0, sizeof got);
     assert_false(snapshot_usage_fill(&c, &dq, &got, NULL, NULL));
-    cluster_free(&c);
+    cluster_release(&c);
     free(p);
 }
 

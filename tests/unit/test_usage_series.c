@@ -74,7 +74,7 @@ static void test_idle_for(void **state)
     d.series_util[1] = NAN;
     assert_true(usage_idle_for(&d, &d.gpus[0]) == 0);         /* at most two are left out */
     free(none.node);
-    usage_free(&d);
+    usage_clear(&d);
 }
 
 static void test_take_series(void **state)
@@ -108,9 +108,9 @@ static void test_take_series(void **state)
     assert_int_equal(src.gpus[0].series, 0);
     assert_int_equal(dst.nheld, 1);
     assert_string_equal(dst.held[0].pod, "gone");
-    usage_free(&src);                                          /* dst's copies outlive it */
+    usage_clear(&src);                                          /* dst's copies outlive it */
     assert_string_equal(dst.held[0].node, "n1");
-    usage_free(&dst);
+    usage_clear(&dst);
 }
 
 /* copies share the series (never changed once filled): each copy outlives the others */
@@ -122,7 +122,7 @@ static void test_copy_shares(void **state)
     usage_copy(&b, &a);
     assert_ptr_equal(b.series_util, a.series_util);
     assert_int_equal(b.nseries, 2);
-    usage_free(&a);
+    usage_clear(&a);
     assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);
     usage_copy(&c, &b);
     /* a refresh takes c's series over (as top does), then c and b go */
@@ -131,10 +131,10 @@ static void test_copy_shares(void **state)
     r.gpus = xcalloc(1, sizeof *r.gpus);
     r.gpus[0] = rec("n1", 1, -1, "GPU-b", NULL, NULL, 0);
     usage_take_series(&r, &c);
-    usage_free(&c);
-    usage_free(&b);
+    usage_clear(&c);
+    usage_clear(&b);
     assert_true(usage_util_series(&r, &r.gpus[0])[3] == 80);
-    usage_free(&r);
+    usage_clear(&r);
 }
 
 int main(void)
