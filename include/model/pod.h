@@ -6,7 +6,8 @@
  * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
  * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
  * Cluster's pods share their requests array from the pool as well.
- * pod_clear releases what the Pod owns (not the struct itself, not the pool's strings).
+ * pod_clear frees what the Pod owns (not the struct itself, not the pool's strings) and
+ * zeroes it.
  */
 #ifndef KGPU_POD_H
 #define KGPU_POD_H

@@ -1,7 +1,11 @@
 /* util.h — allocation that never returns NULL, growable strings and string vectors.
  *
  * Ownership: every function returning char* returns a newly allocated string the caller
- * frees with free(). Strbuf and Strvec own their contents; *_free releases them.
+ * frees with free(). Strbuf and Strvec own their contents; strbuf_clear / strvec_clear free
+ * them and leave the struct empty (STRBUF_INIT / STRVEC_INIT), ready for reuse.
+ * Names across the project, as git's: S_init sets S up, S_release frees what S holds (S needs
+ * S_init again), S_clear frees what S holds and leaves S as its INIT state, S_free also frees
+ * S itself (tests/README.md, "Ownership names").
  */
 #ifndef KGPU_UTIL_H
 #define KGPU_UTIL_H
