@@ -12,7 +12,6 @@ typedef struct {
     const char *node_selector;   /* label selector for nodes (-l) */
     const char *pod_namespace;   /* NULL = all namespaces (pods, events, quotas) */
     bool configmaps;             /* the ConfigMaps the ClusterPolicy names (with clusterpolicy) */
-    const char *pod_selector;    /* label selector for pods (top -l), NULL = every pod */
 } LoadRequest;
 
 struct Error;

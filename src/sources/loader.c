@@ -241,12 +241,6 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     if (rq->pods) {
         char *p = apiclient_core_path(ns, "pods");
         char *q = apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
-        if (rq->pod_selector && *rq->pod_selector) {
-            char *l = apiclient_query_param("labelSelector", rq->pod_selector);
-            char *both = xasprintf("%s&%s", q, l);
-            free(q); free(l);
-            q = both;
-        }
         r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
         free(p); free(q);
         if (r == LIST_FAILED) return -1;

@@ -164,8 +164,6 @@ typedef struct {
     const char *path;
     LabelSelector sel;
     bool has_sel;
-    LabelSelector pod_sel;          /* rq->pod_selector */
-    bool has_pod_sel;
     size_t skipped;
     char first_skip[2700];
     ObjKind list_kind;
@@ -213,13 +211,6 @@ static bool passes_filters(ReadCtx *rc, ObjKind kind, const cJSON *item)
         if (!cJSON_IsString(r) || (strcmp(r->valuestring, "FailedScheduling") != 0 &&
                                    strcmp(r->valuestring, "FailedCreate") != 0))
             return false;
-    }
-    if (kind == OBJ_POD && rc->has_pod_sel) {
-        KVList labels = KVLIST_INIT;
-        kv_from_json(&labels, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(item, "metadata"), "labels"));
-        bool ok = label_selector_matches(&rc->pod_sel, &labels);
-        kv_clear(&labels);
-        if (!ok) return false;
     }
     if (kind == OBJ_NODE && rc->has_sel) {
         KVList labels = KVLIST_INIT;
@@ -450,14 +441,6 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, Error *er
         }
         rc.has_sel = true;
     }
-    if (rq->pod_selector && *rq->pod_selector) {
-        Error se = { 0 };
-        if (label_selector_parse(&rc.pod_sel, rq->pod_selector, &se)) {
-            error_set(err, "invalid pod selector \"%s\" (-l): %s", rq->pod_selector, se.msg);
-            goto out;
-        }
-        rc.has_pod_sel = true;
-    }
 
     bool items_seen = false;
     int r = read_top(&in, &rc, top, arena, &items_seen, err);
@@ -511,7 +494,6 @@ out:
     cJSON_Delete(top);
     json_arena_free(arena);
     if (rc.has_sel) label_selector_clear(&rc.sel);
-    if (rc.has_pod_sel) label_selector_clear(&rc.pod_sel);
     gzclose(in.gz);
     free(in.buf);
     return ret;

@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *join_query(char *a, char *b)
-{
-    if (!a) return b;
-    if (!b) return a;
-    char *q = xasprintf("%s&%s", a, b);
-    free(a); free(b);
-    return q;
-}
-
 static char *selector(const char *param, const char *value)
 {
     return value && *value ? apiclient_query_param(param, value) : NULL;
@@ -59,8 +50,7 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
         case OBJ_POD:
             want = rq->pods;
             t.path = apiclient_core_path(ns, "pods");
-            t.query = join_query(selector("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed"),
-                                 selector("labelSelector", rq->pod_selector));
+            t.query = selector("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
             break;
         case OBJ_EVENT:
             want = rq->events;
