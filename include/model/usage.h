@@ -91,6 +91,8 @@ typedef struct UsageData {
     UsageHeld *held; size_t nheld;   /* per (device, pod) over the window, sorted by ns, pod */
     struct UsageSeriesShare *series_share;  /* private: the series arrays are shared by copies
                                  * (usage_copy) and freed with the last; NULL = d's own */
+    struct UsageStringsShare *strings_share;  /* private: the pool (strings) is shared the same
+                                 * way by copies, read-only once shared; NULL = d's own */
 } UsageData;
 
 #define USAGE_SERIES_MAX 64     /* points per series at most (60 cover a window) */
@@ -124,8 +126,9 @@ typedef struct UsageSnapshot {
 
 void usage_free(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
-/* dst = a deep copy of src (dst's previous contents are not freed); the series arrays, which
- * never change once filled, are shared (counted, thread-safe), not copied */
+/* dst = a copy of src (dst's previous contents are not freed); the series arrays and the pool
+ * of interned strings, which never change once the records are filled, are shared (counted,
+ * thread-safe), not copied: src must not be given more interned strings afterwards */
 void usage_copy(UsageData *dst, const UsageData *src);
 /* The series and held times of src moved to dst, whose records are linked to src's rows by
  * device (node, gpu index, GPU_I_ID, UUID): for a refresh that reads the instant values again

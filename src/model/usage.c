@@ -12,6 +12,7 @@
 char *usage_intern(UsageData *d, const char *s)
 {
     if (!s) return NULL;
+    if (d->strings_share) return xstrdup(s);    /* a shared pool is read-only: an own copy */
     if (!d->strings) d->strings = strarena_new();
     return strarena_intern(d->strings, s);
 }
@@ -62,6 +63,33 @@ void usage_series_share(UsageData *dst, const UsageData *src)
     dst->series_mem = s->series_mem;
 }
 
+struct UsageStringsShare { atomic_int refs; };
+
+static void strings_release(UsageData *d)
+{
+    struct UsageStringsShare *sh = d->strings_share;
+    if (!sh) strarena_free(d->strings);
+    else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+        strarena_free(d->strings);
+        free(sh);
+    }
+    d->strings_share = NULL;
+    d->strings = NULL;
+}
+
+void usage_strings_share(UsageData *dst, const UsageData *src)
+{
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->strings) return;
+    if (!s->strings_share) {
+        s->strings_share = xmalloc(sizeof *s->strings_share);
+        atomic_init(&s->strings_share->refs, 1);
+    }
+    atomic_fetch_add(&s->strings_share->refs, 1);
+    dst->strings_share = s->strings_share;
+    dst->strings = s->strings;
+}
+
 void usage_free(UsageData *d)
 {
     if (!d) return;
@@ -75,7 +103,7 @@ void usage_free(UsageData *d)
     }
     free(d->held);
     series_release(d);
-    strarena_free(d->strings);
+    strings_release(d);
     free(d->gpus); free(d->pods); free(d->source); free(d->detail);
     strvec_free(&d->warnings);
     memset(d, 0, sizeof *d);

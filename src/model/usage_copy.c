@@ -1,25 +1,32 @@
-/* usage_copy.c — a deep copy of UsageData (usage.h), for a view that keeps showing the last
+/* usage_copy.c — a copy of UsageData (usage.h), for a view that keeps showing the last
  * metrics while the cluster under them changes (top between metrics refreshes). */
 #include "model/usage.h"
 #include "usage_int.h"
+#include "util/strarena.h"
 #include <stdlib.h>
 #include <string.h>
 
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
-static GpuUsage *copy_records(const GpuUsage *src, size_t n)
+/* src's string in the copy: the shared pool's own pointer when pooled, else a copy */
+static char *share_or_dup(const UsageData *src, const char *s)
+{
+    return !s ? NULL : strarena_owns(src->strings, s) ? (char *)s : xstrdup(s);
+}
+
+static GpuUsage *copy_records(const UsageData *d, const GpuUsage *src, size_t n)
 {
     if (!n) return NULL;
     GpuUsage *out = xcalloc(n, sizeof *out);
     for (size_t i = 0; i < n; i++) {
         out[i] = src[i];
-        out[i].node = dup_or_null(src[i].node);
-        out[i].uuid = dup_or_null(src[i].uuid);
-        out[i].model = dup_or_null(src[i].model);
-        out[i].mig_profile = dup_or_null(src[i].mig_profile);
-        out[i].ns = dup_or_null(src[i].ns);
-        out[i].pod = dup_or_null(src[i].pod);
-        out[i].container = dup_or_null(src[i].container);
+        out[i].node = share_or_dup(d, src[i].node);
+        out[i].uuid = share_or_dup(d, src[i].uuid);
+        out[i].model = share_or_dup(d, src[i].model);
+        out[i].mig_profile = share_or_dup(d, src[i].mig_profile);
+        out[i].ns = share_or_dup(d, src[i].ns);
+        out[i].pod = share_or_dup(d, src[i].pod);
+        out[i].container = share_or_dup(d, src[i].container);
     }
     return out;
 }
@@ -27,9 +34,11 @@ static GpuUsage *copy_records(const GpuUsage *src, size_t n)
 void usage_copy(UsageData *dst, const UsageData *src)
 {
     memset(dst, 0, sizeof *dst);
-    dst->gpus = copy_records(src->gpus, src->ngpus);
+    /* the pool is shared (its strings never move or change): the records point into it */
+    usage_strings_share(dst, src);
+    dst->gpus = copy_records(src, src->gpus, src->ngpus);
     dst->ngpus = src->ngpus;
-    dst->pods = copy_records(src->pods, src->npods);
+    dst->pods = copy_records(src, src->pods, src->npods);
     dst->npods = src->npods;
     dst->source = dup_or_null(src->source);
     dst->detail = dup_or_null(src->detail);
@@ -52,9 +61,9 @@ void usage_copy(UsageData *dst, const UsageData *src)
         for (size_t i = 0; i < src->nheld; i++) {
             UsageHeld *h = &dst->held[i];
             *h = src->held[i];
-            h->node = dup_or_null(h->node); h->uuid = dup_or_null(h->uuid);
-            h->model = dup_or_null(h->model); h->mig_profile = dup_or_null(h->mig_profile);
-            h->ns = dup_or_null(h->ns); h->pod = dup_or_null(h->pod);
+            h->node = share_or_dup(src, h->node); h->uuid = share_or_dup(src, h->uuid);
+            h->model = share_or_dup(src, h->model); h->mig_profile = share_or_dup(src, h->mig_profile);
+            h->ns = share_or_dup(src, h->ns); h->pod = share_or_dup(src, h->pod);
         }
         dst->nheld = src->nheld;
     }
@@ -89,15 +98,16 @@ void usage_take_series(UsageData *dst, UsageData *src)
     src->nseries = src->series_points = 0;
     for (size_t i = 0; i < src->ngpus; i++) src->gpus[i].series = 0;
     for (size_t i = 0; i < src->npods; i++) src->pods[i].series = 0;
-    /* held: own copies of the strings (src's pool goes with src) */
+    /* held: the strings into dst's pool (src's pool goes with src); own copies when dst's pool
+     * is shared already (usage_intern) */
     if (!dst->nheld && src->nheld) {
         dst->held = xcalloc(src->nheld, sizeof *dst->held);
         for (size_t i = 0; i < src->nheld; i++) {
             UsageHeld *h = &dst->held[i];
             *h = src->held[i];
-            h->node = dup_or_null(h->node); h->uuid = dup_or_null(h->uuid);
-            h->model = dup_or_null(h->model); h->mig_profile = dup_or_null(h->mig_profile);
-            h->ns = dup_or_null(h->ns); h->pod = dup_or_null(h->pod);
+            h->node = usage_intern(dst, h->node); h->uuid = usage_intern(dst, h->uuid);
+            h->model = usage_intern(dst, h->model); h->mig_profile = usage_intern(dst, h->mig_profile);
+            h->ns = usage_intern(dst, h->ns); h->pod = usage_intern(dst, h->pod);
         }
         dst->nheld = src->nheld;
     }

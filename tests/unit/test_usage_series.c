@@ -1,6 +1,6 @@
 /* test_usage_series.c — the usage series' joins (model/usage.h): a device's rows, how long a
  * device and a pod have been idle, moving series to a refreshed UsageData and sharing them
- * between copies (top). */
+ * and the pool of interned strings between copies (top). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -137,9 +137,51 @@ static void test_copy_shares(void **state)
     usage_free(&r);
 }
 
+/* copies share the pool of interned strings (read-only from then on): pooled fields point
+ * into it, own strings are copied; each copy outlives the others (ASan: no use after free) */
+static void test_copy_shares_strings(void **state)
+{
+    (void)state;
+    UsageData a, b, c;
+    memset(&a, 0, sizeof a);
+    a.ngpus = 2;
+    a.gpus = xcalloc(2, sizeof *a.gpus);
+    for (int i = 0; i < 2; i++) {
+        a.gpus[i].node = usage_intern(&a, "gpu-node-1");
+        a.gpus[i].uuid = usage_intern(&a, i ? "GPU-b" : "GPU-a");
+        a.gpus[i].gpu = i;
+        a.gpus[i].mig_instance = -1;
+    }
+    a.gpus[1].pod = xstrdup("own-string");               /* a field's own malloc'd string */
+    a.nheld = 1;
+    a.held = xcalloc(1, sizeof *a.held);
+    a.held[0] = (UsageHeld){ .node = usage_intern(&a, "gpu-node-1"), .pod = usage_intern(&a, "p"),
+                             .mig_instance = -1 };
+    usage_intern_done(&a);
+    usage_copy(&b, &a);
+    assert_ptr_equal(b.gpus[0].node, a.gpus[0].node);     /* shared, not copied */
+    assert_ptr_equal(b.held[0].pod, a.held[0].pod);
+    assert_ptr_not_equal(b.gpus[1].pod, a.gpus[1].pod);   /* own strings are copied */
+    assert_string_equal(b.gpus[1].pod, "own-string");
+    /* a shared pool is not written: interning gives an own copy */
+    char *x = usage_intern(&b, "gpu-node-1");
+    assert_ptr_not_equal(x, a.gpus[0].node);
+    free(x);
+    usage_free(&a);
+    assert_string_equal(b.gpus[1].uuid, "GPU-b");
+    usage_copy(&c, &b);
+    usage_free(&b);
+    assert_string_equal(c.gpus[0].node, "gpu-node-1");
+    assert_string_equal(c.held[0].node, "gpu-node-1");
+    size_t n = usage_node_gpus(&c, "gpu-node-1", NULL, 0);
+    assert_int_equal(n, 2);
+    usage_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
-                                        cmocka_unit_test(test_copy_shares) };
+                                        cmocka_unit_test(test_copy_shares),
+                                        cmocka_unit_test(test_copy_shares_strings) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
