@@ -90,10 +90,29 @@ void usage_strings_share(UsageData *dst, const UsageData *src)
     dst->strings = s->strings;
 }
 
-void usage_free(UsageData *d)
+struct UsageRecordsShare { atomic_int refs; };
+
+void usage_records_share(UsageData *dst, const UsageData *src)
 {
-    if (!d) return;
-    usage_index_free(d->index);
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->records_share) {
+        s->records_share = xmalloc(sizeof *s->records_share);
+        atomic_init(&s->records_share->refs, 1);
+    }
+    atomic_fetch_add(&s->records_share->refs, 1);
+    dst->records_share = s->records_share;
+    dst->gpus = s->gpus; dst->ngpus = s->ngpus;
+    dst->pods = s->pods; dst->npods = s->npods;
+    dst->held = s->held; dst->nheld = s->nheld;
+}
+
+/* the records, freed by the last of the copies sharing them (before the pool: their own
+ * strings are told from the pool's) */
+static void records_release(UsageData *d)
+{
+    struct UsageRecordsShare *sh = d->records_share;
+    if (sh && atomic_fetch_sub(&sh->refs, 1) != 1) return;
+    free(sh);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
     for (size_t i = 0; i < d->nheld; i++) {
@@ -102,9 +121,17 @@ void usage_free(UsageData *d)
         field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
     }
     free(d->held);
+    free(d->gpus); free(d->pods);
+}
+
+void usage_free(UsageData *d)
+{
+    if (!d) return;
+    usage_index_free(d->index);
+    records_release(d);
     series_release(d);
     strings_release(d);
-    free(d->gpus); free(d->pods); free(d->source); free(d->detail);
+    free(d->source); free(d->detail);
     strvec_free(&d->warnings);
     memset(d, 0, sizeof *d);
 }

@@ -131,14 +131,17 @@ static void test_copy_shares(void **state)
     r.gpus = xcalloc(1, sizeof *r.gpus);
     r.gpus[0] = rec("n1", 1, -1, "GPU-b", NULL, NULL, 0);
     usage_take_series(&r, &c);
+    assert_null(usage_util_series(&c, &c.gpus[0]));          /* c has none now */
+    assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);  /* the records c shares: unchanged */
     usage_free(&c);
     usage_free(&b);
     assert_true(usage_util_series(&r, &r.gpus[0])[3] == 80);
     usage_free(&r);
 }
 
-/* copies share the pool of interned strings (read-only from then on): pooled fields point
- * into it, own strings are copied; each copy outlives the others (ASan: no use after free) */
+/* copies share the records and the pool of interned strings (read-only from then on), own
+ * strings and pooled ones alike; each copy outlives the others (ASan: no use after free, no
+ * double free, no leak) */
 static void test_copy_shares_strings(void **state)
 {
     (void)state;
@@ -159,20 +162,23 @@ static void test_copy_shares_strings(void **state)
                              .mig_instance = -1 };
     usage_intern_done(&a);
     usage_copy(&b, &a);
-    assert_ptr_equal(b.gpus[0].node, a.gpus[0].node);     /* shared, not copied */
-    assert_ptr_equal(b.held[0].pod, a.held[0].pod);
-    assert_ptr_not_equal(b.gpus[1].pod, a.gpus[1].pod);   /* own strings are copied */
-    assert_string_equal(b.gpus[1].pod, "own-string");
+    assert_ptr_equal(b.gpus, a.gpus);                     /* shared, not copied */
+    assert_ptr_equal(b.held, a.held);
+    assert_int_equal(b.ngpus, 2);
+    assert_int_equal(b.nheld, 1);
+    assert_ptr_equal(b.gpus[0].node, a.gpus[0].node);
     /* a shared pool is not written: interning gives an own copy */
     char *x = usage_intern(&b, "gpu-node-1");
     assert_ptr_not_equal(x, a.gpus[0].node);
     free(x);
     usage_free(&a);
     assert_string_equal(b.gpus[1].uuid, "GPU-b");
+    assert_string_equal(b.gpus[1].pod, "own-string");
     usage_copy(&c, &b);
     usage_free(&b);
     assert_string_equal(c.gpus[0].node, "gpu-node-1");
     assert_string_equal(c.held[0].node, "gpu-node-1");
+    assert_string_equal(c.gpus[1].pod, "own-string");
     size_t n = usage_node_gpus(&c, "gpu-node-1", NULL, 0);
     assert_int_equal(n, 2);
     usage_free(&c);
