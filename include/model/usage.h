@@ -91,6 +91,10 @@ typedef struct UsageData {
     UsageHeld *held; size_t nheld;   /* per (device, pod) over the window, sorted by ns, pod */
     struct UsageSeriesShare *series_share;  /* private: the series arrays are shared by copies
                                  * (usage_copy) and freed with the last; NULL = d's own */
+    struct UsageStringsShare *strings_share;  /* private: the pool (strings) is shared the same
+                                 * way by copies, read-only once shared; NULL = d's own */
+    struct UsageRecordsShare *records_share;  /* private: so are the records (gpus, pods, held):
+                                 * read-only once shared; NULL = d's own */
 } UsageData;
 
 #define USAGE_SERIES_MAX 64     /* points per series at most (60 cover a window) */
@@ -124,13 +128,16 @@ typedef struct UsageSnapshot {
 
 void usage_clear(UsageData *d);
 void usage_snapshot_free(UsageSnapshot *s);   /* and s itself */
-/* dst = a deep copy of src (dst's previous contents are not freed); the series arrays, which
- * never change once filled, are shared (counted, thread-safe), not copied */
+/* dst = a copy of src (dst's previous contents are not freed); the records, the series arrays
+ * and the pool of interned strings, which never change once filled, are shared (counted,
+ * thread-safe), not copied: neither src nor dst is changed afterwards (but freed, in any order,
+ * and usage_take_series's src); the index of the joins is each copy's own */
 void usage_copy(UsageData *dst, const UsageData *src);
 /* The series and held times of src moved to dst, whose records are linked to src's rows by
  * device (node, gpu index, GPU_I_ID, UUID): for a refresh that reads the instant values again
- * but keeps series fetched shortly before (top).  dst's own series, if any, are kept instead.
- * src keeps its records, without series. */
+ * but keeps series fetched shortly before (top).  dst's own series, if any, are kept instead;
+ * nothing is done when dst's records are shared (a copy's).  src keeps its records, without
+ * series. */
 void usage_take_series(UsageData *dst, UsageData *src);
 /* For the sources filling records: the UsageData's one copy of s (NULL for NULL), so that
  * memory follows the distinct node, model, UUID and pod names, not the records (every device

@@ -103,10 +103,17 @@ void *top_fetch(void *ctx, bool full, Error *err)
             MetricsQuery q = { 3600, 5, 95, false, series_due };
             UsageData prev = s->usage;
             bool had = s->have_usage;
+            if (had && series_due) {          /* nothing of it is kept: gone before the new */
+                usage_clear(&prev);
+                had = false;
+            }
             metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
             if (series_due) s->series_mono = mono_seconds();
             else if (had) usage_take_series(&s->usage, &prev);
             if (had) usage_clear(&prev);
+#ifdef __GLIBC__
+            malloc_trim(0);                   /* the answers parsed are gone: give them back */
+#endif
             s->have_usage = true;
             s->metrics_mono = mono_seconds();
             s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;

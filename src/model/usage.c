@@ -12,6 +12,7 @@
 char *usage_intern(UsageData *d, const char *s)
 {
     if (!s) return NULL;
+    if (d->strings_share) return xstrdup(s);    /* a shared pool is read-only: an own copy */
     if (!d->strings) d->strings = strarena_new();
     return strarena_intern(d->strings, s);
 }
@@ -62,10 +63,56 @@ void usage_series_share(UsageData *dst, const UsageData *src)
     dst->series_mem = s->series_mem;
 }
 
-void usage_clear(UsageData *d)
+struct UsageStringsShare { atomic_int refs; };
+
+static void strings_release(UsageData *d)
 {
-    if (!d) return;
-    usage_index_free(d->index);
+    struct UsageStringsShare *sh = d->strings_share;
+    if (!sh) strarena_free(d->strings);
+    else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+        strarena_free(d->strings);
+        free(sh);
+    }
+    d->strings_share = NULL;
+    d->strings = NULL;
+}
+
+void usage_strings_share(UsageData *dst, const UsageData *src)
+{
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->strings) return;
+    if (!s->strings_share) {
+        s->strings_share = xmalloc(sizeof *s->strings_share);
+        atomic_init(&s->strings_share->refs, 1);
+    }
+    atomic_fetch_add(&s->strings_share->refs, 1);
+    dst->strings_share = s->strings_share;
+    dst->strings = s->strings;
+}
+
+struct UsageRecordsShare { atomic_int refs; };
+
+void usage_records_share(UsageData *dst, const UsageData *src)
+{
+    UsageData *s = (UsageData *)src;          /* only its sharing record is made */
+    if (!s->records_share) {
+        s->records_share = xmalloc(sizeof *s->records_share);
+        atomic_init(&s->records_share->refs, 1);
+    }
+    atomic_fetch_add(&s->records_share->refs, 1);
+    dst->records_share = s->records_share;
+    dst->gpus = s->gpus; dst->ngpus = s->ngpus;
+    dst->pods = s->pods; dst->npods = s->npods;
+    dst->held = s->held; dst->nheld = s->nheld;
+}
+
+/* the records, freed by the last of the copies sharing them (before the pool: their own
+ * strings are told from the pool's) */
+static void records_release(UsageData *d)
+{
+    struct UsageRecordsShare *sh = d->records_share;
+    if (sh && atomic_fetch_sub(&sh->refs, 1) != 1) return;
+    free(sh);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
     for (size_t i = 0; i < d->nheld; i++) {
@@ -74,9 +121,17 @@ void usage_clear(UsageData *d)
         field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
     }
     free(d->held);
+    free(d->gpus); free(d->pods);
+}
+
+void usage_clear(UsageData *d)
+{
+    if (!d) return;
+    usage_index_free(d->index);
+    records_release(d);
     series_release(d);
-    strarena_free(d->strings);
-    free(d->gpus); free(d->pods); free(d->source); free(d->detail);
+    strings_release(d);
+    free(d->source); free(d->detail);
     strvec_clear(&d->warnings);
     memset(d, 0, sizeof *d);
 }

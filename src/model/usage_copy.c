@@ -1,5 +1,6 @@
-/* usage_copy.c — a deep copy of UsageData (usage.h), for a view that keeps showing the last
- * metrics while the cluster under them changes (top between metrics refreshes). */
+/* usage_copy.c — a copy of UsageData (usage.h), for a view that keeps showing the last
+ * metrics while the cluster under them changes (top between metrics refreshes): the records,
+ * strings and series are shared by the copies (usage.c counts them), not copied. */
 #include "model/usage.h"
 #include "usage_int.h"
 #include <stdlib.h>
@@ -7,30 +8,12 @@
 
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
-static GpuUsage *copy_records(const GpuUsage *src, size_t n)
-{
-    if (!n) return NULL;
-    GpuUsage *out = xcalloc(n, sizeof *out);
-    for (size_t i = 0; i < n; i++) {
-        out[i] = src[i];
-        out[i].node = dup_or_null(src[i].node);
-        out[i].uuid = dup_or_null(src[i].uuid);
-        out[i].model = dup_or_null(src[i].model);
-        out[i].mig_profile = dup_or_null(src[i].mig_profile);
-        out[i].ns = dup_or_null(src[i].ns);
-        out[i].pod = dup_or_null(src[i].pod);
-        out[i].container = dup_or_null(src[i].container);
-    }
-    return out;
-}
-
 void usage_copy(UsageData *dst, const UsageData *src)
 {
     memset(dst, 0, sizeof *dst);
-    dst->gpus = copy_records(src->gpus, src->ngpus);
-    dst->ngpus = src->ngpus;
-    dst->pods = copy_records(src->pods, src->npods);
-    dst->npods = src->npods;
+    /* the records and the pool their strings are in are shared: nothing of them is copied */
+    usage_strings_share(dst, src);
+    usage_records_share(dst, src);
     dst->source = dup_or_null(src->source);
     dst->detail = dup_or_null(src->detail);
     dst->window_s = src->window_s;
@@ -47,22 +30,11 @@ void usage_copy(UsageData *dst, const UsageData *src)
         usage_series_share(dst, src);          /* 10 MB at 20,000 devices: not copied */
     else
         dst->nseries = dst->series_points = 0;
-    if (src->nheld) {
-        dst->held = xcalloc(src->nheld, sizeof *dst->held);
-        for (size_t i = 0; i < src->nheld; i++) {
-            UsageHeld *h = &dst->held[i];
-            *h = src->held[i];
-            h->node = dup_or_null(h->node); h->uuid = dup_or_null(h->uuid);
-            h->model = dup_or_null(h->model); h->mig_profile = dup_or_null(h->mig_profile);
-            h->ns = dup_or_null(h->ns); h->pod = dup_or_null(h->pod);
-        }
-        dst->nheld = src->nheld;
-    }
 }
 
 void usage_take_series(UsageData *dst, UsageData *src)
 {
-    if (dst->nseries || !src->nseries) return;
+    if (dst->nseries || !src->nseries || dst->records_share) return;
     for (int pass = 0; pass < 2; pass++) {
         GpuUsage *recs = pass ? dst->pods : dst->gpus;
         size_t n = pass ? dst->npods : dst->ngpus;
@@ -86,18 +58,21 @@ void usage_take_series(UsageData *dst, UsageData *src)
     dst->nseries = src->nseries; dst->series_points = src->series_points;
     dst->series_start = src->series_start; dst->series_step = src->series_step;
     src->series_util = src->series_mem = NULL;
-    src->nseries = src->series_points = 0;
-    for (size_t i = 0; i < src->ngpus; i++) src->gpus[i].series = 0;
-    for (size_t i = 0; i < src->npods; i++) src->pods[i].series = 0;
-    /* held: own copies of the strings (src's pool goes with src) */
+    src->nseries = src->series_points = 0;      /* its records' rows now name nothing */
+    if (!src->records_share) {                  /* shared records are not written */
+        for (size_t i = 0; i < src->ngpus; i++) src->gpus[i].series = 0;
+        for (size_t i = 0; i < src->npods; i++) src->pods[i].series = 0;
+    }
+    /* held: the strings into dst's pool (src's pool goes with src); own copies when dst's pool
+     * is shared already (usage_intern) */
     if (!dst->nheld && src->nheld) {
         dst->held = xcalloc(src->nheld, sizeof *dst->held);
         for (size_t i = 0; i < src->nheld; i++) {
             UsageHeld *h = &dst->held[i];
             *h = src->held[i];
-            h->node = dup_or_null(h->node); h->uuid = dup_or_null(h->uuid);
-            h->model = dup_or_null(h->model); h->mig_profile = dup_or_null(h->mig_profile);
-            h->ns = dup_or_null(h->ns); h->pod = dup_or_null(h->pod);
+            h->node = usage_intern(dst, h->node); h->uuid = usage_intern(dst, h->uuid);
+            h->model = usage_intern(dst, h->model); h->mig_profile = usage_intern(dst, h->mig_profile);
+            h->ns = usage_intern(dst, h->ns); h->pod = usage_intern(dst, h->pod);
         }
         dst->nheld = src->nheld;
     }

@@ -5,4 +5,10 @@
 
 /* dst's series arrays become src's, shared and counted (freed by the last usage_clear) */
 void usage_series_share(UsageData *dst, const UsageData *src);
+/* dst's pool of interned strings becomes src's, shared and counted the same way (read-only:
+ * usage_intern on either gives own copies from then on) */
+void usage_strings_share(UsageData *dst, const UsageData *src);
+/* dst's records (gpus, pods, held) become src's, shared and counted the same way: read-only;
+ * freed by the last usage_clear (dst shares src's pool too, which their strings are in) */
+void usage_records_share(UsageData *dst, const UsageData *src);
 #endif

@@ -159,6 +159,13 @@ static char *get_str(const cJSON *o, const char *k)
     return v ? xstrdup(v) : NULL;
 }
 
+/* a record's string as the usage's pooled copy (usage_intern): one copy per distinct node,
+ * UUID, model and pod name, not seven per record */
+static char *pool_str(UsageData *d, const cJSON *o, const char *k)
+{
+    return usage_intern(d, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k)));
+}
+
 static double get_num(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -171,18 +178,18 @@ static int get_int(const cJSON *o, const char *k, int dflt)
     return cJSON_IsNumber(v) && v->valuedouble >= -1e9 && v->valuedouble <= 1e9 ? (int)v->valuedouble : dflt;
 }
 
-static void read_gpu(GpuUsage *u, const cJSON *o)
+static void read_gpu(UsageData *d, GpuUsage *u, const cJSON *o)
 {
     memset(u, 0, sizeof *u);
-    u->node = get_str(o, "node");
+    u->node = pool_str(d, o, "node");
     u->gpu = get_int(o, "gpu", 0);
-    u->uuid = get_str(o, "uuid");
-    u->model = get_str(o, "model");
-    u->mig_profile = get_str(o, "migProfile");
+    u->uuid = pool_str(d, o, "uuid");
+    u->model = pool_str(d, o, "model");
+    u->mig_profile = pool_str(d, o, "migProfile");
     u->mig_instance = get_int(o, "migInstance", -1);
-    u->ns = get_str(o, "namespace");
-    u->pod = get_str(o, "pod");
-    u->container = get_str(o, "container");
+    u->ns = pool_str(d, o, "namespace");
+    u->pod = pool_str(d, o, "pod");
+    u->container = pool_str(d, o, "container");
     u->mem_used_mib = get_num(o, "memUsedMiB");
     u->mem_total_mib = get_num(o, "memTotalMiB");
     u->util = get_num(o, "util");
@@ -220,14 +227,14 @@ static void read_held(UsageSnapshot *s, const cJSON *o)
     ARRAY_GROW(d->held, d->nheld, s->capheld);
     UsageHeld *h = &d->held[d->nheld++];
     memset(h, 0, sizeof *h);
-    h->node = get_str(o, "node");
+    h->node = pool_str(d, o, "node");
     h->gpu = get_int(o, "gpu", 0);
-    h->uuid = get_str(o, "uuid");
-    h->model = get_str(o, "model");
-    h->mig_profile = get_str(o, "migProfile");
+    h->uuid = pool_str(d, o, "uuid");
+    h->model = pool_str(d, o, "model");
+    h->mig_profile = pool_str(d, o, "migProfile");
     h->mig_instance = get_int(o, "migInstance", -1);
-    h->ns = get_str(o, "namespace");
-    h->pod = get_str(o, "pod");
+    h->ns = pool_str(d, o, "namespace");
+    h->pod = pool_str(d, o, "pod");
     h->held_s = get_num(o, "heldSeconds");
     h->idle_s = get_num(o, "idleSeconds");
     h->share_s = get_num(o, "shareSeconds");
@@ -277,11 +284,11 @@ void snapshot_usage_ingest(Cluster *c, const cJSON *item)
         UsageData *d = &s->devices;
         if (str_eq(of, "device")) {
             ARRAY_GROW(d->gpus, d->ngpus, s->capgpus);
-            read_gpu(&d->gpus[d->ngpus], item);
+            read_gpu(d, &d->gpus[d->ngpus], item);
             read_series(s, &d->gpus[d->ngpus++], item);
         } else if (str_eq(of, "pod")) {
             ARRAY_GROW(d->pods, d->npods, s->cappods);
-            read_gpu(&d->pods[d->npods++], item);
+            read_gpu(d, &d->pods[d->npods++], item);
         }
     } else if (strcmp(kind, "GPUHeld") == 0) {
         read_held(s, item);
@@ -389,8 +396,9 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         free(all);
     }
     if (d->nseries) {
-        data->series_util = d->series_util;
-        data->series_mem = d->series_mem;
+        /* the reader's spare capacity is given back */
+        data->series_util = xrealloc(d->series_util, d->nseries * d->series_points * sizeof(float));
+        data->series_mem = xrealloc(d->series_mem, d->nseries * d->series_points * sizeof(float));
         data->nseries = d->nseries;
         data->series_points = d->series_points;
         data->series_start = d->series_start;
@@ -407,6 +415,9 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
     data->ngpus = d->ngpus;
     data->pods = d->pods;
     data->npods = d->npods;
+    data->strings = d->strings;           /* the pool the records' strings are in goes with them */
+    d->strings = NULL;
+    usage_intern_done(data);
     d->gpus = d->pods = NULL;
     d->ngpus = d->npods = s->capgpus = s->cappods = 0;
     s->have_devices = false;

@@ -1,6 +1,6 @@
 /* test_usage_series.c — the usage series' joins (model/usage.h): a device's rows, how long a
  * device and a pod have been idle, moving series to a refreshed UsageData and sharing them
- * between copies (top). */
+ * and the pool of interned strings between copies (top). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -131,15 +131,63 @@ static void test_copy_shares(void **state)
     r.gpus = xcalloc(1, sizeof *r.gpus);
     r.gpus[0] = rec("n1", 1, -1, "GPU-b", NULL, NULL, 0);
     usage_take_series(&r, &c);
+    assert_null(usage_util_series(&c, &c.gpus[0]));          /* c has none now */
+    assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);  /* the records c shares: unchanged */
     usage_clear(&c);
     usage_clear(&b);
     assert_true(usage_util_series(&r, &r.gpus[0])[3] == 80);
     usage_clear(&r);
 }
 
+/* copies share the records and the pool of interned strings (read-only from then on), own
+ * strings and pooled ones alike; each copy outlives the others (ASan: no use after free, no
+ * double free, no leak) */
+static void test_copy_shares_strings(void **state)
+{
+    (void)state;
+    UsageData a, b, c;
+    memset(&a, 0, sizeof a);
+    a.ngpus = 2;
+    a.gpus = xcalloc(2, sizeof *a.gpus);
+    for (int i = 0; i < 2; i++) {
+        a.gpus[i].node = usage_intern(&a, "gpu-node-1");
+        a.gpus[i].uuid = usage_intern(&a, i ? "GPU-b" : "GPU-a");
+        a.gpus[i].gpu = i;
+        a.gpus[i].mig_instance = -1;
+    }
+    a.gpus[1].pod = xstrdup("own-string");               /* a field's own malloc'd string */
+    a.nheld = 1;
+    a.held = xcalloc(1, sizeof *a.held);
+    a.held[0] = (UsageHeld){ .node = usage_intern(&a, "gpu-node-1"), .pod = usage_intern(&a, "p"),
+                             .mig_instance = -1 };
+    usage_intern_done(&a);
+    usage_copy(&b, &a);
+    assert_ptr_equal(b.gpus, a.gpus);                     /* shared, not copied */
+    assert_ptr_equal(b.held, a.held);
+    assert_int_equal(b.ngpus, 2);
+    assert_int_equal(b.nheld, 1);
+    assert_ptr_equal(b.gpus[0].node, a.gpus[0].node);
+    /* a shared pool is not written: interning gives an own copy */
+    char *x = usage_intern(&b, "gpu-node-1");
+    assert_ptr_not_equal(x, a.gpus[0].node);
+    free(x);
+    usage_clear(&a);
+    assert_string_equal(b.gpus[1].uuid, "GPU-b");
+    assert_string_equal(b.gpus[1].pod, "own-string");
+    usage_copy(&c, &b);
+    usage_clear(&b);
+    assert_string_equal(c.gpus[0].node, "gpu-node-1");
+    assert_string_equal(c.held[0].node, "gpu-node-1");
+    assert_string_equal(c.gpus[1].pod, "own-string");
+    size_t n = usage_node_gpus(&c, "gpu-node-1", NULL, 0);
+    assert_int_equal(n, 2);
+    usage_clear(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
-                                        cmocka_unit_test(test_copy_shares) };
+                                        cmocka_unit_test(test_copy_shares),
+                                        cmocka_unit_test(test_copy_shares_strings) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
