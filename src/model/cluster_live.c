@@ -10,8 +10,10 @@
  * Memory: at 150,000 pods the records are most of what the incremental path adds, so they
  * are small: one slot of an open-addressing table holding the 64-bit hash of "ns/name" (two
  * different pods colliding among 10^6 has a chance near 10^-8), the node as an index into a
- * table of node names, cpu and memory as numbers, and a list only for the rare other
- * resources (hugepages, ephemeral-storage, extended resources): 40 bytes a pod.
+ * table of node names, cpu (milli) and memory (bytes, in a unit the value is a whole multiple
+ * of) in 32 bits each, and a list only for the rare other resources (hugepages,
+ * ephemeral-storage, extended resources) or values those 32 bits cannot hold, found by an
+ * index: 24 bytes a pod.
  */
 #include "model/cluster_live.h"
 #include "cluster_int.h"
@@ -27,8 +29,9 @@
 typedef struct {
     uint64_t key;            /* hash of "ns/name"; 0 = empty slot */
     uint32_t node;           /* index into PlainTable.nodes */
-    int64_t cpu, mem;        /* milli-units */
-    ResourceList *extra;     /* other resources, NULL when none */
+    uint32_t extra;          /* 1 + index into PlainTable.extras, 0 when none */
+    uint32_t cpu;            /* milli-cpu */
+    uint32_t mem;            /* memory: see mem_pack */
 } PlainRec;
 
 typedef struct {
@@ -36,7 +39,31 @@ typedef struct {
     size_t cap, n;           /* cap a power of two, n <= 3/4 cap */
     char **nodes; size_t nnodes, capnodes;
     StrMap *node_ids;        /* node name -> index + 1 */
+    ResourceList **extras; size_t nextras, capextras;   /* the records' lists; NULL = free */
+    uint32_t *free_extras; size_t nfree, capfree;       /* free indices of extras */
 } PlainTable;
+
+/* Memory in 32 bits: the top two bits the unit (bytes, 1000 bytes, KiB, MiB), the other 30
+ * the count; false when m (milli-bytes) is no whole number of one of those units below 2^30
+ * (the record then keeps cpu and memory in its list) */
+static const uint64_t MEM_UNIT[4] = { 1, 1000, 1024, 1024 * 1024 };
+
+static bool mem_pack(int64_t m, uint32_t *out)
+{
+    if (m < 0 || m % 1000) return false;
+    uint64_t b = (uint64_t)(m / 1000);
+    for (uint32_t u = 0; u < 4; u++)
+        if (b % MEM_UNIT[u] == 0 && b / MEM_UNIT[u] < (1u << 30)) {
+            *out = (u << 30) | (uint32_t)(b / MEM_UNIT[u]);
+            return true;
+        }
+    return false;
+}
+
+static int64_t mem_unpack(uint32_t v)
+{
+    return (int64_t)((uint64_t)(v & ((1u << 30) - 1)) * MEM_UNIT[v >> 30] * 1000);
+}
 
 typedef struct ClusterLive {
     PlainTable plain;       /* pods without GPUs holding resources: what each adds */
@@ -56,7 +83,9 @@ static void extra_free(ResourceList *l)
 
 static void plain_release(PlainTable *t)
 {
-    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) extra_free(t->slots[i].extra);
+    for (size_t i = 0; i < t->nextras; i++) extra_free(t->extras[i]);
+    free(t->extras);
+    free(t->free_extras);
     free(t->slots);
     for (size_t i = 0; i < t->nnodes; i++) free(t->nodes[i]);
     free(t->nodes);
@@ -129,12 +158,35 @@ static bool plain_take(PlainTable *t, uint64_t key, PlainRec *out)
     return true;
 }
 
+/* a list kept for a record: its index + 1 */
+static uint32_t extra_put(PlainTable *t, ResourceList *l)
+{
+    size_t i;
+    if (t->nfree) i = t->free_extras[--t->nfree];
+    else {
+        ARRAY_GROW(t->extras, t->nextras, t->capextras);
+        i = t->nextras++;
+    }
+    t->extras[i] = l;
+    return (uint32_t)(i + 1);
+}
+
+/* the record's list freed and its index given back */
+static void extra_drop(PlainTable *t, uint32_t extra)
+{
+    if (!extra) return;
+    extra_free(t->extras[extra - 1]);
+    t->extras[extra - 1] = NULL;
+    ARRAY_GROW(t->free_extras, t->nfree, t->capfree);
+    t->free_extras[t->nfree++] = extra - 1;
+}
+
 /* rec's resources as a list (the caller frees it) */
-static void rec_requests(const PlainRec *r, ResourceList *out)
+static void rec_requests(const PlainTable *t, const PlainRec *r, ResourceList *out)
 {
     if (r->cpu) rlist_add(out, "cpu", r->cpu);
-    if (r->mem) rlist_add(out, "memory", r->mem);
-    if (r->extra) rlist_add_all(out, r->extra);
+    if (r->mem) rlist_add(out, "memory", mem_unpack(r->mem));
+    if (r->extra) rlist_add_all(out, t->extras[r->extra - 1]);
 }
 
 static void node_usage_free(void *v)
@@ -171,18 +223,31 @@ void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const
                              const ResourceList *req)
 {
     PlainTable *t = &c->live->plain;
-    PlainRec r = { pod_hash(ns, name), node_id(t, node), 0, 0, NULL };
+    PlainRec r = { pod_hash(ns, name), node_id(t, node), 0, 0, 0 };
+    int64_t cpu = 0, mem = 0;
+    bool others = false;
     for (size_t i = 0; i < req->n; i++) {
         const ResourceEntry *e = &req->items[i];
-        if (str_eq(e->name, "cpu")) r.cpu += e->milli;
-        else if (str_eq(e->name, "memory")) r.mem += e->milli;
-        else {
-            if (!r.extra) r.extra = xcalloc(1, sizeof *r.extra);
-            rlist_add(r.extra, e->name, e->milli);
+        if (str_eq(e->name, "cpu")) cpu += e->milli;
+        else if (str_eq(e->name, "memory")) mem += e->milli;
+        else others = true;
+    }
+    bool packed = cpu >= 0 && (uint64_t)cpu <= UINT32_MAX && mem_pack(mem, &r.mem);
+    if (packed) r.cpu = (uint32_t)cpu;
+    else r.mem = 0;
+    if (others || !packed) {
+        /* the list gets what rec_requests would have added, in the same order */
+        ResourceList *l = xcalloc(1, sizeof *l);
+        if (!packed && cpu) rlist_add(l, "cpu", cpu);
+        if (!packed && mem) rlist_add(l, "memory", mem);
+        for (size_t i = 0; i < req->n; i++) {
+            const ResourceEntry *e = &req->items[i];
+            if (!str_eq(e->name, "cpu") && !str_eq(e->name, "memory")) rlist_add(l, e->name, e->milli);
         }
+        r.extra = extra_put(t, l);
     }
     PlainRec old;
-    if (plain_take(t, r.key, &old)) extra_free(old.extra);
+    if (plain_take(t, r.key, &old)) extra_drop(t, old.extra);
     if ((t->n + 1) * 4 > t->cap * 3) plain_grow(t);
     *plain_slot(t, r.key) = r;
     t->n++;
@@ -287,13 +352,13 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
         NodeUsage *u = cluster_pending_usage(c, pnode);
         if (u) {
             ResourceList req = RESOURCE_LIST_INIT;
-            rec_requests(&pr, &req);
+            rec_requests(&l->plain, &pr, &req);
             for (size_t i = 0; i < req.n; i++) rlist_add(&u->requested, req.items[i].name, -req.items[i].milli);
             rlist_clear(&req);
             u->pods--;
         }
         *node = xstrdup(pnode);
-        extra_free(pr.extra);
+        extra_drop(&l->plain, pr.extra);
         return true;
     }
     const char *dns = ns && *ns ? ns : "default";

@@ -167,7 +167,9 @@ TM kill-session -t live2
 expect_of "$T/scoped.json" -l "$SEL"
 GPU4=$EXP_GPU PEND4=$EXP_PENDING
 start_shell snap
-keys snap "$KGPU_BIN top --snapshot $FIX -n ml-inference -l $SEL; echo TOP-EXIT=\$?" Enter
+# from the fixture's directory: the header names the file as given, and a long checkout path
+# would push "nodes: SEL" past the 200 columns
+keys snap "cd '$(dirname "$FIX")' && $KGPU_BIN top --snapshot $(basename "$FIX") -n ml-inference -l $SEL; echo TOP-EXIT=\$?" Enter
 MSG="--snapshot -n -l: starts"; check_ok wait_re snap "pods: ml-inference  nodes: nvidia\.com/gpu\.product=NVIDIA-H100" 15
 MSG="--snapshot -n -l: allocation as status -l of the namespace's pods ($GPU4)"; check_ok wait_re snap " gpu $GPU4/" 10
 check_match "$SCREEN" "Pending $PEND4 " "--snapshot -n -l: pending count ($PEND4)"

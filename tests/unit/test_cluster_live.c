@@ -54,6 +54,18 @@ static cJSON *pod_json(const World *w, int i)
     if (w->pod_gpus[i]) snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"nvidia.com/gpu\":\"%d\"}", w->pod_cpu[i], w->pod_gpus[i]);
     else if (i % 5 == 0)            /* a resource besides cpu and memory (kept apart) */
         snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"ephemeral-storage\":\"%dMi\"}", w->pod_cpu[i], w->pod_cpu[i]);
+    else if (i % 7 == 1)            /* memory in decimal units (no whole number of KiB) */
+        snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"memory\":\"%dM\"}", w->pod_cpu[i], w->pod_cpu[i] / 10 + 1);
+    else if (i % 7 == 2)            /* memory in odd bytes, some over 1 GiB */
+        snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"memory\":\"%lld\"}", w->pod_cpu[i],
+                 (long long)w->pod_cpu[i] * 1000003);
+    else if (i % 7 == 3)            /* memory with a fraction of a byte */
+        snprintf(res, sizeof res, "{\"memory\":\"%dm\"}", w->pod_cpu[i] * 3 + 1);
+    else if (i % 7 == 4)            /* cpu and memory beyond 32 bits of milli-cpu and of MiB */
+        snprintf(res, sizeof res, "{\"cpu\":\"%d\",\"memory\":\"%dPi\"}", w->pod_cpu[i] * 10000, w->pod_cpu[i]);
+    else if (i % 7 == 6)            /* memory in Ti and Gi */
+        snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"memory\":\"%dTi\",\"hugepages-2Mi\":\"%dGi\"}",
+                 w->pod_cpu[i], w->pod_cpu[i] / 1000 + 1, w->pod_cpu[i] / 1000 + 1);
     else snprintf(res, sizeof res, "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}", w->pod_cpu[i], w->pod_cpu[i] / 10 + 1);
     const char *phase = w->pod_done[i] ? "Succeeded" : w->pod_node[i] >= 0 ? "Running" : "Pending";
     char buf[1024];
