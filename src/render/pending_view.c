@@ -9,6 +9,7 @@
 #include "render/pending_view.h"
 #include "render/custom_columns.h"
 #include "render/jsonpath.h"
+#include "render/sort_field.h"
 #include "render/render_explain.h"
 #include <cjson/cJSON.h>
 #include "render/text.h"
@@ -23,7 +24,7 @@
 
 typedef enum { F_NAMESPACE, F_NAME, F_CREATED, F_PRIORITY, F_VERDICT } Field;
 
-static const struct { const char *path; Field f; } fields[] = {
+static const SortFieldName fields[] = {
     { ".metadata.namespace", F_NAMESPACE }, { ".namespace", F_NAMESPACE },
     { ".metadata.name", F_NAME },           { ".name", F_NAME },
     { ".metadata.creationTimestamp", F_CREATED },
@@ -33,36 +34,11 @@ static const struct { const char *path; Field f; } fields[] = {
 const char pending_sort_fields_help[] =
     ".metadata.namespace, .metadata.name, .metadata.creationTimestamp, .spec.priority, .verdict";
 
-static int field_of(const char *path)
-{
-    if (!path) return -1;
-    size_t n = strlen(path);
-    if (n > 2 && path[0] == '{' && path[n - 1] == '}') {      /* kubectl also takes "{.path}" */
-        char inner[64];
-        if (n - 2 >= sizeof inner) return -1;
-        memcpy(inner, path + 1, n - 2);
-        inner[n - 2] = '\0';
-        return field_of(inner);
-    }
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (strcmp(fields[i].path, path) == 0) return (int)fields[i].f;
-    return -1;
-}
+#define NFIELDS (sizeof fields / sizeof *fields)
+static int field_of(const char *path) { return sort_field_lookup(fields, NFIELDS, path); }
+static JsonPath *sort_path(const char *path) { return sort_field_jsonpath(fields, NFIELDS, path); }
 
-/* any other path: a JSONPath into a pod of -o json (render/jsonpath.h), or NULL */
-static JsonPath *sort_path(const char *path)
-{
-    Error err = { 0 };
-    return path && *path && field_of(path) < 0 ? jsonpath_compile(path, &err) : NULL;
-}
-
-bool pending_sort_field_known(const char *path)
-{
-    if (field_of(path) >= 0) return true;
-    JsonPath *p = sort_path(path);
-    jsonpath_free(p);
-    return p != NULL;
-}
+bool pending_sort_field_known(const char *path) { return sort_field_known(fields, NFIELDS, path); }
 
 bool pending_sort_is_path(const char *path) { return path && field_of(path) < 0; }
 

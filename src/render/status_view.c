@@ -11,6 +11,7 @@
 #include "render/table.h"
 #include "render/custom_columns.h"
 #include "render/jsonpath.h"
+#include "render/sort_field.h"
 #include "util/error.h"
 #include <cjson/cJSON.h>
 #include "render/text.h"
@@ -24,7 +25,7 @@
 typedef enum { F_NAME, F_PRODUCT, F_PHYSICAL, F_MEM_PER_GPU, F_MEM, F_ALLOCATED, F_ALLOCATABLE, F_MEM_USED,
                F_UTIL, F_READY } SortField;
 
-static const struct { const char *path; SortField f; } fields[] = {
+static const SortFieldName fields[] = {
     { ".metadata.name", F_NAME },     { ".name", F_NAME },
     { ".product", F_PRODUCT },        { ".physicalGPUs", F_PHYSICAL },
     { ".gpuMemoryPerGPUMiB", F_MEM_PER_GPU }, { ".gpuMemoryMiB", F_MEM },
@@ -37,37 +38,11 @@ const char status_sort_fields_help[] =
     ".metadata.name, .product, .physicalGPUs, .gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, "
     ".memoryUsedMiB, .utilization, .ready";
 
-static int field_of(const char *path)
-{
-    if (!path) return -1;
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (strcmp(fields[i].path, path) == 0) return (int)fields[i].f;
-    /* kubectl also takes "{.name}" */
-    size_t n = strlen(path);
-    if (n > 2 && path[0] == '{' && path[n - 1] == '}') {
-        char inner[64];
-        if (n - 2 >= sizeof inner) return -1;
-        memcpy(inner, path + 1, n - 2);
-        inner[n - 2] = '\0';
-        return field_of(inner);
-    }
-    return -1;
-}
+#define NFIELDS (sizeof fields / sizeof *fields)
+static int field_of(const char *path) { return sort_field_lookup(fields, NFIELDS, path); }
+static JsonPath *sort_path(const char *path) { return sort_field_jsonpath(fields, NFIELDS, path); }
 
-/* a JSONPath of the subset custom columns take (render/jsonpath.h), or NULL */
-static JsonPath *sort_path(const char *path)
-{
-    Error err = { 0 };
-    return path && *path && field_of(path) < 0 ? jsonpath_compile(path, &err) : NULL;
-}
-
-bool status_sort_field_known(const char *path)
-{
-    if (field_of(path) >= 0) return true;
-    JsonPath *p = sort_path(path);
-    jsonpath_free(p);
-    return p != NULL;
-}
+bool status_sort_field_known(const char *path) { return sort_field_known(fields, NFIELDS, path); }
 
 /* per node, a copy of the first value at p in its -o json (NULL: none) */
 static cJSON **path_keys(const GpuStatus *st, const JsonPath *p)
