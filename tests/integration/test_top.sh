@@ -22,60 +22,7 @@ check_rc 2 "top --interval 0s is a usage error"
 kgpu top --help
 check_contains "$OUT" "--interval" "top --help lists --interval"
 
-if ! command -v tmux >/dev/null; then
-  fail "tmux is not installed (scripts/install-deps.sh test)"
-  exit 1
-fi
-
-# ---- tmux helpers ---------------------------------------------------------------------------
-SOCK="$T/tmux.sock"
-TM() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server"
-SCREEN=""
-# a session that lives as long as the test: the server does not exit (and race a new
-# session) each time a test session is killed
-TM new-session -d -s keep -x 80 -y 24 "sleep 600"
-
-# start_shell NAME W H [ENV...] : a bare shell with the prompt "$ "
-start_shell() {
-  local name=$1 w=$2 h=$3; shift 3
-  TM new-session -d -s "$name" -x "$w" -y "$h" \
-    env -i PATH="$PATH" HOME="$T" TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' "$@" bash --norc --noprofile
-  TM set -t "$name" status off >/dev/null
-}
-cap() { SCREEN=$(TM capture-pane -p -t "$1"); }
-cap_e() { SCREEN=$(TM capture-pane -p -e -t "$1"); }
-# wait_for NAME TEXT [SECONDS] : until the pane shows TEXT (fixed string); SCREEN holds it
-wait_for() {
-  local name=$1 text=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# wait_re NAME REGEX [SECONDS]
-wait_re() {
-  local name=$1 re=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qE -- "$re" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# wait_gone NAME TEXT [SECONDS]
-wait_gone() {
-  local name=$1 text=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" || return 0
-    sleep 0.1
-  done
-  return 1
-}
-keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
+. "$KGPU_ROOT/tests/lib/tmux.sh"
 # the node the detail pane shows: the first word of the line above "Problems"/"Resources"
 detail_node() {
   awk 'prev != "" && /^ (Problems|Resources) / { split(prev, f, " "); print f[1]; exit } { prev = $0 }' <<<"$SCREEN"

@@ -10,53 +10,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 FIX="$KGPU_ROOT/examples/clusters/mixed-fleet.json"
-if ! command -v tmux >/dev/null; then
-  fail "tmux is not installed (scripts/install-deps.sh test)"
-  exit 1
-fi
-
-SOCK="$T/tmux.sock"
-TM() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server"
-SCREEN=""
-TM new-session -d -s keep -x 80 -y 24 "sleep 600"
-start_shell() {
-  local name=$1 w=$2 h=$3; shift 3
-  TM new-session -d -s "$name" -x "$w" -y "$h" \
-    env -i PATH="$PATH" HOME="$T" TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' "$@" bash --norc --noprofile
-  TM set -t "$name" status off >/dev/null
-}
-cap() { SCREEN=$(TM capture-pane -p -t "$1"); }
-wait_for() {
-  local name=$1 text=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-wait_re() {
-  local name=$1 re=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qE -- "$re" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# wait_gone NAME TEXT [SECONDS]: until the pane no longer shows TEXT
-wait_gone() {
-  local name=$1 text=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" || return 0
-    sleep 0.1
-  done
-  return 1
-}
-keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
-check_ok() { if "$@"; then ok "${MSG}"; else fail "${MSG}: screen was:"$'\n'"$SCREEN"; fi; }
+. "$KGPU_ROOT/tests/lib/tmux.sh"
 # the first row under the pods header: "ns/name node gpus ..."
 first_pod_row() { awk '/^ GPU PODS / { getline; print; exit }' <<<"$SCREEN"; }
 # the row of namespace NS in the namespace pane: "NS PODS GPUS"

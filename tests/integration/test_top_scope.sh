@@ -16,30 +16,7 @@
 . "$KGPU_ROOT/tests/lib/fakeapi.sh"
 
 FIX="$KGPU_ROOT/examples/clusters/mixed-fleet.json"
-if ! command -v tmux >/dev/null; then fail "tmux is not installed (scripts/install-deps.sh test)"; exit 1; fi
-SOCK="$T/tmux.sock"
-TM() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server"
-TM new-session -d -s keep -x 80 -y 24 "sleep 600"
-SCREEN=""
-start_shell() {
-  local name=$1; shift
-  TM new-session -d -s "$name" -x 160 -y 40 \
-    env -i PATH="$PATH" HOME="$T" TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' "$@" bash --norc --noprofile
-  TM set -t "$name" status off >/dev/null
-}
-keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
-# wait_re NAME REGEX [SECONDS]: until the pane matches (condition-based, bounded)
-wait_re() {
-  local name=$1 re=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    SCREEN=$(TM capture-pane -p -t "$name")
-    grep -qE -- "$re" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-check_ok() { if "$@"; then ok "$MSG"; else fail "$MSG: screen was:"$'\n'"$SCREEN"; fi; }
+. "$KGPU_ROOT/tests/lib/tmux.sh"
 
 # scoped FILE NS : the fixture with only the pods, events and quotas of namespace NS (what top -n
 # NS reads)
@@ -94,7 +71,7 @@ expect_of "$T/scoped.json"
 GPU0=$EXP_GPU PEND0=$EXP_PENDING
 check_match "$GPU0" '^[0-9]+$' "the scoped fixture's allocation is computed ($GPU0 GPUs)"
 fakeapi_start "$FIX" --scenario "$T/scenario.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
-start_shell live KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
+start_shell live 160 40 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
 keys live "$KGPU_BIN top --no-metrics -n ml-inference; echo TOP-EXIT=\$?" Enter
 MSG="-n: starts"; check_ok wait_re live "live \(watch\)" 20
 check_contains "$SCREEN" "pods: ml-inference" "the header says which pods were read"
@@ -145,7 +122,7 @@ check_eq "$GPU3" "$((GPU2 + 1))" "the fixture: under -l the pod bound to h100-02
 expect_of "$T/bound.json"
 check_eq "$EXP_GPU" "$((ALL0 + 2))" "the fixture: without -l both count (so the test tells them apart)"
 fakeapi_start "$FIX" --scenario "$T/scenario2.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
-start_shell live2 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
+start_shell live2 160 40 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
 keys live2 "$KGPU_BIN top --no-metrics -l $SEL; echo TOP-EXIT=\$?" Enter
 MSG="-l: starts"; check_ok wait_re live2 "live \(watch\)" 20
 check_contains "$SCREEN" "nodes: $SEL" "-l: the header says which nodes were read"
@@ -166,7 +143,7 @@ TM kill-session -t live2
 # ---- --snapshot: the same scopes (-n and -l together) --------------------------------------------
 expect_of "$T/scoped.json" -l "$SEL"
 GPU4=$EXP_GPU PEND4=$EXP_PENDING
-start_shell snap
+start_shell snap 160 40
 # from the fixture's directory: the header names the file as given, and a long checkout path
 # would push "nodes: SEL" past the 200 columns
 keys snap "cd '$(dirname "$FIX")' && $KGPU_BIN top --snapshot $(basename "$FIX") -n ml-inference -l $SEL; echo TOP-EXIT=\$?" Enter

@@ -12,33 +12,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 SNAP="$KGPU_ROOT/examples/clusters/gpu-week.json.gz"
-if ! command -v tmux >/dev/null; then
-  fail "tmux is not installed (scripts/install-deps.sh test)"
-  exit 1
-fi
-SOCK="$T/tmux.sock"
-TM() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server"
-SCREEN=""
-TM new-session -d -s keep -x 80 -y 24 "sleep 600"
-start_shell() {
-  local name=$1 w=$2 h=$3 lang=$4
-  TM new-session -d -s "$name" -x "$w" -y "$h" \
-    env -i PATH="$PATH" HOME="$T" TERM=tmux-256color LANG="$lang" PS1='$ ' bash --norc --noprofile
-  TM set -t "$name" status off >/dev/null
-}
-cap() { SCREEN=$(TM capture-pane -p -t "$1"); }
-wait_for() {
-  local name=$1 text=$2 secs=${3:-10} i
-  for i in $(seq 1 $((secs * 10))); do
-    cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
-check_ok() { if "$@"; then ok "${MSG}"; else fail "${MSG}: screen was:"$'\n'"$SCREEN"; fi; }
+. "$KGPU_ROOT/tests/lib/tmux.sh"
 
 # ---- what the screens must show, from the snapshot's records ---------------------------------
 python3 - "$SNAP" "$T/want.json" <<'PY' || { fail "reading the snapshot"; exit 1; }
@@ -107,7 +81,7 @@ check_eq "$(W 'd["npoints"]')" 60 "the snapshot holds 60-point series"
 check_eq "$(W 'd["idle_pods"] >= 3')" True "the snapshot has pods whose GPUs are idle now ($(W 'd["idle_pods"]'))"
 
 # ---- the pods view, sorted by idle time ------------------------------------------------------
-start_shell main 200 50 C.UTF-8
+start_shell main 200 50
 keys main "$KGPU_BIN top --snapshot $SNAP; echo TOP-EXIT=\$?" Enter
 MSG="startup"; check_ok wait_for main "NODES " 15
 keys main p
@@ -156,7 +130,7 @@ for k in 1 2 3; do keys main q; sleep 0.3; done
 MSG="q backs out to the shell"; check_ok wait_for main "TOP-EXIT=0" 5
 
 # ---- ASCII outside a UTF-8 locale ------------------------------------------------------------
-start_shell ascii 200 50 C
+start_shell ascii 200 50 LANG=C
 keys ascii "$KGPU_BIN top --snapshot $SNAP; echo TOP-EXIT=\$?" Enter
 MSG="startup (C locale)"; check_ok wait_for ascii "NODES " 15
 keys ascii p s s s
@@ -201,7 +175,7 @@ def spark(series, top):
 print("        util %s  mem %s" % (spark(dev["utilSeries"], 100), spark(dev["memSeries"], dev["memTotalMiB"])))
 PY
 )
-start_shell live 200 50 C.UTF-8
+start_shell live 200 50
 keys live "KUBECTL_GPU_NOW=$NOW KUBECONFIG=$KUBECONFIG $KGPU_BIN top --prometheus $PROM_URL --interval 1s; echo TOP-EXIT=\$?" Enter
 MSG="live top starts"; check_ok wait_for live "NODES " 15
 keys live / a 1 0 0 - 0 2 Enter
