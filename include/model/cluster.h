@@ -20,7 +20,11 @@
  * computes per-node allocation.  Cluster owns everything; cluster_release releases it.  Nodes and
  * pods are decoded into its string pool (util/strpool.h): their `const char *` fields point
  * there and stay valid until cluster_release (top's live cluster compacts the pool, see
- * cluster_live.h, so borrowed strings must not outlive a refresh).
+ * cluster_live.h, so borrowed strings must not outlive a refresh).  Events are in the pool too.
+ * The few objects of the other kinds (Quota, DaemonSet, Service, ConfigMap, DevicePluginConfig,
+ * the ClusterPolicy's fields, the DRA records of dra.h) own their `char *` strings: a watch
+ * that replaces or deletes one frees them at once (ConfigMap values run to 1 MiB, which the
+ * pool would keep until its next compaction), and cluster_release frees the rest.
  */
 #ifndef KGPU_CLUSTER_H
 #define KGPU_CLUSTER_H
