@@ -6,6 +6,7 @@
 #define KGPU_TUI_PANEL_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "tui/tui_screen.h"
 
 typedef struct Panel {
     int y, x, h, w;          /* the box, header row included */
@@ -30,6 +31,11 @@ void panel_end(Panel *p);
  * ch was one of them */
 bool panel_key(Panel *p, int ch);
 int panel_rows(const Panel *p);                      /* rows for items */
+/* a header row begun: filled in the pane's title colours (focused or not), title set to
+ * "LABEL SHOWN", or "LABEL SHOWN/TOTAL" when only part of the list shows; returns the
+ * attribute to write the header's columns with */
+TuiAttr panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
+                           const char *label, size_t shown, size_t total, bool partial);
 /* header, visible rows (scrolled so the selection shows), blank rows below the items;
  * `empty` is shown on the first row when there are no items */
 void panel_draw(Panel *p, PanelHeaderFn header, PanelRowFn row, void *ctx, const char *empty);

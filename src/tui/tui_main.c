@@ -88,13 +88,10 @@ static void node_header(void *ctx, int y, int x, int w, bool focused)
 {
     NodeCols *nc = ctx;
     App *a = nc->a;
-    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
     char title[48];
-    if (a->data && a->nnodes != a->data->status.ngpu_node_list)
-        snprintf(title, sizeof title, "NODES %zu/%zu", a->nnodes, a->data->status.ngpu_node_list);
-    else
-        snprintf(title, sizeof title, "NODES %zu", a->nnodes);
+    size_t total = a->data ? a->data->status.ngpu_node_list : 0;
+    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "NODES", a->nnodes,
+                                             total, a->data && a->nnodes != total);
     int cx = x + 1;
     const char *mark = screen_glyph(G_SORT);
     screen_putf(y, cx, nc->name, at, "%s%s", title, a->sort == SORT_NAME ? mark : "");
@@ -220,13 +217,10 @@ static void pend_header(void *ctx, int y, int x, int w, bool focused)
 {
     PendCols *pc = ctx;
     App *a = pc->a;
-    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
     char title[48];
-    if (a->data && a->npend_pods != a->data->tc->pending.n)
-        snprintf(title, sizeof title, "PENDING %zu/%zu", a->npend_pods, a->data->tc->pending.n);
-    else
-        snprintf(title, sizeof title, "PENDING %zu", a->npend_pods);
+    size_t total = a->data ? a->data->tc->pending.n : 0;
+    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "PENDING", a->npend_pods,
+                                             total, a->data && a->npend_pods != total);
     int cx = x + 1;
     screen_put(y, cx, pc->name, at, title);
     cx += pc->name + 1;

@@ -2,6 +2,7 @@
 #include "tui/tui_panel.h"
 #include "tui/tui_screen.h"
 #include <curses.h>
+#include <stdio.h>
 
 void panel_place(Panel *p, int y, int x, int h, int w)
 {
@@ -77,4 +78,14 @@ void panel_draw(Panel *p, PanelHeaderFn header, PanelRowFn row, void *ctx, const
     if (rows > 0 && p->top > 0) screen_put(p->y + 1, p->x + p->w - 1, 1, TA_DIM, screen_glyph(G_UP));
     if (rows > 0 && p->top + (size_t)rows < p->count)
         screen_put(p->y + rows, p->x + p->w - 1, 1, TA_DIM, screen_glyph(G_DOWN));
+}
+
+TuiAttr panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
+                       const char *label, size_t shown, size_t total, bool partial)
+{
+    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
+    screen_fill(y, x, w, at);
+    if (partial) snprintf(title, title_size, "%s %zu/%zu", label, shown, total);
+    else snprintf(title, title_size, "%s %zu", label, shown);
+    return at;
 }

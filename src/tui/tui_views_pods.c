@@ -250,12 +250,10 @@ static void pod_header(void *ctx, int y, int x, int w, bool focused)
 {
     PodCols *c = ctx;
     PodsView *v = c->v;
-    TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
-    const char *mark = screen_glyph(G_SORT);
     char title[64];
-    if (c->filtered) snprintf(title, sizeof title, "GPU PODS %zu/%zu", v->n, v->total);
-    else snprintf(title, sizeof title, "GPU PODS %zu", v->n);
+    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "GPU PODS", v->n, v->total,
+                                             c->filtered);
+    const char *mark = screen_glyph(G_SORT);
     int cx = x + 1;
     screen_putf(y, cx, c->name, at, "%s%s", title, v->sort == PSORT_NS ? mark : "");
     cx += c->name + 1;
