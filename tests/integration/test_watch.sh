@@ -25,32 +25,6 @@ NEWPOD='{"apiVersion": "v1", "kind": "Pod",
   "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
              "reason": "Unschedulable", "message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}]}}'
 
-# wait_file FILE REGEX COUNT SECONDS : until FILE has COUNT lines matching REGEX
-wait_file() {
-  local f=$1 re=$2 n=$3 secs=$4 i
-  for i in $(seq 1 $((secs * 10))); do
-    [ "$(grep -cE -- "$re" "$f" 2>/dev/null)" -ge "$n" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# wait_log REGEX SECONDS : until the server's log has a line matching REGEX
-wait_log() {
-  local re=$1 secs=$2 i
-  for i in $(seq 1 $((secs * 10))); do
-    grep -qE -- "$re" "$FAKEAPI_LOG" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# stop_watch PID : SIGINT, then its exit code in RC
-stop_watch() {
-  kill -INT "$1" 2>/dev/null
-  local i
-  for i in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-  wait "$1"; RC=$?
-}
-
 # ---- pending -w: added and deleted pods, a cut watch resumed ----------------------------------
 cat >"$T/scenario1.json" <<EOF
 {"steps": [
@@ -71,7 +45,7 @@ fi
 PID=$!
 if wait_file "$T/pending.out" '^NAMESPACE' 3 20; then ok "pending -w: three tables (first, pod added, pod deleted)"
 else fail "pending -w: want 3 tables; got: $(cat "$T/pending.out") $(cat "$T/pending.err")"; fi
-wait_log '"scenario": ?4' 10
+fakeapi_wait_log '"scenario": ?4' 10
 sleep 1.5                       # the node heartbeat and the annotation were applied by now
 OUT=$(cat "$T/pending.out")
 check_eq "$(grep -c '^NAMESPACE' <<<"$OUT")" 3 "pending -w: a heartbeat and an annotation print nothing"
@@ -168,7 +142,7 @@ else
   "$KUBECTL" get pods -A -w >"$T/kubectl.out" 2>"$T/kubectl.err" &
   KPID=$!
   wait_file "$T/kubectl.out" 'train-new-0' 1 20
-  wait_log '"scenario": ?1' 10
+  fakeapi_wait_log '"scenario": ?1' 10
   sleep 1
   kill "$KPID" 2>/dev/null; wait "$KPID" 2>/dev/null
   K=$(cat "$T/kubectl.out")

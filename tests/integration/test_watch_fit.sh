@@ -53,8 +53,8 @@ check_eq "$(over 50 "$(rows "$TTY_OUT")")" "0" "status -w on 50 columns: every t
 
 "$KGPU_BIN" pending -A -w >"$T/piped.out" 2>/dev/null &
 PID=$!
-sleep 2
-kill -INT "$PID"; wait "$PID"
+wait_file "$T/piped.out" '' "$(wc -l <<<"$PIPED")" 10
+stop_watch "$PID"
 check_not_contains "$(cat "$T/piped.out")" "…" "pending -w piped: nothing cut"
 check_eq "$(rows "$(cat "$T/piped.out")")" "$(rows "$PIPED")" "pending -w piped: the table pending prints"
 
@@ -63,14 +63,14 @@ kgpu pending -A -o 'custom-columns=NS:.namespace,POD:.name,VERDICT:.verdict'
 ONCE=$OUT
 "$KGPU_BIN" pending -A -w -o 'custom-columns=NS:.namespace,POD:.name,VERDICT:.verdict' >"$T/cc.out" 2>/dev/null &
 PID=$!
-sleep 2
-kill -INT "$PID"; wait "$PID"
+wait_file "$T/cc.out" '' "$(wc -l <<<"$ONCE")" 10
+stop_watch "$PID"
 check_eq "$(cat "$T/cc.out")" "$ONCE" "pending -w -o custom-columns: the first picture is pending -o custom-columns"
 kgpu status --no-metrics -o 'custom-columns=NODE:.name,GPUS:.physicalGPUs'
 ONCE=$OUT
 "$KGPU_BIN" status -w --no-metrics -o 'custom-columns=NODE:.name,GPUS:.physicalGPUs' >"$T/cc2.out" 2>/dev/null &
 PID=$!
-sleep 2
-kill -INT "$PID"; wait "$PID"
+wait_file "$T/cc2.out" '' "$(wc -l <<<"$ONCE")" 10
+stop_watch "$PID"
 check_eq "$(cat "$T/cc2.out")" "$ONCE" "status -w -o custom-columns: the first picture is status -o custom-columns"
 check_match "$ONCE" '^NODE +GPUS$' "status -o custom-columns against the API: the header"

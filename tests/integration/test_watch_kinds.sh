@@ -16,29 +16,6 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/fakeapi.sh"
 
-# wait_file FILE REGEX COUNT SECONDS : until FILE has COUNT lines matching REGEX
-wait_file() {
-  local f=$1 re=$2 n=$3 secs=$4 i
-  for i in $(seq 1 $((secs * 10))); do
-    [ "$(grep -cE -- "$re" "$f" 2>/dev/null)" -ge "$n" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-wait_log() {
-  local re=$1 secs=$2 i
-  for i in $(seq 1 $((secs * 10))); do
-    grep -qE -- "$re" "$FAKEAPI_LOG" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
-stop_watch() {
-  kill -INT "$1" 2>/dev/null
-  local i
-  for i in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-  wait "$1"; RC=$?
-}
 # the n-th table of status -w's output (tables start with "Nodes:")
 table() { awk -v n="$2" 'BEGIN{k=0} /^Nodes:/{k++} k==n' "$1"; }
 
@@ -62,7 +39,7 @@ fakeapi_start "$FIX" --scenario "$T/s1.json" --bookmark-interval 1 \
 PID=$!
 "$KGPU_BIN" pending -A -w >"$T/pq.out" 2>"$T/pq.err" &      # pending reads the quotas
 PQ=$!
-wait_log '"scenario": ?3' 15
+fakeapi_wait_log '"scenario": ?3' 15
 wait_file "$T/st.out" 'gpu-l4-0 .* ts x8 ' 1 10
 N=$(grep -c '^Nodes:' "$T/st.out")
 check_match "$(table "$T/st.out" 1)" "gpu-l4-0 .* ts x4 " "first table: time-slicing x4 (GFD labels)"
@@ -91,7 +68,7 @@ fakeapi_start "$FIX" --bookmark-interval 1 --deny 'gpu-admin:list:resourcequotas
 "$KGPU_BIN" pending -A -w >"$T/p.out" 2>"$T/p.err" &
 PID=$!
 wait_file "$T/p.out" '^NAMESPACE' 1 20
-wait_log 'watch=1' 10
+fakeapi_wait_log 'watch=1' 10
 sleep 2
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w with quotas forbidden: SIGINT exits 0"

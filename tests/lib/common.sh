@@ -2,7 +2,8 @@
 #   . "$(dirname "$0")/../lib/common.sh"
 # Provides: $KGPU (binary under test, wrapped in valgrind under `make valgrind`), $T (a fresh
 # temp dir for this script), kgpu (run the binary: sets $OUT, $ERR, $RC), ok/fail/check_*
-# assertions, and prints "# RESULT passed=N failed=M" on exit.  Every assertion counts.
+# assertions, wait_file and stop_watch (for -w commands), and prints "# RESULT passed=N failed=M"
+# on exit.  Every assertion counts.
 set -u
 KGPU_ROOT=${KGPU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 KGPU_BIN=${KGPU_BIN:-$KGPU_ROOT/kubectl-gpu}
@@ -42,4 +43,21 @@ json_get() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(
 check_one_line_err() {
   local n; n=$(grep -c . <<<"$ERR")
   if [ "$n" = 1 ]; then ok "$1: one error line"; else fail "$1: $n stderr lines: $ERR"; fi
+}
+
+# wait_file FILE REGEX COUNT SECONDS : until FILE has COUNT lines matching REGEX (polled, bounded)
+wait_file() {
+  local f=$1 re=$2 n=$3 secs=$4 i
+  for i in $(seq 1 $((secs * 10))); do
+    [ "$(grep -cE -- "$re" "$f" 2>/dev/null)" -ge "$n" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# stop_watch PID : a -w command stopped as Ctrl-C does (SIGINT), then its exit code in RC
+stop_watch() {
+  kill -INT "$1" 2>/dev/null
+  local i
+  for i in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  wait "$1"; RC=$?
 }

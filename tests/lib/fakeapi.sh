@@ -14,6 +14,7 @@
 #   fakeapi_requests           print the request log (one JSON object per line)
 #   fakeapi_count PATH_RE [QUERY_RE]  number of logged requests whose path (and query) match
 #   fakeapi_clear_log          empty the request log
+#   fakeapi_wait_log REGEX SECONDS  until the request log has a line matching REGEX (bounded)
 #   fakeapi_stop               stop the server (registered with on_exit by fakeapi_start)
 #
 # Identities the server accepts (exported for tests):
@@ -161,6 +162,14 @@ fakeapi_rbac()   { _fakeapi_atomic_write "$FAKEAPI_RBAC" "${1:-[]}"; }
 fakeapi_proxy()  { local empty='{}'; _fakeapi_atomic_write "$FAKEAPI_PROXY" "${1:-$empty}"; }
 fakeapi_requests() { cat "$FAKEAPI_LOG"; }
 fakeapi_clear_log() { : >"$FAKEAPI_LOG"; }
+fakeapi_wait_log() {   # fakeapi_wait_log REGEX SECONDS : until the request log has a matching line
+  local re=$1 secs=$2 i
+  for i in $(seq 1 $((secs * 10))); do
+    grep -qE -- "$re" "$FAKEAPI_LOG" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 fakeapi_count() {   # fakeapi_count PATH_RE [QUERY_RE [METHOD]]
   python3 - "$FAKEAPI_LOG" "${1:-.*}" "${2:-}" "${3:-}" <<'PY'
