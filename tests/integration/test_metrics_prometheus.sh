@@ -52,14 +52,8 @@ check_usage() {
 # check_hours MODE FILE [PRICES]: the series, held times and GPU-hours computed from the samples
 # (tests/lib/check_hours.py) against what kubectl-gpu wrote
 check_hours() {
-  local mode=$1 file=$2 line
-  while IFS= read -r line; do
-    case "$line" in
-      "ok - "*) ok "hours $mode: ${line#ok - }" ;;
-      "not ok - "*) fail "hours $mode: ${line#not ok - }" ;;
-      *) fail "hours $mode: $line" ;;
-    esac
-  done < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/dcgm.om" "$CLUSTER" "$KUBECTL_GPU_NOW" \
+  local mode=$1 file=$2
+  relay_checks "hours $mode" < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/dcgm.om" "$CLUSTER" "$KUBECTL_GPU_NOW" \
              3600 5 "$file" "${3:-}" 2>&1)
 }
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/$1.json" "$2" 2>/dev/null; }

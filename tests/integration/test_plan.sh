@@ -21,14 +21,7 @@ fi
 
 # checker NAME : runs check_plan.py on $T/NAME.json and $T/NAME.jsonl
 checker() {
-  local line
-  while IFS= read -r line; do
-    case "$line" in
-      "ok - "*) ok "$1: ${line#ok - }" ;;
-      "not ok - "*) fail "$1: ${line#not ok - }" ;;
-      *) fail "$1: checker said: $line" ;;
-    esac
-  done < <(python3 "$FIX/check_plan.py" "$T/$1.json" "$T/$1.jsonl" "$Y2J" 2>&1)
+  relay_checks "$1" < <(python3 "$FIX/check_plan.py" "$T/$1.json" "$T/$1.jsonl" "$Y2J" 2>&1)
 }
 
 # fixture  before  after  (hand-worked in make_fixtures.py)

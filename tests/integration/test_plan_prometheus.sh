@@ -85,9 +85,7 @@ kgpu plan --snapshot "$FIX/prom-cluster.json" --prometheus "$PROM_URL" -o yaml
 check_rc 0 "plan -o yaml with --prometheus"
 check_contains "$OUT" "kubectl-gpu/usage: 'metrics: Prometheus $PROM_URL'" "manifests say where usage came from"
 if printf '%s\n' "$OUT" | "$Y2J" >"$T/plan.jsonl" 2>"$T/y2j.err"; then ok "-o yaml parses"; else fail "-o yaml: $(cat "$T/y2j.err")"; fi
-while IFS= read -r line; do
-  case "$line" in "ok - "*) ok "checker: ${line#ok - }" ;; "not ok - "*) fail "checker: ${line#not ok - }" ;; *) fail "checker: $line" ;; esac
-done < <(python3 "$FIX/check_plan.py" "$T/plan.json" "$T/plan.jsonl" "$Y2J" 2>&1)
+relay_checks checker < <(python3 "$FIX/check_plan.py" "$T/plan.json" "$T/plan.jsonl" "$Y2J" 2>&1)
 
 # --strategy time-slicing on the T4: replicas from measured usage, memory-safe (checker)
 kgpu plan --snapshot "$FIX/prom-cluster.json" --prometheus "$PROM_URL" -l nvidia.com/gpu.product=Tesla-T4 --strategy time-slicing -o json

@@ -49,14 +49,8 @@ check_eq "$(json_get "$OUT" 'd["metrics"]["source"]')" "prometheus" "live status
 PRICES="A100-SXM4-80GB=2.5,H100-80GB-HBM3=4"
 # check_hours MODE FILE [PRICES]: counts the checker's ok / not ok lines
 check_hours() {
-  local mode=$1 file=$2 line
-  while IFS= read -r line; do
-    case "$line" in
-      "ok - "*) ok "$mode: ${line#ok - }" ;;
-      "not ok - "*) fail "$mode: ${line#not ok - }" ;;
-      *) fail "$mode: $line" ;;
-    esac
-  done < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/plan.om" "$FIX/prom-cluster.json" \
+  local mode=$1 file=$2
+  relay_checks "$mode" < <(python3 "$KGPU_ROOT/tests/lib/check_hours.py" "$mode" "$T/plan.om" "$FIX/prom-cluster.json" \
              "$KUBECTL_GPU_NOW" 3600 5 "$file" "${3:-}" 2>&1)
 }
 kgpu status --prometheus "$PROM_AUTH_URL" --by namespace --price "$PRICES" -o json

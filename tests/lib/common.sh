@@ -2,8 +2,8 @@
 #   . "$(dirname "$0")/../lib/common.sh"
 # Provides: $KGPU (binary under test, wrapped in valgrind under `make valgrind`), $T (a fresh
 # temp dir for this script), kgpu (run the binary: sets $OUT, $ERR, $RC), ok/fail/check_*
-# assertions, wait_file and stop_watch (for -w commands), and prints "# RESULT passed=N failed=M"
-# on exit.  Every assertion counts.
+# assertions, relay_checks (a checker's ok / not ok lines), wait_file and stop_watch (for -w
+# commands), and prints "# RESULT passed=N failed=M" on exit.  Every assertion counts.
 set -u
 KGPU_ROOT=${KGPU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 KGPU_BIN=${KGPU_BIN:-$KGPU_ROOT/kubectl-gpu}
@@ -60,4 +60,17 @@ stop_watch() {
   local i
   for i in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
   wait "$1"; RC=$?
+}
+# relay_checks PREFIX < <(checker) : a checker's "ok - X" / "not ok - X" lines counted as ok / fail
+# ("PREFIX: X"); any other line it prints is a failure that shows the line (read it from a
+# process substitution, not a pipe: the counts live in this shell)
+relay_checks() {
+  local p=$1 line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) ok "$p: ${line#ok - }" ;;
+      "not ok - "*) fail "$p: ${line#not ok - }" ;;
+      *) fail "$p: $line" ;;
+    esac
+  done
 }
