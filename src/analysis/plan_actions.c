@@ -42,13 +42,13 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                         const StrMap *node_pods)
 {
     memset(a, 0, sizeof *a);
-    size_t q = 0;
     for (size_t i = 0; i < m->n; i++) {
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m->docs[i], "kind");
         bool cm = cJSON_IsString(kind) && strcmp(kind->valuestring, "ConfigMap") == 0;
-        PlanAction *x = push(a, cm ? ACT_CONFIGMAP : ACT_QUOTA);
+        if (!cm) continue;             /* quotas: last, below */
+        PlanAction *x = push(a, ACT_CONFIGMAP);
+        x->doc = m->docs[i];
         x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
-        if (!cm) { x->detail = xstrdup(q < m->quotas ? m->quota_info[q].detail : ""); q++; continue; }
         bool dp = strcmp(meta_name(m->docs[i], "name"), MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
         const cJSON *data = cJSON_GetObjectItemCaseSensitive(m->docs[i], "data");
         int keys = cJSON_GetArraySize(data);
@@ -126,6 +126,17 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         }
     }
     if (a->n - first > 1) qsort(a->v + first, a->n - first, sizeof *a->v, node_cmp);
+    /* quotas last (see plan_actions.h) */
+    for (size_t i = 0, q = 0; i < m->n; i++) {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m->docs[i], "kind");
+        if (cJSON_IsString(kind) && strcmp(kind->valuestring, "ConfigMap") == 0) continue;
+        PlanAction *x = push(a, ACT_QUOTA);
+        x->doc = m->docs[i];
+        x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
+        x->detail = xasprintf("%s; applied after the node changes, once the namespace holds no more than it",
+                              q < m->quotas ? m->quota_info[q].detail : "");
+        q++;
+    }
 
     /* in words */
     for (size_t i = 0; i < a->n; i++) {
@@ -152,7 +163,10 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
 void plan_actions_clear(PlanActions *a)
 {
     if (!a) return;
-    for (size_t i = 0; i < a->n; i++) { free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); }
+    for (size_t i = 0; i < a->n; i++) {
+        free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); free(a->v[i].room_missing);
+        strvec_clear(&a->v[i].room); strvec_clear(&a->v[i].room_nodes);
+    }
     free(a->v);
     strvec_clear(&a->changes);
     memset(a, 0, sizeof *a);

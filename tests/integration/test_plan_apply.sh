@@ -203,3 +203,104 @@ check_eq "$(json_get "$(node_state)" 'd["t4-a"]["err"]')" "error: using --mig-st
 k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":null}}' >/dev/null
 check_eq "$(json_get "$(node_state)" 'd["t4-a"]["alloc"]')" "{'nvidia.com/gpu': 16}" \
   "sim: without the strategy set, the config file's none applies and MPS runs"
+
+# --- hostile strings never run (issue 28 item 1) -----------------------------------------------
+# shellcheck_ok NAME FILE: every emitted script is shellcheck clean (any severity)
+shellcheck_ok() {
+  if ! command -v shellcheck >/dev/null; then fail "$1: shellcheck not installed (scripts/install-deps.sh test)"; return; fi
+  if shellcheck -s bash "$2" >"$T/shellcheck.out" 2>&1; then ok "$1: shellcheck clean"
+  else fail "$1: shellcheck: $(head -c 600 "$T/shellcheck.out")"; fi
+}
+for name in custom mixed a100-mig t4-timeslice h100-whole mixed-fleet mixed-fleet-no-mps pin; do
+  [ -f "$T/$name.sh" ] && shellcheck_ok "$name script" "$T/$name.sh"
+done
+# the issue's exact case: a context named "c\ntouch /tmp/PWNED #" (here $T/pwn/PWNED)
+mkdir -p "$T/pwn"
+python3 - "$FIX/mixed.json" "$T/pwn" >"$T/ctx.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["metadata"]["annotations"]["kubectl-gpu/context"] = "c\ntouch %s/PWNED #" % sys.argv[2]
+print(json.dumps(d))
+PYEOF
+"$KGPU_BIN" plan --snapshot "$T/ctx.json" -o script >"$T/ctx.sh" 2>/dev/null
+(cd "$T/pwn" && KUBECTL=false bash "$T/ctx.sh" >/dev/null 2>&1); rc=$?
+check_eq "$rc" 1 "context \"c\\ntouch PWNED #\": the script refuses (exit 1) with KUBECTL=false"
+check_eq "$(ls "$T/pwn")" "" "context \"c\\ntouch PWNED #\": nothing injected ran"
+shellcheck_ok "hostile context" "$T/ctx.sh"
+
+# every string from the cluster or kubeconfig made hostile: context, server, node names, the
+# nodes' labels, namespaces, pod names; with newlines, CR, quotes, $(), backticks, a NUL (JSON
+# \u0000: the string ends there), bytes that are not UTF-8 and a 100 KB value.  P marks what
+# must never be created.
+python3 - "$FIX/mixed.json" "$T/pwn" >"$T/hostile.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+P = sys.argv[2]
+def H(tag):
+    # relative: the script runs in P (node names are at most 253 bytes)
+    return (tag + "\n$(touch P1)`touch P2`'\"\\'; touch P3 #\r\x1b[2J\xa0\u202e$'x'\x7f" +
+            "\n#!/bin/sh\nKGPU_MANIFESTS\n<<'X'\nEOF")
+def N(tag):
+    # a node name: the model keeps node names with control bytes apart from their pods' nodeName,
+    # nor with bytes that are not UTF-8, so these carry the rest: quotes, $(), backticks, ;, #, bidi
+    return tag + "$(touch P1)`touch P2`'\"\\'; touch P3 #\u202e$'x'"
+ren = {"a100-a": N("a100-a"), "a100-b": N("a100-b")}
+d["metadata"]["annotations"]["kubectl-gpu/context"] = H("ctx") + "@" * 100000 + "\u0000; touch %s/P4" % P
+d["metadata"]["annotations"]["kubectl-gpu/server"] = "https://x\r\n" + H("srv")
+for o in d["items"]:
+    m = o["metadata"]
+    if o["kind"] == "Node" and m["name"] in ren:
+        m["name"] = ren[m["name"]]
+        m["labels"]["kubernetes.io/hostname"] = "h"
+        if m["labels"].get("nvidia.com/mig.config") == "custom-3g":
+            m["labels"]["nvidia.com/mig.config"] = "l\n$(touch P7)`touch P8`'\";#\r\x1b\xa0"   # <= 63
+    if o["kind"] == "Pod":
+        if o["spec"].get("nodeName") in ren: o["spec"]["nodeName"] = ren[o["spec"]["nodeName"]]
+        if m["namespace"] == "inference": m["namespace"] = "ns\n$(touch P5)`touch P6`'\";#\r\x1b\xa0"   # <= 63
+        m["name"] = m["name"] + H("")
+s = json.dumps(d, ensure_ascii=False)
+sys.stdout.buffer.write(s.encode())
+PYEOF
+# and raw bytes that are not UTF-8 in a label value
+python3 - "$T/hostile.json" <<'PYEOF'
+import sys
+b = open(sys.argv[1], "rb").read()
+open(sys.argv[1], "wb").write(b.replace(b"\xc2\xa0", b"\xff\xfe"))
+PYEOF
+"$KGPU_BIN" plan --snapshot "$T/hostile.json" -o script >"$T/hostile.sh" 2>"$T/hostile.err"
+check_eq "$?" 0 "hostile strings: plan -o script"
+check_contains "$(cat "$T/hostile.sh")" "reconfigure_node" "hostile strings: the plan still changes the renamed nodes"
+shellcheck_ok "hostile strings" "$T/hostile.sh"
+python3 - "$T/hostile.sh" <<'PYEOF' >"$T/hostile.check"
+import re, sys
+b = open(sys.argv[1], "rb").read()
+bad = [c for c in re.findall(rb"[\x00-\x09\x0b-\x1f\x7f]", b)]
+print("ok" if not bad else "control bytes in the script: %r" % bad[:5])
+PYEOF
+check_eq "$(cat "$T/hostile.check")" ok "hostile strings: the script holds no control byte but LF (CR cannot hide a line)"
+(cd "$T/pwn" && KUBECTL=false POLL=0 bash "$T/hostile.sh" >/dev/null 2>&1); rc=$?
+check_eq "$rc" 1 "hostile strings: KUBECTL=false: the pin check refuses (exit 1)"
+# a stub kubectl that says yes to everything: the script runs its steps; the node names reach
+# kubectl as single arguments, byte for byte
+cat >"$T/stub-kubectl" <<'SHEOF'
+#!/usr/bin/env bash
+printf '%s\0' "$@" >>"$STUB_LOG"; printf '\1' >>"$STUB_LOG"
+case "$*" in *mig\\.config\\.state*) echo success ;; esac
+exit 0
+SHEOF
+chmod +x "$T/stub-kubectl"
+: >"$T/stub.log"
+(cd "$T/pwn" && STUB_LOG="$T/stub.log" KUBECTL="$T/stub-kubectl" POLL=0 CONFIG_TIMEOUT=0 DRAIN_TIMEOUT=0 \
+   timeout 60 bash "$T/hostile.sh" --context stub >/dev/null 2>&1)
+check_eq "$(ls "$T/pwn")" "" "hostile strings: no injected command ran (KUBECTL=false, stub kubectl)"
+python3 - "$T/hostile.json" "$T/stub.log" <<'PYEOF' >"$T/stub.check"
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape"))
+names = {o["metadata"]["name"].encode("utf-8", "surrogateescape") for o in d["items"] if o["kind"] == "Node"}
+calls = [c.split(b"\0")[:-1] for c in open(sys.argv[2], "rb").read().split(b"\1") if c]
+# an argument with the marker is a node name, or the field selector naming one
+sel = lambda a: a[len(b"spec.nodeName="):].split(b",status.phase")[0] if a.startswith(b"spec.nodeName=") else a
+seen = {sel(a) for c in calls for a in c if b"$(touch" in a}
+print("ok" if seen and seen <= names else "arguments with the marker that are no node name: %r" % sorted(seen - names)[:2])
+PYEOF
+check_eq "$(cat "$T/stub.check")" ok "hostile strings: the hostile node names reach kubectl intact, as one argument each"
