@@ -154,7 +154,10 @@ typedef struct {
     bool mig_change;                  /* mig_config differs from what the node runs (or its
                                          state is not success): mig-manager reconfigures */
     bool dp_change;                   /* device_plugin_config differs from the label now */
-    bool drain;                       /* = mig_change: the GPUs are reset, no pod may use them */
+    bool drain;                       /* mig_change (the GPUs are reset, no pod may use them), or
+                                         whole_after_shared */
+    bool whole_after_shared;          /* time-sliced / MPS now, whole GPUs (or MIG) after: the old
+                                         replica pods must leave first (plan_rollout.c) */
     ResourceList expected;            /* GPU resources advertised after (count, milli units),
                                          with the node's unhealthy GPUs still unhealthy */
     int unhealthy;                    /* GPUs the device plugin reports Unhealthy now */

@@ -117,8 +117,12 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                 strbuf_addf(&d, "%snvidia.com/device-plugin.config: %s -> %s", d.len ? "; " : "",
                             pn->device_plugin_config_now ? pn->device_plugin_config_now : "(none)",
                             pn->device_plugin_config);
-            if (pn->drain)
+            if (pn->drain && pn->mig_change && !pn->whole_after_shared)
                 strbuf_addf(&d, "; MIG layout changes: cordon and drain (%d GPU pod%s on it now)", x->pods,
+                            x->pods == 1 ? "" : "s");
+            else if (pn->drain)
+                strbuf_addf(&d, "; shared GPUs become whole: cordon and drain (%d GPU pod%s on it now; the "
+                            "kubelet would hand a GPU that old replica pods still use to a whole-GPU pod)", x->pods,
                             x->pods == 1 ? "" : "s");
             else
                 strbuf_adds(&d, "; no drain (the device plugin restarts, running pods keep their GPUs)");
@@ -156,7 +160,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         strvec_pushf(&a->changes, "%zu inert nvidia.com/device-plugin.config label%s removed (no map was in use)",
                      m->unlabel_nodes.n, m->unlabel_nodes.n == 1 ? "" : "s");
     if (labels)
-        strvec_pushf(&a->changes, "%zu node%s relabelled, %zu drained (MIG layout changes), %zu without drain",
+        strvec_pushf(&a->changes, "%zu node%s relabelled, %zu drained (MIG layout changes, shared to whole), %zu without drain",
                      labels, labels == 1 ? "" : "s", drains, labels - drains);
 }
 

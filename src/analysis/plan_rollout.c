@@ -282,6 +282,14 @@ static void node_changes(PlanGroup *g, const Node *const *gnodes)
             pn->drain = pn->mig_change && !(strcmp(pn->mig_config, "all-disabled") == 0 && no_mig_now);
         }
         if (pn->device_plugin_config) pn->dp_change = !str_eq(pn->device_plugin_config_now, pn->device_plugin_config);
+        /* time-slicing / MPS back to whole GPUs (or MIG): replicated devices are advertised as
+         * "<GPU id>::<replica>" (k8s-device-plugin v0.17.0 internal/rm/device_map.go:324-330,
+         * internal/rm/devices.go:241-242) and mapped back to the GPU only at Allocate
+         * (internal/plugin/server.go:452-456); the kubelet tracks allocated devices by those IDs,
+         * so after the switch the plain "<GPU id>" counts as free while old replica pods still
+         * use the GPU: a new whole-GPU pod would share it.  The node is drained. */
+        bool shared_now = n->gpu.replicas > 1 || n->gpu.sharing == SHARING_TIME_SLICING || n->gpu.sharing == SHARING_MPS;
+        if (shared_now && !pn->shared && (pn->dp_change || pn->mig_change)) pn->drain = pn->whole_after_shared = true;
     }
 }
 
