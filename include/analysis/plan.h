@@ -73,6 +73,9 @@ typedef struct {
     const char *ns, *name;            /* the workload: Deployment, StatefulSet, Job, ... or bare pod */
     const char *kind;                 /* "Deployment", "StatefulSet", "Job", ...; NULL = "Pod" */
     const char *pod;                  /* the pod; NULL = name */
+    const Pod *pod_obj;               /* the Cluster's pod (borrowed), NULL when not known: its
+                                         nodeSelector, affinity and tolerations limit where the
+                                         plan places it (explain_pod_admits) */
     const char *node;                 /* node it runs on */
     const char *resource;             /* GPU resource it requests: nvidia.com/gpu,
                                          nvidia.com/gpu.shared, nvidia.com/mig-1g.10gb ... */
