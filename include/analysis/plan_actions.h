@@ -44,8 +44,9 @@ typedef struct {
     Strvec changes;               /* cluster-wide changes in words (strategy, maps, drains) */
 } PlanActions;
 
-/* node_pods: node name -> GPU pods on it now + 1 (may be NULL) */
+/* node_pods: node name -> GPU pods on it now + 1 (may be NULL); c and w (the plan's input, may
+ * be NULL) give the pods on each drained node and where they may go (room, above) */
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,
-                        const struct StrMap *node_pods);
+                        const struct StrMap *node_pods, const Cluster *c, const PlanWorkload *w, size_t nw);
 void plan_actions_clear(PlanActions *a);
 #endif

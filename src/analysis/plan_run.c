@@ -104,7 +104,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (rc == 0) {
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
-        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods);
+        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods, c, run->in.w, run->in.n);
         bool cp_needed = false;
         for (size_t i = 0; i < run->actions.n; i++) cp_needed |= run->actions.v[i].kind == ACT_CONFIGMAP;
         if (cp_needed && !run->cur.clusterpolicy)

@@ -154,7 +154,8 @@ static const char script_functions[] =
     "}\n"
     "\n"
     "# reconfigure_node NODE MIG_CONFIG DEVICE_PLUGIN_CONFIG DRAIN(yes|no) RESOURCE=COUNT|LO-HI...\n"
-    "# (an empty config leaves that label alone).  Skips a node that is already done.\n"
+    "# (an empty config leaves that label alone).  Skips a node that is already done.  Before a\n"
+    "# drain, need_room checks the room in the array room (RESOURCE=COUNT... -- NODE...).\n"
     "reconfigure_node() {\n"
     "  local node=$1 mig=$2 dp=$3 drain=$4 r done=yes; shift 4\n"
     "  [ -n \"$mig\" ] && { [ \"$(node_label \"$node\" nvidia.com/mig.config)\" = \"$mig\" ] &&\n"
@@ -166,6 +167,7 @@ static const char script_functions[] =
     "    uncordon_node \"$node\"\n"
     "    return 0\n"
     "  fi\n"
+    "  if [ \"$drain\" = yes ] && [ ${#room[@]} -gt 0 ]; then need_room \"$node\" \"${room[@]}\"; fi\n"
     "  if [ \"$drain\" = yes ]; then\n"
     "    log \"$node: cordon, then drain its GPU pods ($( [ \"$EVICT\" = yes ] && echo 'kubectl drain' || echo 'waiting for them to move'))\"\n"
     "    cordon_node \"$node\"\n"
@@ -389,14 +391,15 @@ static void emit_node_label(Strbuf *sb, const PlanRun *run, const PlanAction *x)
     const PlanNode *pn = x->pn;
     comment(sb, "%s (%s, %d GPU pod%s now): %s", pn->name, x->g->product, x->pods, x->pods == 1 ? "" : "s",
             x->detail ? x->detail : "");
+    /* what the pods a drain moves need, and the nodes that admit them (need_room, once the node
+     * is found not done) */
+    strbuf_adds(sb, "room=(");
     if (x->drain && x->room.n) {
-        strbuf_adds(sb, "need_room ");
-        sq(sb, pn->name);
-        for (size_t i = 0; i < x->room.n; i++) { strbuf_addch(sb, ' '); sq(sb, x->room.v[i]); }
-        strbuf_adds(sb, " --");
+        for (size_t i = 0; i < x->room.n; i++) { sq(sb, x->room.v[i]); strbuf_addch(sb, ' '); }
+        strbuf_adds(sb, "--");
         for (size_t i = 0; i < x->room_nodes.n; i++) { strbuf_addch(sb, ' '); sq(sb, x->room_nodes.v[i]); }
-        strbuf_addch(sb, '\n');
     }
+    strbuf_adds(sb, ")\n");
     strbuf_adds(sb, "reconfigure_node ");
     sq(sb, pn->name);
     strbuf_addch(sb, ' ');
@@ -462,7 +465,7 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
     strbuf_adds(&sb, "\nOPERATOR_NAMESPACE=");
     sq(&sb, run->operator_ns);
     strbuf_adds(&sb, "\nEVICT=${EVICT:-no}\nDRAIN_TIMEOUT=${DRAIN_TIMEOUT:-1800}\nCONFIG_TIMEOUT=${CONFIG_TIMEOUT:-1200}\n"
-                     "POLL=${POLL:-10}\nQUOTAS_LEFT=0\n\n");
+                     "POLL=${POLL:-10}\nQUOTAS_LEFT=0\nroom=()\n\n");
     strbuf_adds(&sb, script_functions);
     strbuf_adds(&sb, "\npin_check\n");
     strbuf_adds(&sb, "\n# ---- the changes, in the order of the plan's actions ------------------------------\n");

@@ -204,6 +204,87 @@ k patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig
 check_eq "$(json_get "$(node_state)" 'd["t4-a"]["alloc"]')" "{'nvidia.com/gpu': 16}" \
   "sim: without the strategy set, the config file's none applies and MPS runs"
 
+# --- the script can always finish or stops before harming anything (issue 27 items 6-8) -------
+# node_field NODE JSONPATH
+node_field() { "$KUBECTL_BIN" get node "$1" -o jsonpath="$2"; }
+
+# item 6: with EVICT=no the first MIG conversion has nowhere to send its pods: a100-a (4 GPU
+# pods, first in the order) holds llm-13b's four pods, whose new request is
+# nvidia.com/mig-3g.40gb; the only other node, a100-b, is changed later in the order (it will be
+# cordoned and drained itself), so no node that stays usable has any free: 4 needed, 0 free.
+# Before, the script cordoned a100-a, waited DRAIN_TIMEOUT and exited leaving it cordoned.
+# Now the plan says what is missing and the script stops before cordoning a100-a.
+fakeapi_start "$FIX/a100-mig.json" --operator-sim "$Y2J"
+kgpu plan -o json
+check_contains "$(json_get "$OUT" '[a["detail"] for a in d["actions"] if a["target"] == "a100-a"][0]')" \
+  "ROOM MISSING while it is drained: its GPU pods need, on the other nodes that admit them, nvidia.com/mig-3g.40gb: 4 needed, 0 free" \
+  "item 6: the plan says what capacity the first MIG conversion lacks"
+kgpu plan -o script
+printf '%s\n' "$OUT" >"$T/room.sh"
+KUBECTL="$KUBECTL_BIN" POLL=0 DRAIN_TIMEOUT=3 CONFIG_TIMEOUT=3 timeout 120 bash "$T/room.sh" >/dev/null 2>"$T/room.err"; rc=$?
+check_eq "$rc" 1 "item 6: EVICT=no, no room: the script stops (exit 1)"
+check_contains "$(cat "$T/room.err")" "Nothing was changed on a100-a" "item 6: and says nothing was changed on a100-a"
+check_eq "$(node_field a100-a '{.spec.unschedulable}')" "" "item 6: a100-a is not left cordoned"
+check_eq "$(node_field a100-a '{.metadata.labels.nvidia\.com/mig\.config}')" "custom-3g" "item 6: a100-a keeps its MIG config"
+
+# a drain that times out gives the node back: t4-timeslice, EVICT=no, nobody moves the pods.
+# t4-a becomes the shared pool first (no drain); t4-b goes back to whole GPUs (drained, item
+# 7): the room check passes (t4-a advertises 16 nvidia.com/gpu.shared, none requested), t4-b is
+# cordoned, its 6 asr pods never leave, and after DRAIN_TIMEOUT it is uncordoned again.
+fakeapi_start "$FIX/t4-timeslice.json" --operator-sim "$Y2J"
+kgpu plan -o script
+printf '%s\n' "$OUT" >"$T/undo.sh"
+KUBECTL="$KUBECTL_BIN" POLL=0 DRAIN_TIMEOUT=3 CONFIG_TIMEOUT=20 timeout 120 bash "$T/undo.sh" >/dev/null 2>"$T/undo.err"; rc=$?
+check_eq "$rc" 1 "drain timeout: the script stops (exit 1)"
+check_contains "$(cat "$T/undo.err")" "GPU pods still on t4-b after 3s" "drain timeout: it names the node and the wait"
+check_contains "$(cat "$T/undo.err")" "t4-b was uncordoned again (this script had cordoned it)" "drain timeout: and says it uncordoned it"
+check_eq "$(node_field t4-b '{.spec.unschedulable}')" "" "drain timeout: t4-b is not left cordoned"
+check_eq "$(node_field t4-b '{.metadata.labels.nvidia\.com/device-plugin\.config}')" "tesla-t4-ts4" \
+  "drain timeout: t4-b keeps its time-slicing config (no whole-GPU pod can land on a GPU its replicas use)"
+check_eq "$(node_field t4-a '{.metadata.labels.nvidia\.com/device-plugin\.config}')" \
+  "$(json_get "$("$KGPU_BIN" plan -o json 2>/dev/null)" '[n["devicePluginConfig"] for g in d["groups"] for n in g["nodePlan"] if n["name"] == "t4-a"][0]')" \
+  "drain timeout: the node before it (t4-a) was converted"
+
+# item 8: with --quotas the ResourceQuotas come after the node changes, and a namespace that
+# still holds more than its new hard limit does not get it: research's quota is
+# requests.nvidia.com/gpu: 4 (its train Job); a Pending research pod asking for 5 more is added
+# after the plan was made, so research holds 5 when the script ends (train evicted).
+fakeapi_start "$FIX/a100-mig.json" --operator-sim "$Y2J"
+kgpu plan --quotas -o json
+check_eq "$(json_get "$OUT" '[a["kind"] for a in d["actions"]][-3:]')" "['Quota', 'Quota', 'Quota']" \
+  "item 8: the quotas are the last actions"
+kgpu plan --quotas -o script
+printf '%s\n' "$OUT" >"$T/quota.sh"
+"$KUBECTL_BIN" create -f - >/dev/null <<'YEOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: late, namespace: research}
+spec:
+  containers:
+  - name: main
+    image: nvcr.io/nvidia/tritonserver:24.05-py3
+    resources: {requests: {nvidia.com/gpu: "5"}, limits: {nvidia.com/gpu: "5"}}
+YEOF
+fakeapi_clear_log
+KUBECTL="$KUBECTL_BIN" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 timeout 300 bash "$T/quota.sh" >/dev/null 2>"$T/quota.err"; rc=$?
+check_eq "$rc" 0 "item 8: the script runs to the end"
+check_contains "$(cat "$T/quota.err")" "ResourceQuota in research NOT applied yet: the namespace holds requests.nvidia.com/gpu: 5, above the new hard limit 4" \
+  "item 8: research's quota waits (it holds 5, the limit is 4) and the script says so"
+check_contains "$(cat "$T/quota.err")" "plan applied but for 1 ResourceQuota(s)" "item 8: the last line says a re-run is needed"
+check_eq "$("$KUBECTL_BIN" get resourcequota -n research -o name 2>/dev/null)" "" "item 8: research has no quota"
+check_eq "$("$KUBECTL_BIN" get resourcequota -n inference -o name 2>/dev/null)" "resourcequota/kubectl-gpu-plan" \
+  "item 8: inference (its pods moved) got its quota"
+order=$(fakeapi_requests | python3 -c '
+import json, sys
+last_node = first_quota = None
+for i, l in enumerate(sys.stdin):
+    e = json.loads(l) if l.strip() else None
+    if not e or e["method"] in ("GET", "HEAD"): continue
+    if "/nodes/" in e["path"]: last_node = i
+    if "/resourcequotas" in e["path"] and first_quota is None: first_quota = i
+print("ok" if first_quota is not None and last_node is not None and first_quota > last_node else "last node write %s, first quota write %s" % (last_node, first_quota))')
+check_eq "$order" ok "item 8: every quota write comes after the last node write"
+
 # --- hostile strings never run (issue 28 item 1) -----------------------------------------------
 # shellcheck_ok NAME FILE: every emitted script is shellcheck clean (any severity)
 shellcheck_ok() {
