@@ -46,7 +46,8 @@ static const char *meta_name(const cJSON *doc, const char *field)
  * workloads roll out their new requests and the new pods run elsewhere.  A Deployment's
  * RollingUpdate removes old pods only within maxUnavailable, which rounds DOWN (25 % of 2-3
  * replicas is 0), and adds new ones within maxSurge, which rounds UP (kubernetes
- * pkg/controller/deployment/util/deployment_util.go ResolveFenceposts): with few replicas the
+ * pkg/controller/deployment/util/deployment_util.go ResolveFenceposts, commit 00bdb3fa:
+ * GetValueFromIntOrPercent(maxSurge, desired, true), (maxUnavailable, desired, false)): with few replicas the
  * rollout replaces no old pod until a new one runs, so the new requests need room on the other
  * nodes that admit the pods — nodes already converted (their resources after the plan) and
  * nodes the plan leaves (allocatable less what is held).  Simulated in the script's order. */

@@ -228,6 +228,34 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
     }
     free(order);
     free(nadmit);
+    /* a workload whose pods may not share a node (required pod anti-affinity on the hostname)
+     * needs as many pool nodes that admit it as it has shared pods */
+    size_t *spread = xcalloc(c->nwid ? c->nwid : 1, sizeof *spread), *first = xcalloc(c->nwid ? c->nwid : 1, sizeof *first);
+    for (size_t k = 0; shared && k < c->n; k++) {
+        const Pod *p = c->w[c->idx[k]].pod_obj;
+        if (!shared[k] || !p || !p->spread_by_node) continue;
+        if (!spread[c->wid[k]]++) first[c->wid[k]] = k;
+    }
+    for (size_t id = 0; id < c->nwid; id++) {
+        if (!spread[id]) continue;
+        size_t have_nodes = 0;
+        for (size_t j = 0; j < n; j++) have_nodes += used[j] && plan_pod_admits(c, first[id], j);
+        while (have_nodes < spread[id]) {
+            size_t best = SIZE_MAX;
+            int bg = 0;
+            for (size_t j = 0; j < n; j++) {
+                int gp = node_physical_gpus(c->gnodes[j]);
+                if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
+                if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
+            }
+            if (best == SIZE_MAX) break;
+            used[best] = true;
+            have += bg;
+            have_nodes++;
+        }
+    }
+    free(spread);
+    free(first);
     while (have < need) {
         size_t best = SIZE_MAX;
         int bg = 0;

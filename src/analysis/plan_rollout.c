@@ -133,7 +133,8 @@ static int whole_cmp(const void *pa, const void *pb, void *ctx)
 
 /* whole-GPU pods, first fit decreasing, into the nodes that are not shared and that the pod's
  * own constraints admit (nodeSelector, required node affinity, tolerations: explain's filters,
- * explain_pod_admits), the most constrained first; a pod that finds no such node is named in
+ * explain_pod_admits; at most one pod of a workload per node under a required pod anti-affinity
+ * on the hostname), the most constrained first; a pod that finds no such node is named in
  * the risks and keeps its node out of nodesFreed.  Returns the GPUs of the pods left over. */
 static int place_whole(PlanGroup *g, const GroupCtx *c)
 {
@@ -149,12 +150,19 @@ static int place_whole(PlanGroup *g, const GroupCtx *c)
     sort_r(wp, nn, sizeof *wp, whole_cmp, NULL);
     int unplaced = 0;
     Strvec stuck = STRVEC_INIT;
+    StrMap *spread = strmap_new();            /* "workload node" where a spread pod was placed */
     for (size_t i = 0; i < nn; i++) {
         bool placed = false;
+        const Pod *p = c->w[c->idx[wp[i].k]].pod_obj;
+        bool one_per_node = p && p->spread_by_node;
         for (size_t j = 0; j < g->nplan_nodes && !placed; j++) {
             PlanNode *pn = &g->plan_nodes[j];
             if (pn->shared || pn->gpus - pn->whole_used - pn->mig_gpus < wp[i].need) continue;
             if (!plan_pod_admits(c, wp[i].k, j)) continue;
+            char key[48];
+            snprintf(key, sizeof key, "%zu %zu", c->wid[wp[i].k], j);
+            if (one_per_node && strmap_get(spread, key)) continue;   /* pod anti-affinity on the hostname */
+            if (one_per_node) strmap_put(spread, key, (void *)1);
             pn->whole_used += wp[i].need;
             placed = true;
         }
@@ -164,16 +172,18 @@ static int place_whole(PlanGroup *g, const GroupCtx *c)
         const PlanWorkload *w = &c->w[c->idx[wp[i].k]];
         for (size_t j = 0; j < g->nplan_nodes; j++)
             if (w->node && strcmp(g->plan_nodes[j].name, w->node) == 0) g->plan_nodes[j].whole_used += wp[i].need;
-        if (wp[i].nadmit < (int)g->nplan_nodes) {
+        if (wp[i].nadmit < (int)g->nplan_nodes || one_per_node) {
             char *id = xasprintf("%s/%s", w->ns ? w->ns : "?", w->name ? w->name : "?");
             if (!strvec_contains(&stuck, id)) strvec_push(&stuck, id);
             free(id);
         }
     }
     for (size_t i = 0; i < stuck.n; i++)
-        strvec_pushf(&g->risks, "%s: its nodeSelector, required node affinity or tolerations admit no node of "
-                     "the group with whole GPUs free under this layout: its pods stay where they run", stuck.v[i]);
+        strvec_pushf(&g->risks, "%s: its nodeSelector, required node affinity, tolerations or pod anti-affinity "
+                     "admit no node of the group with whole GPUs free under this layout: its pods stay "
+                     "where they run", stuck.v[i]);
     strvec_clear(&stuck);
+    strmap_free(spread, NULL);
     free(wp);
     return unplaced;
 }
