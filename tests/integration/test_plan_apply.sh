@@ -309,6 +309,28 @@ check_eq "$rc" 1 "context \"c\\ntouch PWNED #\": the script refuses (exit 1) wit
 check_eq "$(ls "$T/pwn")" "" "context \"c\\ntouch PWNED #\": nothing injected ran"
 shellcheck_ok "hostile context" "$T/ctx.sh"
 
+# live: a kubeconfig whose context name holds a newline, quotes, $() and backticks: the script
+# made against it pins that very name, the real kubectl reports it back, the pin check passes
+# and the plan is applied; nothing injected runs
+fakeapi_start "$FIX/t4-timeslice.json" --operator-sim "$Y2J"
+python3 - "$KUBECONFIG" "$T/kubeconfig-hostile" <<'PYEOF2'
+import json, sys
+name = "fake\n$(touch PK1)`touch PK2`'\"; touch PK3 #\r"
+text = open(sys.argv[1]).read()
+assert "- name: fake\n" in text and "current-context: fake" in text
+text = text.replace("- name: fake\n", "- name: %s\n" % json.dumps(name), 1)
+text = text.replace("current-context: fake", "current-context: %s" % json.dumps(name), 1)
+open(sys.argv[2], "w").write(text)
+PYEOF2
+KUBECONFIG="$T/kubeconfig-hostile" "$KGPU_BIN" plan -o script >"$T/livectx.sh" 2>/dev/null
+check_contains "$(grep '^PLAN_CONTEXT=' "$T/livectx.sh")" "PLAN_CONTEXT='fake'\$'\\x0a\\x24''(touch PK1)'" \
+  "hostile kubeconfig context: pinned as one quoted word"
+shellcheck_ok "hostile kubeconfig context" "$T/livectx.sh"
+(cd "$T/pwn" && KUBECTL="$KUBECTL_BIN --kubeconfig $T/kubeconfig-hostile" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 \
+   timeout 300 bash "$T/livectx.sh" >/dev/null 2>"$T/livectx.err"); rc=$?
+check_eq "$rc" 0 "hostile kubeconfig context: the pin check matches it and the script runs to the end"
+check_eq "$(ls "$T/pwn")" "" "hostile kubeconfig context: nothing injected ran"
+
 # every string from the cluster or kubeconfig made hostile: context, server, node names, the
 # nodes' labels, namespaces, pod names; with newlines, CR, quotes, $(), backticks, a NUL (JSON
 # \u0000: the string ends there), bytes that are not UTF-8 and a 100 KB value.  P marks what
