@@ -21,7 +21,7 @@ static const PlanWorkload *gw_workload(const PlanRun *run, const PlanGroup *g, c
 }
 
 /* every value from the cluster, the kubeconfig or the plan is a word of util/shquote.h */
-static void sq(Strbuf *sb, const char *s) { shq_word(sb, s); }
+static void sq(Strbuf *sb, const char *s) { shquote_word(sb, s); }
 
 /* The script's functions.  Every kubectl call goes through k(): KUBECTL may hold a command
  * with arguments ("kubectl --kubeconfig /x"), and --context NAME given to the script is
@@ -267,7 +267,7 @@ static const char script_functions[] =
     "  printf '%s\\n' \"$manifest\" | k apply --server-side --force-conflicts --field-manager=kubectl-gpu-plan -f - >&2\n"
     "}\n";
 
-/* ---- header: every line with a value goes through shq_comment, so none ends early ---- */
+/* ---- header: every line with a value goes through shquote_comment, so none ends early ---- */
 
 static void comment(Strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void comment(Strbuf *sb, const char *fmt, ...)
@@ -277,7 +277,7 @@ static void comment(Strbuf *sb, const char *fmt, ...)
     char *s = xvasprintf(fmt, ap);
     va_end(ap);
     strbuf_adds(sb, "# ");
-    shq_comment(sb, s);
+    shquote_comment(sb, s);
     strbuf_addch(sb, '\n');
     free(s);
 }
@@ -321,7 +321,7 @@ static void script_header(Strbuf *sb, const PlanRun *run)
 /* a document applied from a quoted heredoc whose terminator is no line of it */
 static void heredoc(Strbuf *sb, const char *body)
 {
-    char *delim = shq_heredoc_delim(body, "KGPU_MANIFESTS");
+    char *delim = shquote_heredoc_delim(body, "KGPU_MANIFESTS");
     strbuf_addf(sb, "<<'%s'\n", delim);
     strbuf_adds(sb, body);
     if (*body && body[strlen(body) - 1] != '\n') strbuf_addch(sb, '\n');

@@ -1,6 +1,5 @@
 /* shquote.c — quoting for generated bash scripts (rules in shquote.h). */
 #include "util/shquote.h"
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@ static bool plain(unsigned char c)
     return c >= 0x20 && c <= 0x7e && c != '\'' && c != '$' && c != '`' && c != '\\';
 }
 
-void shq_word_n(Strbuf *sb, const char *s, size_t n)
+void shquote_word_n(Strbuf *sb, const char *s, size_t n)
 {
     if (n == 0) { strbuf_adds(sb, "''"); return; }
     size_t i = 0;
@@ -39,9 +38,9 @@ void shq_word_n(Strbuf *sb, const char *s, size_t n)
     }
 }
 
-void shq_word(Strbuf *sb, const char *s)
+void shquote_word(Strbuf *sb, const char *s)
 {
-    shq_word_n(sb, s ? s : "", s ? strlen(s) : 0);
+    shquote_word_n(sb, s ? s : "", s ? strlen(s) : 0);
 }
 
 /* length of the well-formed UTF-8 sequence of a printable character at s (2-4), 0 when the
@@ -67,7 +66,7 @@ static size_t utf8_printable(const unsigned char *s)
     return len;
 }
 
-void shq_comment(Strbuf *sb, const char *s)
+void shquote_comment(Strbuf *sb, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
@@ -76,16 +75,6 @@ void shq_comment(Strbuf *sb, const char *s)
         if (len) { strbuf_add(sb, (const char *)p, len); p += len; continue; }
         strbuf_addf(sb, "\\x%02x", *p++);
     }
-}
-
-void shq_commentf(Strbuf *sb, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    shq_comment(sb, s);
-    free(s);
 }
 
 static bool has_line(const char *body, const char *line)
@@ -100,7 +89,7 @@ static bool has_line(const char *body, const char *line)
     return false;
 }
 
-char *shq_heredoc_delim(const char *body, const char *base)
+char *shquote_heredoc_delim(const char *body, const char *base)
 {
     char *d = xstrdup(base);
     for (unsigned i = 2; has_line(body ? body : "", d); i++) {

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t slen = strlen(s);
 
     Strbuf w = STRBUF_INIT;
-    shq_word(&w, s);
+    shquote_word(&w, s);
     const char *word = strbuf_str(&w);
     for (const char *p = word; *p; p++) FUZZ_ASSERT(*p >= 0x20 && *p <= 0x7e);
     size_t n = 0;
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(back);
     strbuf_clear(&w);
 
-    char *delim = shq_heredoc_delim(s, "KGPU_MANIFESTS");
+    char *delim = shquote_heredoc_delim(s, "KGPU_MANIFESTS");
     Strbuf doc = STRBUF_INIT;          /* as the script writes it: body, newline, terminator */
     strbuf_adds(&doc, s);
     if (slen && s[slen - 1] != '\n') strbuf_addch(&doc, '\n');
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(delim);
 
     Strbuf c = STRBUF_INIT;
-    shq_comment(&c, s);
+    shquote_comment(&c, s);
     const unsigned char *q = (const unsigned char *)strbuf_str(&c);
     for (size_t i = 0; q[i]; i++) {
         FUZZ_ASSERT(q[i] >= 0x20 && q[i] != 0x7f);

@@ -14,7 +14,7 @@
 static void check_word(const char *in, const char *want)
 {
     Strbuf sb = STRBUF_INIT;
-    shq_word(&sb, in);
+    shquote_word(&sb, in);
     assert_string_equal(strbuf_str(&sb), want);
     strbuf_clear(&sb);
 }
@@ -40,7 +40,7 @@ static void test_word(void **state)
 static void check_comment(const char *in, const char *want)
 {
     Strbuf sb = STRBUF_INIT;
-    shq_comment(&sb, in);
+    shquote_comment(&sb, in);
     assert_string_equal(strbuf_str(&sb), want);
     strbuf_clear(&sb);
 }
@@ -61,16 +61,16 @@ static void test_comment(void **state)
 static void test_heredoc(void **state)
 {
     (void)state;
-    char *d = shq_heredoc_delim("a: 1\n", "KGPU_MANIFESTS");
+    char *d = shquote_heredoc_delim("a: 1\n", "KGPU_MANIFESTS");
     assert_string_equal(d, "KGPU_MANIFESTS");
     free(d);
-    d = shq_heredoc_delim("x\nKGPU_MANIFESTS\nKGPU_MANIFESTS_2\n", "KGPU_MANIFESTS");
+    d = shquote_heredoc_delim("x\nKGPU_MANIFESTS\nKGPU_MANIFESTS_2\n", "KGPU_MANIFESTS");
     assert_string_equal(d, "KGPU_MANIFESTS_3");
     free(d);
-    d = shq_heredoc_delim("  KGPU_MANIFESTS\nKGPU_MANIFESTS ", "KGPU_MANIFESTS");   /* not whole lines */
+    d = shquote_heredoc_delim("  KGPU_MANIFESTS\nKGPU_MANIFESTS ", "KGPU_MANIFESTS");   /* not whole lines */
     assert_string_equal(d, "KGPU_MANIFESTS");
     free(d);
-    d = shq_heredoc_delim("KGPU_MANIFESTS", "KGPU_MANIFESTS");                      /* last line, no newline */
+    d = shquote_heredoc_delim("KGPU_MANIFESTS", "KGPU_MANIFESTS");                      /* last line, no newline */
     assert_string_equal(d, "KGPU_MANIFESTS_2");
     free(d);
 }
