@@ -64,17 +64,24 @@ typedef enum {
     NR_CLAIM_ELSEWHERE        /* DRA: a claim of the pod is allocated on another node */
 } NodeReasonCode;
 
-typedef struct { const Pod *pod; int64_t milli; } PodHold;   /* pod borrowed from the Cluster */
+typedef struct {               /* pod borrowed from the Cluster */
+    const Pod *pod; int64_t milli;
+    bool nominated;            /* not bound: nominated to the node (status.nominatedNodeName) with
+                                  at least the explained pod's priority; its request is reserved */
+} PodHold;
 
 typedef struct {
     NodeReasonCode code;
     char *resource;           /* resource reasons: the requested resource ("pods" for TooManyPods) */
     int64_t requested, free, allocatable;   /* milli-units (TooManyPods: pods x 1000) */
     PodHold *holders; size_t nholders;      /* Insufficient: GPU pods on the node holding
-                                               `resource` (other pods only count in usage) */
+                                               `resource`, nominated ones included (other pods
+                                               only count in usage) */
     char *key, *value, *effect;             /* UntoleratedTaint */
     Strvec advertised;        /* ResourceNotAdvertised: GPU names the node offers (allocatable > 0) */
-    char *detail;             /* selector/affinity: what did not match; NotReady: the condition */
+    char *detail;             /* selector/affinity: what did not match; NotReady: the condition;
+                                 UntoleratedTaint: the pod's toleration that nearly matches and
+                                 how it differs (NULL when none) */
 } NodeReason;
 
 typedef struct {

@@ -427,7 +427,7 @@ static void fixes_node_side(Ctx *x, NodeClass cls)
         const NodeFacts *f = &x->ix->nodes[i];
         const Node *n = r->node;
         FixInfo *fi = NULL;
-        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
+        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(x->c, n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
             const NodeReason *nd = find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
             fi = fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
                          "plugin runs there, the pod fits it.  Check it:\n  kubectl get pods -A -o wide --field-selector "

@@ -164,7 +164,7 @@ static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
     visit_pod_lists(c, p, fn);
     fn(c, &p->ns); fn(c, &p->name); fn(c, &p->node_name); fn(c, &p->nominated_node);
     fn(c, &p->owner_kind); fn(c, &p->owner_name); fn(c, &p->scheduler_name); fn(c, &p->priority_class);
-    fn(c, &p->preemption_policy); fn(c, &p->runtime_class);
+    fn(c, &p->preemption_policy); fn(c, &p->runtime_class); fn(c, &p->request_init);
     fn(c, &p->scheduled.reason);
     fn(c, &p->scheduled.message);
     for (size_t i = 0; i < p->nclaims; i++) {

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/mig_capability.h"
 #include "model/mig_tables.h"
 #include "model/quantity.h"
 #include "util/util.h"
@@ -80,7 +81,7 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     inv->mig_src = g->has_gfd || kv_get(&n->labels, "nvidia.com/mig.strategy") ? FACT_GFD : FACT_NONE;
     if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
         inv->mig_enabled = true;
-        inv->mig_devices = g->count;
+        inv->mig_devices = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
         return;
     }
     int64_t labelled = 0;
@@ -231,12 +232,19 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
     } else inv->whole_gpus = -1;
     if (inv->whole_gpus >= 0) inv->whole_gpus += (int)other;
 
-    if (g->has_gfd && single_on) {
+    if (g->mig_single_profile && single_on) {
+        /* slices / slices per GPU; without a product, from every MIG table that has the
+         * profile when they agree (mig_capability.h) */
         const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
-        const MigProfile *p = m ? mig_model_profile(m, g->mig_single_profile) : NULL;
-        if (p && p->max_instances > 0 && g->count > 0) {
-            inv->physical = ceil_div(g->count, p->max_instances);
-            inv->physical_src = FACT_GFD;
+        int per = mig_profile_per_gpu(m, g->mig_single_profile);
+        int count = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
+        if (per > 0 && count > 0) {
+            inv->physical = ceil_div(count, per);
+            inv->physical_src = g->product ? FACT_GFD : FACT_INFERRED;
+            if (!g->product)
+                snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                         "MIG single strategy, no GFD product: %d x %s (nvidia.com/mig.config=%s), %d per GPU", count,
+                         g->mig_single_profile, g->mig_config ? g->mig_config : "?", per);
         } else {
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
                      "MIG single strategy: %d x %s on %s; GPUs per device unknown for this model", g->count,
