@@ -70,7 +70,11 @@ typedef struct {
     NodeClass cls;
 } NodeFlags;
 
-typedef struct { FixInfo info; char *text; } FixItem;
+typedef struct {
+    FixInfo info; char *text;
+    bool split;                /* "split the work into smaller pods": for a training workload
+                                  listed after moving and waiting (fixes_flush) */
+} FixItem;
 
 typedef struct {
     const Cluster *c;
@@ -117,6 +121,7 @@ void decide_verdict(Ctx *x);
 FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void fix_info_release(FixInfo *f);
 void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
+bool owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
 void fixes_for_verdict(Ctx *x);
 /* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);

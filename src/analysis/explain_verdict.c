@@ -169,6 +169,11 @@ static bool stage_fits_now(Ctx *x)
             x->e->summary = xasprintf("fits node %s now (%lld %s free); the scheduler has not placed it since",
                                       n->name, (long long)milli_units(node_free_relief(x->ix, n, x->p, x->gpu, NULL)),
                                       x->gpu);
+        if (str_eq(x->gpu, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile)
+            strvec_pushf(&x->e->notes, "node %s runs MIG with the single strategy: each nvidia.com/gpu there is one %s "
+                         "MIG device, so the pod gets %lld such devices, not %lld whole GPUs", n->name,
+                         n->gpu.mig_single_profile, (long long)milli_units(x->gpu_req),
+                         (long long)milli_units(x->gpu_req));
         return true;
     }
     return false;

@@ -247,8 +247,9 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
                          g->mig_single_profile, g->mig_config ? g->mig_config : "?", per);
         } else {
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for this model", g->count,
-                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product");
+                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for %s", count,
+                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product",
+                     g->base_product ? "this model" : "it (GPU models differ)");
         }
         return;
     }

@@ -116,7 +116,9 @@ static void print_text(const Explanation *e, bool all_nodes, bool color)
     else
         text_printf(stdout, "Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
                e->owner_kind ? e->owner_kind : "owner", e->ns, e->name, age);
-    text_printf(stdout, "Requests:   %s%s\n", gpus, p ? "" : " per pod");
+    text_printf(stdout, "Requests:   %s%s%s%s%s\n", gpus, p ? "" : " per pod",
+                p && p->request_init ? " (from init container " : "", p && p->request_init ? p->request_init : "",
+                p && p->request_init ? ")" : "");
     free(gpus);
     text_printf(stdout, "Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
     text_printf(stdout, "Reason:     %s\n", e->summary ? e->summary : "");
