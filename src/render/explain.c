@@ -52,13 +52,10 @@ static void print_scheduler(const Explanation *e, bool color)
         text_printf(stdout, "  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
                m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
         print_histogram(&m->filter, "  ");
-        if (m->has_preemption) {
-            if (m->preemption.nreasons) {
-                text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
-                print_histogram(&m->preemption, "    ");
-            } else {
-                text_printf(stdout, "  preemption: %s\n", m->preemption_text ? m->preemption_text : "");
-            }
+        /* a preemption part without counts ("not eligible ...") reads as the message says it */
+        if (m->has_preemption && m->preemption.nreasons) {
+            text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
+            print_histogram(&m->preemption, "    ");
         }
     } else {
         text_printf(stdout, "  read as: %s\n", schedmsg_kind_name(m->kind));
