@@ -123,7 +123,8 @@ ExplainIndex *explain_index_new(const Cluster *c)
         f->physical = node_physical_gpus(n);
         if (f->physical <= 0) f->physical = node_is_gpu_node(n) ? -1 : 0;
         f->migcap = node_mig_capability(n);
-        f->mig = f->migcap.model;
+        f->mig = f->migcap.capable == MIG_CAP_NO ? NULL : f->migcap.model;   /* mig.capable=false: no MIG
+                                                                                 fixes there */
         f->gpu_mem_mib = label_mib(n);
         if (!f->gpu_mem_mib && f->mig) f->gpu_mem_mib = f->mig->memory_mib;
     }

@@ -236,7 +236,8 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         /* slices / slices per GPU; without a product, from every MIG table that has the
          * profile when they agree (mig_capability.h) */
         const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
-        int per = mig_profile_per_gpu(m, g->mig_single_profile);
+        int per = m || !g->base_product ? mig_profile_per_gpu(m, g->mig_single_profile) : -1;   /* a named GPU
+                                                                                                 without a table: unknown */
         int count = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
         if (per > 0 && count > 0) {
             inv->physical = ceil_div(count, per);
