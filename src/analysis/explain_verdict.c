@@ -365,11 +365,30 @@ static void note_other_classes(Ctx *x)
     }
 }
 
+/* a MIG request and nodes whose MIG capability no signal gives (mig_capability.h): they were
+ * not called too small, and the explanation says why */
+static void note_mig_unknown(Ctx *x)
+{
+    if (!resource_is_mig(x->gpu)) return;
+    Strvec names = STRVEC_INIT;
+    for (size_t i = 0; i < x->e->nnodes; i++)
+        if (x->flags[i].could_hold && x->e->nodes[i].nreasons && node_is_gpu_node(x->e->nodes[i].node) &&
+            x->ix->nodes[i].migcap.capable == MIG_CAP_UNKNOWN)
+            strvec_push(&names, x->e->nodes[i].node->name);
+    if (names.n) {
+        char *l = names_line(&names);
+        strvec_pushf(&x->e->notes, "whether the GPUs of %s can hold MIG devices is unknown (no nvidia.com/mig.capable "
+                     "label, no MIG devices, no GPU model named): counted as possible", l);
+        free(l);
+    }
+    strvec_clear(&names);
+}
+
 void decide_verdict(Ctx *x)
 {
     for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
         if (!stages[i](x)) continue;
-        if (x->e->verdict != V_GATED && x->c->nnodes) note_other_classes(x);
+        if (x->e->verdict != V_GATED && x->c->nnodes) { note_other_classes(x); note_mig_unknown(x); }
         return;
     }
     x->e->verdict = V_UNKNOWN;                 /* not reached: an E with nodes has a class */
