@@ -137,6 +137,8 @@ static cJSON *node_reason_json(const NodeReason *x)
                 cJSON_AddStringToObject(p, "name", x->holders[i].pod->name);
                 json_amount(p, "amount", x->resource, x->holders[i].milli);
                 cJSON_AddNumberToObject(p, "priority", x->holders[i].pod->priority);
+                if (x->holders[i].nominated)   /* pending, its request reserved by nominatedNodeName */
+                    cJSON_AddBoolToObject(p, "nominated", true);
                 cJSON_AddItemToArray(h, p);
             }
         }
