@@ -275,13 +275,14 @@ static bool stage_resource_name(Ctx *x)
     }
     /* nodes of the class that offer nothing yet: their device plugin, as configured, would
      * offer only other names */
-    Strvec offering = STRVEC_INIT, unplugged = STRVEC_INIT;
+    Strvec offering = STRVEC_INIT, unplugged = STRVEC_INIT, invalid = STRVEC_INIT;
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!in_e(x, i) || x->flags[i].cls != CL_RESOURCE_NAME) continue;
-        strvec_push(find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL) ? &offering : &unplugged,
-                    x->e->nodes[i].node->name);
+        const Node *n = x->e->nodes[i].node;
+        strvec_push(find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL) ? &offering :
+                    node_mig_invalid(n) ? &invalid : &unplugged, n->name);
     }
-    char *l = names_line(&offering), *al = names_line(&alts), *ul = names_line(&unplugged);
+    char *l = names_line(&offering), *al = names_line(&alts), *ul = names_line(&unplugged), *il = names_line(&invalid);
     x->e->verdict = V_RESOURCE_NAME;
     Strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "no node the pod admits offers %s", x->gpu);
@@ -289,9 +290,12 @@ static bool stage_resource_name(Ctx *x)
     if (unplugged.n)
         strbuf_addf(&sb, "; %s run%s no device plugin, which as configured there would not offer %s either", ul,
                     unplugged.n == 1 ? "s" : "", x->gpu);
+    if (invalid.n)
+        strbuf_addf(&sb, "; %s advertise%s nothing until a valid MIG layout is applied (GFD product -MIG-INVALID)", il,
+                    invalid.n == 1 ? "s" : "");
     x->e->summary = strbuf_detach(&sb);
-    free(l); free(al); free(ul);
-    strvec_clear(&v); strvec_clear(&alts); strvec_clear(&offering); strvec_clear(&unplugged);
+    free(l); free(al); free(ul); free(il);
+    strvec_clear(&v); strvec_clear(&alts); strvec_clear(&offering); strvec_clear(&unplugged); strvec_clear(&invalid);
     return true;
 }
 
