@@ -137,9 +137,20 @@ bool node_affinity_matches(const Pod *p, const Node *n, char **why)
         if (!first) {
             char *req = selreq_format(bad);
             const char *have = is_field ? n->name : kv_get(&n->labels, bad->key);
-            first = have ? xasprintf("%s %s (node has %s)", is_field ? "matchFields" : "node affinity", req, have)
-                         : xasprintf("%s %s (node has no label %s)", is_field ? "matchFields" : "node affinity",
-                                     req, bad->key);
+            /* a near miss: the term's only requirement the node fails */
+            size_t fails = 0, all = t->match_expressions.n + t->match_fields.n;
+            for (size_t k = 0; k < t->match_expressions.n; k++)
+                fails += !selreq_matches(&t->match_expressions.reqs[k], &n->labels);
+            if (t->match_fields.n) {
+                KVList fields = KVLIST_INIT;
+                kv_set(&fields, "metadata.name", n->name);
+                for (size_t k = 0; k < t->match_fields.n; k++) fails += !selreq_matches(&t->match_fields.reqs[k], &fields);
+                kv_clear(&fields);
+            }
+            const char *only = fails == 1 && all > 1 ? ", the only requirement of the term that differs" : "";
+            first = have ? xasprintf("%s %s (node has %s%s)", is_field ? "matchFields" : "node affinity", req, have, only)
+                         : xasprintf("%s %s (node has no label %s%s)", is_field ? "matchFields" : "node affinity",
+                                     req, bad->key, only);
             free(req);
         }
     }
