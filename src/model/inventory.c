@@ -18,7 +18,9 @@
  * Physical GPUs:
  *   - GFD gpu.count under MIG strategy none or mixed (mixed counts MIG-enabled parents too);
  *     under single with MIG on, count is MIG devices: ceil(count / max instances of the
- *     profile per GPU) from the MIG table; -MIG-INVALID or an unknown model: cannot count.
+ *     profile per GPU) from the MIG table; without a product label (profile from an applied
+ *     mig.config all-<P>, node.c), from every table with P when they agree, and advertised
+ *     nvidia.com/gpu when no gpu.count; -MIG-INVALID or an unknown model: cannot count.
  *   - else from resources: (nvidia.com/gpu + nvidia.com/gpu.shared units) / replicas, when the
  *     replicas are known (labels or config) or nothing says the node shares (then the count is
  *     flagged physical_unsure: a time-sliced node without labels or config would be counted by
