@@ -169,11 +169,6 @@ static bool stage_fits_now(Ctx *x)
             x->e->summary = xasprintf("fits node %s now (%lld %s free); the scheduler has not placed it since",
                                       n->name, (long long)milli_units(node_free_relief(x->ix, n, x->p, x->gpu, NULL)),
                                       x->gpu);
-        if (str_eq(x->gpu, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile)
-            strvec_pushf(&x->e->notes, "node %s runs MIG with the single strategy: each nvidia.com/gpu there is one %s "
-                         "MIG device, so the pod gets %lld such devices, not %lld whole GPUs", n->name,
-                         n->gpu.mig_single_profile, (long long)milli_units(x->gpu_req),
-                         (long long)milli_units(x->gpu_req));
         return true;
     }
     return false;
@@ -369,6 +364,21 @@ static void note_other_classes(Ctx *x)
     }
 }
 
+/* a whole-GPU request and MIG single nodes among those that admit the pod: what it gets there */
+static void note_mig_single(Ctx *x)
+{
+    if (!str_eq(x->gpu, "nvidia.com/gpu") || x->gpu_req <= 0) return;
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        const Node *n = x->e->nodes[i].node;
+        if (!in_e(x, i) || n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) continue;
+        long long k = (long long)milli_units(x->gpu_req);
+        strvec_pushf(&x->e->notes, "node %s runs MIG with the single strategy: each nvidia.com/gpu there is one %s MIG "
+                     "device, so the pod gets %lld such device%s there, not %lld whole GPU%s", n->name,
+                     n->gpu.mig_single_profile, k, k == 1 ? "" : "s", k, k == 1 ? "" : "s");
+        return;                                /* once: the first such node */
+    }
+}
+
 /* a MIG request and nodes whose MIG capability no signal gives (mig_capability.h): they were
  * not called too small, and the explanation says why */
 static void note_mig_unknown(Ctx *x)
@@ -392,7 +402,7 @@ void decide_verdict(Ctx *x)
 {
     for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
         if (!stages[i](x)) continue;
-        if (x->e->verdict != V_GATED && x->c->nnodes) { note_other_classes(x); note_mig_unknown(x); }
+        if (x->e->verdict != V_GATED && x->c->nnodes) { note_other_classes(x); note_mig_single(x); note_mig_unknown(x); }
         return;
     }
     x->e->verdict = V_UNKNOWN;                 /* not reached: an E with nodes has a class */
