@@ -563,9 +563,11 @@ bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent
         if (shared && units > 1) return false;
         if (resource_is_mig(re->name) && units > 1) return false;
         if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
-            /* the pod as it is, on a node its own constraints admit: its nvidia.com/gpu are this
-             * node's MIG devices by its own choice (the verdict counts them so: node_could_hold) */
+            /* the pod as it is, on a node its own selector or affinity chose: its nvidia.com/gpu
+             * are this node's MIG devices by its own choice (the verdict counts them so:
+             * node_could_hold).  A pod that chose no nodes is not sent to slices by a fix. */
             if (asked && str_eq(asked, re->name) && rlist_get(&intent->requests, re->name) == re->milli &&
+                (intent->node_selector.n || intent->naffinity_terms) &&
                 node_selector_matches(intent, n, NULL) && node_affinity_matches(intent, n, NULL))
                 continue;
             int c, m, ac, am;
