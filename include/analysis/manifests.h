@@ -53,6 +53,9 @@ typedef struct {
     /* a plugin without config-manager reads one file (this key of the map) for every node:
      * the one sharing group's config replaces it (NULL = per-node configs by label) */
     const char *dp_single_key;
+    const char *dp_unreadable;        /* why no config the plan writes would be read (a plugin
+                                         without config-manager and without a config file):
+                                         a device-plugin change is then not safe */
     bool no_configs;                  /* nothing reads the ConfigMaps (cloud node pools): only
                                          the quotas */
     bool labels_unread;               /* provably nothing reads nvidia.com/device-plugin.config

@@ -201,8 +201,10 @@ static cJSON *single_file_configmap(const PlanResult *r, const ManifestOptions *
     if (changed > 1 || r->ngroups > 1) why = "the plan gives different GPU products different configs";
     else if (one->strategy == PLAN_MIG) why = "MIG needs the mixed strategy per node";
     else {
+        /* nodes kept whole get the shared config too: only where no whole-GPU pod stays */
         for (size_t j = 0; j < one->nplan_nodes && !why; j++)
-            if (!one->plan_nodes[j].shared) why = "the plan keeps some nodes of the group whole";
+            if (!one->plan_nodes[j].shared && one->plan_nodes[j].whole_used)
+                why = "whole-GPU pods stay on some of its nodes";
     }
     if (why) {
         free(out->blocked);
@@ -573,6 +575,12 @@ int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c
               : o->dp_single_key && o->dp_map_name && o->dp_map_ns ? single_file_configmap(r, o, out, &rc)
               : device_plugin_configmap(r, c, o, ns, out, &rc);
     if (rc) { manifests_clear(out); return -1; }
+    if (dp && o->dp_unreadable) {
+        cJSON_Delete(dp);
+        dp = NULL;
+        free(out->blocked);
+        out->blocked = xstrdup(o->dp_unreadable);
+    }
     cJSON *mp = o->no_configs ? NULL : mig_parted_configmap(r, c, o, ns, out, &rc);
     if (rc) { cJSON_Delete(dp); manifests_clear(out); return -1; }
     out->docs = xcalloc(2, sizeof *out->docs);

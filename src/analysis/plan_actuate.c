@@ -93,10 +93,14 @@ size_t plan_actuate_leave_out_mig(const Actuators *a, const Node **nodes, size_t
 void plan_actuate_manifest_options(const Actuators *a, ManifestOptions *mo)
 {
     if (by_cloud(a->dp.by)) { mo->no_configs = true; return; }
-    if (own_map(a) && a->dp.configmap) {
+    if (own_map(a) && a->dp.configmap && (a->dp.config_manager || a->dp.config_key)) {
         mo->dp_map_name = a->dp.configmap;
         mo->dp_map_ns = a->dp.ns;
         if (!a->dp.config_manager) mo->dp_single_key = a->dp.config_key;
+    } else if (static_plugin(a)) {
+        mo->dp_unreadable = "the device plugin runs without config-manager and reads no config file (no CONFIG_FILE "
+                            "from a mounted ConfigMap): no sharing config the plan writes would be read; install it "
+                            "with per-node configs (its Helm chart with config.map or config.name) and plan again";
     }
     /* removing a device-plugin label is safe only where provably nothing reads it: the
      * operator without a map runs no config-manager */
@@ -105,12 +109,15 @@ void plan_actuate_manifest_options(const Actuators *a, ManifestOptions *mo)
 
 void plan_actuate_nodes(PlanResult *r, const Actuators *a)
 {
-    bool cloud = by_cloud(a->dp.by);
+    bool cloud = by_cloud(a->dp.by), mig_read = actuators_reads_mig_label(a);
     for (size_t i = 0; i < r->ngroups; i++) {
         PlanGroup *g = &r->groups[i];
-        for (size_t j = 0; cloud && j < g->nplan_nodes; j++) {
+        for (size_t j = 0; j < g->nplan_nodes; j++) {
             PlanNode *pn = &g->plan_nodes[j];
-            pn->mig_change = pn->dp_change = pn->drain = false;
+            if (cloud) pn->mig_change = pn->dp_change = pn->drain = false;
+            /* nothing reads nvidia.com/mig.config (the nodes planned here run no MIG): no
+             * label, no drain */
+            if (!mig_read) { pn->mig_config = NULL; pn->mig_change = pn->drain = false; }
         }
     }
 }
@@ -148,7 +155,7 @@ static const MigProfile *uniform_profile(const PlanGroup *g)
     return p && !p->variant ? p : NULL;
 }
 
-static void cloud_group(PlanActions *acts, const PlanGroup *g, const Cluster *c, const Actuators *a,
+static void cloud_group(PlanActions *acts, PlanResult *r, PlanGroup *g, const Cluster *c, const Actuators *a,
                         Strvec *warnings)
 {
     /* the nodes that change and their pools */
@@ -230,6 +237,10 @@ static void cloud_group(PlanActions *acts, const PlanGroup *g, const Cluster *c,
     if (why) {
         strvec_pushf(warnings, "%s: %s not applied on %s node pool %s: %s", g->product, strategy,
                      actuator_by_name(a->dp.by), pool, why);
+        /* nothing changes there: the totals say so */
+        strvec_pushf(&g->notes, "not applied: %s", why);
+        r->gpus_after += g->gpus_before - g->gpus_after;
+        g->gpus_after = g->gpus_before;
     } else {
         PlanAction *x = plan_actions_add(acts, ACT_NODEPOOL, pool, detail);
         x->command = cmd;
@@ -291,9 +302,9 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
 {
     if (by_cloud(a->dp.by)) {
         for (size_t i = 0; i < r->ngroups; i++)
-            if (r->groups[i].strategy != PLAN_NONE) cloud_group(acts, &r->groups[i], c, a, warnings);
+            if (r->groups[i].strategy != PLAN_NONE) cloud_group(acts, r, &r->groups[i], c, a, warnings);
     }
-    if (static_plugin(a) && m->device_plugin && a->dp.daemonset) {
+    if (static_plugin(a) && m->device_plugin && a->dp.daemonset && a->dp.config_key) {
         /* the plugin reads its file at start only: restart it, before the node checks */
         char *target = xasprintf("%s/%s", a->dp.ns, a->dp.daemonset);
         char *detail = xasprintf("the device plugin runs without config-manager and reads %s only at start: restart it "
@@ -306,6 +317,21 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
         PlanAction x = acts->v[acts->n - 1];
         memmove(&acts->v[at + 1], &acts->v[at], (acts->n - 1 - at) * sizeof *acts->v);
         acts->v[at] = x;
+        /* one config for every node: the group's nodes kept whole (no pod left on them,
+         * single_file_configmap) run the shared config too */
+        for (size_t gi = 0; gi < r->ngroups; gi++) {
+            PlanGroup *g = &r->groups[gi];
+            if (g->strategy != PLAN_TIME_SLICING && g->strategy != PLAN_MPS) continue;
+            for (size_t j = 0; j < g->nplan_nodes; j++) {
+                PlanNode *pn = &g->plan_nodes[j];
+                if (pn->shared) continue;
+                rlist_clear(&pn->expected);
+                rlist_set(&pn->expected, "nvidia.com/gpu", 0);
+                rlist_set(&pn->expected, "nvidia.com/gpu.shared", (int64_t)pn->gpus * g->replicas * 1000);
+                rlist_sort(&pn->expected);
+                rlist_copy(&pn->expected_max, &pn->expected);
+            }
+        }
         /* the node steps only wait for the resources: the label is not read */
         for (size_t i = 0; i < acts->n; i++) {
             PlanAction *y = &acts->v[i];
@@ -319,8 +345,8 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
         for (size_t i = 0; i < acts->changes.n; i++)
             if (strstr(acts->changes.v[i], " relabelled, ")) {
                 free(acts->changes.v[i]);
-                acts->changes.v[i] = xasprintf("DaemonSet %s/%s restarted with the new config; no node relabelled",
-                                               a->dp.ns, a->dp.daemonset);
+                acts->changes.v[i] = xasprintf("no node relabelled (the device plugin reads no per-node config): "
+                                               "each changed node is checked once the restarted plugin runs");
             }
     }
     for (size_t i = 0; i < acts->n; i++) {

@@ -559,6 +559,15 @@ static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
     const cJSON *rc = NULL, *ctr;
     cJSON_ArrayForEach(ctr, ctrs) {
         DsRole r = container_role(ctr);
+        /* GPU Feature Discovery ships in the device plugin's image (and the chart's GFD
+         * DaemonSet runs config-manager too): not the plugin */
+        const char *cn = jstr_ne(ctr, "name");
+        const cJSON *cmd = cJSON_GetArrayItem(jarr(ctr, "command"), 0);
+        if ((cn && strstr(cn, "feature-discovery")) ||
+            (cJSON_IsString(cmd) && strstr(cmd->valuestring, "feature-discovery")) || strstr(name, "feature-discovery")) {
+            role = DS_OTHER; rc = NULL;
+            break;
+        }
         if (r == DS_OTHER) continue;
         if (role == DS_OTHER) { role = r; rc = ctr; }
         else if (r == role && runs_config_manager(rc) && !runs_config_manager(ctr)) rc = ctr;
