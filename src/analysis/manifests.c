@@ -147,8 +147,9 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
         }
     }
     if (cur && cur->dp_default && !cJSON_GetObjectItemCaseSensitive(data, cur->dp_default))
-        strvec_pushf(&out->warnings, "the ClusterPolicy's devicePlugin.config.default \"%s\" is in no ConfigMap: "
-                     "unlabelled nodes' device plugins will not start", cur->dp_default);
+        strvec_pushf(&out->warnings, "%s \"%s\" is in no ConfigMap: unlabelled nodes' device plugins will not start",
+                     o->dp_map_name ? "the device plugin's DEFAULT_CONFIG" : "the ClusterPolicy's devicePlugin.config.default",
+                     cur->dp_default);
     for (size_t i = 0; c && !out->blocked && i < c->nnodes; i++) {   /* unread map: not knowable */
         const Node *n = &c->nodes[i];
         const char *v = label_after(r, n, "nvidia.com/device-plugin.config", false);

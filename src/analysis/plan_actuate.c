@@ -292,6 +292,10 @@ static void applied_lines(const Actuators *a, const Manifests *m, Strvec *applie
             strbuf_addf(&sb, "Helm: the chart reads ConfigMap %s through config.name and does not render it: "
                         "`helm upgrade` keeps the plan's configs", dp->configmap);
         }
+        /* config-manager lists the mounted directory on each label change (cmd/config-manager/
+         * main.go:336); the kubelet refreshes a ConfigMap volume on its own sync */
+        strbuf_adds(&sb, ". config-manager sees a new config once the kubelet has refreshed the mounted map (about a "
+                         "minute); a node relabelled before that restarts its sidecar until it does, keeping its old config");
         strvec_push(applied, strbuf_str(&sb));
         strbuf_clear(&sb);
     }
