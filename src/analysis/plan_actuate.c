@@ -130,6 +130,14 @@ static const char *label(const Node *n, const char *k)
     return v && *v ? v : NULL;
 }
 
+/* the node by name: through the cluster's index, else (a cluster not finalized) by a scan */
+static const Node *find_node(const Cluster *c, const char *name)
+{
+    if (c->node_index) return cluster_find_node(c, name);
+    for (size_t i = 0; i < c->nnodes; i++) if (str_eq(c->nodes[i].name, name)) return &c->nodes[i];
+    return NULL;
+}
+
 /* the MIG profile every GPU of every planned node gets, when the layout is that uniform:
  * a cloud partitions all GPUs of a node pool into one size */
 static const MigProfile *uniform_profile(const PlanGroup *g)
@@ -166,7 +174,7 @@ static void cloud_group(PlanActions *acts, PlanResult *r, PlanGroup *g, const Cl
         const PlanNode *pn = &g->plan_nodes[j];
         bool target = g->strategy == PLAN_MIG ? pn->mig_gpus > 0 : pn->shared;
         if (!target) continue;
-        const Node *n = cluster_find_node(c, pn->name);
+        const Node *n = find_node(c, pn->name);
         const char *pool = NULL;
         if (n) actuators_node_cloud(n, &pool);
         if (!first) first = n;
@@ -192,9 +200,19 @@ static void cloud_group(PlanActions *acts, PlanResult *r, PlanGroup *g, const Cl
         } else {
             int rep = g->replicas;
             if (rep > PLAN_GKE_MAX_SHARED_CLIENTS) {
-                strvec_pushf(warnings, "%s: %d replicas planned; GKE allows at most %d shared clients per GPU: "
-                             "capped", g->product, rep, PLAN_GKE_MAX_SHARED_CLIENTS);
+                /* fewer clients per GPU: more GPUs, so more nodes, for the same workloads */
                 rep = PLAN_GKE_MAX_SHARED_CLIENTS;
+                int need = (g->share.shared_workloads + rep - 1) / rep, per = gpus > 0 ? gpus : 1;
+                int want = (need + per - 1) / per;
+                strvec_pushf(warnings, "%s: %d replicas planned; GKE allows at most %d shared clients per GPU: "
+                             "capped, so the %d shared workloads need %d GPU%s (%d node%s instead of %d)", g->product,
+                             g->replicas, rep, g->share.shared_workloads, need, need == 1 ? "" : "s", want > nodes ? want : nodes,
+                             (want > nodes ? want : nodes) == 1 ? "" : "s", nodes);
+                if (want > nodes) nodes = want;
+                if (need > g->share.gpus_shared) {      /* the totals count the GPUs GKE needs */
+                    r->gpus_after += need - g->share.gpus_shared;
+                    g->gpus_after += need - g->share.gpus_shared;
+                }
             }
             snprintf(knob, sizeof knob, "gpu-sharing-strategy=%s,max-shared-clients-per-gpu=%d",
                      g->strategy == PLAN_MPS ? "mps" : "time-sharing", rep);
