@@ -49,8 +49,10 @@ size_t plan_actuate_leave_out_mig(const Actuators *a, const Node **nodes, size_t
 /* the manifests' options for this actuator */
 void plan_actuate_manifest_options(const Actuators *a, ManifestOptions *mo);
 /* before the actions are built: the node changes nothing reads are dropped (cloud node pools:
- * every label; a plugin without config-manager: the device-plugin label) */
-void plan_actuate_nodes(PlanResult *r, const Actuators *a);
+ * every label; no MIG manager: nvidia.com/mig.config), and a node that already runs the
+ * planned MIG layout (one profile filling every GPU, as GFD counts it) is not drained:
+ * mig-manager finds the config applied and touches nothing.  c (may be NULL) gives the nodes. */
+void plan_actuate_nodes(PlanResult *r, const Actuators *a, const Cluster *c);
 /* after: the RolloutRestart a static plugin needs, the cloud's node-pool commands; lines for
  * the report's "Applied by" section (and the Helm values change) into applied */
 void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, const Actuators *a,

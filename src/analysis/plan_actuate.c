@@ -107,7 +107,39 @@ void plan_actuate_manifest_options(const Actuators *a, ManifestOptions *mo)
     mo->labels_unread = a->dp.by == ACTUATOR_GPU_OPERATOR && !a->dp.config_manager;
 }
 
-void plan_actuate_nodes(PlanResult *r, const Actuators *a)
+static const Node *find_node(const Cluster *c, const char *name);
+
+/* The node already runs the planned layout: every GPU gets k instances of one profile, k the
+ * most a GPU holds, and the node has exactly gpus x k of it and no whole GPU (so each GPU
+ * holds k: GFD's per-profile counts cannot say more).  mig-manager then finds the config
+ * applied (mig-parted pkg/mig/reconfigure/reconfigure.go:141-145, isConfigAlreadyApplied) and
+ * touches nothing: no drain. */
+static bool layout_already_there(const PlanGroup *g, const PlanNode *pn, const Node *n)
+{
+    if (!g->model || !n || pn->gpus <= 0 || pn->mig_gpus != pn->gpus) return false;
+    int lay = pn->gpu_layout[0];
+    for (int k = 0; k < pn->gpus; k++) if (pn->gpu_layout[k] != lay || lay < 0) return false;
+    if ((size_t)lay >= g->mig.ngroups) return false;
+    const MigLayout *l = &g->mig.groups[lay].layout;
+    const MigProfile *p = NULL;
+    int count = 0;
+    for (size_t q = 0; q < g->model->nprofiles; q++) {
+        if (!l->counts[q]) continue;
+        if (p) return false;
+        p = &g->model->profiles[q];
+        count = l->counts[q];
+    }
+    if (!p || count != p->max_instances || n->gpu.nmig != 1) return false;
+    char want[32];
+    snprintf(want, sizeof want, "%s", p->name);
+    for (char *s = want; *s; s++) if (*s == '+') *s = '.';
+    if (!str_eq(n->gpu.mig[0].profile, want) || n->gpu.mig[0].count != pn->gpus * count) return false;
+    for (size_t i = 0; i < n->allocatable.n; i++)
+        if (str_eq(n->allocatable.items[i].name, "nvidia.com/gpu") && n->allocatable.items[i].milli > 0) return false;
+    return true;
+}
+
+void plan_actuate_nodes(PlanResult *r, const Actuators *a, const Cluster *c)
 {
     bool cloud = by_cloud(a->dp.by), mig_read = actuators_reads_mig_label(a);
     for (size_t i = 0; i < r->ngroups; i++) {
@@ -118,6 +150,7 @@ void plan_actuate_nodes(PlanResult *r, const Actuators *a)
             /* nothing reads nvidia.com/mig.config (the nodes planned here run no MIG): no
              * label, no drain */
             if (!mig_read) { pn->mig_config = NULL; pn->mig_change = pn->drain = false; }
+            if (pn->drain && c && layout_already_there(g, pn, find_node(c, pn->name))) pn->drain = false;
         }
     }
 }
@@ -370,6 +403,15 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
                 acts->changes.v[i] = xasprintf("no node relabelled (the device plugin reads no per-node config): "
                                                "each changed node is checked once the restarted plugin runs");
             }
+    }
+    for (size_t i = 0; i < acts->n; i++) {
+        PlanAction *y = &acts->v[i];
+        if (y->kind == ACT_NODE_LABEL && y->pn && y->pn->mig_change && !y->pn->drain) {
+            char *d = xasprintf("%s; the node already runs this layout: mig-manager finds it applied and resets "
+                                "nothing, so no drain", y->detail);
+            free(y->detail);
+            y->detail = d;
+        }
     }
     for (size_t i = 0; i < acts->n; i++) {
         const PlanAction *x = &acts->v[i];

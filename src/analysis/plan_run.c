@@ -115,7 +115,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (rc == 0) {
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
-        plan_actuate_nodes(&run->r, &run->act);
+        plan_actuate_nodes(&run->r, &run->act, c);
         plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods);
         plan_actuate_actions(&run->actions, &run->r, &run->m, &run->act, c, &run->applied, &run->warnings);
         bool cp_needed = false;

@@ -170,6 +170,47 @@ check_eq "$(json_get "$OUT" '[d["actuators"]["devicePlugin"]["installedBy"], len
   "['aks', 0, 2]" "aks: AKS node pools have no time-slicing setting: no action, the 2 GPUs stay"
 check_contains "$(json_get "$OUT" '" ".join(d["warnings"])')" "AKS node pools have no time-slicing setting" "aks: and the plan says so"
 
+# --- the GPU Operator with its MIG manager: a node already in the planned layout ---------------
+# helm.json with the operator instead of the chart (ClusterPolicy, mig.strategy mixed, its
+# device plugin and mig-manager DaemonSets): asked for MIG, a100-mig (2 x 3g.40gb on each of its 8
+# GPUs, set by hand, no nvidia.com/mig.config) gets the label and is not drained: mig-manager
+# finds the config applied and resets nothing (mig-parted pkg/mig/reconfigure/reconfigure.go:141-145);
+# planned alone (-l), the node keeps its layout: 16 x 3g.40gb fill its 8 GPUs
+python3 - "$FIX/helm.json" >"$T/operator-same.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+items = [o for o in d["items"] if o["kind"] not in ("DaemonSet", "ConfigMap")]
+for name, image in (("nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"),
+                    ("nvidia-mig-manager", "nvcr.io/nvidia/cloud-native/k8s-mig-manager:v0.12.1-ubuntu20.04")):
+    items.append({"apiVersion": "apps/v1", "kind": "DaemonSet",
+                  "metadata": {"name": name, "namespace": "gpu-operator", "labels": {"app": name}},
+                  "spec": {"selector": {"matchLabels": {"app": name}},
+                           "template": {"metadata": {"labels": {"app": name}},
+                                        "spec": {"containers": [{"name": name, "image": image}]}}},
+                  "status": {"desiredNumberScheduled": 7, "numberReady": 7}})
+items.append({"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy", "metadata": {"name": "cluster-policy"},
+              "spec": {"mig": {"strategy": "mixed"}}, "status": {"state": "ready", "namespace": "gpu-operator"}})
+d["items"] = items
+print(json.dumps(d))
+PYEOF
+fakeapi_start "$T/operator-same.json" --operator-sim "$Y2J" || { fail "operator-same: fake API server"; exit; }
+before=$(node_state)
+kgpu plan --strategy mig -l kubernetes.io/hostname=a100-mig -o json
+P=$OUT
+printf '%s\n' "$P" >"$T/operator-same.plan.json"
+check_eq "$(json_get "$P" '[(a["target"], a["drain"]) for a in d["actions"] if a["target"].startswith("a100-mig")]')" \
+  "[('a100-mig', False)]" "operator-same: a100-mig, already in the layout, is relabelled without a drain"
+kgpu plan --strategy mig -l kubernetes.io/hostname=a100-mig -o script
+printf '%s\n' "$OUT" >"$T/operator-same.sh"
+fakeapi_clear_log
+if KUBECTL="$KUBECTL_BIN" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 timeout 300 bash "$T/operator-same.sh" \
+     >"$T/operator-same.out" 2>"$T/operator-same.err"; then ok "operator-same: the script ran to the end"
+else fail "operator-same: the script failed: $(tail -5 "$T/operator-same.err")"; fi
+check_eq "$(requests_matching '/namespaces/inference/pods/llm-[^/]*/eviction$')" 0 "operator-same: none of a100-mig's 16 pods evicted"
+after=$(node_state)
+check_eq "$(json_get "$after" 'd["a100-mig"]["alloc"]')" "{'nvidia.com/mig-3g.40gb': 16}" "operator-same: a100-mig keeps its 16 MIG devices"
+check_eq "$(json_get "$after" 'd["a100-mig"]["cordoned"]')" False "operator-same: and was never left cordoned"
+
 # --- the simulation follows the upstream rules (so the checks above can fail) -----------------
 fakeapi_start "$FIX/helm.json" --operator-sim "$Y2J"
 k label node a100-mig nvidia.com/device-plugin.config- >/dev/null

@@ -73,7 +73,7 @@ static void run(Fleet *f, const Actuators *a, PlanChoice choice, PlanResult *r, 
     assert_int_equal(plan_build(nodes, 2, f->w, f->nw, &o, r), 0);
     Manifests m;
     memset(&m, 0, sizeof m);
-    plan_actuate_nodes(r, a);
+    plan_actuate_nodes(r, a, &f->c);
     plan_actions_build(acts, r, &m, &cur20, NULL);
     assert_int_equal(acts->n, 0);             /* no node label for a cloud pool */
     plan_actuate_actions(acts, r, &m, a, &f->c, applied, warnings);
@@ -121,7 +121,7 @@ static void test_gke_partition(void **state)
     assert_int_equal(plan_build(nodes, 2, many, 120, &o, &r), 0);
     Manifests m;
     memset(&m, 0, sizeof m);
-    plan_actuate_nodes(&r, &a);
+    plan_actuate_nodes(&r, &a, &f.c);
     plan_actions_build(&acts, &r, &m, &cur20, NULL);
     plan_actuate_actions(&acts, &r, &m, &a, &f.c, &applied, &warnings);
     if (r.groups[0].replicas > PLAN_GKE_MAX_SHARED_CLIENTS) {
@@ -171,10 +171,55 @@ static void test_aks_profile_and_eks(void **state)
     fleet_free(&f);
 }
 
+/* issue 27 item 3: a node set to the planned layout by hand (2 x 3g.40gb on each of its 8
+ * GPUs, no nvidia.com/mig.config label) gets the label but is not drained: mig-manager finds
+ * the config applied (mig-parted pkg/mig/reconfigure/reconfigure.go:141-145) */
+static void test_same_layout_not_drained(void **state)
+{
+    (void)state;
+    Node n = test_gpu_node("a100-same", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    MigDeviceFacts md = { .profile = "3g.40gb", .count = 16, .memory_mib = 40192, .replicas = 1 };
+    n.gpu.mig = &md; n.gpu.nmig = 1; n.gpu.mig_strategy = MIG_MIXED;
+    rlist_set(&n.allocatable, "nvidia.com/mig-3g.40gb", 16000);
+    static char names[16][16];
+    PlanWorkload w[16];
+    for (int i = 0; i < 16; i++) {
+        snprintf(names[i], sizeof names[i], "llm-%d", i);
+        w[i] = (PlanWorkload){ .ns = "ml", .name = names[i], .node = "a100-same", .resource = "nvidia.com/mig-3g.40gb",
+                               .count = 1, .has_usage = false, .peak_memory_mib = -1, .peak_utilization = NAN,
+                               .coverage = NAN };
+    }
+    const Node *nodes[] = { &n };
+    Cluster c;
+    memset(&c, 0, sizeof c);
+    c.nodes = &n; c.nnodes = 1;
+    PlanOptions o = { .choice = PLAN_CHOICE_MIG, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 1, w, 16, &o, &r), 0);
+    assert_int_equal(r.groups[0].strategy, PLAN_MIG);
+    PlanNode *pn = &r.groups[0].plan_nodes[0];
+    assert_true(pn->mig_change);
+    assert_true(pn->drain);                       /* as the rollout decides it */
+    Actuators a = { .dp = { .by = ACTUATOR_GPU_OPERATOR }, .mig = { .by = ACTUATOR_GPU_OPERATOR } };
+    plan_actuate_nodes(&r, &a, &c);
+    assert_true(pn->mig_change);                  /* the label is still set ... */
+    assert_false(pn->drain);                      /* ... without a drain */
+    /* one 3g.40gb fewer on the node: another layout, drained */
+    plan_result_clear(&r);
+    md.count = 15;
+    assert_int_equal(plan_build(nodes, 1, w, 16, &o, &r), 0);
+    plan_actuate_nodes(&r, &a, &c);
+    assert_true(r.groups[0].plan_nodes[0].drain);
+    plan_result_clear(&r);
+    rlist_clear(&n.allocatable);
+    kv_clear(&n.labels);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gke_partition), cmocka_unit_test(test_aks_profile_and_eks),
+        cmocka_unit_test(test_same_layout_not_drained),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
