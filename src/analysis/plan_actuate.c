@@ -39,6 +39,11 @@ void plan_actuate_current(PlanCurrent *cur, const Actuators *a, const Cluster *c
     cur->dp_map = dp->configmap;
     cur->dp_configmap = dp->configmap ? cluster_find_configmap(c, dp->ns, dp->configmap) : NULL;
     cur->dp_default = dp->config_manager ? effective_default(dp, cur->dp_configmap) : NULL;
+    /* MIG_STRATEGY in the plugin's env overrides every config file's flag (the chart sets it from
+     * values.migStrategy); mixed makes the plugin refuse MPS (k8s-device-plugin
+     * cmd/nvidia-device-plugin/main.go): planned as the operator's mixed strategy is */
+    const char *ms = dp->ds ? kv_get(&dp->ds->env, "MIG_STRATEGY") : NULL;
+    if (str_eq(ms, "mixed")) cur->mig_strategy = "mixed";
     if (dp->version && plan_parse_version(dp->version, cur->dp_version)) {
         cur->dp_version_known = true;
         snprintf(cur->dp_version_text, sizeof cur->dp_version_text, "v%d.%d.%d", cur->dp_version[0],

@@ -20,6 +20,8 @@
 #include "analysis/plan_actuate.h"
 #include "model/actuators.h"
 #include "node_builder.h"
+#include "util/error.h"
+#include <cjson/cJSON.h>
 
 static PlanWorkload wl(const char *name, const char *node, int64_t mem, double util)
 {
@@ -215,11 +217,55 @@ static void test_same_layout_not_drained(void **state)
     kv_clear(&n.labels);
 }
 
+/* the Helm chart's plugin: its own map and DEFAULT_CONFIG stand for the ClusterPolicy's; with
+ * DEFAULT_CONFIG empty the fallbacks pick "default" (cmd/config-manager/main.go:367-376 at
+ * v0.17.0); MIG_STRATEGY=mixed (values.migStrategy) overrides every config file, and the plugin
+ * refuses MPS with it */
+static void test_helm_current(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    const char *objs[] = {
+        "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"dp\",\"namespace\":\"gpu\","
+        "\"labels\":{\"app.kubernetes.io/managed-by\":\"Helm\",\"helm.sh/chart\":\"nvidia-device-plugin-0.17.0\"}},"
+        "\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"nvidia-device-plugin-sidecar\","
+        "\"image\":\"nvcr.io/nvidia/k8s-device-plugin:v0.17.0\",\"command\":[\"config-manager\"],"
+        "\"env\":[{\"name\":\"DEFAULT_CONFIG\",\"value\":\"\"},{\"name\":\"FALLBACK_STRATEGIES\",\"value\":\"named,single\"}],"
+        "\"volumeMounts\":[{\"name\":\"available-configs\",\"mountPath\":\"/available-configs\"}]},"
+        "{\"name\":\"nvidia-device-plugin-ctr\",\"image\":\"nvcr.io/nvidia/k8s-device-plugin:v0.17.0\","
+        "\"env\":[{\"name\":\"MIG_STRATEGY\",\"value\":\"mixed\"}]}],"
+        "\"volumes\":[{\"name\":\"available-configs\",\"configMap\":{\"name\":\"dp-configs\"}}]}}}}",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dp-configs\",\"namespace\":\"gpu\"},"
+        "\"data\":{\"default\":\"version: v1\\n\",\"ts\":\"version: v1\\n\"}}",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cJSON *j = cJSON_Parse(objs[i]);
+        assert_non_null(j);
+        Error e = { 0 };
+        assert_int_equal(cluster_ingest(&c, OBJ__COUNT, j, &e), 0);
+        cJSON_Delete(j);
+    }
+    Actuators a;
+    actuators_detect(&a, &c);
+    assert_int_equal(a.dp.by, ACTUATOR_HELM);
+    PlanCurrent cur;
+    memset(&cur, 0, sizeof cur);
+    plan_actuate_current(&cur, &a, &c);
+    assert_string_equal(cur.dp_map, "dp-configs");
+    assert_non_null(cur.dp_configmap);
+    assert_string_equal(cur.dp_default, "default");
+    assert_string_equal(cur.operator_ns, "gpu");
+    assert_string_equal(cur.mig_strategy, "mixed");
+    assert_true(cur.dp_version_known);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gke_partition), cmocka_unit_test(test_aks_profile_and_eks),
-        cmocka_unit_test(test_same_layout_not_drained),
+        cmocka_unit_test(test_same_layout_not_drained), cmocka_unit_test(test_helm_current),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
