@@ -120,6 +120,20 @@ static void drop_env_values(cJSON *o)
 static void reduce_ds_template(cJSON *ts)
 {
     static const char *const env_keys[] = DS_ENV_KEYS;
+    /* only the device plugin's and the MIG manager's DaemonSets keep anything of this */
+    bool gpu = false;
+    const char *const all[] = { "containers", "initContainers" };
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *ctr;
+        cJSON_ArrayForEach(ctr, cJSON_GetObjectItemCaseSensitive(ts, all[k])) {
+            const char *img = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ctr, "image"));
+            gpu |= cluster_image_is(img, "k8s-device-plugin") || cluster_image_is(img, "k8s-mig-manager");
+        }
+    }
+    if (!gpu) {
+        drop_env_values(ts);
+        cJSON_DeleteItemFromObjectCaseSensitive(ts, "volumes");
+    }
     const char *const lists[] = { "containers", "initContainers" };
     for (size_t k = 0; k < 2; k++) {
         cJSON *ctr;
@@ -128,7 +142,7 @@ static void reduce_ds_template(cJSON *ts)
             cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ctr, "env")) {
                 const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
                 bool keep = false;
-                for (size_t q = 0; n && env_keys[q]; q++) keep |= str_eq(n, env_keys[q]);
+                for (size_t q = 0; gpu && n && env_keys[q]; q++) keep |= str_eq(n, env_keys[q]);
                 cJSON_DeleteItemFromObjectCaseSensitive(e, "valueFrom");
                 if (!keep) cJSON_DeleteItemFromObjectCaseSensitive(e, "value");
             }

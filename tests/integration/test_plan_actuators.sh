@@ -135,7 +135,9 @@ kgpu snapshot -o "$T/helm-snap.json"
 check_rc 0 "helm: snapshot written"
 kgpu plan --snapshot "$T/helm-snap.json" -o json
 check_eq "$(json_get "$OUT" 'd["actuators"]')" "$(json_get "$P" 'd["actuators"]')" "helm: a snapshot gives the same actuators"
-check_not_contains "$(cat "$T/helm-snap.json")" "spec.nodeName" "helm: the snapshot keeps no env value outside the config keys"
+check_not_contains "$(cat "$T/helm-snap.json")" "spec.nodeName" "helm: the snapshot keeps no env valueFrom"
+check_not_contains "$(cat "$T/helm-snap.json")" "compute,utility" "helm: nor an env value outside the config keys (NVIDIA_DRIVER_CAPABILITIES)"
+check_contains "$(cat "$T/helm-snap.json")" 'nvidia-device-plugin-configs' "helm: and keeps the mounted map's name"
 
 # --- the static manifest -----------------------------------------------------------------------
 fakeapi_start "$FIX/static.json" --operator-sim "$Y2J" || { fail "static: fake API server"; exit; }
