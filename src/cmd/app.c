@@ -3,7 +3,6 @@
 #include "cmd/commands.h"
 #include "util/error.h"
 #include "model/labels.h"
-#include "render/text.h"
 #include "util/log.h"
 #include <stdio.h>
 #include <stdlib.h>
