@@ -12,6 +12,7 @@
 #define KGPU_NODE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/cloud_gpus.h"
 #include "model/labels.h"
 #include "model/resources.h"
 #include "util/strpool.h"
@@ -60,6 +61,11 @@ typedef struct {
     SharingStrategy cloud_sharing;   /* cloud.google.com/gke-gpu-sharing-strategy */
     int cloud_replicas;          /* cloud.google.com/gke-max-shared-clients-per-gpu, 0 unset */
     const char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
+    /* where product came from: GFD's gpu.product, or (no GFD product) a cloud label read by
+     * cloud_gpus.c; product/base_product then hold the GFD spelling of the cloud's GPU */
+    ProductSource product_src;
+    const char *product_label;         /* the label key that named it (static), NULL for GFD */
+    const char *present_label;         /* the label key that made `present` true (static), or NULL */
 } GpuFacts;
 
 typedef struct Node {
@@ -108,6 +114,12 @@ int64_t node_gpu_memory_mib(const Node *n);
  *   4. the device-plugin config the node runs (ConfigMap named by the ClusterPolicy, key from
  *      the node's nvidia.com/device-plugin.config label or the policy's default);
  *   5. what follows from the others (advertised units / replicas, the MIG table's memory).
+ * The product (the GPU model) has its own order, said in JSON sources.product (ProductSource):
+ *   GFD nvidia.com/gpu.product > GKE cloud.google.com/gke-accelerator > EKS
+ *   k8s.amazonaws.com/accelerator > Karpenter karpenter.k8s.aws/instance-gpu-name > the AWS /
+ *   Azure instance type (node.kubernetes.io/instance-type) > the DRA driver's productName
+ *   (status, allocation_dra.c) > none.  AKS's kubernetes.azure.com/accelerator=nvidia (and a
+ *   plain accelerator=nvidia) names no model: the node is a GPU node, its product unknown.
  * FactSource says which one gave a fact; FACT_GFD is the only one JSON leaves unsaid. */
 typedef enum { FACT_NONE = 0, FACT_GFD, FACT_LABELS, FACT_RESOURCES, FACT_INFERRED } FactSource;
 /* "labels" (FACT_GFD and FACT_LABELS), "resources", "inferred", "none" */
@@ -143,6 +155,8 @@ typedef struct {
     FactSource sharing_src;
     int64_t memory_per_gpu_mib;  /* 0 unknown */
     FactSource memory_src;
+    ProductSource product_src;   /* GFD, a cloud's label, the DRA driver (status), or none */
+    char product_detail[INV_DETAIL_MAX];   /* "cloud.google.com/gke-accelerator=nvidia-l4" */
     char physical_detail[INV_DETAIL_MAX], sharing_detail[INV_DETAIL_MAX],
          memory_detail[INV_DETAIL_MAX], mig_detail[INV_DETAIL_MAX];   /* "" when from FACT_GFD */
 } NodeInventory;

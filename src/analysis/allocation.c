@@ -265,7 +265,8 @@ static void node_problems(NodeStatus *ns, const Node *n)
                                   (long long)r->allocatable, (long long)r->capacity,
                                   (long long)(r->capacity - r->allocatable)));
     }
-    if (!g->has_gfd && advertised)
+    /* a cloud's labels naming the GPU (GKE, EKS, AKS; node.h's product order) stand in for GFD */
+    if (!g->has_gfd && advertised && !g->product)
         add_problem(ns, PROBLEM_MISSING_GFD,
                     xstrdup("GPUs advertised without GPU Feature Discovery labels: product, memory, MIG and "
                             "sharing unknown"));

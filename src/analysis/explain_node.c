@@ -227,8 +227,14 @@ static char *no_plugin_detail(const Node *n)
 {
     const char *state = n->gpu.mig_config_state, *dp = kv_get(&n->labels, "nvidia.com/gpu.deploy.device-plugin");
     Strbuf sb = STRBUF_INIT;
-    if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
-    else strbuf_adds(&sb, "nvidia.com/gpu.present=true");
+    if (n->gpu.product && n->gpu.product_label)      /* named by a cloud's label (cloud_gpus.h) */
+        strbuf_addf(&sb, "label %s=%s: %s", n->gpu.product_label,
+                    kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?",
+                    n->gpu.product);
+    else if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
+    else strbuf_addf(&sb, "%s=%s", n->gpu.present_label ? n->gpu.present_label : "nvidia.com/gpu.present",
+                     n->gpu.present_label && kv_get(&n->labels, n->gpu.present_label)
+                     ? kv_get(&n->labels, n->gpu.present_label) : "true");
     if (state && !str_eq(state, "success"))
         strbuf_addf(&sb, "; MIG reconfiguration %s (nvidia.com/mig.config=%s)", state,
                     n->gpu.mig_config ? n->gpu.mig_config : "?");

@@ -142,6 +142,13 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
                  "GKE labels cloud.google.com/gke-gpu-sharing-strategy / gke-max-shared-clients-per-gpu");
         return;
     }
+    if (kv_get(&n->labels, "cloud.google.com/gke-accelerator") && !cfg) {
+        /* GKE writes gke-gpu-sharing-strategy only on node pools that share their GPUs */
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "GKE node without cloud.google.com/gke-gpu-sharing-strategy: GPUs not shared");
+        return;
+    }
     if (cfg) {
         inv->sharing = cfg->strategy;
         inv->replicas = cfg->strategy != SHARING_NONE && cfg->replicas > 1 ? cfg->replicas : 1;
@@ -201,17 +208,20 @@ static void inv_memory(const Node *n, NodeInventory *inv)
                      ? kv_get(&n->labels, "nvidia.com/gpu.memory") : "?");
         return;
     }
-    if (g->cloud_memory_mib > 0) {
-        inv->memory_per_gpu_mib = g->cloud_memory_mib;
-        inv->memory_src = FACT_LABELS;
-        snprintf(inv->memory_detail, sizeof inv->memory_detail, "Karpenter label karpenter.k8s.aws/instance-gpu-memory");
-        return;
-    }
     if (m) {
         inv->memory_per_gpu_mib = m->memory_mib;
         inv->memory_src = FACT_INFERRED;
         snprintf(inv->memory_detail, sizeof inv->memory_detail, "no nvidia.com/gpu.memory label; the %s's from the "
                  "MIG table", m->display);
+        return;
+    }
+    if (g->cloud_memory_mib > 0) {
+        inv->memory_per_gpu_mib = g->cloud_memory_mib;
+        inv->memory_src = FACT_LABELS;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "%s",
+                 kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-memory")
+                 ? "Karpenter label karpenter.k8s.aws/instance-gpu-memory"
+                 : "the nominal memory of the GPU the cloud's labels name");
     }
 }
 
@@ -259,9 +269,26 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         inv->physical = g->cloud_count;
         inv->physical_src = FACT_LABELS;
         inv->physical_unsure = false;
-        snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                 "no GFD labels: Karpenter label karpenter.k8s.aws/instance-gpu-count");
+        snprintf(inv->physical_detail, sizeof inv->physical_detail, "no GFD labels: %s",
+                 kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-count")
+                 ? "Karpenter label karpenter.k8s.aws/instance-gpu-count"
+                 : "the GPUs of the instance type (node.kubernetes.io/instance-type)");
         return;
+    }
+    if (single_on && g->cloud_partition && g->base_product) {
+        /* GKE MIG: nvidia.com/gpu counts partitions (x clients when time-shared); the partition
+         * size and the GPU model say how many fit on one GPU */
+        const MigGpuModel *m = mig_model_for_product(g->base_product);
+        const MigProfile *p = m ? mig_model_profile(m, g->cloud_partition) : NULL;
+        int per = g->cloud_replicas > 1 ? g->cloud_replicas : 1;
+        if (p && p->max_instances > 0 && whole_units > 0) {
+            inv->physical = ceil_div(ceil_div(whole_units, per), p->max_instances);
+            inv->physical_src = FACT_INFERRED;
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "GKE MIG: %lld partition(s) of %s, at most %d per %s", (long long)ceil_div(whole_units, per),
+                     g->cloud_partition, p->max_instances, m->display);
+            return;
+        }
     }
     if (inv->mig_enabled) {
         if (inv->whole_gpus >= 0)
@@ -308,6 +335,10 @@ void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
     bool from_config = inv->sharing_src == FACT_INFERRED && cfg && inv->replicas == cfg->replicas;
     inv_physical(n, inv, whole_units, shared_units, from_config);
     inv_memory(n, inv);
+    inv->product_src = n->gpu.product ? n->gpu.product_src : PRODUCT_SRC_NONE;
+    if (n->gpu.product_label)
+        snprintf(inv->product_detail, sizeof inv->product_detail, "%s=%s", n->gpu.product_label,
+                 kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?");
 }
 
 const char *node_inventory_sharing_name(const NodeInventory *inv)

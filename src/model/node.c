@@ -104,11 +104,28 @@ static void read_cloud_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
 {
     bool nvidia = str_eq(kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
     if (nvidia) {
+        if (!g->present) g->present_label = "karpenter.k8s.aws/instance-gpu-manufacturer";
         g->present = true;
         g->cloud_count = label_int(labels, "karpenter.k8s.aws/instance-gpu-count", 0);
         g->cloud_memory_mib = label_int64(labels, "karpenter.k8s.aws/instance-gpu-memory");
     }
-    if (kv_get(labels, "cloud.google.com/gke-accelerator")) g->present = true;
+    /* the GPU model, count and memory the cloud's labels name (cloud_gpus.c), below GFD's */
+    CloudGpu cg;
+    cloud_gpu_from_labels(labels, &cg);
+    if (cg.nvidia && !g->present) { g->present = true; g->present_label = cg.label; }
+    if (cg.product && !g->product) {
+        g->product = g->base_product = strpool_intern(pool, cg.product);
+        g->product_src = cg.src;
+        g->product_label = cg.label;
+    }
+    if (cg.nvidia && !g->has_gfd) {
+        if (!g->cloud_count && cg.count) g->cloud_count = cg.count;
+        if (!g->cloud_memory_mib && cg.memory_mib) g->cloud_memory_mib = cg.memory_mib;
+    }
+    if (kv_get(labels, "cloud.google.com/gke-accelerator") && !g->present) {
+        g->present = true;
+        g->present_label = "cloud.google.com/gke-accelerator";
+    }
     const char *gs = kv_get(labels, "cloud.google.com/gke-gpu-sharing-strategy");
     g->cloud_sharing = str_eq(gs, "time-sharing") ? SHARING_TIME_SLICING : str_eq(gs, "mps") ? SHARING_MPS : SHARING_NONE;
     g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
@@ -123,10 +140,10 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     if (!labels) return;
     const char *product = kv_get(labels, "nvidia.com/gpu.product");
     g->has_gfd = product || kv_get(labels, "nvidia.com/gpu.count");
-    g->present = label_true(labels, "nvidia.com/gpu.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-10de.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-0302_10de.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-0300_10de.present");
+    static const char *const present_keys[] = { "nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present",
+        "feature.node.kubernetes.io/pci-0302_10de.present", "feature.node.kubernetes.io/pci-0300_10de.present" };
+    for (size_t i = 0; i < sizeof present_keys / sizeof *present_keys && !g->present; i++)
+        if (label_true(labels, present_keys[i])) { g->present = true; g->present_label = present_keys[i]; }
     g->count = label_int(labels, "nvidia.com/gpu.count", 0);
     g->memory_mib = label_memory_mib(kv_get(labels, "nvidia.com/gpu.memory"), &g->memory_in_bytes);
     g->family = strpool_intern(pool, kv_get(labels, "nvidia.com/gpu.family"));
@@ -153,6 +170,7 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     g->driver_version = strpool_intern(pool, kv_get(labels, "nvidia.com/cuda.driver-version.full"));
 
     if (product) {
+        g->product_src = PRODUCT_SRC_GFD;
         /* "<model>[-MIG-<profile>|-MIG-INVALID][-SHARED]" */
         g->product = strpool_intern(pool, product);
         size_t n = strlen(product);

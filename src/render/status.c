@@ -417,6 +417,10 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", fact_source_name(v->sharing_src));
     /* per fact not read from current GFD labels: where it came from and how */
     cJSON *src = cJSON_AddObjectToObject(o, "sources");
+    /* the product's signal is always said (node.h: GFD > clouds' labels > DRA > none) */
+    cJSON *ps = cJSON_AddObjectToObject(src, "product");
+    cJSON_AddStringToObject(ps, "source", product_source_name(n->product ? v->product_src : PRODUCT_SRC_NONE));
+    if (*v->product_detail) cJSON_AddStringToObject(ps, "detail", v->product_detail);
     add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
                     v->physical_unsure);
     add_fact_source(src, "gpuMemory", v->memory_per_gpu_mib ? v->memory_src : FACT_NONE, v->memory_detail, false);
