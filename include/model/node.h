@@ -68,6 +68,13 @@ typedef struct {
     const char *present_label;         /* the label key that made `present` true (static), or NULL */
 } GpuFacts;
 
+/* A node condition a GPU health agent set and that says something is wrong (status True):
+ * NVIDIA NVSentinel's GpuXidError, GpuMemWatch, GpuThermalWatch, ... (type = its check name;
+ * message "ErrorCode:<code> GPU:<index> ... Recommended Action=<A>;" per fault) and SysLogs*,
+ * NVSwitch*, DCGMError; node-problem-detector GPU conditions (any type naming "gpu").
+ * Strings are the pool's. */
+typedef struct { const char *type, *reason, *message; } HealthCondition;
+
 typedef struct Node {
     const char *name;
     KVList labels;             /* all labels (kept for GPU nodes only; see cluster.h) */
@@ -75,6 +82,7 @@ typedef struct Node {
     bool ready;                /* Ready condition True */
     const char *not_ready_reason;    /* Ready condition reason/message when not ready */
     bool unschedulable;        /* spec.unschedulable (cordoned) */
+    HealthCondition *health; size_t nhealth;   /* GPU health conditions that are True */
     ResourceList capacity, allocatable;
     int64_t creation;          /* epoch seconds */
     GpuFacts gpu;

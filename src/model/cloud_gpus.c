@@ -14,7 +14,9 @@
  *   AKS: https://learn.microsoft.com/azure/aks/gpu-cluster (kubernetes.azure.com/accelerator=nvidia
  *     on GPU node pools) and the GPU VM sizes of
  *     https://learn.microsoft.com/azure/virtual-machines/sizes/overview (NCasT4_v3, NC_A100_v4,
- *     NDasrA100_v4, NDm_A100_v4, ND_H100_v5, NCads_H100_v5, NCv3).
+ *     NDasrA100_v4, NDm_A100_v4, ND_H100_v5, NCads_H100_v5, NCv3; the retired NC series, K80:
+ *     https://learn.microsoft.com/azure/virtual-machines/nc-series).  A real AKS-engine node of
+ *     that size: Azure/ACS#116 (beta.kubernetes.io/instance-type=Standard_NC6, "shows 0 GPUs").
  * Memory is the cloud's nominal GB x 1024 (what a user sizes a workload by); GFD's measured
  * figure, when present, wins (inventory.c).
  */
@@ -99,7 +101,10 @@ static const InstanceGpus instance_types[] = {
     { "g5.", false, "NVIDIA-A10G", GIB(24), 1, { { "12xlarge", 4 }, { "24xlarge", 4 }, { "48xlarge", 8 } }, PRODUCT_SRC_EKS },
     { "g6.", false, "NVIDIA-L4", GIB(24), 1, { { "12xlarge", 4 }, { "24xlarge", 4 }, { "48xlarge", 8 } }, PRODUCT_SRC_EKS },
     { "g6e.", false, "NVIDIA-L40S", GIB(48), 1, { { "12xlarge", 4 }, { "24xlarge", 4 }, { "48xlarge", 8 } }, PRODUCT_SRC_EKS },
-    /* Azure VM sizes (whole names) */
+    /* Azure VM sizes (whole names); the retired NC series: one "GPU" is half a K80 card */
+    { "Standard_NC6", true, "Tesla-K80", GIB(12), 1, { { NULL, 0 } }, PRODUCT_SRC_AKS },
+    { "Standard_NC12", true, "Tesla-K80", GIB(12), 2, { { NULL, 0 } }, PRODUCT_SRC_AKS },
+    { "Standard_NC24", true, "Tesla-K80", GIB(12), 4, { { NULL, 0 } }, PRODUCT_SRC_AKS },
     { "Standard_NC4as_T4_v3", true, "Tesla-T4", GIB(16), 1, { { NULL, 0 } }, PRODUCT_SRC_AKS },
     { "Standard_NC8as_T4_v3", true, "Tesla-T4", GIB(16), 1, { { NULL, 0 } }, PRODUCT_SRC_AKS },
     { "Standard_NC16as_T4_v3", true, "Tesla-T4", GIB(16), 1, { { NULL, 0 } }, PRODUCT_SRC_AKS },

@@ -141,6 +141,9 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
         fn(c, &n->taints[i].key); fn(c, &n->taints[i].value); fn(c, &n->taints[i].effect);
     }
     fn(c, &n->not_ready_reason);
+    for (size_t i = 0; i < n->nhealth; i++) {
+        fn(c, &n->health[i].type); fn(c, &n->health[i].reason); fn(c, &n->health[i].message);
+    }
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);

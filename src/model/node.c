@@ -216,9 +216,39 @@ static void read_taints(Node *n, const cJSON *spec, StrPool *pool)
     }
 }
 
+/* a condition type GPU health agents set: NVSentinel's check names (Gpu*, SysLogs*, NVSwitch*,
+ * DCGMError; NVIDIA/NVSentinel docs/INTEGRATIONS.md "Standard Condition Types", set by its
+ * platform connector with status True on a fault) and node-problem-detector custom conditions
+ * naming the GPU (any type containing "gpu", any case) */
+static bool health_condition_type(const char *t)
+{
+    if (!t || str_eq(t, "Ready")) return false;
+    if (str_starts_with(t, "SysLogs") || str_starts_with(t, "NVSwitch") || str_eq(t, "DCGMError")) return true;
+    for (const char *p = t; *p; p++)
+        if ((p[0] == 'g' || p[0] == 'G') && (p[1] == 'p' || p[1] == 'P') && (p[2] == 'u' || p[2] == 'U')) return true;
+    return false;
+}
+
+static void read_health(Node *n, const cJSON *conds, StrPool *pool)
+{
+    const cJSON *c;
+    size_t cap = 0;
+    cJSON_ArrayForEach(c, conds) {
+        const char *type = jstr_ne(c, "type");
+        if (!health_condition_type(type) || !str_eq(jstr(c, "status"), "True")) continue;
+        if (n->nhealth >= 64) break;                    /* hostile lists stay bounded */
+        ARRAY_GROW(n->health, n->nhealth, cap);
+        HealthCondition *h = &n->health[n->nhealth++];
+        h->type = jpool_trunc(pool, type, 128);
+        h->reason = jpool_trunc(pool, jstr(c, "reason"), 128);
+        h->message = jpool_trunc(pool, jstr(c, "message"), MODEL_TEXT_MAX);
+    }
+}
+
 static void read_ready(Node *n, const cJSON *status, StrPool *pool)
 {
     const cJSON *conds = jarr(status, "conditions"), *c;
+    read_health(n, conds, pool);
     cJSON_ArrayForEach(c, conds) {
         if (!str_eq(jstr(c, "type"), "Ready")) continue;
         const char *st = jstr(c, "status");
@@ -266,6 +296,7 @@ void node_clear(Node *n)
 {
     kv_clear(&n->labels);
     free(n->taints);
+    free(n->health);
     rlist_clear(&n->capacity);
     rlist_clear(&n->allocatable);
     gpu_facts_clear(&n->gpu);
