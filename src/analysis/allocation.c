@@ -347,7 +347,11 @@ static int idle_physical(NodeStatus *ns, Strvec *warnings)
     int physical = ns->inv->physical, idle = 0;
     for (size_t i = 0; i < ns->ngpus; i++) {
         GpuDevice *g = &ns->gpus[i];
-        if (physical >= 0 && (g->index < 0 || g->index >= physical)) { g->beyond_node = true; ns->metrics_beyond++; }
+        if (physical >= 0 && (g->index < 0 || g->index >= physical)) {
+            g->beyond_node = true;
+            g->idle_allocated = false;                 /* not a GPU of this node to be idle */
+            ns->metrics_beyond++;
+        }
     }
     if (ns->metrics_beyond)
         strvec_pushf(warnings, "metrics: node %s: %d DCGM device(s) on GPU indices the node does not have (%d GPU%s): "
@@ -412,6 +416,17 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec 
     for (size_t i = 0; i < ns->npods; i++) {
         HolderPod *h = &ns->pods[i];
         h->has_usage = usage_for_pod(u, h->ns, h->name, &h->mem_used_mib, &h->util);
+        /* as the devices' (device_ranges): impossible readings are not shown */
+        if (!isnan(h->util) && (!isfinite(h->util) || h->util < 0 || h->util > 100)) h->util = NAN;
+        if (!isnan(h->mem_used_mib) && (!isfinite(h->mem_used_mib) || h->mem_used_mib < 0 ||
+                                        (ns->memory_mib > 0 && h->mem_used_mib > (double)ns->memory_mib * 1.01)))
+            h->mem_used_mib = NAN;
+        for (size_t k = 0; k < ns->ngpus; k++) {       /* a device of its out of range: so is its sum */
+            const GpuDevice *g = &ns->gpus[k];
+            if (!g->pod || !str_eq(g->pod, h->name) || !str_eq(g->pod_ns, h->ns)) continue;
+            if (g->mem_out_of_range) h->mem_used_mib = NAN;
+            if (g->util_out_of_range) h->util = NAN;
+        }
     }
 }
 

@@ -106,6 +106,8 @@ const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char
 
 /* explain_verdict.c */
 void decide_verdict(Ctx *x);
+/* explain_health.c: a node short of the request only by unhealthy GPUs named in the reason */
+void explain_health_note(Ctx *x);
 
 /* explain_fixes.c */
 /* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
