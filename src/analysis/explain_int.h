@@ -108,6 +108,8 @@ const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char
 void decide_verdict(Ctx *x);
 /* explain_health.c: a node short of the request only by unhealthy GPUs named in the reason */
 void explain_health_note(Ctx *x);
+/* explain_platform.c: fixes in a managed platform's terms (GKE MIG partitions), re-checked */
+void explain_platform_fixes(Ctx *x);
 
 /* explain_fixes.c */
 /* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
