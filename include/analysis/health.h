@@ -8,7 +8,8 @@
  *   3. taints health agents put on the node (NVSentinel's fault-quarantine rulesets:
  *      nvidia.com/gpu-xid-error, nvidia.com/gpu-nvlink-error, nvidia.com/syslog-xid-error,
  *      nvidia.com/gpu-error, ...: any nvidia.com/ key ending in "-error") — the node, not a GPU;
- *   4. DCGM: an XID error (DCGM_FI_DEV_XID_ERRORS, the last XID code, non-zero) or double-bit
+ *   4. HAMi's registration (hami.io/node-nvidia-register) marking a GPU not healthy;
+ *   5. DCGM: an XID error (DCGM_FI_DEV_XID_ERRORS, the last XID code, non-zero) or double-bit
  *      ECC errors (DCGM_FI_DEV_ECC_DBE_VOL_TOTAL / _AGG_TOTAL > 0) on a device in the window.
  * Ownership: NodeHealth owns its strings; node_health_clear frees them.
  */

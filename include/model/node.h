@@ -30,6 +30,16 @@ typedef struct {
     int slices_gi;         /* nvidia.com/mig-<P>.slices.gi, 0 when unset */
 } MigDeviceFacts;
 
+/* One GPU as HAMi's device plugin registers it (annotation hami.io/node-nvidia-register). */
+typedef struct {
+    const char *uuid, *type;     /* type: "NVIDIA-Tesla V100-PCIE-32GB" (NVIDIA- + the NVML name) */
+    int index;                   /* GPU index (registrations before the index field: position) */
+    int count;                   /* vGPUs it is split into (pods sharing it at most) */
+    int64_t devmem_mib;          /* memory HAMi schedules (MiB) */
+    int devcore;                 /* cores HAMi schedules, percent (100 = the whole GPU) */
+    bool healthy;
+} HamiDevice;
+
 typedef struct {
     bool has_gfd;          /* any nvidia.com/gpu.product / gpu.count label */
     bool present;          /* nvidia.com/gpu.present=true or pci-10de.present=true */
@@ -63,6 +73,7 @@ typedef struct {
     const char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
     /* where product came from: GFD's gpu.product, or (no GFD product) a cloud label read by
      * cloud_gpus.c; product/base_product then hold the GFD spelling of the cloud's GPU */
+    HamiDevice *hami; size_t nhami;   /* HAMi registration (node_from_json), 0 when none */
     ProductSource product_src;
     const char *product_label;         /* the label key that named it (static), NULL for GFD */
     const char *present_label;         /* the label key that made `present` true (static), or NULL */
@@ -123,7 +134,8 @@ int64_t node_gpu_memory_mib(const Node *n);
  *      the node's nvidia.com/device-plugin.config label or the policy's default);
  *   5. what follows from the others (advertised units / replicas, the MIG table's memory).
  * The product (the GPU model) has its own order, said in JSON sources.product (ProductSource):
- *   GFD nvidia.com/gpu.product > GKE cloud.google.com/gke-accelerator > EKS
+ *   GFD nvidia.com/gpu.product > HAMi's registration (annotation hami.io/node-nvidia-register,
+ *   NVML's name on the node) > GKE cloud.google.com/gke-accelerator > EKS
  *   k8s.amazonaws.com/accelerator > Karpenter karpenter.k8s.aws/instance-gpu-name > the AWS /
  *   Azure instance type (node.kubernetes.io/instance-type) > the DRA driver's productName
  *   (status, allocation_dra.c) > none.  AKS's kubernetes.azure.com/accelerator=nvidia (and a

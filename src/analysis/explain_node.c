@@ -294,7 +294,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (re->milli <= 0) continue;
+        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_platform.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
         if (resource_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
@@ -413,6 +413,7 @@ bool node_could_hold(const NodeFacts *f, const Pod *p)
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
+        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_platform.c */
         int64_t want = milli_units(re->milli);
         if (!resource_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;

@@ -158,6 +158,8 @@ void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage
             strvec_pushf(&h->signals, "taint %s%s%s:%s", n->taints[i].key, n->taints[i].value && *n->taints[i].value
                          ? "=" : "", n->taints[i].value ? n->taints[i].value : "", n->taints[i].effect);
         }
+    for (size_t i = 0; i < n->gpu.nhami; i++)      /* HAMi's device plugin reports health per GPU */
+        if (!n->gpu.hami[i].healthy) add_reason(h, n->gpu.hami[i].index, "HAMi registration: health false");
     if (usage) from_usage(h, n, usage);
     int physical = inv ? inv->physical : -1;
     /* indices beyond the node's GPUs name no GPU of it */

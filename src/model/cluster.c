@@ -149,6 +149,7 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
     fn(c, &g->driver_version); fn(c, &g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
+    for (size_t i = 0; i < g->nhami; i++) { fn(c, &g->hami[i].uuid); fn(c, &g->hami[i].type); }
 }
 
 /* a kept pod's requests are the pool's, shared by the pods that request the same (cap 0) */
@@ -170,6 +171,7 @@ static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
     fn(c, &p->preemption_policy); fn(c, &p->runtime_class);
     fn(c, &p->scheduled.reason);
     fn(c, &p->scheduled.message);
+    fn(c, &p->hami_devices);
     for (size_t i = 0; i < p->nclaims; i++) {
         PodClaimRef *r = &p->claims[i];
         fn(c, &r->name); fn(c, &r->claim); fn(c, &r->template_name);

@@ -133,6 +133,16 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         }
         return;
     }
+    if (g->nhami && g->hami[0].count > 1) {
+        /* HAMi's device plugin advertises each GPU as `count` vGPUs (nvidia.com/gpu), shared in
+         * time with memory and cores capped per pod by HAMi-core; GFD, if present, does not know */
+        inv->sharing = SHARING_TIME_SLICING;
+        inv->replicas = g->hami[0].count;
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail, "HAMi vGPUs: %d per GPU (hami.io/node-nvidia-register), "
+                 "memory and cores limited per pod (nvidia.com/gpumem MiB, nvidia.com/gpucores %%)", g->hami[0].count);
+        return;
+    }
     if (g->has_sharing_labels) { inv->sharing_src = FACT_GFD; return; }   /* the labels say: none */
     if (g->cloud_sharing != SHARING_NONE) {
         inv->sharing = g->cloud_sharing;
@@ -208,6 +218,13 @@ static void inv_memory(const Node *n, NodeInventory *inv)
                      ? kv_get(&n->labels, "nvidia.com/gpu.memory") : "?");
         return;
     }
+    if (g->nhami && g->hami[0].devmem_mib > 0) {
+        inv->memory_per_gpu_mib = g->hami[0].devmem_mib;
+        inv->memory_src = FACT_LABELS;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "HAMi registration: devmem %lld MiB",
+                 (long long)g->hami[0].devmem_mib);
+        return;
+    }
     if (m) {
         inv->memory_per_gpu_mib = m->memory_mib;
         inv->memory_src = FACT_INFERRED;
@@ -263,6 +280,14 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         inv->physical = g->count;
         inv->physical_src = FACT_GFD;
         inv->physical_unsure = false;
+        return;
+    }
+    if (g->nhami > 0) {
+        inv->physical = (int)g->nhami;
+        inv->physical_src = FACT_LABELS;
+        inv->physical_unsure = false;
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "HAMi registration (annotation hami.io/node-nvidia-register): %zu GPU(s)", g->nhami);
         return;
     }
     if (g->cloud_count > 0) {

@@ -190,8 +190,110 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     read_cloud_labels(g, labels, pool);
 }
 
+/* ---- HAMi's registration (Project-HAMi/HAMi pkg/device/devices.go at 4707fb02:
+ * MarshalNodeDevices writes a JSON array of {"id","index","count","devmem","devcore","type",
+ * "numa","mode","health"} with omitempty, so a false health and a 0 index are absent;
+ * DecodeNodeDevices reads the older text "id,count,devmem,devcore,type,numa,health[,index,mode]"
+ * per device, ":"-separated) ---- */
+
+#define HAMI_MAX_DEVICES 64
+
+static HamiDevice *hami_add(GpuFacts *g, size_t *cap)
+{
+    if (g->nhami >= HAMI_MAX_DEVICES) return NULL;
+    ARRAY_GROW(g->hami, g->nhami, *cap);
+    HamiDevice *d = &g->hami[g->nhami++];
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
+static void hami_from_json(GpuFacts *g, const cJSON *arr, StrPool *pool)
+{
+    size_t cap = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsObject(it)) continue;
+        HamiDevice *d = hami_add(g, &cap);
+        if (!d) break;
+        d->uuid = jpool_trunc(pool, jstr(it, "id"), 128);
+        d->type = jpool_trunc(pool, jstr(it, "type"), 128);
+        d->index = (int)jint(it, "index", 0, 4095, (int64_t)(g->nhami - 1));
+        d->count = (int)jint(it, "count", 0, 1000000, 0);
+        d->devmem_mib = jint(it, "devmem", 0, (int64_t)1 << 30, 0);
+        d->devcore = (int)jint(it, "devcore", 0, 100000, 0);
+        d->healthy = jbool(it, "health", false);
+    }
+}
+
+static void hami_from_text(GpuFacts *g, const char *s, StrPool *pool)
+{
+    size_t cap = 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *dev = strtok_r(copy, ":", &save); dev; dev = strtok_r(NULL, ":", &save)) {
+        char *f[10];
+        size_t nf = 0;
+        for (char *p = dev, *q; nf < 10; p = q + 1) {
+            f[nf++] = p;
+            if (!(q = strchr(p, ','))) break;
+            *q = '\0';
+        }
+        if (nf != 7 && nf != 9) continue;           /* as DecodeNodeDevices: 7 or 9 fields */
+        int64_t count, mem, core, index = (int64_t)g->nhami;
+        if (!str_to_int64(f[1], &count) || !str_to_int64(f[2], &mem) || !str_to_int64(f[3], &core)) continue;
+        if (nf == 9 && (!str_to_int64(f[7], &index) || index < 0 || index > 4095)) continue;
+        HamiDevice *d = hami_add(g, &cap);
+        if (!d) break;
+        d->uuid = jpool_trunc(pool, f[0], 128);
+        d->type = jpool_trunc(pool, f[4], 128);
+        d->count = count >= 0 && count <= 1000000 ? (int)count : 0;
+        d->devmem_mib = mem >= 0 && mem < ((int64_t)1 << 30) ? mem : 0;
+        d->devcore = core >= 0 && core <= 100000 ? (int)core : 0;
+        d->index = (int)index;
+        d->healthy = str_eq(f[6], "true");
+    }
+    free(copy);
+}
+
+/* the HAMi type "NVIDIA-Tesla V100-PCIE-32GB" (NVIDIA- and the NVML name) in GFD's spelling */
+static const char *hami_product(const char *type, StrPool *pool)
+{
+    if (!type || !*type) return NULL;
+    const char *t = str_starts_with(type, "NVIDIA-") && type[7] ? type + 7 : type;
+    char *s = xstrdup(t);
+    for (char *p = s; *p; p++) if (*p == ' ') *p = '-';
+    char *gfd = str_starts_with(s, "NVIDIA-") || str_starts_with(s, "Tesla-") ? xstrdup(s) : xasprintf("NVIDIA-%s", s);
+    const char *r = strpool_intern(pool, gfd);
+    free(s); free(gfd);
+    return r;
+}
+
+static void read_hami(GpuFacts *g, const cJSON *meta, StrPool *pool)
+{
+    const char *reg = jstr_ne(jobj(meta, "annotations"), "hami.io/node-nvidia-register");
+    if (!reg || strlen(reg) > 65536) return;
+    const char *p = reg;
+    while (*p == ' ' || *p == '\n') p++;
+    if (*p == '[') {
+        cJSON *arr = cJSON_Parse(reg);
+        if (cJSON_IsArray(arr)) hami_from_json(g, arr, pool);
+        cJSON_Delete(arr);
+    } else {
+        hami_from_text(g, reg, pool);
+    }
+    if (!g->nhami) return;
+    g->present = true;
+    if (!g->present_label) g->present_label = "hami.io/node-nvidia-register";
+    /* order (node.h): GFD's product, then HAMi's (NVML on the node), then the clouds' labels */
+    if (g->product_src != PRODUCT_SRC_GFD && g->hami[0].type && *g->hami[0].type) {
+        g->product = g->base_product = hami_product(g->hami[0].type, pool);
+        g->product_src = PRODUCT_SRC_HAMI;
+        g->product_label = NULL;
+    }
+}
+
 void gpu_facts_clear(GpuFacts *g)
 {
+    free(g->hami);
     free(g->mig);
     memset(g, 0, sizeof *g);
 }
@@ -288,6 +390,7 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, E
     /* allocatable defaults to capacity when the kubelet did not report it */
     if (!jobj(status, "allocatable")) rlist_copy(&n->allocatable, &n->capacity);
     gpu_facts_from_labels(&n->gpu, &n->labels, pool);
+    read_hami(&n->gpu, meta, pool);
     if (!keep_labels) kv_clear(&n->labels);
     return 0;
 }
