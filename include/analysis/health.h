@@ -44,6 +44,10 @@ void node_health_clear(NodeHealth *h);
 int node_health_count(const NodeHealth *h);
 /* the taint is one a GPU health agent sets (see above) */
 bool health_taint(const Taint *t);
+/* the node's physical GPUs less the unhealthy ones (no metrics: the device plugin's shortfall,
+ * health agents' conditions, HAMi's registration), 0 when they cannot be counted: the capacity
+ * a plan may count on (plan.c / plan_candidates.c count node_physical_gpus today) */
+int node_healthy_gpus(const Node *n);
 /* index is one of h's named unhealthy GPUs; its reason, else NULL */
 const char *node_health_gpu(const NodeHealth *h, int index);
 #endif

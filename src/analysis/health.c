@@ -189,6 +189,18 @@ void node_health_clear(NodeHealth *h)
 
 int node_health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unnamed; }
 
+int node_healthy_gpus(const Node *n)
+{
+    NodeInventory inv;
+    node_inventory(n, NULL, &inv);
+    if (inv.physical <= 0) return 0;
+    NodeHealth h;
+    node_health(n, &inv, NULL, &h);
+    int bad = node_health_count(&h);
+    node_health_clear(&h);
+    return bad >= inv.physical ? 0 : inv.physical - bad;
+}
+
 const char *node_health_gpu(const NodeHealth *h, int index)
 {
     for (size_t i = 0; i < h->ngpus; i++) if (h->gpus[i].index == index) return h->gpus[i].why;

@@ -84,6 +84,7 @@ static void test_plugin_shortfall_and_taint(void **state)
     assert_true(h.node_tainted);
     assert_true(health_taint(&n.taints[0]));
     assert_false(health_taint(&n.taints[1]));
+    assert_int_equal(node_healthy_gpus(&n), 8 - 3);     /* the capacity a plan may count on */
     node_health_clear(&h);
     node_clear(&n);
 }
