@@ -54,13 +54,14 @@ void explain_health_note(Ctx *x)
         const NodeReason *why = find_code(r, NR_INSUFFICIENT, x->gpu);
         if (!why || r->nreasons != 1) continue;          /* only the GPU stands in the way */
         const Node *n = r->node;
+        int64_t back = withheld(n, why->resource);
+        if (back <= 0 || why->free + back * 1000 < why->requested) continue;   /* cheap test first */
         NodeInventory inv;
         node_inventory(n, NULL, &inv);
         NodeHealth h;
         node_health(n, &inv, NULL, &h);
-        int64_t back = withheld(n, why->resource);
         /* the unhealthy GPUs are what stands between the pod and the node */
-        if (node_health_count(&h) > 0 && back > 0 && why->free + back * 1000 >= why->requested) {
+        if (node_health_count(&h) > 0) {
             char *t = health_text(n, r, why, &h);
             char *s = xasprintf("%s; %s", e->summary ? e->summary : "", t);
             free(e->summary);
