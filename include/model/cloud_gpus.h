@@ -6,8 +6,11 @@
  *   EKS   k8s.amazonaws.com/accelerator (the same GKE-style names, as eksctl / the cluster
  *         autoscaler docs set it), node.kubernetes.io/instance-type=p4d.24xlarge ...
  *   Karpenter karpenter.k8s.aws/instance-gpu-name=t4|a10g|l4|a100... with instance-gpu-memory
+ *         (EKS Auto Mode writes the same as eks.amazonaws.com/instance-gpu-*)
  *   AKS   kubernetes.azure.com/accelerator=nvidia (only that: a GPU node), and the VM size in
  *         node.kubernetes.io/instance-type=Standard_NC24ads_A100_v4 ...
+ *   any   accelerator=nvidia-tesla-p100 (kubernetes.io docs, "Scheduling GPUs": label nodes
+ *         with their accelerator, GKE's names) or accelerator=nvidia (AKS's GPU guide)
  * Products are spelled as GFD spells nvidia.com/gpu.product ("Tesla-T4", "NVIDIA-A100-SXM4-40GB"),
  * so the MIG tables (mig_tables.h) and the rest of the tool read them alike.
  * All data is static; nothing here is freed.
@@ -21,9 +24,10 @@
 /* which signal named the product (JSON sources.product) */
 typedef enum {
     PRODUCT_SRC_NONE = 0, PRODUCT_SRC_GFD, PRODUCT_SRC_GKE, PRODUCT_SRC_EKS, PRODUCT_SRC_KARPENTER,
-    PRODUCT_SRC_AKS, PRODUCT_SRC_HAMI, PRODUCT_SRC_DRA
+    PRODUCT_SRC_AKS, PRODUCT_SRC_HAMI, PRODUCT_SRC_DRA, PRODUCT_SRC_LABEL
 } ProductSource;
-/* "gfd" | "gke" | "eks" | "karpenter" | "aks" | "hami" | "dra" | "none" */
+/* "gfd" | "gke" | "eks" | "karpenter" | "aks" | "hami" | "dra" | "label" (the plain `accelerator`
+ * label the Kubernetes GPU scheduling docs have users set) | "none" */
 const char *product_source_name(ProductSource s);
 
 typedef struct {

@@ -10,7 +10,11 @@
  *   EKS instance types: https://aws.amazon.com/ec2/instance-types/ (Accelerated Computing: p3,
  *     p3dn, p4d, p4de, p5, p5e, p5en, g4dn, g5, g6, g6e, with GPUs per size and GPU memory).
  *   Karpenter labels: https://karpenter.sh/docs/reference/instance-types/ (instance-gpu-name
- *     t4 | a10g | l4 | l40s | a100 | h100 | v100 ..., instance-gpu-memory in MiB).
+ *     t4 | a10g | l4 | l40s | a100 | h100 | v100 ..., instance-gpu-memory in MiB); EKS Auto Mode's
+ *     eks.amazonaws.com/instance-gpu-* are the same (https://docs.aws.amazon.com/eks/latest/userguide/
+ *     create-node-pool.html, awsdocs/amazon-eks-user-guide#914).
+ *   The plain `accelerator` label: https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
+ *     ("kubectl label nodes <node-with-k80> accelerator=nvidia-tesla-k80").
  *   AKS: https://learn.microsoft.com/azure/aks/gpu-cluster (kubernetes.azure.com/accelerator=nvidia
  *     on GPU node pools) and the GPU VM sizes of
  *     https://learn.microsoft.com/azure/virtual-machines/sizes/overview (NCasT4_v3, NC_A100_v4,
@@ -21,6 +25,7 @@
  * figure, when present, wins (inventory.c).
  */
 #include "model/cloud_gpus.h"
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include "util/util.h"
@@ -37,6 +42,7 @@ const char *product_source_name(ProductSource s)
     case PRODUCT_SRC_AKS: return "aks";
     case PRODUCT_SRC_HAMI: return "hami";
     case PRODUCT_SRC_DRA: return "dra";
+    case PRODUCT_SRC_LABEL: return "label";
     case PRODUCT_SRC_NONE: break;
     }
     return "none";
@@ -183,17 +189,27 @@ void cloud_gpu_from_labels(const KVList *labels, CloudGpu *out)
         if (out->nvidia) from_gke_name(v, out);
         if (out->product) return;
     }
-    const char *maker = kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer");
-    if ((v = kv_get(labels, "karpenter.k8s.aws/instance-gpu-name")) && *v && (!maker || str_eq(maker, "nvidia"))) {
-        int64_t mem = label_mib(labels, "karpenter.k8s.aws/instance-gpu-memory");
+    static const struct { const char *prefix; ProductSource src; } gpu_label_sets[] = {
+        { "karpenter.k8s.aws/instance-gpu-", PRODUCT_SRC_KARPENTER },
+        { "eks.amazonaws.com/instance-gpu-", PRODUCT_SRC_EKS },       /* EKS Auto Mode */
+    };
+    for (size_t s = 0; s < NELEM(gpu_label_sets); s++) {
+        char key[64];
+        snprintf(key, sizeof key, "%smanufacturer", gpu_label_sets[s].prefix);
+        const char *maker = kv_get(labels, key);
+        snprintf(key, sizeof key, "%sname", gpu_label_sets[s].prefix);
+        if (!(v = kv_get(labels, key)) || !*v || (maker && !str_eq(maker, "nvidia"))) continue;
+        snprintf(key, sizeof key, "%smemory", gpu_label_sets[s].prefix);
+        int64_t mem = label_mib(labels, key);
         for (size_t i = 0; i < NELEM(karpenter_names); i++) {
             const KarpenterGpu *k = &karpenter_names[i];
             if (strcmp(k->name, v) != 0 || mem < k->min_memory_mib) continue;
-            out->src = PRODUCT_SRC_KARPENTER;
-            out->label = "karpenter.k8s.aws/instance-gpu-name";
+            out->src = gpu_label_sets[s].src;
+            out->label = s == 0 ? "karpenter.k8s.aws/instance-gpu-name" : "eks.amazonaws.com/instance-gpu-name";
             out->product = k->product;
             out->memory_mib = mem ? mem : k->memory_mib;
-            out->count = label_count(labels, "karpenter.k8s.aws/instance-gpu-count");
+            snprintf(key, sizeof key, "%scount", gpu_label_sets[s].prefix);
+            out->count = label_count(labels, key);
             out->nvidia = true;
             return;
         }
@@ -211,9 +227,12 @@ void cloud_gpu_from_labels(const KVList *labels, CloudGpu *out)
         out->src = PRODUCT_SRC_AKS;
         out->label = "kubernetes.azure.com/accelerator";
         out->nvidia = true;
-    } else if (str_eq(kv_get(labels, "accelerator"), "nvidia")) {
-        out->src = PRODUCT_SRC_AKS;      /* the plain label AKS's GPU guide has users set */
+    } else if ((v = kv_get(labels, "accelerator")) && (str_eq(v, "nvidia") || str_starts_with(v, "nvidia-"))) {
+        /* the plain label users set: "nvidia" (AKS's GPU guide) or a GKE-style name (the
+         * Kubernetes docs' example) */
+        out->src = PRODUCT_SRC_LABEL;
         out->label = "accelerator";
         out->nvidia = true;
+        from_gke_name(v, out);
     }
 }

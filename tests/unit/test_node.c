@@ -400,6 +400,10 @@ static void test_cloud_products(void **state)
         { "node.kubernetes.io/instance-type", "Standard_NC24ads_A100_v4", "NVIDIA-A100-80GB-PCIe", 1, PRODUCT_SRC_AKS },
         { "node.kubernetes.io/instance-type", "m6i.large", NULL, 0, PRODUCT_SRC_NONE },
         { "kubernetes.azure.com/accelerator", "nvidia", NULL, 0, PRODUCT_SRC_AKS },
+        { "accelerator", "nvidia", NULL, 0, PRODUCT_SRC_LABEL },
+        { "accelerator", "nvidia-tesla-p100", "Tesla-P100-PCIE-16GB", 0, PRODUCT_SRC_LABEL },
+        { "accelerator", "tpu-v4", NULL, 0, PRODUCT_SRC_NONE },
+        { "eks.amazonaws.com/instance-gpu-name", "l4", "NVIDIA-L4", 0, PRODUCT_SRC_EKS },
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         KVList l = KVLIST_INIT;
