@@ -91,10 +91,40 @@ static void fixes_gke_mig(Ctx *x)
     free(profile);
 }
 
+/* NoDevicePlugin on a managed cloud: how that cloud puts the driver and device plugin there
+ * (GKE: https://cloud.google.com/kubernetes-engine/docs/how-to/gpus "gpu-driver-version";
+ * AKS: https://learn.microsoft.com/azure/aks/gpu-cluster, the device plugin is the user's to
+ * install; EKS: https://docs.aws.amazon.com/eks/latest/userguide/ml-eks-optimized-ami.html, the
+ * accelerated AMIs carry the driver, the NVIDIA device plugin DaemonSet is the user's) */
+static void notes_no_plugin(Ctx *x)
+{
+    bool gke = false, aks = false, eks = false;
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        const NodeResult *r = &x->e->nodes[i];
+        if (!x->flags[i].admits || !r->node || !has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
+        ProductSource s = r->node->gpu.product_src;
+        if (kv_get(&r->node->labels, GKE_ACCEL)) gke = true;
+        else if (kv_get(&r->node->labels, "kubernetes.azure.com/accelerator") || s == PRODUCT_SRC_AKS) aks = true;
+        else if (s == PRODUCT_SRC_EKS || s == PRODUCT_SRC_KARPENTER || kv_get(&r->node->labels, "k8s.amazonaws.com/accelerator"))
+            eks = true;
+    }
+    if (gke)
+        strvec_push(&x->e->notes, "on GKE the node pool installs the driver and device plugin when created with "
+                    "--accelerator type=...,count=N,gpu-driver-version=default (or latest); a pool with "
+                    "gpu-driver-version=disabled needs NVIDIA's driver installer DaemonSet");
+    if (aks)
+        strvec_push(&x->e->notes, "on AKS the GPU node pool has the driver but not the NVIDIA device plugin: install "
+                    "its DaemonSet (AKS GPU guide) or the GPU Operator");
+    if (eks)
+        strvec_push(&x->e->notes, "on EKS the accelerated AMIs carry the driver, not the device plugin: install the "
+                    "NVIDIA device plugin DaemonSet (or the GPU Operator) on these nodes");
+}
+
 void explain_platform_fixes(Ctx *x)
 {
     if (x->e->verdict == V_GATED || x->e->verdict == V_QUOTA) return;
     fixes_gke_mig(x);
+    if (x->e->verdict == V_NO_DEVICE_PLUGIN) notes_no_plugin(x);
 }
 
 /* ---------------------------------------------------------------- HAMi
