@@ -78,6 +78,17 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     }
     inv->mig_strategy = g->mig_strategy;
     inv->mig_src = g->has_gfd || kv_get(&n->labels, "nvidia.com/mig.strategy") ? FACT_GFD : FACT_NONE;
+    if (g->cloud_partition && !g->has_gfd) {
+        /* GKE MIG: the partitions are advertised as nvidia.com/gpu (node.c: MIG single) */
+        inv->mig_enabled = true;
+        inv->mig_strategy = MIG_SINGLE;
+        inv->mig_devices = cap_units(n, "nvidia.com/gpu");
+        inv->mig_src = FACT_LABELS;
+        snprintf(inv->mig_detail, sizeof inv->mig_detail,
+                 "GKE label cloud.google.com/gke-gpu-partition-size=%s: nvidia.com/gpu counts MIG partitions",
+                 g->cloud_partition);
+        return;
+    }
     if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
         inv->mig_enabled = true;
         inv->mig_devices = g->count;
@@ -88,17 +99,6 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     if (g->mig_strategy == MIG_MIXED && labelled > 0) {
         inv->mig_enabled = true;
         inv->mig_devices = labelled > 1000000 ? 1000000 : (int)labelled;
-        return;
-    }
-    if (g->cloud_partition && !g->has_gfd) {
-        /* GKE MIG: the partitions are advertised as nvidia.com/gpu */
-        inv->mig_enabled = true;
-        inv->mig_strategy = MIG_SINGLE;
-        inv->mig_devices = cap_units(n, "nvidia.com/gpu");
-        inv->mig_src = FACT_LABELS;
-        snprintf(inv->mig_detail, sizeof inv->mig_detail,
-                 "GKE label cloud.google.com/gke-gpu-partition-size=%s: nvidia.com/gpu counts MIG partitions",
-                 g->cloud_partition);
         return;
     }
     if (adv_units > 0) {

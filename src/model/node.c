@@ -131,6 +131,13 @@ static void read_cloud_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
     const char *part = kv_get(labels, "cloud.google.com/gke-gpu-partition-size");
     g->cloud_partition = part && *part ? strpool_intern(pool, part) : NULL;
+    /* GKE's partitioned pool is MIG single in all but name: every nvidia.com/gpu it advertises is
+     * one partition of that profile; said so, every reader of the single strategy (explain's
+     * sizes, plan's slices) reads it right */
+    if (g->cloud_partition && !g->has_gfd && g->mig_strategy == MIG_NONE) {
+        g->mig_strategy = MIG_SINGLE;
+        g->mig_single_profile = g->cloud_partition;
+    }
 }
 
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
