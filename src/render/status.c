@@ -29,9 +29,11 @@ static void fmt_gib(char *out, size_t n, int64_t mib)
     else snprintf(out, n, "%.0fGi", (double)mib / 1024.0);
 }
 
+/* a percent of a device: "-" unknown, "?" for what cannot be one (inf, < 0, > 100): never "inf%" */
 static void fmt_pct(char *out, size_t n, double v)
 {
     if (isnan(v)) snprintf(out, n, "-");
+    else if (!isfinite(v) || v < 0 || v > 100.5) snprintf(out, n, "?");
     else snprintf(out, n, "%.0f%%", v);
 }
 

@@ -147,6 +147,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
         screen_bar(y, cx, nc->bar, isnan(n->util) ? NAN : n->util / 100.0, TA_BAR_UTIL, over);
         cx += nc->bar;
         if (isnan(n->util)) snprintf(buf, sizeof buf, "    -");
+        else if (!isfinite(n->util) || n->util < 0 || n->util > 100.5) snprintf(buf, sizeof buf, "    ?");
         else snprintf(buf, sizeof buf, " %3.0f%%", n->util);
         screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
         cx += nc->pct + 1;

@@ -28,9 +28,11 @@ void view_fmt_mib(char *out, size_t n, double mib)
     else snprintf(out, n, "%.0fMi", mib);
 }
 
+/* a percent of a device: "-" unknown, "?" for what cannot be one (inf, < 0, > 100): never "inf%" */
 static void fmt_pct(char *out, size_t n, double v)
 {
     if (isnan(v)) snprintf(out, n, "-");
+    else if (!isfinite(v) || v < 0 || v > 100.5) snprintf(out, n, "?");
     else snprintf(out, n, "%.0f%%", v);
 }
 
