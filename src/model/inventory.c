@@ -176,7 +176,9 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         inv->sharing_src = FACT_INFERRED;
         snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
                  "%lld units advertised = %d GPUs (%s) x %d: time-sliced (no sharing labels)", (long long)units, count,
-                 g->has_gfd && g->count > 0 ? "GFD gpu.count" : "karpenter.k8s.aws/instance-gpu-count", inv->replicas);
+                 g->has_gfd && g->count > 0 ? "GFD gpu.count"
+                 : kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-count") ? "karpenter.k8s.aws/instance-gpu-count"
+                 : "the instance type's GPUs", inv->replicas);
         return;
     }
     if (shared_units > 0) {
