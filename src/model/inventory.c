@@ -263,7 +263,7 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
     } else inv->whole_gpus = -1;
     if (inv->whole_gpus >= 0) inv->whole_gpus += (int)other;
 
-    if (g->mig_single_profile && single_on) {
+    if (g->mig_single_profile && single_on && !g->cloud_partition) {     /* GKE's partitions: below */
         /* slices / slices per GPU; without a product, from every MIG table that has the
          * profile when they agree (mig_capability.h) */
         const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
@@ -272,8 +272,9 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         int count = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
         if (per > 0 && count > 0) {
             inv->physical = ceil_div(count, per);
-            inv->physical_src = g->product ? FACT_GFD : FACT_INFERRED;
-            if (!g->product)
+            bool gfd = g->product_src == PRODUCT_SRC_GFD;     /* a cloud's product is not GFD's */
+            inv->physical_src = gfd ? FACT_GFD : FACT_INFERRED;
+            if (!gfd)
                 snprintf(inv->physical_detail, sizeof inv->physical_detail,
                          "MIG single strategy, no GFD product: %d x %s (nvidia.com/mig.config=%s), %d per GPU", count,
                          g->mig_single_profile, g->mig_config ? g->mig_config : "?", per);
