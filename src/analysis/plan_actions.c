@@ -15,8 +15,21 @@ const char *plan_action_kind_name(PlanActionKind k)
     case ACT_QUOTA: return "Quota";
     case ACT_CLUSTERPOLICY_PATCH: return "ClusterPolicyPatch";
     case ACT_NODE_LABEL: return "NodeLabel";
+    case ACT_ROLLOUT_RESTART: return "RolloutRestart";
+    case ACT_NODEPOOL: return "NodePoolUpdate";
     }
     return "?";
+}
+
+PlanAction *plan_actions_add(PlanActions *a, PlanActionKind kind, const char *target, const char *detail)
+{
+    a->v = xrealloc(a->v, (a->n + 1) * sizeof *a->v);
+    PlanAction *x = &a->v[a->n++];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->target = xstrdup(target);
+    x->detail = xstrdup(detail);
+    return x;
 }
 
 static PlanAction *push(PlanActions *a, PlanActionKind kind)
@@ -173,7 +186,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         PlanAction *x = push(a, ACT_CONFIGMAP);
         x->doc = m->docs[i];
         x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
-        bool dp = strcmp(meta_name(m->docs[i], "name"), MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
+        bool dp = strcmp(meta_name(m->docs[i], "name"), m->dp_name ? m->dp_name : MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
         const cJSON *data = cJSON_GetObjectItemCaseSensitive(m->docs[i], "data");
         int keys = cJSON_GetArraySize(data);
         if (dp)
@@ -311,11 +324,23 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                      labels, labels == 1 ? "" : "s", drains, labels - drains);
 }
 
+void plan_actions_quotas_last(PlanActions *a)
+{
+    PlanAction *v = xcalloc(a->n ? a->n : 1, sizeof *v);
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < a->n; i++)
+            if ((a->v[i].kind == ACT_QUOTA) == (pass == 1)) v[k++] = a->v[i];
+    memcpy(a->v, v, a->n * sizeof *v);
+    free(v);
+}
+
 void plan_actions_clear(PlanActions *a)
 {
     if (!a) return;
     for (size_t i = 0; i < a->n; i++) {
-        free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); free(a->v[i].room_missing);
+        free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); free(a->v[i].command);
+        free(a->v[i].room_missing);
         strvec_clear(&a->v[i].room); strvec_clear(&a->v[i].room_nodes);
     }
     free(a->v);

@@ -29,6 +29,11 @@ static void sq(Strbuf *sb, const char *s) { shquote_word(sb, s); }
  * the ones the plan was made for. */
 static const char script_functions[] =
     "log() { printf '%s %s\\n' \"$(date +%H:%M:%S)\" \"$*\" >&2; }\n"
+    "# restart_daemonset NS/NAME: a device plugin without config-manager reads its config at start only\n"
+    "restart_daemonset() {\n"
+    "  log \"restarting DaemonSet $1 (the device plugin re-reads its config file)\"\n"
+    "  k rollout restart -n \"${1%%/*}\" \"daemonset/${1#*/}\" >&2\n"
+    "}\n"
     "die() { log \"ERROR: $*\"; exit 1; }\n"
     "k() { \"${KUBECTL_CMD[@]}\" ${CONTEXT_ARG:+--context \"$CONTEXT_ARG\"} \"$@\"; }\n"
     "\n"
@@ -427,12 +432,35 @@ static void emit_node_label(Strbuf *sb, const PlanRun *run, const PlanAction *x)
     strbuf_addch(sb, '\n');
 }
 
+/* a device plugin without config-manager reads its config file only at start */
+static void emit_rollout_restart(Strbuf *sb, const PlanRun *run, const PlanAction *x)
+{
+    (void)run;
+    comment(sb, "%s", x->detail ? x->detail : "");
+    strbuf_adds(sb, "restart_daemonset ");
+    sq(sb, x->target);
+    strbuf_addch(sb, '\n');
+}
+
+/* a cloud command with placeholders (cluster, location): shown, never run */
+static void emit_nodepool(Strbuf *sb, const PlanRun *run, const PlanAction *x)
+{
+    (void)run;
+    strbuf_adds(sb, "log ");
+    char *msg = xasprintf("node pool %s: run by hand: %s", x->target, x->command ? x->command : "");
+    sq(sb, msg);
+    free(msg);
+    strbuf_addch(sb, '\n');
+}
+
 typedef void (*ActionEmitFn)(Strbuf *sb, const PlanRun *run, const PlanAction *x);
 static const struct { PlanActionKind kind; ActionEmitFn emit; } action_emitters[] = {
     { ACT_CONFIGMAP, emit_configmap },
     { ACT_QUOTA, emit_quota },
     { ACT_CLUSTERPOLICY_PATCH, emit_clusterpolicy_patch },
     { ACT_NODE_LABEL, emit_node_label },
+    { ACT_ROLLOUT_RESTART, emit_rollout_restart },
+    { ACT_NODEPOOL, emit_nodepool },
 };
 
 static void emit_action(Strbuf *sb, const PlanRun *run, const PlanAction *x)
@@ -481,7 +509,7 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
         strbuf_addch(&sb, '\n');
         emit_action(&sb, run, &run->actions.v[i]);
     }
-    if (!run->cur.clusterpolicy && run->m.n)
+    if (!run->cur.clusterpolicy && run->m.n && (run->act.dp.by == ACTUATOR_NONE || run->act.dp.by == ACTUATOR_UNKNOWN))
         strbuf_adds(&sb, "# No ClusterPolicy was found (device plugin installed without the GPU Operator?): point the\n"
                          "# device plugin at " MANIFESTS_DEVICE_PLUGIN_CONFIGMAP " (Helm value config.name) and the MIG\n"
                          "# manager at " MANIFESTS_MIG_PARTED_CONFIGMAP " yourself.\n");
