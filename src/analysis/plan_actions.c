@@ -326,6 +326,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
 
 void plan_actions_quotas_last(PlanActions *a)
 {
+    if (a->n < 2) return;
     PlanAction *v = xcalloc(a->n ? a->n : 1, sizeof *v);
     size_t k = 0;
     for (int pass = 0; pass < 2; pass++)
