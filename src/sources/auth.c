@@ -33,14 +33,37 @@ static int bearer_token(Auth *a, const char **out, Error *err)
         double t = http_now();
         if (!a->file_token || t - a->file_token_at >= TOKEN_FILE_REREAD) {
             char *emsg = NULL;
-            char *s = read_file(a->rc->token_file, NULL, &emsg);
+            size_t len = 0;
+            char *s = read_file(a->rc->token_file, &len, &emsg);
+            const char *why = NULL;
             if (s) {
-                size_t n = strlen(s);
-                while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-                secret_free(a->file_token);
-                a->file_token = s;
-                a->file_token_at = t;
-            } else if (!a->rc->token && !a->file_token) {
+                /* client-go trims the file's content (transport/token_source.go,
+                 * fileTokenSource.Token: strings.TrimSpace); a line break or NUL left inside
+                 * cannot go out as a header */
+                size_t b = 0, n = len;
+                while (n > b && isspace((unsigned char)s[n - 1])) n--;
+                while (b < n && isspace((unsigned char)s[b])) b++;
+                why = header_value_problem(s + b, n - b);
+                if (!why) {
+                    memmove(s, s + b, n - b);
+                    s[n - b] = '\0';
+                    secret_free(a->file_token);
+                    a->file_token = s;
+                    a->file_token_at = t;
+                } else {
+                    memset(s, 0, len);
+                    free(s);
+                }
+            }
+            if (why) {
+                error_set(err, "%s%s: tokenFile %s %s and cannot be sent as an HTTP header",
+                          a->rc->in_cluster ? "in-cluster" : "kubeconfig ",
+                          a->rc->in_cluster ? "" : (a->rc->user_origin ? a->rc->user_origin : ""),
+                          a->rc->token_file, why);
+                free(emsg);
+                return -1;
+            }
+            if (!s && !a->rc->token && !a->file_token) {
                 error_set(err, "%s%s: cannot read tokenFile %s: %s",
                           a->rc->in_cluster ? "in-cluster" : "kubeconfig ",
                           a->rc->in_cluster ? "" : (a->rc->user_origin ? a->rc->user_origin : ""),

@@ -3,8 +3,9 @@
  *
  * The plugin runs with our environment plus its env entries and KUBERNETES_EXEC_INFO; its
  * stderr is ours (so its prompts and errors reach the person), stdin is /dev/null unless the
- * interactive mode asks for the terminal.  Its stdout is read through a pipe with a deadline:
- * a plugin that hangs is killed (with its process group when it is not interactive) and the
+ * interactive mode asks for the terminal.  Its stdout is read through a pipe with a deadline,
+ * until the plugin exits (a child it leaves holding stdout does not hold us): a plugin that
+ * hangs is killed (with its process group when it is not interactive) and the
  * error says so.  Nothing the plugin printed on stdout is ever repeated in a message: it holds
  * the credential.
  */
@@ -201,6 +202,12 @@ static int parse_credential(const RestConfig *rc, const char *cmd, const char *o
         exec_error(rc, err, "exec plugin didn't return a token or cert/key pair (executable %s)", cmd);
         goto out;
     }
+    const char *why = has_tok ? header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
+    if (why) {
+        exec_error(rc, err, "exec plugin's status.token %s and cannot be sent as an HTTP header (executable %s)",
+                   why, cmd);
+        goto out;
+    }
     int64_t expiry = 0;
     if (exp && !cJSON_IsNull(exp)) {
         if (!cJSON_IsString(exp) || !time_parse_rfc3339(exp->valuestring, &expiry)) {
@@ -306,26 +313,38 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
         goto out;
     }
 
+    /* read until the plugin exits (not until its stdout closes: a child it left behind, a
+     * credential helper's agent say, may hold stdout open for long), then take what it wrote
+     * before it exited, which is in the pipe by then, without waiting for more */
     double deadline = now_mono() + timeout_s;
-    bool timed_out = false, too_big = false;
-    for (;;) {
-        double left = deadline - now_mono();
-        if (left <= 0) { timed_out = true; break; }
-        struct pollfd pfd = { outp[0], POLLIN, 0 };
-        int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr <= 0) continue;
+    bool timed_out = false, too_big = false, exited = false, eof = false;
+    while (!eof && !too_big) {
+        if (!exited) {
+            pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) exited = true;
+            else if (w < 0 && errno != EINTR) { exited = true; status = 0; }
+        }
+        if (exited) {
+            int fl = fcntl(outp[0], F_GETFL);
+            if (fl >= 0) fcntl(outp[0], F_SETFL, fl | O_NONBLOCK);
+        } else {
+            double left = deadline - now_mono();
+            if (left <= 0) { timed_out = true; break; }
+            struct pollfd pfd = { outp[0], POLLIN, 0 };
+            int pr = poll(&pfd, 1, left > 0.05 ? 50 : (int)(left * 1000) + 1);
+            if (pr <= 0) continue;            /* nothing yet (or EINTR): check the exit again */
+        }
         char chunk[8192];
         ssize_t n = read(outp[0], chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;                    /* EOF: the plugin closed stdout */
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;   /* exited, pipe drained */
+        if (n <= 0) { eof = true; break; }    /* EOF: the plugin (and all) closed stdout */
         if (buf.len + (size_t)n > EXEC_OUTPUT_MAX) { too_big = true; break; }
         strbuf_add(&buf, chunk, (size_t)n);
     }
     close(outp[0]);
-    /* stdout closed: wait for the exit, still within the deadline */
-    bool exited = false;
-    while (!timed_out && !too_big) {
+    /* stdout closed before the exit: wait for the exit, still within the deadline */
+    while (!exited && !timed_out && !too_big) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid) { exited = true; break; }
         if (w < 0 && errno != EINTR) { exited = true; status = 0; break; }

@@ -656,6 +656,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for h, k in (('User-Agent', 'userAgent'), ('Accept', 'accept')):
             if self.headers.get(h):
                 self._log[k] = self.headers[h]
+        # every header name received (tests prove that no injected header line arrived)
+        self._log['headerNames'] = sorted({k.lower() for k in self.headers.keys()})
         fault = None
         try:
             try:
