@@ -55,7 +55,7 @@ enum { QUEUE_MAX = 2048, MIN_WATCH_TIMEOUT = 300, WATCH_STALL_SECONDS = 90, STOP
 #define BACKOFF_RESET 120.0
 #define LINE_MAX_BYTES ((size_t)64 << 20)   /* one event may not exceed 64 MiB */
 
-typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_RETRY, W_REFUSED, W_STOPPED } WatchEnd;
+typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_RETRY, W_BAD, W_REFUSED, W_STOPPED } WatchEnd;
 
 typedef struct {
     struct Watcher *w;
@@ -63,6 +63,9 @@ typedef struct {
     WatchTarget t;                 /* path, selectors, rv, name filter (watch_plan.h) */
     /* the stream being read */
     Strbuf line;
+    size_t scanned;                /* bytes of line known to hold no newline (a line's bytes are
+                                    * looked at once, however many chunks it comes in) */
+    long lines;                    /* lines of this stream, for messages */
     bool gone, error_event, bad, retry_event;
     bool streamed;                 /* the answer's body began (the watch was up) */
     long got;
@@ -203,11 +206,13 @@ static int on_line(KindWatch *k, const char *s, size_t len)
 {
     while (len && (s[len - 1] == '\r' || s[len - 1] == ' ')) len--;
     if (!len) return 0;
+    k->lines++;
     cJSON *ev = cJSON_ParseWithLength(s, len);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
     cJSON *obj = cJSON_GetObjectItemCaseSensitive(ev, "object");
     if (!cJSON_IsString(type) || !cJSON_IsObject(obj)) {
-        snprintf(k->problem, sizeof k->problem, "an unreadable watch event");
+        snprintf(k->problem, sizeof k->problem, "event %ld of the stream: %s", k->lines,
+                 !ev ? "not JSON" : "not a watch event (no type or object)");
         k->bad = true;
         cJSON_Delete(ev);
         return 1;
@@ -249,18 +254,28 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
     strbuf_add(&k->line, data, len);
     size_t start = 0;
     for (;;) {
-        const char *nl = memchr(k->line.buf + start, '\n', k->line.len - start);
+        size_t from = start > k->scanned ? start : k->scanned;
+        const char *nl = memchr(k->line.buf + from, '\n', k->line.len - from);
         if (!nl) break;
         size_t n = (size_t)(nl - (k->line.buf + start));
         if (on_line(k, k->line.buf + start, n)) return 1;
         start += n + 1;
     }
+    k->scanned = k->line.len;           /* no newline in what is left */
+    if (k->line.len - start > LINE_MAX_BYTES) {
+        snprintf(k->problem, sizeof k->problem, "event %ld of the stream: over %zu MiB without a line end",
+                 k->lines + 1, LINE_MAX_BYTES >> 20);
+        k->bad = true;
+        return 1;
+    }
     if (start) {
+        /* what is left (the start of the next line, within this chunk) moves to the front:
+         * a long line is never moved while it grows (start stays 0 then) */
         memmove(k->line.buf, k->line.buf + start, k->line.len - start);
         k->line.len -= start;
         k->line.buf[k->line.len] = '\0';
+        k->scanned -= start;
     }
-    if (k->line.len > LINE_MAX_BYTES) { snprintf(k->problem, sizeof k->problem, "a watch event over 64 MiB"); k->bad = true; return 1; }
     return 0;
 }
 
@@ -272,6 +287,8 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
                         k->t.query ? k->t.query : "", k->t.query ? "&" : "", erv, seconds);
     free(erv);
     strbuf_reset(&k->line);
+    k->scanned = 0;
+    k->lines = 0;
     k->gone = k->error_event = k->bad = k->retry_event = k->streamed = false;
     k->got = 0;
     k->problem[0] = '\0';
@@ -287,6 +304,7 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
     if (k->gone) return W_GONE;
     if (k->error_event) return W_ERROR_EVENT;
     if (k->retry_event) return W_RETRY;
+    if (k->bad) return W_BAD;           /* k->problem says what was wrong, not the cut it caused */
     if (rc == 0) return W_ENDED;
     if (err.code == 410) { snprintf(k->problem, sizeof k->problem, "%s", err.msg); return W_GONE; }
     snprintf(k->problem, sizeof k->problem, "%s", err.msg);
@@ -392,6 +410,9 @@ static void *kind_main(void *arg)
             break;
         case W_RETRY:
             note(k, true, "%s: watch lost (%s); resuming", kind, k->problem);
+            break;
+        case W_BAD:
+            note(k, true, "%s: %s; resuming the watch", kind, k->problem);
             break;
         case W_REFUSED:
             /* listed, but not to be watched (RBAC without "watch", a resource gone): what the

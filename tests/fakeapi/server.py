@@ -204,7 +204,7 @@ def parse_faults(data):
         f['_query'] = re.compile(f['query']) if f.get('query') is not None else None
         f['action'] = f.get('action') or f.get('type') or 'status'
         if f['action'] not in ('status', 'expired', 'cut', 'truncate', 'invalid', 'body',
-                               'delay', 'stall', 'close', 'reset'):
+                               'delay', 'stall', 'close', 'reset', 'watch-stream'):
             raise ValueError('fault %s: unknown action %s' % (f['name'], f['action']))
         out.append(f)
     return out
@@ -241,6 +241,36 @@ class FaultBook:
                     continue
                 return f
         return None
+
+
+def watch_stream_fault(f):
+    """the body of a "watch-stream" fault, in 1 MiB chunks: "eventBytes": N sends one ADDED
+    event of a Pending GPU pod (name f["podName"], default huge-event-0) padded by an annotation
+    to N bytes, then a newline, and ends; "endless": true sends the start of an event and then
+    "x" without a newline until the client goes (or "maxBytes", default 1 GiB)"""
+    mib = 1 << 20
+    if f.get('endless'):
+        yield b'{"type":"ADDED","object":{"metadata":{"annotations":{"pad":"'
+        sent, limit, piece = 0, int(f.get('maxBytes', 1 << 30)), b'x' * mib
+        while sent < limit:
+            yield piece
+            sent += mib
+        return
+    pod = {'apiVersion': 'v1', 'kind': 'Pod',
+           'metadata': {'name': f.get('podName', 'huge-event-0'), 'namespace': 'default',
+                        'uid': 'huge-0000', 'resourceVersion': '999999999',
+                        'creationTimestamp': '2026-11-24T03:00:00Z', 'annotations': {'pad': ''}},
+           'spec': {'schedulerName': 'default-scheduler',
+                    'containers': [{'name': 'c', 'image': 'x',
+                                    'resources': {'limits': {'nvidia.com/gpu': '64'}}}]},
+           'status': {'phase': 'Pending', 'conditions': [
+               {'type': 'PodScheduled', 'status': 'False', 'reason': 'Unschedulable',
+                'message': '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.'}]}}
+    base = len(json.dumps({'type': 'ADDED', 'object': pod}, separators=(',', ':')))
+    pod['metadata']['annotations']['pad'] = 'x' * max(0, int(f['eventBytes']) - base)
+    body = json.dumps({'type': 'ADDED', 'object': pod}, separators=(',', ':')).encode() + b'\n'
+    for i in range(0, len(body), mib):
+        yield body[i:i + mib]
 
 
 # ----------------------------------------------------------------------------------------
@@ -702,6 +732,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                         fault.get('body', '').encode(),
                                         fault.get('contentType', 'application/json'),
                                         fault.get('headers')))
+                    return
+                elif fault['action'] == 'watch-stream':
+                    self._send(Response(200, stream=watch_stream_fault(fault), ctype='application/json'))
                     return
                 elif fault['action'] in ('close', 'reset'):
                     self._abort(reset=fault['action'] == 'reset')
