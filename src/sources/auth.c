@@ -104,6 +104,21 @@ static void add_impersonation(const RestConfig *rc, struct curl_slist **hl)
     }
 }
 
+/* Credentials and libcurl: every secret header is built here into the caller's slist, whose
+ * copies http_headers_free wipes before freeing.  Basic auth too ("Authorization: Basic
+ * base64(user:password)") rather than CURLOPT_USERNAME/PASSWORD/USERPWD, which libcurl copies
+ * into its handle and into a header of its own and frees without wiping.  What cannot be
+ * cleared from here: libcurl's request buffer, which holds the header lines while they are
+ * sent (freed, not wiped, by libcurl), and the TLS library's record buffers. */
+static void add_basic(struct curl_slist **hl, const char *user_password)
+{
+    char *b64 = base64_encode(user_password, strlen(user_password));
+    char *hdr = xasprintf("Authorization: Basic %s", b64);
+    *hl = curl_slist_append(*hl, hdr);
+    secret_free(hdr);
+    secret_free(b64);
+}
+
 int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Error *err)
 {
     a->used_client_cert = false;
@@ -128,8 +143,9 @@ int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Erro
         *hl = curl_slist_append(*hl, hdr);
         secret_free(hdr);
     } else if (rc->username || rc->password) {
-        curl_easy_setopt(h, CURLOPT_USERNAME, rc->username ? rc->username : "");
-        curl_easy_setopt(h, CURLOPT_PASSWORD, rc->password ? rc->password : "");
+        char *pair = xasprintf("%s:%s", rc->username ? rc->username : "", rc->password ? rc->password : "");
+        add_basic(hl, pair);
+        secret_free(pair);
     }
     if (cert_pem && key_pem) {
         struct curl_blob cb = { (void *)cert_pem, strlen(cert_pem), CURL_BLOB_COPY };
@@ -158,10 +174,7 @@ void auth_apply_simple(CURL *h, struct curl_slist **hl, const char *token, const
         *secret = xasprintf("Authorization: Bearer %s", token);
         *hl = curl_slist_append(*hl, *secret);
     }
-    if (basic) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(h, CURLOPT_USERPWD, basic);
-    }
+    if (basic) add_basic(hl, basic);
 }
 
 void auth_clear_simple(CURL *h)

@@ -115,11 +115,14 @@ check_eq "$(injected)" "0" "exec: no injected header reached the server"
 check_eq "$(requests)" "0" "exec: no request sent"
 
 # --prometheus-token with a line break: refused, named, not printed, never sent
-python3 -c 'import http.server,sys
+python3 -c 'import base64,http.server,sys
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        open(sys.argv[1], "a").write(" ".join(k.lower() for k in self.headers.keys()) + "\n")
+        a = self.headers.get("Authorization") or ""
+        ok = a == "Basic " + base64.b64encode(b"pu:pw-harden").decode()
+        open(sys.argv[1], "a").write(" ".join(k.lower() for k in self.headers.keys()) + (" basic-ok" if ok else "") + "\n")
         self.send_response(500); self.end_headers()
+    do_POST = do_GET
     def log_message(self, *a): pass
 s = http.server.HTTPServer(("127.0.0.1", 0), H)
 open(sys.argv[2], "w").write(str(s.server_address[1]))
@@ -131,6 +134,12 @@ kgpu status --prometheus "http://127.0.0.1:$(cat "$T/prom-port")" --prometheus-t
 check_contains "$ERR" "--prometheus-token contains a line break (CR/LF) and cannot be sent as an HTTP header" "--prometheus-token: named"
 check_not_contains "$ERR" "X-Injected" "--prometheus-token: not printed"
 check_eq "$(grep -c . "$T/prom-headers")" "0" "--prometheus-token: no request sent to Prometheus"
+# a good --prometheus-basic-auth still goes out as one "Authorization: Basic" header (built by
+# us now, not by libcurl, so that our copy can be wiped)
+kgpu status --prometheus "http://127.0.0.1:$(cat "$T/prom-port")" --prometheus-basic-auth pu:pw-harden
+check_match "$(cat "$T/prom-headers")" "authorization.* basic-ok$" "--prometheus-basic-auth: Basic user:password sent"
+kgpu status --prometheus "http://127.0.0.1:$(cat "$T/prom-port")" --prometheus-basic-auth $'pu:pw\nX-Injected: 1'
+check_contains "$ERR" "--prometheus-basic-auth contains a line break (CR/LF) and cannot be sent as an HTTP header" "--prometheus-basic-auth: named"
 
 # item 5: a plugin that exits 0 but leaves a child holding its stdout
 _fakeapi_kubeconfig "$T/kc-exec-linger" "$CA" "    exec:
