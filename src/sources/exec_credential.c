@@ -158,9 +158,10 @@ static void free_env(char **env)
     free(env);
 }
 
-static int parse_credential(const RestConfig *rc, const char *cmd, const char *out, size_t len,
-                            ExecCredential *cred, Error *err)
+int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out, size_t len,
+                          ExecCredential *cred, Error *err)
 {
+    memset(cred, 0, sizeof *cred);
     cJSON *j = cJSON_ParseWithLength(out, len);
     int ret = -1;
     if (!cJSON_IsObject(j)) {
@@ -372,7 +373,7 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
         exec_error(rc, err, "exec: executable %s failed with exit code %d", cmd, WEXITSTATUS(status));
         goto out;
     }
-    ret = parse_credential(rc, cmd, buf.buf ? buf.buf : "", buf.len, out, err);
+    ret = exec_credential_parse(rc, cmd, buf.buf ? buf.buf : "", buf.len, out, err);
 out:
     if (buf.buf) memset(buf.buf, 0, buf.cap);        /* it held the credential */
     strbuf_clear(&buf);

@@ -80,6 +80,7 @@ struct Watcher {
     WatchEvent *head, *tail;
     size_t queued;
     bool stopping;
+    bool unbounded;                /* watch_parse_chunks: no reader, the queue is not bounded */
     int refs;
     int nkinds;
     KindWatch kinds[OBJ__COUNT];
@@ -145,7 +146,7 @@ static void push(struct Watcher *w, ObjKind kind, WatchEventType type, cJSON *ob
     e->type = type;
     e->obj = obj;
     pthread_mutex_lock(&w->mu);
-    while (w->queued >= QUEUE_MAX && !w->stopping) pthread_cond_wait(&w->space, &w->mu);
+    while (w->queued >= QUEUE_MAX && !w->stopping && !w->unbounded) pthread_cond_wait(&w->space, &w->mu);
     if (w->stopping) {
         pthread_mutex_unlock(&w->mu);
         watch_events_free(e);
@@ -313,6 +314,38 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
      * as the server ending it.  A connection that never answered is retried after a backoff. */
     if (!k->bad && !err.code && (k->streamed || now_mono() - began >= WATCH_STALL_SECONDS - 1)) return W_ENDED;
     return W_RETRY;
+}
+
+void watch_parse_chunks(ObjKind kind, const char *const *chunks, const size_t *lens, size_t n,
+                        WatchParseResult *out)
+{
+    memset(out, 0, sizeof *out);
+    struct Watcher *w = xcalloc(1, sizeof *w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->more, NULL);
+    pthread_cond_init(&w->space, NULL);
+    pthread_cond_init(&w->ended, NULL);
+    w->refs = 1;
+    w->unbounded = true;
+    w->nkinds = 1;
+    KindWatch *k = &w->kinds[0];
+    k->w = w;
+    k->kind = kind;
+    k->t.kind = kind;
+    k->t.rv = xstrdup("1");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) rc = on_data(k, chunks[i], lens[i], 200);
+    if (rc == 0 && k->line.len && !k->gone && !k->error_event && !k->bad && !k->retry_event)
+        on_line(k, k->line.buf, k->line.len);
+    out->end = k->gone ? 'G' : k->error_event ? 'X' : k->retry_event ? 'R' : k->bad ? 'B' : 'E';
+    snprintf(out->problem, sizeof out->problem, "%.255s", k->problem);
+    out->events = w->stats.events;
+    for (WatchEvent *e = w->head; e; e = e->next) {
+        if (e->type == WATCH_UPSERT) out->upserts++;
+        else if (e->type == WATCH_DELETE) out->deletes++;
+    }
+    out->rv = xstrdup(k->t.rv);
+    watcher_unref(w);
 }
 
 /* ---- relisting ---- */
