@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "internal.h"
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -158,6 +159,22 @@ static void free_env(char **env)
     free(env);
 }
 
+/* a word of the plugin's output (kind, apiVersion) that may be shown in a message: short,
+ * letters, digits and ". / -" only; anything else could be (part of) the credential or hold
+ * control characters, and is not repeated; nor is a word holding the output's token (of 4
+ * bytes or more: a shorter one is in every word) */
+static const char *shown_word(const cJSON *v, const cJSON *token)
+{
+    if (!cJSON_IsString(v)) return NULL;
+    const char *s = v->valuestring;
+    size_t n = strlen(s);
+    if (!n || n > 80) return NULL;
+    if (cJSON_IsString(token) && strlen(token->valuestring) >= 4 && strstr(s, token->valuestring)) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("./-", s[i])) return NULL;
+    return s;
+}
+
 int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out, size_t len,
                           ExecCredential *cred, Error *err)
 {
@@ -172,15 +189,17 @@ int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out
     }
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
     const cJSON *api = cJSON_GetObjectItemCaseSensitive(j, "apiVersion");
+    const cJSON *any_token = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "status"), "token");
     if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ExecCredential") != 0) {
+        const char *k = shown_word(kind, any_token);
         exec_error(rc, err, "exec: executable %s returned invalid output: kind is %s%s%s, not ExecCredential",
-                   cmd, cJSON_IsString(kind) ? "\"" : "", cJSON_IsString(kind) ? kind->valuestring : "missing",
-                   cJSON_IsString(kind) ? "\"" : "");
+                   cmd, k ? "\"" : "", k ? k : cJSON_IsString(kind) ? "not a word" : "missing", k ? "\"" : "");
         goto out;
     }
     if (!cJSON_IsString(api) || strcmp(api->valuestring, rc->exec.api_version) != 0) {
+        const char *a = shown_word(api, any_token);
         exec_error(rc, err, "exec plugin is configured to use API version %s, plugin returned version %s",
-                   rc->exec.api_version, cJSON_IsString(api) ? api->valuestring : "(none)");
+                   rc->exec.api_version, a ? a : cJSON_IsString(api) ? "(not an API version)" : "(none)");
         goto out;
     }
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(j, "status");

@@ -8,6 +8,7 @@
  * sequences as U+FFFD, as the writer documents), a number as the writer's text of it (whole
  * below 1e15, else 6 significant digits), true/false as those words, null as null. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "fuzz_util.h"
 #include "render/render.h"
@@ -44,11 +45,13 @@ static char *fixed_utf8(const char *s)
     return out;
 }
 
+static const char *written;      /* the YAML text, for the message of a failure */
+
 static void same_string(const char *want_raw, const char *got)
 {
     char *want = fixed_utf8(want_raw);
     if (strcmp(want, got) != 0) {
-        fprintf(stderr, "FUZZ: wrote [%s], read back [%s]\n", want, got);
+        fprintf(stderr, "FUZZ: wrote [%s], read back [%s]\n--- the YAML:\n%s\n---\n", want, got, written);
         abort();
     }
     free(want);
@@ -93,12 +96,21 @@ static void same(const cJSON *w, const cJSON *g)
     }
 }
 
-/* nodes and depth: yaml_load refuses over 200,000 nodes or depth 64 (its documented bounds) */
-static void measure(const cJSON *n, int depth, long *nodes, int *maxdepth)
+/* nodes and depth: yaml_load refuses over 200,000 nodes or depth 64 (its documented bounds);
+ * *dup: an object with a key twice (JSON text may have it, YAML may not: not a round trip) */
+static void measure(const cJSON *n, int depth, long *nodes, int *maxdepth, bool *dup)
 {
     (*nodes)++;
     if (depth > *maxdepth) *maxdepth = depth;
-    for (const cJSON *c = n->child; c; c = c->next) measure(c, depth + 1, nodes, maxdepth);
+    long k = 0;
+    for (const cJSON *c = n->child; c; c = c->next, k++) {
+        if (cJSON_IsObject(n)) {
+            if (k > 2000) { *dup = true; return; }      /* not checked: left out */
+            for (const cJSON *d = n->child; d != c; d = d->next)
+                if (strcmp(d->string ? d->string : "", c->string ? c->string : "") == 0) *dup = true;
+        }
+        measure(c, depth + 1, nodes, maxdepth, dup);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -114,8 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     long nodes = 0;
     int depth = 0;
-    measure(doc, 0, &nodes, &depth);
-    if (nodes > 100000 || depth > 60) { cJSON_Delete(doc); return 0; }
+    bool dup = false;
+    measure(doc, 0, &nodes, &depth, &dup);
+    if (nodes > 100000 || depth > 60 || dup) { cJSON_Delete(doc); return 0; }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -123,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = render_yaml(f, doc, false);
     fclose(f);
     FUZZ_ASSERT(rc == 0);
+    written = text;
     cJSON *back = NULL;
     char *msg = NULL;
     if (yaml_load_json_strings(text, len, &back, &msg) != 0) {
