@@ -109,7 +109,10 @@ static void add_impersonation(const RestConfig *rc, struct curl_slist **hl)
  * base64(user:password)") rather than CURLOPT_USERNAME/PASSWORD/USERPWD, which libcurl copies
  * into its handle and into a header of its own and frees without wiping.  What cannot be
  * cleared from here: libcurl's request buffer, which holds the header lines while they are
- * sent (freed, not wiped, by libcurl), and the TLS library's record buffers. */
+ * sent (freed, not wiped, by libcurl), the TLS library's record buffers, and libcurl's copy
+ * of a client key given as a blob (CURL_BLOB_COPY, freed without wiping).  CURL_BLOB_NOCOPY
+ * would spare that copy, but the parallel page requests would then point at a key the exec
+ * credential cache frees when a 401 refreshes it. */
 static void add_basic(struct curl_slist **hl, const char *user_password)
 {
     char *b64 = base64_encode(user_password, strlen(user_password));
