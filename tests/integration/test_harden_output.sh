@@ -92,3 +92,9 @@ ln -s "$T/nowhere/x.json" "$T/dangling.json"
 kgpu snapshot --no-metrics -o "$T/dangling.json"
 check_rc 1 "snapshot -o DANGLING-SYMLINK"
 check_contains "$ERR" "$T/dangling.json" "the error names the link"
+
+# 8. a symlink to stdout (/proc/self/fd/1, as /dev/stdout is): written into the pipe, the
+#    output is not swallowed (gzip: the name does not end in .json)
+"$KGPU_BIN" snapshot --no-metrics -o /proc/self/fd/1 2>"$T/procfd.err" | gzip -dc >"$T/procfd.json"
+check_eq "${PIPESTATUS[0]}" "0" "snapshot -o /proc/self/fd/1 exits 0"
+is_list "$T/procfd.json" "-o /proc/self/fd/1 into a pipe"
