@@ -34,9 +34,9 @@ requests() { grep -c . "$FAKEAPI_LOG"; }
 # refused NAME USER-LINES FIELD-TEXT WHY : the kubeconfig is refused before any request
 refused() {
   local name=$1 user=$2 field=$3 why=$4
-  _fakeapi_kubeconfig "$T/kc-$name" "$CA" "$user"
+  _fakeapi_kubeconfig "$T/kubeconfig-h-$name" "$CA" "$user"
   fakeapi_clear_log
-  KUBECONFIG="$T/kc-$name" kgpu status --no-metrics
+  KUBECONFIG="$T/kubeconfig-h-$name" kgpu status --no-metrics
   check_rc 1 "$name: refused"
   check_one_line_err "$name"
   check_contains "$ERR" "user \"fake-user\"" "$name: the error names the user"
@@ -75,30 +75,33 @@ refused password "    username: $FAKEAPI_BASIC_USER
     password: \"pw\\nX-Injected: yes\"" "password" "contains a line break (CR/LF)"
 
 # tokenFile: surrounding whitespace trimmed as client-go does; a line break inside refused
-printf '  %s\n\n' "$FAKEAPI_TOKEN" >"$T/token-trailing"
-_fakeapi_kubeconfig "$T/kc-tokenfile-ok" "$CA" "    tokenFile: $T/token-trailing"
+# (token files live in $T/tf and kubeconfigs are named kubeconfig-*: the suite-wide secret scan
+# of test_secrets.sh skips such credential material written on purpose)
+mkdir -p "$T/tf"
+printf '  %s\n\n' "$FAKEAPI_TOKEN" >"$T/tf/token-trailing"
+_fakeapi_kubeconfig "$T/kubeconfig-h-tokenfile-ok" "$CA" "    tokenFile: $T/tf/token-trailing"
 fakeapi_clear_log
-KUBECONFIG="$T/kc-tokenfile-ok" kgpu status --no-metrics
+KUBECONFIG="$T/kubeconfig-h-tokenfile-ok" kgpu status --no-metrics
 check_rc 0 "tokenFile with surrounding whitespace: trimmed, accepted"
 check_eq "$(grep -c '"user":"gpu-admin"' "$FAKEAPI_LOG")" "$(requests)" "tokenFile: every request authenticated as gpu-admin"
-printf '%s\r\nX-Injected: yes\n' "$FAKEAPI_TOKEN" >"$T/token-crlf"
-_fakeapi_kubeconfig "$T/kc-tokenfile-crlf" "$CA" "    tokenFile: $T/token-crlf"
+printf '%s\r\nX-Injected: yes\n' "$FAKEAPI_TOKEN" >"$T/tf/token-crlf"
+_fakeapi_kubeconfig "$T/kubeconfig-h-tokenfile-crlf" "$CA" "    tokenFile: $T/tf/token-crlf"
 fakeapi_clear_log
-KUBECONFIG="$T/kc-tokenfile-crlf" kgpu status --no-metrics
+KUBECONFIG="$T/kubeconfig-h-tokenfile-crlf" kgpu status --no-metrics
 check_rc 1 "tokenFile with CR/LF inside: refused"
 check_one_line_err "tokenFile CR/LF"
-check_contains "$ERR" "tokenFile $T/token-crlf contains a line break (CR/LF) and cannot be sent as an HTTP header" "tokenFile: the error names the file"
+check_contains "$ERR" "tokenFile $T/tf/token-crlf contains a line break (CR/LF) and cannot be sent as an HTTP header" "tokenFile: the error names the file"
 check_not_contains "$ERR" "X-Injected" "tokenFile: the value is not printed"
 check_not_contains "$ERR" "$FAKEAPI_TOKEN" "tokenFile: the token is not printed"
 check_eq "$(injected)" "0" "tokenFile: no injected header reached the server"
-printf '%s\0X-Injected: yes\n' "$FAKEAPI_TOKEN" >"$T/token-nul"
-_fakeapi_kubeconfig "$T/kc-tokenfile-nul" "$CA" "    tokenFile: $T/token-nul"
-KUBECONFIG="$T/kc-tokenfile-nul" kgpu status --no-metrics
+printf '%s\0X-Injected: yes\n' "$FAKEAPI_TOKEN" >"$T/tf/token-nul"
+_fakeapi_kubeconfig "$T/kubeconfig-h-tokenfile-nul" "$CA" "    tokenFile: $T/tf/token-nul"
+KUBECONFIG="$T/kubeconfig-h-tokenfile-nul" kgpu status --no-metrics
 check_rc 1 "tokenFile with a NUL byte: refused"
 check_contains "$ERR" "contains a NUL byte" "tokenFile NUL: named"
 
 # exec plugin: a token ending in CR LF + a header line
-_fakeapi_kubeconfig "$T/kc-exec-crlf" "$CA" "    exec:
+_fakeapi_kubeconfig "$T/kubeconfig-h-exec-crlf" "$CA" "    exec:
       apiVersion: client.authentication.k8s.io/v1
       command: $FAKEAPI_HOME/exec-plugin.sh
       env:
@@ -106,7 +109,7 @@ _fakeapi_kubeconfig "$T/kc-exec-crlf" "$CA" "    exec:
       - {name: FAKEAPI_EXEC_MODE, value: crlf}
       interactiveMode: Never"
 fakeapi_clear_log
-KUBECONFIG="$T/kc-exec-crlf" kgpu status --no-metrics
+KUBECONFIG="$T/kubeconfig-h-exec-crlf" kgpu status --no-metrics
 check_rc 1 "exec plugin token with CR/LF: refused"
 check_one_line_err "exec CR/LF"
 check_contains "$ERR" "exec plugin's status.token contains a line break (CR/LF) and cannot be sent as an HTTP header" "exec: the error names status.token"
@@ -142,7 +145,7 @@ kgpu status --prometheus "http://127.0.0.1:$(cat "$T/prom-port")" --prometheus-b
 check_contains "$ERR" "--prometheus-basic-auth contains a line break (CR/LF) and cannot be sent as an HTTP header" "--prometheus-basic-auth: named"
 
 # item 5: a plugin that exits 0 but leaves a child holding its stdout
-_fakeapi_kubeconfig "$T/kc-exec-linger" "$CA" "    exec:
+_fakeapi_kubeconfig "$T/kubeconfig-h-exec-linger" "$CA" "    exec:
       apiVersion: client.authentication.k8s.io/v1
       command: $FAKEAPI_HOME/exec-plugin.sh
       env:
@@ -150,7 +153,7 @@ _fakeapi_kubeconfig "$T/kc-exec-linger" "$CA" "    exec:
       - {name: FAKEAPI_EXEC_MODE, value: linger}
       interactiveMode: Never"
 t0=$(date +%s.%N)
-KUBECONFIG="$T/kc-exec-linger" kgpu status --no-metrics
+KUBECONFIG="$T/kubeconfig-h-exec-linger" kgpu status --no-metrics
 t1=$(date +%s.%N)
 check_rc 0 "exec plugin with a lingering child: works"
 secs=$(python3 -c "print(int(float('$t1') - float('$t0')))")
