@@ -644,6 +644,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_DELETE(self):
         self._dispatch('DELETE')
 
+    def _logged_headers(self):
+        """Every request header for the request log (lower-case name -> value; repeated headers
+        joined by ", "), credentials never in the clear: an Authorization value is logged as its
+        scheme and the first 16 hex digits of the SHA-256 of the credential after it
+        ("Bearer sha256:0123456789abcdef"), so a test can check the scheme and which credential
+        was sent without the log holding it."""
+        out = {}
+        for name in self.headers.keys():
+            key = name.lower()
+            if key in out:
+                continue
+            val = ', '.join(self.headers.get_all(name) or [])
+            if key in ('authorization', 'proxy-authorization'):
+                scheme, _, cred = val.partition(' ')
+                val = '%s sha256:%s' % (scheme, hashlib.sha256(cred.encode()).hexdigest()[:16])
+            elif key == 'cookie':
+                val = 'sha256:%s' % hashlib.sha256(val.encode()).hexdigest()[:16]
+            out[key] = val
+        return out
+
     def _dispatch(self, method):
         started = time.monotonic()
         body_in = self._read_body() if method in ('POST', 'PUT', 'PATCH', 'DELETE') else b''
@@ -652,7 +672,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raw_query = u.query
         query = urllib.parse.parse_qs(raw_query, keep_blank_values=True)
         self._log = {'method': method, 'path': path, 'query': raw_query, 'auth': 'none',
-                     'user': '', 'status': 0, 'bytes': 0}
+                     'user': '', 'status': 0, 'bytes': 0, 'headers': self._logged_headers()}
         for h, k in (('User-Agent', 'userAgent'), ('Accept', 'accept')):
             if self.headers.get(h):
                 self._log[k] = self.headers[h]
