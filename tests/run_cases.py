@@ -23,6 +23,7 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
     stdout-file: tests/cases/status/mixed.out     (exact golden output)
     elapsed: < 8                         (wall seconds the command took: "< N", "<= N",
                                           ">= N", "> N"; bounds stretch x4 under valgrind)
+    no-file: GLOB                        (no file matches GLOB, e.g. @TMP@/denied.json*)
     same-as-clean: EXPR                  (live cases: EXPR over d = parsed stdout equals EXPR
                                           over the stdout of the same command against a second
                                           server with the same fixture and options but no
@@ -81,7 +82,7 @@ binary is --bin (valgrind-wrapped when KGPU_VALGRIND=1).
 import argparse, concurrent.futures, hashlib, json, os, re, shlex, shutil, signal, socket
 import subprocess, sys, tempfile, threading, time, urllib.parse
 
-OUTPUT_CHECKS = ("json", "same-as-clean", "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
+OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
                  "stderr-contains", "stderr-not-contains", "stderr-matches", "stderr-is",
                  "stderr-lines", "stdout-file", "elapsed")
 REQUEST_CHECKS = ("request", "no-request", "request-count", "request-all", "request-last")
@@ -479,6 +480,12 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None)
                 good = bool(eval(val, dict(evalenv, d=doc)))
                 if not good:
                     label += "  (false)"
+            elif key == "no-file":
+                import glob
+                hits = glob.glob(os.path.join(root, val))
+                good = not hits
+                if not good:
+                    label += f"  (found {hits[:3]})"
             elif key == "same-as-clean":
                 if doc is None:
                     doc = json.loads(out)

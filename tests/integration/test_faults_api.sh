@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the API server can do wrong, for every command that reads the cluster (status, pending,
 # explain, plan, snapshot), against the fake API server's faults (tests/fakeapi/README.md).
-# test_api_errors.sh pins the snapshot command's messages in detail; this script asserts, for
+# tests/cases/live/api-errors-*.case pin the snapshot command's messages in detail; this script asserts, for
 # each command, the one right outcome of every fault:
 #   - recovered (429 with Retry-After, 500, one cut connection, one expired continue token):
 #     exit 0 and exactly the output of the fault-free run;
