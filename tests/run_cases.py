@@ -9,7 +9,8 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
     unset-env: NAME                      (optional, repeatable)
     exit: 0                              (default 0)
     json: d['summary']['physicalGPUs'] == 44      (Python expression over d = parsed stdout;
-                                                    one assertion per line)
+                                                    one assertion per line; in a live case,
+                                                    fixture = the server fixture's items)
     stdout-contains: some text           (repeatable)
     stdout-not-contains: text
     stdout-matches: REGEX                (re.search, MULTILINE)
@@ -24,6 +25,11 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
     elapsed: < 8                         (wall seconds the command took: "< N", "<= N",
                                           ">= N", "> N"; bounds stretch x4 under valgrind)
     no-file: GLOB                        (no file matches GLOB, e.g. @TMP@/denied.json*)
+    file-lines: PATH N                   (the file has N lines, e.g. an exec plugin's run count)
+    file-json: PATH EXPR                 (EXPR over d = the file's first JSON line is true)
+    no-secret:                           (no test credential in stdout or stderr: the tokens,
+                                          the basic password and its base64 with the user, a
+                                          line of the client key and of its base64)
     same-as-clean: EXPR                  (live cases: EXPR over d = parsed stdout equals EXPR
                                           over the stdout of the same command against a second
                                           server with the same fixture and options but no
@@ -46,7 +52,13 @@ gone), on a free port, so live cases run in parallel (a pool of --jobs workers, 
     kubeconfig: token                    (which identity/TLS setting the generated kubeconfig
                                           holds: token (default), viewer, cert, certdata,
                                           basic, exec, insecure, wrongca, roguecert, tlsname,
-                                          or down = the same but a closed port)
+                                          tokenfile (tokenFile: token, relative to the
+                                          kubeconfig), badtoken (an unknown token), as (token +
+                                          as: jane, as-groups: [gpu-users]), noexec (exec of a
+                                          command not installed), down (token, a closed port),
+                                          or incluster: no kubeconfig, KUBERNETES_SERVICE_HOST
+                                          and _PORT set and a service account directory
+                                          (token, ca.crt, namespace gpu-system) in @TMP@/sa)
     request: PATTERN                     (at least one request the server received matches)
     no-request: PATTERN                  (none matches)
     request-count: N PATTERN             (exactly N match; also "<= N", ">= N")
@@ -57,10 +69,11 @@ A request PATTERN is `METHOD PATH[?QUERY] [FIELD=REGEX ...]`, whitespace-separat
     METHOD  GET, POST, ... or * for any
     PATH    a regular expression the whole (decoded) path must match: /api/v1/pods,
             /apis/apps/v1/.*, .* for any
-    QUERY   name=value pairs joined by &, every one of which the request's query must hold
-            (the values compared decoded, as regular expressions matching the whole value;
-            name=* = present with any value; !name = absent); ?= ... ending in "&=" (or a
-            QUERY of just "=") means no other parameter: ?limit=500&= is exactly limit=500
+    QUERY   after the last "?" that starts name=..., !name or "=": items joined by &, every
+            one of which the request's query must hold (values compared decoded, as regular
+            expressions matching the whole value; name=* = present with any value; !name =
+            absent; !name=REGEX = absent or no value matching); a last item "=" (or a QUERY
+            of just "=") means no other parameter: ?limit=500&= is exactly limit=500
     FIELD   a field of the server's request log (user, auth, status, fault, userAgent, accept)
             or h:NAME for the request header NAME (lower case), e.g. h:authorization=Bearer.*
             or user=gpu-admin; the regular expression must match the whole value; h:!NAME =
@@ -82,12 +95,13 @@ binary is --bin (valgrind-wrapped when KGPU_VALGRIND=1).
 import argparse, concurrent.futures, hashlib, json, os, re, shlex, shutil, signal, socket
 import subprocess, sys, tempfile, threading, time, urllib.parse
 
-OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
+OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "file-lines", "file-json", "no-secret", "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
                  "stderr-contains", "stderr-not-contains", "stderr-matches", "stderr-is",
                  "stderr-lines", "stdout-file", "elapsed")
 REQUEST_CHECKS = ("request", "no-request", "request-count", "request-all", "request-last")
 KUBECONFIG_KINDS = ("token", "viewer", "cert", "certdata", "basic", "exec", "insecure", "wrongca",
-                    "roguecert", "tlsname", "down")
+                    "roguecert", "tlsname", "down", "tokenfile", "badtoken", "as", "noexec",
+                    "incluster")
 VALGRIND = bool(os.environ.get("KGPU_VALGRIND"))
 
 
@@ -145,13 +159,20 @@ def load(path):
 
 # ---- request patterns ------------------------------------------------------------------------
 
+QUERY_RX = re.compile(r"^(=|!?[A-Za-z_][\w.-]*(=[^&]*)?(&(=$|!?[A-Za-z_][\w.-]*(=[^&]*)?))*)$")
+
+
 def parse_pattern(text):
     """'GET /api/v1/pods?limit=500&= user=gpu-admin' -> a predicate over a log entry."""
     words = text.split()
     if len(words) < 2:
         raise ValueError(f"request pattern wants METHOD PATH: {text!r}")
     method, target, fields = words[0], words[1], words[2:]
-    path_re, _, qtext = target.partition("?")
+    path_re, qtext = target, ""
+    for i in range(len(target) - 1, 0, -1):      # the query: after the last "?" that starts one
+        if target[i] == "?" and target[i - 1] != "(" and QUERY_RX.match(target[i + 1:]):
+            path_re, qtext = target[:i], target[i + 1:]
+            break
     path_rx = re.compile(path_re)
     exact = False
     qwant = []                                     # (name, regex or None=any, present?)
@@ -161,7 +182,8 @@ def parse_pattern(text):
             exact, parts = True, parts[:-1]
         for p in parts:
             if p.startswith("!"):
-                qwant.append((p[1:], None, False))
+                n, sep, v = p[1:].partition("=")
+                qwant.append((n, re.compile(v) if sep else None, False))
                 continue
             n, sep, v = p.partition("=")
             if not sep:
@@ -182,7 +204,7 @@ def parse_pattern(text):
         q = urllib.parse.parse_qs(e.get("query", ""), keep_blank_values=True)
         for n, rx, present in qwant:
             if not present:
-                if n in q:
+                if n in q and (rx is None or any(rx.fullmatch(v) for v in q[n])):
                     return False
                 continue
             if n not in q or (rx is not None and not any(rx.fullmatch(v) for v in q[n])):
@@ -269,7 +291,10 @@ def kubeconfig_text(kind, url, certs, ids, home):
     tok = f"    token: {ids['FAKEAPI_TOKEN']}"
     b64 = lambda p: base64.b64encode(open(os.path.join(certs, p), "rb").read()).decode()
     cluster, user = {
-        "token": (ca, tok), "down": (ca, tok),
+        "token": (ca, tok), "down": (ca, tok), "incluster": (ca, tok),
+        "tokenfile": (ca, "    tokenFile: token"),
+        "badtoken": (ca, "    token: not-a-valid-token"),
+        "as": (ca, tok + "\n    as: jane\n    as-groups: [gpu-users]"),
         "viewer": (ca, f"    token: {ids['FAKEAPI_VIEWER_TOKEN']}"),
         "cert": (ca, f"    client-certificate: {certs}/client.crt\n    client-key: {certs}/client.key"),
         "certdata": (f"    certificate-authority-data: {b64('ca.crt')}",
@@ -286,6 +311,10 @@ def kubeconfig_text(kind, url, certs, ids, home):
                      f"        value: {ids['FAKEAPI_EXEC_TOKEN']}\n"
                      "      interactiveMode: Never\n      provideClusterInfo: true\n"
                      "      installHint: fake exec plugin from tests/fakeapi"),
+        "noexec": (ca, "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                       "      command: kgpu-no-such-auth-plugin\n"
+                       "      interactiveMode: Never\n"
+                       "      installHint: fake exec plugin from tests/fakeapi"),
         "insecure": ("    insecure-skip-tls-verify: true", tok),
         "wrongca": (f"    certificate-authority: {certs}/other-ca.crt", tok),
         "tlsname": (ca + "\n    tls-server-name: kgpu-wronghost.test", tok),
@@ -294,6 +323,20 @@ def kubeconfig_text(kind, url, certs, ids, home):
             f"    server: {url}\n{cluster}\nusers:\n- name: fake-user\n  user:\n{user}\n"
             "contexts:\n- name: fake\n  context:\n    cluster: fake-cluster\n    user: fake-user\n"
             "current-context: fake\npreferences: {}\n")
+
+
+def secrets(ids, certs):
+    """The test credentials no output may hold (as tests/integration/test_secrets.sh)."""
+    import base64
+    out = [ids["FAKEAPI_TOKEN"], ids["FAKEAPI_VIEWER_TOKEN"], ids["FAKEAPI_EXEC_TOKEN"],
+           ids["FAKEAPI_BASIC_PASSWORD"],
+           base64.b64encode(f"{ids['FAKEAPI_BASIC_USER']}:{ids['FAKEAPI_BASIC_PASSWORD']}"
+                            .encode()).decode()]
+    if certs:
+        key = open(os.path.join(certs, "client.key"), "rb").read()
+        out.append(key.decode().splitlines()[1])
+        out.append(base64.b64encode(key).decode()[:40])
+    return out
 
 
 class FakeApi:
@@ -427,13 +470,28 @@ def live_run(binary, root, name, c, tmp, shared, clean=None):
                                     os.path.join(root, "tests", "fakeapi")))
         env = {"KUBECONFIG": kc, "KUBECACHEDIR": os.path.join(tmp, "kube-cache"),
                "KUBECTL_GPU_SA_DIR": "/nonexistent/sa"}
-        return run_command(binary, root, name, c, env, server, subst, clean)
+        if c["kubeconfig"] == "incluster":
+            sa = os.path.join(tmp, "sa")
+            os.makedirs(sa, exist_ok=True)
+            with open(os.path.join(sa, "token"), "w") as f:
+                f.write(shared["ids"]["FAKEAPI_TOKEN"])
+            shutil.copy(os.path.join(certs, "ca.crt"), os.path.join(sa, "ca.crt"))
+            with open(os.path.join(sa, "namespace"), "w") as f:
+                f.write("gpu-system\n")
+            env = {"KUBECONFIG": "/nonexistent/config", "KUBECTL_GPU_SA_DIR": sa,
+                   "KUBERNETES_SERVICE_HOST": "127.0.0.1",
+                   "KUBERNETES_SERVICE_PORT": server.url.rsplit(":", 1)[1],
+                   "KUBECACHEDIR": env["KUBECACHEDIR"]}
+        elif c["kubeconfig"] == "tokenfile":
+            with open(os.path.join(tmp, "token"), "w") as f:
+                f.write(shared["ids"]["FAKEAPI_TOKEN"] + "\n")
+        return run_command(binary, root, name, c, env, server, subst, clean, shared["ids"])
     finally:
         if server is not None:
             server.stop()
 
 
-def run_command(binary, root, name, c, live_env, server, subst=None, clean=None):
+def run_command(binary, root, name, c, live_env, server, subst=None, clean=None, shared_ids=None):
     """-> (results, stdout)"""
     subst = subst or {}
 
@@ -446,7 +504,8 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None)
     env.setdefault("NO_COLOR", "1")
     env["KUBECONFIG"] = env.get("KGPU_CASE_KUBECONFIG", "/nonexistent/kubeconfig")
     if server is not None:
-        for k in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "KUBECTL_GPU_CHUNK_SIZE"):
+        for k in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "KUBECTL_GPU_CHUNK_SIZE",
+                  "FAKEAPI_EXEC_MODE"):
             env.pop(k, None)
     env.update(live_env)
     env.update({k: sub(v) for k, v in c["env"].items()})
@@ -469,7 +528,10 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None)
     doc = None
     log = server.requests() if server is not None else []
     evalenv = {"len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set,
-               "abs": abs, "json": json}
+               "abs": abs, "json": json, "re": re, "fixture": []}
+    if c.get("server"):
+        with open(os.path.join(root, c["server"][0]), encoding="utf-8") as f:
+            evalenv["fixture"] = json.load(f).get("items", [])
     for key, raw, ln in c["checks"]:
         val = sub(raw)
         label = f"{name}:{ln}: {key}: {raw}"
@@ -480,6 +542,24 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None)
                 good = bool(eval(val, dict(evalenv, d=doc)))
                 if not good:
                     label += "  (false)"
+            elif key == "file-lines":
+                fpath, _, n = val.rpartition(" ")
+                with open(os.path.join(root, fpath), encoding="utf-8") as f:
+                    got = len(f.read().splitlines())
+                good = got == int(n)
+                if not good:
+                    label += f"  (got {got})"
+            elif key == "file-json":
+                fpath, _, expr = val.partition(" ")
+                with open(os.path.join(root, fpath), encoding="utf-8") as f:
+                    fdoc = json.loads(f.readline())
+                good = bool(eval(expr, dict(evalenv, d=fdoc)))
+            elif key == "no-secret":
+                leaked = [i for i, sec in enumerate(secrets(shared_ids, subst.get("@CERTS@")))
+                          if sec in out or sec in err]
+                good = not leaked
+                if not good:
+                    label += f"  (secrets number {leaked} of run_cases.secrets())"
             elif key == "no-file":
                 import glob
                 hits = glob.glob(os.path.join(root, val))
