@@ -81,7 +81,7 @@ A request PATTERN is `METHOD PATH[?QUERY] [FIELD=REGEX ...]`, whitespace-separat
 The server logs Authorization as "SCHEME sha256:<16 hex>" (never the credential), so cases assert
 the scheme (h:authorization=Bearer\\ssha256:.*) or compare hashes, never a secret.
 
-In args, env and expected values, @URL@ is the server's https://127.0.0.1:PORT, @DOWNURL@ the
+In args, env and expected values, @ROOT@ is the repository, @URL@ is the server's https://127.0.0.1:PORT, @DOWNURL@ the
 closed port's URL of kubeconfig "down", @CERTS@ the certificate directory, @TMP@ the case's
 scratch directory (kept under $TEST_TMP_ROOT/cases when run-all sets it: the suite's secret scan
 reads it).  A live case runs with KUBECONFIG = the generated kubeconfig, KUBECACHEDIR in @TMP@,
@@ -458,7 +458,7 @@ def live_run(binary, root, name, c, tmp, shared, clean=None):
     try:
         server = FakeApi(root, tmp, certs, shared["ids"], c)
         server.start()
-        subst = {"@URL@": server.url, "@CERTS@": certs, "@TMP@": tmp}
+        subst = {"@URL@": server.url, "@CERTS@": certs, "@TMP@": tmp, "@ROOT@": root}
         url = server.url
         if c["kubeconfig"] == "down":
             url = subst["@DOWNURL@"] = f"https://127.0.0.1:{free_port()}"
