@@ -377,7 +377,7 @@ start_shell live2 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
 keys live2 "$KGPU_BIN top --interval 0.3s --prometheus http://127.0.0.1:$PROM_PORT; echo TOP-EXIT=\$?" Enter
 MSG="quick refreshes: starts"; check_ok wait_for live2 "NODES $GPUNODES" 20
 MSG="quick refreshes: the metrics come after the first screen (here: why there are none)"
-check_ok wait_for live2 "Server returned nothing" 5
+check_ok wait_for live2 "Metrics none: --prometheus http://127.0.0.1:$PROM_PORT: " 5
 n0=$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')
 c0=$(prom_conns)
 # ten more refreshes: 20 more connections (at most two per refresh), bounded
