@@ -10,7 +10,8 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
     exit: 0                              (default 0)
     json: d['summary']['physicalGPUs'] == 44      (Python expression over d = parsed stdout;
                                                     one assertion per line; in a live case,
-                                                    fixture = the server fixture's items)
+                                                    fixture = the server fixture's items;
+                                                    drop(d, 'k', ...) = d without keys k)
     stdout-contains: some text           (repeatable)
     stdout-not-contains: text
     stdout-matches: REGEX                (re.search, MULTILINE)
@@ -34,6 +35,8 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
                                           over the stdout of the same command against a second
                                           server with the same fixture and options but no
                                           fault and no rbac line: "the fault changed nothing")
+    clean-unset-env: NAME                (the same-as-clean run goes without env NAME, e.g.
+                                          KUBECTL_GPU_CHUNK_SIZE: paged reads = one read)
 
 The live path (tests/cases/live/): a case with a `server:` line runs its command against its
 own fake API server (tests/fakeapi/server.py), started for the case and stopped afterwards
@@ -124,6 +127,8 @@ def load(path):
                 d["env"][k] = v
             elif key == "unset-env":
                 d["unset"].append(val)
+            elif key == "clean-unset-env":
+                d.setdefault("clean_unset", []).append(val)
             elif key == "exit":
                 d["exit"] = int(val)
             elif key == "server":
@@ -441,7 +446,9 @@ def run_case(binary, root, path, shared=None):
         if any(k == "same-as-clean" for k, _, _ in c["checks"]):
             ctmp = os.path.join(tmp, "clean")
             os.makedirs(ctmp)
-            cc = dict(c, faults=[], rbac=[], checks=[])
+            cc = dict(c, faults=[], rbac=[], checks=[],
+                      env={k: v for k, v in c["env"].items() if k not in c.get("clean_unset", [])},
+                      unset=c["unset"] + c.get("clean_unset", []))
             clean = live_run(binary, root, name, cc, ctmp, shared)[1]
         return live_run(binary, root, name, c, tmp, shared, clean)[0]
     except Exception as e:
@@ -491,6 +498,15 @@ def live_run(binary, root, name, c, tmp, shared, clean=None):
             server.stop()
 
 
+def drop(o, *keys):
+    """o without the given keys, at any depth (for json:/same-as-clean: expressions)."""
+    if isinstance(o, dict):
+        return {k: drop(v, *keys) for k, v in o.items() if k not in keys}
+    if isinstance(o, list):
+        return [drop(v, *keys) for v in o]
+    return o
+
+
 def run_command(binary, root, name, c, live_env, server, subst=None, clean=None, shared_ids=None):
     """-> (results, stdout)"""
     subst = subst or {}
@@ -526,8 +542,11 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None,
     ok = p.returncode == c["exit"]
     results.append((ok, f"{name}: exit {p.returncode}" + ("" if ok else f", want {c['exit']}; stderr: {err[:800]}")))
     doc = None
-    log = server.requests() if server is not None else []
-    evalenv = {"len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set,
+    log = []
+    if server is not None:       # stopped first: its log then holds every request answered
+        server.stop()
+        log = server.requests()
+    evalenv = {"drop": drop, "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set,
                "abs": abs, "json": json, "re": re, "fixture": []}
     if c.get("server"):
         with open(os.path.join(root, c["server"][0]), encoding="utf-8") as f:
