@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Data-driven test cases: each tests/cases/**/*.case file is a fixture + command + expected result.
 
-Format (one directive per line; '#' lines are comments; paths are relative to the repo root):
+Format (one directive per line; '#' lines are comments; paths are relative to the repo root;
+a value is taken without its leading and trailing blanks):
 
     # what this case proves
     args: status --snapshot examples/clusters/mixed-fleet.json -o json
@@ -41,7 +42,9 @@ Format (one directive per line; '#' lines are comments; paths are relative to th
 The live path (tests/cases/live/): a case with a `server:` line runs its command against its
 own fake API server (tests/fakeapi/server.py), started for the case and stopped afterwards
 whatever happens (SIGTERM, then SIGKILL after 5 s; the server also exits when the runner is
-gone), on a free port, so live cases run in parallel (a pool of --jobs workers, default 4).
+gone), on a free port, so live cases run in parallel (a pool of --jobs workers, default 4 or
+$KGPU_CASE_JOBS).  The request checks read the server's log once it has stopped (it logs every
+request it answered before it exits).
 
     server: tests/fixtures/api/small.json [--server-cert wronghost ...]
                                          (the fixture, then any other server.py options;
@@ -84,10 +87,10 @@ A request PATTERN is `METHOD PATH[?QUERY] [FIELD=REGEX ...]`, whitespace-separat
 The server logs Authorization as "SCHEME sha256:<16 hex>" (never the credential), so cases assert
 the scheme (h:authorization=Bearer\\ssha256:.*) or compare hashes, never a secret.
 
-In args, env and expected values, @ROOT@ is the repository, @URL@ is the server's https://127.0.0.1:PORT, @DOWNURL@ the
-closed port's URL of kubeconfig "down", @CERTS@ the certificate directory, @TMP@ the case's
-scratch directory (kept under $TEST_TMP_ROOT/cases when run-all sets it: the suite's secret scan
-reads it).  A live case runs with KUBECONFIG = the generated kubeconfig, KUBECACHEDIR in @TMP@,
+In args, env and expected values, @ROOT@ is the repository, @URL@ the server's
+https://127.0.0.1:PORT, @DOWNURL@ the closed port's URL of kubeconfig "down", @CERTS@ the
+certificate directory, @TMP@ the case's scratch directory (kept under $TEST_TMP_ROOT/cases
+when run-all sets it: the suite's secret scan reads it).  A live case runs with KUBECONFIG = the generated kubeconfig, KUBECACHEDIR in @TMP@,
 KUBECTL_GPU_SA_DIR=/nonexistent/sa and no KUBERNETES_SERVICE_HOST/PORT or
 KUBECTL_GPU_CHUNK_SIZE (set them with env:).
 
@@ -95,10 +98,11 @@ Every directive that checks is one assertion (exit, each check, each request lin
 "ok - case: assertion" / "not ok - ..." and a closing "# RESULT passed=N failed=M" line.  The
 binary is --bin (valgrind-wrapped when KGPU_VALGRIND=1).
 """
-import argparse, concurrent.futures, hashlib, json, os, re, shlex, shutil, signal, socket
+import argparse, concurrent.futures, json, os, re, shlex, shutil, signal, socket
 import subprocess, sys, tempfile, threading, time, urllib.parse
 
-OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "file-lines", "file-json", "no-secret", "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
+OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "file-lines", "file-json", "no-secret",
+                 "stdout-contains", "stdout-not-contains", "stdout-matches", "stdout-is",
                  "stderr-contains", "stderr-not-contains", "stderr-matches", "stderr-is",
                  "stderr-lines", "stdout-file", "elapsed")
 REQUEST_CHECKS = ("request", "no-request", "request-count", "request-all", "request-last")
@@ -546,8 +550,8 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None,
     if server is not None:       # stopped first: its log then holds every request answered
         server.stop()
         log = server.requests()
-    evalenv = {"drop": drop, "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set,
-               "abs": abs, "json": json, "re": re, "fixture": []}
+    evalenv = {"drop": drop, "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted,
+               "set": set, "abs": abs, "json": json, "re": re, "fixture": []}
     if c.get("server"):
         with open(os.path.join(root, c["server"][0]), encoding="utf-8") as f:
             evalenv["fixture"] = json.load(f).get("items", [])
