@@ -286,12 +286,12 @@ def make_certs(root, certs):
                        check=True, capture_output=True, timeout=120)
 
 
-def free_port():
+def closed_port():
+    """A port bound but not listening: connections are refused, and no other case's server can
+    take it while the socket is held (close it after the case)."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    return s, s.getsockname()[1]
 
 
 def kubeconfig_text(kind, url, certs, ids, home):
@@ -464,7 +464,7 @@ def run_case(binary, root, path, shared=None):
 
 def live_run(binary, root, name, c, tmp, shared, clean=None):
     """Start the case's server, run the command against it, stop the server -> (results, stdout)."""
-    server = None
+    server = down = None
     certs = shared["certs"]
     try:
         server = FakeApi(root, tmp, certs, shared["ids"], c)
@@ -472,7 +472,8 @@ def live_run(binary, root, name, c, tmp, shared, clean=None):
         subst = {"@URL@": server.url, "@CERTS@": certs, "@TMP@": tmp, "@ROOT@": root}
         url = server.url
         if c["kubeconfig"] == "down":
-            url = subst["@DOWNURL@"] = f"https://127.0.0.1:{free_port()}"
+            down, port = closed_port()
+            url = subst["@DOWNURL@"] = f"https://127.0.0.1:{port}"
         else:
             subst["@DOWNURL@"] = ""
         kc = os.path.join(tmp, "kubeconfig")
@@ -500,6 +501,8 @@ def live_run(binary, root, name, c, tmp, shared, clean=None):
     finally:
         if server is not None:
             server.stop()
+        if down is not None:
+            down.close()
 
 
 def drop(o, *keys):
