@@ -1,5 +1,6 @@
 /* physical.c — physical GPUs in use, free and unavailable (physical.h states the rules). */
 #include "analysis/physical.h"
+#include "model/mig_capability.h"
 #include "model/mig_tables.h"
 #include "util/util.h"
 #include <stdlib.h>
@@ -56,6 +57,10 @@ PhysicalUse physical_use_node(const NodeStatus *n)
     int healthy = phys - u.unavailable;
     const MigGpuModel *m = mig_model_for_product(n->base_product ? n->base_product : n->product);
     int per_gpu = m ? m->compute_slices : 7;
+    /* single strategy without a product (its profile from mig.config, node.c): the devices per
+     * GPU every MIG table agrees on, one device at a time (3g.40gb: 2 per GPU, not 7/3) */
+    int per_dev = !m && !n->product && n->mig_single_profile ? mig_profile_per_gpu(NULL, n->mig_single_profile) : -1;
+    if (per_dev > 0) { per_gpu = per_dev; mig_slices = mig_devices; }
     int mig_min = (int)((mig_slices + per_gpu - 1) / per_gpu), mig_max = (int)mig_devices;
     int rep_min = replicas ? (R > 0 ? (int)((replicas + R - 1) / R) : 1) : 0, rep_max = (int)replicas;
     u.in_use_min = imin(healthy, (int)whole + mig_min + rep_min);

@@ -18,7 +18,9 @@
  * Physical GPUs:
  *   - GFD gpu.count under MIG strategy none or mixed (mixed counts MIG-enabled parents too);
  *     under single with MIG on, count is MIG devices: ceil(count / max instances of the
- *     profile per GPU) from the MIG table; -MIG-INVALID or an unknown model: cannot count.
+ *     profile per GPU) from the MIG table; without a product label (profile from an applied
+ *     mig.config all-<P>, node.c), from every table with P when they agree, and advertised
+ *     nvidia.com/gpu when no gpu.count; -MIG-INVALID or an unknown model: cannot count.
  *   - else from resources: (nvidia.com/gpu + nvidia.com/gpu.shared units) / replicas, when the
  *     replicas are known (labels or config) or nothing says the node shares (then the count is
  *     flagged physical_unsure: a time-sliced node without labels or config would be counted by
@@ -31,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/mig_capability.h"
 #include "model/mig_tables.h"
 #include "model/quantity.h"
 #include "util/util.h"
@@ -80,7 +83,7 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     inv->mig_src = g->has_gfd || kv_get(&n->labels, "nvidia.com/mig.strategy") ? FACT_GFD : FACT_NONE;
     if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
         inv->mig_enabled = true;
-        inv->mig_devices = g->count;
+        inv->mig_devices = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
         return;
     }
     int64_t labelled = 0;
@@ -231,16 +234,25 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
     } else inv->whole_gpus = -1;
     if (inv->whole_gpus >= 0) inv->whole_gpus += (int)other;
 
-    if (g->has_gfd && single_on) {
+    if (g->mig_single_profile && single_on) {
+        /* slices / slices per GPU; without a product, from every MIG table that has the
+         * profile when they agree (mig_capability.h) */
         const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
-        const MigProfile *p = m ? mig_model_profile(m, g->mig_single_profile) : NULL;
-        if (p && p->max_instances > 0 && g->count > 0) {
-            inv->physical = ceil_div(g->count, p->max_instances);
-            inv->physical_src = FACT_GFD;
+        int per = m || !g->base_product ? mig_profile_per_gpu(m, g->mig_single_profile) : -1;   /* a named GPU
+                                                                                                 without a table: unknown */
+        int count = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
+        if (per > 0 && count > 0) {
+            inv->physical = ceil_div(count, per);
+            inv->physical_src = g->product ? FACT_GFD : FACT_INFERRED;
+            if (!g->product)
+                snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                         "MIG single strategy, no GFD product: %d x %s (nvidia.com/mig.config=%s), %d per GPU", count,
+                         g->mig_single_profile, g->mig_config ? g->mig_config : "?", per);
         } else {
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for this model", g->count,
-                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product");
+                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for %s", count,
+                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product",
+                     g->base_product ? "this model" : "it (GPU models differ)");
         }
         return;
     }

@@ -167,6 +167,13 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
         }
         g->base_product = strpool_intern(pool, base);
         free(base);
+    } else if (g->mig_strategy == MIG_SINGLE && g->mig_config && str_starts_with(g->mig_config, "all-") &&
+               g->mig_config[4] >= '1' && g->mig_config[4] <= '9' && strstr(g->mig_config, "g.") &&
+               (!g->mig_config_state || str_eq(g->mig_config_state, "success"))) {
+        /* single strategy without a product label (GFD not run yet, or labels pruned, as on a
+         * DGX H100 seen with mig.config=all-3g.40gb): mig-parted's "all-<P>" layout, once
+         * applied, puts profile P on every GPU, and each nvidia.com/gpu is a P device */
+        g->mig_single_profile = strpool_intern(pool, g->mig_config + strlen("all-"));
     }
     read_mig_devices(g, labels, pool);
     read_cloud_labels(g, labels, pool);

@@ -53,10 +53,12 @@ stop_watch "$PQ"
 check_eq "$RC" 0 "pending -w: SIGINT exits 0"
 check_eq "$(fakeapi_count '^/api/v1/namespaces/gpu-operator/configmaps$' 'watch=1.*fieldSelector')" 0 \
   "two names (the device-plugin config and default-mig-parted-config): one watch, no field selector"
-check_eq "$(fakeapi_count '^/api/v1/namespaces/gpu-operator/configmaps$' 'watch=1&resourceVersion=[0-9]+')" 1 \
-  "status -w watches the ConfigMaps in the operator's namespace (the ClusterPolicy's status.namespace); pending does not read them"
-check_eq "$(fakeapi_count '/configmaps' '^(?!.*watch=1)fieldSelector=metadata.name%3D(time-slicing-config|default-mig-parted-config)&')" 2 \
-  "the ConfigMaps were listed by name once each (a list: its resourceVersion is one a watch can start from)"
+# pending reads the device-plugin config too: a node without a device plugin is judged by what
+# its plugin, as configured, would advertise (issue 29)
+check_eq "$(fakeapi_count '^/api/v1/namespaces/gpu-operator/configmaps$' 'watch=1&resourceVersion=[0-9]+')" 2 \
+  "status -w and pending -w each watch the ConfigMaps in the operator's namespace (the ClusterPolicy's status.namespace)"
+check_eq "$(fakeapi_count '/configmaps' '^(?!.*watch=1)fieldSelector=metadata.name%3D(time-slicing-config|default-mig-parted-config)&')" 4 \
+  "the ConfigMaps were listed by name once each per command (a list: its resourceVersion is one a watch can start from)"
 check_eq "$(fakeapi_count '/configmaps' '^(?!.*watch=1)(?!fieldSelector)')" 0 "nor listed again (no 410)"
 check_match "$(fakeapi_count '^/api/v1/resourcequotas$' 'watch=1&resourceVersion=[0-9]+')" '^[1-9]' "pending -w: resourcequotas watched from the list's resourceVersion"
 check_eq "$(fakeapi_count '^/api/v1/resourcequotas$' '^(?!.*watch=1)')" 1 "resourcequotas listed once"

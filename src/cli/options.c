@@ -1,4 +1,5 @@
-/* options.c — the global flags and the table-driven option parser.
+/* options.c — the table-driven option parser, at the bottom of the CLI: it is handed the
+ * program's global flags and command table (CliProgram) and includes only util.
  *
  * Flags may appear anywhere after the subcommand (kubectl passes them through to plugins in
  * the order typed): "--name=value", "--name value", "-n value", "-nvalue", "-Av" (bundled
@@ -8,39 +9,10 @@
 #include "cli/options.h"
 #include "util/error.h"
 #include "util/suggest.h"
-#include "render/text.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-GlobalOptions global_storage;
-
-const Option global_options[] = {
-    { OPT_STRING, 0,   "kubeconfig", &global_storage.kubeconfig, "PATH",
-      "path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)", NULL, "file" },
-    { OPT_STRING, 0,   "context", &global_storage.context, "NAME", "kubeconfig context to use", NULL, "context" },
-    { OPT_STRING, 0,   "cluster", &global_storage.cluster, "NAME", "kubeconfig cluster to use", NULL, "cluster" },
-    { OPT_STRING, 0,   "user", &global_storage.user, "NAME", "kubeconfig user to use", NULL, "user" },
-    { OPT_STRING, 'n', "namespace", &global_storage.namespace_, "NS", "namespace of pods (default: the context's)", NULL, "namespace" },
-    { OPT_BOOL,   'A', "all-namespaces", &global_storage.all_namespaces, NULL, "pods of all namespaces", NULL, NULL },
-    { OPT_STRING, 'l', "selector", &global_storage.selector, "SEL", "label selector: of nodes for status, top, plan and snapshot; of pods for pending", NULL, NULL },
-    { OPT_DURATION, 0, "request-timeout", &global_storage.request_timeout, "DURATION",
-      "time limit for each API request, e.g. 30s or 1m (0 = none)", NULL, NULL },
-    { OPT_STRING, 0,   "snapshot", &global_storage.snapshot, "FILE", "read a cluster dump instead of the API server", NULL, "file" },
-    { OPT_STRING, 0,   "prometheus", &global_storage.prometheus, "URL", "Prometheus to read DCGM metrics from", NULL, NULL },
-    { OPT_STRING, 0,   "prometheus-token", &global_storage.prometheus_token, "TOKEN",
-      "bearer token for --prometheus (or $KUBECTL_GPU_PROMETHEUS_TOKEN)", NULL, NULL },
-    { OPT_STRING, 0,   "prometheus-basic-auth", &global_storage.prometheus_user, "USER:PASSWORD",
-      "basic auth for --prometheus (or $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH)", NULL, NULL },
-    { OPT_BOOL,   0,   "no-metrics", &global_storage.no_metrics, NULL, "do not look for metrics", NULL, NULL },
-    { OPT_BOOL,   0,   "no-color", &global_storage.no_color, NULL, "no colour, also when stdout is a terminal", NULL, NULL },
-    { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL,
-      "more detail on stderr: repeat (-vv), or give a level as kubectl does (-v 3, --v=3)", NULL, NULL },
-    { OPT_BOOL,   'h', "help", &global_storage.help, NULL, "show help", NULL, NULL },
-    { OPT_BOOL,   0,   "version", &global_storage.version, NULL, "print the version and exit", NULL, NULL },
-    OPT_END_MARK
-};
 
 static const Option *find_short(const Option *const *tables, size_t n, char c);
 
@@ -89,9 +61,30 @@ static bool level_word(const char *s, int *level)
     return true;
 }
 
+/* s as a terminal may show it: str_printable's cleaning (C0 controls and DEL as spaces, bytes
+ * that are not UTF-8 as U+FFFD), then the C1 controls (U+0080-U+009F, which some terminals
+ * obey) as one space each, as render's text_clean does for every other sink */
+static char *printable_line(const char *s)
+{
+    char *c = str_printable(s, SIZE_MAX);
+    size_t o = 0;
+    for (size_t i = 0; c[i]; i++) {
+        if ((unsigned char)c[i] == 0xC2 && (unsigned char)c[i + 1] >= 0x80 && (unsigned char)c[i + 1] <= 0x9F) {
+            c[o++] = ' ';
+            i++;
+            continue;
+        }
+        c[o++] = c[i];
+    }
+    c[o] = '\0';
+    return c;
+}
+
 void cli_print_error(const Error *err, const char *hint)
 {
-    text_printf(stderr, "error: %s\n", err->msg);
+    char *msg = printable_line(err->msg);
+    fprintf(stderr, "error: %s\n", msg);
+    free(msg);
     if (hint) fputs(hint, stderr);
 }
 
@@ -175,6 +168,96 @@ static int set_value(const Option *o, const char *flag, const char *val, const c
     }
 }
 
+/* --name, --name=value, --name value (which moves *i to the value) */
+static int parse_long(int argc, char **argv, int *i, const Option *const *tables, size_t ntables,
+                      const char *cmdname)
+{
+    const char *a = argv[*i];
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const Option *o = find_long(tables, ntables, name, len);
+    char flag[128];
+    snprintf(flag, sizeof flag, "--%.*s", (int)(len > 100 ? 100 : len), name);
+    if (!o) {
+        const char *near = nearest_long(tables, ntables, name, len);
+        if (near) return usage_error(cmdname, "unknown flag: %s (did you mean --%s?)", flag, near);
+        return usage_error(cmdname, "unknown flag: %s", flag);
+    }
+    if (o->type == OPT_BOOL) {
+        if (eq) {
+            if (strcmp(eq + 1, "true") == 0) *(bool *)o->value = true;
+            else if (strcmp(eq + 1, "false") == 0) *(bool *)o->value = false;
+            else return usage_error(cmdname, "invalid value \"%s\" for %s (true or false)", eq + 1, flag);
+        } else {
+            *(bool *)o->value = true;
+        }
+        return 0;
+    }
+    if (o->type == OPT_COUNT) {
+        if (eq) {
+            int64_t v;
+            if (!str_to_int64(eq + 1, &v) || v < 0 || v > 10)
+                return usage_error(cmdname, "invalid value \"%s\" for %s", eq + 1, flag);
+            *(int *)o->value = (int)v;
+        } else if (*i + 1 < argc && level_word(argv[*i + 1], (int *)o->value)) {
+            ++*i;                                /* --v 3, --verbose 3 */
+        } else {
+            (*(int *)o->value)++;
+        }
+        return 0;
+    }
+    const char *val;
+    if (eq) val = eq + 1;
+    else if (*i + 1 < argc) val = argv[++*i];
+    else return usage_error(cmdname, "flag needs an argument: %s", flag);
+    return set_value(o, flag, val, cmdname);
+}
+
+/* short flags, possibly bundled: -Av, -nkube-system, -n kube-system, -v=3 */
+static int parse_short(int argc, char **argv, int *i, const Option *const *tables, size_t ntables,
+                       const char *cmdname)
+{
+    const char *a = argv[*i];
+    for (const char *p = a + 1; *p; p++) {
+        const Option *o = find_short(tables, ntables, *p);
+        char flag[3] = { '-', *p, 0 };
+        if (!o) return usage_error(cmdname, "unknown shorthand flag: '%s' in %s", flag + 1, a);
+        if (o->type == OPT_BOOL) { *(bool *)o->value = true; continue; }
+        if (o->type == OPT_COUNT) {
+            if (p[1] == '=' || (p[1] >= '0' && p[1] <= '9')) {
+                const char *v = p[1] == '=' ? p + 2 : p + 1;
+                int64_t n;
+                if (!str_to_int64(v, &n) || n < 0 || n > 10)
+                    return usage_error(cmdname, "invalid value \"%s\" for %s", v, flag);
+                *(int *)o->value = (int)n;
+                break;
+            }
+            if (!p[1] && *i + 1 < argc && level_word(argv[*i + 1], (int *)o->value)) {
+                ++*i;                                /* -v 3 */
+                break;
+            }
+            (*(int *)o->value)++;
+            continue;
+        }
+        const char *val;
+        if (p[1]) val = p[1] == '=' ? p + 2 : p + 1;
+        else if (*i + 1 < argc) val = argv[++*i];
+        else return usage_error(cmdname, "flag needs an argument: %s", flag);
+        int rc = set_value(o, flag, val, cmdname);
+        if (rc) return rc;
+        break;
+    }
+    return 0;
+}
+
+/* the flag word argv[*i] against the tables; a value in the next word moves *i past it */
+static int parse_flag(int argc, char **argv, int *i, const Option *const *tables, size_t ntables,
+                      const char *cmdname)
+{
+    return argv[*i][1] == '-' ? parse_long(argc, argv, i, tables, ntables, cmdname)
+                              : parse_short(argc, argv, i, tables, ntables, cmdname);
+}
+
 int options_parse(int argc, char **argv, const Option *const *tables, size_t ntables,
                   Strvec *pos, const char *cmdname)
 {
@@ -183,80 +266,37 @@ int options_parse(int argc, char **argv, const Option *const *tables, size_t nta
         const char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == '\0') { strvec_push(pos, a); continue; }
         if (strcmp(a, "--") == 0) { only_pos = true; continue; }
-        if (a[1] == '-') {
-            const char *name = a + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            const Option *o = find_long(tables, ntables, name, len);
-            char flag[128];
-            snprintf(flag, sizeof flag, "--%.*s", (int)(len > 100 ? 100 : len), name);
-            if (!o) {
-                const char *near = nearest_long(tables, ntables, name, len);
-                if (near) return usage_error(cmdname, "unknown flag: %s (did you mean --%s?)", flag, near);
-                return usage_error(cmdname, "unknown flag: %s", flag);
-            }
-            if (o->type == OPT_BOOL) {
-                if (eq) {
-                    if (strcmp(eq + 1, "true") == 0) *(bool *)o->value = true;
-                    else if (strcmp(eq + 1, "false") == 0) *(bool *)o->value = false;
-                    else return usage_error(cmdname, "invalid value \"%s\" for %s (true or false)", eq + 1, flag);
-                } else {
-                    *(bool *)o->value = true;
-                }
-                continue;
-            }
-            if (o->type == OPT_COUNT) {
-                if (eq) {
-                    int64_t v;
-                    if (!str_to_int64(eq + 1, &v) || v < 0 || v > 10)
-                        return usage_error(cmdname, "invalid value \"%s\" for %s", eq + 1, flag);
-                    *(int *)o->value = (int)v;
-                } else if (i + 1 < argc && level_word(argv[i + 1], (int *)o->value)) {
-                    i++;                                /* --v 3, --verbose 3 */
-                } else {
-                    (*(int *)o->value)++;
-                }
-                continue;
-            }
-            const char *val;
-            if (eq) val = eq + 1;
-            else if (i + 1 < argc) val = argv[++i];
-            else return usage_error(cmdname, "flag needs an argument: %s", flag);
-            int rc = set_value(o, flag, val, cmdname);
-            if (rc) return rc;
-            continue;
-        }
-        /* short flags, possibly bundled: -Av, -nkube-system, -n kube-system, -v=3 */
-        for (const char *p = a + 1; *p; p++) {
-            const Option *o = find_short(tables, ntables, *p);
-            char flag[3] = { '-', *p, 0 };
-            if (!o) return usage_error(cmdname, "unknown shorthand flag: '%s' in %s", flag + 1, a);
-            if (o->type == OPT_BOOL) { *(bool *)o->value = true; continue; }
-            if (o->type == OPT_COUNT) {
-                if (p[1] == '=' || (p[1] >= '0' && p[1] <= '9')) {
-                    const char *v = p[1] == '=' ? p + 2 : p + 1;
-                    int64_t n;
-                    if (!str_to_int64(v, &n) || n < 0 || n > 10)
-                        return usage_error(cmdname, "invalid value \"%s\" for %s", v, flag);
-                    *(int *)o->value = (int)n;
-                    break;
-                }
-                if (!p[1] && i + 1 < argc && level_word(argv[i + 1], (int *)o->value)) {
-                    i++;                                /* -v 3 */
-                    break;
-                }
-                (*(int *)o->value)++;
-                continue;
-            }
-            const char *val;
-            if (p[1]) val = p[1] == '=' ? p + 2 : p + 1;
-            else if (i + 1 < argc) val = argv[++i];
-            else return usage_error(cmdname, "flag needs an argument: %s", flag);
-            int rc = set_value(o, flag, val, cmdname);
-            if (rc) return rc;
-            break;
-        }
+        int rc = parse_flag(argc, argv, &i, tables, ntables, cmdname);
+        if (rc) return rc;
     }
     return 0;
+}
+
+int cli_parse(const CliProgram *prog, int argc, char **argv, CliArgs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->next = argc;
+    const Option *tables[2] = { prog->global_options, NULL };
+    size_t ntables = 1;
+    int i = 1;
+    for (; i < argc && !out->word; i++) {        /* global flags, then the subcommand word */
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) continue;
+        if (a[0] != '-' || a[1] == '\0') { out->word = a; break; }
+        int rc = parse_flag(argc, argv, &i, tables, ntables, NULL);
+        if (rc) return rc;
+    }
+    if (!out->word) return 0;
+    out->next = i + 1;
+    out->cmd = command_find(prog, out->word);
+    if (!out->cmd) return 0;                     /* "help", a typo: the caller's to answer */
+    if (out->cmd->options) tables[ntables++] = out->cmd->options;
+    return options_parse(argc - out->next, argv + out->next, tables, ntables, &out->pos, out->cmd->name);
+}
+
+void cli_args_clear(CliArgs *a)
+{
+    strvec_clear(&a->pos);
 }
 
 static void print_options(FILE *f, const Option *opts)
@@ -278,18 +318,18 @@ static void print_options(FILE *f, const Option *opts)
     }
 }
 
-void options_print_help(FILE *f, const Command *cmd)
+void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd)
 {
     if (!cmd) {
         fputs("kubectl gpu — GPUs of a Kubernetes cluster as they really are: inventory and\n"
               "allocation, why GPU pods are Pending, and GPU sharing plans from observed usage.\n\n"
               "Usage:\n  kubectl gpu COMMAND [flags]\n\nCommands:\n", f);
-        for (const Command *const *c = commands; *c; c++) {
+        for (const Command *const *c = prog->commands; *c; c++) {
             if (strncmp((*c)->name, "__", 2) == 0) continue;   /* hidden: __complete */
             fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
         }
         fputs("\nGlobal flags:\n", f);
-        print_options(f, global_options);
+        print_options(f, prog->global_options);
         fputs("\nExit status: 0 success, 1 the request could not be answered, 2 usage error.\n"
               "Use 'kubectl gpu COMMAND --help' for more about a command; 'man kubectl-gpu' for all.\n", f);
         return;
@@ -301,7 +341,7 @@ void options_print_help(FILE *f, const Command *cmd)
         print_options(f, cmd->options);
     }
     fputs("\nGlobal flags:\n", f);
-    print_options(f, global_options);
+    print_options(f, prog->global_options);
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
 }
 
@@ -333,34 +373,21 @@ int output_format_parse(const char *s, const OutputFormat *allowed, size_t nallo
     return -1;
 }
 
-const char *command_suggest(const char *name)
+const char *command_suggest(const CliProgram *prog, const char *name)
 {
     const char *cands[32];
     size_t k = 0;
-    for (const Command *const *c = commands; *c && k + 1 < sizeof cands / sizeof *cands; c++)
+    for (const Command *const *c = prog->commands; *c && k + 1 < sizeof cands / sizeof *cands; c++)
         if (strncmp((*c)->name, "__", 2) != 0) cands[k++] = (*c)->name;   /* hidden: __complete */
     cands[k] = NULL;
     return suggest_nearest(name, cands);
 }
 
-const Command *command_find(const char *name)
+const Command *command_find(const CliProgram *prog, const char *name)
 {
-    for (const Command *const *c = commands; *c; c++)
+    for (const Command *const *c = prog->commands; *c; c++)
         if (strcmp((*c)->name, name) == 0) return *c;
     return NULL;
-}
-
-SourceConfig options_source_config(const GlobalOptions *g)
-{
-    return (SourceConfig){
-        .kubeconfig = g->kubeconfig, .context = g->context, .cluster = g->cluster,
-        .user = g->user, .namespace_ = g->namespace_,
-        .request_timeout = g->request_timeout,
-        .snapshot = g->snapshot,
-        .no_metrics = g->no_metrics, .prometheus = g->prometheus,
-        .prometheus_token = g->prometheus_token, .prometheus_basic_auth = g->prometheus_user,
-        .verbose = g->verbose,
-    };
 }
 
 /* The declared defaults, recorded the first time a value is seen (before any parse wrote to

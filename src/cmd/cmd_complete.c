@@ -1,4 +1,5 @@
-/* complete.c — shell completion from the command and option tables (see complete.h).
+/* cmd_complete.c — the hidden `kubectl-gpu __complete` command: shell completion from the
+ * command and option tables (see cmd/complete.h).
  *
  * The words before the cursor are scanned leniently, the way options_parse() would read
  * them, but without ever failing: unknown flags are skipped, the first non-flag word picks
@@ -11,12 +12,12 @@
  * and an alarm that ends the process quietly should anything still hang.  stderr and stdin
  * point at /dev/null meanwhile: completion never prints a message and never prompts.
  */
-#include "cli/complete.h"
+#include "cmd/complete.h"
+#include "cmd/commands.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
 #include "sources/loader.h"
-#include "cli/options.h"
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -34,6 +35,7 @@
 /* ---- scanning the words before the cursor ---- */
 
 typedef struct {
+    const CliProgram *prog;      /* the global flags and the commands */
     const Command *cmd;          /* the subcommand, NULL until its word is seen */
     bool help_word;              /* "kubectl gpu help ..." */
     bool unknown_command;
@@ -54,7 +56,7 @@ static bool takes_value(const Option *o)
 
 static size_t scan_tables(const Scan *s, const Option *tables[2])
 {
-    tables[0] = global_options;
+    tables[0] = s->prog->global_options;
     if (s->cmd && s->cmd->options) { tables[1] = s->cmd->options; return 2; }
     return 1;
 }
@@ -101,7 +103,7 @@ static void scan_value(Scan *s, const Option *o, const char *v)
         { "snapshot", offsetof(Scan, snapshot) },
     };
     bool global = false;
-    for (const Option *g = global_options; g->type != OPT_END; g++) if (g == o) global = true;
+    for (const Option *g = s->prog->global_options; g->type != OPT_END; g++) if (g == o) global = true;
     if (!global) return;
     for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
         if (strcmp(o->long_name, wanted[i].flag) == 0)
@@ -144,7 +146,7 @@ static void scan_words(Scan *s, int n, char **w)
         }
         if (s->cmd || s->help_word || s->unknown_command) { strvec_push(&s->positionals, a); continue; }
         if (strcmp(a, "help") == 0) s->help_word = true;
-        else if (!(s->cmd = command_find(a))) s->unknown_command = true;
+        else if (!(s->cmd = command_find(s->prog, a))) s->unknown_command = true;
     }
 }
 
@@ -417,10 +419,10 @@ static void complete_flags(const Scan *s, Emit *e)
         }
 }
 
-static void complete_commands(Emit *e)
+static void complete_commands(const CliProgram *prog, Emit *e)
 {
     e->directive = COMP_DIRECTIVE_NOFILE;
-    for (const Command *const *c = commands; *c; c++)
+    for (const Command *const *c = prog->commands; *c; c++)
         if (strncmp((*c)->name, "__", 2) != 0) emit(e, (*c)->name, (*c)->summary);
 }
 
@@ -476,7 +478,7 @@ static void complete_positional(Scan *s, Emit *e)
     e->directive = COMP_DIRECTIVE_NOFILE;
     if (s->unknown_command) return;
     if (!s->cmd) {
-        if (!s->help_word || s->positionals.n == 0) complete_commands(e);
+        if (!s->help_word || s->positionals.n == 0) complete_commands(s->prog, e);
         return;
     }
     size_t index = s->positionals.n;
@@ -500,12 +502,13 @@ static void complete_positional(Scan *s, Emit *e)
     complete_value(s, e, NULL, placeholder_hint(a->word));
 }
 
-int complete_words(int nwords, char **words, FILE *out)
+int complete_words(const CliProgram *prog, int nwords, char **words, FILE *out)
 {
     if (nwords > 0 && strcmp(words[0], "--") == 0) { words++; nwords--; }
     const char *cur = nwords > 0 ? words[nwords - 1] : "";
     Scan s;
     memset(&s, 0, sizeof s);
+    s.prog = prog;
     scan_words(&s, nwords > 0 ? nwords - 1 : 0, words);
     Emit e = { out, cur, "", STRVEC_INIT, COMP_DIRECTIVE_NOFILE };
 
@@ -540,3 +543,20 @@ int complete_words(int nwords, char **words, FILE *out)
     strvec_clear(&s.positionals);
     return 0;
 }
+
+/* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
+static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
+{
+    (void)g;
+    return complete_words(&kgpu_program, argc, argv, stdout);
+}
+
+const Command command___complete = {
+    .name = "__complete",
+    .summary = "(hidden) completion candidates for the shell scripts and kubectl",
+    .usage = "kubectl-gpu __complete -- WORD... CURRENT",
+    .description = "Prints the candidates for CURRENT, one per line, then \":<directive>\".",
+    .options = NULL,
+    .min_args = 0, .max_args = -1,
+    .run = run_complete,
+};

@@ -1,5 +1,6 @@
-/* complete.h — shell completion computed from the command and option tables (one source of
- * truth: the tables that drive parsing and --help also drive completion).
+/* complete.h — the hidden `__complete` command (src/cmd/cmd_complete.c): shell completion
+ * computed from the command and option tables (one source of truth: the tables that drive
+ * parsing and --help also drive completion).
  *
  * Protocol (cobra's, which kubectl also speaks for kubectl_complete-<plugin>):
  *   kubectl-gpu __complete -- WORD... CUR
@@ -19,6 +20,7 @@
 #ifndef KGPU_COMPLETE_H
 #define KGPU_COMPLETE_H
 #include <stdio.h>
+#include "cli/options.h"
 
 /* Shell completion directives (cobra's ShellCompDirective bits). */
 enum {
@@ -27,6 +29,7 @@ enum {
 };
 
 /* Computes the candidates for words[nwords-1] (the word under the cursor; "" when nwords is
- * 0) and prints them with the directive line to out.  Always returns 0. */
-int complete_words(int nwords, char **words, FILE *out);
+ * 0) from prog's flags and commands and prints them with the directive line to out.  Always
+ * returns 0. */
+int complete_words(const CliProgram *prog, int nwords, char **words, FILE *out);
 #endif
