@@ -92,6 +92,8 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
             e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
         }
         decide_verdict(&x);
+        explain_health_note(&x);
+        explain_hami_verdict(&x);
         sh->verdict = e->verdict;
         sh->summary = e->summary ? xstrdup(e->summary) : NULL;
         for (size_t i = 0; i < e->notes.n; i++) strvec_push(&sh->notes, e->notes.v[i]);

@@ -521,6 +521,7 @@ void fixes_for_verdict(Ctx *x)
     case V_RESOURCE_NAME: fixes_resource_name(x, false); break;
     default: break;
     }
+    explain_platform_fixes(x);         /* explain_platform.c: GKE's own way to ask for MIG */
     /* every node-side change that makes a node of E take the pod (verdict aside) */
     if (x->e->verdict != V_GATED && x->e->verdict != V_QUOTA)
         for (int cls = CL_NO_PLUGIN; cls <= CL_CORDONED; cls++) fixes_node_side(x, (NodeClass)cls);

@@ -43,6 +43,7 @@ struct ExplainIndex {
     IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
     ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
     size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
+    int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
@@ -114,6 +115,16 @@ const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char
 
 /* explain_verdict.c */
 void decide_verdict(Ctx *x);
+/* explain_health.c: a node short of the request only by unhealthy GPUs named in the reason */
+void explain_health_note(Ctx *x);
+/* explain_platform.c: fixes in a managed platform's terms (GKE MIG partitions), re-checked */
+void explain_platform_fixes(Ctx *x);
+/* a resource HAMi's scheduler extender takes from kube-scheduler (ignoredByScheduler: its memory,
+ * cores, memory-percentage and priority names) in a cluster with HAMi nodes: not a node filter */
+bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
+bool explain_hami_resource(const char *res);   /* one of those names */
+/* a HAMi pod: the verdict from HAMi's own fit per GPU (memory, cores, vGPU slots) */
+void explain_hami_verdict(Ctx *x);
 
 /* explain_fixes.c */
 /* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL

@@ -248,8 +248,14 @@ static char *no_plugin_detail(const Node *n)
 {
     const char *state = n->gpu.mig_config_state, *dp = kv_get(&n->labels, "nvidia.com/gpu.deploy.device-plugin");
     Strbuf sb = STRBUF_INIT;
-    if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
-    else strbuf_adds(&sb, "nvidia.com/gpu.present=true");
+    if (n->gpu.product && n->gpu.product_label)      /* named by a cloud's label (cloud_gpus.h) */
+        strbuf_addf(&sb, "label %s=%s: %s", n->gpu.product_label,
+                    kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?",
+                    n->gpu.product);
+    else if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
+    else strbuf_addf(&sb, "%s=%s", n->gpu.present_label ? n->gpu.present_label : "nvidia.com/gpu.present",
+                     n->gpu.present_label && kv_get(&n->labels, n->gpu.present_label)
+                     ? kv_get(&n->labels, n->gpu.present_label) : "true");
     if (state && !str_eq(state, "success"))
         strbuf_addf(&sb, "; MIG reconfiguration %s (nvidia.com/mig.config=%s)", state,
                     n->gpu.mig_config ? n->gpu.mig_config : "?");
@@ -345,7 +351,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (re->milli <= 0) continue;
+        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_platform.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
         if (resource_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
@@ -476,6 +482,7 @@ bool node_could_hold(const NodeFacts *f, const Pod *p)
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
+        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_platform.c */
         int64_t want = milli_units(re->milli);
         if (!resource_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;

@@ -53,7 +53,9 @@ PhysicalUse physical_use_node(const NodeStatus *n)
             unhealthy += bad;
         }
     }
-    u.unavailable = (int)imin(phys, (int)unhealthy);
+    /* GPUs a health signal names (health.h: agent conditions, DCGM XID / ECC) are unavailable
+     * too; the device plugin's shortfall is the same GPUs, so the larger count */
+    u.unavailable = (int)imin(phys, (int)imax((int)unhealthy, node_health_count(&n->health)));
     int healthy = phys - u.unavailable;
     const MigGpuModel *m = mig_model_for_product(n->base_product ? n->base_product : n->product);
     int per_gpu = m ? m->compute_slices : 7;
@@ -92,5 +94,20 @@ PhysicalUse physical_use_total(const GpuStatus *st)
         t.in_use += u.in_use; t.in_use_min += u.in_use_min; t.in_use_max += u.in_use_max;
         t.unavailable += u.unavailable; t.free_ += u.free_;
     }
+    return t;
+}
+
+int physical_idle_node(const NodeStatus *n)
+{
+    if (n->inv->physical < 0) return n->idle_allocated;      /* not in the physical counts */
+    PhysicalUse u = physical_use_node(n);
+    return imin(n->idle_allocated, u.in_use);
+}
+
+int physical_idle_total(const GpuStatus *st)
+{
+    if (!st->has_metrics) return -1;
+    int t = 0;
+    for (size_t i = 0; i < st->ngpu_node_list; i++) t += physical_idle_node(&st->gpu_node_list[i]);
     return t;
 }

@@ -145,11 +145,15 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
         fn(c, &n->taints[i].key); fn(c, &n->taints[i].value); fn(c, &n->taints[i].effect);
     }
     fn(c, &n->not_ready_reason);
+    for (size_t i = 0; i < n->nhealth; i++) {
+        fn(c, &n->health[i].type); fn(c, &n->health[i].reason); fn(c, &n->health[i].message);
+    }
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
     fn(c, &g->driver_version); fn(c, &g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
+    for (size_t i = 0; i < g->nhami; i++) { fn(c, &g->hami[i].uuid); fn(c, &g->hami[i].type); }
 }
 
 /* a kept pod's requests are the pool's, shared by the pods that request the same (cap 0) */
@@ -171,6 +175,7 @@ static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
     fn(c, &p->preemption_policy); fn(c, &p->runtime_class); fn(c, &p->request_init);
     fn(c, &p->scheduled.reason);
     fn(c, &p->scheduled.message);
+    fn(c, &p->hami_devices);
     for (size_t i = 0; i < p->nclaims; i++) {
         PodClaimRef *r = &p->claims[i];
         fn(c, &r->name); fn(c, &r->claim); fn(c, &r->template_name);

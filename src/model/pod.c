@@ -285,6 +285,7 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
     p->preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
                                                                         : "PreemptLowerPriority", 64);
     p->runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    p->hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
     read_tolerations(p, spec, pool);
     const cJSON *g;

@@ -18,6 +18,10 @@
 static const char *const META_KEEP[] = {
     "name", "namespace", "uid", "labels", "ownerReferences", "creationTimestamp", "deletionTimestamp", NULL
 };
+/* the only annotations read (model/node.c, model/pod.c): HAMi's device registration of a node and
+ * the devices it gave a pod (Project-HAMi/HAMi pkg/device/nvidia/device.go RegisterAnnos,
+ * SupportDevices); no other annotation is copied */
+static const char *const ANNOTATION_KEEP[] = { "hami.io/node-nvidia-register", "hami.io/vgpu-devices-allocated", NULL };
 static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
 /* the image: versions and which software it is; env (names, and values of DS_ENV_KEYS only),
  * volumeMounts and command/args reduced below: which configs the device plugin reads */
@@ -196,7 +200,11 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         const char *k = m->string;
         if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind")) continue;
         if (str_eq(k, "metadata")) {
-            put(out, k, pick_as(m, META_KEEP, pod_or_node));
+            cJSON *meta = pick_as(m, META_KEEP, pod_or_node);
+            cJSON *ann = pod_or_node ? pick_as(cJSON_GetObjectItemCaseSensitive(m, "annotations"), ANNOTATION_KEEP, true) : NULL;
+            if (ann && ann->child) cJSON_AddItemToObject(meta, "annotations", ann);
+            else cJSON_Delete(ann);
+            put(out, k, meta);
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
             cJSON *spec = pick_ref(m, POD_SPEC_KEEP);
             reduce_containers(spec, "containers", CONTAINER_KEEP, true);
