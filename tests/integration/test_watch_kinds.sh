@@ -130,7 +130,8 @@ fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 500, "ti
 PID=$!
 wait_file "$T/b.out" '^NAMESPACE' 1 20
 for i in $(seq 1 150); do [ "$(fakeapi_count '^/api/v1/pods$' 'watch=1')" -ge 4 ] && break; sleep 0.1; done
-sleep 0.5
+# and the nodes watch's two retries (three requests), for its gaps below
+for i in $(seq 1 150); do [ "$(fakeapi_count '^/api/v1/nodes$' 'watch=1')" -ge 3 ] && break; sleep 0.1; done
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w (broken streams): SIGINT exits 0"
 # gaps between the watch requests of one path, from the server's log
