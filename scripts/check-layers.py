@@ -1,23 +1,36 @@
 #!/usr/bin/env python3
-"""check-layers.py — the include arrows between layers (docs: architecture.md).
+"""check-layers.py — the arrows between layers, in include lines and in calls
+(docs: architecture.md).
 
 Every public header sits in include/<layer>/ and is included by its layer-qualified name
 ("model/cluster.h"), so each include line names the layer it reaches into.  Every file under
-src/<layer>/ (or src/*.c, the CLI) may include headers of the layers its row allows:
+src/<layer>/ (and src/main.c, the entry point, layer "main") may include headers of the layers
+its row of ALLOWED allows:
 
     util      <- model <- sources
-                 model <- analysis <- render <- tui <- cmd <- cli
+                 model <- analysis <- render <- tui <- cmd <- main
+    util      <- cli                                 <- cmd
 
-(sources fill the model; analysis reads the model; render presents analysis; cmd and the CLI
-wire everything).  A header's own includes obey its layer's row too.  A private header beside
-the sources of one layer (src/<layer>/x.h) may be included only from that layer.
+(sources fill the model; analysis reads the model; render presents analysis; cli is the option
+library, handed the command table by cmd; cmd wires everything).  A header's own includes obey
+its layer's row too.  A private header beside the sources of one layer (src/<layer>/x.h) may be
+included only from that layer.  No two layers may allow each other (checked: the rows form no
+two-way pair).
 
 Known wrong-way includes are listed in KNOWN below, each a TODO of issue 18; the check passes
 with them and fails on any other, and on an entry of KNOWN that no longer occurs (so the list
-shrinks as they are fixed).  Run by `make check`; exit 0 = arrows hold.
+shrinks as they are fixed).
+
+Calls: with --calls BUILD_DIR (e.g. build/rel), the objects of a build are read with `nm`
+instead: every symbol an object leaves undefined and another object of the tree defines (a
+call, or a reference to data) must be defined in a layer that the object's row allows.  An
+include line can be avoided by a hand-written declaration; the linker's view cannot.  That
+needs the objects, so `make check` runs the include check first (before anything is built) and
+the call check as `make check-calls` after the builds.  Exit 0 = arrows hold.
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,8 +42,9 @@ ALLOWED = {
     'analysis': {'analysis', 'model', 'util'},
     'render': {'render', 'analysis', 'model', 'util'},
     'tui': {'tui', 'render', 'analysis', 'model', 'util'},
+    'cli': {'cli', 'util'},
     'cmd': {'cmd', 'cli', 'tui', 'render', 'analysis', 'sources', 'model', 'util'},
-    'cli': {'cli', 'cmd', 'tui', 'render', 'analysis', 'sources', 'model', 'util'},
+    'main': {'main', 'cmd'},
 }
 
 # "file: included header" pairs that point the wrong way today.  TODO(issue 18): remove each
@@ -67,11 +81,93 @@ def files():
                 if f.endswith(('.c', '.h')):
                     yield 'src/%s/%s' % (entry, f), entry, 'src/' + entry
         elif entry.endswith('.c'):
-            yield 'src/' + entry, 'cli', 'src'
+            yield 'src/' + entry, 'main', 'src'
+
+
+def two_way_pairs():
+    """errors for every two layers whose rows allow each other"""
+    return ['ALLOWED: %s and %s allow each other; one of them must be below the other' % (a, b)
+            for a in sorted(ALLOWED) for b in sorted(ALLOWED[a])
+            if a < b and b in ALLOWED and a in ALLOWED[b]]
+
+
+def object_layer(rel):
+    """the layer of an object, from its source's place: src/model/x.o -> model, src/main.o -> main"""
+    parts = rel.split(os.sep)
+    if len(parts) == 3 and parts[0] == 'src':
+        return parts[1]
+    if len(parts) == 2 and parts[0] == 'src':
+        return 'main'
+    return None
+
+
+def object_symbols(path):
+    """(defined, undefined) external symbols of one object, read with `nm -P`"""
+    out = subprocess.run(['nm', '-P', path], check=True, capture_output=True, text=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        name, kind = fields[0], fields[1]
+        if kind in ('U', 'w', 'v'):
+            undefined.add(name)
+        elif kind.isupper():
+            defined.add(name)
+    return defined, undefined
+
+
+def check_calls(build):
+    """errors for every symbol an object uses from a layer its row does not allow"""
+    base = os.path.join(build, 'src')
+    if not os.path.isdir(base):
+        return ['%s: no objects (build first: make kubectl-gpu)' % base], 0
+    objects = {}
+    for d, _, names in os.walk(base):
+        for n in sorted(names):
+            if n.endswith('.o'):
+                rel = os.path.relpath(os.path.join(d, n), build)
+                if not os.path.exists(os.path.join(ROOT, rel[:-2] + '.c')):
+                    continue                      # an object left over from a moved source
+                objects[rel] = object_symbols(os.path.join(d, n))
+    owner, errors = {}, []
+    for rel, (defined, _) in sorted(objects.items()):
+        for sym in defined:
+            owner.setdefault(sym, rel)
+    for rel, (_, undefined) in sorted(objects.items()):
+        layer = object_layer(rel)
+        if layer not in ALLOWED:
+            errors.append('%s: object of no known layer' % rel)
+            continue
+        for sym in sorted(undefined):
+            to = owner.get(sym)
+            if to is None:
+                continue                          # a library's (libc, libcurl, ...)
+            if object_layer(to) not in ALLOWED[layer]:
+                errors.append('%s (%s) uses %s, defined in %s (%s): %s may use only %s'
+                              % (rel, layer, sym, to, object_layer(to), layer,
+                                 ', '.join(sorted(ALLOWED[layer]))))
+    return errors, len(objects)
+
+
+def main_calls(build):
+    errors, nobjects = check_calls(build)
+    errors = two_way_pairs() + errors
+    for e in errors:
+        print('check-layers: ' + e, file=sys.stderr)
+    if errors:
+        return 1
+    print('check-layers: call arrows hold (%d objects of %s)' % (nobjects, build))
+    return 0
 
 
 def main():
-    errors, seen, nfiles = [], set(), 0
+    if len(sys.argv) == 3 and sys.argv[1] == '--calls':
+        return main_calls(sys.argv[2])
+    if len(sys.argv) != 1:
+        print('usage: check-layers.py [--calls BUILD_DIR]', file=sys.stderr)
+        return 2
+    errors, seen, nfiles = two_way_pairs(), set(), 0
     for path, layer, local_dir in files():
         nfiles += 1
         if layer is None:

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/health.h"
 #include "model/cluster.h"
 #include "model/usage.h"
 #include "model/node.h"
@@ -32,6 +33,8 @@ typedef enum {
     PROBLEM_MIG_CONFIG_FAILED,   /* nvidia.com/mig.config.state=failed */
     PROBLEM_MIG_CONFIG_PENDING,  /* nvidia.com/mig.config.state=pending|rebooting */
     PROBLEM_UNHEALTHY,           /* allocatable < capacity for a GPU resource */
+    PROBLEM_GPU_HEALTH,          /* a GPU health signal: agent condition or taint, DCGM XID / DBE ECC
+                                    (analysis/health.h) */
     PROBLEM_MISSING_GFD,         /* GPU resource advertised, no GFD labels */
     PROBLEM__COUNT
 } ProblemCode;                   /* listed per node in this order */
@@ -66,6 +69,12 @@ typedef struct {
     char *pod_ns, *pod;          /* the pod holding it, NULL when none or shared by several */
     int holders;                 /* pods whose series name this device */
     bool idle_allocated;         /* held, and utilization stayed under the threshold */
+    double temp_c, power_w;      /* DCGM temperature (C) and power (W); NAN unknown */
+    const char *unhealthy;       /* why health.h calls this GPU unhealthy (the NodeStatus's
+                                    health owns it), NULL when healthy */
+    bool util_out_of_range;      /* the exporter's utilization was outside 0-100: util is NAN */
+    bool mem_out_of_range;       /* memory used above the device's total: mem_used_mib is NAN */
+    bool beyond_node;            /* a GPU index the node does not have (metrics mismatch) */
 } GpuDevice;
 
 /* A device NVIDIA's DRA driver publishes on the node (ResourceSlices, model/dra.h). */
@@ -107,7 +116,11 @@ typedef struct {
     ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
     HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
     GpuDevice *gpus; size_t ngpus;      /* with metrics */
-    int idle_allocated;          /* devices held but idle (with metrics, else 0) */
+    int idle_allocated;          /* physical GPUs held whose every device is idle (with
+                                    metrics, else 0): a MIG GPU is idle only when all its
+                                    instances are; devices beyond the node's GPUs not counted */
+    int metrics_beyond;          /* DCGM devices whose GPU index the node does not have */
+    NodeHealth health;           /* unhealthy GPUs and the signals saying so (health.h) */
     double mem_used_mib, mem_total_mib;   /* with metrics: sums over the devices; NAN unknown */
     double util;                 /* with metrics: mean over devices that report it; NAN unknown */
     NodeProblem *problems; size_t nproblems;

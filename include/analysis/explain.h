@@ -12,16 +12,20 @@
  * (request > free).  free = allocatable − Σ effective requests of the pods holding resources
  * on the node (NodeUsage) − Σ requests of pods nominated to it with priority >= the pod's.
  *
- * Verdict order (product.md, man page).  The pod's own constraints — nodeSelector, required
- * node affinity, tolerations — are its intent; "could ever hold" counts physical GPUs and MIG
- * profile sizes (never time-sliced or MPS replicas: N replicas may sit on one GPU) and the
+ * Verdict order (product.md, man page; the one rule is written in explain_verdict.c).  The
+ * pod's own constraints — nodeSelector, required node affinity, tolerations — are its intent;
+ * "could ever hold" counts what each node advertises per its strategy: physical GPUs (never
+ * time-sliced or MPS replicas: N replicas may sit on one GPU), MIG devices on a MIG single node,
+ * MIG profile sizes on GPUs whose MIG capability is not no (model/mig_capability.h), and the
  * node's allocatable cpu/memory.  Let E = the nodes that admit the pod and could ever hold it.
  *   1. Gated          spec.schedulingGates is not empty (the scheduler ignores the pod).
  *   2. Quota          only for pods never created (FailedCreate "exceeded quota" on the owner).
  *   3. E is empty:    TooLarge when no node at all could hold the request; else Selector when
  *                     none of those that could passes nodeSelector/affinity; else Taint.
  *   4. Otherwise each node of E is classed by its most severe blocker (NotReady > cordoned >
- *      no device plugin > another resource name > allocatable too small > busy > fits), and
+ *      no device plugin > another resource name > allocatable too small > busy > fits; a node
+ *      without a device plugin is "no device plugin" only where its plugin, as configured for
+ *      it, would advertise the requested name, else "another resource name"), and
  *      the verdict is the first class present in this order:
  *        fits now -> Unknown (the scheduler has not retried, or its reason is not a GPU filter),
  *        busy -> Insufficient, or Fragmented when the free GPUs of the busy nodes add up to the
@@ -64,17 +68,24 @@ typedef enum {
     NR_CLAIM_ELSEWHERE        /* DRA: a claim of the pod is allocated on another node */
 } NodeReasonCode;
 
-typedef struct { const Pod *pod; int64_t milli; } PodHold;   /* pod borrowed from the Cluster */
+typedef struct {               /* pod borrowed from the Cluster */
+    const Pod *pod; int64_t milli;
+    bool nominated;            /* not bound: nominated to the node (status.nominatedNodeName) with
+                                  at least the explained pod's priority; its request is reserved */
+} PodHold;
 
 typedef struct {
     NodeReasonCode code;
     char *resource;           /* resource reasons: the requested resource ("pods" for TooManyPods) */
     int64_t requested, free, allocatable;   /* milli-units (TooManyPods: pods x 1000) */
     PodHold *holders; size_t nholders;      /* Insufficient: GPU pods on the node holding
-                                               `resource` (other pods only count in usage) */
+                                               `resource`, nominated ones included (other pods
+                                               only count in usage) */
     char *key, *value, *effect;             /* UntoleratedTaint */
     Strvec advertised;        /* ResourceNotAdvertised: GPU names the node offers (allocatable > 0) */
-    char *detail;             /* selector/affinity: what did not match; NotReady: the condition */
+    char *detail;             /* selector/affinity: what did not match; NotReady: the condition;
+                                 UntoleratedTaint: the pod's toleration that nearly matches and
+                                 how it differs (NULL when none) */
 } NodeReason;
 
 typedef struct {

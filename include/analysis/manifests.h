@@ -46,6 +46,21 @@ typedef struct {
     const char *plan_annotation;      /* value of the kubectl-gpu/plan annotation, may be NULL */
     const char *usage_annotation;     /* value of kubectl-gpu/usage (where usage came from) */
     ManifestYamlFn yaml_text;
+    /* the device-plugin map: NULL = MANIFESTS_DEVICE_PLUGIN_CONFIGMAP in operator_namespace; else
+     * the map the plugin mounts (Helm chart, static manifest: model/actuators.h), its configs
+     * carried over from cur->dp_configmap */
+    const char *dp_map_name, *dp_map_ns;
+    /* a plugin without config-manager reads one file (this key of the map) for every node:
+     * the one sharing group's config replaces it (NULL = per-node configs by label) */
+    const char *dp_single_key;
+    const char *dp_unreadable;        /* why no config the plan writes would be read (a plugin
+                                         without config-manager and without a config file):
+                                         a device-plugin change is then not safe */
+    bool no_configs;                  /* nothing reads the ConfigMaps (cloud node pools): only
+                                         the quotas */
+    bool labels_unread;               /* provably nothing reads nvidia.com/device-plugin.config
+                                         now (the operator without a map): an inert label naming
+                                         no config of the new map may be removed */
 } ManifestOptions;
 
 typedef struct {
@@ -68,6 +83,8 @@ typedef struct {
                                          removed before the ClusterPolicy points at it */
     Strvec reconstructed;             /* configs written from a sharing node's GFD labels, because
                                          no map in use holds the one its label names */
+    char *dp_name, *dp_ns;            /* the device-plugin map emitted (device_plugin) */
+    Strvec dp_added;                  /* keys the plan adds to it (for the Helm values change) */
 } Manifests;
 
 /* c (may be NULL) gives the GPU pods outside the plan, which count against the quotas too.

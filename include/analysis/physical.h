@@ -32,4 +32,9 @@ PhysicalUse physical_use_node(const NodeStatus *n);
 double physical_share(const NodeStatus *n, const char *resource);
 /* the sum over st's GPU nodes */
 PhysicalUse physical_use_total(const GpuStatus *st);
+/* idle physical GPUs held (NodeStatus.idle_allocated) as every output states them: never more
+ * than the node's GPUs in use; a node whose GPUs cannot be counted keeps its own count.  The
+ * total is the sum over the nodes, -1 without metrics */
+int physical_idle_node(const NodeStatus *n);
+int physical_idle_total(const GpuStatus *st);
 #endif

@@ -199,6 +199,8 @@ typedef struct {
     const Node *cluster_nodes;        /* every node of the cluster (a cluster-wide change reaches */
     size_t ncluster_nodes;            /* the unselected too); NULL = only the planned nodes */
     const char *unseen_mps;           /* MPS that unseen (unselected) nodes may run, in words; NULL none */
+    const char *mig_block;            /* why nothing would carry out a MIG layout here (no MIG
+                                         manager, ...): MIG is not planned; NULL = it can be */
 } PlanOptions;
 
 typedef struct {

@@ -15,7 +15,11 @@
 #include "analysis/plan.h"
 #include "util/strmap.h"
 
-typedef enum { ACT_CONFIGMAP, ACT_QUOTA, ACT_CLUSTERPOLICY_PATCH, ACT_NODE_LABEL } PlanActionKind;
+/* ACT_ROLLOUT_RESTART: restart a DaemonSet (a device plugin without config-manager reads its
+ * config file only at start), target "ns/name"; ACT_NODEPOOL: a cloud's node-pool command
+ * (GKE, AKS), shown and never run by the script, target the pool */
+typedef enum { ACT_CONFIGMAP, ACT_QUOTA, ACT_CLUSTERPOLICY_PATCH, ACT_NODE_LABEL, ACT_ROLLOUT_RESTART,
+               ACT_NODEPOOL } PlanActionKind;
 const char *plan_action_kind_name(PlanActionKind k);    /* "ConfigMap", "Quota", ... */
 
 typedef struct {
@@ -24,6 +28,7 @@ typedef struct {
     bool drain;
     char *detail;
     char *patch;                  /* ClusterPolicyPatch: the JSON merge patch */
+    char *command;                /* NodePoolUpdate: the cloud CLI command (shown, not run) */
     const PlanGroup *g;           /* NodeLabel */
     const PlanNode *pn;
     int pods;                     /* NodeLabel: GPU pods on the node now */
@@ -38,4 +43,6 @@ typedef struct {
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,
                         const struct StrMap *node_pods);
 void plan_actions_clear(PlanActions *a);
+/* appends one action (target and detail copied) and returns it */
+PlanAction *plan_actions_add(PlanActions *a, PlanActionKind kind, const char *target, const char *detail);
 #endif

@@ -11,6 +11,7 @@
 #include "analysis/manifests.h"
 #include "analysis/plan.h"
 #include "analysis/plan_actions.h"
+#include "model/actuators.h"
 #include "model/cluster.h"
 #include "model/usage.h"
 #include "util/strmap.h"
@@ -42,6 +43,8 @@ typedef struct PlanRun {
     bool whatif_done;                 /* the what-if was computed (pending pods were read) */
     bool quotas;                      /* --quotas */
     const struct PriceList *prices;   /* --price (borrowed), NULL when not given */
+    Actuators act;                    /* who carries the plan out (borrows the Cluster) */
+    Strvec applied;                   /* "Applied by": the actuators and what they need, in words */
 } PlanRun;
 
 /* what the run was asked (plan's flags) */

@@ -1,6 +1,9 @@
-/* options.h — global flags and a table-driven option parser (in the spirit of git's
- * parse-options): one declaration gives parsing, --help text, completion and the man-page
- * consistency test.
+/* options.h — a table-driven option parser (in the spirit of git's parse-options): one
+ * declaration gives parsing, --help text, completion and the man-page consistency test.
+ *
+ * The bottom of the CLI: it includes only util and knows no command.  The program hands it its
+ * global flags and command table (CliProgram) as arguments; the tables live with the commands
+ * (cmd/app.c, cmd/global_options.c).
  *
  * Option tables are arrays terminated by OPT_END_MARK.  value points at storage owned by the
  * caller (static variables in each cmd_*.c file).  Strings stored are borrowed from argv.
@@ -9,7 +12,6 @@
 #define KGPU_OPTIONS_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "sources/source_config.h"
 #include "util/util.h"
 
 typedef enum { OPT_END, OPT_BOOL, OPT_STRING, OPT_INT, OPT_COUNT, OPT_DURATION, OPT_DOUBLE } OptType;
@@ -29,37 +31,20 @@ typedef struct {
 #define OPT_END_MARK { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 struct Error;
+/* The flag values a command runs with: the program's own struct (cmd/global_options.h).  The
+ * library never looks inside it; it only appears in the type of Command.run, which the
+ * library never calls. */
+struct GlobalOptions;
 
 /* OUT_COLUMNS: kubectl's custom-columns=SPEC or custom-columns-file=FILE (render/custom_columns.h
  * reads the -o value itself) */
 typedef enum { OUT_DEFAULT = 0, OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_TEXT, OUT_SCRIPT, OUT_NAME,
                OUT_COLUMNS } OutputFormat;
 
-typedef struct GlobalOptions {
-    const char *kubeconfig, *context, *cluster, *user, *namespace_;
-    bool all_namespaces;
-    const char *selector;
-    double request_timeout;      /* seconds; 0 = none */
-    const char *snapshot;
-    const char *prometheus;
-    const char *prometheus_token;   /* also $KUBECTL_GPU_PROMETHEUS_TOKEN */
-    const char *prometheus_user;    /* "user:password", also $KUBECTL_GPU_PROMETHEUS_BASIC_AUTH */
-    bool no_metrics, no_color;
-    int verbose;
-    bool help, version;
-    /* derived after parsing */
-    bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
-    bool namespace_explicit;     /* -n given */
-    SourceConfig source;         /* what the sources are told (options_source_config) */
-} GlobalOptions;
-
-/* the SourceConfig of these options: kubeconfig overrides, timeout, snapshot, metrics flags,
- * verbosity (the one place the CLI's flags become the sources' configuration) */
-SourceConfig options_source_config(const GlobalOptions *g);
-
-extern const Option global_options[];
-extern GlobalOptions global_storage;     /* where global_options store their values */
-
+/* One row of the program's command table (the table lives with the commands, cmd/app.c, as
+ * git's cmd_struct table lives in git.c): what the library needs to parse the command's flags,
+ * check its arguments' count and print its help.  run is the program's; the library does not
+ * call it. */
 typedef struct Command {
     const char *name;
     const char *summary;         /* one line */
@@ -70,15 +55,39 @@ typedef struct Command {
     int min_args, max_args;      /* positional arguments; max -1 = unbounded */
     /* argv = positionals only.  Returns an exit code; on failure with err set, main prints
      * "error: <msg>" once (and, for EXIT_USAGE, where to read the usage). */
-    int (*run)(int argc, char **argv, GlobalOptions *g, struct Error *err);
+    int (*run)(int argc, char **argv, struct GlobalOptions *g, struct Error *err);
 } Command;
 
-/* Parse argv (after the subcommand word) against global_options + cmd->options.
- * Positionals are collected into *pos (borrowed).  On error prints a usage message and
- * returns EXIT_USAGE; returns 0 on success. */
+/* The program's command line as the library is handed it: the global flags (valid before and
+ * after the subcommand word) and the commands.  The library holds no table of its own. */
+typedef struct CliProgram {
+    const Option *global_options;        /* OPT_END_MARK-terminated */
+    const Command *const *commands;      /* NULL-terminated; names starting "__" are hidden */
+} CliProgram;
+
+/* Parse argv against the tables (flags anywhere, "--" ends them).  Positionals are collected
+ * into *pos (borrowed).  On error prints a usage message naming cmdname's help and returns
+ * EXIT_USAGE; returns 0 on success. */
 int options_parse(int argc, char **argv, const Option *const *tables, size_t ntables,
                   Strvec *pos, const char *cmdname);
-void options_print_help(FILE *f, const Command *cmd);      /* cmd NULL = top-level help */
+
+/* The whole command line, argv[1..argc-1], in one pass: global flags up to the first word
+ * that is not a flag (a "--" there is skipped); that word, when it names a command of the
+ * program, is the subcommand, and the rest is parsed against the global flags plus the
+ * command's own, its positionals collected in pos.  A first word that names no command
+ * ("help", a typo) ends the parse there: word and next tell the caller where.  Returns 0, or
+ * EXIT_USAGE after printing the usage error. */
+typedef struct CliArgs {
+    const char *word;            /* the first non-flag word, NULL when there is none */
+    const Command *cmd;          /* the command word names, NULL when it names none */
+    int next;                    /* index in argv of the word after word (argc when none) */
+    Strvec pos;                  /* the command's positionals, borrowed from argv */
+} CliArgs;
+int cli_parse(const CliProgram *prog, int argc, char **argv, CliArgs *out);
+void cli_args_clear(CliArgs *a);   /* releases pos */
+
+/* --help text: the program's (cmd NULL: its commands and global flags) or one command's */
+void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd);
 /* Option state is per run: every value a table points at is set back to what it held before
  * the first run (its declared default), so a second run in one process (a test, a fuzzer)
  * never sees the flags of the first.  Called by kgpu_main before parsing. */
@@ -96,8 +105,8 @@ void cli_print_error(const struct Error *err, const char *hint);
 /* "See 'kubectl gpu CMD --help' for usage.\n" (cmdname NULL: the top level's) into buf */
 void cli_usage_hint(char *buf, size_t n, const char *cmdname);
 
-extern const Command *const commands[];     /* NULL-terminated, defined in commands.c */
-const Command *command_find(const char *name);
+/* the command of the program named name, hidden ones included, or NULL */
+const Command *command_find(const CliProgram *prog, const char *name);
 /* the command to suggest for a mistyped name ("did you mean"), or NULL */
-const char *command_suggest(const char *name);
+const char *command_suggest(const CliProgram *prog, const char *name);
 #endif

@@ -7,7 +7,7 @@
 #ifndef KGPU_CMD_COMMON_H
 #define KGPU_CMD_COMMON_H
 #include <stdbool.h>
-#include "cli/options.h"
+#include "cmd/global_options.h"
 #include "model/cluster.h"
 #include "render/render.h"
 #include "sources/loader.h"

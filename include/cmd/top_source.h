@@ -9,7 +9,7 @@
 #define KGPU_CMD_TOP_SOURCE_H
 #include <pthread.h>
 #include <stdbool.h>
-#include "cli/options.h"
+#include "cmd/global_options.h"
 #include "model/usage.h"
 #include "sources/loader.h"
 #include "sources/watch.h"

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include "model/cluster.h"
 #include "sources/loader.h"
-#include "cli/options.h"
+#include "cmd/global_options.h"
 
 struct ApiClient;
 /* prints one picture of c to stdout; api is the first load's client (for metrics), may be

@@ -58,10 +58,34 @@ typedef struct {
     ResourceList hard, used;   /* status.hard / status.used (spec.hard when status absent) */
 } Quota;
 
+/* A ConfigMap volume of a device-plugin / MIG-manager DaemonSet and where its containers
+ * mount it (the first mount path seen; NULL when no container mounts it). */
+typedef struct {
+    char *configmap;           /* volumes[].configMap.name */
+    char *mount_path;          /* volumeMounts[].mountPath */
+} DsConfigMount;
+
+/* What a DaemonSet's pod template says about the GPU software it runs (kept only for the
+ * device plugin and the MIG manager, found by image: the repository's last path component
+ * k8s-device-plugin / k8s-mig-manager, so registry mirrors match too; model/actuators.h reads
+ * it).  DS_ENV_KEYS are the only env values kept (config selection, never credentials). */
+typedef enum { DS_OTHER, DS_DEVICE_PLUGIN, DS_MIG_MANAGER } DsRole;
+#define DS_ENV_KEYS { "CONFIG_FILE", "DEFAULT_CONFIG", "FALLBACK_STRATEGIES", "MIG_STRATEGY", \
+                      "NODE_LABEL", "CONFIG_FILE_SRCDIR", NULL }
+#define DS_MAX_MOUNTS 8
+
 typedef struct {
     char *ns, *name, *app;     /* app = metadata.labels.app or spec.selector.matchLabels.app */
     int desired, current, ready, available, updated, misscheduled;
-    char *image;               /* first container's image ("nvcr.io/nvidia/k8s-device-plugin:v0.17.0") */
+    char *image;               /* first container's image ("nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
+                                  of a device plugin / MIG manager: that container's image */
+    DsRole role;
+    bool config_manager;       /* a container or init container runs config-manager (by name,
+                                  command or NODE_LABEL=nvidia.com/device-plugin.config) */
+    KVList env;                /* DS_ENV_KEYS of its containers (the plugin's wins) */
+    KVList helm;               /* metadata.labels app.kubernetes.io/managed-by, helm.sh/chart,
+                                  app.kubernetes.io/instance, app.kubernetes.io/name */
+    DsConfigMount *mounts; size_t nmounts;   /* its ConfigMap volumes (at most DS_MAX_MOUNTS) */
 } DaemonSet;
 
 /* A ConfigMap the GPU Operator uses for the device plugin or the MIG manager (the loader reads
@@ -84,6 +108,8 @@ typedef struct {
     char *mig_config_default;  /* spec.migManager.config.default */
     char *dp_version;          /* spec.devicePlugin.version (image tag) */
     char *operator_ns;         /* status.namespace */
+    int mig_manager_enabled;   /* spec.migManager.enabled: 1, 0, -1 unset (the operator's
+                                  default: enabled) */
 } ClusterPolicySpec;
 
 typedef struct {
@@ -163,6 +189,9 @@ size_t cluster_node_index(const Cluster *c, const Node *n);
 const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
 const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name);
+/* the image's repository is repo: its last path component, without tag or digest
+ * ("mirror.local/nvidia/k8s-device-plugin:v0.17.0" is "k8s-device-plugin") */
+bool cluster_image_is(const char *image, const char *repo);
 /* appends to warnings; after 100 one "more warnings suppressed" line and nothing more */
 void cluster_warn(Cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

@@ -12,6 +12,7 @@
 #define KGPU_NODE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/cloud_gpus.h"
 #include "model/labels.h"
 #include "model/resources.h"
 #include "util/strpool.h"
@@ -28,6 +29,16 @@ typedef struct {
     int replicas;          /* nvidia.com/mig-<P>.replicas (1 when unset) */
     int slices_gi;         /* nvidia.com/mig-<P>.slices.gi, 0 when unset */
 } MigDeviceFacts;
+
+/* One GPU as HAMi's device plugin registers it (annotation hami.io/node-nvidia-register). */
+typedef struct {
+    const char *uuid, *type;     /* type: "NVIDIA-Tesla V100-PCIE-32GB" (NVIDIA- + the NVML name) */
+    int index;                   /* GPU index (registrations before the index field: position) */
+    int count;                   /* vGPUs it is split into (pods sharing it at most) */
+    int64_t devmem_mib;          /* memory HAMi schedules (MiB) */
+    int devcore;                 /* cores HAMi schedules, percent (100 = the whole GPU) */
+    bool healthy;
+} HamiDevice;
 
 typedef struct {
     bool has_gfd;          /* any nvidia.com/gpu.product / gpu.count label */
@@ -60,7 +71,20 @@ typedef struct {
     SharingStrategy cloud_sharing;   /* cloud.google.com/gke-gpu-sharing-strategy */
     int cloud_replicas;          /* cloud.google.com/gke-max-shared-clients-per-gpu, 0 unset */
     const char *cloud_partition;       /* cloud.google.com/gke-gpu-partition-size (GKE MIG), NULL unset */
+    /* where product came from: GFD's gpu.product, or (no GFD product) a cloud label read by
+     * cloud_gpus.c; product/base_product then hold the GFD spelling of the cloud's GPU */
+    HamiDevice *hami; size_t nhami;   /* HAMi registration (node_from_json), 0 when none */
+    ProductSource product_src;
+    const char *product_label;         /* the label key that named it (static), NULL for GFD */
+    const char *present_label;         /* the label key that made `present` true (static), or NULL */
 } GpuFacts;
+
+/* A node condition a GPU health agent set and that says something is wrong (status True):
+ * NVIDIA NVSentinel's GpuXidError, GpuMemWatch, GpuThermalWatch, ... (type = its check name;
+ * message "ErrorCode:<code> GPU:<index> ... Recommended Action=<A>;" per fault) and SysLogs*,
+ * NVSwitch*, DCGMError; node-problem-detector GPU conditions (any type naming "gpu").
+ * Strings are the pool's. */
+typedef struct { const char *type, *reason, *message; } HealthCondition;
 
 typedef struct Node {
     const char *name;
@@ -69,6 +93,7 @@ typedef struct Node {
     bool ready;                /* Ready condition True */
     const char *not_ready_reason;    /* Ready condition reason/message when not ready */
     bool unschedulable;        /* spec.unschedulable (cordoned) */
+    HealthCondition *health; size_t nhealth;   /* GPU health conditions that are True */
     ResourceList capacity, allocatable;
     int64_t creation;          /* epoch seconds */
     GpuFacts gpu;
@@ -108,6 +133,13 @@ int64_t node_gpu_memory_mib(const Node *n);
  *   4. the device-plugin config the node runs (ConfigMap named by the ClusterPolicy, key from
  *      the node's nvidia.com/device-plugin.config label or the policy's default);
  *   5. what follows from the others (advertised units / replicas, the MIG table's memory).
+ * The product (the GPU model) has its own order, said in JSON sources.product (ProductSource):
+ *   GFD nvidia.com/gpu.product > HAMi's registration (annotation hami.io/node-nvidia-register,
+ *   NVML's name on the node) > GKE cloud.google.com/gke-accelerator > EKS
+ *   k8s.amazonaws.com/accelerator > Karpenter karpenter.k8s.aws/instance-gpu-name > the AWS /
+ *   Azure instance type (node.kubernetes.io/instance-type) > the DRA driver's productName
+ *   (status, allocation_dra.c) > none.  AKS's kubernetes.azure.com/accelerator=nvidia (and a
+ *   plain accelerator=nvidia) names no model: the node is a GPU node, its product unknown.
  * FactSource says which one gave a fact; FACT_GFD is the only one JSON leaves unsaid. */
 typedef enum { FACT_NONE = 0, FACT_GFD, FACT_LABELS, FACT_RESOURCES, FACT_INFERRED } FactSource;
 /* "labels" (FACT_GFD and FACT_LABELS), "resources", "inferred", "none" */
@@ -143,6 +175,8 @@ typedef struct {
     FactSource sharing_src;
     int64_t memory_per_gpu_mib;  /* 0 unknown */
     FactSource memory_src;
+    ProductSource product_src;   /* GFD, a cloud's label, the DRA driver (status), or none */
+    char product_detail[INV_DETAIL_MAX];   /* "cloud.google.com/gke-accelerator=nvidia-l4" */
     char physical_detail[INV_DETAIL_MAX], sharing_detail[INV_DETAIL_MAX],
          memory_detail[INV_DETAIL_MAX], mig_detail[INV_DETAIL_MAX];   /* "" when from FACT_GFD */
 } NodeInventory;

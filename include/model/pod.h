@@ -50,6 +50,11 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
     const char *priority_class;
     const char *preemption_policy;   /* "PreemptLowerPriority" (default) | "Never" */
     const char *runtime_class;
+    const char *hami_devices;   /* annotation hami.io/vgpu-devices-allocated (HAMi's devices given
+                                   to the pod: "UUID,Type,MiB,cores:" per container, ";" between
+                                   containers), NULL when none */
+    const char *request_init;   /* the init container whose request sets the effective GPU
+                                   request (it asks more than the app containers), NULL if none */
     KVList labels;
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */

@@ -32,6 +32,13 @@ typedef struct {
     int series;                 /* 1 + the row of this device's series in UsageData
                                  * (series_util/series_mem); the device's record in gpus and its
                                  * per-pod records in pods share it; 0 = no series */
+    /* added with health (issue 29), device records only; NAN (or 0 from a zeroed record)
+     * when the exporter does not serve them */
+    double temp_c, power_w;     /* DCGM_FI_DEV_GPU_TEMP (C), DCGM_FI_DEV_POWER_USAGE (W) */
+    double xid;                 /* DCGM_FI_DEV_XID_ERRORS: last XID code, 0 none (Prometheus:
+                                 * the largest over the window) */
+    double ecc_dbe;             /* double-bit ECC errors (DCGM_FI_DEV_ECC_DBE_VOL_TOTAL /
+                                 * _AGG_TOTAL; Prometheus: their increase over the window) */
 } GpuUsage;
 
 /* How long one pod held one device over the window, from the downsampled series (Prometheus

@@ -51,6 +51,11 @@ typedef enum {
     DCGM_GR_ENGINE_ACTIVE,       /* ratio 0..1 as served; stored x100 */
     DCGM_GPU_UTIL_MAX,           /* max over the idle window (from Prometheus) */
     DCGM_GR_ENGINE_ACTIVE_MAX,   /* ratio, max over the idle window */
+    DCGM_GPU_TEMP,               /* degrees C */
+    DCGM_POWER_USAGE,            /* W */
+    DCGM_XID_ERRORS,             /* the last XID code (0 none); from Prometheus its max over the window */
+    DCGM_ECC_DBE,                /* double-bit ECC errors: volatile total (scrape), or the
+                                    volatile / aggregate total's increase over the window */
     DCGM__FIELDS
 } DcgmField;
 

@@ -37,6 +37,7 @@ static const char *const problem_names[PROBLEM__COUNT] = {
     [PROBLEM_MIG_CONFIG_FAILED] = "MIGConfigFailed",
     [PROBLEM_MIG_CONFIG_PENDING] = "MIGConfigPending",
     [PROBLEM_UNHEALTHY] = "Unhealthy",
+    [PROBLEM_GPU_HEALTH] = "GpuHealth",
     [PROBLEM_MISSING_GFD] = "MissingGFD",
 };
 
@@ -265,10 +266,34 @@ static void node_problems(NodeStatus *ns, const Node *n)
                                   (long long)r->allocatable, (long long)r->capacity,
                                   (long long)(r->capacity - r->allocatable)));
     }
-    if (!g->has_gfd && advertised)
+    /* a cloud's labels naming the GPU (GKE, EKS, AKS; node.h's product order) stand in for GFD */
+    if (!g->has_gfd && advertised && !g->product)
         add_problem(ns, PROBLEM_MISSING_GFD,
                     xstrdup("GPUs advertised without GPU Feature Discovery labels: product, memory, MIG and "
                             "sharing unknown"));
+    if (ns->nproblems > 1) qsort(ns->problems, ns->nproblems, sizeof *ns->problems, cmp_problem);
+}
+
+/* the node's GPU health (health.h): a problem line naming the unhealthy GPUs and why, and each
+ * device's reason */
+static void node_gpu_health(NodeStatus *ns, const Node *n, const UsageData *usage)
+{
+    node_health(n, ns->inv, usage, &ns->health);
+    const NodeHealth *h = &ns->health;
+    for (size_t i = 0; i < ns->ngpus; i++)
+        if (!ns->gpus[i].beyond_node) ns->gpus[i].unhealthy = node_health_gpu(h, ns->gpus[i].index);
+    if (!h->ngpus && !h->node_tainted) return;          /* the device plugin's shortfall: Unhealthy */
+    Strbuf sb = STRBUF_INIT;
+    if (h->ngpus) {
+        strbuf_addf(&sb, "%zu GPU%s unhealthy:", h->ngpus, h->ngpus == 1 ? "" : "s");
+        for (size_t i = 0; i < h->ngpus; i++)
+            strbuf_addf(&sb, "%s GPU %d %s", i ? ";" : "", h->gpus[i].index, h->gpus[i].why);
+    } else {
+        strbuf_adds(&sb, "a GPU health agent marked the node");
+    }
+    for (size_t i = 0; i < h->signals.n; i++)
+        if (str_starts_with(h->signals.v[i], "taint ")) strbuf_addf(&sb, " (%s)", h->signals.v[i]);
+    add_problem(ns, PROBLEM_GPU_HEALTH, strbuf_detach(&sb));
     if (ns->nproblems > 1) qsort(ns->problems, ns->nproblems, sizeof *ns->problems, cmp_problem);
 }
 
@@ -291,7 +316,63 @@ static void add_holder(StrArena *sa, NodeStatus *ns, const Pod *p, size_t *podca
     }
 }
 
-static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u)
+/* a reading DCGM cannot mean (utilization outside 0-100, memory used above the device's total,
+ * not finite) is flagged and left unknown, never printed as "15000%" or "inf%" */
+static void device_ranges(NodeStatus *ns, GpuDevice *g, Strvec *warnings)
+{
+    if (!isnan(g->util) && (!isfinite(g->util) || g->util < 0 || g->util > 100)) {
+        strvec_pushf(warnings, "metrics: node %s GPU %d: utilization %g is outside 0-100; not shown", ns->name,
+                     g->index, g->util);
+        g->util = NAN;
+        g->util_out_of_range = true;
+    }
+    bool mem_bad = !isnan(g->mem_used_mib) && (!isfinite(g->mem_used_mib) || g->mem_used_mib < 0 ||
+                   (!isnan(g->mem_total_mib) && g->mem_total_mib > 0 && g->mem_used_mib > g->mem_total_mib * 1.01));
+    if (mem_bad) {
+        strvec_pushf(warnings, "metrics: node %s GPU %d: memory used %g MiB is more than the device's %g MiB; not shown",
+                     ns->name, g->index, g->mem_used_mib, g->mem_total_mib);
+        g->mem_used_mib = NAN;
+        g->mem_out_of_range = true;
+    }
+    if (!isnan(g->mem_total_mib) && (!isfinite(g->mem_total_mib) || g->mem_total_mib < 0)) g->mem_total_mib = NAN;
+    if (!(g->temp_c > 0 && g->temp_c < 200)) g->temp_c = NAN;          /* 0: not served (zeroed) */
+    if (!(g->power_w > 0 && g->power_w < 10000)) g->power_w = NAN;
+}
+
+/* idle physical GPUs: a GPU index is idle when something on it is held and every held device
+ * on it (the whole GPU, or each of its MIG instances) is idle; devices on indices the node does
+ * not have are a metrics mismatch (a warning), not counted */
+static int idle_physical(NodeStatus *ns, Strvec *warnings)
+{
+    int physical = ns->inv->physical, idle = 0;
+    for (size_t i = 0; i < ns->ngpus; i++) {
+        GpuDevice *g = &ns->gpus[i];
+        if (physical >= 0 && (g->index < 0 || g->index >= physical)) {
+            g->beyond_node = true;
+            g->idle_allocated = false;                 /* not a GPU of this node to be idle */
+            ns->metrics_beyond++;
+        }
+    }
+    if (ns->metrics_beyond)
+        strvec_pushf(warnings, "metrics: node %s: %d DCGM device(s) on GPU indices the node does not have (%d GPU%s): "
+                     "not counted (another node's exporter, or a wrong Hostname label?)", ns->name, ns->metrics_beyond,
+                     physical, physical == 1 ? "" : "s");
+    for (size_t i = 0; i < ns->ngpus;) {               /* devices are sorted by index */
+        size_t j = i;
+        bool held = false, all_idle = true;
+        for (; j < ns->ngpus && ns->gpus[j].index == ns->gpus[i].index; j++) {
+            const GpuDevice *g = &ns->gpus[j];
+            if (g->holders <= 0 && !g->pod) continue;
+            held = true;
+            if (!g->idle_allocated) all_idle = false;
+        }
+        if (!ns->gpus[i].beyond_node && held && all_idle) idle++;
+        i = j;
+    }
+    return idle;
+}
+
+static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec *warnings)
 {
     ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
     size_t n = usage_node_gpus(u, ns->name, NULL, 0);
@@ -313,13 +394,17 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u)
             g->holders = d->holders > 0 ? d->holders : (d->pod ? 1 : 0);
             if (d->pod && g->holders <= 1) { g->pod_ns = strarena_intern(sa, d->ns); g->pod = strarena_intern(sa, d->pod); }
             g->idle_allocated = usage_is_idle_allocated(u, d);
-            if (g->idle_allocated) ns->idle_allocated++;
+            g->temp_c = d->temp_c;
+            g->power_w = d->power_w;
+            device_ranges(ns, g, warnings);
         }
         free(dev);
+        ns->idle_allocated = idle_physical(ns, warnings);
         double used = 0, total = 0, usum = 0;
         size_t nused = 0, ntotal = 0, nutil = 0;
         for (size_t i = 0; i < n; i++) {
             const GpuDevice *g = &ns->gpus[i];
+            if (g->beyond_node) continue;
             if (!isnan(g->mem_used_mib)) { used += g->mem_used_mib; nused++; }
             if (!isnan(g->mem_total_mib)) { total += g->mem_total_mib; ntotal++; }
             if (!isnan(g->util)) { usum += g->util; nutil++; }
@@ -331,11 +416,23 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u)
     for (size_t i = 0; i < ns->npods; i++) {
         HolderPod *h = &ns->pods[i];
         h->has_usage = usage_for_pod(u, h->ns, h->name, &h->mem_used_mib, &h->util);
+        /* as the devices' (device_ranges): impossible readings are not shown */
+        if (!isnan(h->util) && (!isfinite(h->util) || h->util < 0 || h->util > 100)) h->util = NAN;
+        if (!isnan(h->mem_used_mib) && (!isfinite(h->mem_used_mib) || h->mem_used_mib < 0 ||
+                                        (ns->memory_mib > 0 && h->mem_used_mib > (double)ns->memory_mib * 1.01)))
+            h->mem_used_mib = NAN;
+        for (size_t k = 0; k < ns->ngpus; k++) {       /* a device of its out of range: so is its sum */
+            const GpuDevice *g = &ns->gpus[k];
+            if (!g->pod || !str_eq(g->pod, h->name) || !str_eq(g->pod_ns, h->ns)) continue;
+            if (g->mem_out_of_range) h->mem_used_mib = NAN;
+            if (g->util_out_of_range) h->util = NAN;
+        }
     }
 }
 
 static void node_status_free(const StrArena *sa, NodeStatus *ns)
 {
+    node_health_clear(&ns->health);
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
     node_dra_status_clear(&ns->dra);
@@ -511,7 +608,8 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         status_node_dra(ns, c, &c->nodes[i], st->inventories);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
         if (metrics && !st->strings) st->strings = strarena_new();
-        if (metrics) node_usage(st->strings, ns, usage);
+        if (metrics) node_usage(st->strings, ns, usage, &st->warnings);
+        node_gpu_health(ns, &c->nodes[i], metrics ? usage : NULL);
         if (filter && filter->pods_ns) keep_pods_of(st->strings, ns, filter->pods_ns);
     }
     if (filter && filter->pods_ns) st->pods_ns = xstrdup(filter->pods_ns);

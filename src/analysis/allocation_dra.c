@@ -111,10 +111,17 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *i
     if (!ns->memory_per_gpu_mib && first_gpu) ns->memory_per_gpu_mib = first_gpu->memory_bytes / (1024 * 1024);
     ns->memory_mib = (int64_t)ns->physical_gpus * ns->memory_per_gpu_mib;
     if (!ns->product && o->devs[0].product) {
-        free(ns->short_product);
-        char *g = gfd_spelling(o->devs[0].product);
-        ns->short_product = product_short_name(g);
-        free(g);
+        /* one product for the table and JSON (issue 29 item 5): the driver's, in GFD spelling */
+        free(ns->short_product); free(ns->base_product);
+        ns->product = gfd_spelling(o->devs[0].product);
+        ns->base_product = xstrdup(ns->product);
+        ns->short_product = product_short_name(ns->product);
+        NodeInventory inv = *ns->inv;
+        inv.product_src = PRODUCT_SRC_DRA;
+        memset(inv.product_detail, 0, sizeof inv.product_detail);
+        snprintf(inv.product_detail, sizeof inv.product_detail, "DRA driver attribute productName=%s",
+                 o->devs[0].product);
+        ns->inv = strpool_intern_mem(inventories, &inv, sizeof inv);
     }
     /* the DRA driver is what publishes this node's GPUs: no device plugin is expected */
     size_t w = 0;

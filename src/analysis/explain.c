@@ -92,6 +92,8 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
             e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
         }
         decide_verdict(&x);
+        explain_health_note(&x);
+        explain_hami_verdict(&x);
         sh->verdict = e->verdict;
         sh->summary = e->summary ? xstrdup(e->summary) : NULL;
         for (size_t i = 0; i < e->notes.n; i++) strvec_push(&sh->notes, e->notes.v[i]);
@@ -129,8 +131,23 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     if (c->nnodes == 0 && e->sched_text)
         strvec_pushf(&e->notes, "the dump has no nodes: the scheduler's message above is all there is to go on");
-    if (p->nominated_node && e->verdict != V_UNKNOWN)
-        strvec_pushf(&e->notes, "nominated to node %s: preemption is under way", p->nominated_node);
+    if (p->nominated_node && e->verdict != V_UNKNOWN) {
+        /* said once: no "on a later attempt" fix for a nominated pod (explain_fixes_busy.c) */
+        Strvec victims = STRVEC_INIT;
+        const Node *nn = cluster_find_node(c, p->nominated_node);
+        const NodeFacts *nf = nn ? node_facts(ix, nn) : NULL;
+        for (size_t k = 0; nf && k < nf->bound.n; k++) {
+            const Pod *q = &c->pods[nf->bound.v[k]];
+            if (pod_holds_resources(q) && q->priority < p->priority && rlist_get(&q->requests, x.gpu) > 0)
+                strvec_pushf(&victims, "%s/%s", q->ns, q->name);
+        }
+        Strbuf sb = STRBUF_INIT;
+        add_names(&sb, &victims);
+        strvec_pushf(&e->notes, "nominated to node %s: preemption is under way%s%s%s", p->nominated_node,
+                     victims.n ? " (lower-priority " : "", strbuf_str(&sb), victims.n ? " there)" : "");
+        strbuf_clear(&sb);
+        strvec_clear(&victims);
+    }
     if (e->event_text)
         strvec_push(&e->notes, "the newest FailedScheduling event differs from the PodScheduled condition "
                                "(an event series keeps its first message); the condition is newer");

@@ -104,7 +104,7 @@ static void add_holders(DraCtx *x, NodeReason *r, const DraAlternative *a)
             while (j < r->nholders && r->holders[j].pod != q) j++;
             if (j == r->nholders) {
                 r->holders = xrealloc(r->holders, (r->nholders + 1) * sizeof *r->holders);
-                r->holders[r->nholders++] = (PodHold){ q, 0 };
+                r->holders[r->nholders++] = (PodHold){ q, 0, false };
             }
             r->holders[j].milli += 1000;
         }

@@ -93,8 +93,15 @@ bool node_selector_matches(const Pod *p, const Node *n, char **why)
         const KV *kv = &p->node_selector.items[i];
         const char *have = kv_get(&n->labels, kv->key);
         if (str_eq(have, kv->value)) continue;
-        if (why) *why = have ? xasprintf("nodeSelector %s=%s: node has %s=%s", kv->key, kv->value, kv->key, have)
-                             : xasprintf("nodeSelector %s=%s: node has no label %s", kv->key, kv->value, kv->key);
+        if (why) {
+            /* a near miss: the only entry that differs, and how (value, or the label missing) */
+            size_t differ = 0;
+            for (size_t j = 0; j < p->node_selector.n; j++)
+                differ += !str_eq(kv_get(&n->labels, p->node_selector.items[j].key), p->node_selector.items[j].value);
+            const char *only = differ == 1 && p->node_selector.n > 1 ? " (the only entry that differs)" : "";
+            *why = have ? xasprintf("nodeSelector %s=%s: node has %s=%s%s", kv->key, kv->value, kv->key, have, only)
+                        : xasprintf("nodeSelector %s=%s: node has no label %s%s", kv->key, kv->value, kv->key, only);
+        }
         return false;
     }
     return true;
@@ -130,9 +137,20 @@ bool node_affinity_matches(const Pod *p, const Node *n, char **why)
         if (!first) {
             char *req = selreq_format(bad);
             const char *have = is_field ? n->name : kv_get(&n->labels, bad->key);
-            first = have ? xasprintf("%s %s (node has %s)", is_field ? "matchFields" : "node affinity", req, have)
-                         : xasprintf("%s %s (node has no label %s)", is_field ? "matchFields" : "node affinity",
-                                     req, bad->key);
+            /* a near miss: the term's only requirement the node fails */
+            size_t fails = 0, all = t->match_expressions.n + t->match_fields.n;
+            for (size_t k = 0; k < t->match_expressions.n; k++)
+                fails += !selreq_matches(&t->match_expressions.reqs[k], &n->labels);
+            if (t->match_fields.n) {
+                KVList fields = KVLIST_INIT;
+                kv_set(&fields, "metadata.name", n->name);
+                for (size_t k = 0; k < t->match_fields.n; k++) fails += !selreq_matches(&t->match_fields.reqs[k], &fields);
+                kv_clear(&fields);
+            }
+            const char *only = fails == 1 && all > 1 ? ", the only requirement of the term that differs" : "";
+            first = have ? xasprintf("%s %s (node has %s%s)", is_field ? "matchFields" : "node affinity", req, have, only)
+                         : xasprintf("%s %s (node has no label %s%s)", is_field ? "matchFields" : "node affinity",
+                                     req, bad->key, only);
             free(req);
         }
     }
@@ -153,6 +171,7 @@ char *node_reason_describe(const NodeReason *x)
     case NR_NOT_READY: strbuf_addf(&sb, "NotReady%s%s", x->detail ? ": " : "", x->detail ? x->detail : ""); break;
     case NR_UNTOLERATED_TAINT:
         strbuf_addf(&sb, "untolerated taint %s%s%s:%s", x->key, *x->value ? "=" : "", x->value, x->effect);
+        if (x->detail) strbuf_addf(&sb, " (near miss: %s)", x->detail);
         break;
     case NR_NODE_SELECTOR_MISMATCH: case NR_NODE_AFFINITY_MISMATCH:
         strbuf_adds(&sb, x->detail ? x->detail : node_reason_code_name(x->code));
@@ -183,7 +202,8 @@ char *node_reason_describe(const NodeReason *x)
             strbuf_adds(&sb, " (held by ");
             for (size_t i = 0; i < x->nholders && i < MAX_NAMES; i++) {
                 fmt_amount(x->resource, x->holders[i].milli, a, sizeof a);
-                strbuf_addf(&sb, "%s%s/%s %s", i ? ", " : "", x->holders[i].pod->ns, x->holders[i].pod->name, a);
+                strbuf_addf(&sb, "%s%s/%s %s%s", i ? ", " : "", x->holders[i].pod->ns, x->holders[i].pod->name, a,
+                            x->holders[i].nominated ? " nominated" : "");
             }
             if (x->nholders > MAX_NAMES) strbuf_addf(&sb, " +%zu more", x->nholders - MAX_NAMES);
             strbuf_addch(&sb, ')');

@@ -47,17 +47,34 @@ void fix_info_release(FixInfo *f)
     memset(f, 0, sizeof *f);
 }
 
+/* Pods of a training workload (a batch Job, or a training operator's job): their GPUs work as
+ * one, so splitting them is a change to the program, not to the pod spec */
+bool owner_is_training(const char *kind)
+{
+    static const char *const kinds[] = { "Job", "JobSet", "PyTorchJob", "TFJob", "MPIJob", "XGBoostJob",
+                                         "PaddleJob", "JAXJob", "MXJob", "TrainJob", "RayJob", NULL };
+    for (size_t i = 0; kind && kinds[i]; i++) if (str_eq(kind, kinds[i])) return true;
+    return false;
+}
+
+/* Fixes in the order a user of the workload would try them: by effort (no change, change the
+ * pod, end pods, change the cluster), stable; for a training workload the split into smaller
+ * pods comes after moving it and waiting for pods to end (it rewrites the job, not the spec). */
 void fixes_flush(Ctx *x)
 {
     Explanation *e = x->e;
     e->fix_info = x->nfixes ? xcalloc(x->nfixes, sizeof *e->fix_info) : NULL;
     size_t k = 0;
-    for (int eff = EFFORT_NONE; eff <= EFFORT_CLUSTER; eff++)      /* stable by effort */
+    bool train = owner_is_training(x->p->owner_kind);
+    for (int slot = 0; slot <= 2 * EFFORT_CLUSTER + 1; slot++)      /* stable by effort */
         for (size_t i = 0; i < x->nfixes; i++) {
-            if ((int)x->fixes[i].info.effort != eff) continue;
-            strvec_push(&e->fixes, x->fixes[i].text);
-            e->fix_info[k++] = x->fixes[i].info;
-            free(x->fixes[i].text);
+            const FixItem *f = &x->fixes[i];
+            bool late = train && f->split;
+            int at = 2 * (late ? EFFORT_END_PODS : (int)f->info.effort) + (late ? 1 : 0);
+            if (at != slot) continue;
+            strvec_push(&e->fixes, f->text);
+            e->fix_info[k++] = f->info;
+            free(f->text);
         }
     free(x->fixes);
     x->fixes = NULL;
@@ -427,7 +444,7 @@ static void fixes_node_side(Ctx *x, NodeClass cls)
         const NodeFacts *f = &x->ix->nodes[i];
         const Node *n = r->node;
         FixInfo *fi = NULL;
-        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
+        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(x->c, n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
             const NodeReason *nd = find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
             fi = fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
                          "plugin runs there, the pod fits it.  Check it:\n  kubectl get pods -A -o wide --field-selector "
@@ -504,6 +521,7 @@ void fixes_for_verdict(Ctx *x)
     case V_RESOURCE_NAME: fixes_resource_name(x, false); break;
     default: break;
     }
+    explain_platform_fixes(x);         /* explain_platform.c: GKE's own way to ask for MIG */
     /* every node-side change that makes a node of E take the pod (verdict aside) */
     if (x->e->verdict != V_GATED && x->e->verdict != V_QUOTA)
         for (int cls = CL_NO_PLUGIN; cls <= CL_CORDONED; cls++) fixes_node_side(x, (NodeClass)cls);

@@ -105,8 +105,10 @@ void fixes_busy(Ctx *x)
                 free(rl.ended);
             }
             strvec_clear(&names);
-            /* the first nodes (cluster order) preemption frees, as many as the other kinds */
-            if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
+            /* the first nodes (cluster order) preemption frees, as many as the other kinds; a pod
+             * nominated to a node has its preemption under way (explain.c says so, once) */
+            if (x->p->nominated_node) preempt = true;
+            else if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
             continue;
         }
         /* the GPUs are free here; lower another request if that makes it fit */

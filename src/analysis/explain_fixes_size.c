@@ -202,7 +202,11 @@ void fix_split(Ctx *x, const char *lead)
         if (!n) continue;
         FixInfo *fi = fix_add(x, EFFORT_POD, "%ssplit the work into pods of at most %lld %s each: such a pod fits node %s now",
                               lead, (long long)k, x->gpu, n->name);
-        if (fi) { fi->fits_on = xstrdup(n->name); rlist_set(&fi->requests, x->gpu, k * 1000); }
+        if (fi) {
+            fi->fits_on = xstrdup(n->name);
+            rlist_set(&fi->requests, x->gpu, k * 1000);
+            x->fixes[x->nfixes - 1].split = true;   /* fix_add appended it */
+        }
         return;
     }
 }

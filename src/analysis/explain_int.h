@@ -13,6 +13,7 @@
 #define KGPU_EXPLAIN_INT_H
 #include "analysis/explain.h"
 #include "model/mig_tables.h"
+#include "model/mig_capability.h"
 
 #define MAX_NAMES 6            /* node / pod names listed in one line before "+N more" */
 
@@ -23,6 +24,7 @@ typedef struct {
     const Node *node;
     IdxVec bound, nominated;   /* indices into Cluster.pods: bound to / nominated to the node */
     int physical;              /* physical GPUs; -1 when they cannot be counted, 0 none */
+    MigCapability migcap;      /* can its GPUs hold MIG devices, and from which signal */
     const MigGpuModel *mig;    /* the GPU model's MIG table when the product supports MIG */
     int64_t gpu_mem_mib;       /* memory of one physical GPU, 0 unknown */
 } NodeFacts;
@@ -41,6 +43,7 @@ struct ExplainIndex {
     IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
     ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
     size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
+    int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
@@ -68,7 +71,11 @@ typedef struct {
     NodeClass cls;
 } NodeFlags;
 
-typedef struct { FixInfo info; char *text; } FixItem;
+typedef struct {
+    FixInfo info; char *text;
+    bool split;                /* "split the work into smaller pods": for a training workload
+                                  listed after moving and waiting (fixes_flush) */
+} FixItem;
 
 typedef struct {
     const Cluster *c;
@@ -95,7 +102,9 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
 NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
 bool node_could_hold(const NodeFacts *f, const Pod *p);
 bool node_mig_invalid(const Node *n);
-bool node_plugin_would_offer(const Node *n, const char *res);
+/* would the node's device plugin, as configured for the node (GFD labels, its device-plugin
+ * config, its MIG strategy and capability), advertise res once it runs? */
+bool node_plugin_would_offer(const Cluster *c, const Node *n, const char *res);
 bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
 /* the MIG profile of a resource or product suffix, as compute slices and memory GB; false
  * when the name is not "<N>g.<M>gb[...]" */
@@ -106,6 +115,16 @@ const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char
 
 /* explain_verdict.c */
 void decide_verdict(Ctx *x);
+/* explain_health.c: a node short of the request only by unhealthy GPUs named in the reason */
+void explain_health_note(Ctx *x);
+/* explain_platform.c: fixes in a managed platform's terms (GKE MIG partitions), re-checked */
+void explain_platform_fixes(Ctx *x);
+/* a resource HAMi's scheduler extender takes from kube-scheduler (ignoredByScheduler: its memory,
+ * cores, memory-percentage and priority names) in a cluster with HAMi nodes: not a node filter */
+bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
+bool explain_hami_resource(const char *res);   /* one of those names */
+/* a HAMi pod: the verdict from HAMi's own fit per GPU (memory, cores, vGPU slots) */
+void explain_hami_verdict(Ctx *x);
 
 /* explain_fixes.c */
 /* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
@@ -113,6 +132,7 @@ void decide_verdict(Ctx *x);
 FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void fix_info_release(FixInfo *f);
 void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
+bool owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
 void fixes_for_verdict(Ctx *x);
 /* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);

@@ -65,6 +65,7 @@ char *intent_key(const Pod *p)
     for (size_t i = 0; i < p->scheduling_gates.n; i++) add_field(&sb, p->scheduling_gates.v[i]);
     strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
     add_field(&sb, p->preemption_policy);
+    strbuf_addf(&sb, "o%d\x1f", owner_is_training(p->owner_kind));   /* the fixes' order (fixes_flush) */
     return strbuf_detach(&sb);
 }
 

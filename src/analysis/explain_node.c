@@ -17,15 +17,19 @@ bool node_mig_invalid(const Node *n)
     return n->gpu.product && strstr(n->gpu.product, "-MIG-INVALID") != NULL;
 }
 
-/* The GPU resource names the NVIDIA device plugin would advertise on n once it runs, judged
- * from GFD's labels: a -MIG-INVALID node advertises nothing; the mixed strategy advertises
- * nvidia.com/mig-<profile> for each mig-<profile>.count label; otherwise nvidia.com/gpu, or
- * nvidia.com/gpu.shared where the node's sharing is labelled but the product carries no
- * -SHARED suffix (renameByDefault).  A name the labels cannot settle counts as offered. */
-bool node_plugin_would_offer(const Node *n, const char *res)
+/* The GPU resource names the NVIDIA device plugin would advertise on n once it runs, as it is
+ * configured for n: a -MIG-INVALID node advertises nothing; a GPU without MIG (MIG capability
+ * no: mig_capability.h) no nvidia.com/mig-*; the mixed strategy advertises
+ * nvidia.com/mig-<profile> for each mig-<profile>.count label and no nvidia.com/gpu for them;
+ * otherwise nvidia.com/gpu, or nvidia.com/gpu.shared where the node's sharing is renamed
+ * (renameByDefault): read from GFD's sharing labels (a -SHARED product suffix means not
+ * renamed), else from the device-plugin config the node runs (cluster_sharing_config).  A
+ * name the signals cannot settle counts as offered. */
+bool node_plugin_would_offer(const Cluster *c, const Node *n, const char *res)
 {
     if (node_mig_invalid(n)) return false;
     if (resource_is_mig(res)) {
+        if (node_mig_capability(n).capable == MIG_CAP_NO) return false;
         if (n->gpu.mig_strategy != MIG_MIXED || !n->gpu.nmig) return n->gpu.mig_strategy == MIG_MIXED;
         const char *prof = res + strlen("nvidia.com/mig-");
         for (size_t i = 0; i < n->gpu.nmig; i++)
@@ -33,10 +37,15 @@ bool node_plugin_would_offer(const Node *n, const char *res)
         return false;
     }
     if (n->gpu.mig_strategy == MIG_MIXED && n->gpu.nmig) return false;
-    bool shared_label = n->gpu.sharing != SHARING_NONE;
-    bool suffix = n->gpu.product && strstr(n->gpu.product, "-SHARED") != NULL;
-    if (str_eq(res, "nvidia.com/gpu.shared")) return shared_label && !suffix;
-    if (str_eq(res, "nvidia.com/gpu")) return !(shared_label && !suffix && n->gpu.has_sharing_labels);
+    bool known = n->gpu.has_sharing_labels || n->gpu.sharing != SHARING_NONE;
+    bool renamed = n->gpu.sharing != SHARING_NONE && !(n->gpu.product && strstr(n->gpu.product, "-SHARED"));
+    SharingConfig cfg;
+    if (!known && c && cluster_sharing_config(c, n, &cfg)) {
+        known = true;
+        renamed = cfg.strategy != SHARING_NONE && cfg.renamed;
+    }
+    if (str_eq(res, "nvidia.com/gpu.shared")) return renamed;
+    if (str_eq(res, "nvidia.com/gpu")) return !(known && renamed);
     return true;
 }
 
@@ -113,8 +122,9 @@ ExplainIndex *explain_index_new(const Cluster *c)
         f->node = n;
         f->physical = node_physical_gpus(n);
         if (f->physical <= 0) f->physical = node_is_gpu_node(n) ? -1 : 0;
-        f->mig = n->gpu.base_product ? mig_model_for_product(n->gpu.base_product) : NULL;
-        if (!f->mig && n->gpu.product) f->mig = mig_model_for_product(n->gpu.product);
+        f->migcap = node_mig_capability(n);
+        f->mig = f->migcap.capable == MIG_CAP_NO ? NULL : f->migcap.model;   /* mig.capable=false: no MIG
+                                                                                 fixes there */
         f->gpu_mem_mib = label_mib(n);
         if (!f->gpu_mem_mib && f->mig) f->gpu_mem_mib = f->mig->memory_mib;
     }
@@ -209,16 +219,27 @@ static int cmp_hold(const void *a, const void *b)
     return c ? c : strcmp(x->pod->name, y->pod->name);
 }
 
-static void add_holders(const ExplainIndex *ix, const Node *n, const char *res, const Relief *rl, NodeReason *x)
+static void add_holders(const ExplainIndex *ix, const Node *n, const Pod *p, const char *res, const Relief *rl,
+                        NodeReason *x)
 {
     const NodeFacts *f = node_facts(ix, n);
+    /* pods nominated to the node with at least p's priority hold their request too (the
+     * scheduler reserves it for them): named with the bound ones */
+    for (size_t k = 0; k < f->nominated.n; k++) {
+        const Pod *q = &ix->c->pods[f->nominated.v[k]];
+        if (!pod_is_nominated_competitor(q, p, n) || relief_ended(rl, q)) continue;
+        int64_t m = rlist_get(&q->requests, res);
+        if (m <= 0) continue;
+        x->holders = xrealloc(x->holders, (x->nholders + 1) * sizeof *x->holders);
+        x->holders[x->nholders++] = (PodHold){ q, m, true };
+    }
     for (size_t k = 0; k < f->bound.n; k++) {
         const Pod *q = &ix->c->pods[f->bound.v[k]];
         if (!pod_holds_resources(q) || relief_ended(rl, q)) continue;
         int64_t m = rlist_get(&q->requests, res);
         if (m <= 0) continue;
         x->holders = xrealloc(x->holders, (x->nholders + 1) * sizeof *x->holders);
-        x->holders[x->nholders++] = (PodHold){ q, m };
+        x->holders[x->nholders++] = (PodHold){ q, m, false };
     }
     if (x->nholders > 1) qsort(x->holders, x->nholders, sizeof *x->holders, cmp_hold);
 }
@@ -227,8 +248,14 @@ static char *no_plugin_detail(const Node *n)
 {
     const char *state = n->gpu.mig_config_state, *dp = kv_get(&n->labels, "nvidia.com/gpu.deploy.device-plugin");
     Strbuf sb = STRBUF_INIT;
-    if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
-    else strbuf_adds(&sb, "nvidia.com/gpu.present=true");
+    if (n->gpu.product && n->gpu.product_label)      /* named by a cloud's label (cloud_gpus.h) */
+        strbuf_addf(&sb, "label %s=%s: %s", n->gpu.product_label,
+                    kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?",
+                    n->gpu.product);
+    else if (n->gpu.product) strbuf_addf(&sb, "GFD labels: %d x %s", n->gpu.count, n->gpu.product);
+    else strbuf_addf(&sb, "%s=%s", n->gpu.present_label ? n->gpu.present_label : "nvidia.com/gpu.present",
+                     n->gpu.present_label && kv_get(&n->labels, n->gpu.present_label)
+                     ? kv_get(&n->labels, n->gpu.present_label) : "true");
     if (state && !str_eq(state, "success"))
         strbuf_addf(&sb, "; MIG reconfiguration %s (nvidia.com/mig.config=%s)", state,
                     n->gpu.mig_config ? n->gpu.mig_config : "?");
@@ -238,6 +265,41 @@ static char *no_plugin_detail(const Node *n)
     return strbuf_detach(&sb);
 }
 
+
+static void toleration_text(const Toleration *t, Strbuf *sb)
+{
+    bool exists = str_eq(t->op, "Exists");
+    strbuf_addf(sb, "%s%s%s%s%s", t->key ? t->key : "*", !exists && t->value && *t->value ? "=" : "",
+                !exists && t->value ? t->value : "", t->effect && *t->effect ? ":" : "",
+                t->effect && *t->effect ? t->effect : "");
+}
+
+/* The pod's toleration that misses taint t by one field (same key and value, another effect;
+ * same key and effect, another value; same value and effect, another key), and how: "toleration
+ * dedicated=train:NoSchedule has value train, the taint training".  NULL when none is that close. */
+static char *taint_near_miss(const Pod *p, const Taint *t)
+{
+    const char *tv = t->value ? t->value : "";
+    for (size_t i = 0; i < p->ntolerations; i++) {
+        const Toleration *o = &p->tolerations[i];
+        if (!o->key) continue;                         /* tolerates every key: not a near miss */
+        bool exists = str_eq(o->op, "Exists");
+        bool key_ok = str_eq(o->key, t->key);
+        bool value_ok = exists || str_eq(o->value ? o->value : "", tv);
+        bool effect_ok = !o->effect || !*o->effect || str_eq(o->effect, t->effect);
+        const char *what = NULL, *have = NULL, *want = NULL;
+        if (key_ok && value_ok && !effect_ok) { what = "effect"; have = o->effect; want = t->effect; }
+        else if (key_ok && !value_ok && effect_ok) { what = "value"; have = o->value ? o->value : ""; want = tv; }
+        else if (!key_ok && !exists && *tv && value_ok && effect_ok) { what = "key"; have = o->key; want = t->key; }
+        if (!what) continue;
+        Strbuf sb = STRBUF_INIT;
+        strbuf_adds(&sb, "toleration ");
+        toleration_text(o, &sb);
+        strbuf_addf(&sb, " has %s %s%s%s, the taint %s", what, *have ? "" : "\"", have, *have ? "" : "\"", want);
+        return strbuf_detach(&sb);
+    }
+    return NULL;
+}
 
 void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl, NodeResult *out)
 {
@@ -261,6 +323,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
         x->key = xstrdup(t->key);
         x->value = xstrdup(t->value ? t->value : "");
         x->effect = xstrdup(t->effect);
+        x->detail = taint_near_miss(p, t);
     }
     /* labels are kept for GPU nodes only (cluster.h): other nodes cannot be judged on them */
     if (node_is_gpu_node(n) || n->labels.n) {
@@ -288,7 +351,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (re->milli <= 0) continue;
+        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_platform.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
         if (resource_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
@@ -321,7 +384,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
             NodeReason *x = add_reason(out, NR_INSUFFICIENT);
             x->resource = xstrdup(re->name);
             x->requested = re->milli; x->allocatable = alloc; x->free = free_;
-            add_holders(ix, n, re->name, rl, x);
+            add_holders(ix, n, p, re->name, rl, x);
         }
     }
 }
@@ -376,37 +439,50 @@ bool mig_profile_size(const char *profile, int *compute, int *mem_gb)
 
 /* MIG devices of at least `profile`'s size one GPU of this node can hold: the plain profile
  * of the node's model with the fewest compute slices at least as large (compute and memory),
- * and its instances per GPU; a GPU without MIG holds one such workload when its memory is at
- * least the profile's.  -1 when the node's GPUs are unknown. */
+ * and its instances per GPU.  0 when the GPUs cannot hold MIG devices (mig_capability.h: never
+ * judged from memory size), -1 when that or the model is unknown. */
 static int mig_per_gpu(const NodeFacts *f, const char *profile)
 {
     int c, m;
     if (!mig_profile_size(profile, &c, &m)) return -1;
-    if (f->mig) {
-        const MigProfile *best = NULL;
-        for (size_t i = 0; i < f->mig->nprofiles; i++) {
-            const MigProfile *q = &f->mig->profiles[i];
-            int qc, qm;
-            if (q->variant || !mig_profile_size(q->name, &qc, &qm) || qc < c || qm < m) continue;
-            if (!best || q->compute < best->compute || (q->compute == best->compute && q->memory_mib < best->memory_mib))
-                best = q;
-        }
-        return best ? best->max_instances : 0;
+    if (f->migcap.capable == MIG_CAP_NO) return 0;
+    if (!f->mig) return -1;
+    const MigProfile *best = NULL;
+    for (size_t i = 0; i < f->mig->nprofiles; i++) {
+        const MigProfile *q = &f->mig->profiles[i];
+        int qc, qm;
+        if (q->variant || !mig_profile_size(q->name, &qc, &qm) || qc < c || qm < m) continue;
+        if (!best || q->compute < best->compute || (q->compute == best->compute && q->memory_mib < best->memory_mib))
+            best = q;
     }
-    if (f->gpu_mem_mib > 0) return f->gpu_mem_mib >= (int64_t)m * 1000 ? 1 : 0;
-    return -1;
+    return best ? best->max_instances : 0;
+}
+
+/* nvidia.com/gpu units a node offers per physical GPU: a MIG single-strategy node advertises
+ * each MIG device as one nvidia.com/gpu (k8s-device-plugin internal/rm: the single strategy
+ * names MIG devices nvidia.com/gpu), so its GPUs hold as many as the profile fits per GPU;
+ * 1 elsewhere (time-sliced and MPS replicas are no GPUs) */
+static int gpu_units_per_physical(const NodeFacts *f)
+{
+    const Node *n = f->node;
+    if (n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) return 1;
+    int per = mig_profile_per_gpu(f->mig, n->gpu.mig_single_profile);
+    return per > 0 ? per : 1;
 }
 
 /* Could the node ever hold the pod's request, with every pod ended and the GPUs configured
- * for it?  GPU resources count physical GPUs (a time-sliced or MPS replica is no GPU: N
- * replicas may sit on one card), MIG resources count the devices of at least that size its
- * GPUs can hold; other resources compare with allocatable. */
+ * for it?  GPU resources count what the node advertises per its strategy: physical GPUs (a
+ * time-sliced or MPS replica is no GPU: N replicas may sit on one card), and on a MIG
+ * single-strategy node the MIG devices its GPUs hold (each nvidia.com/gpu is one); MIG
+ * resources count the devices of at least that size its GPUs can hold (none on GPUs without
+ * MIG); other resources compare with allocatable. */
 bool node_could_hold(const NodeFacts *f, const Pod *p)
 {
     const Node *n = f->node;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
+        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_platform.c */
         int64_t want = milli_units(re->milli);
         if (!resource_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;
@@ -417,7 +493,7 @@ bool node_could_hold(const NodeFacts *f, const Pod *p)
         if (resource_is_mig(re->name)) {
             int per = mig_per_gpu(f, re->name);
             if (per >= 0 && (int64_t)per * f->physical < want) return false;
-        } else if (want > f->physical) {
+        } else if (want > (int64_t)f->physical * (str_eq(re->name, "nvidia.com/gpu") ? gpu_units_per_physical(f) : 1)) {
             return false;
         }
     }
@@ -445,7 +521,14 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
             break;
         case NR_NOT_READY: not_ready = true; break;
         case NR_UNSCHEDULABLE: cordoned = true; break;
-        case NR_NO_DEVICE_PLUGIN: no_plugin = true; break;
+        case NR_NO_DEVICE_PLUGIN:
+            /* the verdict's one rule (explain_verdict.c): a node missing its device plugin is
+             * NoDevicePlugin only where the plugin, as configured for the node, would advertise
+             * the name asked for; where it would advertise only other names, the request is
+             * offered under another name there (ResourceName) */
+            if (node_plugin_would_offer(ix->c, r->node, x->resource)) no_plugin = true;
+            else other_name = true;
+            break;
         case NR_RESOURCE_NOT_ADVERTISED: other_name = true; break;
         case NR_EXCEEDS_NODE_CAPACITY: too_small = true; break;
         default: break;
@@ -487,6 +570,13 @@ bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent
         if (shared && units > 1) return false;
         if (resource_is_mig(re->name) && units > 1) return false;
         if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
+            /* the pod as it is, on a node its own selector or affinity chose: its nvidia.com/gpu
+             * are this node's MIG devices by its own choice (the verdict counts them so:
+             * node_could_hold).  A pod that chose no nodes is not sent to slices by a fix. */
+            if (asked && str_eq(asked, re->name) && rlist_get(&intent->requests, re->name) == re->milli &&
+                (intent->node_selector.n || intent->naffinity_terms) &&
+                node_selector_matches(intent, n, NULL) && node_affinity_matches(intent, n, NULL))
+                continue;
             int c, m, ac, am;
             if (units > 1 || !mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
             if (asked && resource_is_mig(asked)) {

@@ -195,8 +195,8 @@ void reconcile_scheduler(const Cluster *c, Explanation *e)
         strvec_pushf(&e->notes, "the scheduler also reports \"%s\" (not a GPU filter; not recomputed)", other_text.v[i]);
     strvec_clear(&other_text);
     if (m->postfilter_other) strvec_pushf(&e->notes, "scheduler PostFilter: %s", m->postfilter_other);
-    if (m->has_preemption && m->preemption.nreasons == 0 && m->preemption_text)
-        strvec_pushf(&e->notes, "preemption: %s", m->preemption_text);
+    /* the preemption part ("not eligible due to preemptionPolicy=Never") is the scheduler's
+     * message itself (and JSON scheduler.preemption): not repeated as a note */
 
     if (unknown_labels && !m->lists_all_reasons) {
         Tally *aff = tally(&t, "NodeAffinity");

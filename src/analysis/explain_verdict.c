@@ -1,6 +1,19 @@
 /* explain_verdict.c — the verdict as a table of stages, each a small function that either
  * decides (sets verdict and summary) or passes.  The order is the one written in explain.h,
  * product.md and the man page; explain_fixes.c adds the fixes for the verdict reached.
+ *
+ * The precedence among the nodes that admit the pod, as ONE rule (man page VERDICTS):
+ *   E = the nodes the pod's own constraints admit that could ever hold the request, counted
+ *   as each node advertises it per its strategy (physical GPUs; MIG devices on a MIG single
+ *   node; MIG profiles only where MIG capability is yes).  Each node of E is classed by its
+ *   most severe blocker — NotReady > cordoned > NoDevicePlugin > ResourceName > allocatable
+ *   too small > busy > fits — where a node without a running device plugin is NoDevicePlugin
+ *   only when its plugin, as configured for that node (GFD sharing labels or its device-plugin
+ *   config, MIG strategy, MIG capability), would advertise the requested name, and otherwise
+ *   ResourceName (the request is, or would be, offered there only under another name).  The
+ *   verdict is the first class present in the order fits, busy, NoDevicePlugin, ResourceName,
+ *   TooLarge, NotReady, Unschedulable (node_flags in explain_node.c classes; the stages below
+ *   test the classes in that order).
  */
 #include "explain_int.h"
 #include <stdio.h>
@@ -121,9 +134,21 @@ static bool stage_intent(Ctx *x)
                 free(t);
             }
         }
-        char *tl = names_line(&taints);
+        /* a toleration that misses a taint by one field is the likeliest cause: named */
+        Strvec near = STRVEC_INIT;
+        for (size_t i = 0; i < e->nnodes; i++) {
+            if (!x->flags[i].could_hold || !x->flags[i].sel_ok) continue;
+            for (size_t k = 0; k < e->nodes[i].nreasons; k++) {
+                const NodeReason *r = &e->nodes[i].reasons[k];
+                if (r->code == NR_UNTOLERATED_TAINT && r->detail && !strvec_contains(&near, r->detail))
+                    strvec_push(&near, r->detail);
+            }
+        }
+        char *tl = names_line(&taints), *nl = names_line(&near);
         e->summary = xasprintf("untolerated taint %s on every node that matches the pod's selector and could hold "
-                               "it (%s)", tl, names);
+                               "it (%s)%s%s", tl, names, near.n ? "; near miss: " : "", nl);
+        free(nl);
+        strvec_clear(&near);
         free(tl);
         strvec_clear(&taints);
     }
@@ -243,11 +268,29 @@ static bool stage_resource_name(Ctx *x)
         for (size_t k = 0; r && k < r->advertised.n; k++)
             if (!strvec_contains(&alts, r->advertised.v[k])) strvec_push(&alts, r->advertised.v[k]);
     }
-    char *l = names_line(&v), *al = names_line(&alts);
+    /* nodes of the class that offer nothing yet: their device plugin, as configured, would
+     * offer only other names */
+    Strvec offering = STRVEC_INIT, unplugged = STRVEC_INIT, invalid = STRVEC_INIT;
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        if (!in_e(x, i) || x->flags[i].cls != CL_RESOURCE_NAME) continue;
+        const Node *n = x->e->nodes[i].node;
+        strvec_push(find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL) ? &offering :
+                    node_mig_invalid(n) ? &invalid : &unplugged, n->name);
+    }
+    char *l = names_line(&offering), *al = names_line(&alts), *ul = names_line(&unplugged), *il = names_line(&invalid);
     x->e->verdict = V_RESOURCE_NAME;
-    x->e->summary = xasprintf("no node the pod admits offers %s; %s offer%s %s", x->gpu, l, v.n == 1 ? "s" : "", al);
-    free(l); free(al);
-    strvec_clear(&v); strvec_clear(&alts);
+    Strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "no node the pod admits offers %s", x->gpu);
+    if (offering.n) strbuf_addf(&sb, "; %s offer%s %s", l, offering.n == 1 ? "s" : "", al);
+    if (unplugged.n)
+        strbuf_addf(&sb, "; %s run%s no device plugin, which as configured there would not offer %s either", ul,
+                    unplugged.n == 1 ? "s" : "", x->gpu);
+    if (invalid.n)
+        strbuf_addf(&sb, "; %s advertise%s nothing until a valid MIG layout is applied (GFD product -MIG-INVALID)", il,
+                    invalid.n == 1 ? "s" : "");
+    x->e->summary = strbuf_detach(&sb);
+    free(l); free(al); free(ul); free(il);
+    strvec_clear(&v); strvec_clear(&alts); strvec_clear(&offering); strvec_clear(&unplugged); strvec_clear(&invalid);
     return true;
 }
 
@@ -321,11 +364,45 @@ static void note_other_classes(Ctx *x)
     }
 }
 
+/* a whole-GPU request and MIG single nodes among those that admit the pod: what it gets there */
+static void note_mig_single(Ctx *x)
+{
+    if (!str_eq(x->gpu, "nvidia.com/gpu") || x->gpu_req <= 0) return;
+    for (size_t i = 0; i < x->e->nnodes; i++) {
+        const Node *n = x->e->nodes[i].node;
+        if (!in_e(x, i) || n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) continue;
+        long long k = (long long)milli_units(x->gpu_req);
+        strvec_pushf(&x->e->notes, "node %s runs MIG with the single strategy: each nvidia.com/gpu there is one %s MIG "
+                     "device, so the pod gets %lld such device%s there, not %lld whole GPU%s", n->name,
+                     n->gpu.mig_single_profile, k, k == 1 ? "" : "s", k, k == 1 ? "" : "s");
+        return;                                /* once: the first such node */
+    }
+}
+
+/* a MIG request and nodes whose MIG capability no signal gives (mig_capability.h): they were
+ * not called too small, and the explanation says why */
+static void note_mig_unknown(Ctx *x)
+{
+    if (!resource_is_mig(x->gpu)) return;
+    Strvec names = STRVEC_INIT;
+    for (size_t i = 0; i < x->e->nnodes; i++)
+        if (x->flags[i].could_hold && x->e->nodes[i].nreasons && node_is_gpu_node(x->e->nodes[i].node) &&
+            x->ix->nodes[i].migcap.capable == MIG_CAP_UNKNOWN)
+            strvec_push(&names, x->e->nodes[i].node->name);
+    if (names.n) {
+        char *l = names_line(&names);
+        strvec_pushf(&x->e->notes, "whether the GPUs of %s can hold MIG devices is unknown (no nvidia.com/mig.capable "
+                     "label, no MIG devices, no GPU model named): counted as possible", l);
+        free(l);
+    }
+    strvec_clear(&names);
+}
+
 void decide_verdict(Ctx *x)
 {
     for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
         if (!stages[i](x)) continue;
-        if (x->e->verdict != V_GATED && x->c->nnodes) note_other_classes(x);
+        if (x->e->verdict != V_GATED && x->c->nnodes) { note_other_classes(x); note_mig_single(x); note_mig_unknown(x); }
         return;
     }
     x->e->verdict = V_UNKNOWN;                 /* not reached: an E with nodes has a class */

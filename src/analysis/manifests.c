@@ -127,15 +127,18 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
         if (*rc == 0 && whole_used) *rc = add_text(data, g->device_plugin_whole_config, manifests_device_plugin_file(g, false), o);
     }
     if (*rc || !data->child) { cJSON_Delete(data); return NULL; }
+    for (cJSON *k = data->child; k; k = k->next) strvec_push(&out->dp_added, k->string);
     /* the configs of the map in use now stay: nodes labelled with them, and the default */
     const PlanCurrent *cur = o->cur;
     if (cur && cur->dp_map) {
         const ConfigMap *cm = cur->dp_configmap;
         if (!cm || cm->truncated) {
             free(out->blocked);
-            out->blocked = xasprintf("the ClusterPolicy's device-plugin ConfigMap %s/%s could not be read%s: its "
+            out->blocked = xasprintf("the %s ConfigMap %s/%s could not be read%s: its "
                                      "configs cannot be carried over, and nodes using them would crash-loop",
-                                     cur->operator_ns, cur->dp_map, cm ? " whole (too large)" : "");
+                                     o->dp_map_name ? "device plugin's" : "ClusterPolicy's device-plugin",
+                                     o->dp_map_ns ? o->dp_map_ns : cur->operator_ns, cur->dp_map,
+                                     cm ? " whole (too large)" : "");
         }
         for (size_t i = 0; cm && i < cm->data.n; i++) {
             if (cJSON_GetObjectItemCaseSensitive(data, cm->data.items[i].key)) continue;
@@ -144,8 +147,9 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
         }
     }
     if (cur && cur->dp_default && !cJSON_GetObjectItemCaseSensitive(data, cur->dp_default))
-        strvec_pushf(&out->warnings, "the ClusterPolicy's devicePlugin.config.default \"%s\" is in no ConfigMap: "
-                     "unlabelled nodes' device plugins will not start", cur->dp_default);
+        strvec_pushf(&out->warnings, "%s \"%s\" is in no ConfigMap: unlabelled nodes' device plugins will not start",
+                     o->dp_map_name ? "the device plugin's DEFAULT_CONFIG" : "the ClusterPolicy's devicePlugin.config.default",
+                     cur->dp_default);
     for (size_t i = 0; c && !out->blocked && i < c->nnodes; i++) {   /* unread map: not knowable */
         const Node *n = &c->nodes[i];
         const char *v = label_after(r, n, "nvidia.com/device-plugin.config", false);
@@ -158,17 +162,75 @@ static cJSON *device_plugin_configmap(const PlanResult *r, const Cluster *c, con
                          n->name, kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy") &&
                          str_eq(kv_get(&n->labels, "nvidia.com/gpu.sharing-strategy"), "mps") ? "MPS" : "time-slicing",
                          n->gpu.replicas);
-        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map)) {
+        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map) && o->labels_unread) {
             /* no map was in use: the operator ran no config-manager and the label did nothing;
              * once the ClusterPolicy names a map it would select a config that does not exist */
             strvec_push(&out->unlabel_nodes, n->name);
             strvec_push(&out->unlabel_values, v);
-        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v))
+        } else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v) && !(cur && cur->dp_map))
+            /* nothing shows whether the label is read: it stays (removing it would make a
+             * config-manager fall back to its default) */
+            strvec_pushf(&out->warnings, "%s is labelled nvidia.com/device-plugin.config=%s, which the emitted "
+                         "ConfigMap does not hold; the label is kept (whether anything reads it is unknown)",
+                         n->name, v);
+        else if (v && *v && !cJSON_GetObjectItemCaseSensitive(data, v))
             strvec_pushf(&out->warnings, "%s is labelled nvidia.com/device-plugin.config=%s, which no ConfigMap "
                          "holds: its device plugin will exit (\"specified config %s does not exist\"); relabel it",
                          n->name, v, v);
     }
-    cJSON *d = object("v1", "ConfigMap", metadata(o, MANIFESTS_DEVICE_PLUGIN_CONFIGMAP, ns));
+    const char *name = o->dp_map_name ? o->dp_map_name : MANIFESTS_DEVICE_PLUGIN_CONFIGMAP;
+    if (o->dp_map_ns) ns = o->dp_map_ns;
+    out->dp_name = xstrdup(name);
+    out->dp_ns = xstrdup(ns);
+    cJSON *d = object("v1", "ConfigMap", metadata(o, name, ns));
+    cJSON_AddItemToObject(d, "data", data);
+    return d;
+}
+
+/* A plugin without config-manager reads one file for every node (CONFIG_FILE): the map it
+ * mounts keeps its other keys and the one sharing group's config replaces that key.  Blocked
+ * when the plan needs different configs on different nodes. */
+static cJSON *single_file_configmap(const PlanResult *r, const ManifestOptions *o, Manifests *out, int *rc)
+{
+    *rc = 0;
+    const PlanGroup *one = NULL;
+    size_t changed = 0;
+    for (size_t i = 0; i < r->ngroups; i++)
+        if (r->groups[i].strategy != PLAN_NONE) { one = &r->groups[i]; changed++; }
+    if (!changed) return NULL;
+    const char *why = NULL;
+    if (changed > 1 || r->ngroups > 1) why = "the plan gives different GPU products different configs";
+    else if (one->strategy == PLAN_MIG) why = "MIG needs the mixed strategy per node";
+    else {
+        /* nodes kept whole get the shared config too: only where no whole-GPU pod stays */
+        for (size_t j = 0; j < one->nplan_nodes && !why; j++)
+            if (!one->plan_nodes[j].shared && one->plan_nodes[j].whole_used)
+                why = "whole-GPU pods stay on some of its nodes";
+    }
+    if (why) {
+        free(out->blocked);
+        out->blocked = xasprintf("the device plugin runs without config-manager and reads one config file (%s of "
+                                 "ConfigMap %s/%s) on every node, but %s; install the device plugin with per-node "
+                                 "configs (its Helm chart with config.map or config.name) and plan again",
+                                 o->dp_single_key, o->dp_map_ns, o->dp_map_name, why);
+        return NULL;
+    }
+    cJSON *data = cJSON_CreateObject();
+    const ConfigMap *cm = o->cur ? o->cur->dp_configmap : NULL;
+    for (size_t i = 0; cm && i < cm->data.n; i++) {
+        if (str_eq(cm->data.items[i].key, o->dp_single_key)) continue;
+        cJSON_AddStringToObject(data, cm->data.items[i].key, cm->data.items[i].value);
+        out->carried_dp++;
+    }
+    if (add_text(data, o->dp_single_key, manifests_device_plugin_file(one, true), o) != 0) {
+        cJSON_Delete(data);
+        *rc = -1;
+        return NULL;
+    }
+    strvec_push(&out->dp_added, o->dp_single_key);
+    out->dp_name = xstrdup(o->dp_map_name);
+    out->dp_ns = xstrdup(o->dp_map_ns);
+    cJSON *d = object("v1", "ConfigMap", metadata(o, o->dp_map_name, o->dp_map_ns));
     cJSON_AddItemToObject(d, "data", data);
     return d;
 }
@@ -510,9 +572,17 @@ int manifests_build(const PlanResult *r, const PlanWorkload *w, const Cluster *c
     memset(out, 0, sizeof *out);
     const char *ns = o->operator_namespace && *o->operator_namespace ? o->operator_namespace : "gpu-operator";
     int rc = 0;
-    cJSON *dp = device_plugin_configmap(r, c, o, ns, out, &rc);
+    cJSON *dp = o->no_configs ? NULL
+              : o->dp_single_key && o->dp_map_name && o->dp_map_ns ? single_file_configmap(r, o, out, &rc)
+              : device_plugin_configmap(r, c, o, ns, out, &rc);
     if (rc) { manifests_clear(out); return -1; }
-    cJSON *mp = mig_parted_configmap(r, c, o, ns, out, &rc);
+    if (dp && o->dp_unreadable) {
+        cJSON_Delete(dp);
+        dp = NULL;
+        free(out->blocked);
+        out->blocked = xstrdup(o->dp_unreadable);
+    }
+    cJSON *mp = o->no_configs ? NULL : mig_parted_configmap(r, c, o, ns, out, &rc);
     if (rc) { cJSON_Delete(dp); manifests_clear(out); return -1; }
     out->docs = xcalloc(2, sizeof *out->docs);
     if (dp) { out->docs[out->n++] = dp; out->device_plugin = true; }
@@ -533,5 +603,8 @@ void manifests_clear(Manifests *m)
     strvec_clear(&m->unlabel_nodes);
     strvec_clear(&m->unlabel_values);
     strvec_clear(&m->reconstructed);
+    strvec_clear(&m->dp_added);
+    free(m->dp_name);
+    free(m->dp_ns);
     memset(m, 0, sizeof *m);
 }

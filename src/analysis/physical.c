@@ -1,5 +1,6 @@
 /* physical.c — physical GPUs in use, free and unavailable (physical.h states the rules). */
 #include "analysis/physical.h"
+#include "model/mig_capability.h"
 #include "model/mig_tables.h"
 #include "util/util.h"
 #include <stdlib.h>
@@ -52,10 +53,16 @@ PhysicalUse physical_use_node(const NodeStatus *n)
             unhealthy += bad;
         }
     }
-    u.unavailable = (int)imin(phys, (int)unhealthy);
+    /* GPUs a health signal names (health.h: agent conditions, DCGM XID / ECC) are unavailable
+     * too; the device plugin's shortfall is the same GPUs, so the larger count */
+    u.unavailable = (int)imin(phys, (int)imax((int)unhealthy, node_health_count(&n->health)));
     int healthy = phys - u.unavailable;
     const MigGpuModel *m = mig_model_for_product(n->base_product ? n->base_product : n->product);
     int per_gpu = m ? m->compute_slices : 7;
+    /* single strategy without a product (its profile from mig.config, node.c): the devices per
+     * GPU every MIG table agrees on, one device at a time (3g.40gb: 2 per GPU, not 7/3) */
+    int per_dev = !m && !n->product && n->mig_single_profile ? mig_profile_per_gpu(NULL, n->mig_single_profile) : -1;
+    if (per_dev > 0) { per_gpu = per_dev; mig_slices = mig_devices; }
     int mig_min = (int)((mig_slices + per_gpu - 1) / per_gpu), mig_max = (int)mig_devices;
     int rep_min = replicas ? (R > 0 ? (int)((replicas + R - 1) / R) : 1) : 0, rep_max = (int)replicas;
     u.in_use_min = imin(healthy, (int)whole + mig_min + rep_min);
@@ -87,5 +94,20 @@ PhysicalUse physical_use_total(const GpuStatus *st)
         t.in_use += u.in_use; t.in_use_min += u.in_use_min; t.in_use_max += u.in_use_max;
         t.unavailable += u.unavailable; t.free_ += u.free_;
     }
+    return t;
+}
+
+int physical_idle_node(const NodeStatus *n)
+{
+    if (n->inv->physical < 0) return n->idle_allocated;      /* not in the physical counts */
+    PhysicalUse u = physical_use_node(n);
+    return imin(n->idle_allocated, u.in_use);
+}
+
+int physical_idle_total(const GpuStatus *st)
+{
+    if (!st->has_metrics) return -1;
+    int t = 0;
+    for (size_t i = 0; i < st->ngpu_node_list; i++) t += physical_idle_node(&st->gpu_node_list[i]);
     return t;
 }

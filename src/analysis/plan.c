@@ -395,7 +395,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
                               .wid = gwid[gi], .nwid = gnw[gi],
                               .headroom = o->headroom_pct > 0 ? o->headroom_pct : 0, .o = o,
                               .gnodes = gnodes[gi], .ngnodes = gnn[gi], .mps_block = mps_block,
-                              .packed = packed };
+                              .mig_block = o->mig_block, .packed = packed };
         plan_choose(&ctx[gi], o->choice);
     }
     bool any_mig = false;

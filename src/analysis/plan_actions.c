@@ -12,8 +12,21 @@ const char *plan_action_kind_name(PlanActionKind k)
     case ACT_QUOTA: return "Quota";
     case ACT_CLUSTERPOLICY_PATCH: return "ClusterPolicyPatch";
     case ACT_NODE_LABEL: return "NodeLabel";
+    case ACT_ROLLOUT_RESTART: return "RolloutRestart";
+    case ACT_NODEPOOL: return "NodePoolUpdate";
     }
     return "?";
+}
+
+PlanAction *plan_actions_add(PlanActions *a, PlanActionKind kind, const char *target, const char *detail)
+{
+    a->v = xrealloc(a->v, (a->n + 1) * sizeof *a->v);
+    PlanAction *x = &a->v[a->n++];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->target = xstrdup(target);
+    x->detail = xstrdup(detail);
+    return x;
 }
 
 static PlanAction *push(PlanActions *a, PlanActionKind kind)
@@ -49,7 +62,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         PlanAction *x = push(a, cm ? ACT_CONFIGMAP : ACT_QUOTA);
         x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
         if (!cm) { x->detail = xstrdup(q < m->quotas ? m->quota_info[q].detail : ""); q++; continue; }
-        bool dp = strcmp(meta_name(m->docs[i], "name"), MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
+        bool dp = strcmp(meta_name(m->docs[i], "name"), m->dp_name ? m->dp_name : MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
         const cJSON *data = cJSON_GetObjectItemCaseSensitive(m->docs[i], "data");
         int keys = cJSON_GetArraySize(data);
         if (dp)
@@ -152,7 +165,9 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
 void plan_actions_clear(PlanActions *a)
 {
     if (!a) return;
-    for (size_t i = 0; i < a->n; i++) { free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); }
+    for (size_t i = 0; i < a->n; i++) {
+        free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); free(a->v[i].command);
+    }
     free(a->v);
     strvec_clear(&a->changes);
     memset(a, 0, sizeof *a);

@@ -1,6 +1,7 @@
 /* plan_run.c — one run of `kubectl gpu plan` built from the cluster and the usage (plan_run.h). */
 #include "analysis/plan_run.h"
 #include "analysis/allocation.h"
+#include "analysis/plan_actuate.h"
 #include "analysis/plan_warnings.h"
 #include "util/error.h"
 #include <stdint.h>
@@ -20,13 +21,20 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     run->quotas = o->quotas;
     run->prices = o->prices;
     plan_current_init(&run->cur, c);
+    actuators_detect(&run->act, c);
+    plan_actuate_current(&run->cur, &run->act, c);
     for (size_t i = 0; i < c->warnings.n; i++) strvec_push(&run->warnings, c->warnings.v[i]);
 
-    /* the operator's namespace, as `status` finds it */
-    GpuStatus st;
-    status_build(&st, c, NULL, NULL);
-    run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
-    status_clear(&st);
+    /* where the device plugin's ConfigMap goes: its own namespace (Helm chart, manifest), else
+     * the operator's, as `status` finds it */
+    if (run->act.dp.ns && (run->act.dp.by == ACTUATOR_HELM || run->act.dp.by == ACTUATOR_MANIFEST)) {
+        run->operator_ns = xstrdup(run->act.dp.ns);
+    } else {
+        GpuStatus st;
+        status_build(&st, c, NULL, NULL);
+        run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
+        status_clear(&st);
+    }
     run->clusterpolicy = xstrdup(c->clusterpolicy_name);
 
     /* usage per workload over the window */
@@ -52,6 +60,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     size_t nn = 0;
     for (size_t i = 0; i < c->nnodes; i++) if (node_is_gpu_node(&c->nodes[i])) nodes[nn++] = &c->nodes[i];
     nn = plan_leave_out_dra(c, nodes, nn, &run->warnings);
+    nn = plan_actuate_leave_out_mig(&run->act, nodes, nn, &run->warnings);
     plan_input_build(&run->in, c, nodes, nn, wu, nwu, metrics);
     workloads_free(wu, nwu);
     usage_clear(usage);
@@ -78,6 +87,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
                                               strbuf_str(&unseen), run->cur.dp_map) : NULL;
     strbuf_clear(&unseen);
     po.unseen_mps = unseen_mps;
+    po.mig_block = plan_actuate_mig_block(&run->act);
     plan_build(nodes, nn, run->in.w, run->in.n, &po, &run->r);
     free(unseen_mps);
     free(nodes);
@@ -94,6 +104,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     ManifestOptions mo = { .operator_namespace = run->operator_ns, .cur = &run->cur, .quotas = o->quotas,
                            .plan_annotation = plan_ann,
                            .usage_annotation = usage_ann, .yaml_text = o->yaml_text };
+    plan_actuate_manifest_options(&run->act, &mo);
     int rc = 0;
     if (manifests_build(&run->r, run->in.w, c, &mo, &run->m) != 0) {
         error_set(err, "could not render the device-plugin / mig-parted config files as YAML");
@@ -104,10 +115,12 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (rc == 0) {
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
+        plan_actuate_nodes(&run->r, &run->act, c);
         plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods);
+        plan_actuate_actions(&run->actions, &run->r, &run->m, &run->act, c, &run->applied, &run->warnings);
         bool cp_needed = false;
         for (size_t i = 0; i < run->actions.n; i++) cp_needed |= run->actions.v[i].kind == ACT_CONFIGMAP;
-        if (cp_needed && !run->cur.clusterpolicy)
+        if (cp_needed && !run->cur.clusterpolicy && (run->act.dp.by == ACTUATOR_NONE || run->act.dp.by == ACTUATOR_UNKNOWN))
             strvec_push(&run->warnings, "no ClusterPolicy found: point the device plugin (Helm value config.name) and "
                                        "the MIG manager at the emitted ConfigMaps yourself");
         plan_mig_single_warnings(c, &run->r, run->in.w, run->in.n, &run->warnings);
@@ -132,5 +145,6 @@ void plan_run_release(PlanRun *run)
     free(run->server);
     strvec_clear(&run->warnings);
     strvec_clear(&run->whatif);
+    strvec_clear(&run->applied);
     if (run->node_pods) strmap_free(run->node_pods, NULL);
 }

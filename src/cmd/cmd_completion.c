@@ -1,10 +1,9 @@
 /* cmd_completion.c — `kubectl gpu completion bash|zsh|fish` prints a shell completion script;
- * the hidden `kubectl-gpu __complete -- WORDS...` answers the scripts (and kubectl, through
- * completions/kubectl_complete-gpu) with candidates computed from the option tables
- * (complete.c).  The scripts are the files of completions/, embedded in completion_scripts.c.
+ * the hidden `kubectl-gpu __complete -- WORDS...` (cmd_complete.c) answers the scripts (and
+ * kubectl, through completions/kubectl_complete-gpu) with candidates computed from the option
+ * tables.  The scripts are the files of completions/, embedded in completion_scripts.c.
  */
 #include "cmd/commands.h"
-#include "cli/complete.h"
 #include "cmd/completion_scripts.h"
 #include "util/error.h"
 #include <stdio.h>
@@ -40,21 +39,4 @@ const Command command_completion = {
     .options = completion_opts,
     .min_args = 1, .max_args = 1,
     .run = run_completion,
-};
-
-/* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
-static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
-{
-    (void)g;
-    return complete_words(argc, argv, stdout);
-}
-
-const Command command___complete = {
-    .name = "__complete",
-    .summary = "(hidden) completion candidates for the shell scripts and kubectl",
-    .usage = "kubectl-gpu __complete -- WORD... CURRENT",
-    .description = "Prints the candidates for CURRENT, one per line, then \":<directive>\".",
-    .options = NULL,
-    .min_args = 0, .max_args = -1,
-    .run = run_complete,
 };

@@ -68,7 +68,10 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     }
     PendingView view = { ns, cmd_render_format(fmt), pending_all_nodes, pending_no_headers, g->color,
                          pending_sort_by, g->selector, true, columns };
-    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true };
+    /* the ClusterPolicy and device-plugin ConfigMap: a node without a device plugin is judged by
+     * what its plugin, as configured, would advertise (explain_node.c) */
+    LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
+                       .configmaps = true };
     int rc;
     if (pending_watch) {
         PendingWatch pw = { view, out_err };

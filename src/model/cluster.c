@@ -14,7 +14,11 @@
  *                FailedScheduling events of pods that were not kept, when pods were loaded.
  *   ResourceQuota  when a hard/used key names a GPU resource (bare, requests.* or limits.*).
  *   DaemonSet    in gpu-operator / nvidia-gpu-operator / kube-system, or whose app label or
- *                name starts with nvidia- or gpu-.
+ *                name starts with nvidia- or gpu-, or of any name and namespace whose container
+ *                image is the device plugin's or the MIG manager's (k8s-device-plugin,
+ *                k8s-mig-manager: the repository's last path component, so mirrors match); of
+ *                those two also the config selection (DS_ENV_KEYS env values, config-manager,
+ *                ConfigMap volumes and where they are mounted, Helm labels).
  *   Service      whose name or a label key/value contains "prometheus" (metrics discovery).
  *   ClusterPolicy  name, status.state and spec.devicePlugin.config.{name,default} (the one not
  *                "ignored" wins when several).
@@ -141,11 +145,15 @@ static void visit_node(Cluster *c, Node *n, FieldFn fn)
         fn(c, &n->taints[i].key); fn(c, &n->taints[i].value); fn(c, &n->taints[i].effect);
     }
     fn(c, &n->not_ready_reason);
+    for (size_t i = 0; i < n->nhealth; i++) {
+        fn(c, &n->health[i].type); fn(c, &n->health[i].reason); fn(c, &n->health[i].message);
+    }
     GpuFacts *g = &n->gpu;
     fn(c, &g->product); fn(c, &g->base_product); fn(c, &g->family); fn(c, &g->mig_config);
     fn(c, &g->mig_config_state); fn(c, &g->device_plugin_config); fn(c, &g->mig_single_profile);
     fn(c, &g->driver_version); fn(c, &g->cloud_partition);
     for (size_t i = 0; i < g->nmig; i++) fn(c, &g->mig[i].profile);
+    for (size_t i = 0; i < g->nhami; i++) { fn(c, &g->hami[i].uuid); fn(c, &g->hami[i].type); }
 }
 
 /* a kept pod's requests are the pool's, shared by the pods that request the same (cap 0) */
@@ -164,9 +172,10 @@ static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
     visit_pod_lists(c, p, fn);
     fn(c, &p->ns); fn(c, &p->name); fn(c, &p->node_name); fn(c, &p->nominated_node);
     fn(c, &p->owner_kind); fn(c, &p->owner_name); fn(c, &p->scheduler_name); fn(c, &p->priority_class);
-    fn(c, &p->preemption_policy); fn(c, &p->runtime_class);
+    fn(c, &p->preemption_policy); fn(c, &p->runtime_class); fn(c, &p->request_init);
     fn(c, &p->scheduled.reason);
     fn(c, &p->scheduled.message);
+    fn(c, &p->hami_devices);
     for (size_t i = 0; i < p->nclaims; i++) {
         PodClaimRef *r = &p->claims[i];
         fn(c, &r->name); fn(c, &r->claim); fn(c, &r->template_name);
@@ -429,14 +438,115 @@ static int ingest_quota(Cluster *c, const cJSON *obj, Error *err)
 
 /* ---- daemonsets ---- */
 
-static bool gpu_daemonset(const char *ns, const char *name, const char *app)
+/* the image's repository, last path component, without tag or digest:
+ * "registry.local:5000/mirror/nvidia/k8s-device-plugin:v0.17.0" -> "k8s-device-plugin" */
+bool cluster_image_is(const char *image, const char *repo)
 {
+    if (!image) return false;
+    const char *at = strchr(image, '@');
+    size_t len = at ? (size_t)(at - image) : strlen(image);
+    const char *slash = NULL;
+    for (size_t i = 0; i < len; i++) if (image[i] == '/') slash = image + i;
+    const char *last = slash ? slash + 1 : image;
+    size_t n = len - (size_t)(last - image);
+    const char *colon = memchr(last, ':', n);
+    if (colon) n = (size_t)(colon - last);
+    return n == strlen(repo) && memcmp(last, repo, n) == 0;
+}
+
+static DsRole container_role(const cJSON *ctr)
+{
+    const char *img = jstr_ne(ctr, "image");
+    if (cluster_image_is(img, "k8s-device-plugin")) return DS_DEVICE_PLUGIN;
+    if (cluster_image_is(img, "k8s-mig-manager")) return DS_MIG_MANAGER;
+    return DS_OTHER;
+}
+
+static bool gpu_daemonset(const char *ns, const char *name, const char *app, DsRole role)
+{
+    if (role != DS_OTHER) return true;
     if (str_eq(ns, "gpu-operator") || str_eq(ns, "nvidia-gpu-operator") || str_eq(ns, "kube-system"))
         return true;
     const char *const pfx[] = { "nvidia-", "gpu-" };
     for (size_t i = 0; i < 2; i++)
         if (str_starts_with(name, pfx[i]) || (app && str_starts_with(app, pfx[i]))) return true;
     return false;
+}
+
+/* the command or args of ctr mention config-manager, or it selects by the device-plugin label */
+static bool runs_config_manager(const cJSON *ctr)
+{
+    const char *name = jstr_ne(ctr, "name");
+    if (name && strstr(name, "config-manager")) return true;
+    const char *const lists[] = { "command", "args" };
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *v;
+        cJSON_ArrayForEach(v, jarr(ctr, lists[k]))
+            if (cJSON_IsString(v) && strstr(v->valuestring, "config-manager")) return true;
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jarr(ctr, "env"))
+        if (str_eq(jstr(e, "name"), "NODE_LABEL") && str_eq(jstr(e, "value"), "nvidia.com/device-plugin.config"))
+            return true;
+    return false;
+}
+
+/* the device-plugin / MIG-manager facts of the pod template (cluster.h: DaemonSet) */
+static void daemonset_template(DaemonSet *d, const cJSON *obj)
+{
+    const cJSON *tspec = jobj(jobj(jobj(obj, "spec"), "template"), "spec");
+    static const char *const env_keys[] = DS_ENV_KEYS;
+    const cJSON *vol;
+    cJSON_ArrayForEach(vol, jarr(tspec, "volumes")) {
+        const char *cm = jstr_ne(jobj(vol, "configMap"), "name");
+        if (!cm || d->nmounts >= DS_MAX_MOUNTS) continue;
+        const char *vname = jstr_ne(vol, "name");
+        const char *path = NULL;
+        const char *const lists[] = { "initContainers", "containers" };
+        for (size_t k = 0; k < 2 && !path && vname; k++) {
+            const cJSON *ctr;
+            cJSON_ArrayForEach(ctr, jarr(tspec, lists[k])) {
+                const cJSON *vm;
+                cJSON_ArrayForEach(vm, jarr(ctr, "volumeMounts"))
+                    if (!path && str_eq(jstr(vm, "name"), vname)) path = jstr_ne(vm, "mountPath");
+            }
+        }
+        d->mounts = xrealloc(d->mounts, (d->nmounts + 1) * sizeof *d->mounts);
+        d->mounts[d->nmounts].configmap = jdup_trunc(cm, MODEL_NAME_MAX);
+        d->mounts[d->nmounts].mount_path = jdup_trunc(path, 256);
+        d->nmounts++;
+    }
+    /* env: init containers first, then containers, so the plugin's own values win */
+    const char *const lists[] = { "initContainers", "containers" };
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *ctr;
+        cJSON_ArrayForEach(ctr, jarr(tspec, lists[k])) {
+            DsRole r = container_role(ctr);
+            bool cfgm = runs_config_manager(ctr);
+            d->config_manager |= cfgm && d->role == DS_DEVICE_PLUGIN;
+            if (r == DS_OTHER && !cfgm) continue;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, jarr(ctr, "env")) {
+                const char *en = jstr_ne(e, "name"), *ev = jstr(e, "value");
+                for (size_t q = 0; en && ev && env_keys[q]; q++) {
+                    if (!str_eq(en, env_keys[q])) continue;
+                    char *v = jdup_trunc(ev, 256);
+                    kv_set(&d->env, en, v);
+                    free(v);
+                }
+            }
+        }
+    }
+    static const char *const helm_keys[] = { "app.kubernetes.io/managed-by", "helm.sh/chart",
+                                             "app.kubernetes.io/instance", "app.kubernetes.io/name", NULL };
+    const cJSON *labels = jobj(jobj(obj, "metadata"), "labels");
+    for (size_t q = 0; helm_keys[q]; q++) {
+        const char *v = jstr_ne(labels, helm_keys[q]);
+        if (!v) continue;
+        char *t = jdup_trunc(v, 128);
+        kv_set(&d->helm, helm_keys[q], t);
+        free(t);
+    }
 }
 
 static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
@@ -446,7 +556,28 @@ static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
     if (!name) { error_set(err, "daemonset without metadata.name"); return -1; }
     const char *app = jstr_ne(jobj(meta, "labels"), "app");
     if (!app) app = jstr_ne(jobj(jobj(jobj(obj, "spec"), "selector"), "matchLabels"), "app");
-    if (!gpu_daemonset(ns ? ns : "", name, app)) return 0;
+    const cJSON *tspec = jobj(jobj(jobj(obj, "spec"), "template"), "spec");
+    const cJSON *ctrs = jarr(tspec, "containers");
+    /* the role: the first container whose image is the device plugin's or the MIG manager's;
+     * the image of the first of those that is not a config-manager sidecar */
+    DsRole role = DS_OTHER;
+    const cJSON *rc = NULL, *ctr;
+    cJSON_ArrayForEach(ctr, ctrs) {
+        DsRole r = container_role(ctr);
+        /* GPU Feature Discovery ships in the device plugin's image (and the chart's GFD
+         * DaemonSet runs config-manager too): not the plugin */
+        const char *cn = jstr_ne(ctr, "name");
+        const cJSON *cmd = cJSON_GetArrayItem(jarr(ctr, "command"), 0);
+        if ((cn && strstr(cn, "feature-discovery")) ||
+            (cJSON_IsString(cmd) && strstr(cmd->valuestring, "feature-discovery")) || strstr(name, "feature-discovery")) {
+            role = DS_OTHER; rc = NULL;
+            break;
+        }
+        if (r == DS_OTHER) continue;
+        if (role == DS_OTHER) { role = r; rc = ctr; }
+        else if (r == role && runs_config_manager(rc) && !runs_config_manager(ctr)) rc = ctr;
+    }
+    if (!gpu_daemonset(ns ? ns : "", name, app, role)) return 0;
     ARRAY_GROW(c->daemonsets, c->ndaemonsets, c->capdaemonsets);
     DaemonSet *d = &c->daemonsets[c->ndaemonsets++];
     memset(d, 0, sizeof *d);
@@ -459,9 +590,18 @@ static int ingest_daemonset(Cluster *c, const cJSON *obj, Error *err)
     d->available = (int)jint(status, "numberAvailable", 0, INT32_MAX, 0);
     d->updated = (int)jint(status, "updatedNumberScheduled", 0, INT32_MAX, 0);
     d->misscheduled = (int)jint(status, "numberMisscheduled", 0, INT32_MAX, 0);
-    const cJSON *ctrs = jarr(jobj(jobj(jobj(obj, "spec"), "template"), "spec"), "containers");
-    d->image = jdup_trunc(jstr_ne(cJSON_GetArrayItem(ctrs, 0), "image"), 512);
+    d->image = jdup_trunc(jstr_ne(rc ? rc : cJSON_GetArrayItem(ctrs, 0), "image"), 512);
+    d->role = role;
+    if (role != DS_OTHER) daemonset_template(d, obj);
     return 0;
+}
+
+void cluster_daemonset_release(DaemonSet *d)
+{
+    free(d->ns); free(d->name); free(d->app); free(d->image);
+    kv_clear(&d->env); kv_clear(&d->helm);
+    for (size_t i = 0; i < d->nmounts; i++) { free(d->mounts[i].configmap); free(d->mounts[i].mount_path); }
+    free(d->mounts);
 }
 
 /* ---- services ---- */
@@ -549,6 +689,8 @@ static int ingest_clusterpolicy(Cluster *c, const cJSON *obj, Error *err)
     c->cp.mig_config_default = jdup_trunc(jstr_ne(jobj(mm, "config"), "default"), 253);
     c->cp.dp_version = jdup_trunc(jstr_ne(dp, "version"), 128);
     c->cp.operator_ns = jdup_trunc(jstr_ne(jobj(obj, "status"), "namespace"), 63);
+    const cJSON *en = cJSON_GetObjectItemCaseSensitive(mm, "enabled");
+    c->cp.mig_manager_enabled = cJSON_IsBool(en) ? (cJSON_IsTrue(en) ? 1 : 0) : -1;
     return 0;
 }
 
@@ -730,10 +872,7 @@ void cluster_release(Cluster *c)
         free(q->ns); free(q->name); rlist_clear(&q->hard); rlist_clear(&q->used);
     }
     free(c->quotas);
-    for (size_t i = 0; i < c->ndaemonsets; i++) {
-        free(c->daemonsets[i].ns); free(c->daemonsets[i].name); free(c->daemonsets[i].app);
-        free(c->daemonsets[i].image);
-    }
+    for (size_t i = 0; i < c->ndaemonsets; i++) cluster_daemonset_release(&c->daemonsets[i]);
     free(c->daemonsets);
     for (size_t i = 0; i < c->nservices; i++) service_free(&c->services[i]);
     free(c->services);

@@ -15,6 +15,7 @@ void cluster_event_free(Event *e);
 void cluster_quota_release(Quota *q);
 void cluster_service_release(Service *s);
 void cluster_configmap_release(ConfigMap *m);
+void cluster_daemonset_release(DaemonSet *d);
 void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name);
 /* cluster_live_kinds.c: quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps and the
  * DRA kinds replaced, removed or dropped by namespace/name (for cluster_live.c) */

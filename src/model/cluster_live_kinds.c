@@ -36,7 +36,7 @@ static void daemonset_remove(Cluster *c, const char *ns, const char *name)
     for (size_t i = 0; i < c->ndaemonsets; i++) {
         DaemonSet *d = &c->daemonsets[i];
         if (!str_eq(d->ns, ns) || !str_eq(d->name, name)) continue;
-        free(d->ns); free(d->name); free(d->app); free(d->image);
+        cluster_daemonset_release(d);
         REMOVE_AT(c->daemonsets, c->ndaemonsets, i);
         return;
     }

@@ -18,7 +18,9 @@
  * Physical GPUs:
  *   - GFD gpu.count under MIG strategy none or mixed (mixed counts MIG-enabled parents too);
  *     under single with MIG on, count is MIG devices: ceil(count / max instances of the
- *     profile per GPU) from the MIG table; -MIG-INVALID or an unknown model: cannot count.
+ *     profile per GPU) from the MIG table; without a product label (profile from an applied
+ *     mig.config all-<P>, node.c), from every table with P when they agree, and advertised
+ *     nvidia.com/gpu when no gpu.count; -MIG-INVALID or an unknown model: cannot count.
  *   - else from resources: (nvidia.com/gpu + nvidia.com/gpu.shared units) / replicas, when the
  *     replicas are known (labels or config) or nothing says the node shares (then the count is
  *     flagged physical_unsure: a time-sliced node without labels or config would be counted by
@@ -31,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/mig_capability.h"
 #include "model/mig_tables.h"
 #include "model/quantity.h"
 #include "util/util.h"
@@ -78,20 +81,8 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     }
     inv->mig_strategy = g->mig_strategy;
     inv->mig_src = g->has_gfd || kv_get(&n->labels, "nvidia.com/mig.strategy") ? FACT_GFD : FACT_NONE;
-    if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
-        inv->mig_enabled = true;
-        inv->mig_devices = g->count;
-        return;
-    }
-    int64_t labelled = 0;
-    for (size_t i = 0; i < g->nmig; i++) labelled += g->mig[i].count;
-    if (g->mig_strategy == MIG_MIXED && labelled > 0) {
-        inv->mig_enabled = true;
-        inv->mig_devices = labelled > 1000000 ? 1000000 : (int)labelled;
-        return;
-    }
     if (g->cloud_partition && !g->has_gfd) {
-        /* GKE MIG: the partitions are advertised as nvidia.com/gpu */
+        /* GKE MIG: the partitions are advertised as nvidia.com/gpu (node.c: MIG single) */
         inv->mig_enabled = true;
         inv->mig_strategy = MIG_SINGLE;
         inv->mig_devices = cap_units(n, "nvidia.com/gpu");
@@ -99,6 +90,18 @@ static void inv_mig(const Node *n, NodeInventory *inv)
         snprintf(inv->mig_detail, sizeof inv->mig_detail,
                  "GKE label cloud.google.com/gke-gpu-partition-size=%s: nvidia.com/gpu counts MIG partitions",
                  g->cloud_partition);
+        return;
+    }
+    if (g->mig_strategy == MIG_SINGLE && g->mig_single_profile) {
+        inv->mig_enabled = true;
+        inv->mig_devices = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
+        return;
+    }
+    int64_t labelled = 0;
+    for (size_t i = 0; i < g->nmig; i++) labelled += g->mig[i].count;
+    if (g->mig_strategy == MIG_MIXED && labelled > 0) {
+        inv->mig_enabled = true;
+        inv->mig_devices = labelled > 1000000 ? 1000000 : (int)labelled;
         return;
     }
     if (adv_units > 0) {
@@ -133,6 +136,16 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         }
         return;
     }
+    if (g->nhami && g->hami[0].count > 1) {
+        /* HAMi's device plugin advertises each GPU as `count` vGPUs (nvidia.com/gpu), shared in
+         * time with memory and cores capped per pod by HAMi-core; GFD, if present, does not know */
+        inv->sharing = SHARING_TIME_SLICING;
+        inv->replicas = g->hami[0].count;
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail, "HAMi vGPUs: %d per GPU (hami.io/node-nvidia-register), "
+                 "memory and cores limited per pod (nvidia.com/gpumem MiB, nvidia.com/gpucores %%)", g->hami[0].count);
+        return;
+    }
     if (g->has_sharing_labels) { inv->sharing_src = FACT_GFD; return; }   /* the labels say: none */
     if (g->cloud_sharing != SHARING_NONE) {
         inv->sharing = g->cloud_sharing;
@@ -140,6 +153,13 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         inv->sharing_src = FACT_LABELS;
         snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
                  "GKE labels cloud.google.com/gke-gpu-sharing-strategy / gke-max-shared-clients-per-gpu");
+        return;
+    }
+    if (kv_get(&n->labels, "cloud.google.com/gke-accelerator") && !cfg) {
+        /* GKE writes gke-gpu-sharing-strategy only on node pools that share their GPUs */
+        inv->sharing_src = FACT_LABELS;
+        snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
+                 "GKE node without cloud.google.com/gke-gpu-sharing-strategy: GPUs not shared");
         return;
     }
     if (cfg) {
@@ -159,7 +179,9 @@ static void inv_sharing(const Node *n, const SharingConfig *cfg, NodeInventory *
         inv->sharing_src = FACT_INFERRED;
         snprintf(inv->sharing_detail, sizeof inv->sharing_detail,
                  "%lld units advertised = %d GPUs (%s) x %d: time-sliced (no sharing labels)", (long long)units, count,
-                 g->has_gfd && g->count > 0 ? "GFD gpu.count" : "karpenter.k8s.aws/instance-gpu-count", inv->replicas);
+                 g->has_gfd && g->count > 0 ? "GFD gpu.count"
+                 : kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-count") ? "karpenter.k8s.aws/instance-gpu-count"
+                 : "the instance type's GPUs", inv->replicas);
         return;
     }
     if (shared_units > 0) {
@@ -201,10 +223,11 @@ static void inv_memory(const Node *n, NodeInventory *inv)
                      ? kv_get(&n->labels, "nvidia.com/gpu.memory") : "?");
         return;
     }
-    if (g->cloud_memory_mib > 0) {
-        inv->memory_per_gpu_mib = g->cloud_memory_mib;
+    if (g->nhami && g->hami[0].devmem_mib > 0) {
+        inv->memory_per_gpu_mib = g->hami[0].devmem_mib;
         inv->memory_src = FACT_LABELS;
-        snprintf(inv->memory_detail, sizeof inv->memory_detail, "Karpenter label karpenter.k8s.aws/instance-gpu-memory");
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "HAMi registration: devmem %lld MiB",
+                 (long long)g->hami[0].devmem_mib);
         return;
     }
     if (m) {
@@ -212,6 +235,15 @@ static void inv_memory(const Node *n, NodeInventory *inv)
         inv->memory_src = FACT_INFERRED;
         snprintf(inv->memory_detail, sizeof inv->memory_detail, "no nvidia.com/gpu.memory label; the %s's from the "
                  "MIG table", m->display);
+        return;
+    }
+    if (g->cloud_memory_mib > 0) {
+        inv->memory_per_gpu_mib = g->cloud_memory_mib;
+        inv->memory_src = FACT_LABELS;
+        snprintf(inv->memory_detail, sizeof inv->memory_detail, "%s",
+                 kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-memory")
+                 ? "Karpenter label karpenter.k8s.aws/instance-gpu-memory"
+                 : "the nominal memory of the GPU the cloud's labels name");
     }
 }
 
@@ -231,16 +263,26 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
     } else inv->whole_gpus = -1;
     if (inv->whole_gpus >= 0) inv->whole_gpus += (int)other;
 
-    if (g->has_gfd && single_on) {
+    if (g->mig_single_profile && single_on && !g->cloud_partition) {     /* GKE's partitions: below */
+        /* slices / slices per GPU; without a product, from every MIG table that has the
+         * profile when they agree (mig_capability.h) */
         const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;
-        const MigProfile *p = m ? mig_model_profile(m, g->mig_single_profile) : NULL;
-        if (p && p->max_instances > 0 && g->count > 0) {
-            inv->physical = ceil_div(g->count, p->max_instances);
-            inv->physical_src = FACT_GFD;
+        int per = m || !g->base_product ? mig_profile_per_gpu(m, g->mig_single_profile) : -1;   /* a named GPU
+                                                                                                 without a table: unknown */
+        int count = g->count > 0 ? g->count : (int)cap_units(n, "nvidia.com/gpu");
+        if (per > 0 && count > 0) {
+            inv->physical = ceil_div(count, per);
+            bool gfd = g->product_src == PRODUCT_SRC_GFD;     /* a cloud's product is not GFD's */
+            inv->physical_src = gfd ? FACT_GFD : FACT_INFERRED;
+            if (!gfd)
+                snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                         "MIG single strategy, no GFD product: %d x %s (nvidia.com/mig.config=%s), %d per GPU", count,
+                         g->mig_single_profile, g->mig_config ? g->mig_config : "?", per);
         } else {
             snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for this model", g->count,
-                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product");
+                     "MIG single strategy: %d x %s on %s; GPUs per device unknown for %s", count,
+                     g->mig_single_profile, g->base_product ? g->base_product : "an unknown product",
+                     g->base_product ? "this model" : "it (GPU models differ)");
         }
         return;
     }
@@ -255,13 +297,38 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
         inv->physical_unsure = false;
         return;
     }
+    if (g->nhami > 0) {
+        inv->physical = (int)g->nhami;
+        inv->physical_src = FACT_LABELS;
+        inv->physical_unsure = false;
+        snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                 "HAMi registration (annotation hami.io/node-nvidia-register): %zu GPU(s)", g->nhami);
+        return;
+    }
     if (g->cloud_count > 0) {
         inv->physical = g->cloud_count;
         inv->physical_src = FACT_LABELS;
         inv->physical_unsure = false;
-        snprintf(inv->physical_detail, sizeof inv->physical_detail,
-                 "no GFD labels: Karpenter label karpenter.k8s.aws/instance-gpu-count");
+        snprintf(inv->physical_detail, sizeof inv->physical_detail, "no GFD labels: %s",
+                 kv_get(&n->labels, "karpenter.k8s.aws/instance-gpu-count")
+                 ? "Karpenter label karpenter.k8s.aws/instance-gpu-count"
+                 : "the GPUs of the instance type (node.kubernetes.io/instance-type)");
         return;
+    }
+    if (single_on && g->cloud_partition && g->base_product) {
+        /* GKE MIG: nvidia.com/gpu counts partitions (x clients when time-shared); the partition
+         * size and the GPU model say how many fit on one GPU */
+        const MigGpuModel *m = mig_model_for_product(g->base_product);
+        const MigProfile *p = m ? mig_model_profile(m, g->cloud_partition) : NULL;
+        int per = g->cloud_replicas > 1 ? g->cloud_replicas : 1;
+        if (p && p->max_instances > 0 && whole_units > 0) {
+            inv->physical = ceil_div(ceil_div(whole_units, per), p->max_instances);
+            inv->physical_src = FACT_INFERRED;
+            snprintf(inv->physical_detail, sizeof inv->physical_detail,
+                     "GKE MIG: %lld partition(s) of %s, at most %d per %s", (long long)ceil_div(whole_units, per),
+                     g->cloud_partition, p->max_instances, m->display);
+            return;
+        }
     }
     if (inv->mig_enabled) {
         if (inv->whole_gpus >= 0)
@@ -308,6 +375,10 @@ void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
     bool from_config = inv->sharing_src == FACT_INFERRED && cfg && inv->replicas == cfg->replicas;
     inv_physical(n, inv, whole_units, shared_units, from_config);
     inv_memory(n, inv);
+    inv->product_src = n->gpu.product ? n->gpu.product_src : PRODUCT_SRC_NONE;
+    if (n->gpu.product_label)
+        snprintf(inv->product_detail, sizeof inv->product_detail, "%s=%s", n->gpu.product_label,
+                 kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?");
 }
 
 const char *node_inventory_sharing_name(const NodeInventory *inv)

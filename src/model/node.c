@@ -104,16 +104,40 @@ static void read_cloud_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
 {
     bool nvidia = str_eq(kv_get(labels, "karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
     if (nvidia) {
+        if (!g->present) g->present_label = "karpenter.k8s.aws/instance-gpu-manufacturer";
         g->present = true;
         g->cloud_count = label_int(labels, "karpenter.k8s.aws/instance-gpu-count", 0);
         g->cloud_memory_mib = label_int64(labels, "karpenter.k8s.aws/instance-gpu-memory");
     }
-    if (kv_get(labels, "cloud.google.com/gke-accelerator")) g->present = true;
+    /* the GPU model, count and memory the cloud's labels name (cloud_gpus.c), below GFD's */
+    CloudGpu cg;
+    cloud_gpu_from_labels(labels, &cg);
+    if (cg.nvidia && !g->present) { g->present = true; g->present_label = cg.label; }
+    if (cg.product && !g->product) {
+        g->product = g->base_product = strpool_intern(pool, cg.product);
+        g->product_src = cg.src;
+        g->product_label = cg.label;
+    }
+    if (cg.nvidia && !g->has_gfd) {
+        if (!g->cloud_count && cg.count) g->cloud_count = cg.count;
+        if (!g->cloud_memory_mib && cg.memory_mib) g->cloud_memory_mib = cg.memory_mib;
+    }
+    if (kv_get(labels, "cloud.google.com/gke-accelerator") && !g->present) {
+        g->present = true;
+        g->present_label = "cloud.google.com/gke-accelerator";
+    }
     const char *gs = kv_get(labels, "cloud.google.com/gke-gpu-sharing-strategy");
     g->cloud_sharing = str_eq(gs, "time-sharing") ? SHARING_TIME_SLICING : str_eq(gs, "mps") ? SHARING_MPS : SHARING_NONE;
     g->cloud_replicas = label_int(labels, "cloud.google.com/gke-max-shared-clients-per-gpu", 0);
     const char *part = kv_get(labels, "cloud.google.com/gke-gpu-partition-size");
     g->cloud_partition = part && *part ? strpool_intern(pool, part) : NULL;
+    /* GKE's partitioned pool is MIG single in all but name: every nvidia.com/gpu it advertises is
+     * one partition of that profile; said so, every reader of the single strategy (explain's
+     * sizes, plan's slices) reads it right */
+    if (g->cloud_partition && !g->has_gfd && g->mig_strategy == MIG_NONE) {
+        g->mig_strategy = MIG_SINGLE;
+        g->mig_single_profile = g->cloud_partition;
+    }
 }
 
 void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
@@ -123,10 +147,10 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     if (!labels) return;
     const char *product = kv_get(labels, "nvidia.com/gpu.product");
     g->has_gfd = product || kv_get(labels, "nvidia.com/gpu.count");
-    g->present = label_true(labels, "nvidia.com/gpu.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-10de.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-0302_10de.present") ||
-                 label_true(labels, "feature.node.kubernetes.io/pci-0300_10de.present");
+    static const char *const present_keys[] = { "nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present",
+        "feature.node.kubernetes.io/pci-0302_10de.present", "feature.node.kubernetes.io/pci-0300_10de.present" };
+    for (size_t i = 0; i < sizeof present_keys / sizeof *present_keys && !g->present; i++)
+        if (label_true(labels, present_keys[i])) { g->present = true; g->present_label = present_keys[i]; }
     g->count = label_int(labels, "nvidia.com/gpu.count", 0);
     g->memory_mib = label_memory_mib(kv_get(labels, "nvidia.com/gpu.memory"), &g->memory_in_bytes);
     g->family = strpool_intern(pool, kv_get(labels, "nvidia.com/gpu.family"));
@@ -153,6 +177,7 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     g->driver_version = strpool_intern(pool, kv_get(labels, "nvidia.com/cuda.driver-version.full"));
 
     if (product) {
+        g->product_src = PRODUCT_SRC_GFD;
         /* "<model>[-MIG-<profile>|-MIG-INVALID][-SHARED]" */
         g->product = strpool_intern(pool, product);
         size_t n = strlen(product);
@@ -167,13 +192,122 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
         }
         g->base_product = strpool_intern(pool, base);
         free(base);
+    } else if (g->mig_strategy == MIG_SINGLE && g->mig_config && str_starts_with(g->mig_config, "all-") &&
+               g->mig_config[4] >= '1' && g->mig_config[4] <= '9' && strstr(g->mig_config, "g.") &&
+               (!g->mig_config_state || str_eq(g->mig_config_state, "success"))) {
+        /* single strategy without a product label (GFD not run yet, or labels pruned, as on a
+         * DGX H100 seen with mig.config=all-3g.40gb): mig-parted's "all-<P>" layout, once
+         * applied, puts profile P on every GPU, and each nvidia.com/gpu is a P device */
+        g->mig_single_profile = strpool_intern(pool, g->mig_config + strlen("all-"));
     }
     read_mig_devices(g, labels, pool);
     read_cloud_labels(g, labels, pool);
 }
 
+/* ---- HAMi's registration (Project-HAMi/HAMi pkg/device/devices.go at 4707fb02:
+ * MarshalNodeDevices writes a JSON array of {"id","index","count","devmem","devcore","type",
+ * "numa","mode","health"} with omitempty, so a false health and a 0 index are absent;
+ * DecodeNodeDevices reads the older text "id,count,devmem,devcore,type,numa,health[,index,mode]"
+ * per device, ":"-separated) ---- */
+
+#define HAMI_MAX_DEVICES 64
+
+static HamiDevice *hami_add(GpuFacts *g, size_t *cap)
+{
+    if (g->nhami >= HAMI_MAX_DEVICES) return NULL;
+    ARRAY_GROW(g->hami, g->nhami, *cap);
+    HamiDevice *d = &g->hami[g->nhami++];
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
+static void hami_from_json(GpuFacts *g, const cJSON *arr, StrPool *pool)
+{
+    size_t cap = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsObject(it)) continue;
+        HamiDevice *d = hami_add(g, &cap);
+        if (!d) break;
+        d->uuid = jpool_trunc(pool, jstr(it, "id"), 128);
+        d->type = jpool_trunc(pool, jstr(it, "type"), 128);
+        d->index = (int)jint(it, "index", 0, 4095, (int64_t)(g->nhami - 1));
+        d->count = (int)jint(it, "count", 0, 1000000, 0);
+        d->devmem_mib = jint(it, "devmem", 0, (int64_t)1 << 30, 0);
+        d->devcore = (int)jint(it, "devcore", 0, 100000, 0);
+        d->healthy = jbool(it, "health", false);
+    }
+}
+
+static void hami_from_text(GpuFacts *g, const char *s, StrPool *pool)
+{
+    size_t cap = 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *dev = strtok_r(copy, ":", &save); dev; dev = strtok_r(NULL, ":", &save)) {
+        char *f[10];
+        size_t nf = 0;
+        for (char *p = dev, *q; nf < 10; p = q + 1) {
+            f[nf++] = p;
+            if (!(q = strchr(p, ','))) break;
+            *q = '\0';
+        }
+        if (nf != 7 && nf != 9) continue;           /* as DecodeNodeDevices: 7 or 9 fields */
+        int64_t count, mem, core, index = (int64_t)g->nhami;
+        if (!str_to_int64(f[1], &count) || !str_to_int64(f[2], &mem) || !str_to_int64(f[3], &core)) continue;
+        if (nf == 9 && (!str_to_int64(f[7], &index) || index < 0 || index > 4095)) continue;
+        HamiDevice *d = hami_add(g, &cap);
+        if (!d) break;
+        d->uuid = jpool_trunc(pool, f[0], 128);
+        d->type = jpool_trunc(pool, f[4], 128);
+        d->count = count >= 0 && count <= 1000000 ? (int)count : 0;
+        d->devmem_mib = mem >= 0 && mem < ((int64_t)1 << 30) ? mem : 0;
+        d->devcore = core >= 0 && core <= 100000 ? (int)core : 0;
+        d->index = (int)index;
+        d->healthy = str_eq(f[6], "true");
+    }
+    free(copy);
+}
+
+/* the HAMi type "NVIDIA-Tesla V100-PCIE-32GB" (NVIDIA- and the NVML name) in GFD's spelling */
+static const char *hami_product(const char *type, StrPool *pool)
+{
+    if (!type || !*type) return NULL;
+    const char *t = str_starts_with(type, "NVIDIA-") && type[7] ? type + 7 : type;
+    char *s = xstrdup(t);
+    for (char *p = s; *p; p++) if (*p == ' ') *p = '-';
+    char *gfd = str_starts_with(s, "NVIDIA-") || str_starts_with(s, "Tesla-") ? xstrdup(s) : xasprintf("NVIDIA-%s", s);
+    const char *r = strpool_intern(pool, gfd);
+    free(s); free(gfd);
+    return r;
+}
+
+static void read_hami(GpuFacts *g, const cJSON *meta, StrPool *pool)
+{
+    const char *reg = jstr_ne(jobj(meta, "annotations"), "hami.io/node-nvidia-register");
+    if (!reg || strlen(reg) > 65536) return;
+    const char *p = reg;
+    while (*p == ' ' || *p == '\n') p++;
+    if (*p == '[') {
+        cJSON *arr = cJSON_Parse(reg);
+        if (cJSON_IsArray(arr)) hami_from_json(g, arr, pool);
+        cJSON_Delete(arr);
+    } else {
+        hami_from_text(g, reg, pool);
+    }
+    if (!g->nhami) return;
+    g->present = true;
+    if (!g->present_label) g->present_label = "hami.io/node-nvidia-register";
+    /* order (node.h): GFD's product, then HAMi's (NVML on the node), then the clouds' labels */
+    if (g->product_src != PRODUCT_SRC_GFD && g->hami[0].type && *g->hami[0].type) {
+        g->product = g->base_product = hami_product(g->hami[0].type, pool);
+        g->product_src = PRODUCT_SRC_HAMI;
+        g->product_label = NULL;
+    }
+}
+
 void gpu_facts_clear(GpuFacts *g)
 {
+    free(g->hami);
     free(g->mig);
     memset(g, 0, sizeof *g);
 }
@@ -198,9 +332,39 @@ static void read_taints(Node *n, const cJSON *spec, StrPool *pool)
     }
 }
 
+/* a condition type GPU health agents set: NVSentinel's check names (Gpu*, SysLogs*, NVSwitch*,
+ * DCGMError; NVIDIA/NVSentinel docs/INTEGRATIONS.md "Standard Condition Types", set by its
+ * platform connector with status True on a fault) and node-problem-detector custom conditions
+ * naming the GPU (any type containing "gpu", any case) */
+static bool health_condition_type(const char *t)
+{
+    if (!t || str_eq(t, "Ready")) return false;
+    if (str_starts_with(t, "SysLogs") || str_starts_with(t, "NVSwitch") || str_eq(t, "DCGMError")) return true;
+    for (const char *p = t; *p; p++)
+        if ((p[0] == 'g' || p[0] == 'G') && (p[1] == 'p' || p[1] == 'P') && (p[2] == 'u' || p[2] == 'U')) return true;
+    return false;
+}
+
+static void read_health(Node *n, const cJSON *conds, StrPool *pool)
+{
+    const cJSON *c;
+    size_t cap = 0;
+    cJSON_ArrayForEach(c, conds) {
+        const char *type = jstr_ne(c, "type");
+        if (!health_condition_type(type) || !str_eq(jstr(c, "status"), "True")) continue;
+        if (n->nhealth >= 64) break;                    /* hostile lists stay bounded */
+        ARRAY_GROW(n->health, n->nhealth, cap);
+        HealthCondition *h = &n->health[n->nhealth++];
+        h->type = jpool_trunc(pool, type, 128);
+        h->reason = jpool_trunc(pool, jstr(c, "reason"), 128);
+        h->message = jpool_trunc(pool, jstr(c, "message"), MODEL_TEXT_MAX);
+    }
+}
+
 static void read_ready(Node *n, const cJSON *status, StrPool *pool)
 {
     const cJSON *conds = jarr(status, "conditions"), *c;
+    read_health(n, conds, pool);
     cJSON_ArrayForEach(c, conds) {
         if (!str_eq(jstr(c, "type"), "Ready")) continue;
         const char *st = jstr(c, "status");
@@ -240,6 +404,7 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, E
     /* allocatable defaults to capacity when the kubelet did not report it */
     if (!jobj(status, "allocatable")) rlist_copy(&n->allocatable, &n->capacity);
     gpu_facts_from_labels(&n->gpu, &n->labels, pool);
+    read_hami(&n->gpu, meta, pool);
     if (!keep_labels) kv_clear(&n->labels);
     return 0;
 }
@@ -248,6 +413,7 @@ void node_clear(Node *n)
 {
     kv_clear(&n->labels);
     free(n->taints);
+    free(n->health);
     rlist_clear(&n->capacity);
     rlist_clear(&n->allocatable);
     gpu_facts_clear(&n->gpu);

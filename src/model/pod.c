@@ -33,6 +33,46 @@ static void resources_requests(const cJSON *resources, ResourceList *out)
     rlist_clear(&lim);
 }
 
+/* The init container whose request sets the pod's effective request of a GPU resource (its
+ * peak above what the app containers and sidecars ask), NULL when the app containers do: an
+ * explanation says where a request comes from ("nvidia.com/gpu:4 (from init container X)"). */
+static const char *gpu_request_init_container(const cJSON *spec)
+{
+    ResourceList apps = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+        ResourceList r = RESOURCE_LIST_INIT;
+        resources_requests(jobj(c, "resources"), &r);
+        rlist_add_all(&apps, &r);
+        rlist_clear(&r);
+    }
+    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+        if (!str_eq(jstr(c, "restartPolicy"), "Always")) continue;
+        ResourceList r = RESOURCE_LIST_INIT;
+        resources_requests(jobj(c, "resources"), &r);
+        rlist_add_all(&apps, &r);
+        rlist_clear(&r);
+    }
+    const char *from = NULL;
+    int64_t best = 0;
+    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+        ResourceList r = RESOURCE_LIST_INIT;
+        resources_requests(jobj(c, "resources"), &r);
+        bool sidecar = str_eq(jstr(c, "restartPolicy"), "Always");
+        if (sidecar) rlist_add_all(&sidecars, &r);
+        for (size_t i = 0; !sidecar && i < r.n; i++) {
+            const char *res = r.items[i].name;
+            if (!resource_is_gpu(res)) continue;
+            int64_t peak = r.items[i].milli + rlist_get(&sidecars, res);
+            if (peak > rlist_get(&apps, res) && peak > best) { best = peak; from = jstr_ne(c, "name"); }
+        }
+        rlist_clear(&r);
+    }
+    rlist_clear(&apps);
+    rlist_clear(&sidecars);
+    return from;
+}
+
 static bool pod_level_resource(const char *name)
 {
     return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 || str_starts_with(name, "hugepages-");
@@ -245,6 +285,7 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
     p->preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
                                                                         : "PreemptLowerPriority", 64);
     p->runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    p->hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
     read_tolerations(p, spec, pool);
     const cJSON *g;
@@ -253,6 +294,7 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
         if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
     }
     pod_effective_requests(spec, &p->requests);
+    p->request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, status, pool);
     if (read_affinity(p, spec, err) < 0) {

@@ -52,13 +52,10 @@ static void print_scheduler(const Explanation *e, bool color)
         text_printf(stdout, "  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
                m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
         print_histogram(&m->filter, "  ");
-        if (m->has_preemption) {
-            if (m->preemption.nreasons) {
-                text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
-                print_histogram(&m->preemption, "    ");
-            } else {
-                text_printf(stdout, "  preemption: %s\n", m->preemption_text ? m->preemption_text : "");
-            }
+        /* a preemption part without counts ("not eligible ...") reads as the message says it */
+        if (m->has_preemption && m->preemption.nreasons) {
+            text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
+            print_histogram(&m->preemption, "    ");
         }
     } else {
         text_printf(stdout, "  read as: %s\n", schedmsg_kind_name(m->kind));
@@ -116,7 +113,9 @@ static void print_text(const Explanation *e, bool all_nodes, bool color)
     else
         text_printf(stdout, "Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
                e->owner_kind ? e->owner_kind : "owner", e->ns, e->name, age);
-    text_printf(stdout, "Requests:   %s%s\n", gpus, p ? "" : " per pod");
+    text_printf(stdout, "Requests:   %s%s%s%s%s\n", gpus, p ? "" : " per pod",
+                p && p->request_init ? " (from init container " : "", p && p->request_init ? p->request_init : "",
+                p && p->request_init ? ")" : "");
     free(gpus);
     text_printf(stdout, "Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
     text_printf(stdout, "Reason:     %s\n", e->summary ? e->summary : "");

@@ -137,6 +137,8 @@ static cJSON *node_reason_json(const NodeReason *x)
                 cJSON_AddStringToObject(p, "name", x->holders[i].pod->name);
                 json_amount(p, "amount", x->resource, x->holders[i].milli);
                 cJSON_AddNumberToObject(p, "priority", x->holders[i].pod->priority);
+                if (x->holders[i].nominated)   /* pending, its request reserved by nominatedNodeName */
+                    cJSON_AddBoolToObject(p, "nominated", true);
                 cJSON_AddItemToArray(h, p);
             }
         }
@@ -232,6 +234,8 @@ cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_
     for (size_t i = 0; i < e->requests.n; i++)
         if (resource_is_gpu(e->requests.items[i].name) && e->requests.items[i].milli > 0)
             cJSON_AddNumberToObject(req, e->requests.items[i].name, (double)units(e->requests.items[i].milli));
+    if (e->pod && e->pod->request_init)   /* the GPU request is an init container's, not the app containers' */
+        cJSON_AddStringToObject(o, "requestFromInitContainer", e->pod->request_init);
     if (e->dra_gpus) cJSON_AddStringToObject(o, "draDevices", e->dra_gpus);   /* DRA: "gpu.nvidia.com:4" */
     cJSON_AddStringToObject(o, "verdict", verdict_name(e->verdict));
     cJSON_AddStringToObject(o, "reason", e->summary ? e->summary : "");

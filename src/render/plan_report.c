@@ -272,12 +272,16 @@ void plan_report_text(const PlanRun *run, bool color)
         text_printf(stdout, "\nWarnings:\n");
         for (size_t i = 0; i < run->warnings.n; i++) text_printf(stdout, "  - %s\n", run->warnings.v[i]);
     }
+    text_printf(stdout, "\n%sApplied by%s:\n", b, e);
+    for (size_t i = 0; i < run->applied.n; i++) text_printf(stdout, "  - %s\n", run->applied.v[i]);
     text_printf(stdout, "\n%sChanges%s (in the order the script applies them):\n", b, e);
     if (!run->actions.n) text_printf(stdout, "  none\n");
     for (size_t i = 0; i < run->actions.changes.n; i++) text_printf(stdout, "  - %s\n", run->actions.changes.v[i]);
     for (size_t i = 0; i < run->actions.n; i++) {
         const PlanAction *x = &run->actions.v[i];
         if (x->kind == ACT_NODE_LABEL) text_printf(stdout, "  - node %s: %s\n", x->target, x->detail);
+        else if (x->kind == ACT_ROLLOUT_RESTART) text_printf(stdout, "  - DaemonSet %s restarted: %s\n", x->target, x->detail);
+        else if (x->kind == ACT_NODEPOOL) text_printf(stdout, "    run by hand: %s\n", x->command);
     }
     if (run->cur.clusterpolicy)
         text_printf(stdout, "  Now: ClusterPolicy %s, MIG strategy %s, device-plugin ConfigMap %s (default %s), mig-parted ConfigMap %s; "
@@ -316,6 +320,32 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
 {
     if (v != v) cJSON_AddNullToObject(o, k);
     else cJSON_AddNumberToObject(o, k, v);
+}
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v)
+{
+    if (v) cJSON_AddStringToObject(o, k, v);
+    else cJSON_AddNullToObject(o, k);
+}
+
+/* "actuators": who carries the plan out (model/actuators.h) */
+static void actuators_json(cJSON *o, const Actuators *a)
+{
+    cJSON *dp = cJSON_AddObjectToObject(o, "devicePlugin");
+    cJSON_AddStringToObject(dp, "installedBy", actuator_by_name(a->dp.by));
+    add_str_or_null(dp, "namespace", a->dp.ns);
+    add_str_or_null(dp, "daemonSet", a->dp.daemonset);
+    add_str_or_null(dp, "configMap", a->dp.configmap);
+    cJSON_AddBoolToObject(dp, "configManager", a->dp.config_manager);
+    add_str_or_null(dp, "defaultConfig", a->dp.default_config);
+    add_str_or_null(dp, "version", a->dp.version);
+    add_str_or_null(dp, "helmRelease", a->dp.helm_release);
+    cJSON *mm = cJSON_AddObjectToObject(o, "migManager");
+    cJSON_AddStringToObject(mm, "installedBy", actuator_by_name(a->mig.by));
+    add_str_or_null(mm, "namespace", a->mig.ns);
+    add_str_or_null(mm, "daemonSet", a->mig.daemonset);
+    cJSON *dra = cJSON_AddObjectToObject(o, "dra");
+    add_str_or_null(dra, "driver", a->dra_driver);
 }
 
 /* one element of a group's "workloads" */
@@ -458,6 +488,7 @@ static cJSON *plan_doc(const PlanRun *run, bool full)
         cJSON_AddBoolToObject(ao, "drain", x->drain);
         cJSON_AddStringToObject(ao, "detail", x->detail ? x->detail : "");
         if (x->patch) cJSON_AddStringToObject(ao, "patch", x->patch);
+        if (x->command) cJSON_AddStringToObject(ao, "command", x->command);
         cJSON_AddItemToArray(acts, ao);
     }
     cJSON *wi = cJSON_AddObjectToObject(doc, "whatIf");
@@ -471,6 +502,7 @@ static cJSON *plan_doc(const PlanRun *run, bool full)
     if (run->r.mig_strategy_after) cJSON_AddStringToObject(cu, "migStrategyAfter", run->r.mig_strategy_after);
     else cJSON_AddNullToObject(cu, "migStrategyAfter");
     cJSON_AddStringToObject(cu, "devicePluginVersion", run->cur.dp_version_text);
+    actuators_json(cJSON_AddObjectToObject(doc, "actuators"), &run->act);
     if (run->m.blocked) cJSON_AddStringToObject(doc, "notSafeToApply", run->m.blocked);
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < run->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(run->warnings.v[i]));

@@ -34,6 +34,11 @@ static void sq(Strbuf *sb, const char *s)
  * the ones the plan was made for. */
 static const char script_functions[] =
     "log() { printf '%s %s\\n' \"$(date +%H:%M:%S)\" \"$*\" >&2; }\n"
+    "# restart_daemonset NS/NAME: a device plugin without config-manager reads its config at start only\n"
+    "restart_daemonset() {\n"
+    "  log \"restarting DaemonSet $1 (the device plugin re-reads its config file)\"\n"
+    "  k rollout restart -n \"${1%%/*}\" \"daemonset/${1#*/}\" >&2\n"
+    "}\n"
     "die() { log \"ERROR: $*\"; exit 1; }\n"
     "k() { \"${KUBECTL_CMD[@]}\" ${CONTEXT_ARG:+--context \"$CONTEXT_ARG\"} \"$@\"; }\n"
     "\n"
@@ -267,6 +272,17 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
             strbuf_adds(&sb, " --type merge -p ");
             sq(&sb, x->patch);
             strbuf_adds(&sb, " >&2\n");
+        } else if (x->kind == ACT_ROLLOUT_RESTART) {
+            strbuf_addf(&sb, "# %s\nrestart_daemonset ", x->detail);
+            sq(&sb, x->target);
+            strbuf_addch(&sb, '\n');
+        } else if (x->kind == ACT_NODEPOOL) {
+            /* a cloud command with placeholders (cluster, location): shown, never run */
+            strbuf_adds(&sb, "log ");
+            char *msg = xasprintf("node pool %s: run by hand: %s", x->target, x->command ? x->command : "");
+            sq(&sb, msg);
+            free(msg);
+            strbuf_addch(&sb, '\n');
         } else if (x->kind == ACT_NODE_LABEL && !x->pn) {
             strbuf_addf(&sb, "# %s: %s\nk label node ", x->target, x->detail);
             sq(&sb, x->target);
@@ -294,7 +310,7 @@ char *plan_report_script(const PlanRun *run, const char *yaml)
             strbuf_addch(&sb, '\n');
         }
     }
-    if (!run->cur.clusterpolicy && run->m.n)
+    if (!run->cur.clusterpolicy && run->m.n && (run->act.dp.by == ACTUATOR_NONE || run->act.dp.by == ACTUATOR_UNKNOWN))
         strbuf_adds(&sb, "# No ClusterPolicy was found (device plugin installed without the GPU Operator?): point the\n"
                          "# device plugin at " MANIFESTS_DEVICE_PLUGIN_CONFIGMAP " (Helm value config.name) and the MIG\n"
                          "# manager at " MANIFESTS_MIG_PARTED_CONFIGMAP " yourself.\n");

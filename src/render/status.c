@@ -4,6 +4,7 @@
  * through one cJSON tree, all from one GpuStatus (analysis/allocation.c).
  */
 #include "render/status.h"
+#include "analysis/physical.h"
 #include "render/status_dra.h"
 #include "render/render.h"
 #include "render/json_writer.h"
@@ -28,9 +29,11 @@ static void fmt_gib(char *out, size_t n, int64_t mib)
     else snprintf(out, n, "%.0fGi", (double)mib / 1024.0);
 }
 
+/* a percent of a device: "-" unknown, "?" for what cannot be one (inf, < 0, > 100): never "inf%" */
 static void fmt_pct(char *out, size_t n, double v)
 {
     if (isnan(v)) snprintf(out, n, "-");
+    else if (!isfinite(v) || v < 0 || v > 100.5) snprintf(out, n, "?");
     else snprintf(out, n, "%.0f%%", v);
 }
 
@@ -66,9 +69,10 @@ static void print_summary(const GpuStatus *st, bool color)
     if (st->has_metrics) {
         char win[32];
         status_fmt_window(win, sizeof win, st->window_s);
+        int idle = physical_idle_total(st);      /* physical GPUs, as the physical line counts them */
         text_printf(stdout, ", %s%d allocated but idle%s (under %g%% for %s)",
-               st->idle_allocated_gpus ? color_start(C_YELLOW, color) : "", st->idle_allocated_gpus,
-               st->idle_allocated_gpus ? color_end(C_YELLOW, color) : "", st->idle_threshold, win);
+               idle ? color_start(C_YELLOW, color) : "", idle, idle ? color_end(C_YELLOW, color) : "",
+               st->idle_threshold, win);
     }
     text_printf(stdout, "\n");
     status_print_physical(st, color);
@@ -148,8 +152,9 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
             table_cell(t, buf);
             fmt_pct(buf, sizeof buf, n->util);
             table_cell(t, buf);
-            snprintf(buf, sizeof buf, "%d", n->idle_allocated);   /* held, under --idle-threshold for --window */
-            table_cell_color(t, n->idle_allocated ? C_YELLOW : C_NONE, buf);
+            int idle = physical_idle_node(n);     /* GPUs held, under --idle-threshold for --window */
+            snprintf(buf, sizeof buf, "%d", idle);
+            table_cell_color(t, idle ? C_YELLOW : C_NONE, buf);
         }
         char *word = node_status_word(n);
         table_cell_color(t, status_color(n), word);
@@ -209,10 +214,33 @@ static void print_pods(const GpuStatus *st, bool color)
     table_free(t);
 }
 
+/* what a device row says about a device's health and its readings: "unhealthy: XID 79 (DCGM)",
+ * "not on the node" (metrics mismatch), "out of range"; NULL when nothing */
+static const char *device_note(const GpuDevice *g, char *buf, size_t n)
+{
+    if (g->beyond_node) return "not a GPU of the node";
+    if (g->unhealthy) { snprintf(buf, n, "unhealthy: %s", g->unhealthy); return buf; }
+    if (g->util_out_of_range || g->mem_out_of_range) return "reading out of range";
+    return NULL;
+}
+
 static void print_devices(const GpuStatus *st, bool color)
 {
-    static const char *const headers[] = { "NODE", "GPU", "UUID", "MEM-USED", "MEM-TOTAL", "UTIL", "POD", "IDLE" };
-    Table *t = table_new(headers, 8);
+    /* TEMP and POWER when DCGM serves them, HEALTH when some device has something to say */
+    bool thermals = false, notes = false;
+    for (size_t i = 0; i < st->ngpu_node_list; i++)
+        for (size_t j = 0; j < st->gpu_node_list[i].ngpus; j++) {
+            const GpuDevice *g = &st->gpu_node_list[i].gpus[j];
+            char nb[256];
+            if (!isnan(g->temp_c) || !isnan(g->power_w)) thermals = true;
+            if (device_note(g, nb, sizeof nb)) notes = true;
+        }
+    const char *headers[11] = { "NODE", "GPU", "UUID", "MEM-USED", "MEM-TOTAL", "UTIL" };
+    size_t nh = 6;
+    if (thermals) { headers[nh++] = "TEMP"; headers[nh++] = "POWER"; }
+    headers[nh++] = "POD"; headers[nh++] = "IDLE";
+    if (notes) headers[nh++] = "HEALTH";
+    Table *t = table_new(headers, nh);
     table_keep_whole(t, true);
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[i];
@@ -230,12 +258,22 @@ static void print_devices(const GpuStatus *st, bool color)
             if (isnan(g->mem_total_mib)) snprintf(buf, sizeof buf, "-");
             else snprintf(buf, sizeof buf, "%.0fMi", g->mem_total_mib);
             table_cell(t, buf);
-            fmt_pct(buf, sizeof buf, g->util);
+            if (g->util_out_of_range) snprintf(buf, sizeof buf, "?");
+            else fmt_pct(buf, sizeof buf, g->util);
             table_cell(t, buf);
+            if (thermals) {
+                if (isnan(g->temp_c)) table_cell(t, "-"); else table_cellf(t, "%.0fC", g->temp_c);
+                if (isnan(g->power_w)) table_cell(t, "-"); else table_cellf(t, "%.0fW", g->power_w);
+            }
             if (g->pod) table_cellf(t, "%s/%s", g->pod_ns ? g->pod_ns : "", g->pod);
             else if (g->holders > 1) table_cellf(t, "(%d pods)", g->holders);
             else table_cell(t, "-");
             table_cell_color(t, g->idle_allocated ? C_YELLOW : C_NONE, g->idle_allocated ? "idle" : "-");
+            if (notes) {
+                char nb[256];
+                const char *note = device_note(g, nb, sizeof nb);
+                table_cell_color(t, note ? C_RED : C_NONE, note ? note : "-");
+            }
         }
     }
     if (table_rows(t)) {
@@ -417,6 +455,10 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", fact_source_name(v->sharing_src));
     /* per fact not read from current GFD labels: where it came from and how */
     cJSON *src = cJSON_AddObjectToObject(o, "sources");
+    /* the product's signal is always said (node.h: GFD > clouds' labels > DRA > none) */
+    cJSON *ps = cJSON_AddObjectToObject(src, "product");
+    cJSON_AddStringToObject(ps, "source", product_source_name(n->product ? v->product_src : PRODUCT_SRC_NONE));
+    if (*v->product_detail) cJSON_AddStringToObject(ps, "detail", v->product_detail);
     add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
                     v->physical_unsure);
     add_fact_source(src, "gpuMemory", v->memory_per_gpu_mib ? v->memory_src : FACT_NONE, v->memory_detail, false);
@@ -451,7 +493,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
         add_num_or_null(o, "memoryUsedMiB", n->mem_used_mib);
         add_num_or_null(o, "memoryTotalMiB", n->mem_total_mib);
         add_num_or_null(o, "utilization", n->util);
-        cJSON_AddNumberToObject(o, "idleAllocatedGPUs", n->idle_allocated);
+        cJSON_AddNumberToObject(o, "idleAllocatedGPUs", physical_idle_node(n));
         cJSON *gpus = cJSON_AddArrayToObject(o, "gpus");
         for (size_t i = 0; i < n->ngpus; i++) {
             const GpuDevice *g = &n->gpus[i];
@@ -465,6 +507,15 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
             add_num_or_null(go, "memoryUsedMiB", g->mem_used_mib);
             add_num_or_null(go, "memoryTotalMiB", g->mem_total_mib);
             add_num_or_null(go, "utilization", g->util);
+            if (g->util_out_of_range || g->mem_out_of_range) {     /* the reading was impossible */
+                cJSON *oor = cJSON_AddArrayToObject(go, "outOfRange");
+                if (g->util_out_of_range) cJSON_AddItemToArray(oor, cJSON_CreateString("utilization"));
+                if (g->mem_out_of_range) cJSON_AddItemToArray(oor, cJSON_CreateString("memoryUsedMiB"));
+            }
+            if (!isnan(g->temp_c)) add_num_or_null(go, "temperatureC", g->temp_c);
+            if (!isnan(g->power_w)) add_num_or_null(go, "powerW", g->power_w);
+            if (g->unhealthy) cJSON_AddStringToObject(go, "unhealthy", g->unhealthy);
+            if (g->beyond_node) cJSON_AddBoolToObject(go, "beyondNode", true);
             if (g->pod) {
                 cJSON *h = cJSON_AddObjectToObject(go, "pod");
                 add_str_or_null(h, "namespace", g->pod_ns);
@@ -475,6 +526,21 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
             cJSON_AddItemToArray(gpus, go);
         }
     }
+    /* GPU health (analysis/health.h): unhealthy GPUs named by index, more counted by the device
+     * plugin alone, and every signal that said so */
+    const NodeHealth *h = &n->health;
+    cJSON *ho = cJSON_AddObjectToObject(o, "health");
+    cJSON_AddNumberToObject(ho, "unhealthyGPUs", node_health_count(h));
+    cJSON *hg = cJSON_AddArrayToObject(ho, "gpus");
+    for (size_t i = 0; i < h->ngpus; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "index", h->gpus[i].index);
+        cJSON_AddStringToObject(x, "reason", h->gpus[i].why);
+        cJSON_AddItemToArray(hg, x);
+    }
+    cJSON *hs = cJSON_AddArrayToObject(ho, "signals");
+    for (size_t i = 0; i < h->signals.n; i++) cJSON_AddItemToArray(hs, cJSON_CreateString(h->signals.v[i]));
+    if (metrics && n->metrics_beyond) cJSON_AddNumberToObject(o, "metricsDevicesBeyondNode", n->metrics_beyond);
     cJSON *probs = cJSON_AddArrayToObject(o, "problems");
     for (size_t i = 0; i < n->nproblems; i++) {
         cJSON *p = cJSON_CreateObject();
@@ -498,7 +564,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     cJSON_AddNumberToObject(s, "gpuNodes", st->gpu_nodes);
     cJSON_AddNumberToObject(s, "physicalGPUs", st->physical_gpus);
     cJSON_AddNumberToObject(s, "pendingGPUPods", st->pending_gpu_pods);
-    if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", st->idle_allocated_gpus);
+    if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", physical_idle_total(st));
     else cJSON_AddNullToObject(s, "idleAllocatedGPUs");
     status_physical_json(s, st);
     cJSON *res = cJSON_AddObjectToObject(s, "resources");

@@ -207,10 +207,19 @@ static void add_num2(cJSON *o, const char *k, double v)
     else cJSON_AddNumberToObject(o, k, round(v * 100) / 100);
 }
 
+/* idle GPUs of the nodes whose GPUs are counted: a part of the physical line's "in use" */
+static int idle_counted(const GpuStatus *st)
+{
+    int t = 0;
+    for (size_t i = 0; i < st->ngpu_node_list; i++)
+        if (st->gpu_node_list[i].inv->physical >= 0) t += physical_idle_node(&st->gpu_node_list[i]);
+    return t;
+}
+
 void status_physical_json(cJSON *summary, const GpuStatus *st)
 {
     physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
-                     st->idle_allocated_gpus);
+                     idle_counted(st));
     if (st->has_cost && !st->has_hours)      /* --price, but no series to count hours from */
         cJSON_AddNullToObject(summary, "hours");
     if (st->has_hours) {            /* status --price: over the window */
@@ -224,7 +233,7 @@ void status_physical_json(cJSON *summary, const GpuStatus *st)
 
 void status_node_physical_json(cJSON *node, const NodeStatus *n, bool metrics)
 {
-    physical_members(cJSON_AddObjectToObject(node, "physical"), physical_use_node(n), metrics, n->idle_allocated);
+    physical_members(cJSON_AddObjectToObject(node, "physical"), physical_use_node(n), metrics, physical_idle_node(n));
 }
 
 void status_print_physical(const GpuStatus *st, bool color)
@@ -234,7 +243,7 @@ void status_print_physical(const GpuStatus *st, bool color)
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
     text_printf(stdout, "%sPhysical GPUs:%s %d in use", b, e, u.in_use);
     if (st->has_metrics) {                       /* idle is a part of in use */
-        int idle = st->idle_allocated_gpus < u.in_use ? st->idle_allocated_gpus : u.in_use;
+        int idle = idle_counted(st);
         text_printf(stdout, " (%s%d idle%s)", idle ? color_start(C_YELLOW, color) : "", idle,
                     idle ? color_end(C_YELLOW, color) : "");
     }

@@ -221,6 +221,13 @@ static const struct { const char *metric; DcgmField field; } field_names[] = {
     { "DCGM_FI_DEV_FB_RESERVED", DCGM_FB_RESERVED },
     { "DCGM_FI_DEV_GPU_UTIL", DCGM_GPU_UTIL },
     { "DCGM_FI_PROF_GR_ENGINE_ACTIVE", DCGM_GR_ENGINE_ACTIVE },
+    /* health and thermals (shared/reference/dcgm-exporter.md field table) */
+    { "DCGM_FI_DEV_GPU_TEMP", DCGM_GPU_TEMP },
+    { "DCGM_FI_DEV_POWER_USAGE", DCGM_POWER_USAGE },
+    { "DCGM_FI_DEV_BOARD_POWER_WATTS", DCGM_POWER_USAGE },       /* DCGM 4.x name */
+    { "DCGM_FI_DEV_XID_ERRORS", DCGM_XID_ERRORS },
+    { "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", DCGM_ECC_DBE },
+    { "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", DCGM_ECC_DBE },
 };
 
 bool dcgm_field_from_metric(const char *metric, DcgmField *f)
@@ -474,6 +481,20 @@ static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
     u->mig_profile = s->gi >= 0 ? usage_intern(d, s->profile) : NULL;
     u->mig_instance = s->gi;
     u->mem_used_mib = u->mem_total_mib = u->util = u->util_max = NAN;
+    u->temp_c = u->power_w = u->xid = u->ecc_dbe = NAN;
+}
+
+/* the largest value of field f over a device's series, NAN when none has it; values that
+ * cannot be a reading (negative, not finite, DCGM's blank sentinels near 2^63) are skipped */
+static double device_max(Series **dev, size_t n, DcgmField f)
+{
+    double m = NAN;
+    for (size_t i = 0; i < n; i++) {
+        double x = dev[i]->v[f];
+        if (!dev[i]->has[f] || !isfinite(x) || x < 0 || x > 1e15) continue;
+        if (isnan(m) || x > m) m = x;
+    }
+    return m;
 }
 
 static void collect_values(Series **dev, size_t n, DcgmField f, double scale, double *buf, size_t *k)
@@ -553,6 +574,10 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], use_gr, true); if (!isnan(x)) buf[k++] = x; }
             u.util_max = combine_split(buf, k);
         }
+        u.temp_c = device_max(dev, nd, DCGM_GPU_TEMP);
+        u.power_w = device_max(dev, nd, DCGM_POWER_USAGE);
+        u.xid = device_max(dev, nd, DCGM_XID_ERRORS);
+        u.ecc_dbe = device_max(dev, nd, DCGM_ECC_DBE);
         if (holders == 1)
             for (size_t t = 0; t < nd; t++)
                 if (dev[t]->pod) {

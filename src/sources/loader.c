@@ -10,6 +10,8 @@
  *                    server refuses the field selector)                      optional
  *   resourcequotas   /api/v1[/namespaces/NS]/resourcequotas                  optional
  *   daemonsets       /apis/apps/v1/daemonsets                                optional
+ *                    then GET the ConfigMaps that device-plugin DaemonSets (image
+ *                    k8s-device-plugin, any name) mount, in their namespace (at most 4)
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
  *   services         /api/v1/services                                        optional
  *   resource.k8s.io  deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates
@@ -225,6 +227,39 @@ static void note_list_rv(char **list_rv, ObjKind kind, ApiClient *api)
     list_rv[kind] = apiclient_list_rv(api) ? xstrdup(apiclient_list_rv(api)) : NULL;
 }
 
+/* The ConfigMaps device-plugin DaemonSets mount (any DaemonSet whose container image is
+ * k8s-device-plugin, model/cluster.h cluster_image_is), seen as the DaemonSets pass: without the
+ * GPU Operator (the Helm chart, a static manifest) they hold the plugin's configs. */
+#define DS_MAPS_MAX 4
+typedef struct {
+    ListCtx inner;
+    Strvec ns, name;
+} DsSeen;
+
+static int on_daemonset(void *ctx, const cJSON *item, Error *err)
+{
+    DsSeen *s = ctx;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(item, "metadata");
+    const cJSON *tspec = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(item, "spec"), "template"), "spec");
+    const char *ns = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, "namespace"));
+    bool dp = false;
+    const cJSON *ctr;
+    cJSON_ArrayForEach(ctr, cJSON_GetObjectItemCaseSensitive(tspec, "containers"))
+        dp |= cluster_image_is(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ctr, "image")), "k8s-device-plugin");
+    const cJSON *v;
+    const cJSON *vols = dp && ns ? cJSON_GetObjectItemCaseSensitive(tspec, "volumes") : NULL;
+    cJSON_ArrayForEach(v, vols) {
+        const char *cm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(v, "configMap"), "name"));
+        if (!cm || !*cm || s->name.n >= DS_MAPS_MAX) continue;
+        bool dup = false;
+        for (size_t i = 0; i < s->name.n && !dup; i++) dup = str_eq(s->name.v[i], cm) && str_eq(s->ns.v[i], ns);
+        if (!dup) { strvec_push(&s->ns, ns); strvec_push(&s->name, cm); }
+    }
+    return on_item(&s->inner, item, err);
+}
+
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv, Error *err)
 {
@@ -283,12 +318,39 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         if (r == LIST_FAILED) return -1;
         if (r == LIST_OK) note_list_rv(list_rv, OBJ_RESOURCEQUOTA, api);
     }
+    DsSeen ds_seen = { { OBJ_DAEMONSET, fn, ctx }, STRVEC_INIT, STRVEC_INIT };
     if (rq->daemonsets) {
-        r = run_list(api, OBJ_DAEMONSET, "daemonsets", "/apis/apps/v1/daemonsets", NULL, true,
-                     "GPU Operator health not shown", fn, ctx, warnings, model, err);
-        if (r == LIST_FAILED) return -1;
-        if (r == LIST_OK) note_list_rv(list_rv, OBJ_DAEMONSET, api);
+        Error e = { 0 };
+        if (apiclient_list_skip(api, "/apis/apps/v1/daemonsets", NULL, on_daemonset, NULL,
+                                skip_for(OBJ_DAEMONSET, model), &ds_seen, &e) == 0) {
+            note_list_rv(list_rv, OBJ_DAEMONSET, api);
+        } else if (e.code == 403 || e.code == 404) {
+            strvec_pushf(warnings, "daemonsets: %s (GPU Operator health not shown)", e.msg);
+        } else {
+            *err = e;
+            strvec_clear(&ds_seen.ns); strvec_clear(&ds_seen.name);
+            return -1;
+        }
     }
+    /* the device plugin's own ConfigMaps (Helm chart, static manifest) */
+    for (size_t i = 0; rq->configmaps && i < ds_seen.name.n; i++) {
+        int rc;
+        if (!list_rv) {
+            rc = get_configmap(api, ds_seen.ns.v[i], ds_seen.name.v[i], fn, ctx, warnings, err);
+        } else {
+            char *sel = xasprintf("metadata.name=%s", ds_seen.name.v[i]);
+            char *q = apiclient_query_param("fieldSelector", sel);
+            char *path = apiclient_core_path(ds_seen.ns.v[i], "configmaps");
+            free(sel);
+            r = run_list(api, OBJ_CONFIGMAP, "configmaps", path, q, true, "the device plugin's configs not read",
+                         fn, ctx, warnings, model, err);
+            free(q); free(path);
+            rc = r == LIST_FAILED ? -1 : 0;
+            if (r == LIST_OK) note_configmap_rv(list_rv, apiclient_list_rv(api));
+        }
+        if (rc) { strvec_clear(&ds_seen.ns); strvec_clear(&ds_seen.name); return -1; }
+    }
+    strvec_clear(&ds_seen.ns); strvec_clear(&ds_seen.name);
     if (rq->clusterpolicy) {
         CpSeen seen = { { OBJ_CLUSTERPOLICY, fn, ctx }, NULL, NULL, NULL, NULL };
         Error e = { 0 };

@@ -32,12 +32,17 @@ char *prom_usage_query(double window_s)
     return xasprintf(
         "label_replace(max by (__name__, " DEVICE_LABELS ") ({__name__=~\"DCGM_FI_DEV_FB_USED|"
         "DCGM_FI_DEV_FB_FREE|DCGM_FI_DEV_FB_RESERVED|DCGM_FI_DEV_GPU_UTIL|"
-        "DCGM_FI_PROF_GR_ENGINE_ACTIVE\"}), \"kgpu_field\", \"$1\", \"__name__\", \"(.*)\")"
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE|DCGM_FI_DEV_GPU_TEMP|DCGM_FI_DEV_POWER_USAGE\"}), \"kgpu_field\", \"$1\", "
+        "\"__name__\", \"(.*)\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (max_over_time(DCGM_FI_DEV_XID_ERRORS[%s])),"
+        " \"kgpu_field\", \"xid_max\", \"\", \"\")"
+        " or label_replace(max by (" DEVICE_LABELS ") (increase({__name__=~\"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL|"
+        "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL\"}[%s])), \"kgpu_field\", \"ecc_dbe_increase\", \"\", \"\")"
         " or label_replace(max by (" DEVICE_LABELS ") (max_over_time(DCGM_FI_DEV_GPU_UTIL[%s])),"
         " \"kgpu_field\", \"gpu_util_max\", \"\", \"\")"
         " or label_replace(max by (" DEVICE_LABELS ") (max_over_time("
         "DCGM_FI_PROF_GR_ENGINE_ACTIVE[%s])), \"kgpu_field\", \"gr_engine_active_max\", \"\", \"\")",
-        w, w);
+        w, w, w, w);
 }
 
 typedef struct { DcgmAccum *a; long series; } UsageCtx;
@@ -52,6 +57,8 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
     if (!field || np == 0) return 0;
     if (strcmp(field, "gpu_util_max") == 0) f = DCGM_GPU_UTIL_MAX;
     else if (strcmp(field, "gr_engine_active_max") == 0) f = DCGM_GR_ENGINE_ACTIVE_MAX;
+    else if (strcmp(field, "xid_max") == 0) f = DCGM_XID_ERRORS;
+    else if (strcmp(field, "ecc_dbe_increase") == 0) f = DCGM_ECC_DBE;
     else if (!dcgm_field_from_metric(field, &f)) return 0;
     u->series++;
     if (u->a) dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);

@@ -4,7 +4,8 @@
  * analysis reads only the model), so a command gives the same answer from the snapshot as
  * live.  Everything else is left out: it is most of the bytes (managed fields, container
  * statuses, images, volumes), and what a snapshot does not copy it cannot leak (annotations,
- * env values, commands and arguments).  A member the model starts to read must be added here;
+ * env values, commands and arguments; of a DaemonSet only the config-selection env values
+ * DS_ENV_KEYS, the word config-manager and ConfigMap volume names stay).  A member the model starts to read must be added here;
  * the tests compare live and snapshot answers on the same cluster (test_auth.sh,
  * test_snapshot_metrics.sh).
  */
@@ -17,8 +18,16 @@
 static const char *const META_KEEP[] = {
     "name", "namespace", "uid", "labels", "ownerReferences", "creationTimestamp", "deletionTimestamp", NULL
 };
+/* the only annotations read (model/node.c, model/pod.c): HAMi's device registration of a node and
+ * the devices it gave a pod (Project-HAMi/HAMi pkg/device/nvidia/device.go RegisterAnnos,
+ * SupportDevices); no other annotation is copied */
+static const char *const ANNOTATION_KEEP[] = { "hami.io/node-nvidia-register", "hami.io/vgpu-devices-allocated", NULL };
 static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
-static const char *const DS_CONTAINER_KEEP[] = { "name", "image", "resources", NULL };   /* the image: versions */
+/* the image: versions and which software it is; env (names, and values of DS_ENV_KEYS only),
+ * volumeMounts and command/args reduced below: which configs the device plugin reads */
+static const char *const DS_CONTAINER_KEEP[] = { "name", "image", "resources", "env", "volumeMounts", "command",
+                                                 "args", NULL };
+static const char *const DS_MOUNT_KEEP[] = { "name", "mountPath", NULL };
 static const char *const POD_SPEC_KEEP[] = {
     "nodeName", "containers", "initContainers", "overhead", "affinity", "nodeSelector", "tolerations",
     "priority", "priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName",
@@ -28,7 +37,7 @@ static const char *const POD_STATUS_KEEP[] = { "phase", "conditions", "nominated
 static const char *const NODE_SPEC_KEEP[] = { "taints", "unschedulable", NULL };
 static const char *const NODE_STATUS_KEEP[] = { "capacity", "allocatable", "conditions", NULL };
 static const char *const TEMPLATE_SPEC_KEEP[] = {
-    "containers", "initContainers", "nodeSelector", "affinity", "tolerations", NULL
+    "containers", "initContainers", "nodeSelector", "affinity", "tolerations", "volumes", NULL
 };
 
 static bool listed(const char *const *keep, const char *name)
@@ -109,6 +118,77 @@ static void drop_env_values(cJSON *o)
     }
 }
 
+/* a DaemonSet template's containers: env values only of DS_ENV_KEYS (cluster.h), mounts'
+ * name and path, command and args only the words "config-manager" (what cluster.c reads);
+ * volumes: only ConfigMap volumes, by name and map name */
+static void reduce_ds_template(cJSON *ts)
+{
+    static const char *const env_keys[] = DS_ENV_KEYS;
+    /* only the device plugin's and the MIG manager's DaemonSets keep anything of this */
+    bool gpu = false;
+    const char *const all[] = { "containers", "initContainers" };
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *ctr;
+        cJSON_ArrayForEach(ctr, cJSON_GetObjectItemCaseSensitive(ts, all[k])) {
+            const char *img = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ctr, "image"));
+            gpu |= cluster_image_is(img, "k8s-device-plugin") || cluster_image_is(img, "k8s-mig-manager");
+        }
+    }
+    if (!gpu) {
+        drop_env_values(ts);
+        cJSON_DeleteItemFromObjectCaseSensitive(ts, "volumes");
+    }
+    const char *const lists[] = { "containers", "initContainers" };
+    for (size_t k = 0; k < 2; k++) {
+        cJSON *ctr;
+        cJSON_ArrayForEach(ctr, cJSON_GetObjectItemCaseSensitive(ts, lists[k])) {
+            cJSON *e;
+            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ctr, "env")) {
+                const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+                bool keep = false;
+                for (size_t q = 0; gpu && n && env_keys[q]; q++) keep |= str_eq(n, env_keys[q]);
+                cJSON_DeleteItemFromObjectCaseSensitive(e, "valueFrom");
+                if (!keep) cJSON_DeleteItemFromObjectCaseSensitive(e, "value");
+            }
+            cJSON *mounts = cJSON_GetObjectItemCaseSensitive(ctr, "volumeMounts");
+            if (cJSON_IsArray(mounts)) {
+                cJSON *out = cJSON_CreateArray(), *m;
+                cJSON_ArrayForEach(m, mounts) { cJSON *r = pick(m, DS_MOUNT_KEEP); if (r) cJSON_AddItemToArray(out, r); }
+                cJSON_ReplaceItemInObjectCaseSensitive(ctr, "volumeMounts", out);
+            }
+            const char *const words[] = { "command", "args" };
+            for (size_t w = 0; w < 2; w++) {
+                cJSON *list = cJSON_GetObjectItemCaseSensitive(ctr, words[w]);
+                if (!list) continue;
+                bool cm = false;
+                cJSON *v;
+                cJSON_ArrayForEach(v, list) cm |= cJSON_IsString(v) && strstr(v->valuestring, "config-manager") != NULL;
+                if (cm) {
+                    cJSON *out = cJSON_CreateArray();
+                    cJSON_AddItemToArray(out, cJSON_CreateString("config-manager"));
+                    cJSON_ReplaceItemInObjectCaseSensitive(ctr, words[w], out);
+                } else {
+                    cJSON_DeleteItemFromObjectCaseSensitive(ctr, words[w]);
+                }
+            }
+        }
+    }
+    cJSON *vols = cJSON_GetObjectItemCaseSensitive(ts, "volumes");
+    if (cJSON_IsArray(vols)) {
+        cJSON *out = cJSON_CreateArray(), *v;
+        cJSON_ArrayForEach(v, vols) {
+            const cJSON *cm = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "configMap"), "name");
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(v, "name");
+            if (!cJSON_IsString(cm) || !cJSON_IsString(name)) continue;
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddStringToObject(r, "name", name->valuestring);
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "configMap"), "name", cm->valuestring);
+            cJSON_AddItemToArray(out, r);
+        }
+        cJSON_ReplaceItemInObjectCaseSensitive(ts, "volumes", out);
+    }
+}
+
 cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
 {
     bool pod_or_node = kind == OBJ_POD || kind == OBJ_NODE;
@@ -120,7 +200,11 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         const char *k = m->string;
         if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind")) continue;
         if (str_eq(k, "metadata")) {
-            put(out, k, pick_as(m, META_KEEP, pod_or_node));
+            cJSON *meta = pick_as(m, META_KEEP, pod_or_node);
+            cJSON *ann = pod_or_node ? pick_as(cJSON_GetObjectItemCaseSensitive(m, "annotations"), ANNOTATION_KEEP, true) : NULL;
+            if (ann && ann->child) cJSON_AddItemToObject(meta, "annotations", ann);
+            else cJSON_Delete(ann);
+            put(out, k, meta);
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
             cJSON *spec = pick_ref(m, POD_SPEC_KEEP);
             reduce_containers(spec, "containers", CONTAINER_KEEP, true);
@@ -146,6 +230,7 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
                 cJSON *ts = pick(cJSON_GetObjectItemCaseSensitive(tpl, "spec"), TEMPLATE_SPEC_KEEP);
                 reduce_containers(ts, "containers", DS_CONTAINER_KEEP, false);
                 reduce_containers(ts, "initContainers", DS_CONTAINER_KEEP, false);
+                reduce_ds_template(ts);
                 put(t, "spec", ts);
             }
             put(out, k, spec);
@@ -153,7 +238,11 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(m, 1));
         }
     }
-    /* (a pod's or node's members kept hold no env: their containers are reduced) */
-    if (!pod_or_node) drop_env_values(out);
+    /* (a pod's or node's members kept hold no env: their containers are reduced; a
+     * DaemonSet's spec keeps only DS_ENV_KEYS values, reduce_ds_template) */
+    if (!pod_or_node && kind != OBJ_DAEMONSET) drop_env_values(out);
+    else if (kind == OBJ_DAEMONSET)
+        for (cJSON *m2 = out->child; m2; m2 = m2->next)
+            if (!str_eq(m2->string, "spec")) drop_env_values(m2);
     return out;
 }

@@ -77,6 +77,12 @@ static cJSON *gpu_record(const UsageData *d, const GpuUsage *u, const char *of)
     add_num(o, "memTotalMiB", u->mem_total_mib);
     add_num(o, "util", u->util);
     add_num(o, "utilMax", u->util_max);
+    if (strcmp(of, "device") == 0) {            /* health and thermals (issue 29): devices only */
+        if (isfinite(u->temp_c)) add_num(o, "tempC", u->temp_c);      /* absent = not served */
+        if (isfinite(u->power_w)) add_num(o, "powerW", u->power_w);
+        if (isfinite(u->xid)) add_num(o, "xid", u->xid);
+        if (isfinite(u->ecc_dbe)) add_num(o, "eccDbe", u->ecc_dbe);
+    }
     cJSON_AddNumberToObject(o, "holders", u->holders);
     if (strcmp(of, "device") == 0) {
         add_series(o, "utilSeries", usage_util_series(d, u), d->series_points);
@@ -194,6 +200,10 @@ static void read_gpu(UsageData *d, GpuUsage *u, const cJSON *o)
     u->mem_total_mib = get_num(o, "memTotalMiB");
     u->util = get_num(o, "util");
     u->util_max = get_num(o, "utilMax");
+    u->temp_c = get_num(o, "tempC");
+    u->power_w = get_num(o, "powerW");
+    u->xid = get_num(o, "xid");
+    u->ecc_dbe = get_num(o, "eccDbe");
     u->holders = get_int(o, "holders", 0);
 }
 

@@ -3,6 +3,7 @@
  * screen shown, or the filter being typed).
  */
 #include "tui/tui_app.h"
+#include "analysis/physical.h"
 #include "tui/tui_views.h"
 #include <curses.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ void app_draw_header(App *a)
         strvec_push(&labels, "Pending");
         strvec_pushf(&values, "%d", st->pending_gpu_pods);
         strvec_push(&labels, "Idle");
-        if (st->has_metrics) strvec_pushf(&values, "%d", st->idle_allocated_gpus);
+        if (st->has_metrics) strvec_pushf(&values, "%d", physical_idle_total(st));
         else strvec_push(&values, "-");
         size_t ncounts = labels.n;
         for (size_t i = 0; i < st->ntotals; i++) {
@@ -93,7 +94,7 @@ void app_draw_header(App *a)
                 y++; x = 1;
             }
             TuiAttr va = TA_VALUE;
-            if ((i == 2 && st->pending_gpu_pods) || (i == 3 && st->has_metrics && st->idle_allocated_gpus)) va = TA_WARN;
+            if ((i == 2 && st->pending_gpu_pods) || (i == 3 && st->has_metrics && physical_idle_total(st))) va = TA_WARN;
             x += screen_put(y, x, w - x, TA_LABEL, labels.v[i]);
             x += screen_put(y, x, w - x, TA_NORMAL, " ");
             x += screen_put(y, x, w - x, va, values.v[i]);

@@ -1,6 +1,7 @@
 /* tui_main.c — the main screen of `kubectl gpu top`: the node list, the detail pane under it
  * and the pending pods, laid out in the rows between the header and the function bar. */
 #include "tui/tui_app.h"
+#include "analysis/physical.h"
 #include "tui/tui_text.h"
 #include "tui/tui_views.h"
 #include <curses.h>
@@ -47,7 +48,8 @@ static void node_cols(App *a, int w, NodeCols *nc)
     int status_want = 6;
     for (size_t i = 0; i < a->nnodes; i++) {
         char *word = node_status_word(node_at(a, i));
-        int l = screen_width(word) + (nc->metrics && node_at(a, i)->idle_allocated ? 8 : 0);
+        int l = screen_width(word) + (nc->metrics && node_at(a, i)->idle_allocated ? 8 : 0) +
+                (node_health_count(&node_at(a, i)->health) ? 12 : 0);
         free(word);
         if (l > status_want) status_want = l;
     }
@@ -145,6 +147,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
         screen_bar(y, cx, nc->bar, isnan(n->util) ? NAN : n->util / 100.0, TA_BAR_UTIL, over);
         cx += nc->bar;
         if (isnan(n->util)) snprintf(buf, sizeof buf, "    -");
+        else if (!isfinite(n->util) || n->util < 0 || n->util > 100.5) snprintf(buf, sizeof buf, "    ?");
         else snprintf(buf, sizeof buf, " %3.0f%%", n->util);
         screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
         cx += nc->pct + 1;
@@ -160,7 +163,8 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     char *word = node_status_word(n);
     Strbuf sb = STRBUF_INIT;
     strbuf_adds(&sb, word);
-    if (nc->metrics && n->idle_allocated) strbuf_addf(&sb, " idle:%d", n->idle_allocated);
+    if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
+    if (node_health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", node_health_count(&n->health));
     screen_put_cut(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);

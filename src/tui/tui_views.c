@@ -1,5 +1,6 @@
 /* tui_views.c — node detail, node view, explain view and help as TextDocs (see tui_views.h). */
 #include "tui/tui_views.h"
+#include "analysis/physical.h"
 #include "tui/tui_views_dra.h"
 #include <math.h>
 #include <stdio.h>
@@ -27,9 +28,11 @@ void view_fmt_mib(char *out, size_t n, double mib)
     else snprintf(out, n, "%.0fMi", mib);
 }
 
+/* a percent of a device: "-" unknown, "?" for what cannot be one (inf, < 0, > 100): never "inf%" */
 static void fmt_pct(char *out, size_t n, double v)
 {
     if (isnan(v)) snprintf(out, n, "-");
+    else if (!isfinite(v) || v < 0 || v > 100.5) snprintf(out, n, "?");
     else snprintf(out, n, "%.0f%%", v);
 }
 
@@ -116,7 +119,17 @@ void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n)
         fmt_pct(util, sizeof util, n->util);
         label(d, "Usage", lw);
         text_addf(d, TA_NORMAL, "util %s  memory %s of %s", util, mem, tot);
-        if (n->idle_allocated) text_addf(d, TA_WARN, "  %d held but idle", n->idle_allocated);
+        if (physical_idle_node(n)) text_addf(d, TA_WARN, "  %d held but idle", physical_idle_node(n));
+    }
+    if (node_health_count(&n->health)) {      /* analysis/health.h: which GPUs and why */
+        label(d, "Health", lw);
+        Strbuf hb = STRBUF_INIT;
+        strbuf_addf(&hb, "%d GPU%s unhealthy", node_health_count(&n->health),
+                    node_health_count(&n->health) == 1 ? "" : "s");
+        for (size_t i = 0; i < n->health.ngpus; i++)
+            strbuf_addf(&hb, "%s GPU %d %s", i ? ";" : ":", n->health.gpus[i].index, n->health.gpus[i].why);
+        text_wrap(d, lw, TA_ERROR, strbuf_str(&hb));
+        strbuf_clear(&hb);
     }
     if (!n->npods) {
         label(d, "Pods", lw);
@@ -224,6 +237,11 @@ static void node_devices(TextDoc *d, const TopData *td, const NodeStatus *n)
         else if (g->holders > 1) text_addf(d, TA_NORMAL, "%d pods share it", g->holders);
         else text_add(d, TA_DIM, "free");
         if (g->idle_allocated) text_add(d, TA_WARN, "  idle");
+        if (!isnan(g->temp_c)) text_addf(d, TA_DIM, "  %.0fC", g->temp_c);
+        if (!isnan(g->power_w)) text_addf(d, TA_DIM, " %.0fW", g->power_w);
+        if (g->unhealthy) text_addf(d, TA_ERROR, "  UNHEALTHY: %s", g->unhealthy);
+        else if (g->beyond_node) text_add(d, TA_WARN, "  not a GPU of the node");
+        else if (g->util_out_of_range || g->mem_out_of_range) text_add(d, TA_WARN, "  reading out of range");
         view_device_sparklines(d, td, n, g);
     }
     if (td->usage.nseries && td->usage.series_points) {
@@ -395,7 +413,7 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
         fmt_pct(util, sizeof util, n->util);
         label(d, "Usage", lw);
         text_addf(d, TA_NORMAL, "utilization %s, memory %s of %s", util, mem, tot);
-        if (n->idle_allocated) text_addf(d, TA_WARN, ", %d held but idle", n->idle_allocated);
+        if (physical_idle_node(n)) text_addf(d, TA_WARN, ", %d held but idle", physical_idle_node(n));
     }
     node_resources(d, n);
     node_devices(d, td, n);

@@ -35,6 +35,24 @@ The operator, simulated by its upstream rules (cited per rule below):
     count over the devices per GPU of the node's mig-parted config.
   * the plugin restarts (and re-reads its config) on a label change, a ClusterPolicy change
     and a DaemonSet rollout restart; a ConfigMap edit alone changes nothing.
+Without a ClusterPolicy, what acts is what the cluster's DaemonSets run (issue 27):
+  * the device plugin is the DaemonSet whose container image is k8s-device-plugin (any name or
+    registry; GPU Feature Discovery, same image, is not it).  With config-manager (a container
+    running `config-manager`, as the Helm chart renders it with config.map or config.name:
+    deployments/helm/nvidia-device-plugin/templates/daemonset-device-plugin.yml:58-132 at
+    v0.17.0) the configs are the keys of the ConfigMap mounted at CONFIG_FILE_SRCDIR
+    (available-configs) and a node's nvidia.com/device-plugin.config picks one; a name the map
+    lacks stops it ("specified config X does not exist", cmd/config-manager/main.go:351-355
+    at v0.17.0); an unlabelled node (or a label removed: DeleteFunc/UpdateFunc set "",
+    :269-284) takes DEFAULT_CONFIG (:358-365; a DEFAULT_CONFIG the map lacks stops it too),
+    else FALLBACK_STRATEGIES in order: named ("default"), single (the only config), empty
+    (:367-391).  MIG_STRATEGY in the plugin's env overrides the file's flag.
+  * without config-manager the plugin reads CONFIG_FILE (a key of a mounted ConfigMap) once, at
+    start: node labels do nothing, a ConfigMap edit does nothing until the DaemonSet is
+    restarted (`kubectl rollout restart` patches its template), then every node re-reads it.
+  * nvidia.com/mig.config is read only by a MIG manager: the operator's, or a DaemonSet whose
+    image is k8s-mig-manager; with neither (the Helm chart installs none) the label does
+    nothing and the GPUs keep their layout.
 Failures are recorded in the node annotation fakeapi.test/device-plugin.
 """
 import copy
@@ -99,6 +117,11 @@ class Writer:
             pods.subresources.append(('eviction', 'Eviction', ['create']))
         for node in self._nodes().values():      # the GPUs' layout as the fixture advertises it
             self._state(node)
+        self.started = {}             # node -> config text a plugin without config-manager read at start
+        dp = self._dp_daemonset()
+        if dp and not self._cfgm(dp):
+            for node in self._nodes().values():
+                self.started[node['metadata']['name']] = self._static_file(dp)
 
     # ---------------------------------------------------------------- store
     def _objs(self, res):
@@ -212,7 +235,97 @@ class Writer:
     def _nodes(self):
         return self.store.objects.get(('', 'nodes'), {})
 
+    # ---------------------------------------------------------------- without the operator
+    @staticmethod
+    def _repo(image):
+        image = (image or '').split('@')[0]
+        last = image.rsplit('/', 1)[-1]
+        return last.split(':')[0]
+
+    def _daemonsets(self, repo):
+        out = []
+        for key, d in sorted(self.store.objects.get(('apps', 'daemonsets'), {}).items()):
+            spec = ((d.get('spec') or {}).get('template') or {}).get('spec') or {}
+            ctrs = spec.get('containers') or []
+            if any('feature-discovery' in (c.get('name') or '') for c in ctrs):
+                continue
+            if any(self._repo(c.get('image')) == repo for c in ctrs):
+                out.append(d)
+        return out
+
+    def _dp_daemonset(self):
+        ds = self._daemonsets('k8s-device-plugin')
+        return ds[0] if ds else None
+
+    @staticmethod
+    def _tspec(d):
+        return ((d.get('spec') or {}).get('template') or {}).get('spec') or {}
+
+    def _cfgm(self, d):
+        sp = self._tspec(d)
+        return any('config-manager' in ' '.join(c.get('command') or []) for c in
+                   (sp.get('containers') or []) + (sp.get('initContainers') or []))
+
+    def _env(self, d, name):
+        sp = self._tspec(d)
+        val = None
+        for c in (sp.get('initContainers') or []) + (sp.get('containers') or []):
+            for e in c.get('env') or []:
+                if e.get('name') == name and 'value' in e:
+                    val = e['value']
+        return val
+
+    def _mounted(self, d, path):
+        """the ConfigMap mounted at path (a directory)"""
+        sp = self._tspec(d)
+        vols = {v.get('name'): (v.get('configMap') or {}).get('name') for v in sp.get('volumes') or []}
+        for c in (sp.get('initContainers') or []) + (sp.get('containers') or []):
+            for m in c.get('volumeMounts') or []:
+                if m.get('mountPath', '').rstrip('/') == path.rstrip('/') and vols.get(m.get('name')):
+                    return vols[m['name']]
+        return None
+
+    def _ds_map(self, d, name):
+        return self.store.objects.get(('', 'configmaps'), {}).get(d['metadata']['namespace'] + '/' + name) if name else None
+
+    def _static_file(self, d):
+        f = self._env(d, 'CONFIG_FILE')
+        if not f:
+            return ''
+        cm = self._ds_map(d, self._mounted(d, f.rsplit('/', 1)[0]))
+        return ((cm or {}).get('data') or {}).get(f.rsplit('/', 1)[1], '')
+
+    def _own_plugin_config(self, node, d):
+        """(config dict, error) of the plugin DaemonSet d on node, by config-manager's rules"""
+        if not self._cfgm(d):
+            return self._yaml(self.started.get(node['metadata']['name'], '')) or {}, None
+        lab = node['metadata'].get('labels') or {}
+        cm = self._ds_map(d, self._mounted(d, self._env(d, 'CONFIG_FILE_SRCDIR') or '/available-configs'))
+        data = (cm or {}).get('data') or {}
+        if not data:
+            return None, 'no configuration files available'
+        want = lab.get('nvidia.com/device-plugin.config') or ''
+        if not want and self._env(d, 'DEFAULT_CONFIG'):
+            want = self._env(d, 'DEFAULT_CONFIG')
+        if not want:
+            for fb in (self._env(d, 'FALLBACK_STRATEGIES') or '').split(','):
+                if fb == 'named' and 'default' in data:
+                    want = 'default'
+                    break
+                if fb == 'single' and len(data) == 1:
+                    want = next(iter(data))
+                    break
+                if fb == 'empty':
+                    return {}, None
+            if not want:
+                return None, 'no config was set, no default was provided, and all fallbacks failed'
+        if want not in data:
+            return None, 'specified config %s does not exist' % want
+        return self._yaml(data[want]) or {}, None
+
     def _react(self, res, old, new):
+        if self._clusterpolicy() is None:
+            return self._react_own(res, old, new)
         if res.plural == 'nodes' and old is not None:
             ol = (old.get('metadata') or {}).get('labels') or {}
             nl = (new.get('metadata') or {}).get('labels') or {}
@@ -232,6 +345,25 @@ class Writer:
                 self._device_plugin(node)
         elif res.plural == 'daemonsets' and new['metadata']['name'] == 'nvidia-device-plugin-daemonset':
             for node in list(self._nodes().values()):
+                self._device_plugin(node)
+
+    def _react_own(self, res, old, new):
+        dp = self._dp_daemonset()
+        if res.plural == 'nodes' and old is not None:
+            ol = (old.get('metadata') or {}).get('labels') or {}
+            nl = (new.get('metadata') or {}).get('labels') or {}
+            if ol.get('nvidia.com/mig.config') != nl.get('nvidia.com/mig.config') and self._daemonsets('k8s-mig-manager'):
+                self._mig_manager(new)
+                self._device_plugin(new)
+            elif ol.get('nvidia.com/device-plugin.config') != nl.get('nvidia.com/device-plugin.config') \
+                    and dp is not None and self._cfgm(dp):
+                self._device_plugin(new)
+        elif res.plural == 'daemonsets' and dp is not None and new['metadata']['name'] == dp['metadata']['name'] \
+                and new['metadata'].get('namespace') == dp['metadata'].get('namespace'):
+            # a restart: every plugin starts again and reads its file
+            for node in list(self._nodes().values()):
+                if not self._cfgm(dp):
+                    self.started[node['metadata']['name']] = self._static_file(dp)
                 self._device_plugin(node)
 
     def _cp_ns(self):
@@ -398,7 +530,15 @@ class Writer:
         spec = cp.get('spec') or {}
         dpc = (spec.get('devicePlugin') or {}).get('config') or {}
         cfg = {}
-        if dpc.get('name'):
+        own = self._dp_daemonset() if not cp else None
+        if not cp and own is None:
+            return                            # no plugin this simulation knows (a cloud's own)
+        if own is not None:
+            cfg, err = self._own_plugin_config(node, own)
+            if err:
+                return self._fail(node, err)
+            spec = {'mig': {'strategy': self._env(own, 'MIG_STRATEGY')}} if self._env(own, 'MIG_STRATEGY') else {}
+        elif dpc.get('name'):
             cm = self._configmap(dpc['name'])
             want = lab.get('nvidia.com/device-plugin.config') or dpc.get('default') or ''
             if want:

@@ -251,6 +251,13 @@ def main():
     exp_devices = [dev.expected(eval_t, window) for dev in devices]
     idle = [d for d in exp_devices
             if d['holders'] > 0 and d['utilizationMax'] < spec['idleThreshold']]
+    # idle physical GPUs (issue 29): a GPU (node, index) is idle when something on it is held and
+    # every held device on it (the GPU, or each MIG instance) is idle
+    by_gpu = {}
+    for d in exp_devices:
+        if d['holders'] > 0:
+            by_gpu.setdefault((d['node'], d['gpu']), []).append(d['utilizationMax'] < spec['idleThreshold'])
+    idle_gpus = sorted(k for k, v in by_gpu.items() if all(v))
     pods_out = {}
     for d in exp_devices:
         for p in d['pods']:
@@ -284,7 +291,9 @@ def main():
         'evalTime': eval_t, 'window': window, 'planWindow': plan_window,
         'percentile': spec['percentile'], 'idleThreshold': spec['idleThreshold'],
         'devices': exp_devices,
-        'idleAllocated': len(idle),
+        'idleAllocated': len(idle_gpus),
+        'idleAllocatedGPUs': [list(k) for k in idle_gpus],
+        'idleAllocatedDeviceCount': len(idle),
         'idleAllocatedDevices': [[d['node'], d['gpu'], d['migInstance']] for d in idle],
         'pods': [{'namespace': k[0], 'pod': k[1], 'memoryUsedMiB': v['mem'],
                   'utilization': sum(v['utils']) / len(v['utils'])}

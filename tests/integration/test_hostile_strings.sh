@@ -24,6 +24,9 @@ for it in d['items']:
         lab = m.setdefault('labels', {})
         for k in ('nvidia.com/gpu.product', 'nvidia.com/mig.config.state'):
             if k in lab: lab[k] += E
+        # a GPU health agent's condition (NVSentinel's shape) naming GPU 0: printed in problems
+        it.setdefault('status', {}).setdefault('conditions', []).append(
+            {'type': 'GpuXidError' + E, 'status': 'True', 'reason': 'R' + E, 'message': 'ErrorCode:79 GPU:0 ' + E + ';'})
 for it in d['items']:
     m = it['metadata']
     if it['kind'] == 'Pod':

@@ -215,7 +215,8 @@ check_rc 0 "table with metrics"
 check_match "$OUT" "^Nodes: 17 \(14 with GPUs\)   GPUs: 68 physical \(\+1 node unknown\), $IDLE allocated but idle \(under 5% for 1h\)$" \
   "summary: $IDLE allocated but idle (the series' count)"
 check_match "$OUT" '^NAME +PRODUCT +GPUS +MEMORY +MODE +ALLOC +MEM-USED +UTIL +IDLE +STATUS$' "MEM-USED, UTIL and IDLE columns"
-# IDLE per node: its devices held but under the threshold; over the nodes they add up to the summary's
+# IDLE per node: its physical GPUs held whose held devices are all under the threshold (a MIG GPU
+# counts once); over the nodes they add up to the summary's
 idlesum=$(awk '/^NAME +PRODUCT/{ on = 1; next } on && /^$/ { exit } on { s += $(NF - 1) } END { print s + 0 }' <<<"$OUT")
 check_eq "$idlesum" "$IDLE" "IDLE column adds up to the $IDLE idle GPUs"
 check_match "$OUT" "^Physical GPUs: [0-9]+ in use \($IDLE idle\), [0-9]+ free, [0-9]+ unavailable$" "physical line: idle while allocated"
@@ -229,13 +230,13 @@ check_match "$OUT" '^l4-01 .* 4/32 +- +- +0 +Ready$' "a node without series: - -
 kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL" -o wide
 devrows=$(awk '/^NODE +GPU +UUID/{ on = 1; next } on && /^$/ { exit } on' <<<"$OUT")
 check_eq "$(grep -c . <<<"$devrows")" "$(exp 'len(e["devices"])')" "wide: one row per device"
-check_eq "$(grep -c ' idle$' <<<"$devrows")" "$IDLE" "wide: $IDLE devices marked idle"
+check_eq "$(grep -c ' idle$' <<<"$devrows")" "$(exp 'e["idleAllocatedDeviceCount"]')" "wide: every idle held device marked idle"
 check_match "$devrows" '^t4-01 +0 .*\(2 pods\) +-$' "wide: a time-sliced GPU shared by 2 pods"
 check_match "$devrows" '^dgx-a100-01 +0/2g\.20gb#3 ' "wide: MIG devices as index/profile#instance"
 kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL" --idle-threshold 100 -o json
 check_eq "$(json_get "$OUT" 'd["summary"]["idleAllocatedGPUs"]')" \
-  "$(exp 'sum(1 for d in e["devices"] if d["holders"] > 0 and d["utilizationMax"] < 100)')" \
-  "--idle-threshold 100: every held device under 100% is idle"
+  "$(exp 'len({(d["node"], d["gpu"]) for d in e["devices"] if d["holders"] > 0} - {(d["node"], d["gpu"]) for d in e["devices"] if d["holders"] > 0 and d["utilizationMax"] >= 100})')" \
+  "--idle-threshold 100: every physical GPU whose held devices are all under 100% is idle"
 check_eq "$(json_get "$OUT" 'd["metrics"]["idleThreshold"]')" 100 "--idle-threshold reaches the metrics query"
 kgpu status --snapshot "$MIXED" --prometheus "$PROM_URL" --window 6h -o json
 check_eq "$(json_get "$OUT" 'd["metrics"]["windowSeconds"]')" 21600 "--window 6h reaches the metrics query"

@@ -92,7 +92,7 @@ def check_devices(c, exp, act, instant, nodes):
             c.eq(g['memoryUsedMiB'], sum(v[0] for v in vals), 'pod %s/%s memory (sum over its devices)' % (ns, pod))
             c.eq(g['utilization'], sum(v[1] for v in vals) / len(vals), 'pod %s/%s utilization (mean)' % (ns, pod))
     if not instant and not nodes:
-        c.eq(sum(1 for d in act['devices'] if d['idleAllocated']), exp['idleAllocated'], 'idle-allocated devices')
+        c.eq(sum(1 for d in act['devices'] if d['idleAllocated']), exp['idleAllocatedDeviceCount'], 'idle-allocated devices')
 
 
 def check_workloads(c, exp, act):

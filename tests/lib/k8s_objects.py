@@ -564,6 +564,126 @@ def daemonset(ns, name, *, app_label=None, selector=None, desired, ready, node_s
     }
 
 
+def helm_device_plugin_daemonset(ns="kube-system", release="nvidia-device-plugin", *, chart_version="0.17.0",
+                                 image_tag=None, repository="nvcr.io/nvidia/k8s-device-plugin", config_name=None,
+                                 config_map=True, config_default="", fallback=("named", "single"),
+                                 desired=1, ready=None, age_days=40):
+    """the device plugin's DaemonSet as its Helm chart renders it at v0.17.0 (k8s-device-plugin
+    deployments/helm/nvidia-device-plugin/templates/daemonset-device-plugin.yml:21-251 and
+    _helpers.tpl): name = fullname (the release name when it contains the chart name, else
+    release-chart, _helpers.tpl:14-25); labels helm.sh/chart, app.kubernetes.io/{name,instance,
+    version,managed-by} (:49-56); with a config (config.name, or config.map rendered into
+    <fullname>-configs, :237-245) the config-manager init container and sidecar, the
+    available-configs ConfigMap volume and CONFIG_FILE=/config/config.yaml (:58-132, :180-183,
+    :245-251); DEFAULT_CONFIG = config.default, FALLBACK_STRATEGIES = the list joined by ","."""
+    name = release if "nvidia-device-plugin" in release else release + "-nvidia-device-plugin"
+    image = "%s:%s" % (repository, image_tag or "v" + chart_version)
+    cm = config_name or (name + "-configs" if config_map else None)
+    sel = {"app.kubernetes.io/name": "nvidia-device-plugin", "app.kubernetes.io/instance": release}
+    labels = dict(sel, **{"helm.sh/chart": "nvidia-device-plugin-" + chart_version,
+                          "app.kubernetes.io/version": chart_version, "app.kubernetes.io/managed-by": "Helm"})
+
+    def cfgm(cname, oneshot):
+        env = [{"name": "ONESHOT", "value": "true" if oneshot else "false"}, {"name": "KUBECONFIG", "value": ""},
+               {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+               {"name": "NODE_LABEL", "value": "nvidia.com/device-plugin.config"},
+               {"name": "CONFIG_FILE_SRCDIR", "value": "/available-configs"},
+               {"name": "CONFIG_FILE_DST", "value": "/config/config.yaml"},
+               {"name": "DEFAULT_CONFIG", "value": config_default},
+               {"name": "FALLBACK_STRATEGIES", "value": ",".join(fallback)},
+               {"name": "SEND_SIGNAL", "value": "false" if oneshot else "true"},
+               {"name": "SIGNAL", "value": "" if oneshot else "1"},
+               {"name": "PROCESS_TO_SIGNAL", "value": "" if oneshot else "nvidia-device-plugin"}]
+        c = {"image": image, "name": cname, "command": ["config-manager"], "env": env,
+             "volumeMounts": [{"name": "available-configs", "mountPath": "/available-configs"},
+                              {"name": "config", "mountPath": "/config"}]}
+        if not oneshot:
+            c["securityContext"] = {"capabilities": {"add": ["SYS_ADMIN"]}}
+        return c
+    plugin_env = [{"name": "MPS_ROOT", "value": "/run/nvidia/mps"}]
+    if cm:
+        plugin_env.append({"name": "CONFIG_FILE", "value": "/config/config.yaml"})
+        plugin_env.append({"name": "NVIDIA_MIG_MONITOR_DEVICES", "value": "all"})
+    plugin_env += [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"},
+                   {"name": "NVIDIA_DRIVER_CAPABILITIES", "value": "compute,utility"}]
+    mounts = [{"name": "device-plugin", "mountPath": "/var/lib/kubelet/device-plugins"},
+              {"name": "mps-shm", "mountPath": "/dev/shm"}, {"name": "mps-root", "mountPath": "/mps"},
+              {"name": "cdi-root", "mountPath": "/var/run/cdi"}]
+    if cm:
+        mounts += [{"name": "available-configs", "mountPath": "/available-configs"},
+                   {"name": "config", "mountPath": "/config"}]
+    plugin = {"image": image, "imagePullPolicy": "IfNotPresent", "name": "nvidia-device-plugin-ctr",
+              "command": ["nvidia-device-plugin"], "env": plugin_env,
+              "securityContext": {"capabilities": {"add": ["SYS_ADMIN"]}}, "volumeMounts": mounts}
+    volumes = [{"name": "device-plugin", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}},
+               {"name": "mps-root", "hostPath": {"path": "/run/nvidia/mps", "type": "DirectoryOrCreate"}},
+               {"name": "mps-shm", "hostPath": {"path": "/run/nvidia/mps/shm"}},
+               {"name": "cdi-root", "hostPath": {"path": "/var/run/cdi", "type": "DirectoryOrCreate"}}]
+    spec = {"securityContext": {}, "containers": ([cfgm("nvidia-device-plugin-sidecar", False)] if cm else []) + [plugin],
+            "volumes": volumes, "priorityClassName": "system-node-critical",
+            "tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"},
+                            {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}]}
+    if cm:
+        spec["serviceAccountName"] = name + "-service-account"
+        spec["shareProcessNamespace"] = True
+        spec["initContainers"] = [cfgm("nvidia-device-plugin-init", True)]
+        volumes += [{"name": "available-configs", "configMap": {"name": cm}}, {"name": "config", "emptyDir": {}}]
+    ready = desired if ready is None else ready
+    return {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"annotations": {"deprecated.daemonset.template.generation": "1", "meta.helm.sh/release-name": release,
+                                     "meta.helm.sh/release-namespace": ns},
+                     "creationTimestamp": ts(timedelta(days=age_days)), "generation": 1, "labels": labels,
+                     "name": name, "namespace": ns, "resourceVersion": rv("ds", ns, name), "uid": uid("DaemonSet", ns, name)},
+        "spec": {"revisionHistoryLimit": 10, "selector": {"matchLabels": sel},
+                 "template": {"metadata": {"labels": dict(sel), "annotations": {}}, "spec": spec},
+                 "updateStrategy": {"type": "RollingUpdate"}},
+        "status": {"currentNumberScheduled": desired, "desiredNumberScheduled": desired, "numberAvailable": ready,
+                   "numberMisscheduled": 0, "numberReady": ready, "observedGeneration": 1,
+                   "updatedNumberScheduled": desired},
+    }
+
+
+def static_device_plugin_daemonset(ns="kube-system", *, image="nvcr.io/nvidia/k8s-device-plugin:v0.17.0",
+                                   configmap=None, config_key="config.yaml", desired=1, age_days=40):
+    """k8s-device-plugin v0.17.0 deployments/static/nvidia-device-plugin.yml (no config-manager),
+    with configmap: its ConfigMap mounted at /etc/nvidia-device-plugin and CONFIG_FILE naming
+    config_key there (read once, at start: cmd/nvidia-device-plugin/main.go loadConfig)"""
+    name = "nvidia-device-plugin-daemonset"
+    env = [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}]
+    mounts = [{"name": "device-plugin", "mountPath": "/var/lib/kubelet/device-plugins"}]
+    volumes = [{"name": "device-plugin", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}}]
+    if configmap:
+        env.append({"name": "CONFIG_FILE", "value": "/etc/nvidia-device-plugin/" + config_key})
+        mounts.append({"name": "device-plugin-config", "mountPath": "/etc/nvidia-device-plugin"})
+        volumes.append({"name": "device-plugin-config", "configMap": {"name": configmap}})
+    return {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"annotations": {"deprecated.daemonset.template.generation": "1"},
+                     "creationTimestamp": ts(timedelta(days=age_days)), "generation": 1, "name": name, "namespace": ns,
+                     "resourceVersion": rv("ds", ns, name), "uid": uid("DaemonSet", ns, name)},
+        "spec": {"selector": {"matchLabels": {"name": "nvidia-device-plugin-ds"}},
+                 "template": {"metadata": {"labels": {"name": "nvidia-device-plugin-ds"}},
+                              "spec": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+                                       "priorityClassName": "system-node-critical",
+                                       "containers": [{"image": image, "name": "nvidia-device-plugin-ctr", "env": env,
+                                                       "securityContext": {"allowPrivilegeEscalation": False,
+                                                                           "capabilities": {"drop": ["ALL"]}},
+                                                       "volumeMounts": mounts}],
+                                       "volumes": volumes}},
+                 "updateStrategy": {"type": "RollingUpdate"}},
+        "status": {"currentNumberScheduled": desired, "desiredNumberScheduled": desired, "numberAvailable": desired,
+                   "numberMisscheduled": 0, "numberReady": desired, "updatedNumberScheduled": desired},
+    }
+
+
+def configmap(ns, name, data, labels=None, age_days=40):
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": ns, "uid": uid("ConfigMap", ns, name), "labels": dict(labels or {}),
+                         "creationTimestamp": ts(timedelta(days=age_days)), "resourceVersion": rv("cm", ns, name)},
+            "data": data}
+
+
 def resource_quota(ns, name, hard, used, age_days=30):
     return {
         "apiVersion": "v1",

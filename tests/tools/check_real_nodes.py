@@ -13,6 +13,10 @@ truth.json, per node:
   mig              {enabled, strategy, devices}
   sharing          {strategy: none|time-slicing|mps|shared|unknown, replicas: int|null}
   memoryPerGPUMiB  int, or null when the object does not say (then not checked)
+  product          (optional) the GFD-spelled product, null when nothing names it
+  productSource    (optional) sources.product.source: gfd|gke|eks|karpenter|aks|dra|none
+  problems         (optional) the problem codes of the node, sorted
+  unhealthyGPUs    (optional) GPU indices status must list as unhealthy (health.gpus[].index)
 """
 import json, os, subprocess, sys, tempfile
 
@@ -57,6 +61,17 @@ def main():
         s = t["sharing"]
         check(n["sharing"]["strategy"] == s["strategy"], f"{t['file']}: sharing {n['sharing']['strategy']} == {s['strategy']}")
         check(n["sharing"]["replicas"] == s["replicas"], f"{t['file']}: replicas {n['sharing']['replicas']} == {s['replicas']}")
+        if "product" in t:
+            check(n["product"] == t["product"], f"{t['file']}: product {n['product']} == {t['product']}")
+        if "productSource" in t:
+            ps = n.get("sources", {}).get("product", {}).get("source")
+            check(ps == t["productSource"], f"{t['file']}: product source {ps} == {t['productSource']}")
+        if "problems" in t:
+            codes = sorted(p["code"] for p in n.get("problems", []))
+            check(codes == sorted(t["problems"]), f"{t['file']}: problems {codes} == {sorted(t['problems'])}")
+        if "unhealthyGPUs" in t:
+            bad = sorted(g["index"] for g in (n.get("health") or {}).get("gpus", []) if g.get("index") is not None)
+            check(bad == t["unhealthyGPUs"], f"{t['file']}: unhealthy GPUs {bad} == {t['unhealthyGPUs']}")
         if t["memoryPerGPUMiB"] is not None:
             check(n["gpuMemoryPerGPUMiB"] == t["memoryPerGPUMiB"],
                   f"{t['file']}: memory per GPU {n['gpuMemoryPerGPUMiB']} == {t['memoryPerGPUMiB']} MiB")

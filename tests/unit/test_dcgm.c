@@ -189,6 +189,39 @@ static void test_whole_gpus(void **state)
     usage_clear(&d);
 }
 
+/* health and thermals (shared/reference/dcgm-exporter.md field table): temperature and power as
+ * read, the XID code, double-bit ECC from the volatile total, DCGM 4.x's power name, and DCGM's
+ * blank sentinel for a field without a sensor (near 2^63) ignored */
+static void test_health_fields(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\"} 100\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\"} 67\n"
+        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\"} 301.5\n"
+        "DCGM_FI_DEV_XID_ERRORS{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\",err_code=\"79\"} 79\n"
+        "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\"} 2\n"
+        "DCGM_FI_DEV_FB_USED{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"n1\"} 100\n"
+        "DCGM_FI_DEV_BOARD_POWER_WATTS{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"n1\"} 55\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"n1\"} 9223372036854775794\n";
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    PromTextStats st;
+    memset(&st, 0, sizeof st);
+    dcgm_parse_text(text, sizeof text - 1, NULL, &d, &st);
+    const GpuUsage *g0 = find_dev(&d, "n1", 0, -1), *g1 = find_dev(&d, "n1", 1, -1);
+    assert_non_null(g0);
+    assert_non_null(g1);
+    assert_near(g0->temp_c, 67);
+    assert_near(g0->power_w, 301.5);
+    assert_near(g0->xid, 79);
+    assert_near(g0->ecc_dbe, 2);
+    assert_near(g1->power_w, 55);
+    assert_true(isnan(g1->temp_c));
+    assert_true(isnan(g1->xid));
+    usage_clear(&d);
+}
+
 static void test_mig_mixed(void **state)
 {
     (void)state;
@@ -459,7 +492,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_basics),
         cmocka_unit_test(test_text_stop),
-        cmocka_unit_test(test_whole_gpus),
+        cmocka_unit_test(test_whole_gpus), cmocka_unit_test(test_health_fields),
         cmocka_unit_test(test_mig_mixed),
         cmocka_unit_test(test_joins_match_scan),
         cmocka_unit_test(test_time_sliced),

@@ -249,8 +249,13 @@ static void test_free_gpus(void **state)
     assert_int_equal(r->reasons[0].requested, 3000);
     assert_int_equal(r->reasons[0].free, 2000);
     assert_int_equal(r->reasons[0].allocatable, 8000);
-    assert_int_equal(r->reasons[0].nholders, 2);
+    /* the holders of what is counted: b 3, a 2 bound, and nom-hi 1 nominated (its reservation
+     * counts: priority 100 >= 50); nom-lo (priority 1) reserves nothing against me */
+    assert_int_equal(r->reasons[0].nholders, 3);
     assert_string_equal(r->reasons[0].holders[0].pod->name, "b");     /* largest first */
+    assert_false(r->reasons[0].holders[0].nominated);
+    assert_string_equal(r->reasons[0].holders[2].pod->name, "nom-hi");
+    assert_true(r->reasons[0].holders[2].nominated);
     assert_int_equal(e.verdict, V_INSUFFICIENT);
     explanation_clear(&e);
     cluster_release(&c);

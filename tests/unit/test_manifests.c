@@ -291,12 +291,22 @@ static void test_carry_over(void **state)
     assert_int_equal(m.warnings.n, 1);
     assert_non_null(strstr(m.warnings.v[0], "specified config gone does not exist"));
     manifests_clear(&m);
-    /* no map in use before: the label was inert, so it is removed instead */
+    /* no map in use before, and nothing reads the label (the operator without a map runs no
+     * config-manager): the label was inert, so it is removed instead */
     cur.dp_map = NULL; cur.dp_default = NULL; cur.dp_configmap = NULL;
+    o.labels_unread = true;
     assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
     assert_int_equal(m.warnings.n, 0);
     assert_int_equal(m.unlabel_nodes.n, 1);
     assert_string_equal(m.unlabel_nodes.v[0], "l4-a");
+    manifests_clear(&m);
+    /* whether anything reads it unknown (issue 27: a config-manager would fall back to its
+     * DEFAULT_CONFIG, k8s-device-plugin v0.17.0 cmd/config-manager/main.go:358-365): kept, warned */
+    o.labels_unread = false;
+    assert_int_equal(manifests_build(&f.r, f.w, &c, &o, &m), 0);
+    assert_int_equal(m.unlabel_nodes.n, 0);
+    assert_int_equal(m.warnings.n, 1);
+    assert_non_null(strstr(m.warnings.v[0], "the label is kept"));
     manifests_clear(&m);
     /* the map in use cannot be read: not safe */
     cur.dp_map = "time-slicing-config";

@@ -365,9 +365,141 @@ static void test_cloud_labels(void **state)
     inv_of("{\"metadata\":{\"name\":\"g\",\"labels\":{\"cloud.google.com/gke-accelerator\":\"nvidia-tesla-a100\","
            "\"cloud.google.com/gke-gpu-partition-size\":\"1g.5gb\"}},"
            "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"7\"}}}", NULL, &v);
-    assert_int_equal(v.physical, -1);                   /* partitions, not GPUs */
+    /* partitions, not GPUs: 7 x 1g.5gb fit one A100 40GB (the GKE accelerator names the model,
+     * the MIG table the partitions per GPU) -> 1 GPU */
+    assert_int_equal(v.physical, 1);
+    assert_int_equal(v.physical_src, FACT_INFERRED);
     assert_true(v.mig_enabled);
     assert_int_equal(v.mig_devices, 7);
+    assert_int_equal(v.product_src, PRODUCT_SRC_GKE);
+    /* the same with an accelerator no table knows: the partitions cannot be turned into GPUs */
+    inv_of("{\"metadata\":{\"name\":\"g\",\"labels\":{\"cloud.google.com/gke-accelerator\":\"nvidia-future-x\","
+           "\"cloud.google.com/gke-gpu-partition-size\":\"1g.5gb\"}},"
+           "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"7\"}}}", NULL, &v);
+    assert_int_equal(v.physical, -1);
+    assert_int_equal(v.product_src, PRODUCT_SRC_NONE);
+}
+
+/* cloud_gpus.c's tables, one row each (values from the pages cited there) */
+static void test_cloud_products(void **state)
+{
+    (void)state;
+    static const struct { const char *key, *value; const char *product; int count; ProductSource src; } rows[] = {
+        { "cloud.google.com/gke-accelerator", "nvidia-tesla-t4", "Tesla-T4", 0, PRODUCT_SRC_GKE },
+        { "cloud.google.com/gke-accelerator", "nvidia-tesla-a100", "NVIDIA-A100-SXM4-40GB", 0, PRODUCT_SRC_GKE },
+        { "cloud.google.com/gke-accelerator", "nvidia-a100-80gb", "NVIDIA-A100-SXM4-80GB", 0, PRODUCT_SRC_GKE },
+        { "cloud.google.com/gke-accelerator", "nvidia-h100-mega-80gb", "NVIDIA-H100-80GB-HBM3", 0, PRODUCT_SRC_GKE },
+        { "k8s.amazonaws.com/accelerator", "nvidia-tesla-v100", "Tesla-V100-SXM2-16GB", 0, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "p4d.24xlarge", "NVIDIA-A100-SXM4-40GB", 8, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "p5.48xlarge", "NVIDIA-H100-80GB-HBM3", 8, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "g5.xlarge", "NVIDIA-A10G", 1, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "g5.48xlarge", "NVIDIA-A10G", 8, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "g6.12xlarge", "NVIDIA-L4", 4, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "g4dn.metal", "Tesla-T4", 8, PRODUCT_SRC_EKS },
+        { "node.kubernetes.io/instance-type", "Standard_ND96asr_v4", "NVIDIA-A100-SXM4-40GB", 8, PRODUCT_SRC_AKS },
+        { "node.kubernetes.io/instance-type", "Standard_NC24ads_A100_v4", "NVIDIA-A100-80GB-PCIe", 1, PRODUCT_SRC_AKS },
+        { "node.kubernetes.io/instance-type", "m6i.large", NULL, 0, PRODUCT_SRC_NONE },
+        { "kubernetes.azure.com/accelerator", "nvidia", NULL, 0, PRODUCT_SRC_AKS },
+        { "accelerator", "nvidia", NULL, 0, PRODUCT_SRC_LABEL },
+        { "accelerator", "nvidia-tesla-p100", "Tesla-P100-PCIE-16GB", 0, PRODUCT_SRC_LABEL },
+        { "accelerator", "tpu-v4", NULL, 0, PRODUCT_SRC_NONE },
+        { "eks.amazonaws.com/instance-gpu-name", "l4", "NVIDIA-L4", 0, PRODUCT_SRC_EKS },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        KVList l = KVLIST_INIT;
+        kv_set(&l, rows[i].key, rows[i].value);
+        CloudGpu cg;
+        cloud_gpu_from_labels(&l, &cg);
+        if (rows[i].product) assert_string_equal(cg.product, rows[i].product);
+        else assert_null(cg.product);
+        assert_int_equal(cg.count, rows[i].count);
+        assert_int_equal(cg.src, rows[i].src);
+        assert_int_equal(cg.nvidia, rows[i].src != PRODUCT_SRC_NONE);
+        kv_clear(&l);
+    }
+    /* Karpenter: the memory label picks the A100 40GB or 80GB */
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "karpenter.k8s.aws/instance-gpu-name", "a100");
+    kv_set(&l, "karpenter.k8s.aws/instance-gpu-memory", "81920");
+    kv_set(&l, "karpenter.k8s.aws/instance-gpu-count", "8");
+    CloudGpu cg;
+    cloud_gpu_from_labels(&l, &cg);
+    assert_string_equal(cg.product, "NVIDIA-A100-SXM4-80GB");
+    assert_int_equal(cg.count, 8);
+    kv_set(&l, "karpenter.k8s.aws/instance-gpu-memory", "40960");
+    cloud_gpu_from_labels(&l, &cg);
+    assert_string_equal(cg.product, "NVIDIA-A100-SXM4-40GB");
+    kv_clear(&l);
+    /* GFD's product wins over every cloud label (node.h's order) */
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-L4\","
+                                  "\"cloud.google.com/gke-accelerator\":\"nvidia-tesla-t4\"}}}", &e), 0);
+    assert_string_equal(n.gpu.product, "NVIDIA-L4");
+    assert_int_equal(n.gpu.product_src, PRODUCT_SRC_GFD);
+    node_clear(&n);
+}
+
+/* HAMi's registration in both forms (Project-HAMi/HAMi pkg/device/devices.go at 4707fb02:
+ * MarshalNodeDevices JSON with omitempty; DecodeNodeDevices' 7- or 9-field text) */
+static void test_hami_register(void **state)
+{
+    (void)state;
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"h\",\"annotations\":{\"hami.io/node-nvidia-register\":"
+        "\"[{\\\"id\\\":\\\"GPU-a\\\",\\\"count\\\":10,\\\"devmem\\\":32768,\\\"devcore\\\":100,"
+        "\\\"type\\\":\\\"NVIDIA-Tesla V100-PCIE-32GB\\\",\\\"health\\\":true},"
+        "{\\\"id\\\":\\\"GPU-b\\\",\\\"index\\\":1,\\\"count\\\":10,\\\"devmem\\\":32768,"
+        "\\\"devcore\\\":100,\\\"type\\\":\\\"NVIDIA-Tesla V100-PCIE-32GB\\\"}]\"}},"
+        "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"20\"}}}", &e), 0);
+    assert_int_equal(n.gpu.nhami, 2);
+    assert_string_equal(n.gpu.hami[0].uuid, "GPU-a");
+    assert_int_equal(n.gpu.hami[0].index, 0);
+    assert_int_equal(n.gpu.hami[1].index, 1);
+    assert_true(n.gpu.hami[0].healthy);
+    assert_false(n.gpu.hami[1].healthy);              /* omitempty: a false health is absent */
+    assert_string_equal(n.gpu.product, "Tesla-V100-PCIE-32GB");
+    assert_int_equal(n.gpu.product_src, PRODUCT_SRC_HAMI);
+    NodeInventory v;
+    node_inventory(&n, NULL, &v);
+    assert_int_equal(v.physical, 2);                  /* not the 20 vGPUs advertised */
+    assert_int_equal(v.replicas, 10);
+    assert_int_equal(v.memory_per_gpu_mib, 32768);
+    node_clear(&n);
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"h\",\"annotations\":{\"hami.io/node-nvidia-register\":"
+        "\"GPU-a,10,32768,100,NVIDIA-Tesla V100-PCIE-32GB,0,true:GPU-b,10,32768,100,NVIDIA-Tesla V100-PCIE-32GB,0,false,1,hami-core:"
+        "broken,1:\"}}}", &e), 0);
+    assert_int_equal(n.gpu.nhami, 2);                 /* the 2-field segment is skipped */
+    assert_true(n.gpu.hami[0].healthy);
+    assert_false(n.gpu.hami[1].healthy);
+    assert_int_equal(n.gpu.hami[1].index, 1);
+    assert_int_equal(n.gpu.hami[1].devmem_mib, 32768);
+    node_clear(&n);
+    /* hostile: not JSON, not the text form -> nothing registered, no crash */
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"h\",\"annotations\":{\"hami.io/node-nvidia-register\":"
+        "\"[{\\\"id\\\":\"}}}", &e), 0);
+    assert_int_equal(n.gpu.nhami, 0);
+    node_clear(&n);
+}
+
+/* GPU health agents' conditions: True ones kept, False ones and other types not */
+static void test_health_conditions(void **state)
+{
+    (void)state;
+    Node n;
+    Error e = { 0 };
+    assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"c\"},\"status\":{\"conditions\":["
+        "{\"type\":\"Ready\",\"status\":\"True\"},"
+        "{\"type\":\"GpuXidError\",\"status\":\"True\",\"reason\":\"GpuXidErrorIsNotHealthy\",\"message\":\"ErrorCode:79 GPU:1 Recommended Action=RESTART_VM;\"},"
+        "{\"type\":\"GpuThermalWatch\",\"status\":\"False\",\"reason\":\"GpuThermalWatchIsHealthy\"},"
+        "{\"type\":\"SysLogsXIDError\",\"status\":\"True\"},"
+        "{\"type\":\"MemoryPressure\",\"status\":\"True\"}]}}", &e), 0);
+    assert_int_equal(n.nhealth, 2);
+    assert_string_equal(n.health[0].type, "GpuXidError");
+    assert_string_equal(n.health[1].type, "SysLogsXIDError");
+    assert_true(n.ready);
+    node_clear(&n);
 }
 
 static void test_label_edge_cases(void **state)
@@ -449,7 +581,8 @@ int main(void)
         cmocka_unit_test(test_without_gfd), cmocka_unit_test(test_single_variants),
         cmocka_unit_test(test_label_edge_cases), cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_old_labels), cmocka_unit_test(test_resources_only),
-        cmocka_unit_test(test_cloud_labels),
+        cmocka_unit_test(test_cloud_labels), cmocka_unit_test(test_cloud_products),
+        cmocka_unit_test(test_hami_register), cmocka_unit_test(test_health_conditions),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }

@@ -209,6 +209,35 @@ static int parse_pod(Pod *p, const char *json, Error *e)
     return rc;
 }
 
+/* where the effective GPU request comes from: the init container whose peak (its request plus
+ * the sidecars started before it) exceeds the app containers and all sidecars (scheduler rule
+ * in pod.c's header); NULL when the app containers set it */
+static void test_request_init(void **state)
+{
+    (void)state;
+    Pod p;
+    Error e = { 0 };
+#define RES_GPU(n) "{\"requests\":{\"nvidia.com/gpu\":\"" #n "\"}}"
+    /* apps 1 + 1 = 2; init "warmup" 4 > 2 -> warmup (effective 4) */
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"a\"},\"spec\":{"
+                                   "\"containers\":[{\"name\":\"c1\",\"resources\":" RES_GPU(1) "},"
+                                   "{\"name\":\"c2\",\"resources\":" RES_GPU(1) "}],"
+                                   "\"initContainers\":[{\"name\":\"small\",\"resources\":" RES_GPU(1) "},"
+                                   "{\"name\":\"warmup\",\"resources\":" RES_GPU(4) "}]}}", &e), 0);
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 4000);
+    assert_string_equal(p.request_init, "warmup");
+    pod_clear(&p);
+    /* apps 2 + sidecar 1 = 3; init "prep" 2 after the sidecar peaks at 2 + 1 = 3, not above -> NULL */
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"b\"},\"spec\":{"
+                                   "\"containers\":[{\"name\":\"c\",\"resources\":" RES_GPU(2) "}],"
+                                   "\"initContainers\":[{\"name\":\"side\",\"restartPolicy\":\"Always\",\"resources\":" RES_GPU(1) "},"
+                                   "{\"name\":\"prep\",\"resources\":" RES_GPU(2) "}]}}", &e), 0);
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 3000);
+    assert_null(p.request_init);
+    pod_clear(&p);
+#undef RES_GPU
+}
+
 static void test_phases_and_defaults(void **state)
 {
     (void)state;
@@ -331,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_fixture_pod),
         cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
-        cmocka_unit_test(test_pool_sharing),
+        cmocka_unit_test(test_pool_sharing), cmocka_unit_test(test_request_init),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }

@@ -143,6 +143,10 @@ static void test_queries(void **state)
     char *q = prom_usage_query(3600);
     assert_non_null(strstr(q, "max_over_time(DCGM_FI_DEV_GPU_UTIL[3600s])"));
     assert_non_null(strstr(q, "max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[3600s])"));
+    /* health over the same window: an XID seen at any time, ECC double-bit errors added in it */
+    assert_non_null(strstr(q, "max_over_time(DCGM_FI_DEV_XID_ERRORS[3600s])"));
+    assert_non_null(strstr(q, "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL|DCGM_FI_DEV_ECC_DBE_AGG_TOTAL\"}[3600s]"));
+    assert_non_null(strstr(q, "DCGM_FI_DEV_GPU_TEMP|DCGM_FI_DEV_POWER_USAGE"));
     assert_non_null(strstr(q, "exported_pod"));
     assert_non_null(strstr(q, "hostname"));
     free(q);

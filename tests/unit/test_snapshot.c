@@ -464,6 +464,32 @@ static void test_usage_records(void **state)
     free(p);
 }
 
+/* a snapshot copies no annotation but the two HAMi ones the model reads (snapshot_reduce.c):
+ * the node's registration stays, a credential-looking one and last-applied-configuration go */
+static void test_reduce_annotations(void **state)
+{
+    (void)state;
+    cJSON *node = cJSON_Parse("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\","
+        "\"annotations\":{\"hami.io/node-nvidia-register\":\"[]\",\"token\":\"s3cr3t\","
+        "\"kubectl.kubernetes.io/last-applied-configuration\":\"{}\"}}}");
+    cJSON *r = snapshot_reduce(OBJ_NODE, node);
+    const cJSON *ann = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "metadata"), "annotations");
+    assert_non_null(ann);
+    assert_int_equal(cJSON_GetArraySize(ann), 1);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ann, "hami.io/node-nvidia-register")), "[]");
+    char *text = cJSON_PrintUnformatted(r);
+    assert_null(strstr(text, "s3cr3t"));
+    free(text);
+    cJSON_Delete(r);
+    cJSON_Delete(node);
+    /* no HAMi annotation: no annotations member at all (as before) */
+    node = cJSON_Parse("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"annotations\":{\"a\":\"b\"}}}");
+    r = snapshot_reduce(OBJ_NODE, node);
+    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "metadata"), "annotations"));
+    cJSON_Delete(r);
+    cJSON_Delete(node);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_mtime_when_no_annotation), cmocka_unit_test(test_malformed_item_is_a_warning),
         cmocka_unit_test(test_not_a_snapshot), cmocka_unit_test(test_truncated_message),
         cmocka_unit_test(test_gzip), cmocka_unit_test(test_kind_after_items), cmocka_unit_test(test_usage_records),
+        cmocka_unit_test(test_reduce_annotations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
