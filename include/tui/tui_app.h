@@ -10,6 +10,7 @@
 #include "model/labels.h"
 #include "tui/tui.h"
 #include "tui/tui_feed.h"
+#include "tui/tui_keymap.h"
 #include "tui/tui_panel.h"
 #include "tui/tui_screen.h"
 #include "tui/tui_views_pods.h"
@@ -18,6 +19,8 @@
 
 typedef enum { PANE_NODES, PANE_PENDING } PaneId;
 typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
+/* the views as bits of the key table (tui_keymap.h); KV_HELP: the help over any of them */
+enum { KV_MAIN = 1, KV_NODE = 2, KV_EXPLAIN = 4, KV_PODS = 8, KV_HELP = 16 };
 typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
 
 typedef struct {
@@ -112,6 +115,9 @@ void app_start_filter(App *a);
 /* tui_bars.c: the 4 header rows and the function bar */
 void app_draw_header(App *a);
 void app_draw_fbar(App *a);
-/* tui_keys.c: one key; false = quit */
+/* tui_keys.c: one key; false = quit.  The key table of top, whence the dispatch, the function
+ * bar and the help; the view shown as its bit */
 bool app_handle_key(App *a, int ch);
+extern const KeyMap app_keymap;
+unsigned app_view_bit(const App *a);
 #endif

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include "tui/tui.h"
 #include "tui/tui_text.h"
+#include "tui/tui_keymap.h"
 
 /* "5/16 shared slots (time-slicing x4)" words for a node's resource; static or NULL */
 const char *view_resource_kind(const NodeStatus *n, const char *resource);
@@ -39,5 +40,6 @@ void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n);
 void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name);
 /* the explanation of one pending pod; e NULL = it is no longer pending (ns/name say which) */
 void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name);
-void view_help(TextDoc *d, bool live, double interval, int full_every);
+/* the help: the KEYS of the key table (tui_keymap.h), how to read the screen, the refresh */
+void view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every);
 #endif

@@ -214,7 +214,7 @@ static void draw(App *a)
     if (a->help) {
         TextDoc d;
         text_init(&d, COLS - 2);
-        view_help(&d, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
+        view_help(&d, &app_keymap, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
         draw_doc(a, "HELP", &d, &a->help_top);
         text_clear(&d);
     } else if (a->view == VIEW_NODE && a->data) {

@@ -11,8 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "utilization", "idle" };
-
 /* ------------------------------------------------------------------ header */
 
 static void fmt_clock(char *out, size_t n, int64_t t)
@@ -158,44 +156,12 @@ void app_draw_fbar(App *a)
         screen_put(y, x, w - x, TA_FLABEL, " Cancel ");
         return;
     }
-    const char *items[8][2];
-    size_t n = 0;
-    char sortlbl[32], filt[48];
-    snprintf(sortlbl, sizeof sortlbl, "Sort:%s", sort_names[a->sort]);
-    if (a->filter && *a->filter) {
-        if (screen_width(a->filter) > 16) snprintf(filt, sizeof filt, "Filter:%.15s%s", a->filter, ellipsis());
-        else snprintf(filt, sizeof filt, "Filter:%s", a->filter);
-    }
-    else snprintf(filt, sizeof filt, "Filter");
-    if (a->help) {
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else if (a->view == VIEW_PODS) {
-        snprintf(sortlbl, sizeof sortlbl, "Sort:%s", pods_sort_name(a->pods.sort));
-        items[n][0] = "Enter"; items[n++][1] = "Node";
-        items[n][0] = "/"; items[n++][1] = filt;
-        items[n][0] = "s"; items[n++][1] = sortlbl;
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else if (a->view != VIEW_MAIN) {
-        items[n][0] = screen_utf8() ? "↑↓" : "Up/Dn"; items[n++][1] = "Scroll";
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else {
-        items[n][0] = "Enter"; items[n++][1] = a->focus == PANE_NODES ? "Node" : "Explain";
-        items[n][0] = "Tab"; items[n++][1] = "Pane";
-        items[n][0] = "/"; items[n++][1] = filt;
-        items[n][0] = "s"; items[n++][1] = sortlbl;
-        items[n][0] = "p"; items[n++][1] = "Pods";
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Quit";
-    }
+    KeyBarItem items[16];                 /* the key table's rows for this view (tui_keys.c) */
+    size_t n = keymap_bar(&app_keymap, app_view_bit(a), a, screen_utf8(), items, sizeof items / sizeof *items);
     for (size_t i = 0; i < n && x < w; i++) {
-        x += screen_put(y, x, w - x, TA_FKEY, items[i][0]);
+        x += screen_put(y, x, w - x, TA_FKEY, items[i].key);
         x += screen_put(y, x, w - x, TA_FLABEL, " ");
-        x += screen_put(y, x, w - x, TA_FLABEL, items[i][1]);
+        x += screen_put(y, x, w - x, TA_FLABEL, items[i].label);
         x += screen_put(y, x, w - x, TA_FLABEL, " ");
     }
 }

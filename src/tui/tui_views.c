@@ -2,6 +2,7 @@
 #include "tui/tui_views.h"
 #include "analysis/physical.h"
 #include "tui/tui_views_dra.h"
+#include "tui/tui_keymap.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,32 +530,13 @@ void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const cha
 
 /* ------------------------------------------------------------------ help */
 
-void view_help(TextDoc *d, bool live, double interval, int full_every)
+void view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every)
 {
-    static const char *const keys[][2] = {
-        { "Up/Down j/k", "move the selection (PgUp/PgDn, Home/End g/G: further)" },
-        { "Tab", "switch between the node list and the pending pods" },
-        { "Enter", "open the selected node (GPUs, MIG devices, slots, pods) or explain the pending pod" },
-        { "/", "filter by name or label: type, Enter applies, Esc cancels; empty clears" },
-        { "s S", "sort nodes: name, allocation, utilization, idle (held but unused GPUs); S backwards" },
-        { "p", "the GPU pods view: every pod holding GPUs, with the totals per namespace; s sorts it "
-               "by GPUs, memory, utilization, idle time (IDLE-FOR, from Prometheus history; else idle "
-               "devices) or namespace" },
-        { "r", "refresh now (the cluster lists and the metrics)" },
-        { "?", "this help" },
-        { "q Esc", "back; on the main screen quit (Esc first clears a filter)" },
-        { "Ctrl-C", "quit" },
-    };
     text_newline(d);
     text_add(d, TA_VALUE, "kubectl gpu top");
     text_add(d, TA_NORMAL, " - the cluster's GPUs, live");
     section(d, "KEYS");
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        text_newline(d);
-        text_addf(d, TA_FKEY, "  %s", keys[i][0]);
-        text_pad(d, 16);
-        text_wrap(d, 16, TA_NORMAL, keys[i][1]);
-    }
+    keymap_help(d, keys, 16);
     section(d, "READING THE SCREEN");
     static const char *const legend[] = {
         "ALLOC: GPU resource units the scheduler has handed out of what the node offers (all GPU "
