@@ -261,7 +261,7 @@ static void draw_detail(App *a, int y, int h, int w)
     TuiAttr at = TA_PANE_TITLE;
     screen_fill(y, 0, w, at);
     TextDoc d;
-    text_init(&d, w - 2);
+    tui_doc_init(&d, w - 2);
     if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));

@@ -3,6 +3,7 @@
 #include "analysis/physical.h"
 #include "tui/tui_views_dra.h"
 #include "tui/tui_keymap.h"
+#include "render/render_explain.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,43 +426,10 @@ void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *n
 
 /* ------------------------------------------------------------------ explain view */
 
-static void bullet(TextDoc *d, const char *b, const char *text, TuiAttr a)
-{
-    text_newline(d);
-    text_addf(d, TA_NORMAL, "  %s ", b);
-    text_wrap(d, 3 + screen_width(b), a, text);
-}
-
-static void explain_nodes(TextDoc *d, const Explanation *e)
-{
-    if (!e->nnodes) return;
-    section(d, "NODES (recomputed from the cluster now)");
-    ReasonGroup *g;
-    size_t relevant;
-    size_t n = explain_group_nodes_ranked(e, &g, &relevant);   /* those that could hold the pod first */
-    for (size_t j = 0; j < n; j++) {
-        if (j == relevant && relevant) {
-            text_newline(d);
-            text_add(d, TA_DIM, "  nodes that could never hold the pod:");
-        }
-        Strbuf nb = STRBUF_INIT;
-        for (size_t k = 0; k < g[j].nodes.n && k < 6; k++) strbuf_addf(&nb, "%s%s", k ? ", " : "", g[j].nodes.v[k]);
-        if (g[j].nodes.n > 6) strbuf_addf(&nb, " +%zu more", g[j].nodes.n - 6);
-        strbuf_addch(&nb, ':');
-        text_newline(d);
-        text_add(d, TA_NORMAL, "  ");
-        text_wrap(d, 4, TA_VALUE, strbuf_str(&nb));
-        text_newline(d);
-        text_add(d, TA_NORMAL, "    ");
-        text_wrap(d, 4, g[j].fits ? TA_OK : TA_NORMAL, g[j].reasons);
-        strbuf_clear(&nb);
-    }
-    reason_groups_free(g, n);
-}
-
+/* explain's own document (render_explain.h), as `kubectl gpu explain --all-nodes` prints it:
+ * the nodes' table fitted to the screen, long lines wrapped */
 void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name)
 {
-    const int lw = 12;
     if (!e) {
         text_newline(d);
         text_addf(d, TA_OK, "%s/%s is no longer a pending GPU pod (it was scheduled, deleted or finished).", ns, name);
@@ -469,62 +437,7 @@ void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const cha
         text_add(d, TA_DIM, "Press q to go back.");
         return;
     }
-    char age[16] = "?";
-    if (e->age >= 0) format_age(e->age, age, sizeof age);
-    if (e->pod) {
-        label(d, "Pod", lw);
-        text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
-        text_addf(d, TA_NORMAL, " (Pending %s, priority %d%s%s)", age, e->pod->priority,
-                  e->pod->priority_class ? ", class " : "", e->pod->priority_class ? e->pod->priority_class : "");
-    } else {
-        label(d, "Owner", lw);
-        text_addf(d, TA_VALUE, "%s %s/%s", e->owner_kind ? e->owner_kind : "owner", e->ns, e->name);
-        text_addf(d, TA_NORMAL, " (its pods were not created; last refused %s ago)", age);
-    }
-    char *gpus = explanation_gpus(e);
-    label(d, "Requests", lw);
-    text_addf(d, TA_NORMAL, "%s%s", gpus, e->pod ? "" : " per pod");
-    free(gpus);
-    label(d, "Verdict", lw);
-    text_add(d, view_verdict_attr(e->verdict), verdict_name(e->verdict));
-    label(d, "Reason", lw);
-    text_wrap(d, lw, TA_NORMAL, e->summary ? e->summary : "");
-    if (e->pod) {
-        label(d, "Scheduler", lw);
-        if (e->sched_text) {
-            text_addf(d, TA_DIM, "(%s) ", e->sched_source ? e->sched_source : "message");
-            text_wrap(d, lw, TA_NORMAL, e->sched_text);
-        } else {
-            text_add(d, TA_DIM, "no FailedScheduling event and no PodScheduled condition message");
-        }
-        if (e->event_text) {
-            label(d, "", lw);
-            text_add(d, TA_DIM, "newest event: ");
-            text_wrap(d, lw, TA_NORMAL, e->event_text);
-        }
-        if (!e->agrees) {
-            label(d, "", lw);
-            text_add(d, TA_WARN, "the recomputation disagrees with the scheduler's message:");
-            for (size_t i = 0; i < e->disagreements.n; i++) {
-                label(d, "", lw);
-                text_add(d, TA_NORMAL, "- ");
-                text_wrap(d, lw + 2, TA_NORMAL, e->disagreements.v[i]);
-            }
-        }
-    }
-    explain_nodes(d, e);
-    if (e->fixes.n) {
-        section(d, "FIXES");
-        for (size_t i = 0; i < e->fixes.n; i++) {
-            char b[32];
-            snprintf(b, sizeof b, "%zu.", i + 1);
-            bullet(d, b, e->fixes.v[i], TA_NORMAL);
-        }
-    }
-    if (e->notes.n) {
-        section(d, "NOTES");
-        for (size_t i = 0; i < e->notes.n; i++) bullet(d, "-", e->notes.v[i], TA_DIM);
-    }
+    explain_doc(d, e, true, (size_t)d->width);
     (void)td;
 }
 
