@@ -1,8 +1,5 @@
 /* textdoc.c — attributed lines, labels and headings, word wrap, printing (see textdoc.h). */
 #include "render/textdoc.h"
-#include "render/table.h"
-#include "render/text.h"
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -239,30 +236,4 @@ void text_wrap(TextDoc *d, int indent, TextAttr a, const char *s)
         text_newline(d);
         text_pad(d, indent);
     }
-}
-
-static const Color print_colors[TA__COUNT] = {
-    [TA_OK] = C_GREEN, [TA_WARN] = C_YELLOW, [TA_ERROR] = C_RED, [TA_STRONG] = C_BOLD,
-};
-
-int text_doc_print(const TextDoc *d, FILE *f, bool color)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        const TextLine *l = &d->lines[i];
-        for (size_t j = 0; j < l->n; j++) {
-            const TextSpan *sp = &l->spans[j];
-            char *clean = text_clean(sp->text, false);
-            Color c = sp->attr < TA__COUNT ? print_colors[sp->attr] : C_NONE;
-            fputs(color_start(c, color), f);
-            fputs(clean, f);
-            fputs(color_end(c, color), f);
-            if (sp->kind != SPAN_TEXT) {
-                fputc(':', f);
-                for (int k = text_width(clean) + 1; k < sp->cols; k++) fputc(' ', f);
-            }
-            free(clean);
-        }
-        fputc('\n', f);
-    }
-    return ferror(f) ? -1 : 0;
 }
