@@ -61,7 +61,8 @@ void text_newline(TextDoc *d);
 /* appends to the current line (starting the first line when there is none) */
 void text_add(TextDoc *d, TextAttr a, const char *s);
 void text_addf(TextDoc *d, TextAttr a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* a field label on a new line, taking the columns up to col (see above); col 0: just the label */
+/* a field label on a new line, taking the columns up to col (see above); col 0: just the label;
+ * "" continues the field above (blank up to col, no colon) */
 void text_label(TextDoc *d, const char *label, int col);
 /* a blank line, then a section heading: title and, when not NULL, a detail in parentheses */
 void text_heading(TextDoc *d, const char *title, const char *detail);

@@ -20,9 +20,10 @@ int text_doc_print(const TextDoc *d, FILE *f, bool color)
             fputs(color_start(c, color), f);
             fputs(clean, f);
             fputs(color_end(c, color), f);
-            if (sp->kind != SPAN_TEXT) {
-                fputc(':', f);
-                for (int k = text_width(clean) + 1; k < sp->cols; k++) fputc(' ', f);
+            if (sp->kind != SPAN_TEXT) {           /* an empty label continues a field: no colon */
+                int k = text_width(clean);
+                if (*clean) { fputc(':', f); k++; }
+                for (; k < sp->cols; k++) fputc(' ', f);
             }
             free(clean);
         }

@@ -81,7 +81,7 @@ void app_draw_header(App *a)
         else strvec_push(&values, "-");
         size_t ncounts = labels.n;
         for (size_t i = 0; i < st->ntotals; i++) {
-            strvec_push(&labels, view_short_resource(st->totals[i].name));
+            strvec_push(&labels, node_doc_short_resource(st->totals[i].name));
             strvec_pushf(&values, "%lld/%lld", (long long)st->totals[i].allocated, (long long)st->totals[i].allocatable);
         }
         int y = 1, x = 1;

@@ -30,12 +30,14 @@ static void test_labels_and_headings(void **state)
     text_init(&d, TEXT_NO_WRAP);
     text_label(&d, "Pod", 12);
     text_add(&d, TA_VALUE, "ml/a");
+    text_label(&d, "", 4);                        /* continues the field: blank, no colon */
+    text_add(&d, TA_NORMAL, "more");
     text_label(&d, "Scheduler (events)", 0);      /* longer than any column: just the colon */
     text_heading(&d, "Fixes", NULL);
     text_heading(&d, "Nodes", "recomputed");
     char *s = printed(&d, false);
     /* "Pod:" is 4 columns, 8 spaces to column 12 */
-    assert_string_equal(s, "Pod:        ml/a\nScheduler (events):\n\nFixes:\n\nNodes (recomputed):\n");
+    assert_string_equal(s, "Pod:        ml/a\n    more\nScheduler (events):\n\nFixes:\n\nNodes (recomputed):\n");
     free(s);
     /* the label takes its 12 columns: text after it starts there */
     assert_int_equal(d.lines[0].cols, 12 + 4);
