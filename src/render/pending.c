@@ -1,10 +1,12 @@
 /* pending.c — the presentation of `kubectl gpu pending` (render/pending.h): the table (one row
- * per group of identical waiting pods), -o name, and the JSON/YAML list.
+ * per group of identical waiting pods), -o name, and the JSON/YAML list, of the explanations
+ * the command hands it (cmd_pending.c chooses the analysis).
  *
- * JSON and YAML are written one pod at a time (explain_pending_each) through the JSON writer
- * (render/json_writer.h; YAML by its libyaml backend), in exactly the text render_json and
- * render_yaml give the whole document: a queue's explanations together would not fit in
- * memory at once.  Sorted or -l-filtered, the list is made first and written pod by pod.
+ * JSON and YAML can be written one pod at a time (pending_stream_*: the command feeds it from
+ * explain_pending_each) through the JSON writer (render/json_writer.h; YAML by its libyaml
+ * backend), in exactly the text render_json and render_yaml give the whole document: a queue's
+ * explanations together would not fit in memory at once.  Sorted or -l-filtered, the command
+ * makes the list first and pending_render writes it pod by pod.
  */
 #include "render/pending.h"
 #include "render/pending_view.h"
