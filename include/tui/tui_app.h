@@ -19,8 +19,9 @@
 
 typedef enum { PANE_NODES, PANE_PENDING } PaneId;
 typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
-/* the views as bits of the key table (tui_keymap.h); KV_HELP: the help over any of them */
-enum { KV_MAIN = 1, KV_NODE = 2, KV_EXPLAIN = 4, KV_PODS = 8, KV_HELP = 16 };
+/* the views as bits of the key table (tui_keymap.h); KV_HELP: the help over any of them;
+ * KV_EDIT: the filter being typed */
+enum { KV_MAIN = 1, KV_NODE = 2, KV_EXPLAIN = 4, KV_PODS = 8, KV_HELP = 16, KV_EDIT = 32 };
 typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
 
 typedef struct {
@@ -104,13 +105,16 @@ void app_message(App *a, const char *msg);
 void app_rebuild_lists(App *a);
 void app_remember_selection(App *a);
 char *app_pend_key(const Explanation *e);
-/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); a key while it
- * is typed; typing it begins */
+/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); while it is
+ * typed: a key that edits it (Backspace, ^U, a character), Enter applying it, Esc going back to
+ * the filter before; typing it begins */
 bool app_node_matches(const App *a, const NodeStatus *n);
 bool app_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
 bool app_pending_matches(const App *a, const Explanation *e);
 void app_set_filter(App *a, const char *f);
 void app_filter_key(App *a, int ch);
+void app_filter_apply(App *a);
+void app_filter_cancel(App *a);
 void app_start_filter(App *a);
 /* tui_bars.c: the 4 header rows and the function bar */
 void app_draw_header(App *a);

@@ -145,16 +145,11 @@ void app_draw_fbar(App *a)
 {
     int y = LINES - 1, x = 0, w = COLS;
     screen_fill(y, 0, w, TA_FLABEL);
-    if (a->editing) {
+    if (a->editing) {                    /* what is typed, then the keys of KV_EDIT */
         x += screen_put(y, x, w - x, TA_FKEY, "Filter: ");
         x += screen_put(y, x, w - x - 28, TA_INPUT, strbuf_str(&a->edit));
         x += screen_put(y, x, w - x, TA_INPUT, "_");
         x += 2;
-        x += screen_put(y, x, w - x, TA_FKEY, "Enter");
-        x += screen_put(y, x, w - x, TA_FLABEL, " Apply  ");
-        x += screen_put(y, x, w - x, TA_FKEY, "Esc");
-        screen_put(y, x, w - x, TA_FLABEL, " Cancel ");
-        return;
     }
     KeyBarItem items[16];                 /* the key table's rows for this view (tui_keys.c) */
     size_t n = keymap_bar(&app_keymap, app_view_bit(a), a, screen_utf8(), items, sizeof items / sizeof *items);

@@ -1,7 +1,7 @@
 /* tui_keys.c — top's keys: one table (app_keymap, tui_keymap.h), each row a binding with the
  * views where it acts, its action, its help line and its function-bar label; dispatch, the
- * function bar (tui_bars.c) and the help (tui_views.c) are made from it.  The filter being typed
- * (tui_filter.c) takes every key until Enter or Esc.
+ * function bar (tui_bars.c) and the help (tui_views.c) are made from it.  While the filter is
+ * typed (KV_EDIT) a key of no row is text of the filter (tui_filter.c).
  */
 #include "tui/tui_app.h"
 #include <curses.h>
@@ -13,6 +13,7 @@ static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "util
 
 unsigned app_view_bit(const App *a)
 {
+    if (a->editing) return KV_EDIT;
     if (a->help) return KV_HELP;
     switch (a->view) {
     case VIEW_NODE: return KV_NODE;
@@ -97,6 +98,26 @@ static KeyActResult act_filter(void *ctx, int ch)
 {
     (void)ch;
     app_start_filter(ctx);
+    return KEY_ACT_DONE;
+}
+
+static KeyActResult act_filter_apply(void *ctx, int ch)
+{
+    (void)ch;
+    app_filter_apply(ctx);
+    return KEY_ACT_DONE;
+}
+
+static KeyActResult act_filter_cancel(void *ctx, int ch)
+{
+    (void)ch;
+    app_filter_cancel(ctx);
+    return KEY_ACT_DONE;
+}
+
+static KeyActResult act_filter_edit(void *ctx, int ch)
+{
+    app_filter_key(ctx, ch);
     return KEY_ACT_DONE;
 }
 
@@ -228,6 +249,12 @@ static const KeyBinding app_keys[] = {
     { { '/' }, KV_MAIN | KV_PODS, act_filter,
       "/", "filter by name or label: type, Enter applies, Esc cancels; empty clears",
       KV_MAIN | KV_PODS, "/", NULL, NULL, label_filter },
+    /* while the filter is typed (its help is the line of /): any other key is text */
+    { { '\n', '\r', KEY_ENTER }, KV_EDIT, act_filter_apply, "/", "Enter applies the filter typed",
+      KV_EDIT, "Enter", NULL, "Apply", NULL },
+    { { 27 }, KV_EDIT, act_filter_cancel, "/", "Esc goes back to the filter before", KV_EDIT, "Esc", NULL, "Cancel", NULL },
+    { { KEY_BACKSPACE, 127, 8, 21 }, KV_EDIT, act_filter_edit, "/", "Backspace erases a character, Ctrl-U the line",
+      0, NULL, NULL, NULL, NULL },
     { { 's', KEY_F(6), 'S' }, KV_MAIN | KV_PODS, act_sort,
       "s S", "sort nodes: name, allocation, utilization, idle (held but unused GPUs); S backwards",
       KV_MAIN | KV_PODS, "s", NULL, NULL, label_sort },
@@ -254,10 +281,10 @@ const KeyMap app_keymap = { app_keys, sizeof app_keys / sizeof *app_keys };
 bool app_handle_key(App *a, int ch)
 {
     if (ch == KEY_RESIZE) { clear(); return true; }
-    if (a->editing) { app_filter_key(a, ch); return true; }
     unsigned view = app_view_bit(a);
     bool found;
     if (keymap_dispatch(&app_keymap, view, ch, a, &found) == KEY_ACT_QUIT) return false;
+    if (view == KV_EDIT && !found) app_filter_key(a, ch);    /* the text of the filter */
     if (view == KV_MAIN) app_remember_selection(a);      /* the selection, kept by name */
     return true;
 }

@@ -116,8 +116,8 @@ static void test_top_rows_complete(void **state)
         if (b->bar_views) assert_true(b->bar_label || b->bar_label_fn);
     }
     /* no key bound twice in one view */
-    static const unsigned views[] = { KV_MAIN, KV_NODE, KV_EXPLAIN, KV_PODS, KV_HELP };
-    for (size_t v = 0; v < 5; v++)
+    static const unsigned views[] = { KV_MAIN, KV_NODE, KV_EXPLAIN, KV_PODS, KV_HELP, KV_EDIT };
+    for (size_t v = 0; v < 6; v++)
         for (size_t i = 0; i < app_keymap.n; i++)
             for (size_t k = 0; k < KEYMAP_MAX_KEYS && app_keymap.rows[i].keys[k]; k++)
                 if (app_keymap.rows[i].views & views[v])
@@ -155,6 +155,12 @@ static void test_top_bars(void **state)
     s = bar_text(&a, KV_HELP);
     assert_string_equal(s, "q Back");
     free(s);
+    s = bar_text(&a, KV_EDIT);                         /* after what is typed */
+    assert_string_equal(s, "Enter Apply Esc Cancel");
+    free(s);
+    /* while typing, q is text: no row of KV_EDIT takes it */
+    assert_null(keymap_find(&app_keymap, KV_EDIT, 'q'));
+    assert_non_null(keymap_find(&app_keymap, KV_EDIT, 27));
 }
 
 int main(void)
