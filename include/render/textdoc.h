@@ -70,8 +70,6 @@ void text_heading(TextDoc *d, const char *title, const char *detail);
 void text_add_fit(TextDoc *d, TextAttr a, const char *s, int w);
 /* pads the current line with spaces up to column col (one space when it is there already) */
 void text_pad(TextDoc *d, int col);
-/* spaces up to column col, none when it is there already */
-void text_pad_to(TextDoc *d, int col);
 /* a bar w columns wide: filled part in fill, the rest dim */
 void text_bar(TextDoc *d, int w, double frac, TextAttr fill);
 /* the two parts of a bar w columns wide, frac in [0,1] (NAN: unknown, all empty): eighths of a

@@ -138,12 +138,6 @@ void text_pad(TextDoc *d, int col)
     free(sp);
 }
 
-void text_pad_to(TextDoc *d, int col)
-{
-    int have = text_col(d);
-    if (col > have) text_pad(d, col);
-}
-
 void text_bar_parts(int w, double frac, bool utf8, Strbuf *fill, Strbuf *empty)
 {
     if (w <= 0) return;
