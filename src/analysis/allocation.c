@@ -96,20 +96,6 @@ static int cmp_component(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-char *product_short_name(const char *p)
-{
-    if (!p || !*p) return xstrdup("-");
-    static const char *const prefixes[] = { "NVIDIA-", "Tesla-", "Quadro-" };
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (str_starts_with(p, prefixes[i]) && p[strlen(prefixes[i])]) { p += strlen(prefixes[i]); break; }
-    size_t n = strlen(p);
-    if (str_ends_with(p, "-SHARED") && n > 7) n -= 7;
-    char *s = xstrndup(p, n);
-    char *mig = strstr(s, "-MIG-");
-    if (mig && mig != s) *mig = '\0';
-    return s;
-}
-
 int64_t node_status_allocated(const NodeStatus *n)
 {
     int64_t s = 0;

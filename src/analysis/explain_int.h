@@ -8,6 +8,17 @@
  *     -> fixes, each re-evaluated with the change applied                     explain_fixes.c
  *     -> reconciliation with the scheduler's message                          explain_reconcile.c
  * Nothing here owns Cluster objects; an Explanation borrows them (explain.h).
+ *
+ * Floors (a file calls only files on its own floor's helpers or below; no file calls a file
+ * that calls it back: scripts/check-objects.py --loops):
+ *   explain.c, explain_target.c, explain_select.c                      the entry points
+ *   explain_fixes.c                                                    which fix searches run
+ *   explain_fixes_busy.c, explain_fixes_size.c, explain_platform.c,   the fix searches, and the
+ *     explain_verdict.c, explain_health.c, explain_dra*.c             verdict stages
+ *   explain_edit.c                                                     the re-check's tools
+ *   explain_node.c                                                     one node against one pod
+ *   explain_intent.c -> explain_reconcile.c                            shared evaluations, tallies
+ *   explain_codes.c, explain_hami.c, explain_filters.c                 result and name helpers
  */
 #ifndef KGPU_EXPLAIN_INT_H
 #define KGPU_EXPLAIN_INT_H
@@ -55,7 +66,7 @@ const Node *cands_next(NodeCands *it);
 
 /* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
  * requests freed on their node, not counted as pods).  Pod-side changes are a modified copy
- * of the Pod (explain_fixes.c). */
+ * of the Pod (explain_edit.c). */
 typedef struct { const Pod **ended; size_t nended; } Relief;
 
 /* Per node, per pod: what the reasons mean for the verdict. */
@@ -110,8 +121,12 @@ bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent
  * when the name is not "<N>g.<M>gb[...]" */
 bool mig_profile_size(const char *profile, int *compute, int *mem_gb);
 const NodeFacts *node_facts(const ExplainIndex *ix, const Node *n);
+
+/* explain_codes.c: what a node's reasons hold; releasing a fix's change (node_result_clear: explain.h) */
 bool has_code(const NodeResult *r, NodeReasonCode code);
 const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res);
+void fix_info_release(FixInfo *f);
+bool owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
 
 /* explain_verdict.c */
 void decide_verdict(Ctx *x);
@@ -119,25 +134,27 @@ void decide_verdict(Ctx *x);
 void explain_health_note(Ctx *x);
 /* explain_platform.c: fixes in a managed platform's terms (GKE MIG partitions), re-checked */
 void explain_platform_fixes(Ctx *x);
-/* a resource HAMi's scheduler extender takes from kube-scheduler (ignoredByScheduler: its memory,
- * cores, memory-percentage and priority names) in a cluster with HAMi nodes: not a node filter */
-bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
-bool explain_hami_resource(const char *res);   /* one of those names */
 /* a HAMi pod: the verdict from HAMi's own fit per GPU (memory, cores, vGPU slots) */
 void explain_hami_verdict(Ctx *x);
+/* explain_hami.c: a resource HAMi's scheduler extender takes from kube-scheduler
+ * (ignoredByScheduler: its memory, cores, memory-percentage and priority names) in a cluster
+ * with HAMi nodes: not a node filter */
+bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
+bool explain_hami_resource(const char *res);   /* one of those names */
+bool explain_hami_present(const ExplainIndex *ix);   /* some node registers HAMi GPUs */
 
 /* explain_fixes.c */
+void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
+void fixes_for_verdict(Ctx *x);
+
+/* explain_edit.c */
 /* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
  * when the same text is there already */
 FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void fix_info_release(FixInfo *f);
-void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
-bool owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
-void fixes_for_verdict(Ctx *x);
 /* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
 const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
 
-/* the re-check's tools (explain_fixes.c): a modified copy of the pod, borrowing every string of
+/* the re-check's tools (explain_edit.c): a modified copy of the pod, borrowing every string of
  * the original (edit_sync after changing req/sel/tol) */
 typedef struct { Pod q; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
 void edit_begin(PodEdit *d, const Pod *p);

@@ -351,7 +351,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_platform.c */
+        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_hami.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
         if (resource_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
@@ -396,34 +396,7 @@ void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out
     explain_index_free(ix);
 }
 
-static void node_reason_free(NodeReason *x)
-{
-    free(x->resource); free(x->holders); free(x->key); free(x->value); free(x->effect);
-    free(x->detail); strvec_clear(&x->advertised);
-}
-
-void node_result_clear(NodeResult *r)
-{
-    for (size_t i = 0; i < r->nreasons; i++) node_reason_free(&r->reasons[i]);
-    free(r->reasons);
-    r->reasons = NULL;
-    r->nreasons = 0;
-}
-
 /* ---------------------------------------------------------------- what the reasons mean */
-
-bool has_code(const NodeResult *r, NodeReasonCode code)
-{
-    for (size_t i = 0; i < r->nreasons; i++) if (r->reasons[i].code == code) return true;
-    return false;
-}
-
-const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res)
-{
-    for (size_t i = 0; i < r->nreasons; i++)
-        if (r->reasons[i].code == code && (!res || str_eq(res, r->reasons[i].resource))) return &r->reasons[i];
-    return NULL;
-}
 
 bool mig_profile_size(const char *profile, int *compute, int *mem_gb)
 {
@@ -482,7 +455,7 @@ bool node_could_hold(const NodeFacts *f, const Pod *p)
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
-        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_platform.c */
+        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_hami.c */
         int64_t want = milli_units(re->milli);
         if (!resource_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;

@@ -8,7 +8,7 @@
  * nvidia.com/mig-<P> is never served there; the GKE way is nvidia.com/gpu with that nodeSelector.
  * GKE's ExtendedResourceToleration admission adds the toleration of the nvidia.com/gpu taint to a
  * pod that requests nvidia.com/gpu, so the re-check adds it too.  Like every fix, it is printed
- * only when the pod so changed fits (explain_fixes.c recheck_fits); where no GKE node pool has the
+ * only when the pod so changed fits (explain_edit.c recheck_fits); where no GKE node pool has the
  * partition size, the node-pool setting is a note (nothing to re-check it against).
  */
 #include "explain_int.h"
@@ -143,30 +143,6 @@ void explain_platform_fixes(Ctx *x)
  * (pkg/device/common/common.go:30).
  */
 
-static const char *const hami_names[] = { "nvidia.com/gpumem", "nvidia.com/gpucores", "nvidia.com/gpumem-percentage",
-                                          "nvidia.com/priority" };
-
-bool explain_hami_resource(const char *res)
-{
-    for (size_t i = 0; i < sizeof hami_names / sizeof *hami_names; i++) if (str_eq(res, hami_names[i])) return true;
-    return false;
-}
-
-static bool has_hami(const ExplainIndex *ix)
-{
-    if (!ix->hami) {
-        int v = 1;
-        for (size_t i = 0; i < ix->c->nnodes && v == 1; i++) if (ix->c->nodes[i].gpu.nhami) v = 2;
-        ((ExplainIndex *)ix)->hami = v;         /* a cache of the cluster's one fact */
-    }
-    return ix->hami == 2;
-}
-
-bool explain_hami_ignored(const ExplainIndex *ix, const char *res)
-{
-    return explain_hami_resource(res) && has_hami(ix);
-}
-
 typedef struct { int used; int64_t mem; int cores; Strvec holders; } HamiUse;
 
 /* the devices the node's bound pods were given, per registered GPU */
@@ -246,7 +222,7 @@ void explain_hami_verdict(Ctx *x)
     const Pod *p = x->p;
     bool asks = rlist_get(&p->requests, "nvidia.com/gpumem") > 0 || rlist_get(&p->requests, "nvidia.com/gpucores") > 0 ||
                 rlist_get(&p->requests, "nvidia.com/gpumem-percentage") > 0;
-    if (!(asks || str_eq(p->scheduler_name, "hami-scheduler")) || !has_hami(x->ix)) return;
+    if (!(asks || str_eq(p->scheduler_name, "hami-scheduler")) || !explain_hami_present(x->ix)) return;
     HamiAsk a = { ask_units(p, "nvidia.com/gpu"), ask_units(p, "nvidia.com/gpumem"),
                   ask_units(p, "nvidia.com/gpumem-percentage"), ask_units(p, "nvidia.com/gpucores") };
     if (a.n <= 0) a.n = 1;                     /* HAMi's webhook: defaultGPUNum 1 */
