@@ -109,7 +109,8 @@ deps-test:
 # make check: the include arrows between layers (scripts/check-layers.py), then, once both
 # builds are made (one job per core), the call arrows between the layers' objects (make
 # check-calls: the same script over build/rel with nm) and the floors inside a folder (make
-# check-objects: scripts/check-objects.py, no call loops between its files), every test against the normal build and,
+# check-objects: scripts/check-objects.py, no call loops between its files, and every external
+# name with its module's prefix), every test against the normal build and,
 # at the same time, under ASan + UBSan (scripts/check-suites.sh), then the release archives
 # (make test-dist).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -124,6 +125,7 @@ check-calls: kubectl-gpu
 	@python3 scripts/check-layers.py --calls build/rel
 check-objects: kubectl-gpu
 	@python3 scripts/check-objects.py --loops build/rel
+	@python3 scripts/check-objects.py --names build/rel
 test: kubectl-gpu $(REL_UNITS)
 	@tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label rel
 test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)

@@ -216,5 +216,5 @@ char *node_status_word(const NodeStatus *n);
  * (replicas unknown), "?" (nothing says whether it shares), "-"; caller frees */
 char *node_status_mode(const NodeStatus *n);
 /* "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb" -> "A100-SXM4-80GB"; caller frees */
-char *product_short_name(const char *gfd_product);
+char *allocation_product_short_name(const char *gfd_product);
 #endif

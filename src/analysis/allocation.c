@@ -155,13 +155,13 @@ static void clear_tail(char *buf, size_t size)
     if (len < size) memset(buf + len, 0, size - len);
 }
 
-static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
+static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
 {
     const GpuFacts *g = &n->gpu;
     ns->name = xstrdup(n->name);
     ns->product = xstrdup(g->product);
     ns->base_product = xstrdup(g->base_product);
-    ns->short_product = product_short_name(g->product);
+    ns->short_product = allocation_product_short_name(g->product);
     SharingConfig cfg;
     NodeInventory inv;              /* zeroed by node_inventory, padding too: compared whole */
     node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
@@ -568,7 +568,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
-        node_facts(ns, c, &c->nodes[i], st->inventories);
+        explain_node_facts(ns, c, &c->nodes[i], st->inventories);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
         if (held[i]) {              /* its holders, counted above: no growth slack */
             ns->pods = xcalloc(held[i], sizeof *ns->pods);

@@ -6,7 +6,7 @@
 #include "util/util.h"
 #include <string.h>
 
-char *product_short_name(const char *p)
+char *allocation_product_short_name(const char *p)
 {
     if (!p || !*p) return xstrdup("-");
     static const char *const prefixes[] = { "NVIDIA-", "Tesla-", "Quadro-" };

@@ -20,20 +20,20 @@ void node_result_clear(NodeResult *r)
     r->nreasons = 0;
 }
 
-bool has_code(const NodeResult *r, NodeReasonCode code)
+bool explain_has_code(const NodeResult *r, NodeReasonCode code)
 {
     for (size_t i = 0; i < r->nreasons; i++) if (r->reasons[i].code == code) return true;
     return false;
 }
 
-const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res)
+const NodeReason *explain_find_code(const NodeResult *r, NodeReasonCode code, const char *res)
 {
     for (size_t i = 0; i < r->nreasons; i++)
         if (r->reasons[i].code == code && (!res || str_eq(res, r->reasons[i].resource))) return &r->reasons[i];
     return NULL;
 }
 
-void fix_info_release(FixInfo *f)
+void explain_fix_info_release(FixInfo *f)
 {
     free(f->fits_on);
     rlist_clear(&f->requests);
@@ -48,7 +48,7 @@ void fix_info_release(FixInfo *f)
 
 /* Pods of a training workload (a batch Job, or a training operator's job): their GPUs work as
  * one, so splitting them is a change to the program, not to the pod spec */
-bool owner_is_training(const char *kind)
+bool explain_owner_is_training(const char *kind)
 {
     static const char *const kinds[] = { "Job", "JobSet", "PyTorchJob", "TFJob", "MPIJob", "XGBoostJob",
                                          "PaddleJob", "JAXJob", "MXJob", "TrainJob", "RayJob", NULL };

@@ -1,6 +1,6 @@
 /* explain_edit.c — the fix re-check's tools, shared by the fix searches (explain_fixes*.c,
- * explain_platform.c) and below them: the fix list (fix_add), a modified copy of the pod
- * (PodEdit), and where that copy lands (recheck_fits, fits_after_ending, landing), evaluated by
+ * explain_platform.c) and below them: the fix list (explain_fix_add), a modified copy of the pod
+ * (PodEdit), and where that copy lands (explain_recheck_fits, explain_fits_after_ending, explain_landing), evaluated by
  * the same per-node code as the pod itself (explain_node_relief).  Calls only the node stage
  * and the shared helpers below it.
  */
@@ -12,7 +12,7 @@
 
 /* ---------------------------------------------------------------- the fix list */
 
-FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
+FixInfo *explain_fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -30,7 +30,7 @@ FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- re-check */
 
-void edit_sync(PodEdit *d)
+void explain_edit_sync(PodEdit *d)
 {
     d->q.requests = d->req;
     d->q.node_selector = d->sel;
@@ -38,7 +38,7 @@ void edit_sync(PodEdit *d)
     d->q.ntolerations = d->ntol;
 }
 
-void edit_begin(PodEdit *d, const Pod *p)
+void explain_edit_begin(PodEdit *d, const Pod *p)
 {
     memset(d, 0, sizeof *d);
     d->q = *p;
@@ -47,10 +47,10 @@ void edit_begin(PodEdit *d, const Pod *p)
     d->tol = xcalloc(p->ntolerations + 1, sizeof *d->tol);
     if (p->ntolerations) memcpy(d->tol, p->tolerations, p->ntolerations * sizeof *d->tol);
     d->ntol = p->ntolerations;
-    edit_sync(d);
+    explain_edit_sync(d);
 }
 
-void edit_end(PodEdit *d)
+void explain_edit_end(PodEdit *d)
 {
     rlist_clear(&d->req);
     kv_clear(&d->sel);
@@ -59,14 +59,14 @@ void edit_end(PodEdit *d)
 
 /* only the nodes advertising enough of q's GPU resource are evaluated (explain_int.h, NodeCands):
  * the first node in cluster order where q fits, as a walk over every node would find */
-const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
+const Node *explain_recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
 {
     NodeCands it;
-    cands_begin(&it, x->ix, q);
-    for (const Node *n; (n = cands_next(&it));) {
+    explain_cands_begin(&it, x->ix, q);
+    for (const Node *n; (n = explain_cands_next(&it));) {
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, n, rl, &r);
-        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
+        bool ok = r.nreasons == 0 && explain_node_serves_request(x->ix, q, x->p, n);
         node_result_clear(&r);
         if (ok) return n;
     }
@@ -75,7 +75,7 @@ const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
 
 /* The fewest pods (largest holders first) on node n whose end makes q fit there, when only
  * GPU/cpu/memory shortfalls stop q on n.  Fills *rl (caller frees rl->ended) and names. */
-bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
+bool explain_fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
 {
     NodeResult r = { 0 };
     explain_node_relief(x->ix, q, n, NULL, &r);
@@ -100,7 +100,7 @@ bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, St
     if (ok) {
         NodeResult after = { 0 };
         explain_node_relief(x->ix, q, n, rl, &after);
-        ok = after.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
+        ok = after.nreasons == 0 && explain_node_serves_request(x->ix, q, x->p, n);
         node_result_clear(&after);
     }
     if (!ok) { free(rl->ended); rl->ended = NULL; rl->nended = 0; return false; }
@@ -109,44 +109,44 @@ bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, St
 }
 
 /* node n with the pod as is, ignoring the reasons `ignore` says a node-side change removes */
-bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *))
+bool explain_fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *))
 {
     NodeResult r = { 0 };
     explain_node_relief(x->ix, x->p, n, NULL, &r);
     bool ok = true;
     for (size_t k = 0; k < r.nreasons && ok; k++) ok = ignore(&r.reasons[k]);
     node_result_clear(&r);
-    return ok && node_serves_request(x->ix, x->p, x->p, n);
+    return ok && explain_node_serves_request(x->ix, x->p, x->p, n);
 }
 
-void info_end_pods(FixInfo *fi, const Strvec *names)
+void explain_info_end_pods(FixInfo *fi, const Strvec *names)
 {
     for (size_t i = 0; i < names->n; i++) strvec_push(&fi->end_pods, names->v[i]);
 }
 
 /* "fits node X" or "fits node X once a, b end": where an edited pod lands.  Returns the node
  * (NULL: it fits nowhere even then); *names gets the pods to end. */
-const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where)
+const Node *explain_landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where)
 {
     const Node *n = NULL;
     if (prefer) {
         NodeResult r = { 0 };
         explain_node_relief(x->ix, q, prefer, NULL, &r);
-        if (r.nreasons == 0 && node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
+        if (r.nreasons == 0 && explain_node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
         node_result_clear(&r);
     }
-    if (!n) n = recheck_fits(x, q, NULL);
+    if (!n) n = explain_recheck_fits(x, q, NULL);
     if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
     for (size_t pass = 0; pass < 2; pass++) {
         NodeCands it;
-        cands_begin(&it, x->ix, q);
-        for (const Node *cand; (cand = cands_next(&it));) {
+        explain_cands_begin(&it, x->ix, q);
+        for (const Node *cand; (cand = explain_cands_next(&it));) {
             if ((pass == 0) != (cand == prefer)) continue;
             Relief rl;
-            if (!fits_after_ending(x, q, cand, &rl, names)) continue;
+            if (!explain_fits_after_ending(x, q, cand, &rl, names)) continue;
             free(rl.ended);
             Strbuf sb = STRBUF_INIT;
-            add_names(&sb, names);
+            explain_add_names(&sb, names);
             *where = xasprintf("the pod then fits node %s once %s end%s", cand->name, strbuf_str(&sb),
                                names->n == 1 ? "s" : "");
             strbuf_clear(&sb);

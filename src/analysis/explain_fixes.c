@@ -21,12 +21,12 @@
 /* Fixes in the order a user of the workload would try them: by effort (no change, change the
  * pod, end pods, change the cluster), stable; for a training workload the split into smaller
  * pods comes after moving it and waiting for pods to end (it rewrites the job, not the spec). */
-void fixes_flush(Ctx *x)
+void explain_fixes_flush(Ctx *x)
 {
     Explanation *e = x->e;
     e->fix_info = x->nfixes ? xcalloc(x->nfixes, sizeof *e->fix_info) : NULL;
     size_t k = 0;
-    bool train = owner_is_training(x->p->owner_kind);
+    bool train = explain_owner_is_training(x->p->owner_kind);
     for (int slot = 0; slot <= 2 * EFFORT_CLUSTER + 1; slot++)      /* stable by effort */
         for (size_t i = 0; i < x->nfixes; i++) {
             const FixItem *f = &x->fixes[i];
@@ -47,7 +47,7 @@ static void edit_tolerate(PodEdit *d, const Taint *t)
     d->tol = xrealloc(d->tol, (d->ntol + 1) * sizeof *d->tol);
     bool has_value = t->value && *t->value;
     d->tol[d->ntol++] = (Toleration){ t->key, (char *)(has_value ? "Equal" : "Exists"), has_value ? t->value : NULL, t->effect };
-    edit_sync(d);
+    explain_edit_sync(d);
 }
 
 static void yaml_toleration(Strbuf *sb, const Taint *t)
@@ -72,7 +72,7 @@ static size_t tolerate_node(PodEdit *d, const Node *n, Strbuf *yaml, Strvec *ids
     for (size_t i = 0; i < n->ntaints; i++) {
         const Taint *t = &n->taints[i];
         if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
-        if (str_starts_with(t->key, "node.kubernetes.io/") || pod_tolerates_taint(&d->q, t)) continue;
+        if (str_starts_with(t->key, "node.kubernetes.io/") || explain_pod_tolerates_taint(&d->q, t)) continue;
         edit_tolerate(d, t);
         char *id = xasprintf("%s=%s:%s", t->key, t->value ? t->value : "", t->effect);
         if (!strvec_contains(ids, id)) { strvec_push(ids, id); yaml_toleration(yaml, t); }
@@ -87,7 +87,7 @@ static size_t tolerate_node(PodEdit *d, const Node *n, Strbuf *yaml, Strvec *ids
 static void fixes_taint(Ctx *x)
 {
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     Strbuf yaml = STRBUF_INIT;
     Strvec ids = STRVEC_INIT, names = STRVEC_INIT;
     const Node *prefer = NULL;
@@ -96,9 +96,9 @@ static void fixes_taint(Ctx *x)
         if (tolerate_node(&d, x->e->nodes[i].node, &yaml, &ids) && !prefer) prefer = x->e->nodes[i].node;
     }
     char *where = NULL;
-    const Node *n = yaml.len ? landing(x, &d.q, prefer, &names, &where) : NULL;
+    const Node *n = yaml.len ? explain_landing(x, &d.q, prefer, &names, &where) : NULL;
     if (n) {
-        FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD, "add to the pod spec (%s):\n  tolerations:%s",
+        FixInfo *fi = explain_fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD, "add to the pod spec (%s):\n  tolerations:%s",
                               where, strbuf_str(&yaml));
         if (fi) {
             fi->fits_on = xstrdup(n->name);
@@ -107,7 +107,7 @@ static void fixes_taint(Ctx *x)
                     Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                     info_toleration(fi, &t);
                 }
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
         }
         for (size_t k = 0; k < ids.n; k++)
             if (resource_is_gpu(ids.v[k]) || str_starts_with(ids.v[k], "nvidia.com/gpu=")) {
@@ -120,7 +120,7 @@ static void fixes_taint(Ctx *x)
     strbuf_clear(&yaml);
     strvec_clear(&ids);
     strvec_clear(&names);
-    edit_end(&d);
+    explain_edit_end(&d);
 }
 
 /* ---------------------------------------------------------------- Selector */
@@ -135,7 +135,7 @@ static bool gfd_managed(const char *key)
 static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
 {
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     Strbuf yaml = STRBUF_INIT, tyaml = STRBUF_INIT;
     Strvec ids = STRVEC_INIT, names = STRVEC_INIT, labels = STRVEC_INIT;
     bool drop_aff = false, ok = true;
@@ -147,7 +147,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         else if (!gfd_managed(kv->key)) strvec_pushf(&labels, "%s=%s", kv->key, kv->value);
         else ok = false;                       /* a hardware label the node lacks */
     }
-    if (ok && !node_affinity_matches(x->p, n, NULL)) {
+    if (ok && !explain_node_affinity_matches(x->p, n, NULL)) {
         /* the required affinity is replaced by the node's values of the keys its first term asks */
         drop_aff = true;
         d.q.naffinity_terms = 0;
@@ -162,7 +162,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
             strbuf_addf(&yaml, "\n    %s: \"%s\"", r->key, have);
         }
     }
-    edit_sync(&d);
+    explain_edit_sync(&d);
     if (labels.n && ok) {
         /* labelling n with what the pod asks is, for n, the same as not asking it */
         for (size_t k = 0; k < labels.n; k++) {
@@ -176,11 +176,11 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         for (size_t j = 0; j < d.sel.n; j++) if (*d.sel.items[j].value) kv_set(&keep, d.sel.items[j].key, d.sel.items[j].value);
         kv_clear(&d.sel);
         d.sel = keep;
-        edit_sync(&d);
+        explain_edit_sync(&d);
     }
     tolerate_node(&d, n, &tyaml, &ids);
     char *where = NULL;
-    const Node *at = ok ? landing(x, &d.q, n, &names, &where) : NULL;
+    const Node *at = ok ? explain_landing(x, &d.q, n, &names, &where) : NULL;
     char *change = xasprintf("%s|%s|%d|%zu", strbuf_str(&yaml), strbuf_str(&tyaml), drop_aff, labels.n);
     bool dup = !labels.n && strvec_contains(seen, change);
     if (!dup) strvec_push(seen, change);
@@ -198,7 +198,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         if (yaml.len) strbuf_addf(&text, "\n  nodeSelector:%s", strbuf_str(&yaml));
         if (drop_aff) strbuf_adds(&text, "\n  and remove spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
         if (tyaml.len) strbuf_addf(&text, "\n  tolerations:%s", strbuf_str(&tyaml));
-        FixInfo *fi = fix_add(x, eff, "%s", strbuf_str(&text));
+        FixInfo *fi = explain_fix_add(x, eff, "%s", strbuf_str(&text));
         if (fi) {
             fi->fits_on = xstrdup(at->name);
             for (size_t j = 0; j < d.sel.n; j++)
@@ -209,7 +209,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
                 Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                 info_toleration(fi, &t);
             }
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
             if (labels.n) {
                 fi->node = xstrdup(n->name);
                 for (size_t k = 0; k < labels.n; k++) {
@@ -226,7 +226,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
     free(where);
     strbuf_clear(&yaml); strbuf_clear(&tyaml);
     strvec_clear(&ids); strvec_clear(&names); strvec_clear(&labels);
-    edit_end(&d);
+    explain_edit_end(&d);
 }
 
 static void fixes_selector(Ctx *x)
@@ -248,7 +248,7 @@ static void fixes_selector(Ctx *x)
         }
     if (pins.n) {
         Strbuf sb = STRBUF_INIT;
-        add_names(&sb, &pins);
+        explain_add_names(&sb, &pins);
         strvec_pushf(&x->e->notes, "a node affinity term pins the pod by matchFields metadata.name to %s, and no such "
                      "node could hold it (DaemonSet pods wait for their own node)", strbuf_str(&sb));
         strbuf_clear(&sb);
@@ -277,30 +277,30 @@ static void fixes_node_side(Ctx *x, NodeClass cls)
         const NodeFacts *f = &x->ix->nodes[i];
         const Node *n = r->node;
         FixInfo *fi = NULL;
-        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(x->c, n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
-            const NodeReason *nd = find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
+        if (cls == CL_NO_PLUGIN && explain_node_plugin_would_offer(x->c, n, x->gpu) && explain_fits_on_ignoring(x, n, ignore_no_plugin)) {
+            const NodeReason *nd = explain_find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
                          "plugin runs there, the pod fits it.  Check it:\n  kubectl get pods -A -o wide --field-selector "
                          "spec.nodeName=%s | grep -i device-plugin", n->name, nd ? nd->detail : "GFD labels", n->name);
             if (fi) {
                 fi->advertise = xstrdup(x->gpu);
-                fi->advertise_count = f->physical > 0 ? f->physical : milli_units(x->gpu_req);
+                fi->advertise_count = f->physical > 0 ? f->physical : explain_milli_units(x->gpu_req);
             }
-        } else if (cls == CL_NOT_READY && fits_on_ignoring(x, n, ignore_not_ready)) {
-            const NodeReason *nr = find_code(r, NR_NOT_READY, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s is NotReady%s%s%s: once it is Ready the pod fits there (kubectl "
+        } else if (cls == CL_NOT_READY && explain_fits_on_ignoring(x, n, ignore_not_ready)) {
+            const NodeReason *nr = explain_find_code(r, NR_NOT_READY, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s is NotReady%s%s%s: once it is Ready the pod fits there (kubectl "
                          "describe node %s; check its kubelet)", n->name, nr && nr->detail ? " (" : "",
                          nr && nr->detail ? nr->detail : "", nr && nr->detail ? ")" : "", n->name);
             if (fi) fi->make_ready = true;
-        } else if (cls == CL_CORDONED && fits_on_ignoring(x, n, ignore_cordon)) {
-            fi = fix_add(x, EFFORT_CLUSTER, "uncordon node %s if its maintenance is over; the pod then fits there:\n"
+        } else if (cls == CL_CORDONED && explain_fits_on_ignoring(x, n, ignore_cordon)) {
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "uncordon node %s if its maintenance is over; the pod then fits there:\n"
                          "  kubectl uncordon %s", n->name, n->name);
             if (fi) fi->uncordon = true;
-        } else if (cls == CL_TOO_SMALL && f->physical > 0 && fits_on_ignoring(x, n, ignore_capacity)) {
-            const NodeReason *ex = find_code(r, NR_EXCEEDS_NODE_CAPACITY, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s has %d physical GPUs but advertises %lld %s: once the device plugin "
+        } else if (cls == CL_TOO_SMALL && f->physical > 0 && explain_fits_on_ignoring(x, n, ignore_capacity)) {
+            const NodeReason *ex = explain_find_code(r, NR_EXCEEDS_NODE_CAPACITY, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s has %d physical GPUs but advertises %lld %s: once the device plugin "
                          "advertises them all (unhealthy GPU? kubectl describe node %s), the pod fits there", n->name,
-                         f->physical, ex ? (long long)milli_units(ex->allocatable) : 0LL, x->gpu, n->name);
+                         f->physical, ex ? (long long)explain_milli_units(ex->allocatable) : 0LL, x->gpu, n->name);
             if (fi) { fi->advertise = xstrdup(x->gpu); fi->advertise_count = f->physical; }
         }
         if (fi) { fi->fits_on = xstrdup(n->name); fi->node = xstrdup(n->name); shown++; }
@@ -315,7 +315,7 @@ static void fixes_gated(Ctx *x)
     bool kueue = false;
     for (size_t i = 0; i < p->scheduling_gates.n; i++) kueue |= strstr(p->scheduling_gates.v[i], "kueue") != NULL;
     if (kueue)
-        fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
+        explain_fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);
     /* the same for every pod of the intent: searched once */
     ExplainShared *sh = x->e->shared;
@@ -324,34 +324,34 @@ static void fixes_gated(Ctx *x)
         n = sh->ungated_fit;
     } else {
         PodEdit d;
-        edit_begin(&d, p);
-        n = recheck_fits(x, &d.q, NULL);
-        edit_end(&d);
+        explain_edit_begin(&d, p);
+        n = explain_recheck_fits(x, &d.q, NULL);
+        explain_edit_end(&d);
         if (sh) { sh->ungated_done = true; sh->ungated_fit = n; }
     }
     char *where = n ? xasprintf("it would then fit node %s", n->name) : xstrdup("no node has room for it now");
-    FixInfo *fi = fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
+    FixInfo *fi = explain_fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
                           "to release it by hand:\n  kubectl patch pod %s -n %s --type json -p "
                           "'[{\"op\":\"remove\",\"path\":\"/spec/schedulingGates\"}]'", where, p->name, p->ns);
     if (fi && n) fi->fits_on = xstrdup(n->name);
     free(where);
 }
 
-void fixes_for_verdict(Ctx *x)
+void explain_fixes_for_verdict(Ctx *x)
 {
     switch (x->e->verdict) {
     case V_GATED: fixes_gated(x); break;
     case V_TAINT: fixes_taint(x); break;
     case V_SELECTOR: fixes_selector(x); break;
-    case V_TOO_LARGE: fix_split(x, ""); break;
+    case V_TOO_LARGE: explain_fix_split(x, ""); break;
     case V_INSUFFICIENT: case V_FRAGMENTED:
-        if (x->e->verdict == V_FRAGMENTED) fix_split(x, "");
-        fixes_busy(x);
-        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) fix_split(x, "");
-        fixes_resource_name(x, true);
+        if (x->e->verdict == V_FRAGMENTED) explain_fix_split(x, "");
+        explain_fixes_busy(x);
+        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) explain_fix_split(x, "");
+        explain_fixes_resource_name(x, true);
         break;
-    case V_NO_DEVICE_PLUGIN: fixes_resource_name(x, false); break;
-    case V_RESOURCE_NAME: fixes_resource_name(x, false); break;
+    case V_NO_DEVICE_PLUGIN: explain_fixes_resource_name(x, false); break;
+    case V_RESOURCE_NAME: explain_fixes_resource_name(x, false); break;
     default: break;
     }
     explain_platform_fixes(x);         /* explain_platform.c: GKE's own way to ask for MIG */

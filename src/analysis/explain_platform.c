@@ -8,7 +8,7 @@
  * nvidia.com/mig-<P> is never served there; the GKE way is nvidia.com/gpu with that nodeSelector.
  * GKE's ExtendedResourceToleration admission adds the toleration of the nvidia.com/gpu taint to a
  * pod that requests nvidia.com/gpu, so the re-check adds it too.  Like every fix, it is printed
- * only when the pod so changed fits (explain_edit.c recheck_fits); where no GKE node pool has the
+ * only when the pod so changed fits (explain_edit.c explain_recheck_fits); where no GKE node pool has the
  * partition size, the node-pool setting is a note (nothing to re-check it against).
  */
 #include "explain_int.h"
@@ -58,20 +58,20 @@ static void fixes_gke_mig(Ctx *x)
         free(profile);
         return;
     }
-    int64_t units = milli_units(x->gpu_req);
+    int64_t units = explain_milli_units(x->gpu_req);
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     rlist_set(&d.req, x->gpu, 0);
     rlist_set(&d.req, "nvidia.com/gpu", x->gpu_req);
     kv_set(&d.sel, GKE_PARTITION, profile);
     d.tol = xrealloc(d.tol, (d.ntol + 1) * sizeof *d.tol);       /* what GKE's admission adds */
     d.tol[d.ntol++] = (Toleration){ "nvidia.com/gpu", "Exists", NULL, "NoSchedule" };
-    edit_sync(&d);
+    explain_edit_sync(&d);
     Strvec names = STRVEC_INIT;
     char *where = NULL;
-    const Node *at = landing(x, &d.q, pool, &names, &where);
+    const Node *at = explain_landing(x, &d.q, pool, &names, &where);
     if (at) {
-        FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
+        FixInfo *fi = explain_fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
                               "on GKE, MIG partitions are advertised as nvidia.com/gpu: request nvidia.com/gpu instead of "
                               "%s and select the partition size (node %s; %s; GKE adds the toleration of the "
                               "nvidia.com/gpu taint to pods that request nvidia.com/gpu):\n  resources:\n    limits:\n"
@@ -82,12 +82,12 @@ static void fixes_gke_mig(Ctx *x)
             rlist_set(&fi->requests, x->gpu, 0);
             rlist_set(&fi->requests, "nvidia.com/gpu", x->gpu_req);
             kv_set(&fi->selector, GKE_PARTITION, profile);
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
         }
     }
     free(where);
     strvec_clear(&names);
-    edit_end(&d);
+    explain_edit_end(&d);
     free(profile);
 }
 
@@ -101,7 +101,7 @@ static void notes_no_plugin(Ctx *x)
     bool gke = false, aks = false, eks = false;
     for (size_t i = 0; i < x->e->nnodes; i++) {
         const NodeResult *r = &x->e->nodes[i];
-        if (!x->flags[i].admits || !r->node || !has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
+        if (!x->flags[i].admits || !r->node || !explain_has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
         ProductSource s = r->node->gpu.product_src;
         if (kv_get(&r->node->labels, GKE_ACCEL)) gke = true;
         else if (kv_get(&r->node->labels, "kubernetes.azure.com/accelerator") || s == PRODUCT_SRC_AKS) aks = true;
@@ -178,7 +178,7 @@ static void hami_usage(const Ctx *x, const NodeFacts *f, HamiUse *use)
 
 typedef struct { int64_t n, mem, pct, cores; } HamiAsk;
 
-static int64_t ask_units(const Pod *p, const char *name) { return milli_units(rlist_get(&p->requests, name)); }
+static int64_t ask_units(const Pod *p, const char *name) { return explain_milli_units(rlist_get(&p->requests, name)); }
 
 static bool hami_device_fits(const HamiDevice *d, const HamiUse *u, const HamiAsk *a)
 {

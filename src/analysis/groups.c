@@ -20,7 +20,7 @@ const char *group_by_name(GroupBy by) { return by_names[by]; }
 /* the price of a node's GPUs */
 static double price_of(const PriceList *pl, const NodeStatus *n)
 {
-    return price_for_product(pl, n->base_product, n->short_product);
+    return price_list_for_product(pl, n->base_product, n->short_product);
 }
 
 #define group_for status_group_for

@@ -41,7 +41,7 @@ void price_list_clear(PriceList *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name)
+double price_list_for_product(const PriceList *pl, const char *gfd_product, const char *short_name)
 {
     const char *names[3] = { gfd_product, gfd_product && str_starts_with(gfd_product, "NVIDIA-")
                              ? gfd_product + 7 : NULL, short_name };

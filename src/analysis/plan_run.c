@@ -62,7 +62,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     nn = plan_leave_out_dra(c, nodes, nn, &run->warnings);
     nn = plan_actuate_leave_out_mig(&run->act, nodes, nn, &run->warnings);
     plan_input_build(&run->in, c, nodes, nn, wu, nwu, metrics);
-    workloads_free(wu, nwu);
+    workload_usage_free(wu, nwu);
     usage_clear(usage);
     for (size_t i = 0; i < run->in.warnings.n; i++) strvec_push(&run->warnings, run->in.warnings.v[i]);
     if (run->in.pods_elsewhere && !(o->selector && *o->selector))

@@ -310,11 +310,11 @@ static void test_short_names(void **state)
         { "", "-" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *s = product_short_name(cases[i][0]);
+        char *s = allocation_product_short_name(cases[i][0]);
         assert_string_equal(s, cases[i][1]);
         free(s);
     }
-    char *s = product_short_name(NULL);
+    char *s = allocation_product_short_name(NULL);
     assert_string_equal(s, "-");
     free(s);
 }
