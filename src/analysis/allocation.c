@@ -465,23 +465,31 @@ static bool operator_operand(const char *name)
     return false;
 }
 
-static void find_operator(GpuStatus *st, const Cluster *c)
+const char *status_operator_namespace(const Cluster *c, OperatorKind *kind)
 {
     const char *ns = NULL;
-    OperatorKind kind = OPERATOR_NONE;
+    OperatorKind k = OPERATOR_NONE;
     static const char *const known[] = { "gpu-operator", "nvidia-gpu-operator" };
-    for (size_t k = 0; k < 2 && !ns; k++)
+    for (size_t j = 0; j < 2 && !ns; j++)
         for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
-            if (str_eq(c->daemonsets[i].ns, known[k]) && gpu_component(&c->daemonsets[i], NULL)) ns = known[k];
+            if (str_eq(c->daemonsets[i].ns, known[j]) && gpu_component(&c->daemonsets[i], NULL)) ns = known[j];
     for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
         if (operator_operand(c->daemonsets[i].name)) ns = c->daemonsets[i].ns;
-    if (ns) kind = OPERATOR_GPU_OPERATOR;
+    if (ns) k = OPERATOR_GPU_OPERATOR;
     for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
         if (strstr(c->daemonsets[i].name, "device-plugin") ||
             (c->daemonsets[i].app && strstr(c->daemonsets[i].app, "device-plugin"))) {
             ns = c->daemonsets[i].ns;
-            kind = OPERATOR_DEVICE_PLUGIN;
+            k = OPERATOR_DEVICE_PLUGIN;
         }
+    if (kind) *kind = k;
+    return ns;
+}
+
+static void find_operator(GpuStatus *st, const Cluster *c)
+{
+    OperatorKind kind;
+    const char *ns = status_operator_namespace(c, &kind);
     st->operator_kind = kind;
     st->operator_ns = xstrdup(ns);
     for (size_t i = 0; i < c->ndaemonsets; i++) {

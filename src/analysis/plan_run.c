@@ -30,10 +30,8 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (run->act.dp.ns && (run->act.dp.by == ACTUATOR_HELM || run->act.dp.by == ACTUATOR_MANIFEST)) {
         run->operator_ns = xstrdup(run->act.dp.ns);
     } else {
-        GpuStatus st;
-        status_build(&st, c, NULL, NULL);
-        run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
-        status_clear(&st);
+        const char *ns = c->cp.operator_ns ? c->cp.operator_ns : status_operator_namespace(c, NULL);
+        run->operator_ns = xstrdup(ns ? ns : "gpu-operator");
     }
     run->clusterpolicy = xstrdup(c->clusterpolicy_name);
 
