@@ -9,12 +9,14 @@
  *     -> reconciliation with the scheduler's message                          explain_reconcile.c
  * Nothing here owns Cluster objects; an Explanation borrows them (explain.h).
  *
- * Floors (a file calls only files on its own floor's helpers or below; no file calls a file
- * that calls it back: scripts/check-objects.py --loops):
- *   explain.c, explain_target.c, explain_select.c                      the entry points
+ * Floors, top to bottom (a file calls only files on lower floors, so no file calls one that
+ * calls it back: scripts/check-objects.py --loops):
+ *   explain_target.c                                                   a command's target
+ *   explain.c, explain_select.c                                        the entry points
  *   explain_fixes.c                                                    which fix searches run
  *   explain_fixes_busy.c, explain_fixes_size.c, explain_platform.c,   the fix searches, and the
- *     explain_verdict.c, explain_health.c, explain_dra*.c             verdict stages
+ *     explain_verdict.c, explain_health.c, explain_dra.c (->          verdict stages
+ *     explain_dra_notes.c), explain_dra_dp.c
  *   explain_edit.c                                                     the re-check's tools
  *   explain_node.c                                                     one node against one pod
  *   explain_intent.c -> explain_reconcile.c                            shared evaluations, tallies
