@@ -120,7 +120,7 @@ KNOWN_NAMES = {
     'render/yaml render_yaml', 'render/yaml render_yaml_stream',
     'sources/base64 url_redact',
     'sources/dcgm prom_label', 'sources/dcgm promtext_parse',
-    'sources/http secret_free',
+    'sources/http header_value_problem', 'sources/http secret_free',
     'sources/jsonscan json_arena_free', 'sources/jsonscan json_arena_new',
     'sources/jsonscan json_arena_reset', 'sources/jsonscan json_list_info_clear',
     'sources/jsonscan json_list_walk', 'sources/jsonscan json_parse_inplace',

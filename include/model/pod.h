@@ -65,6 +65,9 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
     PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
     uint32_t naffinity_terms, ntolerations, nclaims;
     bool terminating;           /* metadata.deletionTimestamp set */
+    bool spread_by_node;        /* a required pod anti-affinity term on kubernetes.io/hostname
+                                   selects the pod itself (its own labels, its namespace): at
+                                   most one such pod per node (replicas spread over nodes) */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
     PodScheduledCondition scheduled;
 } Pod;

@@ -93,6 +93,12 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
 int exec_credential_get(const RestConfig *rc, double timeout_s, bool refresh, int verbose,
                         const ExecCredential **out, struct Error *err);
 void exec_credential_clear(ExecCredential *cred);
+/* The reader of what a plugin printed on stdout (out, len bytes: an ExecCredential of
+ * rc->exec.api_version), as exec_credential_run uses it; for tests and the fuzz target.  cmd
+ * names the plugin in messages, which never repeat the output.  Returns 0 with *cred filled
+ * (exec_credential_clear it), or -1 with err set and *cred empty. */
+int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out, size_t len,
+                          ExecCredential *cred, struct Error *err);
 /* drop every cached credential (tests, and at exit for leak checkers) */
 void exec_credential_cache_clear(void);
 #endif

@@ -162,6 +162,17 @@ bool explain_node_affinity_matches(const Pod *p, const Node *n, char **why)
     return false;
 }
 
+bool explain_pod_admits(const Pod *p, const Node *n)
+{
+    for (size_t i = 0; i < n->ntaints; i++) {
+        const Taint *t = &n->taints[i];
+        if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
+        if (str_starts_with(t->key, "node.kubernetes.io/")) continue;      /* node state */
+        if (!explain_pod_tolerates_taint(p, t)) return false;
+    }
+    return explain_node_selector_matches(p, n, NULL) && explain_node_affinity_matches(p, n, NULL);
+}
+
 char *node_reason_describe(const NodeReason *x)
 {
     char a[48], b[48], c[48];

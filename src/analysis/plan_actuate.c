@@ -398,6 +398,13 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
             if (y->kind != ACT_NODE_LABEL || !y->pn) continue;
             PlanNode *pn = (PlanNode *)y->pn;
             pn->device_plugin_config = NULL;
+            if (!pn->mig_change) {         /* every node keeps sharing: no shared -> whole drain */
+                y->drain = pn->drain = pn->whole_after_shared = false;
+                free(y->room_missing);
+                y->room_missing = NULL;
+                strvec_clear(&y->room);
+                strvec_clear(&y->room_nodes);
+            }
             free(y->detail);
             y->detail = xstrdup("no label (the device plugin reads no per-node config); waits for the restarted "
                                 "device plugin to advertise the planned resources; no drain");

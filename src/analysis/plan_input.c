@@ -229,6 +229,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         memset(w, 0, sizeof *w);
         w->ns = a->ns; w->kind = a->kind; w->name = a->name;
         w->pod = own(in, p->name);
+        w->pod_obj = p;
         w->node = own(in, p->node_name);
         w->resource = own(in, res);
         w->count = count;

@@ -114,8 +114,9 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
         plan_actuate_nodes(&run->r, &run->act, c);
-        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods);
+        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods, c, run->in.w, run->in.n);
         plan_actuate_actions(&run->actions, &run->r, &run->m, &run->act, c, &run->applied, &run->warnings);
+        plan_actions_quotas_last(&run->actions);
         bool cp_needed = false;
         for (size_t i = 0; i < run->actions.n; i++) cp_needed |= run->actions.v[i].kind == ACT_CONFIGMAP;
         if (cp_needed && !run->cur.clusterpolicy && (run->act.dp.by == ACTUATOR_NONE || run->act.dp.by == ACTUATOR_UNKNOWN))

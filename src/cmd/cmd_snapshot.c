@@ -7,13 +7,14 @@
 #include "sources/loader.h"
 #include "sources/snapshot_write.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include <stdio.h>
 #include <unistd.h>
 
 static const char *snapshot_output;
 
 static const Option snapshot_opts[] = {
-    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout (gzip unless FILE ends in .json)", NULL, "file" },
+    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout (gzip unless FILE ends in .json; - is stdout)", NULL, "file" },
     OPT_END_MARK
 };
 
@@ -29,7 +30,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
     SnapshotWritten sw;
     int rc = snapshot_write(&g->source, &rq, snapshot_output, &sw, out_err);
     for (size_t i = 0; i < sw.warnings.n; i++) text_printf(stderr, "warning: %s\n", sw.warnings.v[i]);
-    if (rc == 0 && snapshot_output && (g->verbose >= 1 || isatty(STDERR_FILENO))) {
+    if (rc == 0 && !outfile_is_stdout(snapshot_output) && (g->verbose >= 1 || isatty(STDERR_FILENO))) {
         if (sw.usage_devices || sw.usage_workloads)
             text_printf(stderr, "wrote %zu objects to %s, with the usage of %zu GPU devices and %zu workloads\n",
                         sw.objects, snapshot_output, sw.usage_devices, sw.usage_workloads);

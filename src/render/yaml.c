@@ -46,7 +46,7 @@ static bool looks_like_other_type(const char *s)
 static size_t utf8_seq(const unsigned char *s)
 {
     if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
     if (n == 0 || (s[0] & 0xf8) == 0xf8) return 0;
     for (size_t i = 1; i < n; i++) if ((s[i] & 0xc0) != 0x80) return 0;
     unsigned cp = n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)

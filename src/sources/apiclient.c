@@ -415,15 +415,10 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     set_transport(c, x);
     *hl = curl_slist_append(NULL, "Accept: application/json, */*");
     if (c->host_header) *hl = curl_slist_append(*hl, c->host_header);
-    if (set_credentials(c, x, hl, refresh, err)) { curl_slist_free_all(*hl); *hl = NULL; return -1; }
+    if (set_credentials(c, x, hl, refresh, err)) { http_headers_free(*hl); *hl = NULL; return -1; }
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, *hl);
     curl_easy_setopt(x->h, CURLOPT_URL, url);
-    if (log_enabled(3)) {
-        http_log_request("GET", shown, USER_AGENT, *hl);
-        if (restconfig_is_tls(&c->rc) && (c->rc.username || c->rc.password) && !c->rc.token &&
-            !c->rc.token_file)
-            log_verbose(3, "> Authorization: <redacted>");
-    }
+    if (log_enabled(3)) http_log_request("GET", shown, USER_AGENT, *hl);   /* Authorization: <redacted> */
     return 0;
 }
 

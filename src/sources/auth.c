@@ -33,14 +33,37 @@ static int bearer_token(Auth *a, const char **out, Error *err)
         double t = http_now();
         if (!a->file_token || t - a->file_token_at >= TOKEN_FILE_REREAD) {
             char *emsg = NULL;
-            char *s = read_file(a->rc->token_file, NULL, &emsg);
+            size_t len = 0;
+            char *s = read_file(a->rc->token_file, &len, &emsg);
+            const char *why = NULL;
             if (s) {
-                size_t n = strlen(s);
-                while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-                secret_free(a->file_token);
-                a->file_token = s;
-                a->file_token_at = t;
-            } else if (!a->rc->token && !a->file_token) {
+                /* client-go trims the file's content (transport/token_source.go,
+                 * fileTokenSource.Token: strings.TrimSpace); a line break or NUL left inside
+                 * cannot go out as a header */
+                size_t b = 0, n = len;
+                while (n > b && isspace((unsigned char)s[n - 1])) n--;
+                while (b < n && isspace((unsigned char)s[b])) b++;
+                why = header_value_problem(s + b, n - b);
+                if (!why) {
+                    memmove(s, s + b, n - b);
+                    s[n - b] = '\0';
+                    secret_free(a->file_token);
+                    a->file_token = s;
+                    a->file_token_at = t;
+                } else {
+                    memset(s, 0, len);
+                    free(s);
+                }
+            }
+            if (why) {
+                error_set(err, "%s%s: tokenFile %s %s and cannot be sent as an HTTP header",
+                          a->rc->in_cluster ? "in-cluster" : "kubeconfig ",
+                          a->rc->in_cluster ? "" : (a->rc->user_origin ? a->rc->user_origin : ""),
+                          a->rc->token_file, why);
+                free(emsg);
+                return -1;
+            }
+            if (!s && !a->rc->token && !a->file_token) {
                 error_set(err, "%s%s: cannot read tokenFile %s: %s",
                           a->rc->in_cluster ? "in-cluster" : "kubeconfig ",
                           a->rc->in_cluster ? "" : (a->rc->user_origin ? a->rc->user_origin : ""),
@@ -81,6 +104,24 @@ static void add_impersonation(const RestConfig *rc, struct curl_slist **hl)
     }
 }
 
+/* Credentials and libcurl: every secret header is built here into the caller's slist, whose
+ * copies http_headers_free wipes before freeing.  Basic auth too ("Authorization: Basic
+ * base64(user:password)") rather than CURLOPT_USERNAME/PASSWORD/USERPWD, which libcurl copies
+ * into its handle and into a header of its own and frees without wiping.  What cannot be
+ * cleared from here: libcurl's request buffer, which holds the header lines while they are
+ * sent (freed, not wiped, by libcurl), the TLS library's record buffers, and libcurl's copy
+ * of a client key given as a blob (CURL_BLOB_COPY, freed without wiping).  CURL_BLOB_NOCOPY
+ * would spare that copy, but the parallel page requests would then point at a key the exec
+ * credential cache frees when a 401 refreshes it. */
+static void add_basic(struct curl_slist **hl, const char *user_password)
+{
+    char *b64 = base64_encode(user_password, strlen(user_password));
+    char *hdr = xasprintf("Authorization: Basic %s", b64);
+    *hl = curl_slist_append(*hl, hdr);
+    secret_free(hdr);
+    secret_free(b64);
+}
+
 int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Error *err)
 {
     a->used_client_cert = false;
@@ -105,8 +146,9 @@ int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Erro
         *hl = curl_slist_append(*hl, hdr);
         secret_free(hdr);
     } else if (rc->username || rc->password) {
-        curl_easy_setopt(h, CURLOPT_USERNAME, rc->username ? rc->username : "");
-        curl_easy_setopt(h, CURLOPT_PASSWORD, rc->password ? rc->password : "");
+        char *pair = xasprintf("%s:%s", rc->username ? rc->username : "", rc->password ? rc->password : "");
+        add_basic(hl, pair);
+        secret_free(pair);
     }
     if (cert_pem && key_pem) {
         struct curl_blob cb = { (void *)cert_pem, strlen(cert_pem), CURL_BLOB_COPY };
@@ -135,10 +177,7 @@ void auth_apply_simple(CURL *h, struct curl_slist **hl, const char *token, const
         *secret = xasprintf("Authorization: Bearer %s", token);
         *hl = curl_slist_append(*hl, *secret);
     }
-    if (basic) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(h, CURLOPT_USERPWD, basic);
-    }
+    if (basic) add_basic(hl, basic);
 }
 
 void auth_clear_simple(CURL *h)

@@ -3,8 +3,9 @@
  *
  * The plugin runs with our environment plus its env entries and KUBERNETES_EXEC_INFO; its
  * stderr is ours (so its prompts and errors reach the person), stdin is /dev/null unless the
- * interactive mode asks for the terminal.  Its stdout is read through a pipe with a deadline:
- * a plugin that hangs is killed (with its process group when it is not interactive) and the
+ * interactive mode asks for the terminal.  Its stdout is read through a pipe with a deadline,
+ * until the plugin exits (a child it leaves holding stdout does not hold us): a plugin that
+ * hangs is killed (with its process group when it is not interactive) and the
  * error says so.  Nothing the plugin printed on stdout is ever repeated in a message: it holds
  * the credential.
  */
@@ -13,6 +14,7 @@
 #include "util/error.h"
 #include "internal.h"
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -157,9 +159,26 @@ static void free_env(char **env)
     free(env);
 }
 
-static int parse_credential(const RestConfig *rc, const char *cmd, const char *out, size_t len,
-                            ExecCredential *cred, Error *err)
+/* a word of the plugin's output (kind, apiVersion) that may be shown in a message: short,
+ * letters, digits and ". / -" only; anything else could be (part of) the credential or hold
+ * control characters, and is not repeated; nor is a word holding the output's token (of 4
+ * bytes or more: a shorter one is in every word) */
+static const char *shown_word(const cJSON *v, const cJSON *token)
 {
+    if (!cJSON_IsString(v)) return NULL;
+    const char *s = v->valuestring;
+    size_t n = strlen(s);
+    if (!n || n > 80) return NULL;
+    if (cJSON_IsString(token) && strlen(token->valuestring) >= 4 && strstr(s, token->valuestring)) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("./-", s[i])) return NULL;
+    return s;
+}
+
+int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out, size_t len,
+                          ExecCredential *cred, Error *err)
+{
+    memset(cred, 0, sizeof *cred);
     cJSON *j = cJSON_ParseWithLength(out, len);
     int ret = -1;
     if (!cJSON_IsObject(j)) {
@@ -170,15 +189,17 @@ static int parse_credential(const RestConfig *rc, const char *cmd, const char *o
     }
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
     const cJSON *api = cJSON_GetObjectItemCaseSensitive(j, "apiVersion");
+    const cJSON *any_token = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "status"), "token");
     if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ExecCredential") != 0) {
+        const char *k = shown_word(kind, any_token);
         exec_error(rc, err, "exec: executable %s returned invalid output: kind is %s%s%s, not ExecCredential",
-                   cmd, cJSON_IsString(kind) ? "\"" : "", cJSON_IsString(kind) ? kind->valuestring : "missing",
-                   cJSON_IsString(kind) ? "\"" : "");
+                   cmd, k ? "\"" : "", k ? k : cJSON_IsString(kind) ? "not a word" : "missing", k ? "\"" : "");
         goto out;
     }
     if (!cJSON_IsString(api) || strcmp(api->valuestring, rc->exec.api_version) != 0) {
+        const char *a = shown_word(api, any_token);
         exec_error(rc, err, "exec plugin is configured to use API version %s, plugin returned version %s",
-                   rc->exec.api_version, cJSON_IsString(api) ? api->valuestring : "(none)");
+                   rc->exec.api_version, a ? a : cJSON_IsString(api) ? "(not an API version)" : "(none)");
         goto out;
     }
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(j, "status");
@@ -199,6 +220,12 @@ static int parse_credential(const RestConfig *rc, const char *cmd, const char *o
     }
     if (!has_tok && !has_cert) {
         exec_error(rc, err, "exec plugin didn't return a token or cert/key pair (executable %s)", cmd);
+        goto out;
+    }
+    const char *why = has_tok ? header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
+    if (why) {
+        exec_error(rc, err, "exec plugin's status.token %s and cannot be sent as an HTTP header (executable %s)",
+                   why, cmd);
         goto out;
     }
     int64_t expiry = 0;
@@ -306,26 +333,38 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
         goto out;
     }
 
+    /* read until the plugin exits (not until its stdout closes: a child it left behind, a
+     * credential helper's agent say, may hold stdout open for long), then take what it wrote
+     * before it exited, which is in the pipe by then, without waiting for more */
     double deadline = now_mono() + timeout_s;
-    bool timed_out = false, too_big = false;
-    for (;;) {
-        double left = deadline - now_mono();
-        if (left <= 0) { timed_out = true; break; }
-        struct pollfd pfd = { outp[0], POLLIN, 0 };
-        int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr <= 0) continue;
+    bool timed_out = false, too_big = false, exited = false, eof = false;
+    while (!eof && !too_big) {
+        if (!exited) {
+            pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) exited = true;
+            else if (w < 0 && errno != EINTR) { exited = true; status = 0; }
+        }
+        if (exited) {
+            int fl = fcntl(outp[0], F_GETFL);
+            if (fl >= 0) fcntl(outp[0], F_SETFL, fl | O_NONBLOCK);
+        } else {
+            double left = deadline - now_mono();
+            if (left <= 0) { timed_out = true; break; }
+            struct pollfd pfd = { outp[0], POLLIN, 0 };
+            int pr = poll(&pfd, 1, left > 0.05 ? 50 : (int)(left * 1000) + 1);
+            if (pr <= 0) continue;            /* nothing yet (or EINTR): check the exit again */
+        }
         char chunk[8192];
         ssize_t n = read(outp[0], chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;                    /* EOF: the plugin closed stdout */
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;   /* exited, pipe drained */
+        if (n <= 0) { eof = true; break; }    /* EOF: the plugin (and all) closed stdout */
         if (buf.len + (size_t)n > EXEC_OUTPUT_MAX) { too_big = true; break; }
         strbuf_add(&buf, chunk, (size_t)n);
     }
     close(outp[0]);
-    /* stdout closed: wait for the exit, still within the deadline */
-    bool exited = false;
-    while (!timed_out && !too_big) {
+    /* stdout closed before the exit: wait for the exit, still within the deadline */
+    while (!exited && !timed_out && !too_big) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid) { exited = true; break; }
         if (w < 0 && errno != EINTR) { exited = true; status = 0; break; }
@@ -353,7 +392,7 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
         exec_error(rc, err, "exec: executable %s failed with exit code %d", cmd, WEXITSTATUS(status));
         goto out;
     }
-    ret = parse_credential(rc, cmd, buf.buf ? buf.buf : "", buf.len, out, err);
+    ret = exec_credential_parse(rc, cmd, buf.buf ? buf.buf : "", buf.len, out, err);
 out:
     if (buf.buf) memset(buf.buf, 0, buf.cap);        /* it held the credential */
     strbuf_clear(&buf);

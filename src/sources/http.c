@@ -33,6 +33,18 @@ void secret_free(char *s)
     free(s);
 }
 
+const char *header_value_problem(const char *v, size_t len)
+{
+    const char *ctl = NULL;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c == '\r' || c == '\n') return "contains a line break (CR/LF)";
+        if (c == 0) return "contains a NUL byte";
+        if ((c < 0x20 && c != '\t') || c == 0x7f) ctl = "contains a control character";
+    }
+    return ctl;
+}
+
 void http_setup(CURL *h, const HttpSetup *s)
 {
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);

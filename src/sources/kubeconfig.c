@@ -439,6 +439,17 @@ static int fill_exec(RestConfig *rc, Where *w, const cJSON *x, const char *origi
     return 0;
 }
 
+/* a value that becomes an HTTP header (token, basic auth, impersonation): CR/LF would add
+ * header lines of its own; refused as Go's net/http refuses it ("invalid header field value").
+ * The message names the field, never the value. */
+static int check_header_value(Where *w, const char *field, const char *v)
+{
+    const char *why = v ? header_value_problem(v, strlen(v)) : NULL;
+    if (!why) return 0;
+    where_error(w, "%s %s and cannot be sent as an HTTP header", field, why);
+    return -1;
+}
+
 static int fill_auth_provider(RestConfig *rc, Where *w, const cJSON *ap)
 {
     const char *name;
@@ -468,6 +479,7 @@ static int fill_auth_provider(RestConfig *rc, Where *w, const cJSON *ap)
                     "log in with your OIDC helper (e.g. kubectl oidc-login) or switch to an exec plugin");
         return -1;
     }
+    if (check_header_value(w, "auth-provider oidc id-token", idt)) return -1;
     rc->token = xstrdup(idt);
     return 0;
 }
@@ -484,6 +496,10 @@ static int fill_user(RestConfig *rc, const Entry *e, const char *ctxname, Error 
         get_string(&w, u, "client-certificate", &cert) || get_string(&w, u, "client-key", &key) ||
         get_string(&w, u, "username", &username) || get_string(&w, u, "password", &password) ||
         get_string(&w, u, "as", &as) || get_string(&w, u, "as-uid", &as_uid))
+        return -1;
+    if (check_header_value(&w, "token", token) || check_header_value(&w, "username", username) ||
+        check_header_value(&w, "password", password) || check_header_value(&w, "as", as) ||
+        check_header_value(&w, "as-uid", as_uid))
         return -1;
     if (get_data(&w, u, "client-certificate-data", &cert_data)) return -1;
     rc->client_cert_data = cert_data;
@@ -538,6 +554,7 @@ static int fill_user(RestConfig *rc, const Entry *e, const char *ctxname, Error 
         if (!cJSON_IsArray(groups)) { where_error(&w, "as-groups: expected a list of strings"); return -1; }
         for (const cJSON *g = groups->child; g; g = g->next) {
             if (!cJSON_IsString(g)) { where_error(&w, "as-groups: expected a list of strings"); return -1; }
+            if (check_header_value(&w, "an as-groups entry", g->valuestring)) return -1;
             strvec_push(&rc->impersonate_groups, g->valuestring);
         }
     }
@@ -546,10 +563,13 @@ static int fill_user(RestConfig *rc, const Entry *e, const char *ctxname, Error 
         if (!cJSON_IsObject(extra)) { where_error(&w, "as-user-extra: expected a mapping of lists"); return -1; }
         for (const cJSON *k = extra->child; k; k = k->next) {
             const cJSON *vals = k;
+            if (check_header_value(&w, "an as-user-extra key", k->string)) return -1;
+            if (cJSON_IsString(vals) && check_header_value(&w, "an as-user-extra value", vals->valuestring)) return -1;
             if (cJSON_IsString(vals)) { strvec_pushf(&rc->impersonate_extra, "%s=%s", k->string, vals->valuestring); continue; }
             if (!cJSON_IsArray(vals)) { where_error(&w, "as-user-extra \"%s\": expected a list of strings", k->string); return -1; }
             for (const cJSON *v = vals->child; v; v = v->next) {
                 if (!cJSON_IsString(v)) { where_error(&w, "as-user-extra \"%s\": expected a list of strings", k->string); return -1; }
+                if (check_header_value(&w, "an as-user-extra value", v->valuestring)) return -1;
                 strvec_pushf(&rc->impersonate_extra, "%s=%s", k->string, v->valuestring);
             }
         }

@@ -48,6 +48,11 @@ PromClient *prom_client_new(const PromConfig *cfg, Error *err)
         error_set(err, "not an http:// or https:// URL");
         return NULL;
     }
+    /* both become a header (Authorization): a line break would add header lines of its own */
+    const char *why = cfg->url && cfg->token ? header_value_problem(cfg->token, strlen(cfg->token)) : NULL;
+    if (why) { error_set(err, "--prometheus-token %s and cannot be sent as an HTTP header", why); return NULL; }
+    why = cfg->url && cfg->basic_auth ? header_value_problem(cfg->basic_auth, strlen(cfg->basic_auth)) : NULL;
+    if (why) { error_set(err, "--prometheus-basic-auth %s and cannot be sent as an HTTP header", why); return NULL; }
     PromClient *c = xcalloc(1, sizeof *c);
     if (cfg->url) {
         c->url = xstrdup(cfg->url);
@@ -356,10 +361,7 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDS, a->form);
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDSIZE, (long)strlen(a->form));
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
-    if (log_enabled(3)) {
-        http_log_request("POST", a->shown, hs.user_agent, hdrs);
-        if (c->basic_auth) log_verbose(3, "> Authorization: <redacted>");
-    }
+    if (log_enabled(3)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
     *t0 = http_now();
     *cc = curl_easy_perform(x->h);
     /* forget the credentials on the handle before it is reused */

@@ -2,9 +2,10 @@
  *
  * Items are written as they arrive, page by page (the cluster is never held in memory),
  * reduced to the fields the model reads (snapshot_reduce: no annotations, managedFields, env
- * values, commands), to a temporary file next to FILE (or an anonymous one for stdout) that
- * becomes the output only when every list was read: a failed snapshot leaves no half-written
- * List behind.  If a continue token expires meanwhile, the snapshot starts over once.  FILE is
+ * values, commands), to a staging file that becomes the output only when every list was read:
+ * a failed snapshot leaves no half-written List behind.  A regular FILE is replaced atomically
+ * (0600); a FIFO or a character device is written into, never replaced (util/outfile.h); "-"
+ * is stdout.  If a continue token expires meanwhile, the snapshot starts over once.  FILE is
  * gzip-compressed unless its name ends in ".json"; stdout gets plain JSON.
  *
  * With metrics reachable (as status finds them: --prometheus, a Prometheus of the cluster, the
@@ -21,6 +22,7 @@
 #include "sources/gzpipe.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/util.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -155,16 +157,6 @@ static int write_snapshot(SnapWriter *w, ApiClient *api, const RestConfig *rc, c
     return 0;
 }
 
-static int copy_to_stdout(FILE *f)
-{
-    rewind(f);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        if (fwrite(buf, 1, n, stdout) != n) return -1;
-    return ferror(f) ? -1 : 0;
-}
-
 int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *path, SnapshotWritten *out,
                    Error *out_err)
 {
@@ -174,29 +166,12 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
     ApiClient *api;
     if (loader_connect(sc, &rc, &api, out_err)) return -1;
     int ret = -1;
-    char *tmp_path = NULL;
-    FILE *f = NULL;
-    int fd = -1;
-    bool compress = path && !str_ends_with(path, ".json");
+    Outfile of;
+    bool compress = !outfile_is_stdout(path) && !str_ends_with(path, ".json");
     SnapWriter w = { 0 };
     cluster_init(&w.side);
-    if (path) {
-        tmp_path = xasprintf("%s.tmp.XXXXXX", path);
-        fd = mkstemp(tmp_path);
-        if (fd < 0) {
-            error_set(out_err, "cannot write %s: %s", path, strerror(errno));
-            free(tmp_path);
-            tmp_path = NULL;
-            goto out;
-        }
-    } else {
-        f = tmpfile();
-        if (f) fd = fileno(f);
-    }
-    if (fd < 0) {
-        error_set(out_err, "cannot create a temporary file for the snapshot: %s", strerror(errno));
-        goto out;
-    }
+    if (outfile_open(&of, path, out_err)) goto out;
+    int fd = outfile_fd(&of);
     for (int attempt = 0;; attempt++) {
         error_clear(&err);
         if (w.gz) gzpipe_close(w.gz);
@@ -221,23 +196,7 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
         error_set(out_err, "writing the snapshot failed: %s", strerror(errno));
         goto out;
     }
-    if (tmp_path) {
-        if (fsync(fd) != 0 || close(fd) != 0) {
-            fd = -1;
-            error_set(out_err, "writing %s failed: %s", path, strerror(errno));
-            goto out;
-        }
-        fd = -1;
-        if (rename(tmp_path, path) != 0) {
-            error_set(out_err, "cannot write %s: %s", path, strerror(errno));
-            goto out;
-        }
-        free(tmp_path);
-        tmp_path = NULL;
-    } else if (copy_to_stdout(f) != 0) {
-        error_set(out_err, "writing the snapshot to stdout failed");
-        goto out;
-    }
+    if (outfile_commit(&of, out_err)) goto out;
     out->objects = w.items - w.usage_devices;
     out->usage_devices = w.usage_devices;
     out->usage_workloads = w.usage_workloads;
@@ -250,9 +209,7 @@ out:
     cluster_release(&w.side);
     free(w.pbuf);
     free(w.no_usage);
-    if (f) fclose(f);
-    else if (fd >= 0) close(fd);
-    if (tmp_path) { unlink(tmp_path); free(tmp_path); }
+    outfile_release(&of);
     apiclient_free(api);
     restconfig_clear(&rc);
     exec_credential_cache_clear();

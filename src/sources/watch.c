@@ -55,7 +55,7 @@ enum { QUEUE_MAX = 2048, MIN_WATCH_TIMEOUT = 300, WATCH_STALL_SECONDS = 90, STOP
 #define BACKOFF_RESET 120.0
 #define LINE_MAX_BYTES ((size_t)64 << 20)   /* one event may not exceed 64 MiB */
 
-typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_RETRY, W_REFUSED, W_STOPPED } WatchEnd;
+typedef enum { W_ENDED, W_GONE, W_ERROR_EVENT, W_RETRY, W_BAD, W_REFUSED, W_STOPPED } WatchEnd;
 
 typedef struct {
     struct Watcher *w;
@@ -63,6 +63,9 @@ typedef struct {
     WatchTarget t;                 /* path, selectors, rv, name filter (watch_plan.h) */
     /* the stream being read */
     Strbuf line;
+    size_t scanned;                /* bytes of line known to hold no newline (a line's bytes are
+                                    * looked at once, however many chunks it comes in) */
+    long lines;                    /* lines of this stream, for messages */
     bool gone, error_event, bad, retry_event;
     bool streamed;                 /* the answer's body began (the watch was up) */
     long got;
@@ -77,6 +80,7 @@ struct Watcher {
     WatchEvent *head, *tail;
     size_t queued;
     bool stopping;
+    bool unbounded;                /* watch_parse_chunks: no reader, the queue is not bounded */
     int refs;
     int nkinds;
     KindWatch kinds[OBJ__COUNT];
@@ -142,7 +146,7 @@ static void push(struct Watcher *w, ObjKind kind, WatchEventType type, cJSON *ob
     e->type = type;
     e->obj = obj;
     pthread_mutex_lock(&w->mu);
-    while (w->queued >= QUEUE_MAX && !w->stopping) pthread_cond_wait(&w->space, &w->mu);
+    while (w->queued >= QUEUE_MAX && !w->stopping && !w->unbounded) pthread_cond_wait(&w->space, &w->mu);
     if (w->stopping) {
         pthread_mutex_unlock(&w->mu);
         watch_events_free(e);
@@ -203,11 +207,13 @@ static int on_line(KindWatch *k, const char *s, size_t len)
 {
     while (len && (s[len - 1] == '\r' || s[len - 1] == ' ')) len--;
     if (!len) return 0;
+    k->lines++;
     cJSON *ev = cJSON_ParseWithLength(s, len);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(ev, "type");
     cJSON *obj = cJSON_GetObjectItemCaseSensitive(ev, "object");
     if (!cJSON_IsString(type) || !cJSON_IsObject(obj)) {
-        snprintf(k->problem, sizeof k->problem, "an unreadable watch event");
+        snprintf(k->problem, sizeof k->problem, "event %ld of the stream: %s", k->lines,
+                 !ev ? "not JSON" : "not a watch event (no type or object)");
         k->bad = true;
         cJSON_Delete(ev);
         return 1;
@@ -249,18 +255,28 @@ static int on_data(void *ctx, const char *data, size_t len, long code)
     strbuf_add(&k->line, data, len);
     size_t start = 0;
     for (;;) {
-        const char *nl = memchr(k->line.buf + start, '\n', k->line.len - start);
+        size_t from = start > k->scanned ? start : k->scanned;
+        const char *nl = memchr(k->line.buf + from, '\n', k->line.len - from);
         if (!nl) break;
         size_t n = (size_t)(nl - (k->line.buf + start));
         if (on_line(k, k->line.buf + start, n)) return 1;
         start += n + 1;
     }
+    k->scanned = k->line.len;           /* no newline in what is left */
+    if (k->line.len - start > LINE_MAX_BYTES) {
+        snprintf(k->problem, sizeof k->problem, "event %ld of the stream: over %zu MiB without a line end",
+                 k->lines + 1, LINE_MAX_BYTES >> 20);
+        k->bad = true;
+        return 1;
+    }
     if (start) {
+        /* what is left (the start of the next line, within this chunk) moves to the front:
+         * a long line is never moved while it grows (start stays 0 then) */
         memmove(k->line.buf, k->line.buf + start, k->line.len - start);
         k->line.len -= start;
         k->line.buf[k->line.len] = '\0';
+        k->scanned -= start;
     }
-    if (k->line.len > LINE_MAX_BYTES) { snprintf(k->problem, sizeof k->problem, "a watch event over 64 MiB"); k->bad = true; return 1; }
     return 0;
 }
 
@@ -272,6 +288,8 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
                         k->t.query ? k->t.query : "", k->t.query ? "&" : "", erv, seconds);
     free(erv);
     strbuf_reset(&k->line);
+    k->scanned = 0;
+    k->lines = 0;
     k->gone = k->error_event = k->bad = k->retry_event = k->streamed = false;
     k->got = 0;
     k->problem[0] = '\0';
@@ -287,6 +305,7 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
     if (k->gone) return W_GONE;
     if (k->error_event) return W_ERROR_EVENT;
     if (k->retry_event) return W_RETRY;
+    if (k->bad) return W_BAD;           /* k->problem says what was wrong, not the cut it caused */
     if (rc == 0) return W_ENDED;
     if (err.code == 410) { snprintf(k->problem, sizeof k->problem, "%s", err.msg); return W_GONE; }
     snprintf(k->problem, sizeof k->problem, "%s", err.msg);
@@ -295,6 +314,38 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
      * as the server ending it.  A connection that never answered is retried after a backoff. */
     if (!k->bad && !err.code && (k->streamed || now_mono() - began >= WATCH_STALL_SECONDS - 1)) return W_ENDED;
     return W_RETRY;
+}
+
+void watch_parse_chunks(ObjKind kind, const char *const *chunks, const size_t *lens, size_t n,
+                        WatchParseResult *out)
+{
+    memset(out, 0, sizeof *out);
+    struct Watcher *w = xcalloc(1, sizeof *w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->more, NULL);
+    pthread_cond_init(&w->space, NULL);
+    pthread_cond_init(&w->ended, NULL);
+    w->refs = 1;
+    w->unbounded = true;
+    w->nkinds = 1;
+    KindWatch *k = &w->kinds[0];
+    k->w = w;
+    k->kind = kind;
+    k->t.kind = kind;
+    k->t.rv = xstrdup("1");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) rc = on_data(k, chunks[i], lens[i], 200);
+    if (rc == 0 && k->line.len && !k->gone && !k->error_event && !k->bad && !k->retry_event)
+        on_line(k, k->line.buf, k->line.len);
+    out->end = k->gone ? 'G' : k->error_event ? 'X' : k->retry_event ? 'R' : k->bad ? 'B' : 'E';
+    snprintf(out->problem, sizeof out->problem, "%.255s", k->problem);
+    out->events = w->stats.events;
+    for (WatchEvent *e = w->head; e; e = e->next) {
+        if (e->type == WATCH_UPSERT) out->upserts++;
+        else if (e->type == WATCH_DELETE) out->deletes++;
+    }
+    out->rv = xstrdup(k->t.rv);
+    watcher_unref(w);
 }
 
 /* ---- relisting ---- */
@@ -392,6 +443,9 @@ static void *kind_main(void *arg)
             break;
         case W_RETRY:
             note(k, true, "%s: watch lost (%s); resuming", kind, k->problem);
+            break;
+        case W_BAD:
+            note(k, true, "%s: %s; resuming the watch", kind, k->problem);
             break;
         case W_REFUSED:
             /* listed, but not to be watched (RBAC without "watch", a resource gone): what the

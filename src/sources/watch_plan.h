@@ -36,4 +36,18 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
 /* the object's name passes t's name filter */
 bool watch_target_keeps(const WatchTarget *t, const char *name);
 void watch_target_free(WatchTarget *t);
+
+/* The stream reader of one kind's watch (watch.c), without threads or requests, for tests and
+ * tests/fuzz/fuzz_watch.c: the chunks are fed in order as libcurl hands them, then the stream
+ * ends as a server ending it.  Counts what would have been queued; end is how the watch
+ * ended: 'E' ended, 'G' 410 gone, 'X' another ERROR event, 'R' retried (429/500 event),
+ * 'B' unreadable or oversized event.  rv: the last resourceVersion seen (caller frees). */
+typedef struct {
+    long upserts, deletes, events;
+    char end;
+    char problem[256];
+    char *rv;
+} WatchParseResult;
+void watch_parse_chunks(ObjKind kind, const char *const *chunks, const size_t *lens, size_t n,
+                        WatchParseResult *out);
 #endif

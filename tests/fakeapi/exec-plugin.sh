@@ -9,7 +9,9 @@
 #                            field) | notoken (status without token or cert) | wrongversion
 #                            (answers with the other apiVersion) | cert (client cert/key PEM
 #                            from FAKEAPI_EXEC_CERT / FAKEAPI_EXEC_KEY instead of a token) |
-#                            expiring (valid token that expires in 2 seconds)
+#                            expiring (valid token that expires in 2 seconds) | crlf (the
+#                            token followed by "\r\nX-Injected: yes\r\n") | linger (a valid
+#                            credential, then exit 0 leaving a child that holds stdout 30 s)
 #   FAKEAPI_EXEC_COUNT_FILE  if set, one line is appended per invocation (to count calls)
 #   FAKEAPI_EXEC_INFO_FILE   if set, $KUBERNETES_EXEC_INFO is written there
 set -u
@@ -33,6 +35,14 @@ case "$mode" in
   expiring)
     printf '{"kind":"ExecCredential","apiVersion":"%s","spec":{"interactive":false},"status":{"token":"%s","expirationTimestamp":"%s"}}\n' \
       "$api" "$token" "$(ts '+2 seconds')" ;;
+  crlf)
+    printf '{"kind":"ExecCredential","apiVersion":"%s","spec":{"interactive":false},"status":{"token":"%s\\r\\nX-Injected: yes\\r\\n"}}\n' \
+      "$api" "$token" ;;
+  linger)
+    printf '{"kind":"ExecCredential","apiVersion":"%s","spec":{"interactive":false},"status":{"token":"%s","expirationTimestamp":"%s"}}\n' \
+      "$api" "$token" "$(ts '+1 hour')"
+    sleep 30 &
+    exit 0 ;;
   expired)
     printf '{"kind":"ExecCredential","apiVersion":"%s","spec":{"interactive":false},"status":{"token":"kgpu-expired-token","expirationTimestamp":"%s"}}\n' \
       "$api" "$(ts '-1 hour')" ;;

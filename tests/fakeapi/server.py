@@ -204,7 +204,7 @@ def parse_faults(data):
         f['_query'] = re.compile(f['query']) if f.get('query') is not None else None
         f['action'] = f.get('action') or f.get('type') or 'status'
         if f['action'] not in ('status', 'expired', 'cut', 'truncate', 'invalid', 'body',
-                               'delay', 'stall', 'close', 'reset'):
+                               'delay', 'stall', 'close', 'reset', 'watch-stream'):
             raise ValueError('fault %s: unknown action %s' % (f['name'], f['action']))
         out.append(f)
     return out
@@ -241,6 +241,36 @@ class FaultBook:
                     continue
                 return f
         return None
+
+
+def watch_stream_fault(f):
+    """the body of a "watch-stream" fault, in 1 MiB chunks: "eventBytes": N sends one ADDED
+    event of a Pending GPU pod (name f["podName"], default huge-event-0) padded by an annotation
+    to N bytes, then a newline, and ends; "endless": true sends the start of an event and then
+    "x" without a newline until the client goes (or "maxBytes", default 1 GiB)"""
+    mib = 1 << 20
+    if f.get('endless'):
+        yield b'{"type":"ADDED","object":{"metadata":{"annotations":{"pad":"'
+        sent, limit, piece = 0, int(f.get('maxBytes', 1 << 30)), b'x' * mib
+        while sent < limit:
+            yield piece
+            sent += mib
+        return
+    pod = {'apiVersion': 'v1', 'kind': 'Pod',
+           'metadata': {'name': f.get('podName', 'huge-event-0'), 'namespace': 'default',
+                        'uid': 'huge-0000', 'resourceVersion': '999999999',
+                        'creationTimestamp': '2026-11-24T03:00:00Z', 'annotations': {'pad': ''}},
+           'spec': {'schedulerName': 'default-scheduler',
+                    'containers': [{'name': 'c', 'image': 'x',
+                                    'resources': {'limits': {'nvidia.com/gpu': '64'}}}]},
+           'status': {'phase': 'Pending', 'conditions': [
+               {'type': 'PodScheduled', 'status': 'False', 'reason': 'Unschedulable',
+                'message': '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.'}]}}
+    base = len(json.dumps({'type': 'ADDED', 'object': pod}, separators=(',', ':')))
+    pod['metadata']['annotations']['pad'] = 'x' * max(0, int(f['eventBytes']) - base)
+    body = json.dumps({'type': 'ADDED', 'object': pod}, separators=(',', ':')).encode() + b'\n'
+    for i in range(0, len(body), mib):
+        yield body[i:i + mib]
 
 
 # ----------------------------------------------------------------------------------------
@@ -644,15 +674,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_DELETE(self):
         self._dispatch('DELETE')
 
+    def _logged_headers(self):
+        """Every request header for the request log (lower-case name -> value; repeated headers
+        joined by ", "), credentials never in the clear: an Authorization value is logged as its
+        scheme and the first 16 hex digits of the SHA-256 of the credential after it
+        ("Bearer sha256:0123456789abcdef"), so a test can check the scheme and which credential
+        was sent without the log holding it."""
+        out = {}
+        for name in self.headers.keys():
+            key = name.lower()
+            if key in out:
+                continue
+            val = ', '.join(self.headers.get_all(name) or [])
+            if key in ('authorization', 'proxy-authorization'):
+                scheme, _, cred = val.partition(' ')
+                val = '%s sha256:%s' % (scheme, hashlib.sha256(cred.encode()).hexdigest()[:16])
+            elif key == 'cookie':
+                val = 'sha256:%s' % hashlib.sha256(val.encode()).hexdigest()[:16]
+            out[key] = val
+        return out
+
     def _dispatch(self, method):
         started = time.monotonic()
+        with self.cfg.idle:              # in flight until logged (see main: the log is complete)
+            self.cfg.inflight += 1
         body_in = self._read_body() if method in ('POST', 'PUT', 'PATCH', 'DELETE') else b''
         u = urllib.parse.urlsplit(self.path)
         path = urllib.parse.unquote(u.path) or '/'
         raw_query = u.query
         query = urllib.parse.parse_qs(raw_query, keep_blank_values=True)
         self._log = {'method': method, 'path': path, 'query': raw_query, 'auth': 'none',
-                     'user': '', 'status': 0, 'bytes': 0}
+                     'user': '', 'status': 0, 'bytes': 0, 'headers': self._logged_headers()}
         for h, k in (('User-Agent', 'userAgent'), ('Accept', 'accept')):
             if self.headers.get(h):
                 self._log[k] = self.headers[h]
@@ -701,6 +753,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                         fault.get('contentType', 'application/json'),
                                         fault.get('headers')))
                     return
+                elif fault['action'] == 'watch-stream':
+                    self._send(Response(200, stream=watch_stream_fault(fault), ctype='application/json'))
+                    return
                 elif fault['action'] in ('close', 'reset'):
                     self._abort(reset=fault['action'] == 'reset')
                     self._log['status'] = 0
@@ -740,6 +795,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self._log['ms'] = int((time.monotonic() - started) * 1000)
                 self.cfg.write_log(self._log)
             self._logged = False
+            with self.cfg.idle:
+                self.cfg.inflight -= 1
+                self.cfg.idle.notify_all()
 
     # -- faults
 
@@ -1478,6 +1536,8 @@ def main(argv=None):
     cfg.stopping = threading.Event()
     log_lock = threading.Lock()
     log_fh = open(args.log, 'a', buffering=1, encoding='utf-8') if args.log else None
+    cfg.idle = threading.Condition()
+    cfg.inflight = 0
 
     def write_log(entry):
         if log_fh is None:
@@ -1485,6 +1545,8 @@ def main(argv=None):
         line = json.dumps(dict(entry, ts=now_utc().strftime('%Y-%m-%dT%H:%M:%S.%fZ')),
                           separators=(',', ':'))
         with log_lock:
+            if log_fh is None:           # closed at exit
+                return
             log_fh.write(line + '\n')
             log_fh.flush()
     cfg.write_log = write_log
@@ -1532,8 +1594,14 @@ def main(argv=None):
     finally:
         cfg.stopping.set()
         srv.server_close()
+        # a request answered just before SIGTERM is logged before the log closes (a test reads
+        # the log once the server is gone); stalled and delayed ones are not waited for long
+        with cfg.idle:
+            cfg.idle.wait_for(lambda: cfg.inflight == 0, timeout=2)
         if log_fh:
-            log_fh.close()
+            with log_lock:
+                log_fh.close()
+                log_fh = None
     return 0
 
 

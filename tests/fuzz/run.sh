@@ -7,7 +7,8 @@
 #   tests/fuzz/run.sh --build-only          build only
 #   tests/fuzz/run.sh --repro TARGET FILE   run one input once (reproduce an artifact)
 #
-#   FUZZ_SECONDS   time per target (default 30); 0 = only replay the seeds once (regression)
+#   FUZZ_SECONDS   time per target (default 45, 180 for the deep targets); 0 = only replay the
+#                  seeds once (regression; tests/fuzz/replay.sh does it without clang)
 #   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (default 10)
 #   FUZZ_RSS_MB    memory limit (default 2048)
 #
@@ -19,7 +20,15 @@
 set -u
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-SECONDS_PER=${FUZZ_SECONDS:-30}
+# time per target: FUZZ_SECONDS for every target when given; by default 45 s, and 180 s for
+# the deep targets, whose inputs run whole commands or the whole ingest (a few hundred runs a
+# second at best: fuzz_commands made 863 runs in 30 s)
+DEEP_TARGETS=" fuzz_commands fuzz_ingest fuzz_apipage fuzz_snapshot "
+seconds_for() {
+  if [ -n "${FUZZ_SECONDS:-}" ]; then echo "$FUZZ_SECONDS"
+  elif [[ "$DEEP_TARGETS" == *" $1 "* ]]; then echo 180
+  else echo 45; fi
+}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 RSS=${FUZZ_RSS_MB:-2048}
 WORK=$ROOT/tests/tmp/fuzz
@@ -55,6 +64,10 @@ seeds() {
       done ;;
     fuzz_dcgm_text)
       cp tests/fixtures/dcgm/*.txt "$d/" ;;
+    fuzz_yaml_writer)
+      for f in tests/fixtures/api/*.json tests/fixtures/pending/*.json; do
+        [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 100000 ] && cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
+      done ;;
     fuzz_schedmsg)
       # every scheduler message and event note of the fixtures, one file each
       python3 - "$d" tests/fixtures/pending/*.json <<'PY'
@@ -88,17 +101,19 @@ dict_for() {   # the -dict= argument for TARGET, if any
   local n
   case "$1" in
     fuzz_kubeconfig) n=yaml ;;
-    fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response) n=json ;;
+    fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer) n=json ;;
     fuzz_dcgm_text) n=promtext ;;
     fuzz_schedmsg) n=schedmsg ;;
     fuzz_labels) n=labels ;;
+    fuzz_plan_script) n=shell ;;
     *) n="" ;;
   esac
   [ -n "$n" ] && [ -f "tests/fuzz/dict/$n.dict" ] && echo "-dict=tests/fuzz/dict/$n.dict"
 }
 
 run_target() {   # run_target TARGET
-  local t=$1 corpus=$WORK/corpus/$1 log=$WORK/logs/$1.log rc extra=() extra_args=()
+  local t=$1 corpus=$WORK/corpus/$1 log=$WORK/logs/$1.log rc extra=() extra_args=() SECONDS_PER
+  SECONDS_PER=$(seconds_for "$t")
   mkdir -p "$corpus" "$WORK/artifacts" "$WORK/logs" "$HOME"
   seeds "$t" "$corpus"
   [ -d "tests/fuzz/corpus/$t" ] && extra+=("tests/fuzz/corpus/$t")
@@ -132,6 +147,8 @@ run_target() {   # run_target TARGET
 
 case "${1:-}" in
   --build-only) shift; build ${@:-$(all_targets)}; exit $? ;;
+  --seeds) [ $# = 3 ] || { echo "usage: $0 --seeds TARGET DIR" >&2; exit 2; }
+    seeds "$2" "$3"; exit $? ;;      # for tests/fuzz/replay.sh
   --repro)
     [ $# = 3 ] || { echo "usage: $0 --repro TARGET FILE" >&2; exit 2; }
     build "$2" || exit 1
@@ -149,4 +166,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}"
   exit 1
 fi
-echo "fuzz: all $(wc -w <<<"$targets") targets clean (${SECONDS_PER}s each)"
+echo "fuzz: all $(wc -w <<<"$targets") targets clean"

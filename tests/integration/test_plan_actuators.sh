@@ -70,6 +70,8 @@ run_script() {
   kgpu plan -o script
   check_rc 0 "$1: plan -o script (live)"
   printf '%s\n' "$OUT" >"$T/$1.sh"
+  if shellcheck -s bash "$T/$1.sh" >"$T/$1.sc" 2>&1; then ok "$1: the script is shellcheck clean"
+  else fail "$1: shellcheck: $(head -c 600 "$T/$1.sc")"; fi
   kgpu plan
   printf '%s\n' "$OUT" >"$T/$1.txt"
   fakeapi_clear_log
@@ -204,6 +206,8 @@ check_eq "$(json_get "$P" '[(a["target"], a["drain"]) for a in d["actions"] if a
   "[('a100-mig', False)]" "operator-same: a100-mig, already in the layout, is relabelled without a drain"
 kgpu plan --strategy mig -l kubernetes.io/hostname=a100-mig -o script
 printf '%s\n' "$OUT" >"$T/operator-same.sh"
+if shellcheck -s bash "$T/operator-same.sh" >"$T/operator-same.sc" 2>&1; then ok "operator-same: the script is shellcheck clean"
+else fail "operator-same: shellcheck: $(head -c 600 "$T/operator-same.sc")"; fi
 fakeapi_clear_log
 if KUBECTL="$KUBECTL_BIN" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 timeout 300 bash "$T/operator-same.sh" \
      >"$T/operator-same.out" 2>"$T/operator-same.err"; then ok "operator-same: the script ran to the end"

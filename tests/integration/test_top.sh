@@ -337,15 +337,54 @@ MSG="follow: q quits"; check_ok wait_for live3 "TOP-EXIT=0" 6
 TM kill-session -t live3
 fakeapi_start "$FIX" || { fail "fake API server did not start"; exit 1; }
 
-# many quick refreshes (metrics every 0.3 s against an unreachable Prometheus; the cluster
-# follows watches), then a normal quit: every TopData and TopCluster freed (leak-checked under ASan)
+# many quick refreshes (metrics every 0.3 s against a broken Prometheus; the cluster follows
+# watches), then a normal quit: every TopData and TopCluster freed (leak-checked under ASan).
+# The broken Prometheus accepts each connection and closes it at once, counting them in a file:
+# the count proves the refreshes happened (each is one query plus at most one retry of the cut
+# connection, src/sources/prometheus.c PROM_MAX_RETRIES), instead of a fixed sleep.
+python3 - "$T/prom-conns" "$$" <<'PY' >"$T/prom-conns.log" 2>&1 &
+import os, socket, sys
+out, parent = sys.argv[1], int(sys.argv[2])
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(64)
+s.settimeout(0.5)
+with open(out + '.tmp', 'w') as f:
+    f.write('port %d\n0\n' % s.getsockname()[1])
+os.replace(out + '.tmp', out)
+n = 0
+while True:
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        sys.exit(0)
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    c.close()
+    n += 1
+    with open(out + '.tmp', 'w') as f:
+        f.write('port %d\n%d\n' % (s.getsockname()[1], n))
+    os.replace(out + '.tmp', out)
+PY
+PROM_PID=$!
+on_exit "kill $PROM_PID"
+prom_conns() { sed -n 2p "$T/prom-conns" 2>/dev/null; }
+for i in $(seq 1 100); do [ -s "$T/prom-conns" ] && break; sleep 0.1; done
+PROM_PORT=$(sed -n '1s/^port //p' "$T/prom-conns")
 start_shell live2 80 24 KUBECONFIG="$KUBECONFIG" KUBECACHEDIR="$KUBECACHEDIR"
-keys live2 "$KGPU_BIN top --interval 0.3s --prometheus http://127.0.0.1:1; echo TOP-EXIT=\$?" Enter
+keys live2 "$KGPU_BIN top --interval 0.3s --prometheus http://127.0.0.1:$PROM_PORT; echo TOP-EXIT=\$?" Enter
 MSG="quick refreshes: starts"; check_ok wait_for live2 "NODES $GPUNODES" 20
 MSG="quick refreshes: the metrics come after the first screen (here: why there are none)"
-check_ok wait_for live2 "Couldn't connect" 5
+check_ok wait_for live2 "Metrics none: --prometheus http://127.0.0.1:$PROM_PORT: " 5
 n0=$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')
-sleep 3
+c0=$(prom_conns)
+# ten more refreshes: 20 more connections (at most two per refresh), bounded
+for i in $(seq 1 300); do [ "$(prom_conns)" -ge $((c0 + 20)) ] && break; sleep 0.1; done
+check_match "$(prom_conns)" "^[0-9]+\$" "quick refreshes: the broken Prometheus counted its connections"
+if [ "$(prom_conns)" -ge $((c0 + 20)) ]; then ok "quick refreshes: ten more metrics refreshes within 30 s ($c0 -> $(prom_conns) connections)"
+else fail "quick refreshes: the metrics were not refreshed ten times within 30 s ($c0 -> $(prom_conns) connections)"; fi
 n1=$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')
 check_eq "$n1" "$n0" "quick refreshes: ten metrics refreshes, the lists are not read again (watches)"
 keys live2 j k

@@ -25,6 +25,11 @@ NEWPOD='{"apiVersion": "v1", "kind": "Pod",
   "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
              "reason": "Unschedulable", "message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}]}}'
 
+# a second such pod, added after the changes that must print nothing: its table is the proof
+# that they were received (the pods watch delivers in order) and printed nothing
+SENTINEL=${NEWPOD//train-new-0/train-sentinel-0}
+SENTINEL=${SENTINEL//111122223333/444455556666}
+
 # ---- pending -w: added and deleted pods, a cut watch resumed ----------------------------------
 cat >"$T/scenario1.json" <<EOF
 {"steps": [
@@ -35,7 +40,8 @@ cat >"$T/scenario1.json" <<EOF
    "merge": {"status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
              "lastHeartbeatTime": "2026-11-24T03:05:00Z"}]}}},
   {"after": 0.1, "op": "patch", "kind": "Pod", "namespace": "team-b", "name": "infer-0",
-   "merge": {"metadata": {"annotations": {"touched": "yes"}}}}
+   "merge": {"metadata": {"annotations": {"touched": "yes"}}}},
+  {"after": 0.5, "op": "add", "object": $SENTINEL}
 ]}
 EOF
 if ! fakeapi_start "$FIX" --scenario "$T/scenario1.json" --bookmark-interval 1; then
@@ -45,10 +51,12 @@ fi
 PID=$!
 if wait_file "$T/pending.out" '^NAMESPACE' 3 20; then ok "pending -w: three tables (first, pod added, pod deleted)"
 else fail "pending -w: want 3 tables; got: $(cat "$T/pending.out") $(cat "$T/pending.err")"; fi
-fakeapi_wait_log '"scenario": ?4' 10
-sleep 1.5                       # the node heartbeat and the annotation were applied by now
+# the sentinel pod's table comes once the heartbeat and the annotation before it were received:
+# had either printed a table, the fourth would not be the sentinel's
+wait_file "$T/pending.out" 'train-sentinel-0' 1 20
 OUT=$(cat "$T/pending.out")
-check_eq "$(grep -c '^NAMESPACE' <<<"$OUT")" 3 "pending -w: a heartbeat and an annotation print nothing"
+T4=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==4' <<<"$OUT")
+check_contains "$T4" "train-sentinel-0" "pending -w: a heartbeat and an annotation print nothing (the next table is the sentinel pod's)"
 T1=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==1' <<<"$OUT")
 T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' <<<"$OUT")
 T3=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==3' <<<"$OUT")
@@ -142,8 +150,8 @@ else
   "$KUBECTL" get pods -A -w >"$T/kubectl.out" 2>"$T/kubectl.err" &
   KPID=$!
   wait_file "$T/kubectl.out" 'train-new-0' 1 20
-  fakeapi_wait_log '"scenario": ?1' 10
-  sleep 1
+  # the deletion is printed as a second row of the pod (bounded wait, then the exact count)
+  wait_file "$T/kubectl.out" 'train-7f9c' 2 20
   kill "$KPID" 2>/dev/null; wait "$KPID" 2>/dev/null
   K=$(cat "$T/kubectl.out")
   check_match "$K" "team-a +train-new-0 +0/1 +Pending" "kubectl get pods -w: the added pod as a new row"

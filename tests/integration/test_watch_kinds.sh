@@ -30,7 +30,9 @@ cat >"$T/s1.json" <<'EOF'
   {"after": 1, "op": "add", "object": {"apiVersion": "v1", "kind": "ConfigMap",
    "metadata": {"name": "unrelated-config", "namespace": "gpu-operator"}, "data": {"x": "y"}}},
   {"after": 0.5, "op": "patch", "kind": "ResourceQuota", "namespace": "team-a", "name": "gpu-quota",
-   "merge": {"spec": {"hard": {"requests.nvidia.com/gpu": "16"}}, "status": {"hard": {"requests.nvidia.com/gpu": "16"}}}}
+   "merge": {"spec": {"hard": {"requests.nvidia.com/gpu": "16"}}, "status": {"hard": {"requests.nvidia.com/gpu": "16"}}}},
+  {"after": 0.5, "op": "patch", "kind": "ConfigMap", "namespace": "gpu-operator", "name": "time-slicing-config",
+   "merge": {"data": {"l4-time-slicing": "version: v1\nflags:\n  migStrategy: none\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 6\n"}}}
 ]}
 EOF
 fakeapi_start "$FIX" --scenario "$T/s1.json" --bookmark-interval 1 \
@@ -45,8 +47,11 @@ N=$(grep -c '^Nodes:' "$T/st.out")
 check_match "$(table "$T/st.out" 1)" "gpu-l4-0 .* ts x4 " "first table: time-slicing x4 (GFD labels)"
 check_match "$(table "$T/st.out" $((N - 1)))" "gpu-l4-0 +L4 .* ts x4 " "labels gone: x4 from the ConfigMap as listed"
 check_match "$(table "$T/st.out" "$N")" "gpu-l4-0 +L4 .* ts x8 " "last table: x8 after the ConfigMap edit (watched)"
-sleep 1
-check_eq "$(grep -c '^Nodes:' "$T/st.out")" "$N" "a ConfigMap the ClusterPolicy does not name and a quota edit change nothing shown"
+# a last edit of the named ConfigMap (x6), on the same watch as the unrelated ConfigMap and after
+# the quota edit: its table must be the next one (had either earlier change printed a table, it
+# would come in between)
+wait_file "$T/st.out" 'gpu-l4-0 .* ts x6 ' 1 10
+check_match "$(table "$T/st.out" $((N + 1)))" "gpu-l4-0 +L4 .* ts x6 " "a ConfigMap the ClusterPolicy does not name and a quota edit change nothing shown (the next table is the sentinel edit's)"
 stop_watch "$PID"
 check_eq "$RC" 0 "status -w: SIGINT exits 0"
 stop_watch "$PQ"
@@ -65,13 +70,20 @@ check_eq "$(fakeapi_count '^/api/v1/resourcequotas$' '^(?!.*watch=1)')" 1 "resou
 check_eq "$(fakeapi_count '^/apis/apps/v1/daemonsets$' 'watch=1')" 1 "daemonsets: the forbidden watch is not retried"
 check_eq "$(cat "$T/st.err")" "" "nothing on stderr: the refused watch is not reported (it was listed)"
 
-# a list refused: a warning (as without -w), no watch, nothing more
-fakeapi_start "$FIX" --bookmark-interval 1 --deny 'gpu-admin:list:resourcequotas' || { fail "fake API server did not start"; exit 1; }
+# a list refused: a warning (as without -w), no watch, nothing more.  Instead of waiting a fixed
+# time for a quota watch that must not come, the server breaks the first round of watches (once
+# the five kinds pending follows are watched: nodes, pods, events, clusterpolicies, configmaps)
+# and the test waits for the second round: any quota watch would have been made by then, twice.
+cat >"$T/s1b.json" <<'EOF'
+{"steps": [{"after": 0.5, "watches": 5, "op": "break-watches"}]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/s1b.json" --bookmark-interval 1 --deny 'gpu-admin:list:resourcequotas' || { fail "fake API server did not start"; exit 1; }
 "$KGPU_BIN" pending -A -w >"$T/p.out" 2>"$T/p.err" &
 PID=$!
 wait_file "$T/p.out" '^NAMESPACE' 1 20
-fakeapi_wait_log 'watch=1' 10
-sleep 2
+fakeapi_wait_log '"scenario": ?0' 10
+for i in $(seq 1 150); do [ "$(fakeapi_count '.*' 'watch=1')" -ge 10 ] && break; sleep 0.1; done
+check_match "$(fakeapi_count '.*' 'watch=1')" '^([1-9][0-9]+)$' "quotas forbidden: the watches were made twice (broken once by the server)"
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w with quotas forbidden: SIGINT exits 0"
 check_eq "$(fakeapi_count 'resourcequotas' 'watch=1')" 0 "quotas forbidden: not watched"
@@ -118,7 +130,8 @@ fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "code": 500, "ti
 PID=$!
 wait_file "$T/b.out" '^NAMESPACE' 1 20
 for i in $(seq 1 150); do [ "$(fakeapi_count '^/api/v1/pods$' 'watch=1')" -ge 4 ] && break; sleep 0.1; done
-sleep 0.5
+# and the nodes watch's two retries (three requests), for its gaps below
+for i in $(seq 1 150); do [ "$(fakeapi_count '^/api/v1/nodes$' 'watch=1')" -ge 3 ] && break; sleep 0.1; done
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w (broken streams): SIGINT exits 0"
 # gaps between the watch requests of one path, from the server's log

@@ -1,7 +1,7 @@
 /* Unit tests: the API client against a scripted HTTP server running in a thread of this test
  * (plain http on 127.0.0.1): pagination and keep-alive, headers and query, 410/429/5xx,
  * status errors with their messages, broken and slow answers, invalid JSON, timeouts.
- * TLS and credentials are covered by tests/integration/test_auth.sh (fake API server). */
+ * TLS and credentials are covered by the live cases tests/cases/live/auth-*.case (fake API server). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -236,6 +236,48 @@ static int parse_pod(Pod *p, const char *json, Error *e)
     return rc;
 }
 
+/* required pod anti-affinity on the hostname against the pod's own labels (plan: one pod of the
+ * workload per node); other topology keys, selectors that miss its labels, other namespaces,
+ * namespaceSelector and preferred terms do not count */
+static void test_spread_by_node(void **state)
+{
+    (void)state;
+    static const struct { const char *term; bool want; } cases[] = {
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\",\"values\":[\"asr\",\"x\"]}]},"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{},\"topologyKey\":\"kubernetes.io/hostname\"}", true },          /* {} selects all */
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"topologyKey\":\"topology.kubernetes.io/zone\"}", false },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"other\"}},\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+        { "{\"topologyKey\":\"kubernetes.io/hostname\"}", false },                            /* no selector: none */
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"other\"],"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"speech\"],"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaceSelector\":{},"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *js = xasprintf("{\"metadata\":{\"name\":\"asr-1\",\"namespace\":\"speech\",\"labels\":{\"app\":\"asr\"}},"
+                             "\"spec\":{\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                             "[%s]}}}}", cases[i].term);
+        Pod p;
+        Error e = { 0 };
+        assert_int_equal(parse_pod(&p, js, &e), 0);
+        if (p.spread_by_node != cases[i].want) fail_msg("case %zu: %s", i, cases[i].term);
+        pod_clear(&p);
+        free(js);
+    }
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"a\",\"labels\":{\"app\":\"asr\"}},\"spec\":{\"affinity\":"
+                                   "{\"podAntiAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":1,"
+                                   "\"podAffinityTerm\":{\"labelSelector\":{},\"topologyKey\":\"kubernetes.io/hostname\"}}]}}}}",
+                               &e), 0);
+    assert_false(p.spread_by_node);
+    pod_clear(&p);
+}
+
 /* where the effective GPU request comes from: the init container whose peak (its request plus
  * the sidecars started before it) exceeds the app containers and all sidecars (scheduler rule
  * in pod.c's header); NULL when the app containers set it */
@@ -388,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),
         cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
+        cmocka_unit_test(test_spread_by_node),
         cmocka_unit_test(test_pool_sharing), cmocka_unit_test(test_request_init),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
