@@ -372,10 +372,14 @@ int exec_credential_run(const RestConfig *rc, double timeout_s, ExecCredential *
         struct timespec ts = { 0, 5 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
-    if (!exited) {
-        if (!interactive) kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
+    /* too much output is refused whether or not the plugin has exited by then (it may have
+     * written its last bytes into the pipe and exited while the limit was being reached) */
+    if (!exited || too_big) {
+        if (!exited) {
+            if (!interactive) kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        }
         if (too_big)
             exec_error(rc, err, "exec: executable %s wrote more than %u bytes on stdout; it was stopped",
                        cmd, EXEC_OUTPUT_MAX);
