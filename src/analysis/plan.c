@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
+#include "analysis/health.h"
+#include "model/mig_capability.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
@@ -195,6 +197,42 @@ static const char *node_product(const Node *n)
     return "unknown";
 }
 
+/* MIG capability of a group, from every node of it (node_mig_capability, never the memory
+ * size): a node that cannot take MIG keeps the group off MIG, and so does one no signal speaks
+ * for (said as unknown); g->model is the MIG table only when MIG can be planned */
+static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t nnodes)
+{
+    const MigGpuModel *model = NULL;
+    const Node *no = NULL, *unknown = NULL;
+    const char *no_src = NULL;
+    for (size_t i = 0; i < nnodes; i++) {
+        if (strcmp(node_product(nodes[i]), g->product) != 0) continue;
+        MigCapability mc = node_mig_capability(nodes[i]);
+        if (mc.capable == MIG_CAP_NO && !no) { no = nodes[i]; no_src = mc.source; }
+        else if (mc.capable == MIG_CAP_UNKNOWN && !unknown) unknown = nodes[i];
+        else if (mc.capable == MIG_CAP_YES && !model) model = mc.model;
+    }
+    g->model = NULL;
+    if (no)
+        g->mig_unable = xasprintf("the GPU model does not support MIG (%s: %s)", no->name, no_src ? no_src : "?");
+    else if (unknown)
+        g->mig_unable = xasprintf("MIG capability unknown on %s (no nvidia.com/mig.capable label, MIG devices or "
+                                  "GPU model the MIG tables name): not planned", unknown->name);
+    else if (!model)
+        g->mig_unable = xasprintf("MIG-capable, but the MIG tables do not know the %s's profiles", g->product);
+    else g->model = model;
+}
+
+/* the GPUs of n a plan may count on: the healthy ones; warns once per node that has unhealthy */
+static int group_capacity(PlanResult *out, const Node *n)
+{
+    int phys = node_physical_gpus(n), healthy = node_healthy_gpus(n);
+    if (phys > healthy)
+        strvec_pushf(&out->warnings, "%s: %d of its %d GPU%s unhealthy, not counted as capacity", n->name,
+                     phys - healthy, phys, phys == 1 ? "" : "s");
+    return healthy;
+}
+
 /* undo plan_choose (to choose again) */
 static void group_reset(PlanGroup *g)
 {
@@ -279,10 +317,10 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         PlanGroup *g = &out->groups[out->ngroups++];
         memset(g, 0, sizeof *g);
         g->product = xstrdup(prod);
-        g->model = mig_model_for_product(prod);
         strmap_put(by_product, prod, (void *)1);
     }
     if (out->ngroups > 1) qsort(out->groups, out->ngroups, sizeof *out->groups, group_cmp);
+    for (size_t gi = 0; gi < out->ngroups; gi++) group_mig_capability(&out->groups[gi], nodes, nnodes);
     for (size_t gi = 0; gi < out->ngroups; gi++) {
         strmap_put(by_product, out->groups[gi].product, (void *)(uintptr_t)(gi + 1));
         /* config-name keys must differ between groups: products that sanitise alike get -2, -3 */
@@ -307,11 +345,13 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         strvec_push(&g->nodes, n->name);
         gnodes[gi] = xrealloc(gnodes[gi], (gnn[gi] + 1) * sizeof(const Node *));
         gnodes[gi][gnn[gi]++] = n;
-        g->physical_gpus += node_physical_gpus(n);
+        g->physical_gpus += group_capacity(out, n);
         if (g->gpu_memory_mib <= 0) {
-            /* under single strategy the label holds the MIG device's memory */
-            g->gpu_memory_mib = n->gpu.mig_strategy == MIG_SINGLE && g->model ? g->model->memory_mib
-                                                                             : n->gpu.memory_mib;
+            /* the inventory's per-GPU memory: GFD, HAMi's registration, the MIG table, the
+             * cloud's labels (model/inventory.c; under MIG single not the MIG device's) */
+            NodeInventory inv;
+            node_inventory(n, NULL, &inv);
+            g->gpu_memory_mib = inv.memory_per_gpu_mib;
         }
         if (g->cc_major == 0) {
             g->cc_major = plan_label_int(n, "nvidia.com/gpu.compute.major");
@@ -440,6 +480,7 @@ void plan_result_clear(PlanResult *r)
         PlanGroup *g = &r->groups[i];
         free(g->product);
         free(g->key);
+        free(g->mig_unable);
         strvec_clear(&g->nodes);
         mig_packing_clear(&g->mig);
         sharing_plan_clear(&g->share);

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "plan_internal.h"
 #include "analysis/explain.h"
+#include "analysis/health.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
@@ -85,7 +86,7 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
 {
     const MigGpuModel *m = c->g->model;
     cand->after = -1;
-    if (!m) { cand->why_not = "the GPU model does not support MIG"; return; }
+    if (!m) { cand->why_not = c->g->mig_unable ? c->g->mig_unable : "the GPU model does not support MIG"; return; }
     if (c->mig_block) { cand->why_not = c->mig_block; return; }
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
@@ -219,7 +220,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         int bg = 0;
         bool covered = false;
         for (size_t j = 0; j < n && !covered; j++) {
-            int gp = node_physical_gpus(c->gnodes[j]);
+            int gp = node_healthy_gpus(c->gnodes[j]);
             if (gp <= 0 || !plan_pod_admits(c, k, j)) continue;
             if (used[j]) covered = true;
             else if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
@@ -244,7 +245,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
             size_t best = SIZE_MAX;
             int bg = 0;
             for (size_t j = 0; j < n; j++) {
-                int gp = node_physical_gpus(c->gnodes[j]);
+                int gp = node_healthy_gpus(c->gnodes[j]);
                 if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
                 if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
             }
@@ -260,7 +261,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         size_t best = SIZE_MAX;
         int bg = 0;
         for (size_t j = 0; j < n; j++) {
-            int gp = node_physical_gpus(c->gnodes[j]);
+            int gp = node_healthy_gpus(c->gnodes[j]);
             if (used[j] || gp <= 0) continue;
             if (best == SIZE_MAX || gp > bg || (gp == bg && strcmp(c->gnodes[j]->name, c->gnodes[best]->name) < 0)) {
                 best = j; bg = gp;
@@ -285,7 +286,7 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
         cand->why_not = "sharing needs device plugin v0.12.0 or later (renameByDefault, failRequestsGreaterThanOne)";
         return;
     }
-    if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD labels)"; return; }
+    if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD label, HAMi registration, MIG table or cloud label gives it)"; return; }
     ShareWorkload *sw = xcalloc(c->n ? c->n : 1, sizeof *sw);
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
