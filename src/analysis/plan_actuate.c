@@ -154,8 +154,16 @@ void plan_actuate_nodes(PlanResult *r, const Actuators *a, const Cluster *c)
             if (cloud) pn->mig_change = pn->dp_change = pn->drain = false;
             /* nothing reads nvidia.com/mig.config (the nodes planned here run no MIG): no
              * label, no drain */
-            if (!mig_read) { pn->mig_config = NULL; pn->mig_change = pn->drain = false; }
-            if (pn->drain && c && layout_already_there(g, pn, find_node(c, pn->name))) pn->drain = false;
+            if (!mig_read) {
+                pn->mig_config = NULL;
+                pn->mig_change = false;
+                /* a node going from shared replicas back to whole GPUs is still drained
+                 * (plan_rollout.c: the kubelet holds the replica IDs), whoever applies it */
+                pn->whole_after_shared = pn->whole_after_shared && pn->dp_change;
+                pn->drain = pn->whole_after_shared;
+            }
+            if (pn->drain && !pn->whole_after_shared && c && layout_already_there(g, pn, find_node(c, pn->name)))
+                pn->drain = false;
         }
     }
 }

@@ -30,10 +30,8 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (run->act.dp.ns && (run->act.dp.by == ACTUATOR_HELM || run->act.dp.by == ACTUATOR_MANIFEST)) {
         run->operator_ns = xstrdup(run->act.dp.ns);
     } else {
-        GpuStatus st;
-        status_build(&st, c, NULL, NULL);
-        run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
-        status_clear(&st);
+        const char *ns = c->cp.operator_ns ? c->cp.operator_ns : status_operator_namespace(c, NULL);
+        run->operator_ns = xstrdup(ns ? ns : "gpu-operator");
     }
     run->clusterpolicy = xstrdup(c->clusterpolicy_name);
 
@@ -62,7 +60,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     nn = plan_leave_out_dra(c, nodes, nn, &run->warnings);
     nn = plan_actuate_leave_out_mig(&run->act, nodes, nn, &run->warnings);
     plan_input_build(&run->in, c, nodes, nn, wu, nwu, metrics);
-    workloads_free(wu, nwu);
+    workload_usage_free(wu, nwu);
     usage_clear(usage);
     for (size_t i = 0; i < run->in.warnings.n; i++) strvec_push(&run->warnings, run->in.warnings.v[i]);
     if (run->in.pods_elsewhere && !(o->selector && *o->selector))

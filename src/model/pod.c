@@ -294,12 +294,20 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
+    return pod_from_json_requests(p, obj, pool, NULL, err);
+}
+
+int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    ResourceList req = RESOURCE_LIST_INIT;
+    if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
     memset(p, 0, sizeof *p);
-    if (!cJSON_IsObject(obj)) { error_set(err, "pod: not a JSON object"); return -1; }
+    if (!cJSON_IsObject(obj)) { rlist_clear(&req); error_set(err, "pod: not a JSON object"); return -1; }
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
-    if (!name) { error_set(err, "pod without metadata.name"); return -1; }
+    if (!name) { rlist_clear(&req); error_set(err, "pod without metadata.name"); return -1; }
     if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
+        rlist_clear(&req);
         error_set(err, "pod \"%.64s...\": name or namespace too long", name);
         return -1;
     }
@@ -326,7 +334,8 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
         const char *gn = jstr_ne(g, "name");
         if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
     }
-    pod_effective_requests(spec, &p->requests);
+    if (requests) p->requests = req;
+    else pod_effective_requests(spec, &p->requests);
     p->request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, status, pool);

@@ -128,6 +128,33 @@ static void test_effective_hostile(void **state)
     rlist_clear(&r);
 }
 
+/* requests the caller computed already are taken as they are (not computed again from the
+ * spec), and the caller's list is left empty, also when the pod is rejected */
+static void test_requests_given(void **state)
+{
+    (void)state;
+    cJSON *j = cJSON_Parse("{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"resources\":"
+                           "{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}}");
+    ResourceList given = RESOURCE_LIST_INIT;
+    rlist_set(&given, "nvidia.com/gpu", 2000);    /* not the spec's 1: shows which was used */
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), 0);
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 2000);
+    assert_int_equal(given.n, 0);
+    assert_null(given.items);
+    pod_clear(&p);
+    assert_int_equal(pod_from_json_requests(&p, j, pool, NULL, &e), 0);   /* NULL: from the spec */
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 1000);
+    pod_clear(&p);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"metadata\":{},\"spec\":{}}");
+    rlist_set(&given, "cpu", 500);
+    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), -1);   /* no name */
+    assert_null(given.items);                      /* taken (freed) all the same: ASan sees no leak */
+    cJSON_Delete(j);
+}
+
 static void test_fixture_pod(void **state)
 {
     (void)state;
@@ -400,7 +427,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
-        cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_fixture_pod),
+        cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
+        cmocka_unit_test(test_fixture_pod),
         cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
         cmocka_unit_test(test_spread_by_node),
         cmocka_unit_test(test_pool_sharing), cmocka_unit_test(test_request_init),
