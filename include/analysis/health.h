@@ -46,7 +46,7 @@ int node_health_count(const NodeHealth *h);
 bool health_taint(const Taint *t);
 /* the node's physical GPUs less the unhealthy ones (no metrics: the device plugin's shortfall,
  * health agents' conditions, HAMi's registration), 0 when they cannot be counted: the capacity
- * a plan may count on (plan.c / plan_candidates.c count node_physical_gpus today) */
+ * a plan may count on (plan.c, plan_candidates.c) */
 int node_healthy_gpus(const Node *n);
 /* index is one of h's named unhealthy GPUs; its reason, else NULL */
 const char *node_health_gpu(const NodeHealth *h, int index);

@@ -172,9 +172,10 @@ typedef struct {
 typedef struct {
     char *product;                    /* base GFD product ("NVIDIA-A100-SXM4-80GB") */
     char *key;                        /* short name for config names: "a100-sxm4-80gb" */
-    const MigGpuModel *model;         /* NULL: not MIG-capable / unknown */
+    const MigGpuModel *model;         /* NULL: not MIG-capable / unknown (mig_unable says which) */
+    char *mig_unable;                 /* why MIG cannot be planned on the group's nodes, NULL = it can */
     Strvec nodes;                     /* sorted */
-    int physical_gpus;                /* in the group's nodes */
+    int physical_gpus;                /* healthy ones in the group's nodes (node_healthy_gpus) */
     int64_t gpu_memory_mib;           /* per GPU */
     int cc_major, cc_minor;           /* compute capability, 0.0 unknown */
     PlanStrategy strategy;

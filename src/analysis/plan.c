@@ -1,6 +1,7 @@
-/* plan.c — kubectl gpu plan: names and shares (what a workload holds now), the grouping of
- * nodes and pods by product, and plan_build, which runs the other parts per group: candidates
- * (plan_candidates.c), rollout and risks (plan_rollout.c).  Rules in plan.h.
+/* plan.c — kubectl gpu plan, the top floor: the names of choices and assignments, the grouping
+ * of nodes and pods by product (each group's MIG capability, healthy GPUs and memory), and
+ * plan_build, which runs the stages per group: candidates (plan_candidates.c), rollout and
+ * risks (plan_rollout.c), both on plan_group.c.  Rules in plan.h.
  */
 #include "analysis/plan.h"
 #include <ctype.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
+#include "analysis/health.h"
+#include "model/mig_capability.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
@@ -24,38 +27,6 @@ bool plan_choice_parse(const char *s, PlanChoice *out)
     for (size_t i = 0; s && i < sizeof t / sizeof t[0]; i++)
         if (strcmp(s, t[i].name) == 0) { *out = t[i].c; return true; }
     return false;
-}
-
-const char *plan_strategy_name(PlanStrategy s)
-{
-    switch (s) {
-    case PLAN_MIG: return "mig";
-    case PLAN_TIME_SLICING: return "time-slicing";
-    case PLAN_MPS: return "mps";
-    case PLAN_NONE: break;
-    }
-    return "none";
-}
-
-const char *plan_tradeoff(PlanStrategy s)
-{
-    switch (s) {
-    case PLAN_MIG:
-        return "MIG: hardware isolation of memory and compute — each instance has its own memory, "
-               "cache and SMs, and a fault stays inside it; but the slices are fixed: a workload "
-               "cannot grow past its slice, and changing the layout needs the GPU idle";
-    case PLAN_MPS:
-        return "MPS: each client gets a memory limit (memory/replicas) and a share of the SMs "
-               "(active thread percentage 100/replicas), but compute is shared through one MPS "
-               "server: one client's fault can affect all clients on the GPU; experimental in "
-               "the device plugin";
-    case PLAN_TIME_SLICING:
-        return "time-slicing: no memory isolation — one workload that outgrows its usual memory "
-               "can OOM the others on the GPU; workloads take turns on the whole GPU (context "
-               "switching), so latency grows with the number of busy replicas";
-    case PLAN_NONE: break;
-    }
-    return "no change";
 }
 
 const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len)
@@ -87,98 +58,11 @@ char *plan_group_key(const char *product)
     return strbuf_detach(&sb);
 }
 
-/* "nvidia.com/mig-<profile with + as .>" */
-char *plan_mig_resource_name(const MigProfile *p)
-{
-    char *r = xasprintf("nvidia.com/mig-%s", p->name);
-    for (char *q = r; *q; q++) if (*q == '+') *q = '.';
-    return r;
-}
-
-/* ---- what a workload holds now ---- */
-
 int plan_label_int(const Node *n, const char *key)
 {
     int64_t v;
     const char *s = kv_get(&n->labels, key);
     return s && str_to_int64(s, &v) && v >= 0 && v < 1000 ? (int)v : 0;
-}
-
-double plan_profile_share(const MigGpuModel *m, const MigProfile *p)
-{
-    double c = (double)p->compute / m->compute_slices, s = (double)p->size / m->axis;
-    return c > s ? c : s;
-}
-
-/* the MIG profile the workload runs on now (mixed: from the resource name; single: the node's
- * profile), or NULL */
-const MigProfile *plan_current_profile(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
-{
-    if (!m || !w->resource) return NULL;
-    if (resource_is_mig(w->resource)) {
-        char *prof = resource_mig_profile(w->resource);
-        const MigProfile *p = mig_model_profile(m, prof);
-        free(prof);
-        return p;
-    }
-    if (n && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile &&
-        str_eq(w->resource, "nvidia.com/gpu"))
-        return mig_model_profile(m, n->gpu.mig_single_profile);
-    return NULL;
-}
-
-int plan_mig_replicas(const Node *n, const char *profile_resource)
-{
-    char *prof = resource_mig_profile(profile_resource);
-    int r = 1;
-    for (size_t i = 0; prof && i < n->gpu.nmig; i++)
-        if (str_eq(n->gpu.mig[i].profile, prof) && n->gpu.mig[i].replicas > 1) r = n->gpu.mig[i].replicas;
-    free(prof);
-    return r;
-}
-
-/* share of physical GPUs held now */
-double plan_held_share(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
-{
-    double count = w->count > 0 ? w->count : 0;
-    int replicas = n->gpu.replicas > 1 ? n->gpu.replicas : 1;
-    const MigProfile *p = plan_current_profile(n, m, w);
-    if (w->resource && resource_is_mig(w->resource)) {
-        double share = p ? plan_profile_share(m, p) : 1.0 / 7;
-        if (resource_is_shared(w->resource) || plan_mig_replicas(n, w->resource) > 1)
-            share /= plan_mig_replicas(n, w->resource);
-        return count * share;
-    }
-    if (p) return count * plan_profile_share(m, p);                    /* single strategy */
-    return count / replicas;                                      /* gpu or gpu.shared */
-}
-
-/* whole GPUs the workload needs if it does not share: its request for plain GPUs, else 1 */
-int plan_whole_need(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
-{
-    if (w->resource && str_eq(w->resource, "nvidia.com/gpu") && !plan_current_profile(n, m, w) &&
-        n->gpu.replicas <= 1)
-        return w->count > 1 ? w->count : 1;
-    return 1;
-}
-
-/* MIG instances the workload needs: its device count when it runs on MIG devices now */
-int plan_mig_instances(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
-{
-    if (w->resource && plan_current_profile(n, m, w) && !resource_is_shared(w->resource) &&
-        (!resource_is_mig(w->resource) || plan_mig_replicas(n, w->resource) <= 1))
-        return w->count > 1 ? w->count : 1;
-    return 1;
-}
-
-/* utilization as % of a whole GPU */
-double plan_gpu_util(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
-{
-    if (!w->has_usage) return NAN;
-    double u = w->utilization == w->utilization && w->utilization > 0 ? w->utilization : 0;
-    const MigProfile *p = plan_current_profile(n, m, w);
-    if (p) u *= (double)p->compute / m->compute_slices;
-    return u > 100 ? 100 : u;
 }
 
 /* ---- groups ---- */
@@ -193,6 +77,42 @@ static const char *node_product(const Node *n)
     if (n->gpu.base_product && *n->gpu.base_product) return n->gpu.base_product;
     if (n->gpu.product && *n->gpu.product) return n->gpu.product;
     return "unknown";
+}
+
+/* MIG capability of a group, from every node of it (node_mig_capability, never the memory
+ * size): a node that cannot take MIG keeps the group off MIG, and so does one no signal speaks
+ * for (said as unknown); g->model is the MIG table only when MIG can be planned */
+static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t nnodes)
+{
+    const MigGpuModel *model = NULL;
+    const Node *no = NULL, *unknown = NULL;
+    const char *no_src = NULL;
+    for (size_t i = 0; i < nnodes; i++) {
+        if (strcmp(node_product(nodes[i]), g->product) != 0) continue;
+        MigCapability mc = node_mig_capability(nodes[i]);
+        if (mc.capable == MIG_CAP_NO && !no) { no = nodes[i]; no_src = mc.source; }
+        else if (mc.capable == MIG_CAP_UNKNOWN && !unknown) unknown = nodes[i];
+        else if (mc.capable == MIG_CAP_YES && !model) model = mc.model;
+    }
+    g->model = NULL;
+    if (no)
+        g->mig_unable = xasprintf("the GPU model does not support MIG (%s: %s)", no->name, no_src ? no_src : "?");
+    else if (unknown)
+        g->mig_unable = xasprintf("MIG capability unknown on %s (no nvidia.com/mig.capable label, MIG devices or "
+                                  "GPU model the MIG tables name): not planned", unknown->name);
+    else if (!model)
+        g->mig_unable = xasprintf("MIG-capable, but the MIG tables do not know the %s's profiles", g->product);
+    else g->model = model;
+}
+
+/* the GPUs of n a plan may count on: the healthy ones; warns once per node that has unhealthy */
+static int group_capacity(PlanResult *out, const Node *n)
+{
+    int phys = node_physical_gpus(n), healthy = node_healthy_gpus(n);
+    if (phys > healthy)
+        strvec_pushf(&out->warnings, "%s: %d of its %d GPU%s unhealthy, not counted as capacity", n->name,
+                     phys - healthy, phys, phys == 1 ? "" : "s");
+    return healthy;
 }
 
 /* undo plan_choose (to choose again) */
@@ -279,10 +199,10 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         PlanGroup *g = &out->groups[out->ngroups++];
         memset(g, 0, sizeof *g);
         g->product = xstrdup(prod);
-        g->model = mig_model_for_product(prod);
         strmap_put(by_product, prod, (void *)1);
     }
     if (out->ngroups > 1) qsort(out->groups, out->ngroups, sizeof *out->groups, group_cmp);
+    for (size_t gi = 0; gi < out->ngroups; gi++) group_mig_capability(&out->groups[gi], nodes, nnodes);
     for (size_t gi = 0; gi < out->ngroups; gi++) {
         strmap_put(by_product, out->groups[gi].product, (void *)(uintptr_t)(gi + 1));
         /* config-name keys must differ between groups: products that sanitise alike get -2, -3 */
@@ -307,11 +227,13 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         strvec_push(&g->nodes, n->name);
         gnodes[gi] = xrealloc(gnodes[gi], (gnn[gi] + 1) * sizeof(const Node *));
         gnodes[gi][gnn[gi]++] = n;
-        g->physical_gpus += node_physical_gpus(n);
+        g->physical_gpus += group_capacity(out, n);
         if (g->gpu_memory_mib <= 0) {
-            /* under single strategy the label holds the MIG device's memory */
-            g->gpu_memory_mib = n->gpu.mig_strategy == MIG_SINGLE && g->model ? g->model->memory_mib
-                                                                             : n->gpu.memory_mib;
+            /* the inventory's per-GPU memory: GFD, HAMi's registration, the MIG table, the
+             * cloud's labels (model/inventory.c; under MIG single not the MIG device's) */
+            NodeInventory inv;
+            node_inventory(n, NULL, &inv);
+            g->gpu_memory_mib = inv.memory_per_gpu_mib;
         }
         if (g->cc_major == 0) {
             g->cc_major = plan_label_int(n, "nvidia.com/gpu.compute.major");
@@ -440,6 +362,7 @@ void plan_result_clear(PlanResult *r)
         PlanGroup *g = &r->groups[i];
         free(g->product);
         free(g->key);
+        free(g->mig_unable);
         strvec_clear(&g->nodes);
         mig_packing_clear(&g->mig);
         sharing_plan_clear(&g->share);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
-#include "analysis/explain.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
@@ -85,7 +84,7 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
 {
     const MigGpuModel *m = c->g->model;
     cand->after = -1;
-    if (!m) { cand->why_not = "the GPU model does not support MIG"; return; }
+    if (!m) { cand->why_not = c->g->mig_unable ? c->g->mig_unable : "the GPU model does not support MIG"; return; }
     if (c->mig_block) { cand->why_not = c->mig_block; return; }
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
@@ -187,94 +186,6 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
     free(inc);
 }
 
-/* The nodes that become shared pools: the fewest that hold `need` GPUs (most GPUs first, then
- * by name), so shared workloads consolidate.  chosen (may be NULL) is parallel to c->gnodes.
- * Returns their GPUs. */
-bool plan_pod_admits(const GroupCtx *c, size_t k, size_t j)
-{
-    const Pod *p = c->w[c->idx[k]].pod_obj;
-    return !p || explain_pod_admits(p, c->gnodes[j]);
-}
-
-int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chosen)
-{
-    size_t n = c->ngnodes;
-    bool *used = xcalloc(n ? n : 1, sizeof(bool));
-    int have = 0;
-    /* a pod pinned by its constraints takes its node into the pools; the pods with the fewest
-     * nodes to go to first, so one node can serve them and the less constrained ones */
-    size_t *order = xcalloc(c->n ? c->n : 1, sizeof *order);
-    size_t *nadmit = xcalloc(c->n ? c->n : 1, sizeof *nadmit);
-    size_t no = 0;
-    for (size_t k = 0; shared && k < c->n; k++) {
-        if (!shared[k]) continue;
-        for (size_t j = 0; j < n; j++) nadmit[k] += plan_pod_admits(c, k, j);
-        size_t at = no++;             /* insertion by nadmit, stable */
-        while (at > 0 && nadmit[order[at - 1]] > nadmit[k]) { order[at] = order[at - 1]; at--; }
-        order[at] = k;
-    }
-    for (size_t o = 0; o < no; o++) {
-        size_t k = order[o];
-        size_t best = SIZE_MAX;
-        int bg = 0;
-        bool covered = false;
-        for (size_t j = 0; j < n && !covered; j++) {
-            int gp = node_physical_gpus(c->gnodes[j]);
-            if (gp <= 0 || !plan_pod_admits(c, k, j)) continue;
-            if (used[j]) covered = true;
-            else if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
-        }
-        if (!covered && best != SIZE_MAX) { used[best] = true; have += bg; }
-    }
-    free(order);
-    free(nadmit);
-    /* a workload whose pods may not share a node (required pod anti-affinity on the hostname)
-     * needs as many pool nodes that admit it as it has shared pods */
-    size_t *spread = xcalloc(c->nwid ? c->nwid : 1, sizeof *spread), *first = xcalloc(c->nwid ? c->nwid : 1, sizeof *first);
-    for (size_t k = 0; shared && k < c->n; k++) {
-        const Pod *p = c->w[c->idx[k]].pod_obj;
-        if (!shared[k] || !p || !p->spread_by_node) continue;
-        if (!spread[c->wid[k]]++) first[c->wid[k]] = k;
-    }
-    for (size_t id = 0; id < c->nwid; id++) {
-        if (!spread[id]) continue;
-        size_t have_nodes = 0;
-        for (size_t j = 0; j < n; j++) have_nodes += used[j] && plan_pod_admits(c, first[id], j);
-        while (have_nodes < spread[id]) {
-            size_t best = SIZE_MAX;
-            int bg = 0;
-            for (size_t j = 0; j < n; j++) {
-                int gp = node_physical_gpus(c->gnodes[j]);
-                if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
-                if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
-            }
-            if (best == SIZE_MAX) break;
-            used[best] = true;
-            have += bg;
-            have_nodes++;
-        }
-    }
-    free(spread);
-    free(first);
-    while (have < need) {
-        size_t best = SIZE_MAX;
-        int bg = 0;
-        for (size_t j = 0; j < n; j++) {
-            int gp = node_physical_gpus(c->gnodes[j]);
-            if (used[j] || gp <= 0) continue;
-            if (best == SIZE_MAX || gp > bg || (gp == bg && strcmp(c->gnodes[j]->name, c->gnodes[best]->name) < 0)) {
-                best = j; bg = gp;
-            }
-        }
-        if (best == SIZE_MAX) break;
-        used[best] = true;
-        have += bg;
-    }
-    if (chosen) memcpy(chosen, used, n * sizeof(bool));
-    free(used);
-    return have;
-}
-
 static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
 {
     cand->after = -1;
@@ -285,7 +196,7 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
         cand->why_not = "sharing needs device plugin v0.12.0 or later (renameByDefault, failRequestsGreaterThanOne)";
         return;
     }
-    if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD labels)"; return; }
+    if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD label, HAMi registration, MIG table or cloud label gives it)"; return; }
     ShareWorkload *sw = xcalloc(c->n ? c->n : 1, sizeof *sw);
     cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {

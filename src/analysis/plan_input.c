@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
+#include "model/mig_capability.h"
 #include "model/resources.h"
 #include "model/usage_workloads.h"
 #include "util/strarena.h"
@@ -108,7 +109,7 @@ static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
 /* the request standing in for usage: memory and utilization of what the pod holds */
 static bool usage_from_request(const Node *n, const char *resource, int64_t *mem, double *util)
 {
-    const MigGpuModel *m = mig_model_for_product(n->gpu.base_product ? n->gpu.base_product : n->gpu.product);
+    const MigGpuModel *m = node_mig_capability(n).model;
     const MigProfile *p = NULL;
     int replicas = 1;
     if (resource_is_mig(resource)) {

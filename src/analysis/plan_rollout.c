@@ -33,11 +33,6 @@ static int gw_cmp(const void *pa, const void *pb, void *ctx)
     return c;
 }
 
-int plan_str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void plan_build_workloads(GroupCtx *c)
 {
     PlanGroup *g = c->g;
