@@ -13,8 +13,8 @@
  * Lists are read page by page (limit/continue).  A page is parsed in place by jsonscan.c, one
  * item at a time (an item's nodes live in an arena reset after the callback), so memory
  * follows the page size and no malloc is made per JSON value.  As soon as a page's metadata
- * gives the continue token, the next page is requested (a prefetch on a second easy handle of
- * one libcurl multi, on the same keep-alive connection since this page is complete): the
+ * gives the continue token, the next page is requested (a prefetch on a second transfer in the
+ * transport's loop, http_loop_*, on the same keep-alive connection since this page is complete): the
  * server prepares it while this page is parsed, and the transfer is pumped every few items.
  * A prefetched answer is the first attempt of the next request(): retries, 410 and errors are
  * handled exactly as for any other.  All transfers run in this thread.
@@ -63,15 +63,14 @@ typedef struct {
     HttpXfer *x;                     /* one of the client's two transfers */
     struct curl_slist *hl;           /* its headers (with credentials), wiped when done */
     char *url;                       /* the URL requested, as build_url made it */
-    bool active, done;               /* in the multi / finished */
-    CURLcode cc;
+    bool active;                     /* started in the loop, not yet taken */
     double t0;
 } Prefetch;
 
 struct ApiClient {
     HttpXfer xf[2];                  /* the current request's and the prefetch's, they swap */
     HttpXfer *cur;                   /* the current request's answer */
-    CURLM *multi;                    /* every transfer runs in it (prefetch alongside) */
+    HttpLoop *loop;                  /* every transfer runs in it (prefetch alongside) */
     Prefetch pf;
     JsonArena *arena;
     RestConfig rc;                   /* own copy */
@@ -202,8 +201,8 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     c->pf.x = &c->xf[1];
     int x0 = http_xfer_init(&c->xf[0], BODY_MAX, c->opt.verbose);
     int x1 = http_xfer_init(&c->xf[1], BODY_MAX, c->opt.verbose);
-    c->multi = curl_multi_init();
-    if (x0 || x1 || !c->multi) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
+    c->loop = http_loop_new();
+    if (x0 || x1 || !c->loop) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
     c->arena = json_arena_new();
     return c;
 }
@@ -216,7 +215,7 @@ void apiclient_free(ApiClient *c)
     prefetch_cancel(c);
     http_xfer_release(&c->xf[0]);
     http_xfer_release(&c->xf[1]);
-    if (c->multi) curl_multi_cleanup(c->multi);
+    http_loop_free(c->loop);
     json_arena_free(c->arena);
     restconfig_clear(&c->rc);
     free(c->list_rv);
@@ -422,41 +421,6 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     return 0;
 }
 
-/* drives the multi once; records finished transfers; true when h (if given) is done */
-static bool multi_step(ApiClient *c, CURL *h, CURLcode *cc)
-{
-    int running = 0, left = 0;
-    bool done = false;
-    curl_multi_perform(c->multi, &running);
-    CURLMsg *m;
-    while ((m = curl_multi_info_read(c->multi, &left))) {
-        if (m->msg != CURLMSG_DONE) continue;
-        if (h && m->easy_handle == h) { done = true; *cc = m->data.result; }
-        if (c->pf.active && m->easy_handle == c->pf.x->h) { c->pf.done = true; c->pf.cc = m->data.result; }
-    }
-    return done;
-}
-
-/* runs h (added to the multi, not yet done) to its end; the prefetch progresses meanwhile */
-static CURLcode multi_wait(ApiClient *c, CURL *h)
-{
-    CURLcode cc = CURLE_OK;
-    while (!multi_step(c, h, &cc)) {
-        if (h == c->pf.x->h && c->pf.done) { cc = c->pf.cc; break; }
-        curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
-    }
-    curl_multi_remove_handle(c->multi, h);
-    return cc;
-}
-
-/* curl_easy_perform of x, through the multi */
-static CURLcode perform(ApiClient *c, HttpXfer *x)
-{
-    CURLMcode mc = curl_multi_add_handle(c->multi, x->h);
-    if (mc != CURLM_OK) return curl_easy_perform(x->h);
-    return multi_wait(c, x->h);
-}
-
 /* Requests url (as build_url made it) now, on the prefetch's transfer; request() for the same
  * URL takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
 static void prefetch_start(ApiClient *c, const char *url)
@@ -471,48 +435,37 @@ static void prefetch_start(ApiClient *c, const char *url)
     int rc = attempt_setup(c, pf->x, url, shown, false, &hl, &e);
     free(shown);
     if (rc) return;
-    if (curl_multi_add_handle(c->multi, pf->x->h) != CURLM_OK) { http_headers_free(hl); return; }
+    pf->t0 = http_now();
+    if (http_loop_start(c->loop, pf->x)) { http_headers_free(hl); return; }
     pf->hl = hl;
     pf->url = xstrdup(url);
     pf->active = true;
-    pf->done = false;
-    pf->cc = CURLE_OK;
-    pf->t0 = http_now();
     c->requests++;
-    CURLcode ignored;
-    multi_step(c, NULL, &ignored);               /* send it */
 }
 
 /* lets the prefetch read what has arrived (called while a page is parsed) */
 static void prefetch_pump(ApiClient *c)
 {
-    CURLcode ignored;
-    if (c->pf.active && !c->pf.done) multi_step(c, NULL, &ignored);
+    if (c->pf.active && !c->pf.x->done) http_loop_pump(c->loop);
 }
 
 static void prefetch_cancel(ApiClient *c)
 {
     Prefetch *pf = &c->pf;
     if (!pf->active) return;
-    curl_multi_remove_handle(c->multi, pf->x->h);
+    http_loop_stop(c->loop, pf->x);
     http_headers_free(pf->hl);
     pf->hl = NULL;
     free(pf->url);
     pf->url = NULL;
-    pf->active = pf->done = false;
+    pf->active = false;
 }
 
 /* the prefetch's answer becomes the current one: the two transfers change places */
 static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
 {
     Prefetch *pf = &c->pf;
-    CURLcode cc;
-    if (pf->done) {
-        cc = pf->cc;
-        curl_multi_remove_handle(c->multi, pf->x->h);
-    } else {
-        cc = multi_wait(c, pf->x->h);
-    }
+    CURLcode cc = http_loop_wait(c->loop, pf->x);
     HttpXfer *x = c->cur;
     c->cur = pf->x;
     pf->x = x;
@@ -521,7 +474,7 @@ static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
     pf->hl = NULL;
     free(pf->url);
     pf->url = NULL;
-    pf->active = pf->done = false;
+    pf->active = false;
     return cc;
 }
 
@@ -535,7 +488,7 @@ static int api_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *
     } else {
         if (attempt_setup(c, c->cur, c->url, c->shown, refresh, &hl, err)) return -1;
         *t0 = http_now();
-        *cc = perform(c, c->cur);
+        *cc = http_loop_perform(c->loop, c->cur);
         c->requests++;
     }
     *xp = c->cur;
