@@ -350,7 +350,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 /* ---- events ---- */
 
 /* an event owns nothing: its strings are the pool's */
-static void event_free(Event *e) { memset(e, 0, sizeof *e); }
+static void event_clear(Event *e) { memset(e, 0, sizeof *e); }
 
 static void visit_event(Cluster *c, Event *e, FieldFn fn)
 {
@@ -443,7 +443,7 @@ static void prune_events(Cluster *c)
         Event *e = &c->events[i];
         bool drop = str_eq(e->reason, "FailedScheduling") && str_eq(e->involved_kind, "Pod") &&
                     e->involved_name && !cluster_find_pod(c, e->ns, e->involved_name);
-        if (drop) event_free(e);
+        if (drop) event_clear(e);
         else c->events[w++] = *e;
     }
     c->nevents = w;
@@ -535,7 +535,7 @@ void cluster_release(Cluster *c)
     free(c->usage);
     for (size_t i = 0; i < c->npods; i++) release_pod(c, &c->pods[i]);
     free(c->pods);
-    for (size_t i = 0; i < c->nevents; i++) event_free(&c->events[i]);
+    for (size_t i = 0; i < c->nevents; i++) event_clear(&c->events[i]);
     free(c->events);
     cluster_small_kinds_release(c);
     cluster_dpconfigs_clear(c);
@@ -557,7 +557,7 @@ void cluster_share_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, share_
 void cluster_unshare_rlist(Cluster *c, ResourceList *l) { visit_rlist(c, l, unshare_field); }
 void cluster_release_node(Cluster *c, Node *n) { release_node(c, n); }
 void cluster_release_pod(Cluster *c, Pod *p) { release_pod(c, p); }
-void cluster_event_free(Event *e) { event_free(e); }
+void cluster_event_clear(Event *e) { event_clear(e); }
 NodeUsage *cluster_pending_usage(Cluster *c, const char *node)
 {
     return c->pending_usage ? strmap_get(c->pending_usage, node) : NULL;

@@ -9,7 +9,7 @@ void cluster_share_rlist(Cluster *c, ResourceList *l);
 void cluster_unshare_rlist(Cluster *c, ResourceList *l);
 void cluster_release_node(Cluster *c, Node *n);     /* frees what n holds, not n */
 void cluster_release_pod(Cluster *c, Pod *p);
-void cluster_event_free(Event *e);
+void cluster_event_clear(Event *e);
 /* what one quota, service or ConfigMap holds (not the struct); the device-plugin facts of a
  * ConfigMap (dpconfig.c) are forgotten with cluster_forget_dpconfigs */
 void cluster_quota_release(Quota *q);

@@ -58,7 +58,7 @@ typedef struct {
     Strvec looked;           /* every path considered */
 } Merged;
 
-static void merged_free(Merged *m)
+static void merged_release(Merged *m)
 {
     for (size_t i = 0; i < m->nfiles; i++) { free(m->files[i].path); cJSON_Delete(m->files[i].root); }
     free(m->files);
@@ -734,7 +734,7 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
     }
     ret = select_and_fill(rc, &m, ov, err);
 out:
-    merged_free(&m);
+    merged_release(&m);
     if (ret) restconfig_clear(rc);
     return ret;
 }
