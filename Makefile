@@ -64,7 +64,7 @@ ASAN_OBJS := $(LIB_SRCS:%.c=build/asan/%.o)
 REL_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/rel/unit/%)
 ASAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 
-.PHONY: all check check-layers check-calls test test-asan test-dist demo install uninstall clean deps deps-test bench bench-watch fuzz valgrind dist dist-deps lint-man help FORCE
+.PHONY: all check check-layers check-calls check-objects test test-asan test-dist demo install uninstall clean deps deps-test bench bench-watch fuzz valgrind dist dist-deps lint-man help FORCE
 all: kubectl-gpu
 
 build/rel/%.o: %.c
@@ -109,13 +109,15 @@ deps-test:
 # make check: the include arrows between layers (scripts/check-layers.py) and no .c over 800
 # lines (scripts/check-sizes.py), then, once both
 # builds are made (one job per core), the call arrows between the layers' objects (make
-# check-calls: the same script over build/rel with nm), every test against the normal build and,
+# check-calls: the same script over build/rel with nm) and the floors inside a folder (make
+# check-objects: scripts/check-objects.py, no call loops between its files, and every external
+# name with its module's prefix), every test against the normal build and,
 # at the same time, under ASan + UBSan (scripts/check-suites.sh), then the release archives
 # (make test-dist).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps-test check-layers
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) kubectl-gpu build/asan/kubectl-gpu $(REL_UNITS) $(ASAN_UNITS)
-	@$(MAKE) --no-print-directory check-calls
+	@$(MAKE) --no-print-directory check-calls check-objects
 	@scripts/check-suites.sh $(MAKE)
 	@$(MAKE) --no-print-directory test-dist
 check-layers:
@@ -123,6 +125,9 @@ check-layers:
 	@python3 scripts/check-sizes.py
 check-calls: kubectl-gpu
 	@python3 scripts/check-layers.py --calls build/rel
+check-objects: kubectl-gpu
+	@python3 scripts/check-objects.py --loops build/rel
+	@python3 scripts/check-objects.py --names build/rel
 test: kubectl-gpu $(REL_UNITS)
 	@tests/run-all.sh --bin $(CURDIR)/kubectl-gpu --units build/rel/unit --label rel
 test-asan: build/asan/kubectl-gpu $(ASAN_UNITS)

@@ -189,6 +189,10 @@ typedef struct {
  * NULL.  Never fails. */
 void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const StatusFilter *filter);
 void status_clear(GpuStatus *st);
+/* The namespace of the GPU stack as status_build finds it (GpuStatus.operator_ns, borrowed from
+ * c; NULL when none) and its kind (may be NULL), from the DaemonSets alone: for readers that
+ * need only that (plan), without building the status. */
+const char *status_operator_namespace(const Cluster *c, OperatorKind *kind);
 
 /* ---- DRA (allocation_dra.c), used by status_build ----
  * n has devices of the GPU driver in its ResourceSlices */
@@ -216,5 +220,5 @@ char *node_status_word(const NodeStatus *n);
  * (replicas unknown), "?" (nothing says whether it shares), "-"; caller frees */
 char *node_status_mode(const NodeStatus *n);
 /* "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb" -> "A100-SXM4-80GB"; caller frees */
-char *product_short_name(const char *gfd_product);
+char *allocation_product_short_name(const char *gfd_product);
 #endif

@@ -224,13 +224,18 @@ const char *verdict_name(Verdict v);
 const char *node_reason_code_name(NodeReasonCode c);
 
 /* ---- the filters, exposed for tests ---- */
-bool toleration_tolerates(const Toleration *t, const Taint *taint);
-bool pod_tolerates_taint(const Pod *p, const Taint *taint);
+bool explain_toleration_tolerates(const Toleration *t, const Taint *taint);
+bool explain_pod_tolerates_taint(const Pod *p, const Taint *taint);
 /* nodeSelector / required node affinity; *why (optional, caller frees) says what failed */
-bool node_selector_matches(const Pod *p, const Node *n, char **why);
-bool node_affinity_matches(const Pod *p, const Node *n, char **why);
+bool explain_node_selector_matches(const Pod *p, const Node *n, char **why);
+bool explain_node_affinity_matches(const Pod *p, const Node *n, char **why);
 /* free milli-units of resource on n for p (may be negative when over-committed) */
-int64_t node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource);
+int64_t explain_node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource);
+/* the pod's own constraints admit n, as explain ranks nodes ("admits": explain_node_flags): every
+ * NoSchedule/NoExecute taint tolerated but node-state ones (keys under node.kubernetes.io/), nodeSelector
+ * and required node affinity matched.  Cordon, readiness and resources are not looked at: the
+ * planner (plan_rollout.c) asks where a workload may ever run. */
+bool explain_pod_admits(const Pod *p, const Node *n);
 /* all reasons for p on n, appended to *out (node set, reasons empty on entry) */
 void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out);
 void node_result_clear(NodeResult *r);

@@ -49,7 +49,7 @@ int price_list_parse(PriceList *pl, const char *s, struct Error *err);
 void price_list_clear(PriceList *pl);
 /* the price of a GPU product: its GFD name, the same without "NVIDIA-", or its short name as
  * the tables show it (any may be NULL); NAN when the list has none */
-double price_for_product(const PriceList *pl, const char *gfd_product, const char *short_name);
+double price_list_for_product(const PriceList *pl, const char *gfd_product, const char *short_name);
 /* "namespace" | "node" | "product" | "workload" -> by; false when none */
 bool group_by_parse(const char *s, GroupBy *by);
 const char *group_by_name(GroupBy by);

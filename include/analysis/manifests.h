@@ -96,4 +96,9 @@ void manifests_clear(Manifests *m);
 /* the config files, as trees (exposed for the tests); NULL when the group has no such config */
 struct cJSON *manifests_device_plugin_file(const PlanGroup *g, bool shared_nodes);
 struct cJSON *manifests_mig_parted_file(const PlanResult *r);
+/* the device-plugin config file of the group as the plan emits it, serialized (compact JSON;
+ * caller frees; NULL as manifests_device_plugin_file): the content its ConfigMap key's name is
+ * hashed from (plan_config_name), so the name follows the very object written, not a second
+ * description of it */
+char *manifests_device_plugin_text(const PlanGroup *g, bool shared_nodes);
 #endif

@@ -73,6 +73,9 @@ typedef struct {
     const char *ns, *name;            /* the workload: Deployment, StatefulSet, Job, ... or bare pod */
     const char *kind;                 /* "Deployment", "StatefulSet", "Job", ...; NULL = "Pod" */
     const char *pod;                  /* the pod; NULL = name */
+    const Pod *pod_obj;               /* the Cluster's pod (borrowed), NULL when not known: its
+                                         nodeSelector, affinity and tolerations limit where the
+                                         plan places it (explain_pod_admits) */
     const char *node;                 /* node it runs on */
     const char *resource;             /* GPU resource it requests: nvidia.com/gpu,
                                          nvidia.com/gpu.shared, nvidia.com/mig-1g.10gb ... */
@@ -154,7 +157,10 @@ typedef struct {
     bool mig_change;                  /* mig_config differs from what the node runs (or its
                                          state is not success): mig-manager reconfigures */
     bool dp_change;                   /* device_plugin_config differs from the label now */
-    bool drain;                       /* = mig_change: the GPUs are reset, no pod may use them */
+    bool drain;                       /* mig_change (the GPUs are reset, no pod may use them), or
+                                         whole_after_shared */
+    bool whole_after_shared;          /* time-sliced / MPS now, whole GPUs (or MIG) after: the old
+                                         replica pods must leave first (plan_rollout.c) */
     ResourceList expected;            /* GPU resources advertised after (count, milli units),
                                          with the node's unhealthy GPUs still unhealthy */
     int unhealthy;                    /* GPUs the device plugin reports Unhealthy now */

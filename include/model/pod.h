@@ -65,6 +65,9 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
     PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
     uint32_t naffinity_terms, ntolerations, nclaims;
     bool terminating;           /* metadata.deletionTimestamp set */
+    bool spread_by_node;        /* a required pod anti-affinity term on kubernetes.io/hostname
+                                   selects the pod itself (its own labels, its namespace): at
+                                   most one such pod per node (replicas spread over nodes) */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
     PodScheduledCondition scheduled;
 } Pod;
@@ -75,6 +78,10 @@ struct Error;
  * to free then); wrong-typed fields get defaults (namespace "default", phase Pending).
  * Strings and the tolerations array go into pool (which must outlive p). */
 int pod_from_json(Pod *p, const struct cJSON *obj, StrPool *pool, struct Error *err);
+/* the same, with the effective requests (pod_effective_requests of obj's spec) already
+ * computed by the caller: *requests is taken (left empty), also on failure; NULL: computed here */
+int pod_from_json_requests(Pod *p, const struct cJSON *obj, StrPool *pool, ResourceList *requests,
+                           struct Error *err);
 void pod_clear(Pod *p);
 /* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
  * init containers = sidecars, overhead; pod-level resources for cpu/memory/hugepages-*;

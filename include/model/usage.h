@@ -155,7 +155,7 @@ void usage_take_series(UsageData *dst, UsageData *src);
  * table, which may then copy a string twice). */
 char *usage_intern(UsageData *d, const char *s);
 void usage_intern_done(UsageData *d);
-void workloads_free(WorkloadUsage *w, size_t n);
+void workload_usage_free(WorkloadUsage *w, size_t n);
 
 
 /* joins */

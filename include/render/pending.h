@@ -6,6 +6,8 @@
 #ifndef KGPU_RENDER_PENDING_H
 #define KGPU_RENDER_PENDING_H
 #include <stdbool.h>
+#include <stddef.h>
+#include "analysis/explain.h"
 #include "model/cluster.h"
 #include "render/render.h"
 
@@ -25,8 +27,22 @@ typedef struct {
                                      * of -o json instead of fmt; NULL: fmt */
 } PendingView;
 
-/* the list to stdout; 0, -1 when the output could not be written (or, set in err, a custom
- * column's path could not be evaluated), -2 with err set on a bad -l or a --sort-by path no pod
- * has a value at */
-int pending_render(const Cluster *c, const PendingView *v, struct Error *err);
+/* The command explains the pods (analysis/explain.h) and hands them here: render chooses no
+ * analysis.  max_nodes per pod in JSON/YAML and custom columns: 0 with --all-nodes, else the
+ * nearest few */
+size_t pending_max_nodes(const PendingView *v);
+/* l (explained, sorted and filtered by the command) to stdout in v's format, the cluster's
+ * warnings on stderr before a table (v->warnings) or inside the JSON/YAML list; 0, or -1 when
+ * the output could not be written (or, set in err, a custom column's path could not be
+ * evaluated) */
+int pending_render(const ExplanationList *l, const Strvec *warnings, const PendingView *v, struct Error *err);
+
+/* JSON/YAML written a pod at a time, as the command explains them (a queue's explanations
+ * together would not fit in memory): begin writes the head (selector: NULL unless -l),
+ * pending_stream_pod is an ExplanationFn, end writes the warnings and the tail and frees the
+ * stream; 0, or -1 on a write error */
+typedef struct PendingStream PendingStream;
+PendingStream *pending_stream_begin(const char *ns, const char *selector, size_t max_nodes, bool yaml);
+int pending_stream_pod(void *stream, Explanation *e);
+int pending_stream_end(PendingStream *s, const Strvec *warnings);
 #endif

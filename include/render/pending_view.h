@@ -2,7 +2,9 @@
 #ifndef KGPU_RENDER_PENDING_VIEW_H
 #define KGPU_RENDER_PENDING_VIEW_H
 #include <stdbool.h>
+#include <stddef.h>
 #include "analysis/explain.h"
+#include "util/error.h"
 
 /* the --sort-by fields, for --help and the error */
 extern const char pending_sort_fields_help[];
@@ -19,12 +21,14 @@ int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes);
 struct Error;
 int pending_filter_labels(ExplanationList *l, const char *sel, struct Error *err);
 /* -o custom-columns: one row per pod of -o json (the same objects, nodes cut to max_nodes, 0 =
- * all); l NULL explains c's pending pods of ns one at a time (nothing kept but the cells).
- * 0, or -1 when writing failed or (err set) a path could not be evaluated */
+ * all), added a pod at a time (pending_columns_add is an ExplanationFn: the command may hand
+ * it each pod as it is explained, nothing kept but the cells), then printed */
 struct CustomColumns;
-struct Cluster;
-int pending_print_columns(const struct Cluster *c, const char *ns, ExplanationList *l, struct CustomColumns *cc,
-                          bool no_headers, size_t max_nodes, struct Error *err);
+typedef struct { struct CustomColumns *cc; size_t max_nodes; struct Error err; } PendingColumns;
+/* 0, or -1 with pc->err set when a path could not be evaluated */
+int pending_columns_add(void *pc, Explanation *e);
+/* the rows (with "No pending GPU pods" on stderr when there are none); 0, -1 on a write error */
+int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers);
 /* -o name: pod/NS/NAME per pod; an owner whose pods a quota refused as kind/NS/NAME */
 int pending_print_names(const ExplanationList *l);
 #endif

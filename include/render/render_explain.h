@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "analysis/explain.h"
 #include "render/render.h"
+#include "render/textdoc.h"
 #include "util/util.h"
 
 struct cJSON;
@@ -24,6 +25,10 @@ struct cJSON *explanation_nodes_json(const Explanation *e);
  * 0, or -1 when the document could not be written. */
 int explain_render(const Explanation *e, const Strvec *warnings, bool pending, RenderFormat fmt,
                    bool all_nodes, bool color);
+/* explain's text as a document (render/textdoc.h): what `explain` prints and top's explain
+ * view draws.  all_nodes lists the nodes that could never hold the pod too; the nodes' table
+ * is fitted to table_width columns (0: whole) */
+void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_width);
 /* -o custom-columns: one row from the document -o json prints (without its warnings); 0, or
  * -1 when writing failed or (err set) a path could not be evaluated */
 struct CustomColumns;

@@ -9,6 +9,7 @@
 #define KGPU_TABLE_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "render/textdoc.h"
 
 typedef enum { C_NONE = 0, C_RED, C_YELLOW, C_GREEN, C_CYAN, C_BOLD, C_DIM } Color;
 typedef struct Table Table;
@@ -44,6 +45,10 @@ void table_assume_width(bool on, size_t width);
 size_t table_terminal_width(FILE *f);
 void table_print(const Table *t, FILE *f, bool color);
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* headers false: rows only */
+/* the table as lines of a document (render/textdoc.h), the header line first, fitted to width
+ * columns as table_print fits it to a terminal (0: whole); coloured cells carry the matching
+ * attribute (green TA_OK, red TA_ERROR, yellow TA_WARN, bold TA_STRONG) */
+void table_doc(const Table *t, TextDoc *d, size_t width);
 void table_free(Table *t);
 /* colour helpers for free text */
 const char *color_start(Color c, bool enabled);

@@ -64,7 +64,7 @@ int prom_parse_response(const char *body, size_t len, long http_code, PromSeries
  * and the maximum of utilization over q->window_s, aggregated by the server; appended to d
  * (d->windowed set).  With q->want_workloads, also per workload (namespace, pod, container)
  * the q->percentile quantile and the maximum of FB_USED and of utilization over q->window_s
- * into *workloads (caller frees with workloads_free).  at as for prom_query.
+ * into *workloads (caller frees with workload_usage_free).  at as for prom_query.
  * Returns the number of DCGM series seen (0 = Prometheus has no DCGM data), or -1. */
 long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);

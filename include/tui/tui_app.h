@@ -10,6 +10,7 @@
 #include "model/labels.h"
 #include "tui/tui.h"
 #include "tui/tui_feed.h"
+#include "tui/tui_keymap.h"
 #include "tui/tui_panel.h"
 #include "tui/tui_screen.h"
 #include "tui/tui_views_pods.h"
@@ -18,6 +19,9 @@
 
 typedef enum { PANE_NODES, PANE_PENDING } PaneId;
 typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
+/* the views as bits of the key table (tui_keymap.h); KV_HELP: the help over any of them;
+ * KV_EDIT: the filter being typed */
+enum { KV_MAIN = 1, KV_NODE = 2, KV_EXPLAIN = 4, KV_PODS = 8, KV_HELP = 16, KV_EDIT = 32 };
 typedef enum { SORT_NAME, SORT_ALLOC, SORT_UTIL, SORT_IDLE, SORT__COUNT } SortKey;
 
 typedef struct {
@@ -101,17 +105,23 @@ void app_message(App *a, const char *msg);
 void app_rebuild_lists(App *a);
 void app_remember_selection(App *a);
 char *app_pend_key(const Explanation *e);
-/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); a key while it
- * is typed; typing it begins */
+/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); while it is
+ * typed: a key that edits it (Backspace, ^U, a character), Enter applying it, Esc going back to
+ * the filter before; typing it begins */
 bool app_node_matches(const App *a, const NodeStatus *n);
 bool app_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
 bool app_pending_matches(const App *a, const Explanation *e);
 void app_set_filter(App *a, const char *f);
 void app_filter_key(App *a, int ch);
+void app_filter_apply(App *a);
+void app_filter_cancel(App *a);
 void app_start_filter(App *a);
 /* tui_bars.c: the 4 header rows and the function bar */
 void app_draw_header(App *a);
 void app_draw_fbar(App *a);
-/* tui_keys.c: one key; false = quit */
+/* tui_keys.c: one key; false = quit.  The key table of top, whence the dispatch, the function
+ * bar and the help; the view shown as its bit */
 bool app_handle_key(App *a, int ch);
+extern const KeyMap app_keymap;
+unsigned app_view_bit(const App *a);
 #endif

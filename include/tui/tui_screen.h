@@ -16,26 +16,11 @@
 #ifndef KGPU_TUI_SCREEN_H
 #define KGPU_TUI_SCREEN_H
 #include <stdbool.h>
+#include "render/textdoc.h"
 #include "util/util.h"
 
-typedef enum {
-    TA_NORMAL,
-    TA_TITLE,            /* the header's first line */
-    TA_LABEL,            /* "Nodes", "GPUs": labels before numbers */
-    TA_VALUE,            /* the numbers */
-    TA_DIM,              /* secondary text, empty bar cells */
-    TA_OK, TA_WARN, TA_ERROR,
-    TA_PANE_TITLE,       /* title row of a pane without focus */
-    TA_PANE_FOCUS,       /* title row of the focused pane */
-    TA_COLUMNS,          /* column headers */
-    TA_SELECTED,         /* selected row of the focused pane */
-    TA_SELECTED_BLUR,    /* selected row of a pane without focus */
-    TA_BAR_ALLOC, TA_BAR_UTIL, TA_BAR_MEM,
-    TA_FKEY, TA_FLABEL,  /* function bar: key, label */
-    TA_BUSY,             /* "refreshing… 4s" */
-    TA_INPUT,            /* the filter being typed */
-    TA__COUNT
-} TuiAttr;
+/* the attributes of a TextDoc's spans (render/textdoc.h): top paints each */
+typedef TextAttr TuiAttr;
 
 typedef enum { G_ELLIPSIS, G_VLINE, G_HLINE, G_MIDDOT, G_UP, G_DOWN, G_SORT, G__COUNT } TuiGlyph;
 
@@ -64,8 +49,8 @@ int screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* w blank columns in attribute a */
 void screen_fill(int y, int x, int w, TuiAttr a);
-/* columns s takes once sanitized */
-int screen_width(const char *s);
+/* columns s takes once sanitized (text_width) */
+static inline int screen_width(const char *s) { return text_width(s); }
 /* the two parts of a bar w columns wide, frac in [0,1] (NAN: unknown, all empty):
  * filled cells appended to *fill, empty cells to *empty */
 void screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty);

@@ -96,20 +96,6 @@ static int cmp_component(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-char *product_short_name(const char *p)
-{
-    if (!p || !*p) return xstrdup("-");
-    static const char *const prefixes[] = { "NVIDIA-", "Tesla-", "Quadro-" };
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (str_starts_with(p, prefixes[i]) && p[strlen(prefixes[i])]) { p += strlen(prefixes[i]); break; }
-    size_t n = strlen(p);
-    if (str_ends_with(p, "-SHARED") && n > 7) n -= 7;
-    char *s = xstrndup(p, n);
-    char *mig = strstr(s, "-MIG-");
-    if (mig && mig != s) *mig = '\0';
-    return s;
-}
-
 int64_t node_status_allocated(const NodeStatus *n)
 {
     int64_t s = 0;
@@ -169,13 +155,13 @@ static void clear_tail(char *buf, size_t size)
     if (len < size) memset(buf + len, 0, size - len);
 }
 
-static void node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
+static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
 {
     const GpuFacts *g = &n->gpu;
     ns->name = xstrdup(n->name);
     ns->product = xstrdup(g->product);
     ns->base_product = xstrdup(g->base_product);
-    ns->short_product = product_short_name(g->product);
+    ns->short_product = allocation_product_short_name(g->product);
     SharingConfig cfg;
     NodeInventory inv;              /* zeroed by node_inventory, padding too: compared whole */
     node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
@@ -479,23 +465,31 @@ static bool operator_operand(const char *name)
     return false;
 }
 
-static void find_operator(GpuStatus *st, const Cluster *c)
+const char *status_operator_namespace(const Cluster *c, OperatorKind *kind)
 {
     const char *ns = NULL;
-    OperatorKind kind = OPERATOR_NONE;
+    OperatorKind k = OPERATOR_NONE;
     static const char *const known[] = { "gpu-operator", "nvidia-gpu-operator" };
-    for (size_t k = 0; k < 2 && !ns; k++)
+    for (size_t j = 0; j < 2 && !ns; j++)
         for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
-            if (str_eq(c->daemonsets[i].ns, known[k]) && gpu_component(&c->daemonsets[i], NULL)) ns = known[k];
+            if (str_eq(c->daemonsets[i].ns, known[j]) && gpu_component(&c->daemonsets[i], NULL)) ns = known[j];
     for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
         if (operator_operand(c->daemonsets[i].name)) ns = c->daemonsets[i].ns;
-    if (ns) kind = OPERATOR_GPU_OPERATOR;
+    if (ns) k = OPERATOR_GPU_OPERATOR;
     for (size_t i = 0; i < c->ndaemonsets && !ns; i++)
         if (strstr(c->daemonsets[i].name, "device-plugin") ||
             (c->daemonsets[i].app && strstr(c->daemonsets[i].app, "device-plugin"))) {
             ns = c->daemonsets[i].ns;
-            kind = OPERATOR_DEVICE_PLUGIN;
+            k = OPERATOR_DEVICE_PLUGIN;
         }
+    if (kind) *kind = k;
+    return ns;
+}
+
+static void find_operator(GpuStatus *st, const Cluster *c)
+{
+    OperatorKind kind;
+    const char *ns = status_operator_namespace(c, &kind);
     st->operator_kind = kind;
     st->operator_ns = xstrdup(ns);
     for (size_t i = 0; i < c->ndaemonsets; i++) {
@@ -582,7 +576,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
-        node_facts(ns, c, &c->nodes[i], st->inventories);
+        explain_node_facts(ns, c, &c->nodes[i], st->inventories);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
         if (held[i]) {              /* its holders, counted above: no growth slack */
             ns->pods = xcalloc(held[i], sizeof *ns->pods);

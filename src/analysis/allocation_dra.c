@@ -115,7 +115,7 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *i
         free(ns->short_product); free(ns->base_product);
         ns->product = gfd_spelling(o->devs[0].product);
         ns->base_product = xstrdup(ns->product);
-        ns->short_product = product_short_name(ns->product);
+        ns->short_product = allocation_product_short_name(ns->product);
         NodeInventory inv = *ns->inv;
         inv.product_src = PRODUCT_SRC_DRA;
         memset(inv.product_detail, 0, sizeof inv.product_detail);

@@ -73,10 +73,10 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     if (explain_dra_takes(c, p)) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA claims */
     /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
-    char *key = intent_key(p);
-    ExplainShared *sh = intent_lookup(ix, key);
+    char *key = explain_intent_key(p);
+    ExplainShared *sh = explain_intent_lookup(ix, key);
     bool fresh = !sh;
-    if (fresh) sh = shared_new(c->nnodes);
+    if (fresh) sh = explain_shared_new(c->nnodes);
     else sh->refs++;
     e->shared = sh;
     e->nnodes = sh->n;
@@ -88,16 +88,16 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     if (fresh) {
         for (size_t i = 0; i < c->nnodes; i++) {
             explain_node_relief(ix, p, &c->nodes[i], NULL, &e->nodes[i]);
-            x.flags[i] = node_flags(ix, p, &e->nodes[i]);
+            x.flags[i] = explain_node_flags(ix, p, &e->nodes[i]);
             e->node_rank[i] = !e->nodes[i].nreasons ? 0 : !x.flags[i].could_hold ? 3 : x.flags[i].admits ? 1 : 2;
         }
-        decide_verdict(&x);
+        explain_decide_verdict(&x);
         explain_health_note(&x);
         explain_hami_verdict(&x);
         sh->verdict = e->verdict;
         sh->summary = e->summary ? xstrdup(e->summary) : NULL;
         for (size_t i = 0; i < e->notes.n; i++) strvec_push(&sh->notes, e->notes.v[i]);
-        intent_store(ix, key, sh);
+        explain_intent_store(ix, key, sh);
     } else {
         e->verdict = sh->verdict;
         e->summary = sh->summary ? xstrdup(sh->summary) : NULL;
@@ -105,11 +105,11 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     free(key);
     if (with_fixes && sh->has_fixes) {
-        shared_give_fixes(sh, e);             /* the same intent's fixes, made once */
+        explain_shared_give_fixes(sh, e);             /* the same intent's fixes, made once */
     } else {
-        if (with_fixes) fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
-        fixes_flush(&x);
-        if (with_fixes && sh->refs > 1) shared_keep_fixes(sh, e);   /* kept by the index: others will use it */
+        if (with_fixes) explain_fixes_for_verdict(&x);    /* the re-checks cost most: only when shown */
+        explain_fixes_flush(&x);
+        if (with_fixes && sh->refs > 1) explain_shared_keep_fixes(sh, e);   /* kept by the index: others will use it */
     }
 
     if (!e->sched_text && !str_eq(p->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
@@ -118,7 +118,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
                                p->scheduler_name);
     }
     explain_dra_adjust(c, e);     /* DRA nodes are not missing a device plugin */
-    if (e->verdict != V_GATED) reconcile_scheduler(c, e);
+    if (e->verdict != V_GATED) explain_reconcile_scheduler(c, e);
     if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !p->nominated_node) {
         /* the GPU filters pass on some node: the scheduler's own non-GPU reason is the best explanation */
         for (size_t i = 0; i < e->sched.filter.nreasons; i++) {
@@ -135,14 +135,14 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         /* said once: no "on a later attempt" fix for a nominated pod (explain_fixes_busy.c) */
         Strvec victims = STRVEC_INIT;
         const Node *nn = cluster_find_node(c, p->nominated_node);
-        const NodeFacts *nf = nn ? node_facts(ix, nn) : NULL;
+        const NodeFacts *nf = nn ? explain_node_facts(ix, nn) : NULL;
         for (size_t k = 0; nf && k < nf->bound.n; k++) {
             const Pod *q = &c->pods[nf->bound.v[k]];
             if (pod_holds_resources(q) && q->priority < p->priority && rlist_get(&q->requests, x.gpu) > 0)
                 strvec_pushf(&victims, "%s/%s", q->ns, q->name);
         }
         Strbuf sb = STRBUF_INIT;
-        add_names(&sb, &victims);
+        explain_add_names(&sb, &victims);
         strvec_pushf(&e->notes, "nominated to node %s: preemption is under way%s%s%s", p->nominated_node,
                      victims.n ? " (lower-priority " : "", strbuf_str(&sb), victims.n ? " there)" : "");
         strbuf_clear(&sb);
@@ -265,9 +265,9 @@ static void explain_never_created(const Cluster *c, const Event *ev, Explanation
         const char *name = q.requested.items[i].name;
         char a[48], b[48], d[48];
         const char *res = str_starts_with(name, "requests.") ? name + 9 : name;
-        fmt_amount(res, q.requested.items[i].milli, a, sizeof a);
-        fmt_amount(res, rlist_get(&q.used, name), b, sizeof b);
-        fmt_amount(res, rlist_get(&q.limited, name), d, sizeof d);
+        explain_fmt_amount(res, q.requested.items[i].milli, a, sizeof a);
+        explain_fmt_amount(res, rlist_get(&q.used, name), b, sizeof b);
+        explain_fmt_amount(res, rlist_get(&q.limited, name), d, sizeof d);
         strbuf_addf(&sb, "%s %s requested %s, used %s of %s", i ? ";" : ":", name, a, b, d);
         /* the Quota object, when loaded, has the fresher usage */
         int64_t used = rlist_get(&q.used, name);
@@ -275,7 +275,7 @@ static void explain_never_created(const Cluster *c, const Event *ev, Explanation
             if (str_eq(c->quotas[k].ns, ev->ns) && str_eq(c->quotas[k].name, q.quota) && rlist_has(&c->quotas[k].used, name))
                 used = rlist_get(&c->quotas[k].used, name);
         char hard[48];
-        fmt_amount(res, used + q.requested.items[i].milli, hard, sizeof hard);
+        explain_fmt_amount(res, used + q.requested.items[i].milli, hard, sizeof hard);
         owner_fix(e, EFFORT_CLUSTER, "raise the quota to at least %s (used %s + requested %s):\n"
                "  kubectl patch resourcequota %s -n %s --type merge -p '{\"spec\":{\"hard\":{\"%s\":\"%s\"}}}'",
             hard, b, a, q.quota, ev->ns, name, hard);
@@ -415,7 +415,7 @@ void explanation_clear(Explanation *e)
     schedmsg_clear(&e->sched);
     strvec_clear(&e->disagreements);
     explanation_drop_nodes(e);
-    for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
+    for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) explain_fix_info_release(&e->fix_info[i]);
     free(e->fix_info);
     strvec_clear(&e->fixes);
     strvec_clear(&e->notes);
@@ -432,7 +432,7 @@ void explanation_slim(Explanation *e)
     schedmsg_clear(&e->sched);
     strvec_clear(&e->notes);
     strvec_clear(&e->disagreements);
-    for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) fix_info_release(&e->fix_info[i]);
+    for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) explain_fix_info_release(&e->fix_info[i]);
     free(e->fix_info);
     e->fix_info = NULL;
     strvec_clear(&e->fixes);
@@ -481,7 +481,7 @@ char *explanation_gpus(const Explanation *e)
     for (size_t i = 0; i < e->requests.n; i++) {
         const ResourceEntry *r = &e->requests.items[i];
         if (!resource_is_gpu(r->name) || r->milli <= 0) continue;
-        strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)milli_units(r->milli));
+        strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)explain_milli_units(r->milli));
     }
     if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);
     if (!sb.len) strbuf_adds(&sb, "-");

@@ -125,7 +125,7 @@ static void make_texts(DraCtx *x)
             ARRAY_GROW(x->texts, n, cap);
             if (!rq->nalts) { memset(&x->texts[n++], 0, sizeof *x->texts); continue; }
             const DraAlternative *a = &rq->alts[0];
-            char *what = dra_alt_text(a);
+            char *what = explain_dra_alt_text(a);
             x->texts[n].resource = xasprintf("claim %s/%s (%s)", pc->label, rq->name, a->device_class ? a->device_class : "?");
             x->texts[n].none = xasprintf("no device published on the node matches request %s of claim %s: %s%s", rq->name,
                                          pc->label, what, rq->nalts > 1 ? " (nor its other alternatives)" : "");
@@ -250,7 +250,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     if (x->missing_class) {
         e->verdict = V_RESOURCE_NAME;
         e->summary = xstrdup(x->missing_class);
-        dra_note_device_plugin(x);
+        explain_dra_note_device_plugin(x);
         return;
     }
     size_t fits = SIZE_MAX, could = 0, sel_ok = 0;
@@ -289,7 +289,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
                             break;
                         }
             if (!e->summary) e->summary = xstrdup("no node could ever hold the pod");
-            dra_note_published(x);
+            explain_dra_note_published(x);
         } else {
             e->verdict = sel_ok ? V_TAINT : V_SELECTOR;
             e->summary = xstrdup(sel_ok ? "the nodes with matching devices have taints the pod does not tolerate"
@@ -304,7 +304,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
     for (size_t i = 0; i < e->nnodes; i++) {
         if (e->node_rank[i] != 1) continue;
         const NodeResult *r = &e->nodes[i];
-        if (has_code(r, NR_NOT_READY) || has_code(r, NR_UNSCHEDULABLE)) { nready++; continue; }
+        if (explain_has_code(r, NR_NOT_READY) || explain_has_code(r, NR_UNSCHEDULABLE)) { nready++; continue; }
         for (size_t k = 0; k < r->nreasons; k++) {
             const NodeReason *x_ = &r->reasons[k];
             if (x_->code != NR_INSUFFICIENT || !is_dra_reason(x_)) continue;
@@ -323,12 +323,12 @@ static void decide(DraCtx *x, const NodeFlags *fl)
                                     : "matching devices are held by other claims",
                                best.r->detail, (long long)best.freen, (long long)(best.r->allocatable / 1000),
                                c->nodes[best.node].name);
-        dra_fix_end_holders(x, &best);
-        dra_note_idle_claims(x, &c->nodes[best.node]);
+        explain_dra_fix_end_holders(x, &best);
+        explain_dra_note_idle_claims(x, &c->nodes[best.node]);
         return;
     }
     bool notready = false;
-    for (size_t i = 0; i < e->nnodes; i++) if (e->node_rank[i] == 1 && has_code(&e->nodes[i], NR_NOT_READY)) notready = true;
+    for (size_t i = 0; i < e->nnodes; i++) if (e->node_rank[i] == 1 && explain_has_code(&e->nodes[i], NR_NOT_READY)) notready = true;
     e->verdict = notready ? V_NOT_READY : nready ? V_UNSCHEDULABLE : V_UNKNOWN;
     e->summary = xstrdup(notready ? "the nodes with matching devices are not Ready"
                          : nready ? "the nodes with matching devices are cordoned"
@@ -391,21 +391,21 @@ void explain_dra_pod(const ExplainIndex *ix, const Pod *p, bool with_fixes, Expl
         NodeResult *r = &e->nodes[i];
         explain_node_relief(ix, p, n, NULL, r);
         dra_node(&x, n, r);
-        fl[i].sel_ok = !has_code(r, NR_NODE_SELECTOR_MISMATCH) && !has_code(r, NR_NODE_AFFINITY_MISMATCH);
-        fl[i].taint_ok = !has_code(r, NR_UNTOLERATED_TAINT);
-        bool could = !has_code(r, NR_NO_MATCHING_DEVICE) && !has_code(r, NR_CLAIM_ELSEWHERE) &&
-                     !has_code(r, NR_EXCEEDS_NODE_CAPACITY);
+        fl[i].sel_ok = !explain_has_code(r, NR_NODE_SELECTOR_MISMATCH) && !explain_has_code(r, NR_NODE_AFFINITY_MISMATCH);
+        fl[i].taint_ok = !explain_has_code(r, NR_UNTOLERATED_TAINT);
+        bool could = !explain_has_code(r, NR_NO_MATCHING_DEVICE) && !explain_has_code(r, NR_CLAIM_ELSEWHERE) &&
+                     !explain_has_code(r, NR_EXCEEDS_NODE_CAPACITY);
         e->node_rank[i] = !r->nreasons ? 0 : !could ? 3 : fl[i].sel_ok && fl[i].taint_ok ? 1 : 2;
     }
-    dra_set_gpus(&x);
+    explain_dra_set_gpus(&x);
     decide(&x, fl);
     if (!with_fixes) {
-        for (size_t i = 0; i < e->fixes.n; i++) fix_info_release(&e->fix_info[i]);
+        for (size_t i = 0; i < e->fixes.n; i++) explain_fix_info_release(&e->fix_info[i]);
         free(e->fix_info);
         e->fix_info = NULL;
         strvec_clear(&e->fixes);
     }
-    dra_claim_notes(&x);
+    explain_dra_claim_notes(&x);
     if (x.unknown_selector)
         strvec_push(&e->notes, "a CEL selector has a form this tool does not evaluate: devices it names were counted "
                                "as matching");

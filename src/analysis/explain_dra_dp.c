@@ -35,13 +35,13 @@ void explain_dra_adjust(const Cluster *c, Explanation *e)
     if (!c->dra || !e->pod || !e->nnodes) return;
     int64_t want = 0;
     for (size_t i = 0; i < e->requests.n; i++)
-        if (str_eq(e->requests.items[i].name, "nvidia.com/gpu")) want = milli_units(e->requests.items[i].milli);
+        if (str_eq(e->requests.items[i].name, "nvidia.com/gpu")) want = explain_milli_units(e->requests.items[i].milli);
     /* 1. fixes that start a device plugin on a DRA node */
     size_t w = 0;
     for (size_t i = 0; i < e->fixes.n; i++) {
         FixInfo *fi = e->fix_info ? &e->fix_info[i] : NULL;
         if (fi && fi->advertise && fi->node && is_dra_node(c, fi->node)) {
-            fix_info_release(fi);
+            explain_fix_info_release(fi);
             free(e->fixes.v[i]);
             continue;
         }
@@ -57,7 +57,7 @@ void explain_dra_adjust(const Cluster *c, Explanation *e)
     int claim_free = 0;
     for (size_t i = 0; i < e->nnodes; i++) {
         const NodeResult *r = &e->nodes[i];
-        if (!has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
+        if (!explain_has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
         if (!is_dra_node(c, r->node->name)) { other_no_plugin = true; continue; }
         strvec_push(&dra_nodes, r->node->name);
         bool only = true;      /* nothing else stops the pod there */

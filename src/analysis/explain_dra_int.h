@@ -34,11 +34,11 @@ typedef struct {
 typedef struct { size_t node; int64_t freen, need; const NodeReason *r; } Busy;
 
 /* explain_dra_notes.c */
-char *dra_alt_text(const DraAlternative *a);       /* "4 x class C where SEL && SEL"; caller frees */
-void dra_set_gpus(DraCtx *x);                      /* e->dra_gpus */
-void dra_claim_notes(DraCtx *x);                   /* each GPU claim as the pod asks for it */
-void dra_note_published(DraCtx *x);                /* what the driver publishes, free, where */
-void dra_note_device_plugin(DraCtx *x);            /* where the device plugin offers GPUs instead */
-void dra_note_idle_claims(DraCtx *x, const Node *n);   /* claims holding devices with no pod */
-void dra_fix_end_holders(DraCtx *x, const Busy *b);    /* the fewest pods to end on the busiest node */
+char *explain_dra_alt_text(const DraAlternative *a);       /* "4 x class C where SEL && SEL"; caller frees */
+void explain_dra_set_gpus(DraCtx *x);                      /* e->dra_gpus */
+void explain_dra_claim_notes(DraCtx *x);                   /* each GPU claim as the pod asks for it */
+void explain_dra_note_published(DraCtx *x);                /* what the driver publishes, free, where */
+void explain_dra_note_device_plugin(DraCtx *x);            /* where the device plugin offers GPUs instead */
+void explain_dra_note_idle_claims(DraCtx *x, const Node *n);   /* claims holding devices with no pod */
+void explain_dra_fix_end_holders(DraCtx *x, const Busy *b);    /* the fewest pods to end on the busiest node */
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *dra_alt_text(const DraAlternative *a)
+char *explain_dra_alt_text(const DraAlternative *a)
 {
     Strbuf sb = STRBUF_INIT;
     if (str_eq(a->mode, "All")) strbuf_addf(&sb, "all devices of class %s", a->device_class ? a->device_class : "?");
@@ -16,7 +16,7 @@ char *dra_alt_text(const DraAlternative *a)
 
 /* "gpu.nvidia.com:4,mig.nvidia.com:1": the classes the unallocated or allocated GPU claims ask
  * for (All: "all"), for the GPUS column */
-void dra_set_gpus(DraCtx *x)
+void explain_dra_set_gpus(DraCtx *x)
 {
     Strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < x->nclaims; i++) {
@@ -34,7 +34,7 @@ void dra_set_gpus(DraCtx *x)
 }
 
 /* notes: each GPU claim as the pod asks for it */
-void dra_claim_notes(DraCtx *x)
+void explain_dra_claim_notes(DraCtx *x)
 {
     for (size_t i = 0; i < x->nclaims; i++) {
         const PodClaim *pc = &x->claims[i];
@@ -52,7 +52,7 @@ void dra_claim_notes(DraCtx *x)
             const DraRequest *rq = &cl->requests[r];
             strbuf_addf(&sb, "%s request %s: ", r ? ";" : "", rq->name);
             for (size_t a = 0; a < rq->nalts; a++) {
-                char *t = dra_alt_text(&rq->alts[a]);
+                char *t = explain_dra_alt_text(&rq->alts[a]);
                 strbuf_addf(&sb, "%s%s (%s)", a ? ", else " : "", t, rq->alts[a].mode);
                 free(t);
             }
@@ -82,7 +82,7 @@ static char *holder_claim(const DraCtx *x, const char *node, const char *pod)
 
 /* a note of what the driver publishes in the cluster, by product and MIG profile: how many
  * devices, how many free (not held, directly or through their GPU), and where most are free */
-void dra_note_published(DraCtx *x)
+void explain_dra_note_published(DraCtx *x)
 {
     typedef struct { char *what; int total, freen; const char *best; int best_free; } Kind;
     Kind *k = NULL;
@@ -127,7 +127,7 @@ void dra_note_published(DraCtx *x)
     free(k);
 }
 
-void dra_fix_end_holders(DraCtx *x, const Busy *b)
+void explain_dra_fix_end_holders(DraCtx *x, const Busy *b)
 {
     const Node *n = &x->c->nodes[b->node];
     const NodeReason *r = b->r;
@@ -166,7 +166,7 @@ void dra_fix_end_holders(DraCtx *x, const Busy *b)
 }
 
 /* claims that hold matching devices with no pod (allocated, not reserved): deleting them frees them */
-void dra_note_idle_claims(DraCtx *x, const Node *n)
+void explain_dra_note_idle_claims(DraCtx *x, const Node *n)
 {
     for (size_t i = dra_node_first(x->d, n->name); i; i = x->d->devices[i - 1].node_next) {
         const DraDevice *v = &x->d->devices[i - 1];
@@ -179,7 +179,7 @@ void dra_note_idle_claims(DraCtx *x, const Node *n)
 }
 
 /* without the DRA driver: where the device plugin offers GPUs instead */
-void dra_note_device_plugin(DraCtx *x)
+void explain_dra_note_device_plugin(DraCtx *x)
 {
     int64_t free_units = 0;
     size_t nodes = 0;
@@ -192,7 +192,7 @@ void dra_note_device_plugin(DraCtx *x)
             if (!res) res = name;
             if (!str_eq(name, res)) continue;
             nodes++;
-            int64_t f = node_free_for(x->c, n, x->p, name);
+            int64_t f = explain_node_free_for(x->c, n, x->p, name);
             if (f > 0) free_units += f / 1000;
         }
     }

@@ -43,24 +43,24 @@ const char *fix_effort_name(FixEffort f)
 
 /* ---------------------------------------------------------------- amounts */
 
-bool is_bytes_resource(const char *res)
+bool explain_is_bytes_resource(const char *res)
 {
     return str_eq(res, "memory") || str_eq(res, "ephemeral-storage") || str_starts_with(res, "hugepages-");
 }
 
 /* human amount: "4", "500m" (cpu), "16384Mi" (bytes) */
-void fmt_amount(const char *res, int64_t milli, char *buf, size_t n)
+void explain_fmt_amount(const char *res, int64_t milli, char *buf, size_t n)
 {
     if (milli < 0) milli = 0;
-    if (is_bytes_resource(res)) snprintf(buf, n, "%lldMi", (long long)quantity_to_mib(milli));
+    if (explain_is_bytes_resource(res)) snprintf(buf, n, "%lldMi", (long long)quantity_to_mib(milli));
     else if (str_eq(res, "cpu")) quantity_format(milli, buf, n);
     else snprintf(buf, n, "%lld", (long long)quantity_units_ceil(milli));
 }
 
-int64_t milli_units(int64_t milli) { return milli <= 0 ? 0 : quantity_units_ceil(milli); }
+int64_t explain_milli_units(int64_t milli) { return milli <= 0 ? 0 : quantity_units_ceil(milli); }
 
 /* "a, b, c +4 more" */
-void add_names(Strbuf *sb, const Strvec *names)
+void explain_add_names(Strbuf *sb, const Strvec *names)
 {
     for (size_t i = 0; i < names->n && i < MAX_NAMES; i++)
         strbuf_addf(sb, "%s%s", i ? ", " : "", names->v[i]);
@@ -69,7 +69,7 @@ void add_names(Strbuf *sb, const Strvec *names)
 
 /* ---------------------------------------------------------------- filters */
 
-bool toleration_tolerates(const Toleration *t, const Taint *taint)
+bool explain_toleration_tolerates(const Toleration *t, const Taint *taint)
 {
     /* v1.Toleration.ToleratesTaint: effect and key, when set, must equal; an empty key with
      * Exists tolerates every taint; Equal (or no operator) compares values */
@@ -80,14 +80,14 @@ bool toleration_tolerates(const Toleration *t, const Taint *taint)
     return str_eq(t->op, "Exists");
 }
 
-bool pod_tolerates_taint(const Pod *p, const Taint *taint)
+bool explain_pod_tolerates_taint(const Pod *p, const Taint *taint)
 {
     for (size_t i = 0; i < p->ntolerations; i++)
-        if (toleration_tolerates(&p->tolerations[i], taint)) return true;
+        if (explain_toleration_tolerates(&p->tolerations[i], taint)) return true;
     return false;
 }
 
-bool node_selector_matches(const Pod *p, const Node *n, char **why)
+bool explain_node_selector_matches(const Pod *p, const Node *n, char **why)
 {
     for (size_t i = 0; i < p->node_selector.n; i++) {
         const KV *kv = &p->node_selector.items[i];
@@ -121,7 +121,7 @@ static const SelReq *term_failure(const NodeSelectorTerm *t, const Node *n, bool
     return bad;
 }
 
-bool node_affinity_matches(const Pod *p, const Node *n, char **why)
+bool explain_node_affinity_matches(const Pod *p, const Node *n, char **why)
 {
     if (p->naffinity_terms == 0) return true;
     char *first = NULL;
@@ -162,6 +162,17 @@ bool node_affinity_matches(const Pod *p, const Node *n, char **why)
     return false;
 }
 
+bool explain_pod_admits(const Pod *p, const Node *n)
+{
+    for (size_t i = 0; i < n->ntaints; i++) {
+        const Taint *t = &n->taints[i];
+        if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
+        if (str_starts_with(t->key, "node.kubernetes.io/")) continue;      /* node state */
+        if (!explain_pod_tolerates_taint(p, t)) return false;
+    }
+    return explain_node_selector_matches(p, n, NULL) && explain_node_affinity_matches(p, n, NULL);
+}
+
 char *node_reason_describe(const NodeReason *x)
 {
     char a[48], b[48], c[48];
@@ -177,8 +188,8 @@ char *node_reason_describe(const NodeReason *x)
         strbuf_adds(&sb, x->detail ? x->detail : node_reason_code_name(x->code));
         break;
     case NR_TOO_MANY_PODS:
-        strbuf_addf(&sb, "too many pods (%lld of %lld)", (long long)milli_units(x->allocatable - x->free),
-                    (long long)milli_units(x->allocatable));
+        strbuf_addf(&sb, "too many pods (%lld of %lld)", (long long)explain_milli_units(x->allocatable - x->free),
+                    (long long)explain_milli_units(x->allocatable));
         break;
     case NR_NO_DEVICE_PLUGIN:
         strbuf_addf(&sb, "no device plugin: no GPU resource advertised (%s)", x->detail);
@@ -189,19 +200,19 @@ char *node_reason_describe(const NodeReason *x)
         break;
     case NR_EXCEEDS_NODE_CAPACITY:
         if (x->allocatable <= 0) { strbuf_addf(&sb, "no %s (not a GPU node)", x->resource); break; }
-        fmt_amount(x->resource, x->requested, a, sizeof a);
-        fmt_amount(x->resource, x->allocatable, b, sizeof b);
+        explain_fmt_amount(x->resource, x->requested, a, sizeof a);
+        explain_fmt_amount(x->resource, x->allocatable, b, sizeof b);
         strbuf_addf(&sb, "%s %s exceeds the node's allocatable %s", x->resource, a, b);
         break;
     case NR_INSUFFICIENT:
-        fmt_amount(x->resource, x->requested, a, sizeof a);
-        fmt_amount(x->resource, x->free, b, sizeof b);
-        fmt_amount(x->resource, x->allocatable, c, sizeof c);
+        explain_fmt_amount(x->resource, x->requested, a, sizeof a);
+        explain_fmt_amount(x->resource, x->free, b, sizeof b);
+        explain_fmt_amount(x->resource, x->allocatable, c, sizeof c);
         strbuf_addf(&sb, "Insufficient %s: requested %s, free %s of %s", x->resource, a, b, c);
         if (x->nholders) {
             strbuf_adds(&sb, " (held by ");
             for (size_t i = 0; i < x->nholders && i < MAX_NAMES; i++) {
-                fmt_amount(x->resource, x->holders[i].milli, a, sizeof a);
+                explain_fmt_amount(x->resource, x->holders[i].milli, a, sizeof a);
                 strbuf_addf(&sb, "%s%s/%s %s%s", i ? ", " : "", x->holders[i].pod->ns, x->holders[i].pod->name, a,
                             x->holders[i].nominated ? " nominated" : "");
             }

@@ -18,54 +18,15 @@
 
 /* ---------------------------------------------------------------- the fix list */
 
-FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    for (size_t i = 0; i < x->nfixes; i++)
-        if (strcmp(x->fixes[i].text, s) == 0) { free(s); return NULL; }
-    ARRAY_GROW(x->fixes, x->nfixes, x->capfixes);
-    FixItem *f = &x->fixes[x->nfixes++];
-    memset(f, 0, sizeof *f);
-    f->text = s;
-    f->info.effort = effort;
-    return &f->info;
-}
-
-void fix_info_release(FixInfo *f)
-{
-    free(f->fits_on);
-    rlist_clear(&f->requests);
-    kv_clear(&f->selector);
-    strvec_clear(&f->tolerations);
-    strvec_clear(&f->end_pods);
-    free(f->node);
-    free(f->advertise);
-    kv_clear(&f->labels);
-    memset(f, 0, sizeof *f);
-}
-
-/* Pods of a training workload (a batch Job, or a training operator's job): their GPUs work as
- * one, so splitting them is a change to the program, not to the pod spec */
-bool owner_is_training(const char *kind)
-{
-    static const char *const kinds[] = { "Job", "JobSet", "PyTorchJob", "TFJob", "MPIJob", "XGBoostJob",
-                                         "PaddleJob", "JAXJob", "MXJob", "TrainJob", "RayJob", NULL };
-    for (size_t i = 0; kind && kinds[i]; i++) if (str_eq(kind, kinds[i])) return true;
-    return false;
-}
-
 /* Fixes in the order a user of the workload would try them: by effort (no change, change the
  * pod, end pods, change the cluster), stable; for a training workload the split into smaller
  * pods comes after moving it and waiting for pods to end (it rewrites the job, not the spec). */
-void fixes_flush(Ctx *x)
+void explain_fixes_flush(Ctx *x)
 {
     Explanation *e = x->e;
     e->fix_info = x->nfixes ? xcalloc(x->nfixes, sizeof *e->fix_info) : NULL;
     size_t k = 0;
-    bool train = owner_is_training(x->p->owner_kind);
+    bool train = explain_owner_is_training(x->p->owner_kind);
     for (int slot = 0; slot <= 2 * EFFORT_CLUSTER + 1; slot++)      /* stable by effort */
         for (size_t i = 0; i < x->nfixes; i++) {
             const FixItem *f = &x->fixes[i];
@@ -81,140 +42,12 @@ void fixes_flush(Ctx *x)
     x->nfixes = x->capfixes = 0;
 }
 
-/* ---------------------------------------------------------------- re-check */
-
-void edit_sync(PodEdit *d)
-{
-    d->q.requests = d->req;
-    d->q.node_selector = d->sel;
-    d->q.tolerations = d->tol;
-    d->q.ntolerations = d->ntol;
-}
-
-void edit_begin(PodEdit *d, const Pod *p)
-{
-    memset(d, 0, sizeof *d);
-    d->q = *p;
-    rlist_copy(&d->req, &p->requests);
-    for (size_t i = 0; i < p->node_selector.n; i++) kv_set(&d->sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
-    d->tol = xcalloc(p->ntolerations + 1, sizeof *d->tol);
-    if (p->ntolerations) memcpy(d->tol, p->tolerations, p->ntolerations * sizeof *d->tol);
-    d->ntol = p->ntolerations;
-    edit_sync(d);
-}
-
 static void edit_tolerate(PodEdit *d, const Taint *t)
 {
     d->tol = xrealloc(d->tol, (d->ntol + 1) * sizeof *d->tol);
     bool has_value = t->value && *t->value;
     d->tol[d->ntol++] = (Toleration){ t->key, (char *)(has_value ? "Equal" : "Exists"), has_value ? t->value : NULL, t->effect };
-    edit_sync(d);
-}
-
-void edit_end(PodEdit *d)
-{
-    rlist_clear(&d->req);
-    kv_clear(&d->sel);
-    free(d->tol);
-}
-
-/* only the nodes advertising enough of q's GPU resource are evaluated (explain_int.h, NodeCands):
- * the first node in cluster order where q fits, as a walk over every node would find */
-const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl)
-{
-    NodeCands it;
-    cands_begin(&it, x->ix, q);
-    for (const Node *n; (n = cands_next(&it));) {
-        NodeResult r = { 0 };
-        explain_node_relief(x->ix, q, n, rl, &r);
-        bool ok = r.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
-        node_result_clear(&r);
-        if (ok) return n;
-    }
-    return NULL;
-}
-
-/* The fewest pods (largest holders first) on node n whose end makes q fit there, when only
- * GPU/cpu/memory shortfalls stop q on n.  Fills *rl (caller frees rl->ended) and names. */
-bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names)
-{
-    NodeResult r = { 0 };
-    explain_node_relief(x->ix, q, n, NULL, &r);
-    rl->ended = NULL;
-    rl->nended = 0;
-    bool ok = r.nreasons > 0;
-    for (size_t k = 0; k < r.nreasons && ok; k++) ok = r.reasons[k].code == NR_INSUFFICIENT;
-    for (size_t k = 0; k < r.nreasons && ok; k++) {
-        const NodeReason *ins = &r.reasons[k];
-        int64_t need = ins->requested - ins->free, got = 0;
-        for (size_t h = 0; h < ins->nholders && got < need; h++) {
-            bool dup = false;
-            for (size_t j = 0; j < rl->nended; j++) dup |= rl->ended[j] == ins->holders[h].pod;
-            if (dup) { got += ins->holders[h].milli; continue; }
-            rl->ended = xrealloc(rl->ended, (rl->nended + 1) * sizeof *rl->ended);
-            rl->ended[rl->nended++] = ins->holders[h].pod;
-            got += ins->holders[h].milli;
-        }
-        ok = got >= need;
-    }
-    node_result_clear(&r);
-    if (ok) {
-        NodeResult after = { 0 };
-        explain_node_relief(x->ix, q, n, rl, &after);
-        ok = after.nreasons == 0 && node_serves_request(x->ix, q, x->p, n);
-        node_result_clear(&after);
-    }
-    if (!ok) { free(rl->ended); rl->ended = NULL; rl->nended = 0; return false; }
-    for (size_t j = 0; j < rl->nended; j++) strvec_pushf(names, "%s/%s", rl->ended[j]->ns, rl->ended[j]->name);
-    return true;
-}
-
-/* node n with the pod as is, ignoring the reasons `ignore` says a node-side change removes */
-bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *))
-{
-    NodeResult r = { 0 };
-    explain_node_relief(x->ix, x->p, n, NULL, &r);
-    bool ok = true;
-    for (size_t k = 0; k < r.nreasons && ok; k++) ok = ignore(&r.reasons[k]);
-    node_result_clear(&r);
-    return ok && node_serves_request(x->ix, x->p, x->p, n);
-}
-
-void info_end_pods(FixInfo *fi, const Strvec *names)
-{
-    for (size_t i = 0; i < names->n; i++) strvec_push(&fi->end_pods, names->v[i]);
-}
-
-/* "fits node X" or "fits node X once a, b end": where an edited pod lands.  Returns the node
- * (NULL: it fits nowhere even then); *names gets the pods to end. */
-const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where)
-{
-    const Node *n = NULL;
-    if (prefer) {
-        NodeResult r = { 0 };
-        explain_node_relief(x->ix, q, prefer, NULL, &r);
-        if (r.nreasons == 0 && node_serves_request(x->ix, q, x->p, prefer)) n = prefer;
-        node_result_clear(&r);
-    }
-    if (!n) n = recheck_fits(x, q, NULL);
-    if (n) { *where = xasprintf("the pod then fits node %s", n->name); return n; }
-    for (size_t pass = 0; pass < 2; pass++) {
-        NodeCands it;
-        cands_begin(&it, x->ix, q);
-        for (const Node *cand; (cand = cands_next(&it));) {
-            if ((pass == 0) != (cand == prefer)) continue;
-            Relief rl;
-            if (!fits_after_ending(x, q, cand, &rl, names)) continue;
-            free(rl.ended);
-            Strbuf sb = STRBUF_INIT;
-            add_names(&sb, names);
-            *where = xasprintf("the pod then fits node %s once %s end%s", cand->name, strbuf_str(&sb),
-                               names->n == 1 ? "s" : "");
-            strbuf_clear(&sb);
-            return cand;
-        }
-    }
-    return NULL;
+    explain_edit_sync(d);
 }
 
 static void yaml_toleration(Strbuf *sb, const Taint *t)
@@ -239,7 +72,7 @@ static size_t tolerate_node(PodEdit *d, const Node *n, Strbuf *yaml, Strvec *ids
     for (size_t i = 0; i < n->ntaints; i++) {
         const Taint *t = &n->taints[i];
         if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
-        if (str_starts_with(t->key, "node.kubernetes.io/") || pod_tolerates_taint(&d->q, t)) continue;
+        if (str_starts_with(t->key, "node.kubernetes.io/") || explain_pod_tolerates_taint(&d->q, t)) continue;
         edit_tolerate(d, t);
         char *id = xasprintf("%s=%s:%s", t->key, t->value ? t->value : "", t->effect);
         if (!strvec_contains(ids, id)) { strvec_push(ids, id); yaml_toleration(yaml, t); }
@@ -254,7 +87,7 @@ static size_t tolerate_node(PodEdit *d, const Node *n, Strbuf *yaml, Strvec *ids
 static void fixes_taint(Ctx *x)
 {
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     Strbuf yaml = STRBUF_INIT;
     Strvec ids = STRVEC_INIT, names = STRVEC_INIT;
     const Node *prefer = NULL;
@@ -263,9 +96,9 @@ static void fixes_taint(Ctx *x)
         if (tolerate_node(&d, x->e->nodes[i].node, &yaml, &ids) && !prefer) prefer = x->e->nodes[i].node;
     }
     char *where = NULL;
-    const Node *n = yaml.len ? landing(x, &d.q, prefer, &names, &where) : NULL;
+    const Node *n = yaml.len ? explain_landing(x, &d.q, prefer, &names, &where) : NULL;
     if (n) {
-        FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD, "add to the pod spec (%s):\n  tolerations:%s",
+        FixInfo *fi = explain_fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD, "add to the pod spec (%s):\n  tolerations:%s",
                               where, strbuf_str(&yaml));
         if (fi) {
             fi->fits_on = xstrdup(n->name);
@@ -274,7 +107,7 @@ static void fixes_taint(Ctx *x)
                     Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                     info_toleration(fi, &t);
                 }
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
         }
         for (size_t k = 0; k < ids.n; k++)
             if (resource_is_gpu(ids.v[k]) || str_starts_with(ids.v[k], "nvidia.com/gpu=")) {
@@ -287,7 +120,7 @@ static void fixes_taint(Ctx *x)
     strbuf_clear(&yaml);
     strvec_clear(&ids);
     strvec_clear(&names);
-    edit_end(&d);
+    explain_edit_end(&d);
 }
 
 /* ---------------------------------------------------------------- Selector */
@@ -302,7 +135,7 @@ static bool gfd_managed(const char *key)
 static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
 {
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     Strbuf yaml = STRBUF_INIT, tyaml = STRBUF_INIT;
     Strvec ids = STRVEC_INIT, names = STRVEC_INIT, labels = STRVEC_INIT;
     bool drop_aff = false, ok = true;
@@ -314,7 +147,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         else if (!gfd_managed(kv->key)) strvec_pushf(&labels, "%s=%s", kv->key, kv->value);
         else ok = false;                       /* a hardware label the node lacks */
     }
-    if (ok && !node_affinity_matches(x->p, n, NULL)) {
+    if (ok && !explain_node_affinity_matches(x->p, n, NULL)) {
         /* the required affinity is replaced by the node's values of the keys its first term asks */
         drop_aff = true;
         d.q.naffinity_terms = 0;
@@ -329,7 +162,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
             strbuf_addf(&yaml, "\n    %s: \"%s\"", r->key, have);
         }
     }
-    edit_sync(&d);
+    explain_edit_sync(&d);
     if (labels.n && ok) {
         /* labelling n with what the pod asks is, for n, the same as not asking it */
         for (size_t k = 0; k < labels.n; k++) {
@@ -343,11 +176,11 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         for (size_t j = 0; j < d.sel.n; j++) if (*d.sel.items[j].value) kv_set(&keep, d.sel.items[j].key, d.sel.items[j].value);
         kv_clear(&d.sel);
         d.sel = keep;
-        edit_sync(&d);
+        explain_edit_sync(&d);
     }
     tolerate_node(&d, n, &tyaml, &ids);
     char *where = NULL;
-    const Node *at = ok ? landing(x, &d.q, n, &names, &where) : NULL;
+    const Node *at = ok ? explain_landing(x, &d.q, n, &names, &where) : NULL;
     char *change = xasprintf("%s|%s|%d|%zu", strbuf_str(&yaml), strbuf_str(&tyaml), drop_aff, labels.n);
     bool dup = !labels.n && strvec_contains(seen, change);
     if (!dup) strvec_push(seen, change);
@@ -365,7 +198,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         if (yaml.len) strbuf_addf(&text, "\n  nodeSelector:%s", strbuf_str(&yaml));
         if (drop_aff) strbuf_adds(&text, "\n  and remove spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
         if (tyaml.len) strbuf_addf(&text, "\n  tolerations:%s", strbuf_str(&tyaml));
-        FixInfo *fi = fix_add(x, eff, "%s", strbuf_str(&text));
+        FixInfo *fi = explain_fix_add(x, eff, "%s", strbuf_str(&text));
         if (fi) {
             fi->fits_on = xstrdup(at->name);
             for (size_t j = 0; j < d.sel.n; j++)
@@ -376,7 +209,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
                 Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                 info_toleration(fi, &t);
             }
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
             if (labels.n) {
                 fi->node = xstrdup(n->name);
                 for (size_t k = 0; k < labels.n; k++) {
@@ -393,7 +226,7 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
     free(where);
     strbuf_clear(&yaml); strbuf_clear(&tyaml);
     strvec_clear(&ids); strvec_clear(&names); strvec_clear(&labels);
-    edit_end(&d);
+    explain_edit_end(&d);
 }
 
 static void fixes_selector(Ctx *x)
@@ -415,7 +248,7 @@ static void fixes_selector(Ctx *x)
         }
     if (pins.n) {
         Strbuf sb = STRBUF_INIT;
-        add_names(&sb, &pins);
+        explain_add_names(&sb, &pins);
         strvec_pushf(&x->e->notes, "a node affinity term pins the pod by matchFields metadata.name to %s, and no such "
                      "node could hold it (DaemonSet pods wait for their own node)", strbuf_str(&sb));
         strbuf_clear(&sb);
@@ -444,30 +277,30 @@ static void fixes_node_side(Ctx *x, NodeClass cls)
         const NodeFacts *f = &x->ix->nodes[i];
         const Node *n = r->node;
         FixInfo *fi = NULL;
-        if (cls == CL_NO_PLUGIN && node_plugin_would_offer(x->c, n, x->gpu) && fits_on_ignoring(x, n, ignore_no_plugin)) {
-            const NodeReason *nd = find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
+        if (cls == CL_NO_PLUGIN && explain_node_plugin_would_offer(x->c, n, x->gpu) && explain_fits_on_ignoring(x, n, ignore_no_plugin)) {
+            const NodeReason *nd = explain_find_code(r, NR_NO_DEVICE_PLUGIN, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s has GPUs (%s) but advertises no GPU resource: once the NVIDIA device "
                          "plugin runs there, the pod fits it.  Check it:\n  kubectl get pods -A -o wide --field-selector "
                          "spec.nodeName=%s | grep -i device-plugin", n->name, nd ? nd->detail : "GFD labels", n->name);
             if (fi) {
                 fi->advertise = xstrdup(x->gpu);
-                fi->advertise_count = f->physical > 0 ? f->physical : milli_units(x->gpu_req);
+                fi->advertise_count = f->physical > 0 ? f->physical : explain_milli_units(x->gpu_req);
             }
-        } else if (cls == CL_NOT_READY && fits_on_ignoring(x, n, ignore_not_ready)) {
-            const NodeReason *nr = find_code(r, NR_NOT_READY, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s is NotReady%s%s%s: once it is Ready the pod fits there (kubectl "
+        } else if (cls == CL_NOT_READY && explain_fits_on_ignoring(x, n, ignore_not_ready)) {
+            const NodeReason *nr = explain_find_code(r, NR_NOT_READY, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s is NotReady%s%s%s: once it is Ready the pod fits there (kubectl "
                          "describe node %s; check its kubelet)", n->name, nr && nr->detail ? " (" : "",
                          nr && nr->detail ? nr->detail : "", nr && nr->detail ? ")" : "", n->name);
             if (fi) fi->make_ready = true;
-        } else if (cls == CL_CORDONED && fits_on_ignoring(x, n, ignore_cordon)) {
-            fi = fix_add(x, EFFORT_CLUSTER, "uncordon node %s if its maintenance is over; the pod then fits there:\n"
+        } else if (cls == CL_CORDONED && explain_fits_on_ignoring(x, n, ignore_cordon)) {
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "uncordon node %s if its maintenance is over; the pod then fits there:\n"
                          "  kubectl uncordon %s", n->name, n->name);
             if (fi) fi->uncordon = true;
-        } else if (cls == CL_TOO_SMALL && f->physical > 0 && fits_on_ignoring(x, n, ignore_capacity)) {
-            const NodeReason *ex = find_code(r, NR_EXCEEDS_NODE_CAPACITY, NULL);
-            fi = fix_add(x, EFFORT_CLUSTER, "node %s has %d physical GPUs but advertises %lld %s: once the device plugin "
+        } else if (cls == CL_TOO_SMALL && f->physical > 0 && explain_fits_on_ignoring(x, n, ignore_capacity)) {
+            const NodeReason *ex = explain_find_code(r, NR_EXCEEDS_NODE_CAPACITY, NULL);
+            fi = explain_fix_add(x, EFFORT_CLUSTER, "node %s has %d physical GPUs but advertises %lld %s: once the device plugin "
                          "advertises them all (unhealthy GPU? kubectl describe node %s), the pod fits there", n->name,
-                         f->physical, ex ? (long long)milli_units(ex->allocatable) : 0LL, x->gpu, n->name);
+                         f->physical, ex ? (long long)explain_milli_units(ex->allocatable) : 0LL, x->gpu, n->name);
             if (fi) { fi->advertise = xstrdup(x->gpu); fi->advertise_count = f->physical; }
         }
         if (fi) { fi->fits_on = xstrdup(n->name); fi->node = xstrdup(n->name); shown++; }
@@ -482,7 +315,7 @@ static void fixes_gated(Ctx *x)
     bool kueue = false;
     for (size_t i = 0; i < p->scheduling_gates.n; i++) kueue |= strstr(p->scheduling_gates.v[i], "kueue") != NULL;
     if (kueue)
-        fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
+        explain_fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);
     /* the same for every pod of the intent: searched once */
     ExplainShared *sh = x->e->shared;
@@ -491,34 +324,34 @@ static void fixes_gated(Ctx *x)
         n = sh->ungated_fit;
     } else {
         PodEdit d;
-        edit_begin(&d, p);
-        n = recheck_fits(x, &d.q, NULL);
-        edit_end(&d);
+        explain_edit_begin(&d, p);
+        n = explain_recheck_fits(x, &d.q, NULL);
+        explain_edit_end(&d);
         if (sh) { sh->ungated_done = true; sh->ungated_fit = n; }
     }
     char *where = n ? xasprintf("it would then fit node %s", n->name) : xstrdup("no node has room for it now");
-    FixInfo *fi = fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
+    FixInfo *fi = explain_fix_add(x, EFFORT_POD, "the controller that added the gates removes them when it admits the pod (%s); "
                           "to release it by hand:\n  kubectl patch pod %s -n %s --type json -p "
                           "'[{\"op\":\"remove\",\"path\":\"/spec/schedulingGates\"}]'", where, p->name, p->ns);
     if (fi && n) fi->fits_on = xstrdup(n->name);
     free(where);
 }
 
-void fixes_for_verdict(Ctx *x)
+void explain_fixes_for_verdict(Ctx *x)
 {
     switch (x->e->verdict) {
     case V_GATED: fixes_gated(x); break;
     case V_TAINT: fixes_taint(x); break;
     case V_SELECTOR: fixes_selector(x); break;
-    case V_TOO_LARGE: fix_split(x, ""); break;
+    case V_TOO_LARGE: explain_fix_split(x, ""); break;
     case V_INSUFFICIENT: case V_FRAGMENTED:
-        if (x->e->verdict == V_FRAGMENTED) fix_split(x, "");
-        fixes_busy(x);
-        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) fix_split(x, "");
-        fixes_resource_name(x, true);
+        if (x->e->verdict == V_FRAGMENTED) explain_fix_split(x, "");
+        explain_fixes_busy(x);
+        if (x->e->verdict == V_INSUFFICIENT && !x->nfixes) explain_fix_split(x, "");
+        explain_fixes_resource_name(x, true);
         break;
-    case V_NO_DEVICE_PLUGIN: fixes_resource_name(x, false); break;
-    case V_RESOURCE_NAME: fixes_resource_name(x, false); break;
+    case V_NO_DEVICE_PLUGIN: explain_fixes_resource_name(x, false); break;
+    case V_RESOURCE_NAME: explain_fixes_resource_name(x, false); break;
     default: break;
     }
     explain_platform_fixes(x);         /* explain_platform.c: GKE's own way to ask for MIG */

@@ -42,15 +42,15 @@ static bool fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
     if (freed >= need && rl.nended && after.nreasons == 0) {
         *possible = freed_node = true;
         Strbuf sb = STRBUF_INIT;
-        add_names(&sb, &victims);
+        explain_add_names(&sb, &victims);
         if (str_eq(x->p->preemption_policy, "Never")) {
             strvec_pushf(&x->e->notes, "preemption could free node %s by evicting %s, but the pod has "
                          "preemptionPolicy: Never", r->node->name, strbuf_str(&sb));
         } else {
-            FixInfo *fi = fix_add(x, EFFORT_NONE, "preemption can evict lower-priority %s on node %s (this pod has "
+            FixInfo *fi = explain_fix_add(x, EFFORT_NONE, "preemption can evict lower-priority %s on node %s (this pod has "
                                   "priority %d); the pod then fits there.  The scheduler does it on a later attempt "
                                   "unless a PodDisruptionBudget blocks it", strbuf_str(&sb), r->node->name, x->p->priority);
-            if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); }
+            if (fi) { fi->fits_on = xstrdup(r->node->name); explain_info_end_pods(fi, &names); }
         }
         strbuf_clear(&sb);
     }
@@ -62,20 +62,20 @@ static bool fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
 }
 
 /* one note per kind of sharing for the busy nodes where ending pods is not offered: their
- * names bounded (add_names), not a note per node */
+ * names bounded (explain_add_names), not a note per node */
 static void note_shared_nodes(Ctx *x, const Strvec *names, const char *how)
 {
     if (!names->n) return;
     Strbuf sb = STRBUF_INIT;
-    add_names(&sb, names);
+    explain_add_names(&sb, names);
     strvec_pushf(&x->e->notes, "%s %s %s GPUs (%s): %lld %s there are replicas or slices, not "
                  "%lld GPUs, so no pod's end is offered as a fix there", names->n == 1 ? "node" : "nodes",
                  strbuf_str(&sb), names->n == 1 ? "shares its" : "share their", how,
-                 (long long)milli_units(x->gpu_req), x->gpu, (long long)milli_units(x->gpu_req));
+                 (long long)explain_milli_units(x->gpu_req), x->gpu, (long long)explain_milli_units(x->gpu_req));
     strbuf_clear(&sb);
 }
 
-void fixes_busy(Ctx *x)
+void explain_fixes_busy(Ctx *x)
 {
     size_t ends = 0, preemptions = 0;
     bool preempt = false;
@@ -84,8 +84,8 @@ void fixes_busy(Ctx *x)
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_BUSY) continue;
         const NodeResult *r = &x->e->nodes[i];
-        const NodeReason *ins = find_code(r, NR_INSUFFICIENT, x->gpu);
-        if (ins && !node_serves_request(x->ix, x->p, x->p, r->node)) {
+        const NodeReason *ins = explain_find_code(r, NR_INSUFFICIENT, x->gpu);
+        if (ins && !explain_node_serves_request(x->ix, x->p, x->p, r->node)) {
             strvec_push(r->node->gpu.mig_strategy == MIG_SINGLE ? &mig_single : &sliced, r->node->name);
             continue;
         }
@@ -93,14 +93,14 @@ void fixes_busy(Ctx *x)
             /* one pod whose end is enough, else the fewest pods */
             Relief rl;
             Strvec names = STRVEC_INIT;
-            if (ends < MAX_FIXES_PER_KIND && fits_after_ending(x, x->p, r->node, &rl, &names)) {
+            if (ends < MAX_FIXES_PER_KIND && explain_fits_after_ending(x, x->p, r->node, &rl, &names)) {
                 Strbuf sb = STRBUF_INIT;
-                add_names(&sb, &names);
-                int64_t f = node_free_relief(x->ix, r->node, x->p, x->gpu, &rl);
-                FixInfo *fi = fix_add(x, EFFORT_END_PODS, "when %s end%s, node %s has %lld %s free and the pod fits there",
+                explain_add_names(&sb, &names);
+                int64_t f = explain_node_free_relief(x->ix, r->node, x->p, x->gpu, &rl);
+                FixInfo *fi = explain_fix_add(x, EFFORT_END_PODS, "when %s end%s, node %s has %lld %s free and the pod fits there",
                                       strbuf_str(&sb), names.n == 1 ? "s" : "", r->node->name,
-                                      (long long)milli_units(f), x->gpu);
-                if (fi) { fi->fits_on = xstrdup(r->node->name); info_end_pods(fi, &names); ends++; }
+                                      (long long)explain_milli_units(f), x->gpu);
+                if (fi) { fi->fits_on = xstrdup(r->node->name); explain_info_end_pods(fi, &names); ends++; }
                 strbuf_clear(&sb);
                 free(rl.ended);
             }
@@ -117,25 +117,25 @@ void fixes_busy(Ctx *x)
             if (rr->code == NR_TOO_MANY_PODS) {
                 strvec_pushf(&x->e->notes, "node %s has the GPUs free but is at its pod limit (%lld pods): move other "
                              "pods off it, or raise the kubelet's maxPods there", r->node->name,
-                             (long long)milli_units(rr->allocatable));
+                             (long long)explain_milli_units(rr->allocatable));
                 continue;
             }
             if (rr->code != NR_INSUFFICIENT || rr->free <= 0) continue;
             PodEdit d;
-            edit_begin(&d, x->p);
+            explain_edit_begin(&d, x->p);
             rlist_set(&d.req, rr->resource, rr->free);
-            edit_sync(&d);
+            explain_edit_sync(&d);
             NodeResult after = { 0 };
             explain_node_relief(x->ix, &d.q, r->node, NULL, &after);
             if (after.nreasons == 0) {
-                fmt_amount(rr->resource, rr->free, b, sizeof b);
-                fmt_amount(rr->resource, rr->requested, a, sizeof a);
-                FixInfo *fi = fix_add(x, EFFORT_POD, "lower the pod's %s request from %s to at most %s: the pod then fits "
+                explain_fmt_amount(rr->resource, rr->free, b, sizeof b);
+                explain_fmt_amount(rr->resource, rr->requested, a, sizeof a);
+                FixInfo *fi = explain_fix_add(x, EFFORT_POD, "lower the pod's %s request from %s to at most %s: the pod then fits "
                                       "node %s", rr->resource, a, b, r->node->name);
                 if (fi) { fi->fits_on = xstrdup(r->node->name); rlist_set(&fi->requests, rr->resource, rr->free); }
             }
             node_result_clear(&after);
-            edit_end(&d);
+            explain_edit_end(&d);
         }
     }
     note_shared_nodes(x, &mig_single, "MIG single strategy");

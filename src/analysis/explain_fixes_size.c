@@ -20,28 +20,28 @@ static bool alt_size_ok(const NodeFacts *f, const char *req, int64_t units, cons
     bool req_mig = resource_is_mig(req);
     if (resource_is_mig(alt)) {
         if (units > 1) return false;           /* CUDA sees one MIG device per process */
-        if (!mig_profile_size(alt, &ac, &am)) return false;
-        if (req_mig) return mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
+        if (!explain_mig_profile_size(alt, &ac, &am)) return false;
+        if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
         if (resource_is_shared(req)) return false;
         return f->mig && ac >= f->mig->compute_slices;   /* a whole GPU: only a full-GPU profile */
     }
     bool single = f->node->gpu.mig_strategy == MIG_SINGLE && f->node->gpu.mig_single_profile;
     if (resource_is_shared(alt)) return !req_mig && units == 1;   /* a replica: one GPU shared in time */
     if (single) {                              /* nvidia.com/gpu is a MIG slice here */
-        if (units > 1 || !mig_profile_size(f->node->gpu.mig_single_profile, &ac, &am)) return false;
-        if (req_mig) return mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
+        if (units > 1 || !explain_mig_profile_size(f->node->gpu.mig_single_profile, &ac, &am)) return false;
+        if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
         return !resource_is_shared(req) ? f->mig && ac >= f->mig->compute_slices : true;
     }
     /* a whole GPU for a MIG request: only when its memory is known to be at least the profile's */
-    if (req_mig) return mig_profile_size(req, &rc, &rm) && f->gpu_mem_mib >= (int64_t)rm * 1000;
+    if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && f->gpu_mem_mib >= (int64_t)rm * 1000;
     return true;                               /* a whole GPU for a whole or shared GPU */
 }
 
 static int alt_rank(const char *alt, const Node *n)
 {
     int c = 0, m = 0;
-    if (resource_is_mig(alt)) { mig_profile_size(alt, &c, &m); return c * 1000 + m; }
-    if (n->gpu.mig_strategy == MIG_SINGLE && mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return c * 1000 + m;
+    if (resource_is_mig(alt)) { explain_mig_profile_size(alt, &c, &m); return c * 1000 + m; }
+    if (n->gpu.mig_strategy == MIG_SINGLE && explain_mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return c * 1000 + m;
     return 1000000;
 }
 
@@ -76,7 +76,7 @@ static void fixes_whole_gpu_on_mig(Ctx *x)
     for (size_t i = 0; i < x->e->nnodes && shown < MAX_FIXES_PER_KIND; i++) {
         const NodeFacts *f = &x->ix->nodes[i];
         if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_RESOURCE_NAME) continue;
-        const NodeReason *rna = find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, x->gpu);
+        const NodeReason *rna = explain_find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, x->gpu);
         bool mig_only = rna && rna->advertised.n;
         for (size_t k = 0; rna && k < rna->advertised.n; k++) mig_only &= resource_is_mig(rna->advertised.v[k]);
         if (!mig_only) continue;
@@ -85,10 +85,10 @@ static void fixes_whole_gpu_on_mig(Ctx *x)
         strvec_pushf(&x->e->notes, "node %s offers only MIG slices (%s), each smaller than the whole GPU the pod asks "
                      "for: if the workload fits in one, request that profile instead", f->node->name, strbuf_str(&sb));
         strbuf_clear(&sb);
-        if (f->physical <= 0 || f->physical < milli_units(x->gpu_req) || !str_eq(x->gpu, "nvidia.com/gpu") ||
-            !fits_on_ignoring(x, f->node, ignore_other_name))
+        if (f->physical <= 0 || f->physical < explain_milli_units(x->gpu_req) || !str_eq(x->gpu, "nvidia.com/gpu") ||
+            !explain_fits_on_ignoring(x, f->node, ignore_other_name))
             continue;
-        FixInfo *fi = fix_add(x, EFFORT_CLUSTER, "turn MIG off on node %s (mig-parted all-disabled; the MIG manager "
+        FixInfo *fi = explain_fix_add(x, EFFORT_CLUSTER, "turn MIG off on node %s (mig-parted all-disabled; the MIG manager "
                               "drains its GPU pods first): it then offers %d whole nvidia.com/gpu and the pod fits there:\n"
                               "  kubectl label node %s nvidia.com/mig.config=all-disabled --overwrite",
                               f->node->name, f->physical, f->node->name);
@@ -105,14 +105,14 @@ static void fixes_whole_gpu_on_mig(Ctx *x)
 
 /* Another GPU resource name, at least the request's size, on nodes that admit the pod; the
  * smallest first.  A MIG single-strategy node is reached by its exact product label. */
-void fixes_resource_name(Ctx *x, bool only_now)
+void explain_fixes_resource_name(Ctx *x, bool only_now)
 {
     Alt *alts = NULL;
     size_t n = 0, cap = 0;
-    int64_t units = milli_units(x->gpu_req);
+    int64_t units = explain_milli_units(x->gpu_req);
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!x->flags[i].admits || !x->flags[i].could_hold) continue;
-        const NodeReason *rna = find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, x->gpu);
+        const NodeReason *rna = explain_find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, x->gpu);
         for (size_t j = 0; rna && j < rna->advertised.n; j++) {
             const char *alt = rna->advertised.v[j];
             if (!alt_size_ok(&x->ix->nodes[i], x->gpu, units, alt)) continue;
@@ -133,18 +133,18 @@ void fixes_resource_name(Ctx *x, bool only_now)
         strvec_push(&done, id);
         free(id);
         PodEdit d;
-        edit_begin(&d, x->p);
+        explain_edit_begin(&d, x->p);
         rlist_set(&d.req, x->gpu, 0);
         rlist_set(&d.req, alts[k].alt, x->gpu_req);
         if (pin) kv_set(&d.sel, "nvidia.com/gpu.product", node->gpu.product);
-        edit_sync(&d);
+        explain_edit_sync(&d);
         Strvec names = STRVEC_INIT;
         char *where = NULL;
-        const Node *at = landing(x, &d.q, node, &names, &where);
+        const Node *at = explain_landing(x, &d.q, node, &names, &where);
         if (at && (!only_now || !names.n)) {
             Strbuf hint = STRBUF_INIT;
             hint_for(node, alts[k].alt, &hint);
-            FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
+            FixInfo *fi = explain_fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
                                   "request %s instead of %s (%s on node %s; %s):\n  resources:\n    limits:\n      %s: %lld%s%s%s",
                                   alts[k].alt, x->gpu, strbuf_str(&hint), node->name, where, alts[k].alt, (long long)units,
                                   pin ? "\n  nodeSelector:\n    nvidia.com/gpu.product: \"" : "",
@@ -154,14 +154,14 @@ void fixes_resource_name(Ctx *x, bool only_now)
                 rlist_set(&fi->requests, x->gpu, 0);
                 rlist_set(&fi->requests, alts[k].alt, x->gpu_req);
                 if (pin) kv_set(&fi->selector, "nvidia.com/gpu.product", node->gpu.product);
-                info_end_pods(fi, &names);
+                explain_info_end_pods(fi, &names);
                 shown++;
             }
             strbuf_clear(&hint);
         }
         free(where);
         strvec_clear(&names);
-        edit_end(&d);
+        explain_edit_end(&d);
     }
     strvec_clear(&done);
     free(alts);
@@ -173,7 +173,7 @@ void fixes_resource_name(Ctx *x, bool only_now)
         const NodeFacts *f = &x->ix->nodes[i];
         if (!x->flags[i].admits || !x->flags[i].could_hold || !f->mig || x->flags[i].cls != CL_RESOURCE_NAME) continue;
         char *prof = resource_mig_profile(x->gpu);
-        fix_add(x, EFFORT_CLUSTER, "reconfigure node %s (%s, MIG-capable) to offer %s: kubectl gpu plan -l "
+        explain_fix_add(x, EFFORT_CLUSTER, "reconfigure node %s (%s, MIG-capable) to offer %s: kubectl gpu plan -l "
                 "kubernetes.io/hostname=%s --strategy mig -o script", f->node->name, f->mig->display,
                 prof ? prof : x->gpu, f->node->name);
         free(prof);
@@ -182,9 +182,9 @@ void fixes_resource_name(Ctx *x, bool only_now)
 }
 
 /* the largest request (below the pod's) that fits some node now: split the work */
-void fix_split(Ctx *x, const char *lead)
+void explain_fix_split(Ctx *x, const char *lead)
 {
-    int64_t want = milli_units(x->gpu_req), most = 0;
+    int64_t want = explain_milli_units(x->gpu_req), most = 0;
     bool unknown = false;
     for (size_t i = 0; i < x->ix->n; i++) {        /* a pod's GPUs are physical GPUs, never replicas */
         if (x->ix->nodes[i].physical < 0) unknown = true;
@@ -194,18 +194,18 @@ void fix_split(Ctx *x, const char *lead)
     if (!unknown && !resource_is_mig(x->gpu) && most < start) start = most;
     for (int64_t k = start; k >= 1; k--) {
         PodEdit d;
-        edit_begin(&d, x->p);
+        explain_edit_begin(&d, x->p);
         rlist_set(&d.req, x->gpu, k * 1000);
-        edit_sync(&d);
-        const Node *n = recheck_fits(x, &d.q, NULL);
-        edit_end(&d);
+        explain_edit_sync(&d);
+        const Node *n = explain_recheck_fits(x, &d.q, NULL);
+        explain_edit_end(&d);
         if (!n) continue;
-        FixInfo *fi = fix_add(x, EFFORT_POD, "%ssplit the work into pods of at most %lld %s each: such a pod fits node %s now",
+        FixInfo *fi = explain_fix_add(x, EFFORT_POD, "%ssplit the work into pods of at most %lld %s each: such a pod fits node %s now",
                               lead, (long long)k, x->gpu, n->name);
         if (fi) {
             fi->fits_on = xstrdup(n->name);
             rlist_set(&fi->requests, x->gpu, k * 1000);
-            x->fixes[x->nfixes - 1].split = true;   /* fix_add appended it */
+            x->fixes[x->nfixes - 1].split = true;   /* explain_fix_add appended it */
         }
         return;
     }

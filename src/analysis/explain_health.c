@@ -23,7 +23,7 @@ static int64_t withheld(const Node *n, const char *res)
 static char *health_text(const Node *n, const NodeResult *r, const NodeReason *why, const NodeHealth *h)
 {
     int bad = node_health_count(h);
-    int64_t free_units = milli_units(why->free), need = milli_units(why->requested);
+    int64_t free_units = explain_milli_units(why->free), need = explain_milli_units(why->requested);
     Strbuf sb = STRBUF_INIT;
     if (free_units == 0 && bad == 1)
         strbuf_addf(&sb, "the only GPU not held on node %s is unhealthy", n->name);
@@ -51,7 +51,7 @@ void explain_health_note(Ctx *x)
     for (size_t i = 0; i < e->nnodes; i++) {
         const NodeResult *r = &e->nodes[i];
         if (!x->flags[i].admits || !r->node) continue;
-        const NodeReason *why = find_code(r, NR_INSUFFICIENT, x->gpu);
+        const NodeReason *why = explain_find_code(r, NR_INSUFFICIENT, x->gpu);
         if (!why || r->nreasons != 1) continue;          /* only the GPU stands in the way */
         const Node *n = r->node;
         int64_t back = withheld(n, why->resource);

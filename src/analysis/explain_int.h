@@ -8,6 +8,19 @@
  *     -> fixes, each re-evaluated with the change applied                     explain_fixes.c
  *     -> reconciliation with the scheduler's message                          explain_reconcile.c
  * Nothing here owns Cluster objects; an Explanation borrows them (explain.h).
+ *
+ * Floors, top to bottom (a file calls only files on lower floors, so no file calls one that
+ * calls it back: scripts/check-objects.py --loops):
+ *   explain_target.c                                                   a command's target
+ *   explain.c, explain_select.c                                        the entry points
+ *   explain_fixes.c                                                    which fix searches run
+ *   explain_fixes_busy.c, explain_fixes_size.c, explain_platform.c,   the fix searches, and the
+ *     explain_verdict.c, explain_health.c, explain_dra.c (->          verdict stages
+ *     explain_dra_notes.c), explain_dra_dp.c
+ *   explain_edit.c                                                     the re-check's tools
+ *   explain_node.c                                                     one node against one pod
+ *   explain_intent.c -> explain_reconcile.c                            shared evaluations, tallies
+ *   explain_codes.c, explain_hami.c, explain_filters.c                 result and name helpers
  */
 #ifndef KGPU_EXPLAIN_INT_H
 #define KGPU_EXPLAIN_INT_H
@@ -47,15 +60,15 @@ struct ExplainIndex {
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
- * order (cands_next), skipping nodes whose allocatable of q's GPU resource is below the
+ * order (explain_cands_next), skipping nodes whose allocatable of q's GPU resource is below the
  * request.  Without an index (plain) every node is visited. */
 typedef struct { const ExplainIndex *ix; const ResNodes *rn; int64_t need; size_t at; } NodeCands;
-void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q);
-const Node *cands_next(NodeCands *it);
+void explain_cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q);
+const Node *explain_cands_next(NodeCands *it);
 
 /* What a fix changes on the cluster side, for the re-check: pods treated as ended (their
  * requests freed on their node, not counted as pods).  Pod-side changes are a modified copy
- * of the Pod (explain_fixes.c). */
+ * of the Pod (explain_edit.c). */
 typedef struct { const Pod **ended; size_t nended; } Relief;
 
 /* Per node, per pod: what the reasons mean for the verdict. */
@@ -74,7 +87,7 @@ typedef struct {
 typedef struct {
     FixInfo info; char *text;
     bool split;                /* "split the work into smaller pods": for a training workload
-                                  listed after moving and waiting (fixes_flush) */
+                                  listed after moving and waiting (explain_fixes_flush) */
 } FixItem;
 
 typedef struct {
@@ -89,79 +102,85 @@ typedef struct {
 } Ctx;
 
 /* explain_filters.c */
-bool is_bytes_resource(const char *res);
-void fmt_amount(const char *res, int64_t milli, char *buf, size_t n);
-int64_t milli_units(int64_t milli);
-void add_names(Strbuf *sb, const Strvec *names);
+bool explain_is_bytes_resource(const char *res);
+void explain_fmt_amount(const char *res, int64_t milli, char *buf, size_t n);
+int64_t explain_milli_units(int64_t milli);
+void explain_add_names(Strbuf *sb, const Strvec *names);
 
 /* explain_node.c */
-int64_t node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource,
+int64_t explain_node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource,
                          const Relief *rl);
 void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl,
                          NodeResult *out);
-NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
-bool node_could_hold(const NodeFacts *f, const Pod *p);
-bool node_mig_invalid(const Node *n);
+NodeFlags explain_node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
+bool explain_node_could_hold(const NodeFacts *f, const Pod *p);
+bool explain_node_mig_invalid(const Node *n);
 /* would the node's device plugin, as configured for the node (GFD labels, its device-plugin
  * config, its MIG strategy and capability), advertise res once it runs? */
-bool node_plugin_would_offer(const Cluster *c, const Node *n, const char *res);
-bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
+bool explain_node_plugin_would_offer(const Cluster *c, const Node *n, const char *res);
+bool explain_node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n);
 /* the MIG profile of a resource or product suffix, as compute slices and memory GB; false
  * when the name is not "<N>g.<M>gb[...]" */
-bool mig_profile_size(const char *profile, int *compute, int *mem_gb);
-const NodeFacts *node_facts(const ExplainIndex *ix, const Node *n);
-bool has_code(const NodeResult *r, NodeReasonCode code);
-const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res);
+bool explain_mig_profile_size(const char *profile, int *compute, int *mem_gb);
+const NodeFacts *explain_node_facts(const ExplainIndex *ix, const Node *n);
+
+/* explain_codes.c: what a node's reasons hold; releasing a fix's change (node_result_clear: explain.h) */
+bool explain_has_code(const NodeResult *r, NodeReasonCode code);
+const NodeReason *explain_find_code(const NodeResult *r, NodeReasonCode code, const char *res);
+void explain_fix_info_release(FixInfo *f);
+bool explain_owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
 
 /* explain_verdict.c */
-void decide_verdict(Ctx *x);
+void explain_decide_verdict(Ctx *x);
 /* explain_health.c: a node short of the request only by unhealthy GPUs named in the reason */
 void explain_health_note(Ctx *x);
 /* explain_platform.c: fixes in a managed platform's terms (GKE MIG partitions), re-checked */
 void explain_platform_fixes(Ctx *x);
-/* a resource HAMi's scheduler extender takes from kube-scheduler (ignoredByScheduler: its memory,
- * cores, memory-percentage and priority names) in a cluster with HAMi nodes: not a node filter */
-bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
-bool explain_hami_resource(const char *res);   /* one of those names */
 /* a HAMi pod: the verdict from HAMi's own fit per GPU (memory, cores, vGPU slots) */
 void explain_hami_verdict(Ctx *x);
+/* explain_hami.c: a resource HAMi's scheduler extender takes from kube-scheduler
+ * (ignoredByScheduler: its memory, cores, memory-percentage and priority names) in a cluster
+ * with HAMi nodes: not a node filter */
+bool explain_hami_ignored(const ExplainIndex *ix, const char *res);
+bool explain_hami_resource(const char *res);   /* one of those names */
+bool explain_hami_present(const ExplainIndex *ix);   /* some node registers HAMi GPUs */
 
 /* explain_fixes.c */
-/* a fix text at an effort; returns its FixInfo to fill (valid until the next fix_add), or NULL
- * when the same text is there already */
-FixInfo *fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void fix_info_release(FixInfo *f);
-void fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
-bool owner_is_training(const char *kind);   /* Job, JobSet, PyTorchJob ...: split comes late */
-void fixes_for_verdict(Ctx *x);
-/* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
-const Node *recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
+void explain_fixes_flush(Ctx *x);      /* sorted by effort into e->fixes */
+void explain_fixes_for_verdict(Ctx *x);
 
-/* the re-check's tools (explain_fixes.c): a modified copy of the pod, borrowing every string of
- * the original (edit_sync after changing req/sel/tol) */
+/* explain_edit.c */
+/* a fix text at an effort; returns its FixInfo to fill (valid until the next explain_fix_add), or NULL
+ * when the same text is there already */
+FixInfo *explain_fix_add(Ctx *x, FixEffort effort, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* would p fit on some node now (first such node, or NULL)?  q is a modified copy of x->p */
+const Node *explain_recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
+
+/* the re-check's tools (explain_edit.c): a modified copy of the pod, borrowing every string of
+ * the original (explain_edit_sync after changing req/sel/tol) */
 typedef struct { Pod q; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
-void edit_begin(PodEdit *d, const Pod *p);
-void edit_sync(PodEdit *d);
-void edit_end(PodEdit *d);
+void explain_edit_begin(PodEdit *d, const Pod *p);
+void explain_edit_sync(PodEdit *d);
+void explain_edit_end(PodEdit *d);
 /* where the edited pod q fits: prefer first, then any node now, then a node once the fewest
  * pods end (*names); *where is the phrase to print (caller frees); NULL when nowhere */
-const Node *landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
-bool fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
-void info_end_pods(FixInfo *fi, const Strvec *names);
+const Node *explain_landing(const Ctx *x, const Pod *q, const Node *prefer, Strvec *names, char **where);
+bool explain_fits_on_ignoring(const Ctx *x, const Node *n, bool (*ignore)(const NodeReason *));
+void explain_info_end_pods(FixInfo *fi, const Strvec *names);
 /* the fewest pods on n whose end makes q fit there (only GPU/cpu/memory shortfalls); fills *rl
  * (caller frees rl->ended) and names */
-bool fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names);
+bool explain_fits_after_ending(const Ctx *x, const Pod *q, const Node *n, Relief *rl, Strvec *names);
 /* explain_fixes_busy.c */
-void fixes_busy(Ctx *x);
+void explain_fixes_busy(Ctx *x);
 /* explain_fixes_size.c */
-void fixes_resource_name(Ctx *x, bool only_now);
-void fix_split(Ctx *x, const char *lead);
+void explain_fixes_resource_name(Ctx *x, bool only_now);
+void explain_fix_split(Ctx *x, const char *lead);
 
 /* explain_intent.c: one evaluation shared by the pods of one intent (reference-counted) */
 struct ExplainShared {
     size_t refs;
     NodeResult *nodes; unsigned char *rank; NodeFlags *flags; size_t n;   /* parallel to c->nodes */
-    Verdict verdict; char *summary; Strvec notes;                         /* what decide_verdict set */
+    Verdict verdict; char *summary; Strvec notes;                         /* what explain_decide_verdict set */
     bool has_fixes; Strvec fixes; FixInfo *fix_info;   /* the fixes, when they name no pod, */
     Strvec fix_notes;                                   /* and the notes the fix search added */
     bool ungated_done; const Node *ungated_fit;         /* where the pod fits once ungated (the
@@ -169,16 +188,16 @@ struct ExplainShared {
     struct NodeTally *tally[2];   /* explain_reconcile.c: the nodes counted as the scheduler
                                      would, [1] every reason per node (old wording) */
 };
-void node_tally_free(struct NodeTally *t);
-char *intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
-ExplainShared *shared_new(size_t n);
-void shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */
-void shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
-void intents_init(ExplainIndex *ix);
-void intents_free(ExplainIndex *ix);
-ExplainShared *intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */
-void intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s);   /* takes a reference */
+void explain_node_tally_free(struct NodeTally *t);
+char *explain_intent_key(const Pod *p);   /* NULL: p's evaluation depends on p itself */
+ExplainShared *explain_shared_new(size_t n);
+void explain_shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */
+void explain_shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
+void explain_intents_init(ExplainIndex *ix);
+void explain_intents_free(ExplainIndex *ix);
+ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */
+void explain_intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s);   /* takes a reference */
 
 /* explain_reconcile.c */
-void reconcile_scheduler(const Cluster *c, Explanation *e);
+void explain_reconcile_scheduler(const Cluster *c, Explanation *e);
 #endif

@@ -39,7 +39,7 @@ static void add_selector(Strbuf *sb, const LabelSelector *s)
     strbuf_addch(sb, '\x1e');
 }
 
-char *intent_key(const Pod *p)
+char *explain_intent_key(const Pod *p)
 {
     if (p->nominated_node || p->node_name) return NULL;
     Strbuf sb = STRBUF_INIT;
@@ -65,11 +65,11 @@ char *intent_key(const Pod *p)
     for (size_t i = 0; i < p->scheduling_gates.n; i++) add_field(&sb, p->scheduling_gates.v[i]);
     strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
     add_field(&sb, p->preemption_policy);
-    strbuf_addf(&sb, "o%d\x1f", owner_is_training(p->owner_kind));   /* the fixes' order (fixes_flush) */
+    strbuf_addf(&sb, "o%d\x1f", explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */
     return strbuf_detach(&sb);
 }
 
-ExplainShared *shared_new(size_t n)
+ExplainShared *explain_shared_new(size_t n)
 {
     ExplainShared *s = xcalloc(1, sizeof *s);
     s->refs = 1;
@@ -95,12 +95,12 @@ void explain_shared_unref(ExplainShared *s)
     free(s->flags);
     free(s->summary);
     strvec_clear(&s->notes);
-    for (size_t i = 0; s->fix_info && i < s->fixes.n; i++) fix_info_release(&s->fix_info[i]);
+    for (size_t i = 0; s->fix_info && i < s->fixes.n; i++) explain_fix_info_release(&s->fix_info[i]);
     free(s->fix_info);
     strvec_clear(&s->fixes);
     strvec_clear(&s->fix_notes);
-    node_tally_free(s->tally[0]);
-    node_tally_free(s->tally[1]);
+    explain_node_tally_free(s->tally[0]);
+    explain_node_tally_free(s->tally[1]);
     free(s);
 }
 
@@ -141,7 +141,7 @@ static void fixes_copy(Strvec *fixes, FixInfo **info, const Strvec *from, const 
 
 /* The fixes of an intent are the same for each of its pods, except a gated pod's: the command
  * that releases it names the pod (explain_fixes.c, fixes_gated); those are never kept. */
-void shared_keep_fixes(ExplainShared *s, const Explanation *e)
+void explain_shared_keep_fixes(ExplainShared *s, const Explanation *e)
 {
     if (s->has_fixes || e->verdict == V_GATED) return;
     fixes_copy(&s->fixes, &s->fix_info, &e->fixes, e->fix_info);
@@ -149,7 +149,7 @@ void shared_keep_fixes(ExplainShared *s, const Explanation *e)
     s->has_fixes = true;
 }
 
-void shared_give_fixes(const ExplainShared *s, Explanation *e)
+void explain_shared_give_fixes(const ExplainShared *s, Explanation *e)
 {
     fixes_copy(&e->fixes, &e->fix_info, &s->fixes, s->fix_info);
     strvec_copy(&e->notes, &s->fix_notes);
@@ -159,7 +159,7 @@ static void unref_void(void *p) { explain_shared_unref(p); }
 
 struct IntentCache { StrMap *map; };
 
-void intents_init(ExplainIndex *ix)
+void explain_intents_init(ExplainIndex *ix)
 {
     const char *plain = getenv("KGPU_EXPLAIN_PLAIN");
     if (plain && *plain && strcmp(plain, "0") != 0) { ix->intents = NULL; return; }
@@ -167,7 +167,7 @@ void intents_init(ExplainIndex *ix)
     ix->intents->map = strmap_new();
 }
 
-void intents_free(ExplainIndex *ix)
+void explain_intents_free(ExplainIndex *ix)
 {
     if (!ix->intents) return;
     strmap_free(ix->intents->map, unref_void);
@@ -175,12 +175,12 @@ void intents_free(ExplainIndex *ix)
     ix->intents = NULL;
 }
 
-ExplainShared *intent_lookup(const ExplainIndex *ix, const char *key)
+ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key)
 {
     return ix->intents && key ? strmap_get(ix->intents->map, key) : NULL;
 }
 
-void intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s)
+void explain_intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s)
 {
     if (!ix->intents || !key) return;
     if (strmap_size(ix->intents->map) >= MAX_SHARED) {

@@ -12,7 +12,7 @@
 
 /* ---------------------------------------------------------------- the index */
 
-bool node_mig_invalid(const Node *n)
+bool explain_node_mig_invalid(const Node *n)
 {
     return n->gpu.product && strstr(n->gpu.product, "-MIG-INVALID") != NULL;
 }
@@ -25,9 +25,9 @@ bool node_mig_invalid(const Node *n)
  * (renameByDefault): read from GFD's sharing labels (a -SHARED product suffix means not
  * renamed), else from the device-plugin config the node runs (cluster_sharing_config).  A
  * name the signals cannot settle counts as offered. */
-bool node_plugin_would_offer(const Cluster *c, const Node *n, const char *res)
+bool explain_node_plugin_would_offer(const Cluster *c, const Node *n, const char *res)
 {
-    if (node_mig_invalid(n)) return false;
+    if (explain_node_mig_invalid(n)) return false;
     if (resource_is_mig(res)) {
         if (node_mig_capability(n).capable == MIG_CAP_NO) return false;
         if (n->gpu.mig_strategy != MIG_MIXED || !n->gpu.nmig) return n->gpu.mig_strategy == MIG_MIXED;
@@ -84,7 +84,7 @@ static void index_by_resource(ExplainIndex *ix)
 
 static const ResNodes empty_res;
 
-void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q)
+void explain_cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q)
 {
     memset(it, 0, sizeof *it);
     it->ix = ix;
@@ -99,7 +99,7 @@ void cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q)
     }
 }
 
-const Node *cands_next(NodeCands *it)
+const Node *explain_cands_next(NodeCands *it)
 {
     const Cluster *c = it->ix->c;
     if (!it->rn) return it->at < c->nnodes ? &c->nodes[it->at++] : NULL;
@@ -138,7 +138,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
         ARRAY_GROW(v->v, v->n, v->cap);
         v->v[v->n++] = i;
     }
-    intents_init(ix);
+    explain_intents_init(ix);
     if (ix->intents) index_by_resource(ix);
     return ix;
 }
@@ -146,7 +146,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
 void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
-    intents_free(ix);
+    explain_intents_free(ix);
     for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
     free(ix->by_res);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }
@@ -154,7 +154,7 @@ void explain_index_free(ExplainIndex *ix)
     free(ix);
 }
 
-const NodeFacts *node_facts(const ExplainIndex *ix, const Node *n)
+const NodeFacts *explain_node_facts(const ExplainIndex *ix, const Node *n)
 {
     return &ix->nodes[cluster_node_index(ix->c, n)];
 }
@@ -174,13 +174,13 @@ static bool relief_ended(const Relief *rl, const Pod *q)
     return false;
 }
 
-int64_t node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource, const Relief *rl)
+int64_t explain_node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, const char *resource, const Relief *rl)
 {
     const Cluster *c = ix->c;
     int64_t free_ = rlist_get(&n->allocatable, resource);
     const NodeUsage *u = cluster_node_usage(c, n);
     if (u) free_ -= rlist_get(&u->requested, resource);
-    const NodeFacts *f = node_facts(ix, n);
+    const NodeFacts *f = explain_node_facts(ix, n);
     for (size_t k = 0; k < f->nominated.n; k++) {
         const Pod *q = &c->pods[f->nominated.v[k]];
         if (pod_is_nominated_competitor(q, p, n) && !relief_ended(rl, q)) free_ -= rlist_get(&q->requests, resource);
@@ -192,10 +192,10 @@ int64_t node_free_relief(const ExplainIndex *ix, const Node *n, const Pod *p, co
     return free_;
 }
 
-int64_t node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource)
+int64_t explain_node_free_for(const Cluster *c, const Node *n, const Pod *p, const char *resource)
 {
     ExplainIndex *ix = explain_index_new(c);
-    int64_t v = node_free_relief(ix, n, p, resource, NULL);
+    int64_t v = explain_node_free_relief(ix, n, p, resource, NULL);
     explain_index_free(ix);
     return v;
 }
@@ -222,7 +222,7 @@ static int cmp_hold(const void *a, const void *b)
 static void add_holders(const ExplainIndex *ix, const Node *n, const Pod *p, const char *res, const Relief *rl,
                         NodeReason *x)
 {
-    const NodeFacts *f = node_facts(ix, n);
+    const NodeFacts *f = explain_node_facts(ix, n);
     /* pods nominated to the node with at least p's priority hold their request too (the
      * scheduler reserves it for them): named with the bound ones */
     for (size_t k = 0; k < f->nominated.n; k++) {
@@ -304,11 +304,11 @@ static char *taint_near_miss(const Pod *p, const Taint *t)
 void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl, NodeResult *out)
 {
     const Cluster *c = ix->c;
-    const NodeFacts *f = node_facts(ix, n);
+    const NodeFacts *f = explain_node_facts(ix, n);
     out->node = n;
     if (n->unschedulable) {
         Taint t = { (char *)UNSCHEDULABLE_TAINT, NULL, (char *)"NoSchedule" };
-        if (!pod_tolerates_taint(p, &t)) add_reason(out, NR_UNSCHEDULABLE);
+        if (!explain_pod_tolerates_taint(p, &t)) add_reason(out, NR_UNSCHEDULABLE);
     }
     if (!n->ready) {
         NodeReason *x = add_reason(out, NR_NOT_READY);
@@ -318,7 +318,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
         const Taint *t = &n->taints[i];
         if (!str_eq(t->effect, "NoSchedule") && !str_eq(t->effect, "NoExecute")) continue;
         if (n->unschedulable && str_eq(t->key, UNSCHEDULABLE_TAINT)) continue;   /* reported as Unschedulable */
-        if (pod_tolerates_taint(p, t)) continue;
+        if (explain_pod_tolerates_taint(p, t)) continue;
         NodeReason *x = add_reason(out, NR_UNTOLERATED_TAINT);
         x->key = xstrdup(t->key);
         x->value = xstrdup(t->value ? t->value : "");
@@ -328,9 +328,9 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     /* labels are kept for GPU nodes only (cluster.h): other nodes cannot be judged on them */
     if (node_is_gpu_node(n) || n->labels.n) {
         char *why = NULL;
-        if (!node_selector_matches(p, n, &why)) add_reason(out, NR_NODE_SELECTOR_MISMATCH)->detail = why;
+        if (!explain_node_selector_matches(p, n, &why)) add_reason(out, NR_NODE_SELECTOR_MISMATCH)->detail = why;
         why = NULL;
-        if (!node_affinity_matches(p, n, &why)) add_reason(out, NR_NODE_AFFINITY_MISMATCH)->detail = why;
+        if (!explain_node_affinity_matches(p, n, &why)) add_reason(out, NR_NODE_AFFINITY_MISMATCH)->detail = why;
     }
     const NodeUsage *u = cluster_node_usage(c, n);
     int64_t max_pods = rlist_get(&n->allocatable, "pods");
@@ -351,7 +351,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_platform.c */
+        if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_hami.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
         if (resource_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
@@ -375,7 +375,7 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
             x->requested = re->milli;
             continue;
         }
-        int64_t free_ = node_free_relief(ix, n, p, re->name, rl);
+        int64_t free_ = explain_node_free_relief(ix, n, p, re->name, rl);
         if (re->milli > alloc) {
             NodeReason *x = add_reason(out, NR_EXCEEDS_NODE_CAPACITY);
             x->resource = xstrdup(re->name);
@@ -396,36 +396,9 @@ void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out
     explain_index_free(ix);
 }
 
-static void node_reason_free(NodeReason *x)
-{
-    free(x->resource); free(x->holders); free(x->key); free(x->value); free(x->effect);
-    free(x->detail); strvec_clear(&x->advertised);
-}
-
-void node_result_clear(NodeResult *r)
-{
-    for (size_t i = 0; i < r->nreasons; i++) node_reason_free(&r->reasons[i]);
-    free(r->reasons);
-    r->reasons = NULL;
-    r->nreasons = 0;
-}
-
 /* ---------------------------------------------------------------- what the reasons mean */
 
-bool has_code(const NodeResult *r, NodeReasonCode code)
-{
-    for (size_t i = 0; i < r->nreasons; i++) if (r->reasons[i].code == code) return true;
-    return false;
-}
-
-const NodeReason *find_code(const NodeResult *r, NodeReasonCode code, const char *res)
-{
-    for (size_t i = 0; i < r->nreasons; i++)
-        if (r->reasons[i].code == code && (!res || str_eq(res, r->reasons[i].resource))) return &r->reasons[i];
-    return NULL;
-}
-
-bool mig_profile_size(const char *profile, int *compute, int *mem_gb)
+bool explain_mig_profile_size(const char *profile, int *compute, int *mem_gb)
 {
     if (!profile) return false;
     if (str_starts_with(profile, "nvidia.com/")) profile += strlen("nvidia.com/");
@@ -444,14 +417,14 @@ bool mig_profile_size(const char *profile, int *compute, int *mem_gb)
 static int mig_per_gpu(const NodeFacts *f, const char *profile)
 {
     int c, m;
-    if (!mig_profile_size(profile, &c, &m)) return -1;
+    if (!explain_mig_profile_size(profile, &c, &m)) return -1;
     if (f->migcap.capable == MIG_CAP_NO) return 0;
     if (!f->mig) return -1;
     const MigProfile *best = NULL;
     for (size_t i = 0; i < f->mig->nprofiles; i++) {
         const MigProfile *q = &f->mig->profiles[i];
         int qc, qm;
-        if (q->variant || !mig_profile_size(q->name, &qc, &qm) || qc < c || qm < m) continue;
+        if (q->variant || !explain_mig_profile_size(q->name, &qc, &qm) || qc < c || qm < m) continue;
         if (!best || q->compute < best->compute || (q->compute == best->compute && q->memory_mib < best->memory_mib))
             best = q;
     }
@@ -476,14 +449,14 @@ static int gpu_units_per_physical(const NodeFacts *f)
  * single-strategy node the MIG devices its GPUs hold (each nvidia.com/gpu is one); MIG
  * resources count the devices of at least that size its GPUs can hold (none on GPUs without
  * MIG); other resources compare with allocatable. */
-bool node_could_hold(const NodeFacts *f, const Pod *p)
+bool explain_node_could_hold(const NodeFacts *f, const Pod *p)
 {
     const Node *n = f->node;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
-        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_platform.c */
-        int64_t want = milli_units(re->milli);
+        if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_hami.c */
+        int64_t want = explain_milli_units(re->milli);
         if (!resource_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;
             continue;
@@ -505,7 +478,7 @@ static bool state_taint(const char *key)
     return str_starts_with(key, "node.kubernetes.io/");   /* not-ready, unreachable, pressure: node state */
 }
 
-NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
+NodeFlags explain_node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
 {
     NodeFlags f = { true, true, true, true, CL_FITS };
     bool not_ready = false, cordoned = false, no_plugin = false, other_name = false, too_small = false;
@@ -526,7 +499,7 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
              * NoDevicePlugin only where the plugin, as configured for the node, would advertise
              * the name asked for; where it would advertise only other names, the request is
              * offered under another name there (ResourceName) */
-            if (node_plugin_would_offer(ix->c, r->node, x->resource)) no_plugin = true;
+            if (explain_node_plugin_would_offer(ix->c, r->node, x->resource)) no_plugin = true;
             else other_name = true;
             break;
         case NR_RESOURCE_NOT_ADVERTISED: other_name = true; break;
@@ -535,12 +508,12 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
         }
     }
     f.admits = f.sel_ok && f.taint_ok;
-    f.could_hold = node_could_hold(node_facts(ix, r->node), p);
+    f.could_hold = explain_node_could_hold(explain_node_facts(ix, r->node), p);
     /* GFD writes -MIG-INVALID when the single strategy meets a mixed layout: GFD and the device
      * plugin run, and the plugin advertises nothing until mig-parted applies a valid layout.
      * That is a GPU reconfiguration (as for a resource name the node does not offer), not a
      * missing device plugin. */
-    if (no_plugin && node_mig_invalid(r->node)) { no_plugin = false; other_name = true; }
+    if (no_plugin && explain_node_mig_invalid(r->node)) { no_plugin = false; other_name = true; }
     f.cls = not_ready ? CL_NOT_READY : cordoned ? CL_CORDONED : no_plugin ? CL_NO_PLUGIN :
             other_name ? CL_RESOURCE_NAME : too_small ? CL_TOO_SMALL : rest ? CL_BUSY : CL_FITS;
     return f;
@@ -552,9 +525,9 @@ NodeFlags node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r)
  * process, and a MIG single-strategy node's nvidia.com/gpu is a slice: at least the profile the
  * pod first asked for (intent), or the full GPU when it asked for whole GPUs.  q is the pod as a
  * fix changed it, intent the pod as it is. */
-bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n)
+bool explain_node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent, const Node *n)
 {
-    const NodeFacts *f = node_facts(ix, n);
+    const NodeFacts *f = explain_node_facts(ix, n);
     const char *asked = NULL;
     for (size_t i = 0; i < intent->requests.n; i++)
         if (intent->requests.items[i].milli > 0 && resource_is_gpu(intent->requests.items[i].name)) {
@@ -564,7 +537,7 @@ bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent
     for (size_t i = 0; i < q->requests.n; i++) {
         const ResourceEntry *re = &q->requests.items[i];
         if (re->milli <= 0 || !resource_is_gpu(re->name)) continue;
-        int64_t units = milli_units(re->milli);
+        int64_t units = explain_milli_units(re->milli);
         bool shared = resource_is_shared(re->name) ||
                       (str_eq(re->name, "nvidia.com/gpu") && (n->gpu.replicas > 1 || n->gpu.sharing != SHARING_NONE));
         if (shared && units > 1) return false;
@@ -572,15 +545,15 @@ bool node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod *intent
         if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
             /* the pod as it is, on a node its own selector or affinity chose: its nvidia.com/gpu
              * are this node's MIG devices by its own choice (the verdict counts them so:
-             * node_could_hold).  A pod that chose no nodes is not sent to slices by a fix. */
+             * explain_node_could_hold).  A pod that chose no nodes is not sent to slices by a fix. */
             if (asked && str_eq(asked, re->name) && rlist_get(&intent->requests, re->name) == re->milli &&
                 (intent->node_selector.n || intent->naffinity_terms) &&
-                node_selector_matches(intent, n, NULL) && node_affinity_matches(intent, n, NULL))
+                explain_node_selector_matches(intent, n, NULL) && explain_node_affinity_matches(intent, n, NULL))
                 continue;
             int c, m, ac, am;
-            if (units > 1 || !mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
+            if (units > 1 || !explain_mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
             if (asked && resource_is_mig(asked)) {
-                if (!mig_profile_size(asked, &ac, &am) || c < ac || m < am) return false;
+                if (!explain_mig_profile_size(asked, &ac, &am) || c < ac || m < am) return false;
             } else if (!f->mig || c < f->mig->compute_slices) {
                 return false;
             }

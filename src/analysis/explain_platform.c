@@ -8,7 +8,7 @@
  * nvidia.com/mig-<P> is never served there; the GKE way is nvidia.com/gpu with that nodeSelector.
  * GKE's ExtendedResourceToleration admission adds the toleration of the nvidia.com/gpu taint to a
  * pod that requests nvidia.com/gpu, so the re-check adds it too.  Like every fix, it is printed
- * only when the pod so changed fits (explain_fixes.c recheck_fits); where no GKE node pool has the
+ * only when the pod so changed fits (explain_edit.c explain_recheck_fits); where no GKE node pool has the
  * partition size, the node-pool setting is a note (nothing to re-check it against).
  */
 #include "explain_int.h"
@@ -58,20 +58,20 @@ static void fixes_gke_mig(Ctx *x)
         free(profile);
         return;
     }
-    int64_t units = milli_units(x->gpu_req);
+    int64_t units = explain_milli_units(x->gpu_req);
     PodEdit d;
-    edit_begin(&d, x->p);
+    explain_edit_begin(&d, x->p);
     rlist_set(&d.req, x->gpu, 0);
     rlist_set(&d.req, "nvidia.com/gpu", x->gpu_req);
     kv_set(&d.sel, GKE_PARTITION, profile);
     d.tol = xrealloc(d.tol, (d.ntol + 1) * sizeof *d.tol);       /* what GKE's admission adds */
     d.tol[d.ntol++] = (Toleration){ "nvidia.com/gpu", "Exists", NULL, "NoSchedule" };
-    edit_sync(&d);
+    explain_edit_sync(&d);
     Strvec names = STRVEC_INIT;
     char *where = NULL;
-    const Node *at = landing(x, &d.q, pool, &names, &where);
+    const Node *at = explain_landing(x, &d.q, pool, &names, &where);
     if (at) {
-        FixInfo *fi = fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
+        FixInfo *fi = explain_fix_add(x, names.n ? EFFORT_END_PODS : EFFORT_POD,
                               "on GKE, MIG partitions are advertised as nvidia.com/gpu: request nvidia.com/gpu instead of "
                               "%s and select the partition size (node %s; %s; GKE adds the toleration of the "
                               "nvidia.com/gpu taint to pods that request nvidia.com/gpu):\n  resources:\n    limits:\n"
@@ -82,12 +82,12 @@ static void fixes_gke_mig(Ctx *x)
             rlist_set(&fi->requests, x->gpu, 0);
             rlist_set(&fi->requests, "nvidia.com/gpu", x->gpu_req);
             kv_set(&fi->selector, GKE_PARTITION, profile);
-            info_end_pods(fi, &names);
+            explain_info_end_pods(fi, &names);
         }
     }
     free(where);
     strvec_clear(&names);
-    edit_end(&d);
+    explain_edit_end(&d);
     free(profile);
 }
 
@@ -101,7 +101,7 @@ static void notes_no_plugin(Ctx *x)
     bool gke = false, aks = false, eks = false;
     for (size_t i = 0; i < x->e->nnodes; i++) {
         const NodeResult *r = &x->e->nodes[i];
-        if (!x->flags[i].admits || !r->node || !has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
+        if (!x->flags[i].admits || !r->node || !explain_has_code(r, NR_NO_DEVICE_PLUGIN)) continue;
         ProductSource s = r->node->gpu.product_src;
         if (kv_get(&r->node->labels, GKE_ACCEL)) gke = true;
         else if (kv_get(&r->node->labels, "kubernetes.azure.com/accelerator") || s == PRODUCT_SRC_AKS) aks = true;
@@ -143,30 +143,6 @@ void explain_platform_fixes(Ctx *x)
  * (pkg/device/common/common.go:30).
  */
 
-static const char *const hami_names[] = { "nvidia.com/gpumem", "nvidia.com/gpucores", "nvidia.com/gpumem-percentage",
-                                          "nvidia.com/priority" };
-
-bool explain_hami_resource(const char *res)
-{
-    for (size_t i = 0; i < sizeof hami_names / sizeof *hami_names; i++) if (str_eq(res, hami_names[i])) return true;
-    return false;
-}
-
-static bool has_hami(const ExplainIndex *ix)
-{
-    if (!ix->hami) {
-        int v = 1;
-        for (size_t i = 0; i < ix->c->nnodes && v == 1; i++) if (ix->c->nodes[i].gpu.nhami) v = 2;
-        ((ExplainIndex *)ix)->hami = v;         /* a cache of the cluster's one fact */
-    }
-    return ix->hami == 2;
-}
-
-bool explain_hami_ignored(const ExplainIndex *ix, const char *res)
-{
-    return explain_hami_resource(res) && has_hami(ix);
-}
-
 typedef struct { int used; int64_t mem; int cores; Strvec holders; } HamiUse;
 
 /* the devices the node's bound pods were given, per registered GPU */
@@ -202,7 +178,7 @@ static void hami_usage(const Ctx *x, const NodeFacts *f, HamiUse *use)
 
 typedef struct { int64_t n, mem, pct, cores; } HamiAsk;
 
-static int64_t ask_units(const Pod *p, const char *name) { return milli_units(rlist_get(&p->requests, name)); }
+static int64_t ask_units(const Pod *p, const char *name) { return explain_milli_units(rlist_get(&p->requests, name)); }
 
 static bool hami_device_fits(const HamiDevice *d, const HamiUse *u, const HamiAsk *a)
 {
@@ -246,7 +222,7 @@ void explain_hami_verdict(Ctx *x)
     const Pod *p = x->p;
     bool asks = rlist_get(&p->requests, "nvidia.com/gpumem") > 0 || rlist_get(&p->requests, "nvidia.com/gpucores") > 0 ||
                 rlist_get(&p->requests, "nvidia.com/gpumem-percentage") > 0;
-    if (!(asks || str_eq(p->scheduler_name, "hami-scheduler")) || !has_hami(x->ix)) return;
+    if (!(asks || str_eq(p->scheduler_name, "hami-scheduler")) || !explain_hami_present(x->ix)) return;
     HamiAsk a = { ask_units(p, "nvidia.com/gpu"), ask_units(p, "nvidia.com/gpumem"),
                   ask_units(p, "nvidia.com/gpumem-percentage"), ask_units(p, "nvidia.com/gpucores") };
     if (a.n <= 0) a.n = 1;                     /* HAMi's webhook: defaultGPUNum 1 */

@@ -60,15 +60,15 @@ static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
     for (size_t i = 0; i < e->nnodes; i++) {
         const NodeResult *r = &e->nodes[i];
         if (has_selector && !node_is_gpu_node(r->node) && !r->node->labels.n &&
-            !has_code(r, NR_UNSCHEDULABLE) && !has_code(r, NR_UNTOLERATED_TAINT))
+            !explain_has_code(r, NR_UNSCHEDULABLE) && !explain_has_code(r, NR_UNTOLERATED_TAINT))
             unknown_labels++;
         if (all) {
             /* every failing reason of the node, each counted once per node */
             bool any = false;
-            if (has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; any = true; }
-            if (has_code(r, NR_NOT_READY)) { tally(tp, "NotReady")->sim++; any = true; }
-            if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; any = true; }
-            if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
+            if (explain_has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; any = true; }
+            if (explain_has_code(r, NR_NOT_READY)) { tally(tp, "NotReady")->sim++; any = true; }
+            if (explain_has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; any = true; }
+            if (explain_has_code(r, NR_NODE_SELECTOR_MISMATCH) || explain_has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
                 tally(tp, "NodeAffinity")->sim++; any = true;
             }
             for (size_t k = 0; k < r->nreasons; k++) {
@@ -83,9 +83,9 @@ static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
             if (!any) tally(tp, "Fit")->sim++;
             continue;
         }
-        if (has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; continue; }
-        if (has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; continue; }
-        if (has_code(r, NR_NODE_SELECTOR_MISMATCH) || has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
+        if (explain_has_code(r, NR_UNSCHEDULABLE)) { tally(tp, "Unschedulable")->sim++; continue; }
+        if (explain_has_code(r, NR_UNTOLERATED_TAINT)) { tally(tp, "UntoleratedTaint")->sim++; continue; }
+        if (explain_has_code(r, NR_NODE_SELECTOR_MISMATCH) || explain_has_code(r, NR_NODE_AFFINITY_MISMATCH)) {
             tally(tp, "NodeAffinity")->sim++; continue;
         }
         bool fit_failed = false;
@@ -106,7 +106,7 @@ static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
 struct NodeTally { Tallies t; int unknown_labels; };
 typedef struct NodeTally NodeTally;
 
-void node_tally_free(NodeTally *nt)
+void explain_node_tally_free(NodeTally *nt)
 {
     if (!nt) return;
     for (size_t i = 0; i < nt->t.n; i++) free(nt->t.v[i].key);
@@ -117,7 +117,7 @@ void node_tally_free(NodeTally *nt)
 /* The recomputation reduced to what the scheduler prints: the first failing filter per node
  * (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit — the last lists every
  * insufficient resource), compared per reason with the parsed message. */
-void reconcile_scheduler(const Cluster *c, Explanation *e)
+void explain_reconcile_scheduler(const Cluster *c, Explanation *e)
 {
     SchedMessage *m = &e->sched;
     e->agrees = true;

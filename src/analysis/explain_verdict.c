@@ -12,7 +12,7 @@
  *   config, MIG strategy, MIG capability), would advertise the requested name, and otherwise
  *   ResourceName (the request is, or would be, offered there only under another name).  The
  *   verdict is the first class present in the order fits, busy, NoDevicePlugin, ResourceName,
- *   TooLarge, NotReady, Unschedulable (node_flags in explain_node.c classes; the stages below
+ *   TooLarge, NotReady, Unschedulable (explain_node_flags in explain_node.c classes; the stages below
  *   test the classes in that order).
  */
 #include "explain_int.h"
@@ -37,7 +37,7 @@ static size_t count_e_class(const Ctx *x, NodeClass cls, Strvec *names)
 static char *names_line(const Strvec *v)
 {
     Strbuf sb = STRBUF_INIT;
-    add_names(&sb, v);
+    explain_add_names(&sb, v);
     return strbuf_detach(&sb);
 }
 
@@ -75,7 +75,7 @@ static void summary_too_large_physical(Ctx *x)
 {
     const char *big;
     int most = largest_physical(x, &big);
-    long long want = (long long)milli_units(x->gpu_req);
+    long long want = (long long)explain_milli_units(x->gpu_req);
     if (!x->gpu_req) {
         x->e->summary = xstrdup("no node has enough allocatable cpu/memory for the pod, even when empty");
     } else if (!most) {
@@ -111,8 +111,8 @@ static bool stage_intent(Ctx *x)
         if (!x->flags[i].could_hold || (nc_sel && !x->flags[i].sel_ok)) continue;
         strvec_push(&could, e->nodes[i].node->name);
         if (!why && !nc_sel) {
-            const NodeReason *r = find_code(&e->nodes[i], NR_NODE_SELECTOR_MISMATCH, NULL);
-            if (!r) r = find_code(&e->nodes[i], NR_NODE_AFFINITY_MISMATCH, NULL);
+            const NodeReason *r = explain_find_code(&e->nodes[i], NR_NODE_SELECTOR_MISMATCH, NULL);
+            if (!r) r = explain_find_code(&e->nodes[i], NR_NODE_AFFINITY_MISMATCH, NULL);
             if (r) why = r->detail;
         }
     }
@@ -167,7 +167,7 @@ static bool stage_fits_now(Ctx *x)
             x->e->summary = xasprintf("nominated to node %s: waiting for preempted pods to end", x->p->nominated_node);
         else
             x->e->summary = xasprintf("fits node %s now (%lld %s free); the scheduler has not placed it since",
-                                      n->name, (long long)milli_units(node_free_relief(x->ix, n, x->p, x->gpu, NULL)),
+                                      n->name, (long long)explain_milli_units(explain_node_free_relief(x->ix, n, x->p, x->gpu, NULL)),
                                       x->gpu);
         return true;
     }
@@ -185,12 +185,12 @@ static bool stage_busy(Ctx *x)
     Strvec frees = STRVEC_INIT, holders = STRVEC_INIT;
     for (size_t i = 0; i < e->nnodes; i++) {
         if (!in_e(x, i) || x->flags[i].cls != CL_BUSY) continue;
-        int64_t f = node_free_relief(x->ix, e->nodes[i].node, x->p, x->gpu, NULL);
+        int64_t f = explain_node_free_relief(x->ix, e->nodes[i].node, x->p, x->gpu, NULL);
         if (f > best) best = f;
-        if (f > 0) { sum += f; strvec_pushf(&frees, "%s %lld", e->nodes[i].node->name, (long long)milli_units(f)); }
+        if (f > 0) { sum += f; strvec_pushf(&frees, "%s %lld", e->nodes[i].node->name, (long long)explain_milli_units(f)); }
         /* a pod is bound to one node and listed once there: no holder repeats across nodes, so
          * only the names printed are made, and the rest counted */
-        const NodeReason *r = find_code(&e->nodes[i], NR_INSUFFICIENT, x->gpu);
+        const NodeReason *r = explain_find_code(&e->nodes[i], NR_INSUFFICIENT, x->gpu);
         for (size_t h = 0; r && h < r->nholders; h++, nholders++)
             if (holders.n < MAX_NAMES) strvec_pushf(&holders, "%s/%s", r->holders[h].pod->ns, r->holders[h].pod->name);
     }
@@ -202,13 +202,13 @@ static bool stage_busy(Ctx *x)
     }
     if (best < x->gpu_req && sum >= x->gpu_req) {
         e->verdict = V_FRAGMENTED;
-        e->summary = xasprintf("%lld %s free in total (%s) but no node has %lld", (long long)milli_units(sum), x->gpu,
-                               fl, (long long)milli_units(x->gpu_req));
+        e->summary = xasprintf("%lld %s free in total (%s) but no node has %lld", (long long)explain_milli_units(sum), x->gpu,
+                               fl, (long long)explain_milli_units(x->gpu_req));
     } else if (best < x->gpu_req) {
         e->verdict = V_INSUFFICIENT;
         if (sum > 0)
             e->summary = xasprintf("%s busy: %lld free in total (%s), needs %lld on one node%s%s", x->gpu,
-                                   (long long)milli_units(sum), fl, (long long)milli_units(x->gpu_req),
+                                   (long long)explain_milli_units(sum), fl, (long long)explain_milli_units(x->gpu_req),
                                    holders.n ? "; held by " : "", hl);
         else
             e->summary = xasprintf("%s busy: none free on the %zu node(s) that admit the pod and could hold it%s%s",
@@ -221,14 +221,14 @@ static bool stage_busy(Ctx *x)
         for (size_t i = 0; i < e->nnodes && shown < MAX_NAMES; i++) {
             if (!in_e(x, i) || x->flags[i].cls != CL_BUSY) continue;
             const NodeResult *r = &e->nodes[i];
-            if (find_code(r, NR_INSUFFICIENT, x->gpu)) continue;
+            if (explain_find_code(r, NR_INSUFFICIENT, x->gpu)) continue;
             for (size_t k = 0; k < r->nreasons; k++) {
                 const NodeReason *rr = &r->reasons[k];
                 if (rr->code == NR_TOO_MANY_PODS) {
                     strbuf_addf(&why, "%s%s is at its pod limit", why.len ? "; " : "", r->node->name);
                 } else if (rr->code == NR_INSUFFICIENT) {
-                    fmt_amount(rr->resource, rr->requested, a, sizeof a);
-                    fmt_amount(rr->resource, rr->free, b, sizeof b);
+                    explain_fmt_amount(rr->resource, rr->requested, a, sizeof a);
+                    explain_fmt_amount(rr->resource, rr->free, b, sizeof b);
                     strbuf_addf(&why, "%s%s lacks %s (%s free, %s requested)", why.len ? "; " : "", r->node->name,
                                 rr->resource, b, a);
                 } else {
@@ -264,7 +264,7 @@ static bool stage_resource_name(Ctx *x)
     if (!count_e_class(x, CL_RESOURCE_NAME, &v)) return false;
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!in_e(x, i) || x->flags[i].cls != CL_RESOURCE_NAME) continue;
-        const NodeReason *r = find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL);
+        const NodeReason *r = explain_find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL);
         for (size_t k = 0; r && k < r->advertised.n; k++)
             if (!strvec_contains(&alts, r->advertised.v[k])) strvec_push(&alts, r->advertised.v[k]);
     }
@@ -274,8 +274,8 @@ static bool stage_resource_name(Ctx *x)
     for (size_t i = 0; i < x->e->nnodes; i++) {
         if (!in_e(x, i) || x->flags[i].cls != CL_RESOURCE_NAME) continue;
         const Node *n = x->e->nodes[i].node;
-        strvec_push(find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL) ? &offering :
-                    node_mig_invalid(n) ? &invalid : &unplugged, n->name);
+        strvec_push(explain_find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, NULL) ? &offering :
+                    explain_node_mig_invalid(n) ? &invalid : &unplugged, n->name);
     }
     char *l = names_line(&offering), *al = names_line(&alts), *ul = names_line(&unplugged), *il = names_line(&invalid);
     x->e->verdict = V_RESOURCE_NAME;
@@ -302,14 +302,14 @@ static bool stage_allocatable(Ctx *x)
     const NodeFacts *f = NULL;
     for (size_t i = 0; i < x->e->nnodes && !r; i++)
         if (in_e(x, i) && x->flags[i].cls == CL_TOO_SMALL) {
-            r = find_code(&x->e->nodes[i], NR_EXCEEDS_NODE_CAPACITY, NULL);
+            r = explain_find_code(&x->e->nodes[i], NR_EXCEEDS_NODE_CAPACITY, NULL);
             f = &x->ix->nodes[i];
         }
     char a[48], b[48];
     x->e->verdict = V_TOO_LARGE;
     if (r) {
-        fmt_amount(r->resource, r->requested, a, sizeof a);
-        fmt_amount(r->resource, r->allocatable, b, sizeof b);
+        explain_fmt_amount(r->resource, r->requested, a, sizeof a);
+        explain_fmt_amount(r->resource, r->allocatable, b, sizeof b);
         x->e->summary = xasprintf("requests %s %s; node %s advertises only %s allocatable%s%.0d%s", a, r->resource,
                                   f->node->name, b, f->physical > 0 && resource_is_gpu(r->resource) ? " of " : "",
                                   f->physical > 0 && resource_is_gpu(r->resource) ? f->physical : 0,
@@ -371,7 +371,7 @@ static void note_mig_single(Ctx *x)
     for (size_t i = 0; i < x->e->nnodes; i++) {
         const Node *n = x->e->nodes[i].node;
         if (!in_e(x, i) || n->gpu.mig_strategy != MIG_SINGLE || !n->gpu.mig_single_profile) continue;
-        long long k = (long long)milli_units(x->gpu_req);
+        long long k = (long long)explain_milli_units(x->gpu_req);
         strvec_pushf(&x->e->notes, "node %s runs MIG with the single strategy: each nvidia.com/gpu there is one %s MIG "
                      "device, so the pod gets %lld such device%s there, not %lld whole GPU%s", n->name,
                      n->gpu.mig_single_profile, k, k == 1 ? "" : "s", k, k == 1 ? "" : "s");
@@ -398,7 +398,7 @@ static void note_mig_unknown(Ctx *x)
     strvec_clear(&names);
 }
 
-void decide_verdict(Ctx *x)
+void explain_decide_verdict(Ctx *x)
 {
     for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
         if (!stages[i](x)) continue;

@@ -60,9 +60,9 @@ static double held_fraction(const NodeStatus *n, const UsageHeld *h)
 static double held_price(const PriceList *prices, const NodeStatus *n, const UsageHeld *h)
 {
     if (!prices || !prices->n) return NAN;
-    if (n) return price_for_product(prices, n->base_product, n->short_product);
+    if (n) return price_list_for_product(prices, n->base_product, n->short_product);
     char *prod = model_as_product(h->model);
-    double p = price_for_product(prices, prod, NULL);
+    double p = price_list_for_product(prices, prod, NULL);
     free(prod);
     return p;
 }

@@ -74,6 +74,17 @@ cJSON *manifests_device_plugin_file(const PlanGroup *g, bool shared_nodes)
     return f;
 }
 
+char *manifests_device_plugin_text(const PlanGroup *g, bool shared_nodes)
+{
+    cJSON *f = manifests_device_plugin_file(g, shared_nodes);
+    char *text = f ? cJSON_PrintUnformatted(f) : NULL;
+    cJSON_Delete(f);
+    if (!text) return NULL;
+    char *s = xstrdup(text);          /* cJSON's allocator is not ours to free() with */
+    cJSON_free(text);
+    return s;
+}
+
 static int add_text(cJSON *data, const char *key, cJSON *file, const ManifestOptions *o)
 {
     char *text = o->yaml_text(file);

@@ -1,6 +1,9 @@
 /* plan_actions.c — the plan as an ordered list of changes (contract in plan_actions.h). */
 #include "analysis/plan_actions.h"
 #include <cjson/cJSON.h>
+#include <inttypes.h>
+#include "analysis/explain.h"
+#include "model/resources.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +54,138 @@ static const char *meta_name(const cJSON *doc, const char *field)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* ---- room for the pods a drain moves (plan_actions.h) ----
+ * With EVICT=no (the script's default) a drained node's GPU pods leave only when their
+ * workloads roll out their new requests and the new pods run elsewhere.  A Deployment's
+ * RollingUpdate removes old pods only within maxUnavailable, which rounds DOWN (25 % of 2-3
+ * replicas is 0), and adds new ones within maxSurge, which rounds UP (kubernetes
+ * pkg/controller/deployment/util/deployment_util.go ResolveFenceposts, commit 00bdb3fa:
+ * GetValueFromIntOrPercent(maxSurge, desired, true), (maxUnavailable, desired, false)): with few replicas the
+ * rollout replaces no old pod until a new one runs, so the new requests need room on the other
+ * nodes that admit the pods — nodes already converted (their resources after the plan) and
+ * nodes the plan leaves (allocatable less what is held).  Simulated in the script's order. */
+
+typedef struct { StrMap *free; } Room;      /* "node\x1fresource" -> units free + 1 */
+
+static int64_t room_get(const Room *rm, const char *node, const char *res)
+{
+    char *key = xasprintf("%s\x1f%s", node, res);
+    intptr_t v = (intptr_t)strmap_get(rm->free, key);
+    free(key);
+    return v ? (int64_t)(v - 1) : 0;
+}
+
+static void room_set(Room *rm, const char *node, const char *res, int64_t units)
+{
+    char *key = xasprintf("%s\x1f%s", node, res);
+    strmap_put(rm->free, key, (void *)(intptr_t)((units > 0 ? units : 0) + 1));
+    free(key);
+}
+
+/* the request a pod of w makes under the plan (its own when its workload is not planned) */
+static void planned_request(const PlanResult *r, const PlanWorkload *all, const PlanWorkload *x,
+                            const char **res, int *count)
+{
+    *res = x->resource ? x->resource : "nvidia.com/gpu";
+    *count = x->count > 0 ? x->count : 1;
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const PlanGroup *g = &r->groups[i];
+        for (size_t k = 0; k < g->nworkloads; k++) {
+            const PlanWorkload *y = &all[g->assign[g->workloads[k].first].workload];
+            if (str_eq(y->ns, x->ns) && str_eq(y->name, x->name) && str_eq(y->kind, x->kind)) {
+                if (g->strategy == PLAN_NONE) return;
+                *res = g->workloads[k].request_resource;
+                *count = g->workloads[k].request_count;
+                return;
+            }
+        }
+    }
+}
+
+static void room_init(Room *rm, const Cluster *c)
+{
+    rm->free = strmap_new();
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const Node *n = &c->nodes[i];
+        const NodeUsage *u = cluster_node_usage(c, n);
+        for (size_t q = 0; q < n->allocatable.n; q++) {
+            const char *res = n->allocatable.items[q].name;
+            if (!resource_is_gpu(res)) continue;
+            int64_t held = u ? rlist_get(&u->requested, res) : 0;
+            room_set(rm, n->name, res, (n->allocatable.items[q].milli - held) / 1000);
+        }
+    }
+}
+
+/* after node pn is converted: what it advertises, less what its own pods take back */
+static void room_converted(Room *rm, const PlanResult *r, const PlanNode *pn, const PlanWorkload *w, size_t nw)
+{
+    for (size_t q = 0; q < pn->expected.n; q++)
+        room_set(rm, pn->name, pn->expected.items[q].name, pn->expected.items[q].milli / 1000);
+    for (size_t i = 0; i < nw; i++) {
+        if (!str_eq(w[i].node, pn->name)) continue;
+        const char *res;
+        int count;
+        planned_request(r, w, &w[i], &res, &count);
+        room_set(rm, pn->name, res, room_get(rm, pn->name, res) - count);
+    }
+}
+
+static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Cluster *c,
+                       const PlanWorkload *w, size_t nw, const StrMap *pending)
+{
+    const PlanNode *pn = x->pn;
+    ResourceList need = { 0 };       /* units per resource (kept in the milli field) */
+    for (size_t i = 0; i < nw; i++) {
+        if (!str_eq(w[i].node, pn->name)) continue;
+        const char *res;
+        int count;
+        planned_request(r, w, &w[i], &res, &count);
+        rlist_add(&need, res, (int64_t)count);
+    }
+    if (need.n == 0) { rlist_clear(&need); return; }
+    rlist_sort(&need);
+    for (size_t q = 0; q < need.n; q++) strvec_pushf(&x->room, "%s=%" PRId64, need.items[q].name, need.items[q].milli);
+    /* the other nodes every moved pod admits (explain's filters); converted or left alone */
+    for (size_t j = 0; j < c->nnodes; j++) {
+        const Node *n = &c->nodes[j];
+        if (str_eq(n->name, pn->name) || !node_is_gpu_node(n)) continue;
+        if (strmap_get(pending, n->name)) continue;   /* changed later in the order: may be cordoned */
+        bool ok = true;
+        for (size_t i = 0; i < nw && ok; i++)
+            if (str_eq(w[i].node, pn->name) && w[i].pod_obj) ok = explain_pod_admits(w[i].pod_obj, n);
+        if (ok) strvec_push(&x->room_nodes, n->name);
+    }
+    Strbuf miss = STRBUF_INIT;
+    for (size_t q = 0; q < need.n; q++) {
+        int64_t want = need.items[q].milli, have = 0;
+        for (size_t j = 0; j < x->room_nodes.n; j++) have += room_get(rm, x->room_nodes.v[j], need.items[q].name);
+        if (have < want)
+            strbuf_addf(&miss, "%s%s: %" PRId64 " needed, %" PRId64 " free", miss.len ? "; " : "",
+                        need.items[q].name, want, have);
+        /* the moved pods take what there is */
+        for (size_t j = 0; j < x->room_nodes.n && want > 0; j++) {
+            int64_t f = room_get(rm, x->room_nodes.v[j], need.items[q].name), t = f < want ? f : want;
+            room_set(rm, x->room_nodes.v[j], need.items[q].name, f - t);
+            want -= t;
+        }
+    }
+    if (miss.len) x->room_missing = strbuf_detach(&miss);
+    strbuf_clear(&miss);
+    rlist_clear(&need);
+}
+
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,
-                        const StrMap *node_pods)
+                        const StrMap *node_pods, const Cluster *c, const PlanWorkload *w, size_t nw)
 {
     memset(a, 0, sizeof *a);
-    size_t q = 0;
     for (size_t i = 0; i < m->n; i++) {
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m->docs[i], "kind");
         bool cm = cJSON_IsString(kind) && strcmp(kind->valuestring, "ConfigMap") == 0;
-        PlanAction *x = push(a, cm ? ACT_CONFIGMAP : ACT_QUOTA);
+        if (!cm) continue;             /* quotas: last, below */
+        PlanAction *x = push(a, ACT_CONFIGMAP);
+        x->doc = m->docs[i];
         x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
-        if (!cm) { x->detail = xstrdup(q < m->quotas ? m->quota_info[q].detail : ""); q++; continue; }
         bool dp = strcmp(meta_name(m->docs[i], "name"), m->dp_name ? m->dp_name : MANIFESTS_DEVICE_PLUGIN_CONFIGMAP) == 0;
         const cJSON *data = cJSON_GetObjectItemCaseSensitive(m->docs[i], "data");
         int keys = cJSON_GetArraySize(data);
@@ -130,8 +254,12 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
                 strbuf_addf(&d, "%snvidia.com/device-plugin.config: %s -> %s", d.len ? "; " : "",
                             pn->device_plugin_config_now ? pn->device_plugin_config_now : "(none)",
                             pn->device_plugin_config);
-            if (pn->drain)
+            if (pn->drain && pn->mig_change && !pn->whole_after_shared)
                 strbuf_addf(&d, "; MIG layout changes: cordon and drain (%d GPU pod%s on it now)", x->pods,
+                            x->pods == 1 ? "" : "s");
+            else if (pn->drain)
+                strbuf_addf(&d, "; shared GPUs become whole: cordon and drain (%d GPU pod%s on it now; the "
+                            "kubelet would hand a GPU that old replica pods still use to a whole-GPU pod)", x->pods,
                             x->pods == 1 ? "" : "s");
             else
                 strbuf_adds(&d, "; no drain (the device plugin restarts, running pods keep their GPUs)");
@@ -139,6 +267,40 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         }
     }
     if (a->n - first > 1) qsort(a->v + first, a->n - first, sizeof *a->v, node_cmp);
+    /* room for what each drain moves, node by node in that order */
+    if (c && w) {
+        Room rm;
+        room_init(&rm, c);
+        StrMap *pending = strmap_new();            /* nodes not converted yet */
+        for (size_t i = first; i < a->n; i++) if (a->v[i].pn) strmap_put(pending, a->v[i].pn->name, (void *)1);
+        for (size_t i = first; i < a->n; i++) {
+            PlanAction *x = &a->v[i];
+            if (!x->pn) continue;
+            strmap_del(pending, x->pn->name);
+            if (x->drain) room_check(x, &rm, r, c, w, nw, pending);
+            room_converted(&rm, r, x->pn, w, nw);
+            if (!x->room_missing) continue;
+            char *d = xasprintf("%s; ROOM MISSING while it is drained: its GPU pods need, on the other nodes that "
+                                "admit them, %s: with EVICT=no the script stops before cordoning it (nothing "
+                                "changed); with EVICT=yes they are evicted and wait Pending until it is converted",
+                                x->detail, x->room_missing);
+            free(x->detail);
+            x->detail = d;
+        }
+        strmap_free(pending, NULL);
+        strmap_free(rm.free, NULL);
+    }
+    /* quotas last (see plan_actions.h) */
+    for (size_t i = 0, q = 0; i < m->n; i++) {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m->docs[i], "kind");
+        if (cJSON_IsString(kind) && strcmp(kind->valuestring, "ConfigMap") == 0) continue;
+        PlanAction *x = push(a, ACT_QUOTA);
+        x->doc = m->docs[i];
+        x->target = xasprintf("%s/%s", meta_name(m->docs[i], "namespace"), meta_name(m->docs[i], "name"));
+        x->detail = xasprintf("%s; applied after the node changes, once the namespace holds no more than it",
+                              q < m->quotas ? m->quota_info[q].detail : "");
+        q++;
+    }
 
     /* in words */
     for (size_t i = 0; i < a->n; i++) {
@@ -158,8 +320,20 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         strvec_pushf(&a->changes, "%zu inert nvidia.com/device-plugin.config label%s removed (no map was in use)",
                      m->unlabel_nodes.n, m->unlabel_nodes.n == 1 ? "" : "s");
     if (labels)
-        strvec_pushf(&a->changes, "%zu node%s relabelled, %zu drained (MIG layout changes), %zu without drain",
+        strvec_pushf(&a->changes, "%zu node%s relabelled, %zu drained (MIG layout changes, shared to whole), %zu without drain",
                      labels, labels == 1 ? "" : "s", drains, labels - drains);
+}
+
+void plan_actions_quotas_last(PlanActions *a)
+{
+    if (a->n < 2) return;
+    PlanAction *v = xcalloc(a->n ? a->n : 1, sizeof *v);
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < a->n; i++)
+            if ((a->v[i].kind == ACT_QUOTA) == (pass == 1)) v[k++] = a->v[i];
+    memcpy(a->v, v, a->n * sizeof *v);
+    free(v);
 }
 
 void plan_actions_clear(PlanActions *a)
@@ -167,6 +341,8 @@ void plan_actions_clear(PlanActions *a)
     if (!a) return;
     for (size_t i = 0; i < a->n; i++) {
         free(a->v[i].target); free(a->v[i].detail); free(a->v[i].patch); free(a->v[i].command);
+        free(a->v[i].room_missing);
+        strvec_clear(&a->v[i].room); strvec_clear(&a->v[i].room_nodes);
     }
     free(a->v);
     strvec_clear(&a->changes);

@@ -154,8 +154,16 @@ void plan_actuate_nodes(PlanResult *r, const Actuators *a, const Cluster *c)
             if (cloud) pn->mig_change = pn->dp_change = pn->drain = false;
             /* nothing reads nvidia.com/mig.config (the nodes planned here run no MIG): no
              * label, no drain */
-            if (!mig_read) { pn->mig_config = NULL; pn->mig_change = pn->drain = false; }
-            if (pn->drain && c && layout_already_there(g, pn, find_node(c, pn->name))) pn->drain = false;
+            if (!mig_read) {
+                pn->mig_config = NULL;
+                pn->mig_change = false;
+                /* a node going from shared replicas back to whole GPUs is still drained
+                 * (plan_rollout.c: the kubelet holds the replica IDs), whoever applies it */
+                pn->whole_after_shared = pn->whole_after_shared && pn->dp_change;
+                pn->drain = pn->whole_after_shared;
+            }
+            if (pn->drain && !pn->whole_after_shared && c && layout_already_there(g, pn, find_node(c, pn->name)))
+                pn->drain = false;
         }
     }
 }
@@ -398,6 +406,13 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
             if (y->kind != ACT_NODE_LABEL || !y->pn) continue;
             PlanNode *pn = (PlanNode *)y->pn;
             pn->device_plugin_config = NULL;
+            if (!pn->mig_change) {         /* every node keeps sharing: no shared -> whole drain */
+                y->drain = pn->drain = pn->whole_after_shared = false;
+                free(y->room_missing);
+                y->room_missing = NULL;
+                strvec_clear(&y->room);
+                strvec_clear(&y->room_nodes);
+            }
             free(y->detail);
             y->detail = xstrdup("no label (the device plugin reads no per-node config); waits for the restarted "
                                 "device plugin to advertise the planned resources; no drain");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "plan_internal.h"
+#include "analysis/explain.h"
 #include "model/resources.h"
 #include "util/strmap.h"
 
@@ -189,11 +190,72 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
 /* The nodes that become shared pools: the fewest that hold `need` GPUs (most GPUs first, then
  * by name), so shared workloads consolidate.  chosen (may be NULL) is parallel to c->gnodes.
  * Returns their GPUs. */
-int plan_pool_nodes(const GroupCtx *c, int need, bool *chosen)
+bool plan_pod_admits(const GroupCtx *c, size_t k, size_t j)
+{
+    const Pod *p = c->w[c->idx[k]].pod_obj;
+    return !p || explain_pod_admits(p, c->gnodes[j]);
+}
+
+int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chosen)
 {
     size_t n = c->ngnodes;
     bool *used = xcalloc(n ? n : 1, sizeof(bool));
     int have = 0;
+    /* a pod pinned by its constraints takes its node into the pools; the pods with the fewest
+     * nodes to go to first, so one node can serve them and the less constrained ones */
+    size_t *order = xcalloc(c->n ? c->n : 1, sizeof *order);
+    size_t *nadmit = xcalloc(c->n ? c->n : 1, sizeof *nadmit);
+    size_t no = 0;
+    for (size_t k = 0; shared && k < c->n; k++) {
+        if (!shared[k]) continue;
+        for (size_t j = 0; j < n; j++) nadmit[k] += plan_pod_admits(c, k, j);
+        size_t at = no++;             /* insertion by nadmit, stable */
+        while (at > 0 && nadmit[order[at - 1]] > nadmit[k]) { order[at] = order[at - 1]; at--; }
+        order[at] = k;
+    }
+    for (size_t o = 0; o < no; o++) {
+        size_t k = order[o];
+        size_t best = SIZE_MAX;
+        int bg = 0;
+        bool covered = false;
+        for (size_t j = 0; j < n && !covered; j++) {
+            int gp = node_physical_gpus(c->gnodes[j]);
+            if (gp <= 0 || !plan_pod_admits(c, k, j)) continue;
+            if (used[j]) covered = true;
+            else if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
+        }
+        if (!covered && best != SIZE_MAX) { used[best] = true; have += bg; }
+    }
+    free(order);
+    free(nadmit);
+    /* a workload whose pods may not share a node (required pod anti-affinity on the hostname)
+     * needs as many pool nodes that admit it as it has shared pods */
+    size_t *spread = xcalloc(c->nwid ? c->nwid : 1, sizeof *spread), *first = xcalloc(c->nwid ? c->nwid : 1, sizeof *first);
+    for (size_t k = 0; shared && k < c->n; k++) {
+        const Pod *p = c->w[c->idx[k]].pod_obj;
+        if (!shared[k] || !p || !p->spread_by_node) continue;
+        if (!spread[c->wid[k]]++) first[c->wid[k]] = k;
+    }
+    for (size_t id = 0; id < c->nwid; id++) {
+        if (!spread[id]) continue;
+        size_t have_nodes = 0;
+        for (size_t j = 0; j < n; j++) have_nodes += used[j] && plan_pod_admits(c, first[id], j);
+        while (have_nodes < spread[id]) {
+            size_t best = SIZE_MAX;
+            int bg = 0;
+            for (size_t j = 0; j < n; j++) {
+                int gp = node_physical_gpus(c->gnodes[j]);
+                if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
+                if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
+            }
+            if (best == SIZE_MAX) break;
+            used[best] = true;
+            have += bg;
+            have_nodes++;
+        }
+    }
+    free(spread);
+    free(first);
     while (have < need) {
         size_t best = SIZE_MAX;
         int bg = 0;
@@ -251,7 +313,7 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
     if (!cand->share.possible) { cand->why_not = cand->share.reason; return; }
     /* sharing is set per node: every GPU of a pool node counts, unless packed allocation
      * fills the pool GPU by GPU */
-    int pool = plan_pool_nodes(c, cand->share.gpus_shared, NULL);
+    int pool = plan_pool_nodes(c, cand->share.gpus_shared, cand->share.shared, NULL);
     cand->after = (c->packed ? cand->share.gpus_shared : pool) + cand->share.gpus_whole;
 }
 
@@ -346,7 +408,7 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
                      plan_strategy_name(best), cand[best].after, g->gpus_before);
         if (best != PLAN_MIG && cand[best].share.possible) {
             /* what sharing would gain instead: the pool's replicas the workloads leave free */
-            int pool = plan_pool_nodes(c, cand[best].share.gpus_shared, NULL);
+            int pool = plan_pool_nodes(c, cand[best].share.gpus_shared, cand[best].share.shared, NULL);
             int slots = pool * cand[best].share.replicas - cand[best].share.shared_workloads;
             strvec_pushf(&g->notes, "%s would gain %d free shared slot%s (%d GPU%s x %d replicas, %d taken)%s",
                          plan_strategy_name(best), slots, slots == 1 ? "" : "s", pool, pool == 1 ? "" : "s",

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "plan_internal.h"
 #include "model/resources.h"
+#include "model/usage_workloads.h"
 #include "util/strarena.h"
 #include "util/strmap.h"
 
@@ -71,16 +72,10 @@ static bool name_follows(const char *pod, const char *kind, const char *wname)
 
 typedef struct {
     const char *ns, *kind, *name;     /* borrowed from PlanInput.owned */
-    double mem_pct, mem_peak, util_pct, util_peak, samples;
+    WorkloadUsage use;                /* its pods' records folded (usage_workloads.h); no strings */
+    double samples;                   /* summed over its pods (below) */
     int pods;                         /* its pods holding GPUs now */
 } WlAgg;
-
-static double nan_max(double a, double b)
-{
-    if (a != a) return b;
-    if (b != b) return a;
-    return a > b ? a : b;
-}
 
 /* one copy per distinct string (node, resource and namespace names repeat per pod) */
 static const char *own(PlanInput *in, const char *s)
@@ -154,7 +149,8 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
     for (size_t i = 0; i < nnodes; i++) strmap_put(planned, nodes[i]->name, (void *)nodes[i]);
 
     /* the workloads of the GPU pods on the planned nodes */
-    StrMap *wl = strmap_new();                /* "ns kind name" -> index + 1 */
+    UsageKeys wl;                             /* (ns, kind, name) -> index into agg */
+    usage_keys_init(&wl);
     WlAgg *agg = NULL;
     size_t nagg = 0, capagg = 0;
     size_t *pod_wl = xcalloc(c->npods ? c->npods : 1, sizeof(size_t));   /* index + 1, 0 = not planned */
@@ -165,27 +161,24 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         const char *kind, *name;
         char *tofree;
         plan_pod_workload(p, &kind, &name, &tofree);
-        char *key = xasprintf("%s\x1f%s\x1f%s", p->ns, kind, name);
-        size_t idx = (size_t)(uintptr_t)strmap_get(wl, key);
-        if (!idx) {
+        bool made;
+        size_t at = usage_keys_at(&wl, p->ns, kind, name, NULL, &made);
+        if (made) {
             ARRAY_GROW(agg, nagg, capagg);
             WlAgg *a = &agg[nagg++];
+            memset(a, 0, sizeof *a);
             a->ns = own(in, p->ns); a->kind = own(in, kind); a->name = own(in, name);
-            a->mem_pct = a->mem_peak = a->util_pct = a->util_peak = NAN;
-            a->samples = 0;
-            a->pods = 0;
-            strmap_put(wl, key, (void *)(uintptr_t)nagg);
-            idx = nagg;
+            workload_usage_stats_init(&a->use);
         }
-        pod_wl[i] = idx;
-        agg[idx - 1].pods++;
-        free(key);
+        pod_wl[i] = at + 1;
+        agg[at].pods++;
         free(tofree);
     }
 
     /* usage: every series of a pod that is, or was, one of these workloads' */
     double ref = 0;
-    StrMap *pod_samples = strmap_new();       /* "ns pod" -> (samples, workload) record */
+    UsageKeys pod_samples;                    /* (ns, pod) -> index into recs */
+    usage_keys_init(&pod_samples);
     typedef struct { double samples; size_t wl; } PodRec;
     PodRec *recs = xcalloc(nu ? nu : 1, sizeof *recs);
     size_t nrec = 0;
@@ -209,19 +202,15 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         if (x->samples > ref) ref = x->samples;
         if (!idx) continue;
         WlAgg *a = &agg[idx - 1];
-        a->mem_pct = nan_max(a->mem_pct, x->mem_pct_mib);
-        a->mem_peak = nan_max(a->mem_peak, x->mem_peak_mib);
-        a->util_pct = nan_max(a->util_pct, x->util_pct);
-        a->util_peak = nan_max(a->util_peak, x->util_peak);
-        char *pk = xasprintf("%s\x1f%s", x->ns ? x->ns : "", x->pod);
-        size_t r = (size_t)(uintptr_t)strmap_get(pod_samples, pk);
-        if (!r) { recs[nrec] = (PodRec){ 0, idx }; r = ++nrec; strmap_put(pod_samples, pk, (void *)(uintptr_t)r); }
-        free(pk);
-        if (x->samples > recs[r - 1].samples) recs[r - 1].samples = x->samples;
+        workload_usage_fold(&a->use, x);
+        bool made;
+        size_t r = usage_keys_at(&pod_samples, x->ns, x->pod, NULL, NULL, &made);
+        if (made) recs[nrec++] = (PodRec){ 0, idx };
+        if (x->samples > recs[r].samples) recs[r].samples = x->samples;
     }
     for (size_t r = 0; r < nrec; r++) agg[recs[r].wl - 1].samples += recs[r].samples;
     free(recs);
-    strmap_free(pod_samples, NULL);
+    usage_keys_release(&pod_samples);
 
     /* one PlanWorkload per pod */
     size_t cap = 0;
@@ -240,6 +229,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         memset(w, 0, sizeof *w);
         w->ns = a->ns; w->kind = a->kind; w->name = a->name;
         w->pod = own(in, p->name);
+        w->pod_obj = p;
         w->node = own(in, p->node_name);
         w->resource = own(in, res);
         w->count = count;
@@ -257,13 +247,14 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
             }
             continue;
         }
-        if (a->mem_pct == a->mem_pct) {
+        const WorkloadUsage *use = &a->use;
+        if (!isnan(use->mem_pct_mib)) {
             w->has_usage = true;
-            w->memory_mib = (int64_t)ceil(a->mem_pct - 1e-9);
-            if (a->util_pct == a->util_pct) w->utilization = a->util_pct;
+            w->memory_mib = (int64_t)ceil(use->mem_pct_mib - 1e-9);
+            if (!isnan(use->util_pct)) w->utilization = use->util_pct;
             else { w->utilization = 100; w->utilization_unknown = true; }
-            w->peak_memory_mib = a->mem_peak == a->mem_peak ? (int64_t)ceil(a->mem_peak - 1e-9) : -1;
-            w->peak_utilization = a->util_peak;
+            w->peak_memory_mib = !isnan(use->mem_peak_mib) ? (int64_t)ceil(use->mem_peak_mib - 1e-9) : -1;
+            w->peak_utilization = use->util_peak;
             /* samples per current pod against one series over the whole window: replicas
              * running side by side count once, a pod and the one it replaced add up */
             w->coverage = ref > 0 && a->pods > 0 ? fmin(1.0, a->samples / (ref * a->pods)) : NAN;
@@ -271,7 +262,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
     }
     free(pod_wl);
     free(agg);
-    strmap_free(wl, NULL);
+    usage_keys_release(&wl);
     strmap_free(planned, NULL);
 }
 

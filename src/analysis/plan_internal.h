@@ -36,7 +36,15 @@ double plan_gpu_util(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
 int plan_str_cmp(const void *a, const void *b);
 
 char *plan_config_name(const char *key, const char *word, const char *content);
-int plan_pool_nodes(const GroupCtx *c, int need, bool *chosen);
+/* the group nodes (chosen[], parallel to gnodes) that become shared pools: first, for each shared
+ * pod (shared[k], may be NULL) whose own constraints admit no chosen node, the admitting node
+ * with the most GPUs (explain_pod_admits: nodeSelector, required affinity, tolerations); then,
+ * for a workload whose pods may not share a node (Pod.spread_by_node), admitting nodes until
+ * there is one per pod; then the nodes with the most GPUs until `need` GPUs.  Returns the
+ * pools' GPUs. */
+int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chosen);
+/* the group pod k's pod admits group node j (true when the pod is not known) */
+bool plan_pod_admits(const GroupCtx *c, size_t k, size_t j);
 void plan_choose(GroupCtx *c, PlanChoice choice);       /* candidates, strategy, assignments */
 void plan_build_workloads(GroupCtx *c);                 /* one request per workload */
 void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes);

@@ -119,33 +119,72 @@ static char *dp_content(const PlanGroup *g, bool shared)
                      g->packed ? "sharedDevicesAllocationPolicy=packed" : "");
 }
 
-static int int_desc(const void *a, const void *b)
+typedef struct { size_t k; int need, nadmit; } WholePod;
+
+/* more GPUs first, then the pods with the fewest nodes to go to, then group order */
+static int whole_cmp(const void *pa, const void *pb, void *ctx)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
+    (void)ctx;
+    const WholePod *x = pa, *y = pb;
+    if (x->need != y->need) return y->need - x->need;
+    if (x->nadmit != y->nadmit) return x->nadmit - y->nadmit;
+    return (x->k > y->k) - (x->k < y->k);
 }
 
-/* whole-GPU pods first fit decreasing into the nodes that are not shared; returns the GPUs of
- * the pods that found no node */
+/* whole-GPU pods, first fit decreasing, into the nodes that are not shared and that the pod's
+ * own constraints admit (nodeSelector, required node affinity, tolerations: explain's filters,
+ * explain_pod_admits; at most one pod of a workload per node under a required pod anti-affinity
+ * on the hostname), the most constrained first; a pod that finds no such node is named in
+ * the risks and keeps its node out of nodesFreed.  Returns the GPUs of the pods left over. */
 static int place_whole(PlanGroup *g, const GroupCtx *c)
 {
-    int *need = xcalloc(c->n ? c->n : 1, sizeof(int));
+    WholePod *wp = xcalloc(c->n ? c->n : 1, sizeof *wp);
     size_t nn = 0;
-    for (size_t k = 0; k < c->n; k++)
-        if (g->assign[k].kind == PLAN_ASSIGN_WHOLE) need[nn++] = g->assign[k].gpus > 0 ? g->assign[k].gpus : 1;
-    qsort(need, nn, sizeof(int), int_desc);
+    for (size_t k = 0; k < c->n; k++) {
+        if (g->assign[k].kind != PLAN_ASSIGN_WHOLE) continue;
+        WholePod *x = &wp[nn++];
+        x->k = k;
+        x->need = g->assign[k].gpus > 0 ? g->assign[k].gpus : 1;
+        for (size_t j = 0; j < g->nplan_nodes; j++) x->nadmit += plan_pod_admits(c, k, j);
+    }
+    sort_r(wp, nn, sizeof *wp, whole_cmp, NULL);
     int unplaced = 0;
+    Strvec stuck = STRVEC_INIT;
+    StrMap *spread = strmap_new();            /* "workload node" where a spread pod was placed */
     for (size_t i = 0; i < nn; i++) {
         bool placed = false;
+        const Pod *p = c->w[c->idx[wp[i].k]].pod_obj;
+        bool one_per_node = p && p->spread_by_node;
         for (size_t j = 0; j < g->nplan_nodes && !placed; j++) {
             PlanNode *pn = &g->plan_nodes[j];
-            if (pn->shared || pn->gpus - pn->whole_used - pn->mig_gpus < need[i]) continue;
-            pn->whole_used += need[i];
+            if (pn->shared || pn->gpus - pn->whole_used - pn->mig_gpus < wp[i].need) continue;
+            if (!plan_pod_admits(c, wp[i].k, j)) continue;
+            char key[48];
+            snprintf(key, sizeof key, "%zu %zu", c->wid[wp[i].k], j);
+            if (one_per_node && strmap_get(spread, key)) continue;   /* pod anti-affinity on the hostname */
+            if (one_per_node) strmap_put(spread, key, (void *)1);
+            pn->whole_used += wp[i].need;
             placed = true;
         }
-        if (!placed) unplaced += need[i];
+        if (placed) continue;
+        unplaced += wp[i].need;
+        /* it stays where it runs: that node is not freed */
+        const PlanWorkload *w = &c->w[c->idx[wp[i].k]];
+        for (size_t j = 0; j < g->nplan_nodes; j++)
+            if (w->node && strcmp(g->plan_nodes[j].name, w->node) == 0) g->plan_nodes[j].whole_used += wp[i].need;
+        if (wp[i].nadmit < (int)g->nplan_nodes || one_per_node) {
+            char *id = xasprintf("%s/%s", w->ns ? w->ns : "?", w->name ? w->name : "?");
+            if (!strvec_contains(&stuck, id)) strvec_push(&stuck, id);
+            free(id);
+        }
     }
-    free(need);
+    for (size_t i = 0; i < stuck.n; i++)
+        strvec_pushf(&g->risks, "%s: its nodeSelector, required node affinity, tolerations or pod anti-affinity "
+                     "admit no node of the group with whole GPUs free under this layout: its pods stay "
+                     "where they run", stuck.v[i]);
+    strvec_clear(&stuck);
+    strmap_free(spread, NULL);
+    free(wp);
     return unplaced;
 }
 
@@ -236,7 +275,7 @@ static void rollout_sharing(PlanGroup *g, const GroupCtx *c)
     /* the fewest nodes (most GPUs first) become the shared pools; the others stay whole */
     int need = g->share.gpus_shared;
     bool *chosen = xcalloc(g->nplan_nodes ? g->nplan_nodes : 1, sizeof(bool));
-    int have = plan_pool_nodes(c, need, chosen);
+    int have = plan_pool_nodes(c, need, g->share.shared, chosen);
     for (size_t j = 0; j < g->nplan_nodes; j++) g->plan_nodes[j].shared = chosen[j];
     free(chosen);
     g->pool_gpus = have;
@@ -282,6 +321,14 @@ static void node_changes(PlanGroup *g, const Node *const *gnodes)
             pn->drain = pn->mig_change && !(strcmp(pn->mig_config, "all-disabled") == 0 && no_mig_now);
         }
         if (pn->device_plugin_config) pn->dp_change = !str_eq(pn->device_plugin_config_now, pn->device_plugin_config);
+        /* time-slicing / MPS back to whole GPUs (or MIG): replicated devices are advertised as
+         * "<GPU id>::<replica>" (k8s-device-plugin v0.17.0 internal/rm/device_map.go:324-330,
+         * internal/rm/devices.go:241-242) and mapped back to the GPU only at Allocate
+         * (internal/plugin/server.go:452-456); the kubelet tracks allocated devices by those IDs,
+         * so after the switch the plain "<GPU id>" counts as free while old replica pods still
+         * use the GPU: a new whole-GPU pod would share it.  The node is drained. */
+        bool shared_now = n->gpu.replicas > 1 || n->gpu.sharing == SHARING_TIME_SLICING || n->gpu.sharing == SHARING_MPS;
+        if (shared_now && !pn->shared && (pn->dp_change || pn->mig_change)) pn->drain = pn->whole_after_shared = true;
     }
 }
 

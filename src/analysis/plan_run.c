@@ -30,10 +30,8 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (run->act.dp.ns && (run->act.dp.by == ACTUATOR_HELM || run->act.dp.by == ACTUATOR_MANIFEST)) {
         run->operator_ns = xstrdup(run->act.dp.ns);
     } else {
-        GpuStatus st;
-        status_build(&st, c, NULL, NULL);
-        run->operator_ns = xstrdup(c->cp.operator_ns ? c->cp.operator_ns : st.operator_ns ? st.operator_ns : "gpu-operator");
-        status_clear(&st);
+        const char *ns = c->cp.operator_ns ? c->cp.operator_ns : status_operator_namespace(c, NULL);
+        run->operator_ns = xstrdup(ns ? ns : "gpu-operator");
     }
     run->clusterpolicy = xstrdup(c->clusterpolicy_name);
 
@@ -62,7 +60,7 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     nn = plan_leave_out_dra(c, nodes, nn, &run->warnings);
     nn = plan_actuate_leave_out_mig(&run->act, nodes, nn, &run->warnings);
     plan_input_build(&run->in, c, nodes, nn, wu, nwu, metrics);
-    workloads_free(wu, nwu);
+    workload_usage_free(wu, nwu);
     usage_clear(usage);
     for (size_t i = 0; i < run->in.warnings.n; i++) strvec_push(&run->warnings, run->in.warnings.v[i]);
     if (run->in.pods_elsewhere && !(o->selector && *o->selector))
@@ -116,8 +114,9 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
         plan_actuate_nodes(&run->r, &run->act, c);
-        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods);
+        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods, c, run->in.w, run->in.n);
         plan_actuate_actions(&run->actions, &run->r, &run->m, &run->act, c, &run->applied, &run->warnings);
+        plan_actions_quotas_last(&run->actions);
         bool cp_needed = false;
         for (size_t i = 0; i < run->actions.n; i++) cp_needed |= run->actions.v[i].kind == ACT_CONFIGMAP;
         if (cp_needed && !run->cur.clusterpolicy && (run->act.dp.by == ACTUATOR_NONE || run->act.dp.by == ACTUATOR_UNKNOWN))

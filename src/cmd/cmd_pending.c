@@ -10,6 +10,7 @@
 #include "render/custom_columns.h"
 #include "render/pending.h"
 #include "render/pending_view.h"
+#include "analysis/explain.h"
 #include "sources/loader.h"
 #include "util/error.h"
 #include <stdlib.h>
@@ -35,6 +36,50 @@ static const Option pending_opts[] = {
     OPT_END_MARK
 };
 
+/* The analysis each output needs, chosen here and handed to render/pending.h: JSON/YAML and
+ * custom columns unsorted and unfiltered are written a pod at a time as they are explained;
+ * the table (sorted by a named field or not at all) needs only the rows (no fixes, slimmed);
+ * the rest the full explanations.  0, -1 (output or a custom column's path, err set), -2 with
+ * err set on a bad -l or a --sort-by path no pod has a value at. */
+static int pending_show_view(const Cluster *c, const PendingView *v, Error *out_err)
+{
+    const char *ns = v->ns;
+    RenderFormat fmt = v->fmt;
+    size_t max_nodes = pending_max_nodes(v);
+    bool selected = v->selector && *v->selector;
+    bool doc = !v->columns && (fmt == RENDER_JSON || fmt == RENDER_YAML);
+    if (doc && !v->sort_by && !selected) {                   /* streamed */
+        PendingStream *s = pending_stream_begin(ns, NULL, max_nodes, fmt == RENDER_YAML);
+        if (!s) return -1;
+        explain_pending_each(c, ns, pending_stream_pod, s);
+        return pending_stream_end(s, &c->warnings);
+    }
+    if (v->columns && !v->sort_by && !selected) {            /* a row per pod as it is explained */
+        PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
+        explain_pending_each(c, ns, pending_columns_add, &pc);
+        if (pc.err.set) { *out_err = pc.err; return -1; }
+        return pending_columns_print(&pc, ns, v->no_headers);
+    }
+    ExplanationList l = { NULL, 0, 0 };
+    bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
+    if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
+    else explain_pending(c, ns, &l);
+    int rc = 0;
+    Error err = { 0 };
+    if (pending_sort(&l, v->sort_by, max_nodes) < 0) {
+        error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
+                  "%s, or any JSONPath into a pod)", v->sort_by, pending_sort_fields_help);
+        rc = -2;
+    } else if (pending_filter_labels(&l, v->selector, &err) < 0) {
+        error_set(out_err, "-l: %s", err.msg);
+        rc = -2;
+    } else {
+        rc = pending_render(&l, &c->warnings, v, out_err);
+    }
+    explanation_list_clear(&l);
+    return rc;
+}
+
 /* pending -w: one picture per change (watch_loop.h) */
 typedef struct { PendingView view; Error *err; } PendingWatch;
 
@@ -43,7 +88,7 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
     PendingWatch *pw = ctx;
     (void)api;
     pw->view.warnings = first;
-    return pending_render(c, &pw->view, pw->err);
+    return pending_show_view(c, &pw->view, pw->err);
 }
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
@@ -81,7 +126,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (cmd_load_cluster(&cc, g, &rq, false, out_err) < 0) {
             rc = EXIT_FAIL;
         } else {
-            int prc = pending_render(&cc.cluster, &view, out_err);
+            int prc = pending_show_view(&cc.cluster, &view, out_err);
             cmd_cluster_release(&cc);
             rc = prc == -2 ? EXIT_USAGE : prc ? EXIT_FAIL : EXIT_OK;
         }

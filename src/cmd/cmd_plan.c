@@ -109,7 +109,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     MetricsQuery q = { window_s, 5, plan_percentile, true, false };
     metrics_collect(&usage, &g->source, cc.api, c, &q, &wu, &nwu);
     if (cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0) {
-        workloads_free(wu, nwu);
+        workload_usage_free(wu, nwu);
         usage_clear(&usage);
         cmd_cluster_release(&cc);
         price_list_clear(&prices);

@@ -4,7 +4,7 @@
  * Loads nodes, pods (all namespaces: allocation depends on every pod), the GPU DaemonSets, the
  * ClusterPolicy and (for finding Prometheus) services; collects metrics unless --no-metrics;
  * builds one GpuStatus (analysis/allocation.c) and hands it to its one presentation
- * (render/status_present.c, render/status.c: table, wide table, JSON, YAML).
+ * (cmd/status_present.c, render/status.c: table, wide table, JSON, YAML).
  */
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
@@ -14,7 +14,7 @@
 #include "cmd/watch_loop.h"
 #include "sources/metrics.h"
 #include "render/status.h"
-#include "render/status_present.h"
+#include "cmd/status_present.h"
 #include "render/custom_columns.h"
 #include <stdio.h>
 

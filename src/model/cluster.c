@@ -276,8 +276,10 @@ static void reintern_tolerations(Cluster *c, Pod *p);
  * pod_from_json would fail on (name; with node affinity, the whole pod is read instead so its
  * operators are checked the same way).  Returns 1 when the pod was handled here, 0 when it
  * needs pod_from_json (*maybe_kept: it requests a GPU or has DRA claims; else it is decoded
- * only to be checked and folded), -1 with err set. */
-static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Error *err)
+ * only to be checked and folded; *computed, *have: its effective requests when computed here,
+ * for pod_from_json_requests, so that no pod's are computed twice), -1 with err set. */
+static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, ResourceList *computed, bool *have,
+                            Error *err)
 {
     *maybe_kept = true;
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
@@ -286,9 +288,10 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Erro
     if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
-    if (rlist_has_gpu(&req)) { rlist_clear(&req); return 0; }
+    /* the pods decoded whole get the requests computed here (pod_from_json_requests) */
+    if (rlist_has_gpu(&req)) { *computed = req; *have = true; return 0; }
     *maybe_kept = false;
-    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { rlist_clear(&req); return 0; }
+    if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { *computed = req; *have = true; return 0; }
     c->all_pods++;
     const char *node = jstr_ne(spec, "nodeName");
     const char *phase = jstr(jobj(obj, "status"), "phase");
@@ -306,13 +309,15 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Erro
 static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 {
     bool maybe_kept;
-    int plain = ingest_plain_pod(c, obj, &maybe_kept, err);
+    ResourceList req = RESOURCE_LIST_INIT;    /* the effective requests, when computed already */
+    bool have_req = false;
+    int plain = ingest_plain_pod(c, obj, &maybe_kept, &req, &have_req, err);
     if (plain) return plain > 0 ? 0 : -1;
     /* a pod only checked and folded (node affinity, no GPU: DaemonSet pods) leaves nothing in
      * the cluster's pool: it is decoded into a scratch pool */
     StrPool *scratch = maybe_kept ? NULL : strpool_new();
     Pod p;
-    if (pod_from_json(&p, obj, scratch ? scratch : cluster_pool(c), err) < 0) {
+    if (pod_from_json_requests(&p, obj, scratch ? scratch : cluster_pool(c), have_req ? &req : NULL, err) < 0) {
         strpool_free(scratch);
         return -1;
     }

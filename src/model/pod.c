@@ -159,6 +159,39 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
     return 0;
 }
 
+/* spec.affinity.podAntiAffinity.required...: a term with topologyKey kubernetes.io/hostname
+ * whose labelSelector (matchLabels, matchExpressions) selects the pod's own labels, in its own
+ * namespace (no namespaces list, or one naming it; a namespaceSelector is not judged: no) */
+static bool spread_by_node(const Pod *p, const cJSON *spec)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"),
+                               "requiredDuringSchedulingIgnoredDuringExecution")) {
+        const cJSON *ls = jobj(t, "labelSelector");
+        if (!str_eq(jstr(t, "topologyKey"), "kubernetes.io/hostname") || !ls || jobj(t, "namespaceSelector")) continue;
+        const cJSON *nss = jarr(t, "namespaces"), *ns;
+        bool in_ns = !nss || cJSON_GetArraySize(nss) == 0;
+        cJSON_ArrayForEach(ns, nss) in_ns |= cJSON_IsString(ns) && str_eq(ns->valuestring, p->ns);
+        if (!in_ns) continue;
+        LabelSelector sel;
+        memset(&sel, 0, sizeof sel);
+        const cJSON *kv;
+        cJSON_ArrayForEach(kv, jobj(ls, "matchLabels")) {
+            if (!cJSON_IsString(kv) || !kv->string) continue;
+            const char *v = kv->valuestring;
+            label_selector_add(&sel, kv->string, SEL_IN, &v, 1);
+        }
+        Error e;
+        memset(&e, 0, sizeof e);
+        bool ok = read_requirements(&sel, jarr(ls, "matchExpressions"), "podAntiAffinity matchExpressions", &e) == 0;
+        error_clear(&e);
+        bool match = ok && label_selector_matches(&sel, &p->labels);
+        label_selector_clear(&sel);
+        if (match) return true;
+    }
+    return false;
+}
+
 static int read_affinity(Pod *p, const cJSON *spec, Error *err)
 {
     const cJSON *req = jobj(jobj(jobj(spec, "affinity"), "nodeAffinity"),
@@ -261,12 +294,20 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
+    return pod_from_json_requests(p, obj, pool, NULL, err);
+}
+
+int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    ResourceList req = RESOURCE_LIST_INIT;
+    if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
     memset(p, 0, sizeof *p);
-    if (!cJSON_IsObject(obj)) { error_set(err, "pod: not a JSON object"); return -1; }
+    if (!cJSON_IsObject(obj)) { rlist_clear(&req); error_set(err, "pod: not a JSON object"); return -1; }
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
-    if (!name) { error_set(err, "pod without metadata.name"); return -1; }
+    if (!name) { rlist_clear(&req); error_set(err, "pod without metadata.name"); return -1; }
     if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
+        rlist_clear(&req);
         error_set(err, "pod \"%.64s...\": name or namespace too long", name);
         return -1;
     }
@@ -293,10 +334,12 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
         const char *gn = jstr_ne(g, "name");
         if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
     }
-    pod_effective_requests(spec, &p->requests);
+    if (requests) p->requests = req;
+    else pod_effective_requests(spec, &p->requests);
     p->request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, status, pool);
+    p->spread_by_node = spread_by_node(p, spec);
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
         pod_clear(p);

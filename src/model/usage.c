@@ -136,7 +136,7 @@ void usage_clear(UsageData *d)
     memset(d, 0, sizeof *d);
 }
 
-void workloads_free(WorkloadUsage *w, size_t n)
+void workload_usage_free(WorkloadUsage *w, size_t n)
 {
     for (size_t i = 0; w && i < n; i++) {
         free(w[i].ns); free(w[i].pod); free(w[i].container);
@@ -149,7 +149,7 @@ void usage_snapshot_free(UsageSnapshot *s)
 {
     if (!s) return;
     usage_clear(&s->devices);
-    workloads_free(s->workloads, s->nworkloads);
+    workload_usage_free(s->workloads, s->nworkloads);
     free(s->wl_source); free(s->wl_detail);
     strvec_clear(&s->wl_warnings);
     free(s);

@@ -1,11 +1,13 @@
 /* explain.c — the one presentation of `kubectl gpu explain` (render_explain.h): the text
- * (pod, verdict, the scheduler's message as read, nodes grouped by reasons, fixes, notes) and
- * JSON/YAML through the EXPLANATION tree of explain_json.c, from one Explanation.
+ * (pod, verdict, the scheduler's message as read, nodes grouped by reasons, fixes, notes) as
+ * one TextDoc that stdout prints and top draws, and JSON/YAML through the EXPLANATION tree of
+ * explain_json.c, from one Explanation.
  */
 #include "render/render_explain.h"
 #include "render/render.h"
 #include "render/text.h"
 #include "render/table.h"
+#include "render/textdoc.h"
 #include "render/custom_columns.h"
 #include "util/error.h"
 #include <cjson/cJSON.h>
@@ -13,72 +15,102 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a fix or note that may span lines: continuation lines indented under the first */
-static void print_item(const char *bullet, const char *text)
+#define LABEL_COL 12           /* "Requests:   " */
+
+/* a line of text that came from outside: newlines are spaces (as text_printf prints them) */
+static void add_line(TextDoc *d, int indent, TextAttr a, const char *s)
 {
-    text_printf(stdout, "  %s ", bullet);
-    size_t indent = strlen(bullet) + 3;
-    char *clean = text_clean(text, true);          /* a fix spans lines on purpose */
-    for (const char *p = clean; *p; p++) {
-        putchar(*p);
-        if (*p == '\n' && p[1]) printf("%*s", (int)indent, "");
-    }
-    putchar('\n');
+    char *clean = text_clean(s, false);
+    text_wrap(d, indent, a, clean);
     free(clean);
 }
 
-static void print_histogram(const SchedHistogram *h, const char *indent)
+/* a fix or note that may span lines: continuation lines indented under the first */
+static void add_item(TextDoc *d, const char *bullet, const char *text, TextAttr a)
+{
+    text_newline(d);
+    text_addf(d, TA_NORMAL, "  %s ", bullet);
+    char *clean = text_clean(text, true);          /* a fix spans lines on purpose */
+    text_wrap(d, (int)strlen(bullet) + 3, a, clean);
+    size_t n = strlen(clean);
+    if (n && clean[n - 1] == '\n') text_newline(d);
+    free(clean);
+}
+
+static void add_histogram(TextDoc *d, const SchedHistogram *h, const char *indent)
 {
     for (size_t i = 0; i < h->nreasons; i++) {
         const SchedReason *r = &h->reasons[i];
         char count[24] = "-";
         if (r->count >= 0) snprintf(count, sizeof count, "%d", r->count);
-        text_printf(stdout, "%s%4s  %s  [%s%s]\n", indent, count, r->text, sched_code_name(r->code),
-               r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
+        text_newline(d);
+        text_addf(d, TA_NORMAL, "%s%4s  ", indent, count);
+        char *clean = text_clean(r->text, false);
+        text_add(d, TA_NORMAL, clean);
+        free(clean);
+        text_addf(d, TA_DIM, "  [%s%s]", sched_code_name(r->code),
+                  r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
     }
 }
 
-static void print_scheduler(const Explanation *e, bool color)
+static void add_scheduler(TextDoc *d, const Explanation *e)
 {
     const SchedMessage *m = &e->sched;
     if (!e->sched_text) {
-        text_printf(stdout, "Scheduler:  no FailedScheduling event and no PodScheduled condition message\n");
+        text_label(d, "Scheduler", LABEL_COL);
+        text_add(d, TA_DIM, "no FailedScheduling event and no PodScheduled condition message");
         return;
     }
     char vb[32];
     schedmsg_versions(m, vb, sizeof vb);
-    text_printf(stdout, "Scheduler (%s%s%s):\n  %s\n", e->sched_source, *vb ? ", wording of Kubernetes " : "", vb, e->sched_text);
+    char *l = xasprintf("Scheduler (%s%s%s)", e->sched_source, *vb ? ", wording of Kubernetes " : "", vb);
+    text_label(d, l, 0);
+    free(l);
+    text_newline(d);
+    text_add(d, TA_NORMAL, "  ");
+    add_line(d, 2, TA_NORMAL, e->sched_text);
+    text_newline(d);
     if (m->kind == SM_FIT_ERROR) {
-        text_printf(stdout, "  read as: %d of %d node(s) available%s\n", m->filter.available, m->filter.total,
-               m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
-        print_histogram(&m->filter, "  ");
+        text_addf(d, TA_NORMAL, "  read as: %d of %d node(s) available%s", m->filter.available, m->filter.total,
+                  m->truncated ? " (message cut at 1024 bytes; counts incomplete)" : "");
+        add_histogram(d, &m->filter, "  ");
         /* a preemption part without counts ("not eligible ...") reads as the message says it */
         if (m->has_preemption && m->preemption.nreasons) {
-            text_printf(stdout, "  preemption (dry run over %d node(s)):\n", m->preemption.total);
-            print_histogram(&m->preemption, "    ");
+            text_newline(d);
+            text_addf(d, TA_NORMAL, "  preemption (dry run over %d node(s)):", m->preemption.total);
+            add_histogram(d, &m->preemption, "    ");
         }
     } else {
-        text_printf(stdout, "  read as: %s\n", schedmsg_kind_name(m->kind));
+        text_addf(d, TA_NORMAL, "  read as: %s", schedmsg_kind_name(m->kind));
     }
-    if (e->event_text) text_printf(stdout, "  newest FailedScheduling event: %s\n", e->event_text);
+    if (e->event_text) {
+        text_newline(d);
+        text_add(d, TA_NORMAL, "  newest FailedScheduling event: ");
+        add_line(d, 4, TA_NORMAL, e->event_text);
+    }
     if (!e->agrees) {
-        text_printf(stdout, "  %sThe recomputation below disagrees with the scheduler's message:%s\n",
-               color_start(C_YELLOW, color), color_end(C_YELLOW, color));
-        for (size_t i = 0; i < e->disagreements.n; i++) text_printf(stdout, "    - %s\n", e->disagreements.v[i]);
+        text_newline(d);
+        text_add(d, TA_NORMAL, "  ");
+        text_add(d, TA_WARN, "The recomputation below disagrees with the scheduler's message:");
+        for (size_t i = 0; i < e->disagreements.n; i++) {
+            text_newline(d);
+            text_add(d, TA_NORMAL, "    - ");
+            add_line(d, 6, TA_NORMAL, e->disagreements.v[i]);
+        }
     }
 }
 
 /* nodes sharing the same reasons are one row; the relevant rows first (fit now, admit the pod
- * and could hold it, could hold it), the nodes that never could only with --all-nodes */
-static void print_nodes(const Explanation *e, bool all, bool color)
+ * and could hold it, could hold it), the nodes that never could only with all_nodes */
+static void add_nodes(TextDoc *d, const Explanation *e, bool all, size_t table_width)
 {
     if (!e->nnodes) return;
     ReasonGroup *g;
     size_t relevant;
     size_t n = explain_group_nodes_ranked(e, &g, &relevant);
     size_t shown = all || relevant == 0 ? n : relevant;
-    text_printf(stdout, "\nNodes (recomputed from the cluster now%s):\n",
-           shown < n ? "; those that could hold the pod" : "");
+    text_heading(d, "Nodes", shown < n ? "recomputed from the cluster now; those that could hold the pod"
+                                       : "recomputed from the cluster now");
     static const char *const headers[] = { "  NODES", "REASONS" };
     Table *t = table_new(headers, 2);
     for (size_t j = 0; j < shown; j++) {
@@ -91,51 +123,68 @@ static void print_nodes(const Explanation *e, bool all, bool color)
         table_cell_color(t, g[j].fits ? C_GREEN : C_NONE, g[j].reasons);
         strbuf_clear(&nb);
     }
-    table_print(t, stdout, color);
+    table_doc(t, d, table_width);
     table_free(t);
     if (shown < n) {
         size_t hidden = 0;
         for (size_t j = shown; j < n; j++) hidden += g[j].nodes.n;
-        text_printf(stdout, "  (%zu more node(s) could never hold the pod: --all-nodes lists them)\n", hidden);
+        text_newline(d);
+        text_addf(d, TA_DIM, "  (%zu more node(s) could never hold the pod: --all-nodes lists them)", hidden);
     }
     reason_groups_free(g, n);
 }
 
-static void print_text(const Explanation *e, bool all_nodes, bool color)
+void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_width)
 {
     const Pod *p = e->pod;
     char age[16] = "?";
     if (e->age >= 0) format_age(e->age, age, sizeof age);
-    char *gpus = explanation_gpus(e);
-    if (p)
-        text_printf(stdout, "Pod:        %s/%s (Pending %s, priority %d%s%s)\n", e->ns, e->name, age, p->priority,
-               p->priority_class ? ", class " : "", p->priority_class ? p->priority_class : "");
-    else
-        text_printf(stdout, "Owner:      %s %s/%s (its pods were not created; last refused %s ago)\n",
-               e->owner_kind ? e->owner_kind : "owner", e->ns, e->name, age);
-    text_printf(stdout, "Requests:   %s%s%s%s%s\n", gpus, p ? "" : " per pod",
-                p && p->request_init ? " (from init container " : "", p && p->request_init ? p->request_init : "",
-                p && p->request_init ? ")" : "");
-    free(gpus);
-    text_printf(stdout, "Verdict:    %s%s%s\n", color_start(C_BOLD, color), verdict_name(e->verdict), color_end(C_BOLD, color));
-    text_printf(stdout, "Reason:     %s\n", e->summary ? e->summary : "");
     if (p) {
-        putchar('\n');
-        print_scheduler(e, color);
+        text_label(d, "Pod", LABEL_COL);
+        text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
+        text_addf(d, TA_NORMAL, " (Pending %s, priority %d%s%s)", age, p->priority,
+                  p->priority_class ? ", class " : "", p->priority_class ? p->priority_class : "");
+    } else {
+        text_label(d, "Owner", LABEL_COL);
+        text_addf(d, TA_VALUE, "%s %s/%s", e->owner_kind ? e->owner_kind : "owner", e->ns, e->name);
+        text_addf(d, TA_NORMAL, " (its pods were not created; last refused %s ago)", age);
     }
-    print_nodes(e, all_nodes, color);
+    char *gpus = explanation_gpus(e);
+    text_label(d, "Requests", LABEL_COL);
+    text_addf(d, TA_NORMAL, "%s%s%s%s%s", gpus, p ? "" : " per pod", p && p->request_init ? " (from init container " : "",
+              p && p->request_init ? p->request_init : "", p && p->request_init ? ")" : "");
+    free(gpus);
+    text_label(d, "Verdict", LABEL_COL);
+    text_add(d, TA_STRONG, verdict_name(e->verdict));
+    text_label(d, "Reason", LABEL_COL);
+    add_line(d, LABEL_COL, TA_NORMAL, e->summary ? e->summary : "");
+    if (p) {
+        text_newline(d);
+        add_scheduler(d, e);
+    }
+    add_nodes(d, e, all_nodes, table_width);
     if (e->fixes.n) {
-        text_printf(stdout, "\nFixes:\n");
+        text_heading(d, "Fixes", NULL);
         for (size_t i = 0; i < e->fixes.n; i++) {
             char b[32];
             snprintf(b, sizeof b, "%zu.", i + 1);
-            print_item(b, e->fixes.v[i]);
+            add_item(d, b, e->fixes.v[i], TA_NORMAL);
         }
     }
     if (e->notes.n) {
-        text_printf(stdout, "\nNotes:\n");
-        for (size_t i = 0; i < e->notes.n; i++) print_item("-", e->notes.v[i]);
+        text_heading(d, "Notes", NULL);
+        for (size_t i = 0; i < e->notes.n; i++) add_item(d, "-", e->notes.v[i], TA_DIM);
     }
+}
+
+static int print_text(const Explanation *e, bool all_nodes, bool color)
+{
+    TextDoc d;
+    text_init(&d, TEXT_NO_WRAP);
+    explain_doc(&d, e, all_nodes, table_terminal_width(stdout));
+    int rc = text_doc_print(&d, stdout, color);
+    text_clear(&d);
+    return rc;
 }
 
 int explain_render(const Explanation *e, const Strvec *warnings, bool pending, RenderFormat fmt,
@@ -152,13 +201,13 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
     }
     for (size_t i = 0; warnings && i < warnings->n; i++) text_printf(stderr, "warning: %s\n", warnings->v[i]);
     if (!p) {
-        print_text(e, all_nodes, color);
+        return print_text(e, all_nodes, color) < 0 ? -1 : 0;
     } else if (!pending) {
         if (p->node_name) text_printf(stdout, "pod %s/%s is %s on node %s; nothing to explain\n", p->ns, p->name,
                                  pod_phase_name(p->phase), p->node_name);
         else text_printf(stdout, "pod %s/%s is %s; nothing to explain\n", p->ns, p->name, pod_phase_name(p->phase));
     } else {
-        print_text(e, all_nodes, color);
+        return print_text(e, all_nodes, color) < 0 ? -1 : 0;
     }
     return 0;
 }

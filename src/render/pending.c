@@ -1,10 +1,12 @@
 /* pending.c — the presentation of `kubectl gpu pending` (render/pending.h): the table (one row
- * per group of identical waiting pods), -o name, and the JSON/YAML list.
+ * per group of identical waiting pods), -o name, and the JSON/YAML list, of the explanations
+ * the command hands it (cmd_pending.c chooses the analysis).
  *
- * JSON and YAML are written one pod at a time (explain_pending_each) through the JSON writer
- * (render/json_writer.h; YAML by its libyaml backend), in exactly the text render_json and
- * render_yaml give the whole document: a queue's explanations together would not fit in
- * memory at once.  Sorted or -l-filtered, the list is made first and written pod by pod.
+ * JSON and YAML can be written one pod at a time (pending_stream_*: the command feeds it from
+ * explain_pending_each) through the JSON writer (render/json_writer.h; YAML by its libyaml
+ * backend), in exactly the text render_json and render_yaml give the whole document: a queue's
+ * explanations together would not fit in memory at once.  Sorted or -l-filtered, the command
+ * makes the list first and pending_render writes it pod by pod.
  */
 #include "render/pending.h"
 #include "render/pending_view.h"
@@ -176,86 +178,88 @@ static int write_pod(void *ctx, Explanation *e)
     return po->jw->failed ? -1 : 0;
 }
 
-/* {"apiVersion", "kind", "namespace", ["selector",] "pods": [...], "warnings"} as JSON or YAML;
- * the pods of l, or (l NULL) written as they are explained */
-static int write_list(const Cluster *c, const char *ns, const char *selector, size_t max_nodes, bool yaml,
-                      const ExplanationList *l)
+/* {"apiVersion", "kind", "namespace", ["selector",] "pods": [...], "warnings"} as JSON or YAML:
+ * the head and the opening of "pods" (pending_stream_begin), a pod at a time, the tail
+ * (pending_stream_end) */
+struct PendingStream { JsonWriter jw; PodsOut po; };
+
+size_t pending_max_nodes(const PendingView *v) { return v->all_nodes ? 0 : PENDING_NODES; }
+
+PendingStream *pending_stream_begin(const char *ns, const char *selector, size_t max_nodes, bool yaml)
 {
-    JsonWriter *jw = malloc(sizeof *jw);
-    if (!jw) return -1;
+    PendingStream *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    JsonWriter *jw = &s->jw;
     if (yaml) jw_init_yaml(jw, stdout, false);
     else jw_init(jw, stdout);
+    s->po.jw = jw;
+    s->po.max_nodes = max_nodes;
     jw_object_begin(jw, NULL);
     jw_string(jw, "apiVersion", KGPU_API_VERSION);
     jw_string(jw, "kind", "GPUPending");
     jw_string(jw, "namespace", ns);              /* null with -A */
     if (selector) jw_string(jw, "selector", selector);
     jw_array_begin(jw, "pods");
-    if (l) {
-        for (size_t i = 0; i < l->n; i++) {
-            cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
-            jw_value(jw, NULL, j);
-            cJSON_Delete(j);
-        }
-    } else {
-        PodsOut po;
-        memset(&po, 0, sizeof po);
-        po.jw = jw;
-        po.max_nodes = max_nodes;
-        explain_pending_each(c, ns, write_pod, &po);
-        for (size_t i = 0; i < NODES_TEXTS; i++) { free(po.texts[i].text); explain_shared_unref(po.texts[i].shared); }
-    }
+    return s;
+}
+
+int pending_stream_pod(void *stream, Explanation *e)
+{
+    PendingStream *s = stream;
+    return write_pod(&s->po, e);
+}
+
+int pending_stream_end(PendingStream *s, const Strvec *warnings)
+{
+    if (!s) return -1;
+    JsonWriter *jw = &s->jw;
+    for (size_t i = 0; i < NODES_TEXTS; i++) { free(s->po.texts[i].text); explain_shared_unref(s->po.texts[i].shared); }
     jw_end(jw);
     jw_array_begin(jw, "warnings");
-    for (size_t i = 0; i < c->warnings.n; i++) jw_string(jw, NULL, c->warnings.v[i]);
+    for (size_t i = 0; warnings && i < warnings->n; i++) jw_string(jw, NULL, warnings->v[i]);
     jw_end(jw);
     jw_end(jw);
     int rc = jw_release(jw);
-    free(jw);
+    free(s);
     return rc;
 }
 
-int pending_render(const Cluster *c, const PendingView *v, Error *out_err)
+/* the whole list l as the stream writes it, every pod through the same cut to max_nodes */
+static int write_list(const char *ns, const char *selector, size_t max_nodes, bool yaml, const ExplanationList *l,
+                      const Strvec *warnings)
+{
+    PendingStream *s = pending_stream_begin(ns, selector, max_nodes, yaml);
+    if (!s) return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+        jw_value(&s->jw, NULL, j);
+        cJSON_Delete(j);
+    }
+    return pending_stream_end(s, warnings);
+}
+
+int pending_render(const ExplanationList *l, const Strvec *warnings, const PendingView *v, Error *out_err)
 {
     const char *ns = v->ns;
     RenderFormat fmt = v->fmt;
-    size_t max_nodes = v->all_nodes ? 0 : PENDING_NODES;
+    size_t max_nodes = pending_max_nodes(v);
     bool selected = v->selector && *v->selector;
-    bool doc = !v->columns && (fmt == RENDER_JSON || fmt == RENDER_YAML);
-    if (doc && !v->sort_by && !selected)                     /* streamed */
-        return write_list(c, ns, NULL, max_nodes, fmt == RENDER_YAML, NULL);
-    if (v->columns && !v->sort_by && !selected)              /* a row per pod as it is explained */
-        return pending_print_columns(c, ns, NULL, v->columns, v->no_headers, max_nodes, out_err);
-    ExplanationList l = { NULL, 0, 0 };
     bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
-    if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
-    else explain_pending(c, ns, &l);
-    if (pending_sort(&l, v->sort_by, max_nodes) < 0) {
-        error_set(out_err, "--sort-by: unknown field \"%s\": no pod of -o json has a value there (pending sorts by "
-                  "%s, or any JSONPath into a pod)", v->sort_by, pending_sort_fields_help);
-        explanation_list_clear(&l);
-        return -2;
-    }
-    Error err = { 0 };
-    if (pending_filter_labels(&l, v->selector, &err) < 0) {
-        error_set(out_err, "-l: %s", err.msg);
-        explanation_list_clear(&l);
-        return -2;
-    }
     int rc = 0;
     if (table && v->warnings)
-        for (size_t i = 0; i < c->warnings.n; i++) text_printf(stderr, "warning: %s\n", c->warnings.v[i]);
+        for (size_t i = 0; warnings && i < warnings->n; i++) text_printf(stderr, "warning: %s\n", warnings->v[i]);
     if (v->columns) {
-        rc = pending_print_columns(c, ns, &l, v->columns, v->no_headers, max_nodes, out_err);
+        PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
+        for (size_t i = 0; i < l->n && rc == 0; i++) rc = pending_columns_add(&pc, &l->items[i]);
+        rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->no_headers);
     } else if (fmt == RENDER_NAME) {
-        rc = pending_print_names(&l);
+        rc = pending_print_names(l);
     } else if (table) {
         if (selected && v->warnings)               /* what -l left out */
             text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);
-        print_table(&l, ns, fmt == RENDER_WIDE, v->color, !v->no_headers);
+        print_table(l, ns, fmt == RENDER_WIDE, v->color, !v->no_headers);
     } else {
-        rc = write_list(c, ns, selected ? v->selector : NULL, max_nodes, fmt == RENDER_YAML, &l);
+        rc = write_list(ns, selected ? v->selector : NULL, max_nodes, fmt == RENDER_YAML, l, warnings);
     }
-    explanation_list_clear(&l);
     return rc;
 }

@@ -148,38 +148,20 @@ int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
 
 /* ---- -o custom-columns: one row per pod of -o json ---- */
 
-typedef struct { CustomColumns *cc; size_t max_nodes; Error err; } ColumnsCtx;
-
-static int add_pod_row(void *vctx, Explanation *e)
+int pending_columns_add(void *vpc, Explanation *e)
 {
-    ColumnsCtx *ctx = vctx;
-    cJSON *j = explanation_to_json_max(e, false, ctx->max_nodes);   /* the item -o json lists */
-    int rc = custom_columns_add(ctx->cc, j, &ctx->err);
+    PendingColumns *pc = vpc;
+    cJSON *j = explanation_to_json_max(e, false, pc->max_nodes);   /* the item -o json lists */
+    int rc = custom_columns_add(pc->cc, j, &pc->err);
     cJSON_Delete(j);
     return rc;
 }
 
-int pending_print_columns(const Cluster *c, const char *ns, ExplanationList *l, CustomColumns *cc, bool no_headers,
-                          size_t max_nodes, Error *err)
+int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers)
 {
-    ColumnsCtx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.cc = cc;
-    ctx.max_nodes = max_nodes;
-    int rc = 0;
-    if (l) {
-        for (size_t i = 0; i < l->n && rc == 0; i++) rc = add_pod_row(&ctx, &l->items[i]);
-    } else {
-        explain_pending_each(c, ns, add_pod_row, &ctx);
-        rc = ctx.err.set ? -1 : 0;
-    }
-    if (rc) {
-        *err = ctx.err;
-        return -1;
-    }
-    if (!custom_columns_rows(cc)) {                  /* kubectl: "No resources found" on stderr */
+    if (!custom_columns_rows(pc->cc)) {              /* kubectl: "No resources found" on stderr */
         if (ns) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
         else text_printf(stderr, "No pending GPU pods.\n");
     }
-    return custom_columns_print(cc, stdout, no_headers);
+    return custom_columns_print(pc->cc, stdout, no_headers);
 }

@@ -19,8 +19,8 @@ static double group_savings(const PlanRun *run, const PlanGroup *g)
 {
     int freed = g->gpus_before - g->gpus_after;
     if (freed == 0) return 0;
-    char *short_name = product_short_name(g->product);
-    double p = price_for_product(run->prices, g->product, short_name);
+    char *short_name = allocation_product_short_name(g->product);
+    double p = price_list_for_product(run->prices, g->product, short_name);
     free(short_name);
     return p * freed;
 }

@@ -1,5 +1,6 @@
 /* table.c — aligned columns like `kubectl get`. */
 #include "render/table.h"
+#include "render/textdoc.h"
 #include "render/text.h"
 #include "util/util.h"
 #include <stdarg.h>
@@ -180,10 +181,10 @@ static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, b
     return gap;
 }
 
-/* without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
-void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
+/* the widths of t's columns fitted to term columns (0: whole), which were cut, and the gap;
+ * without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
+static int layout(const Table *t, size_t term, bool headers, size_t **w_out, bool **cut_out)
 {
-    size_t rows = table_rows(t);
     size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof *w);
     for (size_t c = 0; c < t->ncols && headers; c++) w[c] = utf8_width(t->headers[c]);
     for (size_t i = 0; i < t->ncells; i++) {
@@ -193,10 +194,20 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
     /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
      * column and its gap take at least 6 characters */
     for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
-    size_t term = t->whole ? 0 : table_terminal_width(f);
+    if (t->whole) term = 0;
     if (term) term = term > t->indent + 20 ? term - t->indent : 20;
     bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);
-    int gap = (int)fit_widths(t, term, headers, w, cut_col);
+    *w_out = w;
+    *cut_out = cut_col;
+    return (int)fit_widths(t, term, headers, w, cut_col);
+}
+
+void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
+{
+    size_t rows = table_rows(t);
+    size_t *w;
+    bool *cut_col;
+    int gap = layout(t, t->whole ? 0 : table_terminal_width(f), headers, &w, &cut_col);
     for (size_t c = 0; c < t->ncols && headers; c++) {
         if (c == 0 && t->indent) fprintf(f, "%*s", (int)t->indent, "");
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
@@ -216,6 +227,54 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
             free(cut);
         }
         fputc('\n', f);
+    }
+    free(cut_col);
+    free(w);
+}
+
+static void doc_spaces(TextDoc *d, size_t n)
+{
+    if (!n) return;
+    char *sp = xmalloc(n + 1);
+    memset(sp, ' ', n);
+    sp[n] = '\0';
+    text_add(d, TA_NORMAL, sp);
+    free(sp);
+}
+
+/* the colours of cells as a document's attributes (textdoc.h prints OK, WARN, ERROR, STRONG) */
+static TextAttr color_attr(Color c)
+{
+    static const TextAttr attrs[] = { [C_NONE] = TA_NORMAL, [C_RED] = TA_ERROR, [C_YELLOW] = TA_WARN,
+                                      [C_GREEN] = TA_OK, [C_CYAN] = TA_VALUE, [C_BOLD] = TA_STRONG, [C_DIM] = TA_DIM };
+    return (size_t)c < sizeof attrs / sizeof *attrs ? attrs[c] : TA_NORMAL;
+}
+
+void table_doc(const Table *t, TextDoc *d, size_t width)
+{
+    size_t rows = table_rows(t);
+    size_t *w;
+    bool *cut_col;
+    int gap = layout(t, width, true, &w, &cut_col);
+    text_newline(d);
+    doc_spaces(d, t->indent);
+    for (size_t c = 0; c < t->ncols; c++) {
+        text_add(d, TA_COLUMNS, t->headers[c]);
+        if (c + 1 < t->ncols) doc_spaces(d, w[c] - utf8_width(t->headers[c]) + (size_t)gap);
+    }
+    for (size_t r = 0; r < rows; r++) {
+        text_newline(d);
+        doc_spaces(d, t->indent);
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t i = r * t->ncols + c;
+            const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
+            const char *text = cell ? cell->text : "";
+            char *cut = cut_col[c] ? utf8_truncate(text, w[c]) : NULL;
+            if (cut) text = cut;
+            text_add(d, color_attr(cell ? cell->color : C_NONE), text);
+            if (c + 1 < t->ncols) doc_spaces(d, w[c] - utf8_width(text) + (size_t)gap);
+            free(cut);
+        }
     }
     free(cut_col);
     free(w);

@@ -7,8 +7,8 @@
  * one small value per device and field, never raw samples.
  */
 #include "sources/prometheus.h"
+#include "model/usage_workloads.h"
 #include "util/error.h"
-#include "util/strmap.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,21 +65,9 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
     return 0;
 }
 
-/* per workload and device: the window statistics */
-enum { WL_MEM_PCT, WL_MEM_MAX, WL_GR_PCT, WL_GR_MAX, WL_UTIL_PCT, WL_UTIL_MAX, WL_SAMPLES, WL__N };
-
-typedef struct {
-    char *ns, *pod, *container;
-    int gi;
-    double v[WL__N];
-    bool has[WL__N];
-} WlDev;
-
-typedef struct {
-    WlDev *d; size_t n, cap;
-    StrMap *index;          /* ns pod container device -> index + 1 */
-    int field;
-} WlCtx;
+/* per workload and device: the window statistics, folded per container by the model
+ * (usage_workloads.h) */
+typedef struct { UsageWlDevices t; UsageWlStat field; } WlCtx;
 
 static int workload_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
                            const double *v, size_t np)
@@ -97,84 +85,9 @@ static int workload_series(void *ctx, const PromLabel *l, size_t n, const double
         if (!uuid) uuid = prom_label(l, n, "uuid");
         dev = xasprintf("?\x1f%s\x1f%d", uuid ? uuid : "?", dcgm_series_instance(l, n));
     }
-    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", ns ? ns : "", pod, ctr ? ctr : "", dev);
-    size_t idx = (size_t)(uintptr_t)strmap_get(w->index, key);
-    if (!idx) {
-        ARRAY_GROW(w->d, w->n, w->cap);
-        WlDev *d = &w->d[w->n++];
-        memset(d, 0, sizeof *d);
-        d->ns = xstrdup(ns);
-        d->pod = xstrdup(pod);
-        d->container = xstrdup(ctr);
-        d->gi = dcgm_series_instance(l, n);
-        strmap_put(w->index, key, (void *)(uintptr_t)w->n);
-        idx = w->n;
-    }
-    free(key);
+    usage_wl_devices_add(&w->t, ns, pod, ctr, dev, dcgm_series_instance(l, n), w->field, v[np - 1]);
     free(dev);
-    WlDev *d = &w->d[idx - 1];
-    d->v[w->field] = v[np - 1];
-    d->has[w->field] = true;
     return 0;
-}
-
-static double max_nan(double a, double b)
-{
-    if (isnan(a)) return b;
-    if (isnan(b)) return a;
-    return a > b ? a : b;
-}
-
-static int workload_cmp(const void *pa, const void *pb)
-{
-    const WorkloadUsage *a = pa, *b = pb;
-    int c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
-    if (c) return c;
-    c = strcmp(a->pod, b->pod);
-    if (c) return c;
-    return strcmp(a->container ? a->container : "", b->container ? b->container : "");
-}
-
-static void workloads_build(WlCtx *w, WorkloadUsage **out, size_t *nout)
-{
-    StrMap *byw = strmap_new();
-    WorkloadUsage *res = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < w->n; i++) {
-        WlDev *d = &w->d[i];
-        char *key = xasprintf("%s\x1f%s\x1f%s", d->ns ? d->ns : "", d->pod, d->container ? d->container : "");
-        size_t idx = (size_t)(uintptr_t)strmap_get(byw, key);
-        if (!idx) {
-            ARRAY_GROW(res, n, cap);
-            WorkloadUsage *u = &res[n++];
-            memset(u, 0, sizeof *u);
-            u->ns = xstrdup(d->ns);
-            u->pod = xstrdup(d->pod);
-            u->container = xstrdup(d->container);
-            u->mem_peak_mib = u->mem_pct_mib = u->util_peak = u->util_pct = NAN;
-            u->samples = 0;
-            strmap_put(byw, key, (void *)(uintptr_t)n);
-            idx = n;
-        }
-        free(key);
-        WorkloadUsage *u = &res[idx - 1];
-        bool gr = d->has[WL_GR_PCT] || d->has[WL_GR_MAX];
-        bool mig = d->gi >= 0;      /* GPU_UTIL means nothing on a MIG instance */
-        double upct = gr ? (d->has[WL_GR_PCT] ? d->v[WL_GR_PCT] * 100 : NAN)
-                         : (!mig && d->has[WL_UTIL_PCT] ? d->v[WL_UTIL_PCT] : NAN);
-        double umax = gr ? (d->has[WL_GR_MAX] ? d->v[WL_GR_MAX] * 100 : NAN)
-                         : (!mig && d->has[WL_UTIL_MAX] ? d->v[WL_UTIL_MAX] : NAN);
-        u->devices++;
-        u->mem_pct_mib = max_nan(u->mem_pct_mib, d->has[WL_MEM_PCT] ? d->v[WL_MEM_PCT] : NAN);
-        u->mem_peak_mib = max_nan(u->mem_peak_mib, d->has[WL_MEM_MAX] ? d->v[WL_MEM_MAX] : NAN);
-        u->util_pct = max_nan(u->util_pct, upct);
-        u->util_peak = max_nan(u->util_peak, umax);
-        if (d->has[WL_SAMPLES] && d->v[WL_SAMPLES] > u->samples) u->samples = d->v[WL_SAMPLES];
-    }
-    strmap_free(byw, NULL);
-    if (n) qsort(res, n, sizeof *res, workload_cmp);
-    *out = res;
-    *nout = n;
 }
 
 static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, Strvec *warnings,
@@ -185,16 +98,17 @@ static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, St
     double pct = q->percentile > 0 && q->percentile <= 100 ? q->percentile : 95;
     snprintf(p, sizeof p, "%.4g", pct / 100.0);
     for (char *x = p; *x; x++) if (*x == ',') *x = '.';
-    static const struct { int field; const char *fn; const char *metric; bool pct; } qs[] = {
-        { WL_MEM_PCT, "quantile_over_time", "DCGM_FI_DEV_FB_USED", true },
-        { WL_MEM_MAX, "max_over_time", "DCGM_FI_DEV_FB_USED", false },
-        { WL_GR_PCT, "quantile_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", true },
-        { WL_GR_MAX, "max_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", false },
-        { WL_UTIL_PCT, "quantile_over_time", "DCGM_FI_DEV_GPU_UTIL", true },
-        { WL_UTIL_MAX, "max_over_time", "DCGM_FI_DEV_GPU_UTIL", false },
-        { WL_SAMPLES, "count_over_time", "DCGM_FI_DEV_FB_USED", false },
+    static const struct { UsageWlStat field; const char *fn; const char *metric; bool pct; } qs[] = {
+        { USAGE_WL_MEM_PCT, "quantile_over_time", "DCGM_FI_DEV_FB_USED", true },
+        { USAGE_WL_MEM_MAX, "max_over_time", "DCGM_FI_DEV_FB_USED", false },
+        { USAGE_WL_GR_PCT, "quantile_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", true },
+        { USAGE_WL_GR_MAX, "max_over_time", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", false },
+        { USAGE_WL_UTIL_PCT, "quantile_over_time", "DCGM_FI_DEV_GPU_UTIL", true },
+        { USAGE_WL_UTIL_MAX, "max_over_time", "DCGM_FI_DEV_GPU_UTIL", false },
+        { USAGE_WL_SAMPLES, "count_over_time", "DCGM_FI_DEV_FB_USED", false },
     };
-    WlCtx ctx = { NULL, 0, 0, strmap_new(), 0 };
+    WlCtx ctx;
+    usage_wl_devices_init(&ctx.t);
     int rc = 0;
     /* one query per statistic: each stays within the server's per-query sample limit */
     for (size_t i = 0; i < sizeof qs / sizeof qs[0] && rc == 0; i++) {
@@ -204,10 +118,8 @@ static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, St
         rc = prom_query(c, promql, at, workload_series, &ctx, warnings, err);
         free(promql);
     }
-    if (rc == 0) workloads_build(&ctx, out, nout);
-    for (size_t i = 0; i < ctx.n; i++) { free(ctx.d[i].ns); free(ctx.d[i].pod); free(ctx.d[i].container); }
-    free(ctx.d);
-    strmap_free(ctx.index, NULL);
+    if (rc == 0) usage_wl_devices_fold(&ctx.t, out, nout);
+    usage_wl_devices_release(&ctx.t);
     return rc;
 }
 

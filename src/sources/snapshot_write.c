@@ -108,7 +108,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
         snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);
         w->usage_workloads = nwu;
     }
-    workloads_free(wu, nwu);
+    workload_usage_free(wu, nwu);
     usage_clear(&d);
 }
 

@@ -213,13 +213,13 @@ static void draw(App *a)
     app_draw_header(a);
     if (a->help) {
         TextDoc d;
-        text_init(&d, COLS - 2);
-        view_help(&d, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
+        tui_doc_init(&d, COLS - 2);
+        view_help(&d, &app_keymap, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
         draw_doc(a, "HELP", &d, &a->help_top);
         text_clear(&d);
     } else if (a->view == VIEW_NODE && a->data) {
         TextDoc d;
-        text_init(&d, COLS - 2);
+        tui_doc_init(&d, COLS - 2);
         view_node(&d, a->data, find_node(a, a->view_node), a->view_node);
         char *t = xasprintf("NODE %s", a->view_node);
         draw_doc(a, t, &d, &a->view_top);
@@ -227,7 +227,7 @@ static void draw(App *a)
         text_clear(&d);
     } else if (a->view == VIEW_EXPLAIN && a->data) {
         TextDoc d;
-        text_init(&d, COLS - 2);
+        tui_doc_init(&d, COLS - 2);
         view_explain(&d, a->data, full_explanation(a, find_pending(a, a->view_ns, a->view_pod)), a->view_ns,
                      a->view_pod);
         char *t = xasprintf("EXPLAIN %s/%s", a->view_ns, a->view_pod);

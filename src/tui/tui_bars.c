@@ -11,8 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const sort_names[SORT__COUNT] = { "name", "allocation", "utilization", "idle" };
-
 /* ------------------------------------------------------------------ header */
 
 static void fmt_clock(char *out, size_t n, int64_t t)
@@ -83,7 +81,7 @@ void app_draw_header(App *a)
         else strvec_push(&values, "-");
         size_t ncounts = labels.n;
         for (size_t i = 0; i < st->ntotals; i++) {
-            strvec_push(&labels, view_short_resource(st->totals[i].name));
+            strvec_push(&labels, node_doc_short_resource(st->totals[i].name));
             strvec_pushf(&values, "%lld/%lld", (long long)st->totals[i].allocated, (long long)st->totals[i].allocatable);
         }
         int y = 1, x = 1;
@@ -147,55 +145,18 @@ void app_draw_fbar(App *a)
 {
     int y = LINES - 1, x = 0, w = COLS;
     screen_fill(y, 0, w, TA_FLABEL);
-    if (a->editing) {
+    if (a->editing) {                    /* what is typed, then the keys of KV_EDIT */
         x += screen_put(y, x, w - x, TA_FKEY, "Filter: ");
         x += screen_put(y, x, w - x - 28, TA_INPUT, strbuf_str(&a->edit));
         x += screen_put(y, x, w - x, TA_INPUT, "_");
         x += 2;
-        x += screen_put(y, x, w - x, TA_FKEY, "Enter");
-        x += screen_put(y, x, w - x, TA_FLABEL, " Apply  ");
-        x += screen_put(y, x, w - x, TA_FKEY, "Esc");
-        screen_put(y, x, w - x, TA_FLABEL, " Cancel ");
-        return;
     }
-    const char *items[8][2];
-    size_t n = 0;
-    char sortlbl[32], filt[48];
-    snprintf(sortlbl, sizeof sortlbl, "Sort:%s", sort_names[a->sort]);
-    if (a->filter && *a->filter) {
-        if (screen_width(a->filter) > 16) snprintf(filt, sizeof filt, "Filter:%.15s%s", a->filter, ellipsis());
-        else snprintf(filt, sizeof filt, "Filter:%s", a->filter);
-    }
-    else snprintf(filt, sizeof filt, "Filter");
-    if (a->help) {
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else if (a->view == VIEW_PODS) {
-        snprintf(sortlbl, sizeof sortlbl, "Sort:%s", pods_sort_name(a->pods.sort));
-        items[n][0] = "Enter"; items[n++][1] = "Node";
-        items[n][0] = "/"; items[n++][1] = filt;
-        items[n][0] = "s"; items[n++][1] = sortlbl;
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else if (a->view != VIEW_MAIN) {
-        items[n][0] = screen_utf8() ? "↑↓" : "Up/Dn"; items[n++][1] = "Scroll";
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Back";
-    } else {
-        items[n][0] = "Enter"; items[n++][1] = a->focus == PANE_NODES ? "Node" : "Explain";
-        items[n][0] = "Tab"; items[n++][1] = "Pane";
-        items[n][0] = "/"; items[n++][1] = filt;
-        items[n][0] = "s"; items[n++][1] = sortlbl;
-        items[n][0] = "p"; items[n++][1] = "Pods";
-        items[n][0] = "r"; items[n++][1] = "Refresh";
-        items[n][0] = "?"; items[n++][1] = "Help";
-        items[n][0] = "q"; items[n++][1] = "Quit";
-    }
+    KeyBarItem items[16];                 /* the key table's rows for this view (tui_keys.c) */
+    size_t n = keymap_bar(&app_keymap, app_view_bit(a), a, screen_utf8(), items, sizeof items / sizeof *items);
     for (size_t i = 0; i < n && x < w; i++) {
-        x += screen_put(y, x, w - x, TA_FKEY, items[i][0]);
+        x += screen_put(y, x, w - x, TA_FKEY, items[i].key);
         x += screen_put(y, x, w - x, TA_FLABEL, " ");
-        x += screen_put(y, x, w - x, TA_FLABEL, items[i][1]);
+        x += screen_put(y, x, w - x, TA_FLABEL, items[i].label);
         x += screen_put(y, x, w - x, TA_FLABEL, " ");
     }
 }

@@ -103,22 +103,24 @@ void app_set_filter(App *a, const char *f)
     app_remember_selection(a);
 }
 
+void app_filter_cancel(App *a)
+{
+    a->editing = false;                              /* back to what was applied */
+    app_set_filter(a, a->filter_before);
+    free(a->filter_before);
+    a->filter_before = NULL;
+}
+
+void app_filter_apply(App *a)
+{
+    a->editing = false;
+    app_set_filter(a, strbuf_str(&a->edit));
+    free(a->filter_before);
+    a->filter_before = NULL;
+}
+
 void app_filter_key(App *a, int ch)
 {
-    if (ch == 27) {                                  /* Esc: back to what was applied */
-        a->editing = false;
-        app_set_filter(a, a->filter_before);
-        free(a->filter_before);
-        a->filter_before = NULL;
-        return;
-    }
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        a->editing = false;
-        app_set_filter(a, strbuf_str(&a->edit));
-        free(a->filter_before);
-        a->filter_before = NULL;
-        return;
-    }
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         while (a->edit.len && ((unsigned char)a->edit.buf[a->edit.len - 1] & 0xC0) == 0x80) a->edit.len--;
         if (a->edit.len) a->edit.len--;

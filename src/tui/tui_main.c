@@ -165,7 +165,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     strbuf_adds(&sb, word);
     if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
     if (node_health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", node_health_count(&n->health));
-    screen_put_cut(y, cx, x + w - cx, pick(view_node_attr(n), sel, focused), strbuf_str(&sb));
+    screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);
 }
@@ -261,7 +261,7 @@ static void draw_detail(App *a, int y, int h, int w)
     TuiAttr at = TA_PANE_TITLE;
     screen_fill(y, 0, w, at);
     TextDoc d;
-    text_init(&d, w - 2);
+    tui_doc_init(&d, w - 2);
     if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));
@@ -275,7 +275,7 @@ static void draw_detail(App *a, int y, int h, int w)
         text_add(&d, TA_DIM, "Enter: the full explanation with the scheduler's message, per-node reasons and fixes");
     } else if (node_at(a, a->node_panel.selected)) {
         const NodeStatus *n = node_at(a, a->node_panel.selected);
-        char *s = view_node_summary(n);
+        char *s = node_doc_summary(n);
         char *t = xasprintf("%s  %s", n->name, s);
         screen_put_cut(y, 1, w - 2, at, t);
         free(t);

@@ -80,6 +80,7 @@ static void init_attrs(void)
         [TA_COLUMNS] = A_BOLD, [TA_SELECTED] = A_REVERSE, [TA_SELECTED_BLUR] = A_BOLD | A_UNDERLINE,
         [TA_BAR_ALLOC] = A_NORMAL, [TA_BAR_UTIL] = A_NORMAL, [TA_BAR_MEM] = A_NORMAL,
         [TA_FKEY] = A_BOLD, [TA_FLABEL] = A_REVERSE, [TA_BUSY] = A_BOLD, [TA_INPUT] = A_UNDERLINE,
+        [TA_STRONG] = A_BOLD,
     };
     memcpy(s_attrs, mono, sizeof s_attrs);
     if (!s_color) return;
@@ -270,14 +271,6 @@ static int sanitize(const char *s, int maxw, Strbuf *out)
     return cols;
 }
 
-int screen_width(const char *s)
-{
-    Strbuf sb = STRBUF_INIT;
-    int w = sanitize(s ? s : "", 1 << 20, &sb);
-    strbuf_clear(&sb);
-    return w;
-}
-
 int screen_put(int y, int x, int maxw, TuiAttr a, const char *s)
 {
     if (!s_open || !s || y < 0 || y >= LINES || x < 0 || x >= COLS) return 0;
@@ -326,24 +319,7 @@ void screen_fill(int y, int x, int w, TuiAttr a)
 
 void screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty)
 {
-    if (w <= 0) return;
-    static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-    int full = 0, part = 0;
-    if (!isnan(frac)) {
-        if (frac < 0) frac = 0;
-        if (frac > 1) frac = 1;
-        if (s_utf8) {
-            int e = (int)lround(frac * w * 8);
-            if (frac > 0 && e == 0) e = 1;       /* something held shows */
-            full = e / 8; part = e % 8;
-        } else {
-            full = (int)lround(frac * w);
-            if (frac > 0 && full == 0) full = 1;
-        }
-    }
-    for (int i = 0; i < full; i++) strbuf_adds(fill, s_utf8 ? "█" : "#");
-    if (part) strbuf_adds(fill, eighths[part]);
-    for (int i = full + (part ? 1 : 0); i < w; i++) strbuf_adds(empty, s_utf8 ? "·" : ".");
+    text_bar_parts(w, frac, s_utf8, fill, empty);
 }
 
 void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr over)

@@ -207,7 +207,7 @@ static char *res_words(const HolderPod *p)
 {
     Strbuf sb = STRBUF_INIT;
     for (size_t k = 0; k < p->nres; k++)
-        strbuf_addf(&sb, "%s%s:%lld", k ? "," : "", view_short_resource(p->res[k].name), (long long)p->res[k].count);
+        strbuf_addf(&sb, "%s%s:%lld", k ? "," : "", node_doc_short_resource(p->res[k].name), (long long)p->res[k].count);
     if (!p->nres) strbuf_adds(&sb, "-");
     return strbuf_detach(&sb);
 }
@@ -310,7 +310,7 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
     }
     if (c->metrics) {
         char mem[32], util[16];
-        view_fmt_mib(mem, sizeof mem, usage(r, true));
+        node_doc_fmt_mib(mem, sizeof mem, usage(r, true));
         double u = usage(r, false);
         if (isnan(u)) snprintf(util, sizeof util, "-");
         else snprintf(util, sizeof util, "%.0f%%", u);
@@ -323,7 +323,7 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
         cx += c->idle + 1;
         if (c->idle_for) {
             char f[24];
-            view_fmt_duration(f, sizeof f, r->idle_for);
+            node_doc_fmt_duration(f, sizeof f, r->idle_for);
             screen_putf(y, cx, c->idle_for, r->idle_for > 0 ? pk(TA_WARN, sel, focused) : at, "%*s", c->idle_for, f);
             cx += c->idle_for + 1;
         }
@@ -369,7 +369,7 @@ static void draw_ns(PodsView *v, bool metrics, int y, int h, int w)
         cx += 14;
         if (metrics) {
             char mem[32], util[16];
-            view_fmt_mib(mem, sizeof mem, t->mem_used_mib);
+            node_doc_fmt_mib(mem, sizeof mem, t->mem_used_mib);
             if (isnan(t->util)) snprintf(util, sizeof util, "-");
             else snprintf(util, sizeof util, "%.0f%%", t->util);
             cx += screen_putf(y + r, cx, w - cx, TA_NORMAL, "%9s %5s ", mem, util);

@@ -105,6 +105,7 @@ dict_for() {   # the -dict= argument for TARGET, if any
     fuzz_dcgm_text) n=promtext ;;
     fuzz_schedmsg) n=schedmsg ;;
     fuzz_labels) n=labels ;;
+    fuzz_plan_script) n=shell ;;
     *) n="" ;;
   esac
   [ -n "$n" ] && [ -f "tests/fuzz/dict/$n.dict" ] && echo "-dict=tests/fuzz/dict/$n.dict"

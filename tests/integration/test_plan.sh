@@ -42,6 +42,8 @@ while read -r name before after; do
   printf '%s\n' "$OUT" >"$T/$name.sh"
   if bash -n "$T/$name.sh" 2>"$T/$name.bashn"; then ok "$name: the script passes bash -n"
   else fail "$name: bash -n: $(cat "$T/$name.bashn")"; fi
+  if shellcheck -s bash "$T/$name.sh" >"$T/$name.sc" 2>&1; then ok "$name: the script is shellcheck clean"
+  else fail "$name: shellcheck: $(head -c 600 "$T/$name.sc")"; fi
   kgpu plan --snapshot "$FIX/$name.json"
   check_rc 0 "$name: plan (text)"
   check_contains "$OUT" "Summary: GPUs before $before, after $after, freed $((before - after))." "$name: text summary"

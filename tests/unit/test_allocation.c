@@ -279,6 +279,10 @@ static void test_operator_detection(void **state)
     assert_int_equal(st.components[1].ready, 2);
     assert_string_equal(st.components[2].ns, "kube-system");
     status_clear(&st);
+    /* the namespace alone, as plan reads it, without the status */
+    OperatorKind kind = OPERATOR_NONE;
+    assert_string_equal(status_operator_namespace(&c, &kind), "gpu-stack");
+    assert_int_equal(kind, OPERATOR_GPU_OPERATOR);
     cluster_release(&c);
 
     cluster_init(&c);
@@ -286,6 +290,7 @@ static void test_operator_detection(void **state)
     status_build(&st, &c, NULL, NULL);
     assert_int_equal(st.operator_kind, OPERATOR_NONE);
     assert_null(st.operator_ns);
+    assert_null(status_operator_namespace(&c, NULL));
     assert_int_equal(st.ncomponents, 0);
     assert_int_equal(st.nodes, 0);
     assert_int_equal(st.ngpu_node_list, 0);
@@ -310,11 +315,11 @@ static void test_short_names(void **state)
         { "", "-" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *s = product_short_name(cases[i][0]);
+        char *s = allocation_product_short_name(cases[i][0]);
         assert_string_equal(s, cases[i][1]);
         free(s);
     }
-    char *s = product_short_name(NULL);
+    char *s = allocation_product_short_name(NULL);
     assert_string_equal(s, "-");
     free(s);
 }

@@ -65,34 +65,34 @@ static void test_tolerations(void **state)
     Taint t_other = { "dedicated", "ml", "NoSchedule" };
 
     Toleration eq = { "nvidia.com/gpu", "Equal", "present", "NoSchedule" };
-    assert_true(toleration_tolerates(&eq, &t));
-    assert_false(toleration_tolerates(&eq, &t_other_value));
-    assert_false(toleration_tolerates(&eq, &t_exec));           /* effect must match when set */
+    assert_true(explain_toleration_tolerates(&eq, &t));
+    assert_false(explain_toleration_tolerates(&eq, &t_other_value));
+    assert_false(explain_toleration_tolerates(&eq, &t_exec));           /* effect must match when set */
 
     Toleration exists_any_effect = { "nvidia.com/gpu", "Exists", NULL, NULL };
-    assert_true(toleration_tolerates(&exists_any_effect, &t));
-    assert_true(toleration_tolerates(&exists_any_effect, &t_exec));
-    assert_true(toleration_tolerates(&exists_any_effect, &t_other_value));
-    assert_false(toleration_tolerates(&exists_any_effect, &t_other));
+    assert_true(explain_toleration_tolerates(&exists_any_effect, &t));
+    assert_true(explain_toleration_tolerates(&exists_any_effect, &t_exec));
+    assert_true(explain_toleration_tolerates(&exists_any_effect, &t_other_value));
+    assert_false(explain_toleration_tolerates(&exists_any_effect, &t_other));
 
     Toleration all = { NULL, "Exists", NULL, NULL };             /* empty key + Exists: everything */
-    assert_true(toleration_tolerates(&all, &t));
-    assert_true(toleration_tolerates(&all, &t_other));
+    assert_true(explain_toleration_tolerates(&all, &t));
+    assert_true(explain_toleration_tolerates(&all, &t_other));
     Toleration all_noexec = { NULL, "Exists", NULL, "NoExecute" };
-    assert_false(toleration_tolerates(&all_noexec, &t));
-    assert_true(toleration_tolerates(&all_noexec, &t_exec));
+    assert_false(explain_toleration_tolerates(&all_noexec, &t));
+    assert_true(explain_toleration_tolerates(&all_noexec, &t_exec));
 
     Toleration no_op = { "nvidia.com/gpu", NULL, "present", NULL };   /* no operator = Equal */
-    assert_true(toleration_tolerates(&no_op, &t));
-    assert_false(toleration_tolerates(&no_op, &t_other_value));
+    assert_true(explain_toleration_tolerates(&no_op, &t));
+    assert_false(explain_toleration_tolerates(&no_op, &t_other_value));
     Toleration no_value = { "node-role.kubernetes.io/control-plane", "Equal", NULL, "NoSchedule" };
-    assert_true(toleration_tolerates(&no_value, &t_empty));      /* missing value equals "" */
+    assert_true(explain_toleration_tolerates(&no_value, &t_empty));      /* missing value equals "" */
     /* v1 ToleratesTaint: an empty key with Equal skips the key check and compares values */
     Toleration empty_key_equal = { NULL, "Equal", NULL, NULL };
-    assert_true(toleration_tolerates(&empty_key_equal, &t_empty));
-    assert_false(toleration_tolerates(&empty_key_equal, &t));
+    assert_true(explain_toleration_tolerates(&empty_key_equal, &t_empty));
+    assert_false(explain_toleration_tolerates(&empty_key_equal, &t));
     Toleration bad_op = { "nvidia.com/gpu", "Gt", "present", NULL };
-    assert_false(toleration_tolerates(&bad_op, &t));
+    assert_false(explain_toleration_tolerates(&bad_op, &t));
 }
 
 static const NodeResult *node_result(const Explanation *e, const char *name)
@@ -153,7 +153,7 @@ static bool affinity(Cluster *c, const char *pod, const char *terms)
     const Pod *p = cluster_find_pod(c, "ml", pod);
     assert_non_null(p);
     char *why = NULL;
-    bool m = node_affinity_matches(p, cluster_find_node(c, "n1"), &why);
+    bool m = explain_node_affinity_matches(p, cluster_find_node(c, "n1"), &why);
     if (!m) { assert_non_null(why); free(why); }
     return m;
 }
@@ -205,12 +205,12 @@ static void test_node_selector(void **state)
     cluster_finalize(&c);
     const Node *n = cluster_find_node(&c, "n1");
     char *why = NULL;
-    assert_true(node_selector_matches(cluster_find_pod(&c, "ml", "ok"), n, &why));
+    assert_true(explain_node_selector_matches(cluster_find_pod(&c, "ml", "ok"), n, &why));
     assert_null(why);
-    assert_false(node_selector_matches(cluster_find_pod(&c, "ml", "bad"), n, &why));
+    assert_false(explain_node_selector_matches(cluster_find_pod(&c, "ml", "bad"), n, &why));
     assert_string_equal(why, "nodeSelector pool=infer: node has pool=train");
     free(why);
-    assert_false(node_selector_matches(cluster_find_pod(&c, "ml", "missing"), n, &why));
+    assert_false(explain_node_selector_matches(cluster_find_pod(&c, "ml", "missing"), n, &why));
     assert_string_equal(why, "nodeSelector zone=a: node has no label zone");
     free(why);
     cluster_release(&c);
@@ -236,10 +236,10 @@ static void test_free_gpus(void **state)
     const Node *n = cluster_find_node(&c, "n1");
     const Pod *me = cluster_find_pod(&c, "ml", "me");
     /* b: sum(app 1 + sidecar 1) = 2, init peak = 2 + sidecar 1 = 3 -> 3.  8 - 2 - 3 - nom-hi 1 = 2 */
-    assert_int_equal(node_free_for(&c, n, me, "nvidia.com/gpu"), 2000);
+    assert_int_equal(explain_node_free_for(&c, n, me, "nvidia.com/gpu"), 2000);
     /* cpu (1 core per GPU() container): 64 - (a 1 + b 1 + cpu-only 60) - nom-hi 1 = 1 core;
      * nom-lo (priority 1 < 50) and done (Succeeded) do not count */
-    assert_int_equal(node_free_for(&c, n, me, "cpu"), 1000);
+    assert_int_equal(explain_node_free_for(&c, n, me, "cpu"), 1000);
 
     Explanation e;
     explain_pod(&c, me, &e);

@@ -218,6 +218,43 @@ static void test_objects(void **state)
     fleet_free(&f);
 }
 
+/* The serialized config a ConfigMap key's name is hashed from is the emitted object itself:
+ * the same tree, and any setting in it changes the text */
+static void test_device_plugin_text(void **state)
+{
+    (void)state;
+    Fleet f;
+    fleet(&f);
+    const PlanGroup *mps = NULL, *mig = NULL;
+    for (size_t i = 0; i < f.r.ngroups; i++) {
+        if (f.r.groups[i].strategy == PLAN_MPS) mps = &f.r.groups[i];
+        if (f.r.groups[i].strategy == PLAN_MIG) mig = &f.r.groups[i];
+    }
+    assert_non_null(mps);
+    assert_non_null(mig);
+    char *t = manifests_device_plugin_text(mps, true);
+    cJSON *parsed = cJSON_Parse(t), *file = manifests_device_plugin_file(mps, true);
+    assert_true(cJSON_Compare(parsed, file, true));
+    cJSON_Delete(parsed);
+    cJSON_Delete(file);
+    assert_non_null(strstr(t, "\"mps\""));
+    assert_non_null(strstr(t, "\"replicas\":2"));
+    PlanGroup three = *mps;            /* a shallow copy: only replicas differs */
+    three.replicas = 3;
+    char *t3 = manifests_device_plugin_text(&three, true);
+    assert_string_not_equal(t, t3);
+    free(t3);
+    /* the group's nodes kept whole: no sharing section (replicas 0), hence no packed policy */
+    char *whole = manifests_device_plugin_text(mps, false);
+    assert_string_equal(whole, "{\"version\":\"v1\",\"flags\":{\"migStrategy\":\"none\"}}");
+    free(whole);
+    free(t);
+    t = manifests_device_plugin_text(mig, true);
+    assert_string_equal(t, "{\"version\":\"v1\",\"flags\":{\"migStrategy\":\"mixed\"}}");
+    free(t);
+    fleet_free(&f);
+}
+
 /* Nothing to change: no ConfigMaps, no quotas */
 static void test_nothing(void **state)
 {
@@ -230,6 +267,7 @@ static void test_nothing(void **state)
     assert_int_equal(plan_build(nodes, 1, w, 1, &po, &r), 0);
     assert_int_equal(r.groups[0].strategy, PLAN_NONE);
     assert_null(manifests_device_plugin_file(&r.groups[0], true));
+    assert_null(manifests_device_plugin_text(&r.groups[0], true));
     assert_null(manifests_mig_parted_file(&r));
     ManifestOptions o = { .yaml_text = yaml_text };
     Manifests m;
@@ -361,7 +399,7 @@ static void test_builtin_mig_configs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_objects), cmocka_unit_test(test_nothing), cmocka_unit_test(test_carry_over),
+        cmocka_unit_test(test_objects), cmocka_unit_test(test_device_plugin_text), cmocka_unit_test(test_nothing), cmocka_unit_test(test_carry_over),
         cmocka_unit_test(test_builtin_mig_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

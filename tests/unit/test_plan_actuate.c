@@ -76,7 +76,7 @@ static void run(Fleet *f, const Actuators *a, PlanChoice choice, PlanResult *r, 
     Manifests m;
     memset(&m, 0, sizeof m);
     plan_actuate_nodes(r, a, &f->c);
-    plan_actions_build(acts, r, &m, &cur20, NULL);
+    plan_actions_build(acts, r, &m, &cur20, NULL, NULL, NULL, 0);
     assert_int_equal(acts->n, 0);             /* no node label for a cloud pool */
     plan_actuate_actions(acts, r, &m, a, &f->c, applied, warnings);
 }
@@ -124,7 +124,7 @@ static void test_gke_partition(void **state)
     Manifests m;
     memset(&m, 0, sizeof m);
     plan_actuate_nodes(&r, &a, &f.c);
-    plan_actions_build(&acts, &r, &m, &cur20, NULL);
+    plan_actions_build(&acts, &r, &m, &cur20, NULL, NULL, NULL, 0);
     plan_actuate_actions(&acts, &r, &m, &a, &f.c, &applied, &warnings);
     if (r.groups[0].replicas > PLAN_GKE_MAX_SHARED_CLIENTS) {
         assert_int_equal(acts.n, 1);

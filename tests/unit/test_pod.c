@@ -128,6 +128,33 @@ static void test_effective_hostile(void **state)
     rlist_clear(&r);
 }
 
+/* requests the caller computed already are taken as they are (not computed again from the
+ * spec), and the caller's list is left empty, also when the pod is rejected */
+static void test_requests_given(void **state)
+{
+    (void)state;
+    cJSON *j = cJSON_Parse("{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"resources\":"
+                           "{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}}");
+    ResourceList given = RESOURCE_LIST_INIT;
+    rlist_set(&given, "nvidia.com/gpu", 2000);    /* not the spec's 1: shows which was used */
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), 0);
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 2000);
+    assert_int_equal(given.n, 0);
+    assert_null(given.items);
+    pod_clear(&p);
+    assert_int_equal(pod_from_json_requests(&p, j, pool, NULL, &e), 0);   /* NULL: from the spec */
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 1000);
+    pod_clear(&p);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"metadata\":{},\"spec\":{}}");
+    rlist_set(&given, "cpu", 500);
+    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), -1);   /* no name */
+    assert_null(given.items);                      /* taken (freed) all the same: ASan sees no leak */
+    cJSON_Delete(j);
+}
+
 static void test_fixture_pod(void **state)
 {
     (void)state;
@@ -207,6 +234,48 @@ static int parse_pod(Pod *p, const char *json, Error *e)
     int rc = pod_from_json(p, j, pool, e);
     cJSON_Delete(j);
     return rc;
+}
+
+/* required pod anti-affinity on the hostname against the pod's own labels (plan: one pod of the
+ * workload per node); other topology keys, selectors that miss its labels, other namespaces,
+ * namespaceSelector and preferred terms do not count */
+static void test_spread_by_node(void **state)
+{
+    (void)state;
+    static const struct { const char *term; bool want; } cases[] = {
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\",\"values\":[\"asr\",\"x\"]}]},"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{},\"topologyKey\":\"kubernetes.io/hostname\"}", true },          /* {} selects all */
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"topologyKey\":\"topology.kubernetes.io/zone\"}", false },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"other\"}},\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+        { "{\"topologyKey\":\"kubernetes.io/hostname\"}", false },                            /* no selector: none */
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"other\"],"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"speech\"],"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaceSelector\":{},"
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *js = xasprintf("{\"metadata\":{\"name\":\"asr-1\",\"namespace\":\"speech\",\"labels\":{\"app\":\"asr\"}},"
+                             "\"spec\":{\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                             "[%s]}}}}", cases[i].term);
+        Pod p;
+        Error e = { 0 };
+        assert_int_equal(parse_pod(&p, js, &e), 0);
+        if (p.spread_by_node != cases[i].want) fail_msg("case %zu: %s", i, cases[i].term);
+        pod_clear(&p);
+        free(js);
+    }
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"a\",\"labels\":{\"app\":\"asr\"}},\"spec\":{\"affinity\":"
+                                   "{\"podAntiAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":1,"
+                                   "\"podAffinityTerm\":{\"labelSelector\":{},\"topologyKey\":\"kubernetes.io/hostname\"}}]}}}}",
+                               &e), 0);
+    assert_false(p.spread_by_node);
+    pod_clear(&p);
 }
 
 /* where the effective GPU request comes from: the init container whose peak (its request plus
@@ -358,8 +427,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
-        cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_fixture_pod),
+        cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
+        cmocka_unit_test(test_fixture_pod),
         cmocka_unit_test(test_phases_and_defaults), cmocka_unit_test(test_pod_hostile),
+        cmocka_unit_test(test_spread_by_node),
         cmocka_unit_test(test_pool_sharing), cmocka_unit_test(test_request_init),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);

@@ -211,7 +211,7 @@ static void test_collect_offline(void **state)
     assert_non_null(strstr(d.detail, "not an http"));
     usage_clear(&d);
     usage_clear(NULL);
-    workloads_free(NULL, 0);
+    workload_usage_free(NULL, 0);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -372,7 +372,7 @@ static int dump(int argc, char **argv)
     puts(s);
     free(s);
     cJSON_Delete(out);
-    workloads_free(w, nw);
+    workload_usage_free(w, nw);
     usage_clear(&d);
     apiclient_free(api);
     cluster_release(&c);

@@ -436,7 +436,7 @@ static void test_usage_records(void **state)
     assert_true(gw[0].mem_pct_mib == 8123.25 && gw[0].util_pct == 33.3333333333 && gw[0].samples == 1008);
     assert_int_equal(gw[0].devices, 2);
     assert_int_equal(got.ngpus, 0);
-    workloads_free(gw, ngw);
+    workload_usage_free(gw, ngw);
     usage_clear(&got);
     cluster_release(&c);
     cluster_init(&c);
@@ -446,7 +446,7 @@ static void test_usage_records(void **state)
     assert_true(snapshot_usage_fill(&c, &wq99, &got, &gw, &ngw));
     assert_int_equal(got.warnings.n, 1);
     assert_non_null(strstr(got.warnings.v[0], "p99 cannot be computed offline (the stored p95 is used)"));
-    workloads_free(gw, ngw);
+    workload_usage_free(gw, ngw);
     usage_clear(&got);
     cluster_release(&c);
     free(p);

@@ -1,18 +1,18 @@
-/* tui_views_dra.c — GPUs published through DRA in the views of `kubectl gpu top`
- * (tui_views_dra.h): one line in the detail pane, a DRA DEVICES section in the node screen.
+/* node_doc_dra.c — GPUs published through DRA in a node's document (node_doc_parts.h): one
+ * line in the pane, a DRA DEVICES section in the node screen.
  * Presentation only: the facts are status_build's (allocation.h: NodeDraStatus).
  */
-#include "tui/tui_views_dra.h"
+#include "render/node_doc.h"
+#include "node_doc_parts.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-void view_dra_line(TextDoc *d, const NodeStatus *n, int lw)
+void node_doc_dra_line(TextDoc *d, const NodeStatus *n, int lw)
 {
     const NodeDraStatus *r = &n->dra;
     if (!r->devices) return;
-    text_newline(d);
-    text_add(d, TA_LABEL, "DRA");
-    text_pad(d, lw);
+    text_label(d, "DRA", lw);
     text_addf(d, TA_NORMAL, "%d/%d device%s allocated (%d GPU%s", r->allocated, r->devices, r->devices == 1 ? "" : "s",
               r->gpus, r->gpus == 1 ? "" : "s");
     if (r->mig_devices) text_addf(d, TA_NORMAL, ", %d MIG", r->mig_devices);
@@ -33,7 +33,7 @@ void view_dra_line(TextDoc *d, const NodeStatus *n, int lw)
     strvec_clear(&claims);
 }
 
-void view_dra_devices(TextDoc *d, const NodeStatus *n)
+void node_doc_dra_devices(TextDoc *d, const NodeStatus *n)
 {
     const NodeDraStatus *r = &n->dra;
     if (!r->devices) return;
@@ -51,7 +51,7 @@ void view_dra_devices(TextDoc *d, const NodeStatus *n)
         text_pad(d, 28);
         text_add(d, v->profile ? TA_NORMAL : TA_DIM, v->profile ? v->profile : "-");
         text_pad(d, 38);
-        view_fmt_mib(mem, sizeof mem, v->memory_mib > 0 ? (double)v->memory_mib : NAN);
+        node_doc_fmt_mib(mem, sizeof mem, v->memory_mib > 0 ? (double)v->memory_mib : NAN);
         text_add(d, TA_NORMAL, mem);
         text_pad(d, 48);
         if (!v->claim) {

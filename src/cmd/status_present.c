@@ -1,6 +1,6 @@
-/* status_present.c — one picture of `kubectl gpu status` from the cluster and the usage
- * (status_present.h). */
-#include "render/status_present.h"
+/* status_present.c — one picture of `kubectl gpu status` from the cluster and the usage: the
+ * analyses run here, render/status.h presents their result (status_present.h). */
+#include "cmd/status_present.h"
 #include "render/status.h"
 #include "util/error.h"
 

@@ -1,29 +1,16 @@
-/* tui_spark.c — sparklines of the usage series and idle durations for top (tui_views.h). */
-#include "tui/tui_views.h"
-#include "tui/tui_screen.h"
+/* node_doc_spark.c — sparklines of the usage series and idle durations (node_doc.h). */
+#include "render/node_doc.h"
+#include "node_doc_parts.h"
 #include "model/usage.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void view_fmt_duration(char *out, size_t n, double s)
-{
-    if (isnan(s) || s <= 0) { snprintf(out, n, "-"); return; }
-    long t = (long)llround(s);
-    if (t < 60) snprintf(out, n, "%lds", t);
-    else if (t < 3600) snprintf(out, n, "%ldm", t / 60);
-    else if (t < 86400 && t % 3600 < 60) snprintf(out, n, "%ldh", t / 3600);
-    else if (t < 86400) snprintf(out, n, "%ldh%02ldm", t / 3600, t % 3600 / 60);
-    else if (t % 86400 < 3600) snprintf(out, n, "%ldd", t / 86400);
-    else snprintf(out, n, "%ldd%02ldh", t / 86400, t % 86400 / 3600);
-}
-
-char *view_sparkline(const float *v, size_t n, double top, int width)
+char *node_doc_sparkline(const float *v, size_t n, double top, int width, bool utf8)
 {
     static const char *const blocks[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
     static const char ascii[8] = { '_', '.', '-', ':', '=', '+', '*', '#' };
-    bool utf8 = screen_utf8();
     Strbuf sb = STRBUF_INIT;
     if (!v || !n || width <= 0) return strbuf_detach(&sb);
     size_t w = (size_t)width < n ? (size_t)width : n;
@@ -45,10 +32,10 @@ char *view_sparkline(const float *v, size_t n, double top, int width)
 }
 
 /* the utilization and memory series of one device, as two sparklines on one line */
-void view_device_sparklines(TextDoc *d, const TopData *td, const NodeStatus *n, const GpuDevice *g)
+void node_doc_sparklines(TextDoc *d, const NodeDocData *td, const NodeStatus *n, const GpuDevice *g)
 {
-    const UsageData *u = &td->usage;
-    if (!u->nseries || !u->series_points) return;
+    const UsageData *u = td->usage;
+    if (!u || !u->nseries || !u->series_points) return;
     size_t nd = usage_node_gpus(u, n->name, NULL, 0);
     if (!nd) return;
     const GpuUsage **all = xcalloc(nd, sizeof *all);
@@ -67,8 +54,8 @@ void view_device_sparklines(TextDoc *d, const TopData *td, const NodeStatus *n, 
     double mtop = dev->mem_total_mib;
     if (!(mtop > 0))
         for (size_t k = 0; k < u->series_points; k++) if (!isnan(sm[k]) && sm[k] > mtop) mtop = sm[k];
-    char *ul = view_sparkline(su, u->series_points, 100, width);
-    char *ml = view_sparkline(sm, u->series_points, mtop, width);
+    char *ul = node_doc_sparkline(su, u->series_points, 100, width, d->utf8);
+    char *ml = node_doc_sparkline(sm, u->series_points, mtop, width, d->utf8);
     text_newline(d);
     text_add(d, TA_DIM, "       util ");
     text_add(d, TA_BAR_UTIL, ul);

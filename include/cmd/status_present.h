@@ -1,7 +1,9 @@
-/* status_present.h — one picture of `kubectl gpu status`: the GpuStatus of a cluster and its
- * usage (analysis/allocation.h) in the -o format, by node or grouped (--by), to stdout. */
-#ifndef KGPU_RENDER_STATUS_PRESENT_H
-#define KGPU_RENDER_STATUS_PRESENT_H
+/* status_present.h — one picture of `kubectl gpu status`: the command chooses the analyses
+ * (the GpuStatus of a cluster and its usage, analysis/allocation.h; the groups of --by; the
+ * idle hours' price) and hands their result to render/status.h in the -o format, to stdout.
+ * (It was in render, which then ran the analysis it presented.) */
+#ifndef KGPU_CMD_STATUS_PRESENT_H
+#define KGPU_CMD_STATUS_PRESENT_H
 #include <stdbool.h>
 #include "analysis/allocation.h"
 #include "model/cluster.h"
