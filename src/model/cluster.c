@@ -45,8 +45,6 @@
 #include "util/strpool.h"
 #include "util/util.h"
 
-#define MAX_WARNINGS 100
-
 static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_NODE] = "Node", [OBJ_POD] = "Pod", [OBJ_EVENT] = "Event",
     [OBJ_RESOURCEQUOTA] = "ResourceQuota", [OBJ_DAEMONSET] = "DaemonSet",
@@ -68,20 +66,6 @@ void cluster_init(Cluster *c)
 {
     memset(c, 0, sizeof *c);
     c->now = (int64_t)time(NULL);
-}
-
-void cluster_warn(Cluster *c, const char *fmt, ...)
-{
-    if (c->warnings.n > MAX_WARNINGS) return;
-    if (c->warnings.n == MAX_WARNINGS) { strvec_push(&c->warnings, "more warnings suppressed"); return; }
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    for (unsigned char *q = (unsigned char *)s; *q; q++)   /* one line each, whatever the objects hold */
-        if (*q < 0x20 || *q == 0x7f) *q = ' ';
-    strvec_push(&c->warnings, s);
-    free(s);
 }
 
 /* ---- shared strings ----

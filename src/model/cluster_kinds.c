@@ -374,7 +374,7 @@ int cluster_ingest_small(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
         if (keep_configmap(c, obj, err) != 0) return -1;
         return cluster_ingest_configmap(c, obj, err);      /* its device-plugin configs: dpconfig.c */
     default:
-        error_set(err, "%s is not one of the small kinds", obj_kind_name(kind));
+        error_set(err, "object kind %d is not one of the small kinds", (int)kind);
         return -1;
     }
 }

@@ -43,6 +43,12 @@ int apiclient_url_split(const char *url, UrlParts *u)
     return 0;
 }
 
+/* the context's name as apiclient_context gives it (kept here: this file is below apiclient.c) */
+static const char *context_of(const ApiClient *c)
+{
+    return c->rc.context_name && *c->rc.context_name ? c->rc.context_name : "(none)";
+}
+
 static const char *ca_description(const ApiClient *c, char *buf, size_t n)
 {
     if (c->rc.ca_data) snprintf(buf, n, "certificate-authority-data of cluster \"%s\"", c->rc.cluster_name ? c->rc.cluster_name : "");
@@ -185,7 +191,7 @@ void apiclient_status_error(const ApiClient *c, const char *path, long code, int
                  !c->rc.client_cert_file && !c->rc.client_cert_data)
             why = " (the kubeconfig gives this context no credentials)";
         error_set(err, "the server rejected the credentials of context \"%s\" (Unauthorized)%s; "
-                  "check the token/certificate, or log in again", apiclient_context(c), why);
+                  "check the token/certificate, or log in again", context_of(c), why);
         break;
     }
     case 403:

@@ -110,7 +110,7 @@ static void split_element(JsonSplit *s)
 {
     if (s->cur.len) {
         json_arena_reset(s->arena);
-        const cJSON *n = json_parse_at(s->cur.buf, s->cur.len, s->arena, s->arr_depth);
+        const cJSON *n = jsonscan_parse_at(s->cur.buf, s->cur.len, s->arena, s->arr_depth);
         if (!n) {                            /* e.g. "12abc": not one value */
             s->bad = true;
         } else if (!s->stopped) {

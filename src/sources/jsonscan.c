@@ -422,7 +422,7 @@ static void start(P *s, char *buf, size_t len, JsonArena *a)
     skip_ws(s);
 }
 
-const cJSON *json_parse_at(char *buf, size_t len, JsonArena *a, int depth)
+const cJSON *jsonscan_parse_at(char *buf, size_t len, JsonArena *a, int depth)
 {
     P p = { buf, buf + len, a, depth };
     cJSON *n = new_node(a);

@@ -9,5 +9,5 @@
 /* buf[0..len) (modified in place) as exactly one JSON value (whitespace around it allowed),
  * parsed as if depth containers were already open; its node in a, or NULL when it is not
  * one value ("12abc", two values, bad syntax). */
-const struct cJSON *json_parse_at(char *buf, size_t len, JsonArena *a, int depth);
+const struct cJSON *jsonscan_parse_at(char *buf, size_t len, JsonArena *a, int depth);
 #endif
