@@ -106,7 +106,8 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test dist
 
-# make check: the include arrows between layers (scripts/check-layers.py), then, once both
+# make check: the include arrows between layers (scripts/check-layers.py) and no .c over 800
+# lines (scripts/check-sizes.py), then, once both
 # builds are made (one job per core), the call arrows between the layers' objects (make
 # check-calls: the same script over build/rel with nm) and the floors inside a folder (make
 # check-objects: scripts/check-objects.py, no call loops between its files, and every external
@@ -121,6 +122,7 @@ check: deps-test check-layers
 	@$(MAKE) --no-print-directory test-dist
 check-layers:
 	@python3 scripts/check-layers.py
+	@python3 scripts/check-sizes.py
 check-calls: kubectl-gpu
 	@python3 scripts/check-layers.py --calls build/rel
 check-objects: kubectl-gpu

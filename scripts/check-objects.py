@@ -29,9 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Call rings between the files of one folder, as the sorted files of the ring.
 KNOWN_LOOPS = {
     # TODO(issue 30): cluster_live*.c call cluster.c's ingest and release, cluster.c frees the
-    # live state; dpconfig.c warns through cluster.c's cluster_warn, cluster.c ingests
-    # ConfigMaps through it.
-    ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds', 'src/model/dpconfig'),
+    # live state.  (dpconfig.c left the ring when cluster_warn moved below, to cluster_warn.c.)
+    ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
     # TODO(issue 30): dra_cel.c looks up DeviceClasses with dra.c's dra_find_class.
     ('src/model/dra', 'src/model/dra_cel'),
     # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's kgpu_program.
@@ -122,12 +121,6 @@ KNOWN_NAMES = {
     'sources/jsonscan json_arena_free', 'sources/jsonscan json_arena_new',
     'sources/jsonscan json_arena_reset', 'sources/jsonscan json_list_info_clear',
     'sources/jsonscan json_list_walk', 'sources/jsonscan json_parse_inplace',
-    'sources/jsonscan json_split_bad', 'sources/jsonscan json_split_feed',
-    'sources/jsonscan json_split_free', 'sources/jsonscan json_split_handed',
-    'sources/jsonscan json_split_head', 'sources/jsonscan json_split_new',
-    'sources/jsonscan json_split_rest', 'sources/jsonscan json_split_watched',
-    'sources/kubeconfig restconfig_clear', 'sources/kubeconfig restconfig_copy',
-    'sources/kubeconfig restconfig_is_tls',
     'sources/loader cluster_load', 'sources/loader cluster_load_at',
     'sources/prometheus prom_client_describe', 'sources/prometheus prom_client_free',
     'sources/prometheus prom_client_new', 'sources/prometheus prom_parse_response',

@@ -1,8 +1,9 @@
-/* strarena.h — one copy of each string, packed into chunks.
+/* strarena.h — one copy of each string, for owners that mix pooled strings and their own.
  *
  * For result sets that hold the same strings many times (usage records, status holders): a
  * string is copied once into the arena and every field that needs it points at that copy.  The
- * copies live until strarena_free.  A string longer than a quarter chunk is not pooled:
+ * arena is the project's one string pool (util/strpool.h) seen through this interface.  The
+ * copies live until strarena_free.  A string of 64 KiB or more is not pooled:
  * strarena_intern returns a malloc'd copy of its own then, which strarena_owns tells apart (so
  * a container may mix pooled and own strings and free only its own).
  */

@@ -7,11 +7,14 @@
  * structs whose strings are themselves pooled, e.g. a pod's tolerations) under the same rule:
  * one copy per distinct content, aligned for any struct, read-only.
  *
+ * util/strarena.h is the same pool seen by owners that mix pooled strings with their own.
+ *
  * Nothing is ever removed: a long-lived owner (top's live cluster) interns what it still uses
  * into a new pool and frees the old one (cluster_compact_strings).
  */
 #ifndef KGPU_STRPOOL_H
 #define KGPU_STRPOOL_H
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct StrPool StrPool;
@@ -25,6 +28,11 @@ const char *strpool_intern(StrPool *p, const char *s);
 const char *strpool_printable(StrPool *p, const char *s, size_t max);
 /* the pool's copy of len bytes (NULL when len is 0), aligned for any type */
 const void *strpool_intern_mem(StrPool *p, const void *data, size_t len);
+/* s points into the pool: one of its copies, or inside one (p may be NULL: false) */
+bool strpool_owns(const StrPool *p, const void *s);
+/* drop the lookup tables (the copies stay valid); a later intern starts new ones, which may
+ * then copy a string twice */
+void strpool_seal(StrPool *p);
 size_t strpool_count(const StrPool *p);              /* distinct strings and blocks held */
 size_t strpool_bytes(const StrPool *p);              /* bytes of the chunks and tables */
 #endif

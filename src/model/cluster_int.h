@@ -9,13 +9,19 @@ void cluster_share_rlist(Cluster *c, ResourceList *l);
 void cluster_unshare_rlist(Cluster *c, ResourceList *l);
 void cluster_release_node(Cluster *c, Node *n);     /* frees what n holds, not n */
 void cluster_release_pod(Cluster *c, Pod *p);
-void cluster_event_free(Event *e);
+void cluster_event_clear(Event *e);
 /* what one quota, service or ConfigMap holds (not the struct); the device-plugin facts of a
  * ConfigMap (dpconfig.c) are forgotten with cluster_forget_dpconfigs */
 void cluster_quota_release(Quota *q);
 void cluster_service_release(Service *s);
 void cluster_configmap_release(ConfigMap *m);
 void cluster_daemonset_release(DaemonSet *d);
+/* cluster_kinds.c: a quota, DaemonSet, ClusterPolicy, service or ConfigMap ingested (what is
+ * kept of it, cluster.c's rules); all of them released (cluster_release) */
+struct cJSON;
+struct Error;
+int cluster_ingest_small(Cluster *c, ObjKind kind, const struct cJSON *obj, struct Error *err);
+void cluster_small_kinds_release(Cluster *c);
 void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name);
 /* cluster_live_kinds.c: quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps and the
  * DRA kinds replaced, removed or dropped by namespace/name (for cluster_live.c) */

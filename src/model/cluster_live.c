@@ -422,7 +422,7 @@ static void event_remove(Cluster *c, const char *key)
     size_t idx = (size_t)(uintptr_t)strmap_del(c->live->event_index, key);
     if (!idx) return;
     size_t i = idx - 1, last = c->nevents - 1;
-    cluster_event_free(&c->events[i]);
+    cluster_event_clear(&c->events[i]);
     if (i != last) {
         c->events[i] = c->events[last];
         char *k = key_of(c->events[i].ns, c->events[i].name);
@@ -502,7 +502,7 @@ void cluster_live_reset(Cluster *c, ObjKind kind)
         /* the watched events are the scheduler's; quota refusals (FailedCreate) stay */
         size_t w = 0;
         for (size_t i = 0; i < c->nevents; i++) {
-            if (str_eq(c->events[i].reason, "FailedScheduling")) cluster_event_free(&c->events[i]);
+            if (str_eq(c->events[i].reason, "FailedScheduling")) cluster_event_clear(&c->events[i]);
             else c->events[w++] = c->events[i];
         }
         c->nevents = w;

@@ -18,14 +18,14 @@
 
 DraState *dra_state_new(void) { return xcalloc(1, sizeof(DraState)); }
 
-static void device_free(DraDevice *v)
+static void device_release(DraDevice *v)
 {
     free(v->driver); free(v->pool); free(v->name); free(v->node); free(v->type); free(v->slice);
     free(v->uuid); free(v->parent_uuid); free(v->product); free(v->profile);
     kv_clear(&v->attrs); kv_clear(&v->capacity);
 }
 
-static void claim_free(DraClaim *cl)
+static void claim_release(DraClaim *cl)
 {
     free(cl->ns); free(cl->name); free(cl->uid);
     for (size_t i = 0; i < cl->nrequests; i++) {
@@ -48,11 +48,11 @@ static void claim_free(DraClaim *cl)
 void dra_state_free(DraState *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->ndevices; i++) device_free(&d->devices[i]);
+    for (size_t i = 0; i < d->ndevices; i++) device_release(&d->devices[i]);
     free(d->devices);
-    for (size_t i = 0; i < d->nclaims; i++) claim_free(&d->claims[i]);
+    for (size_t i = 0; i < d->nclaims; i++) claim_release(&d->claims[i]);
     free(d->claims);
-    for (size_t i = 0; i < d->ntemplates; i++) claim_free(&d->templates[i]);
+    for (size_t i = 0; i < d->ntemplates; i++) claim_release(&d->templates[i]);
     free(d->templates);
     for (size_t i = 0; i < d->nclasses; i++) {
         free(d->classes[i].name); strvec_clear(&d->classes[i].selectors); free(d->classes[i].extended_resource);
@@ -511,7 +511,7 @@ void dra_remove_slice(DraState *d, const char *name)
 {
     size_t w = 0;
     for (size_t i = 0; i < d->ndevices; i++) {
-        if (str_eq(d->devices[i].slice, name)) device_free(&d->devices[i]);
+        if (str_eq(d->devices[i].slice, name)) device_release(&d->devices[i]);
         else d->devices[w++] = d->devices[i];
     }
     if (w != d->ndevices) d->finalized = false;
@@ -525,7 +525,7 @@ void dra_remove_claim(DraState *d, const char *ns, const char *name, bool is_tem
     const char *cns = ns && *ns ? ns : "default";
     for (size_t i = 0; i < *n; i++) {
         if (!str_eq(a[i].ns, cns) || !str_eq(a[i].name, name)) continue;
-        claim_free(&a[i]);
+        claim_release(&a[i]);
         memmove(&a[i], &a[i + 1], (*n - i - 1) * sizeof *a);
         (*n)--;
         d->finalized = false;

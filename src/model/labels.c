@@ -177,7 +177,7 @@ static void value_error(Error *err, const Lexer *lx, Tok v)
 
 /* ---- LabelSelector ---- */
 
-static void selreq_free(SelReq *r)
+static void selreq_release(SelReq *r)
 {
     free(r->key);
     for (size_t i = 0; i < r->nvalues; i++) free(r->values[i]);
@@ -198,7 +198,7 @@ void label_selector_add(LabelSelector *sel, const char *key, SelOp op,
 
 void label_selector_clear(LabelSelector *sel)
 {
-    for (size_t i = 0; i < sel->n; i++) selreq_free(&sel->reqs[i]);
+    for (size_t i = 0; i < sel->n; i++) selreq_release(&sel->reqs[i]);
     free(sel->reqs);
     sel->reqs = NULL;
     sel->n = sel->cap = 0;
@@ -289,7 +289,7 @@ int label_selector_parse(LabelSelector *sel, const char *s, Error *err)
         if (t.type != T_COMMA) { syntax_error(err, &lx, t, "',' or end of input"); goto fail; }
     }
 fail:
-    while (sel->n > start_n) selreq_free(&sel->reqs[--sel->n]);
+    while (sel->n > start_n) selreq_release(&sel->reqs[--sel->n]);
     if (sel->n == 0) label_selector_clear(sel);          /* nothing left allocated on failure */
     return -1;
 }

@@ -7,14 +7,15 @@
  * attached — bearer token re-read from a token file, basic auth, exec plugin credentials,
  * impersonation headers; only over https, as client-go does), says which failures must not
  * be retried (a refused client certificate) and asks for one exec-plugin refresh on a 401.
- * Whatever is still wrong afterwards becomes one line a person can act on.  The handle setup
- * (TLS, timeouts) and the redacted header log are the transport's; the credentials auth.h's.
+ * Whatever is still wrong afterwards becomes one line a person can act on (apiclient_errors.c).
+ * The handle setup (TLS, timeouts) and the redacted header log are the transport's; the
+ * credentials auth.h's.
  *
  * Lists are read page by page (limit/continue).  A page is parsed in place by jsonscan.c, one
  * item at a time (an item's nodes live in an arena reset after the callback), so memory
  * follows the page size and no malloc is made per JSON value.  As soon as a page's metadata
- * gives the continue token, the next page is requested (a prefetch on a second easy handle of
- * one libcurl multi, on the same keep-alive connection since this page is complete): the
+ * gives the continue token, the next page is requested (a prefetch on a second transfer in the
+ * transport's loop, http_loop_*, on the same keep-alive connection since this page is complete): the
  * server prepares it while this page is parsed, and the transfer is pumped every few items.
  * A prefetched answer is the first attempt of the next request(): retries, 410 and errors are
  * handled exactly as for any other.  All transfers run in this thread.
@@ -29,6 +30,7 @@
 #include "util/error.h"
 #include "http.h"
 #include "internal.h"
+#include "apiclient_int.h"
 #include "sources/jsonscan.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -52,49 +54,6 @@
 #define KGPU_ARCH "unknown"
 #endif
 #define USER_AGENT "kubectl-gpu/v" KGPU_VERSION " (linux/" KGPU_ARCH ") kubernetes/unknown"
-
-#define STALL_SECONDS 60L            /* no byte for this long = a stalled answer */
-#define CONNECT_TIMEOUT 30.0
-#define BODY_MAX ((size_t)1 << 30)   /* one answer (page) may not exceed 1 GiB */
-
-/* where a transfer's answer goes (the current request's, or the prefetch's) */
-/* the next page of a list, requested before the current one is parsed */
-typedef struct {
-    HttpXfer *x;                     /* one of the client's two transfers */
-    struct curl_slist *hl;           /* its headers (with credentials), wiped when done */
-    char *url;                       /* the URL requested, as build_url made it */
-    bool active, done;               /* in the multi / finished */
-    CURLcode cc;
-    double t0;
-} Prefetch;
-
-struct ApiClient {
-    HttpXfer xf[2];                  /* the current request's and the prefetch's, they swap */
-    HttpXfer *cur;                   /* the current request's answer */
-    CURLM *multi;                    /* every transfer runs in it (prefetch alongside) */
-    Prefetch pf;
-    JsonArena *arena;
-    RestConfig rc;                   /* own copy */
-    ApiClientOptions opt;
-    long requests;
-    char *base;                      /* scheme://host[:port][/prefix] used in URLs */
-    char *shown_server;              /* rc.server without userinfo, for messages */
-    char *host_header;               /* "Host: ..." when tls-server-name rewrites the URL */
-    struct curl_slist *connect_to;
-    Auth auth;                       /* the credentials (token file, exec plugin) */
-    bool used_client_cert;           /* this attempt presented a client certificate */
-    bool no_answer;                  /* this attempt failed before any HTTP status line */
-    /* the request being made (apiclient_get_raw_ex can narrow both) */
-    int max_retries;                 /* for 5xx and cut connections; 429 keeps HTTP_MAX_RETRIES */
-    double timeout;                  /* seconds for the whole request, 0 = none */
-    int retries_done;
-    /* the attempt being made */
-    const char *url, *shown;
-    struct curl_slist *hl;
-    char *list_rv;                   /* resourceVersion of the last list read (its first page) */
-    const atomic_int *cancel;        /* apiclient_set_cancel */
-    long stall;                      /* apiclient_set_stall; 0 = STALL_SECONDS */
-};
 
 
 char *apiclient_query_escape(const char *s)
@@ -128,41 +87,6 @@ char *apiclient_query_param(const char *param, const char *value)
  * Setup
  */
 
-typedef struct { char *scheme, *host, *port, *rest; bool v6; } UrlParts;
-
-static void url_parts_free(UrlParts *u) { free(u->scheme); free(u->host); free(u->port); free(u->rest); }
-
-/* scheme://[userinfo@]host[:port][/rest]; host without brackets */
-static int url_split(const char *url, UrlParts *u)
-{
-    memset(u, 0, sizeof *u);
-    const char *sep = strstr(url, "://");
-    if (!sep) return -1;
-    u->scheme = xstrndup(url, (size_t)(sep - url));
-    for (char *p = u->scheme; *p; p++) *p = (char)tolower((unsigned char)*p);
-    const char *auth = sep + 3;
-    size_t alen = strcspn(auth, "/?#");
-    const char *end = auth + alen;
-    for (const char *p = auth; p < end; p++) if (*p == '@') auth = p + 1;
-    const char *portp = NULL;
-    if (*auth == '[') {
-        const char *rb = memchr(auth, ']', (size_t)(end - auth));
-        if (!rb) return -1;
-        u->host = xstrndup(auth + 1, (size_t)(rb - auth - 1));
-        u->v6 = true;
-        if (rb + 1 < end && rb[1] == ':') portp = rb + 2;
-    } else {
-        const char *colon = memchr(auth, ':', (size_t)(end - auth));
-        u->host = xstrndup(auth, (size_t)((colon ? colon : end) - auth));
-        if (colon) portp = colon + 1;
-    }
-    if (!*u->host) return -1;
-    u->port = portp && portp < end ? xstrndup(portp, (size_t)(end - portp))
-                                   : xstrdup(strcmp(u->scheme, "https") == 0 ? "443" : "80");
-    u->rest = xstrdup(end);
-    return 0;
-}
-
 ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Error *err)
 {
     if (!rc || !rc->server) { error_set(err, "no API server configured"); return NULL; }
@@ -174,10 +98,10 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     if (c->opt.page_size <= 0) c->opt.page_size = 500;
     c->shown_server = url_redact(rc->server);
     UrlParts u;
-    if (url_split(rc->server, &u) != 0) {
+    if (apiclient_url_split(rc->server, &u) != 0) {
         error_set(err, "kubeconfig %s: server \"%s\" is not a valid URL", rc->origin ? rc->origin : "",
                   c->shown_server);
-        url_parts_free(&u);
+        apiclient_url_parts_release(&u);
         apiclient_free(c);
         return NULL;
     }
@@ -194,7 +118,7 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     } else {
         c->base = xasprintf("%s://%s%s%s:%s%s", u.scheme, bo, u.host, bc, u.port, u.rest);
     }
-    url_parts_free(&u);
+    apiclient_url_parts_release(&u);
     size_t bl = strlen(c->base);
     while (bl && c->base[bl - 1] == '/') c->base[--bl] = '\0';
 
@@ -202,8 +126,8 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
     c->pf.x = &c->xf[1];
     int x0 = http_xfer_init(&c->xf[0], BODY_MAX, c->opt.verbose);
     int x1 = http_xfer_init(&c->xf[1], BODY_MAX, c->opt.verbose);
-    c->multi = curl_multi_init();
-    if (x0 || x1 || !c->multi) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
+    c->loop = http_loop_new();
+    if (x0 || x1 || !c->loop) { error_set(err, "cannot initialise libcurl"); apiclient_free(c); return NULL; }
     c->arena = json_arena_new();
     return c;
 }
@@ -216,7 +140,7 @@ void apiclient_free(ApiClient *c)
     prefetch_cancel(c);
     http_xfer_release(&c->xf[0]);
     http_xfer_release(&c->xf[1]);
-    if (c->multi) curl_multi_cleanup(c->multi);
+    http_loop_free(c->loop);
     json_arena_free(c->arena);
     restconfig_clear(&c->rc);
     free(c->list_rv);
@@ -277,100 +201,13 @@ static char *shown_url(ApiClient *c, const char *url)
     return s;
 }
 
-static const char *ca_description(ApiClient *c, char *buf, size_t n)
-{
-    if (c->rc.ca_data) snprintf(buf, n, "certificate-authority-data of cluster \"%s\"", c->rc.cluster_name ? c->rc.cluster_name : "");
-    else if (c->rc.ca_file) snprintf(buf, n, "CA file %s", c->rc.ca_file);
-    else snprintf(buf, n, "the system CA bundle (the kubeconfig sets no certificate-authority)");
-    return buf;
-}
-
-static const char *host_of(ApiClient *c, char *buf, size_t n)
-{
-    UrlParts u;
-    if (url_split(c->rc.server, &u) == 0) snprintf(buf, n, "%s%s%s", u.v6 ? "[" : "", u.host, u.v6 ? "]" : "");
-    else snprintf(buf, n, "%s", c->shown_server);
-    url_parts_free(&u);
-    return buf;
-}
-
-/* the server ended the TLS session with an alert (e.g. it did not accept our client
- * certificate): retrying will not help */
-static bool is_tls_alert(ApiClient *c)
-{
-    return strstr(c->cur->errbuf, "alert") != NULL && strstr(c->cur->errbuf, "SSL") != NULL;
-}
-
-static void transport_error(ApiClient *c, CURLcode cc, const char *path, const char *url, Error *err)
-{
-    char ca[512], host[256];
-    const char *detail = c->cur->errbuf[0] ? c->cur->errbuf : curl_easy_strerror(cc);
-    if ((cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR || cc == CURLE_SSL_CONNECT_ERROR) &&
-        (is_tls_alert(c) || (c->no_answer && c->used_client_cert))) {
-        /* TLS 1.3 rejects a client certificate after the handshake: the first read or write
-         * fails with the alert, or just with a closed connection */
-        error_set(err, "the API server %s refused the TLS connection (%s); check the client certificate "
-                  "of user \"%s\" (client-certificate / client-key in the kubeconfig)", c->shown_server, detail,
-                  c->rc.user_name ? c->rc.user_name : "");
-        return;
-    }
-    switch (cc) {
-    case CURLE_OPERATION_TIMEDOUT:
-        if (c->timeout > 0 && c->timeout != c->opt.request_timeout)
-            error_set(err, "GET %s: no complete answer from the API server %s within %gs", path,
-                      c->shown_server, c->timeout);
-        else if (c->opt.request_timeout > 0)
-            error_set(err, "GET %s: no complete answer from the API server %s within %gs (--request-timeout)",
-                      path, c->shown_server, c->opt.request_timeout);
-        else
-            error_set(err, "GET %s: the API server %s stopped sending data for %lds; try again or set "
-                      "--request-timeout", path, c->shown_server, c->stall ? c->stall : STALL_SECONDS);
-        break;
-    case CURLE_PEER_FAILED_VERIFICATION:
-        error_set(err, "TLS verification of the API server %s%s%s%s failed (%s) using %s; fix "
-                  "certificate-authority%s of cluster \"%s\" in the kubeconfig",
-                  host_of(c, host, sizeof host), c->host_header ? " (verified as " : "",
-                  c->host_header ? c->rc.tls_server_name : "", c->host_header ? ", the tls-server-name)" : "",
-                  detail, ca_description(c, ca, sizeof ca), c->host_header ? " or tls-server-name" : "",
-                  c->rc.cluster_name ? c->rc.cluster_name : "");
-        break;
-    case CURLE_SSL_CACERT_BADFILE:
-        error_set(err, "cannot use %s to verify the API server %s: %s", ca_description(c, ca, sizeof ca),
-                  host_of(c, host, sizeof host), detail);
-        break;
-    case CURLE_SSL_CERTPROBLEM:
-        error_set(err, "the client certificate or key of user \"%s\" cannot be used: %s",
-                  c->rc.user_name ? c->rc.user_name : "", detail);
-        break;
-    case CURLE_SSL_CONNECT_ERROR:
-        error_set(err, "TLS handshake with the API server %s failed: %s", c->shown_server, detail);
-        break;
-    case CURLE_WRITE_ERROR:
-        if (c->cur->too_big) {
-            error_set(err, "the answer to GET %s is larger than %zu MiB; narrow it with a selector",
-                      path, BODY_MAX >> 20);
-            break;
-        }
-        /* fall through */
-    case CURLE_PARTIAL_FILE: case CURLE_RECV_ERROR: case CURLE_GOT_NOTHING: case CURLE_SEND_ERROR:
-    case CURLE_BAD_CONTENT_ENCODING:
-        error_set(err, "the connection to the API server %s broke while reading GET %s: %s",
-                  c->shown_server, path, detail);
-        break;
-    default:
-        error_set(err, "cannot reach the API server %s: %s", c->shown_server, detail);
-        break;
-    }
-    (void)url;
-}
-
 /* which failures the transport's rule would retry must not be: the server refused our client
  * certificate (an alert, or TLS 1.3 closing the connection after the handshake) */
 static bool api_may_retry(void *ctx, const HttpXfer *x, CURLcode cc)
 {
     ApiClient *c = ctx;
     (void)x; (void)cc;
-    if (is_tls_alert(c)) return false;
+    if (apiclient_is_tls_alert(c)) return false;
     return !(c->no_answer && c->used_client_cert);
 }
 
@@ -422,41 +259,6 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     return 0;
 }
 
-/* drives the multi once; records finished transfers; true when h (if given) is done */
-static bool multi_step(ApiClient *c, CURL *h, CURLcode *cc)
-{
-    int running = 0, left = 0;
-    bool done = false;
-    curl_multi_perform(c->multi, &running);
-    CURLMsg *m;
-    while ((m = curl_multi_info_read(c->multi, &left))) {
-        if (m->msg != CURLMSG_DONE) continue;
-        if (h && m->easy_handle == h) { done = true; *cc = m->data.result; }
-        if (c->pf.active && m->easy_handle == c->pf.x->h) { c->pf.done = true; c->pf.cc = m->data.result; }
-    }
-    return done;
-}
-
-/* runs h (added to the multi, not yet done) to its end; the prefetch progresses meanwhile */
-static CURLcode multi_wait(ApiClient *c, CURL *h)
-{
-    CURLcode cc = CURLE_OK;
-    while (!multi_step(c, h, &cc)) {
-        if (h == c->pf.x->h && c->pf.done) { cc = c->pf.cc; break; }
-        curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
-    }
-    curl_multi_remove_handle(c->multi, h);
-    return cc;
-}
-
-/* curl_easy_perform of x, through the multi */
-static CURLcode perform(ApiClient *c, HttpXfer *x)
-{
-    CURLMcode mc = curl_multi_add_handle(c->multi, x->h);
-    if (mc != CURLM_OK) return curl_easy_perform(x->h);
-    return multi_wait(c, x->h);
-}
-
 /* Requests url (as build_url made it) now, on the prefetch's transfer; request() for the same
  * URL takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
 static void prefetch_start(ApiClient *c, const char *url)
@@ -471,48 +273,37 @@ static void prefetch_start(ApiClient *c, const char *url)
     int rc = attempt_setup(c, pf->x, url, shown, false, &hl, &e);
     free(shown);
     if (rc) return;
-    if (curl_multi_add_handle(c->multi, pf->x->h) != CURLM_OK) { http_headers_free(hl); return; }
+    pf->t0 = http_now();
+    if (http_loop_start(c->loop, pf->x)) { http_headers_free(hl); return; }
     pf->hl = hl;
     pf->url = xstrdup(url);
     pf->active = true;
-    pf->done = false;
-    pf->cc = CURLE_OK;
-    pf->t0 = http_now();
     c->requests++;
-    CURLcode ignored;
-    multi_step(c, NULL, &ignored);               /* send it */
 }
 
 /* lets the prefetch read what has arrived (called while a page is parsed) */
 static void prefetch_pump(ApiClient *c)
 {
-    CURLcode ignored;
-    if (c->pf.active && !c->pf.done) multi_step(c, NULL, &ignored);
+    if (c->pf.active && !c->pf.x->done) http_loop_pump(c->loop);
 }
 
 static void prefetch_cancel(ApiClient *c)
 {
     Prefetch *pf = &c->pf;
     if (!pf->active) return;
-    curl_multi_remove_handle(c->multi, pf->x->h);
+    http_loop_stop(c->loop, pf->x);
     http_headers_free(pf->hl);
     pf->hl = NULL;
     free(pf->url);
     pf->url = NULL;
-    pf->active = pf->done = false;
+    pf->active = false;
 }
 
 /* the prefetch's answer becomes the current one: the two transfers change places */
 static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
 {
     Prefetch *pf = &c->pf;
-    CURLcode cc;
-    if (pf->done) {
-        cc = pf->cc;
-        curl_multi_remove_handle(c->multi, pf->x->h);
-    } else {
-        cc = multi_wait(c, pf->x->h);
-    }
+    CURLcode cc = http_loop_wait(c->loop, pf->x);
     HttpXfer *x = c->cur;
     c->cur = pf->x;
     pf->x = x;
@@ -521,7 +312,7 @@ static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
     pf->hl = NULL;
     free(pf->url);
     pf->url = NULL;
-    pf->active = pf->done = false;
+    pf->active = false;
     return cc;
 }
 
@@ -535,7 +326,7 @@ static int api_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *
     } else {
         if (attempt_setup(c, c->cur, c->url, c->shown, refresh, &hl, err)) return -1;
         *t0 = http_now();
-        *cc = perform(c, c->cur);
+        *cc = http_loop_perform(c->loop, c->cur);
         c->requests++;
     }
     *xp = c->cur;
@@ -578,7 +369,7 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
     HttpXfer *x = c->cur;
     int rc = http_request(&rq, &x, &res, err);
     c->retries_done = res.retries;
-    if (rc == 1) transport_error(c, res.cc, path, url, err);
+    if (rc == 1) apiclient_transport_error(c, res.cc, path, url, err);
     else if (rc == 0) *status = res.status;
     c->url = c->shown = NULL;
     free(url);
@@ -592,95 +383,6 @@ static int request(ApiClient *c, const char *path, const char *query, const char
     return request_ex(c, path, query, extra, NULL, status, err);
 }
 
-
-/* a server message made safe for one line: no control characters, bounded */
-static char *clean_message(const char *s, size_t max)
-{
-    Strbuf sb = STRBUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && sb.len < max; p++)
-        strbuf_addch(&sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
-    if (s && strlen(s) > max) strbuf_adds(&sb, "...");
-    size_t n = sb.len;
-    while (n && sb.buf[n - 1] == ' ') sb.buf[--n] = '\0';
-    return strbuf_detach(&sb);
-}
-
-/* message and reason of a Status body, if it is one; else the body's text when it is short */
-static void status_parts(ApiClient *c, char **message, char **reason)
-{
-    *message = *reason = NULL;
-    cJSON *j = c->cur->body.len ? cJSON_ParseWithLength(c->cur->body.buf, c->cur->body.len) : NULL;
-    if (cJSON_IsObject(j)) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
-        const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "reason");
-        if (!m && !r) {   /* a proxied Prometheus: {"status":"error","errorType":..,"error":..} */
-            m = cJSON_GetObjectItemCaseSensitive(j, "error");
-            r = cJSON_GetObjectItemCaseSensitive(j, "errorType");
-        }
-        if (cJSON_IsString(m) && *m->valuestring) *message = clean_message(m->valuestring, 400);
-        if (cJSON_IsString(r) && *r->valuestring) *reason = clean_message(r->valuestring, 60);
-    } else if (!j && c->cur->body.len && c->cur->body.len < 400 && !memchr(c->cur->body.buf, '<', c->cur->body.len)) {
-        *message = clean_message(c->cur->body.buf, 400);     /* plain text, e.g. APF's 429 */
-        if (!**message) { free(*message); *message = NULL; }
-    }
-    cJSON_Delete(j);
-}
-
-/* "pods" of /api/v1/namespaces/x/pods, "daemonsets" of /apis/apps/v1/daemonsets?... */
-static char *resource_of(const char *path)
-{
-    size_t n = strcspn(path, "?");
-    while (n && path[n - 1] == '/') n--;
-    size_t s = n;
-    while (s && path[s - 1] != '/') s--;
-    return xstrndup(path + s, n - s);
-}
-
-static void status_error(ApiClient *c, const char *path, long code, int page, Error *err)
-{
-    char *msg, *reason;
-    status_parts(c, &msg, &reason);
-    char *res = resource_of(path);
-    switch (code) {
-    case 401: {
-        const char *why = "";
-        if (!restconfig_is_tls(&c->rc))
-            why = " (no credentials are sent to an http:// server)";
-        else if (!c->rc.token && !c->rc.token_file && !c->rc.has_exec && !c->rc.username &&
-                 !c->rc.client_cert_file && !c->rc.client_cert_data)
-            why = " (the kubeconfig gives this context no credentials)";
-        error_set(err, "the server rejected the credentials of context \"%s\" (Unauthorized)%s; "
-                  "check the token/certificate, or log in again", apiclient_context(c), why);
-        break;
-    }
-    case 403:
-        if (msg) error_set(err, "forbidden: %s", msg);
-        else error_set(err, "forbidden: cannot list %s (GET %s)", res, path);
-        break;
-    case 404:
-        error_set(err, "not found: GET %s: %s", path, msg ? msg : "the server could not find the requested resource");
-        break;
-    case 410:
-        error_set(err, "GET %s (page %d): 410 %s: %s", path, page, reason ? reason : "Gone",
-                  msg ? msg : "the list expired");
-        break;
-    default:
-        if ((code == 429 || code >= 500) && c->retries_done == 0)
-            error_set(err, "the API server %s answered GET %s with %ld %s%s%s%s", c->shown_server, path, code,
-                      reason ? reason : http_reason(code), msg ? ": " : "", msg ? msg : "",
-                      c->max_retries > 0 ? "; try again later" : "");
-        else if (code == 429 || code >= 500)
-            error_set(err, "the API server %s kept answering GET %s with %ld %s%s%s after %d %s; "
-                      "try again later", c->shown_server, path, code, reason ? reason : http_reason(code),
-                      msg ? ": " : "", msg ? msg : "", c->retries_done, c->retries_done == 1 ? "retry" : "retries");
-        else
-            error_set(err, "the API server refused GET %s: %ld %s%s%s", path, code,
-                      reason ? reason : http_reason(code), msg ? ": " : "", msg ? msg : "");
-        break;
-    }
-    err->code = (int)code;
-    free(msg); free(reason); free(res);
-}
 
 /* ---------------------------------------------------------------------------------------
  * Lists and single objects
@@ -751,7 +453,7 @@ restart:;
             err->code = 410;
             goto out;
         }
-        if (code < 200 || code > 299) { status_error(c, path, code, page, err); goto out; }
+        if (code < 200 || code > 299) { apiclient_status_error(c, path, code, page, err); goto out; }
         PageWalk w = { c, path, query, cont, fn, ctx, err, 0 };
         JsonListInfo info;
         int stop = json_list_walk(c->cur->body.buf, c->cur->body.len, c->arena, skip, page_item, page_meta, &w, &info);
@@ -811,7 +513,7 @@ int apiclient_get_json(ApiClient *c, const char *path, const char *query, cJSON 
     *out = NULL;
     long code = 0;
     if (request(c, path, query, NULL, &code, err)) return -1;
-    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    if (code < 200 || code > 299) { apiclient_status_error(c, path, code, 1, err); return -1; }
     cJSON *doc = cJSON_ParseWithLength(c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);
     if (!doc) { error_set(err, "invalid JSON in the response to GET %s", path); return -1; }
     *out = doc;
@@ -835,7 +537,7 @@ int apiclient_get_stream(ApiClient *c, const char *path, const char *query, cons
     c->cur->sink = NULL;
     c->cur->sink_ctx = NULL;
     if (rc) return -1;
-    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    if (code < 200 || code > 299) { apiclient_status_error(c, path, code, 1, err); return -1; }
     return 0;
 }
 
@@ -845,7 +547,7 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query, cons
     long code = 0;
     RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
     if (request_ex(c, path, query, NULL, &lim, &code, err)) return -1;
-    if (code < 200 || code > 299) { status_error(c, path, code, 1, err); return -1; }
+    if (code < 200 || code > 299) { apiclient_status_error(c, path, code, 1, err); return -1; }
     strbuf_add(out, c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);
     return 0;
 }

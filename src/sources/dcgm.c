@@ -258,7 +258,7 @@ DcgmAccum *dcgm_accum_new(void)
     return a;
 }
 
-static void series_free(const StrArena *sa, Series *s)
+static void series_release(const StrArena *sa, Series *s)
 {
     strarena_release(sa, s->node); strarena_release(sa, s->uuid); strarena_release(sa, s->model);
     strarena_release(sa, s->profile); strarena_release(sa, s->ns); strarena_release(sa, s->pod);
@@ -267,7 +267,7 @@ static void series_free(const StrArena *sa, Series *s)
 
 static void accum_clear(DcgmAccum *a)
 {
-    for (size_t i = 0; i < a->n; i++) series_free(a->strings, &a->s[i]);   /* the over-long ones */
+    for (size_t i = 0; i < a->n; i++) series_release(a->strings, &a->s[i]);   /* the over-long ones */
     strarena_free(a->strings);
     a->strings = NULL;
     free(a->s);

@@ -178,6 +178,7 @@ int http_xfer_init(HttpXfer *x, size_t body_max, int verbose)
 
 void http_xfer_release(HttpXfer *x)
 {
+    if (x->loop) http_loop_stop(x->loop, x);
     if (x->h) curl_easy_cleanup(x->h);
     x->h = NULL;
     if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
@@ -199,6 +200,81 @@ void http_xfer_begin(HttpXfer *x, const HttpSetup *s)
     curl_easy_setopt(x->h, CURLOPT_WRITEDATA, x);
     curl_easy_setopt(x->h, CURLOPT_HEADERFUNCTION, xfer_on_header);
     curl_easy_setopt(x->h, CURLOPT_HEADERDATA, x);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The transfer loop
+ */
+
+struct HttpLoop {
+    CURLM *multi;
+};
+
+HttpLoop *http_loop_new(void)
+{
+    CURLM *m = curl_multi_init();
+    if (!m) return NULL;
+    HttpLoop *l = xcalloc(1, sizeof *l);
+    l->multi = m;
+    return l;
+}
+
+void http_loop_free(HttpLoop *l)
+{
+    if (!l) return;
+    curl_multi_cleanup(l->multi);
+    free(l);
+}
+
+/* drives the multi once; marks each transfer that finished */
+static void loop_step(HttpLoop *l)
+{
+    int running = 0, left = 0;
+    curl_multi_perform(l->multi, &running);
+    CURLMsg *m;
+    while ((m = curl_multi_info_read(l->multi, &left))) {
+        if (m->msg != CURLMSG_DONE) continue;
+        HttpXfer *x = NULL;
+        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+        if (x) { x->done = true; x->result = m->data.result; }
+    }
+}
+
+int http_loop_start(HttpLoop *l, HttpXfer *x)
+{
+    x->done = false;
+    x->result = CURLE_OK;
+    curl_easy_setopt(x->h, CURLOPT_PRIVATE, (char *)x);
+    if (curl_multi_add_handle(l->multi, x->h) != CURLM_OK) return -1;
+    x->loop = l;
+    loop_step(l);                                  /* send it */
+    return 0;
+}
+
+void http_loop_pump(HttpLoop *l) { loop_step(l); }
+
+void http_loop_stop(HttpLoop *l, HttpXfer *x)
+{
+    if (x->loop != l) return;
+    curl_multi_remove_handle(l->multi, x->h);
+    x->loop = NULL;
+}
+
+CURLcode http_loop_wait(HttpLoop *l, HttpXfer *x)
+{
+    for (;;) {
+        loop_step(l);
+        if (x->done) break;
+        curl_multi_poll(l->multi, NULL, 0, 1000, NULL);
+    }
+    http_loop_stop(l, x);
+    return x->result;
+}
+
+CURLcode http_loop_perform(HttpLoop *l, HttpXfer *x)
+{
+    if (http_loop_start(l, x)) return CURLE_FAILED_INIT;
+    return http_loop_wait(l, x);
 }
 
 const char *http_reason(long status)

@@ -7,6 +7,9 @@
  *   - one transfer (HttpXfer): an easy handle and where its answer goes: collected into a
  *     bounded buffer, or, for a 2xx answer with a sink, handed over chunk by chunk as it
  *     arrives (streaming: a long list, a Prometheus answer, a watch);
+ *   - the one transfer loop (HttpLoop, a libcurl multi): every transfer of every client is
+ *     performed there, alone (http_loop_perform) or beside others (the API client's prefetched
+ *     next page: http_loop_start, then http_loop_pump while parsing, http_loop_wait);
  *   - the one request loop (http_request) and its one retry rule (http_retry_rule, below),
  *     with Retry-After, backoff, the caller's time budget and the -v trace;
  *   - tracing for -v: one line per attempt, and at -v=3 the headers with credentials redacted;
@@ -101,6 +104,10 @@ typedef struct {
     HttpSinkFn sink;             /* set by the caller for a streamed answer, else NULL */
     void *sink_ctx;
     bool sunk;                   /* part of this answer went to sink: it cannot be retried */
+    /* in the transfer loop (below): */
+    struct HttpLoop *loop;       /* the loop it runs in now, else NULL */
+    bool done;                   /* finished there, with result */
+    CURLcode result;
 } HttpXfer;
 
 /* 0, or -1 when libcurl cannot make a handle */
@@ -110,6 +117,28 @@ void http_xfer_release(HttpXfer *x);
 /* before an attempt: forgets the last answer, resets the handle, applies s and routes the
  * answer (body, headers, error text) into x; the caller then sets URL, method, headers */
 void http_xfer_begin(HttpXfer *x, const HttpSetup *s);
+
+/* ---- the transfer loop ---- */
+
+/* Where transfers are performed: one libcurl multi handle (its connection cache keeps the
+ * connections alive between requests).  A client makes one and runs every transfer in it;
+ * all in the calling thread. */
+typedef struct HttpLoop HttpLoop;
+/* NULL when libcurl cannot make one */
+HttpLoop *http_loop_new(void);
+/* its transfers stopped (http_loop_stop, http_xfer_release) or finished first; NULL is fine */
+void http_loop_free(HttpLoop *l);
+/* x (set up: http_xfer_begin, URL, ...) starts in l and is sent at once; 0, or -1 when libcurl
+ * refuses it (x is then not in l) */
+int http_loop_start(HttpLoop *l, HttpXfer *x);
+/* moves every transfer in l on by what has arrived, without waiting */
+void http_loop_pump(HttpLoop *l);
+/* runs x (started in l) to its end, the others in l moving on meanwhile; x leaves l */
+CURLcode http_loop_wait(HttpLoop *l, HttpXfer *x);
+/* stops x (started in l) where it is; x leaves l */
+void http_loop_stop(HttpLoop *l, HttpXfer *x);
+/* start and wait: one transfer, performed (CURLE_FAILED_INIT when libcurl refuses it) */
+CURLcode http_loop_perform(HttpLoop *l, HttpXfer *x);
 
 /* ---- the request loop ---- */
 

@@ -7,6 +7,9 @@
  * non-empty current-context — the net effect client-go documents for its Load().  Relative
  * paths are resolved against the directory of the file that defined the entry.
  *
+ * In-cluster configuration (the service account's files) is kubeconfig_incluster.c; copying
+ * and releasing a RestConfig restconfig.c.
+ *
  * Error messages start with the file and the entry at fault:
  *   kubeconfig /home/a/.kube/config: user "ci" (context "prod"): exec: apiVersion ...
  * and quote client-go's own wording where one exists, so a search for it finds help.
@@ -14,6 +17,7 @@
 #include "sources/kubeconfig.h"
 #include "util/error.h"
 #include "internal.h"
+#include "kubeconfig_int.h"
 #include "util/yaml_load.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -26,7 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DEFAULT_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 #define EXEC_API_V1 "client.authentication.k8s.io/v1"
 #define EXEC_API_V1BETA1 "client.authentication.k8s.io/v1beta1"
 #define EXEC_EXTENSION "client.authentication.k8s.io/exec"
@@ -55,7 +58,7 @@ typedef struct {
     Strvec looked;           /* every path considered */
 } Merged;
 
-static void merged_free(Merged *m)
+static void merged_release(Merged *m)
 {
     for (size_t i = 0; i < m->nfiles; i++) { free(m->files[i].path); cJSON_Delete(m->files[i].root); }
     free(m->files);
@@ -278,19 +281,6 @@ static int check_readable(Where *w, const char *path, const char *field, const c
     if (access(path, R_OK) == 0) return 0;
     where_error(w, "unable to read %s %s for %s due to %s", field, path, owner, strerror(errno));
     return -1;
-}
-
-/* DNS-1123 label: [a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters */
-static bool is_dns_label(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > 63) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum && !(c == '-' && i > 0 && i + 1 < n)) return false;
-    }
-    return true;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -586,72 +576,6 @@ static int fill_user(RestConfig *rc, const Entry *e, const char *ctxname, Error 
 }
 
 /* ---------------------------------------------------------------------------------------
- * In-cluster (§6)
- */
-
-static const char *sa_dir(void)
-{
-    const char *d = getenv("KUBECTL_GPU_SA_DIR");
-    return d && *d ? d : DEFAULT_SA_DIR;
-}
-
-static bool in_cluster_possible(void)
-{
-    const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
-    if (!host || !*host || !port || !*port) return false;
-    char *tok = xasprintf("%s/token", sa_dir());
-    struct stat st;
-    bool ok = stat(tok, &st) == 0 && S_ISREG(st.st_mode);
-    free(tok);
-    return ok;
-}
-
-static char *trimmed_file(const char *path)
-{
-    char *s = read_file(path, NULL, NULL);
-    if (!s) return NULL;
-    size_t a = 0, b = strlen(s);
-    while (a < b && isspace((unsigned char)s[a])) a++;
-    while (b > a && isspace((unsigned char)s[b - 1])) b--;
-    char *t = b > a ? xstrndup(s + a, b - a) : NULL;
-    free(s);
-    return t;
-}
-
-static int load_in_cluster(RestConfig *rc, const KubeconfigOverrides *ov, Error *err)
-{
-    const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
-    const char *dir = sa_dir();
-    bool v6 = strchr(host, ':') != NULL;
-    rc->server = xasprintf("https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
-    rc->token_file = xasprintf("%s/token", dir);
-    char *ca = xasprintf("%s/ca.crt", dir);
-    if (access(ca, R_OK) == 0) rc->ca_file = ca;
-    else {
-        strvec_pushf(&rc->warnings, "in-cluster: cannot read %s (%s); using the system CA bundle",
-                     ca, strerror(errno));
-        free(ca);
-    }
-    if (ov && ov->namespace_) rc->namespace_ = xstrdup(ov->namespace_);
-    else if (getenv("POD_NAMESPACE") && *getenv("POD_NAMESPACE")) rc->namespace_ = xstrdup(getenv("POD_NAMESPACE"));
-    else {
-        char *nsfile = xasprintf("%s/namespace", dir);
-        rc->namespace_ = trimmed_file(nsfile);
-        free(nsfile);
-        if (!rc->namespace_) rc->namespace_ = xstrdup("default");
-    }
-    if (!is_dns_label(rc->namespace_)) {
-        error_set(err, "in-cluster: namespace \"%s\" does not conform to the kubernetes DNS_LABEL rules",
-                  rc->namespace_);
-        return -1;
-    }
-    rc->context_name = xstrdup("in-cluster");
-    rc->origin = xasprintf("in-cluster (service account %s)", dir);
-    rc->in_cluster = true;
-    return 0;
-}
-
-/* ---------------------------------------------------------------------------------------
  * Load and select
  */
 
@@ -712,7 +636,7 @@ static int select_and_fill(RestConfig *rc, const Merged *m, const KubeconfigOver
             goto out;
         if (!clname) clname = c_cluster;
         if (!uname) uname = c_user;
-        if (ns && !ov->namespace_ && !is_dns_label(ns)) {
+        if (ns && !ov->namespace_ && !kubeconfig_is_dns_label(ns)) {
             where_error(&w, "namespace \"%s\" for context \"%s\" does not conform to the kubernetes DNS_LABEL rules",
                         ns, ctx->name);
             goto out;
@@ -759,7 +683,7 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
     static const KubeconfigOverrides none = { 0 };
     const KubeconfigOverrides *ov = ov_in ? ov_in : &none;
     memset(rc, 0, sizeof *rc);
-    if (ov->namespace_ && !is_dns_label(ov->namespace_)) {
+    if (ov->namespace_ && !kubeconfig_is_dns_label(ov->namespace_)) {
         error_set(err, "invalid namespace \"%s\" (--namespace): a namespace is a DNS label "
                   "(lower-case letters, digits and '-', at most 63)", ov->namespace_);
         return -1;
@@ -793,8 +717,8 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
 
     bool empty = m.clusters.n == 0 && m.users.n == 0 && m.contexts.n == 0 && !m.current_context;
     if (empty) {
-        if (!ov->kubeconfig && !ov->context && !ov->cluster && !ov->user && in_cluster_possible()) {
-            ret = load_in_cluster(rc, ov, err);
+        if (!ov->kubeconfig && !ov->context && !ov->cluster && !ov->user && kubeconfig_in_cluster_possible()) {
+            ret = kubeconfig_load_in_cluster(rc, ov, err);
             goto out;
         }
         Strbuf sb = STRBUF_INIT;
@@ -810,64 +734,7 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
     }
     ret = select_and_fill(rc, &m, ov, err);
 out:
-    merged_free(&m);
+    merged_release(&m);
     if (ret) restconfig_clear(rc);
     return ret;
-}
-
-static void exec_config_free(ExecConfig *e)
-{
-    free(e->command); free(e->api_version); free(e->install_hint); free(e->interactive_mode);
-    strvec_clear(&e->args); strvec_clear(&e->env);
-}
-
-void restconfig_clear(RestConfig *rc)
-{
-    if (!rc) return;
-    free(rc->server); free(rc->ca_file); free(rc->ca_data); free(rc->tls_server_name);
-    free(rc->proxy_url); secret_free(rc->token); free(rc->token_file);
-    free(rc->client_cert_file); free(rc->client_key_file); free(rc->client_cert_data);
-    secret_free(rc->client_key_data); free(rc->username); secret_free(rc->password);
-    exec_config_free(&rc->exec);
-    free(rc->impersonate_user); strvec_clear(&rc->impersonate_groups);
-    free(rc->context_name); free(rc->cluster_name); free(rc->user_name); free(rc->namespace_);
-    free(rc->origin); free(rc->impersonate_uid); strvec_clear(&rc->impersonate_extra);
-    free(rc->exec_cluster_config); free(rc->user_origin); free(rc->cluster_origin);
-    strvec_clear(&rc->warnings);
-    memset(rc, 0, sizeof *rc);
-}
-
-static void strvec_copy(Strvec *dst, const Strvec *src)
-{
-    *dst = (Strvec)STRVEC_INIT;
-    for (size_t i = 0; i < src->n; i++) strvec_push(dst, src->v[i]);
-}
-
-void restconfig_copy(RestConfig *d, const RestConfig *s)
-{
-    *d = *s;              /* bools; every pointer is replaced below */
-    d->server = xstrdup(s->server); d->ca_file = xstrdup(s->ca_file); d->ca_data = xstrdup(s->ca_data);
-    d->tls_server_name = xstrdup(s->tls_server_name); d->proxy_url = xstrdup(s->proxy_url);
-    d->token = xstrdup(s->token); d->token_file = xstrdup(s->token_file);
-    d->client_cert_file = xstrdup(s->client_cert_file); d->client_key_file = xstrdup(s->client_key_file);
-    d->client_cert_data = xstrdup(s->client_cert_data); d->client_key_data = xstrdup(s->client_key_data);
-    d->username = xstrdup(s->username); d->password = xstrdup(s->password);
-    d->exec.command = xstrdup(s->exec.command); strvec_copy(&d->exec.args, &s->exec.args);
-    strvec_copy(&d->exec.env, &s->exec.env); d->exec.api_version = xstrdup(s->exec.api_version);
-    d->exec.install_hint = xstrdup(s->exec.install_hint);
-    d->exec.interactive_mode = xstrdup(s->exec.interactive_mode);
-    d->impersonate_user = xstrdup(s->impersonate_user);
-    strvec_copy(&d->impersonate_groups, &s->impersonate_groups);
-    d->context_name = xstrdup(s->context_name); d->cluster_name = xstrdup(s->cluster_name);
-    d->user_name = xstrdup(s->user_name); d->namespace_ = xstrdup(s->namespace_);
-    d->origin = xstrdup(s->origin); d->impersonate_uid = xstrdup(s->impersonate_uid);
-    strvec_copy(&d->impersonate_extra, &s->impersonate_extra);
-    d->exec_cluster_config = xstrdup(s->exec_cluster_config);
-    d->user_origin = xstrdup(s->user_origin); d->cluster_origin = xstrdup(s->cluster_origin);
-    strvec_copy(&d->warnings, &s->warnings);
-}
-
-bool restconfig_is_tls(const RestConfig *rc)
-{
-    return rc && rc->server && strncasecmp(rc->server, "https://", 8) == 0;
 }

@@ -157,7 +157,7 @@ static int collect_exporter(void *ctx, const cJSON *item, Error *err)
     return 0;
 }
 
-static void exporters_free(ExporterList *l)
+static void exporters_release(ExporterList *l)
 {
     for (size_t i = 0; i < l->n; i++) { free(l->p[i].ns); free(l->p[i].name); free(l->p[i].node); free(l->p[i].port); }
     free(l->p);
@@ -176,14 +176,14 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
     for (size_t s = 0; s < 2 && l.n == 0; s++) {
         if (apiclient_list(api, "/api/v1/pods", selectors[s], collect_exporter, &l, &err) != 0) {
             strbuf_addf(why, "DCGM exporter pods not listed: %s", err.msg);
-            exporters_free(&l);
+            exporters_release(&l);
             return -1;
         }
     }
     *total = l.n;
     if (l.n == 0) {
         strbuf_adds(why, "no running DCGM exporter pods found");
-        exporters_free(&l);
+        exporters_release(&l);
         return 0;
     }
     int fails = 0;
@@ -221,7 +221,7 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
         strbuf_clear(&body);
         free(path);
     }
-    exporters_free(&l);
+    exporters_release(&l);
     if (*scraped == 0) {
         strbuf_addf(why, "DCGM exporter pods not reachable: %s", first_err);
         return -1;

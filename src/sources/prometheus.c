@@ -34,7 +34,8 @@ struct PromClient {
     char *proxy_path;
     double timeout;
     int verbose;
-    HttpXfer x;             /* direct requests: the transfer, made on first use */
+    HttpXfer x;             /* direct requests: the transfer and the loop it runs in, */
+    HttpLoop *loop;         /* made on first use */
     bool x_ready;
 };
 
@@ -78,6 +79,7 @@ void prom_client_free(PromClient *c)
 {
     if (!c) return;
     if (c->x_ready) http_xfer_release(&c->x);
+    http_loop_free(c->loop);
     free(c->url); free(c->shown); free(c->proxy_path);
     if (c->token) { memset(c->token, 0, strlen(c->token)); free(c->token); }
     if (c->basic_auth) { memset(c->basic_auth, 0, strlen(c->basic_auth)); free(c->basic_auth); }
@@ -316,6 +318,8 @@ static HttpXfer *prom_xfer(PromClient *c)
 {
     if (!c->x_ready) {
         if (http_xfer_init(&c->x, PROM_MAX_BODY, c->verbose)) { http_xfer_release(&c->x); return NULL; }
+        c->loop = http_loop_new();
+        if (!c->loop) { http_xfer_release(&c->x); return NULL; }
         c->x_ready = true;
     }
     return &c->x;
@@ -363,7 +367,7 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
     if (log_enabled(3)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
     *t0 = http_now();
-    *cc = curl_easy_perform(x->h);
+    *cc = http_loop_perform(c->loop, x);
     /* forget the credentials on the handle before it is reused */
     auth_clear_simple(x->h);
     http_headers_free(hdrs);

@@ -120,7 +120,7 @@ static void watcher_unref(struct Watcher *w)
     watch_events_free(w->head);
     for (int i = 0; i < w->nkinds; i++) {
         KindWatch *k = &w->kinds[i];
-        watch_target_free(&k->t);
+        watch_target_clear(&k->t);
         strbuf_clear(&k->line);
     }
     pthread_mutex_destroy(&w->mu);

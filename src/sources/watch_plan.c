@@ -85,7 +85,7 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
             want = false;
             break;
         }
-        if (!want || !t.path) { watch_target_free(&t); continue; }
+        if (!want || !t.path) { watch_target_clear(&t); continue; }
         t.rv = xstrdup(list_rv[k]);
         out[n++] = t;
     }
@@ -99,7 +99,7 @@ bool watch_target_keeps(const WatchTarget *t, const char *name)
     return strcmp(name, t->only[0]) == 0 || (t->only[1] && strcmp(name, t->only[1]) == 0);
 }
 
-void watch_target_free(WatchTarget *t)
+void watch_target_clear(WatchTarget *t)
 {
     free(t->path); free(t->query); free(t->rv); free(t->only[0]); free(t->only[1]);
     memset(t, 0, sizeof *t);

@@ -35,7 +35,7 @@ typedef struct {
 int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, WatchTarget *out);
 /* the object's name passes t's name filter */
 bool watch_target_keeps(const WatchTarget *t, const char *name);
-void watch_target_free(WatchTarget *t);
+void watch_target_clear(WatchTarget *t);
 
 /* The stream reader of one kind's watch (watch.c), without threads or requests, for tests and
  * tests/fuzz/fuzz_watch.c: the chunks are fed in order as libcurl hands them, then the stream

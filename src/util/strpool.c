@@ -34,6 +34,8 @@ struct StrPool {
     char *cur; size_t left;
     size_t cur_chunk;               /* chunks[cur_chunk] holds cur */
     size_t bytes;
+    struct Range { uintptr_t lo; size_t len; } *ranges;   /* the chunks by address (owns) */
+    size_t nranges, capranges;
 };
 
 StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
@@ -43,6 +45,7 @@ void strpool_free(StrPool *p)
     if (!p) return;
     for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
     free(p->chunks);
+    free(p->ranges);
     free(p->strs.slots);
     free(p->mems.slots);
     free(p);
@@ -106,23 +109,36 @@ static void too_many_chunks(void)
     exit(1);
 }
 
+/* a new chunk of len bytes, in chunks[] and in ranges[] (kept sorted by address) */
+static char *new_chunk(StrPool *p, size_t len)
+{
+    char *c = xmalloc(len);
+    ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
+    p->chunks[p->nchunks++] = c;
+    ARRAY_GROW(p->ranges, p->nranges, p->capranges);
+    size_t i = p->nranges;
+    while (i > 0 && p->ranges[i - 1].lo > (uintptr_t)c) i--;
+    memmove(&p->ranges[i + 1], &p->ranges[i], (p->nranges - i) * sizeof *p->ranges);
+    p->ranges[i].lo = (uintptr_t)c;
+    p->ranges[i].len = len;
+    p->nranges++;
+    p->bytes += len;
+    return c;
+}
+
 /* room for size bytes at an offset of align within the current chunk; *chunk = its index */
 static char *pool_alloc(StrPool *p, size_t size, size_t align, size_t *chunk)
 {
     if (p->nchunks >= MAX_CHUNKS) too_many_chunks();
     if (size > POOL_CHUNK / 4) {
-        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
-        p->bytes += size;
         *chunk = p->nchunks;
-        return p->chunks[p->nchunks++] = xmalloc(size);
+        return new_chunk(p, size);
     }
     size_t pad = align > 1 ? (size_t)(-(uintptr_t)p->cur & (align - 1)) : 0;
     if (!p->cur || size + pad > p->left) {
-        ARRAY_GROW(p->chunks, p->nchunks, p->capchunks);
         p->cur_chunk = p->nchunks;
-        p->cur = p->chunks[p->nchunks++] = xmalloc(POOL_CHUNK);
+        p->cur = new_chunk(p, POOL_CHUNK);
         p->left = POOL_CHUNK;
-        p->bytes += POOL_CHUNK;
         pad = 0;
     }
     char *dst = p->cur + pad;
@@ -192,3 +208,26 @@ const void *strpool_intern_mem(StrPool *p, const void *data, size_t len)
 
 size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n : 0; }
 size_t strpool_bytes(const StrPool *p) { return p ? p->bytes : 0; }
+
+bool strpool_owns(const StrPool *p, const void *s)
+{
+    if (!p || !s) return false;
+    uintptr_t a = (uintptr_t)s;
+    size_t lo = 0, hi = p->nranges;                /* the last range starting at or before a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->ranges[mid].lo <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 && a - p->ranges[lo - 1].lo < p->ranges[lo - 1].len;
+}
+
+void strpool_seal(StrPool *p)
+{
+    if (!p) return;
+    p->bytes -= p->strs.cap * sizeof *p->strs.slots + p->mems.cap * sizeof *p->mems.slots;
+    free(p->strs.slots);
+    free(p->mems.slots);
+    p->strs = (RefTable){ 0 };
+    p->mems = (Table){ 0 };
+}

@@ -21,6 +21,7 @@
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
+#include "sources/prometheus.h"
 #include "util/util.h"
 
 /* ---- the scripted server ---- */
@@ -636,10 +637,54 @@ static void test_query_escape(void **state)
     free(e);
 }
 
+/* Prometheus asked directly goes through the same transport as the API client: its requests
+ * are performed in one transfer loop, whose connection cache keeps the connection alive (two
+ * queries, one connection), and a 503 is retried by the shared rule (once for Prometheus). */
+static int count_series(void *ctx, const PromLabel *labels, size_t nlabels, const double *ts,
+                        const double *values, size_t n)
+{
+    (void)labels; (void)nlabels; (void)ts; (void)values; (void)n;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static void test_prometheus_same_transport(void **state)
+{
+    (void)state;
+#define PROM_ONE "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":" \
+    "[{\"metric\":{\"gpu\":\"0\"},\"value\":[1700000000,\"42\"]}]}}"
+    Reply r[] = {
+        { 200, NULL, PROM_ONE, R_NORMAL, 0, false },
+        { 503, "Retry-After: 0\r\n", "{}", R_NORMAL, 0, false },
+        { 200, NULL, PROM_ONE, R_NORMAL, 0, false },
+    };
+    srv_script(r, 3);
+    char *url = xasprintf("http://127.0.0.1:%d", srv.port);
+    PromConfig pc = { .url = url, .timeout = 10 };
+    Error err = { 0 };
+    PromClient *c = prom_client_new(&pc, &err);
+    assert_non_null(c);
+    int n = 0;
+    assert_int_equal(prom_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
+    assert_int_equal(prom_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
+    assert_int_equal(n, 2);                                /* one series per answered query */
+    pthread_mutex_lock(&srv.lock);
+    size_t nreq = srv.requests.n;
+    int conns = srv.connections;
+    pthread_mutex_unlock(&srv.lock);
+    assert_int_equal(nreq, 3);                             /* the 503 retried once */
+    assert_int_equal(conns, 1);                            /* keep-alive across queries and the retry */
+    assert_contains(request_at(0), "POST /api/v1/query HTTP/1.1\r\n");
+    assert_contains(request_at(2), "POST /api/v1/query HTTP/1.1\r\n");
+    prom_client_free(c);
+    free(url);
+#undef PROM_ONE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pagination_and_headers), cmocka_unit_test(test_expired_continue),
+        cmocka_unit_test(test_pagination_and_headers), cmocka_unit_test(test_prometheus_same_transport), cmocka_unit_test(test_expired_continue),
         cmocka_unit_test(test_retries), cmocka_unit_test(test_status_errors),
         cmocka_unit_test(test_invalid_pages), cmocka_unit_test(test_broken_and_slow),
         cmocka_unit_test(test_unreachable), cmocka_unit_test(test_get_json_and_raw),

@@ -67,10 +67,49 @@ static void test_printable_and_blocks(void **state)
     strpool_free(p);
 }
 
+/* owns: every copy (in a shared chunk or a block of its own) and any byte inside one, found
+ * among chunks allocated at unrelated addresses; nothing else.  seal: the copies stay, the
+ * tables go, a later intern may copy again (the old copy is still owned). */
+static void test_owns_and_seal(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    enum { N = 50000 };                    /* ~8 chunks of 64 KiB */
+    const char *first[N];
+    char buf[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf, sizeof buf, "node-%d", i);
+        first[i] = strpool_intern(p, buf);
+    }
+    size_t n = 30000;                      /* over a quarter chunk: a block of its own */
+    char *mid = xmalloc(n + 1);
+    memset(mid, 'm', n); mid[n] = 0;
+    const char *mc = strpool_intern(p, mid);
+    for (int i = 0; i < N; i += 997) {
+        assert_true(strpool_owns(p, first[i]));
+        assert_true(strpool_owns(p, first[i] + 3));
+    }
+    assert_true(strpool_owns(p, mc));
+    assert_true(strpool_owns(p, mc + n));  /* its NUL */
+    assert_false(strpool_owns(p, mid));
+    assert_false(strpool_owns(p, buf));
+    assert_false(strpool_owns(p, NULL));
+    assert_false(strpool_owns(NULL, first[0]));
+    strpool_seal(p);
+    assert_string_equal(first[N - 1], "node-49999");
+    const char *again = strpool_intern(p, "node-7");
+    assert_string_equal(again, "node-7");
+    assert_true(strpool_owns(p, again));
+    assert_ptr_equal(strpool_intern(p, "node-7"), again);
+    free(mid);
+    strpool_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
+        cmocka_unit_test(test_owns_and_seal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,14 @@
+# ownership-renames.sed — functions named *_free that only release what their argument holds,
+# renamed after tests/README.md ("Ownership names"): S_release frees what S holds, S_clear
+# also leaves S zeroed and usable, S_free frees S itself.  A branch written against the old
+# names is brought over with:  sed -i -f scripts/ownership-renames.sed FILES
+# (claim_free is also a local variable in src/analysis/explain_dra_dp.c: leave that file out)
+s/\bmerged_free\b/merged_release/g
+s/\bexporters_free\b/exporters_release/g
+s/\bseries_free\b/series_release/g
+s/\bwatch_target_free\b/watch_target_clear/g
+s/\bcluster_event_free\b/cluster_event_clear/g
+s/\bevent_free\b/event_clear/g
+s/\bdevice_free\b/device_release/g
+s/\bclaim_free\b/claim_release/g
+s/\bselreq_free\b/selreq_release/g
