@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "util/sort.h"
+#include "analysis/manifests.h"
 #include "plan_internal.h"
 #include "model/resources.h"
 #include "util/strmap.h"
@@ -104,16 +105,6 @@ char *plan_config_name(const char *key, const char *word, const char *content)
     return xasprintf("kgpu-%.*s-%s-%08x", kl, key, word, (unsigned)content_hash(content));
 }
 
-/* the content a device-plugin config is made of (manifests.c writes exactly these settings) */
-static char *dp_content(const PlanGroup *g, bool shared)
-{
-    if (g->strategy == PLAN_MIG) return xstrdup("migStrategy=mixed");
-    if (!shared) return xstrdup("migStrategy=none");
-    return xasprintf("migStrategy=none;%s;replicas=%d;renameByDefault=true;failRequestsGreaterThanOne=true;%s",
-                     g->strategy == PLAN_MPS ? "mps" : "timeSlicing", g->replicas,
-                     g->packed ? "sharedDevicesAllocationPolicy=packed" : "");
-}
-
 typedef struct { size_t k; int need, nadmit; } WholePod;
 
 /* more GPUs first, then the pods with the fewest nodes to go to, then group order */
@@ -201,7 +192,7 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
                      total - next, total - next == 1 ? "" : "s");
     /* GPU indices: MIG GPUs first (packing order), the rest MIG-disabled; nodes with the same
      * geometry share one mig-parted config */
-    char *dpc = dp_content(g, false);
+    char *dpc = manifests_device_plugin_text(g, true);   /* the one config of a MIG group */
     g->device_plugin_config = plan_config_name(g->key, "mig", dpc);
     free(dpc);
     StrMap *by_sig = strmap_new();
@@ -263,7 +254,7 @@ static void rollout_mig(PlanGroup *g, const GroupCtx *c)
 static void rollout_sharing(PlanGroup *g, const GroupCtx *c)
 {
     const char *word = g->strategy == PLAN_MPS ? "mps" : "time-slicing";
-    char *s1 = dp_content(g, true), *s2 = dp_content(g, false);
+    char *s1 = manifests_device_plugin_text(g, true), *s2 = manifests_device_plugin_text(g, false);
     g->device_plugin_config = plan_config_name(g->key, word, s1);
     g->device_plugin_whole_config = plan_config_name(g->key, "whole", s2);
     free(s1); free(s2);
