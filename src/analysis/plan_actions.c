@@ -136,26 +136,45 @@ static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Clust
 {
     const PlanNode *pn = x->pn;
     ResourceList need = { 0 };       /* units per resource (kept in the milli field) */
+    size_t *moved = xcalloc(nw ? nw : 1, sizeof *moved), nmoved = 0;   /* the workloads on pn */
     for (size_t i = 0; i < nw; i++) {
         if (!str_eq(w[i].node, pn->name)) continue;
+        moved[nmoved++] = i;
         const char *res;
         int count;
         planned_request(r, w, &w[i], &res, &count);
         rlist_add(&need, res, (int64_t)count);
     }
-    if (need.n == 0) { rlist_clear(&need); return; }
+    if (need.n == 0) { rlist_clear(&need); free(moved); return; }
     rlist_sort(&need);
     for (size_t q = 0; q < need.n; q++) strvec_pushf(&x->room, "%s=%" PRId64, need.items[q].name, need.items[q].milli);
-    /* the other nodes every moved pod admits (explain's filters); converted or left alone */
-    for (size_t j = 0; j < c->nnodes; j++) {
+    /* the other nodes every moved pod admits (explain's filters); converted or left alone.  Only
+     * nodes with room for a resource still short are kept, and the search ends once every
+     * resource is covered: the script checks these nodes live, and the list stays as long as
+     * the need, not as the cluster (a drain per node times every node would not scale). */
+    int64_t *short_by = xcalloc(need.n, sizeof *short_by);
+    size_t nshort = need.n;
+    for (size_t q = 0; q < need.n; q++) short_by[q] = need.items[q].milli;
+    for (size_t j = 0; j < c->nnodes && nshort > 0; j++) {
         const Node *n = &c->nodes[j];
         if (str_eq(n->name, pn->name) || !node_is_gpu_node(n)) continue;
         if (strmap_get(pending, n->name)) continue;   /* changed later in the order: may be cordoned */
+        bool adds = false;
+        for (size_t q = 0; q < need.n && !adds; q++)
+            adds = short_by[q] > 0 && room_get(rm, n->name, need.items[q].name) > 0;
+        if (!adds) continue;
         bool ok = true;
-        for (size_t i = 0; i < nw && ok; i++)
-            if (str_eq(w[i].node, pn->name) && w[i].pod_obj) ok = explain_pod_admits(w[i].pod_obj, n);
-        if (ok) strvec_push(&x->room_nodes, n->name);
+        for (size_t k = 0; k < nmoved && ok; k++)
+            if (w[moved[k]].pod_obj) ok = explain_pod_admits(w[moved[k]].pod_obj, n);
+        if (!ok) continue;
+        strvec_push(&x->room_nodes, n->name);
+        for (size_t q = 0; q < need.n; q++) {
+            if (short_by[q] <= 0) continue;
+            short_by[q] -= room_get(rm, n->name, need.items[q].name);
+            if (short_by[q] <= 0) nshort--;
+        }
     }
+    free(short_by);
     Strbuf miss = STRBUF_INIT;
     for (size_t q = 0; q < need.n; q++) {
         int64_t want = need.items[q].milli, have = 0;
@@ -173,6 +192,7 @@ static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Clust
     if (miss.len) x->room_missing = strbuf_detach(&miss);
     strbuf_clear(&miss);
     rlist_clear(&need);
+    free(moved);
 }
 
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,

@@ -153,6 +153,9 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
     size_t n = c->ngnodes;
     bool *used = xcalloc(n ? n : 1, sizeof(bool));
     int have = 0;
+    /* each node's healthy GPUs, once: the loops below ask for them per pod and per pool node */
+    int *healthy = xcalloc(n ? n : 1, sizeof *healthy);
+    for (size_t j = 0; j < n; j++) healthy[j] = node_healthy_gpus(c->gnodes[j]);
     /* a pod pinned by its constraints takes its node into the pools; the pods with the fewest
      * nodes to go to first, so one node can serve them and the less constrained ones */
     size_t *order = xcalloc(c->n ? c->n : 1, sizeof *order);
@@ -171,7 +174,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         int bg = 0;
         bool covered = false;
         for (size_t j = 0; j < n && !covered; j++) {
-            int gp = node_healthy_gpus(c->gnodes[j]);
+            int gp = healthy[j];
             if (gp <= 0 || !plan_pod_admits(c, k, j)) continue;
             if (used[j]) covered = true;
             else if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
@@ -196,7 +199,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
             size_t best = SIZE_MAX;
             int bg = 0;
             for (size_t j = 0; j < n; j++) {
-                int gp = node_healthy_gpus(c->gnodes[j]);
+                int gp = healthy[j];
                 if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
                 if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
             }
@@ -212,7 +215,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         size_t best = SIZE_MAX;
         int bg = 0;
         for (size_t j = 0; j < n; j++) {
-            int gp = node_healthy_gpus(c->gnodes[j]);
+            int gp = healthy[j];
             if (used[j] || gp <= 0) continue;
             if (best == SIZE_MAX || gp > bg || (gp == bg && strcmp(c->gnodes[j]->name, c->gnodes[best]->name) < 0)) {
                 best = j; bg = gp;
@@ -224,5 +227,6 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
     }
     if (chosen) memcpy(chosen, used, n * sizeof(bool));
     free(used);
+    free(healthy);
     return have;
 }
