@@ -63,12 +63,6 @@ STRICT = {'analysis/explain', 'analysis/allocation', 'analysis/groups', 'analysi
 # "folder/file symbol" pairs without their module's prefix today.  TODO(issue 30): give each a
 # prefix (or its type's name) and remove it from the list.
 KNOWN_NAMES = {
-    'analysis/health node_health', 'analysis/health node_health_clear',
-    'analysis/health node_health_count', 'analysis/health node_health_gpu',
-    'analysis/health node_healthy_gpus',
-    'analysis/schedmsg sched_code_name', 'analysis/schedmsg sched_reason_classify',
-    'analysis/schedmsg sched_reason_clear',
-    'analysis/sharing share_limit_name', 'analysis/sharing share_mode_name',
     'cli/options cli_args_clear', 'cli/options cli_parse', 'cli/options cli_print_error',
     'cli/options cli_usage_hint', 'cli/options command_find', 'cli/options command_suggest',
     'cli/options output_format_name', 'cli/options output_format_parse',

@@ -264,10 +264,10 @@ static void node_problems(NodeStatus *ns, const Node *n)
  * device's reason */
 static void node_gpu_health(NodeStatus *ns, const Node *n, const UsageData *usage)
 {
-    node_health(n, ns->inv, usage, &ns->health);
+    health_node(n, ns->inv, usage, &ns->health);
     const NodeHealth *h = &ns->health;
     for (size_t i = 0; i < ns->ngpus; i++)
-        if (!ns->gpus[i].beyond_node) ns->gpus[i].unhealthy = node_health_gpu(h, ns->gpus[i].index);
+        if (!ns->gpus[i].beyond_node) ns->gpus[i].unhealthy = health_gpu(h, ns->gpus[i].index);
     if (!h->ngpus && !h->node_tainted) return;          /* the device plugin's shortfall: Unhealthy */
     Strbuf sb = STRBUF_INIT;
     if (h->ngpus) {
@@ -418,7 +418,7 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec 
 
 static void node_status_free(const StrArena *sa, NodeStatus *ns)
 {
-    node_health_clear(&ns->health);
+    health_clear(&ns->health);
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
     node_dra_status_clear(&ns->dra);

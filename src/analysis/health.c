@@ -148,7 +148,7 @@ static int cmp_gpu(const void *a, const void *b)
     return ((const UnhealthyGpu *)a)->index - ((const UnhealthyGpu *)b)->index;
 }
 
-void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h)
+void health_node(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h)
 {
     memset(h, 0, sizeof *h);
     for (size_t i = 0; i < n->nhealth; i++) from_condition(h, &n->health[i]);
@@ -179,7 +179,7 @@ void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage
         h->unhealthy_unnamed = physical > (int)h->ngpus ? physical - (int)h->ngpus : 0;
 }
 
-void node_health_clear(NodeHealth *h)
+void health_clear(NodeHealth *h)
 {
     for (size_t i = 0; i < h->ngpus; i++) free(h->gpus[i].why);
     free(h->gpus);
@@ -187,21 +187,21 @@ void node_health_clear(NodeHealth *h)
     memset(h, 0, sizeof *h);
 }
 
-int node_health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unnamed; }
+int health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unnamed; }
 
-int node_healthy_gpus(const Node *n)
+int health_good_gpus(const Node *n)
 {
     NodeInventory inv;
     node_inventory(n, NULL, &inv);
     if (inv.physical <= 0) return 0;
     NodeHealth h;
-    node_health(n, &inv, NULL, &h);
-    int bad = node_health_count(&h);
-    node_health_clear(&h);
+    health_node(n, &inv, NULL, &h);
+    int bad = health_count(&h);
+    health_clear(&h);
     return bad >= inv.physical ? 0 : inv.physical - bad;
 }
 
-const char *node_health_gpu(const NodeHealth *h, int index)
+const char *health_gpu(const NodeHealth *h, int index)
 {
     for (size_t i = 0; i < h->ngpus; i++) if (h->gpus[i].index == index) return h->gpus[i].why;
     return NULL;

@@ -108,7 +108,7 @@ static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t 
 /* the GPUs of n a plan may count on: the healthy ones; warns once per node that has unhealthy */
 static int group_capacity(PlanResult *out, const Node *n)
 {
-    int phys = node_physical_gpus(n), healthy = node_healthy_gpus(n);
+    int phys = node_physical_gpus(n), healthy = health_good_gpus(n);
     if (phys > healthy)
         strvec_pushf(&out->warnings, "%s: %d of its %d GPU%s unhealthy, not counted as capacity", n->name,
                      phys - healthy, phys, phys == 1 ? "" : "s");

@@ -356,7 +356,7 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
             g->replicas = g->share.replicas;
             g->packed = c->packed;
             strvec_pushf(&g->notes, "%d replicas per GPU (safe up to %d, bounded by %s)",
-                         g->share.replicas, g->share.max_replicas, share_limit_name(g->share.limit));
+                         g->share.replicas, g->share.max_replicas, sharing_limit_name(g->share.limit));
         }
         if (choice != PLAN_CHOICE_AUTO && g->gpus_after >= g->gpus_before)
             strvec_pushf(&g->notes, "%s frees no GPU here (%d needed, %d held now)",

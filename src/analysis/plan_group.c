@@ -171,7 +171,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         int bg = 0;
         bool covered = false;
         for (size_t j = 0; j < n && !covered; j++) {
-            int gp = node_healthy_gpus(c->gnodes[j]);
+            int gp = health_good_gpus(c->gnodes[j]);
             if (gp <= 0 || !plan_pod_admits(c, k, j)) continue;
             if (used[j]) covered = true;
             else if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
@@ -196,7 +196,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
             size_t best = SIZE_MAX;
             int bg = 0;
             for (size_t j = 0; j < n; j++) {
-                int gp = node_healthy_gpus(c->gnodes[j]);
+                int gp = health_good_gpus(c->gnodes[j]);
                 if (used[j] || gp <= 0 || !plan_pod_admits(c, first[id], j)) continue;
                 if (best == SIZE_MAX || gp > bg) { best = j; bg = gp; }
             }
@@ -212,7 +212,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
         size_t best = SIZE_MAX;
         int bg = 0;
         for (size_t j = 0; j < n; j++) {
-            int gp = node_healthy_gpus(c->gnodes[j]);
+            int gp = health_good_gpus(c->gnodes[j]);
             if (used[j] || gp <= 0) continue;
             if (best == SIZE_MAX || gp > bg || (gp == bg && strcmp(c->gnodes[j]->name, c->gnodes[best]->name) < 0)) {
                 best = j; bg = gp;

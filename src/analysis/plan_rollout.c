@@ -483,6 +483,6 @@ void plan_collect_risks(PlanGroup *g, const GroupCtx *c)
     } else if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
         strvec_pushf(&g->risks, "optimality: %d replicas per GPU is the largest safe count for the shared "
                      "workloads' worst case (bounded by %s); workloads kept whole were tried one by one",
-                     g->share.max_replicas, share_limit_name(g->share.limit));
+                     g->share.max_replicas, sharing_limit_name(g->share.limit));
     }
 }

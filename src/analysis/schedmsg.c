@@ -43,7 +43,7 @@ static const char *const code_names[] = {
     [SC_OTHER] = "Other",
 };
 
-const char *sched_code_name(SchedCode c)
+const char *schedmsg_code_name(SchedCode c)
 {
     return (size_t)c < sizeof code_names / sizeof *code_names ? code_names[c] : "Other";
 }
@@ -171,7 +171,7 @@ static void parse_plugins(const char *s, SchedReason *r)
     }
 }
 
-void sched_reason_classify(const char *text, SchedReason *r)
+void schedmsg_reason_classify(const char *text, SchedReason *r)
 {
     r->text = xstrdup(text);
     r->code = SC_OTHER;
@@ -193,7 +193,7 @@ void sched_reason_classify(const char *text, SchedReason *r)
     }
 }
 
-void sched_reason_clear(SchedReason *r)
+void schedmsg_reason_clear(SchedReason *r)
 {
     free(r->text); free(r->resource); free(r->taint_key); free(r->taint_value);
     for (size_t i = 0; i < r->nplugins; i++) free(r->plugins[i]);
@@ -216,7 +216,7 @@ static void add_reason(SchedHistogram *h, SchedMessage *m, int count, const char
     r->count = count;
     r->prefilter = prefilter;
     r->truncated = truncated;
-    sched_reason_classify(text, r);
+    schedmsg_reason_classify(text, r);
     if (!truncated) {
         const ReasonPattern *p = find_pattern(text);
         if (p) narrow(m, p->min, p->max);
@@ -487,7 +487,7 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
 
 static void histogram_free(SchedHistogram *h)
 {
-    for (size_t i = 0; i < h->nreasons; i++) sched_reason_clear(&h->reasons[i]);
+    for (size_t i = 0; i < h->nreasons; i++) schedmsg_reason_clear(&h->reasons[i]);
     free(h->reasons);
     h->reasons = NULL;
     h->nreasons = 0;

@@ -12,7 +12,7 @@
 
 #define MAX_EXCLUDED 1024
 
-const char *share_limit_name(ShareLimit l)
+const char *sharing_limit_name(ShareLimit l)
 {
     switch (l) {
     case SHARE_LIMIT_MEMORY: return "memory";
@@ -24,7 +24,7 @@ const char *share_limit_name(ShareLimit l)
     return "none";
 }
 
-const char *share_mode_name(ShareMode m) { return m == SHARE_MPS ? "mps" : "time-slicing"; }
+const char *sharing_mode_name(ShareMode m) { return m == SHARE_MPS ? "mps" : "time-slicing"; }
 
 int sharing_mps_client_limit(int cc_major, int cc_minor)
 {

@@ -48,7 +48,7 @@ static void add_histogram(TextDoc *d, const SchedHistogram *h, const char *inden
         char *clean = text_clean(r->text, false);
         text_add(d, TA_NORMAL, clean);
         free(clean);
-        text_addf(d, TA_DIM, "  [%s%s]", sched_code_name(r->code),
+        text_addf(d, TA_DIM, "  [%s%s]", schedmsg_code_name(r->code),
                   r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
     }
 }

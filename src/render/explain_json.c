@@ -76,7 +76,7 @@ static cJSON *sched_reasons_json(const SchedHistogram *h)
         if (r->count >= 0) cJSON_AddNumberToObject(o, "count", r->count);
         else cJSON_AddNullToObject(o, "count");
         cJSON_AddStringToObject(o, "reason", r->text);
-        cJSON_AddStringToObject(o, "code", sched_code_name(r->code));
+        cJSON_AddStringToObject(o, "code", schedmsg_code_name(r->code));
         if (r->resource) cJSON_AddStringToObject(o, "resource", r->resource);
         if (r->taint_key) {
             cJSON_AddStringToObject(o, "key", r->taint_key);

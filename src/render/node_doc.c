@@ -101,11 +101,11 @@ void node_doc_pane(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_addf(d, TA_NORMAL, "util %s  memory %s of %s", util, mem, tot);
         if (physical_idle_node(n)) text_addf(d, TA_WARN, "  %d held but idle", physical_idle_node(n));
     }
-    if (node_health_count(&n->health)) {      /* analysis/health.h: which GPUs and why */
+    if (health_count(&n->health)) {      /* analysis/health.h: which GPUs and why */
         label(d, "Health", lw);
         Strbuf hb = STRBUF_INIT;
-        strbuf_addf(&hb, "%d GPU%s unhealthy", node_health_count(&n->health),
-                    node_health_count(&n->health) == 1 ? "" : "s");
+        strbuf_addf(&hb, "%d GPU%s unhealthy", health_count(&n->health),
+                    health_count(&n->health) == 1 ? "" : "s");
         for (size_t i = 0; i < n->health.ngpus; i++)
             strbuf_addf(&hb, "%s GPU %d %s", i ? ";" : ":", n->health.gpus[i].index, n->health.gpus[i].why);
         text_wrap(d, lw, TA_ERROR, strbuf_str(&hb));

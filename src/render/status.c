@@ -530,7 +530,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
      * plugin alone, and every signal that said so */
     const NodeHealth *h = &n->health;
     cJSON *ho = cJSON_AddObjectToObject(o, "health");
-    cJSON_AddNumberToObject(ho, "unhealthyGPUs", node_health_count(h));
+    cJSON_AddNumberToObject(ho, "unhealthyGPUs", health_count(h));
     cJSON *hg = cJSON_AddArrayToObject(ho, "gpus");
     for (size_t i = 0; i < h->ngpus; i++) {
         cJSON *x = cJSON_CreateObject();

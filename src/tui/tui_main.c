@@ -49,7 +49,7 @@ static void node_cols(App *a, int w, NodeCols *nc)
     for (size_t i = 0; i < a->nnodes; i++) {
         char *word = node_status_word(node_at(a, i));
         int l = screen_width(word) + (nc->metrics && node_at(a, i)->idle_allocated ? 8 : 0) +
-                (node_health_count(&node_at(a, i)->health) ? 12 : 0);
+                (health_count(&node_at(a, i)->health) ? 12 : 0);
         free(word);
         if (l > status_want) status_want = l;
     }
@@ -164,7 +164,7 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     Strbuf sb = STRBUF_INIT;
     strbuf_adds(&sb, word);
     if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
-    if (node_health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", node_health_count(&n->health));
+    if (health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", health_count(&n->health));
     screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);
