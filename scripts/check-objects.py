@@ -54,6 +54,11 @@ PREFIXES = {
     'analysis/plan': ('plan_',),
     'render/textdoc': ('text_',),
     'model/usage': ('usage_', 'workload_usage_'),
+    # the public types a model module defines and its functions are named after
+    'model/labels': ('kv_', 'selreq_', 'label_selector_'),    # KV/KVList, SelReq, LabelSelector
+    'model/resources': ('rlist_',),                           # ResourceList
+    'model/cluster': ('obj_kind_',),                          # ObjKind
+    'model/node': ('gpu_facts_', 'mig_strategy_', 'sharing_strategy_'),  # GpuFacts, MigStrategy, SharingStrategy
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -77,27 +82,6 @@ KNOWN_NAMES = {
     'cmd/cmd_top command_top',
     'cmd/cmd_version command_version',
     'cmd/global_options options_source_config',
-    'model/actuators actuator_by_name',
-    'model/cloud_gpus product_source_name',
-    'model/cluster obj_kind_from_name', 'model/cluster obj_kind_name',
-    'model/dpconfig cluster_dpconfigs_clear', 'model/dpconfig cluster_forget_dpconfigs',
-    'model/dpconfig cluster_ingest_configmap', 'model/dpconfig cluster_sharing_config',
-    'model/inventory fact_source_name', 'model/inventory node_gpu_memory_mib',
-    'model/inventory node_inventory', 'model/inventory node_inventory_sharing_name',
-    'model/inventory node_physical_gpus',
-    'model/labels kv_clear', 'model/labels kv_from_json', 'model/labels kv_get',
-    'model/labels kv_set', 'model/labels label_selector_add', 'model/labels label_selector_clear',
-    'model/labels label_selector_matches', 'model/labels label_selector_parse',
-    'model/labels selreq_format', 'model/labels selreq_matches',
-    'model/mig_capability node_mig_capability',
-    'model/node gpu_facts_clear', 'model/node gpu_facts_from_labels',
-    'model/node mig_strategy_name', 'model/node sharing_strategy_name',
-    'model/resources resource_is_gpu', 'model/resources resource_is_mig',
-    'model/resources resource_is_shared', 'model/resources resource_mig_profile',
-    'model/resources rlist_add', 'model/resources rlist_add_all', 'model/resources rlist_clear',
-    'model/resources rlist_copy', 'model/resources rlist_from_json', 'model/resources rlist_get',
-    'model/resources rlist_has', 'model/resources rlist_has_gpu', 'model/resources rlist_max_into',
-    'model/resources rlist_set', 'model/resources rlist_sort',
     'render/explain_json explanation_node_counts_json',
     'render/explain_json explanation_nodes_json', 'render/explain_json explanation_nodes_json_max',
     'render/explain_json explanation_to_json', 'render/explain_json explanation_to_json_max',

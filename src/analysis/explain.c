@@ -43,7 +43,7 @@ static void set_scheduler_message(const Cluster *c, const Pod *p, Explanation *e
 static const char *first_gpu(const ResourceList *l, int64_t *milli)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (resource_is_gpu(l->items[i].name) && l->items[i].milli > 0) { *milli = l->items[i].milli; return l->items[i].name; }
+        if (resources_is_gpu(l->items[i].name) && l->items[i].milli > 0) { *milli = l->items[i].milli; return l->items[i].name; }
     *milli = 0;
     return NULL;
 }
@@ -326,7 +326,7 @@ static bool quota_entry(const Cluster *c, const char *ns, size_t i)
     bool gpu = false;
     for (size_t k = 0; k < q.requested.n; k++) {
         const char *name = q.requested.items[k].name;
-        gpu |= resource_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
+        gpu |= resources_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
     }
     quota_error_free(&q);
     return gpu;
@@ -480,7 +480,7 @@ char *explanation_gpus(const Explanation *e)
     Strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < e->requests.n; i++) {
         const ResourceEntry *r = &e->requests.items[i];
-        if (!resource_is_gpu(r->name) || r->milli <= 0) continue;
+        if (!resources_is_gpu(r->name) || r->milli <= 0) continue;
         strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)explain_milli_units(r->milli));
     }
     if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);

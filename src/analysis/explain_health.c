@@ -57,7 +57,7 @@ void explain_health_note(Ctx *x)
         int64_t back = withheld(n, why->resource);
         if (back <= 0 || why->free + back * 1000 < why->requested) continue;   /* cheap test first */
         NodeInventory inv;
-        node_inventory(n, NULL, &inv);
+        inventory_node(n, NULL, &inv);
         NodeHealth h;
         health_node(n, &inv, NULL, &h);
         /* the unhealthy GPUs are what stands between the pod and the node */

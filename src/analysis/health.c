@@ -108,11 +108,11 @@ static int plugin_shortfall(const Node *n, const NodeInventory *inv, NodeHealth 
     int gpus = 0;
     for (size_t i = 0; i < n->capacity.n; i++) {
         const char *name = n->capacity.items[i].name;
-        if (!resource_is_gpu(name)) continue;
+        if (!resources_is_gpu(name)) continue;
         int64_t bad = cap_units(&n->capacity, name) - cap_units(&n->allocatable, name);
         if (bad <= 0) continue;
         int per = 1;
-        if (resource_is_mig(name) || (inv && inv->mig_strategy == MIG_SINGLE && inv->mig_enabled)) per = 0;
+        if (resources_is_mig(name) || (inv && inv->mig_strategy == MIG_SINGLE && inv->mig_enabled)) per = 0;
         else if (inv && inv->replicas > 1) per = inv->replicas;
         int g = per > 0 ? (int)((bad + per - 1) / per) : 1;
         gpus += g;
@@ -192,7 +192,7 @@ int health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unna
 int health_good_gpus(const Node *n)
 {
     NodeInventory inv;
-    node_inventory(n, NULL, &inv);
+    inventory_node(n, NULL, &inv);
     if (inv.physical <= 0) return 0;
     NodeHealth h;
     health_node(n, &inv, NULL, &h);

@@ -268,8 +268,8 @@ static void assign_unchanged(const GroupCtx *c, size_t k, PlanAssignment *a)
     assign_base(c, k, a);
     a->unchanged = true;
     const MigProfile *p = plan_current_profile(c->node[k], c->g->model, w);
-    bool shared = (w->resource && resource_is_shared(w->resource)) || c->node[k]->gpu.replicas > 1 ||
-                  (w->resource && resource_is_mig(w->resource) && plan_mig_replicas(c->node[k], w->resource) > 1);
+    bool shared = (w->resource && resources_is_shared(w->resource)) || c->node[k]->gpu.replicas > 1 ||
+                  (w->resource && resources_is_mig(w->resource) && plan_mig_replicas(c->node[k], w->resource) > 1);
     if (shared) { a->kind = PLAN_ASSIGN_SHARED; a->gpus = 0; }
     else if (p) { a->kind = PLAN_ASSIGN_MIG; a->profile = p; a->gpus = 0; a->instances = plan_mig_instances(c->node[k], c->g->model, w); }
     else a->gpus = w->count > 0 ? w->count : 1;

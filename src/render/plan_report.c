@@ -332,7 +332,7 @@ static void add_str_or_null(cJSON *o, const char *k, const char *v)
 static void actuators_json(cJSON *o, const Actuators *a)
 {
     cJSON *dp = cJSON_AddObjectToObject(o, "devicePlugin");
-    cJSON_AddStringToObject(dp, "installedBy", actuator_by_name(a->dp.by));
+    cJSON_AddStringToObject(dp, "installedBy", actuators_by_name(a->dp.by));
     add_str_or_null(dp, "namespace", a->dp.ns);
     add_str_or_null(dp, "daemonSet", a->dp.daemonset);
     add_str_or_null(dp, "configMap", a->dp.configmap);
@@ -341,7 +341,7 @@ static void actuators_json(cJSON *o, const Actuators *a)
     add_str_or_null(dp, "version", a->dp.version);
     add_str_or_null(dp, "helmRelease", a->dp.helm_release);
     cJSON *mm = cJSON_AddObjectToObject(o, "migManager");
-    cJSON_AddStringToObject(mm, "installedBy", actuator_by_name(a->mig.by));
+    cJSON_AddStringToObject(mm, "installedBy", actuators_by_name(a->mig.by));
     add_str_or_null(mm, "namespace", a->mig.ns);
     add_str_or_null(mm, "daemonSet", a->mig.daemonset);
     cJSON *dra = cJSON_AddObjectToObject(o, "dra");

@@ -45,7 +45,7 @@ static void test_nvsentinel_condition(void **state)
               "ErrorCode:DCGM_FR_X GPU:9 Recommended Action=NONE;ErrorCode:DCGM_FR_Y Recommended Action=NONE;\"},"
               "{\"type\":\"GpuXidError\",\"status\":\"True\",\"message\":\"ErrorCode:79 GPU:6 Recommended Action=RESTART_VM;\"}]}}");
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
     health_node(&n, &inv, NULL, &h);
     assert_int_equal(h.ngpus, 2);                       /* 4 and 6; 9 is not a GPU of an 8-GPU node */
@@ -75,7 +75,7 @@ static void test_plugin_shortfall_and_taint(void **state)
               "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"},\"allocatable\":{\"nvidia.com/gpu\":\"5\"},"
               "\"conditions\":[{\"type\":\"GpuXidError\",\"status\":\"True\",\"message\":\"ErrorCode:48 GPU:2;\"}]}}");
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
     health_node(&n, &inv, NULL, &h);
     assert_int_equal(h.ngpus, 1);
@@ -109,7 +109,7 @@ static void test_dcgm_signals(void **state)
     u.gpus = g; u.ngpus = 3;
     usage_intern_done(&u);
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
     health_node(&n, &inv, &u, &h);
     assert_int_equal(h.ngpus, 2);
