@@ -59,6 +59,9 @@ PREFIXES = {
     'model/resources': ('rlist_',),                           # ResourceList
     'model/cluster': ('obj_kind_',),                          # ObjKind
     'model/node': ('gpu_facts_', 'mig_strategy_', 'sharing_strategy_'),  # GpuFacts, MigStrategy, SharingStrategy
+    'sources/jsonscan': ('json_arena_', 'json_list_info_'),   # JsonArena, JsonListInfo
+    'sources/prometheus': ('prom_client_',),                  # PromClient
+    'sources/watch': ('watcher_',),                           # Watcher
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -94,21 +97,6 @@ KNOWN_NAMES = {
     'render/table utf8_truncate', 'render/table utf8_width',
     'render/yaml render_yaml', 'render/yaml render_yaml_stream',
     'sources/base64 url_redact',
-    'sources/dcgm prom_label', 'sources/dcgm promtext_parse',
-    'sources/http header_value_problem', 'sources/http secret_free',
-    'sources/jsonscan json_arena_free', 'sources/jsonscan json_arena_new',
-    'sources/jsonscan json_arena_reset', 'sources/jsonscan json_list_info_clear',
-    'sources/jsonscan json_list_walk', 'sources/jsonscan json_parse_inplace',
-    'sources/loader cluster_load', 'sources/loader cluster_load_at',
-    'sources/prometheus prom_client_describe', 'sources/prometheus prom_client_free',
-    'sources/prometheus prom_client_new', 'sources/prometheus prom_parse_response',
-    'sources/prometheus prom_query', 'sources/prometheus prom_query_range',
-    'sources/prometheus_series prom_collect_series', 'sources/prometheus_series prom_series_points',
-    'sources/prometheus_series prom_series_query',
-    'sources/prometheus_usage prom_collect_usage', 'sources/prometheus_usage prom_usage_query',
-    'sources/watch watcher_set_notify', 'sources/watch watcher_start',
-    'sources/watch watcher_stats', 'sources/watch watcher_stop', 'sources/watch watcher_take',
-    'sources/watch watcher_wake',
     'tui/tui_app app_message', 'tui/tui_app app_pend_key', 'tui/tui_app app_rebuild_lists',
     'tui/tui_app app_remember_selection',
     # moved or added with top's key table (issue 30 knot 2), TODO with the rest

@@ -222,7 +222,7 @@ int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out
         exec_error(rc, err, "exec plugin didn't return a token or cert/key pair (executable %s)", cmd);
         goto out;
     }
-    const char *why = has_tok ? header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
+    const char *why = has_tok ? http_header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
     if (why) {
         exec_error(rc, err, "exec plugin's status.token %s and cannot be sent as an HTTP header (executable %s)",
                    why, cmd);
@@ -407,9 +407,9 @@ out:
 void exec_credential_clear(ExecCredential *c)
 {
     if (!c) return;
-    secret_free(c->token);
+    http_secret_free(c->token);
     free(c->client_cert_pem);
-    secret_free(c->client_key_pem);
+    http_secret_free(c->client_key_pem);
     memset(c, 0, sizeof *c);
 }
 

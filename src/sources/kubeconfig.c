@@ -434,7 +434,7 @@ static int fill_exec(RestConfig *rc, Where *w, const cJSON *x, const char *origi
  * The message names the field, never the value. */
 static int check_header_value(Where *w, const char *field, const char *v)
 {
-    const char *why = v ? header_value_problem(v, strlen(v)) : NULL;
+    const char *why = v ? http_header_value_problem(v, strlen(v)) : NULL;
     if (!why) return 0;
     where_error(w, "%s %s and cannot be sent as an HTTP header", field, why);
     return -1;

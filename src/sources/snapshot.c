@@ -321,7 +321,7 @@ static int read_items(In *in, ReadCtx *rc, JsonArena *arena, Error *err)
         if (scan_value(in)) return 1;
         size_t b = in->keep;
         in->keep = NO_KEEP;
-        const cJSON *item = json_parse_inplace(in->buf + b, in->pos - b, arena);
+        const cJSON *item = jsonscan_parse_inplace(in->buf + b, in->pos - b, arena);
         if (!cJSON_IsObject(item)) {
             error_set(err, "snapshot %s: items[%zu] is not a JSON object", rc->path, idx);
             return -1;
