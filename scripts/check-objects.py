@@ -62,6 +62,8 @@ PREFIXES = {
     'sources/jsonscan': ('json_arena_', 'json_list_info_'),   # JsonArena, JsonListInfo
     'sources/prometheus': ('prom_client_',),                  # PromClient
     'sources/watch': ('watcher_',),                           # Watcher
+    'render/json': ('jw_',),                                  # JsonWriter (json_writer.h)
+    'render/table': ('color_',),                              # Color
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -85,17 +87,6 @@ KNOWN_NAMES = {
     'cmd/cmd_top command_top',
     'cmd/cmd_version command_version',
     'cmd/global_options options_source_config',
-    'render/explain_json explanation_node_counts_json',
-    'render/explain_json explanation_nodes_json', 'render/explain_json explanation_nodes_json_max',
-    'render/explain_json explanation_to_json', 'render/explain_json explanation_to_json_max',
-    'render/json jw_array_begin', 'render/json jw_bool', 'render/json jw_end',
-    'render/json jw_init', 'render/json jw_init_yaml', 'render/json jw_init_yaml_stream',
-    'render/json jw_null', 'render/json jw_number', 'render/json jw_object_begin',
-    'render/json jw_release', 'render/json jw_string', 'render/json jw_value',
-    'render/json render_json', 'render/json render_json_value',
-    'render/table color_end', 'render/table color_is_code', 'render/table color_start',
-    'render/table utf8_truncate', 'render/table utf8_width',
-    'render/yaml render_yaml', 'render/yaml render_yaml_stream',
     'sources/base64 url_redact',
     'tui/tui_app app_message', 'tui/tui_app app_pend_key', 'tui/tui_app app_rebuild_lists',
     'tui/tui_app app_remember_selection',

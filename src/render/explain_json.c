@@ -171,12 +171,12 @@ static cJSON *node_json(const NodeResult *r)
     return n;
 }
 
-cJSON *explanation_nodes_json(const Explanation *e)
+cJSON *explain_nodes_json(const Explanation *e)
 {
-    return explanation_nodes_json_max(e, 0);
+    return explain_nodes_json_max(e, 0);
 }
 
-cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes)
+cJSON *explain_nodes_json_max(const Explanation *e, size_t max_nodes)
 {
     cJSON *nodes = cJSON_CreateArray();
     if (!max_nodes) {
@@ -190,7 +190,7 @@ cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes)
     return nodes;
 }
 
-cJSON *explanation_node_counts_json(const Explanation *e, size_t listed)
+cJSON *explain_node_counts_json(const Explanation *e, size_t listed)
 {
     NodeCounts k;
     explanation_node_counts(e, &k);
@@ -204,12 +204,12 @@ cJSON *explanation_node_counts_json(const Explanation *e, size_t listed)
     return o;
 }
 
-cJSON *explanation_to_json(const Explanation *e, bool with_kind)
+cJSON *explain_to_json(const Explanation *e, bool with_kind)
 {
-    return explanation_to_json_max(e, with_kind, 0);
+    return explain_to_json_max(e, with_kind, 0);
 }
 
-cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
+cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
 {
     cJSON *o = cJSON_CreateObject();
     if (with_kind) {
@@ -246,10 +246,10 @@ cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_
     if (e->sched.kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(&e->sched));
     cJSON_AddBoolToObject(o, "agreesWithScheduler", e->agrees);
     cJSON_AddItemToObject(o, "disagreements", strvec_json(&e->disagreements));
-    cJSON *nodes = explanation_nodes_json_max(e, max_nodes);
+    cJSON *nodes = explain_nodes_json_max(e, max_nodes);
     size_t listed = (size_t)cJSON_GetArraySize(nodes);
     cJSON_AddItemToObject(o, "nodes", nodes);
-    cJSON_AddItemToObject(o, "nodeCounts", explanation_node_counts_json(e, listed));
+    cJSON_AddItemToObject(o, "nodeCounts", explain_node_counts_json(e, listed));
     cJSON_AddItemToObject(o, "fixes", strvec_json(&e->fixes));
     cJSON *fd = cJSON_AddArrayToObject(o, "fixDetails");
     for (size_t i = 0; i < e->fixes.n && e->fix_info; i++) cJSON_AddItemToArray(fd, fix_info_json(&e->fix_info[i]));

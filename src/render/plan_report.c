@@ -40,7 +40,7 @@ char *plan_yaml_text(const cJSON *doc)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
     return buf;
 }
@@ -51,7 +51,7 @@ char *plan_yaml_stream_text(const Manifests *m)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = m->n ? render_yaml_stream(f, (const cJSON *const *)m->docs, m->n) : 0;
+    int rc = m->n ? yaml_render_stream(f, (const cJSON *const *)m->docs, m->n) : 0;
     if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
     return buf;
 }

@@ -20,7 +20,7 @@ static char *render_to_string(const cJSON *doc)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     fclose(f);
     if (rc != 0) { free(buf); return NULL; }
     return buf;
