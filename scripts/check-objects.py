@@ -64,6 +64,8 @@ PREFIXES = {
     'sources/watch': ('watcher_',),                           # Watcher
     'render/json': ('jw_',),                                  # JsonWriter (json_writer.h)
     'render/table': ('color_',),                              # Color
+    'tui/tui': ('app_', 'feed_', 'keymap_', 'panel_', 'pods_view_',  # App, Feed, KeyMap, Panel, PodsView
+                'top_cluster_', 'top_data_'),                          # TopCluster, TopData (tui.h)
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -88,36 +90,7 @@ KNOWN_NAMES = {
     'cmd/cmd_version command_version',
     'cmd/global_options options_source_config',
     'sources/base64 url_redact',
-    'tui/tui_app app_message', 'tui/tui_app app_pend_key', 'tui/tui_app app_rebuild_lists',
-    'tui/tui_app app_remember_selection',
     # moved or added with top's key table (issue 30 knot 2), TODO with the rest
-    'tui/tui_filter app_filter_apply', 'tui/tui_filter app_filter_cancel', 'tui/tui_keymap keymap_bar', 'tui/tui_keymap keymap_dispatch', 'tui/tui_keymap keymap_find', 'tui/tui_keymap keymap_help', 'tui/tui_keys app_keymap', 'tui/tui_keys app_view_bit',
-    'tui/tui_bars app_draw_fbar', 'tui/tui_bars app_draw_header',
-    'tui/tui_data top_cluster_new', 'tui/tui_data top_cluster_ref',
-    'tui/tui_data top_cluster_unref', 'tui/tui_data top_data_free',
-    'tui/tui_feed feed_data_lock', 'tui/tui_feed feed_data_unlock', 'tui/tui_feed feed_hold_data',
-    'tui/tui_feed feed_refresh_now', 'tui/tui_feed feed_self', 'tui/tui_feed feed_start',
-    'tui/tui_feed feed_status', 'tui/tui_feed feed_stop', 'tui/tui_feed feed_take',
-    'tui/tui_filter app_filter_key', 'tui/tui_filter app_node_matches',
-    'tui/tui_filter app_pending_matches', 'tui/tui_filter app_pod_matches',
-    'tui/tui_filter app_set_filter', 'tui/tui_filter app_start_filter',
-    'tui/tui_keys app_handle_key',
-    'tui/tui_main main_draw',
-    'tui/tui_panel panel_draw', 'tui/tui_panel panel_end', 'tui/tui_panel panel_header_begin',
-    'tui/tui_panel panel_home', 'tui/tui_panel panel_key', 'tui/tui_panel panel_move',
-    'tui/tui_panel panel_page', 'tui/tui_panel panel_place', 'tui/tui_panel panel_rows',
-    'tui/tui_panel panel_select', 'tui/tui_panel panel_set_count',
-    'tui/tui_screen screen_attr', 'tui/tui_screen screen_bar', 'tui/tui_screen screen_bar_parts',
-    'tui/tui_screen screen_close', 'tui/tui_screen screen_color', 'tui/tui_screen screen_fill',
-    'tui/tui_screen screen_getkey', 'tui/tui_screen screen_glyph', 'tui/tui_screen screen_is_open',
-    'tui/tui_screen screen_open', 'tui/tui_screen screen_put', 'tui/tui_screen screen_put_cut',
-    'tui/tui_screen screen_putf', 'tui/tui_screen screen_quit_signal',
-    'tui/tui_screen screen_too_small', 'tui/tui_screen screen_utf8',                     'tui/tui_text text_draw',         'tui/tui_views view_explain', 'tui/tui_views view_help',
-    'tui/tui_views view_node', 'tui/tui_views view_node_detail',
-        'tui/tui_views view_verdict_attr',
-        'tui/tui_views_pods pods_sort_name', 'tui/tui_views_pods pods_view_clear',
-    'tui/tui_views_pods pods_view_draw', 'tui/tui_views_pods pods_view_key',
-    'tui/tui_views_pods pods_view_rebuild', 'tui/tui_views_pods pods_view_selected',
     'util/suggest edit_distance',
     'util/util duration_parse', 'util/util format_age', 'util/util read_file',
     'util/util str_ends_with', 'util/util str_eq', 'util/util str_printable',
