@@ -66,6 +66,7 @@ PREFIXES = {
     'render/table': ('color_',),                              # Color
     'tui/tui': ('app_', 'feed_', 'keymap_', 'panel_', 'pods_view_',  # App, Feed, KeyMap, Panel, PodsView
                 'top_cluster_', 'top_data_'),                          # TopCluster, TopData (tui.h)
+    'util/util': ('strbuf_', 'strvec_'),                      # Strbuf, Strvec
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -90,16 +91,8 @@ KNOWN_NAMES = {
     'cmd/cmd_version command_version',
     'cmd/global_options options_source_config',
     'sources/base64 url_redact',
-    # moved or added with top's key table (issue 30 knot 2), TODO with the rest
-    'util/suggest edit_distance',
-    'util/util duration_parse', 'util/util format_age', 'util/util read_file',
     'util/util str_ends_with', 'util/util str_eq', 'util/util str_printable',
-    'util/util str_starts_with', 'util/util str_to_int64', 'util/util strbuf_add',
-    'util/util strbuf_addch', 'util/util strbuf_addf', 'util/util strbuf_adds',
-    'util/util strbuf_clear', 'util/util strbuf_detach', 'util/util strbuf_reset',
-    'util/util strbuf_str', 'util/util strvec_clear', 'util/util strvec_contains',
-    'util/util strvec_push', 'util/util strvec_pushf', 'util/util time_parse_rfc3339',
-    'util/util xasprintf', 'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc',
+    'util/util str_starts_with', 'util/util str_to_int64', 'util/util xasprintf', 'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc',
     'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
 }
 

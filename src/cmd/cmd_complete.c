@@ -192,7 +192,7 @@ static const char *yaml_scalar(const yaml_node_t *n)
 static void kubeconfig_file_names(const char *path, const char *section, Strvec *out)
 {
     size_t len = 0;
-    char *msg = NULL, *text = read_file(path, &len, &msg);
+    char *msg = NULL, *text = util_read_file(path, &len, &msg);
     free(msg);
     if (!text || len > KUBECONFIG_MAX_BYTES) { free(text); return; }
     yaml_parser_t p;

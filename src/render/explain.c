@@ -138,7 +138,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
 {
     const Pod *p = e->pod;
     char age[16] = "?";
-    if (e->age >= 0) format_age(e->age, age, sizeof age);
+    if (e->age >= 0) util_format_age(e->age, age, sizeof age);
     if (p) {
         text_label(d, "Pod", LABEL_COL);
         text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);

@@ -87,7 +87,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
                    : xstrdup(e->name);
         row[k++] = explanation_gpus(e);
         char age[16] = "<unknown>";
-        if (oldest[i] >= 0) format_age(oldest[i], age, sizeof age);
+        if (oldest[i] >= 0) util_format_age(oldest[i], age, sizeof age);
         row[k++] = xstrdup(age);
         row[k++] = xstrdup(verdict_name(e->verdict));
         if (wide) {

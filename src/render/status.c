@@ -49,7 +49,7 @@ static Color status_color(const NodeStatus *n)
 
 /* ------------------------------------------------------------------ table */
 
-/* "1h", "90m", "7d": the --window as typed (format_age would say "60m") */
+/* "1h", "90m", "7d": the --window as typed (util_format_age would say "60m") */
 void status_fmt_window(char *out, size_t n, double seconds)
 {
     long long s = (long long)seconds;

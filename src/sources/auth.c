@@ -34,7 +34,7 @@ static int bearer_token(Auth *a, const char **out, Error *err)
         if (!a->file_token || t - a->file_token_at >= TOKEN_FILE_REREAD) {
             char *emsg = NULL;
             size_t len = 0;
-            char *s = read_file(a->rc->token_file, &len, &emsg);
+            char *s = util_read_file(a->rc->token_file, &len, &emsg);
             const char *why = NULL;
             if (s) {
                 /* client-go trims the file's content (transport/token_source.go,

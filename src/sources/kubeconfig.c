@@ -131,7 +131,7 @@ static int load_file(Merged *m, const char *path, Error *err)
 {
     char *emsg = NULL;
     size_t len = 0;
-    char *text = read_file(path, &len, &emsg);
+    char *text = util_read_file(path, &len, &emsg);
     if (!text) {
         error_set(err, "error loading config file \"%s\": %s", path, emsg);
         free(emsg);

@@ -282,7 +282,7 @@ static void read_annotations(Cluster *c, const cJSON *meta, bool *have_time, con
     const cJSON *ann = cJSON_GetObjectItemCaseSensitive(meta, "annotations");
     const char *t = str_at(meta, "annotations", SNAPSHOT_ANN_TIME);
     int64_t when;
-    if (t && time_parse_rfc3339(t, &when)) { c->now = when; *have_time = true; }
+    if (t && util_time_parse_rfc3339(t, &when)) { c->now = when; *have_time = true; }
     const cJSON *v;
     if ((v = cJSON_GetObjectItemCaseSensitive(ann, SNAPSHOT_ANN_CONTEXT)) && cJSON_IsString(v)) {
         free(c->context); c->context = xstrdup(v->valuestring);

@@ -615,7 +615,7 @@ static void test_verbose_log(void **state)
     close(saved);
     close(lfd);
     assert_int_equal(rc_, 0);
-    char *log = read_file(path, NULL, NULL);
+    char *log = util_read_file(path, NULL, NULL);
     unlink(path);
     char *want = xasprintf("GET http://127.0.0.1:%d/api/v1/nodes?limit=500 200 OK, ", srv.port);
     assert_contains(log, want);

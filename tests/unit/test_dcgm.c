@@ -19,7 +19,7 @@ static char *load_fixture(const char *name, size_t *len)
     const char *root = getenv("KGPU_ROOT");
     char *path = xasprintf("%s/tests/fixtures/dcgm/%s", root ? root : ".", name);
     char *err = NULL;
-    char *text = read_file(path, len, &err);
+    char *text = util_read_file(path, len, &err);
     if (!text) fail_msg("%s: %s", path, err ? err : "?");
     free(path);
     return text;
