@@ -416,7 +416,7 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec 
     }
 }
 
-static void node_status_free(const StrArena *sa, NodeStatus *ns)
+static void node_status_release(const StrArena *sa, NodeStatus *ns)
 {
     health_clear(&ns->health);
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
@@ -534,7 +534,7 @@ static void keep_pods_of(const StrArena *sa, NodeStatus *node, const char *ns)
     for (size_t i = 0; i < node->npods; i++) {
         HolderPod *h = &node->pods[i];
         if (str_eq(h->ns, ns)) { node->pods[k++] = *h; continue; }
-        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_free */
+        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_release */
         for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
         free(h->res);
     }
@@ -659,7 +659,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
 
 void status_clear(GpuStatus *st)
 {
-    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(st->strings, &st->gpu_node_list[i]);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_release(st->strings, &st->gpu_node_list[i]);
     strarena_free(st->strings);
     strpool_free(st->inventories);
     free(st->gpu_node_list);

@@ -146,7 +146,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
 void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
-    explain_intents_free(ix);
+    explain_intents_clear(ix);
     for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
     free(ix->by_res);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }

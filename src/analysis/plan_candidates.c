@@ -253,7 +253,7 @@ static const char *mps_unsafe(const GroupCtx *c, const Candidate *mps, char *buf
     return NULL;
 }
 
-static void candidate_free(Candidate *c)
+static void candidate_clear(Candidate *c)
 {
     free(c->assign);
     mig_packing_clear(&c->mig);
@@ -363,5 +363,5 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
                          plan_strategy_name(best), g->gpus_after, g->gpus_before);
     }
     g->nassign = c->n;
-    for (int s = 0; s < 4; s++) candidate_free(&cand[s]);
+    for (int s = 0; s < 4; s++) candidate_clear(&cand[s]);
 }

@@ -485,7 +485,7 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
     return m->kind != SM_UNRECOGNISED;
 }
 
-static void histogram_free(SchedHistogram *h)
+static void histogram_release(SchedHistogram *h)
 {
     for (size_t i = 0; i < h->nreasons; i++) schedmsg_reason_clear(&h->reasons[i]);
     free(h->reasons);
@@ -495,8 +495,8 @@ static void histogram_free(SchedHistogram *h)
 
 void schedmsg_clear(SchedMessage *m)
 {
-    histogram_free(&m->filter);
-    histogram_free(&m->preemption);
+    histogram_release(&m->filter);
+    histogram_release(&m->preemption);
     free(m->text); free(m->preemption_text); free(m->postfilter_other); free(m->prefix);
     memset(m, 0, sizeof *m);
 }
