@@ -21,3 +21,5 @@ s/\bhistogram_free\b/histogram_release/g
 s/\bgpu_usage_free\b/gpu_usage_release/g
 s/\bnode_status_free\b/node_status_release/g
 s/\bexplain_intents_free\b/explain_intents_clear/g
+s/\bnode_reason_free\b/node_reason_release/g
+s/\bquota_error_free\b/quota_error_release/g

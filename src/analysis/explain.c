@@ -231,7 +231,7 @@ static bool parse_quota_error(const char *msg, QuotaError *q)
     return true;
 }
 
-static void quota_error_free(QuotaError *q)
+static void quota_error_release(QuotaError *q)
 {
     free(q->quota);
     rlist_clear(&q->requested); rlist_clear(&q->used); rlist_clear(&q->limited);
@@ -284,7 +284,7 @@ static void explain_never_created(const Cluster *c, const Event *ev, Explanation
         ev->involved_kind ? ev->involved_kind : "the owner", ev->involved_name, q.requested.n ? "requests" : "resources", ev->ns);
     e->summary = strbuf_detach(&sb);
     strvec_pushf(&e->notes, "%s (x%d): %s", ev->reason, ev->count, ev->message);
-    quota_error_free(&q);
+    quota_error_release(&q);
 }
 
 /* ---------------------------------------------------------------- lists */
@@ -328,7 +328,7 @@ static bool quota_entry(const Cluster *c, const char *ns, size_t i)
         const char *name = q.requested.items[k].name;
         gpu |= resources_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
     }
-    quota_error_free(&q);
+    quota_error_release(&q);
     return gpu;
 }
 
