@@ -79,21 +79,10 @@ KNOWN_NAMES = {
     'cli/options cli_args_clear', 'cli/options cli_parse', 'cli/options cli_print_error',
     'cli/options cli_usage_hint', 'cli/options command_find', 'cli/options command_suggest',
     'cli/options output_format_name', 'cli/options output_format_parse',
-    'cmd/app kgpu_main', 'cmd/app kgpu_program',
-    'cmd/cmd_complete command___complete', 'cmd/cmd_complete complete_words',
-    'cmd/cmd_completion command_completion',
-    'cmd/cmd_explain command_explain',
-    'cmd/cmd_pending command_pending',
-    'cmd/cmd_plan command_plan',
-    'cmd/cmd_snapshot command_snapshot',
-    'cmd/cmd_status command_status',
-    'cmd/cmd_top command_top',
-    'cmd/cmd_version command_version',
-    'cmd/global_options options_source_config',
     'sources/base64 url_redact',
     'util/util str_ends_with', 'util/util str_eq', 'util/util str_printable',
-    'util/util str_starts_with', 'util/util str_to_int64', 'util/util xasprintf', 'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc',
-    'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
+    'util/util str_starts_with', 'util/util str_to_int64', 'util/util xasprintf',
+    'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc', 'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
 }
 
 

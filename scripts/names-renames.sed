@@ -88,3 +88,16 @@ s/\bformat_age\b/util_format_age/g
 s/\bread_file\b/util_read_file/g
 s/\btime_parse_rfc3339\b/util_time_parse_rfc3339/g
 s/\bview_node(/tui_view_node(/g
+s/\bcommand_status\b/cmd_status/g
+s/\bcommand_pending\b/cmd_pending/g
+s/\bcommand_explain\b/cmd_explain/g
+s/\bcommand_plan\b/cmd_plan/g
+s/\bcommand_top\b/cmd_top/g
+s/\bcommand_snapshot\b/cmd_snapshot/g
+s/\bcommand_version\b/cmd_version/g
+s/\bcommand_completion\b/cmd_completion/g
+s/\bcommand___complete\b/cmd_complete/g
+s/\bcomplete_words\b/cmd_complete_words/g
+s/\bkgpu_main\b/app_main/g
+s/\bkgpu_program\b/app_program/g
+s/\boptions_source_config\b/global_options_source_config/g

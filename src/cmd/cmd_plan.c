@@ -128,7 +128,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     return rc;
 }
 
-const Command command_plan = {
+const Command cmd_plan = {
     .name = "plan",
     .summary = "Recommend MIG layouts or time-slicing/MPS replicas from observed usage, with manifests",
     .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] [--quotas] "

@@ -125,7 +125,7 @@ static int run_version(int argc, char **argv, GlobalOptions *g, Error *out_err)
     return rc ? EXIT_FAIL : EXIT_OK;
 }
 
-const Command command_version = {
+const Command cmd_version = {
     .name = "version",
     .summary = "Print the version of kubectl-gpu",
     .usage = "kubectl gpu version [-o json|yaml]",
