@@ -33,7 +33,7 @@ KNOWN_LOOPS = {
     ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
     # TODO(issue 30): dra_cel.c looks up DeviceClasses with dra.c's dra_find_class.
     ('src/model/dra', 'src/model/dra_cel'),
-    # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's kgpu_program.
+    # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's app_program.
     ('src/cmd/app', 'src/cmd/cmd_complete'),
     # TODO(issue 30): render's text/table, json/yaml and status/status_view pairs, and top's
     # app, its bars, filter and keys (the key table's actions still call back into tui_app).
