@@ -33,7 +33,7 @@ KNOWN_LOOPS = {
     ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
     # TODO(issue 30): dra_cel.c looks up DeviceClasses with dra.c's dra_find_class.
     ('src/model/dra', 'src/model/dra_cel'),
-    # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's kgpu_program.
+    # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's app_program.
     ('src/cmd/app', 'src/cmd/cmd_complete'),
     # TODO(issue 30): render's text/table, json/yaml and status/status_view pairs, and top's
     # app, its bars, filter and keys (the key table's actions still call back into tui_app).
@@ -54,6 +54,19 @@ PREFIXES = {
     'analysis/plan': ('plan_',),
     'render/textdoc': ('text_',),
     'model/usage': ('usage_', 'workload_usage_'),
+    # the public types a model module defines and its functions are named after
+    'model/labels': ('kv_', 'selreq_', 'label_selector_'),    # KV/KVList, SelReq, LabelSelector
+    'model/resources': ('rlist_',),                           # ResourceList
+    'model/cluster': ('obj_kind_',),                          # ObjKind
+    'model/node': ('gpu_facts_', 'mig_strategy_', 'sharing_strategy_'),  # GpuFacts, MigStrategy, SharingStrategy
+    'sources/jsonscan': ('json_arena_', 'json_list_info_'),   # JsonArena, JsonListInfo
+    'sources/prometheus': ('prom_client_',),                  # PromClient
+    'sources/watch': ('watcher_',),                           # Watcher
+    'render/json': ('jw_',),                                  # JsonWriter (json_writer.h)
+    'render/table': ('color_',),                              # Color
+    'tui/tui': ('app_', 'feed_', 'keymap_', 'panel_', 'pods_view_',  # App, Feed, KeyMap, Panel, PodsView
+                'top_cluster_', 'top_data_'),                          # TopCluster, TopData (tui.h)
+    'util/util': ('strbuf_', 'strvec_'),                      # Strbuf, Strvec
 }
 
 # Modules that may have no entry in KNOWN_NAMES.
@@ -63,114 +76,13 @@ STRICT = {'analysis/explain', 'analysis/allocation', 'analysis/groups', 'analysi
 # "folder/file symbol" pairs without their module's prefix today.  TODO(issue 30): give each a
 # prefix (or its type's name) and remove it from the list.
 KNOWN_NAMES = {
-    'analysis/health node_health', 'analysis/health node_health_clear',
-    'analysis/health node_health_count', 'analysis/health node_health_gpu',
-    'analysis/health node_healthy_gpus',
-    'analysis/schedmsg sched_code_name', 'analysis/schedmsg sched_reason_classify',
-    'analysis/schedmsg sched_reason_clear',
-    'analysis/sharing share_limit_name', 'analysis/sharing share_mode_name',
     'cli/options cli_args_clear', 'cli/options cli_parse', 'cli/options cli_print_error',
     'cli/options cli_usage_hint', 'cli/options command_find', 'cli/options command_suggest',
     'cli/options output_format_name', 'cli/options output_format_parse',
-    'cmd/app kgpu_main', 'cmd/app kgpu_program',
-    'cmd/cmd_complete command___complete', 'cmd/cmd_complete complete_words',
-    'cmd/cmd_completion command_completion',
-    'cmd/cmd_explain command_explain',
-    'cmd/cmd_pending command_pending',
-    'cmd/cmd_plan command_plan',
-    'cmd/cmd_snapshot command_snapshot',
-    'cmd/cmd_status command_status',
-    'cmd/cmd_top command_top',
-    'cmd/cmd_version command_version',
-    'cmd/global_options options_source_config',
-    'model/actuators actuator_by_name',
-    'model/cloud_gpus product_source_name',
-    'model/cluster obj_kind_from_name', 'model/cluster obj_kind_name',
-    'model/dpconfig cluster_dpconfigs_clear', 'model/dpconfig cluster_forget_dpconfigs',
-    'model/dpconfig cluster_ingest_configmap', 'model/dpconfig cluster_sharing_config',
-    'model/inventory fact_source_name', 'model/inventory node_gpu_memory_mib',
-    'model/inventory node_inventory', 'model/inventory node_inventory_sharing_name',
-    'model/inventory node_physical_gpus',
-    'model/labels kv_clear', 'model/labels kv_from_json', 'model/labels kv_get',
-    'model/labels kv_set', 'model/labels label_selector_add', 'model/labels label_selector_clear',
-    'model/labels label_selector_matches', 'model/labels label_selector_parse',
-    'model/labels selreq_format', 'model/labels selreq_matches',
-    'model/mig_capability node_mig_capability',
-    'model/node gpu_facts_clear', 'model/node gpu_facts_from_labels',
-    'model/node mig_strategy_name', 'model/node sharing_strategy_name',
-    'model/resources resource_is_gpu', 'model/resources resource_is_mig',
-    'model/resources resource_is_shared', 'model/resources resource_mig_profile',
-    'model/resources rlist_add', 'model/resources rlist_add_all', 'model/resources rlist_clear',
-    'model/resources rlist_copy', 'model/resources rlist_from_json', 'model/resources rlist_get',
-    'model/resources rlist_has', 'model/resources rlist_has_gpu', 'model/resources rlist_max_into',
-    'model/resources rlist_set', 'model/resources rlist_sort',
-    'render/explain_json explanation_node_counts_json',
-    'render/explain_json explanation_nodes_json', 'render/explain_json explanation_nodes_json_max',
-    'render/explain_json explanation_to_json', 'render/explain_json explanation_to_json_max',
-    'render/json jw_array_begin', 'render/json jw_bool', 'render/json jw_end',
-    'render/json jw_init', 'render/json jw_init_yaml', 'render/json jw_init_yaml_stream',
-    'render/json jw_null', 'render/json jw_number', 'render/json jw_object_begin',
-    'render/json jw_release', 'render/json jw_string', 'render/json jw_value',
-    'render/json render_json', 'render/json render_json_value',
-    'render/table color_end', 'render/table color_is_code', 'render/table color_start',
-    'render/table utf8_truncate', 'render/table utf8_width',
-    'render/yaml render_yaml', 'render/yaml render_yaml_stream',
     'sources/base64 url_redact',
-    'sources/dcgm prom_label', 'sources/dcgm promtext_parse',
-    'sources/http header_value_problem', 'sources/http secret_free',
-    'sources/jsonscan json_arena_free', 'sources/jsonscan json_arena_new',
-    'sources/jsonscan json_arena_reset', 'sources/jsonscan json_list_info_clear',
-    'sources/jsonscan json_list_walk', 'sources/jsonscan json_parse_inplace',
-    'sources/loader cluster_load', 'sources/loader cluster_load_at',
-    'sources/prometheus prom_client_describe', 'sources/prometheus prom_client_free',
-    'sources/prometheus prom_client_new', 'sources/prometheus prom_parse_response',
-    'sources/prometheus prom_query', 'sources/prometheus prom_query_range',
-    'sources/prometheus_series prom_collect_series', 'sources/prometheus_series prom_series_points',
-    'sources/prometheus_series prom_series_query',
-    'sources/prometheus_usage prom_collect_usage', 'sources/prometheus_usage prom_usage_query',
-    'sources/watch watcher_set_notify', 'sources/watch watcher_start',
-    'sources/watch watcher_stats', 'sources/watch watcher_stop', 'sources/watch watcher_take',
-    'sources/watch watcher_wake',
-    'tui/tui_app app_message', 'tui/tui_app app_pend_key', 'tui/tui_app app_rebuild_lists',
-    'tui/tui_app app_remember_selection',
-    # moved or added with top's key table (issue 30 knot 2), TODO with the rest
-    'tui/tui_filter app_filter_apply', 'tui/tui_filter app_filter_cancel', 'tui/tui_keymap keymap_bar', 'tui/tui_keymap keymap_dispatch', 'tui/tui_keymap keymap_find', 'tui/tui_keymap keymap_help', 'tui/tui_keys app_keymap', 'tui/tui_keys app_view_bit',
-    'tui/tui_bars app_draw_fbar', 'tui/tui_bars app_draw_header',
-    'tui/tui_data top_cluster_new', 'tui/tui_data top_cluster_ref',
-    'tui/tui_data top_cluster_unref', 'tui/tui_data top_data_free',
-    'tui/tui_feed feed_data_lock', 'tui/tui_feed feed_data_unlock', 'tui/tui_feed feed_hold_data',
-    'tui/tui_feed feed_refresh_now', 'tui/tui_feed feed_self', 'tui/tui_feed feed_start',
-    'tui/tui_feed feed_status', 'tui/tui_feed feed_stop', 'tui/tui_feed feed_take',
-    'tui/tui_filter app_filter_key', 'tui/tui_filter app_node_matches',
-    'tui/tui_filter app_pending_matches', 'tui/tui_filter app_pod_matches',
-    'tui/tui_filter app_set_filter', 'tui/tui_filter app_start_filter',
-    'tui/tui_keys app_handle_key',
-    'tui/tui_main main_draw',
-    'tui/tui_panel panel_draw', 'tui/tui_panel panel_end', 'tui/tui_panel panel_header_begin',
-    'tui/tui_panel panel_home', 'tui/tui_panel panel_key', 'tui/tui_panel panel_move',
-    'tui/tui_panel panel_page', 'tui/tui_panel panel_place', 'tui/tui_panel panel_rows',
-    'tui/tui_panel panel_select', 'tui/tui_panel panel_set_count',
-    'tui/tui_screen screen_attr', 'tui/tui_screen screen_bar', 'tui/tui_screen screen_bar_parts',
-    'tui/tui_screen screen_close', 'tui/tui_screen screen_color', 'tui/tui_screen screen_fill',
-    'tui/tui_screen screen_getkey', 'tui/tui_screen screen_glyph', 'tui/tui_screen screen_is_open',
-    'tui/tui_screen screen_open', 'tui/tui_screen screen_put', 'tui/tui_screen screen_put_cut',
-    'tui/tui_screen screen_putf', 'tui/tui_screen screen_quit_signal',
-    'tui/tui_screen screen_too_small', 'tui/tui_screen screen_utf8',                     'tui/tui_text text_draw',         'tui/tui_views view_explain', 'tui/tui_views view_help',
-    'tui/tui_views view_node', 'tui/tui_views view_node_detail',
-        'tui/tui_views view_verdict_attr',
-        'tui/tui_views_pods pods_sort_name', 'tui/tui_views_pods pods_view_clear',
-    'tui/tui_views_pods pods_view_draw', 'tui/tui_views_pods pods_view_key',
-    'tui/tui_views_pods pods_view_rebuild', 'tui/tui_views_pods pods_view_selected',
-    'util/suggest edit_distance',
-    'util/util duration_parse', 'util/util format_age', 'util/util read_file',
     'util/util str_ends_with', 'util/util str_eq', 'util/util str_printable',
-    'util/util str_starts_with', 'util/util str_to_int64', 'util/util strbuf_add',
-    'util/util strbuf_addch', 'util/util strbuf_addf', 'util/util strbuf_adds',
-    'util/util strbuf_clear', 'util/util strbuf_detach', 'util/util strbuf_reset',
-    'util/util strbuf_str', 'util/util strvec_clear', 'util/util strvec_contains',
-    'util/util strvec_push', 'util/util strvec_pushf', 'util/util time_parse_rfc3339',
-    'util/util xasprintf', 'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc',
-    'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
+    'util/util str_starts_with', 'util/util str_to_int64', 'util/util xasprintf',
+    'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc', 'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
 }
 
 

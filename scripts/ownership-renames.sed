@@ -12,3 +12,14 @@ s/\bevent_free\b/event_clear/g
 s/\bdevice_free\b/device_release/g
 s/\bclaim_free\b/claim_release/g
 s/\bselreq_free\b/selreq_release/g
+# issue 30 (branch arch-names): the static and module-internal ones left, each read (none frees
+# its argument; candidate_free and explain_intents_free also leave it empty, hence _clear)
+s/\bctx_free\b/ctx_release/g
+s/\bcandidate_free\b/candidate_clear/g
+s/\bpacker_free\b/packer_release/g
+s/\bhistogram_free\b/histogram_release/g
+s/\bgpu_usage_free\b/gpu_usage_release/g
+s/\bnode_status_free\b/node_status_release/g
+s/\bexplain_intents_free\b/explain_intents_clear/g
+s/\bnode_reason_free\b/node_reason_release/g
+s/\bquota_error_free\b/quota_error_release/g

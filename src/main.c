@@ -3,5 +3,5 @@
 
 int main(int argc, char **argv)
 {
-    return kgpu_main(argc, argv);
+    return app_main(argc, argv);
 }

@@ -11,7 +11,7 @@
  *   4. HAMi's registration (hami.io/node-nvidia-register) marking a GPU not healthy;
  *   5. DCGM: an XID error (DCGM_FI_DEV_XID_ERRORS, the last XID code, non-zero) or double-bit
  *      ECC errors (DCGM_FI_DEV_ECC_DBE_VOL_TOTAL / _AGG_TOTAL > 0) on a device in the window.
- * Ownership: NodeHealth owns its strings; node_health_clear frees them.
+ * Ownership: NodeHealth owns its strings; health_clear frees them.
  */
 #ifndef KGPU_ANALYSIS_HEALTH_H
 #define KGPU_ANALYSIS_HEALTH_H
@@ -38,16 +38,16 @@ typedef struct {
 
 /* usage may be NULL (no metrics); inv (may be NULL) turns a device-plugin shortfall in
  * replicas into GPUs and caps every count at the node's physical GPUs */
-void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h);
-void node_health_clear(NodeHealth *h);
+void health_node(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h);
+void health_clear(NodeHealth *h);
 /* unhealthy GPUs in all: named + unnamed */
-int node_health_count(const NodeHealth *h);
+int health_count(const NodeHealth *h);
 /* the taint is one a GPU health agent sets (see above) */
 bool health_taint(const Taint *t);
 /* the node's physical GPUs less the unhealthy ones (no metrics: the device plugin's shortfall,
  * health agents' conditions, HAMi's registration), 0 when they cannot be counted: the capacity
  * a plan may count on (plan.c, plan_candidates.c) */
-int node_healthy_gpus(const Node *n);
+int health_good_gpus(const Node *n);
 /* index is one of h's named unhealthy GPUs; its reason, else NULL */
-const char *node_health_gpu(const NodeHealth *h, int index);
+const char *health_gpu(const NodeHealth *h, int index);
 #endif

@@ -175,7 +175,7 @@ typedef struct {
     const MigGpuModel *model;         /* NULL: not MIG-capable / unknown (mig_unable says which) */
     char *mig_unable;                 /* why MIG cannot be planned on the group's nodes, NULL = it can */
     Strvec nodes;                     /* sorted */
-    int physical_gpus;                /* healthy ones in the group's nodes (node_healthy_gpus) */
+    int physical_gpus;                /* healthy ones in the group's nodes (health_good_gpus) */
     int64_t gpu_memory_mib;           /* per GPU */
     int cc_major, cc_minor;           /* compute capability, 0.0 unknown */
     PlanStrategy strategy;

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* what one histogram entry means; names (sched_code_name) are stable JSON strings */
+/* what one histogram entry means; names (schedmsg_code_name) are stable JSON strings */
 typedef enum {
     SC_INSUFFICIENT,            /* "Insufficient <resource>"                               */
     SC_UNTOLERATED_TAINT,       /* any of the taint wordings (key/value when the version says) */
@@ -104,10 +104,10 @@ void schedmsg_clear(SchedMessage *m);
 
 /* classify one reason string ("Insufficient cpu", "node(s) had untolerated taint {a: b}") into
  * *r (count untouched, text copied).  Exposed for tests. */
-void sched_reason_classify(const char *text, SchedReason *r);
-void sched_reason_clear(SchedReason *r);
+void schedmsg_reason_classify(const char *text, SchedReason *r);
+void schedmsg_reason_clear(SchedReason *r);
 
-const char *sched_code_name(SchedCode c);      /* "Insufficient", "UntoleratedTaint", ... */
+const char *schedmsg_code_name(SchedCode c);      /* "Insufficient", "UntoleratedTaint", ... */
 const char *schedmsg_kind_name(SchedMsgKind k); /* "FitError", "NoNodes", ... */
 /* sum of counts of the filter part's entries with code c (and resource, when not NULL) */
 int schedmsg_count(const SchedMessage *m, SchedCode c, const char *resource);

@@ -44,8 +44,8 @@ typedef enum {
     SHARE_LIMIT_PLUGIN,      /* MPS client limit (48 / 16) */
     SHARE_LIMIT_WORKLOADS,   /* as many replicas as workloads sharing */
 } ShareLimit;
-const char *share_limit_name(ShareLimit l);   /* "memory", "compute", "device-plugin", ... */
-const char *share_mode_name(ShareMode m);     /* "time-slicing" | "mps" */
+const char *sharing_limit_name(ShareLimit l);   /* "memory", "compute", "device-plugin", ... */
+const char *sharing_mode_name(ShareMode m);     /* "time-slicing" | "mps" */
 
 /* MPS clients per GPU the device plugin accepts: 48 for CC >= 7.5, else 16 */
 int sharing_mps_client_limit(int cc_major, int cc_minor);

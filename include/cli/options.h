@@ -90,7 +90,7 @@ void cli_args_clear(CliArgs *a);   /* releases pos */
 void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd);
 /* Option state is per run: every value a table points at is set back to what it held before
  * the first run (its declared default), so a second run in one process (a test, a fuzzer)
- * never sees the flags of the first.  Called by kgpu_main before parsing. */
+ * never sees the flags of the first.  Called by app_main before parsing. */
 void options_reset(const Option *table);
 /* value of -o as an OutputFormat; allowed lists the accepted formats; returns -1 on error
  * after printing the usage error */
@@ -100,7 +100,7 @@ const char *output_format_name(OutputFormat f);
 
 /* The one printer of errors: "error: <msg>" on stderr (cleaned of control characters at the
  * sink), then hint verbatim when not NULL (what to read next).  Every command's error reaches
- * it once, from kgpu_main; the flag parser's usage errors too. */
+ * it once, from app_main; the flag parser's usage errors too. */
 void cli_print_error(const struct Error *err, const char *hint);
 /* "See 'kubectl gpu CMD --help' for usage.\n" (cmdname NULL: the top level's) into buf */
 void cli_usage_hint(char *buf, size_t n, const char *cmdname);

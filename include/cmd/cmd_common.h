@@ -20,7 +20,7 @@ typedef struct {
     struct ApiClient *api;       /* live and asked for (metrics through the proxy); else NULL */
 } CmdCluster;
 
-/* Loads what rq asks for from g's source (cluster_load).  want_api keeps the API client for
+/* Loads what rq asks for from g's source (loader_cluster_load).  want_api keeps the API client for
  * the caller.  Returns 0, or -1 with err set (cc then holds nothing to release). */
 int cmd_load_cluster(CmdCluster *cc, const GlobalOptions *g, const LoadRequest *rq, bool want_api,
                      struct Error *err);

@@ -6,7 +6,7 @@
  *   kubectl-gpu __complete -- WORD... CUR
  * WORDs are the words typed after "kubectl-gpu" (or after "kubectl gpu"), CUR the word being
  * completed ("" after a space).  The leading "--" keeps the words away from the global flag
- * parser; complete_words() ignores one leading "--".  Output on stdout: one candidate per
+ * parser; cmd_complete_words() ignores one leading "--".  Output on stdout: one candidate per
  * line, optionally followed by a TAB and a description, then a last line ":<directive>" with
  * cobra's ShellCompDirective bits (1 error, 2 no space, 4 no file completion).  Directive 0
  * with no candidates means "complete file names" (flags whose completion hint is "file").
@@ -31,5 +31,5 @@ enum {
 /* Computes the candidates for words[nwords-1] (the word under the cursor; "" when nwords is
  * 0) from prog's flags and commands and prints them with the directive line to out.  Always
  * returns 0. */
-int complete_words(const CliProgram *prog, int nwords, char **words, FILE *out);
+int cmd_complete_words(const CliProgram *prog, int nwords, char **words, FILE *out);
 #endif

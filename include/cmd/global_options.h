@@ -1,6 +1,6 @@
 /* global_options.h — the program's global flags: the values every command runs with, and the
  * flag table that fills them (handed to the option library, cli/options.h, through
- * kgpu_program in cmd/commands.h; valid before and after the subcommand word).
+ * app_program in cmd/commands.h; valid before and after the subcommand word).
  */
 #ifndef KGPU_GLOBAL_OPTIONS_H
 #define KGPU_GLOBAL_OPTIONS_H
@@ -22,12 +22,12 @@ typedef struct GlobalOptions {
     /* derived after parsing */
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */
-    SourceConfig source;         /* what the sources are told (options_source_config) */
+    SourceConfig source;         /* what the sources are told (global_options_source_config) */
 } GlobalOptions;
 
 /* the SourceConfig of these options: kubeconfig overrides, timeout, snapshot, metrics flags,
  * verbosity (the one place the CLI's flags become the sources' configuration) */
-SourceConfig options_source_config(const GlobalOptions *g);
+SourceConfig global_options_source_config(const GlobalOptions *g);
 
 extern const Option global_options[];
 extern GlobalOptions global_storage;     /* where global_options store their values */

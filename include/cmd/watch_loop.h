@@ -1,7 +1,7 @@
 /* watch_loop.h — `status -w` and `pending -w`: list once, then print again when the output
  * would change, as `kubectl get -w` does.
  *
- * The cluster is loaded live (cluster_load_at), shown, then kept current from the watches
+ * The cluster is loaded live (loader_cluster_load_at), shown, then kept current from the watches
  * (sources/watch.h) through model/cluster_live.h.  After each batch of changes (events that
  * arrive within WATCH_SETTLE of each other) show() runs again into a buffer, and the buffer is
  * printed only when it differs from what was printed last — a node's heartbeat or a pod's

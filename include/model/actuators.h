@@ -40,7 +40,7 @@ typedef enum {
     ACTUATOR_STANDALONE, ACTUATOR_GKE, ACTUATOR_AKS, ACTUATOR_EKS, ACTUATOR_CLOUD
 } ActuatorBy;
 /* "none", "unknown", "gpu-operator", "helm", "manifest", "standalone", "gke", "aks", "eks", "cloud" */
-const char *actuator_by_name(ActuatorBy b);
+const char *actuators_by_name(ActuatorBy b);
 
 typedef struct {
     ActuatorBy by;

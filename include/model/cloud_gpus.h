@@ -28,7 +28,7 @@ typedef enum {
 } ProductSource;
 /* "gfd" | "gke" | "eks" | "karpenter" | "aks" | "hami" | "dra" | "label" (the plain `accelerator`
  * label the Kubernetes GPU scheduling docs have users set) | "none" */
-const char *product_source_name(ProductSource s);
+const char *cloud_product_source_name(ProductSource s);
 
 typedef struct {
     ProductSource src;       /* PRODUCT_SRC_NONE: the labels name no GPU we know */

@@ -179,10 +179,10 @@ void cluster_finalize(Cluster *c);
  * (spec.devicePlugin.config.name), the node's nvidia.com/device-plugin.config label picks the
  * key, else the policy's default (the operator passes FALLBACK_STRATEGIES=empty: nothing else).
  * Fills *cfg (strings borrowed from c) and returns true; false when any of it is unknown. */
-bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg);
+bool dpconfig_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg);
 /* dpconfig.c, for cluster.c: ingest one ConfigMap; free the DevicePluginConfig list */
-int cluster_ingest_configmap(Cluster *c, const struct cJSON *obj, struct Error *err);
-void cluster_dpconfigs_clear(Cluster *c);
+int dpconfig_ingest_configmap(Cluster *c, const struct cJSON *obj, struct Error *err);
+void dpconfig_cluster_clear(Cluster *c);
 
 Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);

@@ -1,6 +1,6 @@
 /* cluster_live.h — a Cluster kept current by watch events, one object at a time.
  *
- * cluster_load() builds the cluster once; a watch then says which node, pod or event was
+ * loader_cluster_load() builds the cluster once; a watch then says which node, pod or event was
  * added, modified or deleted.  Applying one costs time in proportion to that object (hash
  * lookups, the sums of at most two nodes), not to the cluster:
  *   - nodes: replaced in place, appended, or removed (the last node takes the hole);

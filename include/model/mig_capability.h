@@ -20,7 +20,7 @@ typedef struct {
     const MigGpuModel *model;    /* the node's MIG table when its product names one, else NULL */
 } MigCapability;
 
-MigCapability node_mig_capability(const Node *n);
+MigCapability mig_capability(const Node *n);
 const char *mig_capable_name(MigCapable c);   /* "yes" | "no" | "unknown" */
 
 /* MIG devices of `profile` ("3g.40gb", "nvidia.com/mig-3g.40gb") one GPU holds: from model's

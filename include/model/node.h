@@ -114,12 +114,12 @@ void gpu_facts_clear(GpuFacts *g);
 bool node_advertises_gpu(const Node *n);
 /* node is a "GPU node": GFD/present labels, or a GPU resource with capacity > 0 */
 bool node_is_gpu_node(const Node *n);
-/* physical GPUs as node_inventory counts them without a device-plugin config, 0 when they
- * cannot be counted (node_inventory says -1 and why).  Replicas and MIG devices are never
+/* physical GPUs as inventory_node counts them without a device-plugin config, 0 when they
+ * cannot be counted (inventory_node says -1 and why).  Replicas and MIG devices are never
  * counted; a node advertising mig-* resources without a GFD gpu.count is 0 (unknown). */
-int node_physical_gpus(const Node *n);
-/* total GPU memory MiB of the node's physical GPUs (node_inventory, no config), 0 if unknown */
-int64_t node_gpu_memory_mib(const Node *n);
+int inventory_physical_gpus(const Node *n);
+/* total GPU memory MiB of the node's physical GPUs (inventory_node, no config), 0 if unknown */
+int64_t inventory_gpu_memory_mib(const Node *n);
 
 /* ---- the node's GPU inventory from every signal (src/model/inventory.c) ----
  *
@@ -143,7 +143,7 @@ int64_t node_gpu_memory_mib(const Node *n);
  * FactSource says which one gave a fact; FACT_GFD is the only one JSON leaves unsaid. */
 typedef enum { FACT_NONE = 0, FACT_GFD, FACT_LABELS, FACT_RESOURCES, FACT_INFERRED } FactSource;
 /* "labels" (FACT_GFD and FACT_LABELS), "resources", "inferred", "none" */
-const char *fact_source_name(FactSource s);
+const char *inventory_fact_source_name(FactSource s);
 
 /* The sharing part of a node's device-plugin config (cluster.c reads it from the ConfigMap);
  * strings borrowed. */
@@ -182,9 +182,9 @@ typedef struct {
 } NodeInventory;
 
 /* cfg may be NULL (no device-plugin config known).  Never fails. */
-void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv);
+void inventory_node(const Node *n, const SharingConfig *cfg, NodeInventory *inv);
 /* "none" | "time-slicing" | "mps" | "shared" (strategy unknown) | "unknown" */
-const char *node_inventory_sharing_name(const NodeInventory *inv);
+const char *inventory_sharing_name(const NodeInventory *inv);
 
 const char *mig_strategy_name(MigStrategy s);       /* "none" | "single" | "mixed" */
 const char *sharing_strategy_name(SharingStrategy s); /* "none" | "time-slicing" | "mps" */

@@ -30,11 +30,11 @@ int rlist_from_json(ResourceList *l, const struct cJSON *obj, const char **bad);
  * (Intel's millicores / memory.max / tiles are shares, not devices: no), habana.ai/gaudi
  * (not a GPU: no).  Everything else (cpu, memory, pods, hugepages-N, ephemeral-storage,
  * other extended resources) is not. */
-bool resource_is_gpu(const char *name);
-bool resource_is_mig(const char *name);          /* nvidia.com/mig-* */
+bool resources_is_gpu(const char *name);
+bool resources_is_mig(const char *name);          /* nvidia.com/mig-* */
 /* "nvidia.com/mig-2g.20gb" -> "2g.20gb" (without ".shared"); NULL if not MIG; caller frees */
-char *resource_mig_profile(const char *name);
-bool resource_is_shared(const char *name);       /* ends with ".shared" */
+char *resources_mig_profile(const char *name);
+bool resources_is_shared(const char *name);       /* ends with ".shared" */
 /* true when the list holds any GPU resource with a non-zero quantity */
 bool rlist_has_gpu(const ResourceList *l);
 /* sort entries by name (stable, for deterministic output) */

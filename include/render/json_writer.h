@@ -1,6 +1,6 @@
 /* json_writer.h — the one JSON writer (after git's json-writer.h): every -o json document is
  * written through it, member by member, straight to the stream, so a long list is printed
- * item by item and never built whole.  render_json (render.h) writes a cJSON tree through it.
+ * item by item and never built whole.  json_render (render.h) writes a cJSON tree through it.
  *
  * The text is the project's JSON style, decided here only, and is kubectl's: every member
  * and array element on its own line, indented 2 spaces per level, "key": value; empty

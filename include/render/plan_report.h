@@ -18,7 +18,7 @@ struct cJSON;
 
 void plan_report_text(const PlanRun *run, bool color);           /* to stdout */
 struct cJSON *plan_report_json(const PlanRun *run);
-/* the same document written to f as render_json would, its long lists element by element;
+/* the same document written to f as json_render would, its long lists element by element;
  * 0, or -1 when it could not be written */
 int plan_report_write_json(const PlanRun *run, FILE *f);
 /* each group of -o json's "groups", whole (workloads and node plan included), built one at a

@@ -15,13 +15,13 @@ struct cJSON;
 typedef enum { RENDER_TEXT, RENDER_WIDE, RENDER_JSON, RENDER_YAML, RENDER_SCRIPT,
                RENDER_NAME /* -o name: one KIND/NAME line per object, as kubectl */ } RenderFormat;
 
-int render_json(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
-/* one value as it appears nested `depth` levels deep in render_json's text (no newline): a
+int json_render(FILE *f, const struct cJSON *doc);            /* pretty, newline-terminated */
+/* one value as it appears nested `depth` levels deep in json_render's text (no newline): a
  * document can be written piece by piece */
-int render_json_value(FILE *f, const struct cJSON *item, int depth);
+int json_render_value(FILE *f, const struct cJSON *item, int depth);
 /* YAML through the writer's libyaml backend (json_writer.h); strings that look like other
  * types are quoted.  explicit_start prints "---" first (used between documents of a stream). */
-int render_yaml(FILE *f, const struct cJSON *doc, bool explicit_start);
+int yaml_render(FILE *f, const struct cJSON *doc, bool explicit_start);
 /* multi-document stream: each document preceded by "---" */
-int render_yaml_stream(FILE *f, const struct cJSON *const *docs, size_t n);
+int yaml_render_stream(FILE *f, const struct cJSON *const *docs, size_t n);
 #endif

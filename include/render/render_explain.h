@@ -13,13 +13,13 @@
 
 struct cJSON;
 /* "kind": "GPUExplanation" and "apiVersion" added when with_kind */
-struct cJSON *explanation_to_json(const Explanation *e, bool with_kind);
+struct cJSON *explain_to_json(const Explanation *e, bool with_kind);
 /* the same with at most max_nodes nodes in "nodes": the nodes that matter, nearest first
  * (explanation_nodes_that_matter); 0 = every node, in cluster order.  "nodeCounts" says how
  * many nodes there are of each rank and how many are listed. */
-struct cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes);
+struct cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes);
 /* its "nodes": every node with its reasons (max_nodes 0), or the nodes that matter */
-struct cJSON *explanation_nodes_json(const Explanation *e);
+struct cJSON *explain_nodes_json(const Explanation *e);
 /* `explain` to stdout: text (warnings to stderr first; a pod not pending has nothing to explain;
  * all_nodes lists the nodes that could never hold it too) or JSON/YAML with the warnings inside.
  * 0, or -1 when the document could not be written. */
@@ -34,7 +34,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
 struct CustomColumns;
 struct Error;
 int explain_print_columns(const Explanation *e, struct CustomColumns *cc, bool no_headers, struct Error *err);
-struct cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes);
+struct cJSON *explain_nodes_json_max(const Explanation *e, size_t max_nodes);
 /* its "nodeCounts", listed = how many nodes "nodes" holds */
-struct cJSON *explanation_node_counts_json(const Explanation *e, size_t listed);
+struct cJSON *explain_node_counts_json(const Explanation *e, size_t listed);
 #endif

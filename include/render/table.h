@@ -55,7 +55,7 @@ const char *color_start(Color c, bool enabled);
 const char *color_end(Color c, bool enabled);
 /* s is one of the codes color_start/color_end return (the same pointer): ours, not text */
 bool color_is_code(const char *s);
-size_t utf8_width(const char *s);
+size_t table_utf8_width(const char *s);
 /* a copy of s cut to at most width characters, the last one "…" when cut (width >= 1) */
-char *utf8_truncate(const char *s, size_t width);
+char *table_utf8_truncate(const char *s, size_t width);
 #endif

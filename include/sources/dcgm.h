@@ -2,7 +2,7 @@
  * DCGM series turned into GpuUsage records (shared/reference/dcgm-exporter.md).
  *
  * Two layers:
- *   promtext_parse   any Prometheus text / OpenMetrics body -> one callback per sample;
+ *   dcgm_promtext_parse   any Prometheus text / OpenMetrics body -> one callback per sample;
  *                    malformed lines are skipped and counted, never fatal.
  *   DcgmAccum        collects DCGM series (from a scrape or from Prometheus query results)
  *                    keyed by device and pod, and turns them into UsageData.gpus (one per
@@ -40,10 +40,10 @@ typedef int (*PromSampleFn)(void *ctx, const char *metric, const PromLabel *labe
 /* Parses text[0..len) (need not be NUL-terminated).  Accepts # HELP / # TYPE / # EOF and other
  * comments, label values with \" \\ \n escapes, optional timestamps (ms, or OpenMetrics
  * seconds with a fraction), NaN, +Inf, -Inf.  Returns 0, or the callback's non-zero value. */
-int promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st);
+int dcgm_promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st);
 
 /* label lookup (first of the names given, NULL-terminated list) */
-const char *prom_label(const PromLabel *labels, size_t n, const char *name);
+const char *dcgm_prom_label(const PromLabel *labels, size_t n, const char *name);
 
 typedef enum {
     DCGM_FB_USED, DCGM_FB_FREE, DCGM_FB_RESERVED,

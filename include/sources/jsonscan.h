@@ -33,9 +33,9 @@ typedef const char *const *JsonSkip;
 
 /* Parses buf[0..len) (modified in place) as one JSON document.  Returns the root, or NULL
  * when the text is not JSON.  Nodes are in a; reset a to drop them. */
-const struct cJSON *json_parse_inplace(char *buf, size_t len, JsonArena *a);
+const struct cJSON *jsonscan_parse_inplace(char *buf, size_t len, JsonArena *a);
 
-/* What json_list_walk found besides the items. */
+/* What jsonscan_list_walk found besides the items. */
 typedef struct {
     bool syntax_error;        /* the text is not JSON (or the root is not an object) */
     bool has_items;           /* a member "items" exists (the first one is used) */
@@ -49,7 +49,7 @@ typedef struct {
 } JsonListInfo;
 
 /* called per item (an object, borrowed until the call returns); non-zero stops the walk and
- * is returned by json_list_walk */
+ * is returned by jsonscan_list_walk */
 typedef int (*JsonItemFn)(void *ctx, const struct cJSON *item);
 /* called once the list's metadata was read (before the items when metadata comes first, as
  * kube-apiserver writes it), with its continue token (NULL when none); may start the next
@@ -62,7 +62,7 @@ typedef void (*JsonMetaFn)(void *ctx, const char *cont);
  * "items" is not an array, fn is no longer called but the text is still checked to its end,
  * so a syntax error anywhere wins.  Returns 0 (then see info), or fn's non-zero value.
  * info->kind, info->cont and info->rv are allocated; free them with json_list_info_clear. */
-int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
+int jsonscan_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
                    JsonMetaFn meta, void *ctx, JsonListInfo *info);
 void json_list_info_clear(JsonListInfo *info);
 

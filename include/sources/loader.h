@@ -24,14 +24,14 @@ struct RestConfig;
  * set to NULL.  A continue token that expires (410) restarts the whole load once, so the
  * result is one consistent read.  Sets c->context, c->server, c->source and c->now, and calls
  * cluster_finalize().  With sc->snapshot the file is read instead of the API server. */
-int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq,
+int loader_cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq,
                  struct ApiClient **api_out, struct Error *err);
-/* As cluster_load, live only, with the point each list was read at for the watches that
+/* As loader_cluster_load, live only, with the point each list was read at for the watches that
  * follow (watch.h): list_rv[kind] (an array of OBJ__COUNT) is set to the list's
  * resourceVersion (malloc'd, replacing what was there; NULL for kinds not listed, not served
  * or refused (403/404); events: the FailedScheduling list; ConfigMaps, read one by one: the
  * earlier of their resourceVersions). */
-int cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
+int loader_cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
                     struct ApiClient **api_out, struct Error *err);
 
 /* Snapshot: a JSON List (as `kubectl gpu snapshot` or `kubectl get ... -o json` writes it)
@@ -50,7 +50,7 @@ int snapshot_read(Cluster *c, const char *path, const LoadRequest *rq, struct Er
 #define SNAPSHOT_ANN_WARNINGS "kubectl-gpu/warnings"           /* lines joined with '\n' */
 #define SNAPSHOT_ANN_CP_CHECKED "kubectl-gpu/clusterpolicy-checked"   /* "true" */
 
-/* ---- the live side, shared by cluster_load and `kubectl gpu snapshot` ---- */
+/* ---- the live side, shared by loader_cluster_load and `kubectl gpu snapshot` ---- */
 
 /* kubeconfig_load with the overrides of sc, then apiclient_new.  *rc is filled (free with
  * restconfig_clear) and *api returned.  Kubeconfig warnings are printed with -v.  Pages hold
@@ -60,7 +60,7 @@ int loader_connect(const SourceConfig *sc, struct RestConfig *rc, struct ApiClie
 
 /* Lists what rq asks for, in order nodes, pods, DRA objects (loader_wants_dra), events,
  * resourcequotas, daemonsets, clusterpolicies, services, handing each item to fn with its kind
- * (without the members the model never reads, as cluster_load reads them).  Optional lists failing
+ * (without the members the model never reads, as loader_cluster_load reads them).  Optional lists failing
  * with 403/404 add a line to *warnings; *clusterpolicy_checked is true when the ClusterPolicy
  * CRD was queried (404 = not installed counts as checked).  An expired continue token
  * fails with err->code = 410 (the caller restarts). */
@@ -78,7 +78,7 @@ const char *loader_api_version(ObjKind kind);
  * waits for).  v1, else v1beta2, else v1beta1, chosen by the first list; no DRA served (404
  * on every version) is silent; 403 is a warning per list (claims are listed cluster-wide, as
  * pods are: a claim of another namespace may hold the device a pod waits for).  list_rv: as
- * cluster_load_at's, for the four kinds (NULL: not wanted). */
+ * loader_cluster_load_at's, for the four kinds (NULL: not wanted). */
 bool loader_wants_dra(const LoadRequest *rq);
 int loader_list_dra(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
                     char **list_rv, struct Error *err);

@@ -50,37 +50,37 @@ typedef int (*PromSeriesFn)(void *ctx, const PromLabel *labels, size_t nlabels,
 
 /* at = evaluation time (epoch seconds), 0 = the server's now.  Return 0, or -1 with err set
  * (err->code = HTTP status when the server answered). */
-int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
+int prometheus_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
                Strvec *warnings, struct Error *err);
-int prom_query_range(PromClient *c, const char *promql, double start, double end, double step,
+int prometheus_query_range(PromClient *c, const char *promql, double start, double end, double step,
                      PromSeriesFn fn, void *ctx, Strvec *warnings, struct Error *err);
 
 /* Parses one /api/v1/query[_range] response body (exposed for tests).  http_code is the HTTP
  * status (0 when unknown); a body of status "error" or a non-2xx code gives -1. */
-int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
+int prometheus_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
                         void *ctx, Strvec *warnings, struct Error *err);
 
 /* Usage for status: per device the last FB_USED/FB_FREE/FB_RESERVED/GPU_UTIL/GR_ENGINE_ACTIVE
  * and the maximum of utilization over q->window_s, aggregated by the server; appended to d
  * (d->windowed set).  With q->want_workloads, also per workload (namespace, pod, container)
  * the q->percentile quantile and the maximum of FB_USED and of utilization over q->window_s
- * into *workloads (caller frees with workload_usage_free).  at as for prom_query.
+ * into *workloads (caller frees with workload_usage_free).  at as for prometheus_query.
  * Returns the number of DCGM series seen (0 = Prometheus has no DCGM data), or -1. */
-long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);
 
-/* the PromQL prom_collect_usage sends for the per-device values (for -v and tests);
+/* the PromQL prometheus_collect_usage sends for the per-device values (for -v and tests);
  * caller frees */
-char *prom_usage_query(double window_s);
+char *prometheus_usage_query(double window_s);
 
 /* The downsampled series (prometheus_series.c): a query_range per field over window_s ending at end
  * (epoch seconds), about 60 points, each the highest value in its step (max_over_time);
  * fills d->series_* and d->held (usage.h) and links d's gpus and pods records to their rows,
  * so call it after the device records are in d.  0, or -1 with err set (d's series empty). */
-int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d, struct Error *err);
+int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, struct Error *err);
 /* the points and step (seconds, whole milliseconds) of a window's series */
-size_t prom_series_points(double window_s, double *step_s);
+size_t prometheus_series_points(double window_s, double *step_s);
 /* the PromQL of one field's series (0 GPU_UTIL, 1 GR_ENGINE_ACTIVE, 2 FB_USED) for that step;
  * caller frees */
-char *prom_series_query(double step_s, int field);
+char *prometheus_series_query(double step_s, int field);
 #endif

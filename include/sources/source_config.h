@@ -1,6 +1,6 @@
 /* source_config.h — what the sources (loader.h, metrics.h) are told: where the cluster is,
  * how long to wait, where metrics come from, how much to log.  Built by the command layer from
- * its options (options_source_config in cmd/global_options.h); the sources never see the
+ * its options (global_options_source_config in cmd/global_options.h); the sources never see the
  * CLI's tables.  Strings are borrowed (from argv or the environment) for the life of the command.
  */
 #ifndef KGPU_SOURCE_CONFIG_H

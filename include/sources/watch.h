@@ -1,6 +1,6 @@
 /* watch.h — list-then-watch: the cluster's changes as they happen, kind by kind.
  *
- * After cluster_load_at() read the lists (and the resourceVersion each was read at), a
+ * After loader_cluster_load_at() read the lists (and the resourceVersion each was read at), a
  * Watcher follows each kind from that point with one watch request at a time
  * (?watch=1&resourceVersion=RV&allowWatchBookmarks=true&timeoutSeconds=N), on its own thread
  * and API client, and queues what it learns for the caller's thread:
@@ -44,7 +44,7 @@ void watch_events_free(WatchEvent *e);
 typedef struct Watcher Watcher;
 struct Error;
 
-/* Starts one watch per kind of rq that has a list_rv (as cluster_load_at filled it), with the
+/* Starts one watch per kind of rq that has a list_rv (as loader_cluster_load_at filled it), with the
  * same paths and selectors as the lists (watch_plan.h: nodes, pods, FailedScheduling events,
  * quotas, DaemonSets, ClusterPolicies, services, the ClusterPolicy's ConfigMaps, the DRA
  * kinds); c is the cluster the lists made (the ConfigMaps' names come from its ClusterPolicy).

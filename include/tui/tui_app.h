@@ -67,7 +67,7 @@ typedef struct {
 
 enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
 
-static inline const char *ellipsis(void) { return screen_utf8() ? "…" : "..."; }
+static inline const char *ellipsis(void) { return tui_screen_utf8() ? "…" : "..."; }
 static inline const NodeStatus *node_at(const App *a, size_t i)
 {
     return i < a->nnodes ? &a->data->status.gpu_node_list[a->nodes[i]] : NULL;
@@ -96,7 +96,7 @@ static inline TuiAttr pick(TuiAttr a, bool sel, bool focused)
 }
 
 /* the main screen: node list, detail pane, pending list (tui_main.c) */
-void main_draw(App *a);
+void tui_main_draw(App *a);
 
 /* tui_app.c: a message in the status line for 3 s; the lists as shown, made again from the
  * data, the filter and the sort (selection kept by name); the selection remembered by name;
@@ -104,12 +104,12 @@ void main_draw(App *a);
 void app_message(App *a, const char *msg);
 void app_rebuild_lists(App *a);
 void app_remember_selection(App *a);
-char *app_pend_key(const Explanation *e);
+char *tui_pend_key(const Explanation *e);
 /* tui_filter.c: what the filter lets through; the filter applied (NULL: none); while it is
  * typed: a key that edits it (Backspace, ^U, a character), Enter applying it, Esc going back to
  * the filter before; typing it begins */
 bool app_node_matches(const App *a, const NodeStatus *n);
-bool app_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
+bool tui_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
 bool app_pending_matches(const App *a, const Explanation *e);
 void app_set_filter(App *a, const char *f);
 void app_filter_key(App *a, int ch);
@@ -122,6 +122,6 @@ void app_draw_fbar(App *a);
 /* tui_keys.c: one key; false = quit.  The key table of top, whence the dispatch, the function
  * bar and the help; the view shown as its bit */
 bool app_handle_key(App *a, int ch);
-extern const KeyMap app_keymap;
+extern const KeyMap tui_app_keymap;
 unsigned app_view_bit(const App *a);
 #endif

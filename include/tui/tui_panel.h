@@ -34,7 +34,7 @@ int panel_rows(const Panel *p);                      /* rows for items */
 /* a header row begun: filled in the pane's title colours (focused or not), title set to
  * "LABEL SHOWN", or "LABEL SHOWN/TOTAL" when only part of the list shows; returns the
  * attribute to write the header's columns with */
-TuiAttr panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
+TuiAttr tui_panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
                            const char *label, size_t shown, size_t total, bool partial);
 /* header, visible rows (scrolled so the selection shows), blank rows below the items;
  * `empty` is shown on the first row when there are no items */

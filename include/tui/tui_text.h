@@ -12,5 +12,5 @@
 /* text_init for the screen: w columns, the screen's glyphs (UTF-8 or ASCII) */
 void tui_doc_init(TextDoc *d, int width);
 /* lines top.. into the box (y, x, h rows, w columns); rows past the end are blanked */
-void text_draw(const TextDoc *d, int y, int x, int h, int w, size_t top);
+void tui_text_draw(const TextDoc *d, int y, int x, int h, int w, size_t top);
 #endif

@@ -12,13 +12,13 @@
 #include "render/node_doc.h"
 
 /* the verdict's colour, as `kubectl gpu pending` paints it */
-TuiAttr view_verdict_attr(Verdict v);
+TuiAttr tui_view_verdict_attr(Verdict v);
 /* the pane under the node list: problems, resources, usage, the pods holding GPUs */
-void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n);
+void tui_view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n);
 /* the full node screen; n NULL = the node is gone (name says which) */
-void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name);
+void tui_view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name);
 /* the explanation of one pending pod; e NULL = it is no longer pending (ns/name say which) */
-void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name);
+void tui_view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name);
 /* the help: the KEYS of the key table (tui_keymap.h), how to read the screen, the refresh */
-void view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every);
+void tui_view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every);
 #endif

@@ -44,7 +44,7 @@ typedef struct {
 /* whether a pod is shown (the filter); NULL = every pod */
 typedef bool (*PodMatchFn)(void *ctx, const NodeStatus *n, const HolderPod *p);
 
-const char *pods_sort_name(PodSort s);
+const char *tui_pods_sort_name(PodSort s);
 /* the rows and totals from td (NULL: empty), keeping the selection */
 void pods_view_rebuild(PodsView *v, const TopData *td, PodMatchFn match, void *ctx);
 /* the pods pane and the namespace pane in rows y..y+h-1 */

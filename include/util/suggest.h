@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Levenshtein distance between a and b, ignoring ASCII case (capped at 255 for long input) */
-size_t edit_distance(const char *a, const char *b);
+size_t suggest_edit_distance(const char *a, const char *b);
 
 /* the candidate to suggest for word, or NULL; candidates is NULL-terminated; a NULL or empty
  * entry is skipped */

@@ -52,12 +52,12 @@ bool str_to_int64(const char *s, int64_t *out);   /* whole string must be a deci
  * character), control characters as spaces, bytes that are not UTF-8 as U+FFFD; NULL for NULL */
 char *str_printable(const char *s, size_t max);
 /* NUL-terminated; errmsg set (allocated) on failure; files over 64 MiB are refused */
-char *read_file(const char *path, size_t *len, char **errmsg);
+char *util_read_file(const char *path, size_t *len, char **errmsg);
 
 /* RFC 3339 ("2024-05-14T17:30:41Z", fractional seconds and offsets allowed) -> epoch seconds */
-bool time_parse_rfc3339(const char *s, int64_t *epoch);
+bool util_time_parse_rfc3339(const char *s, int64_t *epoch);
 /* kubectl-style age: "45s", "12m", "5h", "3d", "2y" */
-void format_age(int64_t seconds, char *out, size_t outlen);
+void util_format_age(int64_t seconds, char *out, size_t outlen);
 /* Go/kubectl duration: "30s", "2m", "1h30m", "7d" (d and w accepted too), bare integer = seconds */
-bool duration_parse(const char *s, double *seconds);
+bool util_duration_parse(const char *s, double *seconds);
 #endif

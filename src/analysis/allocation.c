@@ -8,7 +8,7 @@
  * resource rows (capacity / allocatable / allocated, all-zero rows dropped), problems, and with
  * metrics the devices and per-pod usage.  Totals are sums over the GPU nodes shown.
  *
- * Physical GPUs, memory, MIG and sharing come from node_inventory (model/inventory.c: GFD labels
+ * Physical GPUs, memory, MIG and sharing come from inventory_node (model/inventory.c: GFD labels
  * of any version, then advertised resources, then the device-plugin config the node runs), so
  * replicas (time-slicing, MPS) and MIG devices are never counted as GPUs.  A node that cannot be
  * counted is left out of the physical total and counted in unknown_gpu_nodes instead.
@@ -163,8 +163,8 @@ static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, 
     ns->base_product = xstrdup(g->base_product);
     ns->short_product = allocation_product_short_name(g->product);
     SharingConfig cfg;
-    NodeInventory inv;              /* zeroed by node_inventory, padding too: compared whole */
-    node_inventory(n, cluster_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
+    NodeInventory inv;              /* zeroed by inventory_node, padding too: compared whole */
+    inventory_node(n, dpconfig_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
     clear_tail(inv.physical_detail, sizeof inv.physical_detail);   /* text rewritten shorter */
     clear_tail(inv.sharing_detail, sizeof inv.sharing_detail);
     clear_tail(inv.memory_detail, sizeof inv.memory_detail);
@@ -188,10 +188,10 @@ static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, 
 static void node_resources(NodeStatus *ns, const Node *n, size_t *cap)
 {
     for (size_t i = 0; i < n->capacity.n; i++)
-        if (resource_is_gpu(n->capacity.items[i].name))
+        if (resources_is_gpu(n->capacity.items[i].name))
             res_row(ns, n->capacity.items[i].name, cap)->capacity = units(n->capacity.items[i].milli);
     for (size_t i = 0; i < n->allocatable.n; i++)
-        if (resource_is_gpu(n->allocatable.items[i].name))
+        if (resources_is_gpu(n->allocatable.items[i].name))
             res_row(ns, n->allocatable.items[i].name, cap)->allocatable = units(n->allocatable.items[i].milli);
 }
 
@@ -264,10 +264,10 @@ static void node_problems(NodeStatus *ns, const Node *n)
  * device's reason */
 static void node_gpu_health(NodeStatus *ns, const Node *n, const UsageData *usage)
 {
-    node_health(n, ns->inv, usage, &ns->health);
+    health_node(n, ns->inv, usage, &ns->health);
     const NodeHealth *h = &ns->health;
     for (size_t i = 0; i < ns->ngpus; i++)
-        if (!ns->gpus[i].beyond_node) ns->gpus[i].unhealthy = node_health_gpu(h, ns->gpus[i].index);
+        if (!ns->gpus[i].beyond_node) ns->gpus[i].unhealthy = health_gpu(h, ns->gpus[i].index);
     if (!h->ngpus && !h->node_tainted) return;          /* the device plugin's shortfall: Unhealthy */
     Strbuf sb = STRBUF_INIT;
     if (h->ngpus) {
@@ -294,7 +294,7 @@ static void add_holder(StrArena *sa, NodeStatus *ns, const Pod *p, size_t *podca
     h->mem_used_mib = h->util = NAN;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *e = &p->requests.items[i];
-        if (!resource_is_gpu(e->name) || e->milli <= 0) continue;
+        if (!resources_is_gpu(e->name) || e->milli <= 0) continue;
         int64_t u = units(e->milli);
         h->res = xrealloc(h->res, (h->nres + 1) * sizeof *h->res);
         h->res[h->nres++] = (ResourceCount){ strarena_intern(sa, e->name), u };
@@ -416,9 +416,9 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec 
     }
 }
 
-static void node_status_free(const StrArena *sa, NodeStatus *ns)
+static void node_status_release(const StrArena *sa, NodeStatus *ns)
 {
-    node_health_clear(&ns->health);
+    health_clear(&ns->health);
     free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
     free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
     node_dra_status_clear(&ns->dra);
@@ -534,7 +534,7 @@ static void keep_pods_of(const StrArena *sa, NodeStatus *node, const char *ns)
     for (size_t i = 0; i < node->npods; i++) {
         HolderPod *h = &node->pods[i];
         if (str_eq(h->ns, ns)) { node->pods[k++] = *h; continue; }
-        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_free */
+        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_release */
         for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
         free(h->res);
     }
@@ -659,7 +659,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
 
 void status_clear(GpuStatus *st)
 {
-    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_free(st->strings, &st->gpu_node_list[i]);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_release(st->strings, &st->gpu_node_list[i]);
     strarena_free(st->strings);
     strpool_free(st->inventories);
     free(st->gpu_node_list);

@@ -43,7 +43,7 @@ static void set_scheduler_message(const Cluster *c, const Pod *p, Explanation *e
 static const char *first_gpu(const ResourceList *l, int64_t *milli)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (resource_is_gpu(l->items[i].name) && l->items[i].milli > 0) { *milli = l->items[i].milli; return l->items[i].name; }
+        if (resources_is_gpu(l->items[i].name) && l->items[i].milli > 0) { *milli = l->items[i].milli; return l->items[i].name; }
     *milli = 0;
     return NULL;
 }
@@ -231,7 +231,7 @@ static bool parse_quota_error(const char *msg, QuotaError *q)
     return true;
 }
 
-static void quota_error_free(QuotaError *q)
+static void quota_error_release(QuotaError *q)
 {
     free(q->quota);
     rlist_clear(&q->requested); rlist_clear(&q->used); rlist_clear(&q->limited);
@@ -284,7 +284,7 @@ static void explain_never_created(const Cluster *c, const Event *ev, Explanation
         ev->involved_kind ? ev->involved_kind : "the owner", ev->involved_name, q.requested.n ? "requests" : "resources", ev->ns);
     e->summary = strbuf_detach(&sb);
     strvec_pushf(&e->notes, "%s (x%d): %s", ev->reason, ev->count, ev->message);
-    quota_error_free(&q);
+    quota_error_release(&q);
 }
 
 /* ---------------------------------------------------------------- lists */
@@ -326,9 +326,9 @@ static bool quota_entry(const Cluster *c, const char *ns, size_t i)
     bool gpu = false;
     for (size_t k = 0; k < q.requested.n; k++) {
         const char *name = q.requested.items[k].name;
-        gpu |= resource_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
+        gpu |= resources_is_gpu(str_starts_with(name, "requests.") ? name + 9 : name);
     }
-    quota_error_free(&q);
+    quota_error_release(&q);
     return gpu;
 }
 
@@ -480,7 +480,7 @@ char *explanation_gpus(const Explanation *e)
     Strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < e->requests.n; i++) {
         const ResourceEntry *r = &e->requests.items[i];
-        if (!resource_is_gpu(r->name) || r->milli <= 0) continue;
+        if (!resources_is_gpu(r->name) || r->milli <= 0) continue;
         strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)explain_milli_units(r->milli));
     }
     if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);

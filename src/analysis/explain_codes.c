@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void node_reason_free(NodeReason *x)
+static void node_reason_release(NodeReason *x)
 {
     free(x->resource); free(x->holders); free(x->key); free(x->value); free(x->effect);
     free(x->detail); strvec_clear(&x->advertised);
@@ -14,7 +14,7 @@ static void node_reason_free(NodeReason *x)
 
 void node_result_clear(NodeResult *r)
 {
-    for (size_t i = 0; i < r->nreasons; i++) node_reason_free(&r->reasons[i]);
+    for (size_t i = 0; i < r->nreasons; i++) node_reason_release(&r->reasons[i]);
     free(r->reasons);
     r->reasons = NULL;
     r->nreasons = 0;

@@ -188,7 +188,7 @@ void explain_dra_note_device_plugin(DraCtx *x)
         const Node *n = &x->c->nodes[i];
         for (size_t k = 0; k < n->allocatable.n; k++) {
             const char *name = n->allocatable.items[k].name;
-            if (!resource_is_gpu(name) || n->allocatable.items[k].milli <= 0) continue;
+            if (!resources_is_gpu(name) || n->allocatable.items[k].milli <= 0) continue;
             if (!res) res = name;
             if (!str_eq(name, res)) continue;
             nodes++;

@@ -110,7 +110,7 @@ static void fixes_taint(Ctx *x)
             explain_info_end_pods(fi, &names);
         }
         for (size_t k = 0; k < ids.n; k++)
-            if (resource_is_gpu(ids.v[k]) || str_starts_with(ids.v[k], "nvidia.com/gpu=")) {
+            if (resources_is_gpu(ids.v[k]) || str_starts_with(ids.v[k], "nvidia.com/gpu=")) {
                 strvec_pushf(&x->e->notes, "the ExtendedResourceToleration admission plugin on the API server adds "
                              "a toleration for the %s taint to every pod that requests %s", x->gpu, x->gpu);
                 break;

@@ -17,20 +17,20 @@
 static bool alt_size_ok(const NodeFacts *f, const char *req, int64_t units, const char *alt)
 {
     int rc, rm, ac, am;
-    bool req_mig = resource_is_mig(req);
-    if (resource_is_mig(alt)) {
+    bool req_mig = resources_is_mig(req);
+    if (resources_is_mig(alt)) {
         if (units > 1) return false;           /* CUDA sees one MIG device per process */
         if (!explain_mig_profile_size(alt, &ac, &am)) return false;
         if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
-        if (resource_is_shared(req)) return false;
+        if (resources_is_shared(req)) return false;
         return f->mig && ac >= f->mig->compute_slices;   /* a whole GPU: only a full-GPU profile */
     }
     bool single = f->node->gpu.mig_strategy == MIG_SINGLE && f->node->gpu.mig_single_profile;
-    if (resource_is_shared(alt)) return !req_mig && units == 1;   /* a replica: one GPU shared in time */
+    if (resources_is_shared(alt)) return !req_mig && units == 1;   /* a replica: one GPU shared in time */
     if (single) {                              /* nvidia.com/gpu is a MIG slice here */
         if (units > 1 || !explain_mig_profile_size(f->node->gpu.mig_single_profile, &ac, &am)) return false;
         if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && ac >= rc && am >= rm;
-        return !resource_is_shared(req) ? f->mig && ac >= f->mig->compute_slices : true;
+        return !resources_is_shared(req) ? f->mig && ac >= f->mig->compute_slices : true;
     }
     /* a whole GPU for a MIG request: only when its memory is known to be at least the profile's */
     if (req_mig) return explain_mig_profile_size(req, &rc, &rm) && f->gpu_mem_mib >= (int64_t)rm * 1000;
@@ -40,7 +40,7 @@ static bool alt_size_ok(const NodeFacts *f, const char *req, int64_t units, cons
 static int alt_rank(const char *alt, const Node *n)
 {
     int c = 0, m = 0;
-    if (resource_is_mig(alt)) { explain_mig_profile_size(alt, &c, &m); return c * 1000 + m; }
+    if (resources_is_mig(alt)) { explain_mig_profile_size(alt, &c, &m); return c * 1000 + m; }
     if (n->gpu.mig_strategy == MIG_SINGLE && explain_mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return c * 1000 + m;
     return 1000000;
 }
@@ -56,8 +56,8 @@ static int cmp_alt(const void *a, const void *b)
 
 static void hint_for(const Node *n, const char *name, Strbuf *sb)
 {
-    if (resource_is_mig(name)) strbuf_adds(sb, "MIG slices, mixed strategy");
-    else if (resource_is_shared(name)) strbuf_addf(sb, "time-sliced GPUs, %d replicas each", n->gpu.replicas);
+    if (resources_is_mig(name)) strbuf_adds(sb, "MIG slices, mixed strategy");
+    else if (resources_is_shared(name)) strbuf_addf(sb, "time-sliced GPUs, %d replicas each", n->gpu.replicas);
     else if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile)
         strbuf_addf(sb, "MIG single strategy: each is a %s slice", n->gpu.mig_single_profile);
     else if (n->gpu.replicas > 1) strbuf_addf(sb, "time-sliced, %d replicas per GPU", n->gpu.replicas);
@@ -78,7 +78,7 @@ static void fixes_whole_gpu_on_mig(Ctx *x)
         if (!x->flags[i].admits || !x->flags[i].could_hold || x->flags[i].cls != CL_RESOURCE_NAME) continue;
         const NodeReason *rna = explain_find_code(&x->e->nodes[i], NR_RESOURCE_NOT_ADVERTISED, x->gpu);
         bool mig_only = rna && rna->advertised.n;
-        for (size_t k = 0; rna && k < rna->advertised.n; k++) mig_only &= resource_is_mig(rna->advertised.v[k]);
+        for (size_t k = 0; rna && k < rna->advertised.n; k++) mig_only &= resources_is_mig(rna->advertised.v[k]);
         if (!mig_only) continue;
         Strbuf sb = STRBUF_INIT;
         for (size_t k = 0; k < rna->advertised.n; k++) strbuf_addf(&sb, "%s%s", k ? ", " : "", rna->advertised.v[k]);
@@ -127,7 +127,7 @@ void explain_fixes_resource_name(Ctx *x, bool only_now)
         const Node *node = alts[k].node;
         bool single = str_eq(alts[k].alt, "nvidia.com/gpu") && node->gpu.mig_strategy == MIG_SINGLE &&
                       node->gpu.product;
-        bool pin = single || (resource_is_mig(x->gpu) && str_eq(alts[k].alt, "nvidia.com/gpu") && node->gpu.product);
+        bool pin = single || (resources_is_mig(x->gpu) && str_eq(alts[k].alt, "nvidia.com/gpu") && node->gpu.product);
         char *id = xasprintf("%s|%s", alts[k].alt, pin ? node->gpu.product : "");
         if (strvec_contains(&done, id)) { free(id); continue; }
         strvec_push(&done, id);
@@ -166,13 +166,13 @@ void explain_fixes_resource_name(Ctx *x, bool only_now)
     strvec_clear(&done);
     free(alts);
     if (only_now) return;
-    if (!resource_is_mig(x->gpu)) { fixes_whole_gpu_on_mig(x); return; }
+    if (!resources_is_mig(x->gpu)) { fixes_whole_gpu_on_mig(x); return; }
     if (shown) return;                         /* a profile at least its size fits already */
     /* a MIG-capable node that could hold the profile: reconfigure it (plan writes the config) */
     for (size_t i = 0; i < x->e->nnodes; i++) {
         const NodeFacts *f = &x->ix->nodes[i];
         if (!x->flags[i].admits || !x->flags[i].could_hold || !f->mig || x->flags[i].cls != CL_RESOURCE_NAME) continue;
-        char *prof = resource_mig_profile(x->gpu);
+        char *prof = resources_mig_profile(x->gpu);
         explain_fix_add(x, EFFORT_CLUSTER, "reconfigure node %s (%s, MIG-capable) to offer %s: kubectl gpu plan -l "
                 "kubernetes.io/hostname=%s --strategy mig -o script", f->node->name, f->mig->display,
                 prof ? prof : x->gpu, f->node->name);
@@ -191,7 +191,7 @@ void explain_fix_split(Ctx *x, const char *lead)
         if (x->ix->nodes[i].physical > most) most = x->ix->nodes[i].physical;
     }
     int64_t start = want - 1;
-    if (!unknown && !resource_is_mig(x->gpu) && most < start) start = most;
+    if (!unknown && !resources_is_mig(x->gpu) && most < start) start = most;
     for (int64_t k = start; k >= 1; k--) {
         PodEdit d;
         explain_edit_begin(&d, x->p);

@@ -22,7 +22,7 @@ static int64_t withheld(const Node *n, const char *res)
 
 static char *health_text(const Node *n, const NodeResult *r, const NodeReason *why, const NodeHealth *h)
 {
-    int bad = node_health_count(h);
+    int bad = health_count(h);
     int64_t free_units = explain_milli_units(why->free), need = explain_milli_units(why->requested);
     Strbuf sb = STRBUF_INIT;
     if (free_units == 0 && bad == 1)
@@ -57,17 +57,17 @@ void explain_health_note(Ctx *x)
         int64_t back = withheld(n, why->resource);
         if (back <= 0 || why->free + back * 1000 < why->requested) continue;   /* cheap test first */
         NodeInventory inv;
-        node_inventory(n, NULL, &inv);
+        inventory_node(n, NULL, &inv);
         NodeHealth h;
-        node_health(n, &inv, NULL, &h);
+        health_node(n, &inv, NULL, &h);
         /* the unhealthy GPUs are what stands between the pod and the node */
-        if (node_health_count(&h) > 0) {
+        if (health_count(&h) > 0) {
             char *t = health_text(n, r, why, &h);
             char *s = xasprintf("%s; %s", e->summary ? e->summary : "", t);
             free(e->summary);
             e->summary = s;
             free(t);
         }
-        node_health_clear(&h);
+        health_clear(&h);
     }
 }

@@ -194,7 +194,7 @@ ExplainShared *explain_shared_new(size_t n);
 void explain_shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* copies e's fixes */
 void explain_shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
 void explain_intents_init(ExplainIndex *ix);
-void explain_intents_free(ExplainIndex *ix);
+void explain_intents_clear(ExplainIndex *ix);
 ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */
 void explain_intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s);   /* takes a reference */
 

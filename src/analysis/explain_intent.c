@@ -167,7 +167,7 @@ void explain_intents_init(ExplainIndex *ix)
     ix->intents->map = strmap_new();
 }
 
-void explain_intents_free(ExplainIndex *ix)
+void explain_intents_clear(ExplainIndex *ix)
 {
     if (!ix->intents) return;
     strmap_free(ix->intents->map, unref_void);

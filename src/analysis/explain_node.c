@@ -23,13 +23,13 @@ bool explain_node_mig_invalid(const Node *n)
  * nvidia.com/mig-<profile> for each mig-<profile>.count label and no nvidia.com/gpu for them;
  * otherwise nvidia.com/gpu, or nvidia.com/gpu.shared where the node's sharing is renamed
  * (renameByDefault): read from GFD's sharing labels (a -SHARED product suffix means not
- * renamed), else from the device-plugin config the node runs (cluster_sharing_config).  A
+ * renamed), else from the device-plugin config the node runs (dpconfig_sharing_config).  A
  * name the signals cannot settle counts as offered. */
 bool explain_node_plugin_would_offer(const Cluster *c, const Node *n, const char *res)
 {
     if (explain_node_mig_invalid(n)) return false;
-    if (resource_is_mig(res)) {
-        if (node_mig_capability(n).capable == MIG_CAP_NO) return false;
+    if (resources_is_mig(res)) {
+        if (mig_capability(n).capable == MIG_CAP_NO) return false;
         if (n->gpu.mig_strategy != MIG_MIXED || !n->gpu.nmig) return n->gpu.mig_strategy == MIG_MIXED;
         const char *prof = res + strlen("nvidia.com/mig-");
         for (size_t i = 0; i < n->gpu.nmig; i++)
@@ -40,7 +40,7 @@ bool explain_node_plugin_would_offer(const Cluster *c, const Node *n, const char
     bool known = n->gpu.has_sharing_labels || n->gpu.sharing != SHARING_NONE;
     bool renamed = n->gpu.sharing != SHARING_NONE && !(n->gpu.product && strstr(n->gpu.product, "-SHARED"));
     SharingConfig cfg;
-    if (!known && c && cluster_sharing_config(c, n, &cfg)) {
+    if (!known && c && dpconfig_sharing_config(c, n, &cfg)) {
         known = true;
         renamed = cfg.strategy != SHARING_NONE && cfg.renamed;
     }
@@ -63,7 +63,7 @@ static void index_by_resource(ExplainIndex *ix)
     for (size_t i = 0; i < c->nnodes; i++) {
         const ResourceList *a = &c->nodes[i].allocatable;
         for (size_t j = 0; j < a->n; j++) {
-            if (!resource_is_gpu(a->items[j].name) || a->items[j].milli <= 0) continue;
+            if (!resources_is_gpu(a->items[j].name) || a->items[j].milli <= 0) continue;
             size_t r = 0;
             while (r < ix->nres && !str_eq(ix->by_res[r].name, a->items[j].name)) r++;
             if (r == ix->nres) {
@@ -91,7 +91,7 @@ void explain_cands_begin(NodeCands *it, const ExplainIndex *ix, const Pod *q)
     if (!ix->by_res) return;
     for (size_t i = 0; i < q->requests.n && !it->rn; i++) {
         const ResourceEntry *re = &q->requests.items[i];
-        if (!resource_is_gpu(re->name) || re->milli <= 0) continue;
+        if (!resources_is_gpu(re->name) || re->milli <= 0) continue;
         it->rn = &empty_res;               /* no node advertises it: nowhere to fit */
         it->need = re->milli;
         for (size_t r = 0; r < ix->nres; r++)
@@ -120,9 +120,9 @@ ExplainIndex *explain_index_new(const Cluster *c)
         NodeFacts *f = &ix->nodes[i];
         const Node *n = &c->nodes[i];
         f->node = n;
-        f->physical = node_physical_gpus(n);
+        f->physical = inventory_physical_gpus(n);
         if (f->physical <= 0) f->physical = node_is_gpu_node(n) ? -1 : 0;
-        f->migcap = node_mig_capability(n);
+        f->migcap = mig_capability(n);
         f->mig = f->migcap.capable == MIG_CAP_NO ? NULL : f->migcap.model;   /* mig.capable=false: no MIG
                                                                                  fixes there */
         f->gpu_mem_mib = label_mib(n);
@@ -146,7 +146,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
 void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
-    explain_intents_free(ix);
+    explain_intents_clear(ix);
     for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
     free(ix->by_res);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }
@@ -353,10 +353,10 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
         const ResourceEntry *re = &p->requests.items[i];
         if (re->milli <= 0 || explain_hami_ignored(ix, re->name)) continue;     /* explain_hami.c */
         int64_t alloc = rlist_get(&n->allocatable, re->name);
-        if (resource_is_gpu(re->name) && alloc <= 0) {
+        if (resources_is_gpu(re->name) && alloc <= 0) {
             Strvec adv = STRVEC_INIT;
             for (size_t j = 0; j < n->allocatable.n; j++)
-                if (resource_is_gpu(n->allocatable.items[j].name) && n->allocatable.items[j].milli > 0)
+                if (resources_is_gpu(n->allocatable.items[j].name) && n->allocatable.items[j].milli > 0)
                     strvec_push(&adv, n->allocatable.items[j].name);
             NodeReason *x;
             if (adv.n) {
@@ -457,13 +457,13 @@ bool explain_node_could_hold(const NodeFacts *f, const Pod *p)
         if (re->milli <= 0 || str_eq(re->name, "pods")) continue;
         if (n->gpu.nhami && explain_hami_resource(re->name)) continue;   /* HAMi's: explain_hami.c */
         int64_t want = explain_milli_units(re->milli);
-        if (!resource_is_gpu(re->name)) {
+        if (!resources_is_gpu(re->name)) {
             if (re->milli > rlist_get(&n->allocatable, re->name)) return false;
             continue;
         }
         if (f->physical == 0) return false;
         if (f->physical < 0) continue;                 /* cannot be counted: do not call it too small */
-        if (resource_is_mig(re->name)) {
+        if (resources_is_mig(re->name)) {
             int per = mig_per_gpu(f, re->name);
             if (per >= 0 && (int64_t)per * f->physical < want) return false;
         } else if (want > (int64_t)f->physical * (str_eq(re->name, "nvidia.com/gpu") ? gpu_units_per_physical(f) : 1)) {
@@ -530,18 +530,18 @@ bool explain_node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod
     const NodeFacts *f = explain_node_facts(ix, n);
     const char *asked = NULL;
     for (size_t i = 0; i < intent->requests.n; i++)
-        if (intent->requests.items[i].milli > 0 && resource_is_gpu(intent->requests.items[i].name)) {
+        if (intent->requests.items[i].milli > 0 && resources_is_gpu(intent->requests.items[i].name)) {
             asked = intent->requests.items[i].name;
             break;
         }
     for (size_t i = 0; i < q->requests.n; i++) {
         const ResourceEntry *re = &q->requests.items[i];
-        if (re->milli <= 0 || !resource_is_gpu(re->name)) continue;
+        if (re->milli <= 0 || !resources_is_gpu(re->name)) continue;
         int64_t units = explain_milli_units(re->milli);
-        bool shared = resource_is_shared(re->name) ||
+        bool shared = resources_is_shared(re->name) ||
                       (str_eq(re->name, "nvidia.com/gpu") && (n->gpu.replicas > 1 || n->gpu.sharing != SHARING_NONE));
         if (shared && units > 1) return false;
-        if (resource_is_mig(re->name) && units > 1) return false;
+        if (resources_is_mig(re->name) && units > 1) return false;
         if (str_eq(re->name, "nvidia.com/gpu") && n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile) {
             /* the pod as it is, on a node its own selector or affinity chose: its nvidia.com/gpu
              * are this node's MIG devices by its own choice (the verdict counts them so:
@@ -552,7 +552,7 @@ bool explain_node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod
                 continue;
             int c, m, ac, am;
             if (units > 1 || !explain_mig_profile_size(n->gpu.mig_single_profile, &c, &m)) return false;
-            if (asked && resource_is_mig(asked)) {
+            if (asked && resources_is_mig(asked)) {
                 if (!explain_mig_profile_size(asked, &ac, &am) || c < ac || m < am) return false;
             } else if (!f->mig || c < f->mig->compute_slices) {
                 return false;

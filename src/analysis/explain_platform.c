@@ -44,8 +44,8 @@ static const Node *gke_node_for_profile(const Ctx *x, const char *profile)
 
 static void fixes_gke_mig(Ctx *x)
 {
-    if (!resource_is_mig(x->gpu)) return;
-    char *profile = resource_mig_profile(x->gpu);
+    if (!resources_is_mig(x->gpu)) return;
+    char *profile = resources_mig_profile(x->gpu);
     if (!profile) return;
     const Node *pool = gke_node_with_partition(x, profile);
     if (!pool) {

@@ -21,7 +21,7 @@
 static const char *first_gpu_name(const ResourceList *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (resource_is_gpu(l->items[i].name) && l->items[i].milli > 0) return l->items[i].name;
+        if (resources_is_gpu(l->items[i].name) && l->items[i].milli > 0) return l->items[i].name;
     return "nvidia.com/gpu";
 }
 

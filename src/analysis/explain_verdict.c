@@ -80,12 +80,12 @@ static void summary_too_large_physical(Ctx *x)
         x->e->summary = xstrdup("no node has enough allocatable cpu/memory for the pod, even when empty");
     } else if (!most) {
         x->e->summary = xasprintf("no node has GPUs for %lld %s", want, x->gpu);
-    } else if (resource_is_mig(x->gpu)) {
+    } else if (resources_is_mig(x->gpu)) {
         x->e->summary = xasprintf("no node's GPUs can hold %lld x %s (largest node %s: %d physical GPU(s))",
                                   want, x->gpu, big, most);
     } else {
         x->e->summary = xasprintf("requests %lld %s; the largest node has %d physical GPU(s) (%s)%s", want, x->gpu,
-                                  most, big, resource_is_shared(x->gpu) || want > 1 ?
+                                  most, big, resources_is_shared(x->gpu) || want > 1 ?
                                   "; time-sliced and MPS replicas are not counted as GPUs" : "");
     }
 }
@@ -311,9 +311,9 @@ static bool stage_allocatable(Ctx *x)
         explain_fmt_amount(r->resource, r->requested, a, sizeof a);
         explain_fmt_amount(r->resource, r->allocatable, b, sizeof b);
         x->e->summary = xasprintf("requests %s %s; node %s advertises only %s allocatable%s%.0d%s", a, r->resource,
-                                  f->node->name, b, f->physical > 0 && resource_is_gpu(r->resource) ? " of " : "",
-                                  f->physical > 0 && resource_is_gpu(r->resource) ? f->physical : 0,
-                                  f->physical > 0 && resource_is_gpu(r->resource) ? " physical GPUs (unhealthy or "
+                                  f->node->name, b, f->physical > 0 && resources_is_gpu(r->resource) ? " of " : "",
+                                  f->physical > 0 && resources_is_gpu(r->resource) ? f->physical : 0,
+                                  f->physical > 0 && resources_is_gpu(r->resource) ? " physical GPUs (unhealthy or "
                                   "held back by the device plugin?)" : "");
     } else {
         x->e->summary = xstrdup("the nodes that admit the pod advertise less than it requests");
@@ -383,7 +383,7 @@ static void note_mig_single(Ctx *x)
  * not called too small, and the explanation says why */
 static void note_mig_unknown(Ctx *x)
 {
-    if (!resource_is_mig(x->gpu)) return;
+    if (!resources_is_mig(x->gpu)) return;
     Strvec names = STRVEC_INIT;
     for (size_t i = 0; i < x->e->nnodes; i++)
         if (x->flags[i].could_hold && x->e->nodes[i].nreasons && node_is_gpu_node(x->e->nodes[i].node) &&

@@ -108,11 +108,11 @@ static int plugin_shortfall(const Node *n, const NodeInventory *inv, NodeHealth 
     int gpus = 0;
     for (size_t i = 0; i < n->capacity.n; i++) {
         const char *name = n->capacity.items[i].name;
-        if (!resource_is_gpu(name)) continue;
+        if (!resources_is_gpu(name)) continue;
         int64_t bad = cap_units(&n->capacity, name) - cap_units(&n->allocatable, name);
         if (bad <= 0) continue;
         int per = 1;
-        if (resource_is_mig(name) || (inv && inv->mig_strategy == MIG_SINGLE && inv->mig_enabled)) per = 0;
+        if (resources_is_mig(name) || (inv && inv->mig_strategy == MIG_SINGLE && inv->mig_enabled)) per = 0;
         else if (inv && inv->replicas > 1) per = inv->replicas;
         int g = per > 0 ? (int)((bad + per - 1) / per) : 1;
         gpus += g;
@@ -148,7 +148,7 @@ static int cmp_gpu(const void *a, const void *b)
     return ((const UnhealthyGpu *)a)->index - ((const UnhealthyGpu *)b)->index;
 }
 
-void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h)
+void health_node(const Node *n, const NodeInventory *inv, const UsageData *usage, NodeHealth *h)
 {
     memset(h, 0, sizeof *h);
     for (size_t i = 0; i < n->nhealth; i++) from_condition(h, &n->health[i]);
@@ -179,7 +179,7 @@ void node_health(const Node *n, const NodeInventory *inv, const UsageData *usage
         h->unhealthy_unnamed = physical > (int)h->ngpus ? physical - (int)h->ngpus : 0;
 }
 
-void node_health_clear(NodeHealth *h)
+void health_clear(NodeHealth *h)
 {
     for (size_t i = 0; i < h->ngpus; i++) free(h->gpus[i].why);
     free(h->gpus);
@@ -187,21 +187,21 @@ void node_health_clear(NodeHealth *h)
     memset(h, 0, sizeof *h);
 }
 
-int node_health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unnamed; }
+int health_count(const NodeHealth *h) { return (int)h->ngpus + h->unhealthy_unnamed; }
 
-int node_healthy_gpus(const Node *n)
+int health_good_gpus(const Node *n)
 {
     NodeInventory inv;
-    node_inventory(n, NULL, &inv);
+    inventory_node(n, NULL, &inv);
     if (inv.physical <= 0) return 0;
     NodeHealth h;
-    node_health(n, &inv, NULL, &h);
-    int bad = node_health_count(&h);
-    node_health_clear(&h);
+    health_node(n, &inv, NULL, &h);
+    int bad = health_count(&h);
+    health_clear(&h);
     return bad >= inv.physical ? 0 : inv.physical - bad;
 }
 
-const char *node_health_gpu(const NodeHealth *h, int index)
+const char *health_gpu(const NodeHealth *h, int index)
 {
     for (size_t i = 0; i < h->ngpus; i++) if (h->gpus[i].index == index) return h->gpus[i].why;
     return NULL;

@@ -535,7 +535,7 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
         }
         if (gw) { rlist_add(&q->pend, gw->request_resource, (int64_t)gw->request_count * 1000); continue; }
         for (size_t j = 0; j < p->requests.n; j++)
-            if (resource_is_gpu(p->requests.items[j].name))
+            if (resources_is_gpu(p->requests.items[j].name))
                 rlist_add(pending ? &q->pend : &q->run, p->requests.items[j].name, p->requests.items[j].milli);
     }
     if (n > 1) qsort(v, n, sizeof *v, nsq_cmp);

@@ -562,7 +562,7 @@ static int group_cmp(const void *a, const void *b)
     return 0;
 }
 
-static void packer_free(Packer *P)
+static void packer_release(Packer *P)
 {
     free(P->conf); free(P->tab); free(P->zrow); free(P->basis);
     free(P->memo); free(P->memo_keys); free(P->path);
@@ -697,7 +697,7 @@ int mig_pack_opts(const MigGpuModel *m, const int *demand, const MigPackOptions 
     out->optimal = out->lower_bound == gpus;
     out->search_nodes = P.nodes;
     free(best); free(sol); free(copies); free(x);
-    packer_free(&P);
+    packer_release(&P);
     return 0;
 }
 

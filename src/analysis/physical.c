@@ -55,7 +55,7 @@ PhysicalUse physical_use_node(const NodeStatus *n)
     }
     /* GPUs a health signal names (health.h: agent conditions, DCGM XID / ECC) are unavailable
      * too; the device plugin's shortfall is the same GPUs, so the larger count */
-    u.unavailable = (int)imin(phys, (int)imax((int)unhealthy, node_health_count(&n->health)));
+    u.unavailable = (int)imin(phys, (int)imax((int)unhealthy, health_count(&n->health)));
     int healthy = phys - u.unavailable;
     const MigGpuModel *m = mig_model_for_product(n->base_product ? n->base_product : n->product);
     int per_gpu = m ? m->compute_slices : 7;

@@ -79,7 +79,7 @@ static const char *node_product(const Node *n)
     return "unknown";
 }
 
-/* MIG capability of a group, from every node of it (node_mig_capability, never the memory
+/* MIG capability of a group, from every node of it (mig_capability, never the memory
  * size): a node that cannot take MIG keeps the group off MIG, and so does one no signal speaks
  * for (said as unknown); g->model is the MIG table only when MIG can be planned */
 static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t nnodes)
@@ -89,7 +89,7 @@ static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t 
     const char *no_src = NULL;
     for (size_t i = 0; i < nnodes; i++) {
         if (strcmp(node_product(nodes[i]), g->product) != 0) continue;
-        MigCapability mc = node_mig_capability(nodes[i]);
+        MigCapability mc = mig_capability(nodes[i]);
         if (mc.capable == MIG_CAP_NO && !no) { no = nodes[i]; no_src = mc.source; }
         else if (mc.capable == MIG_CAP_UNKNOWN && !unknown) unknown = nodes[i];
         else if (mc.capable == MIG_CAP_YES && !model) model = mc.model;
@@ -108,7 +108,7 @@ static void group_mig_capability(PlanGroup *g, const Node *const *nodes, size_t 
 /* the GPUs of n a plan may count on: the healthy ones; warns once per node that has unhealthy */
 static int group_capacity(PlanResult *out, const Node *n)
 {
-    int phys = node_physical_gpus(n), healthy = node_healthy_gpus(n);
+    int phys = inventory_physical_gpus(n), healthy = health_good_gpus(n);
     if (phys > healthy)
         strvec_pushf(&out->warnings, "%s: %d of its %d GPU%s unhealthy, not counted as capacity", n->name,
                      phys - healthy, phys, phys == 1 ? "" : "s");
@@ -232,7 +232,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
             /* the inventory's per-GPU memory: GFD, HAMi's registration, the MIG table, the
              * cloud's labels (model/inventory.c; under MIG single not the MIG device's) */
             NodeInventory inv;
-            node_inventory(n, NULL, &inv);
+            inventory_node(n, NULL, &inv);
             g->gpu_memory_mib = inv.memory_per_gpu_mib;
         }
         if (g->cc_major == 0) {
@@ -286,7 +286,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
     }
     for (size_t i = 0; i < nnodes; i++) {
         PlanGroup *g = &out->groups[(uintptr_t)strmap_get(by_product, node_product(nodes[i])) - 1];
-        int b = (int)ceil(held[i] - 1e-9), phys = node_physical_gpus(nodes[i]);
+        int b = (int)ceil(held[i] - 1e-9), phys = inventory_physical_gpus(nodes[i]);
         if (phys > 0 && b > phys) b = phys;
         g->gpus_before += b;
     }

@@ -110,7 +110,7 @@ static void room_init(Room *rm, const Cluster *c)
         const NodeUsage *u = cluster_node_usage(c, n);
         for (size_t q = 0; q < n->allocatable.n; q++) {
             const char *res = n->allocatable.items[q].name;
-            if (!resource_is_gpu(res)) continue;
+            if (!resources_is_gpu(res)) continue;
             int64_t held = u ? rlist_get(&u->requested, res) : 0;
             room_set(rm, n->name, res, (n->allocatable.items[q].milli - held) / 1000);
         }

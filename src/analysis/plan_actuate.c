@@ -300,7 +300,7 @@ static void cloud_group(PlanActions *acts, PlanResult *r, PlanGroup *g, const Cl
     }
     if (why) {
         strvec_pushf(warnings, "%s: %s not applied on %s node pool %s: %s", g->product, strategy,
-                     actuator_by_name(a->dp.by), pool, why);
+                     actuators_by_name(a->dp.by), pool, why);
         /* nothing changes there: the totals say so */
         strvec_pushf(&g->notes, "not applied: %s", why);
         r->gpus_after += g->gpus_before - g->gpus_after;
@@ -318,7 +318,7 @@ static void applied_lines(const Actuators *a, const Manifests *m, Strvec *applie
 {
     const DevicePluginActuator *dp = &a->dp;
     Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "device plugin: %s", actuator_by_name(dp->by));
+    strbuf_addf(&sb, "device plugin: %s", actuators_by_name(dp->by));
     if (dp->daemonset) strbuf_addf(&sb, ", DaemonSet %s/%s", dp->ns ? dp->ns : "", dp->daemonset);
     if (dp->helm_release) strbuf_addf(&sb, " (Helm release %s, chart %s)", dp->helm_release, dp->helm_chart ? dp->helm_chart : "?");
     if (dp->version) strbuf_addf(&sb, ", %s", dp->version);
@@ -331,7 +331,7 @@ static void applied_lines(const Actuators *a, const Manifests *m, Strvec *applie
     }
     strvec_push(applied, strbuf_str(&sb));
     strbuf_clear(&sb);
-    strbuf_addf(&sb, "MIG manager: %s", actuator_by_name(a->mig.by));
+    strbuf_addf(&sb, "MIG manager: %s", actuators_by_name(a->mig.by));
     if (a->mig.daemonset) strbuf_addf(&sb, ", DaemonSet %s/%s", a->mig.ns ? a->mig.ns : "", a->mig.daemonset);
     const char *block = plan_actuate_mig_block(a);
     if (block) strbuf_addf(&sb, "; MIG not planned: %s", block);

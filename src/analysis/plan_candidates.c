@@ -253,7 +253,7 @@ static const char *mps_unsafe(const GroupCtx *c, const Candidate *mps, char *buf
     return NULL;
 }
 
-static void candidate_free(Candidate *c)
+static void candidate_clear(Candidate *c)
 {
     free(c->assign);
     mig_packing_clear(&c->mig);
@@ -268,8 +268,8 @@ static void assign_unchanged(const GroupCtx *c, size_t k, PlanAssignment *a)
     assign_base(c, k, a);
     a->unchanged = true;
     const MigProfile *p = plan_current_profile(c->node[k], c->g->model, w);
-    bool shared = (w->resource && resource_is_shared(w->resource)) || c->node[k]->gpu.replicas > 1 ||
-                  (w->resource && resource_is_mig(w->resource) && plan_mig_replicas(c->node[k], w->resource) > 1);
+    bool shared = (w->resource && resources_is_shared(w->resource)) || c->node[k]->gpu.replicas > 1 ||
+                  (w->resource && resources_is_mig(w->resource) && plan_mig_replicas(c->node[k], w->resource) > 1);
     if (shared) { a->kind = PLAN_ASSIGN_SHARED; a->gpus = 0; }
     else if (p) { a->kind = PLAN_ASSIGN_MIG; a->profile = p; a->gpus = 0; a->instances = plan_mig_instances(c->node[k], c->g->model, w); }
     else a->gpus = w->count > 0 ? w->count : 1;
@@ -356,12 +356,12 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
             g->replicas = g->share.replicas;
             g->packed = c->packed;
             strvec_pushf(&g->notes, "%d replicas per GPU (safe up to %d, bounded by %s)",
-                         g->share.replicas, g->share.max_replicas, share_limit_name(g->share.limit));
+                         g->share.replicas, g->share.max_replicas, sharing_limit_name(g->share.limit));
         }
         if (choice != PLAN_CHOICE_AUTO && g->gpus_after >= g->gpus_before)
             strvec_pushf(&g->notes, "%s frees no GPU here (%d needed, %d held now)",
                          plan_strategy_name(best), g->gpus_after, g->gpus_before);
     }
     g->nassign = c->n;
-    for (int s = 0; s < 4; s++) candidate_free(&cand[s]);
+    for (int s = 0; s < 4; s++) candidate_clear(&cand[s]);
 }

@@ -66,8 +66,8 @@ double plan_profile_share(const MigGpuModel *m, const MigProfile *p)
 const MigProfile *plan_current_profile(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
 {
     if (!m || !w->resource) return NULL;
-    if (resource_is_mig(w->resource)) {
-        char *prof = resource_mig_profile(w->resource);
+    if (resources_is_mig(w->resource)) {
+        char *prof = resources_mig_profile(w->resource);
         const MigProfile *p = mig_model_profile(m, prof);
         free(prof);
         return p;
@@ -80,7 +80,7 @@ const MigProfile *plan_current_profile(const Node *n, const MigGpuModel *m, cons
 
 int plan_mig_replicas(const Node *n, const char *profile_resource)
 {
-    char *prof = resource_mig_profile(profile_resource);
+    char *prof = resources_mig_profile(profile_resource);
     int r = 1;
     for (size_t i = 0; prof && i < n->gpu.nmig; i++)
         if (str_eq(n->gpu.mig[i].profile, prof) && n->gpu.mig[i].replicas > 1) r = n->gpu.mig[i].replicas;
@@ -94,9 +94,9 @@ double plan_held_share(const Node *n, const MigGpuModel *m, const PlanWorkload *
     double count = w->count > 0 ? w->count : 0;
     int replicas = n->gpu.replicas > 1 ? n->gpu.replicas : 1;
     const MigProfile *p = plan_current_profile(n, m, w);
-    if (w->resource && resource_is_mig(w->resource)) {
+    if (w->resource && resources_is_mig(w->resource)) {
         double share = p ? plan_profile_share(m, p) : 1.0 / 7;
-        if (resource_is_shared(w->resource) || plan_mig_replicas(n, w->resource) > 1)
+        if (resources_is_shared(w->resource) || plan_mig_replicas(n, w->resource) > 1)
             share /= plan_mig_replicas(n, w->resource);
         return count * share;
     }
@@ -116,8 +116,8 @@ int plan_whole_need(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
 /* MIG instances the workload needs: its device count when it runs on MIG devices now */
 int plan_mig_instances(const Node *n, const MigGpuModel *m, const PlanWorkload *w)
 {
-    if (w->resource && plan_current_profile(n, m, w) && !resource_is_shared(w->resource) &&
-        (!resource_is_mig(w->resource) || plan_mig_replicas(n, w->resource) <= 1))
+    if (w->resource && plan_current_profile(n, m, w) && !resources_is_shared(w->resource) &&
+        (!resources_is_mig(w->resource) || plan_mig_replicas(n, w->resource) <= 1))
         return w->count > 1 ? w->count : 1;
     return 1;
 }
@@ -155,7 +155,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
     int have = 0;
     /* each node's healthy GPUs, once: the loops below ask for them per pod and per pool node */
     int *healthy = xcalloc(n ? n : 1, sizeof *healthy);
-    for (size_t j = 0; j < n; j++) healthy[j] = node_healthy_gpus(c->gnodes[j]);
+    for (size_t j = 0; j < n; j++) healthy[j] = health_good_gpus(c->gnodes[j]);
     /* a pod pinned by its constraints takes its node into the pools; the pods with the fewest
      * nodes to go to first, so one node can serve them and the less constrained ones */
     size_t *order = xcalloc(c->n ? c->n : 1, sizeof *order);

@@ -98,7 +98,7 @@ static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
     *nres = 0;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *e = &p->requests.items[i];
-        if (!resource_is_gpu(e->name) || e->milli <= 0) continue;
+        if (!resources_is_gpu(e->name) || e->milli <= 0) continue;
         (*nres)++;
         if (!best || e->milli > bm) { best = e->name; bm = e->milli; }
     }
@@ -109,11 +109,11 @@ static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
 /* the request standing in for usage: memory and utilization of what the pod holds */
 static bool usage_from_request(const Node *n, const char *resource, int64_t *mem, double *util)
 {
-    const MigGpuModel *m = node_mig_capability(n).model;
+    const MigGpuModel *m = mig_capability(n).model;
     const MigProfile *p = NULL;
     int replicas = 1;
-    if (resource_is_mig(resource)) {
-        char *prof = resource_mig_profile(resource);
+    if (resources_is_mig(resource)) {
+        char *prof = resources_mig_profile(resource);
         p = m ? mig_model_profile(m, prof) : NULL;
         for (size_t i = 0; prof && i < n->gpu.nmig; i++)
             if (str_eq(n->gpu.mig[i].profile, prof)) {

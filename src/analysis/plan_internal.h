@@ -42,7 +42,7 @@ int plan_str_cmp(const void *a, const void *b);
  * with the most GPUs (explain_pod_admits: nodeSelector, required affinity, tolerations); then,
  * for a workload whose pods may not share a node (Pod.spread_by_node), admitting nodes until
  * there is one per pod; then the nodes with the most GPUs until `need` GPUs.  GPUs are the
- * healthy ones (node_healthy_gpus).  Returns the pools' GPUs. */
+ * healthy ones (health_good_gpus).  Returns the pools' GPUs. */
 int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chosen);
 /* the group pod k's pod admits group node j (true when the pod is not known) */
 bool plan_pod_admits(const GroupCtx *c, size_t k, size_t j);

@@ -332,7 +332,7 @@ static int node_unhealthy_gpus(const Node *n)
     /* MIG single: nvidia.com/gpu counts the MIG devices, all of one profile on every GPU; health
      * events come per physical GPU and mark its MIG devices (k8s-device-plugin
      * internal/rm/health.go:74-88, 154) */
-    int phys = node_physical_gpus(n);
+    int phys = inventory_physical_gpus(n);
     if (n->gpu.mig_strategy == MIG_SINGLE && n->gpu.mig_single_profile && phys > 0) {
         int64_t cap = rlist_get(&n->capacity, "nvidia.com/gpu") / 1000 / r;
         r *= cap >= phys ? (int)(cap / phys) : 1;
@@ -392,7 +392,7 @@ void plan_rollout(PlanGroup *g, const GroupCtx *c, const Node *const *gnodes)
     g->plan_nodes = xcalloc(g->nodes.n ? g->nodes.n : 1, sizeof *g->plan_nodes);
     for (size_t j = 0; j < g->nodes.n; j++) {
         g->plan_nodes[j].name = g->nodes.v[j];
-        g->plan_nodes[j].gpus = node_physical_gpus(gnodes[j]);
+        g->plan_nodes[j].gpus = inventory_physical_gpus(gnodes[j]);
     }
     if (g->strategy == PLAN_MIG) rollout_mig(g, c);
     else if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) rollout_sharing(g, c);
@@ -483,6 +483,6 @@ void plan_collect_risks(PlanGroup *g, const GroupCtx *c)
     } else if (g->strategy == PLAN_TIME_SLICING || g->strategy == PLAN_MPS) {
         strvec_pushf(&g->risks, "optimality: %d replicas per GPU is the largest safe count for the shared "
                      "workloads' worst case (bounded by %s); workloads kept whole were tried one by one",
-                     g->share.max_replicas, share_limit_name(g->share.limit));
+                     g->share.max_replicas, sharing_limit_name(g->share.limit));
     }
 }

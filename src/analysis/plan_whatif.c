@@ -54,7 +54,7 @@ void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanW
         if (gw) { res = gw->request_resource; need = (int64_t)gw->request_count * 1000; }
         else
             for (size_t i = 0; i < p->requests.n; i++)
-                if (resource_is_gpu(p->requests.items[i].name) && p->requests.items[i].milli > need) {
+                if (resources_is_gpu(p->requests.items[i].name) && p->requests.items[i].milli > need) {
                     res = p->requests.items[i].name; need = p->requests.items[i].milli;
                 }
         if (!res) continue;

@@ -43,7 +43,7 @@ static const char *const code_names[] = {
     [SC_OTHER] = "Other",
 };
 
-const char *sched_code_name(SchedCode c)
+const char *schedmsg_code_name(SchedCode c)
 {
     return (size_t)c < sizeof code_names / sizeof *code_names ? code_names[c] : "Other";
 }
@@ -171,7 +171,7 @@ static void parse_plugins(const char *s, SchedReason *r)
     }
 }
 
-void sched_reason_classify(const char *text, SchedReason *r)
+void schedmsg_reason_classify(const char *text, SchedReason *r)
 {
     r->text = xstrdup(text);
     r->code = SC_OTHER;
@@ -193,7 +193,7 @@ void sched_reason_classify(const char *text, SchedReason *r)
     }
 }
 
-void sched_reason_clear(SchedReason *r)
+void schedmsg_reason_clear(SchedReason *r)
 {
     free(r->text); free(r->resource); free(r->taint_key); free(r->taint_value);
     for (size_t i = 0; i < r->nplugins; i++) free(r->plugins[i]);
@@ -216,7 +216,7 @@ static void add_reason(SchedHistogram *h, SchedMessage *m, int count, const char
     r->count = count;
     r->prefilter = prefilter;
     r->truncated = truncated;
-    sched_reason_classify(text, r);
+    schedmsg_reason_classify(text, r);
     if (!truncated) {
         const ReasonPattern *p = find_pattern(text);
         if (p) narrow(m, p->min, p->max);
@@ -485,9 +485,9 @@ bool schedmsg_parse(const char *msg, SchedMessage *m)
     return m->kind != SM_UNRECOGNISED;
 }
 
-static void histogram_free(SchedHistogram *h)
+static void histogram_release(SchedHistogram *h)
 {
-    for (size_t i = 0; i < h->nreasons; i++) sched_reason_clear(&h->reasons[i]);
+    for (size_t i = 0; i < h->nreasons; i++) schedmsg_reason_clear(&h->reasons[i]);
     free(h->reasons);
     h->reasons = NULL;
     h->nreasons = 0;
@@ -495,8 +495,8 @@ static void histogram_free(SchedHistogram *h)
 
 void schedmsg_clear(SchedMessage *m)
 {
-    histogram_free(&m->filter);
-    histogram_free(&m->preemption);
+    histogram_release(&m->filter);
+    histogram_release(&m->preemption);
     free(m->text); free(m->preemption_text); free(m->postfilter_other); free(m->prefix);
     memset(m, 0, sizeof *m);
 }

@@ -12,7 +12,7 @@
 
 #define MAX_EXCLUDED 1024
 
-const char *share_limit_name(ShareLimit l)
+const char *sharing_limit_name(ShareLimit l)
 {
     switch (l) {
     case SHARE_LIMIT_MEMORY: return "memory";
@@ -24,7 +24,7 @@ const char *share_limit_name(ShareLimit l)
     return "none";
 }
 
-const char *share_mode_name(ShareMode m) { return m == SHARE_MPS ? "mps" : "time-slicing"; }
+const char *sharing_mode_name(ShareMode m) { return m == SHARE_MPS ? "mps" : "time-slicing"; }
 
 int sharing_mps_client_limit(int cc_major, int cc_minor)
 {
@@ -64,7 +64,7 @@ static void ctx_init(Ctx *c, const ShareParams *p, const ShareWorkload *w, size_
     sort_r(c->by_util, n, sizeof(size_t), desc_cmp, (void *)c->util);
 }
 
-static void ctx_free(Ctx *c)
+static void ctx_release(Ctx *c)
 {
     free(c->mem); free(c->util); free(c->by_mem); free(c->by_util);
 }
@@ -131,7 +131,7 @@ int sharing_max_replicas(const ShareParams *p, const ShareWorkload *w, const boo
     Ctx c;
     ctx_init(&c, p, w, n);
     int r = ctx_max_replicas(&c, include, limit);
-    ctx_free(&c);
+    ctx_release(&c);
     return r;
 }
 
@@ -200,7 +200,7 @@ int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePl
         out->gpus_after = out->gpus_shared + out->gpus_whole;
     }
     free(inc); free(dom); free(dkey);
-    ctx_free(&c);
+    ctx_release(&c);
     return 0;
 }
 

@@ -158,7 +158,7 @@ static int set_value(const Option *o, const char *flag, const char *val, const c
     }
     case OPT_DURATION: {
         double s;
-        if (!duration_parse(val, &s))
+        if (!util_duration_parse(val, &s))
             return usage_error(cmdname, "invalid duration \"%s\" for %s (use e.g. 30s, 5m, 1h, 7d)", val, flag);
         *(double *)o->value = s;
         return 0;

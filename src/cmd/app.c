@@ -11,11 +11,11 @@
 #include <curl/curl.h>
 
 static const Command *const commands[] = {
-    &command_status, &command_pending, &command_explain, &command_plan, &command_top,
-    &command_snapshot, &command_version, &command_completion, &command___complete, NULL
+    &cmd_status, &cmd_pending, &cmd_explain, &cmd_plan, &cmd_top,
+    &cmd_snapshot, &cmd_version, &cmd_completion, &cmd_complete, NULL
 };
 
-const CliProgram kgpu_program = { global_options, commands };
+const CliProgram app_program = { global_options, commands };
 
 static bool want_color(const GlobalOptions *g)
 {
@@ -47,18 +47,18 @@ static int finish(const Command *cmd, int rc, Error *err)
 static int print_version(GlobalOptions *g)
 {
     Error err = { 0 };
-    return finish(NULL, command_version.run(0, NULL, g, &err), &err);
+    return finish(NULL, cmd_version.run(0, NULL, g, &err), &err);
 }
 
 /* `kubectl gpu help [COMMAND]`, or a word that names no command */
 static int not_a_command(const char *word, int argc, char **argv, int next)
 {
     if (strcmp(word, "help") == 0) {
-        const Command *c = next < argc ? command_find(&kgpu_program, argv[next]) : NULL;
-        options_print_help(stdout, &kgpu_program, c);
+        const Command *c = next < argc ? command_find(&app_program, argv[next]) : NULL;
+        options_print_help(stdout, &app_program, c);
         return EXIT_OK;
     }
-    const char *near = command_suggest(&kgpu_program, word);
+    const char *near = command_suggest(&app_program, word);
     Error err = { 0 };
     error_set(&err, "unknown command \"%s\" for \"kubectl gpu\"", word);
     char *hint = xasprintf("%s%s%sRun 'kubectl gpu --help' for the list of commands.\n",
@@ -102,14 +102,14 @@ static void derive_globals(GlobalOptions *g)
     if (!g->prometheus_token) g->prometheus_token = getenv("KUBECTL_GPU_PROMETHEUS_TOKEN");
     if (!g->prometheus_user) g->prometheus_user = getenv("KUBECTL_GPU_PROMETHEUS_BASIC_AUTH");
     g->color = want_color(g);
-    g->source = options_source_config(g);
+    g->source = global_options_source_config(g);
     log_set_verbosity(g->verbose);
 }
 
 static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
 {
     if (g->help) {
-        options_print_help(stdout, &kgpu_program, cmd);
+        options_print_help(stdout, &app_program, cmd);
         return EXIT_OK;
     }
     if (g->version) return print_version(g);
@@ -124,17 +124,17 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     return finish(cmd, rc, &err);
 }
 
-int kgpu_main(int argc, char **argv)
+int app_main(int argc, char **argv)
 {
     GlobalOptions *g = &global_storage;
     memset(g, 0, sizeof *g);
     for (size_t k = 0; commands[k]; k++) options_reset(commands[k]->options);
 
     CliArgs args;
-    int rc = cli_parse(&kgpu_program, argc, argv, &args);
+    int rc = cli_parse(&app_program, argc, argv, &args);
     if (!rc && !args.cmd) {
         if (g->version) rc = print_version(g);
-        else if (!args.word) options_print_help(stdout, &kgpu_program, NULL);  /* bare `kubectl gpu`: as kubectl does */
+        else if (!args.word) options_print_help(stdout, &app_program, NULL);  /* bare `kubectl gpu`: as kubectl does */
         else rc = not_a_command(args.word, argc, argv, args.next);
     } else if (!rc) {
         rc = run_command(args.cmd, &args.pos, g);

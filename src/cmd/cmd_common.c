@@ -22,7 +22,7 @@ int cmd_load_cluster(CmdCluster *cc, const GlobalOptions *g, const LoadRequest *
 {
     memset(cc, 0, sizeof *cc);
     cluster_init(&cc->cluster);
-    if (cluster_load(&cc->cluster, &g->source, rq, want_api ? &cc->api : NULL, err) < 0) {
+    if (loader_cluster_load(&cc->cluster, &g->source, rq, want_api ? &cc->api : NULL, err) < 0) {
         cmd_cluster_release(cc);
         return -1;
     }

@@ -192,7 +192,7 @@ static const char *yaml_scalar(const yaml_node_t *n)
 static void kubeconfig_file_names(const char *path, const char *section, Strvec *out)
 {
     size_t len = 0;
-    char *msg = NULL, *text = read_file(path, &len, &msg);
+    char *msg = NULL, *text = util_read_file(path, &len, &msg);
     free(msg);
     if (!text || len > KUBECONFIG_MAX_BYTES) { free(text); return; }
     yaml_parser_t p;
@@ -502,7 +502,7 @@ static void complete_positional(Scan *s, Emit *e)
     complete_value(s, e, NULL, placeholder_hint(a->word));
 }
 
-int complete_words(const CliProgram *prog, int nwords, char **words, FILE *out)
+int cmd_complete_words(const CliProgram *prog, int nwords, char **words, FILE *out)
 {
     if (nwords > 0 && strcmp(words[0], "--") == 0) { words++; nwords--; }
     const char *cur = nwords > 0 ? words[nwords - 1] : "";
@@ -548,10 +548,10 @@ int complete_words(const CliProgram *prog, int nwords, char **words, FILE *out)
 static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)g;
-    return complete_words(&kgpu_program, argc, argv, stdout);
+    return cmd_complete_words(&app_program, argc, argv, stdout);
 }
 
-const Command command___complete = {
+const Command cmd_complete = {
     .name = "__complete",
     .summary = "(hidden) completion candidates for the shell scripts and kubectl",
     .usage = "kubectl-gpu __complete -- WORD... CURRENT",

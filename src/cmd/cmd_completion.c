@@ -23,7 +23,7 @@ static int run_completion(int argc, char **argv, GlobalOptions *g, Error *out_er
     return EXIT_USAGE;
 }
 
-const Command command_completion = {
+const Command cmd_completion = {
     .name = "completion",
     .summary = "Print a shell completion script (bash, zsh, fish)",
     .usage = "kubectl gpu completion bash|zsh|fish",

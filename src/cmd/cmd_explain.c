@@ -72,7 +72,7 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
     return rc;
 }
 
-const Command command_explain = {
+const Command cmd_explain = {
     .name = "explain",
     .summary = "Explain why a GPU pod is Pending and what would make it fit",
     .usage = "kubectl gpu explain POD [-n NS] [--all-nodes] [-o text|json|yaml]\n"

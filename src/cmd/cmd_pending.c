@@ -136,7 +136,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     return rc;
 }
 
-const Command command_pending = {
+const Command cmd_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
     .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"

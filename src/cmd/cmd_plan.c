@@ -81,7 +81,7 @@ static int run_plan(int argc, char **argv, GlobalOptions *g, Error *err)
 static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *columns, Error *err)
 {
     double window_s = 0;
-    if (!plan_window || !duration_parse(plan_window, &window_s) || !(window_s >= 60))
+    if (!plan_window || !util_duration_parse(plan_window, &window_s) || !(window_s >= 60))
         return usage_err(err, "--window must be a duration of at least 1m (e.g. 7d, 24h, 90m)");
     if (!(plan_percentile >= 1 && plan_percentile <= 100))
         return usage_err(err, "--percentile must be between 1 and 100");
@@ -128,7 +128,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     return rc;
 }
 
-const Command command_plan = {
+const Command cmd_plan = {
     .name = "plan",
     .summary = "Recommend MIG layouts or time-slicing/MPS replicas from observed usage, with manifests",
     .usage = "kubectl gpu plan [-l SEL] [--window 7d] [--percentile 95] [--headroom 10] [--quotas] "

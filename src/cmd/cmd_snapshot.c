@@ -42,7 +42,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
     return rc ? EXIT_FAIL : EXIT_OK;
 }
 
-const Command command_snapshot = {
+const Command cmd_snapshot = {
     .name = "snapshot",
     .summary = "write a cluster dump that --snapshot reads (for offline analysis or a ticket)",
     .usage = "kubectl gpu snapshot [-o FILE] [flags]",

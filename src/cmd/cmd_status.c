@@ -141,7 +141,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
     return rc == -2 ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
-const Command command_status = {
+const Command cmd_status = {
     .name = "status",
     .summary = "Show the cluster's GPUs: inventory, allocation, problems, usage",
     .usage = "kubectl gpu status [NODE...] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"

@@ -83,7 +83,7 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
     return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-const Command command_top = {
+const Command cmd_top = {
     .name = "top",
     .summary = "Live full-screen view of the GPUs, the pods holding them and the pending pods",
     .usage = "kubectl gpu top [--interval 2s] [flags]",

@@ -117,7 +117,7 @@ static int run_version(int argc, char **argv, GlobalOptions *g, Error *out_err)
         cJSON_AddStringToObject(doc, "platform", KGPU_OS "/" KGPU_CPU);
         cJSON_AddItemToObject(doc, "libraries", libs);
         libs = NULL;
-        rc = version_output[0] == 'j' ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        rc = version_output[0] == 'j' ? json_render(stdout, doc) : yaml_render(stdout, doc, false);
         cJSON_Delete(doc);
     }
     cJSON_Delete(libs);
@@ -125,7 +125,7 @@ static int run_version(int argc, char **argv, GlobalOptions *g, Error *out_err)
     return rc ? EXIT_FAIL : EXIT_OK;
 }
 
-const Command command_version = {
+const Command cmd_version = {
     .name = "version",
     .summary = "Print the version of kubectl-gpu",
     .usage = "kubectl gpu version [-o json|yaml]",

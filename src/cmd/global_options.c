@@ -29,7 +29,7 @@ const Option global_options[] = {
     OPT_END_MARK
 };
 
-SourceConfig options_source_config(const GlobalOptions *g)
+SourceConfig global_options_source_config(const GlobalOptions *g)
 {
     return (SourceConfig){
         .kubeconfig = g->kubeconfig, .context = g->context, .cluster = g->cluster,

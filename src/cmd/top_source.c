@@ -144,8 +144,8 @@ void *top_fetch(void *ctx, bool full, Error *err)
         ApiClient *api = NULL;
         bool watch = s->live && !s->cur;        /* the first load is followed by watches */
         if (watch) cluster_live_enable(&tc->cluster);
-        if ((watch ? cluster_load_at(&tc->cluster, &s->g.source, &rq, s->rv, &api, err)
-                   : cluster_load(&tc->cluster, &s->g.source, &rq, &api, err)) < 0) {
+        if ((watch ? loader_cluster_load_at(&tc->cluster, &s->g.source, &rq, s->rv, &api, err)
+                   : loader_cluster_load(&tc->cluster, &s->g.source, &rq, &api, err)) < 0) {
             top_cluster_unref(tc);
             return NULL;
         }

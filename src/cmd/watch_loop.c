@@ -57,7 +57,7 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     cluster_live_enable(&c);
     char *rv[OBJ__COUNT] = { 0 };
     ApiClient *api = NULL;
-    if (cluster_load_at(&c, &g->source, rq, rv, &api, err) < 0) {
+    if (loader_cluster_load_at(&c, &g->source, rq, rv, &api, err) < 0) {
         cluster_release(&c);
         return EXIT_FAIL;
     }

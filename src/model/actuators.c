@@ -3,7 +3,7 @@
 #include "model/dra.h"
 #include <string.h>
 
-const char *actuator_by_name(ActuatorBy b)
+const char *actuators_by_name(ActuatorBy b)
 {
     switch (b) {
     case ACTUATOR_NONE: return "none";

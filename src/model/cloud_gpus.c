@@ -32,7 +32,7 @@
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *product_source_name(ProductSource s)
+const char *cloud_product_source_name(ProductSource s)
 {
     switch (s) {
     case PRODUCT_SRC_GFD: return "gfd";

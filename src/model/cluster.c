@@ -23,7 +23,7 @@
  *   ClusterPolicy  name, status.state and spec.devicePlugin.config.{name,default} (the one not
  *                "ignored" wins when several).
  *   ConfigMap    each data value that parses as a device-plugin config becomes one
- *                DevicePluginConfig (dpconfig.c: cluster_ingest_configmap).
+ *                DevicePluginConfig (dpconfig.c: dpconfig_ingest_configmap).
  * (The small kinds, ResourceQuota to ConfigMap, are cluster_kinds.c.)
  * cluster_finalize joins usage to nodes (dropped pods + kept GPU pods that hold resources) and
  * rebuilds the node index; it may be called again after more objects were ingested.
@@ -527,7 +527,7 @@ void cluster_release(Cluster *c)
     for (size_t i = 0; i < c->nevents; i++) event_clear(&c->events[i]);
     free(c->events);
     cluster_small_kinds_release(c);
-    cluster_dpconfigs_clear(c);
+    dpconfig_cluster_clear(c);
     dra_state_free(c->dra);
     cluster_live_free(c);
     strvec_clear(&c->warnings);

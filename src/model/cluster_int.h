@@ -11,7 +11,7 @@ void cluster_release_node(Cluster *c, Node *n);     /* frees what n holds, not n
 void cluster_release_pod(Cluster *c, Pod *p);
 void cluster_event_clear(Event *e);
 /* what one quota, service or ConfigMap holds (not the struct); the device-plugin facts of a
- * ConfigMap (dpconfig.c) are forgotten with cluster_forget_dpconfigs */
+ * ConfigMap (dpconfig.c) are forgotten with dpconfig_forget */
 void cluster_quota_release(Quota *q);
 void cluster_service_release(Service *s);
 void cluster_configmap_release(ConfigMap *m);
@@ -22,7 +22,7 @@ struct cJSON;
 struct Error;
 int cluster_ingest_small(Cluster *c, ObjKind kind, const struct cJSON *obj, struct Error *err);
 void cluster_small_kinds_release(Cluster *c);
-void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name);
+void dpconfig_forget(Cluster *c, const char *ns, const char *name);
 /* cluster_live_kinds.c: quotas, DaemonSets, the ClusterPolicy, services, ConfigMaps and the
  * DRA kinds replaced, removed or dropped by namespace/name (for cluster_live.c) */
 struct cJSON;

@@ -17,7 +17,7 @@ static bool quota_key_is_gpu(const char *key)
 {
     if (str_starts_with(key, "requests.")) key += strlen("requests.");
     else if (str_starts_with(key, "limits.")) key += strlen("limits.");
-    return resource_is_gpu(key);
+    return resources_is_gpu(key);
 }
 
 static bool json_keys_mention_gpu(const cJSON *o)
@@ -372,7 +372,7 @@ int cluster_ingest_small(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_SERVICE: return ingest_service(c, obj, err);
     case OBJ_CONFIGMAP:
         if (keep_configmap(c, obj, err) != 0) return -1;
-        return cluster_ingest_configmap(c, obj, err);      /* its device-plugin configs: dpconfig.c */
+        return dpconfig_ingest_configmap(c, obj, err);      /* its device-plugin configs: dpconfig.c */
     default:
         error_set(err, "object kind %d is not one of the small kinds", (int)kind);
         return -1;

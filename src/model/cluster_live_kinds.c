@@ -54,7 +54,7 @@ static void service_remove(Cluster *c, const char *ns, const char *name)
 
 static void configmap_remove(Cluster *c, const char *ns, const char *name)
 {
-    cluster_forget_dpconfigs(c, ns, name);
+    dpconfig_forget(c, ns, name);
     for (size_t i = 0; i < c->nconfigmaps; i++)
         if (str_eq(c->configmaps[i].ns, ns) && str_eq(c->configmaps[i].name, name)) {
             cluster_configmap_release(&c->configmaps[i]);

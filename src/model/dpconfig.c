@@ -97,7 +97,7 @@ static void dpconfig_release(DevicePluginConfig *d)
     free(d->ns); free(d->name); free(d->key); free(d->where);
 }
 
-void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name)
+void dpconfig_forget(Cluster *c, const char *ns, const char *name)
 {
     size_t w = 0;
     for (size_t i = 0; i < c->ndpconfigs; i++) {
@@ -108,7 +108,7 @@ void cluster_forget_dpconfigs(Cluster *c, const char *ns, const char *name)
     c->ndpconfigs = w;
 }
 
-int cluster_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
+int dpconfig_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
 {
     const cJSON *meta = jobj(obj, "metadata");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
@@ -144,7 +144,7 @@ int cluster_ingest_configmap(Cluster *c, const cJSON *obj, Error *err)
     return 0;
 }
 
-bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
+bool dpconfig_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     if (!c || !c->cp.dp_config_name) return false;
@@ -163,7 +163,7 @@ bool cluster_sharing_config(const Cluster *c, const Node *n, SharingConfig *cfg)
     return false;
 }
 
-void cluster_dpconfigs_clear(Cluster *c)
+void dpconfig_cluster_clear(Cluster *c)
 {
     for (size_t i = 0; i < c->ndpconfigs; i++) dpconfig_release(&c->dpconfigs[i]);
     free(c->dpconfigs);

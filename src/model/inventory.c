@@ -1,4 +1,4 @@
-/* inventory.c — a node's GPU inventory from every signal present (node.h, node_inventory).
+/* inventory.c — a node's GPU inventory from every signal present (node.h, inventory_node).
  *
  * Signals, best first (README "Where the numbers come from"; man page, status):
  *   1. GFD labels of the current device plugin (v0.15+): nvidia.com/gpu.count, gpu.memory,
@@ -38,7 +38,7 @@
 #include "model/quantity.h"
 #include "util/util.h"
 
-const char *fact_source_name(FactSource s)
+const char *inventory_fact_source_name(FactSource s)
 {
     switch (s) {
     case FACT_GFD: case FACT_LABELS: return "labels";
@@ -71,10 +71,10 @@ static void inv_mig(const Node *n, NodeInventory *inv)
     int64_t adv_devices = 0, adv_units = 0;
     for (size_t i = 0; i < n->capacity.n; i++) {
         const char *name = n->capacity.items[i].name;
-        if (!resource_is_mig(name)) continue;
+        if (!resources_is_mig(name)) continue;
         int64_t u = quantity_units_ceil(n->capacity.items[i].milli);
         if (u <= 0) continue;
-        char *prof = resource_mig_profile(name);
+        char *prof = resources_mig_profile(name);
         adv_units += u;
         adv_devices += ceil_div(u, mig_label_replicas(g, prof));
         free(prof);
@@ -364,7 +364,7 @@ static void inv_physical(const Node *n, NodeInventory *inv, int64_t whole_units,
                  "no GFD nvidia.com/gpu.count and no GPU resource advertised");
 }
 
-void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
+void inventory_node(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
 {
     memset(inv, 0, sizeof *inv);
     inv->physical = -1;
@@ -381,23 +381,23 @@ void node_inventory(const Node *n, const SharingConfig *cfg, NodeInventory *inv)
                  kv_get(&n->labels, n->gpu.product_label) ? kv_get(&n->labels, n->gpu.product_label) : "?");
 }
 
-const char *node_inventory_sharing_name(const NodeInventory *inv)
+const char *inventory_sharing_name(const NodeInventory *inv)
 {
     if (inv->sharing_known == INV_SHARING_SHARED_UNKNOWN) return "shared";
     if (inv->sharing_known == INV_SHARING_UNKNOWN) return "unknown";
     return sharing_strategy_name(inv->sharing);
 }
 
-int node_physical_gpus(const Node *n)
+int inventory_physical_gpus(const Node *n)
 {
     NodeInventory inv;
-    node_inventory(n, NULL, &inv);
+    inventory_node(n, NULL, &inv);
     return inv.physical > 0 ? inv.physical : 0;
 }
 
-int64_t node_gpu_memory_mib(const Node *n)
+int64_t inventory_gpu_memory_mib(const Node *n)
 {
     NodeInventory inv;
-    node_inventory(n, NULL, &inv);
+    inventory_node(n, NULL, &inv);
     return inv.physical > 0 ? (int64_t)inv.physical * inv.memory_per_gpu_mib : 0;
 }

@@ -74,7 +74,7 @@ static inline int64_t jtime(const cJSON *obj, const char *key)
 {
     int64_t t = 0;
     const char *s = jstr(obj, key);
-    if (!s || !time_parse_rfc3339(s, &t)) return 0;
+    if (!s || !util_time_parse_rfc3339(s, &t)) return 0;
     return t;
 }
 

@@ -1,7 +1,7 @@
 /* mig_capability.c — MIG capability of a node from its signals (mig_capability.h).
  *
  * The signals, in the order they are tried (the first that knows decides; adding a source is
- * one line in node_mig_capability):
+ * one line in mig_capability):
  *   1. MIG devices on the node: a GFD single-strategy product "-MIG-<P>" (or the profile of an
  *      applied mig.config "all-<P>" layout, node.c), "-MIG-INVALID", mixed-strategy
  *      nvidia.com/mig-<P>.count labels, or nvidia.com/mig-* resources advertised -> yes;
@@ -26,7 +26,7 @@ static bool has_mig_devices(const Node *n)
     if (g->mig_single_profile || g->nmig) return true;
     if (g->product && strstr(g->product, "-MIG-")) return true;
     for (size_t i = 0; i < n->capacity.n; i++)
-        if (resource_is_mig(n->capacity.items[i].name) && n->capacity.items[i].milli > 0) return true;
+        if (resources_is_mig(n->capacity.items[i].name) && n->capacity.items[i].milli > 0) return true;
     return false;
 }
 
@@ -35,7 +35,7 @@ static MigCapability cap(MigCapable c, const char *source, const MigGpuModel *m)
     return (MigCapability){ c, source, m };
 }
 
-MigCapability node_mig_capability(const Node *n)
+MigCapability mig_capability(const Node *n)
 {
     const GpuFacts *g = &n->gpu;
     const MigGpuModel *m = g->base_product ? mig_model_for_product(g->base_product) : NULL;

@@ -5,7 +5,7 @@
  *     (GFD v0.6-v0.8, plugin v0.12-v0.14) gpu.replicas > 1 or a -SHARED product suffix means
  *     time-slicing (MPS did not exist yet);
  *   - memory: nvidia.com/gpu.memory is MiB from GFD; a value in bytes or a quantity is converted.
- * What the labels, resources and device-plugin config say together is node_inventory's
+ * What the labels, resources and device-plugin config say together is inventory_node's
  * (inventory.c), which also counts physical GPUs.
  */
 #include "model/node.h"
@@ -422,7 +422,7 @@ void node_clear(Node *n)
 
 static bool list_has_gpu_name(const ResourceList *l)
 {
-    for (size_t i = 0; i < l->n; i++) if (resource_is_gpu(l->items[i].name)) return true;
+    for (size_t i = 0; i < l->n; i++) if (resources_is_gpu(l->items[i].name)) return true;
     return false;
 }
 
@@ -435,7 +435,7 @@ bool node_is_gpu_node(const Node *n)
 {
     if (n->gpu.has_gfd || n->gpu.present) return true;
     for (size_t i = 0; i < n->capacity.n; i++)
-        if (n->capacity.items[i].milli > 0 && resource_is_gpu(n->capacity.items[i].name)) return true;
+        if (n->capacity.items[i].milli > 0 && resources_is_gpu(n->capacity.items[i].name)) return true;
     return false;
 }
 

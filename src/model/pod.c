@@ -62,7 +62,7 @@ static const char *gpu_request_init_container(const cJSON *spec)
         if (sidecar) rlist_add_all(&sidecars, &r);
         for (size_t i = 0; !sidecar && i < r.n; i++) {
             const char *res = r.items[i].name;
-            if (!resource_is_gpu(res)) continue;
+            if (!resources_is_gpu(res)) continue;
             int64_t peak = r.items[i].milli + rlist_get(&sidecars, res);
             if (peak > rlist_get(&apps, res) && peak > best) { best = peak; from = jstr_ne(c, "name"); }
         }

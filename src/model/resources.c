@@ -111,16 +111,16 @@ int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
     return count;
 }
 
-bool resource_is_mig(const char *name)
+bool resources_is_mig(const char *name)
 {
     return name && str_starts_with(name, "nvidia.com/mig-") && name[strlen("nvidia.com/mig-")];
 }
 
-bool resource_is_shared(const char *name) { return name && str_ends_with(name, ".shared"); }
+bool resources_is_shared(const char *name) { return name && str_ends_with(name, ".shared"); }
 
 /* Intel's plugin also advertises gpu.intel.com/millicores, memory.max, tiles, i915_monitoring:
  * shares or monitoring handles, not devices, so only i915 and xe count as GPUs. */
-bool resource_is_gpu(const char *name)
+bool resources_is_gpu(const char *name)
 {
     if (!name) return false;
     static const char *const exact[] = {
@@ -129,12 +129,12 @@ bool resource_is_gpu(const char *name)
     };
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (strcmp(name, exact[i]) == 0) return true;
-    return resource_is_mig(name);
+    return resources_is_mig(name);
 }
 
-char *resource_mig_profile(const char *name)
+char *resources_mig_profile(const char *name)
 {
-    if (!resource_is_mig(name)) return NULL;
+    if (!resources_is_mig(name)) return NULL;
     const char *p = name + strlen("nvidia.com/mig-");
     size_t n = strlen(p);
     if (str_ends_with(p, ".shared") && n > strlen(".shared")) n -= strlen(".shared");
@@ -144,7 +144,7 @@ char *resource_mig_profile(const char *name)
 bool rlist_has_gpu(const ResourceList *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->items[i].milli != 0 && resource_is_gpu(l->items[i].name)) return true;
+        if (l->items[i].milli != 0 && resources_is_gpu(l->items[i].name)) return true;
     return false;
 }
 

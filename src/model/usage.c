@@ -21,7 +21,7 @@ void usage_intern_done(UsageData *d) { strarena_seal(d->strings); }
 
 static void field_free(const StrArena *p, char *s) { strarena_release(p, s); }
 
-static void gpu_usage_free(const StrArena *p, GpuUsage *u)
+static void gpu_usage_release(const StrArena *p, GpuUsage *u)
 {
     field_free(p, u->node); field_free(p, u->uuid); field_free(p, u->model);
     field_free(p, u->mig_profile); field_free(p, u->ns); field_free(p, u->pod);
@@ -113,8 +113,8 @@ static void records_release(UsageData *d)
     struct UsageRecordsShare *sh = d->records_share;
     if (sh && atomic_fetch_sub(&sh->refs, 1) != 1) return;
     free(sh);
-    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_free(d->strings, &d->gpus[i]);
-    for (size_t i = 0; i < d->npods; i++) gpu_usage_free(d->strings, &d->pods[i]);
+    for (size_t i = 0; i < d->ngpus; i++) gpu_usage_release(d->strings, &d->gpus[i]);
+    for (size_t i = 0; i < d->npods; i++) gpu_usage_release(d->strings, &d->pods[i]);
     for (size_t i = 0; i < d->nheld; i++) {
         UsageHeld *h = &d->held[i];
         field_free(d->strings, h->node); field_free(d->strings, h->uuid); field_free(d->strings, h->model);

@@ -115,7 +115,7 @@ static int parse_file(CustomColumns *cc, const char *path, Error *err)
 {
     size_t len = 0;
     char *msg = NULL;
-    char *text = read_file(path, &len, &msg);
+    char *text = util_read_file(path, &len, &msg);
     if (!text) {
         error_set(err, "error reading template %s, %s", path, msg ? msg : strerror(errno));
         free(msg);

@@ -48,7 +48,7 @@ static void add_histogram(TextDoc *d, const SchedHistogram *h, const char *inden
         char *clean = text_clean(r->text, false);
         text_add(d, TA_NORMAL, clean);
         free(clean);
-        text_addf(d, TA_DIM, "  [%s%s]", sched_code_name(r->code),
+        text_addf(d, TA_DIM, "  [%s%s]", schedmsg_code_name(r->code),
                   r->truncated ? ", cut off" : r->prefilter ? ", PreFilter" : "");
     }
 }
@@ -138,7 +138,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
 {
     const Pod *p = e->pod;
     char age[16] = "?";
-    if (e->age >= 0) format_age(e->age, age, sizeof age);
+    if (e->age >= 0) util_format_age(e->age, age, sizeof age);
     if (p) {
         text_label(d, "Pod", LABEL_COL);
         text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
@@ -192,10 +192,10 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
 {
     const Pod *p = e->pod;
     if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
-        cJSON *doc = explanation_to_json(e, true);
+        cJSON *doc = explain_to_json(e, true);
         cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
         for (size_t i = 0; warnings && i < warnings->n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(warnings->v[i]));
-        int rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        int rc = fmt == RENDER_JSON ? json_render(stdout, doc) : yaml_render(stdout, doc, false);
         cJSON_Delete(doc);
         return rc;
     }
@@ -214,7 +214,7 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
 
 int explain_print_columns(const Explanation *e, CustomColumns *cc, bool no_headers, Error *err)
 {
-    cJSON *doc = explanation_to_json(e, true);
+    cJSON *doc = explain_to_json(e, true);
     int rc = custom_columns_add(cc, doc, err);
     cJSON_Delete(doc);
     if (rc < 0) return -1;

@@ -76,7 +76,7 @@ static cJSON *sched_reasons_json(const SchedHistogram *h)
         if (r->count >= 0) cJSON_AddNumberToObject(o, "count", r->count);
         else cJSON_AddNullToObject(o, "count");
         cJSON_AddStringToObject(o, "reason", r->text);
-        cJSON_AddStringToObject(o, "code", sched_code_name(r->code));
+        cJSON_AddStringToObject(o, "code", schedmsg_code_name(r->code));
         if (r->resource) cJSON_AddStringToObject(o, "resource", r->resource);
         if (r->taint_key) {
             cJSON_AddStringToObject(o, "key", r->taint_key);
@@ -171,12 +171,12 @@ static cJSON *node_json(const NodeResult *r)
     return n;
 }
 
-cJSON *explanation_nodes_json(const Explanation *e)
+cJSON *explain_nodes_json(const Explanation *e)
 {
-    return explanation_nodes_json_max(e, 0);
+    return explain_nodes_json_max(e, 0);
 }
 
-cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes)
+cJSON *explain_nodes_json_max(const Explanation *e, size_t max_nodes)
 {
     cJSON *nodes = cJSON_CreateArray();
     if (!max_nodes) {
@@ -190,7 +190,7 @@ cJSON *explanation_nodes_json_max(const Explanation *e, size_t max_nodes)
     return nodes;
 }
 
-cJSON *explanation_node_counts_json(const Explanation *e, size_t listed)
+cJSON *explain_node_counts_json(const Explanation *e, size_t listed)
 {
     NodeCounts k;
     explanation_node_counts(e, &k);
@@ -204,12 +204,12 @@ cJSON *explanation_node_counts_json(const Explanation *e, size_t listed)
     return o;
 }
 
-cJSON *explanation_to_json(const Explanation *e, bool with_kind)
+cJSON *explain_to_json(const Explanation *e, bool with_kind)
 {
-    return explanation_to_json_max(e, with_kind, 0);
+    return explain_to_json_max(e, with_kind, 0);
 }
 
-cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
+cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_nodes)
 {
     cJSON *o = cJSON_CreateObject();
     if (with_kind) {
@@ -232,7 +232,7 @@ cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_
     if (e->age >= 0) cJSON_AddNumberToObject(o, "ageSeconds", (double)e->age);
     cJSON *req = cJSON_AddObjectToObject(o, "requests");
     for (size_t i = 0; i < e->requests.n; i++)
-        if (resource_is_gpu(e->requests.items[i].name) && e->requests.items[i].milli > 0)
+        if (resources_is_gpu(e->requests.items[i].name) && e->requests.items[i].milli > 0)
             cJSON_AddNumberToObject(req, e->requests.items[i].name, (double)units(e->requests.items[i].milli));
     if (e->pod && e->pod->request_init)   /* the GPU request is an init container's, not the app containers' */
         cJSON_AddStringToObject(o, "requestFromInitContainer", e->pod->request_init);
@@ -246,10 +246,10 @@ cJSON *explanation_to_json_max(const Explanation *e, bool with_kind, size_t max_
     if (e->sched.kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(&e->sched));
     cJSON_AddBoolToObject(o, "agreesWithScheduler", e->agrees);
     cJSON_AddItemToObject(o, "disagreements", strvec_json(&e->disagreements));
-    cJSON *nodes = explanation_nodes_json_max(e, max_nodes);
+    cJSON *nodes = explain_nodes_json_max(e, max_nodes);
     size_t listed = (size_t)cJSON_GetArraySize(nodes);
     cJSON_AddItemToObject(o, "nodes", nodes);
-    cJSON_AddItemToObject(o, "nodeCounts", explanation_node_counts_json(e, listed));
+    cJSON_AddItemToObject(o, "nodeCounts", explain_node_counts_json(e, listed));
     cJSON_AddItemToObject(o, "fixes", strvec_json(&e->fixes));
     cJSON *fd = cJSON_AddArrayToObject(o, "fixDetails");
     for (size_t i = 0; i < e->fixes.n && e->fix_info; i++) cJSON_AddItemToArray(fd, fix_info_json(&e->fix_info[i]));

@@ -1,4 +1,4 @@
-/* json.c — the one JSON writer (json_writer.h) and render_json on it; with jw_init_yaml the
+/* json.c — the one JSON writer (json_writer.h) and json_render on it; with jw_init_yaml the
  * same calls go to the YAML backend (yaml.c) instead of the JSON text below.
  *
  * The layout is kubectl's (Go's json.MarshalIndent with two spaces): every member and every
@@ -330,7 +330,7 @@ int jw_release(JsonWriter *jw)
 
 /* ---- cJSON trees through the writer ---- */
 
-int render_json_value(FILE *f, const cJSON *item, int depth)
+int json_render_value(FILE *f, const cJSON *item, int depth)
 {
     JsonWriter *o = malloc(sizeof *o);
     if (!o) return -1;
@@ -341,7 +341,7 @@ int render_json_value(FILE *f, const cJSON *item, int depth)
     return ok && !ferror(f) ? 0 : -1;
 }
 
-int render_json(FILE *f, const cJSON *doc)
+int json_render(FILE *f, const cJSON *doc)
 {
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) return -1;

@@ -101,11 +101,11 @@ void node_doc_pane(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_addf(d, TA_NORMAL, "util %s  memory %s of %s", util, mem, tot);
         if (physical_idle_node(n)) text_addf(d, TA_WARN, "  %d held but idle", physical_idle_node(n));
     }
-    if (node_health_count(&n->health)) {      /* analysis/health.h: which GPUs and why */
+    if (health_count(&n->health)) {      /* analysis/health.h: which GPUs and why */
         label(d, "Health", lw);
         Strbuf hb = STRBUF_INIT;
-        strbuf_addf(&hb, "%d GPU%s unhealthy", node_health_count(&n->health),
-                    node_health_count(&n->health) == 1 ? "" : "s");
+        strbuf_addf(&hb, "%d GPU%s unhealthy", health_count(&n->health),
+                    health_count(&n->health) == 1 ? "" : "s");
         for (size_t i = 0; i < n->health.ngpus; i++)
             strbuf_addf(&hb, "%s GPU %d %s", i ? ";" : ":", n->health.gpus[i].index, n->health.gpus[i].why);
         text_wrap(d, lw, TA_ERROR, strbuf_str(&hb));
@@ -355,7 +355,7 @@ void node_doc(TextDoc *d, const NodeDocData *td, const NodeStatus *n, const char
     if (n->physical_gpus > 0) text_addf(d, TA_NORMAL, "%d physical", n->physical_gpus);
     else text_add(d, TA_NORMAL, "? (cannot be counted)");
     if (n->inv->physical_src != FACT_GFD && *n->inv->physical_detail)
-        text_addf(d, TA_DIM, " [%s: %s]", n->inv->physical < 0 ? "unknown" : fact_source_name(n->inv->physical_src),
+        text_addf(d, TA_DIM, " [%s: %s]", n->inv->physical < 0 ? "unknown" : inventory_fact_source_name(n->inv->physical_src),
                   n->inv->physical_detail);
     if (n->memory_per_gpu_mib > 0)
         text_addf(d, TA_NORMAL, ", %.0fGi each, %.0fGi in all", (double)n->memory_per_gpu_mib / 1024.0,
@@ -371,10 +371,10 @@ void node_doc(TextDoc *d, const NodeDocData *td, const NodeStatus *n, const char
     label(d, "Sharing", lw);
     if (n->sharing == SHARING_NONE && n->inv->sharing_known == INV_SHARING_KNOWN) text_add(d, TA_DIM, "none");
     else if (n->replicas > 0)
-        text_addf(d, TA_NORMAL, "%s, %d replicas per GPU", node_inventory_sharing_name(n->inv), n->replicas);
-    else text_addf(d, TA_NORMAL, "%s, replicas per GPU unknown", node_inventory_sharing_name(n->inv));
+        text_addf(d, TA_NORMAL, "%s, %d replicas per GPU", inventory_sharing_name(n->inv), n->replicas);
+    else text_addf(d, TA_NORMAL, "%s, replicas per GPU unknown", inventory_sharing_name(n->inv));
     if (n->inv->sharing_src != FACT_GFD && *n->inv->sharing_detail)
-        text_addf(d, TA_DIM, " [%s: %s]", fact_source_name(n->inv->sharing_src), n->inv->sharing_detail);
+        text_addf(d, TA_DIM, " [%s: %s]", inventory_fact_source_name(n->inv->sharing_src), n->inv->sharing_detail);
     label(d, "Status", lw);
     char *w = node_status_word(n);
     text_add(d, node_doc_attr(n), w);

@@ -4,7 +4,7 @@
  *
  * JSON and YAML can be written one pod at a time (pending_stream_*: the command feeds it from
  * explain_pending_each) through the JSON writer (render/json_writer.h; YAML by its libyaml
- * backend), in exactly the text render_json and render_yaml give the whole document: a queue's
+ * backend), in exactly the text json_render and yaml_render give the whole document: a queue's
  * explanations together would not fit in memory at once.  Sorted or -l-filtered, the command
  * makes the list first and pending_render writes it pod by pod.
  */
@@ -87,7 +87,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
                    : xstrdup(e->name);
         row[k++] = explanation_gpus(e);
         char age[16] = "<unknown>";
-        if (oldest[i] >= 0) format_age(oldest[i], age, sizeof age);
+        if (oldest[i] >= 0) util_format_age(oldest[i], age, sizeof age);
         row[k++] = xstrdup(age);
         row[k++] = xstrdup(verdict_name(e->verdict));
         if (wide) {
@@ -136,7 +136,7 @@ static char *render_text(const cJSON *v, int depth)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = render_json_value(f, v, depth);
+    int rc = json_render_value(f, v, depth);
     if (fclose(f) != 0 || rc) { free(buf); return NULL; }
     return buf;
 }
@@ -153,7 +153,7 @@ static int write_pod(void *ctx, Explanation *e)
         free(t->text);
         explain_shared_unref(t->shared);
         t->shared = explain_shared_ref(e->shared);
-        cJSON *nodes = explanation_nodes_json_max(e, po->max_nodes);
+        cJSON *nodes = explain_nodes_json_max(e, po->max_nodes);
         t->listed = listed = (size_t)cJSON_GetArraySize(nodes);
         t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
         cJSON_Delete(nodes);
@@ -163,15 +163,15 @@ static int write_pod(void *ctx, Explanation *e)
     if (text) {
         size_t n = e->nnodes;
         e->nnodes = 0;
-        j = explanation_to_json_max(e, false, po->max_nodes);
+        j = explain_to_json_max(e, false, po->max_nodes);
         e->nnodes = n;
-        cJSON_ReplaceItemInObject(j, "nodeCounts", explanation_node_counts_json(e, listed));
+        cJSON_ReplaceItemInObject(j, "nodeCounts", explain_node_counts_json(e, listed));
         cJSON *raw = cJSON_CreateNull();
         raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
         raw->valuestring = (char *)text;
         cJSON_ReplaceItemInObject(j, "nodes", raw);
     } else {
-        j = explanation_to_json_max(e, false, po->max_nodes);
+        j = explain_to_json_max(e, false, po->max_nodes);
     }
     jw_value(po->jw, NULL, j);                   /* an element of the "pods" array */
     cJSON_Delete(j);
@@ -231,7 +231,7 @@ static int write_list(const char *ns, const char *selector, size_t max_nodes, bo
     PendingStream *s = pending_stream_begin(ns, selector, max_nodes, yaml);
     if (!s) return -1;
     for (size_t i = 0; i < l->n; i++) {
-        cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+        cJSON *j = explain_to_json_max(&l->items[i], false, max_nodes);
         jw_value(&s->jw, NULL, j);
         cJSON_Delete(j);
     }

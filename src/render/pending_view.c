@@ -88,7 +88,7 @@ int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes)
     if (p) {                                 /* one small key per pod, not the pods' JSON */
         keys = xcalloc(l->n ? l->n : 1, sizeof *keys);
         for (size_t i = 0; i < l->n; i++) {
-            cJSON *j = explanation_to_json_max(&l->items[i], false, max_nodes);
+            cJSON *j = explain_to_json_max(&l->items[i], false, max_nodes);
             const cJSON *v = jsonpath_first(p, j);
             keys[i] = v ? cJSON_Duplicate(v, true) : NULL;
             any |= v != NULL;
@@ -151,7 +151,7 @@ int pending_filter_labels(ExplanationList *l, const char *sel, Error *err)
 int pending_columns_add(void *vpc, Explanation *e)
 {
     PendingColumns *pc = vpc;
-    cJSON *j = explanation_to_json_max(e, false, pc->max_nodes);   /* the item -o json lists */
+    cJSON *j = explain_to_json_max(e, false, pc->max_nodes);   /* the item -o json lists */
     int rc = custom_columns_add(pc->cc, j, &pc->err);
     cJSON_Delete(j);
     return rc;

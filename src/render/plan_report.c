@@ -40,7 +40,7 @@ char *plan_yaml_text(const cJSON *doc)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
     return buf;
 }
@@ -51,7 +51,7 @@ char *plan_yaml_stream_text(const Manifests *m)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = m->n ? render_yaml_stream(f, (const cJSON *const *)m->docs, m->n) : 0;
+    int rc = m->n ? yaml_render_stream(f, (const cJSON *const *)m->docs, m->n) : 0;
     if (fclose(f) != 0 || rc != 0) { free(buf); return NULL; }
     return buf;
 }
@@ -332,7 +332,7 @@ static void add_str_or_null(cJSON *o, const char *k, const char *v)
 static void actuators_json(cJSON *o, const Actuators *a)
 {
     cJSON *dp = cJSON_AddObjectToObject(o, "devicePlugin");
-    cJSON_AddStringToObject(dp, "installedBy", actuator_by_name(a->dp.by));
+    cJSON_AddStringToObject(dp, "installedBy", actuators_by_name(a->dp.by));
     add_str_or_null(dp, "namespace", a->dp.ns);
     add_str_or_null(dp, "daemonSet", a->dp.daemonset);
     add_str_or_null(dp, "configMap", a->dp.configmap);
@@ -341,7 +341,7 @@ static void actuators_json(cJSON *o, const Actuators *a)
     add_str_or_null(dp, "version", a->dp.version);
     add_str_or_null(dp, "helmRelease", a->dp.helm_release);
     cJSON *mm = cJSON_AddObjectToObject(o, "migManager");
-    cJSON_AddStringToObject(mm, "installedBy", actuator_by_name(a->mig.by));
+    cJSON_AddStringToObject(mm, "installedBy", actuators_by_name(a->mig.by));
     add_str_or_null(mm, "namespace", a->mig.ns);
     add_str_or_null(mm, "daemonSet", a->mig.daemonset);
     cJSON *dra = cJSON_AddObjectToObject(o, "dra");

@@ -49,7 +49,7 @@ static Color status_color(const NodeStatus *n)
 
 /* ------------------------------------------------------------------ table */
 
-/* "1h", "90m", "7d": the --window as typed (format_age would say "60m") */
+/* "1h", "90m", "7d": the --window as typed (util_format_age would say "60m") */
 void status_fmt_window(char *out, size_t n, double seconds)
 {
     long long s = (long long)seconds;
@@ -306,7 +306,7 @@ static void print_inventory_notes(const GpuStatus *st, bool wide, bool color)
             table_add_row(t);
             table_cell(t, n->name);
             table_cell(t, rows[r].fact);
-            table_cell(t, rows[r].src == FACT_NONE ? "unknown" : fact_source_name(rows[r].src));
+            table_cell(t, rows[r].src == FACT_NONE ? "unknown" : inventory_fact_source_name(rows[r].src));
             table_cell(t, rows[r].detail);
         }
     }
@@ -426,7 +426,7 @@ static void add_fact_source(cJSON *o, const char *fact, FactSource s, const char
     if (s == FACT_GFD && !*detail) return;
     if (s == FACT_NONE && !*detail) return;          /* nothing to say: e.g. no MIG at all */
     cJSON *f = cJSON_AddObjectToObject(o, fact);
-    cJSON_AddStringToObject(f, "source", fact_source_name(s));
+    cJSON_AddStringToObject(f, "source", inventory_fact_source_name(s));
     if (resources_only) cJSON_AddBoolToObject(f, "resourcesOnly", true);
     if (*detail) cJSON_AddStringToObject(f, "detail", detail);
 }
@@ -449,15 +449,15 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
     add_str_or_null(o, "migConfig", n->mig_config);
     add_str_or_null(o, "migConfigState", n->mig_config_state);
     cJSON *sh = cJSON_AddObjectToObject(o, "sharing");
-    cJSON_AddStringToObject(sh, "strategy", node_inventory_sharing_name(v));
+    cJSON_AddStringToObject(sh, "strategy", inventory_sharing_name(v));
     if (n->replicas > 0) cJSON_AddNumberToObject(sh, "replicas", n->replicas);
     else cJSON_AddNullToObject(sh, "replicas");
-    if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", fact_source_name(v->sharing_src));
+    if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", inventory_fact_source_name(v->sharing_src));
     /* per fact not read from current GFD labels: where it came from and how */
     cJSON *src = cJSON_AddObjectToObject(o, "sources");
     /* the product's signal is always said (node.h: GFD > clouds' labels > DRA > none) */
     cJSON *ps = cJSON_AddObjectToObject(src, "product");
-    cJSON_AddStringToObject(ps, "source", product_source_name(n->product ? v->product_src : PRODUCT_SRC_NONE));
+    cJSON_AddStringToObject(ps, "source", cloud_product_source_name(n->product ? v->product_src : PRODUCT_SRC_NONE));
     if (*v->product_detail) cJSON_AddStringToObject(ps, "detail", v->product_detail);
     add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
                     v->physical_unsure);
@@ -530,7 +530,7 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
      * plugin alone, and every signal that said so */
     const NodeHealth *h = &n->health;
     cJSON *ho = cJSON_AddObjectToObject(o, "health");
-    cJSON_AddNumberToObject(ho, "unhealthyGPUs", node_health_count(h));
+    cJSON_AddNumberToObject(ho, "unhealthyGPUs", health_count(h));
     cJSON *hg = cJSON_AddArrayToObject(ho, "gpus");
     for (size_t i = 0; i < h->ngpus; i++) {
         cJSON *x = cJSON_CreateObject();

@@ -77,7 +77,7 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
 {
     if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
         cJSON *doc = groups_doc(g, st);
-        int rc = fmt == RENDER_JSON ? render_json(stdout, doc) : render_yaml(stdout, doc, false);
+        int rc = fmt == RENDER_JSON ? json_render(stdout, doc) : yaml_render(stdout, doc, false);
         cJSON_Delete(doc);
         return rc;
     }

@@ -98,16 +98,16 @@ void table_cellf(Table *t, const char *fmt, ...)
 
 size_t table_rows(const Table *t) { return t->ncols ? (t->ncells + t->ncols - 1) / t->ncols : 0; }
 
-size_t utf8_width(const char *s)
+size_t table_utf8_width(const char *s)
 {
     size_t w = 0;
     for (; *s; s++) if (((unsigned char)*s & 0xC0) != 0x80) w++;
     return w;
 }
 
-char *utf8_truncate(const char *s, size_t width)
+char *table_utf8_truncate(const char *s, size_t width)
 {
-    if (utf8_width(s) <= width || width == 0) return xstrdup(s);
+    if (table_utf8_width(s) <= width || width == 0) return xstrdup(s);
     const char *p = s;
     size_t w = 0;
     while (*p && w < width - 1) {         /* keep width-1 characters, then the ellipsis */
@@ -144,7 +144,7 @@ static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, s
 {
     size_t widest = SIZE_MAX, widest_floor = 0;
     for (size_t c = 0; c < t->ncols; c++) {
-        size_t hw = headers ? utf8_width(t->headers[c]) : 0;
+        size_t hw = headers ? table_utf8_width(t->headers[c]) : 0;
         size_t floor_w = hw > min_floor ? hw : min_floor;
         if (w[c] > floor_w && (widest == SIZE_MAX || w[c] > w[widest])) { widest = c; widest_floor = floor_w; }
     }
@@ -186,9 +186,9 @@ static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, b
 static int layout(const Table *t, size_t term, bool headers, size_t **w_out, bool **cut_out)
 {
     size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof *w);
-    for (size_t c = 0; c < t->ncols && headers; c++) w[c] = utf8_width(t->headers[c]);
+    for (size_t c = 0; c < t->ncols && headers; c++) w[c] = table_utf8_width(t->headers[c]);
     for (size_t i = 0; i < t->ncells; i++) {
-        size_t cw = utf8_width(t->cells[i].text);
+        size_t cw = table_utf8_width(t->cells[i].text);
         if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
     }
     /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
@@ -211,7 +211,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
     for (size_t c = 0; c < t->ncols && headers; c++) {
         if (c == 0 && t->indent) fprintf(f, "%*s", (int)t->indent, "");
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
-        else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - utf8_width(t->headers[c])) + gap, "");
+        else fprintf(f, "%s%*s", t->headers[c], (int)(w[c] - table_utf8_width(t->headers[c])) + gap, "");
     }
     for (size_t r = 0; r < rows; r++) {
         if (t->indent) fprintf(f, "%*s", (int)t->indent, "");
@@ -219,11 +219,11 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
             const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? utf8_truncate(text, w[c]) : NULL;
+            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
             if (cut) text = cut;
             Color col = cell ? cell->color : C_NONE;
             fprintf(f, "%s%s%s", color_start(col, color), text, color_end(col, color));
-            if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - utf8_width(text)) + gap, "");
+            if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - table_utf8_width(text)) + gap, "");
             free(cut);
         }
         fputc('\n', f);
@@ -260,7 +260,7 @@ void table_doc(const Table *t, TextDoc *d, size_t width)
     doc_spaces(d, t->indent);
     for (size_t c = 0; c < t->ncols; c++) {
         text_add(d, TA_COLUMNS, t->headers[c]);
-        if (c + 1 < t->ncols) doc_spaces(d, w[c] - utf8_width(t->headers[c]) + (size_t)gap);
+        if (c + 1 < t->ncols) doc_spaces(d, w[c] - table_utf8_width(t->headers[c]) + (size_t)gap);
     }
     for (size_t r = 0; r < rows; r++) {
         text_newline(d);
@@ -269,10 +269,10 @@ void table_doc(const Table *t, TextDoc *d, size_t width)
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
             const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? utf8_truncate(text, w[c]) : NULL;
+            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
             if (cut) text = cut;
             text_add(d, color_attr(cell ? cell->color : C_NONE), text);
-            if (c + 1 < t->ncols) doc_spaces(d, w[c] - utf8_width(text) + (size_t)gap);
+            if (c + 1 < t->ncols) doc_spaces(d, w[c] - table_utf8_width(text) + (size_t)gap);
             free(cut);
         }
     }

@@ -242,7 +242,7 @@ bool yaml_out_close(JsonWriter *jw, bool complete)
 
 /* ---- cJSON trees through the writer ---- */
 
-int render_yaml(FILE *f, const cJSON *doc, bool explicit_start)
+int yaml_render(FILE *f, const cJSON *doc, bool explicit_start)
 {
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) return -1;
@@ -253,7 +253,7 @@ int render_yaml(FILE *f, const cJSON *doc, bool explicit_start)
     return rc;
 }
 
-int render_yaml_stream(FILE *f, const cJSON *const *docs, size_t n)
+int yaml_render_stream(FILE *f, const cJSON *const *docs, size_t n)
 {
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) return -1;

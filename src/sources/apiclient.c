@@ -456,7 +456,7 @@ restart:;
         if (code < 200 || code > 299) { apiclient_status_error(c, path, code, page, err); goto out; }
         PageWalk w = { c, path, query, cont, fn, ctx, err, 0 };
         JsonListInfo info;
-        int stop = json_list_walk(c->cur->body.buf, c->cur->body.len, c->arena, skip, page_item, page_meta, &w, &info);
+        int stop = jsonscan_list_walk(c->cur->body.buf, c->cur->body.len, c->arena, skip, page_item, page_meta, &w, &info);
         if (c->cur->body.cap > ((size_t)64 << 20)) strbuf_clear(&c->cur->body);   /* don't sit on a huge page */
         if (stop) {
             if (!err->set) error_set(err, "GET %s: stopped at an item", path);

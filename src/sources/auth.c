@@ -20,7 +20,7 @@ void auth_init(Auth *a, const RestConfig *rc, double exec_timeout, int verbose)
 
 void auth_release(Auth *a)
 {
-    secret_free(a->file_token);
+    http_secret_free(a->file_token);
     a->file_token = NULL;
 }
 
@@ -34,7 +34,7 @@ static int bearer_token(Auth *a, const char **out, Error *err)
         if (!a->file_token || t - a->file_token_at >= TOKEN_FILE_REREAD) {
             char *emsg = NULL;
             size_t len = 0;
-            char *s = read_file(a->rc->token_file, &len, &emsg);
+            char *s = util_read_file(a->rc->token_file, &len, &emsg);
             const char *why = NULL;
             if (s) {
                 /* client-go trims the file's content (transport/token_source.go,
@@ -43,11 +43,11 @@ static int bearer_token(Auth *a, const char **out, Error *err)
                 size_t b = 0, n = len;
                 while (n > b && isspace((unsigned char)s[n - 1])) n--;
                 while (b < n && isspace((unsigned char)s[b])) b++;
-                why = header_value_problem(s + b, n - b);
+                why = http_header_value_problem(s + b, n - b);
                 if (!why) {
                     memmove(s, s + b, n - b);
                     s[n - b] = '\0';
-                    secret_free(a->file_token);
+                    http_secret_free(a->file_token);
                     a->file_token = s;
                     a->file_token_at = t;
                 } else {
@@ -118,8 +118,8 @@ static void add_basic(struct curl_slist **hl, const char *user_password)
     char *b64 = base64_encode(user_password, strlen(user_password));
     char *hdr = xasprintf("Authorization: Basic %s", b64);
     *hl = curl_slist_append(*hl, hdr);
-    secret_free(hdr);
-    secret_free(b64);
+    http_secret_free(hdr);
+    http_secret_free(b64);
 }
 
 int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Error *err)
@@ -144,11 +144,11 @@ int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, Erro
     if (token) {
         char *hdr = xasprintf("Authorization: Bearer %s", token);
         *hl = curl_slist_append(*hl, hdr);
-        secret_free(hdr);
+        http_secret_free(hdr);
     } else if (rc->username || rc->password) {
         char *pair = xasprintf("%s:%s", rc->username ? rc->username : "", rc->password ? rc->password : "");
         add_basic(hl, pair);
-        secret_free(pair);
+        http_secret_free(pair);
     }
     if (cert_pem && key_pem) {
         struct curl_blob cb = { (void *)cert_pem, strlen(cert_pem), CURL_BLOB_COPY };

@@ -29,7 +29,7 @@ void auth_init(Auth *a, const RestConfig *rc, double exec_timeout, int verbose);
 void auth_release(Auth *a);
 /* Returns 0, or -1 with err set (unreadable token file, failing exec plugin). */
 int auth_apply(Auth *a, CURL *h, struct curl_slist **hl, bool refresh_exec, struct Error *err);
-/* *secret gets the header it added (caller passes it to secret_free after the transfer) */
+/* *secret gets the header it added (caller passes it to http_secret_free after the transfer) */
 void auth_apply_simple(CURL *h, struct curl_slist **hl, const char *token, const char *basic,
                        char **secret);
 /* forget what auth_apply_simple set on the handle */

@@ -174,7 +174,7 @@ static bool parse_sample(const char *p, size_t n, LineScratch *s, PromSampleFn f
     return true;
 }
 
-int promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st)
+int dcgm_promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st)
 {
     PromTextStats local = { 0, 0, 0, 0 };
     if (!st) st = &local;
@@ -205,7 +205,7 @@ int promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, Pro
     return stop;
 }
 
-const char *prom_label(const PromLabel *labels, size_t n, const char *name)
+const char *dcgm_prom_label(const PromLabel *labels, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
         if (strcmp(labels[i].name, name) == 0) return labels[i].value;
@@ -287,7 +287,7 @@ void dcgm_accum_free(DcgmAccum *a)
 static const char *first_label(const PromLabel *l, size_t n, const char *const *names)
 {
     for (; *names; names++) {
-        const char *v = prom_label(l, n, *names);
+        const char *v = dcgm_prom_label(l, n, *names);
         if (v && *v) return v;
     }
     return NULL;
@@ -316,9 +316,9 @@ void dcgm_series_pod(const PromLabel *l, size_t n, const char **ns, const char *
     };
     *ns = *pod = *container = NULL;
     for (int i = 0; i < 3; i++) {
-        const char *p = prom_label(l, n, fam[i][1]);
+        const char *p = dcgm_prom_label(l, n, fam[i][1]);
         if (!p || !*p) continue;
-        const char *s = prom_label(l, n, fam[i][0]), *c = prom_label(l, n, fam[i][2]);
+        const char *s = dcgm_prom_label(l, n, fam[i][0]), *c = dcgm_prom_label(l, n, fam[i][2]);
         *pod = p;
         *ns = s && *s ? s : NULL;
         *container = c && *c ? c : NULL;
@@ -334,8 +334,8 @@ static bool series_ids(const PromLabel *l, size_t n, const char *default_node, c
     *uuid = first_label(l, n, uuid_names);
     *gpu = -1;
     *gi = -1;
-    parse_index(prom_label(l, n, "gpu"), gpu);
-    const char *gi_s = prom_label(l, n, "GPU_I_ID");
+    parse_index(dcgm_prom_label(l, n, "gpu"), gpu);
+    const char *gi_s = dcgm_prom_label(l, n, "GPU_I_ID");
     if (gi_s && *gi_s && !parse_index(gi_s, gi)) return false;
     return *node && (*uuid || *gpu >= 0);
 }
@@ -357,7 +357,7 @@ bool dcgm_series_ids(const PromLabel *l, size_t n, const char **node, const char
 int dcgm_series_instance(const PromLabel *l, size_t n)
 {
     int gi = -1;
-    const char *gi_s = prom_label(l, n, "GPU_I_ID");
+    const char *gi_s = dcgm_prom_label(l, n, "GPU_I_ID");
     if (gi_s && *gi_s && !parse_index(gi_s, &gi)) return -1;
     return gi;
 }
@@ -627,7 +627,7 @@ void dcgm_parse_text(const char *text, size_t len, const char *default_node, Usa
                      PromTextStats *st)
 {
     ScrapeCtx sc = { dcgm_accum_new(), default_node };
-    promtext_parse(text, len, scrape_sample, &sc, st);
+    dcgm_promtext_parse(text, len, scrape_sample, &sc, st);
     dcgm_accum_finish(sc.a, d);
     dcgm_accum_free(sc.a);
 }

@@ -104,7 +104,7 @@ static char *exec_info_json(const RestConfig *rc, bool interactive)
         cJSON_AddStringToObject(cl, "server", rc->server ? rc->server : "");
         if (rc->tls_server_name) cJSON_AddStringToObject(cl, "tls-server-name", rc->tls_server_name);
         if (rc->insecure) cJSON_AddBoolToObject(cl, "insecure-skip-tls-verify", true);
-        char *ca = rc->ca_data ? xstrdup(rc->ca_data) : rc->ca_file ? read_file(rc->ca_file, NULL, NULL) : NULL;
+        char *ca = rc->ca_data ? xstrdup(rc->ca_data) : rc->ca_file ? util_read_file(rc->ca_file, NULL, NULL) : NULL;
         if (ca) {
             char *b64 = base64_encode(ca, strlen(ca));
             cJSON_AddStringToObject(cl, "certificate-authority-data", b64);
@@ -222,7 +222,7 @@ int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out
         exec_error(rc, err, "exec plugin didn't return a token or cert/key pair (executable %s)", cmd);
         goto out;
     }
-    const char *why = has_tok ? header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
+    const char *why = has_tok ? http_header_value_problem(tok->valuestring, strlen(tok->valuestring)) : NULL;
     if (why) {
         exec_error(rc, err, "exec plugin's status.token %s and cannot be sent as an HTTP header (executable %s)",
                    why, cmd);
@@ -230,7 +230,7 @@ int exec_credential_parse(const RestConfig *rc, const char *cmd, const char *out
     }
     int64_t expiry = 0;
     if (exp && !cJSON_IsNull(exp)) {
-        if (!cJSON_IsString(exp) || !time_parse_rfc3339(exp->valuestring, &expiry)) {
+        if (!cJSON_IsString(exp) || !util_time_parse_rfc3339(exp->valuestring, &expiry)) {
             exec_error(rc, err, "exec plugin returned an invalid status.expirationTimestamp (want RFC 3339, "
                        "e.g. 2024-05-14T17:30:41Z) (executable %s)", cmd);
             goto out;
@@ -407,9 +407,9 @@ out:
 void exec_credential_clear(ExecCredential *c)
 {
     if (!c) return;
-    secret_free(c->token);
+    http_secret_free(c->token);
     free(c->client_cert_pem);
-    secret_free(c->client_key_pem);
+    http_secret_free(c->client_key_pem);
     memset(c, 0, sizeof *c);
 }
 

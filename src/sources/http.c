@@ -25,7 +25,7 @@ void http_sleep(double s)
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) { }
 }
 
-void secret_free(char *s)
+void http_secret_free(char *s)
 {
     if (!s) return;
     volatile char *p = s;
@@ -33,7 +33,7 @@ void secret_free(char *s)
     free(s);
 }
 
-const char *header_value_problem(const char *v, size_t len)
+const char *http_header_value_problem(const char *v, size_t len)
 {
     const char *ctl = NULL;
     for (size_t i = 0; i < len; i++) {

@@ -13,7 +13,7 @@
  *   - the one request loop (http_request) and its one retry rule (http_retry_rule, below),
  *     with Retry-After, backoff, the caller's time budget and the -v trace;
  *   - tracing for -v: one line per attempt, and at -v=3 the headers with credentials redacted;
- *   - secrets wiped before they are freed (secret_free, internal.h).
+ *   - secrets wiped before they are freed (http_secret_free, internal.h).
  * Authentication (what credentials a request carries) lives beside it, in auth.h; what a
  * failure means to a person (which kubeconfig field to fix, which flag) stays with the client.
  *

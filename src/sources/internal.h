@@ -21,11 +21,11 @@ char *url_redact(const char *url);
 void tls_use_system_ca(void *curl_handle);
 /* overwrite a NUL-terminated secret (token, password, key, "Authorization: ..." header) before
  * freeing it: a core dump should not hold it longer than needed.  NULL is fine. */
-void secret_free(char *s);
+void http_secret_free(char *s);
 /* why v (len bytes) cannot be sent as an HTTP header field value, or NULL when it can.  RFC 9110
  * §5.5: a field value is visible characters, space, tab and bytes >= 0x80; CR and LF would end
  * the header line (the rest going out as headers of its own), NUL and the other control
  * characters are not allowed ("contains a line break (CR/LF)", "contains a NUL byte", "contains
  * a control character").  Go's net/http refuses the same ("invalid header field value"). */
-const char *header_value_problem(const char *v, size_t len);
+const char *http_header_value_problem(const char *v, size_t len);
 #endif

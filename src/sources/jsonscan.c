@@ -431,7 +431,7 @@ const cJSON *jsonscan_parse_at(char *buf, size_t len, JsonArena *a, int depth)
     return ok && p.p == p.end ? n : NULL;
 }
 
-const cJSON *json_parse_inplace(char *buf, size_t len, JsonArena *a)
+const cJSON *jsonscan_parse_inplace(char *buf, size_t len, JsonArena *a)
 {
     if (!buf || !len) return NULL;
     P s;
@@ -473,7 +473,7 @@ void json_list_info_clear(JsonListInfo *info)
     info->kind = info->cont = info->rv = NULL;
 }
 
-int json_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
+int jsonscan_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonItemFn fn,
                    JsonMetaFn meta, void *ctx, JsonListInfo *info)
 {
     memset(info, 0, sizeof *info);

@@ -131,7 +131,7 @@ static int load_file(Merged *m, const char *path, Error *err)
 {
     char *emsg = NULL;
     size_t len = 0;
-    char *text = read_file(path, &len, &emsg);
+    char *text = util_read_file(path, &len, &emsg);
     if (!text) {
         error_set(err, "error loading config file \"%s\": %s", path, emsg);
         free(emsg);
@@ -434,7 +434,7 @@ static int fill_exec(RestConfig *rc, Where *w, const cJSON *x, const char *origi
  * The message names the field, never the value. */
 static int check_header_value(Where *w, const char *field, const char *v)
 {
-    const char *why = v ? header_value_problem(v, strlen(v)) : NULL;
+    const char *why = v ? http_header_value_problem(v, strlen(v)) : NULL;
     if (!why) return 0;
     where_error(w, "%s %s and cannot be sent as an HTTP header", field, why);
     return -1;

@@ -47,7 +47,7 @@ bool kubeconfig_in_cluster_possible(void)
 
 static char *trimmed_file(const char *path)
 {
-    char *s = read_file(path, NULL, NULL);
+    char *s = util_read_file(path, NULL, NULL);
     if (!s) return NULL;
     size_t a = 0, b = strlen(s);
     while (a < b && isspace((unsigned char)s[a])) a++;

@@ -19,7 +19,7 @@
  *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
  *                    mig-parted ConfigMaps the ClusterPolicy names (NS = its status.namespace;
  *                    without a custom mig-parted name, default-mig-parted-config)   optional
- *                    (to be watched, cluster_load_at: .../configmaps?fieldSelector=
+ *                    (to be watched, loader_cluster_load_at: .../configmaps?fieldSelector=
  *                    metadata.name=NAME, a list, for the resourceVersion the watch starts at)
  *                    (a ClusterPolicy without status.namespace, as older operators write it:
  *                    /api/v1/configmaps?fieldSelector=metadata.name=NAME for each name)
@@ -408,7 +408,7 @@ int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
     return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, err);
 }
 
-/* ---- cluster_load ---- */
+/* ---- loader_cluster_load ---- */
 
 typedef struct {
     Cluster *c;
@@ -486,7 +486,7 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
     return ret;
 }
 
-int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiClient **api_out, Error *err)
+int loader_cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiClient **api_out, Error *err)
 {
     if (api_out) *api_out = NULL;
     if (sc->snapshot) {
@@ -498,7 +498,7 @@ int cluster_load(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, ApiC
     return 0;
 }
 
-int cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
+int loader_cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, char **list_rv,
                     ApiClient **api_out, Error *err)
 {
     if (api_out) *api_out = NULL;

@@ -67,7 +67,7 @@ static long try_prometheus(UsageData *d, const PromConfig *pc, const MetricsQuer
     PromClient *pcl = prom_client_new(pc, why);
     if (shown) *shown = pcl ? xstrdup(prom_client_describe(pcl)) : url_redact(pc->url ? pc->url : "");
     if (!pcl) return -1;
-    long n = prom_collect_usage(pcl, q, at, d, workloads, nworkloads, why);
+    long n = prometheus_collect_usage(pcl, q, at, d, workloads, nworkloads, why);
     prom_client_free(pcl);
     if (n <= 0) drop_usage(d);
     return n;

@@ -50,9 +50,9 @@ PromClient *prom_client_new(const PromConfig *cfg, Error *err)
         return NULL;
     }
     /* both become a header (Authorization): a line break would add header lines of its own */
-    const char *why = cfg->url && cfg->token ? header_value_problem(cfg->token, strlen(cfg->token)) : NULL;
+    const char *why = cfg->url && cfg->token ? http_header_value_problem(cfg->token, strlen(cfg->token)) : NULL;
     if (why) { error_set(err, "--prometheus-token %s and cannot be sent as an HTTP header", why); return NULL; }
-    why = cfg->url && cfg->basic_auth ? header_value_problem(cfg->basic_auth, strlen(cfg->basic_auth)) : NULL;
+    why = cfg->url && cfg->basic_auth ? http_header_value_problem(cfg->basic_auth, strlen(cfg->basic_auth)) : NULL;
     if (why) { error_set(err, "--prometheus-basic-auth %s and cannot be sent as an HTTP header", why); return NULL; }
     PromClient *c = xcalloc(1, sizeof *c);
     if (cfg->url) {
@@ -237,7 +237,7 @@ static int prom_stream_finish(PromStream *ps, long http_code, Strvec *warnings, 
     char *body = json_split_rest(ps->split, &len);
     const char *head = json_split_head(ps->split, &hlen);
     JsonArena *a = json_arena_new();
-    const cJSON *root = json_split_bad(ps->split) || !len ? NULL : json_parse_inplace(body, len, a);
+    const cJSON *root = json_split_bad(ps->split) || !len ? NULL : jsonscan_parse_inplace(body, len, a);
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
     int rc = 0;
     if (!root || !cJSON_IsObject(root) || !cJSON_IsString(status)) {
@@ -302,7 +302,7 @@ out:
     return rc;
 }
 
-int prom_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
+int prometheus_parse_response(const char *body, size_t len, long http_code, PromSeriesFn fn,
                         void *ctx, Strvec *warnings, Error *err)
 {
     PromStream *ps = prom_stream_new(fn, ctx, http_code);
@@ -371,7 +371,7 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     /* forget the credentials on the handle before it is reused */
     auth_clear_simple(x->h);
     http_headers_free(hdrs);
-    secret_free(auth);
+    http_secret_free(auth);
     return 0;
 }
 
@@ -454,7 +454,7 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
     return rc;
 }
 
-int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
+int prometheus_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, void *ctx,
                Strvec *warnings, Error *err)
 {
     Strbuf form = STRBUF_INIT;
@@ -465,7 +465,7 @@ int prom_query(PromClient *c, const char *promql, double at, PromSeriesFn fn, vo
     return rc;
 }
 
-int prom_query_range(PromClient *c, const char *promql, double start, double end, double step,
+int prometheus_query_range(PromClient *c, const char *promql, double start, double end, double step,
                      PromSeriesFn fn, void *ctx, Strvec *warnings, Error *err)
 {
     if (!(end >= start) || !(step > 0) || (end - start) / step > 11000) {

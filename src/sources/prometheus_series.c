@@ -70,8 +70,8 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *k
     a->key = xstrdup(key);
     a->node = usage_intern(x->d, node);
     a->uuid = usage_intern(x->d, uuid);
-    a->model = usage_intern(x->d, prom_label(l, nl, "modelName"));
-    a->profile = gi >= 0 ? usage_intern(x->d, prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
+    a->model = usage_intern(x->d, dcgm_prom_label(l, nl, "modelName"));
+    a->profile = gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
     a->gpu = gpu;
     a->gi = gi;
     if (x->ndev >= x->caprows) {
@@ -139,7 +139,7 @@ static int series_point_index(const SeriesCtx *x, double ts, size_t *k)
 static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts, const double *v, size_t np)
 {
     SeriesCtx *x = ctx;
-    const char *field = prom_label(l, nl, "kgpu_field");
+    const char *field = dcgm_prom_label(l, nl, "kgpu_field");
     int f = !field ? -1 : strcmp(field, "util") == 0 ? 0 : strcmp(field, "gr") == 0 ? 1
           : strcmp(field, "mem") == 0 ? 2 : -1;
     if (f < 0 || np == 0) return 0;
@@ -290,7 +290,7 @@ static void series_finish(SeriesCtx *x)
     }
 }
 
-size_t prom_series_points(double window_s, double *step_s)
+size_t prometheus_series_points(double window_s, double *step_s)
 {
     size_t n = window_s >= 60 ? 60 : (window_s >= 1 ? (size_t)window_s : 1);
     /* whole milliseconds: the step is also the PromQL range of each point */
@@ -304,7 +304,7 @@ static const char *const series_metric[3] = {
     "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_FB_USED" };
 static const char *const series_field[3] = { "util", "gr", "mem" };
 
-char *prom_series_query(double step_s, int field)
+char *prometheus_series_query(double step_s, int field)
 {
     long long ms = llround(step_s * 1000);
     if (ms < 1) ms = 1;
@@ -313,12 +313,12 @@ char *prom_series_query(double step_s, int field)
                      " \"kgpu_field\", \"%s\", \"\", \"\")", series_metric[field], ms, series_field[field]);
 }
 
-int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
 {
     SeriesCtx x;
     memset(&x, 0, sizeof x);
     x.d = d;
-    x.n = prom_series_points(window_s, &x.step);
+    x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
     x.devs = strmap_new();
     x.helds = strmap_new();
@@ -326,8 +326,8 @@ int prom_collect_series(PromClient *c, double window_s, double end, UsageData *d
      * devices and a 15 s scrape one field touches some 5 million samples) */
     int rc = 0;
     for (int f = 0; f < 3 && rc == 0; f++) {
-        char *promql = prom_series_query(x.step, f);
-        rc = prom_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
+        char *promql = prometheus_series_query(x.step, f);
+        rc = prometheus_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
         free(promql);
     }
     if (rc == 0) series_finish(&x);

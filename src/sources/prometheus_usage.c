@@ -25,7 +25,7 @@ static void promql_duration(char *buf, size_t n, double seconds)
     snprintf(buf, n, "%lds", s);
 }
 
-char *prom_usage_query(double window_s)
+char *prometheus_usage_query(double window_s)
 {
     char w[32];
     promql_duration(w, sizeof w, window_s);
@@ -52,7 +52,7 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
 {
     (void)ts;
     UsageCtx *u = ctx;
-    const char *field = prom_label(l, n, "kgpu_field");
+    const char *field = dcgm_prom_label(l, n, "kgpu_field");
     DcgmField f;
     if (!field || np == 0) return 0;
     if (strcmp(field, "gpu_util_max") == 0) f = DCGM_GPU_UTIL_MAX;
@@ -81,8 +81,8 @@ static int workload_series(void *ctx, const PromLabel *l, size_t n, const double
     char *dev = dcgm_series_device(l, n, NULL);
     if (!dev) {
         /* no node label: the device is still one per UUID + instance */
-        const char *uuid = prom_label(l, n, "UUID");
-        if (!uuid) uuid = prom_label(l, n, "uuid");
+        const char *uuid = dcgm_prom_label(l, n, "UUID");
+        if (!uuid) uuid = dcgm_prom_label(l, n, "uuid");
         dev = xasprintf("?\x1f%s\x1f%d", uuid ? uuid : "?", dcgm_series_instance(l, n));
     }
     usage_wl_devices_add(&w->t, ns, pod, ctr, dev, dcgm_series_instance(l, n), w->field, v[np - 1]);
@@ -115,7 +115,7 @@ static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, St
         char *promql = xasprintf("max by (" DEVICE_LABELS ") (%s(%s%s%s[%s]))", qs[i].fn,
                                  qs[i].pct ? p : "", qs[i].pct ? ", " : "", qs[i].metric, w);
         ctx.field = qs[i].field;
-        rc = prom_query(c, promql, at, workload_series, &ctx, warnings, err);
+        rc = prometheus_query(c, promql, at, workload_series, &ctx, warnings, err);
         free(promql);
     }
     if (rc == 0) usage_wl_devices_fold(&ctx.t, out, nout);
@@ -123,19 +123,19 @@ static int collect_workloads(PromClient *c, const MetricsQuery *q, double at, St
     return rc;
 }
 
-long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, Error *err)
 {
     if (workloads) *workloads = NULL;
     if (nworkloads) *nworkloads = 0;
     double window = q && q->window_s > 0 ? q->window_s : 3600;
-    char *promql = prom_usage_query(window);
+    char *promql = prometheus_usage_query(window);
     /* the workload profiles' caller (plan) reads no device records: the device query then
      * only says whether Prometheus has DCGM series (tens of thousands of devices are not
      * worth keeping in memory for nothing) */
     bool devices = !(q && q->want_workloads && workloads && nworkloads);
     UsageCtx u = { devices ? dcgm_accum_new() : NULL, 0 };
-    int rc = prom_query(c, promql, at, usage_series, &u, &d->warnings, err);
+    int rc = prometheus_query(c, promql, at, usage_series, &u, &d->warnings, err);
     free(promql);
     if (rc != 0) {
         dcgm_accum_free(u.a);
@@ -147,7 +147,7 @@ long prom_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageDa
     if (devices && q && q->want_series && u.series > 0) {
         Error serr = { .set = false };
         double end = at > 0 ? at : d->evaluated_at;
-        if (prom_collect_series(c, window, end, d, &serr) != 0)
+        if (prometheus_collect_series(c, window, end, d, &serr) != 0)
             strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
     }
     if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {

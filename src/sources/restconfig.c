@@ -16,9 +16,9 @@ void restconfig_clear(RestConfig *rc)
 {
     if (!rc) return;
     free(rc->server); free(rc->ca_file); free(rc->ca_data); free(rc->tls_server_name);
-    free(rc->proxy_url); secret_free(rc->token); free(rc->token_file);
+    free(rc->proxy_url); http_secret_free(rc->token); free(rc->token_file);
     free(rc->client_cert_file); free(rc->client_key_file); free(rc->client_cert_data);
-    secret_free(rc->client_key_data); free(rc->username); secret_free(rc->password);
+    http_secret_free(rc->client_key_data); free(rc->username); http_secret_free(rc->password);
     exec_config_release(&rc->exec);
     free(rc->impersonate_user); strvec_clear(&rc->impersonate_groups);
     free(rc->context_name); free(rc->cluster_name); free(rc->user_name); free(rc->namespace_);

@@ -282,7 +282,7 @@ static void read_annotations(Cluster *c, const cJSON *meta, bool *have_time, con
     const cJSON *ann = cJSON_GetObjectItemCaseSensitive(meta, "annotations");
     const char *t = str_at(meta, "annotations", SNAPSHOT_ANN_TIME);
     int64_t when;
-    if (t && time_parse_rfc3339(t, &when)) { c->now = when; *have_time = true; }
+    if (t && util_time_parse_rfc3339(t, &when)) { c->now = when; *have_time = true; }
     const cJSON *v;
     if ((v = cJSON_GetObjectItemCaseSensitive(ann, SNAPSHOT_ANN_CONTEXT)) && cJSON_IsString(v)) {
         free(c->context); c->context = xstrdup(v->valuestring);
@@ -321,7 +321,7 @@ static int read_items(In *in, ReadCtx *rc, JsonArena *arena, Error *err)
         if (scan_value(in)) return 1;
         size_t b = in->keep;
         in->keep = NO_KEEP;
-        const cJSON *item = json_parse_inplace(in->buf + b, in->pos - b, arena);
+        const cJSON *item = jsonscan_parse_inplace(in->buf + b, in->pos - b, arena);
         if (!cJSON_IsObject(item)) {
             error_set(err, "snapshot %s: items[%zu] is not a JSON object", rc->path, idx);
             return -1;

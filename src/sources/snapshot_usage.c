@@ -370,7 +370,7 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
         s->nworkloads = s->capworkloads = 0;
         s->have_workloads = false;
         /* the command that reads workload profiles (plan) reads no device records, as live
-         * (prom_collect_usage keeps none then): they are released */
+         * (prometheus_collect_usage keeps none then): they are released */
         usage_clear(&s->devices);
         s->capgpus = s->cappods = 0;
         s->have_devices = false;

@@ -10,7 +10,7 @@ static char *selector(const char *param, const char *value)
     return value && *value ? apiclient_query_param(param, value) : NULL;
 }
 
-/* the ConfigMaps cluster_load read: by the honoured ClusterPolicy, as loader.c picks them */
+/* the ConfigMaps loader_cluster_load read: by the honoured ClusterPolicy, as loader.c picks them */
 static bool configmap_target(const Cluster *c, WatchTarget *t)
 {
     if (!c || !c->clusterpolicy_name) return false;

@@ -1,6 +1,6 @@
 /* watch_plan.h — private to src/sources: what each kind's watch asks for (watch.c).
  *
- * One target per kind that was listed with a resourceVersion (cluster_load_at's list_rv),
+ * One target per kind that was listed with a resourceVersion (loader_cluster_load_at's list_rv),
  * with the list's own path and selectors, so that a watch (and a relist after 410) sees the
  * same objects the list saw:
  *   nodes                 /api/v1/nodes [?labelSelector=--selector]

@@ -85,7 +85,7 @@ static const Explanation *find_pending(const App *a, const char *ns, const char 
     return NULL;
 }
 
-char *app_pend_key(const Explanation *e) { return xasprintf("%s/%s", e->ns, e->name); }
+char *tui_pend_key(const Explanation *e) { return xasprintf("%s/%s", e->ns, e->name); }
 
 /* ------------------------------------------------------------------ lists */
 
@@ -132,7 +132,7 @@ void app_rebuild_lists(App *a)
     /* the pods view's rows only while it (or a node opened from it) shows: on a large cluster
      * they are every pod holding GPUs; otherwise none are kept (they would point into old data) */
     bool pods_shown = a->view == VIEW_PODS || (a->view == VIEW_NODE && a->back == VIEW_PODS);
-    pods_view_rebuild(&a->pods, pods_shown ? a->data : NULL, app_pod_matches, a);
+    pods_view_rebuild(&a->pods, pods_shown ? a->data : NULL, tui_pod_matches, a);
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
     const GpuStatus *st = &a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
@@ -167,7 +167,7 @@ void app_rebuild_lists(App *a)
     for (size_t i = 0; a->sel_node && i < a->nnodes; i++)
         if (str_eq(node_at(a, i)->name, a->sel_node)) { panel_select(&a->node_panel, i); break; }
     for (size_t i = 0; a->sel_pend && i < a->npend; i++) {
-        char *k = app_pend_key(pend_at(a, i));
+        char *k = tui_pend_key(pend_at(a, i));
         bool same = str_eq(k, a->sel_pend);
         free(k);
         if (same) { panel_select(&a->pend_panel, i); break; }
@@ -180,7 +180,7 @@ void app_remember_selection(App *a)
     const NodeStatus *n = node_at(a, a->node_panel.selected);
     if (n) { free(a->sel_node); a->sel_node = xstrdup(n->name); }
     const Explanation *e = pend_at(a, a->pend_panel.selected);
-    if (e) { free(a->sel_pend); a->sel_pend = app_pend_key(e); }
+    if (e) { free(a->sel_pend); a->sel_pend = tui_pend_key(e); }
 }
 
 /* ------------------------------------------------------------------ screens */
@@ -189,7 +189,7 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
 {
     int y = HEADER_ROWS, rows = LINES - 1 - HEADER_ROWS - 1;
     if (rows < 1) return;
-    screen_fill(y, 0, COLS, TA_PANE_FOCUS);
+    tui_screen_fill(y, 0, COLS, TA_PANE_FOCUS);
     size_t max_top = d->n > (size_t)rows ? d->n - (size_t)rows : 0;
     if (*top > max_top) *top = max_top;
     int pw = 0;
@@ -197,30 +197,30 @@ static void draw_doc(App *a, const char *title, TextDoc *d, size_t *top)
         char pos[48];
         snprintf(pos, sizeof pos, "lines %zu-%zu of %zu ", *top + 1, *top + (size_t)rows, d->n);
         pw = screen_width(pos);
-        screen_put(y, COLS - pw, pw, TA_PANE_FOCUS, pos);
+        tui_screen_put(y, COLS - pw, pw, TA_PANE_FOCUS, pos);
     }
-    screen_put_cut(y, 1, COLS - 2 - (pw ? pw + 1 : 0), TA_PANE_FOCUS, title);
-    text_draw(d, y + 1, 1, rows, COLS - 2, *top);
-    for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
+    tui_screen_put_cut(y, 1, COLS - 2 - (pw ? pw + 1 : 0), TA_PANE_FOCUS, title);
+    tui_text_draw(d, y + 1, 1, rows, COLS - 2, *top);
+    for (int r = 1; r <= rows; r++) tui_screen_put(y + r, 0, 1, TA_NORMAL, " ");
     a->view_rows = rows;
     a->view_lines = d->n;
 }
 
 static void draw(App *a)
 {
-    if (screen_too_small(TUI_MIN_COLS, TUI_MIN_LINES)) return;
+    if (tui_screen_too_small(TUI_MIN_COLS, TUI_MIN_LINES)) return;
     erase();
     app_draw_header(a);
     if (a->help) {
         TextDoc d;
         tui_doc_init(&d, COLS - 2);
-        view_help(&d, &app_keymap, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
+        tui_view_help(&d, &tui_app_keymap, !a->opt->snapshot, a->opt->interval, a->opt->full_every);
         draw_doc(a, "HELP", &d, &a->help_top);
         text_clear(&d);
     } else if (a->view == VIEW_NODE && a->data) {
         TextDoc d;
         tui_doc_init(&d, COLS - 2);
-        view_node(&d, a->data, find_node(a, a->view_node), a->view_node);
+        tui_view_node(&d, a->data, find_node(a, a->view_node), a->view_node);
         char *t = xasprintf("NODE %s", a->view_node);
         draw_doc(a, t, &d, &a->view_top);
         free(t);
@@ -228,7 +228,7 @@ static void draw(App *a)
     } else if (a->view == VIEW_EXPLAIN && a->data) {
         TextDoc d;
         tui_doc_init(&d, COLS - 2);
-        view_explain(&d, a->data, full_explanation(a, find_pending(a, a->view_ns, a->view_pod)), a->view_ns,
+        tui_view_explain(&d, a->data, full_explanation(a, find_pending(a, a->view_ns, a->view_pod)), a->view_ns,
                      a->view_pod);
         char *t = xasprintf("EXPLAIN %s/%s", a->view_ns, a->view_pod);
         draw_doc(a, t, &d, &a->view_top);
@@ -237,7 +237,7 @@ static void draw(App *a)
     } else if (a->view == VIEW_PODS) {
         pods_view_draw(&a->pods, a->data, HEADER_ROWS, LINES - 1 - HEADER_ROWS, COLS, a->filter && *a->filter);
     } else {
-        main_draw(a);
+        tui_main_draw(a);
     }
     app_draw_fbar(a);
     refresh();
@@ -262,7 +262,7 @@ static void take_data(App *a, Feed *feed)
 
 int tui_run(const TuiOptions *o, Feed *feed, Error *err)
 {
-    if (screen_open(o->color, err) < 0) return -1;
+    if (tui_screen_open(o->color, err) < 0) return -1;
     App a;
     memset(&a, 0, sizeof a);
     a.opt = o;
@@ -270,7 +270,7 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
     a.focus = PANE_NODES;
     int rc = 0;
     for (;;) {
-        if (screen_quit_signal()) break;
+        if (tui_screen_quit_signal()) break;
         /* the data is looked at with the feed's data lock held (tui_feed.h) */
         feed_data_lock(feed);
         take_data(&a, feed);
@@ -283,7 +283,7 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
         }
         draw(&a);
         feed_data_unlock(feed);
-        int ch = screen_getkey();
+        int ch = tui_screen_getkey();
         if (ch < 0) continue;
         feed_data_lock(feed);
         take_data(&a, feed);
@@ -291,7 +291,7 @@ int tui_run(const TuiOptions *o, Feed *feed, Error *err)
         feed_data_unlock(feed);
         if (!go_on) break;
     }
-    screen_close();
+    tui_screen_close();
     top_data_free(a.data);
     full_clear(&a);
     free(a.nodes); free(a.pend); free(a.pend_count);

@@ -25,7 +25,7 @@ void app_draw_header(App *a)
 {
     int w = COLS;
     /* row 0: what this is looking at */
-    screen_fill(0, 0, w, TA_TITLE);
+    tui_screen_fill(0, 0, w, TA_TITLE);
     Strbuf left = STRBUF_INIT, right = STRBUF_INIT;
     strbuf_adds(&left, " kubectl gpu top  ");
     const Cluster *c = a->data ? &a->data->tc->cluster : NULL;
@@ -59,13 +59,13 @@ void app_draw_header(App *a)
     if (a->opt->node_selector) strbuf_addf(&left, "  nodes: %s", a->opt->node_selector);
     int rw = screen_width(strbuf_str(&right));
     if (rw > w / 2) rw = 0;
-    screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
-    if (rw) screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
+    tui_screen_put_cut(0, 0, w - rw - 1, TA_TITLE, strbuf_str(&left));
+    if (rw) tui_screen_put(0, w - rw, rw, TA_TITLE, strbuf_str(&right));
     strbuf_clear(&left);
     strbuf_clear(&right);
 
     /* rows 1-2: counts, then the totals per GPU resource, flowing over both rows */
-    for (int y = 1; y < HEADER_ROWS; y++) screen_fill(y, 0, w, TA_NORMAL);
+    for (int y = 1; y < HEADER_ROWS; y++) tui_screen_fill(y, 0, w, TA_NORMAL);
     if (a->data) {
         const GpuStatus *st = &a->data->status;
         Strvec labels = STRVEC_INIT, values = STRVEC_INIT;
@@ -88,14 +88,14 @@ void app_draw_header(App *a)
         for (size_t i = 0; i < labels.n; i++) {
             int need = screen_width(labels.v[i]) + 1 + screen_width(values.v[i]);
             if (x > 1 && x + need > w - 1) {
-                if (y == 2) { screen_put(y, x, w - x, TA_DIM, ellipsis()); break; }
+                if (y == 2) { tui_screen_put(y, x, w - x, TA_DIM, ellipsis()); break; }
                 y++; x = 1;
             }
             TuiAttr va = TA_VALUE;
             if ((i == 2 && st->pending_gpu_pods) || (i == 3 && st->has_metrics && physical_idle_total(st))) va = TA_WARN;
-            x += screen_put(y, x, w - x, TA_LABEL, labels.v[i]);
-            x += screen_put(y, x, w - x, TA_NORMAL, " ");
-            x += screen_put(y, x, w - x, va, values.v[i]);
+            x += tui_screen_put(y, x, w - x, TA_LABEL, labels.v[i]);
+            x += tui_screen_put(y, x, w - x, TA_NORMAL, " ");
+            x += tui_screen_put(y, x, w - x, va, values.v[i]);
             x += 3;
             if (i + 1 == ncounts && x > 1) x += 1;
         }
@@ -106,35 +106,35 @@ void app_draw_header(App *a)
     /* row 3: the status line */
     int y = HEADER_ROWS - 1, x = 1;
     if (a->message_until > time(NULL)) {
-        screen_put(y, x, w - x, TA_WARN, a->message);
+        tui_screen_put(y, x, w - x, TA_WARN, a->message);
         return;
     }
     if (a->fs.busy) {
         char *s = xasprintf("%s%s %.0fs", a->data ? "refreshing" : "loading the cluster", ellipsis(), a->fs.busy_for);
-        x += screen_put(y, x, w - x, TA_BUSY, s);
-        x += screen_put(y, x, w - x, TA_NORMAL, "   ");
+        x += tui_screen_put(y, x, w - x, TA_BUSY, s);
+        x += tui_screen_put(y, x, w - x, TA_NORMAL, "   ");
         free(s);
     }
     if (a->fs.failed && a->data) {
         char clock[16];
         fmt_clock(clock, sizeof clock, a->fs.last_ok);
-        x += screen_put(y, x, w - x, TA_ERROR, "last refresh failed: ");
+        x += tui_screen_put(y, x, w - x, TA_ERROR, "last refresh failed: ");
         char *s = xasprintf("%s (showing data of %s)", a->fs.error, clock);
-        screen_put(y, x, w - x, TA_ERROR, s);
+        tui_screen_put(y, x, w - x, TA_ERROR, s);
         free(s);
         return;
     }
     if (!a->data) return;
     const GpuStatus *st = &a->data->status;
-    x += screen_put(y, x, w - x, TA_LABEL, "Metrics ");
-    x += screen_put(y, x, w - x, st->has_metrics ? TA_OK : TA_DIM, st->metrics_source);
+    x += tui_screen_put(y, x, w - x, TA_LABEL, "Metrics ");
+    x += tui_screen_put(y, x, w - x, st->has_metrics ? TA_OK : TA_DIM, st->metrics_source);
     if (st->metrics_detail) {
-        x += screen_put(y, x, w - x, TA_DIM, ": ");
-        x += screen_put(y, x, w - x, TA_DIM, st->metrics_detail);
+        x += tui_screen_put(y, x, w - x, TA_DIM, ": ");
+        x += tui_screen_put(y, x, w - x, TA_DIM, st->metrics_detail);
     }
     if (st->warnings.n && x < w - 4) {
         char *s = xasprintf("   %zu warning%s: %s", st->warnings.n, st->warnings.n == 1 ? "" : "s", st->warnings.v[0]);
-        screen_put(y, x, w - x, TA_WARN, s);
+        tui_screen_put(y, x, w - x, TA_WARN, s);
         free(s);
     }
 }
@@ -144,19 +144,19 @@ void app_draw_header(App *a)
 void app_draw_fbar(App *a)
 {
     int y = LINES - 1, x = 0, w = COLS;
-    screen_fill(y, 0, w, TA_FLABEL);
+    tui_screen_fill(y, 0, w, TA_FLABEL);
     if (a->editing) {                    /* what is typed, then the keys of KV_EDIT */
-        x += screen_put(y, x, w - x, TA_FKEY, "Filter: ");
-        x += screen_put(y, x, w - x - 28, TA_INPUT, strbuf_str(&a->edit));
-        x += screen_put(y, x, w - x, TA_INPUT, "_");
+        x += tui_screen_put(y, x, w - x, TA_FKEY, "Filter: ");
+        x += tui_screen_put(y, x, w - x - 28, TA_INPUT, strbuf_str(&a->edit));
+        x += tui_screen_put(y, x, w - x, TA_INPUT, "_");
         x += 2;
     }
     KeyBarItem items[16];                 /* the key table's rows for this view (tui_keys.c) */
-    size_t n = keymap_bar(&app_keymap, app_view_bit(a), a, screen_utf8(), items, sizeof items / sizeof *items);
+    size_t n = keymap_bar(&tui_app_keymap, app_view_bit(a), a, tui_screen_utf8(), items, sizeof items / sizeof *items);
     for (size_t i = 0; i < n && x < w; i++) {
-        x += screen_put(y, x, w - x, TA_FKEY, items[i].key);
-        x += screen_put(y, x, w - x, TA_FLABEL, " ");
-        x += screen_put(y, x, w - x, TA_FLABEL, items[i].label);
-        x += screen_put(y, x, w - x, TA_FLABEL, " ");
+        x += tui_screen_put(y, x, w - x, TA_FKEY, items[i].key);
+        x += tui_screen_put(y, x, w - x, TA_FLABEL, " ");
+        x += tui_screen_put(y, x, w - x, TA_FLABEL, items[i].label);
+        x += tui_screen_put(y, x, w - x, TA_FLABEL, " ");
     }
 }

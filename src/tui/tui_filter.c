@@ -68,7 +68,7 @@ bool app_node_matches(const App *a, const NodeStatus *n)
 
 /* the pods view: a word matches the pod's namespace/name or its node (name, product, labels);
  * a selector matches the node's labels */
-bool app_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p)
+bool tui_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p)
 {
     const App *a = ctx;
     if (!a->filter || !*a->filter) return true;
@@ -85,7 +85,7 @@ bool app_pending_matches(const App *a, const Explanation *e)
 {
     if (!a->filter || !*a->filter) return true;
     if (a->sel_mode) return e->pod && label_selector_matches(&a->sel, &e->pod->labels);
-    char *key = app_pend_key(e);
+    char *key = tui_pend_key(e);
     bool m = contains_ci(key, a->filter) || contains_ci(verdict_name(e->verdict), a->filter) ||
              (e->pod && labels_contain(&e->pod->labels, a->filter));
     free(key);

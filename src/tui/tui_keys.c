@@ -1,4 +1,4 @@
-/* tui_keys.c — top's keys: one table (app_keymap, tui_keymap.h), each row a binding with the
+/* tui_keys.c — top's keys: one table (tui_app_keymap, tui_keymap.h), each row a binding with the
  * views where it acts, its action, its help line and its function-bar label; dispatch, the
  * function bar (tui_bars.c) and the help (tui_views.c) are made from it.  While the filter is
  * typed (KV_EDIT) a key of no row is text of the filter (tui_filter.c).
@@ -223,7 +223,7 @@ static const char *label_filter(const void *ctx, char *buf, size_t n)
 static const char *label_sort(const void *ctx, char *buf, size_t n)
 {
     const App *a = ctx;
-    snprintf(buf, n, "Sort:%s", a->view == VIEW_PODS ? pods_sort_name(a->pods.sort) : sort_names[a->sort]);
+    snprintf(buf, n, "Sort:%s", a->view == VIEW_PODS ? tui_pods_sort_name(a->pods.sort) : sort_names[a->sort]);
     return buf;
 }
 
@@ -275,7 +275,7 @@ static const KeyBinding app_keys[] = {
     { { 0 }, 0, NULL, "Ctrl-C", "quit", 0, NULL, NULL, NULL, NULL },   /* SIGINT (cbreak, tui_screen.c) */
 };
 
-const KeyMap app_keymap = { app_keys, sizeof app_keys / sizeof *app_keys };
+const KeyMap tui_app_keymap = { app_keys, sizeof app_keys / sizeof *app_keys };
 
 /* false: quit */
 bool app_handle_key(App *a, int ch)
@@ -283,7 +283,7 @@ bool app_handle_key(App *a, int ch)
     if (ch == KEY_RESIZE) { clear(); return true; }
     unsigned view = app_view_bit(a);
     bool found;
-    if (keymap_dispatch(&app_keymap, view, ch, a, &found) == KEY_ACT_QUIT) return false;
+    if (keymap_dispatch(&tui_app_keymap, view, ch, a, &found) == KEY_ACT_QUIT) return false;
     if (view == KV_EDIT && !found) app_filter_key(a, ch);    /* the text of the filter */
     if (view == KV_MAIN) app_remember_selection(a);      /* the selection, kept by name */
     return true;

@@ -49,7 +49,7 @@ static void node_cols(App *a, int w, NodeCols *nc)
     for (size_t i = 0; i < a->nnodes; i++) {
         char *word = node_status_word(node_at(a, i));
         int l = screen_width(word) + (nc->metrics && node_at(a, i)->idle_allocated ? 8 : 0) +
-                (node_health_count(&node_at(a, i)->health) ? 12 : 0);
+                (health_count(&node_at(a, i)->health) ? 12 : 0);
         free(word);
         if (l > status_want) status_want = l;
     }
@@ -92,26 +92,26 @@ static void node_header(void *ctx, int y, int x, int w, bool focused)
     App *a = nc->a;
     char title[48];
     size_t total = a->data ? a->data->status.ngpu_node_list : 0;
-    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "NODES", a->nnodes,
+    TuiAttr at = tui_panel_header_begin(y, x, w, focused, title, sizeof title, "NODES", a->nnodes,
                                              total, a->data && a->nnodes != total);
     int cx = x + 1;
-    const char *mark = screen_glyph(G_SORT);
-    screen_putf(y, cx, nc->name, at, "%s%s", title, a->sort == SORT_NAME ? mark : "");
+    const char *mark = tui_screen_glyph(G_SORT);
+    tui_screen_putf(y, cx, nc->name, at, "%s%s", title, a->sort == SORT_NAME ? mark : "");
     cx += nc->name + 1;
-    if (nc->product) { screen_put(y, cx, nc->product, at, "PRODUCT"); cx += nc->product + 1; }
+    if (nc->product) { tui_screen_put(y, cx, nc->product, at, "PRODUCT"); cx += nc->product + 1; }
     if (nc->metrics) {
-        screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
+        tui_screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
         cx += nc->alloc + 1 + nc->bar + 1;
-        screen_putf(y, cx, nc->bar + nc->pct, at, "UTIL%s", a->sort == SORT_UTIL ? mark : "");
+        tui_screen_putf(y, cx, nc->bar + nc->pct, at, "UTIL%s", a->sort == SORT_UTIL ? mark : "");
         cx += nc->bar + nc->pct + 1;
-        screen_put(y, cx, nc->bar + nc->pct, at, "MEM");
+        tui_screen_put(y, cx, nc->bar + nc->pct, at, "MEM");
         cx += nc->bar + nc->pct + 1;
     } else {
-        if (nc->mode) { screen_put(y, cx, nc->mode, at, "MODE"); cx += nc->mode + 1; }
-        screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
+        if (nc->mode) { tui_screen_put(y, cx, nc->mode, at, "MODE"); cx += nc->mode + 1; }
+        tui_screen_putf(y, cx, nc->alloc + 1 + nc->bar, at, "ALLOC%s", a->sort == SORT_ALLOC ? mark : "");
         cx += nc->alloc + 1 + nc->bar + 1;
     }
-    screen_putf(y, cx, x + w - cx, at, "STATUS%s", a->sort == SORT_IDLE ? "  (sort: idle)" :
+    tui_screen_putf(y, cx, x + w - cx, at, "STATUS%s", a->sort == SORT_IDLE ? "  (sort: idle)" :
                 a->sort == SORT_UTIL && !nc->metrics ? "  (sort: utilization)" : "");
 }
 
@@ -121,17 +121,17 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     const NodeStatus *n = node_at(nc->a, i);
     TuiAttr over = sel ? pick(TA_NORMAL, true, focused) : TA_NORMAL;
     int cx = x + 1;
-    screen_put_cut(y, cx, nc->name, pick(TA_NORMAL, sel, focused), n->name);
+    tui_screen_put_cut(y, cx, nc->name, pick(TA_NORMAL, sel, focused), n->name);
     cx += nc->name + 1;
     if (nc->product) {
-        screen_put_cut(y, cx, nc->product, pick(TA_NORMAL, sel, focused), n->short_product ? n->short_product : "-");
+        tui_screen_put_cut(y, cx, nc->product, pick(TA_NORMAL, sel, focused), n->short_product ? n->short_product : "-");
         cx += nc->product + 1;
     }
     if (!nc->metrics) {
         if (nc->mode) {
             char m[64];
             mode_col(m, sizeof m, n);
-            screen_put_cut(y, cx, nc->mode, pick(str_starts_with(m, "MIG INVALID") ? TA_ERROR : TA_NORMAL, sel, focused), m);
+            tui_screen_put_cut(y, cx, nc->mode, pick(str_starts_with(m, "MIG INVALID") ? TA_ERROR : TA_NORMAL, sel, focused), m);
             cx += nc->mode + 1;
         }
     }
@@ -139,33 +139,33 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     if (n->nres) snprintf(buf, sizeof buf, "%lld/%lld", (long long)node_status_allocated(n), (long long)node_status_allocatable(n));
     else if (n->dra.devices) snprintf(buf, sizeof buf, "%d/%d", n->dra.allocated, n->dra.devices);   /* DRA */
     else snprintf(buf, sizeof buf, "-");
-    screen_putf(y, cx, nc->alloc, pick(TA_NORMAL, sel, focused), "%*s", nc->alloc, buf);
+    tui_screen_putf(y, cx, nc->alloc, pick(TA_NORMAL, sel, focused), "%*s", nc->alloc, buf);
     cx += nc->alloc + 1;
-    screen_bar(y, cx, nc->bar, alloc_frac(n), TA_BAR_ALLOC, over);
+    tui_screen_bar(y, cx, nc->bar, alloc_frac(n), TA_BAR_ALLOC, over);
     cx += nc->bar + 1;
     if (nc->metrics) {
-        screen_bar(y, cx, nc->bar, isnan(n->util) ? NAN : n->util / 100.0, TA_BAR_UTIL, over);
+        tui_screen_bar(y, cx, nc->bar, isnan(n->util) ? NAN : n->util / 100.0, TA_BAR_UTIL, over);
         cx += nc->bar;
         if (isnan(n->util)) snprintf(buf, sizeof buf, "    -");
         else if (!isfinite(n->util) || n->util < 0 || n->util > 100.5) snprintf(buf, sizeof buf, "    ?");
         else snprintf(buf, sizeof buf, " %3.0f%%", n->util);
-        screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
+        tui_screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
         cx += nc->pct + 1;
         double mf = !isnan(n->mem_used_mib) && !isnan(n->mem_total_mib) && n->mem_total_mib > 0
                     ? n->mem_used_mib / n->mem_total_mib : NAN;
-        screen_bar(y, cx, nc->bar, mf, TA_BAR_MEM, over);
+        tui_screen_bar(y, cx, nc->bar, mf, TA_BAR_MEM, over);
         cx += nc->bar;
         if (isnan(mf)) snprintf(buf, sizeof buf, "    -");
         else snprintf(buf, sizeof buf, " %3.0f%%", mf * 100);
-        screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
+        tui_screen_put(y, cx, nc->pct, pick(TA_NORMAL, sel, focused), buf);
         cx += nc->pct + 1;
     }
     char *word = node_status_word(n);
     Strbuf sb = STRBUF_INIT;
     strbuf_adds(&sb, word);
     if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
-    if (node_health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", node_health_count(&n->health));
-    screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
+    if (health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", health_count(&n->health));
+    tui_screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);
 }
@@ -223,16 +223,16 @@ static void pend_header(void *ctx, int y, int x, int w, bool focused)
     App *a = pc->a;
     char title[48];
     size_t total = a->data ? a->data->tc->pending.n : 0;
-    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "PENDING", a->npend_pods,
+    TuiAttr at = tui_panel_header_begin(y, x, w, focused, title, sizeof title, "PENDING", a->npend_pods,
                                              total, a->data && a->npend_pods != total);
     int cx = x + 1;
-    screen_put(y, cx, pc->name, at, title);
+    tui_screen_put(y, cx, pc->name, at, title);
     cx += pc->name + 1;
-    screen_put(y, cx, pc->gpus, at, "GPUS");
+    tui_screen_put(y, cx, pc->gpus, at, "GPUS");
     cx += pc->gpus + 1;
-    screen_put(y, cx, pc->verdict, at, "VERDICT");
+    tui_screen_put(y, cx, pc->verdict, at, "VERDICT");
     cx += pc->verdict + 1;
-    screen_put(y, cx, x + w - cx, at, "REASON");
+    tui_screen_put(y, cx, x + w - cx, at, "REASON");
 }
 
 static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool focused)
@@ -241,16 +241,16 @@ static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     const Explanation *e = pend_at(pc->a, i);
     int cx = x + 1;
     char *n = pend_name(e, pend_count_at(pc->a, i));
-    screen_put_cut(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
+    tui_screen_put_cut(y, cx, pc->name, pick(TA_NORMAL, sel, focused), n);
     free(n);
     cx += pc->name + 1;
     char *g = pend_gpus(e);
-    screen_put_cut(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
+    tui_screen_put_cut(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
     free(g);
     cx += pc->gpus + 1;
-    screen_put(y, cx, pc->verdict, pick(view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
+    tui_screen_put(y, cx, pc->verdict, pick(tui_view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
     cx += pc->verdict + 1;
-    screen_put_cut(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
+    tui_screen_put_cut(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
 }
 
 /* ------------------------------------------------------------------ detail pane */
@@ -259,14 +259,14 @@ static void draw_detail(App *a, int y, int h, int w)
 {
     if (h <= 0) return;
     TuiAttr at = TA_PANE_TITLE;
-    screen_fill(y, 0, w, at);
+    tui_screen_fill(y, 0, w, at);
     TextDoc d;
     tui_doc_init(&d, w - 2);
     if (a->focus == PANE_PENDING && pend_at(a, a->pend_panel.selected)) {
         const Explanation *e = pend_at(a, a->pend_panel.selected);
         char *n = pend_name(e, pend_count_at(a, a->pend_panel.selected));
         char *t = xasprintf("%s  %s", n, verdict_name(e->verdict));
-        screen_put_cut(y, 1, w - 2, at, t);
+        tui_screen_put_cut(y, 1, w - 2, at, t);
         free(t);
         free(n);
         text_newline(&d);
@@ -277,27 +277,27 @@ static void draw_detail(App *a, int y, int h, int w)
         const NodeStatus *n = node_at(a, a->node_panel.selected);
         char *s = node_doc_summary(n);
         char *t = xasprintf("%s  %s", n->name, s);
-        screen_put_cut(y, 1, w - 2, at, t);
+        tui_screen_put_cut(y, 1, w - 2, at, t);
         free(t);
         free(s);
-        view_node_detail(&d, a->data, n);
+        tui_view_node_detail(&d, a->data, n);
     } else {
-        screen_put(y, 1, w - 2, at, "DETAIL");
+        tui_screen_put(y, 1, w - 2, at, "DETAIL");
     }
     int rows = h - 1;
     if ((int)d.n > rows && rows > 0) {
         /* the last row says there is more */
-        text_draw(&d, y + 1, 1, rows - 1, w - 2, 0);
-        screen_fill(y + rows, 0, w, TA_NORMAL);
-        screen_putf(y + rows, 1, w - 2, TA_DIM, "%s %zu more lines: Enter opens the full view", ellipsis(), d.n - (size_t)(rows - 1));
+        tui_text_draw(&d, y + 1, 1, rows - 1, w - 2, 0);
+        tui_screen_fill(y + rows, 0, w, TA_NORMAL);
+        tui_screen_putf(y + rows, 1, w - 2, TA_DIM, "%s %zu more lines: Enter opens the full view", ellipsis(), d.n - (size_t)(rows - 1));
     } else {
-        text_draw(&d, y + 1, 1, rows, w - 2, 0);
+        tui_text_draw(&d, y + 1, 1, rows, w - 2, 0);
     }
-    for (int r = 1; r <= rows; r++) screen_put(y + r, 0, 1, TA_NORMAL, " ");
+    for (int r = 1; r <= rows; r++) tui_screen_put(y + r, 0, 1, TA_NORMAL, " ");
     text_clear(&d);
 }
 
-void main_draw(App *a)
+void tui_main_draw(App *a)
 {
     int top = HEADER_ROWS, bottom = LINES - 1;      /* rows top..bottom-1 */
     int body = bottom - top;

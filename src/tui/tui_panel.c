@@ -67,24 +67,24 @@ void panel_draw(Panel *p, PanelHeaderFn header, PanelRowFn row, void *ctx, const
         size_t i = p->top + (size_t)r;
         if (i < p->count) {
             bool sel = i == p->selected;
-            screen_fill(y, p->x, p->w, sel ? (p->focused ? TA_SELECTED : TA_SELECTED_BLUR) : TA_NORMAL);
+            tui_screen_fill(y, p->x, p->w, sel ? (p->focused ? TA_SELECTED : TA_SELECTED_BLUR) : TA_NORMAL);
             row(ctx, i, y, p->x, p->w, sel, p->focused);
         } else {
-            screen_fill(y, p->x, p->w, TA_NORMAL);
-            if (r == 0 && p->count == 0 && empty) screen_put(y, p->x + 1, p->w - 1, TA_DIM, empty);
+            tui_screen_fill(y, p->x, p->w, TA_NORMAL);
+            if (r == 0 && p->count == 0 && empty) tui_screen_put(y, p->x + 1, p->w - 1, TA_DIM, empty);
         }
     }
     /* more above / below */
-    if (rows > 0 && p->top > 0) screen_put(p->y + 1, p->x + p->w - 1, 1, TA_DIM, screen_glyph(G_UP));
+    if (rows > 0 && p->top > 0) tui_screen_put(p->y + 1, p->x + p->w - 1, 1, TA_DIM, tui_screen_glyph(G_UP));
     if (rows > 0 && p->top + (size_t)rows < p->count)
-        screen_put(p->y + rows, p->x + p->w - 1, 1, TA_DIM, screen_glyph(G_DOWN));
+        tui_screen_put(p->y + rows, p->x + p->w - 1, 1, TA_DIM, tui_screen_glyph(G_DOWN));
 }
 
-TuiAttr panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
+TuiAttr tui_panel_header_begin(int y, int x, int w, bool focused, char *title, size_t title_size,
                        const char *label, size_t shown, size_t total, bool partial)
 {
     TuiAttr at = focused ? TA_PANE_FOCUS : TA_PANE_TITLE;
-    screen_fill(y, x, w, at);
+    tui_screen_fill(y, x, w, at);
     if (partial) snprintf(title, title_size, "%s %zu/%zu", label, shown, total);
     else snprintf(title, title_size, "%s %zu", label, shown);
     return at;

@@ -144,7 +144,7 @@ static bool add_bundled_terminfo(void)
 #endif
 }
 
-int screen_open(bool want_color, Error *err)
+int tui_screen_open(bool want_color, Error *err)
 {
     setlocale(LC_CTYPE, "");
     const char *cs = nl_langinfo(CODESET);
@@ -171,7 +171,7 @@ int screen_open(bool want_color, Error *err)
     }
     set_term(s_screen);
     s_open = true;
-    if (!s_atexit) { atexit(screen_close); s_atexit = true; }
+    if (!s_atexit) { atexit(tui_screen_close); s_atexit = true; }
     cbreak();
     noecho();
     nonl();
@@ -186,7 +186,7 @@ int screen_open(bool want_color, Error *err)
     return 0;
 }
 
-void screen_close(void)
+void tui_screen_close(void)
 {
     if (!s_open) return;
     s_open = false;
@@ -197,15 +197,15 @@ void screen_close(void)
     fflush(stdout);
 }
 
-bool screen_is_open(void) { return s_open; }
-bool screen_utf8(void) { return s_utf8; }
-bool screen_color(void) { return s_color; }
-int screen_quit_signal(void) { return (int)s_quit_sig; }
+bool tui_screen_is_open(void) { return s_open; }
+bool tui_screen_utf8(void) { return s_utf8; }
+bool tui_screen_color(void) { return s_color; }
+int tui_screen_quit_signal(void) { return (int)s_quit_sig; }
 /* An Esc that ncurses could not match to a key (its terminfo does not know the sequence, e.g.
  * bracketed paste's ESC [ 2 0 0 ~, or Alt-x sent as ESC x) arrives as 27 followed at once by
  * the rest of the sequence.  Only a lone Esc (nothing follows within the escape delay) is the
  * Esc key; the rest of an unknown sequence is read and dropped, so it never quits or acts. */
-int screen_getkey(void)
+int tui_screen_getkey(void)
 {
     int ch = getch();
     if (ch == ERR) return -1;
@@ -223,9 +223,9 @@ int screen_getkey(void)
     timeout(200);
     return next == ERR ? 27 : -1;
 }
-int screen_attr(TuiAttr a) { return a >= 0 && a < TA__COUNT ? s_attrs[a] : (int)A_NORMAL; }
+int tui_screen_attr(TuiAttr a) { return a >= 0 && a < TA__COUNT ? s_attrs[a] : (int)A_NORMAL; }
 
-const char *screen_glyph(TuiGlyph g)
+const char *tui_screen_glyph(TuiGlyph g)
 {
     static const char *const utf[G__COUNT] = { "…", "│", "─", "·", "↑", "↓", "▼" };
     static const char *const ascii[G__COUNT] = { "~", "|", "-", ".", "^", "v", "*" };
@@ -271,68 +271,68 @@ static int sanitize(const char *s, int maxw, Strbuf *out)
     return cols;
 }
 
-int screen_put(int y, int x, int maxw, TuiAttr a, const char *s)
+int tui_screen_put(int y, int x, int maxw, TuiAttr a, const char *s)
 {
     if (!s_open || !s || y < 0 || y >= LINES || x < 0 || x >= COLS) return 0;
     if (maxw > COLS - x) maxw = COLS - x;
     if (maxw <= 0) return 0;
     Strbuf sb = STRBUF_INIT;
     int cols = sanitize(s, maxw, &sb);
-    attrset(screen_attr(a));
+    attrset(tui_screen_attr(a));
     mvaddnstr(y, x, strbuf_str(&sb), (int)sb.len);
     attrset(A_NORMAL);
     strbuf_clear(&sb);
     return cols;
 }
 
-int screen_put_cut(int y, int x, int maxw, TuiAttr a, const char *s)
+int tui_screen_put_cut(int y, int x, int maxw, TuiAttr a, const char *s)
 {
     if (!s || maxw <= 0) return 0;
-    if (screen_width(s) <= maxw) return screen_put(y, x, maxw, a, s);
-    const char *e = screen_glyph(G_ELLIPSIS);
+    if (screen_width(s) <= maxw) return tui_screen_put(y, x, maxw, a, s);
+    const char *e = tui_screen_glyph(G_ELLIPSIS);
     int ew = screen_width(e);
-    if (maxw <= ew) return screen_put(y, x, maxw, a, s);
-    int n = screen_put(y, x, maxw - ew, a, s);
-    return n + screen_put(y, x + n, ew, a == TA_NORMAL ? TA_DIM : a, e);
+    if (maxw <= ew) return tui_screen_put(y, x, maxw, a, s);
+    int n = tui_screen_put(y, x, maxw - ew, a, s);
+    return n + tui_screen_put(y, x + n, ew, a == TA_NORMAL ? TA_DIM : a, e);
 }
 
-int screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)
+int tui_screen_putf(int y, int x, int maxw, TuiAttr a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    int n = screen_put(y, x, maxw, a, s);
+    int n = tui_screen_put(y, x, maxw, a, s);
     free(s);
     return n;
 }
 
-void screen_fill(int y, int x, int w, TuiAttr a)
+void tui_screen_fill(int y, int x, int w, TuiAttr a)
 {
     if (!s_open || y < 0 || y >= LINES || x < 0 || x >= COLS) return;
     if (w > COLS - x) w = COLS - x;
     if (w <= 0) return;
-    attrset(screen_attr(a));
+    attrset(tui_screen_attr(a));
     mvhline(y, x, ' ', w);
     attrset(A_NORMAL);
 }
 
-void screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty)
+void tui_screen_bar_parts(int w, double frac, Strbuf *fill, Strbuf *empty)
 {
     text_bar_parts(w, frac, s_utf8, fill, empty);
 }
 
-void screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr over)
+void tui_screen_bar(int y, int x, int w, double frac, TuiAttr fill_attr, TuiAttr over)
 {
     Strbuf f = STRBUF_INIT, e = STRBUF_INIT;
-    screen_bar_parts(w, frac, &f, &e);
-    int n = screen_put(y, x, w, over != TA_NORMAL ? over : fill_attr, strbuf_str(&f));
-    screen_put(y, x + n, w - n, over != TA_NORMAL ? over : TA_DIM, strbuf_str(&e));
+    tui_screen_bar_parts(w, frac, &f, &e);
+    int n = tui_screen_put(y, x, w, over != TA_NORMAL ? over : fill_attr, strbuf_str(&f));
+    tui_screen_put(y, x + n, w - n, over != TA_NORMAL ? over : TA_DIM, strbuf_str(&e));
     strbuf_clear(&f);
     strbuf_clear(&e);
 }
 
-bool screen_too_small(int min_cols, int min_lines)
+bool tui_screen_too_small(int min_cols, int min_lines)
 {
     if (COLS >= min_cols && LINES >= min_lines) return false;
     erase();
@@ -340,8 +340,8 @@ bool screen_too_small(int min_cols, int min_lines)
     snprintf(msg, sizeof msg, "terminal too small (%dx%d): top needs %dx%d", COLS, LINES, min_cols, min_lines);
     int w = (int)strlen(msg);
     int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
-    screen_put(y, x, COLS - x, TA_ERROR, msg);
-    if (y + 1 < LINES) screen_put(y + 1, x, COLS - x, TA_NORMAL, "q quits");
+    tui_screen_put(y, x, COLS - x, TA_ERROR, msg);
+    if (y + 1 < LINES) tui_screen_put(y + 1, x, COLS - x, TA_NORMAL, "q quits");
     refresh();
     return true;
 }

@@ -7,7 +7,7 @@
 void tui_doc_init(TextDoc *d, int width)
 {
     text_init(d, width);
-    d->utf8 = screen_utf8();
+    d->utf8 = tui_screen_utf8();
 }
 
 /* a heading on the screen: its first word upper case ("Fixes" -> "FIXES") */
@@ -18,10 +18,10 @@ static char *screen_heading(const char *s)
     return h;
 }
 
-void text_draw(const TextDoc *d, int y, int x, int h, int w, size_t top)
+void tui_text_draw(const TextDoc *d, int y, int x, int h, int w, size_t top)
 {
     for (int r = 0; r < h; r++) {
-        screen_fill(y + r, x, w, TA_NORMAL);
+        tui_screen_fill(y + r, x, w, TA_NORMAL);
         size_t i = top + (size_t)r;
         if (i >= d->n) continue;
         const TextLine *l = &d->lines[i];
@@ -30,13 +30,13 @@ void text_draw(const TextDoc *d, int y, int x, int h, int w, size_t top)
             const TextSpan *sp = &l->spans[j];
             if (sp->kind == SPAN_HEADING) {
                 char *hd = screen_heading(sp->text);
-                col += screen_put(y + r, x + col, w - col, sp->attr, hd);
+                col += tui_screen_put(y + r, x + col, w - col, sp->attr, hd);
                 free(hd);
             } else if (sp->kind == SPAN_LABEL) {
-                screen_put(y + r, x + col, w - col, sp->attr, sp->text);
+                tui_screen_put(y + r, x + col, w - col, sp->attr, sp->text);
                 col += sp->cols;                   /* the rest of its columns blank */
             } else {
-                col += screen_put(y + r, x + col, w - col, sp->attr, sp->text);
+                col += tui_screen_put(y + r, x + col, w - col, sp->attr, sp->text);
             }
         }
     }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-TuiAttr view_verdict_attr(Verdict v)
+TuiAttr tui_view_verdict_attr(Verdict v)
 {
     return v == V_GATED || v == V_UNKNOWN ? TA_WARN : TA_ERROR;
 }
@@ -19,13 +19,13 @@ static NodeDocData doc_data(const TopData *td)
     return nd;
 }
 
-void view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n)
+void tui_view_node_detail(TextDoc *d, const TopData *td, const NodeStatus *n)
 {
     NodeDocData nd = doc_data(td);
     node_doc_pane(d, &nd, n);
 }
 
-void view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name)
+void tui_view_node(TextDoc *d, const TopData *td, const NodeStatus *n, const char *name)
 {
     NodeDocData nd = doc_data(td);
     node_doc(d, &nd, n, name);
@@ -40,7 +40,7 @@ static void section(TextDoc *d, const char *title)
 
 /* explain's own document (render_explain.h), as `kubectl gpu explain --all-nodes` prints it:
  * the nodes' table fitted to the screen, long lines wrapped */
-void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name)
+void tui_view_explain(TextDoc *d, const TopData *td, const Explanation *e, const char *ns, const char *name)
 {
     if (!e) {
         text_newline(d);
@@ -55,7 +55,7 @@ void view_explain(TextDoc *d, const TopData *td, const Explanation *e, const cha
 
 /* ------------------------------------------------------------------ help */
 
-void view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every)
+void tui_view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, int full_every)
 {
     text_newline(d);
     text_add(d, TA_VALUE, "kubectl gpu top");

@@ -11,7 +11,7 @@
 
 static const char *const sort_names[PSORT__COUNT] = { "gpus", "memory", "utilization", "idle", "namespace" };
 
-const char *pods_sort_name(PodSort s) { return s >= 0 && s < PSORT__COUNT ? sort_names[s] : "?"; }
+const char *tui_pods_sort_name(PodSort s) { return s >= 0 && s < PSORT__COUNT ? sort_names[s] : "?"; }
 
 static char *row_key(const PodRow *r) { return xasprintf("%s/%s/%s", r->node->name, r->pod->ns, r->pod->name); }
 
@@ -251,34 +251,34 @@ static void pod_header(void *ctx, int y, int x, int w, bool focused)
     PodCols *c = ctx;
     PodsView *v = c->v;
     char title[64];
-    TuiAttr at = panel_header_begin(y, x, w, focused, title, sizeof title, "GPU PODS", v->n, v->total,
+    TuiAttr at = tui_panel_header_begin(y, x, w, focused, title, sizeof title, "GPU PODS", v->n, v->total,
                                              c->filtered);
-    const char *mark = screen_glyph(G_SORT);
+    const char *mark = tui_screen_glyph(G_SORT);
     int cx = x + 1;
-    screen_putf(y, cx, c->name, at, "%s%s", title, v->sort == PSORT_NS ? mark : "");
+    tui_screen_putf(y, cx, c->name, at, "%s%s", title, v->sort == PSORT_NS ? mark : "");
     cx += c->name + 1;
-    screen_put(y, cx, c->node, at, "NODE");
+    tui_screen_put(y, cx, c->node, at, "NODE");
     cx += c->node + 1;
-    screen_putf(y, cx, c->gpus, at, "GPUS%s", v->sort == PSORT_GPUS ? mark : "");
+    tui_screen_putf(y, cx, c->gpus, at, "GPUS%s", v->sort == PSORT_GPUS ? mark : "");
     cx += c->gpus + 1;
-    if (c->res) { screen_put(y, cx, c->res, at, "RESOURCES"); cx += c->res + 1; }
+    if (c->res) { tui_screen_put(y, cx, c->res, at, "RESOURCES"); cx += c->res + 1; }
     if (c->metrics) {
-        screen_putf(y, cx, c->mem, at, "MEMORY%s", v->sort == PSORT_MEM ? mark : "");
+        tui_screen_putf(y, cx, c->mem, at, "MEMORY%s", v->sort == PSORT_MEM ? mark : "");
         cx += c->mem + 1;
-        screen_putf(y, cx, c->util, at, "UTIL%s", v->sort == PSORT_UTIL ? mark : "");
+        tui_screen_putf(y, cx, c->util, at, "UTIL%s", v->sort == PSORT_UTIL ? mark : "");
         cx += c->util + 1;
-        screen_putf(y, cx, c->idle, at, "IDLE%s", v->sort == PSORT_IDLE && !c->idle_for ? mark : "");
+        tui_screen_putf(y, cx, c->idle, at, "IDLE%s", v->sort == PSORT_IDLE && !c->idle_for ? mark : "");
         cx += c->idle + 1;
         if (c->idle_for) {
-            screen_putf(y, cx, c->idle_for, at, "IDLE-FOR%s", v->sort == PSORT_IDLE ? mark : "");
+            tui_screen_putf(y, cx, c->idle_for, at, "IDLE-FOR%s", v->sort == PSORT_IDLE ? mark : "");
             cx += c->idle_for + 1;
         }
     }
-    screen_put(y, cx, x + w - cx, at, "PHASE");
+    tui_screen_put(y, cx, x + w - cx, at, "PHASE");
     /* the sort, said in words at the right end */
-    char *s = xasprintf(" sort: %s ", pods_sort_name(v->sort));
+    char *s = xasprintf(" sort: %s ", tui_pods_sort_name(v->sort));
     int sw = screen_width(s);
-    if (cx + 6 + sw < x + w) screen_put(y, x + w - sw, sw, at, s);
+    if (cx + 6 + sw < x + w) tui_screen_put(y, x + w - sw, sw, at, s);
     free(s);
 }
 
@@ -295,16 +295,16 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
     TuiAttr at = pk(TA_NORMAL, sel, focused);
     int cx = x + 1;
     char *nm = xasprintf("%s/%s", r->pod->ns, r->pod->name);
-    screen_put_cut(y, cx, c->name, at, nm);
+    tui_screen_put_cut(y, cx, c->name, at, nm);
     free(nm);
     cx += c->name + 1;
-    screen_put_cut(y, cx, c->node, at, r->node->name);
+    tui_screen_put_cut(y, cx, c->node, at, r->node->name);
     cx += c->node + 1;
-    screen_putf(y, cx, c->gpus, at, "%*lld", c->gpus, (long long)r->gpus);
+    tui_screen_putf(y, cx, c->gpus, at, "%*lld", c->gpus, (long long)r->gpus);
     cx += c->gpus + 1;
     if (c->res) {
         char *rs = res_words(r->pod);
-        screen_put_cut(y, cx, c->res, at, rs);
+        tui_screen_put_cut(y, cx, c->res, at, rs);
         free(rs);
         cx += c->res + 1;
     }
@@ -314,21 +314,21 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
         double u = usage(r, false);
         if (isnan(u)) snprintf(util, sizeof util, "-");
         else snprintf(util, sizeof util, "%.0f%%", u);
-        screen_putf(y, cx, c->mem, at, "%*s", c->mem, mem);
+        tui_screen_putf(y, cx, c->mem, at, "%*s", c->mem, mem);
         cx += c->mem + 1;
-        screen_putf(y, cx, c->util, at, "%*s", c->util, util);
+        tui_screen_putf(y, cx, c->util, at, "%*s", c->util, util);
         cx += c->util + 1;
-        if (r->idle) screen_putf(y, cx, c->idle, pk(TA_WARN, sel, focused), "%*d", c->idle, r->idle);
-        else screen_putf(y, cx, c->idle, at, "%*s", c->idle, "-");
+        if (r->idle) tui_screen_putf(y, cx, c->idle, pk(TA_WARN, sel, focused), "%*d", c->idle, r->idle);
+        else tui_screen_putf(y, cx, c->idle, at, "%*s", c->idle, "-");
         cx += c->idle + 1;
         if (c->idle_for) {
             char f[24];
             node_doc_fmt_duration(f, sizeof f, r->idle_for);
-            screen_putf(y, cx, c->idle_for, r->idle_for > 0 ? pk(TA_WARN, sel, focused) : at, "%*s", c->idle_for, f);
+            tui_screen_putf(y, cx, c->idle_for, r->idle_for > 0 ? pk(TA_WARN, sel, focused) : at, "%*s", c->idle_for, f);
             cx += c->idle_for + 1;
         }
     }
-    screen_put_cut(y, cx, x + w - cx - 1, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
+    tui_screen_put_cut(y, cx, x + w - cx - 1, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
                    r->pod->phase);
 }
 
@@ -336,7 +336,7 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
 static void draw_ns(PodsView *v, bool metrics, int y, int h, int w)
 {
     if (h <= 0) return;
-    screen_fill(y, 0, w, TA_PANE_TITLE);
+    tui_screen_fill(y, 0, w, TA_PANE_TITLE);
     int nw = 16;
     for (size_t i = 0; i < v->nns; i++)
         if (screen_width(v->ns[i].ns) > nw) nw = screen_width(v->ns[i].ns);
@@ -345,35 +345,35 @@ static void draw_ns(PodsView *v, bool metrics, int y, int h, int w)
     char title[48];
     snprintf(title, sizeof title, "NAMESPACES %zu", v->nns);
     int cx = 1;
-    screen_put(y, cx, nw, TA_PANE_TITLE, title);
+    tui_screen_put(y, cx, nw, TA_PANE_TITLE, title);
     cx += nw + 1;
-    screen_putf(y, cx, w - cx, TA_PANE_TITLE, "%6s %6s", "PODS", "GPUS");
+    tui_screen_putf(y, cx, w - cx, TA_PANE_TITLE, "%6s %6s", "PODS", "GPUS");
     cx += 14;
-    if (metrics) screen_putf(y, cx, w - cx, TA_PANE_TITLE, "%9s %5s %5s", "MEMORY", "UTIL", "IDLE");
+    if (metrics) tui_screen_putf(y, cx, w - cx, TA_PANE_TITLE, "%9s %5s %5s", "MEMORY", "UTIL", "IDLE");
     for (int r = 1; r < h; r++) {
         size_t i = (size_t)(r - 1);
-        screen_fill(y + r, 0, w, TA_NORMAL);
+        tui_screen_fill(y + r, 0, w, TA_NORMAL);
         if (i >= v->nns) {
-            if (r == 1) screen_put(y + r, 1, w - 2, TA_DIM, "no pod holds GPUs");
+            if (r == 1) tui_screen_put(y + r, 1, w - 2, TA_DIM, "no pod holds GPUs");
             continue;
         }
         if (r == h - 1 && v->nns > (size_t)(h - 1)) {
-            screen_putf(y + r, 1, w - 2, TA_DIM, "%s %zu more namespaces", screen_glyph(G_ELLIPSIS), v->nns - i);
+            tui_screen_putf(y + r, 1, w - 2, TA_DIM, "%s %zu more namespaces", tui_screen_glyph(G_ELLIPSIS), v->nns - i);
             break;
         }
         const NsTotal *t = &v->ns[i];
         cx = 1;
-        screen_put_cut(y + r, cx, nw, TA_NORMAL, t->ns);
+        tui_screen_put_cut(y + r, cx, nw, TA_NORMAL, t->ns);
         cx += nw + 1;
-        screen_putf(y + r, cx, w - cx, TA_NORMAL, "%6zu %6lld", t->pods, (long long)t->gpus);
+        tui_screen_putf(y + r, cx, w - cx, TA_NORMAL, "%6zu %6lld", t->pods, (long long)t->gpus);
         cx += 14;
         if (metrics) {
             char mem[32], util[16];
             node_doc_fmt_mib(mem, sizeof mem, t->mem_used_mib);
             if (isnan(t->util)) snprintf(util, sizeof util, "-");
             else snprintf(util, sizeof util, "%.0f%%", t->util);
-            cx += screen_putf(y + r, cx, w - cx, TA_NORMAL, "%9s %5s ", mem, util);
-            screen_putf(y + r, cx, w - cx, t->idle ? TA_WARN : TA_NORMAL, "%5d", t->idle);
+            cx += tui_screen_putf(y + r, cx, w - cx, TA_NORMAL, "%9s %5s ", mem, util);
+            tui_screen_putf(y + r, cx, w - cx, t->idle ? TA_WARN : TA_NORMAL, "%5d", t->idle);
         }
     }
 }

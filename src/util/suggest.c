@@ -6,7 +6,7 @@
 
 #define MAX_LEN 255     /* longer words are compared on their first MAX_LEN bytes */
 
-size_t edit_distance(const char *a, const char *b)
+size_t suggest_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > MAX_LEN) la = MAX_LEN;
@@ -36,7 +36,7 @@ const char *suggest_nearest(const char *word, const char *const *candidates)
     size_t best_d = 3;                       /* offer only within 2 edits */
     for (const char *const *c = candidates; *c; c++) {
         if (!**c) continue;
-        size_t d = edit_distance(word, *c);
+        size_t d = suggest_edit_distance(word, *c);
         if (strncasecmp(*c, word, strlen(word)) == 0 && d > 2) d = 2;   /* a prefix of it */
         if (d < best_d) { best = *c; best_d = d; }
     }

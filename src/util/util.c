@@ -183,7 +183,7 @@ bool str_to_int64(const char *s, int64_t *out)
 
 #define READ_FILE_MAX (64 << 20)
 
-char *read_file(const char *path, size_t *len, char **errmsg)
+char *util_read_file(const char *path, size_t *len, char **errmsg)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -242,7 +242,7 @@ static bool leap_year(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 ==
 /* Strictly "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)", as Go's time.RFC3339 parses it: fixed
  * digit fields (sscanf's %d would take signs and blanks), the day checked against the month
  * (2024-02-31 is not March 2nd), offsets below 24 h. */
-bool time_parse_rfc3339(const char *s, int64_t *epoch)
+bool util_time_parse_rfc3339(const char *s, int64_t *epoch)
 {
     if (!s || strlen(s) < 20) return false;
     int Y = fixed_digits(s, 4), M = fixed_digits(s + 5, 2), D = fixed_digits(s + 8, 2);
@@ -274,7 +274,7 @@ bool time_parse_rfc3339(const char *s, int64_t *epoch)
     return true;
 }
 
-void format_age(int64_t s, char *out, size_t outlen)
+void util_format_age(int64_t s, char *out, size_t outlen)
 {
     if (s < 0) s = 0;
     /* kubectl's HumanDuration, simplified: seconds < 2m, minutes < 3h (with seconds dropped),
@@ -286,7 +286,7 @@ void format_age(int64_t s, char *out, size_t outlen)
     else snprintf(out, outlen, "%lldy", (long long)(s / (365 * 86400)));
 }
 
-bool duration_parse(const char *s, double *seconds)
+bool util_duration_parse(const char *s, double *seconds)
 {
     if (!s || !*s) return false;
     char *end;

@@ -1,4 +1,4 @@
-/* libFuzzer target: whole commands on a snapshot file (kgpu_main: snapshot_read, analyses,
+/* libFuzzer target: whole commands on a snapshot file (app_main: snapshot_read, analyses,
  * table/JSON/YAML renderers): status (table, wide, json, yaml), pending -A (table, json),
  * explain of one pod, plan.  Run with -close_fd_mask=3 (tests/fuzz/run.sh does): the
  * commands' output is discarded, sanitizer reports still reach the log.
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc++] = path;
         argv[argc++] = "--no-color";
         argv[argc] = NULL;
-        int rc = kgpu_main(argc, argv);
+        int rc = app_main(argc, argv);
         if (rc != 0 && rc != 1) {
             fprintf(stderr, "FUZZ: %s: exit %d\n", cmds[i][0], rc);
             abort();

@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(!err.set);
         FUZZ_ASSERT(cred.token || (cred.client_cert_pem && cred.client_key_pem));
         FUZZ_ASSERT(!cred.client_cert_pem == !cred.client_key_pem);
-        if (cred.token) FUZZ_ASSERT(*cred.token && !header_value_problem(cred.token, strlen(cred.token)));
+        if (cred.token) FUZZ_ASSERT(*cred.token && !http_header_value_problem(cred.token, strlen(cred.token)));
     } else {
         FUZZ_ASSERT(rc_ == -1 && err.set && err.msg[0]);
         FUZZ_ASSERT(!cred.token && !cred.client_cert_pem && !cred.client_key_pem);

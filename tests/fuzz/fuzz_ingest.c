@@ -1,6 +1,6 @@
 /* libFuzzer target: API objects of any shape through cluster_ingest (src/model: nodes,
  * pods, events, quotas, daemonsets, ClusterPolicy, services) and then every analysis that reads
- * them: cluster_finalize, status_build, explain_pending / explain_pod, explanation_to_json.
+ * them: cluster_finalize, status_build, explain_pending / explain_pod, explain_to_json.
  * Input: one JSON object, an array of objects, or a List ({"items": [...]}).  The first byte
  * picks the kind for objects without "kind" handling: '{' or '[' = by the object's own "kind".
  * Any input: no crash, no leak; ingest either takes an object or says why. */
@@ -53,9 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&el, 0, sizeof el);
     explain_pending(&c, NULL, &el);
     for (size_t i = 0; i < el.n; i++) {
-        cJSON *j = explanation_to_json(&el.items[i], true);
+        cJSON *j = explain_to_json(&el.items[i], true);
         FUZZ_ASSERT(j != NULL);
-        render_json(devnull, j);
+        json_render(devnull, j);
         char *g = explanation_gpus(&el.items[i]);
         free(g);
         cJSON_Delete(j);

@@ -1,4 +1,4 @@
-/* libFuzzer target: Prometheus HTTP API responses (prom_parse_response, src/sources/prometheus.c).
+/* libFuzzer target: Prometheus HTTP API responses (prometheus_parse_response, src/sources/prometheus.c).
  * Any body and status code: 0 or -1 with an error, never a crash or a leak. */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Error err = { .set = false };
     static const long codes[8] = { 200, 200, 200, 200, 400, 422, 503, 0 };
     long code = codes[size % 8];
-    int rc = prom_parse_response((const char *)data, size, code, count, &n, &w, &err);
+    int rc = prometheus_parse_response((const char *)data, size, code, count, &n, &w, &err);
     if (rc != 0 && !err.set) abort();
     strvec_clear(&w);
     return 0;

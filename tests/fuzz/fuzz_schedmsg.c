@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const SchedReason *r = &m.filter.reasons[i];
         FUZZ_ASSERT(r->count >= -1);
         FUZZ_ASSERT(r->text != NULL);
-        FUZZ_ASSERT(sched_code_name(r->code) != NULL);
+        FUZZ_ASSERT(schedmsg_code_name(r->code) != NULL);
         if (r->resource) FUZZ_ASSERT(r->code == SC_INSUFFICIENT && *r->resource);   /* NULL when cut off */
     }
     for (size_t i = 0; i < m.preemption.nreasons; i++) FUZZ_ASSERT(m.preemption.reasons[i].count >= -1);

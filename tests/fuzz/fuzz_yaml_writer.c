@@ -1,4 +1,4 @@
-/* libFuzzer target: the YAML writer (src/render/yaml.c through render_yaml, the one writer
+/* libFuzzer target: the YAML writer (src/render/yaml.c through yaml_render, the one writer
  * every -o yaml and every manifest goes through), round trip: a cJSON value built from the
  * input is written as YAML, read back with libyaml (util/yaml_load.c, every scalar a string)
  * and compared with what was written.  The input is a JSON document when it parses as one,
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) abort();
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     fclose(f);
     FUZZ_ASSERT(rc == 0);
     written = text;

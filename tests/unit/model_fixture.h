@@ -13,7 +13,7 @@ static inline cJSON *load_fixture(const char *rel)
     char *path = xasprintf("%s/%s", root && *root ? root : ".", rel);
     char *err = NULL;
     size_t len = 0;
-    char *text = read_file(path, &len, &err);
+    char *text = util_read_file(path, &len, &err);
     if (!text) { fprintf(stderr, "fixture %s: %s\n", path, err); free(err); free(path); return NULL; }
     cJSON *j = cJSON_Parse(text);
     if (!j) fprintf(stderr, "fixture %s: invalid JSON\n", path);

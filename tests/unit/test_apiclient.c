@@ -615,7 +615,7 @@ static void test_verbose_log(void **state)
     close(saved);
     close(lfd);
     assert_int_equal(rc_, 0);
-    char *log = read_file(path, NULL, NULL);
+    char *log = util_read_file(path, NULL, NULL);
     unlink(path);
     char *want = xasprintf("GET http://127.0.0.1:%d/api/v1/nodes?limit=500 200 OK, ", srv.port);
     assert_contains(log, want);
@@ -665,8 +665,8 @@ static void test_prometheus_same_transport(void **state)
     PromClient *c = prom_client_new(&pc, &err);
     assert_non_null(c);
     int n = 0;
-    assert_int_equal(prom_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
-    assert_int_equal(prom_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
+    assert_int_equal(prometheus_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
+    assert_int_equal(prometheus_query(c, "DCGM_FI_DEV_GPU_UTIL", 0, count_series, &n, NULL, &err), 0);
     assert_int_equal(n, 2);                                /* one series per answered query */
     pthread_mutex_lock(&srv.lock);
     size_t nreq = srv.requests.n;

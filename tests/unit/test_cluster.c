@@ -306,16 +306,16 @@ static void test_dpconfig(void **state)
                                 "{\"nvidia.com/device-plugin.config\":\"one\"}}}", &e), 0);
     cluster_finalize(&c);
     SharingConfig cfg;
-    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    assert_true(dpconfig_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
     assert_int_equal(cfg.strategy, SHARING_TIME_SLICING);
     assert_int_equal(cfg.replicas, 4);
     assert_string_equal(cfg.where, "ConfigMap gpu-operator/dp, key any");
-    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));
+    assert_true(dpconfig_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));
     assert_int_equal(cfg.strategy, SHARING_MPS);
     assert_int_equal(cfg.replicas, 10);
     assert_true(cfg.renamed);
     /* replicas 1: the device plugin refuses it (api/config/v1/replicas.go); read as no sharing */
-    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "c"), &cfg));
+    assert_true(dpconfig_sharing_config(&c, cluster_find_node(&c, "c"), &cfg));
     assert_int_equal(cfg.strategy, SHARING_NONE);
     assert_int_equal(cfg.replicas, 1);
     /* a newer copy of the ConfigMap replaces its keys */
@@ -323,9 +323,9 @@ static void test_dpconfig(void **state)
                                 "\"data\":{\"any\":\"version: v1\\n\"}}", &e), 0);
     assert_int_equal(c.ndpconfigs, 1);
     cluster_finalize(&c);
-    assert_true(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    assert_true(dpconfig_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
     assert_int_equal(cfg.strategy, SHARING_NONE);
-    assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));   /* key gone */
+    assert_false(dpconfig_sharing_config(&c, cluster_find_node(&c, "b"), &cfg));   /* key gone */
     cluster_release(&c);
     /* without a ClusterPolicy naming it, a ConfigMap is not used */
     cluster_init(&c);
@@ -333,7 +333,7 @@ static void test_dpconfig(void **state)
                                 "\"data\":{\"any\":\"version: v1\\n\"}}", &e), 0);
     assert_int_equal(ingest_str(&c, OBJ__COUNT, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}", &e), 0);
     cluster_finalize(&c);
-    assert_false(cluster_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
+    assert_false(dpconfig_sharing_config(&c, cluster_find_node(&c, "a"), &cfg));
     cluster_release(&c);
 }
 

@@ -19,7 +19,7 @@ static char *load_fixture(const char *name, size_t *len)
     const char *root = getenv("KGPU_ROOT");
     char *path = xasprintf("%s/tests/fixtures/dcgm/%s", root ? root : ".", name);
     char *err = NULL;
-    char *text = read_file(path, len, &err);
+    char *text = util_read_file(path, len, &err);
     if (!text) fail_msg("%s: %s", path, err ? err : "?");
     free(path);
     return text;
@@ -68,7 +68,7 @@ static int capture_one(void *ctx, const char *metric, const PromLabel *l, size_t
 static void parse_line(const char *line, Capture *c, PromTextStats *st)
 {
     memset(c, 0, sizeof *c);
-    promtext_parse(line, strlen(line), capture_one, c, st);
+    dcgm_promtext_parse(line, strlen(line), capture_one, c, st);
 }
 
 static void test_text_basics(void **state)
@@ -117,7 +117,7 @@ static void test_text_basics(void **state)
     /* an embedded NUL inside a label value is malformed, and the parser stops at len */
     char nul[] = "m{a=\"x\0y\"} 1\nm 2";
     memset(&c, 0, sizeof c);
-    promtext_parse(nul, sizeof nul - 1, capture_one, &c, &st);
+    dcgm_promtext_parse(nul, sizeof nul - 1, capture_one, &c, &st);
     assert_int_equal(st.skipped, 1);
     assert_int_equal(c.n, 1);
     assert_near(c.v, 2);
@@ -135,7 +135,7 @@ static void test_text_stop(void **state)
     (void)state;
     int calls = 0;
     const char *t = "a 1\nb 2\nc 3\n";
-    assert_int_equal(promtext_parse(t, strlen(t), stop_after_first, &calls, NULL), 7);
+    assert_int_equal(dcgm_promtext_parse(t, strlen(t), stop_after_first, &calls, NULL), 7);
     assert_int_equal(calls, 1);
 }
 

@@ -112,14 +112,14 @@ static void test_token_and_contract(void **state)
     assert_int_equal(cred.expiry, 4070908800LL);
     exec_credential_clear(&cred);
 
-    char *env = read_file(envf, NULL, NULL);
+    char *env = util_read_file(envf, NULL, NULL);
     assert_non_null(env);
     assert_non_null(strstr(env, "args=get-token --cluster=prod\n"));
     assert_non_null(strstr(env, "profile=gpu\n"));
     assert_non_null(strstr(env, "stdin=/dev/null\n"));     /* not interactive: no stdin */
     free(env);
 
-    char *text = read_file(info, NULL, NULL);
+    char *text = util_read_file(info, NULL, NULL);
     cJSON *j = cJSON_Parse(text);
     assert_non_null(j);
     assert_string_equal(cJSON_GetObjectItem(j, "kind")->valuestring, "ExecCredential");
@@ -139,7 +139,7 @@ static void test_token_and_contract(void **state)
     rc.exec.provide_cluster_info = false;
     assert_int_equal(exec_credential_run(&rc, 5, &cred, &err), 0);
     exec_credential_clear(&cred);
-    text = read_file(info, NULL, NULL);
+    text = util_read_file(info, NULL, NULL);
     assert_null(strstr(text, "\"cluster\""));
     free(text);
     restconfig_clear(&rc);
@@ -182,7 +182,7 @@ static void test_failures(void **state)
     dup2(saved, STDERR_FILENO);
     close(saved);
     fclose(capture);
-    char *text = read_file(errf, NULL, NULL);
+    char *text = util_read_file(errf, NULL, NULL);
     assert_string_equal(text, "login expired, run fake-auth login\n");
     free(text);
     free(errf);
@@ -335,18 +335,18 @@ static void test_cache(void **state)
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c1, &err), 0);
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c2, &err), 0);
     assert_string_equal(c2->token, "cached-token");
-    char *runs = read_file(count, NULL, NULL);
+    char *runs = util_read_file(count, NULL, NULL);
     assert_string_equal(runs, "run\n");                     /* ran once */
     free(runs);
     assert_int_equal(exec_credential_get(&rc, 5, true, 0, &c2, &err), 0);     /* after a 401 */
-    runs = read_file(count, NULL, NULL);
+    runs = util_read_file(count, NULL, NULL);
     assert_string_equal(runs, "run\nrun\n");
     free(runs);
     /* another server is another cache entry */
     free(rc.server);
     rc.server = xstrdup("https://other.example.test");
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c2, &err), 0);
-    runs = read_file(count, NULL, NULL);
+    runs = util_read_file(count, NULL, NULL);
     assert_string_equal(runs, "run\nrun\nrun\n");
     free(runs);
     restconfig_clear(&rc);
@@ -361,7 +361,7 @@ static void test_cache(void **state)
     rc_init(&rc, p, NULL);
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c1, &err), 0);
     assert_int_equal(exec_credential_get(&rc, 5, false, 0, &c1, &err), 0);
-    runs = read_file(count, NULL, NULL);
+    runs = util_read_file(count, NULL, NULL);
     assert_string_equal(runs, "run\nrun\n");
     free(runs);
     /* a failing run is reported and nothing is cached */

@@ -191,16 +191,16 @@ static void test_stdout_and_refusals(void **state)
 static void test_header_values(void **state)
 {
     (void)state;
-    assert_null(header_value_problem("Bearer abc.DEF-123_~+/=", 23));
-    assert_null(header_value_problem("tab\there and \xc3\xa9", 15));
-    assert_string_equal(header_value_problem("a\r\nX: y", 7), "contains a line break (CR/LF)");
-    assert_string_equal(header_value_problem("a\n", 2), "contains a line break (CR/LF)");
-    assert_string_equal(header_value_problem("a\rb", 3), "contains a line break (CR/LF)");
-    assert_string_equal(header_value_problem("a\0b", 3), "contains a NUL byte");
-    assert_string_equal(header_value_problem("a\x01", 2), "contains a control character");
-    assert_string_equal(header_value_problem("a\x7f", 2), "contains a control character");
+    assert_null(http_header_value_problem("Bearer abc.DEF-123_~+/=", 23));
+    assert_null(http_header_value_problem("tab\there and \xc3\xa9", 15));
+    assert_string_equal(http_header_value_problem("a\r\nX: y", 7), "contains a line break (CR/LF)");
+    assert_string_equal(http_header_value_problem("a\n", 2), "contains a line break (CR/LF)");
+    assert_string_equal(http_header_value_problem("a\rb", 3), "contains a line break (CR/LF)");
+    assert_string_equal(http_header_value_problem("a\0b", 3), "contains a NUL byte");
+    assert_string_equal(http_header_value_problem("a\x01", 2), "contains a control character");
+    assert_string_equal(http_header_value_problem("a\x7f", 2), "contains a control character");
     /* a line break wins over another control character met first: the clearer message */
-    assert_string_equal(header_value_problem("\x01\n", 2), "contains a line break (CR/LF)");
+    assert_string_equal(http_header_value_problem("\x01\n", 2), "contains a line break (CR/LF)");
 }
 
 int main(void)

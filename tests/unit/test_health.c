@@ -45,20 +45,20 @@ static void test_nvsentinel_condition(void **state)
               "ErrorCode:DCGM_FR_X GPU:9 Recommended Action=NONE;ErrorCode:DCGM_FR_Y Recommended Action=NONE;\"},"
               "{\"type\":\"GpuXidError\",\"status\":\"True\",\"message\":\"ErrorCode:79 GPU:6 Recommended Action=RESTART_VM;\"}]}}");
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
-    node_health(&n, &inv, NULL, &h);
+    health_node(&n, &inv, NULL, &h);
     assert_int_equal(h.ngpus, 2);                       /* 4 and 6; 9 is not a GPU of an 8-GPU node */
     assert_int_equal(h.gpus[0].index, 4);
     assert_string_equal(h.gpus[0].why, "XID 31 (GpuMemWatch)");
     assert_int_equal(h.gpus[1].index, 6);
     assert_string_equal(h.gpus[1].why, "XID 79 (GpuXidError)");
     assert_int_equal(h.unhealthy_unnamed, 0);
-    assert_int_equal(node_health_count(&h), 2);
+    assert_int_equal(health_count(&h), 2);
     assert_int_equal(h.signals.n, 2);
-    assert_non_null(node_health_gpu(&h, 6));
-    assert_null(node_health_gpu(&h, 5));
-    node_health_clear(&h);
+    assert_non_null(health_gpu(&h, 6));
+    assert_null(health_gpu(&h, 5));
+    health_clear(&h);
     node_clear(&n);
 }
 
@@ -75,17 +75,17 @@ static void test_plugin_shortfall_and_taint(void **state)
               "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"},\"allocatable\":{\"nvidia.com/gpu\":\"5\"},"
               "\"conditions\":[{\"type\":\"GpuXidError\",\"status\":\"True\",\"message\":\"ErrorCode:48 GPU:2;\"}]}}");
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
-    node_health(&n, &inv, NULL, &h);
+    health_node(&n, &inv, NULL, &h);
     assert_int_equal(h.ngpus, 1);
     assert_int_equal(h.unhealthy_unnamed, 2);
-    assert_int_equal(node_health_count(&h), 3);
+    assert_int_equal(health_count(&h), 3);
     assert_true(h.node_tainted);
     assert_true(health_taint(&n.taints[0]));
     assert_false(health_taint(&n.taints[1]));
-    assert_int_equal(node_healthy_gpus(&n), 8 - 3);     /* the capacity a plan may count on */
-    node_health_clear(&h);
+    assert_int_equal(health_good_gpus(&n), 8 - 3);     /* the capacity a plan may count on */
+    health_clear(&h);
     node_clear(&n);
 }
 
@@ -109,13 +109,13 @@ static void test_dcgm_signals(void **state)
     u.gpus = g; u.ngpus = 3;
     usage_intern_done(&u);
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     NodeHealth h;
-    node_health(&n, &inv, &u, &h);
+    health_node(&n, &inv, &u, &h);
     assert_int_equal(h.ngpus, 2);
     assert_string_equal(h.gpus[0].why, "XID 79 (DCGM)");
     assert_string_equal(h.gpus[1].why, "3 double-bit ECC error(s) (DCGM)");
-    node_health_clear(&h);
+    health_clear(&h);
     usage_clear(&u);
     node_clear(&n);
 }

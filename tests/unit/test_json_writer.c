@@ -1,8 +1,8 @@
 /* The one JSON writer (render/json_writer.h): a document written call by call gives the same
- * bytes as render_json of the same cJSON tree, and both are laid out as kubectl prints JSON
+ * bytes as json_render of the same cJSON tree, and both are laid out as kubectl prints JSON
  * (Go's json.MarshalIndent(v, "", "  "): one member or element per line, two spaces per
  * level, `"key": value`, empty containers as {} and []).  Its YAML backend: the same calls
- * give the bytes render_yaml gives the tree, strings YAML would read as another type come
+ * give the bytes yaml_render gives the tree, strings YAML would read as another type come
  * back as the same strings, a stream's documents each start with "---". */
 #include <stdarg.h>
 #include <stddef.h>
@@ -124,7 +124,7 @@ static void test_same_bytes(void **state)
     char *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
     FILE *f = open_memstream(&a, &na);
-    assert_int_equal(render_json(f, d), 0);
+    assert_int_equal(json_render(f, d), 0);
     fclose(f);
     JsonWriter *jw = malloc(sizeof *jw);
     f = open_memstream(&b, &nb);
@@ -220,7 +220,7 @@ static void test_yaml_same_bytes(void **state)
     char *a = NULL;
     size_t na = 0;
     FILE *f = open_memstream(&a, &na);
-    assert_int_equal(render_yaml(f, d, false), 0);
+    assert_int_equal(yaml_render(f, d, false), 0);
     fclose(f);
     int rc;
     char *b = yaml_of_calls(write_calls, false, &rc);
@@ -297,7 +297,7 @@ static void test_yaml_stream(void **state)
     char *b = NULL;
     size_t nb = 0;
     FILE *f = open_memstream(&b, &nb);
-    assert_int_equal(render_yaml_stream(f, (const cJSON *const *)docs, 2), 0);
+    assert_int_equal(yaml_render_stream(f, (const cJSON *const *)docs, 2), 0);
     fclose(f);
     assert_string_equal(b, text);
     free(b);

@@ -13,14 +13,14 @@
 #include "sources/jsonscan.h"
 #include "util/util.h"
 
-/* cJSON and json_parse_inplace agree on text[0..len): both fail, or both print the same */
+/* cJSON and jsonscan_parse_inplace agree on text[0..len): both fail, or both print the same */
 static void same_as_cjson(const char *text, size_t len, JsonArena *a)
 {
     cJSON *ref = cJSON_ParseWithLength(text, len);
     char *buf = xmalloc(len + 1);
     memcpy(buf, text, len);
     buf[len] = '\0';
-    const cJSON *got = json_parse_inplace(buf, len, a);
+    const cJSON *got = jsonscan_parse_inplace(buf, len, a);
     if (!ref != !got) {
         fprintf(stderr, "cJSON %s, jsonscan %s: %.200s\n", ref ? "parses" : "fails", got ? "parses" : "fails", text);
         fail();
@@ -105,7 +105,7 @@ static int walk(const char *text, const char *const *skip, Got *g, JsonListInfo 
     JsonArena *a = json_arena_new();
     memset(&g->names, 0, sizeof g->names);
     memset(&g->metas, 0, sizeof g->metas);
-    int rc = json_list_walk(buf, strlen(buf), a, skip, got_item, got_meta, g, info);
+    int rc = jsonscan_list_walk(buf, strlen(buf), a, skip, got_item, got_meta, g, info);
     json_arena_free(a);
     free(buf);
     return rc;

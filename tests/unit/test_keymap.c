@@ -103,8 +103,8 @@ static void test_help_from_rows(void **state)
 static void test_top_rows_complete(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < app_keymap.n; i++) {
-        const KeyBinding *b = &app_keymap.rows[i];
+    for (size_t i = 0; i < tui_app_keymap.n; i++) {
+        const KeyBinding *b = &tui_app_keymap.rows[i];
         assert_non_null(b->help_keys);
         assert_non_null(b->help);
         assert_true(*b->help);
@@ -118,16 +118,16 @@ static void test_top_rows_complete(void **state)
     /* no key bound twice in one view */
     static const unsigned views[] = { KV_MAIN, KV_NODE, KV_EXPLAIN, KV_PODS, KV_HELP, KV_EDIT };
     for (size_t v = 0; v < 6; v++)
-        for (size_t i = 0; i < app_keymap.n; i++)
-            for (size_t k = 0; k < KEYMAP_MAX_KEYS && app_keymap.rows[i].keys[k]; k++)
-                if (app_keymap.rows[i].views & views[v])
-                    assert_ptr_equal(keymap_find(&app_keymap, views[v], app_keymap.rows[i].keys[k]), &app_keymap.rows[i]);
+        for (size_t i = 0; i < tui_app_keymap.n; i++)
+            for (size_t k = 0; k < KEYMAP_MAX_KEYS && tui_app_keymap.rows[i].keys[k]; k++)
+                if (tui_app_keymap.rows[i].views & views[v])
+                    assert_ptr_equal(keymap_find(&tui_app_keymap, views[v], tui_app_keymap.rows[i].keys[k]), &tui_app_keymap.rows[i]);
 }
 
 static char *bar_text(const App *a, unsigned view)
 {
     KeyBarItem it[16];
-    size_t n = keymap_bar(&app_keymap, view, a, false, it, 16);
+    size_t n = keymap_bar(&tui_app_keymap, view, a, false, it, 16);
     Strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < n; i++) strbuf_addf(&sb, "%s%s %s", i ? " " : "", it[i].key, it[i].label);
     return strbuf_detach(&sb);
@@ -159,8 +159,8 @@ static void test_top_bars(void **state)
     assert_string_equal(s, "Enter Apply Esc Cancel");
     free(s);
     /* while typing, q is text: no row of KV_EDIT takes it */
-    assert_null(keymap_find(&app_keymap, KV_EDIT, 'q'));
-    assert_non_null(keymap_find(&app_keymap, KV_EDIT, 27));
+    assert_null(keymap_find(&tui_app_keymap, KV_EDIT, 'q'));
+    assert_non_null(keymap_find(&tui_app_keymap, KV_EDIT, 27));
 }
 
 int main(void)

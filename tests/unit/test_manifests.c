@@ -33,7 +33,7 @@ static char *yaml_text(const cJSON *doc)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     fclose(f);
     if (rc) { free(buf); return NULL; }
     return buf;

@@ -19,7 +19,7 @@ static void test_label_false_wins_over_memory(void **state)
     (void)state;
     Node n = test_gpu_node("l40s", "NVIDIA-L40S", 4, 46068, 8, 9);
     set_label(&n, "nvidia.com/mig.capable", "false");
-    MigCapability c = node_mig_capability(&n);
+    MigCapability c = mig_capability(&n);
     assert_int_equal(c.capable, MIG_CAP_NO);
     assert_string_equal(c.source, "GFD label nvidia.com/mig.capable=false");
     kv_clear(&n.labels);
@@ -30,14 +30,14 @@ static void test_tables(void **state)
 {
     (void)state;
     Node a = test_gpu_node("a", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
-    MigCapability c = node_mig_capability(&a);
+    MigCapability c = mig_capability(&a);
     assert_int_equal(c.capable, MIG_CAP_YES);
     assert_non_null(c.model);
     assert_string_equal(c.model->key, "a100-80gb");
     Node t = test_gpu_node("t", "Tesla-T4", 1, 15360, 7, 5);
-    assert_int_equal(node_mig_capability(&t).capable, MIG_CAP_NO);
+    assert_int_equal(mig_capability(&t).capable, MIG_CAP_NO);
     Node l = test_gpu_node("l", "NVIDIA-L4", 1, 23034, 8, 9);
-    assert_int_equal(node_mig_capability(&l).capable, MIG_CAP_NO);
+    assert_int_equal(mig_capability(&l).capable, MIG_CAP_NO);
     kv_clear(&a.labels); kv_clear(&t.labels); kv_clear(&l.labels);
 }
 
@@ -50,7 +50,7 @@ static void test_unknown(void **state)
     n.name = "bare";
     n.gpu.present = true;
     n.gpu.memory_mib = 81920;                  /* memory alone says nothing */
-    MigCapability c = node_mig_capability(&n);
+    MigCapability c = mig_capability(&n);
     assert_int_equal(c.capable, MIG_CAP_UNKNOWN);
     assert_null(c.source);
     assert_string_equal(mig_capable_name(c.capable), "unknown");
@@ -65,7 +65,7 @@ static void test_mig_devices_first(void **state)
     n.name = "m";
     rlist_set(&n.capacity, "nvidia.com/mig-1g.10gb", 7000);
     set_label(&n, "nvidia.com/mig.capable", "false");
-    assert_int_equal(node_mig_capability(&n).capable, MIG_CAP_YES);
+    assert_int_equal(mig_capability(&n).capable, MIG_CAP_YES);
     rlist_clear(&n.capacity);
     kv_clear(&n.labels);
 }

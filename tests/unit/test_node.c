@@ -89,15 +89,15 @@ static void test_h100_mixed(void **state)
 
     assert_true(node_advertises_gpu(&n));
     assert_true(node_is_gpu_node(&n));
-    assert_int_equal(node_physical_gpus(&n), 1);
-    assert_int_equal(node_gpu_memory_mib(&n), 81559);
+    assert_int_equal(inventory_physical_gpus(&n), 1);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 81559);
     assert_string_equal(mig_strategy_name(g->mig_strategy), "mixed");
     node_clear(&n);
 
     load_node(&n, "tests/fixtures/model/node-h100-mixed.json", false);
     assert_int_equal(n.labels.n, 0);                     /* dropped, but the facts were read */
     assert_int_equal(n.gpu.nmig, 3);
-    assert_int_equal(node_physical_gpus(&n), 1);
+    assert_int_equal(inventory_physical_gpus(&n), 1);
     node_clear(&n);
 }
 
@@ -117,8 +117,8 @@ static void test_a100_single(void **state)
     assert_int_equal(n.gpu.memory_mib, 9728);            /* the MIG device's memory */
     assert_int_equal(n.gpu.nmig, 0);
     /* 14 MIG devices of 1g.10gb, 7 per A100 -> 2 physical GPUs of 81920 MiB */
-    assert_int_equal(node_physical_gpus(&n), 2);
-    assert_int_equal(node_gpu_memory_mib(&n), 2 * 81920);
+    assert_int_equal(inventory_physical_gpus(&n), 2);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 2 * 81920);
     assert_string_equal(mig_strategy_name(n.gpu.mig_strategy), "single");
     node_clear(&n);
 }
@@ -137,8 +137,8 @@ static void test_timeslice_shared(void **state)
     assert_false(n.gpu.present);                         /* no present label in this fixture */
     assert_true(n.gpu.has_gfd);
     assert_int_equal(rlist_get(&n.allocatable, "nvidia.com/gpu"), 8000);   /* from capacity */
-    assert_int_equal(node_physical_gpus(&n), 2);
-    assert_int_equal(node_gpu_memory_mib(&n), 2 * 15360);
+    assert_int_equal(inventory_physical_gpus(&n), 2);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 2 * 15360);
     assert_string_equal(sharing_strategy_name(n.gpu.sharing), "time-slicing");
     node_clear(&n);
 }
@@ -155,8 +155,8 @@ static void test_cpu_node(void **state)
     assert_int_equal(n.ntaints, 1);
     assert_null(n.taints[0].value);
     assert_string_equal(n.taints[0].effect, "NoExecute");
-    assert_int_equal(node_physical_gpus(&n), 0);
-    assert_int_equal(node_gpu_memory_mib(&n), 0);
+    assert_int_equal(inventory_physical_gpus(&n), 0);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 0);
     assert_false(n.gpu.has_gfd);
     assert_int_equal(n.gpu.replicas, 1);
     node_clear(&n);
@@ -170,8 +170,8 @@ static void test_without_gfd(void **state)
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"capacity\":"
                                       "{\"nvidia.com/gpu\":\"4\"}}}", &e), 0);
     assert_true(node_is_gpu_node(&n));
-    assert_int_equal(node_physical_gpus(&n), 4);
-    assert_int_equal(node_gpu_memory_mib(&n), 0);        /* unknown without labels */
+    assert_int_equal(inventory_physical_gpus(&n), 4);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 0);        /* unknown without labels */
     assert_false(n.ready);
     assert_string_equal(n.not_ready_reason, "no Ready condition reported");
     node_clear(&n);
@@ -179,15 +179,15 @@ static void test_without_gfd(void **state)
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n2\",\"labels\":{\"nvidia.com/gpu.replicas\":\"4\"}},"
                                       "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\",\"nvidia.com/gpu.shared\":\"8\"}}}", &e), 0);
     assert_false(n.gpu.has_gfd);
-    assert_int_equal(node_physical_gpus(&n), 2);
+    assert_int_equal(inventory_physical_gpus(&n), 2);
     node_clear(&n);
     /* 2 whole GPUs and 7 MIG devices without labels: how many GPUs carry the MIG devices is
      * unknown, so the node cannot be counted (not "2 GPUs"); both parts are reported */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n3\"},\"status\":{\"capacity\":"
                                       "{\"amd.com/gpu\":\"2\",\"nvidia.com/mig-1g.10gb\":\"7\"}}}", &e), 0);
-    assert_int_equal(node_physical_gpus(&n), 0);
+    assert_int_equal(inventory_physical_gpus(&n), 0);
     NodeInventory inv;
-    node_inventory(&n, NULL, &inv);
+    inventory_node(&n, NULL, &inv);
     assert_int_equal(inv.physical, -1);
     assert_int_equal(inv.whole_gpus, 2);
     assert_int_equal(inv.mig_devices, 7);
@@ -206,8 +206,8 @@ static void test_without_gfd(void **state)
                                       "\"nvidia.com/gpu.memory\":\"23034\"}}}", &e), 0);
     assert_true(node_is_gpu_node(&n));
     assert_false(node_advertises_gpu(&n));
-    assert_int_equal(node_physical_gpus(&n), 1);
-    assert_int_equal(node_gpu_memory_mib(&n), 23034);
+    assert_int_equal(inventory_physical_gpus(&n), 1);
+    assert_int_equal(inventory_gpu_memory_mib(&n), 23034);
     node_clear(&n);
     /* NFD PCI label alone marks a GPU node */
     assert_int_equal(parse_inline(&n, "{\"metadata\":{\"name\":\"n6\",\"labels\":"
@@ -225,9 +225,9 @@ static void single_case(const char *product, const char *count, int want_gpus, i
     Node n;
     Error e = { 0 };
     assert_int_equal(parse_inline(&n, json, &e), 0);
-    if (node_physical_gpus(&n) != want_gpus)
-        fail_msg("%s x%s: %d GPUs, want %d", product, count, node_physical_gpus(&n), want_gpus);
-    assert_int_equal(node_gpu_memory_mib(&n), want_mem);
+    if (inventory_physical_gpus(&n) != want_gpus)
+        fail_msg("%s x%s: %d GPUs, want %d", product, count, inventory_physical_gpus(&n), want_gpus);
+    assert_int_equal(inventory_gpu_memory_mib(&n), want_mem);
     if (want_profile) assert_string_equal(n.gpu.mig_single_profile, want_profile);
     else assert_null(n.gpu.mig_single_profile);
     node_clear(&n);
@@ -259,7 +259,7 @@ static void inv_of(const char *json, const SharingConfig *cfg, NodeInventory *in
     Node n;
     Error e = { 0 };
     if (parse_inline(&n, json, &e) < 0) fail_msg("%s", e.msg);
-    node_inventory(&n, cfg, inv);
+    inventory_node(&n, cfg, inv);
     node_clear(&n);
 }
 
@@ -318,7 +318,7 @@ static void test_resources_only(void **state)
            "\"nvidia.com/gpu.shared\":\"128\"}}}", NULL, &v);
     assert_int_equal(v.physical, -1);
     assert_int_equal(v.sharing_known, INV_SHARING_SHARED_UNKNOWN);
-    assert_string_equal(node_inventory_sharing_name(&v), "shared");
+    assert_string_equal(inventory_sharing_name(&v), "shared");
     /* the same with the config the node runs (x16): 128 / 16 = 8, inferred */
     SharingConfig cfg = { SHARING_TIME_SLICING, 16, true, "ConfigMap x/y, key z" };
     inv_of("{\"metadata\":{\"name\":\"p5\"},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"0\","
@@ -331,7 +331,7 @@ static void test_resources_only(void **state)
     assert_int_equal(v.physical, 12);
     assert_true(v.physical_unsure);
     assert_int_equal(v.physical_src, FACT_RESOURCES);
-    assert_string_equal(node_inventory_sharing_name(&v), "unknown");
+    assert_string_equal(inventory_sharing_name(&v), "unknown");
     /* 2 whole GPUs and 10 MIG devices with GFD gpu.count 4 under mixed: 4 GPUs, 10 devices */
     inv_of("{\"metadata\":{\"name\":\"x\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\","
            "\"nvidia.com/gpu.count\":\"4\",\"nvidia.com/mig.strategy\":\"mixed\"}},\"status\":{\"capacity\":"
@@ -462,7 +462,7 @@ static void test_hami_register(void **state)
     assert_string_equal(n.gpu.product, "Tesla-V100-PCIE-32GB");
     assert_int_equal(n.gpu.product_src, PRODUCT_SRC_HAMI);
     NodeInventory v;
-    node_inventory(&n, NULL, &v);
+    inventory_node(&n, NULL, &v);
     assert_int_equal(v.physical, 2);                  /* not the 20 vGPUs advertised */
     assert_int_equal(v.replicas, 10);
     assert_int_equal(v.memory_per_gpu_mib, 32768);

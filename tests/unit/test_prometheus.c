@@ -54,7 +54,7 @@ static int parse(const char *body, long code, Seen *s, Strvec *w, Error *err)
 {
     memset(s, 0, sizeof *s);
     error_clear(err);
-    return prom_parse_response(body, strlen(body), code, see, s, w, err);
+    return prometheus_parse_response(body, strlen(body), code, see, s, w, err);
 }
 
 static void test_vector_matrix_scalar(void **state)
@@ -140,7 +140,7 @@ static void test_errors(void **state)
 static void test_queries(void **state)
 {
     (void)state;
-    char *q = prom_usage_query(3600);
+    char *q = prometheus_usage_query(3600);
     assert_non_null(strstr(q, "max_over_time(DCGM_FI_DEV_GPU_UTIL[3600s])"));
     assert_non_null(strstr(q, "max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[3600s])"));
     /* health over the same window: an XID seen at any time, ECC double-bit errors added in it */
@@ -150,7 +150,7 @@ static void test_queries(void **state)
     assert_non_null(strstr(q, "exported_pod"));
     assert_non_null(strstr(q, "hostname"));
     free(q);
-    q = prom_usage_query(0.2);       /* never a zero-length range */
+    q = prometheus_usage_query(0.2);       /* never a zero-length range */
     assert_non_null(strstr(q, "[1s]"));
     free(q);
 }
@@ -289,9 +289,9 @@ static int dump(int argc, char **argv)
         const char *at = getenv("KUBECTL_GPU_NOW");
         if (!c) rc = -1;
         else if (range[0])
-            rc = prom_query_range(c, range[0], atof(range[1]), atof(range[2]), atof(range[3]), print_series, arr, &w, &err);
+            rc = prometheus_query_range(c, range[0], atof(range[1]), atof(range[2]), atof(range[3]), print_series, arr, &w, &err);
         else
-            rc = prom_query(c, query, at ? atof(at) : 0, print_series, arr, &w, &err);
+            rc = prometheus_query(c, query, at ? atof(at) : 0, print_series, arr, &w, &err);
         cJSON *out = cJSON_CreateObject();
         cJSON_AddItemToObject(out, "series", arr);
         if (rc) cJSON_AddStringToObject(out, "error", err.msg);
@@ -311,7 +311,7 @@ static int dump(int argc, char **argv)
     ApiClient *api = NULL;
     if (g.kubeconfig || g.snapshot) {
         LoadRequest rq = { .nodes = true, .pods = true, .services = true };
-        if (cluster_load(&c, &g, &rq, g.snapshot ? NULL : &api, &err) != 0) {
+        if (loader_cluster_load(&c, &g, &rq, g.snapshot ? NULL : &api, &err) != 0) {
             fprintf(stderr, "dump: %s\n", err.msg);
             cluster_release(&c);
             return 1;

@@ -231,19 +231,19 @@ static void test_prometheus_same_retry_rule(void **state)
     int series = 0;
     script(429, "Too Many Requests", "Retry-After: 0\r\n", "{\"status\":\"error\",\"errorType\":\"busy\",\"error\":\"slow down\"}", 0);
     double t0 = now();
-    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), -1);
+    assert_int_equal(prometheus_query(p, "up", 0, count_series, &series, NULL, &err), -1);
     assert_int_equal(requests(), 6);                      /* 1 + 5 retries, as the API client */
     assert_true(now() - t0 < 3);                          /* Retry-After: 0 was honoured */
     assert_non_null(strstr(err.msg, "slow down"));
     script(500, "Internal Server Error", "", "{\"status\":\"error\",\"errorType\":\"internal\",\"error\":\"boom\"}", 0);
     err = (Error){ .set = false };
-    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), -1);
+    assert_int_equal(prometheus_query(p, "up", 0, count_series, &series, NULL, &err), -1);
     assert_int_equal(requests(), 2);                      /* one retry of a 5xx */
     assert_string_equal(err.msg, "internal: boom");
     script(200, "OK", "", "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
            "[{\"metric\":{\"gpu\":\"0\"},\"value\":[1700000000,\"42\"]}]}}", 0);
     err = (Error){ .set = false };
-    assert_int_equal(prom_query(p, "up", 0, count_series, &series, NULL, &err), 0);
+    assert_int_equal(prometheus_query(p, "up", 0, count_series, &series, NULL, &err), 0);
     assert_int_equal(requests(), 1);
     assert_int_equal(series, 1);
     prom_client_free(p);

@@ -20,7 +20,7 @@ static char *render_to_string(const cJSON *doc)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    int rc = render_yaml(f, doc, false);
+    int rc = yaml_render(f, doc, false);
     fclose(f);
     if (rc != 0) { free(buf); return NULL; }
     return buf;
@@ -95,7 +95,7 @@ static void test_prom_empty_values(void **state)
     int n = 0;
     Strvec w = STRVEC_INIT;
     Error err = { .set = false };
-    assert_int_equal(prom_parse_response(body, strlen(body), 200, count_series, &n, &w, &err), 0);
+    assert_int_equal(prometheus_parse_response(body, strlen(body), 200, count_series, &n, &w, &err), 0);
     assert_int_equal(n, 1);
     strvec_clear(&w);
 }

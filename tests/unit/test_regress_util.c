@@ -17,14 +17,14 @@ static void test_duration_bound(void **state)
 {
     (void)state;
     double s = -1;
-    assert_false(duration_parse("33333333333333333", &s));
-    assert_false(duration_parse("9223372036854775807", &s));
-    assert_false(duration_parse("1000000001", &s));
-    assert_true(duration_parse("1000000000", &s)); assert_true(s == 1e9);
-    assert_false(duration_parse("99999999999h", &s));
+    assert_false(util_duration_parse("33333333333333333", &s));
+    assert_false(util_duration_parse("9223372036854775807", &s));
+    assert_false(util_duration_parse("1000000001", &s));
+    assert_true(util_duration_parse("1000000000", &s)); assert_true(s == 1e9);
+    assert_false(util_duration_parse("99999999999h", &s));
 }
 
-/* time_parse_rfc3339 used sscanf %d: signs, blanks and impossible days were accepted and
+/* util_time_parse_rfc3339 used sscanf %d: signs, blanks and impossible days were accepted and
  * turned into another instant (2024-02-31 became March 2nd) */
 static void test_rfc3339_strict(void **state)
 {
@@ -39,13 +39,13 @@ static void test_rfc3339_strict(void **state)
         "2024-00-14T17:30:41Z", "2024-05-00T17:30:41Z", "2024-05-14T24:00:00Z", "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        if (time_parse_rfc3339(bad[i], &t)) fail_msg("accepted [%s]", bad[i]);
+        if (util_time_parse_rfc3339(bad[i], &t)) fail_msg("accepted [%s]", bad[i]);
     }
-    assert_true(time_parse_rfc3339("2024-02-29T12:00:00Z", &t)); assert_int_equal(t, 1709208000);
-    assert_true(time_parse_rfc3339("2000-02-29T00:00:00Z", &t)); assert_int_equal(t, 951782400);
-    assert_true(time_parse_rfc3339("2024-05-14T12:30:41-05:00", &t)); assert_int_equal(t, 1715707841);
-    assert_true(time_parse_rfc3339("2024-05-14T17:30:41.5z", &t)); assert_int_equal(t, 1715707841);
-    assert_true(time_parse_rfc3339("0220-04-28T00:00:00Z", &t)); assert_int_equal(t, -55214524800LL);
+    assert_true(util_time_parse_rfc3339("2024-02-29T12:00:00Z", &t)); assert_int_equal(t, 1709208000);
+    assert_true(util_time_parse_rfc3339("2000-02-29T00:00:00Z", &t)); assert_int_equal(t, 951782400);
+    assert_true(util_time_parse_rfc3339("2024-05-14T12:30:41-05:00", &t)); assert_int_equal(t, 1715707841);
+    assert_true(util_time_parse_rfc3339("2024-05-14T17:30:41.5z", &t)); assert_int_equal(t, 1715707841);
+    assert_true(util_time_parse_rfc3339("0220-04-28T00:00:00Z", &t)); assert_int_equal(t, -55214524800LL);
 }
 
 /* fuzz_ingest crash 8a3c1374: an error naming an object field that holds a newline was two

@@ -94,19 +94,19 @@ static void test_gpu_names(void **state)
                               "habana.ai/gaudi", "nvidia.com/mig-", "nvidia.com/gpus",
                               "gpu.intel.com/millicores", "example.com/gpu", "nvidia.com/gpu.sharedx" };
     for (size_t i = 0; i < sizeof gpu / sizeof *gpu; i++)
-        if (!resource_is_gpu(gpu[i])) fail_msg("%s should be a GPU", gpu[i]);
+        if (!resources_is_gpu(gpu[i])) fail_msg("%s should be a GPU", gpu[i]);
     for (size_t i = 0; i < sizeof not_gpu / sizeof *not_gpu; i++)
-        if (resource_is_gpu(not_gpu[i])) fail_msg("%s should not be a GPU", not_gpu[i]);
-    assert_false(resource_is_gpu(NULL));
-    assert_true(resource_is_mig("nvidia.com/mig-2g.20gb"));
-    assert_false(resource_is_mig("nvidia.com/gpu"));
-    assert_true(resource_is_shared("nvidia.com/gpu.shared"));
-    assert_false(resource_is_shared("nvidia.com/gpu"));
-    char *p = resource_mig_profile("nvidia.com/mig-2g.20gb");
+        if (resources_is_gpu(not_gpu[i])) fail_msg("%s should not be a GPU", not_gpu[i]);
+    assert_false(resources_is_gpu(NULL));
+    assert_true(resources_is_mig("nvidia.com/mig-2g.20gb"));
+    assert_false(resources_is_mig("nvidia.com/gpu"));
+    assert_true(resources_is_shared("nvidia.com/gpu.shared"));
+    assert_false(resources_is_shared("nvidia.com/gpu"));
+    char *p = resources_mig_profile("nvidia.com/mig-2g.20gb");
     assert_string_equal(p, "2g.20gb"); free(p);
-    p = resource_mig_profile("nvidia.com/mig-1g.10gb.me.shared");
+    p = resources_mig_profile("nvidia.com/mig-1g.10gb.me.shared");
     assert_string_equal(p, "1g.10gb.me"); free(p);
-    assert_null(resource_mig_profile("nvidia.com/gpu"));
+    assert_null(resources_mig_profile("nvidia.com/gpu"));
 
     ResourceList l = RESOURCE_LIST_INIT;
     rlist_set(&l, "cpu", 1000);

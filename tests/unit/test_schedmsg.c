@@ -396,15 +396,15 @@ static void test_classify(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         SchedReason r = { 0 };
-        sched_reason_classify(cases[i].text, &r);
-        if (r.code != cases[i].code) fail_msg("%s: got %s", cases[i].text, sched_code_name(r.code));
-        sched_reason_clear(&r);
+        schedmsg_reason_classify(cases[i].text, &r);
+        if (r.code != cases[i].code) fail_msg("%s: got %s", cases[i].text, schedmsg_code_name(r.code));
+        schedmsg_reason_clear(&r);
     }
     SchedReason r = { 0 };
-    sched_reason_classify("Insufficient nvidia.com/mig-1g.10gb", &r);
+    schedmsg_reason_classify("Insufficient nvidia.com/mig-1g.10gb", &r);
     assert_string_equal(r.resource, "nvidia.com/mig-1g.10gb");
-    assert_string_equal(sched_code_name(r.code), "Insufficient");
-    sched_reason_clear(&r);
+    assert_string_equal(schedmsg_code_name(r.code), "Insufficient");
+    schedmsg_reason_clear(&r);
 }
 
 int main(void)

@@ -25,8 +25,8 @@ static void check_entries(const char *id, const SchedHistogram *h, const cJSON *
         int count = cJSON_GetArrayItem(w, 0)->valueint;
         const char *code = cJSON_GetArrayItem(w, 1)->valuestring;
         if (r->count != count) fail_msg("%s: entry %d count %d, want %d", id, i, r->count, count);
-        if (strcmp(sched_code_name(r->code), code) != 0)
-            fail_msg("%s: entry %d (%s) code %s, want %s", id, i, r->text, sched_code_name(r->code), code);
+        if (strcmp(schedmsg_code_name(r->code), code) != 0)
+            fail_msg("%s: entry %d (%s) code %s, want %s", id, i, r->text, schedmsg_code_name(r->code), code);
         if (!with_detail) continue;
         const cJSON *d = cJSON_GetArrayItem(w, 2);
         if (!cJSON_IsString(d)) continue;

@@ -10,16 +10,16 @@
 static void test_distance(void **state)
 {
     (void)state;
-    assert_int_equal(edit_distance("", ""), 0);
-    assert_int_equal(edit_distance("status", "status"), 0);
-    assert_int_equal(edit_distance("stauts", "status"), 2);      /* a swap is two edits */
-    assert_int_equal(edit_distance("kitten", "sitting"), 3);
-    assert_int_equal(edit_distance("PLAN", "plan"), 0);          /* case is ignored */
-    assert_int_equal(edit_distance("", "top"), 3);
+    assert_int_equal(suggest_edit_distance("", ""), 0);
+    assert_int_equal(suggest_edit_distance("status", "status"), 0);
+    assert_int_equal(suggest_edit_distance("stauts", "status"), 2);      /* a swap is two edits */
+    assert_int_equal(suggest_edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(suggest_edit_distance("PLAN", "plan"), 0);          /* case is ignored */
+    assert_int_equal(suggest_edit_distance("", "top"), 3);
     char longw[400];
     memset(longw, 'a', sizeof longw - 1);
     longw[sizeof longw - 1] = '\0';
-    assert_int_equal(edit_distance(longw, "a"), 254);            /* capped at 255 bytes */
+    assert_int_equal(suggest_edit_distance(longw, "a"), 254);            /* capped at 255 bytes */
 }
 
 static void test_nearest(void **state)

@@ -16,39 +16,39 @@ static void test_duration(void **state)
 {
     (void)state;
     double s;
-    assert_true(duration_parse("30s", &s)); assert_true(s == 30);
-    assert_true(duration_parse("1h30m", &s)); assert_true(s == 5400);
-    assert_true(duration_parse("7d", &s)); assert_true(s == 7 * 86400);
-    assert_true(duration_parse("45", &s)); assert_true(s == 45);
-    assert_true(duration_parse("1.5m", &s)); assert_true(s == 90);
-    assert_true(duration_parse("250ms", &s)); assert_true(s > 0.249 && s < 0.251);
-    assert_false(duration_parse("", &s));
-    assert_false(duration_parse("abc", &s));
-    assert_false(duration_parse("5x", &s));
-    assert_false(duration_parse("-5s", &s));
+    assert_true(util_duration_parse("30s", &s)); assert_true(s == 30);
+    assert_true(util_duration_parse("1h30m", &s)); assert_true(s == 5400);
+    assert_true(util_duration_parse("7d", &s)); assert_true(s == 7 * 86400);
+    assert_true(util_duration_parse("45", &s)); assert_true(s == 45);
+    assert_true(util_duration_parse("1.5m", &s)); assert_true(s == 90);
+    assert_true(util_duration_parse("250ms", &s)); assert_true(s > 0.249 && s < 0.251);
+    assert_false(util_duration_parse("", &s));
+    assert_false(util_duration_parse("abc", &s));
+    assert_false(util_duration_parse("5x", &s));
+    assert_false(util_duration_parse("-5s", &s));
 }
 
 static void test_rfc3339(void **state)
 {
     (void)state;
     int64_t t;
-    assert_true(time_parse_rfc3339("1970-01-01T00:00:00Z", &t)); assert_int_equal(t, 0);
-    assert_true(time_parse_rfc3339("2024-05-14T17:30:41Z", &t)); assert_int_equal(t, 1715707841);
-    assert_true(time_parse_rfc3339("2024-05-14T17:30:41.123456Z", &t)); assert_int_equal(t, 1715707841);
-    assert_true(time_parse_rfc3339("2024-05-14T19:30:41+02:00", &t)); assert_int_equal(t, 1715707841);
-    assert_false(time_parse_rfc3339("2024-05-14 17:30:41", &t));
-    assert_false(time_parse_rfc3339("2024-13-14T17:30:41Z", &t));
-    assert_false(time_parse_rfc3339("2024-05-14T17:30:41Zjunk", &t));
+    assert_true(util_time_parse_rfc3339("1970-01-01T00:00:00Z", &t)); assert_int_equal(t, 0);
+    assert_true(util_time_parse_rfc3339("2024-05-14T17:30:41Z", &t)); assert_int_equal(t, 1715707841);
+    assert_true(util_time_parse_rfc3339("2024-05-14T17:30:41.123456Z", &t)); assert_int_equal(t, 1715707841);
+    assert_true(util_time_parse_rfc3339("2024-05-14T19:30:41+02:00", &t)); assert_int_equal(t, 1715707841);
+    assert_false(util_time_parse_rfc3339("2024-05-14 17:30:41", &t));
+    assert_false(util_time_parse_rfc3339("2024-13-14T17:30:41Z", &t));
+    assert_false(util_time_parse_rfc3339("2024-05-14T17:30:41Zjunk", &t));
 }
 
 static void test_age(void **state)
 {
     (void)state;
     char b[16];
-    format_age(59, b, sizeof b); assert_string_equal(b, "59s");
-    format_age(600, b, sizeof b); assert_string_equal(b, "10m");
-    format_age(5 * 3600, b, sizeof b); assert_string_equal(b, "5h");
-    format_age(3 * 86400, b, sizeof b); assert_string_equal(b, "3d");
+    util_format_age(59, b, sizeof b); assert_string_equal(b, "59s");
+    util_format_age(600, b, sizeof b); assert_string_equal(b, "10m");
+    util_format_age(5 * 3600, b, sizeof b); assert_string_equal(b, "5h");
+    util_format_age(3 * 86400, b, sizeof b); assert_string_equal(b, "3d");
 }
 
 /* deleting keeps every other key findable (linear probing: later entries of a run move back),
