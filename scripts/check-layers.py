@@ -30,8 +30,11 @@ the call check as `make check-calls` after the builds.  Exit 0 = arrows hold.
 """
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True      # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from objsyms import object_symbols  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -99,22 +102,6 @@ def object_layer(rel):
     if len(parts) == 2 and parts[0] == 'src':
         return 'main'
     return None
-
-
-def object_symbols(path):
-    """(defined, undefined) external symbols of one object, read with `nm -P`"""
-    out = subprocess.run(['nm', '-P', path], check=True, capture_output=True, text=True).stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) < 2:
-            continue
-        name, kind = fields[0], fields[1]
-        if kind in ('U', 'w', 'v'):
-            undefined.add(name)
-        elif kind.isupper():
-            defined.add(name)
-    return defined, undefined
 
 
 def check_calls(build):

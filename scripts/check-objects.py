@@ -21,8 +21,11 @@ Both read the objects, so `make check` runs them after the builds (make check-ob
 check-calls).  Exit 0 = the rules hold.
 """
 import os
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True      # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from objsyms import object_symbols  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -84,22 +87,6 @@ KNOWN_NAMES = {
     'util/util str_starts_with', 'util/util str_to_int64', 'util/util xasprintf',
     'util/util xcalloc', 'util/util xmalloc', 'util/util xrealloc', 'util/util xstrdup', 'util/util xstrndup', 'util/util xvasprintf',
 }
-
-
-def object_symbols(path):
-    """(defined, undefined) external symbols of one object, read with `nm -P`"""
-    out = subprocess.run(['nm', '-P', path], check=True, capture_output=True, text=True).stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) < 2:
-            continue
-        name, kind = fields[0], fields[1]
-        if kind in ('U', 'w', 'v'):
-            undefined.add(name)
-        elif kind.isupper():
-            defined.add(name)
-    return defined, undefined
 
 
 def read_objects(build):
