@@ -8,6 +8,7 @@
 #include "render/render.h"
 #include "render/json_writer.h"
 #include "yaml_out.h"
+#include "util/util.h"
 #include <cjson/cJSON.h>
 #include <yaml.h>
 #include <ctype.h>
@@ -42,21 +43,6 @@ static bool looks_like_other_type(const char *s)
     return false;
 }
 
-/* length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one */
-static size_t utf8_seq(const unsigned char *s)
-{
-    if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-    if (n == 0 || (s[0] & 0xf8) == 0xf8) return 0;
-    for (size_t i = 1; i < n; i++) if ((s[i] & 0xc0) != 0x80) return 0;
-    unsigned cp = n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
-                : n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
-                : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
 /* One scalar event.  libyaml refuses text that is not valid UTF-8 (and then leaves the event
  * uninitialised: emitting it anyway frees a previous event's memory twice), and text from the
  * cluster can hold any bytes: invalid sequences are written as U+FFFD. */
@@ -66,13 +52,13 @@ static int emit_scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t st
     char *fixed = NULL;
     size_t len = strlen(s);
     for (size_t i = 0; i < len;) {
-        size_t k = utf8_seq((const unsigned char *)s + i);
+        size_t k = util_utf8_len((const unsigned char *)s + i);
         if (k) { i += k; continue; }
         fixed = malloc(len * 3 + 1);
         if (!fixed) return -1;
         size_t o = 0;
         for (size_t j = 0; j < len;) {
-            size_t m = utf8_seq((const unsigned char *)s + j);
+            size_t m = util_utf8_len((const unsigned char *)s + j);
             if (m) { memcpy(fixed + o, s + j, m); o += m; j += m; }
             else { memcpy(fixed + o, "\xef\xbf\xbd", 3); o += 3; j++; }
         }

@@ -321,8 +321,7 @@ bool util_duration_parse(const char *s, double *seconds)
     return true;
 }
 
-/* length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one */
-static size_t utf8_len(const unsigned char *s)
+size_t util_utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80) return 1;
     size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
@@ -347,7 +346,7 @@ char *str_printable(const char *s, size_t max)
     Strbuf sb = STRBUF_INIT;
     strbuf_add(&sb, s, in);
     while (p[in] && in < max) {
-        size_t k = utf8_len(p + in);
+        size_t k = util_utf8_len(p + in);
         if (k == 0) { strbuf_adds(&sb, "\xef\xbf\xbd"); in++; continue; }
         if (in + k > max) break;                       /* do not split a character */
         if (k == 1 && (p[in] < 0x20 || p[in] == 0x7f)) strbuf_addch(&sb, ' ');

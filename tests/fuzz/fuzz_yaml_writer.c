@@ -12,24 +12,9 @@
 #include <stdio.h>
 #include "fuzz_util.h"
 #include "render/render.h"
+#include "util/util.h"
 #include "util/yaml_load.h"
 #include <cjson/cJSON.h>
-
-/* the writer's UTF-8 rule (src/render/yaml.c utf8_seq), restated: 1-4, 0 when not valid */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-    for (size_t i = 1; i < n; i++) if ((s[i] & 0xc0) != 0x80) return 0;
-    if (n == 3) {
-        unsigned cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
-        if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    } else if (n == 4) {
-        unsigned cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
-        if (cp < 0x10000 || cp > 0x10ffff) return 0;
-    }
-    return n;
-}
 
 static char *fixed_utf8(const char *s)
 {
@@ -37,7 +22,7 @@ static char *fixed_utf8(const char *s)
     char *out = malloc(len * 3 + 1);
     if (!out) abort();
     for (size_t i = 0; i < len;) {
-        size_t m = utf8_len((const unsigned char *)s + i);
+        size_t m = util_utf8_len((const unsigned char *)s + i);
         if (m) { memcpy(out + o, s + i, m); o += m; i += m; }
         else { memcpy(out + o, "\xef\xbf\xbd", 3); o += 3; i++; }
     }
