@@ -124,7 +124,7 @@ gen_cluster() {
 serve() {
   prom_stop_bench
   local t0=$SECONDS
-  fakeapi_start "$1" || return 1
+  fakeapi_start "$1" --cache-pages || return 1
   rm -f "$T/prom.port"
   python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$1" --port-file "$T/prom.port" --seed "$SEED" \
     --log "$T/prom.log" --parent-pid $$ 2>"$T/prom.stderr" </dev/null &

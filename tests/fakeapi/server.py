@@ -528,6 +528,7 @@ class Response:
         self.ctype = ctype
         self.headers = dict(headers or {})
         self.stream = stream        # generator of bytes chunks (watch)
+        self.gz = None              # the gzip-compressed body, made once (see --cache-pages)
 
 
 class FakeApiServer(http.server.ThreadingHTTPServer):
@@ -884,7 +885,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         ae = self.headers.get('Accept-Encoding') or ''
         wants = any(t.split(';')[0].strip().lower() == 'gzip' for t in ae.split(','))
         if wants and resp.compress and len(resp.body) > GZIP_THRESHOLD:
-            return gzip.compress(resp.body, compresslevel=1), True
+            if resp.gz is None:
+                resp.gz = gzip.compress(resp.body, compresslevel=1)
+            return resp.gz, True
         return resp.body, False
 
     def _send(self, resp, head=False):
@@ -1121,6 +1124,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return ls, fs
 
     def _list(self, res, namespace, query):
+        # --cache-pages (make bench): a list page answered before, at the same resource
+        # version, is sent again as it was rendered and compressed then, so that the client,
+        # not this server, is what a benchmark measures
+        cache = self.cfg.page_cache
+        if cache is None:
+            return self._list_render(res, namespace, query)
+        key = (self.path, self.headers.get('Accept') or '', self.cfg.store.resource_version)
+        resp = cache.get(key)
+        if resp is None:
+            resp = self._list_render(res, namespace, query)
+            if resp.code == 200:
+                cache[key] = resp
+        return resp
+
+    def _list_render(self, res, namespace, query):
         store = self.cfg.store
         as_table, ctype = self._table_kind()
         q = {k: v[0] for k, v in query.items()}
@@ -1473,6 +1491,9 @@ def main(argv=None):
     ap.add_argument('--operator-sim', metavar='YAML2JSON',
                     help='accept writes (apply, patch, label, cordon, eviction) and react to them as '
                          'the GPU Operator would (k8s_writes.py); YAML2JSON = tests/tools/yaml2json')
+    ap.add_argument('--cache-pages', action='store_true',
+                    help='keep each list page answered (rendered and gzipped) and send it again '
+                         'while the resource version is unchanged (make bench)')
     ap.add_argument('--parent-pid', type=int,
                     help='exit when this process is gone (the test script that started us)')
     args = ap.parse_args(argv)
@@ -1484,6 +1505,7 @@ def main(argv=None):
         sys.stderr.write('fakeapi: %s\n' % e)
         return 2
     cfg.store.compacted_rv = args.compacted_rv
+    cfg.page_cache = {} if args.cache_pages else None
     cfg.store_lock = threading.Lock()
     cfg.writer = None
     if args.operator_sim:
