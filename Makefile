@@ -45,8 +45,12 @@ endif
 DARWIN_DEFS := -D_DARWIN_C_SOURCE
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+# Intel ISA-L (libisal, optional: scripts/install-deps.sh installs it): gzip answers are decoded
+# with its igzip, several times faster than zlib (src/sources/http_inflate.c); without it, zlib.
+# KGPU_NO_ISAL=1 builds without it where it is installed.
+ISAL_PKG   := $(if $(KGPU_NO_ISAL),,$(shell pkg-config --exists libisal 2>/dev/null && echo libisal))
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(ISAL_PKG) 2>/dev/null) $(if $(ISAL_PKG),-DKGPU_HAVE_ISAL)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) $(ISAL_PKG) 2>/dev/null) -lm -lpthread
 WARN       := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wformat=2
 STD_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DARWIN_DEFS) -DKGPU_VERSION='"$(VERSION)"' \
               -Iinclude $(WARN) -MMD -MP
@@ -194,18 +198,20 @@ endif
 RELEASE_URL   ?= $(HOMEPAGE)/releases/download/v$(VERSION)
 KREW_MANIFEST ?= plugins/gpu.yaml
 dist_pkgconfig = PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET_$(1))/pkgconfig:/usr/share/pkgconfig pkg-config
+# libisal for ARCH when its -dev package is there (the archive then carries libisal.so)
+dist_isal = $(if $(KGPU_NO_ISAL),,$(shell $(call dist_pkgconfig,$(1)) --exists libisal 2>/dev/null && echo libisal))
 
 # dist_arch ARCH: objects, stripped binary and archive of one architecture
 define dist_arch
 DIST_OBJS_$(1) := $$(SRCS:%.c=build/dist/$(1)/%.o)
 build/dist/$(1)/%.o: %.c | dist-deps
 	@mkdir -p $$(dir $$@)
-	@echo "  CC $(1) $$<"; $(TRIPLET_$(1))-gcc $$(STD_CFLAGS) $$(shell $$(call dist_pkgconfig,$(1)) --cflags $$(PKGS)) \
-	  $$(DIST_CFLAGS) $$(OBJ_DEFS) -c $$< -o $$@
+	@echo "  CC $(1) $$<"; $(TRIPLET_$(1))-gcc $$(STD_CFLAGS) $$(shell $$(call dist_pkgconfig,$(1)) --cflags $$(PKGS) $$(call dist_isal,$(1))) \
+	  $$(if $$(call dist_isal,$(1)),-DKGPU_HAVE_ISAL) $$(DIST_CFLAGS) $$(OBJ_DEFS) -c $$< -o $$@
 build/dist/$(1)/src/cmd/cmd_version.o: OBJ_DEFS = $$(VERSION_DEFS)
 build/dist/$(1)/src/cmd/cmd_version.o: build/version.stamp
 build/dist/$(1)/kubectl-gpu: $$(DIST_OBJS_$(1))
-	$(TRIPLET_$(1))-gcc $$(DIST_LDFLAGS) -o $$@ $$^ $$(shell $$(call dist_pkgconfig,$(1)) --libs $$(PKGS)) -lm -lpthread
+	$(TRIPLET_$(1))-gcc $$(DIST_LDFLAGS) -o $$@ $$^ $$(shell $$(call dist_pkgconfig,$(1)) --libs $$(PKGS) $$(call dist_isal,$(1))) -lm -lpthread
 	$(TRIPLET_$(1))-strip --strip-all $$@
 build/kubectl-gpu-$(VERSION)-linux-$(1).tar.gz: build/dist/$(1)/kubectl-gpu scripts/dist.sh LICENSE README.md \
     man/kubectl-gpu.1 $$(wildcard completions/*) build/version.stamp

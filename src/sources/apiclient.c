@@ -20,7 +20,8 @@
  * A prefetched answer is the first attempt of the next request(): retries, 410 and errors are
  * handled exactly as for any other.  All transfers run in this thread.
  *
- * Logging (-v): one line per request (URL without userinfo, status, bytes, ms); -v=3 adds
+ * Logging (-v): one line per request (URL without userinfo, status, bytes, ms) and one per list
+ * read (items, requests, bytes decoded and as sent: gzip); -v=3 adds
  * the headers with Authorization and cookies redacted.  Tokens, passwords and keys never
  * reach a message or a log line, and CURLOPT_VERBOSE is never set for that reason.
  */
@@ -430,6 +431,9 @@ int apiclient_list_skip(ApiClient *c, const char *path, const char *query, ApiIt
                         ApiListResetFn reset, const char *const *skip, void *ctx, Error *err)
 {
     int restarts = 0;
+    /* for -v: what the list cost, over its pages (a restart included) */
+    long requests0 = c->requests, items = 0;
+    unsigned long long bytes = 0, wire = 0;
 restart:;
     char *cont = NULL;
     int page = 0, ret = -1;
@@ -440,6 +444,8 @@ restart:;
         int rc = request(c, path, query, extra, &code, err);
         free(extra);
         if (rc) goto out;
+        bytes += c->cur->received;
+        wire += c->cur->wire;
         if (code == 410 && cont) {
             if (reset && restarts == 0) {
                 restarts++;
@@ -472,6 +478,7 @@ restart:;
         } else if (info.cont && cont && strcmp(info.cont, cont) == 0) {
             error_set(err, "invalid response to GET %s (page %d): the server repeated the continue token", path, page);
         } else {
+            items += info.items;
             if (page == 1) {
                 free(c->list_rv);
                 c->list_rv = info.rv;
@@ -488,6 +495,9 @@ restart:;
         goto out;
     }
     ret = 0;
+    log_verbose(1, "list %s%s%s: %ld items, %ld requests, %.1f MB (%.1f MB on the wire)", path,
+                query && *query ? "?" : "", query ? query : "", items, c->requests - requests0,
+                (double)bytes / 1e6, (double)wire / 1e6);
 out:
     prefetch_cancel(c);                 /* a list that ended early leaves no request behind */
     free(cont);

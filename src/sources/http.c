@@ -1,5 +1,6 @@
 /* http.c — the shared libcurl layer (http.h). */
 #include "http.h"
+#include "http_inflate.h"
 #include "util/log.h"
 #include "internal.h"
 #include "util/error.h"
@@ -52,7 +53,6 @@ void http_setup(CURL *h, const HttpSetup *s)
 #if LIBCURL_VERSION_NUM >= 0x075500
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 #endif
-    if (s->compress) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     if (s->tls12) curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
     if (s->insecure) {
         curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -138,22 +138,46 @@ HttpRetry http_retry_rule(int max_5xx)
                         .honour_retry_after = true, .base_wait = 0.5, .wait_cap = HTTP_RETRY_WAIT_CAP };
 }
 
-static size_t xfer_on_body(char *data, size_t size, size_t n, void *ud)
+/* one piece of the answer's body as decoded: to the sink (a 2xx answer) or the buffer */
+static int xfer_take(void *ud, const char *data, size_t len)
 {
     HttpXfer *x = ud;
-    size_t len = size * n;
-    if (x->body_max && x->received + len > x->body_max) { x->too_big = true; return 0; }
+    if (x->body_max && x->received + len > x->body_max) { x->too_big = true; return 1; }
     x->received += len;
     if (x->sink) {
         long code = 0;
         curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &code);
         if (code >= 200 && code <= 299) {
             x->sunk = true;
-            return x->sink(x->sink_ctx, data, len, code) ? 0 : len;
+            return x->sink(x->sink_ctx, data, len, code) ? 1 : 0;
         }
     }
     strbuf_add(&x->body, data, len);
-    return len;
+    return 0;
+}
+
+static size_t xfer_on_body(char *data, size_t size, size_t n, void *ud)
+{
+    HttpXfer *x = ud;
+    size_t len = size * n;
+    x->wire += len;
+    if (!x->gzip) return xfer_take(x, data, len) ? 0 : len;
+    if (!x->inflate) x->inflate = http_inflate_new();
+    if (!x->gzip_fed) { http_inflate_reset(x->inflate); x->gzip_fed = true; }
+    int rc = http_inflate_feed(x->inflate, data, len, xfer_take, x);
+    if (rc < 0) x->gzip_error = http_inflate_error(x->inflate);
+    return rc ? 0 : len;
+}
+
+/* "Content-Encoding: gzip" (any case, spaces around) */
+static bool content_encoding_gzip(const char *line, size_t len)
+{
+    static const char name[] = "content-encoding:";
+    if (len < sizeof name - 1 || strncasecmp(line, name, sizeof name - 1) != 0) return false;
+    const char *v = line + sizeof name - 1, *end = line + len;
+    while (v < end && (*v == ' ' || *v == '\t')) v++;
+    while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\t')) end--;
+    return end - v == 4 && strncasecmp(v, "gzip", 4) == 0;
 }
 
 static size_t xfer_on_header(char *data, size_t size, size_t n, void *ud)
@@ -161,6 +185,8 @@ static size_t xfer_on_header(char *data, size_t size, size_t n, void *ud)
     HttpXfer *x = ud;
     size_t len = size * n;
     if (log_enabled(3)) http_log_header("<", data, len);
+    if (len >= 5 && memcmp(data, "HTTP/", 5) == 0) x->gzip = false;   /* a new answer's headers */
+    else if (content_encoding_gzip(data, len)) x->gzip = true;
     http_retry_after(data, len, &x->retry_after);
     return len;
 }
@@ -181,6 +207,8 @@ void http_xfer_release(HttpXfer *x)
     if (x->loop) http_loop_stop(x->loop, x);
     if (x->h) curl_easy_cleanup(x->h);
     x->h = NULL;
+    http_inflate_free(x->inflate);
+    x->inflate = NULL;
     if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
     strbuf_clear(&x->body);
 }
@@ -193,8 +221,16 @@ void http_xfer_begin(HttpXfer *x, const HttpSetup *s)
     x->retry_after = -1;
     x->errbuf[0] = '\0';
     x->sunk = false;
+    x->gzip = x->gzip_fed = false;
+    x->gzip_error = NULL;
+    x->wire = 0;
     curl_easy_reset(x->h);
     http_setup(x->h, s);
+    if (s->compress) {
+        /* gzip asked for, and decoded in xfer_on_body (http_inflate.h), not by libcurl */
+        curl_easy_setopt(x->h, CURLOPT_ACCEPT_ENCODING, "gzip");
+        curl_easy_setopt(x->h, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+    }
     curl_easy_setopt(x->h, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(x->h, CURLOPT_WRITEFUNCTION, xfer_on_body);
     curl_easy_setopt(x->h, CURLOPT_WRITEDATA, x);
@@ -236,7 +272,14 @@ static void loop_step(HttpLoop *l)
         if (m->msg != CURLMSG_DONE) continue;
         HttpXfer *x = NULL;
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-        if (x) { x->done = true; x->result = m->data.result; }
+        if (!x) continue;
+        x->done = true;
+        x->result = m->data.result;
+        if (x->gzip_fed && !x->too_big && (x->gzip_error || (x->result == CURLE_OK && !http_inflate_finished(x->inflate)))) {
+            /* as libcurl's own decoding reports it */
+            x->result = CURLE_BAD_CONTENT_ENCODING;
+            snprintf(x->errbuf, sizeof x->errbuf, "%s", x->gzip_error ? x->gzip_error : "the gzip data stops before its end");
+        }
     }
 }
 
@@ -331,7 +374,10 @@ int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *e
         res->cc = cc;
         res->status = cc == CURLE_OK ? code : 0;
         double ms = (http_now() - t0) * 1000;
-        if (cc == CURLE_OK)
+        if (cc == CURLE_OK && x->gzip_fed)
+            log_verbose(1, "%s %s %ld %s, %zu bytes (%llu gzip), %.0f ms", method, rq->shown, code,
+                        http_reason(code), x->received, x->wire, ms);
+        else if (cc == CURLE_OK)
             log_verbose(1, "%s %s %ld %s, %zu bytes, %.0f ms", method, rq->shown, code, http_reason(code),
                         x->received, ms);
         else

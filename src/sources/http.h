@@ -104,6 +104,12 @@ typedef struct {
     HttpSinkFn sink;             /* set by the caller for a streamed answer, else NULL */
     void *sink_ctx;
     bool sunk;                   /* part of this answer went to sink: it cannot be retried */
+    /* a gzip answer is decoded here (http_inflate.h), not by libcurl: */
+    bool gzip;                   /* this answer's Content-Encoding is gzip */
+    bool gzip_fed;               /* part of it went through the decoder */
+    const char *gzip_error;      /* why it could not be decoded, else NULL */
+    struct HttpInflate *inflate; /* the decoder, made at the first gzip answer */
+    unsigned long long wire;     /* bytes of this answer's body as sent (before decoding) */
     /* in the transfer loop (below): */
     struct HttpLoop *loop;       /* the loop it runs in now, else NULL */
     bool done;                   /* finished there, with result */

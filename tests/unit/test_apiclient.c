@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "sources/kubeconfig.h"
@@ -41,6 +42,7 @@ static struct {
     pthread_t thread;
     pthread_mutex_t lock;
     Reply replies[64];
+    size_t body_lens[64];        /* bytes of reply i's body (binary: gzip); 0 = strlen (srv_body_len) */
     size_t nreplies, next;
     Strvec requests;             /* request line + headers of each request */
     int connections;
@@ -53,6 +55,7 @@ static void srv_script(const Reply *r, size_t n)
     memcpy(srv.replies, r, n * sizeof *r);
     srv.nreplies = n;
     srv.next = 0;
+    memset(srv.body_lens, 0, sizeof srv.body_lens);
     strvec_clear(&srv.requests);
     srv.connections = 0;
     pthread_mutex_unlock(&srv.lock);
@@ -91,12 +94,14 @@ static void serve_connection(int fd)
         }
         size_t reqlen = (size_t)(end - in.buf) + 4;
         Reply r = { 500, NULL, "{}", R_NORMAL, 0, false };
+        size_t body_len = 0;
         pthread_mutex_lock(&srv.lock);
         char *req = xstrndup(in.buf, reqlen);
         strvec_push(&srv.requests, req);
         free(req);
         if (srv.next < srv.nreplies) {
             r = srv.replies[srv.next];
+            body_len = srv.body_lens[srv.next];
             if (!r.repeat) srv.next++;
         }
         pthread_mutex_unlock(&srv.lock);
@@ -106,7 +111,7 @@ static void serve_connection(int fd)
         free(rest);
         if (r.mode == R_CLOSE) break;
         const char *body = r.body ? r.body : "";
-        size_t blen = strlen(body);
+        size_t blen = body_len ? body_len : strlen(body);
         char *head = xasprintf("HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n%s\r\n",
                                r.status, reason(r.status), r.mode == R_CUT ? blen + 1000 : blen,
                                r.headers ? r.headers : "");
@@ -281,6 +286,81 @@ static void test_pagination_and_headers(void **state)
     assert_null(strstr(request_at(0), "Accept-Encoding"));
     assert_contains(request_at(0), "GET /api/v1/nodes?limit=500&timeout=1500ms HTTP/1.1");
     apiclient_free(c);
+}
+
+/* text as one gzip member (zlib's gzip writer, RFC 1952), malloc'd */
+static unsigned char *gzip_text(const char *text, size_t *len)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t n = strlen(text), cap = deflateBound(&zs, (uLong)n) + 64;
+    unsigned char *out = xmalloc(cap);
+    zs.next_in = (Bytef *)text;
+    zs.avail_in = (uInt)n;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    *len = zs.total_out;
+    deflateEnd(&zs);
+    return out;
+}
+
+/* gzip answers (issue 35: decoded by http_inflate, not libcurl): pages decode to their items;
+ * the request asks for gzip; a damaged or cut gzip body is a broken answer, never items */
+static void test_gzip_answers(void **state)
+{
+    (void)state;
+    size_t n1, n2;
+    unsigned char *g1 = gzip_text(PAGE(ITEM("a") "," ITEM("b"), "t1"), &n1);
+    unsigned char *g2 = gzip_text(PAGE(ITEM("c"), ""), &n2);
+    const char *gz_hdr = "Content-Encoding: gzip\r\n";
+    Reply r[] = {
+        { 200, gz_hdr, (const char *)g1, R_NORMAL, 0, false },
+        { 200, "content-encoding:  GZIP \r\n", (const char *)g2, R_NORMAL, 0, false },
+    };
+    srv_script(r, 2);
+    srv.body_lens[0] = n1;
+    srv.body_lens[1] = n2;
+    ApiClient *c = client(0, 2, NULL);
+    Collected col = { STRVEC_INIT, 0, 0 };
+    Error err = { 0 };
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), 0);
+    assert_int_equal(col.names.n, 3);
+    assert_string_equal(col.names.v[0], "a");
+    assert_string_equal(col.names.v[2], "c");
+    assert_contains(request_at(0), "Accept-Encoding: gzip\r\n");
+    strvec_clear(&col.names);
+
+    /* the CRC-32 in the trailer damaged: every byte decodes, the check fails */
+    g1[n1 - 8] ^= 0x33;
+    Reply bad = { 200, gz_hdr, (const char *)g1, R_NORMAL, 0, false };
+    srv_script(&bad, 1);
+    srv.body_lens[0] = n1;
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), -1);
+    assert_contains(err.msg, "broke while reading GET /api/v1/pods");
+    assert_contains(err.msg, "checksum");
+    error_clear(&err);
+    g1[n1 - 8] ^= 0x33;
+
+    /* the gzip member cut before its trailer, the HTTP answer complete (Content-Length) */
+    Reply cut = { 200, gz_hdr, (const char *)g1, R_NORMAL, 0, false };
+    srv_script(&cut, 1);
+    srv.body_lens[0] = n1 - 8;
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), -1);
+    assert_contains(err.msg, "the gzip data stops before its end");
+    error_clear(&err);
+
+    /* announced as gzip, sent as plain JSON */
+    Reply plain = { 200, gz_hdr, PAGE(ITEM("x"), ""), R_NORMAL, 0, false };
+    srv_script(&plain, 1);
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), -1);
+    assert_contains(err.msg, "not gzip data");
+    error_clear(&err);
+    assert_int_equal(col.names.n, 0);
+    apiclient_free(c);
+    free(g1);
+    free(g2);
 }
 
 static void test_expired_continue(void **state)
@@ -685,6 +765,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pagination_and_headers), cmocka_unit_test(test_prometheus_same_transport), cmocka_unit_test(test_expired_continue),
+        cmocka_unit_test(test_gzip_answers),
         cmocka_unit_test(test_retries), cmocka_unit_test(test_status_errors),
         cmocka_unit_test(test_invalid_pages), cmocka_unit_test(test_broken_and_slow),
         cmocka_unit_test(test_unreachable), cmocka_unit_test(test_get_json_and_raw),
