@@ -25,14 +25,36 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /* suffix -> decimal exponent and binary exponent; false if not a valid suffix */
 static bool parse_suffix(const char *p, long *dec, int *bin)
 {
-    static const struct { const char *s; int dec, bin; } table[] = {
-        { "", 0, 0 }, { "n", -9, 0 }, { "u", -6, 0 }, { "m", -3, 0 }, { "k", 3, 0 },
-        { "M", 6, 0 }, { "G", 9, 0 }, { "T", 12, 0 }, { "P", 15, 0 }, { "E", 18, 0 },
-        { "Ki", 0, 10 }, { "Mi", 0, 20 }, { "Gi", 0, 30 }, { "Ti", 0, 40 }, { "Pi", 0, 50 },
-        { "Ei", 0, 60 },
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(p, table[i].s) == 0) { *dec = table[i].dec; *bin = table[i].bin; return true; }
+    /* the SI suffixes by their first two bytes (one switch, no string compares: a pod's
+     * requests are parsed for every pod of a list) */
+    *bin = 0;
+    if (!p[0]) { *dec = 0; return true; }
+    if (p[1] == 'i' && !p[2]) {
+        *dec = 0;
+        switch (p[0]) {
+        case 'K': *bin = 10; return true;
+        case 'M': *bin = 20; return true;
+        case 'G': *bin = 30; return true;
+        case 'T': *bin = 40; return true;
+        case 'P': *bin = 50; return true;
+        case 'E': *bin = 60; return true;
+        default: return false;
+        }
+    }
+    if (!p[1]) {
+        switch (p[0]) {
+        case 'n': *dec = -9; return true;
+        case 'u': *dec = -6; return true;
+        case 'm': *dec = -3; return true;
+        case 'k': *dec = 3; return true;
+        case 'M': *dec = 6; return true;
+        case 'G': *dec = 9; return true;
+        case 'T': *dec = 12; return true;
+        case 'P': *dec = 15; return true;
+        case 'E': *dec = 18; return true;
+        default: break;                    /* "e"/"E" alone: an exponent without digits */
+        }
+    }
     if (*p != 'e' && *p != 'E') return false;
     p++;                                   /* decimal exponent: [+-]digits, nothing after */
     bool neg = false;
@@ -45,6 +67,34 @@ static bool parse_suffix(const char *p, long *dec, int *bin)
     if (e > QTY_EXP_CLAMP) e = QTY_EXP_CLAMP;
     *dec = neg ? -e : e;
     *bin = 0;
+    return true;
+}
+
+/* the common case in integer arithmetic: at most 18 mantissa digits (so they fit in 64 bits),
+ * times 2^bin, times 10^shift; false when it does not fit in 128 bits or in the result, and
+ * the exact digit-string way below decides (the same value either way: ceil of the magnitude) */
+static bool quantity_fast(const char *dig, size_t n, long shift, int bin, bool neg, int64_t *milli)
+{
+    typedef unsigned __int128 u128;
+    uint64_t m = 0;
+    for (size_t i = 0; i < n; i++) m = m * 10 + (uint64_t)dig[i];
+    if (bin > 60) return false;
+    u128 v = (u128)m << bin;                          /* < 10^18 * 2^60 < 2^120 */
+    if (shift >= 0) {
+        if (shift > 19) return false;                 /* m >= 1: over 10^19 > INT64_MAX */
+        for (long i = 0; i < shift; i++) {
+            v *= 10;
+            if (v > (u128)INT64_MAX) return false;
+        }
+    } else {
+        if (shift < -36) return false;
+        u128 p10 = 1;
+        for (long i = 0; i < -shift; i++) p10 *= 10;
+        u128 q = v / p10;
+        v = q + (q * p10 != v);                       /* below a milli-unit: rounded up */
+    }
+    if (v > (u128)INT64_MAX) return false;
+    *milli = neg ? -(int64_t)v : (int64_t)v;
     return true;
 }
 
@@ -74,6 +124,7 @@ bool quantity_parse(const char *s, int64_t *milli)
     long dec; int bin;
     if (!parse_suffix(p, &dec, &bin)) return false;
     if (n == 0) { *milli = 0; return true; }
+    if (n <= 18 && quantity_fast(dig, n, dec + 3 - frac, bin, neg, milli)) return true;
 
     /* multiply the digit string by 2^bin */
     for (int k = 0; k < bin; k++) {

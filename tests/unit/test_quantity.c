@@ -93,6 +93,37 @@ static void test_overflow(void **state)
     assert_false(quantity_parse("9223372036854776", &m));
 }
 
+/* the integer fast path (at most 18 mantissa digits) and the digit-string path meet at its
+ * edges with the same answers; each value worked out by hand */
+static void test_fast_path_edges(void **state)
+{
+    (void)state;
+    int64_t m;
+    /* 18 digits, 10^-6 units = 123456789012.345678 milli: rounded up */
+    assert_int_equal(q("123456789012345678n"), 123456789013LL);
+    assert_int_equal(q("-123456789012345678n"), -123456789013LL);
+    /* 19 digits: the digit-string path, same rule */
+    assert_int_equal(q("1234567890123456789n"), 1234567890124LL);
+    /* 8 * 2^50 units = 9007199254740992 units, * 1000 milli fits (< 9223372036854775807) */
+    assert_int_equal(q("8Pi"), 9007199254740992000LL);
+    assert_false(quantity_parse("9Pi", &m));             /* 10133099161583616000 > INT64_MAX */
+    assert_false(quantity_parse("1Ei", &m));             /* 2^60 * 1000 */
+    /* 0.5 units in Ki = 512 units; 0.0001 Ki = 0.1024 units = 102.4 milli -> 103 */
+    assert_int_equal(q("0.5Ki"), 512000);
+    assert_int_equal(q("0.0001Ki"), 103);
+    /* far below a milli-unit: 10^-37 (past the fast path's 10^36 divisor) and 10^-30 -> 1 */
+    assert_int_equal(q("1e-40"), 1);
+    assert_int_equal(q("1e-30"), 1);
+    assert_int_equal(q("-1e-30"), -1);
+    /* 10^15 units = 10^18 milli fits; 10^16 units = 10^19 milli does not */
+    assert_int_equal(q("1e15"), 1000000000000000000LL);
+    assert_false(quantity_parse("1e16", &m));
+    assert_int_equal(q("000000000000000000000001"), 1000);   /* leading zeros are not digits */
+    /* the suffixes, each alone: E (10^18) and Ei (2^60) */
+    assert_int_equal(q("0.001E"), 1000000000000000000LL);
+    assert_false(quantity_parse("0.5Ei", &m));           /* 2^59 units = 5.8e20 milli */
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -134,7 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_and_decimal), cmocka_unit_test(test_binary),
         cmocka_unit_test(test_exponent), cmocka_unit_test(test_rounding),
-        cmocka_unit_test(test_overflow), cmocka_unit_test(test_rejects), cmocka_unit_test(test_helpers),
+        cmocka_unit_test(test_overflow), cmocka_unit_test(test_fast_path_edges), cmocka_unit_test(test_rejects), cmocka_unit_test(test_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
