@@ -107,10 +107,20 @@ typedef struct {
 /* a compiled skip list: members of the item to drop, or whose members to drop */
 typedef struct {
     char key[64];
+    size_t keylen;
     bool whole;                 /* drop the member */
     const char *sub[16];        /* else: drop these members of it */
+    size_t sublen[16];
     size_t nsub;
 } SkipRule;
+
+/* the names a rule looks for are matched by length first, then bytes: most keys of an item
+ * differ in length from every rule's, and no strcmp is called for them */
+typedef struct {
+    const char *const *keys;
+    const size_t *lens;
+    size_t n;
+} SubKeys;
 
 static inline void skip_ws(P *s)
 {
@@ -166,8 +176,9 @@ static int utf16_to_utf8(const unsigned char *in, const unsigned char *in_end, u
     return seq;
 }
 
-/* s->p at '"': the string, unescaped in place and NUL-terminated; NULL on error */
-static char *parse_string(P *s)
+/* s->p at '"': the string, unescaped in place and NUL-terminated, its length in *len (when
+ * not NULL); NULL on error */
+static char *parse_string_n(P *s, size_t *len)
 {
     if (s->p >= s->end || *s->p != '"') return NULL;
     char *start = s->p + 1, *q = start;
@@ -176,6 +187,7 @@ static char *parse_string(P *s)
         /* no escape: the common case */
         *q = '\0';
         s->p = q + 1;
+        if (len) *len = (size_t)(q - start);
         return start;
     }
     /* cJSON's first pass: the closing quote, escapes skipped */
@@ -212,8 +224,11 @@ static char *parse_string(P *s)
     }
     *out = '\0';
     s->p = e + 1;
+    if (len) *len = (size_t)((char *)out - start);
     return start;
 }
+
+static char *parse_string(P *s) { return parse_string_n(s, NULL); }
 
 static bool number_char(char c)
 {
@@ -328,7 +343,7 @@ success:
 
 /* an object; with rules, the members they name are skipped (and sub-rules applied) */
 static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t nrules,
-                               const char *const *subkeys, size_t nsub)
+                               const SubKeys *subkeys)
 {
     if (s->depth >= NESTING_LIMIT) return false;
     s->depth++;
@@ -340,7 +355,8 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
     if (s->p >= s->end) return false;
     for (;;) {
         skip_ws(s);
-        char *key = parse_string(s);
+        size_t klen = 0;
+        char *key = parse_string_n(s, &klen);
         if (!key) return false;
         skip_ws(s);
         if (s->p >= s->end || *s->p != ':') return false;
@@ -349,15 +365,16 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
         const SkipRule *rule = NULL;
         bool drop = false;
         for (size_t i = 0; i < nrules; i++)
-            if (strcmp(rules[i].key, key) == 0) { rule = &rules[i]; break; }
-        for (size_t i = 0; !rule && i < nsub; i++)
-            if (strcmp(subkeys[i], key) == 0) drop = true;
+            if (rules[i].keylen == klen && memcmp(rules[i].key, key, klen) == 0) { rule = &rules[i]; break; }
+        for (size_t i = 0; !rule && subkeys && i < subkeys->n && !drop; i++)
+            if (subkeys->lens[i] == klen && memcmp(subkeys->keys[i], key, klen) == 0) drop = true;
         if (drop || (rule && rule->whole)) {
             if (!skip_value(s)) return false;
         } else {
             cJSON *n = new_node(s->a);
             if (rule && s->p < s->end && *s->p == '{') {
-                if (!parse_object_rules(s, n, NULL, 0, rule->sub, rule->nsub)) return false;
+                SubKeys sk = { rule->sub, rule->sublen, rule->nsub };
+                if (!parse_object_rules(s, n, NULL, 0, &sk)) return false;
             } else if (!parse_value(s, n)) {
                 return false;
             }
@@ -394,7 +411,7 @@ static bool parse_value(P *s, cJSON *item)
         return true;
     }
     case '{':
-        return parse_object_rules(s, item, NULL, 0, NULL, 0);
+        return parse_object_rules(s, item, NULL, 0, NULL);
     case '[':
         return parse_array(s, item);
     case 'n':
@@ -458,9 +475,13 @@ static size_t compile_skip(JsonSkip skip, SkipRule *rules, size_t max)
             r = &rules[n++];
             memset(r, 0, sizeof *r);
             memcpy(r->key, k, len);
+            r->keylen = len;
         }
         if (!dot) r->whole = true;
-        else if (r->nsub < sizeof r->sub / sizeof *r->sub) r->sub[r->nsub++] = dot + 1;
+        else if (r->nsub < sizeof r->sub / sizeof *r->sub) {
+            r->sublen[r->nsub] = strlen(dot + 1);
+            r->sub[r->nsub++] = dot + 1;
+        }
     }
     return n;
 }
@@ -524,7 +545,7 @@ int jsonscan_list_walk(char *buf, size_t len, JsonArena *a, JsonSkip skip, JsonI
                         cJSON *it = new_node(a);
                         bool ok;
                         if (!stop && s.p < s.end && *s.p == '{')
-                            ok = parse_object_rules(&s, it, rules, nrules, NULL, 0);
+                            ok = parse_object_rules(&s, it, rules, nrules, NULL);
                         else
                             ok = parse_value(&s, it);
                         if (!ok) goto bad;
