@@ -200,6 +200,7 @@ PY
 }
 
 # floor_paths : the list paths (with queries, without limit/continue) the last command read
+# (answered 2xx)
 floor_paths() {
   python3 - "$FAKEAPI_LOG" <<'PY'
 import json, sys
@@ -207,8 +208,8 @@ seen = []
 for l in open(sys.argv[1]):
     r = json.loads(l)
     q = r.get('query', '')
-    if 'limit=' not in q or 'continue=' in q:
-        continue
+    if 'limit=' not in q or 'continue=' in q or not 200 <= r.get('status', 0) <= 299:
+        continue                  # (a 404 is a probe, e.g. DRA's API versions: not a list to fetch)
     q = '&'.join(p for p in q.split('&') if not p.startswith('limit='))
     seen.append(r['path'] + ('?' + q if q else ''))
 print('\n'.join(seen))
