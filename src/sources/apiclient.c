@@ -16,9 +16,12 @@
  * follows the page size and no malloc is made per JSON value.  As soon as a page's metadata
  * gives the continue token, the next page is requested (a prefetch on a second transfer in the
  * transport's loop, http_loop_*, on the same keep-alive connection since this page is complete): the
- * server prepares it while this page is parsed, and the transfer is pumped every few items.
- * A prefetched answer is the first attempt of the next request(): retries, 410 and errors are
- * handled exactly as for any other.  All transfers run in this thread.
+ * server prepares it while this page is parsed.  The prefetch runs on a thread of its own
+ * (receiving, TLS and the gzip decoding there, on another core, while this thread parses);
+ * this thread leaves the loop alone until it has joined that thread (prefetch_join), and
+ * where no thread can be made the transfer is pumped every few items instead.  A prefetched
+ * answer is the first attempt of the next request(): retries, 410 and errors are handled
+ * exactly as for any other.
  *
  * Logging (-v): one line per request (URL without userinfo, status, bytes, ms) and one per list
  * read (items, requests, bytes decoded and as sent: gzip); -v=3 adds
@@ -260,8 +263,26 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     return 0;
 }
 
-/* Requests url (as build_url made it) now, on the prefetch's transfer; request() for the same
- * URL takes the answer.  Nothing happens when credentials cannot be had: that request says why. */
+/* the prefetch's thread: the whole transfer, then it leaves the loop */
+static void *prefetch_main(void *arg)
+{
+    ApiClient *c = arg;
+    c->pf.cc = http_loop_perform(c->loop, c->pf.x);
+    return NULL;
+}
+
+/* libcurl asks the prefetch at least once a second and whenever the loop is woken: non-zero
+ * stops it (the client's cancel flag, or prefetch_cancel) */
+static int prefetch_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    ApiClient *c = ud;
+    (void)dt; (void)dn; (void)ut; (void)un;
+    return atomic_load(&c->pf.stop) || (c->cancel && atomic_load(c->cancel)) ? 1 : 0;
+}
+
+/* Requests url (as build_url made it) now, on the prefetch's transfer and thread; request()
+ * for the same URL takes the answer.  Nothing happens when credentials cannot be had: that
+ * request says why. */
 static void prefetch_start(ApiClient *c, const char *url)
 {
     Prefetch *pf = &c->pf;
@@ -274,24 +295,47 @@ static void prefetch_start(ApiClient *c, const char *url)
     int rc = attempt_setup(c, pf->x, url, shown, false, &hl, &e);
     free(shown);
     if (rc) return;
+    curl_easy_setopt(pf->x->h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(pf->x->h, CURLOPT_XFERINFOFUNCTION, prefetch_progress);
+    curl_easy_setopt(pf->x->h, CURLOPT_XFERINFODATA, c);
+    atomic_store(&pf->stop, 0);
     pf->t0 = http_now();
-    if (http_loop_start(c->loop, pf->x)) { http_headers_free(hl); return; }
+    pf->cc = CURLE_OK;
+    if (pthread_create(&pf->thread, NULL, prefetch_main, c) != 0) {
+        /* no thread: in this one, pumped while the page is parsed */
+        if (http_loop_start(c->loop, pf->x)) { http_headers_free(hl); return; }
+    } else {
+        pf->running = true;
+    }
     pf->hl = hl;
     pf->url = xstrdup(url);
     pf->active = true;
     c->requests++;
 }
 
-/* lets the prefetch read what has arrived (called while a page is parsed) */
+/* lets a prefetch in this thread read what has arrived (called while a page is parsed) */
 static void prefetch_pump(ApiClient *c)
 {
-    if (c->pf.active && !c->pf.x->done) http_loop_pump(c->loop);
+    if (c->pf.active && !c->pf.running && !c->pf.x->done) http_loop_pump(c->loop);
+}
+
+/* the prefetch's thread, if any, joined: the loop is this thread's again */
+static void prefetch_join(ApiClient *c)
+{
+    if (!c->pf.running) return;
+    pthread_join(c->pf.thread, NULL);
+    c->pf.running = false;
 }
 
 static void prefetch_cancel(ApiClient *c)
 {
     Prefetch *pf = &c->pf;
     if (!pf->active) return;
+    if (pf->running) {
+        atomic_store(&pf->stop, 1);
+        http_loop_wakeup(c->loop);
+        prefetch_join(c);
+    }
     http_loop_stop(c->loop, pf->x);
     http_headers_free(pf->hl);
     pf->hl = NULL;
@@ -304,7 +348,9 @@ static void prefetch_cancel(ApiClient *c)
 static CURLcode prefetch_take(ApiClient *c, struct curl_slist **hl, double *t0)
 {
     Prefetch *pf = &c->pf;
-    CURLcode cc = http_loop_wait(c->loop, pf->x);
+    CURLcode cc;
+    if (pf->running) { prefetch_join(c); cc = pf->cc; }
+    else cc = http_loop_wait(c->loop, pf->x);
     HttpXfer *x = c->cur;
     c->cur = pf->x;
     pf->x = x;
@@ -325,6 +371,7 @@ static int api_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode *
     if (n == 0 && !refresh && c->pf.active && strcmp(c->pf.url, c->url) == 0) {
         *cc = prefetch_take(c, &hl, t0);        /* asked for already: its answer is this attempt's */
     } else {
+        prefetch_join(c);                       /* the loop is used here: its thread ends first */
         if (attempt_setup(c, c->cur, c->url, c->shown, refresh, &hl, err)) return -1;
         *t0 = http_now();
         *cc = http_loop_perform(c->loop, c->cur);

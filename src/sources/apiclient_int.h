@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "sources/jsonscan.h"
 #include <curl/curl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -22,6 +23,12 @@ typedef struct {
     char *url;                       /* the URL requested, as build_url made it */
     bool active;                     /* started in the loop, not yet taken */
     double t0;
+    /* performed on a thread of its own (fetch, TLS and gzip there, the page being parsed here);
+     * this thread leaves the loop alone until it has joined it */
+    pthread_t thread;
+    bool running;                    /* the thread is to be joined */
+    atomic_int stop;                 /* asks it to give up (prefetch_cancel) */
+    CURLcode cc;                     /* its result, once joined */
 } Prefetch;
 
 struct ApiClient {

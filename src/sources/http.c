@@ -314,6 +314,8 @@ CURLcode http_loop_wait(HttpLoop *l, HttpXfer *x)
     return x->result;
 }
 
+void http_loop_wakeup(HttpLoop *l) { curl_multi_wakeup(l->multi); }
+
 CURLcode http_loop_perform(HttpLoop *l, HttpXfer *x)
 {
     if (http_loop_start(l, x)) return CURLE_FAILED_INIT;

@@ -127,8 +127,9 @@ void http_xfer_begin(HttpXfer *x, const HttpSetup *s);
 /* ---- the transfer loop ---- */
 
 /* Where transfers are performed: one libcurl multi handle (its connection cache keeps the
- * connections alive between requests).  A client makes one and runs every transfer in it;
- * all in the calling thread. */
+ * connections alive between requests).  A client makes one and runs every transfer in it,
+ * one thread at a time (the API client runs its prefetch on a thread of its own while the
+ * caller's thread leaves the loop alone). */
 typedef struct HttpLoop HttpLoop;
 /* NULL when libcurl cannot make one */
 HttpLoop *http_loop_new(void);
@@ -145,6 +146,9 @@ CURLcode http_loop_wait(HttpLoop *l, HttpXfer *x);
 void http_loop_stop(HttpLoop *l, HttpXfer *x);
 /* start and wait: one transfer, performed (CURLE_FAILED_INIT when libcurl refuses it) */
 CURLcode http_loop_perform(HttpLoop *l, HttpXfer *x);
+/* wakes the loop's wait from another thread (curl_multi_wakeup: the one call on a loop that
+ * may come from a thread other than the one running it) */
+void http_loop_wakeup(HttpLoop *l);
 
 /* ---- the request loop ---- */
 

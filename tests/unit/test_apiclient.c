@@ -363,6 +363,31 @@ static void test_gzip_answers(void **state)
     free(g2);
 }
 
+/* a list stopped by its callback while the next page, prefetched on its own thread, is still
+ * coming (its body 3 s late): the prefetch is abandoned at once, not waited for */
+static void test_prefetch_abandoned(void **state)
+{
+    (void)state;
+    Reply r[] = {
+        { 200, NULL, PAGE(ITEM("a") "," ITEM("b"), "t1"), R_NORMAL, 0, false },
+        { 200, NULL, PAGE(ITEM("c"), ""), R_SLOW_BODY, 3, false },
+    };
+    srv_script(r, 2);
+    ApiClient *c = client(0, 2, NULL);
+    Collected col = { STRVEC_INIT, 1, 0 };               /* stop at the first item */
+    Error err = { 0 };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    assert_string_equal(err.msg, "stopped by the callback");
+    assert_int_equal(apiclient_request_count(c), 2);     /* page 2 was asked for ... */
+    if (took >= 1.5) fail_msg("the list took %.2f s to give up its prefetch", took);   /* ... not awaited */
+    strvec_clear(&col.names);
+    apiclient_free(c);
+}
+
 static void test_expired_continue(void **state)
 {
     (void)state;
@@ -765,7 +790,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pagination_and_headers), cmocka_unit_test(test_prometheus_same_transport), cmocka_unit_test(test_expired_continue),
-        cmocka_unit_test(test_gzip_answers),
+        cmocka_unit_test(test_gzip_answers), cmocka_unit_test(test_prefetch_abandoned),
         cmocka_unit_test(test_retries), cmocka_unit_test(test_status_errors),
         cmocka_unit_test(test_invalid_pages), cmocka_unit_test(test_broken_and_slow),
         cmocka_unit_test(test_unreachable), cmocka_unit_test(test_get_json_and_raw),
