@@ -332,16 +332,18 @@ static void test_gzip_answers(void **state)
     assert_contains(request_at(0), "Accept-Encoding: gzip\r\n");
     strvec_clear(&col.names);
 
-    /* the CRC-32 in the trailer damaged: every byte decodes, the check fails */
-    g1[n1 - 8] ^= 0x33;
-    Reply bad = { 200, gz_hdr, (const char *)g1, R_NORMAL, 0, false };
+    /* the CRC-32 in the trailer damaged (a copy: the server thread may still read g1): every
+     * byte decodes, the check fails */
+    unsigned char *damaged = xmalloc(n1);
+    memcpy(damaged, g1, n1);
+    damaged[n1 - 8] ^= 0x33;
+    Reply bad = { 200, gz_hdr, (const char *)damaged, R_NORMAL, 0, false };
     srv_script(&bad, 1);
     srv.body_lens[0] = n1;
     assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), -1);
     assert_contains(err.msg, "broke while reading GET /api/v1/pods");
     assert_contains(err.msg, "checksum");
     error_clear(&err);
-    g1[n1 - 8] ^= 0x33;
 
     /* the gzip member cut before its trailer, the HTTP answer complete (Content-Length) */
     Reply cut = { 200, gz_hdr, (const char *)g1, R_NORMAL, 0, false };
@@ -361,6 +363,7 @@ static void test_gzip_answers(void **state)
     apiclient_free(c);
     free(g1);
     free(g2);
+    free(damaged);
 }
 
 /* a list stopped by its callback while the next page, prefetched on its own thread, is still
@@ -385,6 +388,13 @@ static void test_prefetch_abandoned(void **state)
     assert_int_equal(apiclient_request_count(c), 2);     /* page 2 was asked for ... */
     if (took >= 1.5) fail_msg("the list took %.2f s to give up its prefetch", took);   /* ... not awaited */
     strvec_clear(&col.names);
+    apiclient_free(c);
+    /* the server answers one connection at a time: the next test starts once it is done with
+     * the slow answer (one more list, answered after it) */
+    Reply one = { 200, NULL, PAGE("", ""), R_NORMAL, 0, false };
+    srv_script(&one, 1);
+    c = client(0, 2, NULL);
+    assert_int_equal(apiclient_list(c, "/api/v1/pods", NULL, collect, &col, &err), 0);
     apiclient_free(c);
 }
 
