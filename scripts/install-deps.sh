@@ -9,10 +9,14 @@
 # apt-get; otherwise it prints the exact command and fails.  On macOS it prints the Homebrew
 # command instead (see README.md).
 set -e
+# libisal-dev (ISA-L's igzip: gzip decoded and the snapshot compressed faster than with zlib) is
+# for the host only: Debian's package is not Multi-Arch "same", so libisal-dev:arm64 would
+# replace the host's; the arm64 archive is built with zlib instead (the Makefile asks
+# pkg-config per architecture).
 BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libcjson-dev libyaml-dev libncurses-dev zlib1g-dev libisal-dev"
 TEST_PKGS="libcmocka-dev python3 curl openssl tmux prometheus mandoc valgrind bash bash-completion zsh fish time shellcheck"
 DIST_PKGS="binutils gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-  libc6:arm64 libcurl4-openssl-dev:arm64 libcjson-dev:arm64 libyaml-dev:arm64 libncurses-dev:arm64 zlib1g-dev:arm64 libisal-dev:arm64
+  libc6:arm64 libcurl4-openssl-dev:arm64 libcjson-dev:arm64 libyaml-dev:arm64 libncurses-dev:arm64 zlib1g-dev:arm64
   ncurses-base qemu-user-static tmux python3 util-linux"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 [ $# -gt 0 ] || set -- build
