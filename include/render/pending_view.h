@@ -29,6 +29,7 @@ typedef struct { struct CustomColumns *cc; size_t max_nodes; struct Error err; }
 int pending_columns_add(void *pc, Explanation *e);
 /* the rows (with "No pending GPU pods" on stderr when there are none); 0, -1 on a write error */
 int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers);
-/* -o name: pod/NS/NAME per pod; an owner whose pods a quota refused as kind/NS/NAME */
-int pending_print_names(const ExplanationList *l);
+/* -o name: kubectl's pod/NAME per pod in one namespace; with -A (with_ns) pod/NS/NAME, which
+ * explain takes back as it is; an owner whose pods a quota refused as kind/NAME, kind/NS/NAME */
+int pending_print_names(const ExplanationList *l, bool with_ns);
 #endif

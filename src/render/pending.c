@@ -253,7 +253,7 @@ int pending_render(const ExplanationList *l, const Strvec *warnings, const Pendi
         for (size_t i = 0; i < l->n && rc == 0; i++) rc = pending_columns_add(&pc, &l->items[i]);
         rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->no_headers);
     } else if (fmt == RENDER_NAME) {
-        rc = pending_print_names(l);
+        rc = pending_print_names(l, !ns);
     } else if (table) {
         if (selected && v->warnings)               /* what -l left out */
             text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);

@@ -112,19 +112,19 @@ int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes)
     return rc;
 }
 
-int pending_print_names(const ExplanationList *l)
+int pending_print_names(const ExplanationList *l, bool with_ns)
 {
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (e->created) {
-            text_printf(stdout, "pod/%s/%s\n", e->ns, e->name);
+            text_printf(stdout, "pod/%s%s%s\n", with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         } else {                             /* kubectl's lower-case kind: job/NS/NAME */
             char kind[64];
             const char *k = e->owner_kind ? e->owner_kind : "owner";
             size_t j = 0;
             for (; k[j] && j + 1 < sizeof kind; j++) kind[j] = (char)tolower((unsigned char)k[j]);
             kind[j] = '\0';
-            text_printf(stdout, "%s/%s/%s\n", kind, e->ns, e->name);
+            text_printf(stdout, "%s/%s%s%s\n", kind, with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         }
     }
     return ferror(stdout) ? -1 : 0;
