@@ -32,6 +32,11 @@ void cmd_cluster_release(CmdCluster *cc);
 int cmd_metrics_outcome(const char *source, const char *detail, const GlobalOptions *g, bool require,
                         struct Error *err);
 
+/* --price against the GPU products of c's nodes: every MODEL must name one (its GFD name, the
+ * same without "NVIDIA-", or its short name), else -1 with err set naming the products known,
+ * as kubectl names the choices it allows (the command exits 2).  price NULL or all known: 0. */
+int cmd_price_check(const Cluster *c, const char *price, struct Error *err);
+
 /* the renderers' format for -o (table and default: RENDER_TEXT) */
 RenderFormat cmd_render_format(OutputFormat f);
 #endif

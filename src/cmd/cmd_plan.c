@@ -101,6 +101,11 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_clear(&prices); return EXIT_FAIL; }
     Cluster *c = &cc.cluster;
+    if (cmd_price_check(c, plan_price, err) < 0) {       /* a MODEL no node has: as a bad -o */
+        cmd_cluster_release(&cc);
+        price_list_clear(&prices);
+        return EXIT_USAGE;
+    }
 
     /* usage per workload over the window */
     UsageData usage;

@@ -71,6 +71,7 @@ typedef struct {
 static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     StatusWatch *sw = ctx;
+    if (first && cmd_price_check(c, status_price, sw->err) < 0) return -2;   /* a MODEL no node has */
     if (first) {
         MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
