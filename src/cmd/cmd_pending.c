@@ -14,6 +14,7 @@
 #include "sources/loader.h"
 #include "util/error.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char *pending_output;
 static bool pending_all_nodes;
@@ -41,8 +42,20 @@ static const Option pending_opts[] = {
  * the table (sorted by a named field or not at all) needs only the rows (no fixes, slimmed);
  * the rest the full explanations.  0, -1 (output or a custom column's path, err set), -2 with
  * err set on a bad -l or a --sort-by path no pod has a value at. */
-static int pending_show_view(const Cluster *c, const PendingView *v, Error *out_err)
+/* pending GPU pods outside ns (none listed in ns: said with the -A that lists them) */
+static size_t pending_elsewhere(const Cluster *c, const char *ns)
 {
+    size_t n = 0;
+    for (size_t i = 0; ns && i < c->npods; i++)
+        if (pod_is_pending_unbound(&c->pods[i]) && strcmp(c->pods[i].ns, ns) != 0) n++;
+    return n;
+}
+
+static int pending_show_view(const Cluster *c, const PendingView *cv, Error *out_err)
+{
+    PendingView view = *cv;
+    view.elsewhere = pending_elsewhere(c, cv->ns);
+    const PendingView *v = &view;
     const char *ns = v->ns;
     RenderFormat fmt = v->fmt;
     size_t max_nodes = pending_max_nodes(v);
@@ -58,7 +71,7 @@ static int pending_show_view(const Cluster *c, const PendingView *v, Error *out_
         PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
         explain_pending_each(c, ns, pending_columns_add, &pc);
         if (pc.err.set) { *out_err = pc.err; return -1; }
-        return pending_columns_print(&pc, ns, v->no_headers);
+        return pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
     }
     ExplanationList l = { NULL, 0, 0 };
     bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
@@ -112,7 +125,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (!ns) { custom_columns_free(columns); return EXIT_FAIL; }
     }
     PendingView view = { ns, cmd_render_format(fmt), pending_all_nodes, pending_no_headers, g->color,
-                         pending_sort_by, g->selector, true, columns };
+                         pending_sort_by, g->selector, true, columns, 0 };
     /* the ClusterPolicy and device-plugin ConfigMap: a node without a device plugin is judged by
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
@@ -166,7 +179,8 @@ const Command cmd_pending = {
         "header line, --sort-by orders the pods, and\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
         "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
-        "Exits 0 whether or not pods wait.",
+        "Exits 0 whether or not pods wait; when none is listed, stderr says so (and how many wait in\n"
+        "other namespaces), as kubectl's \"No resources found\".",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending -A -o custom-columns=NAMESPACE:.namespace,POD:.name,VERDICT:.verdict\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

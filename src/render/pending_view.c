@@ -157,11 +157,16 @@ int pending_columns_add(void *vpc, Explanation *e)
     return rc;
 }
 
-int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers)
+void pending_say_none(const char *ns, size_t elsewhere)
 {
-    if (!custom_columns_rows(pc->cc)) {              /* kubectl: "No resources found" on stderr */
-        if (ns) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
-        else text_printf(stderr, "No pending GPU pods.\n");
-    }
+    if (!ns) text_printf(stderr, "No pending GPU pods.\n");
+    else if (!elsewhere) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
+    else text_printf(stderr, "No pending GPU pods in namespace %s; %zu in other namespaces (list them with -A).\n", ns,
+                     elsewhere);
+}
+
+int pending_columns_print(PendingColumns *pc, const char *ns, size_t elsewhere, bool no_headers)
+{
+    if (!custom_columns_rows(pc->cc)) pending_say_none(ns, elsewhere);   /* kubectl: "No resources found" */
     return custom_columns_print(pc->cc, stdout, no_headers);
 }
