@@ -30,7 +30,7 @@ static const Option pending_opts[] = {
     { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
       "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
-      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, NULL },
+      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, "sort:pending" },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
       "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
       NULL, NULL },

@@ -48,9 +48,9 @@ static const Option plan_opts[] = {
     { OPT_BOOL, 0, "quotas", &plan_quotas, NULL,
       "also emit a ResourceQuota per changed namespace (running + pending + rolling-update surge)", NULL, NULL },
     { OPT_STRING, 0, "price", &plan_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or short, e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
+      "price of a GPU-hour per product (e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &plan_require_metrics, NULL,
-      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
+      "exit 1 when no metrics source answers", NULL, NULL },
     OPT_END_MARK
 };
 

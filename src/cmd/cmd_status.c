@@ -33,27 +33,24 @@ static const char *const status_formats[] = { "table", "wide", "json", "yaml", "
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
-      "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
+      "the node table's rows only, no other section (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
-      "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
-      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready, "
-      "or any JSONPath into it (.resources.nvidia\\.com/gpu.allocated)",
-      NULL, NULL },
+      "sort the nodes by .metadata.name, .product, .physicalGPUs, .allocated, .utilization, ... "
+      "(TAB lists them) or any JSONPath into a node of -o json",
+      NULL, "sort:status" },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
-      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
+      "per group: pods, GPUs held and idle, GPU-hours, cost", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
-      "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
-    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
-      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
-    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
-      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      "price of a GPU-hour per product (e.g. A100-SXM4-80GB=2.5): idle GPU-hours and --by in money",
       NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
+      "exit 1 when no metrics source answers", NULL, NULL },
+    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
+      "print the table again each time it changes (Ctrl-C stops)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -169,13 +166,10 @@ const Command cmd_status = {
         "paths) prints one row per node of -o json, each PATH a JSONPath into it such as .name,\n"
         ".pods[*].name or .resources.nvidia\\.com/gpu.allocated (not with --by).\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
-    .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
-                "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
-                "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
-                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
-                "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
-                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n"
-                "  kubectl gpu status --snapshot cluster.json\n",
+    .examples = "  kubectl gpu status\n  kubectl gpu status -o wide dgx-a100-01 h100-02\n"
+                "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --by namespace\n"
+                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n  kubectl gpu status -w\n"
+                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
     .run = run_status,

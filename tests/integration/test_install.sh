@@ -63,7 +63,7 @@ else
 fi
 
 # what the installed binary says, for the expectations below
-STATUS_O=$(PATH="$BIN:$SYSPATH" kubectl-gpu status --help | sed -n 's/^ *-o, --output FORMAT .*(\(.*\))$/\1/p' | tr '|' ' ')
+STATUS_O=$(COLUMNS=1000 PATH="$BIN:$SYSPATH" kubectl-gpu status --help | sed -n 's/^ *-o, --output FORMAT .*(\(.*\))$/\1/p' | tr '|' ' ')
 if [ -n "$STATUS_O" ]; then ok "status -o formats: $STATUS_O"; else fail "no -o formats in 'kubectl-gpu status --help'"; fi
 SORTED_O=$(tr ' ' '\n' <<<"$STATUS_O" | grep . | LC_ALL=C sort | tr '\n' ' ')
 
