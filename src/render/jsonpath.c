@@ -189,6 +189,17 @@ fail:
     return NULL;
 }
 
+JsonPath *jsonpath_row_alias(const char *expr)
+{
+    char *inner;
+    if (!expr || !relaxed(expr, &inner)) return NULL;
+    const char *key = strcmp(inner, "metadata.name") == 0 ? ".name"
+                    : strcmp(inner, "metadata.namespace") == 0 ? ".namespace" : NULL;
+    free(inner);
+    Error err = { 0 };
+    return key ? jsonpath_compile(key, &err) : NULL;
+}
+
 /* ---- evaluation ---- */
 
 typedef int (*ValueFn)(void *ctx, const cJSON *v);
