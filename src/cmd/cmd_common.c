@@ -4,7 +4,12 @@
 #include "analysis/groups.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
+#include "render/output_template.h"
 #include "render/text.h"
+#include "util/util.h"
+#include <cjson/cJSON.h>
+#include <unistd.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +70,50 @@ int cmd_price_check(const Cluster *c, const char *price, Error *err)
     }
     strvec_clear(&known);
     price_list_clear(&pl);
+    return rc;
+}
+
+int cmd_template_begin(CmdTemplateRun *r, Error *err)
+{
+    fflush(stdout);
+    r->tmp = tmpfile();
+    r->saved_fd = r->tmp ? dup(STDOUT_FILENO) : -1;
+    if (!r->tmp || r->saved_fd < 0 || dup2(fileno(r->tmp), STDOUT_FILENO) < 0) {
+        error_set(err, "-o template: no temporary file for the document: %s", strerror(errno));
+        if (r->saved_fd >= 0) close(r->saved_fd);
+        if (r->tmp) fclose(r->tmp);
+        r->tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_template_end(CmdTemplateRun *r, const OutputTemplate *t, int rc, Error *err)
+{
+    fflush(stdout);
+    bool wrote = !ferror(stdout);
+    dup2(r->saved_fd, STDOUT_FILENO);
+    close(r->saved_fd);
+    clearerr(stdout);
+    if (rc == EXIT_OK && !wrote) { error_set(err, "-o template: the document could not be kept"); rc = EXIT_FAIL; }
+    if (rc == EXIT_OK) {
+        Strbuf doc = STRBUF_INIT;
+        char buf[65536];
+        size_t n;
+        rewind(r->tmp);
+        while ((n = fread(buf, 1, sizeof buf, r->tmp)) > 0) strbuf_add(&doc, buf, n);
+        cJSON *j = doc.len ? cJSON_ParseWithLength(doc.buf, doc.len) : NULL;
+        if (!j) {
+            error_set(err, "-o template: the command's JSON did not parse");
+            rc = EXIT_FAIL;
+        } else if (output_template_execute(t, j, stdout, err) < 0) {
+            rc = EXIT_FAIL;
+        }
+        cJSON_Delete(j);
+        strbuf_clear(&doc);
+    }
+    fclose(r->tmp);
+    r->tmp = NULL;
     return rc;
 }
 

@@ -21,7 +21,8 @@
 static const char *explain_output;
 static bool explain_all_nodes;
 static bool explain_no_headers;
-static const char *const explain_formats[] = { "text", "json", "yaml", "custom-columns=", "custom-columns-file=", NULL };
+static const char *const explain_formats[] = { "text", "json", "yaml", "custom-columns=", "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static const Option explain_opts[] = {
     { OPT_STRING, 'o', "output", &explain_output, "FORMAT", "output format", explain_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &explain_all_nodes, NULL,

@@ -22,7 +22,8 @@ static bool pending_watch;
 static bool pending_no_headers;
 static const char *pending_sort_by;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
-                                                "custom-columns-file=", NULL };
+                                                "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,

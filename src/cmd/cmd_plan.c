@@ -29,7 +29,8 @@ static bool plan_quotas;
 static bool plan_require_metrics;
 static const char *plan_price;
 static const char *const plan_formats[] = { "text", "yaml", "json", "script", "custom-columns=",
-                                             "custom-columns-file=", NULL };
+                                             "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static bool plan_no_headers;
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {

@@ -29,7 +29,8 @@ static const char *status_price;
 static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
-                                               "custom-columns-file=", NULL };
+                                               "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,

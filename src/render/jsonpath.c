@@ -361,6 +361,11 @@ char *jsonpath_eval_text(const JsonPath *p, const cJSON *v, Error *err)
     return strbuf_detach(&c.sb);
 }
 
+int jsonpath_each(const JsonPath *p, const cJSON *v, int (*fn)(void *ctx, const cJSON *v), void *ctx, Error *err)
+{
+    return p->empty ? 0 : walk(p, 0, v, fn, ctx, err);
+}
+
 static int keep_first(void *ctx, const cJSON *v)
 {
     *(const cJSON **)ctx = v;
