@@ -124,7 +124,8 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
                           g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector },
                         status_no_headers, status_sort_by, status_by, status_price, g->color, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
-                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
+                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector,
+                       .quota_events = true };      /* the note on owners a quota refused, when there are */
     if (status_watch) {
         StatusWatch sw = { p, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
@@ -169,7 +170,7 @@ const Command cmd_status = {
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
     .examples = "  kubectl gpu status\n  kubectl gpu status -o wide dgx-a100-01 h100-02\n"
                 "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --by namespace\n"
-                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n  kubectl gpu status -w\n"
+                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers -w\n"
                 "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,

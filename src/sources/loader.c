@@ -331,6 +331,13 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         free(p);
         if (r == LIST_FAILED) return -1;
     }
+    if (!rq->events && rq->quota_events) {
+        char *p = apiclient_core_path(ns, "events");
+        char *q = apiclient_query_param("fieldSelector", "reason=FailedCreate");
+        r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown", fn, ctx, warnings, model, err);
+        free(p); free(q);
+        if (r == LIST_FAILED) return -1;
+    }
     if (rq->quotas) {
         char *p = apiclient_core_path(ns, "resourcequotas");
         r = run_list(api, OBJ_RESOURCEQUOTA, "resourcequotas", p, NULL, true, "GPU quotas not checked",
