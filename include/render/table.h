@@ -28,6 +28,10 @@ void table_add_row(Table *t);                                   /* starts a new 
 void table_cell(Table *t, const char *text);                    /* next cell of the row */
 void table_cellf(Table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_cell_color(Table *t, Color c, const char *text);
+/* a cell with a brief form (brief NULL or equal: none), printed instead when the table is
+ * wider than the terminal: "gpu:16" for "nvidia.com/gpu:16", as top writes it */
+void table_cell_brief(Table *t, const char *text, const char *brief);
+void table_cell_brief_color(Table *t, Color c, const char *text, const char *brief);
 size_t table_rows(const Table *t);
 /* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
  * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
@@ -35,6 +39,9 @@ size_t table_rows(const Table *t);
  * way first (down to floor_width characters), then the widest, then the gaps narrow. */
 void table_keep_whole(Table *t, bool whole);
 void table_cut_first(Table *t, size_t col, size_t floor_width);
+/* the column holds values (a quantity, a resource or MIG profile, a status word): never cut
+ * with "…" (its cells' brief forms may stand in); only free text is cut */
+void table_keep_col(Table *t, size_t col);
 /* every line starts with indent spaces, and the width left is what the table fits */
 void table_indent(Table *t, size_t indent);
 /* tables printed into a buffer meant for a terminal (status -w, pending -w): on, width is

@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-typedef struct { char *text; Color color; } Cell;
+typedef struct { char *text; char *brief; Color color; } Cell;   /* brief: the short form, or NULL */
 struct Table {
     char **headers; size_t ncols;
     Cell *cells; size_t ncells, cap;   /* row-major, ncols per row */
@@ -19,6 +19,7 @@ struct Table {
     bool has_first;                    /* table_cut_first: this column gives way first */
     size_t first, first_floor;
     size_t indent;                     /* spaces before every line */
+    bool *keep;                        /* per column: a value (a quantity, a profile, a status), never cut */
 };
 
 void table_keep_whole(Table *t, bool whole) { t->whole = whole; }
@@ -29,6 +30,7 @@ void table_cut_first(Table *t, size_t col, size_t floor_width)
     t->first_floor = floor_width ? floor_width : 1;
 }
 void table_indent(Table *t, size_t indent) { t->indent = indent; }
+void table_keep_col(Table *t, size_t col) { if (col < t->ncols) t->keep[col] = true; }
 
 static bool width_assumed;
 static size_t assumed_width;
@@ -57,6 +59,7 @@ Table *table_new(const char *const *headers, size_t ncols)
     t->ncols = ncols;
     t->headers = xcalloc(ncols, sizeof(char *));
     for (size_t i = 0; i < ncols; i++) t->headers[i] = xstrdup(headers[i]);
+    t->keep = xcalloc(ncols ? ncols : 1, sizeof *t->keep);
     t->cur = ncols;
     return t;
 }
@@ -65,7 +68,7 @@ static void pad_row(Table *t)
 {
     while (t->cur < t->ncols) {
         ARRAY_GROW(t->cells, t->ncells, t->cap);
-        t->cells[t->ncells++] = (Cell){ xstrdup(""), C_NONE };
+        t->cells[t->ncells++] = (Cell){ xstrdup(""), NULL, C_NONE };
         t->cur++;
     }
 }
@@ -76,13 +79,17 @@ void table_add_row(Table *t)
     t->cur = 0;
 }
 
-void table_cell_color(Table *t, Color c, const char *text)
+void table_cell_brief_color(Table *t, Color c, const char *text, const char *brief)
 {
     if (t->cur >= t->ncols) return;   /* extra cells are a caller bug; ignore them */
     ARRAY_GROW(t->cells, t->ncells, t->cap);
-    t->cells[t->ncells++] = (Cell){ text_clean(text, false), c };
+    bool differs = brief && strcmp(brief, text ? text : "") != 0;
+    t->cells[t->ncells++] = (Cell){ text_clean(text, false), differs ? text_clean(brief, false) : NULL, c };
     t->cur++;
 }
+
+void table_cell_color(Table *t, Color c, const char *text) { table_cell_brief_color(t, c, text, NULL); }
+void table_cell_brief(Table *t, const char *text, const char *brief) { table_cell_brief_color(t, C_NONE, text, brief); }
 
 void table_cell(Table *t, const char *text) { table_cell_color(t, C_NONE, text); }
 
@@ -138,12 +145,14 @@ static size_t total_width(const size_t *w, size_t n, size_t gap)
     return total;
 }
 
-/* cut the widest column above its floor (the header's width when headers show, and at least
- * min_floor) by what is over, not below the floor; false when no column can give */
+/* cut the widest column that may be cut (not kept) above its floor (the header's width when
+ * headers show, and at least min_floor) by what is over, not below the floor; false when no
+ * column can give */
 static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, size_t min_floor, size_t over)
 {
     size_t widest = SIZE_MAX, widest_floor = 0;
     for (size_t c = 0; c < t->ncols; c++) {
+        if (t->keep[c]) continue;
         size_t hw = headers ? table_utf8_width(t->headers[c]) : 0;
         size_t floor_w = hw > min_floor ? hw : min_floor;
         if (w[c] > floor_w && (widest == SIZE_MAX || w[c] > w[widest])) { widest = c; widest_floor = floor_w; }
@@ -154,60 +163,100 @@ static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, s
     return true;
 }
 
+/* the widths of the columns from their cells (the brief forms of the columns in brief[]) and
+ * headers; kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3):
+ * a column and its gap take at least 6 characters */
+static void cell_widths(const Table *t, bool headers, const bool *brief, size_t *w)
+{
+    for (size_t c = 0; c < t->ncols; c++) w[c] = headers ? table_utf8_width(t->headers[c]) : 0;
+    for (size_t i = 0; i < t->ncells; i++) {
+        const Cell *cell = &t->cells[i];
+        size_t c = i % t->ncols;
+        size_t cw = table_utf8_width(brief[c] && cell->brief ? cell->brief : cell->text);
+        if (cw > w[c]) w[c] = cw;
+    }
+    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
+}
+
 /* The one rule that fits a table to a terminal narrower than it (piped or -o wide: whole):
- *   1. the column marked table_cut_first gives way, down to its floor;
- *   2. then the widest column is cut, then the next widest, none below its header or 8
+ *   1. the columns whose cells have a brief form (table_cell_brief: "gpu:16" for
+ *      "nvidia.com/gpu:16", as top writes them) print that form;
+ *   2. the column marked table_cut_first gives way, down to its floor;
+ *   3. then the columns are 2 spaces apart instead of kubectl's 3 (narrower gaps hide nothing);
+ *   4. then the widest column is cut, then the next widest, none below its header or 8
  *      characters;
- *   3. then the columns are 2 spaces apart instead of kubectl's 3;
- *   4. then the widest may go down to its header or 3 characters.
- * A cut cell ends in "…".  Only a table whose headers alone are wider stays wider. */
-static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, bool *cut_col)
+ *   5. then the widest may go down to its header or 3 characters.
+ * A cut cell ends in "…".  A column kept (table_keep_col: a quantity, a MIG profile, a status)
+ * is never cut: a table whose kept columns and headers alone are wider stays wider. */
+static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, bool *cut_col, bool *brief)
 {
     size_t gap = 3;
     if (!term || !t->ncols) return gap;
     size_t total = total_width(w, t->ncols, gap);
-    if (total > term && t->has_first && w[t->first] > t->first_floor) {
+    if (total > term) {
+        bool any = false;
+        for (size_t i = 0; i < t->ncells; i++) if (t->cells[i].brief) any = brief[i % t->ncols] = true;
+        if (any) {
+            cell_widths(t, headers, brief, w);
+            total = total_width(w, t->ncols, gap);
+        }
+    }
+    if (total > term && t->has_first && !t->keep[t->first] && w[t->first] > t->first_floor) {
         size_t over = total - term;
         w[t->first] = w[t->first] > t->first_floor + over ? w[t->first] - over : t->first_floor;
         cut_col[t->first] = true;
         total = total_width(w, t->ncols, gap);
     }
-    while (total > term && cut_widest(t, w, cut_col, headers, 8, total - term)) total = total_width(w, t->ncols, gap);
     if (total > term) {
         gap = 2;
         total = total_width(w, t->ncols, gap);
     }
+    while (total > term && cut_widest(t, w, cut_col, headers, 8, total - term)) total = total_width(w, t->ncols, gap);
     while (total > term && cut_widest(t, w, cut_col, headers, 3, total - term)) total = total_width(w, t->ncols, gap);
     return gap;
 }
 
 /* the widths of t's columns fitted to term columns (0: whole), which were cut, and the gap;
  * without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
-static int layout(const Table *t, size_t term, bool headers, size_t **w_out, bool **cut_out)
+typedef struct { size_t *w; bool *cut; bool *brief; int gap; } Layout;
+
+static void layout(const Table *t, size_t term, bool headers, Layout *lo)
 {
-    size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof *w);
-    for (size_t c = 0; c < t->ncols && headers; c++) w[c] = table_utf8_width(t->headers[c]);
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t cw = table_utf8_width(t->cells[i].text);
-        if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
-    }
-    /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
-     * column and its gap take at least 6 characters */
-    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
+    size_t n = t->ncols ? t->ncols : 1;
+    lo->w = xcalloc(n, sizeof *lo->w);
+    lo->cut = xcalloc(n, sizeof *lo->cut);
+    lo->brief = xcalloc(n, sizeof *lo->brief);
+    cell_widths(t, headers, lo->brief, lo->w);
     if (t->whole) term = 0;
     if (term) term = term > t->indent + 20 ? term - t->indent : 20;
-    bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);
-    *w_out = w;
-    *cut_out = cut_col;
-    return (int)fit_widths(t, term, headers, w, cut_col);
+    lo->gap = (int)fit_widths(t, term, headers, lo->w, lo->cut, lo->brief);
+}
+
+static void layout_release(Layout *lo)
+{
+    free(lo->w);
+    free(lo->cut);
+    free(lo->brief);
+}
+
+/* the text cell i prints in a layout: its brief form where the column went brief, cut where
+ * it was cut (*cut: what to free) */
+static const char *cell_text(const Table *t, const Layout *lo, size_t i, char **cut)
+{
+    size_t c = i % t->ncols;
+    const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
+    const char *text = !cell ? "" : lo->brief[c] && cell->brief ? cell->brief : cell->text;
+    *cut = lo->cut[c] ? table_utf8_truncate(text, lo->w[c]) : NULL;
+    return *cut ? *cut : text;
 }
 
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
 {
     size_t rows = table_rows(t);
-    size_t *w;
-    bool *cut_col;
-    int gap = layout(t, t->whole ? 0 : table_terminal_width(f), headers, &w, &cut_col);
+    Layout lo;
+    layout(t, t->whole ? 0 : table_terminal_width(f), headers, &lo);
+    size_t *w = lo.w;
+    int gap = lo.gap;
     for (size_t c = 0; c < t->ncols && headers; c++) {
         if (c == 0 && t->indent) fprintf(f, "%*s", (int)t->indent, "");
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
@@ -218,9 +267,8 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
-            const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
-            if (cut) text = cut;
+            char *cut;
+            const char *text = cell_text(t, &lo, i, &cut);
             Color col = cell ? cell->color : C_NONE;
             fprintf(f, "%s%s%s", color_start(col, color), text, color_end(col, color));
             if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - table_utf8_width(text)) + gap, "");
@@ -228,8 +276,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
         }
         fputc('\n', f);
     }
-    free(cut_col);
-    free(w);
+    layout_release(&lo);
 }
 
 static void doc_spaces(TextDoc *d, size_t n)
@@ -253,9 +300,10 @@ static TextAttr color_attr(Color c)
 void table_doc(const Table *t, TextDoc *d, size_t width)
 {
     size_t rows = table_rows(t);
-    size_t *w;
-    bool *cut_col;
-    int gap = layout(t, width, true, &w, &cut_col);
+    Layout lo;
+    layout(t, width, true, &lo);
+    size_t *w = lo.w;
+    int gap = lo.gap;
     text_newline(d);
     doc_spaces(d, t->indent);
     for (size_t c = 0; c < t->ncols; c++) {
@@ -268,23 +316,22 @@ void table_doc(const Table *t, TextDoc *d, size_t width)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
-            const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
-            if (cut) text = cut;
+            char *cut;
+            const char *text = cell_text(t, &lo, i, &cut);
             text_add(d, color_attr(cell ? cell->color : C_NONE), text);
             if (c + 1 < t->ncols) doc_spaces(d, w[c] - table_utf8_width(text) + (size_t)gap);
             free(cut);
         }
     }
-    free(cut_col);
-    free(w);
+    layout_release(&lo);
 }
 
 void table_free(Table *t)
 {
     if (!t) return;
     for (size_t i = 0; i < t->ncols; i++) free(t->headers[i]);
-    for (size_t i = 0; i < t->ncells; i++) free(t->cells[i].text);
+    for (size_t i = 0; i < t->ncells; i++) { free(t->cells[i].text); free(t->cells[i].brief); }
+    free(t->keep);
     free(t->headers);
     free(t->cells);
     free(t);
