@@ -115,10 +115,15 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     table_keep_col(t, 2);                       /* GPUS, AGE and VERDICT are never cut */
     table_keep_col(t, 3);
     table_keep_col(t, 4);
+    table_clock_col(t, 3);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
         table_add_row(t);
+        char *key = count[i] > 1 ? xasprintf("%s/%s/%s", e->ns, e->owner_kind, e->owner_name)   /* -w: a row's identity */
+                    : xasprintf("%s/%s%s", e->ns, e->created ? "" : "-/", e->name);
+        table_row_key(t, key);
+        free(key);
         for (size_t c = 0; c < ncols; c++) {
             if (c == 4) {
                 table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);

@@ -2,6 +2,7 @@
 #include "render/table.h"
 #include "render/textdoc.h"
 #include "render/text.h"
+#include "util/strmap.h"
 #include "util/util.h"
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,7 +21,13 @@ struct Table {
     size_t first, first_floor;
     size_t indent;                     /* spaces before every line */
     bool *keep;                        /* per column: a value (a quantity, a profile, a status), never cut */
+    bool *vol;                         /* per column: changes with the clock (AGE), not compared by -w */
+    char **keys; size_t nkeys;         /* per row (table_row_key): what -w compares rows by */
+    size_t *min_w;                     /* per column, or NULL: rows printed under another table's header */
 };
+
+static Table **capture_slot;
+void table_capture(Table **slot) { capture_slot = slot; }
 
 void table_keep_whole(Table *t, bool whole) { t->whole = whole; }
 void table_cut_first(Table *t, size_t col, size_t floor_width)
@@ -31,6 +38,7 @@ void table_cut_first(Table *t, size_t col, size_t floor_width)
 }
 void table_indent(Table *t, size_t indent) { t->indent = indent; }
 void table_keep_col(Table *t, size_t col) { if (col < t->ncols) t->keep[col] = true; }
+void table_clock_col(Table *t, size_t col) { if (col < t->ncols) t->vol[col] = true; }
 
 static bool width_assumed;
 static size_t assumed_width;
@@ -60,6 +68,7 @@ Table *table_new(const char *const *headers, size_t ncols)
     t->headers = xcalloc(ncols, sizeof(char *));
     for (size_t i = 0; i < ncols; i++) t->headers[i] = xstrdup(headers[i]);
     t->keep = xcalloc(ncols ? ncols : 1, sizeof *t->keep);
+    t->vol = xcalloc(ncols ? ncols : 1, sizeof *t->vol);
     t->cur = ncols;
     return t;
 }
@@ -77,6 +86,18 @@ void table_add_row(Table *t)
 {
     pad_row(t);
     t->cur = 0;
+}
+
+void table_row_key(Table *t, const char *key)
+{
+    if (!t->ncols || t->ncells < t->cur) return;
+    size_t row = (t->ncells - t->cur) / t->ncols;          /* the row table_add_row started */
+    if (t->nkeys <= row) {
+        t->keys = xrealloc(t->keys, (row + 1) * sizeof *t->keys);
+        while (t->nkeys <= row) t->keys[t->nkeys++] = NULL;
+    }
+    free(t->keys[row]);
+    t->keys[row] = xstrdup(key);
 }
 
 void table_cell_brief_color(Table *t, Color c, const char *text, const char *brief)
@@ -166,7 +187,7 @@ static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, s
 /* the widths of the columns from their cells (the brief forms of the columns in brief[]) and
  * headers; kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3):
  * a column and its gap take at least 6 characters */
-static void cell_widths(const Table *t, bool headers, const bool *brief, size_t *w)
+static void cell_widths(const Table *t, bool headers, const bool *brief, size_t *w, bool with_min)
 {
     for (size_t c = 0; c < t->ncols; c++) w[c] = headers ? table_utf8_width(t->headers[c]) : 0;
     for (size_t i = 0; i < t->ncells; i++) {
@@ -176,6 +197,7 @@ static void cell_widths(const Table *t, bool headers, const bool *brief, size_t 
         if (cw > w[c]) w[c] = cw;
     }
     for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
+    for (size_t c = 0; with_min && t->min_w && c < t->ncols; c++) if (w[c] < t->min_w[c]) w[c] = t->min_w[c];
 }
 
 /* The one rule that fits a table to a terminal narrower than it (piped or -o wide: whole):
@@ -193,13 +215,10 @@ static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, b
     size_t gap = 3;
     if (!term || !t->ncols) return gap;
     size_t total = total_width(w, t->ncols, gap);
-    if (total > term) {
-        bool any = false;
-        for (size_t i = 0; i < t->ncells; i++) if (t->cells[i].brief) any = brief[i % t->ncols] = true;
-        if (any) {
-            cell_widths(t, headers, brief, w);
-            total = total_width(w, t->ncols, gap);
-        }
+    if (total > term) {       /* the widths of the header printed first (table_diff) no longer hold */
+        for (size_t i = 0; i < t->ncells; i++) if (t->cells[i].brief) brief[i % t->ncols] = true;
+        cell_widths(t, headers || t->min_w, brief, w, false);
+        total = total_width(w, t->ncols, gap);
     }
     if (total > term && t->has_first && !t->keep[t->first] && w[t->first] > t->first_floor) {
         size_t over = total - term;
@@ -226,7 +245,7 @@ static void layout(const Table *t, size_t term, bool headers, Layout *lo)
     lo->w = xcalloc(n, sizeof *lo->w);
     lo->cut = xcalloc(n, sizeof *lo->cut);
     lo->brief = xcalloc(n, sizeof *lo->brief);
-    cell_widths(t, headers, lo->brief, lo->w);
+    cell_widths(t, headers, lo->brief, lo->w, true);
     if (t->whole) term = 0;
     if (term) term = term > t->indent + 20 ? term - t->indent : 20;
     lo->gap = (int)fit_widths(t, term, headers, lo->w, lo->cut, lo->brief);
@@ -250,8 +269,14 @@ static const char *cell_text(const Table *t, const Layout *lo, size_t i, char **
     return *cut ? *cut : text;
 }
 
+static Table *table_copy(const Table *t);
+
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
 {
+    if (capture_slot && t->nkeys) {               /* -w: the rows, to compare with the next picture */
+        table_free(*capture_slot);
+        *capture_slot = table_copy(t);
+    }
     size_t rows = table_rows(t);
     Layout lo;
     layout(t, t->whole ? 0 : table_terminal_width(f), headers, &lo);
@@ -326,12 +351,101 @@ void table_doc(const Table *t, TextDoc *d, size_t width)
     layout_release(&lo);
 }
 
+static void copy_row(Table *dst, const Table *src, size_t row, const char *event)
+{
+    table_add_row(dst);
+    if (event) table_cell(dst, event);
+    for (size_t c = 0; c < src->ncols; c++) {
+        size_t i = row * src->ncols + c;
+        const Cell *cell = i < src->ncells ? &src->cells[i] : NULL;
+        table_cell_brief_color(dst, cell ? cell->color : C_NONE, cell ? cell->text : "", cell ? cell->brief : NULL);
+    }
+    if (row < src->nkeys && src->keys[row]) table_row_key(dst, src->keys[row]);
+}
+
+/* an empty table shaped as t (headers, before an EVENT column when event; the fitting marks) */
+static Table *table_like(const Table *t, bool event)
+{
+    size_t shift = event ? 1 : 0;
+    const char **h = xcalloc(t->ncols + shift, sizeof *h);
+    if (event) h[0] = "EVENT";
+    for (size_t c = 0; c < t->ncols; c++) h[c + shift] = t->headers[c];
+    Table *n = table_new(h, t->ncols + shift);
+    free(h);
+    n->whole = t->whole;
+    n->indent = t->indent;
+    if (t->has_first) table_cut_first(n, t->first + shift, t->first_floor);
+    if (event) n->keep[0] = true;
+    for (size_t c = 0; c < t->ncols; c++) { n->keep[c + shift] = t->keep[c]; n->vol[c + shift] = t->vol[c]; }
+    return n;
+}
+
+static Table *table_copy(const Table *t)
+{
+    Table *n = table_like(t, false);
+    for (size_t r = 0; r < table_rows(t); r++) copy_row(n, t, r, NULL);
+    return n;
+}
+
+static const char *key_at(const Table *t, size_t row) { return row < t->nkeys && t->keys[row] ? t->keys[row] : ""; }
+
+static bool row_same(const Table *a, size_t ra, const Table *b, size_t rb)
+{
+    if (a->ncols != b->ncols) return false;
+    for (size_t c = 0; c < a->ncols; c++) {
+        if (a->vol[c]) continue;                  /* an age that ticked is no change */
+        const Cell *x = &a->cells[ra * a->ncols + c], *y = &b->cells[rb * b->ncols + c];
+        if (strcmp(x->text, y->text) != 0 || x->color != y->color) return false;
+    }
+    return true;
+}
+
+/* row r of t by key: 1 + r (0: none) */
+static StrMap *row_index(const Table *t)
+{
+    StrMap *m = strmap_new();
+    for (size_t r = 0; t && r < table_rows(t); r++)
+        if (!strmap_get(m, key_at(t, r))) strmap_put(m, key_at(t, r), (void *)(uintptr_t)(r + 1));
+    return m;
+}
+
+Table *table_diff(const Table *old, const Table *now, bool events)
+{
+    const Table *shape = now ? now : old;
+    if (!shape) return NULL;
+    Table *d = table_like(shape, events);
+    d->min_w = xcalloc(d->ncols, sizeof *d->min_w);   /* aligned under the header printed first */
+    const Table *ref = now ? now : old;
+    size_t *w = xcalloc(ref->ncols ? ref->ncols : 1, sizeof *w);
+    bool *brief = xcalloc(ref->ncols ? ref->ncols : 1, sizeof *brief);
+    cell_widths(ref, true, brief, w, false);
+    for (size_t c = 0; c < ref->ncols; c++) d->min_w[c + (events ? 1 : 0)] = w[c];
+    if (events) d->min_w[0] = strlen("MODIFIED");
+    free(w);
+    free(brief);
+    StrMap *old_rows = row_index(old), *now_rows = row_index(now);
+    for (size_t r = 0; now && r < table_rows(now); r++) {
+        size_t o = (size_t)(uintptr_t)strmap_get(old_rows, key_at(now, r));
+        if (!o) copy_row(d, now, r, events ? "ADDED" : NULL);
+        else if (!row_same(old, o - 1, now, r)) copy_row(d, now, r, events ? "MODIFIED" : NULL);
+    }
+    for (size_t r = 0; old && r < table_rows(old); r++)       /* gone: its last state, as kubectl */
+        if (!strmap_get(now_rows, key_at(old, r))) copy_row(d, old, r, events ? "DELETED" : NULL);
+    strmap_free(old_rows, NULL);
+    strmap_free(now_rows, NULL);
+    return d;
+}
+
 void table_free(Table *t)
 {
     if (!t) return;
+    for (size_t i = 0; i < t->nkeys; i++) free(t->keys[i]);
+    free(t->keys);
+    free(t->min_w);
     for (size_t i = 0; i < t->ncols; i++) free(t->headers[i]);
     for (size_t i = 0; i < t->ncells; i++) { free(t->cells[i].text); free(t->cells[i].brief); }
     free(t->keep);
+    free(t->vol);
     free(t->headers);
     free(t->cells);
     free(t);
