@@ -34,8 +34,6 @@ KNOWN_LOOPS = {
     # TODO(issue 30): cluster_live*.c call cluster.c's ingest and release, cluster.c frees the
     # live state.  (dpconfig.c left the ring when cluster_warn moved below, to cluster_warn.c.)
     ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
-    # TODO(issue 30): dra_cel.c looks up DeviceClasses with dra.c's dra_find_class.
-    ('src/model/dra', 'src/model/dra_cel'),
     # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's app_program.
     ('src/cmd/app', 'src/cmd/cmd_complete'),
     # TODO(issue 30): render's text/table, json/yaml and status/status_view pairs, and top's
@@ -44,8 +42,6 @@ KNOWN_LOOPS = {
     ('src/render/json', 'src/render/yaml'),
     ('src/render/status', 'src/render/status_view'),
     ('src/tui/tui_app', 'src/tui/tui_bars', 'src/tui/tui_filter', 'src/tui/tui_keys'),
-    # TODO(issue 30): auth.c escapes with apiclient.c's apiclient_query_escape.
-    ('src/sources/apiclient', 'src/sources/auth'),
 }
 
 # Module (the file name up to its first "_") -> further prefixes its external symbols may carry.
