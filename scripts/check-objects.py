@@ -36,11 +36,8 @@ KNOWN_LOOPS = {
     ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
     # TODO(issue 30): app.c dispatches to cmd_complete.c, which reads app.c's app_program.
     ('src/cmd/app', 'src/cmd/cmd_complete'),
-    # TODO(issue 30): render's text/table, json/yaml and status/status_view pairs, and top's
-    # app, its bars, filter and keys (the key table's actions still call back into tui_app).
-    ('src/render/table', 'src/render/text'),
-    ('src/render/json', 'src/render/yaml'),
-    ('src/render/status', 'src/render/status_view'),
+    # TODO(issue 30): top's app, its bars, filter and keys (the key table's actions still call
+    # back into tui_app).
     ('src/tui/tui_app', 'src/tui/tui_bars', 'src/tui/tui_filter', 'src/tui/tui_keys'),
 }
 
@@ -62,7 +59,6 @@ PREFIXES = {
     'sources/prometheus': ('prom_client_',),                  # PromClient
     'sources/watch': ('watcher_',),                           # Watcher
     'render/json': ('jw_',),                                  # JsonWriter (json_writer.h)
-    'render/table': ('color_',),                              # Color
     'tui/tui': ('app_', 'feed_', 'keymap_', 'panel_', 'pods_view_',  # App, Feed, KeyMap, Panel, PodsView
                 'top_cluster_', 'top_data_'),                          # TopCluster, TopData (tui.h)
     'util/util': ('strbuf_', 'strvec_'),                      # Strbuf, Strvec
