@@ -34,9 +34,6 @@ KNOWN_LOOPS = {
     # TODO(issue 30): cluster_live*.c call cluster.c's ingest and release, cluster.c frees the
     # live state.  (dpconfig.c left the ring when cluster_warn moved below, to cluster_warn.c.)
     ('src/model/cluster', 'src/model/cluster_live', 'src/model/cluster_live_kinds'),
-    # TODO(issue 30): top's app, its bars, filter and keys (the key table's actions still call
-    # back into tui_app).
-    ('src/tui/tui_app', 'src/tui/tui_bars', 'src/tui/tui_filter', 'src/tui/tui_keys'),
 }
 
 # Module (the file name up to its first "_") -> further prefixes its external symbols may carry.
