@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Memory in 32 bits: the top two bits the unit (bytes, 1000 bytes, KiB, MiB), the other 30
  * the count; false when m (milli-bytes) is no whole number of one of those units below 2^30
  * (the record then keeps cpu and memory in its list) */
