@@ -117,6 +117,7 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     if (!rc) rc = check_selector(cmd, g);
     if (rc) return rc;
     derive_globals(g);
+    g->program = &app_program;
     curl_global_init(CURL_GLOBAL_DEFAULT);
     Error err = { 0 };
     rc = cmd->run((int)pos->n, pos->v, g, &err);

@@ -547,8 +547,7 @@ int cmd_complete_words(const CliProgram *prog, int nwords, char **words, FILE *o
 /* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
 static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
-    (void)g;
-    return cmd_complete_words(&app_program, argc, argv, stdout);
+    return cmd_complete_words(g->program, argc, argv, stdout);
 }
 
 const Command cmd_complete = {

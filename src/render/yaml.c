@@ -225,27 +225,3 @@ bool yaml_out_close(JsonWriter *jw, bool complete)
     jw->em = NULL;
     return ok;
 }
-
-/* ---- cJSON trees through the writer ---- */
-
-int yaml_render(FILE *f, const cJSON *doc, bool explicit_start)
-{
-    JsonWriter *jw = malloc(sizeof *jw);
-    if (!jw) return -1;
-    jw_init_yaml(jw, f, explicit_start);
-    jw_value(jw, NULL, doc);
-    int rc = jw_release(jw);
-    free(jw);
-    return rc;
-}
-
-int yaml_render_stream(FILE *f, const cJSON *const *docs, size_t n)
-{
-    JsonWriter *jw = malloc(sizeof *jw);
-    if (!jw) return -1;
-    jw_init_yaml_stream(jw, f);
-    for (size_t i = 0; i < n; i++) jw_value(jw, NULL, docs[i]);
-    int rc = jw_release(jw);
-    free(jw);
-    return rc;
-}
