@@ -187,11 +187,15 @@ static void take_explanation(FitItem *it, Explanation *e)
 }
 
 /* the first replica that did not fit, explained with every earlier placement counted */
-static void explain_failure(Cluster *c, const Pod *p, FitItem *it)
+static void explain_failure(Cluster *c, const Pod *p, FitItem *it, int64_t placed_before)
 {
     Explanation e;
     explain_pod(c, p, &e);
     take_explanation(it, &e);
+    if (placed_before + it->fits_replicas > 0)
+        strvec_pushf(&it->notes, "the free GPUs above count the pods of the manifests placed before this one as running "
+                     "(%lld of this template, %lld of earlier templates); the pods named as holders are the cluster's",
+                     (long long)it->fits_replicas, (long long)placed_before);
     if (e.verdict == V_UNKNOWN && p->spread_by_node) {
         /* explain's filters pass on a node that already holds a pod of this template */
         free(it->summary);
@@ -201,13 +205,13 @@ static void explain_failure(Cluster *c, const Pod *p, FitItem *it)
     }
 }
 
-static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const QuotaRoom *qr)
+static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const QuotaRoom *qr, int64_t placed_before)
 {
     const Pod *p = &it->pod;
     while (it->fits_replicas < it->replicas) {
         if (it->fits_replicas >= qr->room) { quota_verdict(qr, it->replicas, it); return; }
         size_t idx = best_node(c, ix, p, it);
-        if (idx == SIZE_MAX) { explain_failure(c, p, it); return; }
+        if (idx == SIZE_MAX) { explain_failure(c, p, it, placed_before); return; }
         /* fill the chosen node while it holds more (one pod per node when the pods spread) */
         do place(c, idx, p, it);
         while (!p->spread_by_node && it->fits_replicas < it->replicas && it->fits_replicas < qr->room &&
@@ -216,7 +220,7 @@ static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const 
 }
 
 static int fit_daemonset(Cluster *c, const ExplainIndex *ix, const cJSON *podjson, FitItem *it,
-                         const QuotaRoom *qr, StrPool *pool, Error *err)
+                         const QuotaRoom *qr, int64_t placed_before, StrPool *pool, Error *err)
 {
     const Pod *p = &it->pod;
     const Node *first_fail = NULL;
@@ -236,13 +240,14 @@ static int fit_daemonset(Cluster *c, const ExplainIndex *ix, const cJSON *podjso
     int rc = pod_from_json(&it->pinned, pinned, pool, err);
     cJSON_Delete(pinned);
     if (rc < 0) return -1;
-    explain_failure(c, &it->pinned, it);
+    explain_failure(c, &it->pinned, it, placed_before);
     strvec_pushf(&it->notes, "a DaemonSet makes one pod per node it admits (%lld here); the first that does not fit, "
                  "on node %s, is explained", (long long)it->replicas, first_fail->name);
     return 0;
 }
 
-static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUseList *nsu, FitResult *out, Error *err)
+static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUseList *nsu, int64_t *placed,
+                   FitResult *out, Error *err)
 {
     FitItem it = { 0 };
     if (pod_from_json(&it.pod, mp->pod, out->pool, err) < 0) {
@@ -269,8 +274,9 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUse
         /* the queue hook decided (Queued, QueueQuota): it set verdict, summary, fixes, exit */
     } else {
         ExplainIndex *ix = explain_index_new(c);
-        if (it.daemonset) rc = fit_daemonset(c, ix, mp->pod, &it, &qr, out->pool, err);
-        else fit_replicas(c, ix, &it, &qr);
+        if (it.daemonset) rc = fit_daemonset(c, ix, mp->pod, &it, &qr, *placed, out->pool, err);
+        else fit_replicas(c, ix, &it, &qr, *placed);
+        *placed += it.fits_replicas;
         explain_index_free(ix);
         int64_t created = it.replicas < qr.room ? it.replicas : qr.room;
         quota_count(c, &it.pod, created, earlier);
@@ -293,8 +299,9 @@ int fit_run(Cluster *c, const ManifestPodList *templates, const FitOptions *o, F
         c->usage[i].pods = orig[i].pods;
     }
     NsUseList nsu = { 0 };
+    int64_t placed = 0;
     int rc = 0;
-    for (size_t t = 0; t < templates->n && rc == 0; t++) rc = fit_one(c, &templates->v[t], o, &nsu, out, err);
+    for (size_t t = 0; t < templates->n && rc == 0; t++) rc = fit_one(c, &templates->v[t], o, &nsu, &placed, out, err);
     ns_use_clear(&nsu);
     /* the items have moved since they were explained: the Explanations borrow their pods */
     for (size_t i = 0; i < out->n; i++)
