@@ -162,12 +162,12 @@ static void quota_verdict(const QuotaRoom *qr, int64_t pods, FitItem *it)
     bool never = pods * qr->per > qr->hard;
     it->verdict = verdict_name(V_QUOTA);
     it->exit_code = never ? 4 : 3;
-    it->summary = xasprintf("ResourceQuota %s/%s: %s is %s used of %s; %lld pod(s) of %s each %s", qr->q->ns,
+    it->summary = xasprintf("ResourceQuota %s/%s: %s is %s used of %s; %lld pod(s) asking %s each %s", qr->q->ns,
                             qr->q->name, qr->key, u, h, (long long)pods, per,
                             never ? "exceed the hard limit even with nothing else running"
                                   : "fit under the hard limit only once running pods of the namespace end");
-    int64_t need = qr->used + (pods - it->fits_replicas) * qr->per;
-    if (need < pods * qr->per) need = pods * qr->per;
+    /* qr was taken before this template's first pod: all of its pods on top of what is used */
+    int64_t need = qr->used + pods * qr->per;
     strvec_pushf(&it->fixes, "raise %s of ResourceQuota %s/%s from %s to at least %lld:\n  kubectl patch resourcequota %s -n %s "
                  "--type merge -p '{\"spec\":{\"hard\":{\"%s\":\"%lld\"}}}'", qr->key, qr->q->ns, qr->q->name, h,
                  (long long)(need / 1000), qr->q->name, qr->q->ns, qr->key, (long long)(need / 1000));
