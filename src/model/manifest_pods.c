@@ -6,14 +6,16 @@
 #include <string.h>
 
 enum { MAX_LIST_DEPTH = 4 };
+/* pods one template may make: fit places them one by one, and a count beyond this is a typo or
+ * hostile, not a workload */
+#define MAX_PODS 1000000
 
 /* a replica count: absent or null -> dflt; a non-negative integer; else -2 (an error) */
 static int64_t count_field(const cJSON *obj, const char *key, int64_t dflt)
 {
     const cJSON *v = jget(obj, key);
     if (!v || cJSON_IsNull(v)) return dflt;
-    int64_t n = jint(obj, key, 0, 1000000000, -2);
-    return n;
+    return jint(obj, key, 0, MAX_PODS, -2);
 }
 
 /* the pods a Job spec runs at once: min(parallelism, completions), parallelism defaulting to 1
@@ -176,9 +178,9 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
                 rc = -1;
                 break;
             }
-            if (reps < 0 || per < 0) {
-                error_set(err, "JobSet %s/%s: replicas, parallelism and completions must be non-negative integers",
-                          name, rjname);
+            if (reps < 0 || per < 0 || reps * per > MAX_PODS) {
+                error_set(err, "JobSet %s/%s: replicas, parallelism and completions must be non-negative integers "
+                          "(at most %d pods)", name, rjname, MAX_PODS);
                 rc = -1;
                 break;
             }
@@ -194,7 +196,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
         else if (str_eq(kind, "Job")) n = job_pods(spec);
         else n = count_field(spec, "replicas", 1);
         if (n < -1 || (n == -1 && !str_eq(kind, "DaemonSet"))) {
-            error_set(err, "%s %s: the replica count must be a non-negative integer", kind, name);
+            error_set(err, "%s %s: the replica count must be a non-negative integer (at most %d)", kind, name, MAX_PODS);
             rc = -1;
         } else {
             rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, err);
@@ -203,7 +205,8 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
         const cJSON *jobspec = jobj(jobj(spec, "jobTemplate"), "spec");
         n = job_pods(jobspec);
         if (n < 0) {
-            error_set(err, "%s %s: parallelism and completions must be non-negative integers", kind, name);
+            error_set(err, "%s %s: parallelism and completions must be non-negative integers (at most %d)", kind, name,
+                      MAX_PODS);
             rc = -1;
         } else {
             rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, err);

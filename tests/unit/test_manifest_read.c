@@ -131,6 +131,11 @@ static void test_bad_input(void **state)
     expect_error("kind: Job\nmetadata: {name: j}\nspec: {parallelism: 1.5, template: {" GPU_POD_SPEC "}}\n",
                  "Job j: the replica count must be a non-negative integer");
     expect_error("kind: Pod\nmetadata: {name: a}\n", "the pod template has no spec");
+    /* a count fit would place one by one: bounded (1,000,000 pods) */
+    expect_error("kind: Deployment\nmetadata: {name: d}\nspec: {replicas: 1000001, template: {" GPU_POD_SPEC "}}\n",
+                 "at most 1000000");
+    expect_error("kind: JobSet\nmetadata: {name: js}\nspec: {replicatedJobs: [{name: w, replicas: 1001, template: {spec: "
+                 "{parallelism: 1000, template: {" GPU_POD_SPEC "}}}}]}\n", "at most 1000000 pods");
     expect_error("kind: List\nitems: [{kind: Pod, metadata: {name: a}, spec: {}}, 7]\n", "document 1: item 1: not a Kubernetes object");
     expect_error("", "no Kubernetes objects");
     expect_error("# only a comment\n", "no Kubernetes objects");
