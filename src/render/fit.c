@@ -125,6 +125,9 @@ static void item_text(const FitItem *it)
         size_t relevant;
         size_t n = explain_group_nodes_ranked(&it->expl, &g, &relevant);
         size_t shown = relevant ? relevant : n;
+        /* a DaemonSet's pod pinned to its node: the other nodes are excluded by the pinning */
+        if (it->pinned.name)
+            while (shown && g[shown - 1].rank >= 2) shown--;
         if (shown) printf("  Why, per node:\n");
         for (size_t j = 0; j < shown && j < 8; j++) {
             printf("    ");
