@@ -197,11 +197,25 @@ static void explain_failure(Cluster *c, const Pod *p, FitItem *it, int64_t place
                      "(%lld of this template, %lld of earlier templates); the pods named as holders are the cluster's",
                      (long long)it->fits_replicas, (long long)placed_before);
     if (e.verdict == V_UNKNOWN && p->spread_by_node) {
-        /* explain's filters pass on a node that already holds a pod of this template */
+        /* explain's filters pass on a node that already holds a pod of this template, which the
+         * pod's required anti-affinity keeps it off: the others that admit it and could hold it
+         * decide — busy ones make it wait (Insufficient), none means it never fits as the
+         * cluster is set (Selector: its own constraints leave no node) */
+        size_t others = 0;
+        for (size_t i = 0; i < it->expl.nnodes; i++)
+            if (it->expl.node_rank[i] <= 1 && !placed_on(it, it->expl.nodes[i].node->name)) others++;
         free(it->summary);
-        it->verdict = verdict_name(V_INSUFFICIENT);
+        Verdict v = others ? V_INSUFFICIENT : V_SELECTOR;
+        it->verdict = verdict_name(v);
+        it->exit_code = fit_verdict_exit(v);
         it->summary = xasprintf("its pods may not share a node (required pod anti-affinity on kubernetes.io/hostname): "
-                                "%lld node(s) with room hold one each", (long long)it->fits_replicas);
+                                "%lld node(s) hold one each, %s", (long long)it->fits_replicas,
+                                others ? "the other nodes that admit it are busy"
+                                       : "and no other node admits it and could hold it");
+        Strbuf sb = STRBUF_INIT;
+        for (size_t k = 0; k < it->nnodes; k++) strbuf_addf(&sb, "%s%s", k ? ", " : "", it->nodes[k].node);
+        strvec_pushf(&it->notes, "nodes listed as fitting already hold a pod of this template (%s)", strbuf_str(&sb));
+        strbuf_clear(&sb);
     }
 }
 
