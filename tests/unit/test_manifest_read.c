@@ -142,7 +142,10 @@ static void test_bad_input(void **state)
     expect_error("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, ", "document 1:");   /* truncated JSON */
 }
 
-/* the DaemonSet controller's pinning replaces the required node affinity */
+/* the DaemonSet controller's pinning replaces the required node affinity (kubernetes v1.32.0
+ * pkg/controller/daemon/util/daemonset_util.go, ReplaceDaemonSetNodeNameNodeAffinity), and
+ * AddOrUpdateDaemonPodTolerations (the same file, lines 47-102 at v1.32.0) adds not-ready and
+ * unreachable NoExecute, disk/memory/pid-pressure and unschedulable NoSchedule tolerations */
 static void test_pinned(void **state)
 {
     (void)state;
