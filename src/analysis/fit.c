@@ -155,10 +155,11 @@ static void quota_count(const Cluster *c, const Pod *p, int64_t pods, ResourceLi
 
 static void quota_verdict(const QuotaRoom *qr, int64_t pods, FitItem *it)
 {
-    char h[48], u[48], per[48];
-    snprintf(h, sizeof h, "%lld", (long long)(qr->hard / 1000));
-    snprintf(u, sizeof u, "%lld", (long long)(qr->used / 1000));
-    snprintf(per, sizeof per, "%lld", (long long)(qr->per / 1000));
+    /* quantities as Kubernetes writes them ("4", "1500m"): GPUs, cpu and memory alike */
+    char h[48], u[48], per[48], nd[48];
+    quantity_format(qr->hard, h, sizeof h);
+    quantity_format(qr->used, u, sizeof u);
+    quantity_format(qr->per, per, sizeof per);
     bool never = pods * qr->per > qr->hard;
     it->verdict = verdict_name(V_QUOTA);
     it->exit_code = never ? 4 : 3;
@@ -167,10 +168,10 @@ static void quota_verdict(const QuotaRoom *qr, int64_t pods, FitItem *it)
                             never ? "exceed the hard limit even with nothing else running"
                                   : "fit under the hard limit only once running pods of the namespace end");
     /* qr was taken before this template's first pod: all of its pods on top of what is used */
-    int64_t need = qr->used + pods * qr->per;
-    strvec_pushf(&it->fixes, "raise %s of ResourceQuota %s/%s from %s to at least %lld:\n  kubectl patch resourcequota %s -n %s "
-                 "--type merge -p '{\"spec\":{\"hard\":{\"%s\":\"%lld\"}}}'", qr->key, qr->q->ns, qr->q->name, h,
-                 (long long)(need / 1000), qr->q->name, qr->q->ns, qr->key, (long long)(need / 1000));
+    quantity_format(qr->used + pods * qr->per, nd, sizeof nd);
+    strvec_pushf(&it->fixes, "raise %s of ResourceQuota %s/%s from %s to at least %s:\n  kubectl patch resourcequota %s -n %s "
+                 "--type merge -p '{\"spec\":{\"hard\":{\"%s\":\"%s\"}}}'", qr->key, qr->q->ns, qr->q->name, h, nd,
+                 qr->q->name, qr->q->ns, qr->key, nd);
 }
 
 /* ---------------------------------------------------------------- one template */
