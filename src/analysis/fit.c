@@ -224,7 +224,14 @@ static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const 
 {
     const Pod *p = &it->pod;
     while (it->fits_replicas < it->replicas) {
-        if (it->fits_replicas >= qr->room) { quota_verdict(qr, it->replicas, it); return; }
+        if (it->fits_replicas >= qr->room) {
+            quota_verdict(qr, it->replicas, it);
+            size_t idx = best_node(c, ix, p, it);      /* and the nodes, once admitted? */
+            if (idx != SIZE_MAX) strvec_pushf(&it->notes, "once admitted, the next pod would fit node %s now", c->nodes[idx].name);
+            else strvec_pushf(&it->notes, "once admitted, the next pod would not fit any node now either "
+                              "(kubectl gpu fit after raising the quota says why)");
+            return;
+        }
         size_t idx = best_node(c, ix, p, it);
         if (idx == SIZE_MAX) { explain_failure(c, p, it, placed_before); return; }
         /* fill the chosen node while it holds more (one pod per node when the pods spread) */
