@@ -70,8 +70,8 @@ static bool placed_on(const FitItem *it, const char *node)
     return false;
 }
 
-/* the node where the next replica goes: explain's filters find no reason there, least of the
- * GPU resource free (best fit), cluster order on ties; SIZE_MAX when none */
+/* a node where the next replica would go (the same rule as fit_replicas, asking every node):
+ * SIZE_MAX when none */
 static size_t best_node(const Cluster *c, const ExplainIndex *ix, const Pod *p, const FitItem *it)
 {
     const char *gpu = first_gpu(&p->requests);
@@ -220,9 +220,16 @@ static void explain_failure(Cluster *c, const Pod *p, FitItem *it, int64_t place
     }
 }
 
+/* Which nodes take the pod is asked of explain's filters once per node; placing a pod changes
+ * only its own node, so only that node is asked again (fit costs nodes + pods, not their
+ * product: 20,000 replicas on 5,000 nodes).  Among the nodes that take it, the one with the
+ * least of its GPU resource free, first in cluster order, is filled. */
 static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const QuotaRoom *qr, int64_t placed_before)
 {
     const Pod *p = &it->pod;
+    const char *gpu = first_gpu(&p->requests);
+    bool *takes = c->nnodes ? xcalloc(c->nnodes, sizeof *takes) : NULL;
+    for (size_t i = 0; i < c->nnodes && it->replicas > 0; i++) takes[i] = fits_on(ix, p, &c->nodes[i]);
     while (it->fits_replicas < it->replicas) {
         if (it->fits_replicas >= qr->room) {
             quota_verdict(qr, it->replicas, it);
@@ -230,15 +237,23 @@ static void fit_replicas(Cluster *c, const ExplainIndex *ix, FitItem *it, const 
             if (idx != SIZE_MAX) strvec_pushf(&it->notes, "once admitted, the next pod would fit node %s now", c->nodes[idx].name);
             else strvec_pushf(&it->notes, "once admitted, the next pod would not fit any node now either "
                               "(kubectl gpu fit after raising the quota says why)");
-            return;
+            break;
         }
-        size_t idx = best_node(c, ix, p, it);
-        if (idx == SIZE_MAX) { explain_failure(c, p, it, placed_before); return; }
+        size_t idx = SIZE_MAX;
+        int64_t best_free = 0;
+        for (size_t i = 0; i < c->nnodes; i++) {
+            if (!takes[i]) continue;
+            int64_t free_ = rlist_get(&c->nodes[i].allocatable, gpu) - rlist_get(&c->usage[i].requested, gpu);
+            if (idx == SIZE_MAX || free_ < best_free) { idx = i; best_free = free_; }
+        }
+        if (idx == SIZE_MAX) { explain_failure(c, p, it, placed_before); break; }
         /* fill the chosen node while it holds more (one pod per node when the pods spread) */
         do place(c, idx, p, it);
         while (!p->spread_by_node && it->fits_replicas < it->replicas && it->fits_replicas < qr->room &&
                fits_on(ix, p, &c->nodes[idx]));
+        takes[idx] = !p->spread_by_node && fits_on(ix, p, &c->nodes[idx]);
     }
+    free(takes);
 }
 
 static int fit_daemonset(Cluster *c, const ExplainIndex *ix, const cJSON *podjson, FitItem *it,
