@@ -1,6 +1,6 @@
 /* manifest_read.h — the manifests `kubectl gpu fit -f FILE` reads: a file ("-" = standard
  * input) of one or more YAML documents ("---" between them), or JSON (one object, a List
- * included), parsed through util/yaml_load.h (libyaml) or cJSON, each document handed to
+ * included, or several one after the other, as kubectl reads them), parsed through util/yaml_load.h (libyaml) or cJSON, each document handed to
  * model/manifest_pods.h.  Empty documents are skipped, as kubectl skips them.
  *
  * Errors name the file and the document (1-based, in file order): "train.yaml: document 2:

@@ -41,27 +41,51 @@ static bool looks_like_json(const char *text, size_t len)
     return false;
 }
 
+/* JSON as kubectl reads it: one value, or a stream of them one after the other (what
+ * `kubectl create --dry-run=client -o json` twice writes).  False when any of it is not JSON:
+ * the YAML reader then takes the text whole, and its error names the line.  *rc: the
+ * documents' outcome (-1 when one is not a Kubernetes object). */
+static bool json_stream(ReadCtx *x, const char *text, size_t len, int *rc)
+{
+    const char *p = text, *end = text + len;
+    size_t ndocs = 0;
+    /* parse every value first: a text that is JSON only in part is YAML's to judge */
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        if (p >= end) break;
+        const char *stop = NULL;
+        cJSON *doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, false);
+        if (!doc || !stop || stop <= p) { cJSON_Delete(doc); return false; }
+        cJSON_Delete(doc);
+        ndocs++;
+        p = stop;
+    }
+    if (!ndocs) return false;
+    p = text;
+    *rc = 0;
+    for (int index = 0; *rc == 0; index++) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        if (p >= end) break;
+        const char *stop = NULL;
+        cJSON *doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, false);
+        p = stop;
+        *rc = one_document(x, doc, index);
+    }
+    return true;
+}
+
 int manifest_read_text(const char *name, const char *text, size_t len, const char *default_ns,
                        ManifestPodList *out, Strvec *notes, Error *err)
 {
     ReadCtx x = { name, default_ns, out, notes, err, 0 };
-    if (looks_like_json(text, len)) {
-        /* JSON as kubectl writes it; what cJSON refuses goes to the YAML reader, whose error
-         * names the line */
-        const char *end = NULL;
-        cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
-        bool rest_blank = true;
-        for (const char *p = end; doc && p && p < text + len; p++)
-            if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\0') rest_blank = false;
-        if (doc && rest_blank) {
-            if (one_document(&x, doc, 0) < 0) return -1;
-            goto done;
-        }
-        cJSON_Delete(doc);
+    int rc = 0;
+    if (looks_like_json(text, len) && json_stream(&x, text, len, &rc)) {
+        if (rc < 0) return -1;
+        goto done;
     }
     int index = 0;
     char *msg = NULL;
-    int rc = yaml_load_json_stream(text, len, one_document, &x, &index, &msg);
+    rc = yaml_load_json_stream(text, len, one_document, &x, &index, &msg);
     if (rc < 0 && msg) {
         error_set(err, "%s: document %d: %s", name, index + 1, msg);
         free(msg);

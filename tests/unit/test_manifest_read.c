@@ -106,6 +106,24 @@ static void test_json_and_list(void **state)
     rd_clear(&r);
 }
 
+/* JSON objects one after the other, as kubectl reads them: each a document */
+static void test_json_stream(void **state)
+{
+    (void)state;
+    Read r;
+    rd(&r, "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"spec\": {\"containers\": []}}\n"
+           "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}, \"spec\": {\"containers\": []}}");
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(r.l.n, 2);
+    assert_string_equal(r.l.v[1].name, "b");
+    assert_string_equal(r.l.v[1].where, "m.yaml, document 2");
+    rd_clear(&r);
+    rd(&r, "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"spec\": {}}\n[1, 2]");
+    assert_int_equal(r.rc, -1);
+    assert_non_null(strstr(r.err.msg, "m.yaml: document 2: not a Kubernetes object"));
+    rd_clear(&r);
+}
+
 static void expect_error(const char *text, const char *want)
 {
     Read r;
@@ -177,7 +195,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_per_kind), cmocka_unit_test(test_pod_object),
-        cmocka_unit_test(test_json_and_list), cmocka_unit_test(test_bad_input), cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_json_and_list), cmocka_unit_test(test_json_stream), cmocka_unit_test(test_bad_input), cmocka_unit_test(test_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
