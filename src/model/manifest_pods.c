@@ -119,6 +119,18 @@ static int add_item(ManifestPodList *out, const char *kind, const char *ns, cons
     if (str_eq(kind, "DaemonSet")) add_daemon_tolerations(pspec);
     cJSON *status = cJSON_AddObjectToObject(pod, "status");
     cJSON_AddStringToObject(status, "phase", "Pending");
+    const char *node = jstr_ne(pspec, "nodeName");
+    if (node) {
+        /* spec.nodeName set by hand skips the scheduler: the pod goes to that node or nowhere,
+         * which the filters judge as a pod pinned there (its required node affinity, which
+         * the kubelet checks too, is replaced: a pod that names its node rarely has one) */
+        char *n = xstrdup(node);
+        cJSON *pinned = manifest_pod_pinned(pod, n);
+        cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(pinned, "spec"), "nodeName");
+        cJSON_Delete(pod);
+        pod = pinned;
+        free(n);
+    }
     if (out->n == out->cap) {
         out->cap = out->cap ? 2 * out->cap : 8;
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
