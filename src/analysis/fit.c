@@ -311,8 +311,19 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUse
         /* the queue hook decided (Queued, QueueQuota): it set verdict, summary, fixes, exit */
     } else {
         ExplainIndex *ix = explain_index_new(c);
-        if (it.daemonset) rc = fit_daemonset(c, ix, mp->pod, &it, &qr, *placed, out->pool, err);
-        else fit_replicas(c, ix, &it, &qr, *placed);
+        if (it.pod.scheduling_gates.n) {
+            /* the scheduler ignores a gated pod until its controller removes the gates (Kueue
+             * when it admits the workload): explain's Gated, with where it would fit then */
+            if (it.daemonset) {
+                it.replicas = 0;
+                for (size_t i = 0; i < c->nnodes; i++) it.replicas += explain_pod_admits(&it.pod, &c->nodes[i]);
+            }
+            if (it.replicas > 0) explain_failure(c, &it.pod, &it, *placed);
+        } else if (it.daemonset) {
+            rc = fit_daemonset(c, ix, mp->pod, &it, &qr, *placed, out->pool, err);
+        } else {
+            fit_replicas(c, ix, &it, &qr, *placed);
+        }
         *placed += it.fits_replicas;
         explain_index_free(ix);
         int64_t created = it.replicas < qr.room ? it.replicas : qr.room;
