@@ -2,7 +2,7 @@
  * per template, like explain's (verdict, where the replicas go, why the first that does not
  * fit waits, fixes, notes), or the GPUFit document as JSON or YAML:
  *   {"apiVersion": "kubectl-gpu/v1", "kind": "GPUFit",
- *    "items": [{"kind", "namespace", "name", "replicas", "requests" (per pod, GPU resources),
+ *    "items": [{"kind", "namespace", "name", "replicas", "requests" (per pod, as explain shows them),
  *               "verdict": "Fits"|<pending verdict>, "reason", "fitsReplicas",
  *               "nodes": [{"name", "replicas"}], "fixes": [...], "notes": [...],
  *               "nodeReasons": explain's "nodes" for the first pod that does not fit}],

@@ -22,7 +22,7 @@ static void item_json(JsonWriter *jw, const FitItem *it)
     jw_object_begin(jw, "requests");
     for (size_t i = 0; i < it->pod.requests.n; i++) {
         const ResourceEntry *re = &it->pod.requests.items[i];
-        if (resources_is_gpu(re->name) && re->milli > 0) jw_number(jw, re->name, (double)units(re->milli));
+        if (explanation_request_shown(re->name) && re->milli > 0) jw_number(jw, re->name, (double)units(re->milli));
     }
     jw_end(jw);
     if (it->pod.request_init) jw_string(jw, "requestFromInitContainer", it->pod.request_init);
@@ -79,7 +79,7 @@ static void gpu_requests(const Pod *p, char *buf, size_t n)
     buf[0] = '\0';
     for (size_t i = 0; i < p->requests.n && at < n; i++) {
         const ResourceEntry *re = &p->requests.items[i];
-        if (!resources_is_gpu(re->name) || re->milli <= 0) continue;
+        if (!explanation_request_shown(re->name) || re->milli <= 0) continue;
         at += (size_t)snprintf(buf + at, n - at, "%s%s: %lld", at ? ", " : "", re->name, (long long)units(re->milli));
     }
 }
