@@ -8,6 +8,8 @@ a value is taken without its leading and trailing blanks):
     args: status --snapshot examples/clusters/mixed-fleet.json -o json
     env: NO_COLOR=1                      (optional, repeatable; "env: NAME=" sets it empty)
     unset-env: NAME                      (optional, repeatable)
+    stdin: tests/cases/fit/manifests/list.json   (optional: the command's standard input is this
+                                          file; without it, standard input is empty)
     exit: 0                              (default 0)
     json: d['summary']['physicalGPUs'] == 44      (Python expression over d = parsed stdout;
                                                     one assertion per line; in a live case,
@@ -136,6 +138,8 @@ def load(path):
                 d["env"][k] = v
             elif key == "unset-env":
                 d["unset"].append(val)
+            elif key == "stdin":
+                d["stdin"] = val
             elif key == "clean-unset-env":
                 d.setdefault("clean_unset", []).append(val)
             elif key == "exit":
@@ -571,7 +575,11 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None,
                "--errors-for-leak-kinds=definite"] + cmd
     t0 = time.monotonic()
     try:
-        p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, timeout=120)
+        stdin_kw = {}
+        if c.get("stdin"):
+            with open(os.path.join(root, sub(c["stdin"])), "rb") as f:
+                stdin_kw["input"] = f.read()
+        p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, timeout=120, **stdin_kw)
     except subprocess.TimeoutExpired:
         return [(False, f"{name}: timed out")], ""
     elapsed = time.monotonic() - t0

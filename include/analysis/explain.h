@@ -242,5 +242,8 @@ int64_t explain_node_free_for(const Cluster *c, const Node *n, const Pod *p, con
 bool explain_pod_admits(const Pod *p, const Node *n);
 /* all reasons for p on n, appended to *out (node set, reasons empty on entry) */
 void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out);
+/* the same with a prepared index (no per-call index: fit judges many replicas against one
+ * cluster; free GPUs are read from the cluster's usage at each call) */
+void explain_node_indexed(const ExplainIndex *ix, const Pod *p, const Node *n, NodeResult *out);
 void node_result_clear(NodeResult *r);
 #endif

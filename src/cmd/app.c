@@ -11,7 +11,7 @@
 #include <curl/curl.h>
 
 static const Command *const commands[] = {
-    &cmd_status, &cmd_pending, &cmd_explain, &cmd_plan, &cmd_top,
+    &cmd_status, &cmd_pending, &cmd_explain, &cmd_fit, &cmd_plan, &cmd_top,
     &cmd_snapshot, &cmd_version, &cmd_completion, &cmd_complete, NULL
 };
 

@@ -409,7 +409,7 @@ static void complete_flags(const Scan *s, Emit *e)
     e->directive = COMP_DIRECTIVE_NOFILE;
     for (size_t t = n; t-- > 0;)        /* the command's own flags first */
         for (const Option *o = tables[t]; o->type != OPT_END; o++) {
-            if (scan_was_given(s, o) && o->type != OPT_COUNT) continue;
+            if (scan_was_given(s, o) && o->type != OPT_COUNT && o->type != OPT_STRINGS) continue;
             snprintf(buf, sizeof buf, "--%s", o->long_name);
             emit(e, buf, o->help);
             if (o->short_name && (strcmp(e->cur, "-") == 0 || (e->cur[1] == o->short_name && !e->cur[2]))) {

@@ -164,7 +164,7 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
  * namespace: no namespaces list and no namespaceSelector, a list naming it, or a
  * namespaceSelector.  An empty namespaceSelector selects every namespace; one with labels
  * selects by the Namespace objects' labels, which are not read, so it is taken to select the
- * pod's own: the plan, the only reader, then keeps the pods on nodes apart, the safe side
+ * pod's own: the plan and fit, its readers, then keep the pods on nodes apart, the safe side
  * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and
  * namespaceSelector are a union; an empty selector matches all). */
 static bool spread_by_node(const Pod *p, const cJSON *spec)
