@@ -23,6 +23,8 @@ typedef struct GlobalOptions {
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */
     SourceConfig source;         /* what the sources are told (global_options_source_config) */
+    const CliProgram *program;   /* the table the line was parsed against (app_program): the
+                                  * hidden __complete completes against it */
 } GlobalOptions;
 
 /* the SourceConfig of these options: kubeconfig overrides, timeout, snapshot, metrics flags,

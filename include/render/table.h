@@ -71,7 +71,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* h
  * attribute (green TA_OK, red TA_ERROR, yellow TA_WARN, bold TA_STRONG) */
 void table_doc(const Table *t, TextDoc *d, size_t width);
 void table_free(Table *t);
-/* colour helpers for free text */
+/* colour helpers for free text (color.c) */
 const char *color_start(Color c, bool enabled);
 const char *color_end(Color c, bool enabled);
 /* s is one of the codes color_start/color_end return (the same pointer): ours, not text */

@@ -11,7 +11,7 @@
 #include <curl/curl.h>
 
 static const Command *const commands[] = {
-    &cmd_status, &cmd_pending, &cmd_explain, &cmd_plan, &cmd_top,
+    &cmd_status, &cmd_pending, &cmd_explain, &cmd_fit, &cmd_plan, &cmd_top,
     &cmd_snapshot, &cmd_version, &cmd_completion, &cmd_complete, NULL
 };
 
@@ -117,6 +117,7 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     if (!rc) rc = check_selector(cmd, g);
     if (rc) return rc;
     derive_globals(g);
+    g->program = &app_program;
     curl_global_init(CURL_GLOBAL_DEFAULT);
     Error err = { 0 };
     rc = cmd->run((int)pos->n, pos->v, g, &err);

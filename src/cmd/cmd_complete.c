@@ -409,7 +409,7 @@ static void complete_flags(const Scan *s, Emit *e)
     e->directive = COMP_DIRECTIVE_NOFILE;
     for (size_t t = n; t-- > 0;)        /* the command's own flags first */
         for (const Option *o = tables[t]; o->type != OPT_END; o++) {
-            if (scan_was_given(s, o) && o->type != OPT_COUNT) continue;
+            if (scan_was_given(s, o) && o->type != OPT_COUNT && o->type != OPT_STRINGS) continue;
             snprintf(buf, sizeof buf, "--%s", o->long_name);
             emit(e, buf, o->help);
             if (o->short_name && (strcmp(e->cur, "-") == 0 || (e->cur[1] == o->short_name && !e->cur[2]))) {
@@ -547,8 +547,7 @@ int cmd_complete_words(const CliProgram *prog, int nwords, char **words, FILE *o
 /* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
 static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
-    (void)g;
-    return cmd_complete_words(&app_program, argc, argv, stdout);
+    return cmd_complete_words(g->program, argc, argv, stdout);
 }
 
 const Command cmd_complete = {

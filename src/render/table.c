@@ -146,17 +146,6 @@ char *table_utf8_truncate(const char *s, size_t width)
     return xasprintf("%.*s\u2026", (int)(p - s), s);
 }
 
-static const char *const codes[] = { "", "\033[31m", "\033[33m", "\033[32m", "\033[36m", "\033[1m", "\033[2m" };
-const char *color_start(Color c, bool enabled) { return enabled && c ? codes[c] : ""; }
-static const char reset_code[] = "\033[0m";
-const char *color_end(Color c, bool enabled) { return enabled && c ? reset_code : ""; }
-bool color_is_code(const char *s)
-{
-    if (s == reset_code) return true;
-    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) if (s == codes[i]) return true;
-    return false;
-}
-
 void table_print(const Table *t, FILE *f, bool color) { table_print_rows(t, f, color, true); }
 
 static size_t total_width(const size_t *w, size_t n, size_t gap)

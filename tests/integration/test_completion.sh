@@ -93,6 +93,9 @@ check_comp "" 4 "completion takes one argument" -- completion bash ""
 check_comp "" 4 "version takes no argument" -- version ""
 check_comp "" 0 "--kubeconfig <TAB>: file names (directive 0, no candidates)" -- --kubeconfig ""
 check_comp "" 0 "--snapshot=<TAB>: file names" -- status --snapshot=
+check_comp "" 0 "fit -f <TAB>: file names" -- fit -f ""
+comp fit -f a.yaml --file
+check_eq "$CANDS" "--filename" "fit: a repeatable -f is offered again"
 check_comp "" 4 "--prometheus <TAB>: nothing to offer, no file names" -- --prometheus ""
 check_comp "status" 4 "after --, words are positionals" -- -- st
 
