@@ -59,6 +59,7 @@ while IFS=$'\t' read -r file cols rows args; do
   keys "top$i" "cd '$KGPU_ROOT' && clear && $KGPU_BIN $args" Enter
   # drawn: the function bar is the last line, and the screen holds still for a moment
   if ! wait_re "top$i" 'q Quit *$' 15; then fail "$name: top did not draw: $SCREEN"; continue; fi
+  if ! wait_gone "top$i" 'loading' 30; then fail "$name: top did not load: $SCREEN"; continue; fi
   prev=""
   for k in $(seq 1 30); do cap "top$i"; [ "$SCREEN" = "$prev" ] && break; prev=$SCREEN; sleep 0.1; done
   sed 's/[[:space:]]*$//' <<<"$SCREEN" >"$T/top-$i.got"
