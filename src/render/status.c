@@ -106,9 +106,7 @@ static char *resources_cell(const NodeStatus *n)
     return strbuf_detach(&sb);
 }
 
-/* STATUS's brief form: the node's problems by the names the PROBLEM table gives them
- * ("Cordoned" for Ready,SchedulingDisabled), "Ready" alone when there are none */
-static char *status_brief(const NodeStatus *n)
+char *status_node_brief(const NodeStatus *n)
 {
     Strbuf sb = STRBUF_INIT;
     if (!n->ready) strbuf_adds(&sb, "NotReady");
@@ -164,7 +162,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
             snprintf(buf, sizeof buf, "%d", idle);
             table_cell_color(t, idle ? C_YELLOW : C_NONE, buf);
         }
-        char *word = node_status_word(n), *brief = status_brief(n);
+        char *word = node_status_word(n), *brief = status_node_brief(n);
         table_cell_brief_color(t, status_color(n), word, brief);
         free(word);
         free(brief);

@@ -1,6 +1,7 @@
 /* tui_main.c — the main screen of `kubectl gpu top`: the node list, the detail pane under it
  * and the pending pods, laid out in the rows between the header and the function bar. */
 #include "tui/tui_app.h"
+#include "render/status.h"
 #include "analysis/physical.h"
 #include "tui/tui_text.h"
 #include "tui/tui_views.h"
@@ -165,6 +166,23 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     strbuf_adds(&sb, word);
     if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
     if (health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", health_count(&n->health));
+    if (screen_width(strbuf_str(&sb)) > x + w - cx) {
+        /* the brief form before any cut (issue 34: STATUS is a value, not free text), then the
+         * counts while they fit */
+        char *brief = status_node_brief(n);
+        strbuf_reset(&sb);
+        strbuf_adds(&sb, brief);
+        free(brief);
+        char extra[32];
+        if (nc->metrics && physical_idle_node(n)) {
+            snprintf(extra, sizeof extra, " idle:%d", physical_idle_node(n));
+            if (screen_width(strbuf_str(&sb)) + screen_width(extra) <= x + w - cx) strbuf_adds(&sb, extra);
+        }
+        if (health_count(&n->health)) {
+            snprintf(extra, sizeof extra, " unhealthy:%d", health_count(&n->health));
+            if (screen_width(strbuf_str(&sb)) + screen_width(extra) <= x + w - cx) strbuf_adds(&sb, extra);
+        }
+    }
     tui_screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);

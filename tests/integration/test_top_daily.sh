@@ -4,7 +4,8 @@
 #    160x45 every pending row shows (before, the pane stopped at a quarter of the body, 9 of 15);
 #  - the header's Pending and the pane's PENDING are one count (pods, and owners whose pods a
 #    quota refused: the pane lists them);
-#  - VERDICT is never cut (NoDevicePlugin, 14 characters, whole at 80 columns);
+#  - VERDICT is never cut (NoDevicePlugin, 14 characters, whole at 80 columns), nor STATUS (its
+#    brief form where the whole does not fit);
 #  - while the first load runs every pane says "loading", not "no pending GPU pods";
 #  - a lost watch says since when and how old the data is;
 #  - the help says the cluster is followed by watches (not "lists every 5 intervals").
@@ -61,6 +62,12 @@ TM kill-session -t big
 start_shell small 80 24
 keys small "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
 MSG="80x24: starts"; check_ok wait_for small "NODES $NGPUNODES" 15
+# STATUS is a value: where the whole word does not fit, its brief form (the PROBLEM names), never
+# a cut one (h100-02 is Ready with an unhealthy GPU in the fixture: Ready,Unhealthy unhealthy:1
+# is 27 characters, wider than the column at 80)
+NODE_ROWS=$(awk '/^ NODES / { on = 1; next } on && /^ [a-z0-9-]+ +[A-Z0-9-]+ / { print; next } on { exit }' <<<"$SCREEN")
+check_match "$NODE_ROWS" '^ h100-02 .* Unhealthy( unhealthy:1)?( +↓)?$' "80x24: h100-02's STATUS in its brief form"
+check_not_contains "$NODE_ROWS" "…" "80x24: no node's STATUS cut"
 keys small Tab
 for i in $(seq 1 "$NPEND"); do wait_re small '^ daily/ndp-probe ' 1 && break; keys small j; done
 check_match "$SCREEN" "^ daily/ndp-probe +gpu:1 +NoDevicePlugin " "80x24: NoDevicePlugin whole (not cut to 12)"
