@@ -39,6 +39,8 @@ size_t table_rows(const Table *t);
  * there before); table_capture(NULL) stops. */
 void table_row_key(Table *t, const char *key);
 void table_capture(Table **slot);
+/* a captured table was printed with its header line (not --no-headers) */
+bool table_headed(const Table *t);
 /* the rows of now that are new or changed since old, then old's rows now gone (their last
  * state, as kubectl get -w prints a deleted object), by key; with events an EVENT column first
  * (ADDED, MODIFIED, DELETED: kubectl's --output-watch-events).  old or now may be NULL (none

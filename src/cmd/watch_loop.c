@@ -57,8 +57,9 @@ static bool print_change(const char *last, const Table *last_rows, const char *n
     if (row_mode && (last_rows || now_rows)) {
         Table *d = table_diff(last_rows, now_rows, events);
         bool any = d && table_rows(d);
-        /* the first table after none (no pending pods until now) comes with its header */
-        if (any) table_print_rows(d, stdout, color, !last_rows);
+        /* the first table after none (no pending pods until now) comes with its header, unless
+         * the command prints none (--no-headers) */
+        if (any) table_print_rows(d, stdout, color, !last_rows && table_headed(now_rows));
         table_free(d);
         return any;
     }

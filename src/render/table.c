@@ -24,6 +24,7 @@ struct Table {
     bool *vol;                         /* per column: changes with the clock (AGE), not compared by -w */
     char **keys; size_t nkeys;         /* per row (table_row_key): what -w compares rows by */
     size_t *min_w;                     /* per column, or NULL: rows printed under another table's header */
+    bool headed;                       /* a capture: the table was printed with its header line */
 };
 
 static Table **capture_slot;
@@ -265,6 +266,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
     if (capture_slot && t->nkeys) {               /* -w: the rows, to compare with the next picture */
         table_free(*capture_slot);
         *capture_slot = table_copy(t);
+        (*capture_slot)->headed = headers;
     }
     size_t rows = table_rows(t);
     Layout lo;
@@ -375,6 +377,8 @@ static Table *table_copy(const Table *t)
     for (size_t r = 0; r < table_rows(t); r++) copy_row(n, t, r, NULL);
     return n;
 }
+
+bool table_headed(const Table *t) { return t && t->headed; }
 
 static const char *key_at(const Table *t, size_t row) { return row < t->nkeys && t->keys[row] ? t->keys[row] : ""; }
 

@@ -119,7 +119,13 @@ EOF
 fakeapi_start "$FIX" --scenario "$T/scenario4.json" || { fail "fake API server did not start"; exit 1; }
 "$KGPU_BIN" pending -A -w --output-watch-events >"$T/p4.out" 2>"$T/p4.err" &
 PID=$!
+"$KGPU_BIN" pending -A -w --output-watch-events --no-headers >"$T/p5.out" 2>"$T/p5.err" &
+PID5=$!
 wait_file "$T/p4.out" 'train-sentinel-0' 1 20
+wait_file "$T/p5.out" 'train-sentinel-0' 1 20
+stop_watch "$PID5"
+check_match "$(head -n 1 "$T/p5.out")" '^ADDED +team-a +train-large-0 ' "--output-watch-events --no-headers: no header, the first row ADDED"
+check_eq "$(grep -c '^EVENT' "$T/p5.out")" 0 "--output-watch-events --no-headers: no header line at all"
 stop_watch "$PID"
 P4=$(cat "$T/p4.out")
 check_match "$(head -n 1 <<<"$P4")" '^EVENT +NAMESPACE +NAME +GPUS +AGE +VERDICT +REASON$' "--output-watch-events: EVENT first (kubectl's header)"
