@@ -47,10 +47,11 @@ bool table_headed(const Table *t);
  * yet, none left); the columns are at least as wide as now's whole table with its header, so
  * the rows line up under the header printed first.  NULL when both are NULL; caller frees */
 Table *table_diff(const Table *old, const Table *now, bool events);
-/* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
- * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
- * whole (-o wide).  The whole rule is fit_widths' in table.c: a column marked cut_first gives
- * way first (down to floor_width characters), then the widest, then the gaps narrow. */
+/* On a terminal narrower than the table (80 columns when the width cannot be read; COLUMNS
+ * first) cells print their brief forms, then free text is cut with "…"; piped output is whole,
+ * and so is a table marked whole (-o wide).  The whole rule is fit_widths' in table.c: brief
+ * forms, then the column marked cut_first gives way (down to floor_width characters), then the
+ * gaps narrow, then the widest column not kept is cut. */
 void table_keep_whole(Table *t, bool whole);
 void table_cut_first(Table *t, size_t col, size_t floor_width);
 /* the column holds values (a quantity, a resource or MIG profile, a status word): never cut
