@@ -95,6 +95,16 @@ static int check_selector(const Command *cmd, const GlobalOptions *g)
     return finish(cmd, EXIT_USAGE, &err);
 }
 
+/* --contexts, --all-contexts: status and pending only (cmd/fleet.h); 0, or EXIT_USAGE after the error */
+static int check_fleet(const Command *cmd, const GlobalOptions *g)
+{
+    if (!(g->contexts || g->all_contexts || g->max_concurrent_contexts) || cmd == &cmd_status || cmd == &cmd_pending)
+        return 0;
+    Error err = { 0 };
+    error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status and pending only");
+    return finish(cmd, EXIT_USAGE, &err);
+}
+
 /* what the flags imply beyond their values: environment fallbacks, colour, the sources' view */
 static void derive_globals(GlobalOptions *g)
 {
@@ -115,6 +125,7 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     if (g->version) return print_version(g);
     int rc = check_arg_count(cmd, pos);
     if (!rc) rc = check_selector(cmd, g);
+    if (!rc) rc = check_fleet(cmd, g);
     if (rc) return rc;
     derive_globals(g);
     curl_global_init(CURL_GLOBAL_DEFAULT);
