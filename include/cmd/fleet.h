@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include "cmd/global_options.h"
 #include "render/fleet.h"
+#include "util/util.h"
+#include <stdio.h>
+#include <sys/types.h>
 
 struct Error;
 typedef struct {
@@ -35,4 +38,27 @@ bool fleet_wanted(const GlobalOptions *g);
 /* Checks the flags that make no sense over a fleet (a usage error, EXIT_USAGE with err set),
  * lists the contexts, runs them and renders the fleet.  Returns the exit code. */
 int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, struct Error *err);
+
+/* ---- the parts fleet_run is made of, for top's fleet screen (cmd/fleet_top.c) ---- */
+
+/* the contexts to run, in order, into names (empty on entry): 0, or the exit code with err set
+ * (a usage error for a name the kubeconfig lacks or flags a fleet cannot take) */
+int fleet_contexts(const GlobalOptions *g, const char *output, Strvec *names, struct Error *err);
+
+typedef enum { SLOT_WAITING, SLOT_RUNNING, SLOT_DONE } SlotState;
+typedef struct {
+    const char *context;         /* borrowed */
+    SlotState state;
+    pid_t pid;
+    FILE *out, *err;             /* the child's stdout and stderr: unlinked temporary files */
+    int wait_status;             /* set by the caller from waitpid, with state SLOT_DONE */
+    char *spawn_error;           /* the child could not be started (state SLOT_DONE at once) */
+} FleetSlot;
+
+/* starts the context's run: state SLOT_RUNNING (pid set), or SLOT_DONE with spawn_error */
+void fleet_slot_spawn(const FleetCommand *fc, FleetSlot *s, int argc, char **argv, GlobalOptions *g);
+/* after SLOT_DONE: the context's document (caller cJSON_Deletes it), or NULL with *reason (its
+ * error line; caller frees).  relay: pass the child's other stderr lines on, named (verbose:
+ * also those of a failed child).  The slot is SLOT_WAITING again, its files closed. */
+struct cJSON *fleet_slot_collect(FleetSlot *s, bool relay, bool verbose, char **reason);
 #endif

@@ -19,17 +19,6 @@
 
 enum { FLEET_DEFAULT_CONCURRENCY = 8 };
 
-typedef enum { SLOT_WAITING, SLOT_RUNNING, SLOT_DONE } SlotState;
-
-typedef struct {
-    const char *context;
-    SlotState state;
-    pid_t pid;
-    FILE *out, *err;             /* the child's stdout and stderr: unlinked temporary files */
-    int wait_status;
-    char *spawn_error;           /* the child could not be started */
-} FleetSlot;
-
 bool fleet_wanted(const GlobalOptions *g)
 {
     return g->all_contexts || (g->contexts != NULL);
@@ -100,8 +89,12 @@ static void fleet_child(const FleetCommand *fc, FleetSlot *s, int argc, char **a
     _exit(rc);
 }
 
-static void fleet_spawn(const FleetCommand *fc, FleetSlot *s, int argc, char **argv, GlobalOptions *g)
+void fleet_slot_spawn(const FleetCommand *fc, FleetSlot *s, int argc, char **argv, GlobalOptions *g)
 {
+    s->pid = 0;
+    s->wait_status = 0;
+    free(s->spawn_error);
+    s->spawn_error = NULL;
     s->out = tmpfile();
     s->err = tmpfile();
     if (!s->out || !s->err) {
@@ -138,7 +131,7 @@ static char *read_all(FILE *f, size_t *len)
 
 /* the child's stderr: its "error: " line (the last) becomes the reason; with -v, or when the
  * context answered, every other line is passed on under the context's name */
-static char *relay_stderr(const FleetSlot *s, bool answered, bool verbose)
+static char *relay_stderr(const FleetSlot *s, bool answered, bool verbose, bool relay)
 {
     size_t len = 0;
     char *text = read_all(s->err, &len);
@@ -149,7 +142,7 @@ static char *relay_stderr(const FleetSlot *s, bool answered, bool verbose)
             reason = xstrdup(line + 7);
             continue;
         }
-        if (!answered && !verbose) continue;
+        if (!relay || (!answered && !verbose)) continue;
         if (str_starts_with(line, "warning: ")) text_printf(stderr, "warning: context \"%s\": %s\n", s->context, line + 9);
         else text_printf(stderr, "context \"%s\": %s\n", s->context, line);
     }
@@ -157,8 +150,7 @@ static char *relay_stderr(const FleetSlot *s, bool answered, bool verbose)
     return reason;
 }
 
-/* true when the context answered */
-static bool fleet_finish_slot(FleetSlot *s, FleetRender *r, bool verbose)
+struct cJSON *fleet_slot_collect(FleetSlot *s, bool relay, bool verbose, char **reason_out)
 {
     cJSON *doc = NULL;
     char *reason = NULL;
@@ -174,20 +166,34 @@ static bool fleet_finish_slot(FleetSlot *s, FleetRender *r, bool verbose)
         }
     }
     if (s->spawn_error) reason = xstrdup(s->spawn_error);
-    else reason = relay_stderr(s, doc != NULL, verbose);
+    else reason = relay_stderr(s, doc != NULL, verbose, relay);
     if (!doc && !reason) {
         if (exited_ok) reason = xstrdup("its answer was not a JSON document");
         else if (WIFSIGNALED(s->wait_status)) reason = xasprintf("killed by signal %d", WTERMSIG(s->wait_status));
         else reason = xasprintf("failed with exit code %d", WEXITSTATUS(s->wait_status));
     }
-    if (!doc) text_printf(stderr, "warning: context \"%s\": %s\n", s->context, reason);
-    fleet_render_context(r, s->context, doc ? NULL : reason, doc);
-    bool answered = doc != NULL;
-    cJSON_Delete(doc);
-    free(reason);
+    if (doc) {
+        free(reason);
+        reason = NULL;
+    }
     if (s->out) fclose(s->out);
     if (s->err) fclose(s->err);
     s->out = s->err = NULL;
+    s->state = SLOT_WAITING;
+    *reason_out = reason;
+    return doc;
+}
+
+/* true when the context answered */
+static bool fleet_finish_slot(FleetSlot *s, FleetRender *r, bool verbose)
+{
+    char *reason = NULL;
+    cJSON *doc = fleet_slot_collect(s, true, verbose, &reason);
+    if (!doc) text_printf(stderr, "warning: context \"%s\": %s\n", s->context, reason);
+    fleet_render_context(r, s->context, reason, doc);
+    bool answered = doc != NULL;
+    cJSON_Delete(doc);
+    free(reason);
     return answered;
 }
 
@@ -199,9 +205,9 @@ static FleetSlot *slot_of(FleetSlot *slots, size_t n, pid_t pid)
     return NULL;
 }
 
-int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, Error *err)
+int fleet_contexts(const GlobalOptions *g, const char *output, Strvec *names, Error *err)
 {
-    Strvec known = STRVEC_INIT, names = STRVEC_INIT;
+    Strvec known = STRVEC_INIT;
     if (kubeconfig_context_names(g->kubeconfig, &known, err) < 0) {
         strvec_clear(&known);
         return EXIT_FAIL;
@@ -210,16 +216,24 @@ int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, E
     bool bad = false;
     if (g->contexts && g->all_contexts) error_set(err, "--contexts and --all-contexts: give one of them");
     else if (g->all_contexts) {
-        for (size_t i = 0; i < known.n; i++) strvec_push(&names, known.v[i]);
-        if (!names.n) { error_set(err, "--all-contexts: the kubeconfig has no contexts"); rc = EXIT_FAIL; }
+        for (size_t i = 0; i < known.n; i++) strvec_push(names, known.v[i]);
+        if (!names->n) { error_set(err, "--all-contexts: the kubeconfig has no contexts"); rc = EXIT_FAIL; }
     } else {
-        bad = fleet_named(g->contexts, &known, &names, err) < 0;
+        bad = fleet_named(g->contexts, &known, names, err) < 0;
     }
     strvec_clear(&known);
-    if (bad || !names.n || fleet_check_flags(g, *fc->output, names.n, err) < 0) {
-        strvec_clear(&names);
+    if (bad || !names->n || fleet_check_flags(g, output, names->n, err) < 0) {
+        strvec_clear(names);
         return rc;
     }
+    return 0;
+}
+
+int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, Error *err)
+{
+    Strvec names = STRVEC_INIT;
+    int crc = fleet_contexts(g, *fc->output, &names, err);
+    if (crc) return crc;
     OutputFormat fmt = OUT_TABLE;
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML };
     if (*fc->output && output_format_parse(*fc->output, allowed, 4, &fmt, fc->name) < 0) {
@@ -238,7 +252,7 @@ int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, E
     bool verbose = g->verbose > 0;
     while (next_done < names.n) {
         while (running < limit && next_start < names.n) {
-            fleet_spawn(fc, &slots[next_start], argc, argv, g);
+            fleet_slot_spawn(fc, &slots[next_start], argc, argv, g);
             if (slots[next_start++].state == SLOT_RUNNING) running++;
         }
         while (next_done < names.n && slots[next_done].state == SLOT_DONE) {  /* in the kubeconfig's order */
