@@ -33,11 +33,19 @@ typedef struct {
     int (*run)(int argc, char **argv, struct GlobalOptions *g, struct Error *err);
 } FleetCommand;
 
+/* status's, for top's fleet screen (cmd_status.c) */
+extern const FleetCommand cmd_status_fleet;
+
 /* --contexts or --all-contexts was given */
 bool fleet_wanted(const GlobalOptions *g);
 /* Checks the flags that make no sense over a fleet (a usage error, EXIT_USAGE with err set),
  * lists the contexts, runs them and renders the fleet.  Returns the exit code. */
 int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, struct Error *err);
+/* top's fleet screen (cmd/fleet_top.c): a row per context from status_fc's documents, read
+ * again 5 intervals after its last result; Enter runs top_run for the selected context.
+ * Needs a terminal (the caller checks).  Returns the exit code. */
+int fleet_top_run(const FleetCommand *status_fc, int (*top_run)(int, char **, struct GlobalOptions *, struct Error *),
+                  GlobalOptions *g, double interval, struct Error *err);
 
 /* ---- the parts fleet_run is made of, for top's fleet screen (cmd/fleet_top.c) ---- */
 

@@ -95,13 +95,14 @@ static int check_selector(const Command *cmd, const GlobalOptions *g)
     return finish(cmd, EXIT_USAGE, &err);
 }
 
-/* --contexts, --all-contexts: status and pending only (cmd/fleet.h); 0, or EXIT_USAGE after the error */
+/* --contexts, --all-contexts: status, pending and top only (cmd/fleet.h); 0, or EXIT_USAGE after the error */
 static int check_fleet(const Command *cmd, const GlobalOptions *g)
 {
-    if (!(g->contexts || g->all_contexts || g->max_concurrent_contexts) || cmd == &cmd_status || cmd == &cmd_pending)
+    if (!(g->contexts || g->all_contexts || g->max_concurrent_contexts) || cmd == &cmd_status || cmd == &cmd_pending ||
+        cmd == &cmd_top)
         return 0;
     Error err = { 0 };
-    error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status and pending only");
+    error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status, pending and top only");
     return finish(cmd, EXIT_USAGE, &err);
 }
 

@@ -86,7 +86,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
                              Error *err);
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
-static const FleetCommand status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
@@ -95,7 +95,7 @@ static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
             error_set(err, "%s: not with --contexts or --all-contexts", status_watch ? "-w" : "--by");
             return EXIT_USAGE;
         }
-        return fleet_run(&status_fleet, argc, argv, g, err);
+        return fleet_run(&cmd_status_fleet, argc, argv, g, err);
     }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;

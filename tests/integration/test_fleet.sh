@@ -205,3 +205,20 @@ check_eq "$(json_get "$PEND" 'd["summary"]["pendingGPUPods"] == sum(len(c["pendi
 kgpu status --contexts a,unauthorized -v 9 --request-timeout 3s
 no_secret "-v 9" "$OUT$ERR"
 check_contains "$ERR" 'context "a": ' "-v: a's lines are prefixed with its name"
+
+# ---- top --contexts: the fleet screen; a context that goes away is marked lost with its data's
+# age; Enter opens the context's own top and q comes back ----
+. "$(dirname "$0")/../lib/tmux.sh"
+start_shell fleet 100 24 KUBECONFIG="$KUBECONFIG"
+keys fleet "$KGPU_BIN top --contexts a,b,dead --interval 400ms --request-timeout 3s; echo TOP-EXIT=\$?" Enter
+MSG="top fleet: a row per context, figures from each status"; check_ok wait_re fleet "^a +14 +68 +48 " 15
+MSG="top fleet: b's row"; check_ok wait_re fleet "^b +3 +13 +7 " 5
+MSG="top fleet: the dead context failed"; check_ok wait_re fleet "^dead .*failed" 10
+kill "${PIDS[1]}"                     # server b goes away: its next read (2 s later) fails
+MSG="top fleet: b lost, its last figures kept with their age"; check_ok wait_re fleet "^b +3 +13 +7 .*lost, [0-9]+s old" 15
+keys fleet Enter                      # the selection starts on a: its own top
+MSG="Enter: a's top"; check_ok wait_for fleet "dgx-a100-01" 15
+keys fleet q
+MSG="q: back on the fleet screen"; check_ok wait_re fleet "fleet: 3 context" 10
+keys fleet q
+MSG="q quits"; check_ok wait_for fleet "TOP-EXIT=0" 10
