@@ -102,6 +102,9 @@ void fleet_slot_spawn(const FleetCommand *fc, FleetSlot *s, int argc, char **arg
         s->state = SLOT_DONE;
         return;
     }
+    /* not inherited past exec (exec plugins): the child's own become its stdout and stderr */
+    fcntl(fileno(s->out), F_SETFD, FD_CLOEXEC);
+    fcntl(fileno(s->err), F_SETFD, FD_CLOEXEC);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

@@ -36,6 +36,7 @@ struct FleetRender {
     size_t ncontexts, answered;
     FleetSum physical, in_use, idle, free_, unavailable, pending, waiting;
     bool any_waiting;            /* some context reported waiting workloads (queues) */
+    size_t not_created;          /* pending: owners listed whose pods a quota refused */
 };
 
 static const char *const status_ctx_headers[] = { "CONTEXT", "GPU NODES", "GPUS", "IN USE", "IDLE", "FREE",
@@ -207,7 +208,8 @@ static void pending_context(FleetRender *r, const char *context, const cJSON *do
 {
     const cJSON *pod;
     cJSON_ArrayForEach(pod, field(doc, "pods")) {
-        r->pending.v += 1;
+        if (cJSON_IsFalse(field(pod, "created"))) r->not_created++;   /* an owner whose pods a quota refused */
+        else r->pending.v += 1;
         if (!r->rows_t) continue;
         Table *t = r->rows_t;
         table_add_row(t);
@@ -291,6 +293,7 @@ static int finish_json(FleetRender *r)
         jw_end(jw);
     } else {
         jw_number(jw, "pendingGPUPods", r->pending.v);
+        jw_number(jw, "ownersNotCreated", (double)r->not_created);
     }
     jw_end(jw);                                  /* summary */
     jw_end(jw);                                  /* the document */
