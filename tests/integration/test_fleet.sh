@@ -178,6 +178,17 @@ check_rc 2 "explain --all-contexts"
 kgpu status --all-contexts -o name
 check_rc 2 "status --all-contexts -o name"
 
+# ---- at once, and no more than --max-concurrent-contexts at once: a and b each answer their
+# node list 2.5 s late; together they take one delay, one at a time two ----
+slow_nodes='[{"path": "^/api/v1/nodes$", "action": "delay", "seconds": 2.5}]'
+printf '%s\n' "$slow_nodes" >"$T/faults-a.json"; printf '%s\n' "$slow_nodes" >"$T/faults-b.json"
+elapsed_of() { local s; s=$(date +%s.%N); kgpu "$@"; python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$s" "$(date +%s.%N)"; }
+both=$(elapsed_of status --contexts a,b --no-metrics -o json)
+one_by_one=$(elapsed_of status --contexts a,b --no-metrics -o json --max-concurrent-contexts 1)
+check_eq "$(python3 -c "import sys; print(2.5 <= float(sys.argv[1]) < 4.5, float(sys.argv[2]) >= 5.0)" "$both" "$one_by_one")" \
+  "True True" "a and b at once: ${both}s (one delay); one at a time: ${one_by_one}s (two)"
+printf '[]\n' >"$T/faults-a.json"; printf '[]\n' >"$T/faults-b.json"
+
 # ---- pending: CONTEXT column, each context's own default namespace ----
 kgpu pending --contexts a,b,dead
 check_rc 0 "pending --contexts a,b,dead"
