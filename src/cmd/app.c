@@ -98,11 +98,13 @@ static int check_selector(const Command *cmd, const GlobalOptions *g)
 /* --contexts, --all-contexts: status, pending and top only (cmd/fleet.h); 0, or EXIT_USAGE after the error */
 static int check_fleet(const Command *cmd, const GlobalOptions *g)
 {
-    if (!(g->contexts || g->all_contexts || g->max_concurrent_contexts) || cmd == &cmd_status || cmd == &cmd_pending ||
-        cmd == &cmd_top)
-        return 0;
+    bool fleet = g->contexts || g->all_contexts;
+    if (!(fleet || g->max_concurrent_contexts)) return 0;
+    bool ours = cmd == &cmd_status || cmd == &cmd_pending || cmd == &cmd_top;
+    if (ours && fleet) return 0;
     Error err = { 0 };
-    error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status, pending and top only");
+    if (ours) error_set(&err, "--max-concurrent-contexts: only with --contexts or --all-contexts");
+    else error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status, pending and top only");
     return finish(cmd, EXIT_USAGE, &err);
 }
 

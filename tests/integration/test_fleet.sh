@@ -177,6 +177,8 @@ kgpu explain some-pod --all-contexts
 check_rc 2 "explain --all-contexts"
 kgpu status --all-contexts -o name
 check_rc 2 "status --all-contexts -o name"
+kgpu status --max-concurrent-contexts 2
+check_rc 2 "--max-concurrent-contexts without a fleet"
 
 # ---- at once, and no more than --max-concurrent-contexts at once: a and b each answer their
 # node list 2.5 s late; together they take one delay, one at a time two ----
