@@ -349,6 +349,9 @@ int fleet_render_finish(FleetRender *r)
         FILE *f = stdout;
         if (r->fmt == RENDER_WIDE) table_keep_whole(r->rows_t, true);
         if (r->kind == FLEET_STATUS && !r->no_headers) finish_status_table(r, f);
+        else if (!r->no_headers)
+            fprintf(f, "Fleet: %zu of %zu context(s) answered; %.0f pending GPU pod(s)%s\n\n", r->answered,
+                    r->ncontexts, r->pending.v, r->not_created ? " and owners whose pods were not created" : "");
         if (table_rows(r->rows_t)) table_print_rows(r->rows_t, f, r->color, !r->no_headers);
         else if (!r->no_headers)
             fputs(r->kind == FLEET_STATUS ? "No GPU nodes.\n" : "No pending GPU pods.\n", f);

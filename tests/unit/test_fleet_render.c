@@ -172,6 +172,7 @@ static void test_pending_json(void **state)
     cJSON_Delete(d);
     free(out);
     out = render(FLEET_PENDING, RENDER_TEXT, docs, names, errors, 2);
+    assert_non_null(strstr(out, "Fleet: 1 of 2 context(s) answered; 2 pending GPU pod(s)\n"));
     assert_non_null(strstr(out, "CONTEXT   NAMESPACE   NAME   GPUS"));
     /* 7200 s: kubectl's age under 3 h is in minutes (util_format_age) */
     assert_non_null(strstr(out, "\neast      ml          p2     nvidia.com/gpu:1   120m   Taint "));
