@@ -19,6 +19,9 @@ typedef struct GlobalOptions {
     bool no_metrics, no_color;
     int verbose;
     bool help, version;
+    const char *contexts;        /* --contexts a,b,c (cmd/fleet.h) */
+    bool all_contexts;           /* --all-contexts */
+    int max_concurrent_contexts; /* 0 = the default, 8 */
     /* derived after parsing */
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */

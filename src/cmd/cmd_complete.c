@@ -378,6 +378,31 @@ static bool hint_names(const Scan *s, const char *hint, Strvec *out)
 
 /* ---- what the cursor word can be ---- */
 
+/* --contexts a,b,c: the name being typed after the last comma, among the contexts not yet listed */
+static void complete_context_list(const Scan *s, Emit *e)
+{
+    const char *comma = strrchr(e->cur, ',');
+    char *given = comma ? xstrndup(e->cur, (size_t)(comma - e->cur + 1)) : xstrdup("");
+    char *prefix = xasprintf("%s%s", e->prefix, given);
+    const char *outer_prefix = e->prefix, *outer_cur = e->cur;
+    e->prefix = prefix;
+    e->cur = comma ? comma + 1 : e->cur;
+    Strvec names = STRVEC_INIT;
+    kubeconfig_names(s, "contexts", &names);
+    for (size_t i = 0; i < names.n; i++) {
+        char *item = xasprintf(",%s,", names.v[i]);
+        char *listed = xasprintf(",%s", given);
+        if (!strstr(listed, item)) emit(e, names.v[i], NULL);
+        free(item);
+        free(listed);
+    }
+    strvec_clear(&names);
+    e->prefix = outer_prefix;
+    e->cur = outer_cur;
+    free(prefix);
+    free(given);
+}
+
 /* a value of flag o (or a positional described by hint/choices) */
 static void complete_value(const Scan *s, Emit *e, const char *const *choices, const char *hint)
 {
@@ -395,6 +420,7 @@ static void complete_value(const Scan *s, Emit *e, const char *const *choices, c
     }
     if (!hint) return;
     if (strcmp(hint, "file") == 0) { e->directive = COMP_DIRECTIVE_DEFAULT; return; }
+    if (strcmp(hint, "contexts") == 0) { complete_context_list(s, e); return; }
     Strvec names = STRVEC_INIT;
     if (hint_names(s, hint, &names))
         for (size_t i = 0; i < names.n; i++) emit(e, names.v[i], NULL);

@@ -6,6 +6,7 @@
  */
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "cmd/watch_loop.h"
 #include "render/custom_columns.h"
 #include "render/pending.h"
@@ -94,9 +95,19 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
     return pending_show_view(c, &pw->view, pw->err);
 }
 
+static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err);
+static const FleetCommand pending_fleet = { "pending", FLEET_PENDING, &pending_output, &pending_no_headers,
+                                            run_pending };
+
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
-    (void)argc; (void)argv;
+    if (fleet_wanted(g)) {                     /* --contexts, --all-contexts: cmd/fleet.h */
+        if (pending_watch) {
+            error_set(out_err, "-w: not with --contexts or --all-contexts");
+            return EXIT_USAGE;
+        }
+        return fleet_run(&pending_fleet, argc, argv, g, out_err);
+    }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
     if (output_format_parse(pending_output, allowed, 6, &fmt, "pending") < 0) return EXIT_USAGE;

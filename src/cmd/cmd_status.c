@@ -9,6 +9,7 @@
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "util/error.h"
 #include "sources/loader.h"
 #include "cmd/watch_loop.h"
@@ -85,8 +86,18 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
                              Error *err);
 
+static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
+    if (fleet_wanted(g)) {                     /* --contexts, --all-contexts: cmd/fleet.h */
+        if (status_watch || status_by) {
+            error_set(err, "%s: not with --contexts or --all-contexts", status_watch ? "-w" : "--by");
+            return EXIT_USAGE;
+        }
+        return fleet_run(&cmd_status_fleet, argc, argv, g, err);
+    }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
     if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;
