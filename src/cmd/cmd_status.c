@@ -9,6 +9,7 @@
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "util/error.h"
 #include "sources/loader.h"
 #include "cmd/watch_loop.h"
@@ -42,11 +43,11 @@ static const Option status_opts[] = {
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
-      "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+      "utilization under which a held GPU is idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per group: pods, GPUs held and idle, GPU-hours, cost", status_bys, NULL },
+      "per group: pods, GPUs held, idle and (node, product) free, GPU-hours, cost", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price of a GPU-hour per product (e.g. A100-SXM4-80GB=2.5): idle GPU-hours and --by in money",
+      "price of a GPU-hour per product, e.g. A100-SXM4-80GB=2.5",
       NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
       "exit 1 when no metrics source answers", NULL, NULL },
@@ -83,8 +84,18 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
                              Error *err);
 
+static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
+    if (fleet_wanted(g)) {                     /* --contexts, --all-contexts: cmd/fleet.h */
+        if (status_watch || status_by) {
+            error_set(err, "%s: not with --contexts or --all-contexts", status_watch ? "-w" : "--by");
+            return EXIT_USAGE;
+        }
+        return fleet_run(&cmd_status_fleet, argc, argv, g, err);
+    }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
     if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;
