@@ -48,6 +48,13 @@ static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *a
 int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
                    Error *err)
 {
+    return watch_loop_run_ex(g, cmd, rq, show, ctx, NULL, err);
+}
+
+int watch_loop_run_ex(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                      const WatchLoopExtra *x, Error *err)
+{
+    WatchTickFn tick = x ? x->tick : NULL;
     if (g->snapshot) {
         error_set(err, "%s --watch follows a live cluster; it cannot be used with --snapshot", cmd);
         return EXIT_USAGE;
@@ -73,7 +80,9 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     if (rc || !last) { ret = EXIT_FAIL; goto out; }
     fputs(last, stdout);
     fflush(stdout);
-    Watcher *w = watcher_start(&g->source, rq, &c, rv, err);
+    SourceConfig wsc = g->source;                /* the watches' (copied by watcher_start) */
+    if (x && x->watch_untimed) wsc.request_timeout = 0;
+    Watcher *w = watcher_start(&wsc, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
     bool changed = false;
@@ -100,6 +109,11 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
         }
         bool busy = evs != NULL;
         watch_events_free(evs);
+        if (tick) {
+            WatchStats st;
+            watcher_stats(w, &st);
+            tick(ctx, &st);
+        }
         bool any_relist = false;
         for (int k = 0; k < OBJ__COUNT; k++) any_relist |= relisting[k];
         /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist */
