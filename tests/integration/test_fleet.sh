@@ -278,3 +278,38 @@ keys fleet q
 MSG="q: back on the fleet screen"; check_ok wait_re fleet "fleet: 3 context" 10
 keys fleet q
 MSG="q quits"; check_ok wait_for fleet "TOP-EXIT=0" 10
+
+# ---- the fleet screen lists at most --max-concurrent-contexts contexts at once.  a's node list
+# answers 2.5 s late: with 1, live's lists start only once a's first figures are in (so after
+# a's node list ended); by default both contexts are listed at once (live's node list starts
+# while a's is still held) ----
+printf '%s\n' "$slow_nodes" >"$T/faults-a.json"
+# first_node_list LOG SKIP: the start and end (epoch seconds) of the first node list (not a
+# watch) logged after SKIP lines; the log's ts is written when the answer ends, ms is its length
+first_node_list() {
+  python3 - "$1" "$2" <<'PY'
+import datetime, json, sys
+for line in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]:
+    e = json.loads(line)
+    if e["path"] == "/api/v1/nodes" and "watch=1" not in (e.get("query") or ""):
+        end = datetime.datetime.strptime(e["ts"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+        print(end - e["ms"] / 1000, end)
+        break
+PY
+}
+fleet_lists() {   # fleet_lists MARK [FLAGS...]: AFTER=True when live's node list began after a's ended
+  local mark=$1 skip_a skip_l; shift
+  skip_a=$(wc -l <"$T/log-a") skip_l=$(wc -l <"$T/log-live")
+  keys fleet "clear; $KGPU_BIN top --contexts a,live $*; echo $mark=\$?" Enter
+  MSG="top fleet $*: live's row"; check_ok wait_re fleet "^live +3 +13 +7 .* live *$" 20
+  MSG="top fleet $*: a's row"; check_ok wait_re fleet "^a +14 +68 +48 .* live *$" 10
+  keys fleet q
+  MSG="top fleet $*: q quits"; check_ok wait_for fleet "$mark=0" 10
+  AFTER=$(python3 -c 'import sys; a, l = sys.argv[1].split(), sys.argv[2].split(); print(float(l[0]) >= float(a[1]) - 0.01)' \
+    "$(first_node_list "$T/log-a" "$skip_a")" "$(first_node_list "$T/log-live" "$skip_l")")
+}
+fleet_lists TOP-ONE-AT-A-TIME --max-concurrent-contexts 1
+check_eq "$AFTER" True "top fleet --max-concurrent-contexts 1: live listed after a's first figures"
+fleet_lists TOP-AT-ONCE
+check_eq "$AFTER" False "top fleet: by default a and live are listed at once"
+printf '[]\n' >"$T/faults-a.json"
