@@ -313,6 +313,7 @@ static int open_context(int (*top_run)(int, char **, struct GlobalOptions *, str
             if (all[i].fd >= 0) close(all[i].fd);
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);                /* as a top of its own */
         g->context = context;
         g->contexts = NULL;
         g->all_contexts = false;

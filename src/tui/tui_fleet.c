@@ -77,7 +77,7 @@ void tui_fleet_draw(const TuiFleetRow *rows, size_t n, size_t selected, const ch
             tui_screen_put(y, x, fleet_cols[c].width - 1, base, buf);
             x += fleet_cols[c].width;
         }
-        char st[64];
+        char st[128];
         TuiAttr sa = state_word(r, st, sizeof st);
         tui_screen_put(y, x, COLS - x, sel ? TA_SELECTED : sa, st);
     }
