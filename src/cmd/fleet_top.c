@@ -311,9 +311,7 @@ static int open_context(int (*top_run)(int, char **, struct GlobalOptions *, str
     if (pid == 0) {
         for (size_t i = 0; i < n; i++)
             if (all[i].fd >= 0) close(all[i].fd);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);                /* as a top of its own */
+        signal(SIGPIPE, SIG_DFL);                /* as a top of its own (Ctrl-C: its screen's) */
         g->context = context;
         g->contexts = NULL;
         g->all_contexts = false;
