@@ -14,6 +14,10 @@
 struct cJSON;
 /* to stdout: the table (wide: every section) */
 void status_print_table(const GpuStatus *st, bool wide, bool color);
+/* STATUS's brief form, printed where node_status_word's does not fit (a table or top's list
+ * narrower than it): the node's problems by the names the PROBLEM table gives them ("Cordoned"
+ * for Ready,SchedulingDisabled, "MIGConfigFailed"), "Ready" alone when there are none; caller frees */
+char *status_node_brief(const NodeStatus *n);
 /* the JSON document (kind GPUStatus); caller cJSON_Deletes it */
 struct cJSON *status_to_json(const GpuStatus *st);
 /* the result in fmt to stdout; 0, or -1 when it could not be written */

@@ -47,7 +47,8 @@ static const Option status_opts[] = {
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
       "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
-      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
+      "GPU-hours over --window (metrics), cost (--price); by node or product also allocated/allocatable "
+      "and FREE (on Ready, schedulable nodes; the most on one node when spread)", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
       "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
       "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },

@@ -58,6 +58,19 @@ static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldes
     return rows;
 }
 
+/* "nvidia.com/gpu:16,nvidia.com/mig-1g.10gb:2" -> "gpu:16,mig-1g.10gb:2": the GPUS cell's brief
+ * form, as top writes requests (node_doc_short_resource) */
+static char *brief_resources(const char *s)
+{
+    static const char prefix[] = "nvidia.com/";
+    Strbuf sb = STRBUF_INIT;
+    for (const char *p = s; *p;) {
+        if ((p == s || p[-1] == ',') && str_starts_with(p, prefix)) p += strlen(prefix);
+        strbuf_addch(&sb, *p++);
+    }
+    return strbuf_detach(&sb);
+}
+
 static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color, bool headers_line)
 {
     if (l->n == 0) {
@@ -99,13 +112,28 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     Table *t = table_new(wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
     table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
+    table_keep_col(t, 2);                       /* GPUS, AGE and VERDICT are never cut */
+    table_keep_col(t, 3);
+    table_keep_col(t, 4);
+    table_clock_col(t, 3);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
         table_add_row(t);
+        char *key = count[i] > 1 ? xasprintf("%s/%s/%s", e->ns, e->owner_kind, e->owner_name)   /* -w: a row's identity */
+                    : xasprintf("%s/%s%s", e->ns, e->created ? "" : "-/", e->name);
+        table_row_key(t, key);
+        free(key);
         for (size_t c = 0; c < ncols; c++) {
-            if (c == 4) table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
-            else table_cell(t, cells[i * ncols + c]);
+            if (c == 4) {
+                table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
+            } else if (c == 2) {
+                char *brief = brief_resources(cells[i * ncols + c]);
+                table_cell_brief(t, cells[i * ncols + c], brief);
+                free(brief);
+            } else {
+                table_cell(t, cells[i * ncols + c]);
+            }
             free(cells[i * ncols + c]);
         }
     }

@@ -79,9 +79,10 @@ static void print_summary(const GpuStatus *st, bool color)
         text_printf(stdout, "\n");
         static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
         Table *t = table_new(headers, 3);
+        for (size_t c = 0; c < 3; c++) table_keep_col(t, c);
         for (size_t i = 0; i < st->ntotals; i++) {
             table_add_row(t);
-            table_cell(t, st->totals[i].name);
+            table_cell_brief(t, st->totals[i].name, short_resource(st->totals[i].name));
             table_cellf(t, "%lld", (long long)st->totals[i].allocatable);
             table_cellf(t, "%lld", (long long)st->totals[i].allocated);
         }
@@ -105,6 +106,20 @@ static char *resources_cell(const NodeStatus *n)
     return strbuf_detach(&sb);
 }
 
+char *status_node_brief(const NodeStatus *n)
+{
+    Strbuf sb = STRBUF_INIT;
+    if (!n->ready) strbuf_adds(&sb, "NotReady");
+    if (!n->schedulable) strbuf_addf(&sb, "%s%s", sb.len ? "," : "", problem_code_name(PROBLEM_CORDONED));
+    for (size_t i = 0; i < n->nproblems; i++) {
+        ProblemCode c = n->problems[i].code;
+        if (c == PROBLEM_NOT_READY || c == PROBLEM_CORDONED) continue;   /* said above */
+        strbuf_addf(&sb, "%s%s", sb.len ? "," : "", problem_code_name(c));
+    }
+    if (!sb.len) strbuf_adds(&sb, "Ready");
+    return strbuf_detach(&sb);
+}
+
 static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t *order, bool with_headers)
 {
     const char *headers[12];
@@ -116,6 +131,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
     table_keep_whole(t, wide);
+    for (size_t c = 2; c < nh; c++) table_keep_col(t, c);    /* only NAME and PRODUCT are cut */
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[order[i]];
         char buf[64];
@@ -146,9 +162,10 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
             snprintf(buf, sizeof buf, "%d", idle);
             table_cell_color(t, idle ? C_YELLOW : C_NONE, buf);
         }
-        char *word = node_status_word(n);
-        table_cell_color(t, status_color(n), word);
+        char *word = node_status_word(n), *brief = status_node_brief(n);
+        table_cell_brief_color(t, status_color(n), word, brief);
         free(word);
+        free(brief);
         if (wide) {
             if (n->mig_config)
                 table_cellf(t, "%s%s%s%s", n->mig_config, n->mig_config_state ? " (" : "",
