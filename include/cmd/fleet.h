@@ -56,7 +56,7 @@ int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, s
 int fleet_top_run(const FleetCommand *status_fc, int (*top_run)(int, char **, struct GlobalOptions *, struct Error *),
                   GlobalOptions *g, double interval, struct Error *err);
 
-/* ---- the parts fleet_run is made of, for top's fleet screen (cmd/fleet_top.c) ---- */
+/* ---- the parts fleet_run is made of (fleet_contexts: top's fleet screen's too) ---- */
 
 /* the contexts to run, in order, into names (empty on entry): 0, or the exit code with err set
  * (a usage error for a name the kubeconfig lacks or flags a fleet cannot take) */
