@@ -111,7 +111,7 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err);
 static const FleetCommand pending_fleet = { "pending", FLEET_PENDING, &pending_output, &pending_no_headers,
-                                            run_pending };
+                                            run_pending, NULL };
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {

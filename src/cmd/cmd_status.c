@@ -17,6 +17,7 @@
 #include "render/status.h"
 #include "cmd/status_present.h"
 #include "render/custom_columns.h"
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 static const char *status_output;
@@ -84,8 +85,63 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
                              Error *err);
 
+/* ---- top's fleet screen: one context followed, its summary a line of JSON per change ---- */
+
+typedef struct {
+    StatusWatch sw;
+    WatchTickFn tick;
+    void *tick_ctx;
+} StatusSummaryWatch;
+
+/* {"summary": {"gpuNodes", "physicalGPUs", "pendingGPUPods", "physical": {...}}}: the keys of
+ * the GPUStatus document's summary that the fleet screen shows, on one line */
+static int status_summary_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
+{
+    StatusWatch *sw = &((StatusSummaryWatch *)ctx)->sw;
+    if (first) {
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, false };
+        metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
+        sw->have_usage = true;
+    }
+    GpuStatus st;
+    status_build(&st, c, &sw->usage, &sw->p.filter);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+    cJSON_AddNumberToObject(s, "gpuNodes", st.gpu_nodes);
+    cJSON_AddNumberToObject(s, "physicalGPUs", st.physical_gpus);
+    cJSON_AddNumberToObject(s, "pendingGPUPods", st.pending_gpu_pods);
+    status_physical_json(s, &st);
+    status_clear(&st);
+    char *line = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    int rc = line && printf("%s\n", line) >= 0 ? 0 : -1;
+    cJSON_free(line);
+    return rc;
+}
+
+static void status_summary_tick(void *ctx, const WatchStats *stats)
+{
+    StatusSummaryWatch *w = ctx;
+    if (w->tick) w->tick(w->tick_ctx, stats);
+}
+
+static int status_watch_summary(GlobalOptions *g, WatchTickFn tick, void *tick_ctx, Error *err)
+{
+    StatusSummaryWatch w = { .sw = { .g = g, .err = err }, .tick = tick, .tick_ctx = tick_ctx };
+    w.sw.p.fmt = RENDER_JSON;
+    w.sw.p.filter.pods_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL;
+    w.sw.p.filter.node_selector = g->selector;
+    LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
+                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
+    WatchLoopExtra x = { status_summary_tick, true };
+    int rc = watch_loop_run_ex(g, "status", &rq, status_summary_show, &w, &x, err);
+    if (w.sw.have_usage) usage_clear(&w.sw.usage);
+    return rc;
+}
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
-const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status,
+                                        status_watch_summary };
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
