@@ -39,10 +39,6 @@ int watch_loop_run_rows(const GlobalOptions *g, const char *cmd, const LoadReque
 typedef void (*WatchTickFn)(void *ctx, const WatchStats *stats);
 typedef struct {
     WatchTickFn tick;            /* tick(ctx, ...) as above, or NULL */
-    /* --request-timeout bounds the lists only, not the watches (each then ends at its own
-     * timeoutSeconds or the stall limit, sources/watch.h): for a view that follows a cluster
-     * for hours, where a watch cut every --request-timeout would never be up */
-    bool watch_untimed;
 } WatchLoopExtra;
 /* watch_loop_run, with x's additions (x may be NULL) */
 int watch_loop_run_ex(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,

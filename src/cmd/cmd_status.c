@@ -133,7 +133,7 @@ static int status_watch_summary(GlobalOptions *g, WatchTickFn tick, void *tick_c
     w.sw.p.filter.node_selector = g->selector;
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
-    WatchLoopExtra x = { status_summary_tick, true };
+    WatchLoopExtra x = { status_summary_tick };
     int rc = watch_loop_run_ex(g, "status", &rq, status_summary_show, &w, &x, err);
     if (w.sw.have_usage) usage_clear(&w.sw.usage);
     return rc;

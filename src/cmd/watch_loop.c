@@ -123,7 +123,6 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
     else fputs(last, stdout);
     fflush(stdout);
     SourceConfig wsc = g->source;                /* the watches' (copied by watcher_start) */
-    if (x && x->watch_untimed) wsc.request_timeout = 0;
     Watcher *w = watcher_start(&wsc, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };

@@ -336,7 +336,7 @@ static bool api_wants_refresh(void *ctx, long code)
 
 /* GET path: the transport's request loop with this client's attempts.
  * Returns 0 with *status and c->cur->body set, or -1 with err set. */
-typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
+typedef struct { int max_retries; double timeout; bool replace; } RequestLimits;   /* see ApiRequestOptions */
 
 static int request_ex(ApiClient *c, const char *path, const char *query, const char *extra,
                       const RequestLimits *lim, long *status, Error *err)
@@ -344,7 +344,8 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
     c->max_retries = lim && lim->max_retries >= 0 && lim->max_retries < HTTP_MAX_RETRIES ? lim->max_retries
                                                                                           : HTTP_MAX_RETRIES;
     c->timeout = c->opt.request_timeout;
-    if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
+    if (lim && lim->replace) c->timeout = lim->timeout;
+    else if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
     c->retries_done = 0;
     char *url = build_url(c, path, query, extra);
     char *shown = shown_url(c, url);
@@ -518,7 +519,7 @@ int apiclient_get_stream(ApiClient *c, const char *path, const char *query, cons
                          ApiSinkFn sink, void *ctx, Error *err)
 {
     long code = 0;
-    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0, ro && ro->long_running };
     prefetch_cancel(c);                  /* the streamed answer must come on the current handle */
     c->cur->sink = sink;
     c->cur->sink_ctx = ctx;
@@ -534,7 +535,7 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query, cons
                          Strbuf *out, Error *err)
 {
     long code = 0;
-    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0, ro && ro->long_running };
     if (request_ex(c, path, query, NULL, &lim, &code, err)) return -1;
     if (code < 200 || code > 299) { apiclient_status_error(c, path, code, 1, err); return -1; }
     strbuf_add(out, c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);

@@ -86,6 +86,22 @@ read -r RV1 RV2 _ <<<"$RVS"
 if [ -n "$RV2" ] && [ "$RV2" -gt "$RV1" ]; then ok "the resumed pods watch starts after the first ($RV1 -> $RV2)"
 else fail "the resumed pods watch should start from a later resourceVersion: $RVS"; fi
 
+# ---- --request-timeout bounds the lists, not the watches ---------------------------------------
+# A watch ends at its own timeoutSeconds (5-10 min, as a Reflector's); cut at every
+# --request-timeout (1 s here) it would be renewed every second and, on a quiet cluster, never
+# be up.  The pod added after 2.5 s arrives on the one pods watch opened at the start.
+cat >"$T/scenario-rt.json" <<EOF
+{"steps": [{"after": 2.5, "op": "add", "object": $NEWPOD}]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/scenario-rt.json" || { fail "fake API server did not start"; exit 1; }
+"$KGPU_BIN" pending -A -w --request-timeout 1s >"$T/pending-rt.out" 2>"$T/pending-rt.err" &
+PID=$!
+if wait_file "$T/pending-rt.out" 'train-new-0' 1 20; then ok "pending -w --request-timeout 1s: the pod added after 2.5 s came"
+else fail "pending -w --request-timeout 1s: no new row; got: $(cat "$T/pending-rt.out") $(cat "$T/pending-rt.err")"; fi
+stop_watch "$PID"
+check_eq "$(fakeapi_count '^/api/v1/pods$' 'watch=1')" 1 "pending -w --request-timeout 1s: one pods watch, not one per second"
+check_not_contains "$(cat "$T/pending-rt.err")" "timed out" "pending -w --request-timeout 1s: no watch timed out"
+
 # ---- 410 Gone on resuming: that kind only is listed again -------------------------------------
 cat >"$T/scenario2.json" <<EOF
 {"steps": [
