@@ -72,7 +72,15 @@ int apiclient_get_raw(ApiClient *c, const char *path, const char *query,
  * -1 = the default 5; 429 is still retried honouring Retry-After); timeout (seconds, 0 = the
  * client's --request-timeout) bounds the whole request, retries included, and only narrows
  * the client's own timeout. */
-typedef struct { int max_retries; double timeout; } ApiRequestOptions;
+typedef struct {
+    int max_retries;
+    double timeout;
+    bool long_running;     /* a watch: timeout replaces --request-timeout instead of narrowing it.
+                              The watch ends at its own timeoutSeconds (or the stall limit), and
+                              a view that follows a cluster for hours renews it; a watch cut at
+                              every --request-timeout would never be up.  (kubectl get -w, which
+                              ends when its one watch ends, lets --request-timeout cut it.) */
+} ApiRequestOptions;
 int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query,
                          const ApiRequestOptions *ro, Strbuf *out, struct Error *err);
 /* As apiclient_get_raw_ex, but a successful (2xx) answer's body is handed to sink piece by

@@ -7,6 +7,12 @@ const Option global_options[] = {
     { OPT_STRING, 0,   "kubeconfig", &global_storage.kubeconfig, "PATH",
       "path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)", NULL, "file" },
     { OPT_STRING, 0,   "context", &global_storage.context, "NAME", "kubeconfig context to use", NULL, "context" },
+    { OPT_STRING, 0,   "contexts", &global_storage.contexts, "NAME,...",
+      "status, pending, top: query these kubeconfig contexts at once, a fleet view (not with --context)", NULL, "contexts" },
+    { OPT_BOOL,   0,   "all-contexts", &global_storage.all_contexts, NULL,
+      "status, pending, top: query every context of the kubeconfig at once, a fleet view", NULL, NULL },
+    { OPT_INT,    0,   "max-concurrent-contexts", &global_storage.max_concurrent_contexts, "N",
+      "with --contexts/--all-contexts: contexts queried at the same time (default 8)", NULL, NULL },
     { OPT_STRING, 0,   "cluster", &global_storage.cluster, "NAME", "kubeconfig cluster to use", NULL, "cluster" },
     { OPT_STRING, 0,   "user", &global_storage.user, "NAME", "kubeconfig user to use", NULL, "user" },
     { OPT_STRING, 'n', "namespace", &global_storage.namespace_, "NS", "namespace of pods (default: the context's)", NULL, "namespace" },
@@ -23,7 +29,8 @@ const Option global_options[] = {
     { OPT_BOOL,   0,   "no-metrics", &global_storage.no_metrics, NULL, "do not look for metrics", NULL, NULL },
     { OPT_BOOL,   0,   "no-color", &global_storage.no_color, NULL, "no colour, also when stdout is a terminal", NULL, NULL },
     { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL,
-      "more detail on stderr: repeat (-vv), or give a level as kubectl does (-v 3, --v=3)", NULL, NULL },
+      "more detail on stderr, kubectl's levels: 1 decisions, 6 requests (URL, status, time), 7 headers "
+      "(credentials redacted), 8 bodies (1 KiB), 9 (10 KiB); -v 6, --v=6 or -vv", NULL, NULL },
     { OPT_BOOL,   'h', "help", &global_storage.help, NULL, "show help", NULL, NULL },
     { OPT_BOOL,   0,   "version", &global_storage.version, NULL, "print the version and exit", NULL, NULL },
     OPT_END_MARK

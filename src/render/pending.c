@@ -58,13 +58,22 @@ static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldes
     return rows;
 }
 
+/* "nvidia.com/gpu:16,nvidia.com/mig-1g.10gb:2" -> "gpu:16,mig-1g.10gb:2": the GPUS cell's brief
+ * form, as top writes requests (node_doc_short_resource) */
+static char *brief_resources(const char *s)
+{
+    static const char prefix[] = "nvidia.com/";
+    Strbuf sb = STRBUF_INIT;
+    for (const char *p = s; *p;) {
+        if ((p == s || p[-1] == ',') && str_starts_with(p, prefix)) p += strlen(prefix);
+        strbuf_addch(&sb, *p++);
+    }
+    return strbuf_detach(&sb);
+}
+
 static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color, bool headers_line)
 {
-    if (l->n == 0) {
-        if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
-        else printf("No pending GPU pods.\n");
-        return;
-    }
+    if (l->n == 0) return;                 /* said on stderr by pending_render */
     size_t *count = xcalloc(l->n, sizeof *count);
     int64_t *oldest = xcalloc(l->n, sizeof *oldest);
     if (wide) {
@@ -99,13 +108,28 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     Table *t = table_new(wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
     table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
+    table_keep_col(t, 2);                       /* GPUS, AGE and VERDICT are never cut */
+    table_keep_col(t, 3);
+    table_keep_col(t, 4);
+    table_clock_col(t, 3);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
         table_add_row(t);
+        char *key = count[i] > 1 ? xasprintf("%s/%s/%s", e->ns, e->owner_kind, e->owner_name)   /* -w: a row's identity */
+                    : xasprintf("%s/%s%s", e->ns, e->created ? "" : "-/", e->name);
+        table_row_key(t, key);
+        free(key);
         for (size_t c = 0; c < ncols; c++) {
-            if (c == 4) table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
-            else table_cell(t, cells[i * ncols + c]);
+            if (c == 4) {
+                table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
+            } else if (c == 2) {
+                char *brief = brief_resources(cells[i * ncols + c]);
+                table_cell_brief(t, cells[i * ncols + c], brief);
+                free(brief);
+            } else {
+                table_cell(t, cells[i * ncols + c]);
+            }
             free(cells[i * ncols + c]);
         }
     }
@@ -251,9 +275,11 @@ int pending_render(const ExplanationList *l, const Strvec *warnings, const Pendi
     if (v->columns) {
         PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
         for (size_t i = 0; i < l->n && rc == 0; i++) rc = pending_columns_add(&pc, &l->items[i]);
-        rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->no_headers);
+        rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
+    } else if (table && l->n == 0) {         /* kubectl: "No resources found", on stderr */
+        pending_say_none(ns, v->elsewhere);
     } else if (fmt == RENDER_NAME) {
-        rc = pending_print_names(l);
+        rc = pending_print_names(l, !ns);
     } else if (table) {
         if (selected && v->warnings)               /* what -l left out */
             text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);

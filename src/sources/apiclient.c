@@ -37,7 +37,6 @@
 #include "apiclient_int.h"
 #include "sources/jsonscan.h"
 #include <cjson/cJSON.h>
-#include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <math.h>
@@ -59,16 +58,6 @@
 #endif
 #define USER_AGENT "kubectl-gpu/v" KGPU_VERSION " (linux/" KGPU_ARCH ") kubernetes/unknown"
 
-
-char *apiclient_query_escape(const char *s)
-{
-    Strbuf sb = STRBUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (isalnum(*p) || *p == '-' || *p == '_' || *p == '.' || *p == '~') strbuf_addch(&sb, (char)*p);
-        else strbuf_addf(&sb, "%%%02X", *p);
-    }
-    return strbuf_detach(&sb);
-}
 
 char *apiclient_core_path(const char *ns, const char *resource)
 {
@@ -259,7 +248,7 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     if (set_credentials(c, x, hl, refresh, err)) { http_headers_free(*hl); *hl = NULL; return -1; }
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, *hl);
     curl_easy_setopt(x->h, CURLOPT_URL, url);
-    if (log_enabled(3)) http_log_request("GET", shown, USER_AGENT, *hl);   /* Authorization: <redacted> */
+    if (log_enabled(LOG_HEADERS)) http_log_request("GET", shown, USER_AGENT, *hl);   /* Authorization: <redacted> */
     return 0;
 }
 
@@ -395,7 +384,7 @@ static bool api_wants_refresh(void *ctx, long code)
 
 /* GET path: the transport's request loop with this client's attempts.
  * Returns 0 with *status and c->cur->body set, or -1 with err set. */
-typedef struct { int max_retries; double timeout; } RequestLimits;   /* see ApiRequestOptions */
+typedef struct { int max_retries; double timeout; bool replace; } RequestLimits;   /* see ApiRequestOptions */
 
 static int request_ex(ApiClient *c, const char *path, const char *query, const char *extra,
                       const RequestLimits *lim, long *status, Error *err)
@@ -403,7 +392,8 @@ static int request_ex(ApiClient *c, const char *path, const char *query, const c
     c->max_retries = lim && lim->max_retries >= 0 && lim->max_retries < HTTP_MAX_RETRIES ? lim->max_retries
                                                                                           : HTTP_MAX_RETRIES;
     c->timeout = c->opt.request_timeout;
-    if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
+    if (lim && lim->replace) c->timeout = lim->timeout;
+    else if (lim && lim->timeout > 0 && (c->timeout <= 0 || lim->timeout < c->timeout)) c->timeout = lim->timeout;
     c->retries_done = 0;
     char *url = build_url(c, path, query, extra);
     char *shown = shown_url(c, url);
@@ -542,7 +532,7 @@ restart:;
         goto out;
     }
     ret = 0;
-    log_verbose(1, "list %s%s%s: %ld items, %ld requests, %.1f MB (%.1f MB on the wire)", path,
+    log_verbose(LOG_DECISIONS, "list %s%s%s: %ld items, %ld requests, %.1f MB (%.1f MB on the wire)", path,
                 query && *query ? "?" : "", query ? query : "", items, c->requests - requests0,
                 (double)bytes / 1e6, (double)wire / 1e6);
 out:
@@ -586,7 +576,7 @@ int apiclient_get_stream(ApiClient *c, const char *path, const char *query, cons
                          ApiSinkFn sink, void *ctx, Error *err)
 {
     long code = 0;
-    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0, ro && ro->long_running };
     prefetch_cancel(c);                  /* the streamed answer must come on the current handle */
     c->cur->sink = sink;
     c->cur->sink_ctx = ctx;
@@ -602,7 +592,7 @@ int apiclient_get_raw_ex(ApiClient *c, const char *path, const char *query, cons
                          Strbuf *out, Error *err)
 {
     long code = 0;
-    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0 };
+    RequestLimits lim = { ro ? ro->max_retries : -1, ro ? ro->timeout : 0, ro && ro->long_running };
     if (request_ex(c, path, query, NULL, &lim, &code, err)) return -1;
     if (code < 200 || code > 299) { apiclient_status_error(c, path, code, 1, err); return -1; }
     strbuf_add(out, c->cur->body.buf ? c->cur->body.buf : "", c->cur->body.len);

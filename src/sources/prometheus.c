@@ -365,7 +365,7 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDS, a->form);
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDSIZE, (long)strlen(a->form));
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
-    if (log_enabled(3)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
+    if (log_enabled(LOG_HEADERS)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
     *t0 = http_now();
     *cc = http_loop_perform(c->loop, x);
     /* forget the credentials on the handle before it is reused */
@@ -433,7 +433,7 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
          * endpoints available", "error trying to reach service"): retrying it five times
          * with backoff would stall the command for seconds per candidate, so no retries
          * (429 from the API server itself is still honoured) */
-        ApiRequestOptions ro = { 0, c->timeout };
+        ApiRequestOptions ro = { 0, c->timeout, false };
         /* the API client says what went wrong (403 services/proxy, 503 no endpoints, ...) */
         rc = apiclient_get_stream(c->api, path, form->buf ? form->buf : "", &ro, stream_sink, ps, err);
         free(path);
