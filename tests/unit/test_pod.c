@@ -237,8 +237,11 @@ static int parse_pod(Pod *p, const char *json, Error *e)
 }
 
 /* required pod anti-affinity on the hostname against the pod's own labels (plan: one pod of the
- * workload per node); other topology keys, selectors that miss its labels, other namespaces,
- * namespaceSelector and preferred terms do not count */
+ * workload per node); other topology keys, selectors that miss its labels, other namespaces and
+ * preferred terms do not count.  A namespaceSelector counts: {} selects every namespace
+ * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and namespaceSelector
+ * are a union, an empty selector matches all); one with labels selects by Namespace labels, which
+ * are not read, and is taken to include the pod's own (the plan, the reader, keeps pods apart) */
 static void test_spread_by_node(void **state)
 {
     (void)state;
@@ -255,7 +258,9 @@ static void test_spread_by_node(void **state)
         { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"speech\"],"
           "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
         { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaceSelector\":{},"
-          "\"topologyKey\":\"kubernetes.io/hostname\"}", false },
+          "\"topologyKey\":\"kubernetes.io/hostname\"}", true },
+        { "{\"labelSelector\":{\"matchLabels\":{\"app\":\"asr\"}},\"namespaces\":[\"other\"],"
+          "\"namespaceSelector\":{\"matchLabels\":{\"team\":\"speech\"}},\"topologyKey\":\"kubernetes.io/hostname\"}", true },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *js = xasprintf("{\"metadata\":{\"name\":\"asr-1\",\"namespace\":\"speech\",\"labels\":{\"app\":\"asr\"}},"
