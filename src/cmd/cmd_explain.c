@@ -50,7 +50,7 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
     /* the ClusterPolicy and device-plugin ConfigMap: a node without a device plugin is judged by
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
-                       .configmaps = true };
+                       .configmaps = true, .queues = true };
     if (cmd_load_cluster(&cc, g, &rq, false, err) < 0) {
         custom_columns_free(columns);
         free(ns);

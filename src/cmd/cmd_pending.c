@@ -116,7 +116,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     /* the ClusterPolicy and device-plugin ConfigMap: a node without a device plugin is judged by
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
-                       .configmaps = true };
+                       .configmaps = true, .queues = true };
     int rc;
     if (pending_watch) {
         PendingWatch pw = { view, out_err };

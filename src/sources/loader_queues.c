@@ -1,0 +1,135 @@
+/* loader_queues.c — the batch queues' lists (model/queues.h), page by page like the rest:
+ *   kueue.x-k8s.io         clusterqueues, localqueues, resourceflavors, cohorts, workloads, in
+ *                          the version the server prefers (v1beta2 or v1beta1: the group's
+ *                          discovery document, GET /apis/kueue.x-k8s.io, says which)
+ *   scheduling.volcano.sh  v1beta1 queues, podgroups
+ *   scheduling.run.ai      v2 queues, v2alpha2 podgroups (KAI Scheduler)
+ * Each group is asked for once (GET /apis/GROUP): a 404 means the system is not installed and
+ * costs nothing more and says nothing.  A list refused with 403 (or 404: a kind an older
+ * release does not serve, e.g. Kueue's cohorts) is a warning naming what is not shown; only a
+ * 403 warns, a missing kind is silent.  Other failures fail the load.  The versions found are
+ * what snapshots write as the items' apiVersion.
+ */
+#include "sources/loader.h"
+#include "sources/apiclient.h"
+#include "util/error.h"
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char kueue_version[64] = "kueue.x-k8s.io/v1beta1";   /* last one served (for snapshots) */
+
+const char *loader_queue_api_version(ObjKind kind)
+{
+    switch (kind) {
+    case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: return "scheduling.volcano.sh/v1beta1";
+    case OBJ_KAI_PODGROUP: return "scheduling.run.ai/v2alpha2";
+    case OBJ_KAI_QUEUE: return "scheduling.run.ai/v2";
+    default: return kueue_version;
+    }
+}
+
+bool loader_wants_queues(const LoadRequest *rq) { return rq->queues; }
+
+typedef struct {
+    ObjKind kind;
+    LoaderItemFn fn;
+    void *ctx;
+} QueueListCtx;
+
+static int on_queue_item(void *ctx, const cJSON *item, Error *err)
+{
+    QueueListCtx *lc = ctx;
+    return lc->fn(lc->ctx, lc->kind, item, err);
+}
+
+static const char *const queue_skip[] = { "metadata.managedFields", "metadata.annotations", NULL };
+
+/* GET /apis/GROUP: 0 with the preferred version (or, when want is given, want if served) in
+ * ver; 1 not served; -1 failed (err set) */
+static int group_version(ApiClient *api, const char *group, const char *want, char *ver, size_t vlen,
+                         Strvec *warnings, Error *err)
+{
+    char *path = xasprintf("/apis/%s", group);
+    cJSON *doc = NULL;
+    Error e = { 0 };
+    int rc = apiclient_get_json(api, path, NULL, &doc, &e);
+    free(path);
+    if (rc) {
+        if (e.code == 404) return 1;
+        if (e.code == 403) {
+            strvec_pushf(warnings, "%s: %s (its queues not shown)", group, e.msg);
+            return 1;
+        }
+        *err = e;
+        return -1;
+    }
+    const char *pref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "preferredVersion"), "version"));
+    const cJSON *v;
+    bool found = false;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(doc, "versions")) {
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "version"));
+        if (want && s && strcmp(s, want) == 0) found = true;
+    }
+    if (want) snprintf(ver, vlen, "%s", want);
+    else if (pref) snprintf(ver, vlen, "%s", pref);
+    else found = false;
+    cJSON_Delete(doc);
+    return want ? (found ? 0 : 1) : (pref ? 0 : 1);
+}
+
+int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model, char **list_rv,
+                       Error *err)
+{
+    static const struct {
+        const char *group, *version;     /* NULL: the group's preferred version */
+        ObjKind kind;
+        const char *plural, *consequence;
+    } lists[] = {
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_CLUSTERQUEUE, "clusterqueues", "Kueue quotas not shown" },
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_LOCALQUEUE, "localqueues", "Kueue local queues not read" },
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_FLAVOR, "resourceflavors", "Kueue flavors' nodes not read" },
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_COHORT, "cohorts", "Kueue cohort tree not read" },
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_WORKLOAD, "workloads", "Kueue workloads not shown" },
+        { "scheduling.volcano.sh", "v1beta1", OBJ_VOLCANO_QUEUE, "queues", "Volcano queues not shown" },
+        { "scheduling.volcano.sh", "v1beta1", OBJ_VOLCANO_PODGROUP, "podgroups", "Volcano gangs not shown" },
+        { "scheduling.run.ai", "v2", OBJ_KAI_QUEUE, "queues", "KAI queues not shown" },
+        { "scheduling.run.ai", "v2alpha2", OBJ_KAI_PODGROUP, "podgroups", "KAI gangs not shown" },
+    };
+    const char *group = NULL;
+    int served = 0;
+    char ver[64] = "";
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        if (!group || strcmp(group, lists[i].group) != 0 || (lists[i].version && strcmp(ver, lists[i].version) != 0)) {
+            bool new_group = !group || strcmp(group, lists[i].group) != 0;
+            group = lists[i].group;
+            if (!new_group && !served) continue;          /* the group is not served at all */
+            served = group_version(api, group, lists[i].version, ver, sizeof ver, warnings, err);
+            if (served < 0) return -1;
+            served = served == 0;
+            if (served && !lists[i].version) snprintf(kueue_version, sizeof kueue_version, "%s/%s", group, ver);
+        }
+        if (!served) continue;
+        char *path = xasprintf("/apis/%s/%s/%s", group, ver, lists[i].plural);
+        QueueListCtx lc = { lists[i].kind, fn, ctx };
+        Error e = { 0 };
+        int rc = apiclient_list_skip(api, path, NULL, on_queue_item, NULL, model ? queue_skip : NULL, &lc, &e);
+        free(path);
+        if (rc == 0) {
+            if (list_rv) {
+                free(list_rv[lists[i].kind]);
+                list_rv[lists[i].kind] = apiclient_list_rv(api) ? xstrdup(apiclient_list_rv(api)) : NULL;
+            }
+        } else if (e.code == 404) {
+            /* this release does not serve the kind (e.g. no Cohort before Kueue 0.11) */
+        } else if (e.code == 403) {
+            strvec_pushf(warnings, "%s.%s: %s (%s)", lists[i].plural, group, e.msg, lists[i].consequence);
+        } else {
+            *err = e;
+            return -1;
+        }
+    }
+    return 0;
+}
