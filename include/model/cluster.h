@@ -47,7 +47,7 @@ bool obj_kind_from_name(const char *kind, ObjKind *out);
 /* the same, told apart by the API group where two kinds share a name (Volcano's and KAI's
  * PodGroup and Queue: scheduling.volcano.sh / scheduling.run.ai); api_version may be NULL */
 bool obj_kind_from_api(const char *api_version, const char *kind, ObjKind *out);
-/* a queue kind (Kueue, Volcano, KAI: model/queues.h) */
+/* a queue kind (Kueue, Volcano, KAI: model/queue.h) */
 bool obj_kind_is_queue(ObjKind k);
 
 /* every string is the cluster's pool's copy (the pods of a Job share one message) */
@@ -155,7 +155,7 @@ typedef struct Cluster {
     bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
     DevicePluginConfig *dpconfigs; size_t ndpconfigs, capdpconfigs;
     struct DraState *dra;      /* DRA devices, claims and classes (model/dra.h); NULL when none */
-    struct QueueState *queues; /* Kueue / Volcano / KAI objects (model/queues.h); NULL when none */
+    struct QueueState *queues; /* Kueue / Volcano / KAI objects (model/queue.h); NULL when none */
     Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */

@@ -30,7 +30,7 @@
  */
 #include "model/cluster.h"
 #include "model/dra.h"
-#include "model/queues.h"
+#include "model/queue.h"
 #include "cluster_int.h"
 #include "pod_index.h"
 #include <cjson/cJSON.h>

@@ -15,7 +15,7 @@
 #include "cluster_int.h"
 #include "json_fields.h"
 #include "model/dra.h"
-#include "model/queues.h"
+#include "model/queue.h"
 #include "util/error.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* loader_queues.c — the batch queues' lists (model/queues.h), page by page like the rest:
+/* loader_queues.c — the batch queues' lists (model/queue.h), page by page like the rest:
  *   kueue.x-k8s.io         clusterqueues, localqueues, resourceflavors, cohorts, workloads, in
  *                          the version the server prefers (v1beta2 or v1beta1: the group's
  *                          discovery document, GET /apis/kueue.x-k8s.io, says which)

@@ -1,4 +1,4 @@
-/* queues.c — Kueue, Volcano and KAI queue objects reduced to model/queues.h's records.
+/* queue.c — Kueue, Volcano and KAI queue objects reduced to model/queue.h's records.
  *
  * Field names, per upstream API types:
  *   Kueue  apis/kueue/v1beta1 + v1beta2 (kubernetes-sigs/kueue): Workload spec.podSets[].{name,
@@ -17,7 +17,7 @@
  *          scheduling.run.ai/v2 Queue spec.{parentQueue, resources.gpu.{quota, limit}},
  *          status.allocated (GPUs as nvidia.com/gpu).
  */
-#include "model/queues.h"
+#include "model/queue.h"
 #include "model/pod.h"
 #include "model/quantity.h"
 #include "util/error.h"

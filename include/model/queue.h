@@ -1,4 +1,4 @@
-/* queues.h — batch queues in front of the scheduler: Kueue (kueue.x-k8s.io Workload, LocalQueue,
+/* queue.h — batch queues in front of the scheduler: Kueue (kueue.x-k8s.io Workload, LocalQueue,
  * ClusterQueue, ResourceFlavor, Cohort), Volcano (scheduling.volcano.sh/v1beta1 PodGroup, Queue)
  * and NVIDIA's KAI Scheduler (scheduling.run.ai/v2alpha2 PodGroup, v2 Queue), reduced to what
  * `pending`, `explain` and `status` read.
