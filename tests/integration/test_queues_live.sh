@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Live batch queues (src/sources/loader_queues.c): Kueue (kueue.x-k8s.io, the version the server
+# prefers), Volcano (scheduling.volcano.sh/v1beta1) and KAI (scheduling.run.ai v2 queues, v2alpha2
+# podgroups) read page by page like pods; one GET /apis/GROUP per system; a cluster without them
+# costs one 404 each and says nothing; a forbidden list is a warning naming what is not shown;
+# `snapshot` keeps the objects with their apiVersion; the real kubectl reads the same objects from
+# the fake server (`kubectl get workloads -A`).
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/fakeapi.sh"
+
+FIX="$KGPU_ROOT/tests/fixtures/queues/queues.json"
+fakeapi_start "$FIX" || { fail "fake API server did not start"; exit 1; }
+export KUBECTL_GPU_CHUNK_SIZE=4
+kgpu pending -A -o json
+check_rc 0 "pending against the queues cluster"
+check_eq "$(json_get "$OUT" "sorted((p['kind'], p['name'], p['verdict']) for p in d['pods'])")" \
+  "$("$KGPU_BIN" pending -A -o json --snapshot "$FIX" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted((p["kind"], p["name"], p["verdict"]) for p in d["pods"]))')" \
+  "the same rows as from the snapshot file (tests/cases/pending/queue-*.case)"
+check_eq "$(json_get "$OUT" "d['warnings']")" "[]" "no warning"
+# 13 Workloads (4 admitted, 9 waiting) in pages of 4: 4 pages; one discovery GET per group
+check_eq "$(fakeapi_count '^/apis/kueue.x-k8s.io/v1beta2/workloads$' 'limit=4')" "4" "workloads: 4 pages of at most 4"
+check_eq "$(fakeapi_count '^/apis/kueue.x-k8s.io$' '')" "1" "Kueue's group asked once for its version"
+check_eq "$(fakeapi_count '^/apis/scheduling.volcano.sh/v1beta1/podgroups$' 'limit=4')" "1" "Volcano podgroups listed"
+check_eq "$(fakeapi_count '^/apis/scheduling.run.ai/v2alpha2/podgroups$' 'limit=4')" "1" "KAI podgroups listed (v2alpha2)"
+check_eq "$(fakeapi_count '^/apis/scheduling.run.ai/v2/queues$' 'limit=4')" "1" "KAI queues listed (v2)"
+
+# the real kubectl sees the same Workloads through the fake server's discovery
+KUBECTL=$(command -v kubectl || true)
+[ -z "$KUBECTL" ] && [ -x /usr/bin/kubectl ] && KUBECTL=/usr/bin/kubectl
+if [ -z "$KUBECTL" ]; then
+  fail "kubectl not found on PATH: this test needs the real kubectl"
+else
+  OUT=$(timeout 60 "$KUBECTL" get workloads -A -o json 2>"$T/.kerr"); RC=$?
+  check_rc 0 "kubectl get workloads -A ($(head -c 300 "$T/.kerr"))"
+  check_eq "$(json_get "$OUT" "len(d['items'])")" \
+    "$(python3 -c 'import json,sys; print(sum(i["kind"] == "Workload" for i in json.load(open(sys.argv[1]))["items"]))' "$FIX")" \
+    "kubectl lists every Workload of the fixture"
+  OUT=$(timeout 60 "$KUBECTL" get podgroups.scheduling.volcano.sh -n ml -o name 2>"$T/.kerr"); RC=$?
+  check_rc 0 "kubectl get podgroups.scheduling.volcano.sh ($(head -c 300 "$T/.kerr"))"
+  check_contains "$OUT" "podgroup.scheduling.volcano.sh/vc-train-8d2f1" "kubectl finds the Volcano gang"
+fi
+
+kgpu snapshot -o "$T/queues-snap.json"
+check_rc 0 "snapshot"
+check_eq "$(python3 -c 'import json,sys,collections; d=json.load(open(sys.argv[1])); print(sorted(collections.Counter((i["apiVersion"], i["kind"]) for i in d["items"] if "." in i["apiVersion"].split("/")[0]).items()))' "$T/queues-snap.json")" \
+  "$(python3 -c 'import json,sys,collections; d=json.load(open(sys.argv[1])); print(sorted(collections.Counter((i["apiVersion"], i["kind"]) for i in d["items"] if "." in i["apiVersion"].split("/")[0]).items()))' "$FIX")" \
+  "the snapshot holds every queue object with its apiVersion"
+kgpu pending -A -o json --snapshot "$T/queues-snap.json"
+check_eq "$(json_get "$OUT" "sorted((p['name'], p['verdict']) for p in d['pods'])")" \
+  "$("$KGPU_BIN" pending -A -o json --snapshot "$FIX" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted((p["name"], p["verdict"]) for p in d["pods"]))')" \
+  "the snapshot reads back the same rows"
+
+# forbidden workloads: a warning, the pods as they are
+fakeapi_rbac '[{"user": "gpu-admin", "verb": "list", "resource": ["workloads"]}]'
+kgpu pending -n team-a -o json
+check_rc 0 "pending with the workloads forbidden"
+check_contains "$(json_get "$OUT" "'\n'.join(d['warnings'])")" "workloads.kueue.x-k8s.io: forbidden" "a warning says the workloads could not be read"
+check_eq "$(json_get "$OUT" "[(p['kind'], p['name'], p['verdict']) for p in d['pods']]")" "[('Pod', 'notebook-1', 'Gated')]" \
+  "without its Workload the gated pod is a pod row again"
+fakeapi_rbac '[]'
+
+# no queue system installed: one 404 per group, nothing said
+fakeapi_start "$KGPU_ROOT/examples/clusters/small.json" || { fail "fake API server did not start"; exit 1; }
+kgpu pending -A -o json
+check_rc 0 "pending against a cluster without queues"
+check_eq "$(json_get "$OUT" "d['warnings']")" "[]" "no warning"
+check_eq "$(fakeapi_count '^/apis/(kueue.x-k8s.io|scheduling.volcano.sh|scheduling.run.ai)' '')" "3" "one 404 per queue system, then nothing"
