@@ -198,6 +198,8 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
  * "podgroup/NAME", an owner "job/NAME" (any owner kind), or the name of a workload; *found false
  * (e untouched) when none waits by that name in ns */
 void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found);
+/* the same for a pod that belongs to a waiting workload (Kueue's gated pod, a gang's pod) */
+void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, bool *found);
 void explanation_clear(Explanation *e);
 void explanation_list_clear(ExplanationList *l);
 

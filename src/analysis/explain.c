@@ -344,6 +344,19 @@ static void explain_workload(const ExplainIndex *ix, const QueueIndex *qi, size_
     if (p) explanation_clear(&member);
 }
 
+void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, bool *found)
+{
+    QueueIndex *qi = explain_queue_new(c);
+    long idx = explain_queue_member(qi, p);
+    *found = idx >= 0;
+    if (idx >= 0) {
+        ExplainIndex *ix = explain_index_new(c);
+        explain_workload(ix, qi, (size_t)idx, true, e);
+        explain_index_free(ix);
+    }
+    explain_queue_free(qi);
+}
+
 void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found)
 {
     QueueIndex *qi = explain_queue_new(c);

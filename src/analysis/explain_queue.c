@@ -204,7 +204,7 @@ long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target
     for (size_t k = 0; k < qi->nwaiting; k++) {
         size_t i = qi->waiting[k];
         const QueueWorkload *w = &qi->q->workloads[i];
-        if (!str_eq(w->ns, ns)) continue;
+        if (ns && !str_eq(w->ns, ns)) continue;
         if (slash) {
             bool is_wl = klen == 8 && strncasecmp(target, "workload", 8) == 0 && w->system == QSYS_KUEUE;
             bool is_pg = klen == 8 && strncasecmp(target, "podgroup", 8) == 0 && w->system != QSYS_KUEUE;
@@ -646,8 +646,12 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     if (w->system == QSYS_KUEUE) explain_kueue(qi, i, e, qf);
     else explain_podgroup(qi, i, member, e, qf);
     if (!e->summary) e->summary = xstrdup("");
-    if (w->message) strvec_pushf(&e->notes, "%s: %s", w->system == QSYS_KUEUE ? "Kueue" : w->system == QSYS_VOLCANO
-                                 ? "Volcano" : "KAI", w->message);
+    /* waits and never told apart, as for pods */
     if (e->verdict == V_QUEUED)
         strvec_push(&e->notes, "it waits: admitted once the quota named is released (no change needed)");
+    else if (e->verdict == V_QUEUE_QUOTA || e->verdict == V_QUEUE_INACTIVE)
+        strvec_push(&e->notes, "it never starts as the queues are set: one of the fixes (or another change) is needed");
+    else if (e->verdict == V_GANG)
+        strvec_push(&e->notes, "it waits until enough nodes have room for the whole gang at once (the nodes below are "
+                               "judged for one pod)");
 }
