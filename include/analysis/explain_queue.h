@@ -89,6 +89,21 @@ long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target
  * pod (explain_queue_first_pod, explained by the caller) or NULL; its per-node results and notes
  * are taken over (member is left empty). */
 void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e);
-/* how many waiting GPU workloads and their GPU pods' count, for status (ns NULL: all) */
+/* how many waiting GPU workloads, for status (ns NULL: all) */
 size_t explain_queue_count(const QueueIndex *qi, const char *ns);
+
+/* status' Queues section: one line per ClusterQueue (Kueue) or Queue (Volcano, KAI), GPUs over
+ * every GPU resource and flavor, in milli: nominal (Volcano: deserved; KAI: quota), borrowed
+ * (used above nominal), used, and the waiting workloads going to it with their GPUs (CPU-only
+ * ones not counted).  Sorted by system, then name.  Owns its strings (explain_queue_summaries_free). */
+typedef struct QueueSummary {
+    QueueSystem system;
+    char *name, *cohort;
+    int64_t nominal, borrowed, used, pending;
+    size_t pending_workloads;
+    bool active;
+} QueueSummary;
+/* *out and the count; 0 and NULL when c has no queues */
+size_t explain_queue_summaries(const Cluster *c, QueueSummary **out);
+void explain_queue_summaries_free(QueueSummary *v, size_t n);
 #endif

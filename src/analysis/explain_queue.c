@@ -655,3 +655,56 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
         strvec_push(&e->notes, "it waits until enough nodes have room for the whole gang at once (the nodes below are "
                                "judged for one pod)");
 }
+
+/* ---------------------------------------------------------------- status */
+
+static int cmp_summary(const void *a, const void *b)
+{
+    const QueueSummary *x = a, *y = b;
+    if (x->system != y->system) return (int)x->system - (int)y->system;
+    return strcmp(x->name, y->name);
+}
+
+size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
+{
+    *out = NULL;
+    const QueueState *q = c->queues;
+    if (!q || !q->ndefs) return 0;
+    QueueSummary *v = xcalloc(q->ndefs, sizeof *v);
+    for (size_t i = 0; i < q->ndefs; i++) {
+        const QueueDef *d = &q->defs[i];
+        QueueSummary *s = &v[i];
+        s->system = d->system;
+        s->name = xstrdup(d->name);
+        s->cohort = d->cohort ? xstrdup(d->cohort) : NULL;
+        s->active = d->active && (!d->stop_policy || str_eq(d->stop_policy, "None"));
+        for (size_t k = 0; k < d->nquotas; k++) {
+            const QueueQuota *qq = &d->quotas[k];
+            if (!resources_is_gpu(qq->resource)) continue;
+            s->nominal += qq->nominal;
+            s->used += qq->used;
+            if (qq->used > qq->nominal) s->borrowed += qq->used - qq->nominal;
+        }
+    }
+    QueueIndex *qi = explain_queue_new(c);
+    for (size_t k = 0; k < qi->nwaiting; k++) {
+        size_t w = qi->waiting[k];
+        const char *def = queue_workload_def_name(q, &q->workloads[w]);
+        for (size_t i = 0; def && i < q->ndefs; i++) {
+            if (v[i].system != q->workloads[w].system || !str_eq(v[i].name, def)) continue;
+            for (size_t r = 0; r < qi->total[w].n; r++)
+                if (resources_is_gpu(qi->total[w].items[r].name)) v[i].pending += qi->total[w].items[r].milli;
+            v[i].pending_workloads++;
+        }
+    }
+    explain_queue_free(qi);
+    qsort(v, q->ndefs, sizeof *v, cmp_summary);
+    *out = v;
+    return q->ndefs;
+}
+
+void explain_queue_summaries_free(QueueSummary *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) { free(v[i].name); free(v[i].cohort); }
+    free(v);
+}

@@ -4,6 +4,7 @@
  * through one cJSON tree, all from one GpuStatus (analysis/allocation.c).
  */
 #include "render/status.h"
+#include "analysis/explain_queue.h"
 #include "analysis/physical.h"
 #include "render/status_dra.h"
 #include "render/render.h"
@@ -340,6 +341,42 @@ static void print_problems(const GpuStatus *st, bool wide, bool color)
     table_free(t);
 }
 
+static void gpus(char *out, size_t n, int64_t milli)
+{
+    if (milli % 1000) snprintf(out, n, "%.1f", (double)milli / 1000.0);
+    else snprintf(out, n, "%lld", (long long)(milli / 1000));
+}
+
+/* Queues: per ClusterQueue (Kueue) / Queue (Volcano, KAI), GPUs (explain_queue.h) */
+static void print_queues(const GpuStatus *st, bool color)
+{
+    if (!st->nqueues) return;
+    static const char *const hdr[] = { "SYSTEM", "QUEUE", "COHORT", "NOMINAL", "BORROWED", "USED", "PENDING", "WORKLOADS" };
+    Table *t = table_new(hdr, 8);
+    for (size_t i = 0; i < st->nqueues; i++) {
+        const QueueSummary *q = &st->queues[i];
+        char a[32], b[32], c[32], d[32], w[32];
+        gpus(a, sizeof a, q->nominal); gpus(b, sizeof b, q->borrowed); gpus(c, sizeof c, q->used);
+        gpus(d, sizeof d, q->pending);
+        snprintf(w, sizeof w, "%zu", q->pending_workloads);
+        table_add_row(t);
+        table_cell(t, queue_system_name(q->system));
+        if (q->active) table_cell(t, q->name);
+        else {
+            char *n = xasprintf("%s (inactive)", q->name);
+            table_cell_color(t, C_RED, n);
+            free(n);
+        }
+        table_cell(t, q->cohort ? q->cohort : "-");
+        table_cell(t, a); table_cell(t, b); table_cell(t, c);
+        table_cell_color(t, q->pending ? C_YELLOW : C_NONE, d);
+        table_cell(t, w);
+    }
+    text_printf(stdout, "\nQueues (GPUs):\n");
+    table_print(t, stdout, color);
+    table_free(t);
+}
+
 static void print_operator(const GpuStatus *st, bool wide, bool color)
 {
     text_printf(stdout, "\n");
@@ -401,6 +438,7 @@ static void print_table_view(const GpuStatus *st, bool wide, bool color, const T
     status_dra_print(st, wide, color);
     print_inventory_notes(st, wide, color);
     print_problems(st, wide, color);
+    print_queues(st, color);
     print_operator(st, wide, color);
     text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }
@@ -579,6 +617,23 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
     for (size_t i = 0; order && i < st->ngpu_node_list; i++)
         cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[order[i]], st->has_metrics));
+    if (st->nqueues) {                          /* product.md, third round: GPUs per queue */
+        cJSON *qs = cJSON_AddArrayToObject(doc, "queues");
+        for (size_t i = 0; i < st->nqueues; i++) {
+            const QueueSummary *q = &st->queues[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "system", queue_system_name(q->system));
+            cJSON_AddStringToObject(o, "name", q->name);
+            add_str_or_null(o, "cohort", q->cohort);
+            cJSON_AddNumberToObject(o, "nominal", (double)q->nominal / 1000.0);
+            cJSON_AddNumberToObject(o, "borrowed", (double)q->borrowed / 1000.0);
+            cJSON_AddNumberToObject(o, "used", (double)q->used / 1000.0);
+            cJSON_AddNumberToObject(o, "pending", (double)q->pending / 1000.0);
+            cJSON_AddNumberToObject(o, "pendingWorkloads", (double)q->pending_workloads);
+            cJSON_AddBoolToObject(o, "active", q->active);
+            cJSON_AddItemToArray(qs, o);
+        }
+    }
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
     add_str_or_null(op, "namespace", st->operator_ns);
     cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"
