@@ -94,11 +94,14 @@ const Command cmd_explain = {
         "are ordered by effort (no change, change the pod, end pods, change the cluster).  Nodes are\n"
         "grouped by their reasons, the relevant ones first; --all-nodes adds those that could never\n"
         "hold the pod.  KIND/NAME (e.g. Job/train as 'pending' prints it) explains an owner whose pods\n"
-        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.\n"
+        "a ResourceQuota refused.  workload/NAME, podgroup/NAME, an owner such as job/NAME, or a pod\n"
+        "held by a queue explains work waiting in a Kueue, Volcano or KAI queue: the queue, the\n"
+        "position, the controller's message, the quota per flavor with its holders, and fixes.\n"
+        "With -A and no -n, the pod is looked up in every namespace.\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row from the\n"
         "document -o json prints, each PATH a JSONPath into it (.verdict, .fixes[0], .nodes[*].name).",
     .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n"
-                "  kubectl gpu explain Job/finetune-big -n research\n",
+                "  kubectl gpu explain Job/finetune-big -n research\n  kubectl gpu explain job/train-llm -n team-a\n",
     .options = explain_opts,
     .min_args = 1, .max_args = 1,
     .run = run_explain,
