@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char kueue_version[64] = "kueue.x-k8s.io/v1beta1";   /* last one served (for snapshots) */
+static char kueue_version[96] = "kueue.x-k8s.io/v1beta1";   /* last one served (for snapshots) */
 
 const char *loader_queue_api_version(ObjKind kind)
 {
@@ -100,7 +100,7 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
     };
     const char *group = NULL;
     int served = 0;
-    char ver[64] = "";
+    char ver[32] = "";
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
         if (!group || strcmp(group, lists[i].group) != 0 || (lists[i].version && strcmp(ver, lists[i].version) != 0)) {
             bool new_group = !group || strcmp(group, lists[i].group) != 0;
@@ -109,7 +109,7 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
             served = group_version(api, group, lists[i].version, ver, sizeof ver, warnings, err);
             if (served < 0) return -1;
             served = served == 0;
-            if (served && !lists[i].version) snprintf(kueue_version, sizeof kueue_version, "%s/%s", group, ver);
+            if (served && !lists[i].version) snprintf(kueue_version, sizeof kueue_version, "kueue.x-k8s.io/%s", ver);
         }
         if (!served) continue;
         char *path = xasprintf("/apis/%s/%s/%s", group, ver, lists[i].plural);
