@@ -165,7 +165,8 @@ const Command cmd_pending = {
         "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
         "-w' does (Ctrl-C stops).\n"
         "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
-        "pods were not created), --no-headers drops the header line, --sort-by orders the pods, and\n"
+        "pods were not created, workload/NS/NAME or podgroup/NS/NAME for a queue's workload),\n"
+        "--no-headers drops the header line, --sort-by orders the pods, and\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
         "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
         "Exits 0 whether or not pods wait.",
