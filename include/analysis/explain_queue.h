@@ -60,7 +60,8 @@ typedef struct QueueFacts {
     char *message;             /* the controller's own message, NULL when none */
     char *owner_api;           /* the owner's apiVersion, NULL unknown */
     QueueFlavorFact *flavors; size_t nflavors;
-    QueueHolder *holders; size_t nholders;
+    QueueHolder *holders; size_t nholders;   /* the largest first, at most 20 per flavor */
+    size_t holders_total;      /* admitted workloads holding the flavors (all of them) */
     int32_t min_member;        /* PodGroups */
     size_t pending_pods;       /* its pods that exist and wait (not listed on their own) */
 } QueueFacts;

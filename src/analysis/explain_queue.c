@@ -26,7 +26,22 @@ struct QueueIndex {
     StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
     size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
     size_t *pending_pods;                      /* per workload: its pending unbound pods */
+    const QueueDef **def;                      /* per workload: its ClusterQueue / Queue, NULL unknown */
+    StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
 };
+
+/* the admitted workloads holding one flavor's resource in one ClusterQueue or cohort: the
+ * QUEUE_HOLDERS_MAX largest, and how many there are (a cohort of 50 queues holds thousands) */
+#define QUEUE_HOLDERS_MAX 20
+typedef struct { QueueHolder *v; size_t n, total; } HolderList;
+
+static void holder_list_free(void *p)
+{
+    HolderList *h = p;
+    for (size_t i = 0; i < h->n; i++) { free(h->v[i].ns); free(h->v[i].name); }
+    free(h->v);
+    free(h);
+}
 
 void explain_queue_facts_free(QueueFacts *q)
 {
@@ -76,8 +91,7 @@ static void positions(QueueIndex *qi)
         size_t n = 0;
         for (size_t i = 0; i < q->nworkloads; i++) {
             const QueueWorkload *w = &q->workloads[i];
-            if (w->system == QSYS_KUEUE && queue_workload_waiting(w) && str_eq(queue_workload_def_name(q, w), def->name))
-                line[n++] = i;
+            if (w->system == QSYS_KUEUE && queue_workload_waiting(w) && qi->def[i] == def) line[n++] = i;
         }
         sort_ix = qi;
         if (n > 1) qsort(line, n, sizeof *line, cmp_queue_order);
@@ -106,6 +120,10 @@ QueueIndex *explain_queue_new(const Cluster *c)
     qi->first_pod = xcalloc(n, sizeof *qi->first_pod);
     qi->pending_pods = xcalloc(n, sizeof *qi->pending_pods);
     qi->waiting = xcalloc(n, sizeof *qi->waiting);
+    qi->def = xcalloc(n, sizeof *qi->def);
+    qi->holders = strmap_new();
+    for (size_t i = 0; i < n; i++)
+        qi->def[i] = queue_find_def(q, q->workloads[i].system, queue_workload_def_name(q, &q->workloads[i]));
     StrMap *all = strmap_new();                 /* owners of every waiting workload, GPU or not */
     for (size_t i = 0; i < n; i++) {
         const QueueWorkload *w = &q->workloads[i];
@@ -153,8 +171,9 @@ void explain_queue_free(QueueIndex *qi)
     if (!qi) return;
     for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
     free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->first_pod);
-    free(qi->pending_pods); free(qi->waiting);
+    free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
+    if (qi->holders) strmap_free(qi->holders, holder_list_free);
     free(qi);
 }
 
@@ -289,26 +308,60 @@ static void add_flavor_fact(QueueFacts *qf, const char *flavor, const char *res,
     f->needed = needed;
 }
 
-/* admitted Kueue workloads of the ClusterQueue's cohort (or of it alone) holding flavor/res */
-static void add_holders(const QueueIndex *qi, QueueFacts *qf, const QueueDef *d, const char *flavor, const char *res)
+static int cmp_holder(const void *a, const void *b)
 {
+    const QueueHolder *x = a, *y = b;
+    if (x->gpus != y->gpus) return x->gpus > y->gpus ? -1 : 1;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* admitted Kueue workloads of the ClusterQueue's cohort (or of it alone) holding flavor/res,
+ * found once per scope, flavor and resource */
+static const HolderList *holders_of(const QueueIndex *qi, const QueueDef *d, const char *flavor, const char *res)
+{
+    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", d->cohort ? "cohort" : "cq", d->cohort ? d->cohort : d->name, flavor, res);
+    HolderList *h = strmap_get(qi->holders, key);
+    if (h) { free(key); return h; }
+    h = xcalloc(1, sizeof *h);
     const QueueState *q = qi->q;
+    QueueHolder *all = NULL;
+    size_t n = 0, cap = 0;
     for (size_t i = 0; i < q->nworkloads; i++) {
         const QueueWorkload *w = &q->workloads[i];
-        if (w->system != QSYS_KUEUE || !w->reserved || w->finished || !w->cluster_queue) continue;
-        const QueueDef *wd = queue_find_def(q, QSYS_KUEUE, w->cluster_queue);
+        if (w->system != QSYS_KUEUE || !w->reserved || w->finished) continue;
+        const QueueDef *wd = qi->def[i];
         if (!(wd == d || (d->cohort && wd && str_eq(wd->cohort, d->cohort)))) continue;
         int64_t g = 0;
         for (size_t s = 0; s < w->npodsets; s++)
             if (str_eq(kv_get(&w->podsets[s].flavors, res), flavor))
                 g += rlist_get(&w->podsets[s].per_pod, res) * w->podsets[s].count;
         if (g <= 0) continue;
+        ARRAY_GROW(all, n, cap);
+        all[n++] = (QueueHolder){ w->ns, w->name, g };      /* borrowed until copied below */
+    }
+    if (n > 1) qsort(all, n, sizeof *all, cmp_holder);
+    h->total = n;
+    h->n = n < QUEUE_HOLDERS_MAX ? n : QUEUE_HOLDERS_MAX;
+    h->v = h->n ? xcalloc(h->n, sizeof *h->v) : NULL;
+    for (size_t i = 0; i < h->n; i++) h->v[i] = (QueueHolder){ xstrdup(all[i].ns), xstrdup(all[i].name), all[i].gpus };
+    free(all);
+    strmap_put(qi->holders, key, h);
+    free(key);
+    return h;
+}
+
+static void add_holders(const QueueIndex *qi, QueueFacts *qf, const QueueDef *d, const char *flavor, const char *res)
+{
+    const HolderList *h = holders_of(qi, d, flavor, res);
+    qf->holders_total += h->total;
+    for (size_t i = 0; i < h->n; i++) {
         bool dup = false;
         for (size_t k = 0; k < qf->nholders && !dup; k++)
-            if (str_eq(qf->holders[k].ns, w->ns) && str_eq(qf->holders[k].name, w->name)) { qf->holders[k].gpus += g; dup = true; }
+            dup = str_eq(qf->holders[k].ns, h->v[i].ns) && str_eq(qf->holders[k].name, h->v[i].name);
         if (dup) continue;
         qf->holders = xrealloc(qf->holders, (qf->nholders + 1) * sizeof *qf->holders);
-        qf->holders[qf->nholders++] = (QueueHolder){ xstrdup(w->ns), xstrdup(w->name), g };
+        qf->holders[qf->nholders++] = (QueueHolder){ xstrdup(h->v[i].ns), xstrdup(h->v[i].name), h->v[i].gpus };
     }
 }
 
@@ -382,7 +435,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     const QueueLocal *lq = queue_find_local(q, w->ns, w->queue);
     const char *cq_name = queue_workload_def_name(q, w);
     qf->cluster_queue = cq_name ? xstrdup(cq_name) : NULL;
-    const QueueDef *d = queue_find_def(q, QSYS_KUEUE, cq_name);
+    const QueueDef *d = qi->def[i];
     if (d && d->cohort) qf->cohort = xstrdup(d->cohort);
     qf->position = qi->position[i];
     qf->queued = qi->queued[i];
@@ -689,9 +742,9 @@ size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
     QueueIndex *qi = explain_queue_new(c);
     for (size_t k = 0; k < qi->nwaiting; k++) {
         size_t w = qi->waiting[k];
-        const char *def = queue_workload_def_name(q, &q->workloads[w]);
+        const QueueDef *def = qi->def[w];
         for (size_t i = 0; def && i < q->ndefs; i++) {
-            if (v[i].system != q->workloads[w].system || !str_eq(v[i].name, def)) continue;
+            if (&q->defs[i] != def) continue;
             for (size_t r = 0; r < qi->total[w].n; r++)
                 if (resources_is_gpu(qi->total[w].items[r].name)) v[i].pending += qi->total[w].items[r].milli;
             v[i].pending_workloads++;

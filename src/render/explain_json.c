@@ -255,6 +255,7 @@ static cJSON *explain_queue_json(const QueueFacts *q)
         cJSON_AddItemToObject(x, "gpus", units_json(q->holders[i].gpus));
         cJSON_AddItemToArray(h, x);
     }
+    cJSON_AddNumberToObject(o, "holdersTotal", (double)q->holders_total);   /* "holders" lists the 20 largest per flavor */
     cJSON_AddNumberToObject(o, "pendingPods", (double)q->pending_pods);
     return o;
 }
