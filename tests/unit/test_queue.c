@@ -184,10 +184,54 @@ static void test_position(void **state)
     cluster_release(&c);
 }
 
+/* an admitted Workload of ClusterQueue cqname holding gpu GPUs of flavor f1 */
+static void admitted(Cluster *c, const char *ns, const char *name, const char *cqname, int gpu)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\",\"kind\":\"Workload\",\"metadata\":{\"name\":\"%s\",\"namespace\":"
+             "\"%s\"},\"spec\":{\"queueName\":\"q\",\"podSets\":[{\"name\":\"main\",\"count\":1,\"template\":{\"spec\":"
+             "{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"%d\"}}}]}}}]},"
+             "\"status\":{\"conditions\":[{\"type\":\"QuotaReserved\",\"status\":\"True\"},{\"type\":\"Admitted\","
+             "\"status\":\"True\"}],\"admission\":{\"clusterQueue\":\"%s\",\"podSetAssignments\":[{\"name\":\"main\","
+             "\"flavors\":{\"nvidia.com/gpu\":\"f1\"}}]}}}", name, ns, gpu, cqname);
+    assert_int_equal(ingest(c, OBJ__COUNT, buf), 0);
+}
+
+/* 25 admitted workloads of 1..25 GPUs hold flavor f1 (ClusterQueue a: nominal 330, used 1 + ... + 25 = 325):
+ * the 20 largest are listed, largest first (25, 24, ... 6), and holdersTotal counts all 25; the
+ * 8-GPU workload waits (330 - 325 = 5 free: 3 more needed) */
+static void test_holders(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    cq(&c, "kueue.x-k8s.io/v1beta2", "a", "cohortName", "", "330", "", "", "325");
+    lq(&c, "ns", "q", "a");
+    for (int i = 1; i <= 25; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "held-%02d", i);
+        admitted(&c, "ns", name, "a", i);
+    }
+    wl(&c, "ns", "big", "q", 1, 8, 0, "2025-01-15T11:00:00Z");
+    Explanation e;
+    explain_named(&c, "ns", "workload/big", &e);
+    assert_int_equal(e.verdict, V_QUEUED);
+    assert_int_equal(e.queue->flavors[0].needed, 3000);
+    assert_int_equal(e.queue->holders_total, 25);
+    assert_int_equal(e.queue->nholders, 20);
+    assert_string_equal(e.queue->holders[0].name, "held-25");
+    assert_int_equal(e.queue->holders[0].gpus, 25000);
+    assert_string_equal(e.queue->holders[19].name, "held-06");
+    explanation_clear(&e);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduction), cmocka_unit_test(test_cohort_arithmetic), cmocka_unit_test(test_position),
+        cmocka_unit_test(test_holders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
