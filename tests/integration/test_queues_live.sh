@@ -65,3 +65,34 @@ kgpu pending -A -o json
 check_rc 0 "pending against a cluster without queues"
 check_eq "$(json_get "$OUT" "d['warnings']")" "[]" "no warning"
 check_eq "$(fakeapi_count '^/apis/(kueue.x-k8s.io|scheduling.volcano.sh|scheduling.run.ai)' '')" "3" "one 404 per queue system, then nothing"
+
+# pending -w watches the queue kinds too: a Workload deleted (Job orphan removed) and one admitted
+# (team-a's job-eval given quota) leave the next tables
+cat >"$T/qscenario.json" <<'JSON'
+{"steps": [
+  {"after": 1, "watches": 12, "op": "delete", "kind": "Workload", "apiVersion": "kueue.x-k8s.io/v1beta2",
+   "namespace": "team-c", "name": "job-orphan-5d6e7"},
+  {"after": 1, "op": "patch", "kind": "Workload", "apiVersion": "kueue.x-k8s.io/v1beta2", "namespace": "team-a",
+   "name": "job-eval-0f3b9",
+   "merge": {"status": {"conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                                        "message": "Quota reserved in ClusterQueue team-a"}],
+                        "admission": {"clusterQueue": "team-a", "podSetAssignments": [
+                          {"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": "h100"}}]}}}}
+]}
+JSON
+fakeapi_start "$FIX" --scenario "$T/qscenario.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
+unset KUBECTL_GPU_CHUNK_SIZE
+"$KGPU_BIN" pending -A -w >"$T/qw.out" 2>"$T/qw.err" &
+QPID=$!
+if wait_file "$T/qw.out" '^NAMESPACE' 3 30; then ok "pending -w: three tables (first, Workload deleted, Workload admitted)"
+else fail "pending -w: want 3 tables; got: $(cat "$T/qw.out") $(cat "$T/qw.err")"; fi
+stop_watch "$QPID"
+OUT=$(cat "$T/qw.out")
+T1=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==1' <<<"$OUT")
+T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' <<<"$OUT")
+T3=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==3' <<<"$OUT")
+check_contains "$T1" "job/orphan" "first table: the orphan Workload"
+check_not_contains "$T2" "job/orphan" "second table: the deleted Workload is gone"
+check_contains "$T2" "job/eval" "second table: job/eval still waits"
+check_not_contains "$T3" "job/eval" "third table: the admitted Workload is gone"
+check_match "$(fakeapi_count '^/apis/kueue.x-k8s.io/v1beta2/workloads$' 'watch=1')" '^[1-9]' "the Workloads are watched"
