@@ -200,6 +200,8 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
 void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found);
 /* the same for a pod that belongs to a waiting workload (Kueue's gated pod, a gang's pod) */
 void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, bool *found);
+/* explain_pod, with a note when the pod's Kueue workload is admitted (the queue let it start) */
+void explain_pod_queued(const Cluster *c, const Pod *p, Explanation *e);
 void explanation_clear(Explanation *e);
 void explanation_list_clear(ExplanationList *l);
 

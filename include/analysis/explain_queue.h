@@ -90,6 +90,9 @@ long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target
  * pod (explain_queue_first_pod, explained by the caller) or NULL; its per-node results and notes
  * are taken over (member is left empty). */
 void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e);
+/* a pod of an admitted Kueue workload (same owner) that still waits: a note in e saying the queue
+ * let it start (ClusterQueue, flavors) and the nodes stop it */
+void explain_queue_note_admitted(const QueueIndex *qi, const Pod *p, Explanation *e);
 /* how many waiting GPU workloads, for status (ns NULL: all) */
 size_t explain_queue_count(const QueueIndex *qi, const char *ns);
 

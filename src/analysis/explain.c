@@ -357,6 +357,14 @@ void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, boo
     explain_queue_free(qi);
 }
 
+void explain_pod_queued(const Cluster *c, const Pod *p, Explanation *e)
+{
+    explain_pod(c, p, e);
+    QueueIndex *qi = explain_queue_new(c);
+    explain_queue_note_admitted(qi, p, e);
+    explain_queue_free(qi);
+}
+
 void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found)
 {
     QueueIndex *qi = explain_queue_new(c);
@@ -406,7 +414,10 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
     for (size_t i = 0; i < n && !stop; i++) {
         Explanation e;
         if (v[i].workload) explain_workload(ix, qi, v[i].idx, with_fixes, &e);
-        else if (v[i].created) explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
+        else if (v[i].created) {
+            explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
+            explain_queue_note_admitted(qi, &c->pods[v[i].idx], &e);
+        }
         else explain_never_created(c, &c->events[v[i].idx], &e);
         stop = fn(ctx, &e);
         explanation_clear(&e);

@@ -28,6 +28,7 @@ struct QueueIndex {
     size_t *pending_pods;                      /* per workload: its pending unbound pods */
     const QueueDef **def;                      /* per workload: its ClusterQueue / Queue, NULL unknown */
     StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
+    StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
 };
 
 /* the admitted workloads holding one flavor's resource in one ClusterQueue or cohort: the
@@ -122,8 +123,16 @@ QueueIndex *explain_queue_new(const Cluster *c)
     qi->waiting = xcalloc(n, sizeof *qi->waiting);
     qi->def = xcalloc(n, sizeof *qi->def);
     qi->holders = strmap_new();
-    for (size_t i = 0; i < n; i++)
-        qi->def[i] = queue_find_def(q, q->workloads[i].system, queue_workload_def_name(q, &q->workloads[i]));
+    qi->admitted = strmap_new();
+    for (size_t i = 0; i < n; i++) {
+        const QueueWorkload *w = &q->workloads[i];
+        qi->def[i] = queue_find_def(q, w->system, queue_workload_def_name(q, w));
+        if (w->system == QSYS_KUEUE && w->reserved && !w->finished && w->owner_kind) {
+            char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+            if (!strmap_get(qi->admitted, k)) strmap_put(qi->admitted, k, (void *)(uintptr_t)(i + 1));
+            free(k);
+        }
+    }
     StrMap *all = strmap_new();                 /* owners of every waiting workload, GPU or not */
     for (size_t i = 0; i < n; i++) {
         const QueueWorkload *w = &q->workloads[i];
@@ -174,6 +183,7 @@ void explain_queue_free(QueueIndex *qi)
     free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
     if (qi->holders) strmap_free(qi->holders, holder_list_free);
+    if (qi->admitted) strmap_free(qi->admitted, NULL);
     free(qi);
 }
 
@@ -760,4 +770,25 @@ void explain_queue_summaries_free(QueueSummary *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) { free(v[i].name); free(v[i].cohort); }
     free(v);
+}
+
+void explain_queue_note_admitted(const QueueIndex *qi, const Pod *p, Explanation *e)
+{
+    if (!qi->admitted || !p->owner_kind) return;
+    char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
+    size_t i = (size_t)(uintptr_t)strmap_get(qi->admitted, k);
+    free(k);
+    if (!i) return;
+    const QueueWorkload *w = &qi->q->workloads[i - 1];
+    Strbuf fl = STRBUF_INIT;
+    for (size_t s = 0; s < w->npodsets; s++)
+        for (size_t r = 0; r < w->podsets[s].flavors.n; r++) {
+            const char *res = w->podsets[s].flavors.items[r].key;
+            if (!resources_is_gpu(res)) continue;
+            strbuf_addf(&fl, "%s%s on flavor %s", fl.len ? ", " : "", res, w->podsets[s].flavors.items[r].value);
+        }
+    strvec_pushf(&e->notes, "Kueue admitted its Workload %s to ClusterQueue %s%s%s%s: the queue let it start; what "
+                 "stops it now is the nodes", w->name, w->cluster_queue ? w->cluster_queue : "?",
+                 fl.len ? " (" : "", strbuf_str(&fl), fl.len ? ")" : "");
+    strbuf_clear(&fl);
 }

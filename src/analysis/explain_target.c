@@ -85,7 +85,7 @@ int explain_target(const Cluster *c, const char *ns, const char *arg, Explanatio
         return -1;
     }
     free(kind);
-    explain_pod(c, p, out);
+    explain_pod_queued(c, p, out);
     *pending = !p->node_name && p->phase == PHASE_PENDING;
     return 0;
 }
