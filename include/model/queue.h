@@ -49,6 +49,8 @@ typedef struct {
     bool admitted;             /* Kueue: condition Admitted True; PodGroups: phase Running */
     bool finished;             /* Kueue: Finished True; PodGroups: phase Completed */
     bool inactive;             /* Kueue: spec.active false (deactivated) */
+    int64_t visible_position;  /* Kueue's visibility API: positionInClusterQueue + 1; 0 = not told
+                                  (a watch's update of the Workload forgets it: it is stale then) */
     char *phase;               /* PodGroups: status.phase */
     char *reason, *message;    /* the controller's condition (Kueue QuotaReserved, Volcano
                                   Unschedulable, KAI's last schedulingCondition), NULL when none */
@@ -84,6 +86,8 @@ typedef struct QueueState {
     QueueLocal *locals; size_t nlocals, caplocals;
     QueueFlavor *flavors; size_t nflavors, capflavors;
     QueueCohort *cohorts; size_t ncohorts, capcohorts;
+    bool positions_told;       /* visible_position holds Kueue's answer: set by queue_ingest_positions,
+                                  cleared by any later Workload change (a watch) */
 } QueueState;
 
 struct cJSON;
@@ -99,10 +103,14 @@ int queue_ingest_def(QueueState *q, QueueSystem sys, const struct cJSON *obj, st
 int queue_ingest_local(QueueState *q, const struct cJSON *obj, struct Error *err);
 int queue_ingest_flavor(QueueState *q, const struct cJSON *obj, struct Error *err);
 int queue_ingest_cohort(QueueState *q, const struct cJSON *obj, struct Error *err);
+/* a PendingWorkloadsSummary (visibility.kueue.x-k8s.io, GET .../clusterqueues/NAME/pendingworkloads):
+ * items[].metadata.{namespace, name} and positionInClusterQueue (0-based) set the Workloads'
+ * visible_position; Workloads must be ingested first (the loader lists them before) */
+int queue_ingest_positions(QueueState *q, const struct cJSON *obj, struct Error *err);
 
 /* the queue kinds, in ObjKind's order from OBJ_KUEUE_WORKLOAD (model/cluster.h) */
 typedef enum { QK_KUEUE_WORKLOAD, QK_KUEUE_LOCALQUEUE, QK_KUEUE_CLUSTERQUEUE, QK_KUEUE_FLAVOR, QK_KUEUE_COHORT,
-               QK_VOLCANO_PODGROUP, QK_VOLCANO_QUEUE, QK_KAI_PODGROUP, QK_KAI_QUEUE } QueueKind;
+               QK_VOLCANO_PODGROUP, QK_VOLCANO_QUEUE, QK_KAI_PODGROUP, QK_KAI_QUEUE, QK_KUEUE_PENDING } QueueKind;
 /* a watch's delete (and the remove before an update): forgets that object; reset forgets all
  * of a kind (a watch that lists again) */
 void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name);

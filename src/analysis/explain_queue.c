@@ -97,7 +97,9 @@ static void positions(QueueIndex *qi)
         sort_ix = qi;
         if (n > 1) qsort(line, n, sizeof *line, cmp_queue_order);
         for (size_t k = 0; k < n; k++) {
-            qi->position[line[k]] = (int64_t)k + 1;
+            /* Kueue's own answer (visibility API) when it was read, else the heap's order */
+            const QueueWorkload *w = &q->workloads[line[k]];
+            qi->position[line[k]] = q->positions_told && w->visible_position > 0 ? w->visible_position : (int64_t)k + 1;
             qi->queued[line[k]] = (int64_t)n;
             qi->head[line[k]] = str_eq(def->strategy, "StrictFIFO") && k > 0 ? (long)line[0] : -1;
         }

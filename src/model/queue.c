@@ -221,6 +221,7 @@ int queue_ingest_workload(QueueState *q, QueueSystem sys, const cJSON *obj, Erro
             q->workloads[i] = q->workloads[--q->nworkloads];
             break;
         }
+    if (sys == QSYS_KUEUE) q->positions_told = false;     /* the visibility answer is stale now */
     GROW(q->workloads, q->nworkloads, q->capworkloads);
     QueueWorkload *w = &q->workloads[q->nworkloads++];
     memset(w, 0, sizeof *w);
@@ -452,6 +453,23 @@ const char *queue_workload_def_name(const QueueState *q, const QueueWorkload *w)
     return l ? l->cluster_queue : NULL;
 }
 
+int queue_ingest_positions(QueueState *q, const cJSON *obj, Error *err)
+{
+    (void)err;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, jarr(obj, "items")) {
+        const cJSON *meta = jobj(it, "metadata");
+        const char *ns = jstr_ne(meta, "namespace"), *name = jstr_ne(meta, "name");
+        int64_t pos = jint(it, "positionInClusterQueue", 0, INT32_MAX, -1);
+        if (!ns || !name || pos < 0) continue;
+        for (size_t i = 0; i < q->nworkloads; i++)
+            if (q->workloads[i].system == QSYS_KUEUE && str_eq(q->workloads[i].ns, ns) && str_eq(q->workloads[i].name, name))
+                q->workloads[i].visible_position = pos + 1;
+    }
+    q->positions_told = true;
+    return 0;
+}
+
 static QueueSystem kind_system(QueueKind k)
 {
     return k <= QK_KUEUE_COHORT ? QSYS_KUEUE : k <= QK_VOLCANO_QUEUE ? QSYS_VOLCANO : QSYS_KAI;
@@ -462,6 +480,7 @@ void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
     QueueSystem sys = kind_system(k);
     switch (k) {
     case QK_KUEUE_WORKLOAD: case QK_VOLCANO_PODGROUP: case QK_KAI_PODGROUP:
+        if (k == QK_KUEUE_WORKLOAD) q->positions_told = false;
         for (size_t i = 0; i < q->nworkloads; i++)
             if (q->workloads[i].system == sys && str_eq(q->workloads[i].ns, ns) && str_eq(q->workloads[i].name, name)) {
                 workload_clear(&q->workloads[i]);
@@ -494,6 +513,8 @@ void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
                 return;
             }
         return;
+    case QK_KUEUE_PENDING:
+        return;
     case QK_KUEUE_COHORT:
         for (size_t i = 0; i < q->ncohorts; i++)
             if (str_eq(q->cohorts[i].name, name)) {
@@ -525,6 +546,9 @@ void queue_reset(QueueState *q, QueueKind k)
         return;
     case QK_KUEUE_COHORT:
         while (q->ncohorts) queue_remove(q, k, NULL, q->cohorts[0].name);
+        return;
+    case QK_KUEUE_PENDING:
+        for (size_t i = 0; i < q->nworkloads; i++) q->workloads[i].visible_position = 0;
         return;
     }
 }

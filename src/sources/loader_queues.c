@@ -4,6 +4,8 @@
  *                          discovery document, GET /apis/kueue.x-k8s.io, says which)
  *   scheduling.volcano.sh  v1beta1 queues, podgroups
  *   scheduling.run.ai      v2 queues, v2alpha2 podgroups (KAI Scheduler)
+ *   visibility.kueue.x-k8s.io  after the Workloads, when served: each ClusterQueue's
+ *                          pendingworkloads (Kueue's own positions; list_visibility)
  * Each group is asked for once (GET /apis/GROUP): a 404 means the system is not installed and
  * costs nothing more and says nothing.  A list refused with 403 (or 404: a kind an older
  * release does not serve, e.g. Kueue's cohorts) is a warning naming what is not shown; only a
@@ -20,9 +22,12 @@
 
 static char kueue_version[96] = "kueue.x-k8s.io/v1beta1";   /* last one served (for snapshots) */
 
+static char visibility_version[64] = "visibility.kueue.x-k8s.io/v1beta2";
+
 const char *loader_queue_api_version(ObjKind kind)
 {
     switch (kind) {
+    case OBJ_KUEUE_PENDING: return visibility_version;
     case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: return "scheduling.volcano.sh/v1beta1";
     case OBJ_KAI_PODGROUP: return "scheduling.run.ai/v2alpha2";
     case OBJ_KAI_QUEUE: return "scheduling.run.ai/v2";
@@ -38,10 +43,55 @@ typedef struct {
     void *ctx;
 } QueueListCtx;
 
+static int group_version(ApiClient *api, const char *group, const char *want, char *ver, size_t vlen,
+                         Strvec *warnings, Error *err);
+
+static Strvec *seen_cqs;        /* the ClusterQueues listed, for the visibility API (one load at a time) */
+
 static int on_queue_item(void *ctx, const cJSON *item, Error *err)
 {
     QueueListCtx *lc = ctx;
+    if (lc->kind == OBJ_KUEUE_CLUSTERQUEUE && seen_cqs) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(item, "metadata"), "name"));
+        if (name && *name) strvec_push(seen_cqs, name);
+    }
     return lc->fn(lc->ctx, lc->kind, item, err);
+}
+
+/* Kueue's own positions: GET /apis/visibility.kueue.x-k8s.io/VER/clusterqueues/NAME/pendingworkloads
+ * (pkg/visibility/storage/pending_workloads_cq.go; at most 100,000 per answer, constants.go:49)
+ * when the aggregated API is served; each answer goes to fn as OBJ_KUEUE_PENDING.  Not retried
+ * (a visibility server that is down answers 503 for long): any failure leaves the positions to
+ * be computed; a 403 says so once. */
+static int list_visibility(ApiClient *api, const Strvec *cqs, LoaderItemFn fn, void *ctx, Strvec *warnings, Error *err)
+{
+    char ver[32] = "";
+    Error e = { 0 };
+    int served = group_version(api, "visibility.kueue.x-k8s.io", NULL, ver, sizeof ver, warnings, &e);
+    if (served != 0) return 0;                      /* not served (or refused: warned) */
+    snprintf(visibility_version, sizeof visibility_version, "visibility.kueue.x-k8s.io/%s", ver);
+    ApiRequestOptions ro = { 0, 0 };
+    for (size_t i = 0; i < cqs->n; i++) {
+        char *name = apiclient_query_escape(cqs->v[i]);
+        char *path = xasprintf("/apis/visibility.kueue.x-k8s.io/%s/clusterqueues/%s/pendingworkloads", ver, name);
+        free(name);
+        Strbuf body = STRBUF_INIT;
+        Error ge = { 0 };
+        int rc = apiclient_get_raw_ex(api, path, "limit=100000", &ro, &body, &ge);
+        free(path);
+        if (rc == 0) {
+            cJSON *doc = cJSON_ParseWithLength(body.buf ? body.buf : "", body.len);
+            if (cJSON_IsObject(doc) && fn(ctx, OBJ_KUEUE_PENDING, doc, err)) { cJSON_Delete(doc); strbuf_clear(&body); return -1; }
+            cJSON_Delete(doc);
+        } else if (ge.code == 403) {
+            strvec_pushf(warnings, "pendingworkloads.visibility.kueue.x-k8s.io: %s (Kueue's positions computed here)", ge.msg);
+            strbuf_clear(&body);
+            break;
+        }
+        strbuf_clear(&body);
+    }
+    return 0;
 }
 
 static const char *const queue_skip[] = { "metadata.managedFields", "metadata.annotations", NULL };
@@ -101,14 +151,18 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
     const char *group = NULL;
     int served = 0;
     char ver[32] = "";
+    Strvec cqs = STRVEC_INIT;
+    seen_cqs = &cqs;
+    bool kueue = false;
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
         if (!group || strcmp(group, lists[i].group) != 0 || (lists[i].version && strcmp(ver, lists[i].version) != 0)) {
             bool new_group = !group || strcmp(group, lists[i].group) != 0;
             group = lists[i].group;
             if (!new_group && !served) continue;          /* the group is not served at all */
             served = group_version(api, group, lists[i].version, ver, sizeof ver, warnings, err);
-            if (served < 0) return -1;
+            if (served < 0) { seen_cqs = NULL; strvec_clear(&cqs); return -1; }
             served = served == 0;
+            if (served && !lists[i].version) kueue = true;
             if (served && !lists[i].version) snprintf(kueue_version, sizeof kueue_version, "kueue.x-k8s.io/%s", ver);
         }
         if (!served) continue;
@@ -128,8 +182,16 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
             strvec_pushf(warnings, "%s.%s: %s (%s)", lists[i].plural, group, e.msg, lists[i].consequence);
         } else {
             *err = e;
+            seen_cqs = NULL;
+            strvec_clear(&cqs);
             return -1;
         }
+        if (lists[i].kind == OBJ_KUEUE_WORKLOAD) {          /* the Workloads are in: Kueue's positions */
+            seen_cqs = NULL;
+            if (kueue && cqs.n && list_visibility(api, &cqs, fn, ctx, warnings, err)) { strvec_clear(&cqs); return -1; }
+        }
     }
+    seen_cqs = NULL;
+    strvec_clear(&cqs);
     return 0;
 }

@@ -100,6 +100,8 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
             want = loader_wants_queues(rq);
             t.path = xasprintf("/apis/%s/%s", loader_queue_api_version((ObjKind)k), queue_plural((ObjKind)k));
             break;
+        case OBJ_KUEUE_PENDING:          /* an answer, not a list: not watched (explain_queue.c
+                                            computes positions once Workloads change) */
         case OBJ__COUNT:
             want = false;
             break;

@@ -154,6 +154,7 @@ KNOWN_CUSTOM = {
     ('kueue.x-k8s.io', 'ClusterQueue'): ('clusterqueues', False, ['cq'], []),
     ('kueue.x-k8s.io', 'ResourceFlavor'): ('resourceflavors', False, ['flavor', 'flavors', 'rf'], []),
     ('kueue.x-k8s.io', 'Cohort'): ('cohorts', False, ['co'], []),
+    ('visibility.kueue.x-k8s.io', 'PendingWorkloadsSummary'): ('pendingworkloadssummaries', False, [], []),   # the fixture's answers of clusterqueues/NAME/pendingworkloads (server.py)
     ('scheduling.volcano.sh', 'PodGroup'): ('podgroups', True, ['pg', 'podgroup-v1beta1'], []),
     ('scheduling.volcano.sh', 'Queue'): ('queues', False, ['q', 'queue-v1beta1'], []),
     ('scheduling.run.ai', 'PodGroup'): ('podgroups', True, [], []),

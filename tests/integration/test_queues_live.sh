@@ -96,3 +96,17 @@ check_not_contains "$T2" "job/orphan" "second table: the deleted Workload is gon
 check_contains "$T2" "job/eval" "second table: job/eval still waits"
 check_not_contains "$T3" "job/eval" "third table: the admitted Workload is gone"
 check_match "$(fakeapi_count '^/apis/kueue.x-k8s.io/v1beta2/workloads$' 'watch=1')" '^[1-9]' "the Workloads are watched"
+
+# Kueue's visibility API served: its positions are used, asked once per ClusterQueue
+fakeapi_start "$KGPU_ROOT/tests/fixtures/queues/queues-visibility.json" || { fail "fake API server did not start"; exit 1; }
+kgpu pending -n team-a -o json
+check_rc 0 "pending with Kueue's visibility API"
+check_eq "$(json_get "$OUT" "[(p['name'], p['queue']['position']) for p in d['pods']]")" \
+  "[('job-eval-0f3b9', 3), ('job-train-llm-7c2e1', 1), ('pod-notebook-1-3a4b5', 4)]" \
+  "the positions are Kueue's answer (tests/cases/pending/queue-visibility.case)"
+check_eq "$(fakeapi_count '^/apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/team-a/pendingworkloads$' '')" "1" \
+  "team-a's pending workloads asked once"
+check_eq "$(json_get "$OUT" "d['warnings']")" "[]" "no warning (ClusterQueues without an answer: 404, silent)"
+kgpu snapshot -o "$T/vis-snap.json"
+kgpu pending -n team-a -o json --snapshot "$T/vis-snap.json"
+check_eq "$(json_get "$OUT" "[p['queue']['position'] for p in d['pods']]")" "[3, 1, 4]" "the snapshot keeps Kueue's answer"
