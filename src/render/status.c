@@ -348,9 +348,8 @@ static void gpus(char *out, size_t n, int64_t milli)
 }
 
 /* Queues: per ClusterQueue (Kueue) / Queue (Volcano, KAI), GPUs (explain_queue.h) */
-static void print_queues(const GpuStatus *st, bool color)
+static Table *queues_table(const GpuStatus *st)
 {
-    if (!st->nqueues) return;
     static const char *const hdr[] = { "SYSTEM", "QUEUE", "COHORT", "NOMINAL", "BORROWED", "USED", "PENDING", "WORKLOADS" };
     Table *t = table_new(hdr, 8);
     for (size_t i = 0; i < st->nqueues; i++) {
@@ -372,8 +371,28 @@ static void print_queues(const GpuStatus *st, bool color)
         table_cell_color(t, q->pending ? C_YELLOW : C_NONE, d);
         table_cell(t, w);
     }
+    return t;
+}
+
+static void print_queues(const GpuStatus *st, bool color)
+{
+    if (!st->nqueues) return;
+    Table *t = queues_table(st);
     text_printf(stdout, "\nQueues (GPUs):\n");
     table_print(t, stdout, color);
+    table_free(t);
+}
+
+void status_queues_doc(TextDoc *d, const GpuStatus *st, size_t width)
+{
+    if (!st->nqueues) {
+        text_add(d, TA_DIM, "No Kueue ClusterQueue, Volcano Queue or KAI Queue was read.");
+        return;
+    }
+    text_add(d, TA_STRONG, "GPUs per queue");
+    text_newline(d);
+    Table *t = queues_table(st);
+    table_doc(t, d, width);
     table_free(t);
 }
 

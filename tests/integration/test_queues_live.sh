@@ -7,6 +7,7 @@
 # the fake server (`kubectl get workloads -A`).
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/fakeapi.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
 
 FIX="$KGPU_ROOT/tests/fixtures/queues/queues.json"
 fakeapi_start "$FIX" || { fail "fake API server did not start"; exit 1; }
@@ -110,3 +111,15 @@ check_eq "$(json_get "$OUT" "d['warnings']")" "[]" "no warning (ClusterQueues wi
 kgpu snapshot -o "$T/vis-snap.json"
 kgpu pending -n team-a -o json --snapshot "$T/vis-snap.json"
 check_eq "$(json_get "$OUT" "[p['queue']['position'] for p in d['pods']]")" "[3, 1, 4]" "the snapshot keeps Kueue's answer"
+
+# top: the queues' workloads in the pending pane; Q opens the queues view, q goes back
+fakeapi_stop
+start_shell q 120 30
+keys q "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
+MSG="top: a Workload row of the pending pane names its owner and kind"; check_ok wait_for q "team-a/Job/train-llm (Workload)" 15
+keys q Q
+MSG="top: Q shows the queues view"; check_ok wait_re q "kueue +team-a +research +8 +4 +12 +13 +3" 5
+keys q q
+MSG="top: q goes back to the main screen"; check_ok wait_gone q "QUEUES" 5
+keys q q
+MSG="top: q quits"; check_ok wait_for q "TOP-EXIT=0" 5
