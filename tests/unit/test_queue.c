@@ -227,11 +227,78 @@ static void test_holders(void **state)
     cluster_release(&c);
 }
 
+/* a: nominal 4, borrowingLimit 1; b: nominal 8, unused, lends all.  A 7-GPU workload of a can
+ * hold at most 4 + min(1, 8) = 5: QueueQuota.  Both fixes re-checked: nominalQuota 4 + (7 - 5) = 6
+ * (6 + min(1, 8) = 7), or a borrowingLimit of 3 (4 + min(3, 8) = 7) */
+static void test_borrowing_fix(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    cq(&c, "kueue.x-k8s.io/v1beta2", "a", "cohortName", "co", "4", "1", "", "0");
+    cq(&c, "kueue.x-k8s.io/v1beta2", "b", "cohortName", "co", "8", "", "", "0");
+    lq(&c, "ns", "q", "a");
+    wl(&c, "ns", "seven", "q", 1, 7, 0, "2025-01-15T11:00:00Z");
+    Explanation e;
+    explain_named(&c, "ns", "job/seven", &e);
+    assert_int_equal(e.verdict, V_QUEUE_QUOTA);
+    bool nominal = false, borrow = false;
+    for (size_t i = 0; i < e.fixes.n; i++) {
+        nominal |= strstr(e.fixes.v[i], "nominalQuota of nvidia.com/gpu on flavor f1 to at least 6") != NULL;
+        borrow |= strstr(e.fixes.v[i], "borrowingLimit of nvidia.com/gpu on flavor f1 to 3 ") != NULL;
+    }
+    assert_true(nominal);
+    assert_true(borrow);
+    explanation_clear(&e);
+    cluster_release(&c);
+}
+
+/* Volcano Queue q: deserved 4, capability 8, allocated 6.  A gang asking 4 GPUs (minResources):
+ * 6 + 4 = 10 > 8: Queued, 2 to be released (needed 2).  One asking 10 > 8: QueueQuota.  A Closed
+ * queue: QueueInactive.  (staging/src/volcano.sh/apis/pkg/apis/scheduling/v1beta1/types.go:469,
+ * :496; the state Open/Closed, :394) */
+static void test_volcano(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    assert_int_equal(ingest(&c, OBJ__COUNT, "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":"
+        "{\"name\":\"q\"},\"spec\":{\"deserved\":{\"nvidia.com/gpu\":\"4\"},\"capability\":{\"nvidia.com/gpu\":\"8\"}},"
+        "\"status\":{\"state\":\"Open\",\"allocated\":{\"nvidia.com/gpu\":\"6\"}}}"), 0);
+    assert_int_equal(ingest(&c, OBJ__COUNT, "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":"
+        "{\"name\":\"shut\"},\"spec\":{},\"status\":{\"state\":\"Closed\"}}"), 0);
+    static const char *const pgs[] = {
+        "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"four\","
+        "\"namespace\":\"ns\"},\"spec\":{\"minMember\":2,\"queue\":\"q\",\"minResources\":{\"nvidia.com/gpu\":\"4\"}},"
+        "\"status\":{\"phase\":\"Pending\"}}",
+        "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"ten\","
+        "\"namespace\":\"ns\"},\"spec\":{\"minMember\":2,\"queue\":\"q\",\"minResources\":{\"nvidia.com/gpu\":\"10\"}},"
+        "\"status\":{\"phase\":\"Pending\"}}",
+        "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"closed\","
+        "\"namespace\":\"ns\"},\"spec\":{\"minMember\":1,\"queue\":\"shut\",\"minResources\":{\"nvidia.com/gpu\":\"1\"}},"
+        "\"status\":{\"phase\":\"Pending\"}}",
+    };
+    for (size_t i = 0; i < 3; i++) assert_int_equal(ingest(&c, OBJ__COUNT, pgs[i]), 0);
+    Explanation e;
+    explain_named(&c, "ns", "podgroup/four", &e);
+    assert_int_equal(e.verdict, V_QUEUED);
+    assert_int_equal(e.queue->flavors[0].needed, 2000);
+    explanation_clear(&e);
+    explain_named(&c, "ns", "podgroup/ten", &e);
+    assert_int_equal(e.verdict, V_QUEUE_QUOTA);
+    explanation_clear(&e);
+    explain_named(&c, "ns", "podgroup/closed", &e);
+    assert_int_equal(e.verdict, V_QUEUE_INACTIVE);
+    explanation_clear(&e);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduction), cmocka_unit_test(test_cohort_arithmetic), cmocka_unit_test(test_position),
         cmocka_unit_test(test_holders),
+        cmocka_unit_test(test_borrowing_fix), cmocka_unit_test(test_volcano),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
