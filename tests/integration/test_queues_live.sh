@@ -123,3 +123,25 @@ keys q q
 MSG="top: q goes back to the main screen"; check_ok wait_gone q "QUEUES" 5
 keys q q
 MSG="top: q quits"; check_ok wait_for q "TOP-EXIT=0" 5
+
+# a snapshot keeps of a Workload's pod templates what the model reads (requests, nodeSelector),
+# never the containers' command, args, env or image: no credential of a Job reaches the file
+python3 - "$FIX" "$T/secret-wl.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for it in d['items']:
+    if it['kind'] == 'Workload' and it['metadata']['name'] == 'job-train-llm-7c2e1':
+        c = it['spec']['podSets'][0]['template']['spec']['containers'][0]
+        c['args'] = ['--hf-token=hf_SECRETqueue123']
+        c['env'] = [{'name': 'WANDB_API_KEY', 'value': 'wandb-SECRETqueue456'}]
+        c['command'] = ['sh', '-c', 'export AWS_SECRET_ACCESS_KEY=SECRETqueue789; train']
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+fakeapi_start "$T/secret-wl.json" || { fail "fake API server did not start"; exit 1; }
+kgpu snapshot -o "$T/secret-snap.json"
+check_rc 0 "snapshot of a cluster whose Workload carries credentials"
+check_not_contains "$(zcat -f "$T/secret-snap.json")" "SECRETqueue" "no credential of the Workload's pod template in the snapshot"
+kgpu pending -n team-a -o json --snapshot "$T/secret-snap.json"
+check_eq "$(json_get "$OUT" "[(p['name'], p['requests']) for p in d['pods'] if p['name'].startswith('job-train')]")" \
+  "[('job-train-llm-7c2e1', {'nvidia.com/gpu': 8})]" "the reduced Workload still says what it asks"
+fakeapi_stop
