@@ -64,7 +64,7 @@ ASAN_OBJS := $(LIB_SRCS:%.c=build/asan/%.o)
 REL_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/rel/unit/%)
 ASAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 
-.PHONY: all check check-layers check-calls check-objects test test-asan test-dist demo install uninstall clean deps deps-test bench bench-watch fuzz valgrind dist dist-deps lint-man help FORCE
+.PHONY: all check check-layers check-calls check-objects test test-asan test-dist demo install uninstall clean deps deps-test bench bench-watch bench-fleet fuzz valgrind dist dist-deps lint-man help FORCE
 all: kubectl-gpu
 
 build/rel/%.o: %.c
@@ -149,6 +149,9 @@ bench: kubectl-gpu
 
 bench-watch: kubectl-gpu
 	tests/bench/watch.sh
+
+bench-fleet: kubectl-gpu
+	tests/bench/fleet.sh
 
 fuzz:
 	scripts/install-deps.sh fuzz

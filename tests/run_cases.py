@@ -8,6 +8,8 @@ a value is taken without its leading and trailing blanks):
     args: status --snapshot examples/clusters/mixed-fleet.json -o json
     env: NO_COLOR=1                      (optional, repeatable; "env: NAME=" sets it empty)
     unset-env: NAME                      (optional, repeatable)
+    stdin: tests/cases/fit/manifests/list.json   (optional: the command's standard input is this
+                                          file; without it, standard input is empty)
     exit: 0                              (default 0)
     json: d['summary']['physicalGPUs'] == 44      (Python expression over d = parsed stdout;
                                                     one assertion per line; in a live case,
@@ -55,6 +57,11 @@ request it answered before it exits).
                                           tests/fakeapi/README.md)
     rbac: {"user": "gpu-admin", "verb": "list", "resource": "pods"}   (repeatable: deny rules)
     proxy: {...}                         (the proxy-config object)
+    role: examples/rbac.yaml             (a Role/ClusterRole in YAML, read with libyaml through
+                                          tests/tools/yaml2json: every user is granted its
+                                          rules and discovery, nothing else (403); the log's
+                                          roleRules field names the rules, by index, that
+                                          granted each request)
     kubeconfig: token                    (which identity/TLS setting the generated kubeconfig
                                           holds: token (default), viewer, cert, certdata,
                                           basic, exec, insecure, wrongca, roguecert, tlsname,
@@ -98,7 +105,7 @@ Every directive that checks is one assertion (exit, each check, each request lin
 "ok - case: assertion" / "not ok - ..." and a closing "# RESULT passed=N failed=M" line.  The
 binary is --bin (valgrind-wrapped when KGPU_VALGRIND=1).
 """
-import argparse, concurrent.futures, json, os, re, shlex, shutil, signal, socket
+import argparse, atexit, concurrent.futures, json, os, re, shlex, shutil, signal, socket
 import subprocess, sys, tempfile, threading, time, urllib.parse
 
 OUTPUT_CHECKS = ("json", "same-as-clean", "no-file", "file-lines", "file-json", "no-secret",
@@ -131,6 +138,8 @@ def load(path):
                 d["env"][k] = v
             elif key == "unset-env":
                 d["unset"].append(val)
+            elif key == "stdin":
+                d["stdin"] = val
             elif key == "clean-unset-env":
                 d.setdefault("clean_unset", []).append(val)
             elif key == "exit":
@@ -146,6 +155,8 @@ def load(path):
                 d["faults" if key == "fault" else "rbac"].append(obj)
             elif key == "proxy":
                 d["proxy"] = json.loads(val)
+            elif key == "role":
+                d["role"] = val
             elif key == "kubeconfig":
                 if val not in KUBECONFIG_KINDS:
                     raise ValueError(f"{path}:{ln}: kubeconfig: one of {', '.join(KUBECONFIG_KINDS)}")
@@ -159,10 +170,10 @@ def load(path):
                 raise ValueError(f"{path}:{ln}: unknown directive {key!r}")
     if d["args"] is None:
         raise ValueError(f"{path}: no args")
-    if d["server"] is None and (d["faults"] or d["rbac"] or d["proxy"] or
+    if d["server"] is None and (d["faults"] or d["rbac"] or d["proxy"] or d.get("role") or
                                 any(k in REQUEST_CHECKS + ("same-as-clean",)
                                     for k, _, _ in d["checks"])):
-        raise ValueError(f"{path}: fault/rbac/proxy/request/same-as-clean need a server: line")
+        raise ValueError(f"{path}: fault/rbac/proxy/role/request/same-as-clean need a server: line")
     return d
 
 
@@ -348,6 +359,27 @@ def secrets(ids, certs):
     return out
 
 
+_yaml2json = {"lock": threading.Lock(), "bin": None}
+
+
+def yaml2json(root, src, dst):
+    """src (YAML) as JSON Lines in dst, by tests/tools/yaml2json (libyaml), built once per run"""
+    with _yaml2json["lock"]:
+        if _yaml2json["bin"] is None:
+            d = tempfile.mkdtemp(prefix="kgpu-y2j-")
+            atexit.register(shutil.rmtree, d, True)
+            out = os.path.join(d, "yaml2json")
+            flags = subprocess.run(["pkg-config", "--cflags", "--libs", "yaml-0.1", "libcjson"],
+                                   capture_output=True, text=True, check=True).stdout.split()
+            subprocess.run(["cc", "-std=c11", "-o", out,
+                            os.path.join(root, "tests", "tools", "yaml2json.c")] + flags,
+                           capture_output=True, check=True)
+            _yaml2json["bin"] = out
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        subprocess.run([_yaml2json["bin"]], stdin=fin, stdout=fout, check=True, timeout=30)
+    return dst
+
+
 class FakeApi:
     """One server.py for one case: start() waits for its port file (bounded); stop() always."""
 
@@ -377,6 +409,9 @@ class FakeApi:
                "--token", f"{ids['FAKEAPI_EXEC_TOKEN']}=gpu-exec",
                "--basic", f"{ids['FAKEAPI_BASIC_USER']}:{ids['FAKEAPI_BASIC_PASSWORD']}",
                "--parent-pid", str(os.getpid())] + extra
+        if self.c.get("role"):
+            cmd += ["--role", yaml2json(self.root, os.path.join(self.root, self.c["role"]),
+                                        os.path.join(self.tmp, "role.json"))]
         self.stderr = open(os.path.join(self.tmp, "fakeapi.stderr"), "wb")
         open(self.log, "w").close()
         self.proc = subprocess.Popen(cmd, cwd=self.root, stdin=subprocess.DEVNULL,
@@ -450,7 +485,7 @@ def run_case(binary, root, path, shared=None):
         if any(k == "same-as-clean" for k, _, _ in c["checks"]):
             ctmp = os.path.join(tmp, "clean")
             os.makedirs(ctmp)
-            cc = dict(c, faults=[], rbac=[], checks=[],
+            cc = dict(c, faults=[], rbac=[], role=None, checks=[],
                       env={k: v for k, v in c["env"].items() if k not in c.get("clean_unset", [])},
                       unset=c["unset"] + c.get("clean_unset", []))
             clean = live_run(binary, root, name, cc, ctmp, shared)[1]
@@ -540,7 +575,11 @@ def run_command(binary, root, name, c, live_env, server, subst=None, clean=None,
                "--errors-for-leak-kinds=definite"] + cmd
     t0 = time.monotonic()
     try:
-        p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, timeout=120)
+        stdin_kw = {}
+        if c.get("stdin"):
+            with open(os.path.join(root, sub(c["stdin"])), "rb") as f:
+                stdin_kw["input"] = f.read()
+        p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, timeout=120, **stdin_kw)
     except subprocess.TimeoutExpired:
         return [(False, f"{name}: timed out")], ""
     elapsed = time.monotonic() - t0

@@ -228,6 +228,10 @@ void explanation_node_counts(const Explanation *e, NodeCounts *out);
  * 0-2, or, when every node could never hold the pod, those.  Returns how many. */
 size_t explanation_nodes_that_matter(const Explanation *e, size_t max, size_t *idx);
 /* "nvidia.com/gpu:4" (GPU resources, comma-separated; a DRA pod's dra_gpus; "-" when none) */
+/* a request the pod's GPU requests show: GPU resources, and the per-pod memory and core limits
+ * of HAMi's vGPUs (nvidia.com/gpumem MiB, nvidia.com/gpumem-percentage, nvidia.com/gpucores %),
+ * which say how much of a GPU the pod asks for */
+bool explanation_request_shown(const char *resource);
 char *explanation_gpus(const Explanation *e);
 
 const char *verdict_name(Verdict v);
@@ -248,5 +252,8 @@ int64_t explain_node_free_for(const Cluster *c, const Node *n, const Pod *p, con
 bool explain_pod_admits(const Pod *p, const Node *n);
 /* all reasons for p on n, appended to *out (node set, reasons empty on entry) */
 void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out);
+/* the same with a prepared index (no per-call index: fit judges many replicas against one
+ * cluster; free GPUs are read from the cluster's usage at each call) */
+void explain_node_indexed(const ExplainIndex *ix, const Pod *p, const Node *n, NodeResult *out);
 void node_result_clear(NodeResult *r);
 #endif

@@ -15,9 +15,20 @@
 
 typedef enum { GROUP_NAMESPACE, GROUP_NODE, GROUP_PRODUCT, GROUP_WORKLOAD } GroupBy;
 
+/* what a group of nodes (--by node, --by product) offers of one resource */
+typedef struct {
+    char *name;                        /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", ... */
+    int64_t allocatable, allocated;    /* over the group's nodes, as the node table's ALLOC */
+    int64_t free;                      /* allocatable - allocated on the Ready, schedulable nodes
+                                        * (a cordoned or NotReady node's units take no new pod) */
+    int64_t largest_free;              /* the most free on one node: the largest pod that fits */
+} GroupCapacity;
+
 typedef struct {
     char *name;
     ResourceCount *res; size_t nres;   /* allocated units per GPU resource, by name */
+    GroupCapacity *cap; size_t ncap;   /* --by node|product: per resource, by name; else none */
+    int nodes;                         /* --by node|product: GPU nodes in the group */
     double physical;                   /* physical GPUs held (shares summed) */
     int idle;                          /* idle devices (with metrics), else 0 */
     double cost_per_hour;              /* NAN when some holding has no price, or no --price */

@@ -23,18 +23,21 @@
 #include "util/strmap.h"
 
 /* ACT_ROLLOUT_RESTART: restart a DaemonSet (a device plugin without config-manager reads its
- * config file only at start), target "ns/name"; ACT_NODEPOOL: a cloud's node-pool command
+ * config file only at start), target "ns/name", patch the pod-template merge patch that names the
+ * config in annotation PLAN_DP_CONFIG_ANNOTATION: a rollout only when the config changed, so a
+ * second run restarts nothing; ACT_NODEPOOL: a cloud's node-pool command
  * (GKE, AKS), shown and never run by the script, target the pool */
 typedef enum { ACT_CONFIGMAP, ACT_QUOTA, ACT_CLUSTERPOLICY_PATCH, ACT_NODE_LABEL, ACT_ROLLOUT_RESTART,
                ACT_NODEPOOL } PlanActionKind;
 const char *plan_action_kind_name(PlanActionKind k);    /* "ConfigMap", "Quota", ... */
+#define PLAN_DP_CONFIG_ANNOTATION "kubectl-gpu.io/device-plugin-config"
 
 typedef struct {
     PlanActionKind kind;
     char *target;                 /* "ns/name" (ConfigMap, Quota), "clusterpolicies.nvidia.com/NAME", node name */
     bool drain;
     char *detail;
-    char *patch;                  /* ClusterPolicyPatch: the JSON merge patch */
+    char *patch;                  /* ClusterPolicyPatch, RolloutRestart: the JSON merge patch */
     char *command;                /* NodePoolUpdate: the cloud CLI command (shown, not run) */
     const PlanGroup *g;           /* NodeLabel */
     const PlanNode *pn;

@@ -14,13 +14,19 @@
 #include <stdio.h>
 #include "util/util.h"
 
-typedef enum { OPT_END, OPT_BOOL, OPT_STRING, OPT_INT, OPT_COUNT, OPT_DURATION, OPT_DOUBLE } OptType;
+typedef enum { OPT_END, OPT_BOOL, OPT_STRING, OPT_INT, OPT_COUNT, OPT_DURATION, OPT_DOUBLE,
+               OPT_STRINGS /* repeatable: each value appended to an OptStrings */ } OptType;
+
+/* the values of a repeatable string flag (-f A -f B), borrowed from argv, in order */
+#define OPT_STRINGS_MAX 64
+typedef struct { const char *v[OPT_STRINGS_MAX]; int n; } OptStrings;
 
 typedef struct {
     OptType type;
     char short_name;            /* 0 if none */
     const char *long_name;      /* without "--" */
-    void *value;                /* bool*, const char**, int*, int* (count), double* (seconds), double* */
+    void *value;                /* bool*, const char**, int*, int* (count), double* (seconds), double*,
+                                   OptStrings* */
     const char *argname;        /* "PATH", "NAME" ... (NULL for bools) */
     const char *help;
     const char *const *choices; /* NULL-terminated allowed values, or NULL; one ending in '='

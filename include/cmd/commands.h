@@ -4,7 +4,7 @@
 #ifndef KGPU_COMMANDS_H
 #define KGPU_COMMANDS_H
 #include "cmd/global_options.h"
-extern const Command cmd_status, cmd_pending, cmd_explain, cmd_plan,
+extern const Command cmd_status, cmd_pending, cmd_explain, cmd_fit, cmd_plan,
                      cmd_top, cmd_snapshot, cmd_version, cmd_completion,
                      cmd_complete;
 extern const CliProgram app_program;   /* global_options and every command above */

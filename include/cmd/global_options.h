@@ -19,10 +19,15 @@ typedef struct GlobalOptions {
     bool no_metrics, no_color;
     int verbose;
     bool help, version;
+    const char *contexts;        /* --contexts a,b,c (cmd/fleet.h) */
+    bool all_contexts;           /* --all-contexts */
+    int max_concurrent_contexts; /* 0 = the default, 8 */
     /* derived after parsing */
     bool color;                  /* stdout is a terminal, no --no-color, no NO_COLOR */
     bool namespace_explicit;     /* -n given */
     SourceConfig source;         /* what the sources are told (global_options_source_config) */
+    const CliProgram *program;   /* the table the line was parsed against (app_program): the
+                                  * hidden __complete completes against it */
 } GlobalOptions;
 
 /* the SourceConfig of these options: kubeconfig overrides, timeout, snapshot, metrics flags,

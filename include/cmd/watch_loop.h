@@ -7,6 +7,7 @@
  * printed only when it differs from what was printed last — a node's heartbeat or a pod's
  * status detail that changes nothing shown prints nothing.  Nothing is shown while a kind is
  * being listed again (after a lost watch).  SIGINT or SIGTERM ends the loop with EXIT_OK.
+ * pending -w prints rows, not pictures (watch_loop_run_rows).
  */
 #ifndef KGPU_CMD_WATCH_LOOP_H
 #define KGPU_CMD_WATCH_LOOP_H
@@ -25,4 +26,11 @@ typedef int (*WatchShowFn)(void *ctx, Cluster *c, struct ApiClient *api, bool fi
 struct Error;
 int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
                    WatchShowFn show, void *ctx, struct Error *err);
+/* the same, printing rows as kubectl get -w does when show() prints a table whose rows have keys
+ * (render/table.h table_row_key): the first table whole, then only the rows that changed, were
+ * added or went (their last state), without the header; with events (--output-watch-events)
+ * an EVENT column first, ADDED for the first table's rows, then ADDED, MODIFIED or DELETED.
+ * Output without such a table (-o json, "no pending pods") is printed whole when it changes. */
+int watch_loop_run_rows(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
+                        WatchShowFn show, void *ctx, bool events, struct Error *err);
 #endif

@@ -15,6 +15,10 @@
 struct cJSON;
 /* to stdout: the table (wide: every section) */
 void status_print_table(const GpuStatus *st, bool wide, bool color);
+/* STATUS's brief form, printed where node_status_word's does not fit (a table or top's list
+ * narrower than it): the node's problems by the names the PROBLEM table gives them ("Cordoned"
+ * for Ready,SchedulingDisabled, "MIGConfigFailed"), "Ready" alone when there are none; caller frees */
+char *status_node_brief(const NodeStatus *n);
 /* the JSON document (kind GPUStatus); caller cJSON_Deletes it */
 struct cJSON *status_to_json(const GpuStatus *st);
 /* the result in fmt to stdout; 0, or -1 when it could not be written */
@@ -31,8 +35,10 @@ extern const char status_sort_fields_help[];
 bool status_sort_field_known(const char *path);
 /* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
-/* node i of st->gpu_node_list as -o json lists it; caller cJSON_Deletes it */
+/* status_node.c: node i of st->gpu_node_list as -o json lists it; caller cJSON_Deletes it */
 struct cJSON *status_node_json(const GpuStatus *st, size_t i);
+/* key: v, or key: null when v is NULL */
+void status_json_str_or_null(struct cJSON *o, const char *key, const char *v);
 /* --sort-by a JSONPath (not one of the named fields) that no node of st has a value at */
 bool status_sort_path_missing(const GpuStatus *st, const char *sort_by);
 /* each node of -o json's "nodes" in --sort-by order, built one at a time and handed to fn
@@ -46,8 +52,9 @@ int status_print_columns(const GpuStatus *st, const TableView *view, struct Erro
 int status_print_names(const GpuStatus *st, const char *sort_by);
 /* status --by (status_groups.c): the groups as a table, -o name, JSON (kind GPUStatusByGroup) or YAML */
 int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderFormat fmt, bool color, bool no_headers);
-/* physical GPUs in use / idle while allocated / free / unavailable (analysis/physical.h): the
- * summary's "physical" object, a node's, and the text line that leads the summary */
+/* status_physical.c: physical GPUs in use / idle while allocated / free / unavailable
+ * (analysis/physical.h): the summary's "physical" object, a node's, and the text line that
+ * leads the summary */
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);
 void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
 void status_print_physical(const GpuStatus *st, bool color);

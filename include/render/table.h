@@ -28,13 +28,37 @@ void table_add_row(Table *t);                                   /* starts a new 
 void table_cell(Table *t, const char *text);                    /* next cell of the row */
 void table_cellf(Table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_cell_color(Table *t, Color c, const char *text);
+/* a cell with a brief form (brief NULL or equal: none), printed instead when the table is
+ * wider than the terminal: "gpu:16" for "nvidia.com/gpu:16", as top writes it */
+void table_cell_brief(Table *t, const char *text, const char *brief);
+void table_cell_brief_color(Table *t, Color c, const char *text, const char *brief);
 size_t table_rows(const Table *t);
-/* On a terminal narrower than the table the widest column is cut with "…" (80 columns when
- * the width cannot be read; COLUMNS first); piped output is whole, and so is a table marked
- * whole (-o wide).  The whole rule is fit_widths' in table.c: a column marked cut_first gives
- * way first (down to floor_width characters), then the widest, then the gaps narrow. */
+/* -w (cmd/watch_loop.c): the current row's identity (a pod's namespace/name), what rows of two
+ * pictures are compared by.  While a capture slot is set, table_print_rows of a table whose rows
+ * have keys also leaves a copy of it in *slot (the last such table printed; freeing the one
+ * there before); table_capture(NULL) stops. */
+void table_row_key(Table *t, const char *key);
+void table_capture(Table **slot);
+/* a captured table was printed with its header line (not --no-headers) */
+bool table_headed(const Table *t);
+/* the rows of now that are new or changed since old, then old's rows now gone (their last
+ * state, as kubectl get -w prints a deleted object), by key; with events an EVENT column first
+ * (ADDED, MODIFIED, DELETED: kubectl's --output-watch-events).  old or now may be NULL (none
+ * yet, none left); the columns are at least as wide as now's whole table with its header, so
+ * the rows line up under the header printed first.  NULL when both are NULL; caller frees */
+Table *table_diff(const Table *old, const Table *now, bool events);
+/* On a terminal narrower than the table (80 columns when the width cannot be read; COLUMNS
+ * first) cells print their brief forms, then free text is cut with "…"; piped output is whole,
+ * and so is a table marked whole (-o wide).  The whole rule is fit_widths' in table.c: brief
+ * forms, then the column marked cut_first gives way (down to floor_width characters), then the
+ * gaps narrow, then the widest column not kept is cut. */
 void table_keep_whole(Table *t, bool whole);
 void table_cut_first(Table *t, size_t col, size_t floor_width);
+/* the column holds values (a quantity, a resource or MIG profile, a status word): never cut
+ * with "…" (its cells' brief forms may stand in); only free text is cut */
+void table_keep_col(Table *t, size_t col);
+/* the column changes with the clock (AGE): -w does not print a row for that alone */
+void table_clock_col(Table *t, size_t col);
 /* every line starts with indent spaces, and the width left is what the table fits */
 void table_indent(Table *t, size_t indent);
 /* tables printed into a buffer meant for a terminal (status -w, pending -w): on, width is
@@ -50,7 +74,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers);   /* h
  * attribute (green TA_OK, red TA_ERROR, yellow TA_WARN, bold TA_STRONG) */
 void table_doc(const Table *t, TextDoc *d, size_t width);
 void table_free(Table *t);
-/* colour helpers for free text */
+/* colour helpers for free text (color.c) */
 const char *color_start(Color c, bool enabled);
 const char *color_end(Color c, bool enabled);
 /* s is one of the codes color_start/color_end return (the same pointer): ours, not text */

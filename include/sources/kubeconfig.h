@@ -68,6 +68,11 @@ struct Error;
  * at fault.  *rc is zeroed first; on failure nothing needs freeing (restconfig_clear is safe). */
 int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov, struct Error *err);
 void restconfig_clear(RestConfig *rc);
+/* The names of the contexts of the merged kubeconfig (kubeconfig NULL: $KUBECONFIG's files,
+ * else ~/.kube/config), in merge order: the first file's, then each later file's new names (a
+ * name a file repeats is the first file's, as kubectl merges).  Appended to out; 0, or -1
+ * with err set when a file cannot be read or parsed. */
+int kubeconfig_context_names(const char *kubeconfig, Strvec *out, struct Error *err);
 /* deep copy; dst is overwritten (not freed first) */
 void restconfig_copy(RestConfig *dst, const RestConfig *src);
 /* true when credentials may be sent (https server), as client-go decides */

@@ -39,6 +39,7 @@ typedef struct TopData {
     int64_t metrics_at;          /* wall clock when the metrics were collected */
     bool watching;               /* the cluster follows watches (not periodic lists) */
     int watch_lost;              /* kinds whose watch is being re-established */
+    int64_t lost_since;          /* wall clock when a watch was lost (watch_lost went above 0) */
 } TopData;
 
 void top_data_free(TopData *d);                    /* frees d itself too; NULL ok */

@@ -1,7 +1,8 @@
 /* tui_app.h — what the event loop of `kubectl gpu top` (tui_app.c) shares with the main
  * screen's panes (tui_main.c), the header and function bar (tui_bars.c), the key map
- * (tui_keys.c) and the filter (tui_filter.c): the App state, the small accessors of its lists
- * and the functions they call across.  Private to src/tui.
+ * (tui_keys.c), the lists (tui_lists.c) and the filter (tui_filter.c, tui_filter_edit.c): the
+ * App state, the small accessors of its lists and the functions they call across.  Private to
+ * src/tui.
  */
 #ifndef KGPU_TUI_APP_H
 #define KGPU_TUI_APP_H
@@ -98,19 +99,19 @@ static inline TuiAttr pick(TuiAttr a, bool sel, bool focused)
 /* the main screen: node list, detail pane, pending list (tui_main.c) */
 void tui_main_draw(App *a);
 
-/* tui_app.c: a message in the status line for 3 s; the lists as shown, made again from the
- * data, the filter and the sort (selection kept by name); the selection remembered by name;
- * "ns/name" of a pending row (the caller frees it) */
+/* tui_lists.c: a message in the status line for 3 s; the lists as shown, made again from the
+ * data, the filter and the sort (selection kept by name); the selection remembered by name */
 void app_message(App *a, const char *msg);
 void app_rebuild_lists(App *a);
 void app_remember_selection(App *a);
-char *tui_pend_key(const Explanation *e);
-/* tui_filter.c: what the filter lets through; the filter applied (NULL: none); while it is
- * typed: a key that edits it (Backspace, ^U, a character), Enter applying it, Esc going back to
- * the filter before; typing it begins */
+/* tui_filter.c: what the filter lets through; "ns/name" of a pending row (the caller frees it) */
 bool app_node_matches(const App *a, const NodeStatus *n);
 bool tui_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p);
 bool app_pending_matches(const App *a, const Explanation *e);
+char *tui_pend_key(const Explanation *e);
+/* tui_filter_edit.c: the filter applied (NULL: none); while it is typed: a key that edits it
+ * (Backspace, ^U, a character), Enter applying it, Esc going back to the filter before; typing
+ * it begins */
 void app_set_filter(App *a, const char *f);
 void app_filter_key(App *a, int ch);
 void app_filter_apply(App *a);

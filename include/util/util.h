@@ -48,9 +48,9 @@ bool str_starts_with(const char *s, const char *prefix);
 bool str_ends_with(const char *s, const char *suffix);
 bool str_eq(const char *a, const char *b);        /* NULL-safe */
 bool str_to_int64(const char *s, int64_t *out);   /* whole string must be a decimal integer */
-/* length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one (overlong
+/* (str.c) length of the valid UTF-8 sequence at s (1-4), 0 when the bytes there are not one (overlong
  * forms, surrogates and code points past U+10FFFF are not) */
-size_t util_utf8_len(const unsigned char *s);
+size_t str_utf8_len(const unsigned char *s);
 /* a copy safe to print on a terminal and in JSON: at most max bytes of s (never a split
  * character), control characters as spaces, bytes that are not UTF-8 as U+FFFD; NULL for NULL */
 char *str_printable(const char *s, size_t max);

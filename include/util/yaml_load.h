@@ -13,4 +13,11 @@ int yaml_load_json(const char *text, size_t len, struct cJSON **out, char **msg)
 /* the same, every non-null scalar a string (kubeconfig: client-go reads the fields it knows by
  * their Go types, so "true" and 1 stay as written for the reader to interpret) */
 int yaml_load_json_strings(const char *text, size_t len, struct cJSON **out, char **msg);
+/* every document of a multi-document stream ("---" between them), in order: fn gets each one
+ * (typed as yaml_load_json; fn takes the tree and frees it) with its index from 0.  An empty
+ * document between two "---" comes as a null tree; the end of the stream ends the walk.
+ * Returns 0; fn's non-zero return (the walk stops); or -1 with *msg (caller frees) when
+ * document *index is not YAML or is too large.  Bounded per document as yaml_load_json. */
+typedef int (*YamlDocFn)(void *ctx, struct cJSON *doc, int index);
+int yaml_load_json_stream(const char *text, size_t len, YamlDocFn fn, void *ctx, int *index, char **msg);
 #endif

@@ -536,12 +536,18 @@ void explanation_list_clear(ExplanationList *l)
 
 /* ---------------------------------------------------------------- JSON */
 
+bool explanation_request_shown(const char *resource)
+{
+    return resources_is_gpu(resource) ||
+           (explain_hami_resource(resource) && !str_eq(resource, "nvidia.com/priority"));
+}
+
 char *explanation_gpus(const Explanation *e)
 {
     Strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < e->requests.n; i++) {
         const ResourceEntry *r = &e->requests.items[i];
-        if (!resources_is_gpu(r->name) || r->milli <= 0) continue;
+        if (!explanation_request_shown(r->name) || r->milli <= 0) continue;
         strbuf_addf(&sb, "%s%s:%lld", sb.len ? "," : "", r->name, (long long)explain_milli_units(r->milli));
     }
     if (!sb.len && e->dra_gpus) strbuf_adds(&sb, e->dra_gpus);

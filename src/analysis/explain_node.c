@@ -396,6 +396,11 @@ void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out
     explain_index_free(ix);
 }
 
+void explain_node_indexed(const ExplainIndex *ix, const Pod *p, const Node *n, NodeResult *out)
+{
+    explain_node_relief(ix, p, n, NULL, out);
+}
+
 /* ---------------------------------------------------------------- what the reasons mean */
 
 bool explain_mig_profile_size(const char *profile, int *compute, int *mem_gb)

@@ -33,6 +33,33 @@ static void add_units(StatusGroup *sg, const char *resource, int64_t count)
     sg->res[sg->nres++] = (ResourceCount){ xstrdup(resource), count };
 }
 
+/* a node's resources into its group's capacity (--by node, --by product) */
+static void add_capacity(StatusGroup *sg, const NodeStatus *n)
+{
+    sg->nodes++;
+    bool takes_pods = n->ready && n->schedulable;
+    for (size_t i = 0; i < n->nres; i++) {
+        const ResourceAlloc *r = &n->res[i];
+        GroupCapacity *gc = NULL;
+        for (size_t k = 0; k < sg->ncap && !gc; k++) if (str_eq(sg->cap[k].name, r->name)) gc = &sg->cap[k];
+        if (!gc) {
+            sg->cap = xrealloc(sg->cap, (sg->ncap + 1) * sizeof *sg->cap);
+            gc = &sg->cap[sg->ncap++];
+            *gc = (GroupCapacity){ .name = xstrdup(r->name) };
+        }
+        gc->allocatable += r->allocatable;
+        gc->allocated += r->allocated;
+        int64_t free_here = takes_pods && r->allocatable > r->allocated ? r->allocatable - r->allocated : 0;
+        gc->free += free_here;
+        if (free_here > gc->largest_free) gc->largest_free = free_here;
+    }
+}
+
+static int cmp_cap(const void *a, const void *b)
+{
+    return strcmp(((const GroupCapacity *)a)->name, ((const GroupCapacity *)b)->name);
+}
+
 static int cmp_res(const void *a, const void *b)
 {
     return strcmp(((const ResourceCount *)a)->name, ((const ResourceCount *)b)->name);
@@ -67,7 +94,7 @@ void status_groups_build_for(StatusGroups *g, const GpuStatus *st, const struct 
         const NodeStatus *n = &st->gpu_node_list[i];
         double price = price_of(prices, n);
         if (by == GROUP_NODE || by == GROUP_PRODUCT) {
-            (void)group_for(g, key_of(n, by, NULL), &cap);   /* a node with nothing held still shows */
+            add_capacity(group_for(g, key_of(n, by, NULL), &cap), n);   /* a node with nothing held still shows */
         }
         for (size_t k = 0; k < n->npods; k++) {
             const HolderPod *p = &n->pods[k];
@@ -92,8 +119,10 @@ void status_groups_build_for(StatusGroups *g, const GpuStatus *st, const struct 
         }
     }
     status_groups_add_hours(g, st, c, u, prices, &cap);
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; i < g->n; i++) {
         if (g->v[i].nres > 1) qsort(g->v[i].res, g->v[i].nres, sizeof *g->v[i].res, cmp_res);
+        if (g->v[i].ncap > 1) qsort(g->v[i].cap, g->v[i].ncap, sizeof *g->v[i].cap, cmp_cap);
+    }
     if (g->n > 1) qsort(g->v, g->n, sizeof *g->v, cmp_group);
 }
 
@@ -103,6 +132,8 @@ void status_groups_clear(StatusGroups *g)
         free(g->v[i].name);
         for (size_t r = 0; r < g->v[i].nres; r++) free(g->v[i].res[r].name);
         free(g->v[i].res);
+        for (size_t r = 0; r < g->v[i].ncap; r++) free(g->v[i].cap[r].name);
+        free(g->v[i].cap);
     }
     free(g->v);
     memset(g, 0, sizeof *g);

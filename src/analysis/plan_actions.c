@@ -65,7 +65,17 @@ static const char *meta_name(const cJSON *doc, const char *field)
  * nodes that admit the pods — nodes already converted (their resources after the plan) and
  * nodes the plan leaves (allocatable less what is held).  Simulated in the script's order. */
 
-typedef struct { StrMap *free; } Room;      /* "node\x1fresource" -> units free + 1 */
+typedef struct {
+    StrMap *free;       /* "node\x1fresource" -> units free + 1 */
+    StrMap *spread;     /* "ns\x1fkind\x1fname\x1fnode": a pod of that workload, whose pods may not
+                           share a node (Pod.spread_by_node), runs or lands there */
+} Room;
+
+static char *spread_key(const PlanWorkload *x, const char *node)
+{
+    return xasprintf("%s\x1f%s\x1f%s\x1f%s", x->ns ? x->ns : "", x->kind ? x->kind : "Pod", x->name ? x->name : "",
+                     node);
+}
 
 static int64_t room_get(const Room *rm, const char *node, const char *res)
 {
@@ -102,9 +112,16 @@ static void planned_request(const PlanResult *r, const PlanWorkload *all, const 
     }
 }
 
-static void room_init(Room *rm, const Cluster *c)
+static void room_init(Room *rm, const Cluster *c, const PlanWorkload *w, size_t nw)
 {
     rm->free = strmap_new();
+    rm->spread = strmap_new();
+    for (size_t i = 0; i < nw; i++) {
+        if (!w[i].node || !w[i].pod_obj || !w[i].pod_obj->spread_by_node) continue;
+        char *key = spread_key(&w[i], w[i].node);
+        strmap_put(rm->spread, key, (void *)1);
+        free(key);
+    }
     for (size_t i = 0; i < c->nnodes; i++) {
         const Node *n = &c->nodes[i];
         const NodeUsage *u = cluster_node_usage(c, n);
@@ -131,68 +148,108 @@ static void room_converted(Room *rm, const PlanResult *r, const PlanNode *pn, co
     }
 }
 
+/* a pod the drain of pn moves: its workload entry and the request it makes under the plan */
+typedef struct { size_t i; const char *res; int count; bool placed; } Moved;
+
+static int moved_cmp(const void *a, const void *b)
+{
+    const Moved *x = a, *y = b;
+    if (x->count != y->count) return x->count > y->count ? -1 : 1;     /* the largest first */
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* can moved pod m land on node n now: room for its whole request on that one node (a pod's
+ * GPUs all come from its node), a node it admits (explain's filters), and, for a workload whose
+ * pods may not share a node, no pod of it there already */
+static bool room_takes(const Room *rm, const Moved *m, const PlanWorkload *w, const Node *n)
+{
+    if (room_get(rm, n->name, m->res) < m->count) return false;
+    if (w[m->i].pod_obj && !explain_pod_admits(w[m->i].pod_obj, n)) return false;
+    if (!w[m->i].pod_obj || !w[m->i].pod_obj->spread_by_node) return true;
+    char *key = spread_key(&w[m->i], n->name);
+    bool taken = strmap_get(rm->spread, key) != NULL;
+    free(key);
+    return !taken;
+}
+
+static void room_take(Room *rm, Moved *m, const PlanWorkload *w, const Node *n)
+{
+    room_set(rm, n->name, m->res, room_get(rm, n->name, m->res) - m->count);
+    m->placed = true;
+    if (!w[m->i].pod_obj || !w[m->i].pod_obj->spread_by_node) return;
+    char *key = spread_key(&w[m->i], n->name);
+    strmap_put(rm->spread, key, (void *)1);
+    free(key);
+}
+
+/* The moved pods are placed one by one, the largest first, each on the first other node that
+ * takes it (room_takes); the nodes that take one are the ones the script re-checks live.  Pods
+ * left over make x->room_missing: per resource the units needed and the units free on the
+ * nodes that admit them, and why it fails when those would add up (no single node with room
+ * for a pod that large, or a workload whose pods may not share a node).  One pass over the
+ * nodes, ending once every pod has a place: a drain per node times every node would not scale. */
 static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Cluster *c,
                        const PlanWorkload *w, size_t nw, const StrMap *pending)
 {
     const PlanNode *pn = x->pn;
     ResourceList need = { 0 };       /* units per resource (kept in the milli field) */
-    size_t *moved = xcalloc(nw ? nw : 1, sizeof *moved), nmoved = 0;   /* the workloads on pn */
+    Moved *mv = xcalloc(nw ? nw : 1, sizeof *mv);
+    size_t nmoved = 0, left;
     for (size_t i = 0; i < nw; i++) {
         if (!str_eq(w[i].node, pn->name)) continue;
-        moved[nmoved++] = i;
-        const char *res;
-        int count;
-        planned_request(r, w, &w[i], &res, &count);
-        rlist_add(&need, res, (int64_t)count);
+        Moved *m = &mv[nmoved++];
+        m->i = i;
+        planned_request(r, w, &w[i], &m->res, &m->count);
+        rlist_add(&need, m->res, (int64_t)m->count);
     }
-    if (need.n == 0) { rlist_clear(&need); free(moved); return; }
+    if (need.n == 0) { rlist_clear(&need); free(mv); return; }
     rlist_sort(&need);
     for (size_t q = 0; q < need.n; q++) strvec_pushf(&x->room, "%s=%" PRId64, need.items[q].name, need.items[q].milli);
-    /* the other nodes every moved pod admits (explain's filters); converted or left alone.  Only
-     * nodes with room for a resource still short are kept, and the search ends once every
-     * resource is covered: the script checks these nodes live, and the list stays as long as
-     * the need, not as the cluster (a drain per node times every node would not scale). */
-    int64_t *short_by = xcalloc(need.n, sizeof *short_by);
-    size_t nshort = need.n;
-    for (size_t q = 0; q < need.n; q++) short_by[q] = need.items[q].milli;
-    for (size_t j = 0; j < c->nnodes && nshort > 0; j++) {
+    qsort(mv, nmoved, sizeof *mv, moved_cmp);
+    int64_t *seen = xcalloc(need.n, sizeof *seen);     /* units free on nodes admitting a left pod */
+    left = nmoved;
+    for (size_t j = 0; j < c->nnodes && left > 0; j++) {
         const Node *n = &c->nodes[j];
         if (str_eq(n->name, pn->name) || !node_is_gpu_node(n)) continue;
         if (strmap_get(pending, n->name)) continue;   /* changed later in the order: may be cordoned */
-        bool adds = false;
-        for (size_t q = 0; q < need.n && !adds; q++)
-            adds = short_by[q] > 0 && room_get(rm, n->name, need.items[q].name) > 0;
-        if (!adds) continue;
-        bool ok = true;
-        for (size_t k = 0; k < nmoved && ok; k++)
-            if (w[moved[k]].pod_obj) ok = explain_pod_admits(w[moved[k]].pod_obj, n);
-        if (!ok) continue;
-        strvec_push(&x->room_nodes, n->name);
+        bool used = false;
         for (size_t q = 0; q < need.n; q++) {
-            if (short_by[q] <= 0) continue;
-            short_by[q] -= room_get(rm, n->name, need.items[q].name);
-            if (short_by[q] <= 0) nshort--;
+            int64_t f = room_get(rm, n->name, need.items[q].name);
+            if (f <= 0) continue;
+            for (size_t k = 0; k < nmoved; k++)
+                if (!mv[k].placed && str_eq(mv[k].res, need.items[q].name) &&
+                    (!w[mv[k].i].pod_obj || explain_pod_admits(w[mv[k].i].pod_obj, n))) { seen[q] += f; break; }
         }
+        for (size_t k = 0; k < nmoved; k++) {
+            if (mv[k].placed || !room_takes(rm, &mv[k], w, n)) continue;
+            room_take(rm, &mv[k], w, n);
+            left--;
+            used = true;
+        }
+        if (used) strvec_push(&x->room_nodes, n->name);
     }
-    free(short_by);
     Strbuf miss = STRBUF_INIT;
-    for (size_t q = 0; q < need.n; q++) {
-        int64_t want = need.items[q].milli, have = 0;
-        for (size_t j = 0; j < x->room_nodes.n; j++) have += room_get(rm, x->room_nodes.v[j], need.items[q].name);
-        if (have < want)
-            strbuf_addf(&miss, "%s%s: %" PRId64 " needed, %" PRId64 " free", miss.len ? "; " : "",
-                        need.items[q].name, want, have);
-        /* the moved pods take what there is */
-        for (size_t j = 0; j < x->room_nodes.n && want > 0; j++) {
-            int64_t f = room_get(rm, x->room_nodes.v[j], need.items[q].name), t = f < want ? f : want;
-            room_set(rm, x->room_nodes.v[j], need.items[q].name, f - t);
-            want -= t;
+    for (size_t q = 0; q < need.n && left > 0; q++) {
+        int64_t want = 0, largest = 0;
+        bool spread = false;
+        for (size_t k = 0; k < nmoved; k++) {
+            if (mv[k].placed || !str_eq(mv[k].res, need.items[q].name)) continue;
+            want += mv[k].count;
+            if (mv[k].count > largest) largest = mv[k].count;
+            spread |= w[mv[k].i].pod_obj && w[mv[k].i].pod_obj->spread_by_node;
         }
+        if (want == 0) continue;
+        strbuf_addf(&miss, "%s%s: %" PRId64 " needed, %" PRId64 " free", miss.len ? "; " : "",
+                    need.items[q].name, want, seen[q]);
+        if (seen[q] >= want)
+            strbuf_addf(&miss, spread ? " (but not on nodes apart: its pods may not share a node)"
+                                      : " (but no single node has %" PRId64 " of them for one pod)", largest);
     }
     if (miss.len) x->room_missing = strbuf_detach(&miss);
     strbuf_clear(&miss);
+    free(seen);
     rlist_clear(&need);
-    free(moved);
+    free(mv);
 }
 
 void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m, const PlanCurrent *cur,
@@ -290,7 +347,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
     /* room for what each drain moves, node by node in that order */
     if (c && w) {
         Room rm;
-        room_init(&rm, c);
+        room_init(&rm, c, w, nw);
         StrMap *pending = strmap_new();            /* nodes not converted yet */
         for (size_t i = first; i < a->n; i++) if (a->v[i].pn) strmap_put(pending, a->v[i].pn->name, (void *)1);
         for (size_t i = first; i < a->n; i++) {
@@ -309,6 +366,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         }
         strmap_free(pending, NULL);
         strmap_free(rm.free, NULL);
+        strmap_free(rm.spread, NULL);
     }
     /* quotas last (see plan_actions.h) */
     for (size_t i = 0, q = 0; i < m->n; i++) {

@@ -1,5 +1,7 @@
 /* plan_actuate.c — the plan fitted to who carries it out (rules in plan_actuate.h). */
 #include "analysis/plan_actuate.h"
+#include "plan_internal.h"
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +367,20 @@ static void applied_lines(const Actuators *a, const Manifests *m, Strvec *applie
     }
 }
 
+/* the data of the device-plugin ConfigMap the plan emits, serialized (caller frees; NULL when
+ * none is emitted) */
+static char *dp_map_content(const Manifests *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const cJSON *md = cJSON_GetObjectItemCaseSensitive(m->docs[i], "metadata");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(md, "name");
+        const cJSON *data = cJSON_GetObjectItemCaseSensitive(m->docs[i], "data");
+        if (cJSON_IsString(name) && m->dp_name && strcmp(name->valuestring, m->dp_name) == 0 && data)
+            return cJSON_PrintUnformatted(data);
+    }
+    return NULL;
+}
+
 void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, const Actuators *a,
                           const Cluster *c, Strvec *applied, Strvec *warnings)
 {
@@ -379,6 +395,19 @@ void plan_actuate_actions(PlanActions *acts, PlanResult *r, const Manifests *m, 
                                  "(its pods restart node by node; running pods keep their GPUs)", a->dp.config_key);
         plan_actions_add(acts, ACT_ROLLOUT_RESTART, target, detail);
         free(target); free(detail);
+        /* a restart is a change of the pod template; naming the config in a template annotation
+         * makes it one only when the config changed: a second run of the script restarts nothing
+         * (the DaemonSet controller rolls out a template change only, as for Helm's checksum
+         * annotations) */
+        char *content = dp_map_content(m);
+        char *mark = plan_config_name("device-plugin", "config", content ? content : "");
+        cJSON *patch = cJSON_CreateObject();
+        cJSON *ann = cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+            cJSON_AddObjectToObject(patch, "spec"), "template"), "metadata"), "annotations");
+        cJSON_AddStringToObject(ann, PLAN_DP_CONFIG_ANNOTATION, mark);
+        acts->v[acts->n - 1].patch = cJSON_PrintUnformatted(patch);
+        cJSON_Delete(patch);
+        free(mark); free(content);
         size_t at = acts->n - 1;
         for (size_t i = 0; i < acts->n - 1; i++)
             if (acts->v[i].kind == ACT_NODE_LABEL && acts->v[i].pn) { at = i; break; }

@@ -141,6 +141,12 @@ static int set_value(const Option *o, const char *flag, const char *val, const c
         }
         *(const char **)o->value = val;
         return 0;
+    case OPT_STRINGS: {
+        OptStrings *sv = o->value;
+        if (sv->n >= OPT_STRINGS_MAX) return usage_error(cmdname, "%s given more than %d times", flag, OPT_STRINGS_MAX);
+        sv->v[sv->n++] = val;
+        return 0;
+    }
     case OPT_INT: {
         int64_t v;
         if (!str_to_int64(val, &v) || v < 0 || v > 1000000)
@@ -409,6 +415,7 @@ static void opt_save(OptDefault *d, const Option *o)
     case OPT_BOOL: d->v.b = *(bool *)o->value; break;
     case OPT_STRING: d->v.s = *(const char **)o->value; break;
     case OPT_INT: case OPT_COUNT: d->v.i = *(int *)o->value; break;
+    case OPT_STRINGS: d->v.i = ((OptStrings *)o->value)->n; break;
     default: d->v.d = *(double *)o->value; break;
     }
 }
@@ -419,6 +426,7 @@ static void opt_restore(const OptDefault *d)
     case OPT_BOOL: *(bool *)d->value = d->v.b; break;
     case OPT_STRING: *(const char **)d->value = d->v.s; break;
     case OPT_INT: case OPT_COUNT: *(int *)d->value = d->v.i; break;
+    case OPT_STRINGS: ((OptStrings *)d->value)->n = d->v.i; break;
     default: *(double *)d->value = d->v.d; break;
     }
 }

@@ -11,7 +11,7 @@
 #include <curl/curl.h>
 
 static const Command *const commands[] = {
-    &cmd_status, &cmd_pending, &cmd_explain, &cmd_plan, &cmd_top,
+    &cmd_status, &cmd_pending, &cmd_explain, &cmd_fit, &cmd_plan, &cmd_top,
     &cmd_snapshot, &cmd_version, &cmd_completion, &cmd_complete, NULL
 };
 
@@ -95,6 +95,19 @@ static int check_selector(const Command *cmd, const GlobalOptions *g)
     return finish(cmd, EXIT_USAGE, &err);
 }
 
+/* --contexts, --all-contexts: status, pending and top only (cmd/fleet.h); 0, or EXIT_USAGE after the error */
+static int check_fleet(const Command *cmd, const GlobalOptions *g)
+{
+    bool fleet = g->contexts || g->all_contexts;
+    if (!(fleet || g->max_concurrent_contexts)) return 0;
+    bool ours = cmd == &cmd_status || cmd == &cmd_pending || cmd == &cmd_top;
+    if (ours && fleet) return 0;
+    Error err = { 0 };
+    if (ours) error_set(&err, "--max-concurrent-contexts: only with --contexts or --all-contexts");
+    else error_set(&err, "--contexts, --all-contexts and --max-concurrent-contexts: status, pending and top only");
+    return finish(cmd, EXIT_USAGE, &err);
+}
+
 /* what the flags imply beyond their values: environment fallbacks, colour, the sources' view */
 static void derive_globals(GlobalOptions *g)
 {
@@ -115,8 +128,10 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     if (g->version) return print_version(g);
     int rc = check_arg_count(cmd, pos);
     if (!rc) rc = check_selector(cmd, g);
+    if (!rc) rc = check_fleet(cmd, g);
     if (rc) return rc;
     derive_globals(g);
+    g->program = &app_program;
     curl_global_init(CURL_GLOBAL_DEFAULT);
     Error err = { 0 };
     rc = cmd->run((int)pos->n, pos->v, g, &err);

@@ -378,6 +378,31 @@ static bool hint_names(const Scan *s, const char *hint, Strvec *out)
 
 /* ---- what the cursor word can be ---- */
 
+/* --contexts a,b,c: the name being typed after the last comma, among the contexts not yet listed */
+static void complete_context_list(const Scan *s, Emit *e)
+{
+    const char *comma = strrchr(e->cur, ',');
+    char *given = comma ? xstrndup(e->cur, (size_t)(comma - e->cur + 1)) : xstrdup("");
+    char *prefix = xasprintf("%s%s", e->prefix, given);
+    const char *outer_prefix = e->prefix, *outer_cur = e->cur;
+    e->prefix = prefix;
+    e->cur = comma ? comma + 1 : e->cur;
+    Strvec names = STRVEC_INIT;
+    kubeconfig_names(s, "contexts", &names);
+    for (size_t i = 0; i < names.n; i++) {
+        char *item = xasprintf(",%s,", names.v[i]);
+        char *listed = xasprintf(",%s", given);
+        if (!strstr(listed, item)) emit(e, names.v[i], NULL);
+        free(item);
+        free(listed);
+    }
+    strvec_clear(&names);
+    e->prefix = outer_prefix;
+    e->cur = outer_cur;
+    free(prefix);
+    free(given);
+}
+
 /* a value of flag o (or a positional described by hint/choices) */
 static void complete_value(const Scan *s, Emit *e, const char *const *choices, const char *hint)
 {
@@ -395,6 +420,7 @@ static void complete_value(const Scan *s, Emit *e, const char *const *choices, c
     }
     if (!hint) return;
     if (strcmp(hint, "file") == 0) { e->directive = COMP_DIRECTIVE_DEFAULT; return; }
+    if (strcmp(hint, "contexts") == 0) { complete_context_list(s, e); return; }
     Strvec names = STRVEC_INIT;
     if (hint_names(s, hint, &names))
         for (size_t i = 0; i < names.n; i++) emit(e, names.v[i], NULL);
@@ -409,7 +435,7 @@ static void complete_flags(const Scan *s, Emit *e)
     e->directive = COMP_DIRECTIVE_NOFILE;
     for (size_t t = n; t-- > 0;)        /* the command's own flags first */
         for (const Option *o = tables[t]; o->type != OPT_END; o++) {
-            if (scan_was_given(s, o) && o->type != OPT_COUNT) continue;
+            if (scan_was_given(s, o) && o->type != OPT_COUNT && o->type != OPT_STRINGS) continue;
             snprintf(buf, sizeof buf, "--%s", o->long_name);
             emit(e, buf, o->help);
             if (o->short_name && (strcmp(e->cur, "-") == 0 || (e->cur[1] == o->short_name && !e->cur[2]))) {
@@ -547,8 +573,7 @@ int cmd_complete_words(const CliProgram *prog, int nwords, char **words, FILE *o
 /* Hidden: not listed by --help nor offered by completion (names starting with "__"). */
 static int run_complete(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
-    (void)g;
-    return cmd_complete_words(&app_program, argc, argv, stdout);
+    return cmd_complete_words(g->program, argc, argv, stdout);
 }
 
 const Command cmd_complete = {

@@ -6,6 +6,7 @@
  */
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "cmd/watch_loop.h"
 #include "render/custom_columns.h"
 #include "render/pending.h"
@@ -18,6 +19,7 @@
 static const char *pending_output;
 static bool pending_all_nodes;
 static bool pending_watch;
+static bool pending_watch_events;
 static bool pending_no_headers;
 static const char *pending_sort_by;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
@@ -31,8 +33,10 @@ static const Option pending_opts[] = {
       "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
       ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, NULL },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
-      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      "after the first table, print the rows that change: added, changed, gone (list then watch; Ctrl-C stops)",
       NULL, NULL },
+    { OPT_BOOL, 0, "output-watch-events", &pending_watch_events, NULL,
+      "with -w, an EVENT column first: ADDED, MODIFIED or DELETED (as kubectl get)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -91,9 +95,19 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
     return pending_show_view(c, &pw->view, pw->err);
 }
 
+static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err);
+static const FleetCommand pending_fleet = { "pending", FLEET_PENDING, &pending_output, &pending_no_headers,
+                                            run_pending };
+
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
-    (void)argc; (void)argv;
+    if (fleet_wanted(g)) {                     /* --contexts, --all-contexts: cmd/fleet.h */
+        if (pending_watch) {
+            error_set(out_err, "-w: not with --contexts or --all-contexts");
+            return EXIT_USAGE;
+        }
+        return fleet_run(&pending_fleet, argc, argv, g, out_err);
+    }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
     if (output_format_parse(pending_output, allowed, 6, &fmt, "pending") < 0) return EXIT_USAGE;
@@ -120,7 +134,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
     int rc;
     if (pending_watch) {
         PendingWatch pw = { view, out_err };
-        rc = watch_loop_run(g, "pending", &rq, pending_show, &pw, out_err);
+        rc = watch_loop_run_rows(g, "pending", &rq, pending_show, &pw, pending_watch_events, out_err);
     } else {
         CmdCluster cc;
         if (cmd_load_cluster(&cc, g, &rq, false, out_err) < 0) {
@@ -140,7 +154,8 @@ const Command cmd_pending = {
     .name = "pending",
     .summary = "List Pending GPU pods and why each one waits",
     .usage = "kubectl gpu pending [-n NS|-A] [-o table|wide|json|yaml|name] [--no-headers] [--sort-by FIELD]\n"
-             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w] [--all-nodes]",
+             "       [-o custom-columns=HEADER:PATH,...|custom-columns-file=FILE] [-w [--output-watch-events]]\n"
+             "       [--all-nodes]",
     .description =
         "Lists every Pending pod that requests a GPU resource (nvidia.com/gpu, nvidia.com/gpu.shared,\n"
         "nvidia.com/mig-*, ...) or asks for GPUs through DRA ResourceClaims (GPUS then shows the\n"
@@ -162,8 +177,9 @@ const Command cmd_pending = {
         "to holding it (those that could hold it first) and nodeCounts, how many nodes fit now, admit\n"
         "the pod and could hold it, are excluded by its constraints, or could never hold it;\n"
         "--all-nodes lists every node.  Use 'kubectl gpu explain POD' for the details and fixes.\n"
-        "-w lists once, then watches and prints a new table each time it changes, as 'kubectl get\n"
-        "-w' does (Ctrl-C stops).\n"
+        "-w lists once, then watches and, as 'kubectl get -w', prints the rows that changed, were\n"
+        "added or went (their last state); --output-watch-events adds kubectl's EVENT column\n"
+        "(ADDED, MODIFIED, DELETED).  Ctrl-C stops.\n"
         "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
         "pods were not created, workload/NS/NAME or podgroup/NS/NAME for a queue's workload),\n"
         "--no-headers drops the header line, --sort-by orders the pods, and\n"

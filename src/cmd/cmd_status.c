@@ -9,6 +9,7 @@
 #include "analysis/allocation.h"
 #include "cmd/cmd_common.h"
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "util/error.h"
 #include "sources/loader.h"
 #include "cmd/watch_loop.h"
@@ -45,7 +46,8 @@ static const Option status_opts[] = {
       "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
       "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
-      "GPU-hours over --window (metrics), cost (--price)", status_bys, NULL },
+      "GPU-hours over --window (metrics), cost (--price); by node or product also allocated/allocatable "
+      "and FREE (on Ready, schedulable nodes; the most on one node when spread)", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
       "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
       "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
@@ -84,8 +86,18 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
                              Error *err);
 
+static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
+    if (fleet_wanted(g)) {                     /* --contexts, --all-contexts: cmd/fleet.h */
+        if (status_watch || status_by) {
+            error_set(err, "%s: not with --contexts or --all-contexts", status_watch ? "-w" : "--by");
+            return EXIT_USAGE;
+        }
+        return fleet_run(&cmd_status_fleet, argc, argv, g, err);
+    }
     static const OutputFormat allowed[] = { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_YAML, OUT_NAME, OUT_COLUMNS };
     OutputFormat fmt;
     if (output_format_parse(status_output, allowed, 6, &fmt, "status") < 0) return EXIT_USAGE;

@@ -5,6 +5,7 @@
  * worker runs without -v output (the screen is the terminal) and never prompts.
  */
 #include "cmd/commands.h"
+#include "cmd/fleet.h"
 #include "cmd/top_source.h"
 #include "util/error.h"
 #include "tui/tui.h"
@@ -38,6 +39,8 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
         error_set(out_err, "top needs a terminal; use 'kubectl gpu status'");
         return EXIT_FAIL;
     }
+    if (fleet_wanted(g))                       /* --contexts, --all-contexts: the fleet screen */
+        return fleet_top_run(&cmd_status_fleet, run_top, g, top_interval, out_err);
     const char *nc = getenv("NO_COLOR");
     bool color = !g->no_color && !(nc && *nc);
 
@@ -97,20 +100,23 @@ const Command cmd_top = {
         "shows the keys; q quits.\n"
         "The cluster is listed once, then followed by watches: a pod created or deleted shows within\n"
         "a second and no list is read again unless a watch is lost for good (the header says \"live\n"
-        "(watch)\" or \"watch lost\"; the keys keep working).  Metrics are refreshed every\n"
-        "--interval in the background.\n"
+        "(watch)\" or \"watch lost since HH:MM:SS, data AGE old\"; the keys keep working).  Metrics are\n"
+        "refreshed every --interval in the background.\n"
         "Pods of every namespace are read unless -n NS is given: then only that namespace's pods are\n"
         "listed and watched, the header says \"pods: NS\", and the allocation, pending list and\n"
         "verdicts count those pods only.  -l SEL selects nodes by label, as for status: only the\n"
         "matching nodes are listed and watched, pods on other nodes are not counted, verdicts judge\n"
         "those nodes only, and the header says \"nodes: SEL\".  / filters the view further.  With\n"
         "--snapshot the picture is still (refresh disabled).\n"
+        "With --contexts or --all-contexts: a fleet screen, a row per context with its totals, each\n"
+        "context read on its own (again 5 --interval after its last read: 10s by default); a context\n"
+        "whose read fails keeps its last figures, marked lost with their age; Enter opens its top.\n"
         "Needs a terminal of 80x24 or larger (smaller, it says so); --no-color and NO_COLOR give a\n"
         "monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"
                 "  kubectl gpu top -n ml-training\n"
                 "  kubectl gpu top -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
-                "  kubectl gpu top --snapshot cluster.json\n",
+                "  kubectl gpu top --snapshot cluster.json\n  kubectl gpu top --all-contexts\n",
     .options = top_opts,
     .min_args = 0, .max_args = 0,
     .run = run_top,

@@ -122,6 +122,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         WatchStats ws;
         watcher_stats(s->watch, &ws);
         if (!changed && !metrics_due && ws.lost == s->watch_lost) return NULL;
+        if (ws.lost && !s->watch_lost) s->lost_since = (int64_t)time(NULL);
         s->watch_lost = ws.lost;
         TopData *d = xcalloc(1, sizeof *d);
         d->tc = top_cluster_ref(s->cur);
@@ -130,6 +131,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         status_build(&d->status, &s->cur->cluster, &d->usage, NULL);
         d->watching = true;
         d->watch_lost = ws.lost;
+        d->lost_since = s->lost_since;
         return d;
     }
     if (!s->cur) full = true;

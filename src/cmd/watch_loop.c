@@ -25,9 +25,11 @@ static double mono(void)
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { (void)sig; interrupted = 1; }
 
-/* show() into a buffer: the caller prints it when it differs from the last */
-static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *api, bool first, int *rc)
+/* show() into a buffer: the caller prints it when it differs from the last; *rows: the keyed
+ * table show() printed (render/table.h table_capture), NULL when none */
+static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *api, bool first, int *rc, Table **rows)
 {
+    *rows = NULL;
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -37,7 +39,9 @@ static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *a
     table_assume_width(true, table_terminal_width(real));   /* the buffer goes to the terminal */
     stdout = mem;
     c->now = (int64_t)time(NULL);                 /* ages are counted from now */
+    table_capture(rows);
     *rc = show(ctx, c, api, first);
+    table_capture(NULL);
     fflush(mem);
     stdout = real;
     table_assume_width(false, 0);
@@ -45,8 +49,43 @@ static char *render(WatchShowFn show, void *ctx, Cluster *c, struct ApiClient *a
     return buf;
 }
 
+/* prints what changed from (last, last_rows) to (now, now_rows): the rows that changed when
+ * row mode has tables to compare, else the whole output when it differs; false when nothing */
+static bool print_change(const char *last, const Table *last_rows, const char *now, const Table *now_rows,
+                         bool row_mode, bool events, bool color)
+{
+    if (row_mode && (last_rows || now_rows)) {
+        Table *d = table_diff(last_rows, now_rows, events);
+        bool any = d && table_rows(d);
+        /* the first table after none (no pending pods until now) comes with its header, unless
+         * the command prints none (--no-headers) */
+        if (any) table_print_rows(d, stdout, color, !last_rows && table_headed(now_rows));
+        table_free(d);
+        return any;
+    }
+    if (strcmp(now, last) == 0) return false;
+    fputs("\n", stdout);
+    fputs(now, stdout);
+    return true;
+}
+
+static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                      bool row_mode, bool events, Error *err);
+
 int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
                    Error *err)
+{
+    return watch_loop(g, cmd, rq, show, ctx, false, false, err);
+}
+
+int watch_loop_run_rows(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                        bool events, Error *err)
+{
+    return watch_loop(g, cmd, rq, show, ctx, true, events, err);
+}
+
+static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                      bool row_mode, bool events, Error *err)
 {
     if (g->snapshot) {
         error_set(err, "%s --watch follows a live cluster; it cannot be used with --snapshot", cmd);
@@ -69,9 +108,12 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
     sigaction(SIGTERM, &sa, NULL);
 
     int ret = EXIT_OK, rc = 0;
-    char *last = render(show, ctx, &c, api, true, &rc);
+    Table *last_rows = NULL, *now_rows = NULL;
+    char *last = render(show, ctx, &c, api, true, &rc, &last_rows);
     if (rc || !last) { ret = EXIT_FAIL; goto out; }
-    fputs(last, stdout);
+    if (!row_mode) table_free(last_rows), last_rows = NULL;
+    if (last_rows && events) print_change("", NULL, last, last_rows, true, true, g->color);   /* every row ADDED */
+    else fputs(last, stdout);
     fflush(stdout);
     Watcher *w = watcher_start(&g->source, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
@@ -106,21 +148,20 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
         if (!changed || any_relist || (busy && mono() - changed_at < WATCH_MAX_DELAY)) continue;
         changed = false;
         cluster_live_commit(&c);
-        char *now = render(show, ctx, &c, api, false, &rc);
-        if (rc || !now) { free(now); ret = EXIT_FAIL; break; }
-        if (strcmp(now, last) != 0) {
-            fputs("\n", stdout);
-            fputs(now, stdout);
-            fflush(stdout);
-            free(last);
-            last = now;
-        } else {
-            free(now);
-        }
+        char *now = render(show, ctx, &c, api, false, &rc, &now_rows);
+        if (rc || !now) { free(now); table_free(now_rows); ret = EXIT_FAIL; break; }
+        if (!row_mode) table_free(now_rows), now_rows = NULL;
+        if (print_change(last, last_rows, now, now_rows, row_mode, events, g->color)) fflush(stdout);
+        free(last);
+        last = now;
+        table_free(last_rows);
+        last_rows = now_rows;
+        now_rows = NULL;
     }
     watcher_stop(w);
 out:
     free(last);
+    table_free(last_rows);
     for (int k = 0; k < OBJ__COUNT; k++) free(rv[k]);
     if (api) apiclient_free(api);
     cluster_release(&c);

@@ -236,14 +236,6 @@ static void release_pod(Cluster *c, Pod *p)
 
 void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_clear is not this one) */
 
-static void node_usage_free(void *v)
-{
-    NodeUsage *u = v;
-    if (!u) return;
-    rlist_clear(&u->requested);
-    free(u);
-}
-
 static void add_pending_usage(Cluster *c, const char *node, const ResourceList *req)
 {
     if (!c->pending_usage) c->pending_usage = strmap_new();
@@ -580,7 +572,7 @@ void cluster_release(Cluster *c)
     free(c->context); free(c->server); free(c->source);
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
-    strmap_free(c->pending_usage, node_usage_free);
+    strmap_free(c->pending_usage, cluster_usage_free);
     pod_index_free(c->pod_index);
     strpool_free(c->strings);
     memset(c, 0, sizeof *c);
@@ -599,7 +591,7 @@ NodeUsage *cluster_pending_usage(Cluster *c, const char *node)
 }
 void cluster_live_clear_folded(Cluster *c)
 {
-    strmap_free(c->pending_usage, node_usage_free);
+    strmap_free(c->pending_usage, cluster_usage_free);
     c->pending_usage = NULL;
 }
 

@@ -40,9 +40,11 @@ size_t cluster_pooled_strings(const Cluster *c);
 size_t cluster_pooled_bytes(const Cluster *c);
 void cluster_compact_strings(Cluster *c);
 
-/* cluster_live.c: a pod without GPUs holding resources on node was folded into the node's
- * usage (called by ingest while c->live is set); free the live indexes */
+/* cluster_plain.c: a pod without GPUs holding resources on node was folded into the node's
+ * usage (called by ingest while c->live is set); free the live indexes; a NodeUsage* of a
+ * StrMap freed (strmap_free's callback) */
 void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const char *node,
                              const ResourceList *req);
 void cluster_live_free(Cluster *c);
+void cluster_usage_free(void *v);
 #endif

@@ -183,27 +183,3 @@ DraMatch dra_cel_match(const DraDevice *dev, const char *expr)
     if (quote || depth) return DRA_MATCH_UNKNOWN;
     return all;
 }
-
-static DraMatch and_match(DraMatch a, DraMatch b)
-{
-    if (a == DRA_MATCH_NO || b == DRA_MATCH_NO) return DRA_MATCH_NO;
-    return a == DRA_MATCH_UNKNOWN || b == DRA_MATCH_UNKNOWN ? DRA_MATCH_UNKNOWN : DRA_MATCH_YES;
-}
-
-DraMatch dra_alt_match(const DraState *d, const DraAlternative *a, const DraDevice *dev)
-{
-    const DraDeviceClass *k = dra_find_class(d, a->device_class);
-    if (!k) return DRA_MATCH_NO;
-    DraMatch m = DRA_MATCH_YES;
-    size_t di = (size_t)(dev - d->devices);
-    if (d->finalized && d->class_match && dev >= d->devices && di < d->ndevices)   /* dra_finalize's table */
-        m = (DraMatch)d->class_match[(size_t)(k - d->classes) * d->ndevices + di];
-    else
-        for (size_t i = 0; i < k->selectors.n && m != DRA_MATCH_NO; i++) m = and_match(m, dra_cel_match(dev, k->selectors.v[i]));
-    bool tabled = d->finalized && dev >= d->devices && di < d->ndevices && a->sel_ids;
-    for (size_t i = 0; i < a->selectors.n && m != DRA_MATCH_NO; i++) {
-        size_t id = tabled ? a->sel_ids[i] : 0;
-        m = and_match(m, id ? (DraMatch)d->expr_match[(id - 1) * d->ndevices + di] : dra_cel_match(dev, a->selectors.v[i]));
-    }
-    return m;
-}

@@ -161,16 +161,21 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
 
 /* spec.affinity.podAntiAffinity.required...: a term with topologyKey kubernetes.io/hostname
  * whose labelSelector (matchLabels, matchExpressions) selects the pod's own labels, in its own
- * namespace (no namespaces list, or one naming it; a namespaceSelector is not judged: no) */
+ * namespace: no namespaces list and no namespaceSelector, a list naming it, or a
+ * namespaceSelector.  An empty namespaceSelector selects every namespace; one with labels
+ * selects by the Namespace objects' labels, which are not read, so it is taken to select the
+ * pod's own: the plan and fit, its readers, then keep the pods on nodes apart, the safe side
+ * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and
+ * namespaceSelector are a union; an empty selector matches all). */
 static bool spread_by_node(const Pod *p, const cJSON *spec)
 {
     const cJSON *t;
     cJSON_ArrayForEach(t, jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"),
                                "requiredDuringSchedulingIgnoredDuringExecution")) {
         const cJSON *ls = jobj(t, "labelSelector");
-        if (!str_eq(jstr(t, "topologyKey"), "kubernetes.io/hostname") || !ls || jobj(t, "namespaceSelector")) continue;
+        if (!str_eq(jstr(t, "topologyKey"), "kubernetes.io/hostname") || !ls) continue;
         const cJSON *nss = jarr(t, "namespaces"), *ns;
-        bool in_ns = !nss || cJSON_GetArraySize(nss) == 0;
+        bool in_ns = cJSON_IsObject(jobj(t, "namespaceSelector")) || !nss || cJSON_GetArraySize(nss) == 0;
         cJSON_ArrayForEach(ns, nss) in_ns |= cJSON_IsString(ns) && str_eq(ns->valuestring, p->ns);
         if (!in_ns) continue;
         LabelSelector sel;

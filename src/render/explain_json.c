@@ -291,7 +291,7 @@ cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_node
     if (e->age >= 0) cJSON_AddNumberToObject(o, "ageSeconds", (double)e->age);
     cJSON *req = cJSON_AddObjectToObject(o, "requests");
     for (size_t i = 0; i < e->requests.n; i++)
-        if (resources_is_gpu(e->requests.items[i].name) && e->requests.items[i].milli > 0)
+        if (explanation_request_shown(e->requests.items[i].name) && e->requests.items[i].milli > 0)
             cJSON_AddNumberToObject(req, e->requests.items[i].name, (double)units(e->requests.items[i].milli));
     if (e->pod && e->pod->request_init)   /* the GPU request is an init container's, not the app containers' */
         cJSON_AddStringToObject(o, "requestFromInitContainer", e->pod->request_init);

@@ -80,6 +80,19 @@ static char *pending_queue_name(const Explanation *e)
     return xstrdup(q->cluster_queue ? q->cluster_queue : "-");
 }
 
+/* "nvidia.com/gpu:16,nvidia.com/mig-1g.10gb:2" -> "gpu:16,mig-1g.10gb:2": the GPUS cell's brief
+ * form, as top writes requests (node_doc_short_resource) */
+static char *brief_resources(const char *s)
+{
+    static const char prefix[] = "nvidia.com/";
+    Strbuf sb = STRBUF_INIT;
+    for (const char *p = s; *p;) {
+        if ((p == s || p[-1] == ',') && str_starts_with(p, prefix)) p += strlen(prefix);
+        strbuf_addch(&sb, *p++);
+    }
+    return strbuf_detach(&sb);
+}
+
 static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color, bool headers_line)
 {
     if (l->n == 0) {
@@ -103,7 +116,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
                                             "SCHEDULER", "REASON" };
     static const char *const qnarrow[] = { "NAMESPACE", "KIND", "NAME", "QUEUE", "GPUS", "AGE", "VERDICT", "REASON" };
     size_t ncols = (wide ? 8 : 6) + (queues ? 2 : 0);
-    size_t verdict_col = queues ? 6 : 4;
+    size_t gpus_col = queues ? 4 : 2, verdict_col = gpus_col + 2;      /* AGE between them */
     char **cells = xcalloc(l->n * ncols, sizeof *cells);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
@@ -131,15 +144,29 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     Table *t = table_new(queues ? (wide ? qheaders : qnarrow) : wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
     table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
+    table_keep_col(t, gpus_col);                /* GPUS, AGE and VERDICT are never cut */
+    table_keep_col(t, gpus_col + 1);
+    table_keep_col(t, verdict_col);
+    table_clock_col(t, gpus_col + 1);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
         table_add_row(t);
+        char *key = count[i] > 1 ? xasprintf("%s/%s/%s", e->ns, e->owner_kind, e->owner_name)   /* -w: a row's identity */
+                    : xasprintf("%s/%s%s", e->ns, e->created ? "" : "-/", e->name);
+        table_row_key(t, key);
+        free(key);
         for (size_t c = 0; c < ncols; c++) {
-            if (c == verdict_col)
+            if (c == verdict_col) {
                 table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN || e->verdict == V_QUEUED ? C_YELLOW : C_RED,
                                  cells[i * ncols + c]);
-            else table_cell(t, cells[i * ncols + c]);
+            } else if (c == gpus_col) {
+                char *brief = brief_resources(cells[i * ncols + c]);
+                table_cell_brief(t, cells[i * ncols + c], brief);
+                free(brief);
+            } else {
+                table_cell(t, cells[i * ncols + c]);
+            }
             free(cells[i * ncols + c]);
         }
     }

@@ -29,10 +29,17 @@ static void sq(Strbuf *sb, const char *s) { shquote_word(sb, s); }
  * the ones the plan was made for. */
 static const char script_functions[] =
     "log() { printf '%s %s\\n' \"$(date +%H:%M:%S)\" \"$*\" >&2; }\n"
-    "# restart_daemonset NS/NAME: a device plugin without config-manager reads its config at start only\n"
+    "# restart_daemonset NS/NAME MARK PATCH: a device plugin without config-manager reads its config at\n"
+    "# start only.  PATCH names the config (MARK) in a pod-template annotation: the DaemonSet rolls out\n"
+    "# on a template change only, so a second run with the same config restarts nothing.\n"
     "restart_daemonset() {\n"
+    "  local cur\n"
+    "  cur=$(k get daemonset -n \"${1%%/*}\" \"${1#*/}\" \\\n"
+    "    -o jsonpath='{.spec.template.metadata.annotations.kubectl-gpu\\.io/device-plugin-config}') \\\n"
+    "    || die \"cannot read DaemonSet $1\"\n"
+    "  if [ \"$cur\" = \"$2\" ]; then log \"DaemonSet $1 already runs config $2: no restart\"; return 0; fi\n"
     "  log \"restarting DaemonSet $1 (the device plugin re-reads its config file)\"\n"
-    "  k rollout restart -n \"${1%%/*}\" \"daemonset/${1#*/}\" >&2\n"
+    "  k patch daemonset -n \"${1%%/*}\" \"${1#*/}\" --type merge -p \"$3\" >&2\n"
     "}\n"
     "die() { log \"ERROR: $*\"; exit 1; }\n"
     "k() { \"${KUBECTL_CMD[@]}\" ${CONTEXT_ARG:+--context \"$CONTEXT_ARG\"} \"$@\"; }\n"
@@ -437,9 +444,19 @@ static void emit_rollout_restart(Strbuf *sb, const PlanRun *run, const PlanActio
 {
     (void)run;
     comment(sb, "%s", x->detail ? x->detail : "");
+    cJSON *patch = x->patch ? cJSON_Parse(x->patch) : NULL;
+    const cJSON *ann = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(patch, "spec"), "template"), "metadata"),
+        "annotations");
+    const cJSON *mark = cJSON_GetObjectItemCaseSensitive(ann, PLAN_DP_CONFIG_ANNOTATION);
     strbuf_adds(sb, "restart_daemonset ");
     sq(sb, x->target);
+    strbuf_addch(sb, ' ');
+    sq(sb, cJSON_IsString(mark) ? mark->valuestring : "");
+    strbuf_addch(sb, ' ');
+    sq(sb, x->patch ? x->patch : "{}");
     strbuf_addch(sb, '\n');
+    cJSON_Delete(patch);
 }
 
 /* a cloud command with placeholders (cluster, location): shown, never run */

@@ -50,16 +50,6 @@ static Color status_color(const NodeStatus *n)
 
 /* ------------------------------------------------------------------ table */
 
-/* "1h", "90m", "7d": the --window as typed (util_format_age would say "60m") */
-void status_fmt_window(char *out, size_t n, double seconds)
-{
-    long long s = (long long)seconds;
-    if (s > 0 && s % 86400 == 0) snprintf(out, n, "%lldd", s / 86400);
-    else if (s > 0 && s % 3600 == 0) snprintf(out, n, "%lldh", s / 3600);
-    else if (s > 0 && s % 60 == 0) snprintf(out, n, "%lldm", s / 60);
-    else snprintf(out, n, "%llds", s);
-}
-
 static void print_summary(const GpuStatus *st, bool color)
 {
     const char *b = color_start(C_BOLD, color), *e = color_end(C_BOLD, color);
@@ -90,9 +80,10 @@ static void print_summary(const GpuStatus *st, bool color)
         text_printf(stdout, "\n");
         static const char *const headers[] = { "RESOURCE", "ALLOCATABLE", "ALLOCATED" };
         Table *t = table_new(headers, 3);
+        for (size_t c = 0; c < 3; c++) table_keep_col(t, c);
         for (size_t i = 0; i < st->ntotals; i++) {
             table_add_row(t);
-            table_cell(t, st->totals[i].name);
+            table_cell_brief(t, st->totals[i].name, short_resource(st->totals[i].name));
             table_cellf(t, "%lld", (long long)st->totals[i].allocatable);
             table_cellf(t, "%lld", (long long)st->totals[i].allocated);
         }
@@ -116,6 +107,20 @@ static char *resources_cell(const NodeStatus *n)
     return strbuf_detach(&sb);
 }
 
+char *status_node_brief(const NodeStatus *n)
+{
+    Strbuf sb = STRBUF_INIT;
+    if (!n->ready) strbuf_adds(&sb, "NotReady");
+    if (!n->schedulable) strbuf_addf(&sb, "%s%s", sb.len ? "," : "", problem_code_name(PROBLEM_CORDONED));
+    for (size_t i = 0; i < n->nproblems; i++) {
+        ProblemCode c = n->problems[i].code;
+        if (c == PROBLEM_NOT_READY || c == PROBLEM_CORDONED) continue;   /* said above */
+        strbuf_addf(&sb, "%s%s", sb.len ? "," : "", problem_code_name(c));
+    }
+    if (!sb.len) strbuf_adds(&sb, "Ready");
+    return strbuf_detach(&sb);
+}
+
 static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t *order, bool with_headers)
 {
     const char *headers[12];
@@ -127,6 +132,7 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
     if (wide) { headers[nh++] = "MIG-CONFIG"; headers[nh++] = "RESOURCES"; }
     Table *t = table_new(headers, nh);
     table_keep_whole(t, wide);
+    for (size_t c = 2; c < nh; c++) table_keep_col(t, c);    /* only NAME and PRODUCT are cut */
     for (size_t i = 0; i < st->ngpu_node_list; i++) {
         const NodeStatus *n = &st->gpu_node_list[order[i]];
         char buf[64];
@@ -157,9 +163,10 @@ static void print_nodes(const GpuStatus *st, bool wide, bool color, const size_t
             snprintf(buf, sizeof buf, "%d", idle);
             table_cell_color(t, idle ? C_YELLOW : C_NONE, buf);
         }
-        char *word = node_status_word(n);
-        table_cell_color(t, status_color(n), word);
+        char *word = node_status_word(n), *brief = status_node_brief(n);
+        table_cell_brief_color(t, status_color(n), word, brief);
         free(word);
+        free(brief);
         if (wide) {
             if (n->mig_config)
                 table_cellf(t, "%s%s%s%s", n->mig_config, n->mig_config_state ? " (" : "",
@@ -466,149 +473,6 @@ void status_print_table(const GpuStatus *st, bool wide, bool color) { print_tabl
 
 /* ------------------------------------------------------------------ JSON / YAML */
 
-static void add_num_or_null(cJSON *o, const char *key, double v)
-{
-    if (isnan(v)) cJSON_AddNullToObject(o, key);
-    else cJSON_AddNumberToObject(o, key, round(v * 10) / 10);
-}
-
-static void add_str_or_null(cJSON *o, const char *key, const char *v)
-{
-    if (v) cJSON_AddStringToObject(o, key, v);
-    else cJSON_AddNullToObject(o, key);
-}
-
-static void add_fact_source(cJSON *o, const char *fact, FactSource s, const char *detail, bool resources_only)
-{
-    if (s == FACT_GFD && !*detail) return;
-    if (s == FACT_NONE && !*detail) return;          /* nothing to say: e.g. no MIG at all */
-    cJSON *f = cJSON_AddObjectToObject(o, fact);
-    cJSON_AddStringToObject(f, "source", inventory_fact_source_name(s));
-    if (resources_only) cJSON_AddBoolToObject(f, "resourcesOnly", true);
-    if (*detail) cJSON_AddStringToObject(f, "detail", detail);
-}
-
-static cJSON *node_json(const NodeStatus *n, bool metrics)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", n->name);
-    add_str_or_null(o, "product", n->product);
-    const NodeInventory *v = n->inv;
-    if (v->physical >= 0) cJSON_AddNumberToObject(o, "physicalGPUs", v->physical);
-    else cJSON_AddNullToObject(o, "physicalGPUs");               /* cannot be counted */
-    if (v->whole_gpus >= 0) cJSON_AddNumberToObject(o, "wholeGPUs", v->whole_gpus);
-    else cJSON_AddNullToObject(o, "wholeGPUs");
-    cJSON_AddNumberToObject(o, "migDevices", v->mig_devices);
-    cJSON_AddNumberToObject(o, "gpuMemoryMiB", (double)n->memory_mib);
-    cJSON_AddNumberToObject(o, "gpuMemoryPerGPUMiB", (double)n->memory_per_gpu_mib);
-    cJSON_AddStringToObject(o, "migStrategy", mig_strategy_name(n->mig_strategy));
-    cJSON_AddBoolToObject(o, "migEnabled", n->mig_enabled);
-    add_str_or_null(o, "migConfig", n->mig_config);
-    add_str_or_null(o, "migConfigState", n->mig_config_state);
-    cJSON *sh = cJSON_AddObjectToObject(o, "sharing");
-    cJSON_AddStringToObject(sh, "strategy", inventory_sharing_name(v));
-    if (n->replicas > 0) cJSON_AddNumberToObject(sh, "replicas", n->replicas);
-    else cJSON_AddNullToObject(sh, "replicas");
-    if (v->sharing_src != FACT_GFD) cJSON_AddStringToObject(sh, "source", inventory_fact_source_name(v->sharing_src));
-    /* per fact not read from current GFD labels: where it came from and how */
-    cJSON *src = cJSON_AddObjectToObject(o, "sources");
-    /* the product's signal is always said (node.h: GFD > clouds' labels > DRA > none) */
-    cJSON *ps = cJSON_AddObjectToObject(src, "product");
-    cJSON_AddStringToObject(ps, "source", cloud_product_source_name(n->product ? v->product_src : PRODUCT_SRC_NONE));
-    if (*v->product_detail) cJSON_AddStringToObject(ps, "detail", v->product_detail);
-    add_fact_source(src, "physicalGPUs", v->physical < 0 ? FACT_NONE : v->physical_src, v->physical_detail,
-                    v->physical_unsure);
-    add_fact_source(src, "gpuMemory", v->memory_per_gpu_mib ? v->memory_src : FACT_NONE, v->memory_detail, false);
-    add_fact_source(src, "mig", v->mig_src, v->mig_detail, false);
-    add_fact_source(src, "sharing", v->sharing_src, v->sharing_detail, false);
-    cJSON_AddBoolToObject(o, "ready", n->ready);
-    cJSON_AddBoolToObject(o, "schedulable", n->schedulable);
-    status_node_physical_json(o, n, metrics);
-    cJSON *res = cJSON_AddObjectToObject(o, "resources");
-    for (size_t i = 0; i < n->nres; i++) {
-        cJSON *r = cJSON_AddObjectToObject(res, n->res[i].name);
-        cJSON_AddNumberToObject(r, "capacity", (double)n->res[i].capacity);
-        cJSON_AddNumberToObject(r, "allocatable", (double)n->res[i].allocatable);
-        cJSON_AddNumberToObject(r, "allocated", (double)n->res[i].allocated);
-    }
-    cJSON *pods = cJSON_AddArrayToObject(o, "pods");
-    for (size_t i = 0; i < n->npods; i++) {
-        const HolderPod *p = &n->pods[i];
-        cJSON *po = cJSON_CreateObject();
-        cJSON_AddStringToObject(po, "namespace", p->ns);
-        cJSON_AddStringToObject(po, "name", p->name);
-        cJSON_AddStringToObject(po, "phase", p->phase);
-        cJSON *pr = cJSON_AddObjectToObject(po, "resources");
-        for (size_t k = 0; k < p->nres; k++) cJSON_AddNumberToObject(pr, p->res[k].name, (double)p->res[k].count);
-        if (metrics) {
-            add_num_or_null(po, "memoryUsedMiB", p->mem_used_mib);
-            add_num_or_null(po, "utilization", p->util);
-        }
-        cJSON_AddItemToArray(pods, po);
-    }
-    if (metrics) {
-        add_num_or_null(o, "memoryUsedMiB", n->mem_used_mib);
-        add_num_or_null(o, "memoryTotalMiB", n->mem_total_mib);
-        add_num_or_null(o, "utilization", n->util);
-        cJSON_AddNumberToObject(o, "idleAllocatedGPUs", physical_idle_node(n));
-        cJSON *gpus = cJSON_AddArrayToObject(o, "gpus");
-        for (size_t i = 0; i < n->ngpus; i++) {
-            const GpuDevice *g = &n->gpus[i];
-            cJSON *go = cJSON_CreateObject();
-            cJSON_AddNumberToObject(go, "index", g->index);
-            add_str_or_null(go, "uuid", g->uuid);
-            if (g->mig_profile) {
-                cJSON_AddStringToObject(go, "migProfile", g->mig_profile);
-                cJSON_AddNumberToObject(go, "migInstance", g->mig_instance);
-            }
-            add_num_or_null(go, "memoryUsedMiB", g->mem_used_mib);
-            add_num_or_null(go, "memoryTotalMiB", g->mem_total_mib);
-            add_num_or_null(go, "utilization", g->util);
-            if (g->util_out_of_range || g->mem_out_of_range) {     /* the reading was impossible */
-                cJSON *oor = cJSON_AddArrayToObject(go, "outOfRange");
-                if (g->util_out_of_range) cJSON_AddItemToArray(oor, cJSON_CreateString("utilization"));
-                if (g->mem_out_of_range) cJSON_AddItemToArray(oor, cJSON_CreateString("memoryUsedMiB"));
-            }
-            if (!isnan(g->temp_c)) add_num_or_null(go, "temperatureC", g->temp_c);
-            if (!isnan(g->power_w)) add_num_or_null(go, "powerW", g->power_w);
-            if (g->unhealthy) cJSON_AddStringToObject(go, "unhealthy", g->unhealthy);
-            if (g->beyond_node) cJSON_AddBoolToObject(go, "beyondNode", true);
-            if (g->pod) {
-                cJSON *h = cJSON_AddObjectToObject(go, "pod");
-                add_str_or_null(h, "namespace", g->pod_ns);
-                cJSON_AddStringToObject(h, "name", g->pod);
-            }
-            cJSON_AddNumberToObject(go, "holders", g->holders);
-            cJSON_AddBoolToObject(go, "idleAllocated", g->idle_allocated);
-            cJSON_AddItemToArray(gpus, go);
-        }
-    }
-    /* GPU health (analysis/health.h): unhealthy GPUs named by index, more counted by the device
-     * plugin alone, and every signal that said so */
-    const NodeHealth *h = &n->health;
-    cJSON *ho = cJSON_AddObjectToObject(o, "health");
-    cJSON_AddNumberToObject(ho, "unhealthyGPUs", health_count(h));
-    cJSON *hg = cJSON_AddArrayToObject(ho, "gpus");
-    for (size_t i = 0; i < h->ngpus; i++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddNumberToObject(x, "index", h->gpus[i].index);
-        cJSON_AddStringToObject(x, "reason", h->gpus[i].why);
-        cJSON_AddItemToArray(hg, x);
-    }
-    cJSON *hs = cJSON_AddArrayToObject(ho, "signals");
-    for (size_t i = 0; i < h->signals.n; i++) cJSON_AddItemToArray(hs, cJSON_CreateString(h->signals.v[i]));
-    if (metrics && n->metrics_beyond) cJSON_AddNumberToObject(o, "metricsDevicesBeyondNode", n->metrics_beyond);
-    cJSON *probs = cJSON_AddArrayToObject(o, "problems");
-    for (size_t i = 0; i < n->nproblems; i++) {
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddStringToObject(p, "code", problem_code_name(n->problems[i].code));
-        cJSON_AddStringToObject(p, "message", n->problems[i].message);
-        cJSON_AddItemToArray(probs, p);
-    }
-    status_dra_node_json(o, n);
-    return o;
-}
-
 /* the document, the nodes in order; order NULL leaves "nodes" an empty array (streamed by
  * status_render) */
 static cJSON *status_doc(const GpuStatus *st, const size_t *order)
@@ -635,7 +499,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     status_dra_summary_json(s, st);
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
     for (size_t i = 0; order && i < st->ngpu_node_list; i++)
-        cJSON_AddItemToArray(nodes, node_json(&st->gpu_node_list[order[i]], st->has_metrics));
+        cJSON_AddItemToArray(nodes, status_node_json(st, order[i]));
     if (st->nqueues) {                          /* product.md, third round: GPUs per queue */
         cJSON *qs = cJSON_AddArrayToObject(doc, "queues");
         for (size_t i = 0; i < st->nqueues; i++) {
@@ -643,7 +507,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "system", queue_system_name(q->system));
             cJSON_AddStringToObject(o, "name", q->name);
-            add_str_or_null(o, "cohort", q->cohort);
+            status_json_str_or_null(o, "cohort", q->cohort);
             cJSON_AddNumberToObject(o, "nominal", (double)q->nominal / 1000.0);
             cJSON_AddNumberToObject(o, "borrowed", (double)q->borrowed / 1000.0);
             cJSON_AddNumberToObject(o, "used", (double)q->used / 1000.0);
@@ -654,7 +518,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
         }
     }
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
-    add_str_or_null(op, "namespace", st->operator_ns);
+    status_json_str_or_null(op, "namespace", st->operator_ns);
     cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"
                                         : st->operator_kind == OPERATOR_DEVICE_PLUGIN ? "device-plugin" : "none");
     cJSON_AddBoolToObject(op, "daemonSetsReadable", !st->daemonsets_unreadable);
@@ -670,7 +534,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     if (st->clusterpolicy_name) {
         cJSON *cp = cJSON_AddObjectToObject(op, "clusterPolicy");
         cJSON_AddStringToObject(cp, "name", st->clusterpolicy_name);
-        add_str_or_null(cp, "state", st->clusterpolicy_state);
+        status_json_str_or_null(cp, "state", st->clusterpolicy_state);
     } else {
         cJSON_AddNullToObject(op, "clusterPolicy");
     }
@@ -682,8 +546,8 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
         cJSON_AddNumberToObject(m, "windowSeconds", st->window_s);
     }
     cJSON *fl = cJSON_AddObjectToObject(doc, "filter");     /* what -n, -l and NODE arguments left out */
-    add_str_or_null(fl, "namespace", st->pods_ns);
-    add_str_or_null(fl, "selector", st->node_selector);
+    status_json_str_or_null(fl, "namespace", st->pods_ns);
+    status_json_str_or_null(fl, "selector", st->node_selector);
     cJSON_AddBoolToObject(fl, "nodesNamed", st->nodes_named);
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
@@ -699,8 +563,6 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 }
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
-
-cJSON *status_node_json(const GpuStatus *st, size_t i) { return node_json(&st->gpu_node_list[i], st->has_metrics); }
 
 static int write_node(void *jw, const cJSON *node)
 {

@@ -40,6 +40,18 @@ static cJSON *groups_doc(const StatusGroups *g, const GpuStatus *st)
         cJSON *res = cJSON_AddObjectToObject(o, "resources");
         for (size_t r = 0; r < sg->nres; r++)
             cJSON_AddNumberToObject(cJSON_AddObjectToObject(res, sg->res[r].name), "allocated", (double)sg->res[r].count);
+        for (size_t r = 0; r < sg->ncap; r++) {      /* --by node|product: what the nodes offer */
+            const GroupCapacity *gc = &sg->cap[r];
+            cJSON *ro = cJSON_GetObjectItemCaseSensitive(res, gc->name);
+            if (!ro) {
+                ro = cJSON_AddObjectToObject(res, gc->name);
+                cJSON_AddNumberToObject(ro, "allocated", (double)gc->allocated);
+            }
+            cJSON_AddNumberToObject(ro, "allocatable", (double)gc->allocatable);
+            cJSON_AddNumberToObject(ro, "free", (double)gc->free);
+            cJSON_AddNumberToObject(ro, "largestFreeOnNode", (double)gc->largest_free);
+        }
+        if (g->by == GROUP_NODE || g->by == GROUP_PRODUCT) cJSON_AddNumberToObject(o, "nodes", sg->nodes);
         cJSON_AddNumberToObject(o, "pods", sg->pods);
         cJSON_AddNumberToObject(o, "physicalGPUs", round2(sg->physical));
         if (g->has_metrics) cJSON_AddNumberToObject(o, "idleGPUs", sg->idle);
@@ -59,6 +71,39 @@ static cJSON *groups_doc(const StatusGroups *g, const GpuStatus *st)
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
     for (size_t i = 0; i < st->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(st->warnings.v[i]));
     return doc;
+}
+
+static const char *short_name(const char *n)
+{
+    return str_starts_with(n, "nvidia.com/") ? n + strlen("nvidia.com/") : n;
+}
+
+static int64_t held_units(const StatusGroup *sg, const char *name, int64_t otherwise)
+{
+    for (size_t r = 0; r < sg->nres; r++) if (str_eq(sg->res[r].name, name)) return sg->res[r].count;
+    return otherwise;
+}
+
+/* --by node|product: "gpu 11/20, mig-1g.10gb 3/16" (allocated/allocatable, as the node table's
+ * ALLOC) and "gpu 9 (8 on one node)" (free on Ready schedulable nodes; the most on one node
+ * when the free units are spread) */
+static char *capacity_text(const StatusGroup *sg, bool free_units)
+{
+    Strbuf sb = STRBUF_INIT;
+    for (size_t r = 0; r < sg->ncap; r++) {
+        const GroupCapacity *gc = &sg->cap[r];
+        const char *sep = r ? ", " : "";
+        if (!free_units)
+            strbuf_addf(&sb, "%s%s %lld/%lld", sep, short_name(gc->name), (long long)held_units(sg, gc->name, gc->allocated),
+                        (long long)gc->allocatable);
+        else if (gc->largest_free < gc->free)
+            strbuf_addf(&sb, "%s%s %lld (%lld on one node)", sep, short_name(gc->name), (long long)gc->free,
+                        (long long)gc->largest_free);
+        else
+            strbuf_addf(&sb, "%s%s %lld", sep, short_name(gc->name), (long long)gc->free);
+    }
+    if (!sg->ncap) strbuf_adds(&sb, "-");
+    return strbuf_detach(&sb);
 }
 
 static char *resources_text(const StatusGroup *sg)
@@ -87,10 +132,12 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
             text_printf(stdout, "%s/%s\n", g->by == GROUP_NODE ? "node" : group_by_name(g->by), g->v[i].name);
         return 0;
     }
-    const char *headers[11];
+    bool nodes = g->by == GROUP_NODE || g->by == GROUP_PRODUCT;   /* groups of nodes: what they offer */
+    const char *headers[13];
     size_t nh = 0;
     headers[nh++] = g->by == GROUP_NAMESPACE ? "NAMESPACE" : g->by == GROUP_NODE ? "NODE"
                   : g->by == GROUP_WORKLOAD ? "WORKLOAD" : "PRODUCT";
+    if (g->by == GROUP_PRODUCT) headers[nh++] = "NODES";
     headers[nh++] = "PODS";
     headers[nh++] = "PHYSICAL";
     if (g->has_metrics) headers[nh++] = "IDLE";
@@ -98,11 +145,14 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
     if (g->has_prices) headers[nh++] = "USD/H";
     if (g->has_prices && g->has_hours) { headers[nh++] = "COST"; headers[nh++] = "IDLE-COST"; }
     headers[nh++] = "ALLOCATED";
+    if (nodes) headers[nh++] = "FREE";
     Table *t = table_new(headers, nh);
+    for (size_t c = 1; c < nh; c++) table_keep_col(t, c);        /* counts: never cut */
     for (size_t i = 0; i < g->n; i++) {
         const StatusGroup *sg = &g->v[i];
         table_add_row(t);
         table_cell(t, sg->name);
+        if (g->by == GROUP_PRODUCT) table_cellf(t, "%d", sg->nodes);
         table_cellf(t, "%d", sg->pods);
         table_cellf(t, "%.2f", sg->physical);
         if (g->has_metrics) {
@@ -113,9 +163,14 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
         if (g->has_hours) { cell2(t, sg->gpu_hours); cell2(t, sg->idle_gpu_hours); }
         if (g->has_prices) cell2(t, sg->cost_per_hour);
         if (g->has_prices && g->has_hours) { cell2(t, sg->cost); cell2(t, sg->idle_cost); }
-        char *rt = resources_text(sg);
+        char *rt = nodes ? capacity_text(sg, false) : resources_text(sg);
         table_cell(t, rt);
         free(rt);
+        if (nodes) {
+            char *ft = capacity_text(sg, true);
+            table_cell(t, ft);
+            free(ft);
+        }
     }
     if (g->n == 0) text_printf(stdout, "No GPUs held.\n");
     else {

@@ -2,6 +2,7 @@
 #include "render/table.h"
 #include "render/textdoc.h"
 #include "render/text.h"
+#include "util/strmap.h"
 #include "util/util.h"
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,7 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-typedef struct { char *text; Color color; } Cell;
+typedef struct { char *text; char *brief; Color color; } Cell;   /* brief: the short form, or NULL */
 struct Table {
     char **headers; size_t ncols;
     Cell *cells; size_t ncells, cap;   /* row-major, ncols per row */
@@ -19,7 +20,15 @@ struct Table {
     bool has_first;                    /* table_cut_first: this column gives way first */
     size_t first, first_floor;
     size_t indent;                     /* spaces before every line */
+    bool *keep;                        /* per column: a value (a quantity, a profile, a status), never cut */
+    bool *vol;                         /* per column: changes with the clock (AGE), not compared by -w */
+    char **keys; size_t nkeys;         /* per row (table_row_key): what -w compares rows by */
+    size_t *min_w;                     /* per column, or NULL: rows printed under another table's header */
+    bool headed;                       /* a capture: the table was printed with its header line */
 };
+
+static Table **capture_slot;
+void table_capture(Table **slot) { capture_slot = slot; }
 
 void table_keep_whole(Table *t, bool whole) { t->whole = whole; }
 void table_cut_first(Table *t, size_t col, size_t floor_width)
@@ -29,6 +38,8 @@ void table_cut_first(Table *t, size_t col, size_t floor_width)
     t->first_floor = floor_width ? floor_width : 1;
 }
 void table_indent(Table *t, size_t indent) { t->indent = indent; }
+void table_keep_col(Table *t, size_t col) { if (col < t->ncols) t->keep[col] = true; }
+void table_clock_col(Table *t, size_t col) { if (col < t->ncols) t->vol[col] = true; }
 
 static bool width_assumed;
 static size_t assumed_width;
@@ -57,6 +68,8 @@ Table *table_new(const char *const *headers, size_t ncols)
     t->ncols = ncols;
     t->headers = xcalloc(ncols, sizeof(char *));
     for (size_t i = 0; i < ncols; i++) t->headers[i] = xstrdup(headers[i]);
+    t->keep = xcalloc(ncols ? ncols : 1, sizeof *t->keep);
+    t->vol = xcalloc(ncols ? ncols : 1, sizeof *t->vol);
     t->cur = ncols;
     return t;
 }
@@ -65,7 +78,7 @@ static void pad_row(Table *t)
 {
     while (t->cur < t->ncols) {
         ARRAY_GROW(t->cells, t->ncells, t->cap);
-        t->cells[t->ncells++] = (Cell){ xstrdup(""), C_NONE };
+        t->cells[t->ncells++] = (Cell){ xstrdup(""), NULL, C_NONE };
         t->cur++;
     }
 }
@@ -76,13 +89,29 @@ void table_add_row(Table *t)
     t->cur = 0;
 }
 
-void table_cell_color(Table *t, Color c, const char *text)
+void table_row_key(Table *t, const char *key)
+{
+    if (!t->ncols || t->ncells < t->cur) return;
+    size_t row = (t->ncells - t->cur) / t->ncols;          /* the row table_add_row started */
+    if (t->nkeys <= row) {
+        t->keys = xrealloc(t->keys, (row + 1) * sizeof *t->keys);
+        while (t->nkeys <= row) t->keys[t->nkeys++] = NULL;
+    }
+    free(t->keys[row]);
+    t->keys[row] = xstrdup(key);
+}
+
+void table_cell_brief_color(Table *t, Color c, const char *text, const char *brief)
 {
     if (t->cur >= t->ncols) return;   /* extra cells are a caller bug; ignore them */
     ARRAY_GROW(t->cells, t->ncells, t->cap);
-    t->cells[t->ncells++] = (Cell){ text_clean(text, false), c };
+    bool differs = brief && strcmp(brief, text ? text : "") != 0;
+    t->cells[t->ncells++] = (Cell){ text_clean(text, false), differs ? text_clean(brief, false) : NULL, c };
     t->cur++;
 }
+
+void table_cell_color(Table *t, Color c, const char *text) { table_cell_brief_color(t, c, text, NULL); }
+void table_cell_brief(Table *t, const char *text, const char *brief) { table_cell_brief_color(t, C_NONE, text, brief); }
 
 void table_cell(Table *t, const char *text) { table_cell_color(t, C_NONE, text); }
 
@@ -118,17 +147,6 @@ char *table_utf8_truncate(const char *s, size_t width)
     return xasprintf("%.*s\u2026", (int)(p - s), s);
 }
 
-static const char *const codes[] = { "", "\033[31m", "\033[33m", "\033[32m", "\033[36m", "\033[1m", "\033[2m" };
-const char *color_start(Color c, bool enabled) { return enabled && c ? codes[c] : ""; }
-static const char reset_code[] = "\033[0m";
-const char *color_end(Color c, bool enabled) { return enabled && c ? reset_code : ""; }
-bool color_is_code(const char *s)
-{
-    if (s == reset_code) return true;
-    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) if (s == codes[i]) return true;
-    return false;
-}
-
 void table_print(const Table *t, FILE *f, bool color) { table_print_rows(t, f, color, true); }
 
 static size_t total_width(const size_t *w, size_t n, size_t gap)
@@ -138,12 +156,14 @@ static size_t total_width(const size_t *w, size_t n, size_t gap)
     return total;
 }
 
-/* cut the widest column above its floor (the header's width when headers show, and at least
- * min_floor) by what is over, not below the floor; false when no column can give */
+/* cut the widest column that may be cut (not kept) above its floor (the header's width when
+ * headers show, and at least min_floor) by what is over, not below the floor; false when no
+ * column can give */
 static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, size_t min_floor, size_t over)
 {
     size_t widest = SIZE_MAX, widest_floor = 0;
     for (size_t c = 0; c < t->ncols; c++) {
+        if (t->keep[c]) continue;
         size_t hw = headers ? table_utf8_width(t->headers[c]) : 0;
         size_t floor_w = hw > min_floor ? hw : min_floor;
         if (w[c] > floor_w && (widest == SIZE_MAX || w[c] > w[widest])) { widest = c; widest_floor = floor_w; }
@@ -154,60 +174,105 @@ static bool cut_widest(const Table *t, size_t *w, bool *cut_col, bool headers, s
     return true;
 }
 
+/* the widths of the columns from their cells (the brief forms of the columns in brief[]) and
+ * headers; kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3):
+ * a column and its gap take at least 6 characters */
+static void cell_widths(const Table *t, bool headers, const bool *brief, size_t *w, bool with_min)
+{
+    for (size_t c = 0; c < t->ncols; c++) w[c] = headers ? table_utf8_width(t->headers[c]) : 0;
+    for (size_t i = 0; i < t->ncells; i++) {
+        const Cell *cell = &t->cells[i];
+        size_t c = i % t->ncols;
+        size_t cw = table_utf8_width(brief[c] && cell->brief ? cell->brief : cell->text);
+        if (cw > w[c]) w[c] = cw;
+    }
+    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
+    for (size_t c = 0; with_min && t->min_w && c < t->ncols; c++) if (w[c] < t->min_w[c]) w[c] = t->min_w[c];
+}
+
 /* The one rule that fits a table to a terminal narrower than it (piped or -o wide: whole):
- *   1. the column marked table_cut_first gives way, down to its floor;
- *   2. then the widest column is cut, then the next widest, none below its header or 8
+ *   1. the columns whose cells have a brief form (table_cell_brief: "gpu:16" for
+ *      "nvidia.com/gpu:16", as top writes them) print that form;
+ *   2. the column marked table_cut_first gives way, down to its floor;
+ *   3. then the columns are 2 spaces apart instead of kubectl's 3 (narrower gaps hide nothing);
+ *   4. then the widest column is cut, then the next widest, none below its header or 8
  *      characters;
- *   3. then the columns are 2 spaces apart instead of kubectl's 3;
- *   4. then the widest may go down to its header or 3 characters.
- * A cut cell ends in "…".  Only a table whose headers alone are wider stays wider. */
-static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, bool *cut_col)
+ *   5. then the widest may go down to its header or 3 characters.
+ * A cut cell ends in "…".  A column kept (table_keep_col: a quantity, a MIG profile, a status)
+ * is never cut: a table whose kept columns and headers alone are wider stays wider. */
+static size_t fit_widths(const Table *t, size_t term, bool headers, size_t *w, bool *cut_col, bool *brief)
 {
     size_t gap = 3;
     if (!term || !t->ncols) return gap;
     size_t total = total_width(w, t->ncols, gap);
-    if (total > term && t->has_first && w[t->first] > t->first_floor) {
+    if (total > term) {       /* the widths of the header printed first (table_diff) no longer hold */
+        for (size_t i = 0; i < t->ncells; i++) if (t->cells[i].brief) brief[i % t->ncols] = true;
+        cell_widths(t, headers || t->min_w, brief, w, false);
+        total = total_width(w, t->ncols, gap);
+    }
+    if (total > term && t->has_first && !t->keep[t->first] && w[t->first] > t->first_floor) {
         size_t over = total - term;
         w[t->first] = w[t->first] > t->first_floor + over ? w[t->first] - over : t->first_floor;
         cut_col[t->first] = true;
         total = total_width(w, t->ncols, gap);
     }
-    while (total > term && cut_widest(t, w, cut_col, headers, 8, total - term)) total = total_width(w, t->ncols, gap);
     if (total > term) {
         gap = 2;
         total = total_width(w, t->ncols, gap);
     }
+    while (total > term && cut_widest(t, w, cut_col, headers, 8, total - term)) total = total_width(w, t->ncols, gap);
     while (total > term && cut_widest(t, w, cut_col, headers, 3, total - term)) total = total_width(w, t->ncols, gap);
     return gap;
 }
 
 /* the widths of t's columns fitted to term columns (0: whole), which were cut, and the gap;
  * without headers the columns are as wide as their widest cell (as kubectl's --no-headers) */
-static int layout(const Table *t, size_t term, bool headers, size_t **w_out, bool **cut_out)
+typedef struct { size_t *w; bool *cut; bool *brief; int gap; } Layout;
+
+static void layout(const Table *t, size_t term, bool headers, Layout *lo)
 {
-    size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof *w);
-    for (size_t c = 0; c < t->ncols && headers; c++) w[c] = table_utf8_width(t->headers[c]);
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t cw = table_utf8_width(t->cells[i].text);
-        if (cw > w[i % t->ncols]) w[i % t->ncols] = cw;
-    }
-    /* kubectl's tabwriter (cli-runtime printers.GetNewTabWriter: minwidth 6, padding 3): a
-     * column and its gap take at least 6 characters */
-    for (size_t c = 0; c + 1 < t->ncols; c++) if (w[c] < 3) w[c] = 3;
+    size_t n = t->ncols ? t->ncols : 1;
+    lo->w = xcalloc(n, sizeof *lo->w);
+    lo->cut = xcalloc(n, sizeof *lo->cut);
+    lo->brief = xcalloc(n, sizeof *lo->brief);
+    cell_widths(t, headers, lo->brief, lo->w, true);
     if (t->whole) term = 0;
     if (term) term = term > t->indent + 20 ? term - t->indent : 20;
-    bool *cut_col = xcalloc(t->ncols ? t->ncols : 1, sizeof *cut_col);
-    *w_out = w;
-    *cut_out = cut_col;
-    return (int)fit_widths(t, term, headers, w, cut_col);
+    lo->gap = (int)fit_widths(t, term, headers, lo->w, lo->cut, lo->brief);
 }
+
+static void layout_release(Layout *lo)
+{
+    free(lo->w);
+    free(lo->cut);
+    free(lo->brief);
+}
+
+/* the text cell i prints in a layout: its brief form where the column went brief, cut where
+ * it was cut (*cut: what to free) */
+static const char *cell_text(const Table *t, const Layout *lo, size_t i, char **cut)
+{
+    size_t c = i % t->ncols;
+    const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
+    const char *text = !cell ? "" : lo->brief[c] && cell->brief ? cell->brief : cell->text;
+    *cut = lo->cut[c] ? table_utf8_truncate(text, lo->w[c]) : NULL;
+    return *cut ? *cut : text;
+}
+
+static Table *table_copy(const Table *t);
 
 void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
 {
+    if (capture_slot && t->nkeys) {               /* -w: the rows, to compare with the next picture */
+        table_free(*capture_slot);
+        *capture_slot = table_copy(t);
+        (*capture_slot)->headed = headers;
+    }
     size_t rows = table_rows(t);
-    size_t *w;
-    bool *cut_col;
-    int gap = layout(t, t->whole ? 0 : table_terminal_width(f), headers, &w, &cut_col);
+    Layout lo;
+    layout(t, t->whole ? 0 : table_terminal_width(f), headers, &lo);
+    size_t *w = lo.w;
+    int gap = lo.gap;
     for (size_t c = 0; c < t->ncols && headers; c++) {
         if (c == 0 && t->indent) fprintf(f, "%*s", (int)t->indent, "");
         if (c + 1 == t->ncols) fprintf(f, "%s\n", t->headers[c]);
@@ -218,9 +283,8 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
-            const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
-            if (cut) text = cut;
+            char *cut;
+            const char *text = cell_text(t, &lo, i, &cut);
             Color col = cell ? cell->color : C_NONE;
             fprintf(f, "%s%s%s", color_start(col, color), text, color_end(col, color));
             if (c + 1 < t->ncols) fprintf(f, "%*s", (int)(w[c] - table_utf8_width(text)) + gap, "");
@@ -228,8 +292,7 @@ void table_print_rows(const Table *t, FILE *f, bool color, bool headers)
         }
         fputc('\n', f);
     }
-    free(cut_col);
-    free(w);
+    layout_release(&lo);
 }
 
 static void doc_spaces(TextDoc *d, size_t n)
@@ -253,9 +316,10 @@ static TextAttr color_attr(Color c)
 void table_doc(const Table *t, TextDoc *d, size_t width)
 {
     size_t rows = table_rows(t);
-    size_t *w;
-    bool *cut_col;
-    int gap = layout(t, width, true, &w, &cut_col);
+    Layout lo;
+    layout(t, width, true, &lo);
+    size_t *w = lo.w;
+    int gap = lo.gap;
     text_newline(d);
     doc_spaces(d, t->indent);
     for (size_t c = 0; c < t->ncols; c++) {
@@ -268,23 +332,113 @@ void table_doc(const Table *t, TextDoc *d, size_t width)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = r * t->ncols + c;
             const Cell *cell = i < t->ncells ? &t->cells[i] : NULL;
-            const char *text = cell ? cell->text : "";
-            char *cut = cut_col[c] ? table_utf8_truncate(text, w[c]) : NULL;
-            if (cut) text = cut;
+            char *cut;
+            const char *text = cell_text(t, &lo, i, &cut);
             text_add(d, color_attr(cell ? cell->color : C_NONE), text);
             if (c + 1 < t->ncols) doc_spaces(d, w[c] - table_utf8_width(text) + (size_t)gap);
             free(cut);
         }
     }
-    free(cut_col);
+    layout_release(&lo);
+}
+
+static void copy_row(Table *dst, const Table *src, size_t row, const char *event)
+{
+    table_add_row(dst);
+    if (event) table_cell(dst, event);
+    for (size_t c = 0; c < src->ncols; c++) {
+        size_t i = row * src->ncols + c;
+        const Cell *cell = i < src->ncells ? &src->cells[i] : NULL;
+        table_cell_brief_color(dst, cell ? cell->color : C_NONE, cell ? cell->text : "", cell ? cell->brief : NULL);
+    }
+    if (row < src->nkeys && src->keys[row]) table_row_key(dst, src->keys[row]);
+}
+
+/* an empty table shaped as t (headers, before an EVENT column when event; the fitting marks) */
+static Table *table_like(const Table *t, bool event)
+{
+    size_t shift = event ? 1 : 0;
+    const char **h = xcalloc(t->ncols + shift, sizeof *h);
+    if (event) h[0] = "EVENT";
+    for (size_t c = 0; c < t->ncols; c++) h[c + shift] = t->headers[c];
+    Table *n = table_new(h, t->ncols + shift);
+    free(h);
+    n->whole = t->whole;
+    n->indent = t->indent;
+    if (t->has_first) table_cut_first(n, t->first + shift, t->first_floor);
+    if (event) n->keep[0] = true;
+    for (size_t c = 0; c < t->ncols; c++) { n->keep[c + shift] = t->keep[c]; n->vol[c + shift] = t->vol[c]; }
+    return n;
+}
+
+static Table *table_copy(const Table *t)
+{
+    Table *n = table_like(t, false);
+    for (size_t r = 0; r < table_rows(t); r++) copy_row(n, t, r, NULL);
+    return n;
+}
+
+bool table_headed(const Table *t) { return t && t->headed; }
+
+static const char *key_at(const Table *t, size_t row) { return row < t->nkeys && t->keys[row] ? t->keys[row] : ""; }
+
+static bool row_same(const Table *a, size_t ra, const Table *b, size_t rb)
+{
+    if (a->ncols != b->ncols) return false;
+    for (size_t c = 0; c < a->ncols; c++) {
+        if (a->vol[c]) continue;                  /* an age that ticked is no change */
+        const Cell *x = &a->cells[ra * a->ncols + c], *y = &b->cells[rb * b->ncols + c];
+        if (strcmp(x->text, y->text) != 0 || x->color != y->color) return false;
+    }
+    return true;
+}
+
+/* row r of t by key: 1 + r (0: none) */
+static StrMap *row_index(const Table *t)
+{
+    StrMap *m = strmap_new();
+    for (size_t r = 0; t && r < table_rows(t); r++)
+        if (!strmap_get(m, key_at(t, r))) strmap_put(m, key_at(t, r), (void *)(uintptr_t)(r + 1));
+    return m;
+}
+
+Table *table_diff(const Table *old, const Table *now, bool events)
+{
+    const Table *shape = now ? now : old;
+    if (!shape) return NULL;
+    Table *d = table_like(shape, events);
+    d->min_w = xcalloc(d->ncols, sizeof *d->min_w);   /* aligned under the header printed first */
+    const Table *ref = now ? now : old;
+    size_t *w = xcalloc(ref->ncols ? ref->ncols : 1, sizeof *w);
+    bool *brief = xcalloc(ref->ncols ? ref->ncols : 1, sizeof *brief);
+    cell_widths(ref, true, brief, w, false);
+    for (size_t c = 0; c < ref->ncols; c++) d->min_w[c + (events ? 1 : 0)] = w[c];
+    if (events) d->min_w[0] = strlen("MODIFIED");
     free(w);
+    free(brief);
+    StrMap *old_rows = row_index(old), *now_rows = row_index(now);
+    for (size_t r = 0; now && r < table_rows(now); r++) {
+        size_t o = (size_t)(uintptr_t)strmap_get(old_rows, key_at(now, r));
+        if (!o) copy_row(d, now, r, events ? "ADDED" : NULL);
+        else if (!row_same(old, o - 1, now, r)) copy_row(d, now, r, events ? "MODIFIED" : NULL);
+    }
+    for (size_t r = 0; old && r < table_rows(old); r++)       /* gone: its last state, as kubectl */
+        if (!strmap_get(now_rows, key_at(old, r))) copy_row(d, old, r, events ? "DELETED" : NULL);
+    strmap_free(old_rows, NULL);
+    strmap_free(now_rows, NULL);
+    return d;
 }
 
 void table_free(Table *t)
 {
     if (!t) return;
+    for (size_t i = 0; i < t->nkeys; i++) free(t->keys[i]);
+    free(t->keys);
+    free(t->min_w);
     for (size_t i = 0; i < t->ncols; i++) free(t->headers[i]);
-    for (size_t i = 0; i < t->ncells; i++) free(t->cells[i].text);
+    for (size_t i = 0; i < t->ncells; i++) { free(t->cells[i].text); free(t->cells[i].brief); }
+    free(t->keep);
+    free(t->vol);
     free(t->headers);
     free(t->cells);
     free(t);

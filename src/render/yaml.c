@@ -52,13 +52,13 @@ static int emit_scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t st
     char *fixed = NULL;
     size_t len = strlen(s);
     for (size_t i = 0; i < len;) {
-        size_t k = util_utf8_len((const unsigned char *)s + i);
+        size_t k = str_utf8_len((const unsigned char *)s + i);
         if (k) { i += k; continue; }
         fixed = malloc(len * 3 + 1);
         if (!fixed) return -1;
         size_t o = 0;
         for (size_t j = 0; j < len;) {
-            size_t m = util_utf8_len((const unsigned char *)s + j);
+            size_t m = str_utf8_len((const unsigned char *)s + j);
             if (m) { memcpy(fixed + o, s + j, m); o += m; j += m; }
             else { memcpy(fixed + o, "\xef\xbf\xbd", 3); o += 3; j++; }
         }
@@ -224,28 +224,4 @@ bool yaml_out_close(JsonWriter *jw, bool complete)
     if (em) { yaml_emitter_delete(em); free(em); }
     jw->em = NULL;
     return ok;
-}
-
-/* ---- cJSON trees through the writer ---- */
-
-int yaml_render(FILE *f, const cJSON *doc, bool explicit_start)
-{
-    JsonWriter *jw = malloc(sizeof *jw);
-    if (!jw) return -1;
-    jw_init_yaml(jw, f, explicit_start);
-    jw_value(jw, NULL, doc);
-    int rc = jw_release(jw);
-    free(jw);
-    return rc;
-}
-
-int yaml_render_stream(FILE *f, const cJSON *const *docs, size_t n)
-{
-    JsonWriter *jw = malloc(sizeof *jw);
-    if (!jw) return -1;
-    jw_init_yaml_stream(jw, f);
-    for (size_t i = 0; i < n; i++) jw_value(jw, NULL, docs[i]);
-    int rc = jw_release(jw);
-    free(jw);
-    return rc;
 }

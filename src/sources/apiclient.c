@@ -33,7 +33,6 @@
 #include "apiclient_int.h"
 #include "sources/jsonscan.h"
 #include <cjson/cJSON.h>
-#include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <math.h>
@@ -55,16 +54,6 @@
 #endif
 #define USER_AGENT "kubectl-gpu/v" KGPU_VERSION " (linux/" KGPU_ARCH ") kubernetes/unknown"
 
-
-char *apiclient_query_escape(const char *s)
-{
-    Strbuf sb = STRBUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (isalnum(*p) || *p == '-' || *p == '_' || *p == '.' || *p == '~') strbuf_addch(&sb, (char)*p);
-        else strbuf_addf(&sb, "%%%02X", *p);
-    }
-    return strbuf_detach(&sb);
-}
 
 char *apiclient_core_path(const char *ns, const char *resource)
 {

@@ -1,5 +1,5 @@
-/* base64.c — RFC 4648 base64 for kubeconfig *-data fields and the exec plugin's cluster info,
- * and URL redaction for messages.  Small enough not to need a library. */
+/* base64.c — RFC 4648 base64 for kubeconfig *-data fields and the exec plugin's cluster info.
+ * Small enough not to need a library. */
 #include "internal.h"
 #include "util/util.h"
 #include <stdlib.h>
@@ -62,18 +62,4 @@ char *base64_encode(const void *in, size_t inlen)
     }
     out[n] = '\0';
     return out;
-}
-
-char *url_redact(const char *url)
-{
-    if (!url) return xstrdup("");
-    const char *scheme = strstr(url, "://");
-    if (!scheme) return xstrdup(url);
-    const char *host = scheme + 3;
-    size_t hostlen = strcspn(host, "/?#");
-    const char *at = NULL;
-    for (size_t i = 0; i < hostlen; i++)
-        if (host[i] == '@') at = host + i;          /* the last '@' ends the userinfo */
-    if (!at) return xstrdup(url);
-    return xasprintf("%.*s%s", (int)(host - url), url, at + 1);
 }

@@ -678,6 +678,37 @@ out:
     return rc_;
 }
 
+/* every file kubectl would read, merged into *m (which the caller releases): --kubeconfig only,
+ * else each file of $KUBECONFIG (missing ones skipped), else ~/.kube/config; 0, or -1 with err */
+static int load_merged(Merged *m, const KubeconfigOverrides *ov, Error *err)
+{
+    if (ov->kubeconfig) {
+        strvec_push(&m->looked, ov->kubeconfig);
+        struct stat st;
+        if (stat(ov->kubeconfig, &st) != 0) {
+            error_set(err, "kubeconfig %s (--kubeconfig): %s", ov->kubeconfig, strerror(errno));
+            return -1;
+        }
+        if (load_file(m, ov->kubeconfig, err)) return -1;
+    } else if (getenv("KUBECONFIG") && *getenv("KUBECONFIG")) {
+        char *list = xstrdup(getenv("KUBECONFIG"));
+        for (char *save = NULL, *p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+            if (!*p || strvec_contains(&m->looked, p)) continue;
+            strvec_push(&m->looked, p);
+            if (!file_exists(p)) continue;            /* missing files are skipped */
+            if (load_file(m, p, err)) { free(list); return -1; }
+        }
+        free(list);
+    } else {
+        const char *home = getenv("HOME");
+        char *def = xasprintf("%s/.kube/config", home && *home ? home : "");
+        strvec_push(&m->looked, def);
+        if (file_exists(def) && load_file(m, def, err)) { free(def); return -1; }
+        free(def);
+    }
+    return 0;
+}
+
 int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err)
 {
     static const KubeconfigOverrides none = { 0 };
@@ -690,31 +721,7 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
     }
     Merged m = { 0 };
     int ret = -1;
-    if (ov->kubeconfig) {
-        strvec_push(&m.looked, ov->kubeconfig);
-        struct stat st;
-        if (stat(ov->kubeconfig, &st) != 0) {
-            error_set(err, "kubeconfig %s (--kubeconfig): %s", ov->kubeconfig, strerror(errno));
-            goto out;
-        }
-        if (load_file(&m, ov->kubeconfig, err)) goto out;
-    } else if (getenv("KUBECONFIG") && *getenv("KUBECONFIG")) {
-        char *list = xstrdup(getenv("KUBECONFIG"));
-        for (char *save = NULL, *p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-            if (!*p || strvec_contains(&m.looked, p)) continue;
-            strvec_push(&m.looked, p);
-            if (!file_exists(p)) continue;            /* missing files are skipped */
-            if (load_file(&m, p, err)) { free(list); goto out; }
-        }
-        free(list);
-    } else {
-        const char *home = getenv("HOME");
-        char *def = xasprintf("%s/.kube/config", home && *home ? home : "");
-        strvec_push(&m.looked, def);
-        if (file_exists(def) && load_file(&m, def, err)) { free(def); goto out; }
-        free(def);
-    }
-
+    if (load_merged(&m, ov, err)) goto out;
     bool empty = m.clusters.n == 0 && m.users.n == 0 && m.contexts.n == 0 && !m.current_context;
     if (empty) {
         if (!ov->kubeconfig && !ov->context && !ov->cluster && !ov->user && kubeconfig_in_cluster_possible()) {
@@ -736,5 +743,16 @@ int kubeconfig_load(RestConfig *rc, const KubeconfigOverrides *ov_in, Error *err
 out:
     merged_release(&m);
     if (ret) restconfig_clear(rc);
+    return ret;
+}
+
+int kubeconfig_context_names(const char *kubeconfig, Strvec *out, Error *err)
+{
+    KubeconfigOverrides ov = { 0 };
+    ov.kubeconfig = kubeconfig;
+    Merged m = { 0 };
+    int ret = load_merged(&m, &ov, err);
+    for (size_t i = 0; !ret && i < m.contexts.n; i++) strvec_push(out, m.contexts.v[i].name);
+    merged_release(&m);
     return ret;
 }

@@ -47,8 +47,14 @@ void app_draw_header(App *a)
         char clock[16] = "--:--:--";
         if (a->fs.last_ok) fmt_clock(clock, sizeof clock, a->fs.last_ok);
         const TopData *d = a->data;
-        if (d && d->watching && d->watch_lost)
-            strbuf_addf(&right, "watch lost (%d), retrying %s ", d->watch_lost, clock);
+        if (d && d->watching && d->watch_lost) {
+            /* since when, and how old what is shown is: the data was current until then */
+            char since[16], age[16] = "?";
+            fmt_clock(since, sizeof since, d->lost_since);
+            int64_t old = (int64_t)time(NULL) - d->lost_since;
+            util_format_age(old > 0 ? old : 0, age, sizeof age);
+            strbuf_addf(&right, "watch lost since %s, data %s old ", since, age);
+        }
         else if (d && d->watching)
             strbuf_addf(&right, "live (watch), changed %s ", clock);
         else
@@ -74,8 +80,10 @@ void app_draw_header(App *a)
         strvec_push(&labels, "GPUs");
         if (st->unknown_gpu_nodes) strvec_pushf(&values, "%d (+%d nodes ?)", st->physical_gpus, st->unknown_gpu_nodes);
         else strvec_pushf(&values, "%d", st->physical_gpus);
+        /* the pending pane's count: pods, and owners whose pods a quota refused (one row each) */
+        size_t pending = a->data->tc->pending.n;
         strvec_push(&labels, "Pending");
-        strvec_pushf(&values, "%d", st->pending_gpu_pods);
+        strvec_pushf(&values, "%zu", pending);
         strvec_push(&labels, "Idle");
         if (st->has_metrics) strvec_pushf(&values, "%d", physical_idle_total(st));
         else strvec_push(&values, "-");
@@ -92,7 +100,7 @@ void app_draw_header(App *a)
                 y++; x = 1;
             }
             TuiAttr va = TA_VALUE;
-            if ((i == 2 && st->pending_gpu_pods) || (i == 3 && st->has_metrics && physical_idle_total(st))) va = TA_WARN;
+            if ((i == 2 && pending) || (i == 3 && st->has_metrics && physical_idle_total(st))) va = TA_WARN;
             x += tui_screen_put(y, x, w - x, TA_LABEL, labels.v[i]);
             x += tui_screen_put(y, x, w - x, TA_NORMAL, " ");
             x += tui_screen_put(y, x, w - x, va, values.v[i]);

@@ -1,11 +1,10 @@
 /* tui_filter.c — top's filter (/): a word matches nodes (name, product, labels, the pods they
  * hold by namespace/name), pending pods (namespace/name, verdict, labels) and the pods view's
  * rows; key=value and the other selector forms select by label, and a selector that does not
- * parse says so and is matched as words.  The text typed applies as it is typed.
+ * parse says so and is matched as words (tui_filter_edit.c compiles and applies the text as it
+ * is typed).  Below the lists (tui_lists.c), which keep what it lets through.
  */
 #include "tui/tui_app.h"
-#include "util/error.h"
-#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,26 +27,6 @@ static bool labels_contain(const KVList *l, const char *needle)
     for (size_t i = 0; i < l->n; i++)
         if (contains_ci(l->items[i].key, needle) || contains_ci(l->items[i].value, needle)) return true;
     return false;
-}
-
-/* key=value, key!=value, "key in (a,b)", "!key": a label selector; anything else a word */
-static void filter_compile(App *a)
-{
-    label_selector_clear(&a->sel);
-    a->sel_mode = false;
-    const char *f = a->filter;
-    if (!f || !*f) return;
-    if (!strchr(f, '=') && !strchr(f, '!') && !strstr(f, " in ") && !strstr(f, " notin ")) return;
-    Error err = { .set = false };
-    if (label_selector_parse(&a->sel, f, &err) == 0) {
-        a->sel_mode = true;
-        return;
-    }
-    label_selector_clear(&a->sel);
-    /* said, not silently taken as text: the filter then matches it as words */
-    char *msg = xasprintf("bad label selector (%.120s); filtering by text", err.msg);
-    app_message(a, msg);
-    free(msg);
 }
 
 bool app_node_matches(const App *a, const NodeStatus *n)
@@ -81,6 +60,9 @@ bool tui_pod_matches(void *ctx, const NodeStatus *n, const HolderPod *p)
     return m;
 }
 
+/* a pending row's key and the text a word matches: "ns/name" */
+char *tui_pend_key(const Explanation *e) { return xasprintf("%s/%s", e->ns, e->name); }
+
 bool app_pending_matches(const App *a, const Explanation *e)
 {
     if (!a->filter || !*a->filter) return true;
@@ -90,56 +72,4 @@ bool app_pending_matches(const App *a, const Explanation *e)
              (e->pod && labels_contain(&e->pod->labels, a->filter));
     free(key);
     return m;
-}
-
-/* ------------------------------------------------------------------ editing */
-
-void app_set_filter(App *a, const char *f)
-{
-    free(a->filter);
-    a->filter = f && *f ? xstrdup(f) : NULL;
-    filter_compile(a);
-    app_rebuild_lists(a);
-    app_remember_selection(a);
-}
-
-void app_filter_cancel(App *a)
-{
-    a->editing = false;                              /* back to what was applied */
-    app_set_filter(a, a->filter_before);
-    free(a->filter_before);
-    a->filter_before = NULL;
-}
-
-void app_filter_apply(App *a)
-{
-    a->editing = false;
-    app_set_filter(a, strbuf_str(&a->edit));
-    free(a->filter_before);
-    a->filter_before = NULL;
-}
-
-void app_filter_key(App *a, int ch)
-{
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (a->edit.len && ((unsigned char)a->edit.buf[a->edit.len - 1] & 0xC0) == 0x80) a->edit.len--;
-        if (a->edit.len) a->edit.len--;
-        if (a->edit.buf) a->edit.buf[a->edit.len] = '\0';
-    } else if (ch == 21) {                           /* ^U */
-        strbuf_reset(&a->edit);
-    } else if (ch >= 32 && ch < 256 && ch != 127 && a->edit.len < 200) {
-        strbuf_addch(&a->edit, (char)ch);
-    } else {
-        return;
-    }
-    app_set_filter(a, strbuf_str(&a->edit));             /* the list follows what is typed */
-}
-
-void app_start_filter(App *a)
-{
-    a->editing = true;
-    free(a->filter_before);
-    a->filter_before = xstrdup(a->filter);
-    strbuf_reset(&a->edit);
-    if (a->filter) strbuf_adds(&a->edit, a->filter);
 }

@@ -277,7 +277,7 @@ static const KeyBinding app_keys[] = {
       "Q", "the batch queues: per Kueue ClusterQueue, Volcano or KAI Queue the GPUs nominal, borrowed, used and "
            "pending (their waiting workloads are in the pending list)", 0, NULL, NULL, NULL, NULL },
     { { 'r', KEY_F(5) }, KV_ALL, act_refresh,
-      "r", "refresh now (the cluster lists and the metrics)", KV_ALL, "r", NULL, "Refresh", NULL },
+      "r", "refresh now (the metrics; the cluster follows watches, or is listed again when they cannot start)", KV_ALL, "r", NULL, "Refresh", NULL },
     { { '?', KEY_F(1) }, KV_ALL, act_help, "?", "this help", KV_ALL, "?", NULL, "Help", NULL },
     { { '?', KEY_F(1), BACK_KEYS }, KV_HELP, act_help_close,
       "?", "this help (q, Esc or ? again: back)", KV_HELP, "q", NULL, "Back", NULL },

@@ -2,6 +2,7 @@
  * and the pending pods, laid out in the rows between the header and the function bar. */
 #include "analysis/explain_queue.h"
 #include "tui/tui_app.h"
+#include "render/status.h"
 #include "analysis/physical.h"
 #include "tui/tui_text.h"
 #include "tui/tui_views.h"
@@ -166,6 +167,23 @@ static void node_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     strbuf_adds(&sb, word);
     if (nc->metrics && physical_idle_node(n)) strbuf_addf(&sb, " idle:%d", physical_idle_node(n));
     if (health_count(&n->health)) strbuf_addf(&sb, " unhealthy:%d", health_count(&n->health));
+    if (screen_width(strbuf_str(&sb)) > x + w - cx) {
+        /* the brief form before any cut (issue 34: STATUS is a value, not free text), then the
+         * counts while they fit */
+        char *brief = status_node_brief(n);
+        strbuf_reset(&sb);
+        strbuf_adds(&sb, brief);
+        free(brief);
+        char extra[32];
+        if (nc->metrics && physical_idle_node(n)) {
+            snprintf(extra, sizeof extra, " idle:%d", physical_idle_node(n));
+            if (screen_width(strbuf_str(&sb)) + screen_width(extra) <= x + w - cx) strbuf_adds(&sb, extra);
+        }
+        if (health_count(&n->health)) {
+            snprintf(extra, sizeof extra, " unhealthy:%d", health_count(&n->health));
+            if (screen_width(strbuf_str(&sb)) + screen_width(extra) <= x + w - cx) strbuf_adds(&sb, extra);
+        }
+    }
     tui_screen_put_cut(y, cx, x + w - cx, pick(node_doc_attr(n), sel, focused), strbuf_str(&sb));
     strbuf_clear(&sb);
     free(word);
@@ -203,9 +221,11 @@ static void pend_cols(App *a, int w, PendCols *pc)
     pc->a = a;
     pc->name = 12;
     pc->gpus = 4;
-    pc->verdict = 12;
+    pc->verdict = 7;                            /* "VERDICT"; the longest verdict shown, whole */
     for (size_t i = 0; i < a->npend; i++) {
         const Explanation *e = pend_at(a, i);
+        int vl = screen_width(verdict_name(e->verdict));
+        if (vl > pc->verdict) pc->verdict = vl;
         char *n = pend_name(e, pend_count_at(a, i));
         int l = screen_width(n);
         free(n);
@@ -254,7 +274,7 @@ static void pend_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool fo
     tui_screen_put_cut(y, cx, pc->gpus, pick(TA_NORMAL, sel, focused), g);
     free(g);
     cx += pc->gpus + 1;
-    tui_screen_put(y, cx, pc->verdict, pick(tui_view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
+    tui_screen_put_cut(y, cx, pc->verdict, pick(tui_view_verdict_attr(e->verdict), sel, focused), verdict_name(e->verdict));
     cx += pc->verdict + 1;
     tui_screen_put_cut(y, cx, x + w - cx, pick(TA_NORMAL, sel, focused), e->summary ? e->summary : "");
 }
@@ -296,7 +316,7 @@ static void draw_detail(App *a, int y, int h, int w)
         free(s);
         tui_view_node_detail(&d, a->data, n);
     } else {
-        tui_screen_put(y, 1, w - 2, at, "DETAIL");
+        tui_screen_put(y, 1, w - 2, at, a->data ? "DETAIL" : "DETAIL  loading...");
     }
     int rows = h - 1;
     if ((int)d.n > rows && rows > 0) {
@@ -330,6 +350,18 @@ void tui_main_draw(App *a)
     if (nodes_h > body - pend_h - detail_min) nodes_h = body - pend_h - detail_min;
     if (nodes_h < 2) { pend_h = 0; detail_min = 0; nodes_h = body; }
     int detail_h = body - pend_h - nodes_h;
+    /* rows the detail pane has beyond its least go to the lists that have more rows than they
+     * show: the pending list first (its cap is a share, not a need), then the nodes */
+    int spare = detail_h - detail_min;
+    int pend_more = (int)a->npend + 1 - pend_h;
+    if (pend_h && spare > 0 && pend_more > 0) {
+        int give = spare < pend_more ? spare : pend_more;
+        pend_h += give;
+        spare -= give;
+    }
+    int nodes_more = (int)a->nnodes + 1 - nodes_h;
+    if (spare > 0 && nodes_more > 0) nodes_h += spare < nodes_more ? spare : nodes_more;
+    detail_h = body - pend_h - nodes_h;
 
     a->node_panel.focused = a->focus == PANE_NODES;
     a->pend_panel.focused = a->focus == PANE_PENDING;
@@ -346,7 +378,8 @@ void tui_main_draw(App *a)
         PendCols pc;
         pend_cols(a, w, &pc);
         panel_draw(&a->pend_panel, pend_header, pend_row, &pc,
-                   a->data && a->data->tc->pending.n ? "no pending pod matches the filter" : "no pending GPU pods");
+                   !a->data ? "loading..." : a->data->tc->pending.n ? "no pending pod matches the filter"
+                                                                   : "no pending GPU pods");
     }
 }
 

@@ -83,9 +83,12 @@ void tui_view_help(TextDoc *d, const KeyMap *keys, bool live, double interval, i
     text_newline(d);
     text_add(d, TA_NORMAL, "  ");
     if (live) {
-        char *s = xasprintf("Metrics every %gs (--interval), the cluster lists every %d intervals and on r, "
-                            "in the background: keys keep working while the API server answers slowly.  The "
-                            "last good data stays on screen when a refresh fails.", interval, full_every);
+        char *s = xasprintf("The cluster is listed once, then followed by watches: a change shows within a "
+                            "second.  A lost watch is resumed, or that kind listed again, in the background; the "
+                            "header says since when it is lost and how old the data is, and the last good data "
+                            "stays on screen.  Metrics every %gs (--interval); r asks for them now.  Only when "
+                            "the watches cannot start are the lists read again, every %d intervals.  Keys keep "
+                            "working while the API server answers slowly.", interval, full_every);
         text_wrap(d, 2, TA_NORMAL, s);
         free(s);
     } else {

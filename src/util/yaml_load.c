@@ -96,6 +96,41 @@ static int load(const char *text, size_t len, bool typed, cJSON **out, char **ms
     return rc;
 }
 
+int yaml_load_json_stream(const char *text, size_t len, YamlDocFn fn, void *ctx, int *index, char **msg)
+{
+    yaml_parser_t parser;
+    *msg = NULL;
+    *index = 0;
+    if (!yaml_parser_initialize(&parser)) { *msg = xstrdup("cannot initialise the YAML parser"); return -1; }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int rc = 0;
+    for (;;) {
+        yaml_document_t doc;
+        if (!yaml_parser_load(&parser, &doc)) {
+            *msg = xasprintf("yaml: line %lu: %s", (unsigned long)parser.problem_mark.line + 1,
+                             parser.problem ? parser.problem : "syntax error");
+            rc = -1;
+            break;
+        }
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        if (!root) { yaml_document_delete(&doc); break; }      /* the end of the stream */
+        Conv c = { &doc, MAX_NODES, true };
+        cJSON *obj = node_to_json(&c, root, 0);
+        yaml_document_delete(&doc);
+        if (!obj) {
+            *msg = xstrdup(c.budget < 0 ? "yaml: document too large or too deeply nested (alias expansion?)"
+                                        : "yaml: unsupported structure (non-scalar key or binary data)");
+            rc = -1;
+            break;
+        }
+        rc = fn(ctx, obj, *index);
+        if (rc) break;
+        ++*index;
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 int yaml_load_json(const char *text, size_t len, cJSON **out, char **msg)
 {
     return load(text, len, true, out, msg);

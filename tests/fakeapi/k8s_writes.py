@@ -359,8 +359,11 @@ class Writer:
                     and dp is not None and self._cfgm(dp):
                 self._device_plugin(new)
         elif res.plural == 'daemonsets' and dp is not None and new['metadata']['name'] == dp['metadata']['name'] \
-                and new['metadata'].get('namespace') == dp['metadata'].get('namespace'):
-            # a restart: every plugin starts again and reads its file
+                and new['metadata'].get('namespace') == dp['metadata'].get('namespace') \
+                and (old is None or (old.get('spec') or {}).get('template') != (new.get('spec') or {}).get('template')):
+            # a restart: the DaemonSet controller rolls out a changed pod template only (kubectl
+            # rollout restart patches its restartedAt annotation); every plugin starts again and
+            # reads its file
             for node in list(self._nodes().values()):
                 if not self._cfgm(dp):
                     self.started[node['metadata']['name']] = self._static_file(dp)

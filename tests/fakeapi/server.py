@@ -318,6 +318,30 @@ def rule_matches(rule, user, groups, attrs):
     return True
 
 
+# discovery: readable by every authenticated user (the system:discovery ClusterRole)
+DISCOVERY_PATH = re.compile(r'^/(version|api|apis|api/v1|apis/[^/]+(/[^/]+)?)/?$')
+
+
+def parse_role(data):
+    """--role FILE: a Role or ClusterRole as JSON (examples/rbac.yaml through
+    tests/tools/yaml2json): its rules are all that any user is granted"""
+    rules = data.get('rules') if isinstance(data, dict) else None
+    if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
+        raise ValueError('role: want a Role or ClusterRole with "rules"')
+    return rules
+
+
+def role_grants(rule, attrs):
+    """a PolicyRule (verbs, apiGroups, resources, resourceNames) grants the resource request"""
+    def has(field, value):
+        want = rule.get(field) or []
+        return '*' in want or value in want
+    res = attrs['resource'] + ('/' + attrs['subresource'] if attrs['subresource'] else '')
+    if rule.get('resourceNames') and attrs['name'] not in rule['resourceNames']:
+        return False
+    return has('verbs', attrs['verb']) and has('apiGroups', attrs['group']) and has('resources', res)
+
+
 def forbidden_error(user, attrs, reason=''):
     if not attrs['resource_request']:
         msg = 'User "%s" cannot %s path "%s"' % (user, attrs['verb'], attrs['path'])
@@ -639,6 +663,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for r in rules + self.cfg.deny:
                 if 'path' in r and rule_matches(r, user, groups, attrs):
                     raise forbidden_error(user, attrs, r.get('reason', ''))
+            if self.cfg.role is not None and not DISCOVERY_PATH.match(attrs['path']):
+                raise forbidden_error(user, attrs)
             return
         if attrs['resource'] == 'selfsubjectaccessreviews':
             return
@@ -646,6 +672,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for r in rules + self.cfg.deny:
             if rule_matches(r, user, groups, attrs):
                 raise forbidden_error(user, attrs, r.get('reason', ''))
+        if self.cfg.role is not None:
+            granted = [i for i, r in enumerate(self.cfg.role) if role_grants(r, attrs)]
+            if not granted:
+                raise forbidden_error(user, attrs)
+            if attrs['verb'] != 'impersonate':
+                self._log['roleRules'] = ' '.join(str(i) for i in granted)
 
     def _is_denied(self, user, groups, attrs):
         try:
@@ -1459,6 +1491,9 @@ def main(argv=None):
     ap.add_argument('--log')
     ap.add_argument('--faults')
     ap.add_argument('--rbac')
+    ap.add_argument('--role', metavar='JSON',
+                    help='a Role/ClusterRole as JSON: only its rules are granted (discovery too); '
+                         'the log names the rules that granted each request (roleRules)')
     ap.add_argument('--proxy-config')
     ap.add_argument('--token', action='append', default=[], metavar='TOKEN=USER')
     ap.add_argument('--basic', action='append', default=[], metavar='USER:PASSWORD')
@@ -1540,6 +1575,10 @@ def main(argv=None):
     cfg.changes = ChangeLog(cfg.store, cfg.store_lock)
     cfg.faults = FaultBook(args.faults)
     cfg.rbac = Reloadable(args.rbac, [], parse_rbac, 'rbac file')
+    cfg.role = None
+    if args.role:
+        with open(args.role, encoding='utf-8') as f:
+            cfg.role = parse_role(json.loads(f.readline()))
     cfg.proxy = Reloadable(args.proxy_config, {}, lambda d: d if isinstance(d, dict) else {},
                            'proxy config')
     cfg.stopping = threading.Event()

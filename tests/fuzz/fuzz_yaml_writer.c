@@ -22,7 +22,7 @@ static char *fixed_utf8(const char *s)
     char *out = malloc(len * 3 + 1);
     if (!out) abort();
     for (size_t i = 0; i < len;) {
-        size_t m = util_utf8_len((const unsigned char *)s + i);
+        size_t m = str_utf8_len((const unsigned char *)s + i);
         if (m) { memcpy(out + o, s + i, m); o += m; i += m; }
         else { memcpy(out + o, "\xef\xbf\xbd", 3); o += 3; i++; }
     }

@@ -64,6 +64,8 @@ seeds() {
       done ;;
     fuzz_dcgm_text)
       cp tests/fixtures/dcgm/*.txt "$d/" ;;
+    fuzz_manifest)
+      cp tests/cases/fit/manifests/* examples/manifests/*.yaml "$d/" ;;
     fuzz_yaml_writer)
       for f in tests/fixtures/api/*.json tests/fixtures/pending/*.json; do
         [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 100000 ] && cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
@@ -100,7 +102,7 @@ PY
 dict_for() {   # the -dict= argument for TARGET, if any
   local n
   case "$1" in
-    fuzz_kubeconfig) n=yaml ;;
+    fuzz_kubeconfig|fuzz_manifest) n=yaml ;;
     fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer) n=json ;;
     fuzz_dcgm_text) n=promtext ;;
     fuzz_schedmsg) n=schedmsg ;;

@@ -65,7 +65,7 @@ check_not_contains "$CANDS" "--no-color" "a flag already given is not offered ag
 check_contains "$CANDS" "--no-metrics" "the other --no- flag is"
 comp status -v -v --verb
 check_eq "$CANDS" "--verbose" "a repeatable flag is offered again"
-check_comp "--context" 4 "--conte<TAB>" -- --conte
+check_comp "--context --contexts" 4 "--conte<TAB>" -- --conte
 
 # --- values of flags with choices: -o formats from --help -----------------------------------
 n=0
@@ -93,6 +93,9 @@ check_comp "" 4 "completion takes one argument" -- completion bash ""
 check_comp "" 4 "version takes no argument" -- version ""
 check_comp "" 0 "--kubeconfig <TAB>: file names (directive 0, no candidates)" -- --kubeconfig ""
 check_comp "" 0 "--snapshot=<TAB>: file names" -- status --snapshot=
+check_comp "" 0 "fit -f <TAB>: file names" -- fit -f ""
+comp fit -f a.yaml --file
+check_eq "$CANDS" "--filename" "fit: a repeatable -f is offered again"
 check_comp "" 4 "--prometheus <TAB>: nothing to offer, no file names" -- --prometheus ""
 check_comp "status" 4 "after --, words are positionals" -- -- st
 
@@ -131,6 +134,11 @@ check_comp "--context=beta" 4 "--context=b<TAB>" -- --context=b
 check_comp "alpha arn:aws:eks:eu-west-1:123456789012:cluster/prod" 4 "--kubeconfig FILE limits the contexts" \
   -- --kubeconfig "$T/kc-a.yaml" --context ""
 check_comp "c1" 4 "--cluster <TAB>" -- --kubeconfig "$T/kc-a.yaml" --cluster ""
+# --contexts a,b,c (fleets): the name after the last comma, among those not listed yet
+check_comp "alpha arn:aws:eks:eu-west-1:123456789012:cluster/prod beta" 4 "--contexts <TAB>" -- status --contexts ""
+check_comp "alpha,arn:aws:eks:eu-west-1:123456789012:cluster/prod alpha,beta" 4 \
+  "--contexts alpha,<TAB>: the names not yet listed" -- status --contexts alpha,
+check_comp "--contexts=beta,alpha" 4 "--contexts=beta,al<TAB>" -- pending --contexts=beta,al
 check_comp "u1" 4 "--user <TAB>" -- --user ""
 check_comp "" 4 "--context with a broken kubeconfig: nothing, silently" -- --kubeconfig "$T/kc-bad.yaml" --context ""
 mkdir -p "$T/home/.kube" && cp "$T/kc-b.yaml" "$T/home/.kube/config"

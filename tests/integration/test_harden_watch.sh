@@ -27,7 +27,7 @@ fakeapi_faults '[{"path": "^/api/v1/pods$", "query": "watch=1", "action": "watch
                   "eventBytes": 64000000, "times": 1}]'
 "$KGPU_BIN" pending -A -w -v >"$T/big.out" 2>"$T/big.err" &
 PID=$!
-sleep 0.2; if wait_file "$T/big.out" "huge-event-0" 1 90; then ok "the 64 MB event was read (its pod is shown)"
+if wait_file "$T/big.out" "huge-event-0" 1 90; then ok "the 64 MB event was read (its pod is shown)"
 else fail "the 64 MB event's pod never showed: $(tail -5 "$T/big.err")"; fi
 cpu=$(cpu_s "$PID"); rss=$(hwm_mb "$PID")
 below "$cpu" "$CPU_MAX" && ok "64 MB event: ${cpu}s CPU (< ${CPU_MAX}s)" || fail "64 MB event: ${cpu}s CPU (want < ${CPU_MAX}s)"

@@ -99,6 +99,23 @@ run_one "explain --all-nodes" text explain -A "$POD" --all-nodes
 run_one "plan (text)" text plan
 run_one "plan -o yaml" yaml plan -o yaml
 run_one "plan -o script" text plan -o script
+# fit: a manifest whose names carry the same strings, judged against the hostile cluster
+# (100 replicas of 1 GPU: more than small.json holds, so the holders' names are printed too)
+python3 - "$T/hostile-manifest.json" <<'PY'
+import json, sys
+E = '\x1b]0;pwned\x07\x1b[31m\r\n\x08\u009b2J'
+c = {"name": "w" + E, "image": "x", "resources": {"limits": {"nvidia.com/gpu": "1"}}}
+d = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "serve" + E, "namespace": "ml" + E},
+     "spec": {"replicas": 100, "template": {"metadata": {"labels": {"app": "a" + E}}, "spec": {"containers": [c]}}}}
+json.dump(d, open(sys.argv[1], "w"))
+PY
+for f in text json yaml; do
+  "$KGPU_BIN" fit -f "$T/hostile-manifest.json" -o $f --snapshot "$HOSTILE" >"$T/out" 2>"$T/err"
+  rc=$?
+  check_eq "$rc" 3 "fit -o $f: exit 3 (100 pods of 1 GPU do not all fit)"
+  check_clean "fit -o $f: stdout" "$T/out" "$f"
+  check_clean "fit -o $f: stderr" "$T/err" text
+done
 # the node names reach the table (cleaned, not dropped)
 "$KGPU_BIN" status --snapshot "$HOSTILE" -o wide >"$T/out" 2>&1
 check_contains "$(cat "$T/out")" "gpu-1 ]0;pwned  [31m" "status: the node name is shown with its control bytes as spaces"

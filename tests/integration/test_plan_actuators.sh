@@ -174,6 +174,20 @@ check_eq "$(requests_matching '^PATCH /apis/apps/v1/namespaces/kube-system/daemo
   "static: the DaemonSet restarted once"
 after=$(node_state)
 check_nodes static "$T/static.plan.json" "$before" "$after"
+check_contains "$(grep -c 'restarting DaemonSet' "$T/static.err")" 1 "static: the script said it restarted the plugin"
+# the same script once more: the config is in place, the DaemonSet's template already names it,
+# so nothing rolls out again (the DaemonSet controller restarts pods on a template change only)
+fakeapi_clear_log
+if KUBECTL="$KUBECTL_BIN" EVICT=yes POLL=0 CONFIG_TIMEOUT=20 DRAIN_TIMEOUT=30 \
+     timeout 300 bash "$T/static.sh" >"$T/static2.out" 2>"$T/static2.err"; then
+  ok "static: the script runs a second time"
+else
+  fail "static: the second run failed: $(tail -5 "$T/static2.err")"
+fi
+check_eq "$(requests_matching '^PATCH /apis/apps/v1/namespaces/kube-system/daemonsets/nvidia-device-plugin-daemonset$')" 0 \
+  "static: a second run restarts nothing (the template already names the config)"
+check_contains "$(cat "$T/static2.err")" "already runs config kgpu-device-plugin-config-" "static: and says why"
+check_eq "$(node_state)" "$after" "static: the nodes are as the first run left them"
 
 # --- managed clouds ----------------------------------------------------------------------------
 fakeapi_start "$FIX/gke.json" --operator-sim "$Y2J" || { fail "gke: fake API server"; exit; }

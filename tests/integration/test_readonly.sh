@@ -52,6 +52,7 @@ for kind in token cert basic exec; do
   run pending -n team-a -o yaml
   run explain -n team-a train-large-0
   run explain -n team-a train-large-0 -o json
+  run fit -f "$KGPU_ROOT/tests/cases/fit/manifests/cronjob.yaml" -n team-a
   run plan
   run plan -o yaml
   run plan -o json --strategy mig

@@ -44,11 +44,14 @@ json.dump(d, open(sys.argv[2], 'w'))
 PY
 }
 # the header's numbers expected from status -o json of a file (and -l SEL): "gpu A/B" and the
-# pending count
+# pending count: the pods status counts and the owners whose pods a quota refused, which the
+# pending pane lists too (issue 34: one count; those do not depend on the nodes -l selects)
 expect_of() {
   kgpu status --snapshot "$@" --no-metrics -o json
   EXP_GPU=$(json_get "$OUT" "d['summary']['resources']['nvidia.com/gpu']['allocated']")
   EXP_PENDING=$(json_get "$OUT" "d['summary']['pendingGPUPods']")
+  kgpu pending --snapshot "$1" -A -o json
+  EXP_PENDING=$((EXP_PENDING + $(json_get "$OUT" "len([p for p in d['pods'] if not p['created']])")))
 }
 
 NEW_IN='{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "whisper-asr-9952d387b-newpd", "namespace": "ml-inference",

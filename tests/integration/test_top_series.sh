@@ -77,6 +77,19 @@ json.dump({"pods": {k: fmt(v) for k, v in pods.items()}, "longest": fmt(longest)
            "idle_pods": sum(1 for v in pods.values() if v > 0)}, open(sys.argv[2], "w"), ensure_ascii=False)
 PY
 W() { python3 -c 'import json,sys; print(eval(sys.argv[2], {"d": json.load(open(sys.argv[1]))}))' "$T/want.json" "$1"; }
+# q until top has exited: each q waits (bounded) until the screen it was pressed on is gone
+# (a view closed, or the shell back), so no q reaches the shell early or is lost
+quit_top() {
+  local name=$1 before i k
+  for k in 1 2 3 4; do
+    cap "$name"
+    grep -qF "TOP-EXIT=" <<<"$SCREEN" && return 0
+    before=$SCREEN
+    keys "$name" q
+    for i in $(seq 1 50); do cap "$name"; [ "$SCREEN" != "$before" ] && break; sleep 0.1; done
+  done
+  return 1
+}
 check_eq "$(W 'd["npoints"]')" 60 "the snapshot holds 60-point series"
 check_eq "$(W 'd["idle_pods"] >= 3')" True "the snapshot has pods whose GPUs are idle now ($(W 'd["idle_pods"]'))"
 
@@ -118,15 +131,13 @@ PY
 check_match "$bad" '^[0-9]+ rows$' "every row's IDLE-FOR equals the snapshot's series, longest first ($bad)"
 
 # ---- the node view: sparklines of the pod's GPU ----------------------------------------------
-keys main Home
-sleep 0.2
-keys main Enter
+keys main Home Enter        # read in order: Enter acts on the row Home selected
 MSG="Enter opens the node of the pod idle the longest"; check_ok wait_for main "NODE $(W 'd["node"]')" 5
 MSG="the node view explains the sparklines"; check_ok wait_for main "sparklines: the last 1h, highest per 1m" 5
 devline=$(awk -v g="$(W 'd["gpu"]')" '/^   GPU  MIG/ { on = 1; next } on && $1 == g { getline; print; exit }' <<<"$SCREEN")
 check_eq "$devline" "        util $(W 'd["util_utf8"]')  mem $(W 'd["mem_utf8"]')" \
   "UTF-8: the GPU's utilization and memory sparklines are its series, one block per minute"
-for k in 1 2 3; do keys main q; sleep 0.3; done
+quit_top main
 MSG="q backs out to the shell"; check_ok wait_for main "TOP-EXIT=0" 5
 
 # ---- ASCII outside a UTF-8 locale ------------------------------------------------------------
@@ -135,13 +146,11 @@ keys ascii "$KGPU_BIN top --snapshot $SNAP; echo TOP-EXIT=\$?" Enter
 MSG="startup (C locale)"; check_ok wait_for ascii "NODES " 15
 keys ascii p s s s
 MSG="pods view sorted by idle time (C locale)"; check_ok wait_for ascii "Sort:idle" 5
-keys ascii Home
-sleep 0.2
-keys ascii Enter
+keys ascii Home Enter
 MSG="the node view (C locale)"; check_ok wait_for ascii "sparklines: the last 1h" 5
 devline=$(awk -v g="$(W 'd["gpu"]')" '/^   GPU  MIG/ { on = 1; next } on && $1 == g { getline; print; exit }' <<<"$SCREEN")
 check_eq "$devline" "        util $(W 'd["util_ascii"]')  mem $(W 'd["mem_ascii"]')" "C locale: the same sparklines in ASCII"
-for k in 1 2 3; do keys ascii q; sleep 0.3; done
+quit_top ascii
 MSG="q backs out to the shell (C locale)"; check_ok wait_for ascii "TOP-EXIT=0" 5
 
 # ---- live, against a real Prometheus: the same sparklines as the snapshot of that moment --------
@@ -179,11 +188,11 @@ start_shell live 200 50
 keys live "KUBECTL_GPU_NOW=$NOW KUBECONFIG=$KUBECONFIG $KGPU_BIN top --prometheus $PROM_URL --interval 1s; echo TOP-EXIT=\$?" Enter
 MSG="live top starts"; check_ok wait_for live "NODES " 15
 keys live / a 1 0 0 - 0 2 Enter
-sleep 0.3
+MSG="live: the filter is applied"; check_ok wait_for live "Filter:a100-02" 5
 keys live Enter
 MSG="live: the node view of a100-02"; check_ok wait_for live "NODE a100-02" 10
 MSG="live: the sparklines come with the metrics"; check_ok wait_for live "sparklines: the last 1h" 15
 devline=$(awk '/^   GPU  MIG/ { on = 1; next } on && $1 == "0" { getline; print; exit }' <<<"$SCREEN")
 check_eq "$devline" "$want" "live: GPU 0's sparklines equal the snapshot's series of the same moment"
-for k in 1 2 3; do keys live q; sleep 0.3; done
+quit_top live
 MSG="live: q backs out to the shell"; check_ok wait_for live "TOP-EXIT=0" 5

@@ -2,9 +2,10 @@
 # list-then-watch: `pending -w` and `status -w` against the fake API server while it changes
 # the cluster on a schedule (tests/fakeapi/k8s_watch.py, --scenario).
 #  - one list per kind, then watches with allowWatchBookmarks and timeoutSeconds;
-#  - a pod created and a pod deleted each print a new table; a node heartbeat that changes
-#    nothing shown prints nothing (kubectl get -w prints per change; we print when the
-#    picture changes);
+#  - pending -w: a pod created and a pod deleted each print their row (kubectl get -w: the
+#    first table, then a row per change; a deleted pod's last state), --output-watch-events
+#    kubectl's EVENT column; a node heartbeat that changes nothing shown prints nothing;
+#    status -w prints a new picture when it changes;
 #  - a watch cut mid-event is resumed from the last resourceVersion, without a list
 #    (client-go tools/cache/reflector.go: a watch that ends is renewed from the last RV);
 #  - 410 Gone on resuming relists that kind only;
@@ -49,23 +50,22 @@ if ! fakeapi_start "$FIX" --scenario "$T/scenario1.json" --bookmark-interval 1; 
 fi
 "$KGPU_BIN" pending -A -w >"$T/pending.out" 2>"$T/pending.err" &
 PID=$!
-if wait_file "$T/pending.out" '^NAMESPACE' 3 20; then ok "pending -w: three tables (first, pod added, pod deleted)"
-else fail "pending -w: want 3 tables; got: $(cat "$T/pending.out") $(cat "$T/pending.err")"; fi
-# the sentinel pod's table comes once the heartbeat and the annotation before it were received:
-# had either printed a table, the fourth would not be the sentinel's
-wait_file "$T/pending.out" 'train-sentinel-0' 1 20
+# as kubectl get -w (issue 34): the first table, then only the rows that changed: the pod added,
+# the pod deleted (its last state), then the sentinel pod
+if wait_file "$T/pending.out" 'train-sentinel-0' 1 20; then ok "pending -w: the sentinel pod's row came"
+else fail "pending -w: no sentinel row; got: $(cat "$T/pending.out") $(cat "$T/pending.err")"; fi
 OUT=$(cat "$T/pending.out")
-T4=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==4' <<<"$OUT")
-check_contains "$T4" "train-sentinel-0" "pending -w: a heartbeat and an annotation print nothing (the next table is the sentinel pod's)"
-T1=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==1' <<<"$OUT")
-T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' <<<"$OUT")
-T3=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==3' <<<"$OUT")
+check_eq "$(grep -c '^NAMESPACE' <<<"$OUT")" 1 "pending -w: one header, the first table's (rows after it, no table reprinted)"
+T1=$(awk 'NR==1 || /^team-a +train-large-0/ {print} /^team-a +train-large-0/ {exit}' <<<"$OUT")
 check_contains "$T1" "train-large-0" "first table: the fixture's pending pod"
 check_not_contains "$T1" "train-new-0" "first table: not yet the new pod"
-check_contains "$T2" "train-new-0" "second table: the pod created by the watch"
-check_match "$T2" "train-new-0 +nvidia.com/gpu:16 .* TooLarge" "second table: its verdict is computed (16 GPUs > 8 per node)"
-check_contains "$T3" "train-new-0" "third table: the new pod stays"
-check_not_contains "$T3" "train-large-0" "third table: the deleted pod is gone"
+# the heartbeat and the annotation printed nothing: the three lines after the first table are
+# the added pod, the deleted pod's last state and the sentinel, nothing else (nothing repeated)
+LAST3=$(tail -n 3 <<<"$OUT")
+check_match "$(sed -n 1p <<<"$LAST3")" "^team-a +train-new-0 +nvidia.com/gpu:16 .* TooLarge" "pending -w: the added pod's row, its verdict computed (16 GPUs > 8 per node)"
+check_match "$(sed -n 2p <<<"$LAST3")" "^team-a +train-large-0 " "pending -w: the deleted pod's row (its last state, as kubectl get -w)"
+check_match "$(sed -n 3p <<<"$LAST3")" "^team-a +train-sentinel-0 " "pending -w: a heartbeat and an annotation print nothing (the next row is the sentinel's)"
+check_eq "$(grep -c 'train-large-0' <<<"$OUT")" 2 "pending -w: the deleted pod twice (listed, then gone), no reprint"
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w: SIGINT exits 0"
 check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "pending -w: pods listed once (the cut watch was resumed, not relisted)"
@@ -96,16 +96,44 @@ EOF
 fakeapi_start "$FIX" --scenario "$T/scenario2.json" --bookmark-interval 1 || { fail "fake API server did not start"; exit 1; }
 "$KGPU_BIN" pending -A -w -v >"$T/p2.out" 2>"$T/p2.err" &
 PID=$!
-if wait_file "$T/p2.out" '^NAMESPACE' 2 20; then ok "pending -w after 410: the pod created after the relist is shown"
-else fail "pending -w after 410: want 2 tables; got: $(cat "$T/p2.out") $(cat "$T/p2.err")"; fi
+if wait_file "$T/p2.out" 'train-new-0' 1 20; then ok "pending -w after 410: the pod created after the relist is shown"
+else fail "pending -w after 410: want the new pod's row; got: $(cat "$T/p2.out") $(cat "$T/p2.err")"; fi
 stop_watch "$PID"
 check_eq "$RC" 0 "pending -w (410): SIGINT exits 0"
 check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 2 "410 on the pods watch: pods listed again"
 check_eq "$(fakeapi_count '^/api/v1/nodes$' '^(?!.*watch=1)')" 1 "410 on the pods watch: nodes not listed again"
 check_eq "$(fakeapi_count '^/api/v1/events$' '^(?!.*watch=1).*FailedScheduling')" 1 "410 on the pods watch: events not listed again"
 check_contains "$(cat "$T/p2.err")" "too old resource version" "-v says why the pods were listed again"
-T2=$(awk 'BEGIN{n=0} /^NAMESPACE/{n++} n==2' "$T/p2.out")
-check_contains "$T2" "train-large-0" "after the relist: the pods listed again are all there"
+# the pods listed again are the same pods: no row for them, only the new pod's
+check_eq "$(grep -c 'train-large-0' "$T/p2.out")" 1 "after the relist: the pods listed again, unchanged, print no row"
+check_match "$(tail -n 1 "$T/p2.out")" '^team-a +train-new-0 ' "after the relist: the new pod's row last"
+
+# ---- pending -w --output-watch-events: kubectl's EVENT column -----------------------------------
+cat >"$T/scenario4.json" <<EOF
+{"steps": [
+  {"after": 1, "op": "add", "object": $NEWPOD},
+  {"after": 1, "op": "delete", "kind": "Pod", "namespace": "team-a", "name": "train-large-0"},
+  {"after": 1, "op": "add", "object": $SENTINEL}
+]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/scenario4.json" || { fail "fake API server did not start"; exit 1; }
+"$KGPU_BIN" pending -A -w --output-watch-events >"$T/p4.out" 2>"$T/p4.err" &
+PID=$!
+"$KGPU_BIN" pending -A -w --output-watch-events --no-headers >"$T/p5.out" 2>"$T/p5.err" &
+PID5=$!
+wait_file "$T/p4.out" 'train-sentinel-0' 1 20
+wait_file "$T/p5.out" 'train-sentinel-0' 1 20
+stop_watch "$PID5"
+check_match "$(head -n 1 "$T/p5.out")" '^ADDED +team-a +train-large-0 ' "--output-watch-events --no-headers: no header, the first row ADDED"
+check_eq "$(grep -c '^EVENT' "$T/p5.out")" 0 "--output-watch-events --no-headers: no header line at all"
+stop_watch "$PID"
+P4=$(cat "$T/p4.out")
+check_match "$(head -n 1 <<<"$P4")" '^EVENT +NAMESPACE +NAME +GPUS +AGE +VERDICT +REASON$' "--output-watch-events: EVENT first (kubectl's header)"
+check_match "$(sed -n 2p <<<"$P4")" '^ADDED +team-a +train-large-0 ' "--output-watch-events: the first table's rows ADDED"
+check_match "$(tail -n 3 <<<"$P4" | sed -n 1p)" '^ADDED +team-a +train-new-0 ' "--output-watch-events: a new pod ADDED"
+check_match "$(tail -n 3 <<<"$P4" | sed -n 2p)" '^DELETED +team-a +train-large-0 ' "--output-watch-events: a deleted pod DELETED"
+check_match "$(tail -n 3 <<<"$P4" | sed -n 3p)" '^ADDED +team-a +train-sentinel-0 ' "--output-watch-events: then the sentinel ADDED"
+check_eq "$RC" 0 "pending -w --output-watch-events: SIGINT exits 0"
 
 # ---- status -w ---------------------------------------------------------------------------------
 cat >"$T/scenario3.json" <<EOF

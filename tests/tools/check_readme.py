@@ -4,7 +4,7 @@
     check_readme.py --bin ./kubectl-gpu README.md
 
 Every fenced block whose first line is `$ kubectl gpu ...` (a `# ...` comment after the command
-is dropped; `top` is interactive and skipped) is run from the repository root with the binary,
+is dropped; `top` is interactive and skipped here: test_readme.sh draws it in tmux) is run from the repository root (--root; default the file's directory) with the binary,
 NO_COLOR=1 and no kubeconfig; a command with an "on a N-column terminal" comment runs on a
 pseudo-terminal N columns wide.  A
 block without "..." lines must equal the output (trailing spaces aside); a block with "..."
@@ -57,16 +57,20 @@ def run_on_terminal(argv, cwd, env):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
+    ap.add_argument("--root", help="where the commands run (default: the file's directory)")
     ap.add_argument("readme")
     a = ap.parse_args()
-    root = os.path.dirname(os.path.abspath(a.readme))
+    root = os.path.abspath(a.root) if a.root else os.path.dirname(os.path.abspath(a.readme))
+    label = os.path.basename(a.readme) if os.path.basename(a.readme) != "README.md" else "README"
+    if label != "README":
+        label = os.path.relpath(os.path.abspath(a.readme), root)
     passed = failed = 0
     for b in blocks(open(a.readme, encoding="utf-8").read()):
         if not b or not b[0].startswith("$ kubectl gpu "):
             continue
         cmd = b[0][2:]
         cols = 100
-        m = re.search(r"#.*on a (\d+)-column terminal", cmd)
+        m = re.search(r"#.*on an? (\d+)-column terminal", cmd)
         if m:
             cols = int(m.group(1))
         cmd = re.sub(r"\s+#.*$", "", cmd)
@@ -87,12 +91,12 @@ def main():
         if "..." not in want:
             if got == want:
                 passed += 1
-                print("ok - README: %s" % name)
+                print("ok - %s: %s" % (label, name))
             else:
                 failed += 1
                 diff = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y), min(len(got), len(want)))
-                print("not ok - README: %s: differs at line %d:\n#   got:  %r\n#   want: %r" % (
-                    name, diff + 1, got[diff] if diff < len(got) else None, want[diff] if diff < len(want) else None))
+                print("not ok - %s: %s: differs at line %d:\n#   got:  %r\n#   want: %r" % (
+                    label, name, diff + 1, got[diff] if diff < len(got) else None, want[diff] if diff < len(want) else None))
             continue
         runs, cur = [], []
         for l in want:
@@ -117,10 +121,10 @@ def main():
             pos = found + len(run)
         if bad is None:
             passed += 1
-            print("ok - README (excerpt): %s" % name)
+            print("ok - %s (excerpt): %s" % (label, name))
         else:
             failed += 1
-            print("not ok - README (excerpt): %s: not in the output (in order): %r" % (name, bad))
+            print("not ok - %s (excerpt): %s: not in the output (in order): %r" % (label, name, bad))
     print("# RESULT passed=%d failed=%d" % (passed, failed))
     return 1 if failed else 0
 

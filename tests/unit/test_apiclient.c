@@ -44,6 +44,8 @@ static struct {
     size_t nreplies, next;
     Strvec requests;             /* request line + headers of each request */
     int connections;
+    int accepted, served;        /* since the start (never reset): served = accepted when the
+                                  * thread is back in accept() */
     volatile bool stop;
 } srv;
 
@@ -130,11 +132,30 @@ static void *server_main(void *arg)
         if (fd < 0) continue;
         pthread_mutex_lock(&srv.lock);
         srv.connections++;
+        srv.accepted++;
         pthread_mutex_unlock(&srv.lock);
         serve_connection(fd);
         close(fd);
+        pthread_mutex_lock(&srv.lock);
+        srv.served++;
+        pthread_mutex_unlock(&srv.lock);
     }
     return NULL;
+}
+
+/* waits (at most `bound` seconds) until every connection accepted so far has been served: the
+ * thread is done with a slow reply and back in accept(); false when the bound passed */
+static bool srv_wait_idle(double bound)
+{
+    for (int i = 0; i < (int)(bound * 100); i++) {
+        pthread_mutex_lock(&srv.lock);
+        bool idle = srv.served == srv.accepted;
+        pthread_mutex_unlock(&srv.lock);
+        if (idle) return true;
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return false;
 }
 
 static int setup(void **state)
@@ -531,9 +552,8 @@ static void test_broken_and_slow(void **state)
     assert_string_equal(err.msg, want);
     free(want);
     apiclient_free(c);
-    /* let the server thread finish its sleep before the next test */
-    struct timespec ts = { 2, 0 };
-    nanosleep(&ts, NULL);
+    /* the server thread finishes its slow reply (3 s) before the next test connects */
+    assert_true(srv_wait_idle(10));
 }
 
 static void test_unreachable(void **state)

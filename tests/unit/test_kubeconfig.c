@@ -214,6 +214,44 @@ static void test_merge_first_file_wins(void **state)
     clean_env();
 }
 
+/* the fleet's list (--all-contexts): merge order, a name two files define once (the first
+ * file's place), missing files skipped; --kubeconfig only that file; a broken file an error */
+static void test_context_names(void **state)
+{
+    (void)state;
+    clean_env();
+    char *a = fixture("merge-a.yaml"), *b = fixture("merge-b.yaml");
+    char *list = xasprintf("%s:/nonexistent/skipped:%s", a, b);
+    setenv("KUBECONFIG", list, 1);
+    Strvec names = STRVEC_INIT;
+    Error err = { 0 };
+    /* merge-a: ctx-a, shared-ctx; merge-b: shared-ctx (merge-a's already), ctx-b */
+    assert_int_equal(kubeconfig_context_names(NULL, &names, &err), 0);
+    assert_int_equal(names.n, 3);
+    assert_string_equal(names.v[0], "ctx-a");
+    assert_string_equal(names.v[1], "shared-ctx");
+    assert_string_equal(names.v[2], "ctx-b");
+    strvec_clear(&names);
+    free(list);
+    list = xasprintf("%s:%s", b, a);                   /* the other order */
+    setenv("KUBECONFIG", list, 1);
+    assert_int_equal(kubeconfig_context_names(NULL, &names, &err), 0);
+    assert_int_equal(names.n, 3);
+    assert_string_equal(names.v[0], "shared-ctx");
+    assert_string_equal(names.v[1], "ctx-b");
+    assert_string_equal(names.v[2], "ctx-a");
+    strvec_clear(&names);
+    assert_int_equal(kubeconfig_context_names(b, &names, &err), 0);   /* --kubeconfig: that file only */
+    assert_int_equal(names.n, 2);
+    strvec_clear(&names);
+    assert_int_equal(kubeconfig_context_names("/nonexistent/kc", &names, &err), -1);
+    assert_non_null(strstr(err.msg, "/nonexistent/kc"));
+    assert_int_equal(names.n, 0);
+    free(list);
+    free(a); free(b);
+    clean_env();
+}
+
 static void test_explicit_file_no_merge(void **state)
 {
     (void)state;
@@ -645,7 +683,7 @@ int main(void)
         cmocka_unit_test(test_auth_kinds), cmocka_unit_test(test_in_cluster),
         cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_selection_errors),
         cmocka_unit_test(test_cluster_errors), cmocka_unit_test(test_user_errors),
-        cmocka_unit_test(test_errors_hide_secrets),
+        cmocka_unit_test(test_errors_hide_secrets), cmocka_unit_test(test_context_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -24,8 +24,10 @@ static const Option test_globals[] = {
 };
 
 static const char *fetch_out;
+static OptStrings fetch_files;
 static const Option fetch_opts[] = {
     { OPT_STRING, 'o', "output", &fetch_out, "FORMAT", "output format", NULL, NULL },
+    { OPT_STRINGS, 'F', "file", &fetch_files, "FILE", "a file; repeatable", NULL, "file" },
     OPT_END_MARK
 };
 static bool push_force;
@@ -46,7 +48,7 @@ static const CliProgram prog = { test_globals, test_commands };
 static int reset(void **state)
 {
     (void)state;
-    g_ctx = NULL; g_all = false; g_verbose = 0; fetch_out = NULL; push_force = false;
+    g_ctx = NULL; g_all = false; g_verbose = 0; fetch_out = NULL; push_force = false; fetch_files.n = 0;
     return 0;
 }
 
@@ -201,6 +203,24 @@ static void test_print_error_clean(void **state)
     assert_string_equal(buf, "error: a [31mb c d\xef\xbf\xbd" "e \xc3\xa9\nhint\n");
 }
 
+/* a repeatable flag keeps every value in order, in each spelling; options_reset forgets them */
+static void test_repeatable(void **state)
+{
+    (void)state;
+    char *argv[] = { "prog", "fetch", "-F", "a", "--file", "-", "--file=c", "-Fd", NULL };
+    CliArgs a;
+    options_reset(fetch_opts);                  /* the declared default: no value */
+    assert_int_equal(cli_parse(&prog, 8, argv, &a), 0);
+    assert_int_equal(fetch_files.n, 4);
+    assert_string_equal(fetch_files.v[0], "a");
+    assert_string_equal(fetch_files.v[1], "-");     /* standard input, as a value */
+    assert_string_equal(fetch_files.v[2], "c");
+    assert_string_equal(fetch_files.v[3], "d");
+    cli_args_clear(&a);
+    options_reset(fetch_opts);
+    assert_int_equal(fetch_files.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +231,7 @@ int main(void)
         cmocka_unit_test_setup(test_find_suggest, reset),
         cmocka_unit_test_setup(test_help, reset),
         cmocka_unit_test(test_print_error_clean),
+        cmocka_unit_test_setup(test_repeatable, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,50 @@
+/* cluster_plain.h — private to src/model: the incremental path's state (ClusterLive) and its
+ * table of the pods folded away (PlainTable: one small record per pod without GPUs holding
+ * resources), shared by cluster.c (which records and frees), cluster_plain.c (which holds
+ * them) and cluster_live.c (which takes records back). */
+#ifndef KGPU_MODEL_CLUSTER_PLAIN_H
+#define KGPU_MODEL_CLUSTER_PLAIN_H
+#include "model/cluster.h"
+#include <stdint.h>
+
+struct StrMap;
+
+typedef struct {
+    uint64_t key;            /* hash of "ns/name"; 0 = empty slot */
+    uint32_t node;           /* index into PlainTable.nodes */
+    uint32_t extra;          /* 1 + index into PlainTable.extras, 0 when none */
+    uint32_t cpu;            /* milli-cpu */
+    uint32_t mem;            /* memory: see mem_pack */
+} PlainRec;
+
+typedef struct {
+    PlainRec *slots;
+    size_t cap, n;           /* cap a power of two, n <= 3/4 cap */
+    char **nodes; size_t nnodes, capnodes;
+    struct StrMap *node_ids;        /* node name -> index + 1 */
+    ResourceList **extras; size_t nextras, capextras;   /* the records' lists; NULL = free */
+    uint32_t *free_extras; size_t nfree, capfree;       /* free indices of extras */
+} PlainTable;
+
+typedef struct ClusterLive {
+    PlainTable plain;       /* pods without GPUs holding resources: what each adds */
+    struct StrMap *gpu_usage;      /* node -> NodeUsage* of the GPU pods holding resources on it */
+    struct StrMap *event_index;    /* "ns/name" -> index + 1 into c->events */
+    bool indexed;           /* gpu_usage and event_index match the arrays */
+    bool relisted;          /* a kind was reset: commit finalizes in full */
+    size_t pool_after;      /* strings in the pool after the last compaction */
+} ClusterLive;
+
+/* the 64-bit key of "ns/name" (ns empty: "default"), never 0 */
+uint64_t cluster_plain_hash(const char *ns, const char *name);
+/* key's slot: its record, or the empty slot (key 0) where it would go (t->cap > 0) */
+PlainRec *cluster_plain_slot(const PlainTable *t, uint64_t key);
+/* takes the record of key out of the table (false when there is none) */
+bool cluster_plain_take(PlainTable *t, uint64_t key, PlainRec *out);
+/* the record's resources added to out (the caller clears it) */
+void cluster_plain_requests(const PlainTable *t, const PlainRec *r, ResourceList *out);
+/* the record's list (extra, 0 = none) freed and its index given back */
+void cluster_plain_drop_extra(PlainTable *t, uint32_t extra);
+/* every record and node name freed; t is empty after */
+void cluster_plain_release(PlainTable *t);
+#endif

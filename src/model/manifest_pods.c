@@ -1,0 +1,250 @@
+/* manifest_pods.c — the pod templates of a manifest's objects (contract in manifest_pods.h). */
+#include "model/manifest_pods.h"
+#include "json_fields.h"
+#include "util/error.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LIST_DEPTH = 4 };
+/* pods one template may make: fit places them one by one, and a count beyond this is a typo or
+ * hostile, not a workload */
+#define MAX_PODS 1000000
+
+/* a replica count: absent or null -> dflt; a non-negative integer; else -2 (an error) */
+static int64_t count_field(const cJSON *obj, const char *key, int64_t dflt)
+{
+    const cJSON *v = jget(obj, key);
+    if (!v || cJSON_IsNull(v)) return dflt;
+    return jint(obj, key, 0, MAX_PODS, -2);
+}
+
+/* the pods a Job spec runs at once: min(parallelism, completions), parallelism defaulting to 1
+ * (batch/v1 JobSpec; completions unset = as many as parallelism) */
+static int64_t job_pods(const cJSON *jobspec)
+{
+    int64_t par = count_field(jobspec, "parallelism", 1);
+    int64_t comp = count_field(jobspec, "completions", -1);
+    if (par < 0 || comp < -1) return -2;
+    return comp >= 0 && comp < par ? comp : par;
+}
+
+/* the controller that owns the pods of an object of this kind */
+static const char *owner_kind_of(const char *kind)
+{
+    if (str_eq(kind, "Deployment")) return "ReplicaSet";
+    if (str_eq(kind, "CronJob") || str_eq(kind, "JobSet")) return "Job";
+    return kind;
+}
+
+/* The tolerations the DaemonSet controller adds to every pod it creates (kubernetes
+ * pkg/controller/daemon/util/daemonset_util.go, AddOrUpdateDaemonPodTolerations): its pods
+ * run on cordoned and pressured nodes. */
+static void add_daemon_tolerations(cJSON *spec)
+{
+    static const char *const tols[][2] = {
+        { "node.kubernetes.io/not-ready", "NoExecute" }, { "node.kubernetes.io/unreachable", "NoExecute" },
+        { "node.kubernetes.io/disk-pressure", "NoSchedule" }, { "node.kubernetes.io/memory-pressure", "NoSchedule" },
+        { "node.kubernetes.io/pid-pressure", "NoSchedule" }, { "node.kubernetes.io/unschedulable", "NoSchedule" },
+    };
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(spec, "tolerations");
+    if (!cJSON_IsArray(arr)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(spec, "tolerations");
+        arr = cJSON_AddArrayToObject(spec, "tolerations");
+    }
+    for (size_t i = 0; i < sizeof tols / sizeof *tols; i++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "key", tols[i][0]);
+        cJSON_AddStringToObject(t, "operator", "Exists");
+        cJSON_AddStringToObject(t, "effect", tols[i][1]);
+        cJSON_AddItemToArray(arr, t);
+    }
+}
+
+cJSON *manifest_pod_pinned(const cJSON *pod, const char *node)
+{
+    cJSON *copy = cJSON_Duplicate(pod, true);
+    cJSON *spec = cJSON_GetObjectItemCaseSensitive(copy, "spec");
+    if (!cJSON_IsObject(spec)) return copy;
+    cJSON *aff = cJSON_GetObjectItemCaseSensitive(spec, "affinity");
+    if (!cJSON_IsObject(aff)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(spec, "affinity");
+        aff = cJSON_AddObjectToObject(spec, "affinity");
+    }
+    cJSON *na = cJSON_GetObjectItemCaseSensitive(aff, "nodeAffinity");
+    if (!cJSON_IsObject(na)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(aff, "nodeAffinity");
+        na = cJSON_AddObjectToObject(aff, "nodeAffinity");
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(na, "requiredDuringSchedulingIgnoredDuringExecution");
+    cJSON *req = cJSON_AddObjectToObject(na, "requiredDuringSchedulingIgnoredDuringExecution");
+    cJSON *terms = cJSON_AddArrayToObject(req, "nodeSelectorTerms");
+    cJSON *term = cJSON_CreateObject();
+    cJSON *mf = cJSON_AddArrayToObject(term, "matchFields");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "key", "metadata.name");
+    cJSON_AddStringToObject(r, "operator", "In");
+    cJSON *vals = cJSON_AddArrayToObject(r, "values");
+    cJSON_AddItemToArray(vals, cJSON_CreateString(node));
+    cJSON_AddItemToArray(mf, r);
+    cJSON_AddItemToArray(terms, term);
+    return copy;
+}
+
+static int add_item(ManifestPodList *out, const char *kind, const char *ns, const char *name, int64_t replicas,
+                    const cJSON *tmpl, const char *where, Error *err)
+{
+    const cJSON *spec = jobj(tmpl, "spec");
+    if (!spec) {
+        error_set(err, "%s %s: the pod template has no spec", kind, name);
+        return -1;
+    }
+    cJSON *pod = cJSON_CreateObject();
+    cJSON_AddStringToObject(pod, "apiVersion", "v1");
+    cJSON_AddStringToObject(pod, "kind", "Pod");
+    cJSON *meta = cJSON_AddObjectToObject(pod, "metadata");
+    cJSON_AddStringToObject(meta, "name", name);
+    cJSON_AddStringToObject(meta, "namespace", ns);
+    const cJSON *labels = jobj(jobj(tmpl, "metadata"), "labels");
+    if (labels) cJSON_AddItemToObject(meta, "labels", cJSON_Duplicate(labels, true));
+    if (!str_eq(kind, "Pod")) {
+        cJSON *refs = cJSON_AddArrayToObject(meta, "ownerReferences");
+        cJSON *ref = cJSON_CreateObject();
+        cJSON_AddStringToObject(ref, "kind", owner_kind_of(kind));
+        cJSON_AddStringToObject(ref, "name", name);
+        cJSON_AddBoolToObject(ref, "controller", true);
+        cJSON_AddItemToArray(refs, ref);
+    }
+    cJSON *pspec = cJSON_Duplicate(spec, true);
+    cJSON_AddItemToObject(pod, "spec", pspec);
+    if (str_eq(kind, "DaemonSet")) add_daemon_tolerations(pspec);
+    cJSON *status = cJSON_AddObjectToObject(pod, "status");
+    cJSON_AddStringToObject(status, "phase", "Pending");
+    const char *node = jstr_ne(pspec, "nodeName");
+    if (node) {
+        /* spec.nodeName set by hand skips the scheduler: the pod goes to that node or nowhere,
+         * which the filters judge as a pod pinned there (its required node affinity, which
+         * the kubelet checks too, is replaced: a pod that names its node rarely has one) */
+        char *n = xstrdup(node);
+        cJSON *pinned = manifest_pod_pinned(pod, n);
+        cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(pinned, "spec"), "nodeName");
+        cJSON_Delete(pod);
+        pod = pinned;
+        free(n);
+    }
+    if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 8;
+        out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+    }
+    out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where) };
+    return 0;
+}
+
+static int from_object(const cJSON *obj, const char *default_ns, const char *where, int depth,
+                       ManifestPodList *out, Strvec *notes, Error *err)
+{
+    if (!cJSON_IsObject(obj)) {
+        error_set(err, "not a Kubernetes object (a mapping with apiVersion, kind and metadata)");
+        return -1;
+    }
+    const char *kind = jstr_ne(obj, "kind");
+    if (!kind) {
+        error_set(err, "the object has no kind");
+        return -1;
+    }
+    if (str_eq(kind, "List") || (strlen(kind) > 4 && !strcmp(kind + strlen(kind) - 4, "List") && jarr(obj, "items"))) {
+        if (depth >= MAX_LIST_DEPTH) { error_set(err, "Lists nested too deeply"); return -1; }
+        const cJSON *it;
+        int k = 0;
+        cJSON_ArrayForEach(it, jarr(obj, "items")) {
+            if (from_object(it, default_ns, where, depth + 1, out, notes, err) < 0) {
+                error_prefix(err, "item %d: ", k);
+                return -1;
+            }
+            k++;
+        }
+        return 0;
+    }
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *name = jstr_ne(meta, "name");
+    char *gen = NULL;
+    if (!name && jstr_ne(meta, "generateName")) name = gen = xasprintf("%s*", jstr_ne(meta, "generateName"));
+    if (!name) {
+        error_set(err, "%s without metadata.name", kind);
+        return -1;
+    }
+    const char *ns = jstr_ne(meta, "namespace") ? jstr_ne(meta, "namespace") : default_ns;
+    const cJSON *spec = jobj(obj, "spec");
+    int rc = 0;
+    int64_t n = 1;
+    if (str_eq(kind, "Pod")) {
+        rc = add_item(out, kind, ns, name, 1, obj, where, err);
+    } else if (str_eq(kind, "JobSet")) {
+        const cJSON *rj;
+        int k = 0;
+        cJSON_ArrayForEach(rj, jarr(spec, "replicatedJobs")) {
+            const char *rjname = jstr_ne(rj, "name");
+            const cJSON *jobspec = jobj(jobj(rj, "template"), "spec");
+            int64_t reps = count_field(rj, "replicas", 1), per = job_pods(jobspec);
+            if (!rjname || !jobj(jobspec, "template")) {
+                error_set(err, "JobSet %s: replicatedJobs[%d] has no name or no template.spec.template", name, k);
+                rc = -1;
+                break;
+            }
+            if (reps < 0 || per < 0 || reps * per > MAX_PODS) {
+                error_set(err, "JobSet %s/%s: replicas, parallelism and completions must be non-negative integers "
+                          "(at most %d pods)", name, rjname, MAX_PODS);
+                rc = -1;
+                break;
+            }
+            char *full = xasprintf("%s/%s", name, rjname);
+            rc = add_item(out, kind, ns, full, reps * per, jobj(jobspec, "template"), where, err);
+            free(full);
+            if (rc < 0) break;
+            k++;
+        }
+        if (!rc && !k) strvec_pushf(notes, "%s: JobSet %s has no replicatedJobs", where, name);
+    } else if (jobj(spec, "template")) {
+        if (str_eq(kind, "DaemonSet")) n = -1;
+        else if (str_eq(kind, "Job")) n = job_pods(spec);
+        else n = count_field(spec, "replicas", 1);
+        if (n < -1 || (n == -1 && !str_eq(kind, "DaemonSet"))) {
+            error_set(err, "%s %s: the replica count must be a non-negative integer (at most %d)", kind, name, MAX_PODS);
+            rc = -1;
+        } else {
+            rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, err);
+        }
+    } else if (jobj(jobj(jobj(spec, "jobTemplate"), "spec"), "template")) {
+        const cJSON *jobspec = jobj(jobj(spec, "jobTemplate"), "spec");
+        n = job_pods(jobspec);
+        if (n < 0) {
+            error_set(err, "%s %s: parallelism and completions must be non-negative integers (at most %d)", kind, name,
+                      MAX_PODS);
+            rc = -1;
+        } else {
+            rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, err);
+        }
+    } else {
+        strvec_pushf(notes, "%s: %s %s has no pod template; skipped", where, kind, name);
+    }
+    free(gen);
+    return rc;
+}
+
+int manifest_pods_from_object(const cJSON *obj, const char *default_ns, const char *where,
+                              ManifestPodList *out, Strvec *notes, Error *err)
+{
+    return from_object(obj, default_ns, where, 0, out, notes, err);
+}
+
+void manifest_pod_list_clear(ManifestPodList *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].kind);
+        free(l->v[i].ns);
+        free(l->v[i].name);
+        free(l->v[i].where);
+        cJSON_Delete(l->v[i].pod);
+    }
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
