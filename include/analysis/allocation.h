@@ -142,6 +142,8 @@ typedef struct {
 typedef struct {
     /* summary */
     int nodes, gpu_nodes, physical_gpus, pending_gpu_pods;
+    int pending_not_created;     /* owners whose pods a ResourceQuota refused ('pending' lists
+                                  * them); set by the command (explain_pending_counts), else 0 */
     int unknown_gpu_nodes;       /* GPU nodes whose physical GPUs cannot be counted (not in the total) */
     int resource_counted_nodes;  /* GPU nodes counted from advertised resources alone (physical_unsure) */
     int idle_allocated_gpus;     /* -1 without metrics */

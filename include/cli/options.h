@@ -55,7 +55,9 @@ typedef struct Command {
     const char *name;
     const char *summary;         /* one line */
     const char *usage;           /* "kubectl gpu status [NODE...] [flags]" */
-    const char *description;     /* paragraph(s) for --help and the man page */
+    const char *description;     /* the long text, as the man page says it; --help prints, in
+                                  * kubectl's order, summary, examples, options (wrapped to the
+                                  * terminal) and usage, not this */
     const char *examples;        /* lines of examples */
     const Option *options;       /* command flags */
     int min_args, max_args;      /* positional arguments; max -1 = unbounded */
@@ -92,7 +94,8 @@ typedef struct CliArgs {
 int cli_parse(const CliProgram *prog, int argc, char **argv, CliArgs *out);
 void cli_args_clear(CliArgs *a);   /* releases pos */
 
-/* --help text: the program's (cmd NULL: its commands and global flags) or one command's */
+/* --help text: the program's (cmd NULL: its commands and global flags) or one command's, in
+ * kubectl's order (summary, Examples, Options, Usage), wrapped to $COLUMNS or the terminal */
 void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd);
 /* Option state is per run: every value a table points at is set back to what it held before
  * the first run (its declared default), so a second run in one process (a test, a fuzzer)

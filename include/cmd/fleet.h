@@ -17,6 +17,7 @@
 #define KGPU_CMD_FLEET_H
 #include <stdbool.h>
 #include "cmd/global_options.h"
+#include "cmd/watch_loop.h"
 #include "render/fleet.h"
 #include "util/util.h"
 #include <stdio.h>
@@ -31,6 +32,12 @@ typedef struct {
     bool *no_headers;            /* the command's --no-headers (table only), or NULL */
     /* the command (the same run `kubectl gpu NAME` calls) */
     int (*run)(int argc, char **argv, struct GlobalOptions *g, struct Error *err);
+    /* top's fleet screen (status's only, else NULL): lists the context, prints one line of JSON
+     * {"summary": {the GPUStatus summary's gpuNodes, physicalGPUs, pendingGPUPods, physical}},
+     * then follows it by watches and prints the line again each time it changes, calling
+     * tick(tick_ctx, stats) between waits (--request-timeout bounds its lists, not its
+     * watches); returns the exit code (err set) when it cannot */
+    int (*watch)(struct GlobalOptions *g, WatchTickFn tick, void *tick_ctx, struct Error *err);
 } FleetCommand;
 
 /* status's, for top's fleet screen (cmd_status.c) */
@@ -41,13 +48,15 @@ bool fleet_wanted(const GlobalOptions *g);
 /* Checks the flags that make no sense over a fleet (a usage error, EXIT_USAGE with err set),
  * lists the contexts, runs them and renders the fleet.  Returns the exit code. */
 int fleet_run(const FleetCommand *fc, int argc, char **argv, GlobalOptions *g, struct Error *err);
-/* top's fleet screen (cmd/fleet_top.c): a row per context from status_fc's documents, read
- * again 5 intervals after its last result; Enter runs top_run for the selected context.
- * Needs a terminal (the caller checks).  Returns the exit code. */
+/* top's fleet screen (cmd/fleet_top.c): a row per context, each context listed then followed
+ * by its own watch (status_fc->watch, in a child process of its own), its row redrawn when its
+ * figures change, marked lost while its watch is down; Enter runs top_run for the selected
+ * context (interval is that top's).  Needs a terminal (the caller checks).  Returns the exit
+ * code. */
 int fleet_top_run(const FleetCommand *status_fc, int (*top_run)(int, char **, struct GlobalOptions *, struct Error *),
                   GlobalOptions *g, double interval, struct Error *err);
 
-/* ---- the parts fleet_run is made of, for top's fleet screen (cmd/fleet_top.c) ---- */
+/* ---- the parts fleet_run is made of (fleet_contexts: top's fleet screen's too) ---- */
 
 /* the contexts to run, in order, into names (empty on entry): 0, or the exit code with err set
  * (a usage error for a name the kubeconfig lacks or flags a fleet cannot take) */

@@ -15,6 +15,7 @@
 #include "model/cluster.h"
 #include "sources/loader.h"
 #include "cmd/global_options.h"
+#include "sources/watch.h"
 
 struct ApiClient;
 /* prints one picture of c to stdout; api is the first load's client (for metrics), may be
@@ -33,4 +34,17 @@ int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *r
  * Output without such a table (-o json, "no pending pods") is printed whole when it changes. */
 int watch_loop_run_rows(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
                         WatchShowFn show, void *ctx, bool events, struct Error *err);
+/* called between two waits for events (at least every 0.25 s), outside show(), with the
+ * watcher's state (e.g. how many kinds have no working watch) */
+typedef void (*WatchTickFn)(void *ctx, const WatchStats *stats);
+typedef struct {
+    WatchTickFn tick;            /* tick(ctx, ...) as above, or NULL */
+    /* --request-timeout bounds the lists only, not the watches (each then ends at its own
+     * timeoutSeconds or the stall limit, sources/watch.h): for a view that follows a cluster
+     * for hours, where a watch cut every --request-timeout would never be up */
+    bool watch_untimed;
+} WatchLoopExtra;
+/* watch_loop_run, with x's additions (x may be NULL) */
+int watch_loop_run_ex(const GlobalOptions *g, const char *cmd, const LoadRequest *rq,
+                      WatchShowFn show, void *ctx, const WatchLoopExtra *x, struct Error *err);
 #endif

@@ -165,6 +165,8 @@ typedef struct Cluster {
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */
     struct StrMap *pending_usage;   /* node name -> NodeUsage* of non-GPU pods (dropped pods) */
+    struct StrMap *plain_unbound;   /* "ns/name" of dropped pods bound to no node (explain says
+                                     * such a pod requests no GPU); values unused */
     struct PodIndex *pod_index;     /* ns, name -> index+1 into pods (model/pod_index.h) */
     struct StrPool *strings;        /* one copy of each string of kept nodes and pods */
     size_t all_pods;           /* every pod seen */
@@ -197,6 +199,8 @@ Node *cluster_find_node(const Cluster *c, const char *name);
 size_t cluster_node_index(const Cluster *c, const Node *n);
 const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
+/* a pod of that name was seen in ns, bound to no node and requesting no GPU (so not kept) */
+bool cluster_saw_plain_unbound(const Cluster *c, const char *ns, const char *name);
 const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name);
 /* the image's repository is repo: its last path component, without tag or digest
  * ("mirror.local/nvidia/k8s-device-plugin:v0.17.0" is "k8s-device-plugin") */

@@ -30,6 +30,14 @@ char *jsonpath_eval_text(const JsonPath *p, const struct cJSON *v, struct Error 
  * index error: for sorting by a path */
 const struct cJSON *jsonpath_first(const JsonPath *p, const struct cJSON *v);
 void jsonpath_free(JsonPath *p);
+/* calls fn with every value at the path in v (borrowed), in document order; a non-zero return
+ * of fn stops (returned); -1 with err set on an index error */
+int jsonpath_each(const JsonPath *p, const struct cJSON *v, int (*fn)(void *ctx, const struct cJSON *v), void *ctx,
+                  struct Error *err);
+/* kubectl's object paths a row of ours answers by its own keys (a row of pending, status, plan
+ * has no metadata): .metadata.name -> .name, .metadata.namespace -> .namespace (any of the
+ * relaxed spellings); the path of the row's key, or NULL for any other path */
+JsonPath *jsonpath_row_alias(const char *expr);
 /* --sort-by's order of two values (NULL = no value): numbers by value, strings bytewise, false
  * before true; values of different kinds by kind (numbers, strings, booleans, lists and
  * objects, null), no value last */

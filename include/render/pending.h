@@ -25,6 +25,8 @@ typedef struct {
     bool warnings;             /* tables: say the cluster's warnings (and what -l left out) on stderr */
     struct CustomColumns *columns;  /* -o custom-columns (render/custom_columns.h): one row per pod
                                      * of -o json instead of fmt; NULL: fmt */
+    size_t elsewhere;          /* with ns: pending GPU pods of other namespaces (said, on stderr,
+                                * with -A, when ns has none) */
 } PendingView;
 
 /* The command explains the pods (analysis/explain.h) and hands them here: render chooses no

@@ -28,7 +28,12 @@ typedef struct { struct CustomColumns *cc; size_t max_nodes; struct Error err; }
 /* 0, or -1 with pc->err set when a path could not be evaluated */
 int pending_columns_add(void *pc, Explanation *e);
 /* the rows (with "No pending GPU pods" on stderr when there are none); 0, -1 on a write error */
-int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers);
-/* -o name: pod/NS/NAME per pod; an owner whose pods a quota refused as kind/NS/NAME */
-int pending_print_names(const ExplanationList *l);
+int pending_columns_print(PendingColumns *pc, const char *ns, size_t elsewhere, bool no_headers);
+/* kubectl's "No resources found in NS namespace." for pending, on stderr (stdout stays empty for
+ * pipes): "No pending GPU pods in namespace NS." and, when other namespaces have some, how
+ * many and the -A that lists them */
+void pending_say_none(const char *ns, size_t elsewhere);
+/* -o name: kubectl's pod/NAME per pod in one namespace; with -A (with_ns) pod/NS/NAME, which
+ * explain takes back as it is; an owner whose pods a quota refused as kind/NAME, kind/NS/NAME */
+int pending_print_names(const ExplanationList *l, bool with_ns);
 #endif

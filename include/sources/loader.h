@@ -12,6 +12,11 @@ typedef struct {
     const char *node_selector;   /* label selector for nodes (-l) */
     const char *pod_namespace;   /* NULL = all namespaces (pods, events, quotas) */
     bool configmaps;             /* the ConfigMaps the ClusterPolicy names (with clusterpolicy) */
+    bool quota_events;           /* without events: the FailedCreate ones only (owners whose pods a
+                                  * ResourceQuota refused; status's note), listed once, not watched */
+    const char *pods_forbidden_ns;   /* -n given: when the cluster-wide pods list is forbidden (403),
+                                      * list this namespace's pods, events and quotas instead, with a
+                                      * warning (GPUs held by other namespaces' pods are not seen) */
     bool queues;                 /* Kueue, Volcano and KAI queues and workloads (loader_queues.c) */
 } LoadRequest;
 

@@ -1,19 +1,21 @@
 /* tui_fleet.h — `kubectl gpu top --contexts/--all-contexts`: the fleet screen, a row per
- * context with its totals, the state of its data and that data's age (cmd/fleet_top.c reads
- * the contexts and handles the keys; this only draws).
+ * context with its totals and the state of its watch: live, or lost since a time with its
+ * data's age (cmd/fleet_top.c follows the contexts and handles the keys; this only draws).
  */
 #ifndef KGPU_TUI_FLEET_H
 #define KGPU_TUI_FLEET_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 typedef struct {
     const char *context;
-    bool have;                   /* figures were read at least once */
-    bool lost;                   /* the latest read failed: the figures (if any) are old */
-    bool reading;                /* a read is under way */
-    double age;                  /* seconds since the figures were read */
-    const char *error;           /* the latest failure's reason, or NULL */
+    bool have;                   /* figures were received at least once */
+    bool lost;                   /* the context's watch (or lists) are down: the figures (if any) are old */
+    bool listing;                /* its lists are being read (its first figures are to come) */
+    double age;                  /* lost with figures: seconds since they were last known current */
+    time_t lost_since;           /* lost: when (wall clock) */
+    const char *error;           /* why it is lost or failed, or NULL */
     /* NAN: the context cannot say (idle GPUs without metrics) */
     double gpu_nodes, gpus, in_use, idle, free_, unavailable, pending;
 } TuiFleetRow;

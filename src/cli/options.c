@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const Option *find_short(const Option *const *tables, size_t n, char c);
 
@@ -305,27 +307,79 @@ void cli_args_clear(CliArgs *a)
     strvec_clear(&a->pos);
 }
 
-static void print_options(FILE *f, const Option *opts)
+/* the width help is wrapped to: $COLUMNS, else the terminal's, else 80 (kubectl wraps its
+ * help to the terminal too); at least 40 */
+static size_t help_width(FILE *f)
 {
+    const char *cols = getenv("COLUMNS");
+    int64_t v;
+    if (cols && str_to_int64(cols, &v) && v >= 40 && v <= 1000) return (size_t)v;
+    struct winsize ws;
+    if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+    return 80;
+}
+
+/* text from column `at` to `width`, in words, continuation lines indented to `indent`; a word
+ * may also break after a '|' (a choice list "(a|b|c)" wraps between its choices, never inside
+ * one), and a piece longer than the room is put on a line of its own, whole */
+static void print_wrapped(FILE *f, const char *text, size_t at, size_t indent, size_t width)
+{
+    size_t col = at;
+    bool first = true, glued = false;         /* glued: the piece continues the word before */
+    for (const char *p = text; *p;) {
+        if (*p == ' ') { while (*p == ' ') p++; glued = false; continue; }
+        size_t n = strcspn(p, " |");
+        if (p[n] == '|') n++;
+        size_t need = n + (first || glued ? 0 : 1);
+        if (!first && col + need > width) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first && !glued) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, p);
+        col += n;
+        first = false;
+        glued = p[n - 1] == '|';
+        p += n;
+    }
+    fputc('\n', f);
+}
+
+/* one option per entry: the flag, then its help wrapped beside it (or below it when the flag
+ * is wider than the column), its choices at the end */
+static void print_options(FILE *f, const Option *opts, size_t width)
+{
+    enum { COLUMN = 30 };                      /* where the help starts */
     for (const Option *o = opts; o->type != OPT_END; o++) {
-        char left[96];
+        char left[128];
         int n = 0;
         if (o->short_name) n = snprintf(left, sizeof left, "  -%c, --%s", o->short_name, o->long_name);
         else n = snprintf(left, sizeof left, "      --%s", o->long_name);
         if (o->argname && n > 0 && (size_t)n < sizeof left)
             snprintf(left + n, sizeof left - (size_t)n, " %s", o->argname);
-        fprintf(f, "%-36s %s", left, o->help);
+        Strbuf help = STRBUF_INIT;
+        strbuf_adds(&help, o->help);
         if (o->choices) {
-            fputs(" (", f);
-            for (const char *const *c = o->choices; *c; c++) fprintf(f, "%s%s", c == o->choices ? "" : "|", *c);
-            fputc(')', f);
+            strbuf_adds(&help, " (");
+            for (const char *const *c = o->choices; *c; c++) strbuf_addf(&help, "%s%s", c == o->choices ? "" : "|", *c);
+            strbuf_addch(&help, ')');
         }
-        fputc('\n', f);
+        size_t l = strlen(left);
+        if (l + 2 <= COLUMN) {
+            fprintf(f, "%-*s", COLUMN, left);
+        } else {
+            fprintf(f, "%s\n%*s", left, COLUMN, "");
+        }
+        print_wrapped(f, strbuf_str(&help), COLUMN, COLUMN, width);
+        strbuf_clear(&help);
     }
 }
 
 void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd)
 {
+    size_t width = help_width(f);
     if (!cmd) {
         fputs("kubectl gpu — GPUs of a Kubernetes cluster as they really are: inventory and\n"
               "allocation, why GPU pods are Pending, and GPU sharing plans from observed usage.\n\n"
@@ -335,20 +389,32 @@ void options_print_help(FILE *f, const CliProgram *prog, const Command *cmd)
             fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
         }
         fputs("\nGlobal flags:\n", f);
-        print_options(f, prog->global_options);
+        print_options(f, prog->global_options, width);
         fputs("\nExit status: 0 success, 1 the request could not be answered, 2 usage error.\n"
               "Use 'kubectl gpu COMMAND --help' for more about a command; 'man kubectl-gpu' for all.\n", f);
         return;
     }
-    fprintf(f, "%s\n\nUsage:\n  %s\n", cmd->summary, cmd->usage);
-    if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
-    if (cmd->options && cmd->options->type != OPT_END) {
-        fputs("\nFlags:\n", f);
-        print_options(f, cmd->options);
-    }
-    fputs("\nGlobal flags:\n", f);
-    print_options(f, prog->global_options);
+    /* kubectl's order: what it does in a line, examples, options, usage; the long
+     * description is the man page's */
+    fprintf(f, "%s.\n", cmd->summary);
     if (cmd->examples) fprintf(f, "\nExamples:\n%s", cmd->examples);
+    if (cmd->options && cmd->options->type != OPT_END) {
+        fputs("\nOptions:\n", f);
+        print_options(f, cmd->options, width);
+    }
+    fputs("\nUsage:\n", f);
+    for (const char *line = cmd->usage; *line;) {        /* each line of it wrapped, indented */
+        size_t n = strcspn(line, "\n");
+        char *one = xstrndup(line, n);
+        bool more = line != cmd->usage;                   /* a continuation line of it */
+        fputs(more ? "       " : "  ", f);
+        print_wrapped(f, one, more ? 7 : 2, 7, width);
+        free(one);
+        line += n + (line[n] == '\n');
+    }
+    fputc('\n', f);
+    print_wrapped(f, "Global flags (-n, -A, --context, -v, ...): 'kubectl gpu --help'.  All the details: "
+                     "'man kubectl-gpu'.", 0, 0, width);
 }
 
 static const char *format_names[] = { "", "table", "wide", "json", "yaml", "text", "script", "name",

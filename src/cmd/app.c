@@ -1,6 +1,8 @@
 /* app.c — the program's command table and its dispatch: the option library (cli/options.h)
  * parses the whole command line once against the table, then the command named runs. */
 #include "cmd/commands.h"
+#include "cmd/cmd_common.h"
+#include "render/output_template.h"
 #include "util/error.h"
 #include "model/labels.h"
 #include "util/log.h"
@@ -119,6 +121,47 @@ static void derive_globals(GlobalOptions *g)
     log_set_verbosity(g->verbose);
 }
 
+/* the command's -o when it asks for a template and the command writes JSON (its -o takes
+ * "json"): the option, else NULL */
+static const Option *template_output(const Command *cmd)
+{
+    for (const Option *o = cmd->options; o && o->type != OPT_END; o++) {
+        if (o->type != OPT_STRING || strcmp(o->long_name, "output") != 0 || !o->choices) continue;
+        bool json = false;
+        for (const char *const *c = o->choices; *c; c++) json |= strcmp(*c, "json") == 0;
+        const char *v = *(const char **)o->value;
+        return json && output_template_format(v) ? o : NULL;
+    }
+    return NULL;
+}
+
+/* a bool flag of the command that is set (e.g. --watch) */
+static bool flag_set(const Command *cmd, const char *name)
+{
+    for (const Option *o = cmd->options; o && o->type != OPT_END; o++)
+        if (o->type == OPT_BOOL && strcmp(o->long_name, name) == 0) return *(bool *)o->value;
+    return false;
+}
+
+/* -o jsonpath=/go-template=: the command runs with -o json and the template reads what it
+ * printed (cmd_common.h) */
+static int run_templated(const Command *cmd, const Option *out, const Strvec *pos, GlobalOptions *g, Error *err)
+{
+    OutputTemplate *t = output_template_new(*(const char **)out->value, err);
+    if (!t) return EXIT_USAGE;
+    if (flag_set(cmd, "watch")) {
+        output_template_free(t);
+        error_set(err, "-o %s: not with -w (a template reads one document)", *(const char **)out->value);
+        return EXIT_USAGE;
+    }
+    *(const char **)out->value = "json";
+    CmdTemplateRun r;
+    int rc = cmd_template_begin(&r, err) < 0 ? EXIT_FAIL : cmd->run((int)pos->n, pos->v, g, err);
+    if (r.tmp) rc = cmd_template_end(&r, t, rc, err);
+    output_template_free(t);
+    return rc;
+}
+
 static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
 {
     if (g->help) {
@@ -134,7 +177,8 @@ static int run_command(const Command *cmd, const Strvec *pos, GlobalOptions *g)
     g->program = &app_program;
     curl_global_init(CURL_GLOBAL_DEFAULT);
     Error err = { 0 };
-    rc = cmd->run((int)pos->n, pos->v, g, &err);
+    const Option *tout = template_output(cmd);
+    rc = tout ? run_templated(cmd, tout, pos, g, &err) : cmd->run((int)pos->n, pos->v, g, &err);
     curl_global_cleanup();
     return finish(cmd, rc, &err);
 }

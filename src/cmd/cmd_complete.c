@@ -18,6 +18,10 @@
 #include "util/error.h"
 #include "sources/kubeconfig.h"
 #include "sources/loader.h"
+#include "model/pod.h"
+#include "model/resources.h"
+#include "render/pending_view.h"
+#include "render/status.h"
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -298,22 +302,46 @@ static void snapshot_names(const Scan *s, const char *kind, Strvec *out)
         if (!pods)
             for (size_t i = 0; i < c.nnodes; i++) strvec_push(out, c.nodes[i].name);
         for (size_t i = 0; pods && i < c.npods; i++) {
-            const char *v = strcmp(kind, "pod") == 0 ? c.pods[i].name : c.pods[i].ns;
-            if (v && !strvec_contains(out, v)) strvec_push(out, v);
+            bool pod = strcmp(kind, "pod") == 0;
+            if (pod && !pod_is_pending_unbound(&c.pods[i])) continue;   /* explain's: pending GPU pods */
+            char *v = !pod ? xstrdup(c.pods[i].ns)
+                    : s->all_namespaces ? xasprintf("%s/%s", c.pods[i].ns, c.pods[i].name)   /* NS/NAME */
+                                        : xstrdup(c.pods[i].name);
+            if (!strvec_contains(out, v)) strvec_push(out, v);
+            free(v);
         }
     }
     free(path);
     cluster_release(&c);
 }
 
-typedef struct { Strvec *out; } NameList;
+typedef struct { Strvec *out; bool pending_gpu, with_ns; } NameList;
+
+/* a pod explain explains: not bound to a node, asking for a GPU resource or a DRA claim (the
+ * list asked the server for Pending ones) */
+static bool pending_gpu_pod(const cJSON *item)
+{
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(item, "spec");
+    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(spec, "nodeName"))) return false;
+    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(spec, "resourceClaims")) > 0) return true;
+    ResourceList req = RESOURCE_LIST_INIT;
+    pod_effective_requests(spec, &req);
+    bool gpu = rlist_has_gpu(&req);
+    rlist_clear(&req);
+    return gpu;
+}
 
 static int on_named_item(void *ctx, const cJSON *item, Error *err)
 {
     NameList *nl = ctx;
     const cJSON *md = cJSON_GetObjectItemCaseSensitive(item, "metadata");
     const cJSON *name = md ? cJSON_GetObjectItemCaseSensitive(md, "name") : NULL;
-    if (cJSON_IsString(name) && name->valuestring[0]) strvec_push(nl->out, name->valuestring);
+    const cJSON *ns = md ? cJSON_GetObjectItemCaseSensitive(md, "namespace") : NULL;
+    if (nl->pending_gpu && !pending_gpu_pod(item)) return 0;
+    if (cJSON_IsString(name) && name->valuestring[0]) {
+        if (nl->with_ns && cJSON_IsString(ns)) strvec_pushf(nl->out, "%s/%s", ns->valuestring, name->valuestring);
+        else strvec_push(nl->out, name->valuestring);
+    }
     if (nl->out->n >= COMPLETE_MAX_NAMES) { error_set(err, "enough names"); return -1; }
     return 0;
 }
@@ -352,7 +380,9 @@ static void api_names(const Scan *s, const char *kind, Strvec *out)
         } else if (safe_path_segment(rc.namespace_)) {
             path = xasprintf("/api/v1/namespaces/%s/pods", rc.namespace_);
         }
-        NameList nl = { out };
+        bool pods = strcmp(kind, "pod") == 0;
+        if (pods) query = xstrdup("fieldSelector=status.phase%3DPending");
+        NameList nl = { out, pods, pods && s->all_namespaces };
         if (path) (void)apiclient_list(api, path, query, on_named_item, &nl, &err);
         free(path);
         free(query);
@@ -421,6 +451,20 @@ static void complete_value(const Scan *s, Emit *e, const char *const *choices, c
     if (!hint) return;
     if (strcmp(hint, "file") == 0) { e->directive = COMP_DIRECTIVE_DEFAULT; return; }
     if (strcmp(hint, "contexts") == 0) { complete_context_list(s, e); return; }
+    if (str_starts_with(hint, "sort:")) {      /* --sort-by: the fields the command documents */
+        const char *list = strcmp(hint + 5, "status") == 0 ? status_sort_fields_help
+                         : strcmp(hint + 5, "pending") == 0 ? pending_sort_fields_help : "";
+        for (const char *p = list; *p;) {
+            p += strspn(p, ", ");
+            size_t n = strcspn(p, ", ");
+            if (!n) break;
+            char *f = xstrndup(p, n);
+            if (str_starts_with(f, e->cur)) emit(e, f, NULL);
+            free(f);
+            p += n;
+        }
+        return;
+    }
     Strvec names = STRVEC_INIT;
     if (hint_names(s, hint, &names))
         for (size_t i = 0; i < names.n; i++) emit(e, names.v[i], NULL);

@@ -15,6 +15,7 @@
 #include "sources/loader.h"
 #include "util/error.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char *pending_output;
 static bool pending_all_nodes;
@@ -23,7 +24,8 @@ static bool pending_watch_events;
 static bool pending_no_headers;
 static const char *pending_sort_by;
 static const char *const pending_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
-                                                "custom-columns-file=", NULL };
+                                                "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static const Option pending_opts[] = {
     { OPT_STRING, 'o', "output", &pending_output, "FORMAT", "output format", pending_formats, NULL },
     { OPT_BOOL, 0, "all-nodes", &pending_all_nodes, NULL,
@@ -31,7 +33,7 @@ static const Option pending_opts[] = {
     { OPT_BOOL, 0, "no-headers", &pending_no_headers, NULL, "print the table's rows without the header line", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &pending_sort_by, "FIELD",
       "sort the pods by .metadata.namespace, .metadata.name, .metadata.creationTimestamp (oldest first), "
-      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, NULL },
+      ".spec.priority, .verdict, or any JSONPath into a pod of -o json", NULL, "sort:pending" },
     { OPT_BOOL, 'w', "watch", &pending_watch, NULL,
       "after the first table, print the rows that change: added, changed, gone (list then watch; Ctrl-C stops)",
       NULL, NULL },
@@ -45,8 +47,20 @@ static const Option pending_opts[] = {
  * the table (sorted by a named field or not at all) needs only the rows (no fixes, slimmed);
  * the rest the full explanations.  0, -1 (output or a custom column's path, err set), -2 with
  * err set on a bad -l or a --sort-by path no pod has a value at. */
-static int pending_show_view(const Cluster *c, const PendingView *v, Error *out_err)
+/* pending GPU pods outside ns (none listed in ns: said with the -A that lists them) */
+static size_t pending_elsewhere(const Cluster *c, const char *ns)
 {
+    size_t n = 0;
+    for (size_t i = 0; ns && i < c->npods; i++)
+        if (pod_is_pending_unbound(&c->pods[i]) && strcmp(c->pods[i].ns, ns) != 0) n++;
+    return n;
+}
+
+static int pending_show_view(const Cluster *c, const PendingView *cv, Error *out_err)
+{
+    PendingView view = *cv;
+    view.elsewhere = pending_elsewhere(c, cv->ns);
+    const PendingView *v = &view;
     const char *ns = v->ns;
     RenderFormat fmt = v->fmt;
     size_t max_nodes = pending_max_nodes(v);
@@ -62,7 +76,7 @@ static int pending_show_view(const Cluster *c, const PendingView *v, Error *out_
         PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
         explain_pending_each(c, ns, pending_columns_add, &pc);
         if (pc.err.set) { *out_err = pc.err; return -1; }
-        return pending_columns_print(&pc, ns, v->no_headers);
+        return pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
     }
     ExplanationList l = { NULL, 0, 0 };
     bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
@@ -97,7 +111,7 @@ static int pending_show(void *ctx, Cluster *c, struct ApiClient *api, bool first
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err);
 static const FleetCommand pending_fleet = { "pending", FLEET_PENDING, &pending_output, &pending_no_headers,
-                                            run_pending };
+                                            run_pending, NULL };
 
 static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
@@ -126,11 +140,13 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (!ns) { custom_columns_free(columns); return EXIT_FAIL; }
     }
     PendingView view = { ns, cmd_render_format(fmt), pending_all_nodes, pending_no_headers, g->color,
-                         pending_sort_by, g->selector, true, columns };
+                         pending_sort_by, g->selector, true, columns, 0 };
     /* the ClusterPolicy and device-plugin ConfigMap: a node without a device plugin is judged by
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
-                       .configmaps = true, .queues = true };
+                       .configmaps = true,
+                       .pods_forbidden_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL,
+                       .queues = true };
     int rc;
     if (pending_watch) {
         PendingWatch pw = { view, out_err };
@@ -180,12 +196,14 @@ const Command cmd_pending = {
         "-w lists once, then watches and, as 'kubectl get -w', prints the rows that changed, were\n"
         "added or went (their last state); --output-watch-events adds kubectl's EVENT column\n"
         "(ADDED, MODIFIED, DELETED).  Ctrl-C stops.\n"
-        "As with kubectl get: -o name prints pod/NS/NAME per pod (kind/NS/NAME for an owner whose\n"
-        "pods were not created, workload/NS/NAME or podgroup/NS/NAME for a queue's workload),\n"
-        "--no-headers drops the header line, --sort-by orders the pods, and\n"
+        "As with kubectl get: -o name prints pod/NAME per pod (kind/NAME for an owner whose pods\n"
+        "were not created, workload/NAME or podgroup/NAME for a queue's workload; with -A\n"
+        "pod/NS/NAME, which explain takes back), --no-headers drops the header line, --sort-by\n"
+        "orders the pods, and\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
         "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
-        "Exits 0 whether or not pods wait.",
+        "Exits 0 whether or not pods wait; when none is listed, stderr says so (and how many wait in\n"
+        "other namespaces), as kubectl's \"No resources found\".",
     .examples = "  kubectl gpu pending\n  kubectl gpu pending -A\n  kubectl gpu pending -A -o wide\n  kubectl gpu pending -A -o json\n"
                 "  kubectl gpu pending -A -o custom-columns=NAMESPACE:.namespace,POD:.name,VERDICT:.verdict\n"
                 "  kubectl gpu pending --snapshot cluster.json -A\n",

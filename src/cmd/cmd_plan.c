@@ -29,7 +29,8 @@ static bool plan_quotas;
 static bool plan_require_metrics;
 static const char *plan_price;
 static const char *const plan_formats[] = { "text", "yaml", "json", "script", "custom-columns=",
-                                             "custom-columns-file=", NULL };
+                                             "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static bool plan_no_headers;
 static const char *const plan_strategies[] = { "auto", "mig", "time-slicing", "mps", NULL };
 static const Option plan_opts[] = {
@@ -48,9 +49,9 @@ static const Option plan_opts[] = {
     { OPT_BOOL, 0, "quotas", &plan_quotas, NULL,
       "also emit a ResourceQuota per changed namespace (running + pending + rolling-update surge)", NULL, NULL },
     { OPT_STRING, 0, "price", &plan_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or short, e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
+      "price of a GPU-hour per product (e.g. A100-SXM4-80GB=2.5): the savings in money", NULL, NULL },
     { OPT_BOOL, 0, "require-metrics", &plan_require_metrics, NULL,
-      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
+      "exit 1 when no metrics source answers", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -101,6 +102,11 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_clear(&prices); return EXIT_FAIL; }
     Cluster *c = &cc.cluster;
+    if (cmd_price_check(c, plan_price, err) < 0) {       /* a MODEL no node has: as a bad -o */
+        cmd_cluster_release(&cc);
+        price_list_clear(&prices);
+        return EXIT_USAGE;
+    }
 
     /* usage per workload over the window */
     UsageData usage;

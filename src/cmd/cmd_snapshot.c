@@ -14,19 +14,37 @@
 static const char *snapshot_output;
 
 static const Option snapshot_opts[] = {
-    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout (gzip unless FILE ends in .json; - is stdout)", NULL, "file" },
+    { OPT_STRING, 'o', "output", &snapshot_output, "FILE", "write the snapshot to FILE instead of stdout (gzip unless FILE ends in .json; - is stdout; a format word such as json is refused)", NULL, "file" },
     OPT_END_MARK
 };
+
+/* -o json, -o yaml ... as the other commands take them: snapshot's -o is a file, so a format
+ * word there is a mistake, not a file to create (write ./json for a file of that name) */
+static bool format_word(const char *s)
+{
+    static const char *const words[] = { "json", "yaml", "wide", "table", "name", "text", "script", NULL };
+    static const char *const prefixes[] = { "jsonpath=", "go-template=", "custom-columns=", "custom-columns-file=",
+                                            "jsonpath-file=", "go-template-file=", NULL };
+    for (size_t i = 0; words[i]; i++) if (str_eq(s, words[i])) return true;
+    for (size_t i = 0; prefixes[i]; i++) if (str_starts_with(s, prefixes[i])) return true;
+    return false;
+}
 
 static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
 {
     (void)argc; (void)argv;
+    if (snapshot_output && format_word(snapshot_output)) {
+        error_set(out_err, "snapshot -o takes a FILE, not an output format: \"%s\" (allowed: -o FILE.json.gz for gzip "
+                  "JSON, -o FILE.json for plain JSON, -o - for stdout; ./%s for a file of that name)", snapshot_output,
+                  snapshot_output);
+        return EXIT_USAGE;
+    }
     if (g->snapshot) {
         error_set(out_err, "snapshot reads the API server; --snapshot cannot be used with it");
         return EXIT_USAGE;
     }
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
-                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, true };
+                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, false, NULL, true };
     SnapshotWritten sw;
     int rc = snapshot_write(&g->source, &rq, snapshot_output, &sw, out_err);
     for (size_t i = 0; i < sw.warnings.n; i++) text_printf(stderr, "warning: %s\n", sw.warnings.v[i]);

@@ -17,6 +17,7 @@
 #include "render/status.h"
 #include "cmd/status_present.h"
 #include "render/custom_columns.h"
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 static const char *status_output;
@@ -30,32 +31,29 @@ static const char *status_price;
 static const char *const status_bys[] = { "namespace", "node", "product", "workload", NULL };
 static const char *status_sort_by;
 static const char *const status_formats[] = { "table", "wide", "json", "yaml", "name", "custom-columns=",
-                                               "custom-columns-file=", NULL };
+                                               "custom-columns-file=",
+    "jsonpath=", "jsonpath-file=", "go-template=", "go-template-file=", NULL };
 static const Option status_opts[] = {
     { OPT_STRING, 'o', "output", &status_output, "FORMAT", "output format", status_formats, NULL },
     { OPT_BOOL, 0, "no-headers", &status_no_headers, NULL,
-      "print the node table's rows only: no headers, no other sections (also with custom-columns)", NULL, NULL },
+      "the node table's rows only, no other section (also with custom-columns)", NULL, NULL },
     { OPT_STRING, 0, "sort-by", &status_sort_by, "FIELD",
-      "sort the nodes by a field of the node in -o json: .metadata.name, .product, .physicalGPUs, "
-      ".gpuMemoryPerGPUMiB, .gpuMemoryMiB, .allocated, .allocatable, .memoryUsedMiB, .utilization, .ready, "
-      "or any JSONPath into it (.resources.nvidia\\.com/gpu.allocated)",
-      NULL, NULL },
+      "sort the nodes by .metadata.name, .product, .physicalGPUs, .allocated, .utilization, ... "
+      "(TAB lists them) or any JSONPath into a node of -o json",
+      NULL, "sort:status" },
     { OPT_DURATION, 0, "window", &status_window, "DURATION",
       "how long a held GPU must stay idle to be called idle (default 1h)", NULL, NULL },
     { OPT_DOUBLE, 0, "idle-threshold", &status_idle_threshold, "PERCENT",
-      "utilization under which a held GPU counts as idle (default 5)", NULL, NULL },
+      "utilization under which a held GPU is idle (default 5)", NULL, NULL },
     { OPT_STRING, 0, "by", &status_by, "GROUP",
-      "per namespace, node, product or workload (owner): pods, physical GPUs held, idle GPUs and "
-      "GPU-hours over --window (metrics), cost (--price); by node or product also allocated/allocatable "
-      "and FREE (on Ready, schedulable nodes; the most on one node when spread)", status_bys, NULL },
+      "per group: pods, GPUs held, idle and (node, product) free, GPU-hours, cost", status_bys, NULL },
     { OPT_STRING, 0, "price", &status_price, "MODEL=USD_PER_HOUR,...",
-      "price per GPU-hour per product (GFD name or the table's, e.g. A100-SXM4-80GB=2.5): the idle "
-      "GPU-hours' cost over --window in the summary; with --by cost per hour and over the window", NULL, NULL },
-    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
-      "exit 1 when no metrics source answers (else a --prometheus that fails is a warning)", NULL, NULL },
-    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
-      "after the first table, print a new one each time it changes (list then watch; Ctrl-C stops)",
+      "price of a GPU-hour per product, e.g. A100-SXM4-80GB=2.5",
       NULL, NULL },
+    { OPT_BOOL, 0, "require-metrics", &status_require_metrics, NULL,
+      "exit 1 when no metrics source answers", NULL, NULL },
+    { OPT_BOOL, 'w', "watch", &status_watch, NULL,
+      "print the table again each time it changes (Ctrl-C stops)", NULL, NULL },
     OPT_END_MARK
 };
 
@@ -73,6 +71,7 @@ typedef struct {
 static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 {
     StatusWatch *sw = ctx;
+    if (first && cmd_price_check(c, status_price, sw->err) < 0) return -2;   /* a MODEL no node has */
     if (first) {
         MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
@@ -86,8 +85,63 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
 static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputFormat fmt, CustomColumns *columns,
                              Error *err);
 
+/* ---- top's fleet screen: one context followed, its summary a line of JSON per change ---- */
+
+typedef struct {
+    StatusWatch sw;
+    WatchTickFn tick;
+    void *tick_ctx;
+} StatusSummaryWatch;
+
+/* {"summary": {"gpuNodes", "physicalGPUs", "pendingGPUPods", "physical": {...}}}: the keys of
+ * the GPUStatus document's summary that the fleet screen shows, on one line */
+static int status_summary_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
+{
+    StatusWatch *sw = &((StatusSummaryWatch *)ctx)->sw;
+    if (first) {
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, false };
+        metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
+        sw->have_usage = true;
+    }
+    GpuStatus st;
+    status_build(&st, c, &sw->usage, &sw->p.filter);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+    cJSON_AddNumberToObject(s, "gpuNodes", st.gpu_nodes);
+    cJSON_AddNumberToObject(s, "physicalGPUs", st.physical_gpus);
+    cJSON_AddNumberToObject(s, "pendingGPUPods", st.pending_gpu_pods);
+    status_physical_json(s, &st);
+    status_clear(&st);
+    char *line = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    int rc = line && printf("%s\n", line) >= 0 ? 0 : -1;
+    cJSON_free(line);
+    return rc;
+}
+
+static void status_summary_tick(void *ctx, const WatchStats *stats)
+{
+    StatusSummaryWatch *w = ctx;
+    if (w->tick) w->tick(w->tick_ctx, stats);
+}
+
+static int status_watch_summary(GlobalOptions *g, WatchTickFn tick, void *tick_ctx, Error *err)
+{
+    StatusSummaryWatch w = { .sw = { .g = g, .err = err }, .tick = tick, .tick_ctx = tick_ctx };
+    w.sw.p.fmt = RENDER_JSON;
+    w.sw.p.filter.pods_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL;
+    w.sw.p.filter.node_selector = g->selector;
+    LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
+                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector };
+    WatchLoopExtra x = { status_summary_tick, true };
+    int rc = watch_loop_run_ex(g, "status", &rq, status_summary_show, &w, &x, err);
+    if (w.sw.have_usage) usage_clear(&w.sw.usage);
+    return rc;
+}
+
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err);
-const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status };
+const FleetCommand cmd_status_fleet = { "status", FLEET_STATUS, &status_output, &status_no_headers, run_status,
+                                        status_watch_summary };
 
 static int run_status(int argc, char **argv, GlobalOptions *g, Error *err)
 {
@@ -137,7 +191,8 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
                           g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, g->selector },
                         status_no_headers, status_sort_by, status_by, status_price, g->color, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
-                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector, .queues = true };
+                       .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector,
+                       .quota_events = true, .queues = true };      /* the note on owners a quota refused, when there are */
     if (status_watch) {
         StatusWatch sw = { p, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);
@@ -180,13 +235,10 @@ const Command cmd_status = {
         "paths) prints one row per node of -o json, each PATH a JSONPath into it such as .name,\n"
         ".pods[*].name or .resources.nvidia\\.com/gpu.allocated (not with --by).\n"
         "-w lists once, then watches and prints a new table each time it changes (Ctrl-C stops).",
-    .examples = "  kubectl gpu status\n  kubectl gpu status -o wide\n  kubectl gpu status dgx-a100-01 h100-02\n"
-                "  kubectl gpu status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 -o json\n"
-                "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --window 6h\n"
-                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers\n"
-                "  kubectl gpu status -o name\n  kubectl gpu status -w\n"
-                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n"
-                "  kubectl gpu status --snapshot cluster.json\n",
+    .examples = "  kubectl gpu status\n  kubectl gpu status -o wide dgx-a100-01 h100-02\n"
+                "  kubectl gpu status --prometheus http://prometheus.monitoring:9090 --by namespace\n"
+                "  kubectl gpu status --sort-by=.physicalGPUs --no-headers -w\n"
+                "  kubectl gpu status -o custom-columns=NODE:.name,GPUS:.physicalGPUs,HELD:.pods[*].name\n",
     .options = status_opts,
     .min_args = 0, .max_args = -1,
     .run = run_status,

@@ -109,8 +109,9 @@ const Command cmd_top = {
         "those nodes only, and the header says \"nodes: SEL\".  / filters the view further.  With\n"
         "--snapshot the picture is still (refresh disabled).\n"
         "With --contexts or --all-contexts: a fleet screen, a row per context with its totals, each\n"
-        "context read on its own (again 5 --interval after its last read: 10s by default); a context\n"
-        "whose read fails keeps its last figures, marked lost with their age; Enter opens its top.\n"
+        "context listed then followed by a watch of its own, its row redrawn when they change; while\n"
+        "its watch is down it keeps its figures, marked \"lost since HH:MM:SS, data Ns old\"; Enter\n"
+        "opens its top.\n"
         "Needs a terminal of 80x24 or larger (smaller, it says so); --no-color and NO_COLOR give a\n"
         "monochrome screen.",
     .examples = "  kubectl gpu top\n  kubectl gpu top --interval 5s\n"

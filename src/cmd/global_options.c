@@ -29,7 +29,8 @@ const Option global_options[] = {
     { OPT_BOOL,   0,   "no-metrics", &global_storage.no_metrics, NULL, "do not look for metrics", NULL, NULL },
     { OPT_BOOL,   0,   "no-color", &global_storage.no_color, NULL, "no colour, also when stdout is a terminal", NULL, NULL },
     { OPT_COUNT,  'v', "verbose", &global_storage.verbose, NULL,
-      "more detail on stderr: repeat (-vv), or give a level as kubectl does (-v 3, --v=3)", NULL, NULL },
+      "more detail on stderr, kubectl's levels: 1 decisions, 6 requests (URL, status, time), 7 headers "
+      "(credentials redacted), 8 bodies (1 KiB), 9 (10 KiB); -v 6, --v=6 or -vv", NULL, NULL },
     { OPT_BOOL,   'h', "help", &global_storage.help, NULL, "show help", NULL, NULL },
     { OPT_BOOL,   0,   "version", &global_storage.version, NULL, "print the version and exit", NULL, NULL },
     OPT_END_MARK

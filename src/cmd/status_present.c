@@ -1,6 +1,7 @@
 /* status_present.c — one picture of `kubectl gpu status` from the cluster and the usage: the
  * analyses run here, render/status.h presents their result (status_present.h). */
 #include "cmd/status_present.h"
+#include "analysis/explain.h"
 #include "render/status.h"
 #include "util/error.h"
 
@@ -24,6 +25,9 @@ int status_present(const Cluster *c, const UsageData *usage, const StatusPresent
     RenderFormat fmt = p->fmt;
     GpuStatus st;
     status_build(&st, c, usage, &p->filter);
+    size_t pods_pending = 0, not_created = 0;        /* the quota note: only when such owners exist */
+    explain_pending_counts(c, p->filter.pods_ns, &pods_pending, &not_created);
+    st.pending_not_created = (int)not_created;
     if (!warnings && fmt != RENDER_JSON && fmt != RENDER_YAML)
         strvec_clear(&st.warnings);             /* on stderr once, with the first table */
     TableView view = { p->no_headers, p->sort_by, p->columns };

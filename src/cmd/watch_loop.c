@@ -70,23 +70,30 @@ static bool print_change(const char *last, const Table *last_rows, const char *n
 }
 
 static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
-                      bool row_mode, bool events, Error *err);
+                      bool row_mode, bool events, const WatchLoopExtra *x, Error *err);
 
 int watch_loop_run(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
                    Error *err)
 {
-    return watch_loop(g, cmd, rq, show, ctx, false, false, err);
+    return watch_loop(g, cmd, rq, show, ctx, false, false, NULL, err);
+}
+
+int watch_loop_run_ex(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
+                      const WatchLoopExtra *x, Error *err)
+{
+    return watch_loop(g, cmd, rq, show, ctx, false, false, x, err);
 }
 
 int watch_loop_run_rows(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
                         bool events, Error *err)
 {
-    return watch_loop(g, cmd, rq, show, ctx, true, events, err);
+    return watch_loop(g, cmd, rq, show, ctx, true, events, NULL, err);
 }
 
 static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest *rq, WatchShowFn show, void *ctx,
-                      bool row_mode, bool events, Error *err)
+                      bool row_mode, bool events, const WatchLoopExtra *x, Error *err)
 {
+    WatchTickFn tick = x ? x->tick : NULL;
     if (g->snapshot) {
         error_set(err, "%s --watch follows a live cluster; it cannot be used with --snapshot", cmd);
         return EXIT_USAGE;
@@ -115,7 +122,9 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
     if (last_rows && events) print_change("", NULL, last, last_rows, true, true, g->color);   /* every row ADDED */
     else fputs(last, stdout);
     fflush(stdout);
-    Watcher *w = watcher_start(&g->source, rq, &c, rv, err);
+    SourceConfig wsc = g->source;                /* the watches' (copied by watcher_start) */
+    if (x && x->watch_untimed) wsc.request_timeout = 0;
+    Watcher *w = watcher_start(&wsc, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
     bool changed = false;
@@ -142,6 +151,11 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         }
         bool busy = evs != NULL;
         watch_events_free(evs);
+        if (tick) {
+            WatchStats st;
+            watcher_stats(w, &st);
+            tick(ctx, &st);
+        }
         bool any_relist = false;
         for (int k = 0; k < OBJ__COUNT; k++) any_relist |= relisting[k];
         /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist */

@@ -236,6 +236,24 @@ static void release_pod(Cluster *c, Pod *p)
 
 void usage_snapshot_free(struct UsageSnapshot *s);     /* usage.h (its usage_clear is not this one) */
 
+/* a pod dropped unbound: its name only, so that explain can say it requests no GPU */
+static void note_plain_unbound(Cluster *c, const char *ns, const char *name)
+{
+    if (!c->plain_unbound) c->plain_unbound = strmap_new();
+    char *key = xasprintf("%s/%s", ns ? ns : "default", name);
+    strmap_put(c->plain_unbound, key, c);
+    free(key);
+}
+
+bool cluster_saw_plain_unbound(const Cluster *c, const char *ns, const char *name)
+{
+    if (!c->plain_unbound) return false;
+    char *key = xasprintf("%s/%s", ns, name);
+    bool seen = strmap_get(c->plain_unbound, key) != NULL;
+    free(key);
+    return seen;
+}
+
 static void add_pending_usage(Cluster *c, const char *node, const ResourceList *req)
 {
     if (!c->pending_usage) c->pending_usage = strmap_new();
@@ -300,6 +318,8 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Reso
         add_pending_usage(c, n, &req);
         if (c->live) cluster_live_note_plain(c, ns ? ns : "default", name, n, &req);
         free(n);
+    } else if (!node && !str_eq(phase, "Succeeded") && !str_eq(phase, "Failed")) {
+        note_plain_unbound(c, ns, name);
     }
     rlist_clear(&req);
     (void)err;
@@ -326,6 +346,8 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
         if (pod_holds_resources(&p)) {
             add_pending_usage(c, p.node_name, &p.requests);
             if (c->live) cluster_live_note_plain(c, p.ns, p.name, p.node_name, &p.requests);
+        } else if (!p.node_name && p.phase == PHASE_PENDING) {
+            note_plain_unbound(c, p.ns, p.name);
         }
         pod_clear(&p);
         strpool_free(scratch);
@@ -573,6 +595,7 @@ void cluster_release(Cluster *c)
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
     strmap_free(c->pending_usage, cluster_usage_free);
+    strmap_free(c->plain_unbound, NULL);
     pod_index_free(c->pod_index);
     strpool_free(c->strings);
     memset(c, 0, sizeof *c);

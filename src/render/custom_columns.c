@@ -18,6 +18,7 @@
 struct CustomColumns {
     char **headers;
     JsonPath **paths;
+    JsonPath **aliases;       /* per column: the row's own key a kubectl path names, or NULL */
     size_t n, cap;
     Table *t;                 /* the rows added since the last print */
 };
@@ -42,9 +43,14 @@ bool custom_columns_format(const char *output)
 void custom_columns_free(CustomColumns *cc)
 {
     if (!cc) return;
-    for (size_t i = 0; i < cc->n; i++) { free(cc->headers[i]); jsonpath_free(cc->paths[i]); }
+    for (size_t i = 0; i < cc->n; i++) {
+        free(cc->headers[i]);
+        jsonpath_free(cc->paths[i]);
+        jsonpath_free(cc->aliases[i]);
+    }
     free(cc->headers);
     free(cc->paths);
+    free(cc->aliases);
     table_free(cc->t);
     free(cc);
 }
@@ -57,8 +63,10 @@ static int add_column(CustomColumns *cc, const char *header, size_t hlen, const 
         cc->cap = cc->cap ? cc->cap * 2 : 8;
         cc->headers = xrealloc(cc->headers, cc->cap * sizeof *cc->headers);
         cc->paths = xrealloc(cc->paths, cc->cap * sizeof *cc->paths);
+        cc->aliases = xrealloc(cc->aliases, cc->cap * sizeof *cc->aliases);
     }
     cc->headers[cc->n] = xasprintf("%.*s", (int)hlen, header);
+    cc->aliases[cc->n] = jsonpath_row_alias(path);
     cc->paths[cc->n++] = p;
     return 0;
 }
@@ -184,7 +192,11 @@ int custom_columns_add(CustomColumns *cc, const cJSON *item, Error *err)
     char **cells = xcalloc(cc->n ? cc->n : 1, sizeof *cells);
     int rc = 0;
     for (size_t i = 0; i < cc->n && rc == 0; i++)
-        if (!(cells[i] = jsonpath_eval_text(cc->paths[i], item, err))) rc = -1;
+        /* .metadata.name of a row without metadata: the row's own name, as --sort-by takes it */
+        if (!(cells[i] = jsonpath_eval_text(cc->aliases[i] && !jsonpath_first(cc->paths[i], item) ? cc->aliases[i]
+                                                                                                 : cc->paths[i],
+                                            item, err)))
+            rc = -1;
     if (rc == 0) {                                   /* a row whole or not at all */
         table_add_row(cc->t);
         for (size_t i = 0; i < cc->n; i++) table_cell(cc->t, cells[i]);

@@ -189,6 +189,17 @@ fail:
     return NULL;
 }
 
+JsonPath *jsonpath_row_alias(const char *expr)
+{
+    char *inner;
+    if (!expr || !relaxed(expr, &inner)) return NULL;
+    const char *key = strcmp(inner, "metadata.name") == 0 ? ".name"
+                    : strcmp(inner, "metadata.namespace") == 0 ? ".namespace" : NULL;
+    free(inner);
+    Error err = { 0 };
+    return key ? jsonpath_compile(key, &err) : NULL;
+}
+
 /* ---- evaluation ---- */
 
 typedef int (*ValueFn)(void *ctx, const cJSON *v);
@@ -348,6 +359,11 @@ char *jsonpath_eval_text(const JsonPath *p, const cJSON *v, Error *err)
     }
     if (!c.n) strbuf_adds(&c.sb, "<none>");
     return strbuf_detach(&c.sb);
+}
+
+int jsonpath_each(const JsonPath *p, const cJSON *v, int (*fn)(void *ctx, const cJSON *v), void *ctx, Error *err)
+{
+    return p->empty ? 0 : walk(p, 0, v, fn, ctx, err);
 }
 
 static int keep_first(void *ctx, const cJSON *v)

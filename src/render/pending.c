@@ -95,11 +95,7 @@ static char *brief_resources(const char *s)
 
 static void print_table(const ExplanationList *l, const char *ns, bool wide, bool color, bool headers_line)
 {
-    if (l->n == 0) {
-        if (ns) printf("No pending GPU pods in namespace %s.\n", ns);
-        else printf("No pending GPU pods.\n");
-        return;
-    }
+    if (l->n == 0) return;                 /* said on stderr by pending_render */
     size_t *count = xcalloc(l->n, sizeof *count);
     int64_t *oldest = xcalloc(l->n, sizeof *oldest);
     if (wide) {
@@ -312,9 +308,11 @@ int pending_render(const ExplanationList *l, const Strvec *warnings, const Pendi
     if (v->columns) {
         PendingColumns pc = { .cc = v->columns, .max_nodes = max_nodes };
         for (size_t i = 0; i < l->n && rc == 0; i++) rc = pending_columns_add(&pc, &l->items[i]);
-        rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->no_headers);
+        rc = rc ? (*out_err = pc.err, -1) : pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
+    } else if (table && l->n == 0) {         /* kubectl: "No resources found", on stderr */
+        pending_say_none(ns, v->elsewhere);
     } else if (fmt == RENDER_NAME) {
-        rc = pending_print_names(l);
+        rc = pending_print_names(l, !ns);
     } else if (table) {
         if (selected && v->warnings)               /* what -l left out */
             text_printf(stderr, "Showing pods matching -l %s only.\n", v->selector);

@@ -113,21 +113,22 @@ int pending_sort(ExplanationList *l, const char *sort_by, size_t max_nodes)
     return rc;
 }
 
-int pending_print_names(const ExplanationList *l)
+int pending_print_names(const ExplanationList *l, bool with_ns)
 {
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (e->queue) {                      /* what 'explain' takes: workload/NAME, podgroup/NAME */
-            text_printf(stdout, "%s/%s/%s\n", e->queue->system == QSYS_KUEUE ? "workload" : "podgroup", e->ns, e->name);
+            text_printf(stdout, "%s/%s%s%s\n", e->queue->system == QSYS_KUEUE ? "workload" : "podgroup",
+                        with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         } else if (e->created) {
-            text_printf(stdout, "pod/%s/%s\n", e->ns, e->name);
+            text_printf(stdout, "pod/%s%s%s\n", with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         } else {                             /* kubectl's lower-case kind: job/NS/NAME */
             char kind[64];
             const char *k = e->owner_kind ? e->owner_kind : "owner";
             size_t j = 0;
             for (; k[j] && j + 1 < sizeof kind; j++) kind[j] = (char)tolower((unsigned char)k[j]);
             kind[j] = '\0';
-            text_printf(stdout, "%s/%s/%s\n", kind, e->ns, e->name);
+            text_printf(stdout, "%s/%s%s%s\n", kind, with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         }
     }
     return ferror(stdout) ? -1 : 0;
@@ -160,11 +161,16 @@ int pending_columns_add(void *vpc, Explanation *e)
     return rc;
 }
 
-int pending_columns_print(PendingColumns *pc, const char *ns, bool no_headers)
+void pending_say_none(const char *ns, size_t elsewhere)
 {
-    if (!custom_columns_rows(pc->cc)) {              /* kubectl: "No resources found" on stderr */
-        if (ns) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
-        else text_printf(stderr, "No pending GPU pods.\n");
-    }
+    if (!ns) text_printf(stderr, "No pending GPU pods.\n");
+    else if (!elsewhere) text_printf(stderr, "No pending GPU pods in namespace %s.\n", ns);
+    else text_printf(stderr, "No pending GPU pods in namespace %s; %zu in other namespaces (list them with -A).\n", ns,
+                     elsewhere);
+}
+
+int pending_columns_print(PendingColumns *pc, const char *ns, size_t elsewhere, bool no_headers)
+{
+    if (!custom_columns_rows(pc->cc)) pending_say_none(ns, elsewhere);   /* kubectl: "No resources found" */
     return custom_columns_print(pc->cc, stdout, no_headers);
 }

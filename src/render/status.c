@@ -90,11 +90,12 @@ static void print_summary(const GpuStatus *st, bool color)
         table_print(t, stdout, color);
         table_free(t);
     }
-    if (st->pending_gpu_pods)
-        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending %s%s'\n"
-               "(pods only; pending also lists owners whose pods a quota refused)\n", color_start(C_YELLOW, color),
-               st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s", color_end(C_YELLOW, color),
-               st->pods_ns ? "-n " : "-A", st->pods_ns ? st->pods_ns : "");
+    if (st->pending_gpu_pods || st->pending_not_created)
+        text_printf(stdout, "\n%s%d GPU pod%s pending%s — run 'kubectl gpu pending %s%s'\n",
+               color_start(C_YELLOW, color), st->pending_gpu_pods, st->pending_gpu_pods == 1 ? "" : "s",
+               color_end(C_YELLOW, color), st->pods_ns ? "-n " : "-A", st->pods_ns ? st->pods_ns : "");
+    if (st->pending_not_created)             /* the note only when such owners exist */
+        text_printf(stdout, "(pods only; pending also lists owners whose pods a quota refused)\n");
 }
 
 static char *resources_cell(const NodeStatus *n)

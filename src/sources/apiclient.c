@@ -244,7 +244,7 @@ static int attempt_setup(ApiClient *c, HttpXfer *x, const char *url, const char 
     if (set_credentials(c, x, hl, refresh, err)) { http_headers_free(*hl); *hl = NULL; return -1; }
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, *hl);
     curl_easy_setopt(x->h, CURLOPT_URL, url);
-    if (log_enabled(3)) http_log_request("GET", shown, USER_AGENT, *hl);   /* Authorization: <redacted> */
+    if (log_enabled(LOG_HEADERS)) http_log_request("GET", shown, USER_AGENT, *hl);   /* Authorization: <redacted> */
     return 0;
 }
 

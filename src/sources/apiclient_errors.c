@@ -85,7 +85,27 @@ void apiclient_transport_error(const ApiClient *c, CURLcode cc, const char *path
         return;
     }
     switch (cc) {
-    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_OPERATION_TIMEDOUT: {
+        /* named by what timed out, with the limit that applied: the TCP connection or the TLS
+         * handshake (libcurl's connect timeout covers both), else the answer */
+        curl_off_t tcp = 0, tls = 0;
+        long local_port = 0;     /* set once the socket connected (libcurl 7.88 leaves the
+                                  * connect time 0 until the TLS handshake is done too) */
+        curl_easy_getinfo(c->cur->h, CURLINFO_CONNECT_TIME_T, &tcp);
+        curl_easy_getinfo(c->cur->h, CURLINFO_APPCONNECT_TIME_T, &tls);
+        curl_easy_getinfo(c->cur->h, CURLINFO_LOCAL_PORT, &local_port);
+        if (local_port > 0 && tcp == 0) tcp = 1;
+        long fresh = 0;          /* 0: a kept-alive connection was reused, nothing to set up */
+        curl_easy_getinfo(c->cur->h, CURLINFO_NUM_CONNECTS, &fresh);
+        bool https = restconfig_is_tls(&c->rc) && !c->rc.proxy_url;
+        if (fresh > 0 && (tcp == 0 || (https && tls == 0))) {
+            double limit = c->timeout > 0 && c->timeout < CONNECT_TIMEOUT ? c->timeout : CONNECT_TIMEOUT;
+            bool flag = limit == c->opt.request_timeout && c->opt.request_timeout > 0;
+            error_set(err, "%s the API server %s did not complete within %gs (%s)",
+                      tcp == 0 ? "the TCP connection to" : "the TLS handshake with", c->shown_server, limit,
+                      flag ? "--request-timeout" : "the connect timeout");
+            break;
+        }
         if (c->timeout > 0 && c->timeout != c->opt.request_timeout)
             error_set(err, "GET %s: no complete answer from the API server %s within %gs", path,
                       c->shown_server, c->timeout);
@@ -96,6 +116,7 @@ void apiclient_transport_error(const ApiClient *c, CURLcode cc, const char *path
             error_set(err, "GET %s: the API server %s stopped sending data for %lds; try again or set "
                       "--request-timeout", path, c->shown_server, c->stall ? c->stall : STALL_SECONDS);
         break;
+    }
     case CURLE_PEER_FAILED_VERIFICATION:
         error_set(err, "TLS verification of the API server %s%s%s%s failed (%s) using %s; fix "
                   "certificate-authority%s of cluster \"%s\" in the kubeconfig",

@@ -122,9 +122,9 @@ void http_log_header(const char *dir, const char *line, size_t len)
     if (!len) return;
     const char *colon = memchr(line, ':', len);
     if (colon && http_is_secret_header(line, (size_t)(colon - line)))
-        log_verbose(3, "%s %.*s: <redacted>", dir, (int)(colon - line), line);
+        log_verbose(LOG_HEADERS, "%s %.*s: <redacted>", dir, (int)(colon - line), line);
     else
-        log_verbose(3, "%s %.*s", dir, (int)len, line);
+        log_verbose(LOG_HEADERS, "%s %.*s", dir, (int)len, line);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -138,11 +138,22 @@ HttpRetry http_retry_rule(int max_5xx)
                         .honour_retry_after = true, .base_wait = 0.5, .wait_cap = HTTP_RETRY_WAIT_CAP };
 }
 
+/* -v=8: the start of each answer's body, as kubectl's -v=8 (1 KiB; -v=9 10 KiB) */
+static void log_body(const HttpXfer *x, const char *data, size_t len)
+{
+    size_t limit = log_enabled(LOG_BODIES_MORE) ? 10240 : 1024;
+    if (x->received >= limit) return;
+    size_t n = len < limit - x->received ? len : limit - x->received;
+    log_verbose(LOG_BODIES, "< body: %.*s%s", (int)n, data,
+                n < len ? " ... (cut: -v=8 shows 1 KiB of a body, -v=9 10 KiB)" : "");
+}
+
 static size_t xfer_on_body(char *data, size_t size, size_t n, void *ud)
 {
     HttpXfer *x = ud;
     size_t len = size * n;
     if (x->body_max && x->received + len > x->body_max) { x->too_big = true; return 0; }
+    if (log_enabled(LOG_BODIES)) log_body(x, data, len);
     x->received += len;
     if (x->sink) {
         long code = 0;
@@ -160,7 +171,7 @@ static size_t xfer_on_header(char *data, size_t size, size_t n, void *ud)
 {
     HttpXfer *x = ud;
     size_t len = size * n;
-    if (log_enabled(3)) http_log_header("<", data, len);
+    if (log_enabled(LOG_HEADERS)) http_log_header("<", data, len);
     http_retry_after(data, len, &x->retry_after);
     return len;
 }
@@ -292,8 +303,8 @@ const char *http_reason(long status)
 void http_log_request(const char *method, const char *shown, const char *user_agent,
                       const struct curl_slist *headers)
 {
-    log_verbose(3, "> %s %s", method, shown);
-    if (user_agent) log_verbose(3, "> User-Agent: %s", user_agent);
+    log_verbose(LOG_HEADERS, "> %s %s", method, shown);
+    if (user_agent) log_verbose(LOG_HEADERS, "> User-Agent: %s", user_agent);
     for (const struct curl_slist *p = headers; p; p = p->next) http_log_header(">", p->data, strlen(p->data));
 }
 
@@ -332,10 +343,10 @@ int http_request(const HttpRequest *rq, HttpXfer **xp, HttpResult *res, Error *e
         res->status = cc == CURLE_OK ? code : 0;
         double ms = (http_now() - t0) * 1000;
         if (cc == CURLE_OK)
-            log_verbose(1, "%s %s %ld %s, %zu bytes, %.0f ms", method, rq->shown, code, http_reason(code),
+            log_verbose(LOG_REQUESTS, "%s %s %ld %s, %zu bytes, %.0f ms", method, rq->shown, code, http_reason(code),
                         x->received, ms);
         else
-            log_verbose(1, "%s %s failed after %.0f ms: %s", method, rq->shown, ms,
+            log_verbose(LOG_REQUESTS, "%s %s failed after %.0f ms: %s", method, rq->shown, ms,
                         x->errbuf[0] ? x->errbuf : curl_easy_strerror(cc));
         double budget = rq->timeout > 0 ? rq->timeout - (http_now() - start) : 1e18;
         double wait;

@@ -141,6 +141,14 @@ static ListResult run_list(ApiClient *api, ObjKind kind, const char *what, const
         return LIST_SKIPPED;
     }
     *err = e;           /* the messages name the path or resource already */
+    if (e.code == 403) {
+        /* a required list refused: kubectl's Forbidden message once (the server's "... is
+         * forbidden: ..." needs no "forbidden: " before it), and where the rights are written */
+        const char *m = e.msg, *rest = e.msg + strlen("forbidden: ");
+        if (str_starts_with(m, "forbidden: ") && strstr(rest, "forbidden")) m = rest;
+        error_set(err, "%s (the RBAC rules kubectl-gpu needs: examples/rbac.yaml)", m);
+        err->code = 403;
+    }
     return LIST_FAILED;
 }
 
@@ -281,7 +289,20 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         char *p = apiclient_core_path(ns, "pods");
         char *q = apiclient_query_param("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed");
         r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
-        free(p); free(q);
+        free(p);
+        if (r == LIST_FAILED && err->code == 403 && !ns && rq->pods_forbidden_ns) {
+            /* rights that stop at the namespace of -n: its pods, events and quotas, said */
+            ns = rq->pods_forbidden_ns;
+            error_clear(err);
+            p = apiclient_core_path(ns, "pods");
+            r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
+            free(p);
+            if (r == LIST_OK)
+                strvec_pushf(warnings, "pods: listing pods of all namespaces is forbidden; read those of namespace %s "
+                             "only: GPUs held by pods of other namespaces are not seen, so nodes may look freer than "
+                             "they are", ns);
+        }
+        free(q);
         if (r == LIST_FAILED) return -1;
         note_list_rv(list_rv, OBJ_POD, api);
     }
@@ -313,6 +334,13 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             free(q);
         }
         free(p);
+        if (r == LIST_FAILED) return -1;
+    }
+    if (!rq->events && rq->quota_events) {
+        char *p = apiclient_core_path(ns, "events");
+        char *q = apiclient_query_param("fieldSelector", "reason=FailedCreate");
+        r = run_list(api, OBJ_EVENT, "events", p, q, true, "quota rejections not shown", fn, ctx, warnings, model, err);
+        free(p); free(q);
         if (r == LIST_FAILED) return -1;
     }
     if (rq->quotas) {

@@ -365,7 +365,7 @@ static int prom_attempt(void *ctx, HttpXfer **xp, int n, bool refresh, CURLcode 
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDS, a->form);
     curl_easy_setopt(x->h, CURLOPT_POSTFIELDSIZE, (long)strlen(a->form));
     curl_easy_setopt(x->h, CURLOPT_HTTPHEADER, hdrs);
-    if (log_enabled(3)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
+    if (log_enabled(LOG_HEADERS)) http_log_request("POST", a->shown, hs.user_agent, hdrs);
     *t0 = http_now();
     *cc = http_loop_perform(c->loop, x);
     /* forget the credentials on the handle before it is reused */

@@ -178,7 +178,7 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     switch (kind) {
     case OBJ_NODE: return rq->nodes;
     case OBJ_POD: return rq->pods;
-    case OBJ_EVENT: return rq->events;
+    case OBJ_EVENT: return rq->events || rq->quota_events;
     case OBJ_RESOURCEQUOTA: return rq->quotas;
     case OBJ_DAEMONSET: return rq->daemonsets;
     case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;

@@ -150,17 +150,34 @@ unset KUBECONFIG
 check_comp "gpu-a100-0 gpu-h100-0 gpu-l4-0" 4 "status <TAB> with --snapshot: nodes" -- --snapshot "$FIX" status ""
 check_comp "gpu-a100-0 gpu-l4-0" 4 "status NODE <TAB>: a node already named is not offered" \
   -- --snapshot "$FIX" status gpu-h100-0 ""
-check_comp "train-7f9c train-large-0" 4 "explain -n team-a <TAB> with --snapshot: GPU pods of the namespace" \
+# explain <TAB> offers what explain explains: pending GPU pods (train-7f9c runs; default's
+# debug-shell is Pending but asks no GPU, nightly-benchmark Succeeded); with -A as NS/NAME
+check_comp "train-large-0" 4 "explain -n team-a <TAB> with --snapshot: pending GPU pods of the namespace" \
   -- explain --snapshot "$FIX" -n team-a ""
+check_comp "team-a/train-large-0" 4 "explain -A <TAB> with --snapshot: NS/NAME, as explain takes it" \
+  -- explain --snapshot "$FIX" -A ""
+check_comp "" 4 "explain <TAB> with --snapshot: no pending GPU pod in default" -- explain --snapshot "$FIX" ""
 
 # --- and from the API server -----------------------------------------------------------------
 if ! fakeapi_start "$FIX"; then fail "fake API server did not start"; exit 1; fi
 check_comp "gpu-a100-0 gpu-h100-0 gpu-l4-0" 4 "status <TAB>: nodes from the API" -- status ""
 check_comp "gpu-h100-0" 4 "status -l SEL <TAB>: the selector applies" \
   -- status -l nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 ""
-check_comp "train-7f9c train-large-0" 4 "explain -n team-a <TAB>: pods of the namespace" -- explain -n team-a ""
-check_comp "infer-0" 4 "explain --namespace=team-b i<TAB>" -- explain --namespace=team-b i
-check_comp "debug-shell nightly-benchmark-28951200-6xk4d" 4 "explain <TAB>: pods of the context's namespace" -- explain ""
+check_comp "train-large-0" 4 "explain -n team-a <TAB>: pending GPU pods of the namespace" -- explain -n team-a ""
+check_comp "train-large-0" 4 "explain --namespace=team-a t<TAB>" -- explain --namespace=team-a t
+check_comp "" 4 "explain --namespace=team-b <TAB>: its GPU pods all run" -- explain --namespace=team-b ""
+check_comp "" 4 "explain <TAB>: the context's namespace has no pending GPU pod (debug-shell asks no GPU)" -- explain ""
+check_comp "team-a/train-large-0" 4 "explain -A <TAB>: NS/NAME from the API" -- explain -A ""
+if grep '"path":"/api/v1/pods"' "$FAKEAPI_LOG" | grep -q 'fieldSelector=status.phase%3DPending'; then
+  ok "pods for explain are asked for Pending only (fieldSelector)"
+else
+  fail "pod list without the Pending field selector: $(grep /api/v1/pods "$FAKEAPI_LOG" | head -2)"
+fi
+# --sort-by <TAB>: the fields each command documents (and sorts by name)
+check_comp ".metadata.name .product .physicalGPUs .gpuMemoryPerGPUMiB .gpuMemoryMiB .allocated .allocatable .memoryUsedMiB .utilization .ready" 4 \
+  "status --sort-by <TAB>: the documented fields" -- status --sort-by ""
+check_comp ".metadata.namespace .metadata.name .metadata.creationTimestamp" 4 "pending --sort-by .meta<TAB>" \
+  -- pending --sort-by .meta
 check_comp "team-a team-b" 4 "-n team<TAB>: namespaces" -- pending -n team
 check_comp "--namespace=team-a --namespace=team-b" 4 "--namespace=team<TAB>" -- --namespace=team
 check_comp "fake" 4 "--context <TAB> with the fake server's kubeconfig" -- --context ""

@@ -16,13 +16,16 @@ TOKEN_A=kgpu-fleet-token-a-5e1d90 TOKEN_B=kgpu-fleet-token-b-77c2a3 TOKEN_BAD=kg
 PIDS=()
 on_exit 'for p in "${PIDS[@]}"; do kill "$p"; done'
 
-# start_server NAME FIXTURE CERTS TOKEN [FAULTS-JSON] : URL_<NAME> set once it listens
+# start_server NAME FIXTURE CERTS TOKEN [FAULTS-JSON [SERVER-ARGS...]] : URL_<NAME> set once it
+# listens, its pid last in PIDS
 start_server() {
   local name=$1 fixture=$2 certs=$3 token=$4 faults=${5:-[]}
+  shift $(( $# < 5 ? $# : 5 ))
   printf '%s\n' "$faults" >"$T/faults-$name.json"
+  rm -f "$T/port-$name"
   python3 "$KGPU_ROOT/tests/fakeapi/server.py" --fixture "$fixture" --certs "$certs" \
     --port-file "$T/port-$name" --log "$T/log-$name" --faults "$T/faults-$name.json" \
-    --token "$token=gpu-admin" --parent-pid "$$" >"$T/server-$name.stderr" 2>&1 </dev/null &
+    --token "$token=gpu-admin" --parent-pid "$$" "$@" >"$T/server-$name.stderr" 2>&1 </dev/null &
   PIDS+=($!)
   local i
   for i in $(seq 1 300); do [ -s "$T/port-$name" ] && break; sleep 0.1; done
@@ -219,19 +222,94 @@ kgpu status --contexts a,unauthorized -v 9 --request-timeout 3s
 no_secret "-v 9" "$OUT$ERR"
 check_contains "$ERR" 'context "a": ' "-v: a's lines are prefixed with its name"
 
-# ---- top --contexts: the fleet screen; a context that goes away is marked lost with its data's
-# age; Enter opens the context's own top and q comes back ----
+# ---- top --contexts: the fleet screen, each context followed by a watch of its own; a change
+# shows at once, a context whose server goes away is marked lost since a time with its data's
+# age, and comes back when its server does; Enter opens the context's own top and q comes back ----
+# live: small.json (3 GPU nodes, 13 GPUs, 7 in use: b's row), with one change 4 s after its
+# first watch: gpu-h100-0 copied as gpu-h100-9 (labels nvidia.com/gpu.count=8, no pod bound to
+# it), so the row becomes 4 GPU nodes, 13 + 8 = 21 GPUs, 7 in use.  Bookmarks every second, so
+# a watch resumed on a quiet server is known to work within a second (watch.c's on_data).
+python3 - "$SMALL" >"$T/scenario-live.json" <<'PY'
+import copy, json, sys
+items = json.load(open(sys.argv[1]))["items"]
+node = copy.deepcopy(next(i for i in items if i["kind"] == "Node" and i["metadata"]["name"] == "gpu-h100-0"))
+node["metadata"]["name"] = node["metadata"]["labels"]["kubernetes.io/hostname"] = "gpu-h100-9"
+for k in ("resourceVersion", "uid"):
+    node["metadata"].pop(k, None)
+node.setdefault("apiVersion", "v1"); node.setdefault("kind", "Node")
+print(json.dumps({"steps": [{"after": 4, "watches": 1, "op": "add", "object": node}]}))
+PY
+start_server live "$SMALL" "$CERTS_B" "$TOKEN_B" '[]' --bookmark-interval 1 --scenario "$T/scenario-live.json"
+LIVE_PID=${PIDS[-1]} LIVE_PORT=$(tr -dc 0-9 <"$T/port-live")
+{
+  echo "apiVersion: v1"; echo "kind: Config"
+  echo "clusters:"; cluster clive "$URL_live" "$CERTS_B/ca.crt"
+  echo "users:"; user ulive "$TOKEN_B"
+  echo "contexts:"; context live clive ulive
+} >"$T/config3"
 . "$(dirname "$0")/../lib/tmux.sh"
-start_shell fleet 100 24 KUBECONFIG="$KUBECONFIG"
-keys fleet "$KGPU_BIN top --contexts a,b,dead --interval 400ms --request-timeout 3s; echo TOP-EXIT=\$?" Enter
-MSG="top fleet: a row per context, figures from each status"; check_ok wait_re fleet "^a +14 +68 +48 " 15
-MSG="top fleet: b's row"; check_ok wait_re fleet "^b +3 +13 +7 " 5
+start_shell fleet 100 24 KUBECONFIG="$KUBECONFIG:$T/config3"
+# --interval 30s: a context read again on a timer (the screen before watches: every 5
+# intervals) would show the change after 150 s; the bounds below are far shorter
+keys fleet "$KGPU_BIN top --contexts a,live,dead --interval 30s --request-timeout 3s; echo TOP-EXIT=\$?" Enter
+MSG="top fleet: a row per context, figures from each context's status"; check_ok wait_re fleet "^a +14 +68 +48 .* live *$" 15
+MSG="top fleet: live's row"; check_ok wait_re fleet "^live +3 +13 +7 .* live *$" 10
 MSG="top fleet: the dead context failed"; check_ok wait_re fleet "^dead .*failed" 10
-kill "${PIDS[1]}"                     # server b goes away: its next read (2 s later) fails
-MSG="top fleet: b lost, its last figures kept with their age"; check_ok wait_re fleet "^b +3 +13 +7 .*lost, [0-9]+s old" 15
-keys fleet Enter                      # the selection starts on a: its own top
+MSG="top fleet: the node added on live's server shows without a timer"; check_ok wait_re fleet "^live +4 +21 +7 .* live *$" 12
+kill "$LIVE_PID"; wait "$LIVE_PID" 2>/dev/null  # live's server goes away: its watches break
+MSG="top fleet: live lost, since a time, its last figures kept with their age"
+check_ok wait_re fleet "^live +4 +21 +7 .* lost since [0-2][0-9]:[0-5][0-9]:[0-5][0-9], data [0-9]+s old *$" 10
+keys fleet Down                       # live selected: its reason on the line above the keys
+MSG="top fleet: the selected context's reason"; check_ok wait_re fleet "^live: " 5
+lost_age() { sed -nE 's/^live .* data ([0-9]+)s old *$/\1/p' <<<"$SCREEN"; }
+first_age=$(lost_age)
+MSG="top fleet: the data's age grows while live is lost"
+check_ok wait_re fleet "^live .* data ($(seq -s '|' $((first_age + 2)) $((first_age + 30))))s old" 10
+# the server back on the same port, with resourceVersions above those the watches saw (a
+# restore): the resumed watches get 410 and list again, which finds the fixture without the
+# added node — the row's figures come from the new lists, not the old ones
+start_server live "$SMALL" "$CERTS_B" "$TOKEN_B" '[]' --bookmark-interval 1 --port "$LIVE_PORT" --resource-version 100000
+MSG="top fleet: live back when its server is (listed again)"; check_ok wait_re fleet "^live +3 +13 +7 .* live *$" 40
+MSG="top fleet: a and dead untouched meanwhile"; check_ok wait_re fleet "^a +14 +68 +48 .* live *$" 1
+keys fleet Up                         # the selection back to a
+keys fleet Enter
 MSG="Enter: a's top"; check_ok wait_for fleet "dgx-a100-01" 15
 keys fleet q
 MSG="q: back on the fleet screen"; check_ok wait_re fleet "fleet: 3 context" 10
 keys fleet q
 MSG="q quits"; check_ok wait_for fleet "TOP-EXIT=0" 10
+
+# ---- the fleet screen lists at most --max-concurrent-contexts contexts at once.  a's node list
+# answers 2.5 s late: with 1, live's lists start only once a's first figures are in (so after
+# a's node list ended); by default both contexts are listed at once (live's node list starts
+# while a's is still held) ----
+printf '%s\n' "$slow_nodes" >"$T/faults-a.json"
+# first_node_list LOG SKIP: the start and end (epoch seconds) of the first node list (not a
+# watch) logged after SKIP lines; the log's ts is written when the answer ends, ms is its length
+first_node_list() {
+  python3 - "$1" "$2" <<'PY'
+import datetime, json, sys
+for line in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]:
+    e = json.loads(line)
+    if e["path"] == "/api/v1/nodes" and "watch=1" not in (e.get("query") or ""):
+        end = datetime.datetime.strptime(e["ts"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+        print(end - e["ms"] / 1000, end)
+        break
+PY
+}
+fleet_lists() {   # fleet_lists MARK [FLAGS...]: AFTER=True when live's node list began after a's ended
+  local mark=$1 skip_a skip_l; shift
+  skip_a=$(wc -l <"$T/log-a") skip_l=$(wc -l <"$T/log-live")
+  keys fleet "clear; $KGPU_BIN top --contexts a,live $*; echo $mark=\$?" Enter
+  MSG="top fleet $*: live's row"; check_ok wait_re fleet "^live +3 +13 +7 .* live *$" 20
+  MSG="top fleet $*: a's row"; check_ok wait_re fleet "^a +14 +68 +48 .* live *$" 10
+  keys fleet q
+  MSG="top fleet $*: q quits"; check_ok wait_for fleet "$mark=0" 10
+  AFTER=$(python3 -c 'import sys; a, l = sys.argv[1].split(), sys.argv[2].split(); print(float(l[0]) >= float(a[1]) - 0.01)' \
+    "$(first_node_list "$T/log-a" "$skip_a")" "$(first_node_list "$T/log-live" "$skip_l")")
+}
+fleet_lists TOP-ONE-AT-A-TIME --max-concurrent-contexts 1
+check_eq "$AFTER" True "top fleet --max-concurrent-contexts 1: live listed after a's first figures"
+fleet_lists TOP-AT-ONCE
+check_eq "$AFTER" False "top fleet: by default a and live are listed at once"
+printf '[]\n' >"$T/faults-a.json"

@@ -92,6 +92,9 @@ run_one "status -o yaml" yaml status -o yaml
 for f in table wide; do run_one "pending -A -o $f" text pending -A -o $f; done
 run_one "pending -A -o json" json pending -A -o json
 run_one "pending -A -o yaml" yaml pending -A -o yaml
+# templates print the cluster's strings raw: cleaned where they meet the terminal
+run_one "pending -A -o jsonpath" text pending -A -o 'jsonpath={range .pods[*]}{.namespace} {.name} {.schedulerMessage} {.reason}{"\n"}{end}'
+run_one "pending -A -o go-template" text pending -A -o 'go-template={{range .pods}}{{.namespace}} {{.name}} {{.schedulerMessage}} {{.}}{{"\n"}}{{end}}'
 run_one "explain (text)" text explain -A "$POD"
 run_one "explain -o json" json explain -A "$POD" -o json
 run_one "explain -o yaml" yaml explain -A "$POD" -o yaml

@@ -63,7 +63,7 @@ else
 fi
 
 # what the installed binary says, for the expectations below
-STATUS_O=$(PATH="$BIN:$SYSPATH" kubectl-gpu status --help | sed -n 's/^ *-o, --output FORMAT .*(\(.*\))$/\1/p' | tr '|' ' ')
+STATUS_O=$(COLUMNS=1000 PATH="$BIN:$SYSPATH" kubectl-gpu status --help | sed -n 's/^ *-o, --output FORMAT .*(\(.*\))$/\1/p' | tr '|' ' ')
 if [ -n "$STATUS_O" ]; then ok "status -o formats: $STATUS_O"; else fail "no -o formats in 'kubectl-gpu status --help'"; fi
 SORTED_O=$(tr ' ' '\n' <<<"$STATUS_O" | grep . | LC_ALL=C sort | tr '\n' ' ')
 
@@ -84,11 +84,11 @@ OUT=$(PATH="$BIN:$SYSPATH" bash --norc --noprofile -c 'source "$1"; complete -p 
 check_eq "$OUT" "complete -F _kubectl_gpu kubectl-gpu" "bash: sourcing registers the function"
 check_eq "$(bashcomp 'kubectl-gpu st' kubectl-gpu st)" "status " "bash: kubectl-gpu st<TAB> -> status"
 check_eq "$(bashcomp 'kubectl-gpu status -o ' kubectl-gpu status -o '')" "$SORTED_O" "bash: kubectl-gpu status -o <TAB>"
-check_eq "$(bashcomp 'kubectl-gpu status --output=j' kubectl-gpu status --output = j)" "json " \
-  "bash: --output=j<TAB> (split at '=') -> json"
+check_eq "$(bashcomp 'kubectl-gpu status --output=y' kubectl-gpu status --output = y)" "yaml " \
+  "bash: --output=y<TAB> (split at '=') -> yaml (j: json, jsonpath=, ...)"
 check_eq "$(bashcomp 'kubectl-gpu completion ' kubectl-gpu completion '')" "bash fish zsh " "bash: completion <TAB>"
 check_eq "$(bashcomp - kubectl-gpu st)" "status " "bash without COMP_LINE: st<TAB> -> status"
-check_eq "$(bashcomp - kubectl-gpu status --output = j)" "json " "bash without COMP_LINE: --output = j -> json"
+check_eq "$(bashcomp - kubectl-gpu status --output = y)" "yaml " "bash without COMP_LINE: --output = y -> yaml"
 check_eq "$(bashcomp - kubectl-gpu status --output =)" "$SORTED_O" "bash without COMP_LINE: --output = -> the formats"
 cat >"$T/kc.yaml" <<'EOF'
 apiVersion: v1

@@ -24,7 +24,7 @@ def run_help(binary, *args):
 
 
 def sections(text):
-    """{"Flags": [lines], "Global flags": [lines], "Commands": [lines], "Usage": [lines]}"""
+    """{"Options": [lines], "Global flags": [lines], "Commands": [lines], "Usage": [lines]}"""
     out, cur = {}, None
     for line in text.splitlines():
         m = re.match(r"^([A-Z][A-Za-z ]*):\s*$", line)
@@ -39,9 +39,24 @@ def sections(text):
     return out
 
 
+def join_wrapped(lines):
+    """--help wraps a flag's help to the terminal: lines indented as deep as the help column
+    (20 spaces or more) continue the flag above; a line broken after '|' (inside a choice list)
+    joins without a space"""
+    out = []
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if out and indent >= 20:
+            sep = "" if out[-1].endswith("|") else " "
+            out[-1] = out[-1].rstrip() + sep + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def parse_flags(lines):
     flags = {}
-    for line in lines:
+    for line in join_wrapped(lines):
         m = FLAG_RE.match(line)
         if not m:
             continue
@@ -62,7 +77,7 @@ def main():
     doc = {"commands": commands, "global": parse_flags(top.get("Global flags", [])), "cmd": {}, "usage": {}}
     for name in commands:
         s = sections(run_help(binary, name))
-        doc["cmd"][name] = parse_flags(s.get("Flags", []))
+        doc["cmd"][name] = parse_flags(s.get("Options", s.get("Flags", [])))   # kubectl's word
         doc["usage"][name] = " ".join(l.strip() for l in s.get("Usage", []))
     json.dump(doc, sys.stdout, indent=1, sort_keys=True)
     print()

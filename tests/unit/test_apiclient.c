@@ -619,7 +619,7 @@ static void test_verbose_log(void **state)
     RestConfig rc;
     memset(&rc, 0, sizeof rc);
     rc.server = xasprintf("http://127.0.0.1:%d", srv.port);
-    ApiClientOptions opt = { 0, 3, 0 };
+    ApiClientOptions opt = { 0, 7, 0 };      /* kubectl's -v=7: requests and their headers */
     Error err = { 0 };
     ApiClient *c = apiclient_new(&rc, &opt, &err);
     restconfig_clear(&rc);

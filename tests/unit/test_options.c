@@ -167,10 +167,14 @@ static void test_help(void **state)
     assert_non_null(strstr(top, "--context NAME"));
     assert_null(strstr(top, "--force"));
     free(top);
+    /* a command's help in kubectl's order: summary, Options, Usage; the global flags are the
+     * top level's (one line points there) */
     char *push = help_text(&cmd_push);
     assert_non_null(strstr(push, "Usage:\n  prog push NAME\n"));
     assert_non_null(strstr(push, "  -f, --force"));
-    assert_non_null(strstr(push, "--all-namespaces"));
+    assert_null(strstr(push, "--all-namespaces"));
+    assert_true(strstr(push, "\nOptions:\n") < strstr(push, "\nUsage:\n"));
+    assert_non_null(strstr(push, "'kubectl gpu --help'"));
     free(push);
 }
 

@@ -74,12 +74,17 @@ for c in CMDS:
              *failed_cleanly(), f"stderr-is: {UNAUTHORIZED}")
 
 # ---- 403 on a required list: an error naming it ----
+# The server's message once, as kubectl prints it (it says "forbidden" itself), and where the
+# rights the tool needs are written down.  explain runs with -n team-a: the cluster-wide list
+# refused, the namespace's pods are asked for (loader.c), and refused too by this rule.
+RBAC_POINTER = " (the RBAC rules kubectl-gpu needs: examples/rbac.yaml)"
 for c in CMDS:
+    scope = 'in the namespace "team-a"' if "-n team-a" in TEXT[c] else "at the cluster scope"
     case(f"403-pods-{c}", f"403 on pods, {c}: the server's message",
          rbac(user="gpu-admin", verb="list", resource="pods"), f"args: {TEXT[c]}",
          *failed_cleanly(),
-         'stderr-is: error: forbidden: pods is forbidden: User "gpu-admin" cannot list resource '
-         '"pods" in API group "" at the cluster scope')
+         'stderr-is: error: pods is forbidden: User "gpu-admin" cannot list resource '
+         f'"pods" in API group "" {scope}{RBAC_POINTER}')
     case(f"403-nodes-{c}", f"403 on nodes, {c}: named",
          rbac(user="gpu-admin", verb="list", resource="nodes"), f"args: {JSON[c]}",
          *failed_cleanly(),
@@ -97,16 +102,17 @@ for c in CMDS:
     deny = rbac(user="gpu-admin", verb="list", resource=res, apiGroup=group)
     warnings = ("d['metadata']['annotations'].get('kubectl-gpu/warnings', '')" if c == "snapshot"
                 else "'\\n'.join(d['warnings'])")
+    said = f"{res}: forbidden: "
     case(f"403-optional-{c}-json", f"403 on {res}, {c} -o json: not fatal, the gap in the warnings",
          deny, f"args: {JSON[c]}", "exit: 0",
-         f"json: {res + ': forbidden: '!r} in {warnings}", f"json: {gap!r} in {warnings}")
+         f"json: {said!r} in {warnings}", f"json: {gap!r} in {warnings}")
     if c == "snapshot":
         continue
     gap_re = gap.replace("(", "\\(").replace(")", "\\)")
     if c == "plan":       # the plan report lists its warnings itself, on stdout
-        shown = [f"stdout-matches: ^  - {res}: forbidden: .*{gap_re}$", "stderr-is:"]
+        shown = [f"stdout-matches: ^  - {said}.*{gap_re}$", "stderr-is:"]
     else:
-        shown = [f"stderr-matches: ^warning: {res}: forbidden: .*{gap_re}$", "stderr-lines: 1"]
+        shown = [f"stderr-matches: ^warning: {said}.*{gap_re}$", "stderr-lines: 1"]
     case(f"403-optional-{c}-text", f"403 on {res}, {c} (text): not fatal, the gap named, the rest shown",
          deny, f"args: {TEXT[c]}", "exit: 0", *shown, "stdout-matches: .")
 # the part that was read is the whole answer for what it covers: status without daemonsets still
