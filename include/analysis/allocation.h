@@ -176,6 +176,8 @@ typedef struct {
     bool has_hours, has_cost;
     double gpu_hours, idle_gpu_hours, idle_cost;
     struct StrPool *inventories;   /* one copy of each distinct NodeInventory (util/strpool.h) */
+    /* batch queues (explain_queue.h explain_queue_summaries): one per ClusterQueue / Queue */
+    struct QueueSummary *queues; size_t nqueues;
 } GpuStatus;
 
 typedef struct {

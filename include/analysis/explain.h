@@ -95,7 +95,8 @@ typedef struct {
 
 typedef enum {
     V_INSUFFICIENT, V_FRAGMENTED, V_TAINT, V_SELECTOR, V_RESOURCE_NAME, V_NO_DEVICE_PLUGIN,
-    V_TOO_LARGE, V_QUOTA, V_GATED, V_UNSCHEDULABLE, V_UNKNOWN, V_NOT_READY
+    V_TOO_LARGE, V_QUOTA, V_GATED, V_UNSCHEDULABLE, V_UNKNOWN, V_NOT_READY,
+    V_QUEUED, V_QUEUE_QUOTA, V_QUEUE_INACTIVE, V_GANG      /* batch queues (explain_queue.h) */
 } Verdict;
 
 /* how much a fix asks for; fixes are listed in this order */
@@ -146,6 +147,7 @@ typedef struct {
                                        with the same intent share one evaluation) */
     char *dra_gpus;           /* DRA: the device classes the pod's claims ask for with their
                                  counts ("gpu.nvidia.com:4"), NULL for device-plugin pods */
+    struct QueueFacts *queue; /* a Workload / PodGroup row (explain_queue.h), owned; NULL: a pod */
 } Explanation;
 
 typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
@@ -192,6 +194,14 @@ typedef int (*ExplanationFn)(void *ctx, Explanation *e);
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx);
 /* the same; with_fixes false leaves fixes (and their re-checks) out, for lists that show none */
 void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes, ExplanationFn fn, void *ctx);
+/* explain's target when it names a queue's waiting workload (explain_queue.h): "workload/NAME",
+ * "podgroup/NAME", an owner "job/NAME" (any owner kind), or the name of a workload; *found false
+ * (e untouched) when none waits by that name in ns */
+void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found);
+/* the same for a pod that belongs to a waiting workload (Kueue's gated pod, a gang's pod) */
+void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, bool *found);
+/* explain_pod, with a note when the pod's Kueue workload is admitted (the queue let it start) */
+void explain_pod_queued(const Cluster *c, const Pod *p, Explanation *e);
 void explanation_clear(Explanation *e);
 void explanation_list_clear(ExplanationList *l);
 

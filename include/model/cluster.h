@@ -38,10 +38,18 @@ typedef enum {
     OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,
     OBJ_SERVICE, OBJ_CONFIGMAP,
     OBJ_RESOURCESLICE, OBJ_RESOURCECLAIM, OBJ_RESOURCECLAIMTEMPLATE, OBJ_DEVICECLASS,   /* DRA (dra.h) */
+    OBJ_KUEUE_WORKLOAD, OBJ_KUEUE_LOCALQUEUE, OBJ_KUEUE_CLUSTERQUEUE, OBJ_KUEUE_FLAVOR,    /* queues.h */
+    OBJ_KUEUE_COHORT, OBJ_VOLCANO_PODGROUP, OBJ_VOLCANO_QUEUE, OBJ_KAI_PODGROUP, OBJ_KAI_QUEUE,
+    OBJ_KUEUE_PENDING,      /* visibility.kueue.x-k8s.io PendingWorkloadsSummary of one ClusterQueue */
     OBJ__COUNT
 } ObjKind;
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */
 bool obj_kind_from_name(const char *kind, ObjKind *out);
+/* the same, told apart by the API group where two kinds share a name (Volcano's and KAI's
+ * PodGroup and Queue: scheduling.volcano.sh / scheduling.run.ai); api_version may be NULL */
+bool obj_kind_from_api(const char *api_version, const char *kind, ObjKind *out);
+/* a queue kind (Kueue, Volcano, KAI: model/queue.h) */
+bool obj_kind_is_queue(ObjKind k);
 
 /* every string is the cluster's pool's copy (the pods of a Job share one message) */
 typedef struct {
@@ -148,6 +156,7 @@ typedef struct Cluster {
     bool clusterpolicy_checked;  /* the CRD was queried (present or not) */
     DevicePluginConfig *dpconfigs; size_t ndpconfigs, capdpconfigs;
     struct DraState *dra;      /* DRA devices, claims and classes (model/dra.h); NULL when none */
+    struct QueueState *queues; /* Kueue / Volcano / KAI objects (model/queue.h); NULL when none */
     Strvec warnings;           /* gaps and problems met while loading ("pods: forbidden ...") */
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */

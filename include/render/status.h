@@ -10,6 +10,7 @@
 #include "analysis/groups.h"
 #include "render/render.h"
 #include "render/table.h"
+#include "render/textdoc.h"
 
 struct cJSON;
 /* to stdout: the table (wide: every section) */
@@ -57,6 +58,9 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);
 void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
 void status_print_physical(const GpuStatus *st, bool color);
+/* the Queues table (per ClusterQueue / Queue: GPUs nominal, borrowed, used, pending) as a
+ * document, for top's queues view; width as table_doc's */
+void status_queues_doc(TextDoc *d, const GpuStatus *st, size_t width);
 /* "1h", "90m", "7d": a --window as typed */
 void status_fmt_window(char *out, size_t n, double seconds);
 #endif

@@ -17,6 +17,7 @@ typedef struct {
     const char *pods_forbidden_ns;   /* -n given: when the cluster-wide pods list is forbidden (403),
                                       * list this namespace's pods, events and quotas instead, with a
                                       * warning (GPUs held by other namespaces' pods are not seen) */
+    bool queues;                 /* Kueue, Volcano and KAI queues and workloads (loader_queues.c) */
 } LoadRequest;
 
 struct Error;
@@ -89,6 +90,17 @@ int loader_list_dra(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *w
                     char **list_rv, struct Error *err);
 /* the resource.k8s.io version the last live load used ("resource.k8s.io/v1" before any) */
 const char *loader_dra_api_version(void);
+
+/* ---- batch queues (loader_queues.c) ----
+ * Kueue (kueue.x-k8s.io, the version the server prefers), Volcano (scheduling.volcano.sh/
+ * v1beta1) and KAI (scheduling.run.ai v2 queues, v2alpha2 podgroups), cluster-wide, after the
+ * pods.  One GET /apis/GROUP per system: 404 = not installed, silent; 403 on it or on a list is
+ * a warning; a kind the release does not serve (404) is silent.  list_rv: as above. */
+bool loader_wants_queues(const LoadRequest *rq);
+int loader_list_queues(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
+                       char **list_rv, struct Error *err);
+/* the apiVersion a queue kind was (or will be) listed in */
+const char *loader_queue_api_version(ObjKind kind);
 
 /* The namespace commands use when -n is not given: the context's namespace (live), or
  * "default" offline.  Returns a newly allocated string, or NULL with err set. */

@@ -19,7 +19,7 @@
 #define HEADER_ROWS 4
 
 typedef enum { PANE_NODES, PANE_PENDING } PaneId;
-typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS } ViewId;
+typedef enum { VIEW_MAIN, VIEW_NODE, VIEW_EXPLAIN, VIEW_PODS, VIEW_QUEUES } ViewId;
 /* the views as bits of the key table (tui_keymap.h); KV_HELP: the help over any of them;
  * KV_EDIT: the filter being typed */
 enum { KV_MAIN = 1, KV_NODE = 2, KV_EXPLAIN = 4, KV_PODS = 8, KV_HELP = 16, KV_EDIT = 32 };

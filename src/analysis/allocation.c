@@ -18,6 +18,7 @@
  * without the operator, the namespace of a device plugin DaemonSet (e.g. kube-system).
  */
 #include "analysis/allocation.h"
+#include "analysis/explain_queue.h"
 #include "analysis/explain_dra.h"
 #include <math.h>
 #include <stdlib.h>
@@ -644,6 +645,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     }
 
     status_dra_totals(st, c);
+    st->nqueues = explain_queue_summaries(c, &st->queues);
     find_operator(st, c);
 
     st->has_metrics = metrics;
@@ -673,5 +675,6 @@ void status_clear(GpuStatus *st)
     free(st->clusterpolicy_name); free(st->clusterpolicy_state);
     free(st->metrics_source); free(st->metrics_detail);
     strvec_clear(&st->warnings);
+    explain_queue_summaries_free(st->queues, st->nqueues);
     memset(st, 0, sizeof *st);
 }

@@ -5,6 +5,7 @@
  */
 #include "explain_int.h"
 #include "analysis/explain_dra.h"
+#include "analysis/explain_queue.h"
 #include "model/quantity.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -295,8 +296,9 @@ static void list_push(ExplanationList *l, Explanation *e)
     l->items[l->n++] = *e;
 }
 
-/* what explain_pending lists, before it is explained: a pending pod or a quota event */
-typedef struct { const char *ns, *name; bool created; size_t idx; } PendingEntry;
+/* what explain_pending lists, before it is explained: a pending pod, a quota event, or a
+ * queue's waiting workload (explain_queue.h) */
+typedef struct { const char *ns, *name; bool created; size_t idx; bool workload; } PendingEntry;
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -332,6 +334,50 @@ static bool quota_entry(const Cluster *c, const char *ns, size_t i)
     return gpu;
 }
 
+/* a queue's waiting workload: its gang's first pending pod explained for the per-node picture */
+static void explain_workload(const ExplainIndex *ix, const QueueIndex *qi, size_t idx, bool with_fixes, Explanation *e)
+{
+    const Pod *p = explain_queue_first_pod(qi, idx);
+    Explanation member;
+    if (p) explain_pod_ix(ix, p, with_fixes, &member);
+    explain_queue_workload(qi, idx, p ? &member : NULL, e);
+    if (p) explanation_clear(&member);
+}
+
+void explain_workload_of_pod(const Cluster *c, const Pod *p, Explanation *e, bool *found)
+{
+    QueueIndex *qi = explain_queue_new(c);
+    long idx = explain_queue_member(qi, p);
+    *found = idx >= 0;
+    if (idx >= 0) {
+        ExplainIndex *ix = explain_index_new(c);
+        explain_workload(ix, qi, (size_t)idx, true, e);
+        explain_index_free(ix);
+    }
+    explain_queue_free(qi);
+}
+
+void explain_pod_queued(const Cluster *c, const Pod *p, Explanation *e)
+{
+    explain_pod(c, p, e);
+    QueueIndex *qi = explain_queue_new(c);
+    explain_queue_note_admitted(qi, p, e);
+    explain_queue_free(qi);
+}
+
+void explain_workload_one(const Cluster *c, const char *ns, const char *target, Explanation *e, bool *found)
+{
+    QueueIndex *qi = explain_queue_new(c);
+    long idx = explain_queue_find(qi, ns, target);
+    *found = idx >= 0;
+    if (idx >= 0) {
+        ExplainIndex *ix = explain_index_new(c);
+        explain_workload(ix, qi, (size_t)idx, true, e);
+        explain_index_free(ix);
+    }
+    explain_queue_free(qi);
+}
+
 void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, void *ctx)
 {
     explain_pending_each_opts(c, ns, true, fn, ctx);
@@ -341,29 +387,43 @@ void explain_pending_each_opts(const Cluster *c, const char *ns, bool with_fixes
 {
     PendingEntry *v = NULL;
     size_t n = 0, cap = 0;
+    QueueIndex *qi = explain_queue_new(c);
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
         if (!pod_is_pending_unbound(p) || (!pod_requests_gpu(p) && !explain_dra_applies(c, p))) continue;
         if (ns && !str_eq(p->ns, ns)) continue;
+        if (explain_queue_member(qi, p) >= 0) continue;      /* its workload's row stands for it */
         ARRAY_GROW(v, n, cap);
-        v[n++] = (PendingEntry){ p->ns, p->name, true, i };
+        v[n++] = (PendingEntry){ p->ns, p->name, true, i, false };
+    }
+    const size_t *wl;
+    size_t nwl = explain_queue_waiting(qi, ns, &wl);
+    for (size_t k = 0; k < nwl; k++) {
+        const QueueWorkload *w = &c->queues->workloads[wl[k]];
+        ARRAY_GROW(v, n, cap);
+        v[n++] = (PendingEntry){ w->ns, w->name, true, wl[k], true };
     }
     for (size_t i = 0; i < c->nevents; i++) {
         if (!quota_entry(c, ns, i)) continue;
         ARRAY_GROW(v, n, cap);
-        v[n++] = (PendingEntry){ c->events[i].ns, c->events[i].involved_name, false, i };
+        v[n++] = (PendingEntry){ c->events[i].ns, c->events[i].involved_name, false, i, false };
     }
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
     ExplainIndex *ix = explain_index_new(c);
     int stop = 0;
     for (size_t i = 0; i < n && !stop; i++) {
         Explanation e;
-        if (v[i].created) explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
+        if (v[i].workload) explain_workload(ix, qi, v[i].idx, with_fixes, &e);
+        else if (v[i].created) {
+            explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);
+            explain_queue_note_admitted(qi, &c->pods[v[i].idx], &e);
+        }
         else explain_never_created(c, &c->events[v[i].idx], &e);
         stop = fn(ctx, &e);
         explanation_clear(&e);
     }
     explain_index_free(ix);
+    explain_queue_free(qi);
     free(v);
 }
 
@@ -398,7 +458,7 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 
 char *explanation_group_key(const Explanation *e)
 {
-    if (!e->created || !e->owner_kind || !e->owner_name) return NULL;
+    if (!e->created || e->queue || !e->owner_kind || !e->owner_name) return NULL;
     Strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%s\x1f", e->ns, e->owner_kind, e->owner_name, (int)e->verdict,
                 (int)e->agrees, e->summary ? e->summary : "");
@@ -412,6 +472,7 @@ void explanation_clear(Explanation *e)
     free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
     rlist_clear(&e->requests);
     free(e->summary); free(e->sched_text); free(e->event_text); free(e->dra_gpus);
+    explain_queue_facts_free(e->queue);
     schedmsg_clear(&e->sched);
     strvec_clear(&e->disagreements);
     explanation_drop_nodes(e);

@@ -14,8 +14,9 @@ static const char *const verdict_names[] = {
     [V_NO_DEVICE_PLUGIN] = "NoDevicePlugin", [V_TOO_LARGE] = "TooLarge", [V_QUOTA] = "Quota",
     [V_GATED] = "Gated", [V_UNSCHEDULABLE] = "Unschedulable", [V_UNKNOWN] = "Unknown",
     [V_NOT_READY] = "NotReady",
+    [V_QUEUED] = "Queued", [V_QUEUE_QUOTA] = "QueueQuota", [V_QUEUE_INACTIVE] = "QueueInactive", [V_GANG] = "Gang",
 };
-const char *verdict_name(Verdict v) { return (size_t)v <= V_NOT_READY ? verdict_names[v] : "Unknown"; }
+const char *verdict_name(Verdict v) { return (size_t)v <= V_GANG ? verdict_names[v] : "Unknown"; }
 
 static const char *const reason_names[] = {
     [NR_UNSCHEDULABLE] = "Unschedulable", [NR_NOT_READY] = "NotReady",

@@ -59,7 +59,18 @@ int explain_target(const Cluster *c, const char *ns, const char *arg, Explanatio
         return -2;
     }
     const Pod *p = NULL;
-    if (!pod_kind || !(p = find_pod(c, ns, name, err))) {
+    bool queued = false;
+    /* workload/NAME, podgroup/NAME or an owner (job/NAME) waiting in a batch queue */
+    if (!pod_kind) explain_workload_one(c, ns, arg, out, &queued);
+    if (queued) { free(kind); *pending = true; return 0; }
+    if (pod_kind && (p = find_pod(c, ns, name, err))) {
+        explain_workload_of_pod(c, p, out, &queued);      /* a gated or gang pod: its workload */
+        if (queued) { free(kind); *pending = true; return 0; }
+    } else if (pod_kind) {
+        explain_workload_one(c, ns, name, out, &queued);  /* a workload named without its kind */
+        if (queued) { free(kind); error_clear(err); *pending = true; return 0; }
+    }
+    if (!pod_kind || !p) {
         if (find_never_created(c, ns, pod_kind ? NULL : kind, name, out)) {
             free(kind);
             error_clear(err);            /* not a pod of that name: the owner it names */
@@ -67,14 +78,14 @@ int explain_target(const Cluster *c, const char *ns, const char *arg, Explanatio
             return 0;
         }
         if (!pod_kind)
-            error_set(err, "no %s \"%s\" whose pods a ResourceQuota refused%s%s%s (explain takes a pod, or KIND/NAME "
-                      "as 'kubectl gpu pending' lists an owner whose pods were not created)", kind, name,
+            error_set(err, "no %s \"%s\" whose pods a ResourceQuota refused%s%s%s, nor waiting in a queue (explain takes a "
+                      "pod, workload/NAME, podgroup/NAME, or KIND/NAME as 'kubectl gpu pending' lists an owner)", kind, name,
                       ns ? " in namespace \"" : "", ns ? ns : "", ns ? "\"" : "");
         free(kind);
         return -1;
     }
     free(kind);
-    explain_pod(c, p, out);
+    explain_pod_queued(c, p, out);
     *pending = !p->node_name && p->phase == PHASE_PENDING;
     return 0;
 }

@@ -135,7 +135,8 @@ static int run_explain(int argc, char **argv, GlobalOptions *g, Error *err)
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
                        .configmaps = true,
-                       .pods_forbidden_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL };
+                       .pods_forbidden_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL,
+                       .queues = true };
     if (cmd_load_cluster(&cc, g, &rq, false, err) < 0) {
         custom_columns_free(columns);
         free(ns);
@@ -179,12 +180,15 @@ const Command cmd_explain = {
         "are ordered by effort (no change, change the pod, end pods, change the cluster).  Nodes are\n"
         "grouped by their reasons, the relevant ones first; --all-nodes adds those that could never\n"
         "hold the pod.  KIND/NAME (e.g. Job/train as 'pending' prints it) explains an owner whose pods\n"
-        "a ResourceQuota refused.  With -A and no -n, the pod is looked up in every namespace.  POD may\n"
+        "a ResourceQuota refused.  workload/NAME, podgroup/NAME, an owner such as job/NAME, or a pod\n"
+        "held by a queue explains work waiting in a Kueue, Volcano or KAI queue: the queue, the\n"
+        "position, the controller's message, the quota per flavor with its holders, and fixes.\n"
+        "With -A and no -n, the pod is looked up in every namespace.  POD may\n"
         "be NS/NAME or pod/NS/NAME, as 'pending -A -o name' prints it (the namespace there wins).\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row from the\n"
         "document -o json prints, each PATH a JSONPath into it (.verdict, .fixes[0], .nodes[*].name).",
     .examples = "  kubectl gpu explain train-7c9f-abcde -n ml\n  kubectl gpu pending -A -o name | xargs -n1 kubectl gpu explain\n  kubectl gpu explain train-7c9f-abcde -n ml -o json\n"
-                "  kubectl gpu explain Job/finetune-big -n research\n",
+                "  kubectl gpu explain Job/finetune-big -n research\n  kubectl gpu explain job/train-llm -n team-a\n",
     .options = explain_opts,
     .min_args = 1, .max_args = 1,
     .run = run_explain,

@@ -145,7 +145,8 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
      * what its plugin, as configured, would advertise (explain_node.c) */
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
                        .configmaps = true,
-                       .pods_forbidden_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL };
+                       .pods_forbidden_ns = g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL,
+                       .queues = true };
     int rc;
     if (pending_watch) {
         PendingWatch pw = { view, out_err };
@@ -179,8 +180,11 @@ const Command cmd_pending = {
         "a one-line reason.  Pods that could not be created because a ResourceQuota refused them are\n"
         "listed under their owner as KIND/NAME (not created) with verdict Quota; 'kubectl gpu explain\n"
         "KIND/NAME' takes that name.  These rows are owners, not pods: the pending count of 'kubectl gpu\n"
-        "status' counts pods and names the owners beside it.  The verdict is recomputed from the\n"
-        "cluster's nodes and pods; when the scheduler's own message disagrees, the reason says so.\n"
+        "status' counts pods and names the owners beside it.  Work waiting in a Kueue, Volcano or KAI\n"
+        "queue is one row per workload (KIND Workload or PodGroup, NAME its owner, QUEUE its queue)\n"
+        "with verdict Queued, QueueQuota, QueueInactive or Gang; its pods are not listed again (man\n"
+        "page: BATCH QUEUES).  The verdict is recomputed from the cluster's nodes and pods; when the\n"
+        "scheduler's own message disagrees, the reason says so.\n"
         "Pods already bound to a node (Pending while their containers start) are not listed.  On a\n"
         "terminal REASON is cut to the width; -o wide prints it whole and adds PRIORITY and whether\n"
         "the scheduler's message agrees.  Identical waiting pods (the same owner, requests, verdict\n"
@@ -193,8 +197,9 @@ const Command cmd_pending = {
         "added or went (their last state); --output-watch-events adds kubectl's EVENT column\n"
         "(ADDED, MODIFIED, DELETED).  Ctrl-C stops.\n"
         "As with kubectl get: -o name prints pod/NAME per pod (kind/NAME for an owner whose pods\n"
-        "were not created; with -A pod/NS/NAME, which explain takes back), --no-headers drops the\n"
-        "header line, --sort-by orders the pods, and\n"
+        "were not created, workload/NAME or podgroup/NAME for a queue's workload; with -A\n"
+        "pod/NS/NAME, which explain takes back), --no-headers drops the header line, --sort-by\n"
+        "orders the pods, and\n"
         "-o custom-columns=HEADER:PATH,... (or custom-columns-file=FILE) prints one row per pod of\n"
         "-o json, each PATH a JSONPath into it such as .name, .verdict or .nodes[*].name.\n"
         "Exits 0 whether or not pods wait; when none is listed, stderr says so (and how many wait in\n"

@@ -44,7 +44,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
         return EXIT_USAGE;
     }
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
-                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, false, NULL };
+                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, false, NULL, true };
     SnapshotWritten sw;
     int rc = snapshot_write(&g->source, &rq, snapshot_output, &sw, out_err);
     for (size_t i = 0; i < sw.warnings.n; i++) text_printf(stderr, "warning: %s\n", sw.warnings.v[i]);

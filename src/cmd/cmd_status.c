@@ -192,7 +192,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
                         status_no_headers, status_sort_by, status_by, status_price, g->color, columns };
     LoadRequest rq = { .nodes = true, .pods = true, .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                        .services = !g->no_metrics && !g->prometheus, .node_selector = g->selector,
-                       .quota_events = true };      /* the note on owners a quota refused, when there are */
+                       .quota_events = true, .queues = true };      /* the note on owners a quota refused, when there are */
     if (status_watch) {
         StatusWatch sw = { p, g, { 0 }, false, err };
         int wrc = watch_loop_run(g, "status", &rq, status_show, &sw, err);

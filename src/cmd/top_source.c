@@ -142,7 +142,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true,
                            .daemonsets = true, .clusterpolicy = true, .configmaps = true,
                            .services = !s->g.no_metrics && !s->g.prometheus,
-                           .pod_namespace = s->pending_ns, .node_selector = s->g.selector };
+                           .pod_namespace = s->pending_ns, .node_selector = s->g.selector, .queues = true };
         ApiClient *api = NULL;
         bool watch = s->live && !s->cur;        /* the first load is followed by watches */
         if (watch) cluster_live_enable(&tc->cluster);

@@ -30,6 +30,7 @@
  */
 #include "model/cluster.h"
 #include "model/dra.h"
+#include "model/queue.h"
 #include "cluster_int.h"
 #include "pod_index.h"
 #include <cjson/cJSON.h>
@@ -51,6 +52,10 @@ static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service", [OBJ_CONFIGMAP] = "ConfigMap",
     [OBJ_RESOURCESLICE] = "ResourceSlice", [OBJ_RESOURCECLAIM] = "ResourceClaim",
     [OBJ_RESOURCECLAIMTEMPLATE] = "ResourceClaimTemplate", [OBJ_DEVICECLASS] = "DeviceClass",
+    [OBJ_KUEUE_WORKLOAD] = "Workload", [OBJ_KUEUE_LOCALQUEUE] = "LocalQueue",
+    [OBJ_KUEUE_CLUSTERQUEUE] = "ClusterQueue", [OBJ_KUEUE_FLAVOR] = "ResourceFlavor",
+    [OBJ_KUEUE_COHORT] = "Cohort", [OBJ_VOLCANO_PODGROUP] = "PodGroup", [OBJ_VOLCANO_QUEUE] = "Queue",
+    [OBJ_KAI_PODGROUP] = "PodGroup", [OBJ_KAI_QUEUE] = "Queue", [OBJ_KUEUE_PENDING] = "PendingWorkloadsSummary",
 };
 
 const char *obj_kind_name(ObjKind k) { return k >= 0 && k < OBJ__COUNT ? kind_names[k] : "Unknown"; }
@@ -60,6 +65,25 @@ bool obj_kind_from_name(const char *kind, ObjKind *out)
     for (int i = 0; i < OBJ__COUNT; i++)
         if (str_eq(kind, kind_names[i])) { *out = (ObjKind)i; return true; }
     return false;
+}
+
+bool obj_kind_is_queue(ObjKind k) { return k >= OBJ_KUEUE_WORKLOAD && k <= OBJ_KUEUE_PENDING; }
+
+bool obj_kind_from_api(const char *api_version, const char *kind, ObjKind *out)
+{
+    if (!obj_kind_from_name(kind, out)) return false;
+    if (api_version && str_starts_with(api_version, "scheduling.run.ai/")) {
+        if (*out == OBJ_VOLCANO_PODGROUP) *out = OBJ_KAI_PODGROUP;
+        if (*out == OBJ_VOLCANO_QUEUE) *out = OBJ_KAI_QUEUE;
+    }
+    /* a Kueue kind's name in another group (e.g. a Queue of some other system) is not ours */
+    if (obj_kind_is_queue(*out) && api_version) {
+        const char *group = *out <= OBJ_KUEUE_COHORT ? "kueue.x-k8s.io/"
+                          : *out <= OBJ_VOLCANO_QUEUE ? "scheduling.volcano.sh/"
+                          : *out <= OBJ_KAI_QUEUE ? "scheduling.run.ai/" : "visibility.kueue.x-k8s.io/";
+        if (!str_starts_with(api_version, group)) return false;
+    }
+    return true;
 }
 
 void cluster_init(Cluster *c)
@@ -404,6 +428,23 @@ static int ingest_event(Cluster *c, const cJSON *obj, Error *err)
 
 /* ---- entry points ---- */
 
+static int ingest_queue(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
+{
+    if (!c->queues) c->queues = queue_state_new();
+    switch (kind) {
+    case OBJ_KUEUE_WORKLOAD: return queue_ingest_workload(c->queues, QSYS_KUEUE, obj, err);
+    case OBJ_KUEUE_LOCALQUEUE: return queue_ingest_local(c->queues, obj, err);
+    case OBJ_KUEUE_CLUSTERQUEUE: return queue_ingest_def(c->queues, QSYS_KUEUE, obj, err);
+    case OBJ_KUEUE_FLAVOR: return queue_ingest_flavor(c->queues, obj, err);
+    case OBJ_KUEUE_COHORT: return queue_ingest_cohort(c->queues, obj, err);
+    case OBJ_VOLCANO_PODGROUP: return queue_ingest_workload(c->queues, QSYS_VOLCANO, obj, err);
+    case OBJ_VOLCANO_QUEUE: return queue_ingest_def(c->queues, QSYS_VOLCANO, obj, err);
+    case OBJ_KAI_PODGROUP: return queue_ingest_workload(c->queues, QSYS_KAI, obj, err);
+    case OBJ_KUEUE_PENDING: return queue_ingest_positions(c->queues, obj, err);
+    default: return queue_ingest_def(c->queues, QSYS_KAI, obj, err);
+    }
+}
+
 static int ingest_dra(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
 {
     if (!c->dra) c->dra = dra_state_new();
@@ -421,7 +462,7 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     if (kind == OBJ__COUNT) {
         const char *k = jstr_ne(obj, "kind");
         if (!k) { error_set(err, "object without \"kind\""); return -1; }
-        if (!obj_kind_from_name(k, &kind)) return 0;     /* a kind we do not use */
+        if (!obj_kind_from_api(jstr_ne(obj, "apiVersion"), k, &kind)) return 0;   /* a kind we do not use */
     }
     c->finalized = false;                               /* usage is stale until finalize */
     switch (kind) {
@@ -432,6 +473,10 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
         return cluster_ingest_small(c, kind, obj, err);
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return ingest_dra(c, kind, obj, err);
+    case OBJ_KUEUE_WORKLOAD: case OBJ_KUEUE_LOCALQUEUE: case OBJ_KUEUE_CLUSTERQUEUE: case OBJ_KUEUE_FLAVOR:
+    case OBJ_KUEUE_COHORT: case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: case OBJ_KAI_PODGROUP:
+    case OBJ_KAI_QUEUE: case OBJ_KUEUE_PENDING:
+        return ingest_queue(c, kind, obj, err);
     case OBJ__COUNT: break;
     }
     error_set(err, "unknown object kind %d", (int)kind);
@@ -543,6 +588,7 @@ void cluster_release(Cluster *c)
     cluster_small_kinds_release(c);
     dpconfig_cluster_clear(c);
     dra_state_free(c->dra);
+    queue_state_free(c->queues);
     cluster_live_free(c);
     strvec_clear(&c->warnings);
     free(c->context); free(c->server); free(c->source);

@@ -15,6 +15,7 @@
 #include "cluster_int.h"
 #include "json_fields.h"
 #include "model/dra.h"
+#include "model/queue.h"
 #include "util/error.h"
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,10 @@ int cluster_live_small_apply(Cluster *c, ObjKind kind, bool del, const cJSON *ob
         dra_remove(c, kind, ns, name);
         break;
     default:
+        if (obj_kind_is_queue(kind)) {
+            if (c->queues) queue_remove(c->queues, (QueueKind)(kind - OBJ_KUEUE_WORKLOAD), ns ? ns : "default", name);
+            break;
+        }
         error_set(err, "%s is not one of the small kinds", obj_kind_name(kind));
         return -1;
     }
@@ -147,6 +152,7 @@ void cluster_live_small_reset(Cluster *c, ObjKind kind)
         while (c->dra && c->dra->nclasses) dra_remove_class(c->dra, c->dra->classes[0].name);
         break;
     default:
+        if (obj_kind_is_queue(kind) && c->queues) queue_reset(c->queues, (QueueKind)(kind - OBJ_KUEUE_WORKLOAD));
         break;
     }
 }

@@ -4,6 +4,7 @@
  * explain_json.c, from one Explanation.
  */
 #include "render/render_explain.h"
+#include "analysis/explain_queue.h"
 #include "render/render.h"
 #include "render/text.h"
 #include "render/table.h"
@@ -134,12 +135,83 @@ static void add_nodes(TextDoc *d, const Explanation *e, bool all, size_t table_w
     reason_groups_free(g, n);
 }
 
+/* a queue's workload (explain_queue.h): what it is, which queue, its place in the line */
+static void explain_queue_doc(TextDoc *d, const Explanation *e, const char *age)
+{
+    const QueueFacts *q = e->queue;
+    text_label(d, q->row_kind, LABEL_COL);
+    text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
+    text_addf(d, TA_NORMAL, " (waiting %s", age);
+    if (e->owner_kind) text_addf(d, TA_NORMAL, ", for %s %s", e->owner_kind, e->owner_name ? e->owner_name : "");
+    text_add(d, TA_NORMAL, ")");
+    text_label(d, "Queue", LABEL_COL);
+    if (q->system == QSYS_KUEUE)
+        text_addf(d, TA_NORMAL, "Kueue LocalQueue %s -> ClusterQueue %s", q->local_queue ? q->local_queue : "(none)",
+                  q->cluster_queue ? q->cluster_queue : "(none)");
+    else
+        text_addf(d, TA_NORMAL, "%s Queue %s, gang of %d", q->system == QSYS_VOLCANO ? "Volcano" : "KAI",
+                  q->cluster_queue ? q->cluster_queue : "(none)", q->min_member);
+    if (q->cohort) text_addf(d, TA_NORMAL, " (cohort %s)", q->cohort);
+    if (q->position > 0) {
+        text_label(d, "Position", LABEL_COL);
+        text_addf(d, TA_NORMAL, "%lld of %lld waiting", (long long)q->position, (long long)q->queued);
+        if (q->head) text_addf(d, TA_NORMAL, " (StrictFIFO: behind the head %s)", q->head);
+    }
+    text_label(d, "Message", LABEL_COL);
+    add_line(d, LABEL_COL, TA_NORMAL, q->message ? q->message : "(none)");
+}
+
+static void amount(char *out, size_t n, int64_t milli)
+{
+    if (milli < 0) snprintf(out, n, "-");
+    else if (milli % 1000) snprintf(out, n, "%.1f", (double)milli / 1000.0);
+    else snprintf(out, n, "%lld", (long long)(milli / 1000));
+}
+
+static void explain_queue_quota_doc(TextDoc *d, const QueueFacts *q)
+{
+    if (q->nflavors) {
+        text_heading(d, "Quota", NULL);
+        static const char *const hdr[] = { "FLAVOR", "RESOURCE", "NOMINAL", "BORROW LIMIT", "USED", "REQUESTED", "NEEDED" };
+        Table *t = table_new(hdr, 7);
+        for (size_t i = 0; i < q->nflavors; i++) {
+            const QueueFlavorFact *f = &q->flavors[i];
+            char a[32], b[32], c[32], r[32], n[32];
+            amount(a, sizeof a, f->nominal);
+            if (f->borrowing_limit < 0) snprintf(b, sizeof b, "none");
+            else amount(b, sizeof b, f->borrowing_limit);
+            amount(c, sizeof c, f->used);
+            amount(r, sizeof r, f->requested);
+            if (f->needed < 0) snprintf(n, sizeof n, "never");
+            else amount(n, sizeof n, f->needed);
+            table_add_row(t);
+            table_cell(t, *f->name ? f->name : "-");
+            table_cell(t, f->resource);
+            table_cell(t, a); table_cell(t, b); table_cell(t, c); table_cell(t, r);
+            table_cell_color(t, f->needed == 0 ? C_GREEN : C_RED, n);
+        }
+        table_doc(t, d, 0);
+        table_free(t);
+    }
+    if (q->nholders) {
+        text_heading(d, "Held by", NULL);
+        for (size_t i = 0; i < q->nholders; i++) {
+            char a[32], line[600];
+            amount(a, sizeof a, q->holders[i].gpus);
+            snprintf(line, sizeof line, "%s/%s: %s GPUs", q->holders[i].ns, q->holders[i].name, a);
+            add_item(d, "-", line, TA_NORMAL);
+        }
+    }
+}
+
 void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_width)
 {
     const Pod *p = e->pod;
     char age[16] = "?";
     if (e->age >= 0) util_format_age(e->age, age, sizeof age);
-    if (p) {
+    if (e->queue) {
+        explain_queue_doc(d, e, age);
+    } else if (p) {
         text_label(d, "Pod", LABEL_COL);
         text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
         text_addf(d, TA_NORMAL, " (Pending %s, priority %d%s%s)", age, p->priority,
@@ -151,7 +223,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
     }
     char *gpus = explanation_gpus(e);
     text_label(d, "Requests", LABEL_COL);
-    text_addf(d, TA_NORMAL, "%s%s%s%s%s", gpus, p ? "" : " per pod", p && p->request_init ? " (from init container " : "",
+    text_addf(d, TA_NORMAL, "%s%s%s%s%s", gpus, p ? "" : e->queue ? " in all" : " per pod", p && p->request_init ? " (from init container " : "",
               p && p->request_init ? p->request_init : "", p && p->request_init ? ")" : "");
     free(gpus);
     text_label(d, "Verdict", LABEL_COL);
@@ -162,6 +234,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
         text_newline(d);
         add_scheduler(d, e);
     }
+    if (e->queue) explain_queue_quota_doc(d, e->queue);
     add_nodes(d, e, all_nodes, table_width);
     if (e->fixes.n) {
         text_heading(d, "Fixes", NULL);

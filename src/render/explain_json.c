@@ -2,6 +2,7 @@
  * one cJSON tree): the render layer of analysis/explain*.c.
  */
 #include "render/render_explain.h"
+#include "analysis/explain_queue.h"
 #include "render/render.h"
 #include "model/quantity.h"
 #include <cjson/cJSON.h>
@@ -204,6 +205,61 @@ cJSON *explain_node_counts_json(const Explanation *e, size_t listed)
     return o;
 }
 
+/* whole units of a milli amount as a JSON number (GPUs: integers; fractions kept) */
+static cJSON *units_json(int64_t milli)
+{
+    return milli % 1000 ? cJSON_CreateNumber((double)milli / 1000.0) : cJSON_CreateNumber((double)(milli / 1000));
+}
+
+/* product.md, third round: the "queue" object of a Workload / PodGroup row */
+static cJSON *explain_queue_json(const QueueFacts *q)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "system", queue_system_name(q->system));
+    if (q->system == QSYS_KUEUE) {
+        if (q->local_queue) cJSON_AddStringToObject(o, "localQueue", q->local_queue);
+        else cJSON_AddNullToObject(o, "localQueue");
+        if (q->cluster_queue) cJSON_AddStringToObject(o, "clusterQueue", q->cluster_queue);
+        else cJSON_AddNullToObject(o, "clusterQueue");
+    } else {
+        if (q->cluster_queue) cJSON_AddStringToObject(o, "queue", q->cluster_queue);
+        else cJSON_AddNullToObject(o, "queue");
+        cJSON_AddNumberToObject(o, "minMember", q->min_member);
+    }
+    if (q->cohort) cJSON_AddStringToObject(o, "cohort", q->cohort);
+    else cJSON_AddNullToObject(o, "cohort");
+    if (q->position > 0) cJSON_AddNumberToObject(o, "position", (double)q->position);
+    else cJSON_AddNullToObject(o, "position");
+    if (q->queued > 0) cJSON_AddNumberToObject(o, "queued", (double)q->queued);
+    if (q->head) cJSON_AddStringToObject(o, "head", q->head);
+    if (q->message) cJSON_AddStringToObject(o, "message", q->message);
+    else cJSON_AddNullToObject(o, "message");
+    cJSON *fl = cJSON_AddArrayToObject(o, "flavors");
+    for (size_t i = 0; i < q->nflavors; i++) {
+        const QueueFlavorFact *f = &q->flavors[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", f->name);
+        cJSON_AddStringToObject(x, "resource", f->resource);
+        cJSON_AddItemToObject(x, "nominal", units_json(f->nominal));
+        cJSON_AddItemToObject(x, "borrowingLimit", f->borrowing_limit < 0 ? cJSON_CreateNull() : units_json(f->borrowing_limit));
+        cJSON_AddItemToObject(x, "used", units_json(f->used));
+        cJSON_AddItemToObject(x, "requested", units_json(f->requested));
+        cJSON_AddItemToObject(x, "needed", f->needed < 0 ? cJSON_CreateNull() : units_json(f->needed));
+        cJSON_AddItemToArray(fl, x);
+    }
+    cJSON *h = cJSON_AddArrayToObject(o, "holders");
+    for (size_t i = 0; i < q->nholders; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "namespace", q->holders[i].ns);
+        cJSON_AddStringToObject(x, "name", q->holders[i].name);
+        cJSON_AddItemToObject(x, "gpus", units_json(q->holders[i].gpus));
+        cJSON_AddItemToArray(h, x);
+    }
+    cJSON_AddNumberToObject(o, "holdersTotal", (double)q->holders_total);   /* "holders" lists the 20 largest per flavor */
+    cJSON_AddNumberToObject(o, "pendingPods", (double)q->pending_pods);
+    return o;
+}
+
 cJSON *explain_to_json(const Explanation *e, bool with_kind)
 {
     return explain_to_json_max(e, with_kind, 0);
@@ -216,11 +272,14 @@ cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_node
         cJSON_AddStringToObject(o, "apiVersion", KGPU_API_VERSION);
         cJSON_AddStringToObject(o, "kind", "GPUExplanation");
     }
+    else                                        /* a row of pending: what it stands for */
+        cJSON_AddStringToObject(o, "kind", e->queue ? e->queue->row_kind : "Pod");
     cJSON_AddStringToObject(o, "namespace", e->ns);
     cJSON_AddStringToObject(o, "name", e->name);
     cJSON_AddBoolToObject(o, "created", e->created);
     if (e->owner_kind && e->owner_name) {
         cJSON *ow = cJSON_AddObjectToObject(o, "owner");
+        if (e->queue && e->queue->owner_api) cJSON_AddStringToObject(ow, "apiVersion", e->queue->owner_api);
         cJSON_AddStringToObject(ow, "kind", e->owner_kind);
         cJSON_AddStringToObject(ow, "name", e->owner_name);
     }
@@ -237,6 +296,7 @@ cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_node
     if (e->pod && e->pod->request_init)   /* the GPU request is an init container's, not the app containers' */
         cJSON_AddStringToObject(o, "requestFromInitContainer", e->pod->request_init);
     if (e->dra_gpus) cJSON_AddStringToObject(o, "draDevices", e->dra_gpus);   /* DRA: "gpu.nvidia.com:4" */
+    if (e->queue) cJSON_AddItemToObject(o, "queue", explain_queue_json(e->queue));
     cJSON_AddStringToObject(o, "verdict", verdict_name(e->verdict));
     cJSON_AddStringToObject(o, "reason", e->summary ? e->summary : "");
     if (e->sched_text) cJSON_AddStringToObject(o, "schedulerMessage", e->sched_text);

@@ -12,6 +12,7 @@
 #include "render/pending_view.h"
 #include "render/render.h"
 #include "render/render_explain.h"
+#include "analysis/explain_queue.h"
 #include "render/json_writer.h"
 #include "render/table.h"
 #include "render/text.h"
@@ -58,6 +59,27 @@ static size_t group_rows(const ExplanationList *l, size_t *count, int64_t *oldes
     return rows;
 }
 
+/* a workload's row: its owner as kubectl names it ("job/train-llm"), else the workload itself */
+static char *pending_workload_name(const Explanation *e)
+{
+    if (!e->owner_kind || !e->owner_name) return xasprintf("%s/%s", e->queue->system == QSYS_KUEUE ? "workload" : "podgroup", e->name);
+    char *kind = xstrdup(e->owner_kind);
+    for (char *p = kind; *p; p++) if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    char *s = xasprintf("%s/%s", kind, e->owner_name);
+    free(kind);
+    return s;
+}
+
+/* Kueue: LOCALQUEUE/CLUSTERQUEUE ("-" parts unknown); Volcano / KAI: the Queue; pods "-" */
+static char *pending_queue_name(const Explanation *e)
+{
+    const QueueFacts *q = e->queue;
+    if (!q) return xstrdup("-");
+    if (q->system == QSYS_KUEUE)
+        return xasprintf("%s/%s", q->local_queue ? q->local_queue : "-", q->cluster_queue ? q->cluster_queue : "-");
+    return xstrdup(q->cluster_queue ? q->cluster_queue : "-");
+}
+
 /* "nvidia.com/gpu:16,nvidia.com/mig-1g.10gb:2" -> "gpu:16,mig-1g.10gb:2": the GPUS cell's brief
  * form, as top writes requests (node_doc_short_resource) */
 static char *brief_resources(const char *s)
@@ -81,9 +103,16 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
     } else {
         group_rows(l, count, oldest);
     }
+    /* KIND and QUEUE only when a batch queue's workload is listed (explain_queue.h) */
+    bool queues = false;
+    for (size_t i = 0; i < l->n && !queues; i++) queues = l->items[i].queue != NULL;
     static const char *const headers[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "PRIORITY", "SCHEDULER", "REASON" };
     static const char *const narrow[] = { "NAMESPACE", "NAME", "GPUS", "AGE", "VERDICT", "REASON" };
-    size_t ncols = wide ? 8 : 6;
+    static const char *const qheaders[] = { "NAMESPACE", "KIND", "NAME", "QUEUE", "GPUS", "AGE", "VERDICT", "PRIORITY",
+                                            "SCHEDULER", "REASON" };
+    static const char *const qnarrow[] = { "NAMESPACE", "KIND", "NAME", "QUEUE", "GPUS", "AGE", "VERDICT", "REASON" };
+    size_t ncols = (wide ? 8 : 6) + (queues ? 2 : 0);
+    size_t gpus_col = queues ? 4 : 2, verdict_col = gpus_col + 2;      /* AGE between them */
     char **cells = xcalloc(l->n * ncols, sizeof *cells);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
@@ -91,9 +120,12 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         char **row = &cells[i * ncols];
         size_t k = 0;
         row[k++] = xstrdup(e->ns);
-        row[k++] = !e->created ? xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name)
+        if (queues) row[k++] = xstrdup(e->queue ? e->queue->row_kind : "Pod");
+        row[k++] = e->queue ? pending_workload_name(e)
+                   : !e->created ? xasprintf("%s/%s (not created)", e->owner_kind ? e->owner_kind : "owner", e->name)
                    : count[i] > 1 ? xasprintf("%s/%s (%zu pods)", e->owner_kind, e->owner_name, count[i])
                    : xstrdup(e->name);
+        if (queues) row[k++] = pending_queue_name(e);
         row[k++] = explanation_gpus(e);
         char age[16] = "<unknown>";
         if (oldest[i] >= 0) util_format_age(oldest[i], age, sizeof age);
@@ -105,13 +137,13 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         }
         row[k++] = xasprintf("%s%s", e->summary ? e->summary : "", !wide && !e->agrees ? " [scheduler disagrees]" : "");
     }
-    Table *t = table_new(wide ? headers : narrow, ncols);
+    Table *t = table_new(queues ? (wide ? qheaders : qnarrow) : wide ? headers : narrow, ncols);
     table_keep_whole(t, wide);
     table_cut_first(t, ncols - 1, 12);          /* on a terminal REASON gives way first */
-    table_keep_col(t, 2);                       /* GPUS, AGE and VERDICT are never cut */
-    table_keep_col(t, 3);
-    table_keep_col(t, 4);
-    table_clock_col(t, 3);
+    table_keep_col(t, gpus_col);                /* GPUS, AGE and VERDICT are never cut */
+    table_keep_col(t, gpus_col + 1);
+    table_keep_col(t, verdict_col);
+    table_clock_col(t, gpus_col + 1);
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
         if (!count[i]) continue;
@@ -121,9 +153,10 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
         table_row_key(t, key);
         free(key);
         for (size_t c = 0; c < ncols; c++) {
-            if (c == 4) {
-                table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN ? C_YELLOW : C_RED, cells[i * ncols + c]);
-            } else if (c == 2) {
+            if (c == verdict_col) {
+                table_cell_color(t, e->verdict == V_GATED || e->verdict == V_UNKNOWN || e->verdict == V_QUEUED ? C_YELLOW : C_RED,
+                                 cells[i * ncols + c]);
+            } else if (c == gpus_col) {
                 char *brief = brief_resources(cells[i * ncols + c]);
                 table_cell_brief(t, cells[i * ncols + c], brief);
                 free(brief);

@@ -7,6 +7,7 @@
  * ties keep the list's order, unknown values last.
  */
 #include "render/pending_view.h"
+#include "analysis/explain_queue.h"
 #include "render/custom_columns.h"
 #include "render/jsonpath.h"
 #include "render/sort_field.h"
@@ -116,7 +117,10 @@ int pending_print_names(const ExplanationList *l, bool with_ns)
 {
     for (size_t i = 0; i < l->n; i++) {
         const Explanation *e = &l->items[i];
-        if (e->created) {
+        if (e->queue) {                      /* what 'explain' takes: workload/NAME, podgroup/NAME */
+            text_printf(stdout, "%s/%s%s%s\n", e->queue->system == QSYS_KUEUE ? "workload" : "podgroup",
+                        with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
+        } else if (e->created) {
             text_printf(stdout, "pod/%s%s%s\n", with_ns ? e->ns : "", with_ns ? "/" : "", e->name);
         } else {                             /* kubectl's lower-case kind: job/NS/NAME */
             char kind[64];

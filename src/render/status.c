@@ -4,6 +4,7 @@
  * through one cJSON tree, all from one GpuStatus (analysis/allocation.c).
  */
 #include "render/status.h"
+#include "analysis/explain_queue.h"
 #include "analysis/physical.h"
 #include "render/status_dra.h"
 #include "render/render.h"
@@ -348,6 +349,61 @@ static void print_problems(const GpuStatus *st, bool wide, bool color)
     table_free(t);
 }
 
+static void gpus(char *out, size_t n, int64_t milli)
+{
+    if (milli % 1000) snprintf(out, n, "%.1f", (double)milli / 1000.0);
+    else snprintf(out, n, "%lld", (long long)(milli / 1000));
+}
+
+/* Queues: per ClusterQueue (Kueue) / Queue (Volcano, KAI), GPUs (explain_queue.h) */
+static Table *queues_table(const GpuStatus *st)
+{
+    static const char *const hdr[] = { "SYSTEM", "QUEUE", "COHORT", "NOMINAL", "BORROWED", "USED", "PENDING", "WORKLOADS" };
+    Table *t = table_new(hdr, 8);
+    for (size_t i = 0; i < st->nqueues; i++) {
+        const QueueSummary *q = &st->queues[i];
+        char a[32], b[32], c[32], d[32], w[32];
+        gpus(a, sizeof a, q->nominal); gpus(b, sizeof b, q->borrowed); gpus(c, sizeof c, q->used);
+        gpus(d, sizeof d, q->pending);
+        snprintf(w, sizeof w, "%zu", q->pending_workloads);
+        table_add_row(t);
+        table_cell(t, queue_system_name(q->system));
+        if (q->active) table_cell(t, q->name);
+        else {
+            char *n = xasprintf("%s (inactive)", q->name);
+            table_cell_color(t, C_RED, n);
+            free(n);
+        }
+        table_cell(t, q->cohort ? q->cohort : "-");
+        table_cell(t, a); table_cell(t, b); table_cell(t, c);
+        table_cell_color(t, q->pending ? C_YELLOW : C_NONE, d);
+        table_cell(t, w);
+    }
+    return t;
+}
+
+static void print_queues(const GpuStatus *st, bool color)
+{
+    if (!st->nqueues) return;
+    Table *t = queues_table(st);
+    text_printf(stdout, "\nQueues (GPUs):\n");
+    table_print(t, stdout, color);
+    table_free(t);
+}
+
+void status_queues_doc(TextDoc *d, const GpuStatus *st, size_t width)
+{
+    if (!st->nqueues) {
+        text_add(d, TA_DIM, "No Kueue ClusterQueue, Volcano Queue or KAI Queue was read.");
+        return;
+    }
+    text_add(d, TA_STRONG, "GPUs per queue");
+    text_newline(d);
+    Table *t = queues_table(st);
+    table_doc(t, d, width);
+    table_free(t);
+}
+
 static void print_operator(const GpuStatus *st, bool wide, bool color)
 {
     text_printf(stdout, "\n");
@@ -409,6 +465,7 @@ static void print_table_view(const GpuStatus *st, bool wide, bool color, const T
     status_dra_print(st, wide, color);
     print_inventory_notes(st, wide, color);
     print_problems(st, wide, color);
+    print_queues(st, color);
     print_operator(st, wide, color);
     text_printf(stdout, "\nMetrics: %s (%s)\n", st->metrics_source, st->metrics_detail);
 }
@@ -444,6 +501,23 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
     for (size_t i = 0; order && i < st->ngpu_node_list; i++)
         cJSON_AddItemToArray(nodes, status_node_json(st, order[i]));
+    if (st->nqueues) {                          /* product.md, third round: GPUs per queue */
+        cJSON *qs = cJSON_AddArrayToObject(doc, "queues");
+        for (size_t i = 0; i < st->nqueues; i++) {
+            const QueueSummary *q = &st->queues[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "system", queue_system_name(q->system));
+            cJSON_AddStringToObject(o, "name", q->name);
+            status_json_str_or_null(o, "cohort", q->cohort);
+            cJSON_AddNumberToObject(o, "nominal", (double)q->nominal / 1000.0);
+            cJSON_AddNumberToObject(o, "borrowed", (double)q->borrowed / 1000.0);
+            cJSON_AddNumberToObject(o, "used", (double)q->used / 1000.0);
+            cJSON_AddNumberToObject(o, "pending", (double)q->pending / 1000.0);
+            cJSON_AddNumberToObject(o, "pendingWorkloads", (double)q->pending_workloads);
+            cJSON_AddBoolToObject(o, "active", q->active);
+            cJSON_AddItemToArray(qs, o);
+        }
+    }
     cJSON *op = cJSON_AddObjectToObject(doc, "operator");
     status_json_str_or_null(op, "namespace", st->operator_ns);
     cJSON_AddStringToObject(op, "type", st->operator_kind == OPERATOR_GPU_OPERATOR ? "gpu-operator"

@@ -14,6 +14,8 @@
  *                    k8s-device-plugin, any name) mount, in their namespace (at most 4)
  *   clusterpolicies  /apis/nvidia.com/v1/clusterpolicies (404 = not installed) optional
  *   services         /api/v1/services                                        optional
+ *   queues           Kueue / Volcano / KAI (after DRA; loader_queues.c: one GET /apis/GROUP
+ *                    each, 404 = not installed)                               optional
  *   resource.k8s.io  deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates
  *                    (after pods; loader_dra.c: version fallback, 404 = no DRA)  optional
  *   configmaps       GET /api/v1/namespaces/NS/configmaps/NAME for the device-plugin and
@@ -46,7 +48,9 @@ const char *loader_api_version(ObjKind kind)
     case OBJ_CLUSTERPOLICY: return "nvidia.com/v1";
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return loader_dra_api_version();
-    default: return "v1";
+    default:
+        if (obj_kind_is_queue(kind)) return loader_queue_api_version(kind);
+        return "v1";
     }
 }
 
@@ -303,6 +307,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         note_list_rv(list_rv, OBJ_POD, api);
     }
     if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, list_rv, err)) return -1;
+    if (loader_wants_queues(rq) && loader_list_queues(api, fn, ctx, warnings, model, list_rv, err)) return -1;
     if (rq->events) {
         char *p = apiclient_core_path(ns, "events");
         char *q = apiclient_query_param("fieldSelector", "reason=FailedScheduling");

@@ -186,7 +186,7 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_CONFIGMAP: return rq->configmaps;
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return loader_wants_dra(rq);
-    default: return false;
+    default: return obj_kind_is_queue(kind) && loader_wants_queues(rq);
     }
 }
 
@@ -243,7 +243,9 @@ static int ingest_item(ReadCtx *rc, const cJSON *item, size_t idx, Error *err)
             snapshot_usage_ingest(rc->c, item);
             return 0;
         }
-        if (!obj_kind_from_name(k->valuestring, &kind)) return 0;    /* a kind we don't use */
+        if (!obj_kind_from_api(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "apiVersion")),
+                               k->valuestring, &kind))
+            return 0;                                                /* a kind we don't use */
     } else if (rc->list_kind_state == 1) {
         kind = rc->list_kind;
     } else if (rc->list_kind_state == 0) {

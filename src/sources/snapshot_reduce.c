@@ -189,6 +189,39 @@ static void reduce_ds_template(cJSON *ts)
     }
 }
 
+/* a Kueue Workload's pod templates: what model/queue.c reads (each container's name, resources
+ * and restartPolicy, the init containers alike, overhead, pod-level resources, nodeSelector);
+ * never command, args, env or image (a Job's credentials ride there) */
+static void reduce_workload_templates(cJSON *spec)
+{
+    static const char *const spec_keep[] = { "containers", "initContainers", "overhead", "resources", "nodeSelector", NULL };
+    static const char *const ctr_keep[] = { "name", "resources", "restartPolicy", NULL };
+    cJSON *ps;
+    cJSON_ArrayForEach(ps, cJSON_GetObjectItemCaseSensitive(spec, "podSets")) {
+        cJSON *tmpl = cJSON_GetObjectItemCaseSensitive(ps, "template");
+        cJSON *ts = cJSON_GetObjectItemCaseSensitive(tmpl, "spec");
+        if (!cJSON_IsObject(ts)) continue;
+        cJSON *keep = cJSON_CreateObject();
+        for (size_t i = 0; spec_keep[i]; i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(ts, spec_keep[i]);
+            if (!v) continue;
+            if (!cJSON_IsArray(v)) { cJSON_AddItemToObject(keep, spec_keep[i], cJSON_Duplicate(v, 1)); continue; }
+            cJSON *arr = cJSON_AddArrayToObject(keep, spec_keep[i]);
+            const cJSON *ctr;
+            cJSON_ArrayForEach(ctr, v) {
+                cJSON *c = cJSON_CreateObject();
+                for (size_t k = 0; ctr_keep[k]; k++) {
+                    const cJSON *f = cJSON_GetObjectItemCaseSensitive(ctr, ctr_keep[k]);
+                    if (f) cJSON_AddItemToObject(c, ctr_keep[k], cJSON_Duplicate(f, 1));
+                }
+                cJSON_AddItemToArray(arr, c);
+            }
+        }
+        cJSON_ReplaceItemInObjectCaseSensitive(tmpl, "spec", keep);
+        cJSON_DeleteItemFromObjectCaseSensitive(tmpl, "metadata");    /* labels, annotations: not read */
+    }
+}
+
 cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
 {
     bool pod_or_node = kind == OBJ_POD || kind == OBJ_NODE;
@@ -238,6 +271,7 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(m, 1));
         }
     }
+    if (kind == OBJ_KUEUE_WORKLOAD) reduce_workload_templates(cJSON_GetObjectItemCaseSensitive(out, "spec"));
     /* (a pod's or node's members kept hold no env: their containers are reduced; a
      * DaemonSet's spec keeps only DS_ENV_KEYS values, reduce_ds_template) */
     if (!pod_or_node && kind != OBJ_DAEMONSET) drop_env_values(out);

@@ -28,6 +28,19 @@ static bool configmap_target(const Cluster *c, WatchTarget *t)
     return true;
 }
 
+static const char *queue_plural(ObjKind k)
+{
+    switch (k) {
+    case OBJ_KUEUE_WORKLOAD: return "workloads";
+    case OBJ_KUEUE_LOCALQUEUE: return "localqueues";
+    case OBJ_KUEUE_CLUSTERQUEUE: return "clusterqueues";
+    case OBJ_KUEUE_FLAVOR: return "resourceflavors";
+    case OBJ_KUEUE_COHORT: return "cohorts";
+    case OBJ_VOLCANO_PODGROUP: case OBJ_KAI_PODGROUP: return "podgroups";
+    default: return "queues";
+    }
+}
+
 int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, WatchTarget *out)
 {
     const char *ns = rq->pod_namespace;
@@ -81,6 +94,14 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
             for (size_t i = 0; want && i < sizeof dra_kinds / sizeof *dra_kinds; i++)
                 if (dra_kinds[i].kind == (ObjKind)k) t.path = xasprintf("/apis/resource.k8s.io%s/%s", dra, dra_kinds[i].plural);
             break;
+        case OBJ_KUEUE_WORKLOAD: case OBJ_KUEUE_LOCALQUEUE: case OBJ_KUEUE_CLUSTERQUEUE: case OBJ_KUEUE_FLAVOR:
+        case OBJ_KUEUE_COHORT: case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: case OBJ_KAI_PODGROUP:
+        case OBJ_KAI_QUEUE:
+            want = loader_wants_queues(rq);
+            t.path = xasprintf("/apis/%s/%s", loader_queue_api_version((ObjKind)k), queue_plural((ObjKind)k));
+            break;
+        case OBJ_KUEUE_PENDING:          /* an answer, not a list: not watched (explain_queue.c
+                                            computes positions once Workloads change) */
         case OBJ__COUNT:
             want = false;
             break;

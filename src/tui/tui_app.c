@@ -20,6 +20,7 @@
  * filter never leaves stale text behind.
  */
 #include "tui/tui_app.h"
+#include "render/status.h"
 #include "util/error.h"
 #include "model/labels.h"
 #include "util/strmap.h"
@@ -130,6 +131,12 @@ static void draw(App *a)
         char *t = xasprintf("EXPLAIN %s/%s", a->view_ns, a->view_pod);
         draw_doc(a, t, &d, &a->view_top);
         free(t);
+        text_clear(&d);
+    } else if (a->view == VIEW_QUEUES && a->data) {
+        TextDoc d;
+        tui_doc_init(&d, COLS - 2);
+        status_queues_doc(&d, &a->data->status, (size_t)(COLS - 2));
+        draw_doc(a, "QUEUES", &d, &a->view_top);
         text_clear(&d);
     } else if (a->view == VIEW_PODS) {
         pods_view_draw(&a->pods, a->data, HEADER_ROWS, LINES - 1 - HEADER_ROWS, COLS, a->filter && *a->filter);

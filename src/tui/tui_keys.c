@@ -16,7 +16,7 @@ unsigned app_view_bit(const App *a)
     if (a->editing) return KV_EDIT;
     if (a->help) return KV_HELP;
     switch (a->view) {
-    case VIEW_NODE: return KV_NODE;
+    case VIEW_NODE: case VIEW_QUEUES: return KV_NODE;    /* a document: scroll, back */
     case VIEW_EXPLAIN: return KV_EXPLAIN;
     case VIEW_PODS: return KV_PODS;
     default: return KV_MAIN;
@@ -149,6 +149,17 @@ static KeyActResult act_pods(void *ctx, int ch)
     return KEY_ACT_DONE;
 }
 
+/* Q opens the batch queues' view (a document; q goes back) */
+static KeyActResult act_queues(void *ctx, int ch)
+{
+    App *a = ctx;
+    (void)ch;
+    a->view = VIEW_QUEUES;
+    a->back = VIEW_MAIN;
+    a->view_top = 0;
+    return KEY_ACT_DONE;
+}
+
 static KeyActResult act_refresh(void *ctx, int ch)
 {
     App *a = ctx;
@@ -262,6 +273,9 @@ static const KeyBinding app_keys[] = {
       "p", "the GPU pods view: every pod holding GPUs, with the totals per namespace; s sorts it by GPUs, "
            "memory, utilization, idle time (IDLE-FOR, from Prometheus history; else idle devices) or namespace",
       KV_MAIN, "p", NULL, "Pods", NULL },
+    { { 'Q' }, KV_MAIN, act_queues,
+      "Q", "the batch queues: per Kueue ClusterQueue, Volcano or KAI Queue the GPUs nominal, borrowed, used and "
+           "pending (their waiting workloads are in the pending list)", 0, NULL, NULL, NULL, NULL },
     { { 'r', KEY_F(5) }, KV_ALL, act_refresh,
       "r", "refresh now (the metrics; the cluster follows watches, or is listed again when they cannot start)", KV_ALL, "r", NULL, "Refresh", NULL },
     { { '?', KEY_F(1) }, KV_ALL, act_help, "?", "this help", KV_ALL, "?", NULL, "Help", NULL },

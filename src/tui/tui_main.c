@@ -1,5 +1,6 @@
 /* tui_main.c — the main screen of `kubectl gpu top`: the node list, the detail pane under it
  * and the pending pods, laid out in the rows between the header and the function bar. */
+#include "analysis/explain_queue.h"
 #include "tui/tui_app.h"
 #include "render/status.h"
 #include "analysis/physical.h"
@@ -194,6 +195,9 @@ typedef struct { App *a; int name, gpus, verdict; } PendCols;
 
 static char *pend_name(const Explanation *e, size_t count)
 {
+    if (e->queue)                               /* a queue's workload: its owner, as pending names it */
+        return xasprintf("%s/%s/%s (%s)", e->ns, e->owner_kind ? e->owner_kind : e->queue->row_kind,
+                         e->owner_name ? e->owner_name : e->name, e->queue->row_kind);
     if (e->created && count > 1) return xasprintf("%s/%s/%s (%zu pods)", e->ns, e->owner_kind, e->owner_name, count);
     if (e->created) return xasprintf("%s/%s", e->ns, e->name);
     return xasprintf("%s/%s/%s (not created)", e->ns, e->owner_kind ? e->owner_kind : "owner", e->name);
@@ -230,6 +234,8 @@ static void pend_cols(App *a, int w, PendCols *pc)
         l = screen_width(g);
         free(g);
         if (l > pc->gpus) pc->gpus = l;
+        l = (int)strlen(verdict_name(e->verdict));          /* QueueInactive is 13 */
+        if (l > pc->verdict) pc->verdict = l;
     }
     int cap = w / 2 - 2;
     if (pc->name > cap) pc->name = cap;
@@ -291,6 +297,14 @@ static void draw_detail(App *a, int y, int h, int w)
         free(n);
         text_newline(&d);
         text_wrap(&d, 0, TA_NORMAL, e->summary ? e->summary : "");
+        if (e->queue) {
+            const QueueFacts *q = e->queue;
+            text_newline(&d);
+            text_addf(&d, TA_NORMAL, "%s queue %s%s%s%s%s", queue_system_name(q->system),
+                      q->local_queue ? q->local_queue : "", q->local_queue ? " -> " : "",
+                      q->cluster_queue ? q->cluster_queue : "(none)", q->cohort ? ", cohort " : "", q->cohort ? q->cohort : "");
+            if (q->position > 0) text_addf(&d, TA_NORMAL, ", position %lld of %lld", (long long)q->position, (long long)q->queued);
+        }
         text_newline(&d);
         text_add(&d, TA_DIM, "Enter: the full explanation with the scheduler's message, per-node reasons and fixes");
     } else if (node_at(a, a->node_panel.selected)) {

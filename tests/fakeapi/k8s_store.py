@@ -146,6 +146,19 @@ KNOWN_CUSTOM = {
     ('nvidia.com', 'ClusterPolicy'): ('clusterpolicies', False, [], STATE_COLUMNS),
     ('nvidia.com', 'NVIDIADriver'): ('nvidiadrivers', False, ['nvd', 'nvdriver', 'nvdrivers'],
                                      STATE_COLUMNS),
+    # batch queues: Kueue (config/components/crd/bases/kueue.x-k8s.io_*.yaml: short names wl,
+    # queue/queues, cq, flavor/flavors/rf), Volcano (scheduling.volcano.sh: pg/podgroup-v1beta1,
+    # q/queue-v1beta1), KAI (scheduling.run.ai)
+    ('kueue.x-k8s.io', 'Workload'): ('workloads', True, ['wl'], []),
+    ('kueue.x-k8s.io', 'LocalQueue'): ('localqueues', True, ['queue', 'queues', 'lq'], []),
+    ('kueue.x-k8s.io', 'ClusterQueue'): ('clusterqueues', False, ['cq'], []),
+    ('kueue.x-k8s.io', 'ResourceFlavor'): ('resourceflavors', False, ['flavor', 'flavors', 'rf'], []),
+    ('kueue.x-k8s.io', 'Cohort'): ('cohorts', False, ['co'], []),
+    ('visibility.kueue.x-k8s.io', 'PendingWorkloadsSummary'): ('pendingworkloadssummaries', False, [], []),   # the fixture's answers of clusterqueues/NAME/pendingworkloads (server.py)
+    ('scheduling.volcano.sh', 'PodGroup'): ('podgroups', True, ['pg', 'podgroup-v1beta1'], []),
+    ('scheduling.volcano.sh', 'Queue'): ('queues', False, ['q', 'queue-v1beta1'], []),
+    ('scheduling.run.ai', 'PodGroup'): ('podgroups', True, [], []),
+    ('scheduling.run.ai', 'Queue'): ('queues', False, [], []),
     ('nfd.k8s-sigs.io', 'NodeFeature'): ('nodefeatures', True, [], []),
     ('nfd.k8s-sigs.io', 'NodeFeatureRule'): ('nodefeaturerules', False, ['nfr'], []),
 }

@@ -1088,6 +1088,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise ApiError(404, details={})
         served = any(g == attrs['group'] and attrs['version'] in vs
                      for g, vs in store.group_versions())
+        if (served and attrs['group'] == 'visibility.kueue.x-k8s.io' and attrs['resource'] == 'clusterqueues'
+                and attrs['subresource'] == 'pendingworkloads' and method in ('GET', 'HEAD')):
+            # Kueue's aggregated visibility API (pkg/visibility/storage/pending_workloads_cq.go):
+            # the fixture's PendingWorkloadsSummary named after the ClusterQueue is the answer
+            vres = store.lookup(attrs['group'], attrs['version'], 'pendingworkloadssummaries')
+            obj = store.get(vres, '', attrs['name']) if vres else None
+            if obj is None:
+                raise ApiError(404, details={})
+            return self._json(obj)
         res = store.lookup(attrs['group'], attrs['version'], attrs['resource']) if served else None
         if res is None:
             raise ApiError(404, details={})

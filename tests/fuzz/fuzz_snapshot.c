@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0) return 0;
     if (write(fd, data, size) != (ssize_t)size) { close(fd); unlink(path); return 0; }
     close(fd);
-    LoadRequest rq = { true, true, true, true, true, true, true, size % 3 ? NULL : "pool=a", size % 2 ? NULL : "ml", true };
+    LoadRequest rq = { true, true, true, true, true, true, true, size % 3 ? NULL : "pool=a", size % 2 ? NULL : "ml", true,
+                       false, NULL, true };
     Cluster c;
     cluster_init(&c);
     Error err = { 0 };

@@ -808,3 +808,151 @@ def compact_event(ns, name, kind, obj, reason, message, last=COMPACT_SCHEDULED, 
             "source": {"component": "default-scheduler" if reason == "FailedScheduling" else
                        ("replicaset-controller" if kind == "ReplicaSet" else "job-controller")},
             "firstTimestamp": "2025-01-15T11:36:00Z", "lastTimestamp": last, "count": count}
+
+
+# ---------------------------------------------------------------- batch queues (compact)
+# Kueue (kueue.x-k8s.io/v1beta2 unless told: apis/kueue/v1beta2/*_types.go; v1beta1 names the
+# ClusterQueue's cohort spec.cohort, v1beta2 spec.cohortName), Volcano (scheduling.volcano.sh/
+# v1beta1) and KAI (scheduling.run.ai v2 Queue, v2alpha2 PodGroup): the fields the model reads,
+# at the compact times.
+
+KUEUE = "kueue.x-k8s.io/v1beta2"
+OWNERS.setdefault("JobSet", "jobset.x-k8s.io/v1alpha2")
+OWNERS.setdefault("Pod", "v1")
+
+
+def _kueue_meta(name, ns=None, created=COMPACT_OLD, owner=None):
+    meta = {"name": name, "uid": "uid-" + name, "creationTimestamp": created}
+    if ns:
+        meta["namespace"] = ns
+    if owner:
+        kind, oname = owner[0], owner[1]
+        api = owner[2] if len(owner) > 2 else OWNERS.get(kind, "batch/v1")
+        meta["ownerReferences"] = [{"apiVersion": api, "kind": kind, "name": oname, "uid": "uid-" + oname,
+                                    "controller": True, "blockOwnerDeletion": True}]
+    return meta
+
+
+def resource_flavor(name, node_labels=None, api=KUEUE):
+    spec = {"nodeLabels": node_labels} if node_labels else {}
+    return {"apiVersion": api, "kind": "ResourceFlavor", "metadata": _kueue_meta(name), "spec": spec}
+
+
+def kueue_cohort(name, parent=None, api=KUEUE):
+    return {"apiVersion": api, "kind": "Cohort", "metadata": _kueue_meta(name),
+            "spec": {"parentName": parent} if parent else {}}
+
+
+def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop=None, used=None, active=True,
+                  inactive=("FlavorNotFound", "Can't admit new workloads: references missing ResourceFlavor(s): x."),
+                  api=KUEUE):
+    """flavors: [(flavor, {resource: (nominal, borrowingLimit|None, lendingLimit|None)})] (one resource
+    group covering them all); used: {flavor: {resource: total}} (status.flavorsReservation)"""
+    covered = sorted({r for _, res in flavors for r in res})
+    fl = []
+    for fname, res in flavors:
+        rs = []
+        for r in covered:
+            nominal, bl, ll = res.get(r, (0, None, None))
+            e = {"name": r, "nominalQuota": str(nominal)}
+            if bl is not None:
+                e["borrowingLimit"] = str(bl)
+            if ll is not None:
+                e["lendingLimit"] = str(ll)
+            rs.append(e)
+        fl.append({"name": fname, "resources": rs})
+    spec = {"namespaceSelector": {}, "queueingStrategy": strategy,
+            "resourceGroups": [{"coveredResources": covered, "flavors": fl}]}
+    if cohort:
+        spec["cohortName" if api.endswith("v1beta2") else "cohort"] = cohort
+    if stop:
+        spec["stopPolicy"] = stop
+    usage = [{"name": f, "resources": [{"name": r, "total": str(t), "borrowed": "0"} for r, t in sorted(res.items())]}
+             for f, res in sorted((used or {}).items())]
+    cond = {"type": "Active", "status": "True", "reason": "Ready", "message": "Can admit new workloads",
+            "lastTransitionTime": COMPACT_OLD}
+    if not active:
+        cond.update({"status": "False", "reason": inactive[0], "message": inactive[1]})
+    return {"apiVersion": api, "kind": "ClusterQueue", "metadata": _kueue_meta(name), "spec": spec,
+            "status": {"flavorsReservation": usage, "flavorsUsage": usage, "conditions": [cond]}}
+
+
+def local_queue(ns, name, cluster_queue_name, stop=None, api=KUEUE):
+    spec = {"clusterQueue": cluster_queue_name}
+    if stop:
+        spec["stopPolicy"] = stop
+    return {"apiVersion": api, "kind": "LocalQueue", "metadata": _kueue_meta(name, ns), "spec": spec}
+
+
+def kueue_workload(ns, name, owner, queue, podsets, *, priority=0, created=COMPACT_CREATED, admitted_to=None,
+                   message=None, reason="Pending", active=True, api=KUEUE):
+    """podsets: [(name, count, containers, nodeSelector|None)]; owner (kind, name[, apiVersion]);
+    admitted_to: (clusterQueue, {resource: flavor}) for an admitted workload; message: the
+    QuotaReserved=False message of a waiting one"""
+    ps = []
+    assign = []
+    for psname, count, containers, sel in podsets:
+        tspec = {"containers": containers, "restartPolicy": "Never"}
+        if sel:
+            tspec["nodeSelector"] = sel
+        ps.append({"name": psname, "count": count, "template": {"spec": tspec}})
+        if admitted_to:
+            assign.append({"name": psname, "count": count, "flavors": admitted_to[1]})
+    spec = {"podSets": ps, "queueName": queue, "priority": priority, "active": active}
+    status = {}
+    if admitted_to:
+        status["admission"] = {"clusterQueue": admitted_to[0], "podSetAssignments": assign}
+        status["conditions"] = [
+            {"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+             "message": "Quota reserved in ClusterQueue " + admitted_to[0], "lastTransitionTime": created},
+            {"type": "Admitted", "status": "True", "reason": "Admitted",
+             "message": "The workload is admitted", "lastTransitionTime": created}]
+    elif message:
+        status["conditions"] = [{"type": "QuotaReserved", "status": "False", "reason": reason, "message": message,
+                                 "lastTransitionTime": COMPACT_SCHEDULED}]
+    return {"apiVersion": api, "kind": "Workload", "metadata": _kueue_meta(name, ns, created, owner),
+            "spec": spec, "status": status}
+
+
+def volcano_queue(name, *, deserved=None, capability=None, allocated=None, state="Open"):
+    spec = {"weight": 1, "reclaimable": True}
+    if deserved:
+        spec["deserved"] = deserved
+    if capability:
+        spec["capability"] = capability
+    return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": _kueue_meta(name),
+            "spec": spec, "status": {"state": state, "allocated": allocated or {}}}
+
+
+def volcano_podgroup(ns, name, owner, queue, min_member, *, min_resources=None, phase="Pending", message=None,
+                     created=COMPACT_CREATED):
+    status = {"phase": phase}
+    if message:
+        status["conditions"] = [{"type": "Unschedulable", "status": "True", "reason": "NotEnoughResources",
+                                 "message": message, "transitionID": "tid-" + name,
+                                 "lastTransitionTime": COMPACT_SCHEDULED}]
+    spec = {"minMember": min_member, "queue": queue}
+    if min_resources:
+        spec["minResources"] = min_resources
+    return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+            "metadata": _kueue_meta(name, ns, created, owner), "spec": spec, "status": status}
+
+
+def kai_queue(name, *, quota, limit=-1, over_quota_weight=1, parent=None, allocated=None):
+    spec = {"resources": {"gpu": {"quota": quota, "limit": limit, "overQuotaWeight": over_quota_weight},
+                          "cpu": {"quota": -1, "limit": -1, "overQuotaWeight": 1},
+                          "memory": {"quota": -1, "limit": -1, "overQuotaWeight": 1}}}
+    if parent:
+        spec["parentQueue"] = parent
+    return {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": _kueue_meta(name),
+            "spec": spec, "status": {"allocated": allocated or {}}}
+
+
+def kai_podgroup(ns, name, owner, queue, min_member, *, message=None, created=COMPACT_CREATED):
+    status = {}
+    if message:
+        status["schedulingConditions"] = [{"type": "UnschedulableOnNodePool", "nodePool": "default",
+                                           "reason": "OverLimit", "message": message, "transitionID": "0"}]
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+            "metadata": _kueue_meta(name, ns, created, owner),
+            "spec": {"minMember": min_member, "queue": queue}, "status": status}

@@ -1,0 +1,796 @@
+/* explain_queue.c — a batch queue's waiting workload explained (explain_queue.h): which queue,
+ * whether it can ever be admitted, what it waits for, its place in the line, who holds the
+ * quota, and fixes re-checked against the same arithmetic before they are printed.
+ *
+ * A verdict stage beside explain_verdict.c's (explain_int.h's floors): it calls only the
+ * per-node helpers below it; the gang's member pod is explained by the caller (explain.c).
+ */
+#include "explain_int.h"
+#include "analysis/explain_queue.h"
+#include "model/quantity.h"
+#include "util/strmap.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_LIMIT INT64_MAX
+
+struct QueueIndex {
+    const Cluster *c;
+    const QueueState *q;
+    size_t *waiting; size_t nwaiting;          /* GPU workloads that wait, ns/name order */
+    ResourceList *total;                       /* per workload: its total request */
+    int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
+    long *head;                                /* per workload: the StrictFIFO head, -1 none */
+    StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
+    size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
+    size_t *pending_pods;                      /* per workload: its pending unbound pods */
+    const QueueDef **def;                      /* per workload: its ClusterQueue / Queue, NULL unknown */
+    StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
+    StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
+};
+
+/* the admitted workloads holding one flavor's resource in one ClusterQueue or cohort: the
+ * QUEUE_HOLDERS_MAX largest, and how many there are (a cohort of 50 queues holds thousands) */
+#define QUEUE_HOLDERS_MAX 20
+typedef struct { QueueHolder *v; size_t n, total; } HolderList;
+
+static void holder_list_free(void *p)
+{
+    HolderList *h = p;
+    for (size_t i = 0; i < h->n; i++) { free(h->v[i].ns); free(h->v[i].name); }
+    free(h->v);
+    free(h);
+}
+
+void explain_queue_facts_free(QueueFacts *q)
+{
+    if (!q) return;
+    free(q->local_queue); free(q->cluster_queue); free(q->cohort); free(q->head); free(q->message);
+    free(q->owner_api);
+    for (size_t i = 0; i < q->nflavors; i++) { free(q->flavors[i].name); free(q->flavors[i].resource); }
+    free(q->flavors);
+    for (size_t i = 0; i < q->nholders; i++) { free(q->holders[i].ns); free(q->holders[i].name); }
+    free(q->holders);
+    free(q);
+}
+
+static char *owner_key(const char *ns, const char *kind, const char *name)
+{
+    return xasprintf("%s\x1f%s\x1f%s", ns ? ns : "", kind ? kind : "", name ? name : "");
+}
+
+/* ---------------------------------------------------------------- the index */
+
+static const QueueIndex *sort_ix;       /* qsort has no context argument */
+
+static int cmp_ns_name(const void *a, const void *b)
+{
+    const QueueWorkload *x = &sort_ix->q->workloads[*(const size_t *)a], *y = &sort_ix->q->workloads[*(const size_t *)b];
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* Kueue's heap order (pkg/workload/ordering.go: priority, then the queue-order timestamp) */
+static int cmp_queue_order(const void *a, const void *b)
+{
+    const QueueWorkload *x = &sort_ix->q->workloads[*(const size_t *)a], *y = &sort_ix->q->workloads[*(const size_t *)b];
+    if (x->priority != y->priority) return x->priority > y->priority ? -1 : 1;
+    if (x->creation != y->creation) return x->creation < y->creation ? -1 : 1;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+static void positions(QueueIndex *qi)
+{
+    const QueueState *q = qi->q;
+    size_t *line = xcalloc(q->nworkloads ? q->nworkloads : 1, sizeof *line);
+    for (size_t d = 0; d < q->ndefs; d++) {
+        const QueueDef *def = &q->defs[d];
+        if (def->system != QSYS_KUEUE) continue;
+        size_t n = 0;
+        for (size_t i = 0; i < q->nworkloads; i++) {
+            const QueueWorkload *w = &q->workloads[i];
+            if (w->system == QSYS_KUEUE && queue_workload_waiting(w) && qi->def[i] == def) line[n++] = i;
+        }
+        sort_ix = qi;
+        if (n > 1) qsort(line, n, sizeof *line, cmp_queue_order);
+        for (size_t k = 0; k < n; k++) {
+            /* Kueue's own answer (visibility API) when it was read, else the heap's order */
+            const QueueWorkload *w = &q->workloads[line[k]];
+            qi->position[line[k]] = q->positions_told && w->visible_position > 0 ? w->visible_position : (int64_t)k + 1;
+            qi->queued[line[k]] = (int64_t)n;
+            qi->head[line[k]] = str_eq(def->strategy, "StrictFIFO") && k > 0 ? (long)line[0] : -1;
+        }
+    }
+    free(line);
+}
+
+QueueIndex *explain_queue_new(const Cluster *c)
+{
+    QueueIndex *qi = xcalloc(1, sizeof *qi);
+    qi->c = c;
+    qi->q = c->queues;
+    qi->owners = strmap_new();
+    const QueueState *q = c->queues;
+    if (!q || !q->nworkloads) return qi;
+    size_t n = q->nworkloads;
+    qi->total = xcalloc(n, sizeof *qi->total);
+    qi->position = xcalloc(n, sizeof *qi->position);
+    qi->queued = xcalloc(n, sizeof *qi->queued);
+    qi->head = xcalloc(n, sizeof *qi->head);
+    qi->first_pod = xcalloc(n, sizeof *qi->first_pod);
+    qi->pending_pods = xcalloc(n, sizeof *qi->pending_pods);
+    qi->waiting = xcalloc(n, sizeof *qi->waiting);
+    qi->def = xcalloc(n, sizeof *qi->def);
+    qi->holders = strmap_new();
+    qi->admitted = strmap_new();
+    for (size_t i = 0; i < n; i++) {
+        const QueueWorkload *w = &q->workloads[i];
+        qi->def[i] = queue_find_def(q, w->system, queue_workload_def_name(q, w));
+        if (w->system == QSYS_KUEUE && w->reserved && !w->finished && w->owner_kind) {
+            char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+            if (!strmap_get(qi->admitted, k)) strmap_put(qi->admitted, k, (void *)(uintptr_t)(i + 1));
+            free(k);
+        }
+    }
+    StrMap *all = strmap_new();                 /* owners of every waiting workload, GPU or not */
+    for (size_t i = 0; i < n; i++) {
+        const QueueWorkload *w = &q->workloads[i];
+        queue_workload_total(w, &qi->total[i]);
+        if (!queue_workload_waiting(w)) continue;
+        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+        if (w->owner_kind && !strmap_get(all, k)) strmap_put(all, k, (void *)(uintptr_t)(i + 1));
+        free(k);
+    }
+    /* PodGroups without GPU minResources: their pods say what they ask */
+    for (size_t p = 0; p < c->npods; p++) {
+        const Pod *pod = &c->pods[p];
+        char *k = owner_key(pod->ns, pod->owner_kind, pod->owner_name);
+        size_t i = (size_t)(uintptr_t)strmap_get(all, k);
+        free(k);
+        if (!i) continue;
+        const QueueWorkload *w = &q->workloads[i - 1];
+        if (w->pods_from_members) {
+            if (!qi->pending_pods[i - 1] && !qi->first_pod[i - 1]) rlist_clear(&qi->total[i - 1]);
+            rlist_add_all(&qi->total[i - 1], &pod->requests);
+        }
+        if (pod_is_pending_unbound(pod)) {
+            qi->pending_pods[i - 1]++;
+            if (!qi->first_pod[i - 1]) qi->first_pod[i - 1] = p + 1;
+        }
+    }
+    strmap_free(all, NULL);
+    for (size_t i = 0; i < n; i++) {
+        const QueueWorkload *w = &q->workloads[i];
+        qi->head[i] = -1;
+        if (!queue_workload_waiting(w) || !rlist_has_gpu(&qi->total[i])) continue;
+        qi->waiting[qi->nwaiting++] = i;
+        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+        if (w->owner_kind && !strmap_get(qi->owners, k)) strmap_put(qi->owners, k, (void *)(uintptr_t)(i + 1));
+        free(k);
+    }
+    sort_ix = qi;
+    if (qi->nwaiting > 1) qsort(qi->waiting, qi->nwaiting, sizeof *qi->waiting, cmp_ns_name);
+    positions(qi);
+    return qi;
+}
+
+void explain_queue_free(QueueIndex *qi)
+{
+    if (!qi) return;
+    for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
+    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->first_pod);
+    free(qi->pending_pods); free(qi->waiting); free(qi->def);
+    strmap_free(qi->owners, NULL);
+    if (qi->holders) strmap_free(qi->holders, holder_list_free);
+    if (qi->admitted) strmap_free(qi->admitted, NULL);
+    free(qi);
+}
+
+size_t explain_queue_waiting(const QueueIndex *qi, const char *ns, const size_t **idx)
+{
+    *idx = qi->waiting;
+    if (!ns) return qi->nwaiting;
+    /* the namespace's run within the sorted list */
+    size_t b = 0;
+    while (b < qi->nwaiting && strcmp(qi->q->workloads[qi->waiting[b]].ns, ns) < 0) b++;
+    size_t e = b;
+    while (e < qi->nwaiting && str_eq(qi->q->workloads[qi->waiting[e]].ns, ns)) e++;
+    *idx = qi->waiting + b;
+    return e - b;
+}
+
+size_t explain_queue_count(const QueueIndex *qi, const char *ns)
+{
+    const size_t *idx;
+    return explain_queue_waiting(qi, ns, &idx);
+}
+
+long explain_queue_member(const QueueIndex *qi, const Pod *p)
+{
+    if (!qi->nwaiting) return -1;
+    char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
+    size_t i = p->owner_kind ? (size_t)(uintptr_t)strmap_get(qi->owners, k) : 0;
+    free(k);
+    if (!i) {                                  /* a plain pod's own Workload (kind Pod) */
+        k = owner_key(p->ns, "Pod", p->name);
+        i = (size_t)(uintptr_t)strmap_get(qi->owners, k);
+        free(k);
+    }
+    return i ? (long)i - 1 : -1;
+}
+
+const Pod *explain_queue_first_pod(const QueueIndex *qi, size_t i)
+{
+    return qi->first_pod && qi->first_pod[i] ? &qi->c->pods[qi->first_pod[i] - 1] : NULL;
+}
+
+long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target)
+{
+    const char *slash = strchr(target, '/');
+    const char *name = slash ? slash + 1 : target;
+    size_t klen = slash ? (size_t)(slash - target) : 0;
+    for (size_t k = 0; k < qi->nwaiting; k++) {
+        size_t i = qi->waiting[k];
+        const QueueWorkload *w = &qi->q->workloads[i];
+        if (ns && !str_eq(w->ns, ns)) continue;
+        if (slash) {
+            bool is_wl = klen == 8 && strncasecmp(target, "workload", 8) == 0 && w->system == QSYS_KUEUE;
+            bool is_pg = klen == 8 && strncasecmp(target, "podgroup", 8) == 0 && w->system != QSYS_KUEUE;
+            bool is_owner = w->owner_kind && strlen(w->owner_kind) == klen && strncasecmp(target, w->owner_kind, klen) == 0;
+            if ((is_wl || is_pg) && str_eq(w->name, name)) return (long)i;
+            if (is_owner && str_eq(w->owner_name, name)) return (long)i;
+        } else if (str_eq(w->name, name)) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- Kueue arithmetic */
+
+static const QueueQuota *def_quota(const QueueDef *d, const char *flavor, const char *res)
+{
+    for (size_t i = 0; d && i < d->nquotas; i++)
+        if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, res)) return &d->quotas[i];
+    return NULL;
+}
+
+static int64_t lendable(const QueueQuota *qq)
+{
+    return qq->lending_limit >= 0 && qq->lending_limit < qq->nominal ? qq->lending_limit : qq->nominal;
+}
+
+typedef struct { int64_t max, available; } FlavorRoom;
+
+/* the room of flavor/res for ClusterQueue d: the most it may ever use and what it may use now
+ * (explain_queue.h's formulas) */
+static FlavorRoom flavor_room(const QueueState *q, const QueueDef *d, const QueueQuota *own, int64_t bl_override)
+{
+    int64_t bl = bl_override != -2 ? bl_override : own->borrowing_limit;
+    int64_t lend_total = 0, pool = 0, borrowed = 0;
+    for (size_t i = 0; d->cohort && i < q->ndefs; i++) {
+        const QueueDef *o = &q->defs[i];
+        if (o->system != QSYS_KUEUE || !str_eq(o->cohort, d->cohort)) continue;
+        const QueueQuota *oq = def_quota(o, own->flavor, own->resource);
+        if (!oq) continue;
+        if (oq->used > oq->nominal) borrowed += oq->used - oq->nominal;
+        if (o == d) continue;
+        lend_total += lendable(oq);
+        int64_t unused = oq->nominal > oq->used ? oq->nominal - oq->used : 0;
+        pool += unused < lendable(oq) ? unused : lendable(oq);
+    }
+    pool -= borrowed;
+    if (pool < 0) pool = 0;
+    int64_t bl_cap = bl < 0 ? NO_LIMIT : bl;
+    FlavorRoom r;
+    r.max = own->nominal + (bl_cap < lend_total ? bl_cap : lend_total);
+    int64_t own_borrowed = own->used > own->nominal ? own->used - own->nominal : 0;
+    int64_t bl_left = bl < 0 ? NO_LIMIT : (bl > own_borrowed ? bl - own_borrowed : 0);
+    r.available = (own->nominal > own->used ? own->nominal - own->used : 0) + (bl_left < pool ? bl_left : pool);
+    return r;
+}
+
+/* the flavor's nodeLabels admit the pod sets' nodeSelectors (a key both name must agree) */
+static bool flavor_matches(const QueueState *q, const QueueWorkload *w, const char *flavor)
+{
+    const QueueFlavor *f = queue_find_flavor(q, flavor);
+    if (!f) return true;
+    for (size_t s = 0; s < w->npodsets; s++)
+        for (size_t i = 0; i < w->podsets[s].node_selector.n; i++) {
+            const char *v = kv_get(&f->node_labels, w->podsets[s].node_selector.items[i].key);
+            if (v && !str_eq(v, w->podsets[s].node_selector.items[i].value)) return false;
+        }
+    return true;
+}
+
+static void add_flavor_fact(QueueFacts *qf, const char *flavor, const char *res, const QueueQuota *qq,
+                            int64_t requested, int64_t needed)
+{
+    qf->flavors = xrealloc(qf->flavors, (qf->nflavors + 1) * sizeof *qf->flavors);
+    QueueFlavorFact *f = &qf->flavors[qf->nflavors++];
+    f->name = xstrdup(flavor);
+    f->resource = xstrdup(res);
+    f->nominal = qq ? qq->nominal : 0;
+    f->borrowing_limit = qq ? qq->borrowing_limit : -1;
+    f->used = qq ? qq->used : 0;
+    f->requested = requested;
+    f->needed = needed;
+}
+
+static int cmp_holder(const void *a, const void *b)
+{
+    const QueueHolder *x = a, *y = b;
+    if (x->gpus != y->gpus) return x->gpus > y->gpus ? -1 : 1;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* admitted Kueue workloads of the ClusterQueue's cohort (or of it alone) holding flavor/res,
+ * found once per scope, flavor and resource */
+static const HolderList *holders_of(const QueueIndex *qi, const QueueDef *d, const char *flavor, const char *res)
+{
+    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", d->cohort ? "cohort" : "cq", d->cohort ? d->cohort : d->name, flavor, res);
+    HolderList *h = strmap_get(qi->holders, key);
+    if (h) { free(key); return h; }
+    h = xcalloc(1, sizeof *h);
+    const QueueState *q = qi->q;
+    QueueHolder *all = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < q->nworkloads; i++) {
+        const QueueWorkload *w = &q->workloads[i];
+        if (w->system != QSYS_KUEUE || !w->reserved || w->finished) continue;
+        const QueueDef *wd = qi->def[i];
+        if (!(wd == d || (d->cohort && wd && str_eq(wd->cohort, d->cohort)))) continue;
+        int64_t g = 0;
+        for (size_t s = 0; s < w->npodsets; s++)
+            if (str_eq(kv_get(&w->podsets[s].flavors, res), flavor))
+                g += rlist_get(&w->podsets[s].per_pod, res) * w->podsets[s].count;
+        if (g <= 0) continue;
+        ARRAY_GROW(all, n, cap);
+        all[n++] = (QueueHolder){ w->ns, w->name, g };      /* borrowed until copied below */
+    }
+    if (n > 1) qsort(all, n, sizeof *all, cmp_holder);
+    h->total = n;
+    h->n = n < QUEUE_HOLDERS_MAX ? n : QUEUE_HOLDERS_MAX;
+    h->v = h->n ? xcalloc(h->n, sizeof *h->v) : NULL;
+    for (size_t i = 0; i < h->n; i++) h->v[i] = (QueueHolder){ xstrdup(all[i].ns), xstrdup(all[i].name), all[i].gpus };
+    free(all);
+    strmap_put(qi->holders, key, h);
+    free(key);
+    return h;
+}
+
+static void add_holders(const QueueIndex *qi, QueueFacts *qf, const QueueDef *d, const char *flavor, const char *res)
+{
+    const HolderList *h = holders_of(qi, d, flavor, res);
+    qf->holders_total += h->total;
+    for (size_t i = 0; i < h->n; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < qf->nholders && !dup; k++)
+            dup = str_eq(qf->holders[k].ns, h->v[i].ns) && str_eq(qf->holders[k].name, h->v[i].name);
+        if (dup) continue;
+        qf->holders = xrealloc(qf->holders, (qf->nholders + 1) * sizeof *qf->holders);
+        qf->holders[qf->nholders++] = (QueueHolder){ xstrdup(h->v[i].ns), xstrdup(h->v[i].name), h->v[i].gpus };
+    }
+}
+
+static void fmt_units(int64_t milli, char *out, size_t n) { quantity_format(milli, out, n); }
+
+static void add_fix(Explanation *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_fix(Explanation *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    strvec_push(&e->fixes, s);
+    free(s);
+}
+
+static void set_summary(Explanation *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_summary(Explanation *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    free(e->summary);
+    e->summary = s;
+}
+
+/* a LocalQueue of the namespace whose ClusterQueue is active and could hold the request now */
+static const QueueLocal *local_with_room(const QueueIndex *qi, const QueueWorkload *w, const ResourceList *total)
+{
+    const QueueState *q = qi->q;
+    for (size_t i = 0; i < q->nlocals; i++) {
+        const QueueLocal *l = &q->locals[i];
+        if (!str_eq(l->ns, w->ns) || str_eq(l->name, w->queue) || !str_eq(l->stop_policy, "None")) continue;
+        const QueueDef *d = queue_find_def(q, QSYS_KUEUE, l->cluster_queue);
+        if (!d || !d->active || !str_eq(d->stop_policy, "None")) continue;
+        bool all = true;
+        for (size_t r = 0; r < total->n && all; r++) {
+            if (!resources_is_gpu(total->items[r].name) || total->items[r].milli <= 0) continue;
+            bool any = false;
+            for (size_t k = 0; k < d->nquotas && !any; k++) {
+                const QueueQuota *qq = &d->quotas[k];
+                if (!str_eq(qq->resource, total->items[r].name) || !flavor_matches(q, w, qq->flavor)) continue;
+                any = flavor_room(q, d, qq, -2).available >= total->items[r].milli;
+            }
+            all = any;
+        }
+        if (all) return l;
+    }
+    return NULL;
+}
+
+static void kueue_inactive(Explanation *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void kueue_inactive(Explanation *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    e->verdict = V_QUEUE_INACTIVE;
+    free(e->summary);
+    e->summary = s;
+}
+
+static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueFacts *qf)
+{
+    const QueueState *q = qi->q;
+    const QueueWorkload *w = &q->workloads[i];
+    const ResourceList *total = &qi->total[i];
+    qf->local_queue = w->queue ? xstrdup(w->queue) : NULL;
+    const QueueLocal *lq = queue_find_local(q, w->ns, w->queue);
+    const char *cq_name = queue_workload_def_name(q, w);
+    qf->cluster_queue = cq_name ? xstrdup(cq_name) : NULL;
+    const QueueDef *d = qi->def[i];
+    if (d && d->cohort) qf->cohort = xstrdup(d->cohort);
+    qf->position = qi->position[i];
+    qf->queued = qi->queued[i];
+    if (qi->head[i] >= 0) {
+        const QueueWorkload *h = &q->workloads[qi->head[i]];
+        qf->head = xasprintf("%s/%s", h->ns, h->name);
+    }
+    const QueueLocal *other = NULL;
+    if (!w->queue) {
+        kueue_inactive(e, "Workload names no LocalQueue (spec.queueName)");
+    } else if (!lq) {
+        kueue_inactive(e, "LocalQueue %s/%s does not exist", w->ns, w->queue);
+        other = local_with_room(qi, w, total);
+    } else if (!str_eq(lq->stop_policy, "None")) {
+        kueue_inactive(e, "LocalQueue %s/%s is stopped (stopPolicy %s)", w->ns, w->queue, lq->stop_policy);
+        add_fix(e, "resume the LocalQueue:\n  kubectl patch localqueue %s -n %s --type merge -p '{\"spec\":{\"stopPolicy\":\"None\"}}'",
+                w->queue, w->ns);
+        other = local_with_room(qi, w, total);
+    } else if (!d) {
+        kueue_inactive(e, "ClusterQueue %s (of LocalQueue %s/%s) does not exist", cq_name ? cq_name : "(none)", w->ns, w->queue);
+        other = local_with_room(qi, w, total);
+    } else if (!str_eq(d->stop_policy, "None")) {
+        kueue_inactive(e, "ClusterQueue %s is stopped (stopPolicy %s)", d->name, d->stop_policy);
+        add_fix(e, "resume the ClusterQueue:\n  kubectl patch clusterqueue %s --type merge -p '{\"spec\":{\"stopPolicy\":\"None\"}}'",
+                d->name);
+        other = local_with_room(qi, w, total);
+    } else {
+        const char *missing = NULL;
+        for (size_t k = 0; q->nflavors && k < d->flavors.n && !missing; k++)
+            if (!queue_find_flavor(q, d->flavors.v[k])) missing = d->flavors.v[k];
+        if (!d->active || missing) {
+            if (missing) {
+                kueue_inactive(e, "ClusterQueue %s is inactive: ResourceFlavor %s does not exist", d->name, missing);
+                add_fix(e, "create ResourceFlavor %s (spec.nodeLabels naming its nodes), or take it out of ClusterQueue %s's "
+                        "resourceGroups", missing, d->name);
+            }
+            else kueue_inactive(e, "ClusterQueue %s is inactive: %s", d->name, d->inactive_reason ? d->inactive_reason : "not Active");
+            other = local_with_room(qi, w, total);
+        }
+    }
+    if (other)
+        add_fix(e, "submit it to LocalQueue %s/%s (ClusterQueue %s has room for it now):\n"
+                "  metadata.labels: kueue.x-k8s.io/queue-name: %s", other->ns, other->name, other->cluster_queue, other->name);
+    else if (e->verdict == V_QUEUE_INACTIVE && (!w->queue || !lq)) {
+        Strbuf names = STRBUF_INIT;
+        for (size_t k = 0; k < q->nlocals; k++)
+            if (str_eq(q->locals[k].ns, w->ns)) strbuf_addf(&names, "%s%s", names.len ? ", " : "", q->locals[k].name);
+        if (names.len)
+            add_fix(e, "name one of the LocalQueues of namespace %s in label kueue.x-k8s.io/queue-name (none has room for "
+                    "it now): %s", w->ns, strbuf_str(&names));
+        else
+            add_fix(e, "create LocalQueue %s in namespace %s pointing at a ClusterQueue (spec.clusterQueue)",
+                    w->queue ? w->queue : "(name)", w->ns);
+        strbuf_clear(&names);
+    }
+    if (e->verdict == V_QUEUE_INACTIVE) return;
+
+    /* per GPU resource: the flavors that cover it and match the pod sets' nodeSelectors */
+    bool never = false, waits = false;
+    Strbuf why = STRBUF_INIT;
+    for (size_t r = 0; r < total->n; r++) {
+        const char *res = total->items[r].name;
+        int64_t want = total->items[r].milli;
+        if (!resources_is_gpu(res) || want <= 0) continue;
+        size_t covering = 0, matching = 0;
+        int64_t best_max = -1, best_need = -1;
+        const QueueQuota *best = NULL;
+        for (size_t k = 0; k < d->nquotas; k++) {
+            const QueueQuota *qq = &d->quotas[k];
+            if (!str_eq(qq->resource, res)) continue;
+            covering++;
+            if (!flavor_matches(q, w, qq->flavor)) continue;
+            matching++;
+            FlavorRoom room = flavor_room(q, d, qq, -2);
+            int64_t need = want > room.max ? -1 : want > room.available ? want - room.available : 0;
+            add_flavor_fact(qf, qq->flavor, res, qq, want, need);
+            add_holders(qi, qf, d, qq->flavor, res);
+            if (room.max > best_max) { best_max = room.max; if (need < 0) best = qq; }
+            if (need >= 0 && (best_need < 0 || need < best_need)) { best_need = need; best = qq; }
+        }
+        char a[32], b[32];
+        fmt_units(want, a, sizeof a);
+        if (!covering) {
+            never = true;
+            strbuf_addf(&why, "%sno flavor of ClusterQueue %s covers %s", why.len ? "; " : "", d->name, res);
+        } else if (!matching) {
+            never = true;
+            strbuf_addf(&why, "%sno flavor of ClusterQueue %s that covers %s matches the pods' nodeSelector",
+                        why.len ? "; " : "", d->name, res);
+        } else if (best_need < 0) {
+            never = true;
+            fmt_units(best_max, b, sizeof b);
+            strbuf_addf(&why, "%sneeds %s %s; ClusterQueue %s can hold at most %s on flavor %s (nominal + what %s may lend)",
+                        why.len ? "; " : "", a, res, d->name, b, best ? best->flavor : "?",
+                        d->cohort ? d->cohort : "no cohort");
+            if (best) {
+                /* re-checked: the nominal quota that admits it, and a borrowing limit that would */
+                char nq[32];
+                int64_t raise = best->nominal + (want - best_max);
+                QueueQuota probe = *best;
+                probe.nominal = raise;
+                fmt_units(raise, nq, sizeof nq);
+                if (flavor_room(q, d, &probe, -2).max >= want)          /* re-checked */
+                    add_fix(e, "raise ClusterQueue %s's nominalQuota of %s on flavor %s to at least %s",
+                            d->name, res, best->flavor, nq);
+                probe = *best;
+                for (int64_t bl = 1000; d->cohort && bl <= want; bl += 1000) {
+                    if (flavor_room(q, d, &probe, bl).max >= want) {
+                        char bls[32];
+                        fmt_units(bl, bls, sizeof bls);
+                        if (best->borrowing_limit >= 0 && bl > best->borrowing_limit)
+                            add_fix(e, "or raise its borrowingLimit of %s on flavor %s to %s (cohort %s can lend it)",
+                                    res, best->flavor, bls, d->cohort);
+                        break;
+                    }
+                }
+                add_fix(e, "or ask for at most %s %s in all (the most flavor %s can ever hold)", b, res, best->flavor);
+            }
+        } else if (best_need > 0) {
+            waits = true;
+            fmt_units(best_need, b, sizeof b);
+            strbuf_addf(&why, "%s%s more %s needed on flavor %s", why.len ? "; " : "", b, res, best ? best->flavor : "?");
+        }
+    }
+    if (never) {
+        e->verdict = V_QUEUE_QUOTA;
+        e->summary = strbuf_detach(&why);
+        return;
+    }
+    e->verdict = V_QUEUED;
+    if (qf->head) {
+        set_summary(e, "StrictFIFO: waits behind the head %s (position %lld of %lld in ClusterQueue %s)%s%s", qf->head,
+                    (long long)qf->position, (long long)qf->queued, d->name, why.len ? "; " : "", strbuf_str(&why));
+    } else if (waits) {
+        set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
+                    (long long)qf->position, (long long)qf->queued, d->name);
+    } else {
+        set_summary(e, "quota is free: next in line (position %lld of %lld in ClusterQueue %s)",
+                    (long long)qf->position, (long long)qf->queued, d->name);
+    }
+    strbuf_clear(&why);
+}
+
+static void explain_podgroup(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e, QueueFacts *qf)
+{
+    const QueueState *q = qi->q;
+    const QueueWorkload *w = &q->workloads[i];
+    const ResourceList *total = &qi->total[i];
+    qf->cluster_queue = w->queue ? xstrdup(w->queue) : NULL;
+    qf->min_member = w->min_member;
+    const QueueDef *d = queue_find_def(q, w->system, w->queue);
+    if (d && d->cohort) qf->cohort = xstrdup(d->cohort);
+    const char *qkind = w->system == QSYS_VOLCANO ? "Volcano Queue" : "KAI Queue";
+    if (!d) { kueue_inactive(e, "%s %s does not exist", qkind, w->queue); return; }
+    if (!d->active) {
+        kueue_inactive(e, "%s %s is %s", qkind, d->name, d->inactive_reason ? d->inactive_reason : "closed");
+        return;
+    }
+    Strbuf why = STRBUF_INIT;
+    bool never = false, waits = false;
+    for (size_t r = 0; r < total->n; r++) {
+        const char *res = total->items[r].name;
+        int64_t want = total->items[r].milli;
+        if (!resources_is_gpu(res) || want <= 0) continue;
+        const QueueQuota *qq = def_quota(d, "", res);
+        if (!qq) continue;                     /* the queue does not limit it */
+        int64_t max = qq->borrowing_limit < 0 ? NO_LIMIT : qq->nominal + qq->borrowing_limit;
+        int64_t need = want > max ? -1 : qq->used + want > max ? qq->used + want - max : 0;
+        add_flavor_fact(qf, "", res, qq, want, need);
+        char a[32], b[32];
+        fmt_units(want, a, sizeof a);
+        if (need < 0) {
+            never = true;
+            fmt_units(max, b, sizeof b);
+            strbuf_addf(&why, "%sneeds %s %s; %s %s allows at most %s (%s)", why.len ? "; " : "", a, res, qkind, d->name, b,
+                        w->system == QSYS_VOLCANO ? "capability" : "limit");
+            add_fix(e, "raise %s %s's %s of %s to at least %s, or ask for at most %s", qkind, d->name,
+                    w->system == QSYS_VOLCANO ? "spec.capability" : "spec.resources.gpu.limit", res, a, b);
+        } else if (need > 0) {
+            waits = true;
+            fmt_units(need, b, sizeof b);
+            strbuf_addf(&why, "%s%s %s must be released in %s %s first", why.len ? "; " : "", b, res, qkind, d->name);
+        }
+    }
+    if (never) { e->verdict = V_QUEUE_QUOTA; e->summary = strbuf_detach(&why); return; }
+    if (waits) { e->verdict = V_QUEUED; e->summary = strbuf_detach(&why); return; }
+    strbuf_clear(&why);
+    /* the gang: how many of its pods fit at once on the nodes its first pod may use */
+    const Pod *p = explain_queue_first_pod(qi, i);
+    if (!p || !member) {
+        e->verdict = V_QUEUED;
+        set_summary(e, "%s %s has room; the gang's pods are not created yet", qkind, d->name);
+        return;
+    }
+    int64_t per_pod = 0;
+    const char *res = NULL;
+    for (size_t k = 0; k < p->requests.n && !res; k++)
+        if (resources_is_gpu(p->requests.items[k].name) && p->requests.items[k].milli > 0) {
+            res = p->requests.items[k].name;
+            per_pod = p->requests.items[k].milli;
+        }
+    int64_t slots = 0;
+    Strbuf where = STRBUF_INIT;
+    for (size_t n = 0; res && n < qi->c->nnodes; n++) {
+        const Node *node = &qi->c->nodes[n];
+        if (!node->ready || node->unschedulable || !explain_pod_admits(p, node)) continue;
+        int64_t free_ = explain_node_free_for(qi->c, node, p, res);
+        int64_t fit = free_ > 0 ? free_ / per_pod : 0;
+        if (fit <= 0) continue;
+        slots += fit;
+        strbuf_addf(&where, "%s%s: %lld", where.len ? ", " : "", node->name, (long long)fit);
+    }
+    /* the gang's pods that already hold a node count towards minMember */
+    int64_t placed = (int64_t)qi->pending_pods[i] < w->min_member ? w->min_member - (int64_t)qi->pending_pods[i] : 0;
+    if (res && slots + placed < w->min_member) {
+        char a[32];
+        fmt_units(per_pod, a, sizeof a);
+        e->verdict = V_GANG;
+        set_summary(e, "gang of %d needs %lld pods x %s %s at once; %lld fit now%s%s%s", w->min_member,
+                    (long long)(w->min_member - placed), a, res, (long long)slots, where.len ? " (" : "",
+                    strbuf_str(&where), where.len ? ")" : "");
+    } else {
+        e->verdict = member->verdict;
+        e->summary = member->summary;
+        member->summary = NULL;
+    }
+    strbuf_clear(&where);
+}
+
+void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e)
+{
+    const QueueState *q = qi->q;
+    const QueueWorkload *w = &q->workloads[i];
+    memset(e, 0, sizeof *e);
+    e->ns = xstrdup(w->ns);
+    e->name = xstrdup(w->name);
+    e->created = true;
+    e->owner_kind = w->owner_kind ? xstrdup(w->owner_kind) : NULL;
+    e->owner_name = w->owner_name ? xstrdup(w->owner_name) : NULL;
+    e->age = w->creation > 0 && qi->c->now >= w->creation ? qi->c->now - w->creation : -1;
+    for (size_t r = 0; r < qi->total[i].n; r++)
+        if (resources_is_gpu(qi->total[i].items[r].name) && qi->total[i].items[r].milli > 0)
+            rlist_set(&e->requests, qi->total[i].items[r].name, qi->total[i].items[r].milli);
+    rlist_sort(&e->requests);
+    e->agrees = true;
+    schedmsg_parse(NULL, &e->sched);
+    QueueFacts *qf = xcalloc(1, sizeof *qf);
+    e->queue = qf;
+    qf->system = w->system;
+    qf->row_kind = w->system == QSYS_KUEUE ? "Workload" : "PodGroup";
+    qf->message = w->message ? xstrdup(w->message) : NULL;
+    qf->owner_api = w->owner_api ? xstrdup(w->owner_api) : NULL;
+    qf->pending_pods = qi->pending_pods[i];
+    if (member) {                              /* the gang's per-node picture is its pod's */
+        e->nodes = member->nodes; e->nnodes = member->nnodes; e->node_rank = member->node_rank;
+        e->shared = member->shared;
+        member->nodes = NULL; member->nnodes = 0; member->node_rank = NULL; member->shared = NULL;
+        if (member->sched_text) { e->sched_text = member->sched_text; member->sched_text = NULL; }
+        e->sched_source = member->sched_source;
+    }
+    if (w->system == QSYS_KUEUE) explain_kueue(qi, i, e, qf);
+    else explain_podgroup(qi, i, member, e, qf);
+    if (!e->summary) e->summary = xstrdup("");
+    /* waits and never told apart, as for pods */
+    if (e->verdict == V_QUEUED)
+        strvec_push(&e->notes, "it waits: admitted once the quota named is released (no change needed)");
+    else if (e->verdict == V_QUEUE_QUOTA || e->verdict == V_QUEUE_INACTIVE)
+        strvec_push(&e->notes, "it never starts as the queues are set: one of the fixes (or another change) is needed");
+    else if (e->verdict == V_GANG)
+        strvec_push(&e->notes, "it waits until enough nodes have room for the whole gang at once (the nodes below are "
+                               "judged for one pod)");
+}
+
+/* ---------------------------------------------------------------- status */
+
+static int cmp_summary(const void *a, const void *b)
+{
+    const QueueSummary *x = a, *y = b;
+    if (x->system != y->system) return (int)x->system - (int)y->system;
+    return strcmp(x->name, y->name);
+}
+
+size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
+{
+    *out = NULL;
+    const QueueState *q = c->queues;
+    if (!q || !q->ndefs) return 0;
+    QueueSummary *v = xcalloc(q->ndefs, sizeof *v);
+    for (size_t i = 0; i < q->ndefs; i++) {
+        const QueueDef *d = &q->defs[i];
+        QueueSummary *s = &v[i];
+        s->system = d->system;
+        s->name = xstrdup(d->name);
+        s->cohort = d->cohort ? xstrdup(d->cohort) : NULL;
+        s->active = d->active && (!d->stop_policy || str_eq(d->stop_policy, "None"));
+        for (size_t k = 0; k < d->nquotas; k++) {
+            const QueueQuota *qq = &d->quotas[k];
+            if (!resources_is_gpu(qq->resource)) continue;
+            s->nominal += qq->nominal;
+            s->used += qq->used;
+            if (qq->used > qq->nominal) s->borrowed += qq->used - qq->nominal;
+        }
+    }
+    QueueIndex *qi = explain_queue_new(c);
+    for (size_t k = 0; k < qi->nwaiting; k++) {
+        size_t w = qi->waiting[k];
+        const QueueDef *def = qi->def[w];
+        for (size_t i = 0; def && i < q->ndefs; i++) {
+            if (&q->defs[i] != def) continue;
+            for (size_t r = 0; r < qi->total[w].n; r++)
+                if (resources_is_gpu(qi->total[w].items[r].name)) v[i].pending += qi->total[w].items[r].milli;
+            v[i].pending_workloads++;
+        }
+    }
+    explain_queue_free(qi);
+    qsort(v, q->ndefs, sizeof *v, cmp_summary);
+    *out = v;
+    return q->ndefs;
+}
+
+void explain_queue_summaries_free(QueueSummary *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) { free(v[i].name); free(v[i].cohort); }
+    free(v);
+}
+
+void explain_queue_note_admitted(const QueueIndex *qi, const Pod *p, Explanation *e)
+{
+    if (!qi->admitted || !p->owner_kind) return;
+    char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
+    size_t i = (size_t)(uintptr_t)strmap_get(qi->admitted, k);
+    free(k);
+    if (!i) return;
+    const QueueWorkload *w = &qi->q->workloads[i - 1];
+    Strbuf fl = STRBUF_INIT;
+    for (size_t s = 0; s < w->npodsets; s++)
+        for (size_t r = 0; r < w->podsets[s].flavors.n; r++) {
+            const char *res = w->podsets[s].flavors.items[r].key;
+            if (!resources_is_gpu(res)) continue;
+            strbuf_addf(&fl, "%s%s on flavor %s", fl.len ? ", " : "", res, w->podsets[s].flavors.items[r].value);
+        }
+    strvec_pushf(&e->notes, "Kueue admitted its Workload %s to ClusterQueue %s%s%s%s: the queue let it start; what "
+                 "stops it now is the nodes", w->name, w->cluster_queue ? w->cluster_queue : "?",
+                 fl.len ? " (" : "", strbuf_str(&fl), fl.len ? ")" : "");
+    strbuf_clear(&fl);
+}
