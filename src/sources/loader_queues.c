@@ -71,7 +71,7 @@ static int list_visibility(ApiClient *api, const Strvec *cqs, LoaderItemFn fn, v
     int served = group_version(api, "visibility.kueue.x-k8s.io", NULL, ver, sizeof ver, warnings, &e);
     if (served != 0) return 0;                      /* not served (or refused: warned) */
     snprintf(visibility_version, sizeof visibility_version, "visibility.kueue.x-k8s.io/%s", ver);
-    ApiRequestOptions ro = { 0, 0 };
+    ApiRequestOptions ro = { .max_retries = 0, .timeout = 0 };
     for (size_t i = 0; i < cqs->n; i++) {
         char *name = apiclient_query_escape(cqs->v[i]);
         char *path = xasprintf("/apis/visibility.kueue.x-k8s.io/%s/clusterqueues/%s/pendingworkloads", ver, name);

@@ -196,7 +196,7 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
         if (verbose) log_verbose(1, "metrics: scraping DCGM exporter pod %s/%s on %s", e->ns, e->name, e->node);
         /* an exporter the pod proxy cannot reach answers 503 at once and stays so: no
          * retries, and a short bound per scrape (an exporter answers in well under a second) */
-        ApiRequestOptions ro = { 0, SCRAPE_TIMEOUT, false };
+        ApiRequestOptions ro = { .max_retries = 0, .timeout = SCRAPE_TIMEOUT };
         if (apiclient_get_raw_ex(api, path, NULL, &ro, &body, &err) != 0) {
             if (!first_err[0]) memcpy(first_err, err.msg, sizeof first_err);
             strvec_pushf(&d->warnings, "metrics: DCGM exporter pod %s/%s on node %s: %s", e->ns, e->name,

@@ -433,7 +433,7 @@ static int run_query(PromClient *c, const char *endpoint, const Strbuf *form, Pr
          * endpoints available", "error trying to reach service"): retrying it five times
          * with backoff would stall the command for seconds per candidate, so no retries
          * (429 from the API server itself is still honoured) */
-        ApiRequestOptions ro = { 0, c->timeout, false };
+        ApiRequestOptions ro = { .max_retries = 0, .timeout = c->timeout };
         /* the API client says what went wrong (403 services/proxy, 503 no endpoints, ...) */
         rc = apiclient_get_stream(c->api, path, form->buf ? form->buf : "", &ro, stream_sink, ps, err);
         free(path);

@@ -293,7 +293,7 @@ static WatchEnd watch_once(KindWatch *k, ApiClient *api)
     k->gone = k->error_event = k->bad = k->retry_event = k->streamed = false;
     k->got = 0;
     k->problem[0] = '\0';
-    ApiRequestOptions ro = { 0, seconds + 30.0, true };     /* not cut at --request-timeout */
+    ApiRequestOptions ro = { .max_retries = 0, .timeout = seconds + 30.0, .long_running = true };     /* not cut at --request-timeout */
     Error err = { 0 };
     count(k->w, &k->w->stats.watches, 1);
     double began = now_mono();

@@ -134,7 +134,7 @@ static void test_probe_not_retried(void **state)
     script(503, "Service Unavailable", "", NO_ENDPOINTS, 0);
     Strbuf body = STRBUF_INIT;
     Error err = { .set = false };
-    ApiRequestOptions ro = { 0, 10, false };
+    ApiRequestOptions ro = { .max_retries = 0, .timeout = 10 };
     double t0 = now();
     assert_int_equal(apiclient_get_raw_ex(c, "/api/v1/namespaces/monitoring/services/prometheus-k8s:web/proxy/api/v1/query",
                                           "query=up", &ro, &body, &err), -1);
@@ -148,7 +148,7 @@ static void test_probe_not_retried(void **state)
     assert_int_equal(body.len, 0);
     /* one retry when asked for one */
     error_clear(&err);
-    ApiRequestOptions one = { 1, 0, false };
+    ApiRequestOptions one = { .max_retries = 1, .timeout = 0 };
     script(503, "Service Unavailable", "Retry-After: 0\r\n", NO_ENDPOINTS, 0);
     assert_int_equal(apiclient_get_raw_ex(c, "/x", NULL, &one, &body, &err), -1);
     assert_int_equal(requests(), 2);
@@ -182,7 +182,7 @@ static void test_probe_timeout(void **state)
     script(200, "OK", "", "{}", 5);
     Strbuf body = STRBUF_INIT;
     Error err = { .set = false };
-    ApiRequestOptions ro = { 0, 1, false };
+    ApiRequestOptions ro = { .max_retries = 0, .timeout = 1 };
     double t0 = now();
     assert_int_equal(apiclient_get_raw_ex(c, "/slow", NULL, &ro, &body, &err), -1);
     assert_true(now() - t0 < 3.0);
@@ -202,7 +202,7 @@ static void test_prometheus_error_body(void **state)
            "{\"status\":\"error\",\"errorType\":\"execution\",\"error\":\"many-to-many matching not allowed\"}", 0);
     Strbuf body = STRBUF_INIT;
     Error err = { .set = false };
-    ApiRequestOptions ro = { 0, 0, false };
+    ApiRequestOptions ro = { .max_retries = 0, .timeout = 0 };
     assert_int_equal(apiclient_get_raw_ex(c, "/p", NULL, &ro, &body, &err), -1);
     assert_string_equal(err.msg, "the API server refused GET /p: 422 execution: many-to-many matching not allowed");
     strbuf_clear(&body);
