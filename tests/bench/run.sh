@@ -293,7 +293,7 @@ PY
 #                 and 5 s more: the new series built while the screen still shows the old
 # appended to $ROWS_FILE as rows of scenario topm (CPU: the process's own, at each moment's end)
 measure_top_metrics() {
-  local size=$1 sock=$T/tmux-m.sock pid t0 t1 s i ok=1 phase n0
+  local size=$1 sock=$T/tmux-m.sock pid t0 s i ok=1 n0
   if ! command -v tmux >/dev/null; then echo "run.sh: tmux is missing: top not measured" >&2; return 0; fi
   : >"$FAKEAPI_LOG"
   : >"$T/prom.log"
@@ -320,7 +320,7 @@ measure_top_metrics() {
   topm_mark steady 0
   n0=$(grep -c '"series"' "$T/prom.log")
   ok=1
-  for i in $(seq 1 1800); do
+  for _ in $(seq 1 1800); do
     [ "$(grep -c '"series"' "$T/prom.log")" -gt "$n0" ] && { ok=0; break; }
     sleep 0.05
   done
