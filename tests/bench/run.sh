@@ -291,7 +291,8 @@ PY
 #   steady        the next 40 s: metrics every 2 s, the series kept between their fetches
 #   re-fetch      from then until the series (fetched once a minute) have been fetched again
 #                 and 5 s more: the new series built while the screen still shows the old
-# appended to $ROWS_FILE as rows of scenario topm (CPU: the process's own, at each moment's end)
+# appended to $ROWS_FILE as rows of scenario topm (wall and CPU: each moment's own; API requests
+# and Prometheus queries: all since top started)
 measure_top_metrics() {
   local size=$1 sock=$T/tmux-m.sock pid t0 s i ok=1 n0
   if ! command -v tmux >/dev/null; then echo "run.sh: tmux is missing: top not measured" >&2; return 0; fi
