@@ -45,6 +45,7 @@ typedef struct { const char *node; int64_t replicas; } FitPlacement;   /* node: 
 
 typedef struct FitItem {
     char *kind, *ns, *name;
+    char *queue_name;           /* the object's kueue.x-k8s.io/queue-name label (NULL: none) */
     int64_t replicas;           /* pods the template makes (a DaemonSet: the nodes it admits) */
     bool daemonset;
     Pod pod;                    /* the hypothetical pod (strings in the result's pool) */
@@ -68,6 +69,10 @@ typedef struct {
 
 typedef bool (*FitQueueFn)(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item);
 typedef struct { FitQueueFn queue; void *queue_ctx; } FitOptions;
+/* the hook for Kueue (fit_queue.c): a template labelled kueue.x-k8s.io/queue-name is judged as
+ * the Workload Kueue would make of it (QueueInactive, QueueQuota: exit 4; Queued: exit 3); when
+ * its queue would admit it now, false (the nodes decide).  ctx unused. */
+bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item);
 
 /* templates judged in order against c (its usage changed meanwhile, restored on return).
  * o may be NULL.  A template whose pod cannot be read (a bad affinity operator) is an error:

@@ -31,6 +31,8 @@ typedef struct {
     int64_t replicas;          /* pods it makes; -1: a DaemonSet (one per node it admits) */
     struct cJSON *pod;         /* the Pod object a controller would create (owned) */
     char *where;               /* "FILE, document N" (for notes) */
+    char *queue_name;          /* label kueue.x-k8s.io/queue-name of the object (a CronJob: of its
+                                  jobTemplate too), which Kueue reads (NULL: none) */
 } ManifestPod;
 
 typedef struct { ManifestPod *v; size_t n, cap; } ManifestPodList;

@@ -49,11 +49,12 @@ static int run_fit(int argc, char **argv, GlobalOptions *g, Error *err)
     free(ns);
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
-                       .configmaps = true };
+                       .configmaps = true, .queues = true };
     if (rc == EXIT_OK && cmd_load_cluster(&cc, g, &rq, false, err) < 0) rc = EXIT_FAIL;
     else if (rc == EXIT_OK) {
         FitResult r;
-        if (fit_run(&cc.cluster, &templates, NULL, &r, err) < 0) {
+        FitOptions fo = { .queue = fit_queue_kueue };
+        if (fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
             rc = EXIT_FAIL;
         } else {
             for (size_t i = 0; i < notes.n; i++) strvec_push(&r.skipped, notes.v[i]);

@@ -91,7 +91,7 @@ cJSON *manifest_pod_pinned(const cJSON *pod, const char *node)
 }
 
 static int add_item(ManifestPodList *out, const char *kind, const char *ns, const char *name, int64_t replicas,
-                    const cJSON *tmpl, const char *where, Error *err)
+                    const cJSON *tmpl, const char *where, const char *queue, Error *err)
 {
     const cJSON *spec = jobj(tmpl, "spec");
     if (!spec) {
@@ -135,7 +135,8 @@ static int add_item(ManifestPodList *out, const char *kind, const char *ns, cons
         out->cap = out->cap ? 2 * out->cap : 8;
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
     }
-    out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where) };
+    out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where),
+                                      queue ? xstrdup(queue) : NULL };
     return 0;
 }
 
@@ -174,10 +175,13 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     }
     const char *ns = jstr_ne(meta, "namespace") ? jstr_ne(meta, "namespace") : default_ns;
     const cJSON *spec = jobj(obj, "spec");
+    /* Kueue's queue: the object's label (jobframework QueueName), a CronJob's on its jobTemplate */
+    const char *queue = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/queue-name");
+    if (!queue) queue = jstr_ne(jobj(jobj(jobj(spec, "jobTemplate"), "metadata"), "labels"), "kueue.x-k8s.io/queue-name");
     int rc = 0;
     int64_t n = 1;
     if (str_eq(kind, "Pod")) {
-        rc = add_item(out, kind, ns, name, 1, obj, where, err);
+        rc = add_item(out, kind, ns, name, 1, obj, where, queue, err);
     } else if (str_eq(kind, "JobSet")) {
         const cJSON *rj;
         int k = 0;
@@ -197,7 +201,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
                 break;
             }
             char *full = xasprintf("%s/%s", name, rjname);
-            rc = add_item(out, kind, ns, full, reps * per, jobj(jobspec, "template"), where, err);
+            rc = add_item(out, kind, ns, full, reps * per, jobj(jobspec, "template"), where, queue, err);
             free(full);
             if (rc < 0) break;
             k++;
@@ -211,7 +215,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
             error_set(err, "%s %s: the replica count must be a non-negative integer (at most %d)", kind, name, MAX_PODS);
             rc = -1;
         } else {
-            rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, err);
+            rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, queue, err);
         }
     } else if (jobj(jobj(jobj(spec, "jobTemplate"), "spec"), "template")) {
         const cJSON *jobspec = jobj(jobj(spec, "jobTemplate"), "spec");
@@ -221,7 +225,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
                       MAX_PODS);
             rc = -1;
         } else {
-            rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, err);
+            rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, queue, err);
         }
     } else {
         strvec_pushf(notes, "%s: %s %s has no pod template; skipped", where, kind, name);
@@ -243,6 +247,7 @@ void manifest_pod_list_clear(ManifestPodList *l)
         free(l->v[i].ns);
         free(l->v[i].name);
         free(l->v[i].where);
+        free(l->v[i].queue_name);
         cJSON_Delete(l->v[i].pod);
     }
     free(l->v);

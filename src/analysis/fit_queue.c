@@ -1,0 +1,108 @@
+/* fit_queue.c — fit's queue hook (fit.h, FitOptions.queue) for Kueue: a pod template labelled
+ * kueue.x-k8s.io/queue-name would become a Kueue Workload of its pods (one pod set: count x the
+ * per-pod effective request, the template's nodeSelector), the newest of its ClusterQueue.  That
+ * Workload is put among the cluster's own, judged as `pending` judges a waiting one
+ * (explain_queue.c: QueueInactive, QueueQuota, Queued) and taken out again.  When the queue
+ * would admit it now, the nodes decide (the hook returns false).
+ *
+ * Kueue manages a Job, JobSet, Deployment, pod, ... that carries the label (pkg/controller/
+ * jobframework: QueueName reads metadata.labels["kueue.x-k8s.io/queue-name"]); without it the
+ * object is not Kueue's unless manageJobsWithoutQueueName is set, which the cluster's objects do
+ * not tell: such templates are judged by the nodes alone.  Volcano and KAI gangs are not judged
+ * here (their Job kinds carry no pod template at spec.template).
+ */
+#include "analysis/fit.h"
+#include "analysis/explain_queue.h"
+#include "model/queue.h"
+#include "model/quantity.h"
+#include "util/error.h"
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KUEUE_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
+
+/* the Workload Kueue would create, as the API serves one (what queue_ingest_workload reads) */
+static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int64_t pods, const char *queue,
+                            int64_t now)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "apiVersion", "kueue.x-k8s.io/v1beta1");
+    cJSON_AddStringToObject(o, "kind", "Workload");
+    cJSON *md = cJSON_AddObjectToObject(o, "metadata");
+    cJSON_AddStringToObject(md, "name", name);
+    cJSON_AddStringToObject(md, "namespace", ns);
+    char ts[32];
+    time_t t = (time_t)now;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON_AddStringToObject(md, "creationTimestamp", ts);
+    cJSON *spec = cJSON_AddObjectToObject(o, "spec");
+    cJSON_AddStringToObject(spec, "queueName", queue);
+    cJSON_AddNumberToObject(spec, "priority", 0);
+    cJSON *ps = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(spec, "podSets"), ps);
+    cJSON_AddStringToObject(ps, "name", "main");
+    cJSON_AddNumberToObject(ps, "count", (double)pods);
+    cJSON *pspec = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ps, "template"), "spec");
+    if (p->node_selector.n) {
+        cJSON *sel = cJSON_AddObjectToObject(pspec, "nodeSelector");
+        for (size_t i = 0; i < p->node_selector.n; i++)
+            cJSON_AddStringToObject(sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
+    }
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(pspec, "containers"), c);
+    cJSON_AddStringToObject(c, "name", "main");
+    cJSON *req = cJSON_AddObjectToObject(cJSON_AddObjectToObject(c, "resources"), "requests");
+    for (size_t i = 0; i < p->requests.n; i++) {
+        char q[32];
+        quantity_format(p->requests.items[i].milli, q, sizeof q);
+        cJSON_AddStringToObject(req, p->requests.items[i].name, q);
+    }
+    return o;
+}
+
+bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
+{
+    (void)ctx;
+    const char *queue = item->queue_name ? item->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
+    QueueState *q = c->queues;
+    if (!queue || !*queue || !q) return false;
+    const char *ns = item->ns ? item->ns : "default";
+    char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
+    for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
+    cJSON *wj = workload_json(p, ns, name, pods, queue, c->now > 0 ? c->now : (int64_t)time(NULL));
+    Error err = { 0 };
+    bool decided = false;
+    if (queue_ingest_workload(q, QSYS_KUEUE, wj, &err) == 0) {
+        QueueIndex *qi = explain_queue_new(c);
+        long i = explain_queue_find(qi, ns, name);
+        if (i >= 0) {
+            Explanation e;
+            explain_queue_workload(qi, (size_t)i, NULL, &e);
+            bool free_now = e.verdict == V_QUEUED && !(e.queue && e.queue->head) && e.summary &&
+                            strncmp(e.summary, "quota is free", 13) == 0;
+            if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
+                decided = true;
+                item->verdict = verdict_name(e.verdict);
+                item->summary = xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : "");
+                for (size_t k = 0; k < e.fixes.n; k++) strvec_push(&item->fixes, e.fixes.v[k]);
+                for (size_t k = 0; k < e.notes.n; k++) strvec_push(&item->notes, e.notes.v[k]);
+                item->exit_code = e.verdict == V_QUEUED ? 3 : 4;
+            } else if (free_now) {
+                strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
+                                           "admitted", ns, queue);
+            }
+            explanation_clear(&e);
+        }
+        explain_queue_free(qi);
+        queue_remove(q, QK_KUEUE_WORKLOAD, ns, name);
+    }
+    error_clear(&err);
+    cJSON_Delete(wj);
+    free(name);
+    return decided;
+}
