@@ -142,6 +142,9 @@ typedef struct {
 typedef struct {
     /* summary */
     int nodes, gpu_nodes, physical_gpus, pending_gpu_pods;
+    int waiting_workloads;       /* batch workloads that wait in a queue (Kueue Workloads not
+                                  * admitted, Volcano/KAI PodGroups not scheduled), GPU ones:
+                                  * the Workload/PodGroup rows of 'pending -A'; 0 without queues */
     int pending_not_created;     /* owners whose pods a ResourceQuota refused ('pending' lists
                                   * them); set by the command (explain_pending_counts), else 0 */
     int unknown_gpu_nodes;       /* GPU nodes whose physical GPUs cannot be counted (not in the total) */

@@ -110,6 +110,7 @@ static int status_summary_show(void *ctx, Cluster *c, struct ApiClient *api, boo
     cJSON_AddNumberToObject(s, "gpuNodes", st.gpu_nodes);
     cJSON_AddNumberToObject(s, "physicalGPUs", st.physical_gpus);
     cJSON_AddNumberToObject(s, "pendingGPUPods", st.pending_gpu_pods);
+    cJSON_AddNumberToObject(s, "waitingWorkloads", st.waiting_workloads);
     status_physical_json(s, &st);
     status_clear(&st);
     char *line = cJSON_PrintUnformatted(doc);

@@ -486,6 +486,7 @@ static cJSON *status_doc(const GpuStatus *st, const size_t *order)
     cJSON_AddNumberToObject(s, "gpuNodes", st->gpu_nodes);
     cJSON_AddNumberToObject(s, "physicalGPUs", st->physical_gpus);
     cJSON_AddNumberToObject(s, "pendingGPUPods", st->pending_gpu_pods);
+    cJSON_AddNumberToObject(s, "waitingWorkloads", st->waiting_workloads);
     if (st->has_metrics) cJSON_AddNumberToObject(s, "idleAllocatedGPUs", physical_idle_total(st));
     else cJSON_AddNullToObject(s, "idleAllocatedGPUs");
     status_physical_json(s, st);
