@@ -25,6 +25,9 @@ unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT http_proxy http
 export KUBECTL_GPU_SA_DIR=/nonexistent/kgpu-fuzz-sa NO_COLOR=1 HOME=$WORK/home
 mkdir -p "$WORK/home"
 [ -f "$LIB" ] || { echo "not ok - library archive $LIB not built"; exit 1; }
+# ISA-L's igzip when the archive was built with it (the Makefile's ISAL_PKG: where pkg-config finds
+# libisal, unless KGPU_NO_ISAL): its objects then need isal_* symbols
+if nm -u "$LIB" 2>/dev/null | grep -q ' U isal_inflate'; then PKGS="$PKGS libisal"; fi
 # shellcheck disable=SC2086
 read -r -a PKG_CFLAGS <<<"$(pkg-config --cflags $PKGS)"
 # shellcheck disable=SC2086
