@@ -87,10 +87,13 @@ sanitizer_free() {   # no sanitizer or valgrind report in $ERR
     ok "$1: no sanitizer report"
   fi
 }
-# answered WHAT : exit 0 with output, or exit 1 with exactly one "error:" line and no output
+# answered WHAT : exit 0 with output (or, with nothing to list, kubectl's "No resources found"-style
+# line on stderr and an empty stdout, issue 34), or exit 1 with exactly one "error:" line and no output
 answered() {
   case "$RC" in
-    0) if [ -n "$OUT" ]; then ok "$1: exit 0 with output"; else fail "$1: exit 0 without output"; fi ;;
+    0) if [ -n "$OUT" ]; then ok "$1: exit 0 with output"
+       elif grep -q '^No pending GPU pods' <<<"$ERR"; then ok "$1: exit 0, nothing to list (said on stderr)"
+       else fail "$1: exit 0 without output"; fi ;;
     1) if [ "$(grep -c . <<<"$ERR")" = 1 ] && grep -q '^error: ' <<<"$ERR" && [ -z "$OUT" ]; then
          ok "$1: exit 1, one error line"
        else
