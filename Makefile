@@ -82,9 +82,10 @@ build/asan/%.o: %.c
 VERSION_OBJS := build/rel/src/cmd/cmd_version.o build/asan/src/cmd/cmd_version.o
 $(VERSION_OBJS): OBJ_DEFS = $(VERSION_DEFS)
 $(VERSION_OBJS): build/version.stamp
+# (a temporary file of its own per make: make check's two suites run this at once)
 build/version.stamp: FORCE
-	@mkdir -p build; echo '$(VERSION_DEFS)' >$@.tmp; \
-	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+	@mkdir -p build; t=$@.tmp.$$$$; echo '$(VERSION_DEFS)' >$$t; \
+	 if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
 FORCE:
 
 build/rel/libkgpu.a: $(REL_OBJS)
