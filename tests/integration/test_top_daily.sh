@@ -48,6 +48,9 @@ pend_rows() { awk '/^ PENDING / { on = 1; next } on && /^ [A-Za-z0-9-]+\// { n++
 start_shell big 160 45
 keys big "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
 MSG="160x45: starts"; check_ok wait_for big "NODES $NGPUNODES" 15
+# the screen may be caught while it is drawn (top to bottom): wait, bounded, until the pending
+# pane is drawn to its last row, then judge that screen
+for _ in $(seq 1 100); do cap big; [ "$(pend_rows)" -ge "$NPEND" ] && break; sleep 0.1; done
 # the body is 45 - 4 header rows - 1 function bar = 40: nodes 1 + 14, pending 1 + 13, and the
 # detail pane keeps at least a fifth (8)
 check_eq "$(pend_rows)" "$NPEND" "160x45: all $NPEND pending rows show (the detail pane gave its spare rows)"
@@ -62,6 +65,10 @@ TM kill-session -t big
 start_shell small 80 24
 keys small "$KGPU_BIN top --snapshot $FIX; echo TOP-EXIT=\$?" Enter
 MSG="80x24: starts"; check_ok wait_for small "NODES $NGPUNODES" 15
+# judged once drawn to the function bar, the last line (bounded wait)
+for _ in $(seq 1 100); do
+  cap small; tail -n 1 <<<"$SCREEN" | grep -q 'q Quit' && grep -q '^ h100-02 ' <<<"$SCREEN" && break; sleep 0.1
+done
 # STATUS is a value: where the whole word does not fit, its brief form (the PROBLEM names), never
 # a cut one (h100-02 is Ready with an unhealthy GPU in the fixture: Ready,Unhealthy unhealthy:1
 # is 27 characters, wider than the column at 80)
