@@ -107,7 +107,8 @@ typedef struct QueueSummary {
     size_t pending_workloads;
     bool active;
 } QueueSummary;
-/* *out and the count; 0 and NULL when c has no queues */
-size_t explain_queue_summaries(const Cluster *c, QueueSummary **out);
+/* *out and the count; 0 and NULL when c has no queues.  *waiting: every workload waiting in a
+ * queue, GPU ones (the Workload and PodGroup rows of pending -A), also those of no known queue */
+size_t explain_queue_summaries(const Cluster *c, QueueSummary **out, size_t *waiting);
 void explain_queue_summaries_free(QueueSummary *v, size_t n);
 #endif

@@ -645,12 +645,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     }
 
     status_dra_totals(st, c);
-    st->nqueues = explain_queue_summaries(c, &st->queues);
-    if (c->queues) {
-        QueueIndex *qi = explain_queue_new(c);
-        st->waiting_workloads = (int)explain_queue_count(qi, NULL);
-        explain_queue_free(qi);
-    }
+    size_t waiting;
+    st->nqueues = explain_queue_summaries(c, &st->queues, &waiting);
+    st->waiting_workloads = (int)waiting;
     find_operator(st, c);
 
     st->has_metrics = metrics;

@@ -730,12 +730,13 @@ static int cmp_summary(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
+size_t explain_queue_summaries(const Cluster *c, QueueSummary **out, size_t *waiting)
 {
     *out = NULL;
+    *waiting = 0;
     const QueueState *q = c->queues;
-    if (!q || !q->ndefs) return 0;
-    QueueSummary *v = xcalloc(q->ndefs, sizeof *v);
+    if (!q) return 0;
+    QueueSummary *v = q->ndefs ? xcalloc(q->ndefs, sizeof *v) : NULL;
     for (size_t i = 0; i < q->ndefs; i++) {
         const QueueDef *d = &q->defs[i];
         QueueSummary *s = &v[i];
@@ -752,6 +753,7 @@ size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
         }
     }
     QueueIndex *qi = explain_queue_new(c);
+    *waiting = qi->nwaiting;
     for (size_t k = 0; k < qi->nwaiting; k++) {
         size_t w = qi->waiting[k];
         const QueueDef *def = qi->def[w];
@@ -763,7 +765,7 @@ size_t explain_queue_summaries(const Cluster *c, QueueSummary **out)
         }
     }
     explain_queue_free(qi);
-    qsort(v, q->ndefs, sizeof *v, cmp_summary);
+    if (v) qsort(v, q->ndefs, sizeof *v, cmp_summary);
     *out = v;
     return q->ndefs;
 }
