@@ -65,6 +65,20 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     return o;
 }
 
+/* Queued with nothing to wait for: no StrictFIFO head before it, and every GPU resource it asks
+ * for has a flavor with none needed now (explain_queue.h's "needed") */
+static bool quota_free_now(const QueueFacts *qf)
+{
+    if (!qf || qf->head || !qf->nflavors) return false;
+    for (size_t i = 0; i < qf->nflavors; i++) {
+        bool some = false;
+        for (size_t j = 0; j < qf->nflavors && !some; j++)
+            some = strcmp(qf->flavors[j].resource, qf->flavors[i].resource) == 0 && qf->flavors[j].needed == 0;
+        if (!some) return false;
+    }
+    return true;
+}
+
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
 {
     (void)ctx;
@@ -83,8 +97,7 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
         if (i >= 0) {
             Explanation e;
             explain_queue_workload(qi, (size_t)i, NULL, &e);
-            bool free_now = e.verdict == V_QUEUED && !(e.queue && e.queue->head) && e.summary &&
-                            strncmp(e.summary, "quota is free", 13) == 0;
+            bool free_now = e.verdict == V_QUEUED && quota_free_now(e.queue);
             if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
                 decided = true;
                 item->verdict = verdict_name(e.verdict);
