@@ -57,6 +57,8 @@ typedef struct QueueFacts {
     int64_t position;          /* 1-based; 0 = unknown */
     int64_t queued;            /* waiting workloads of the ClusterQueue (0 unknown) */
     char *head;                /* StrictFIFO: the head ("ns/name") when it is another workload */
+    bool head_never;           /* that head is never admitted as the queues are set (its own
+                                * verdict QueueQuota or QueueInactive): this one waits for ever too */
     char *message;             /* the controller's own message, NULL when none */
     char *owner_api;           /* the owner's apiVersion, NULL unknown */
     QueueFlavorFact *flavors; size_t nflavors;

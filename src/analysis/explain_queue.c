@@ -23,6 +23,7 @@ struct QueueIndex {
     ResourceList *total;                       /* per workload: its total request */
     int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
     long *head;                                /* per workload: the StrictFIFO head, -1 none */
+    Verdict *head_verdict;                     /* per workload: its head's own verdict (head >= 0) */
     StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
     size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
     size_t *pending_pods;                      /* per workload: its pending unbound pods */
@@ -107,6 +108,35 @@ static void positions(QueueIndex *qi)
     free(line);
 }
 
+static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueFacts *qf);
+
+/* A StrictFIFO head is requeued at once and stays the head (Kueue pkg/cache/queue/
+ * cluster_queue.go:829-831, RequeueIfNotPresent: immediate for StrictFIFO): a head that is never
+ * admitted as the queues are set keeps everything behind it waiting too.  Each head is judged
+ * once here (its own head is none). */
+static void head_verdicts(QueueIndex *qi)
+{
+    size_t n = qi->q->nworkloads;
+    qi->head_verdict = xcalloc(n, sizeof *qi->head_verdict);
+    bool *done = xcalloc(n, sizeof *done);
+    for (size_t i = 0; i < n; i++) {
+        long h = qi->head[i];
+        if (h < 0) continue;
+        if (!done[h]) {
+            Explanation he;
+            memset(&he, 0, sizeof he);
+            QueueFacts *hf = xcalloc(1, sizeof *hf);
+            explain_kueue(qi, (size_t)h, &he, hf);
+            qi->head_verdict[h] = he.verdict;
+            done[h] = true;
+            explain_queue_facts_free(hf);
+            explanation_clear(&he);
+        }
+        qi->head_verdict[i] = qi->head_verdict[h];
+    }
+    free(done);
+}
+
 QueueIndex *explain_queue_new(const Cluster *c)
 {
     QueueIndex *qi = xcalloc(1, sizeof *qi);
@@ -174,6 +204,7 @@ QueueIndex *explain_queue_new(const Cluster *c)
     sort_ix = qi;
     if (qi->nwaiting > 1) qsort(qi->waiting, qi->nwaiting, sizeof *qi->waiting, cmp_ns_name);
     positions(qi);
+    head_verdicts(qi);
     return qi;
 }
 
@@ -181,7 +212,7 @@ void explain_queue_free(QueueIndex *qi)
 {
     if (!qi) return;
     for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
-    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->first_pod);
+    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_verdict); free(qi->first_pod);
     free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
     if (qi->holders) strmap_free(qi->holders, holder_list_free);
@@ -454,6 +485,8 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     if (qi->head[i] >= 0) {
         const QueueWorkload *h = &q->workloads[qi->head[i]];
         qf->head = xasprintf("%s/%s", h->ns, h->name);
+        qf->head_never = qi->head_verdict &&
+                         (qi->head_verdict[i] == V_QUEUE_QUOTA || qi->head_verdict[i] == V_QUEUE_INACTIVE);
     }
     const QueueLocal *other = NULL;
     if (!w->queue) {
@@ -579,8 +612,16 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     }
     e->verdict = V_QUEUED;
     if (qf->head) {
-        set_summary(e, "StrictFIFO: waits behind the head %s (position %lld of %lld in ClusterQueue %s)%s%s", qf->head,
+        set_summary(e, "StrictFIFO: waits behind the head %s%s (position %lld of %lld in ClusterQueue %s)%s%s", qf->head,
+                    qf->head_never ? ", which is never admitted as the queues are set" : "",
                     (long long)qf->position, (long long)qf->queued, d->name, why.len ? "; " : "", strbuf_str(&why));
+        if (qf->head_never) {
+            const char *slash = strchr(qf->head, '/');
+            add_fix(e, "make the head %s admissible or delete it (kubectl gpu explain workload/%s -n %.*s says why it "
+                    "is not)", qf->head, slash + 1, (int)(slash - qf->head), qf->head);
+            add_fix(e, "or let ClusterQueue %s admit past its head:\n  kubectl patch clusterqueue %s --type merge -p "
+                    "'{\"spec\":{\"queueingStrategy\":\"BestEffortFIFO\"}}'", d->name, d->name);
+        }
     } else if (waits) {
         set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
                     (long long)qf->position, (long long)qf->queued, d->name);
@@ -712,7 +753,10 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     else explain_podgroup(qi, i, member, e, qf);
     if (!e->summary) e->summary = xstrdup("");
     /* waits and never told apart, as for pods */
-    if (e->verdict == V_QUEUED)
+    if (e->verdict == V_QUEUED && qf->head_never)
+        strvec_push(&e->notes, "it never starts as the queues are set: under StrictFIFO nothing behind a head that is "
+                               "never admitted is admitted (one of the fixes is needed)");
+    else if (e->verdict == V_QUEUED)
         strvec_push(&e->notes, "it waits: admitted once the quota named is released (no change needed)");
     else if (e->verdict == V_QUEUE_QUOTA || e->verdict == V_QUEUE_INACTIVE)
         strvec_push(&e->notes, "it never starts as the queues are set: one of the fixes (or another change) is needed");

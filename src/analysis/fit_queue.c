@@ -104,7 +104,8 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
                 item->summary = xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : "");
                 for (size_t k = 0; k < e.fixes.n; k++) strvec_push(&item->fixes, e.fixes.v[k]);
                 for (size_t k = 0; k < e.notes.n; k++) strvec_push(&item->notes, e.notes.v[k]);
-                item->exit_code = e.verdict == V_QUEUED ? 3 : 4;
+                /* behind a StrictFIFO head that is never admitted it never starts either */
+                item->exit_code = e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4;
             } else if (free_now) {
                 strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
                                            "admitted", ns, queue);
