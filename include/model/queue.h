@@ -122,6 +122,11 @@ const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const ch
 const QueueFlavor *queue_find_flavor(const QueueState *q, const char *name);
 const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, const char *ns, const char *name);
 
+/* ClusterQueue (Kueue) cq's usage of (flavor, resource) grows by milli, as when it reserves quota
+ * for a workload (fit: a template Kueue would admit takes quota from the templates after it);
+ * false when cq has no quota for that pair */
+bool queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli);
+
 /* the workload's total request over its pod sets (count x per pod), into *out (replaced) */
 void queue_workload_total(const QueueWorkload *w, ResourceList *out);
 /* waiting: Kueue: active, not finished, no quota reserved; PodGroups: not Running/Completed */

@@ -15,6 +15,7 @@
 #include "analysis/explain_queue.h"
 #include "model/queue.h"
 #include "model/quantity.h"
+#include "model/resources.h"
 #include "util/error.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -79,6 +80,29 @@ static bool quota_free_now(const QueueFacts *qf)
     return true;
 }
 
+/* Kueue admits it now: it takes quota as admitted workloads do, so the templates after it (they
+ * compete in file order, as their pods do for the nodes) see less.  Each resource goes to the
+ * first flavor, in the ClusterQueue's order, with none needed (Kueue's flavor assigner tries the
+ * flavors of a resource group in order: pkg/scheduler/flavorassigner/flavorassigner.go); the
+ * template's other resources (cpu, memory) count on that flavor when the queue covers them there. */
+static void take_quota(QueueState *q, const QueueFacts *qf, const Pod *p, int64_t pods)
+{
+    const char *flavor = NULL;
+    for (size_t i = 0; i < qf->nflavors; i++) {
+        const QueueFlavorFact *f = &qf->flavors[i];
+        if (f->needed != 0) continue;
+        bool first = true;                     /* no earlier flavor with none needed for f's resource */
+        for (size_t j = 0; j < i && first; j++)
+            first = !(qf->flavors[j].needed == 0 && strcmp(qf->flavors[j].resource, f->resource) == 0);
+        if (!first) continue;
+        queue_def_take(q, qf->cluster_queue, f->name, f->resource, rlist_get(&p->requests, f->resource) * pods);
+        if (!flavor) flavor = f->name;
+    }
+    for (size_t r = 0; flavor && r < p->requests.n; r++)
+        if (!resources_is_gpu(p->requests.items[r].name))
+            queue_def_take(q, qf->cluster_queue, flavor, p->requests.items[r].name, p->requests.items[r].milli * pods);
+}
+
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
 {
     (void)ctx;
@@ -107,6 +131,7 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
                 /* behind a StrictFIFO head that is never admitted it never starts either */
                 item->exit_code = e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4;
             } else if (free_now) {
+                take_quota(q, e.queue, p, pods);
                 strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
                                            "admitted", ns, queue);
             }
