@@ -30,7 +30,7 @@ static void gpu_usage_release(const StrArena *p, GpuUsage *u)
 
 static void usage_index_free(struct UsageIndex *x);
 
-struct UsageSeriesShare { atomic_int refs; float *util, *mem; };
+struct UsageSeriesShare { atomic_int refs; uint16_t *util, *mem; struct UsageSeriesGrid *grid; };
 
 static void series_release(UsageData *d)
 {
@@ -38,29 +38,34 @@ static void series_release(UsageData *d)
     if (!sh) {
         free(d->series_util);
         free(d->series_mem);
+        free(d->series_grid);
     } else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
         free(sh->util);
         free(sh->mem);
+        free(sh->grid);
         free(sh);
     }
     d->series_share = NULL;
     d->series_util = d->series_mem = NULL;
+    d->series_grid = NULL;
 }
 
 void usage_series_share(UsageData *dst, const UsageData *src)
 {
     UsageData *s = (UsageData *)src;          /* only its sharing record is made */
-    if (!s->series_util || !s->series_mem) return;
+    if (!s->series_util || !s->series_mem || !s->series_grid) return;
     if (!s->series_share) {
         s->series_share = xmalloc(sizeof *s->series_share);
         atomic_init(&s->series_share->refs, 1);
         s->series_share->util = s->series_util;
         s->series_share->mem = s->series_mem;
+        s->series_share->grid = s->series_grid;
     }
     atomic_fetch_add(&s->series_share->refs, 1);
     dst->series_share = s->series_share;
     dst->series_util = s->series_util;
     dst->series_mem = s->series_mem;
+    dst->series_grid = s->series_grid;
 }
 
 struct UsageStringsShare { atomic_int refs; };
@@ -303,27 +308,10 @@ bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u)
 /* ---------------------------------------------------------------------------------------- */
 /* series                                                                                    */
 
-static const float *series_row(const UsageData *d, const float *all, const GpuUsage *u)
-{
-    if (!d || !u || !all || u->series <= 0 || (size_t)u->series > d->nseries || !d->series_points)
-        return NULL;
-    return all + (size_t)(u->series - 1) * d->series_points;
-}
-
-const float *usage_util_series(const UsageData *d, const GpuUsage *u)
-{
-    return series_row(d, d ? d->series_util : NULL, u);
-}
-
-const float *usage_mem_series(const UsageData *d, const GpuUsage *u)
-{
-    return series_row(d, d ? d->series_mem : NULL, u);
-}
-
 double usage_idle_for(const UsageData *d, const GpuUsage *u)
 {
-    const float *v = usage_util_series(d, u);
-    if (!v) return NAN;
+    float v[USAGE_SERIES_MAX];
+    if (!usage_util_series(d, u, v)) return NAN;
     /* the last interval or two can be empty while the newest scrape is not in yet (scrape
      * interval, ingestion, the clocks of the tool and the server): they neither count nor
      * end the run */

@@ -5,9 +5,12 @@
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
- * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points are kept as
- * floats in one array per field (rows of series_points), and the per-pod bookkeeping is two
- * bit masks per (device, pod): presence and "busy" (at or over the idle threshold).
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  One field's points
+ * are gathered as floats (rows of series_points, one per device), utilization first (the
+ * GPU_UTIL and GR_ENGINE_ACTIVE queries), then memory: each is handed to the UsageData's
+ * 16-bit storage (usage.h: usage_series_put_row) once its queries are read, so only one
+ * field is ever held as floats.  The per-pod bookkeeping is two bit masks per (device, pod):
+ * presence and "busy" (at or over the idle threshold, from the values as served).
  *
  * Per device and point, several pod series (time-slicing) combine as dcgm.h says for the
  * instant values: equal values are the device's value repeated per pod, different values are
@@ -50,7 +53,8 @@ typedef struct {
     size_t n;                   /* points per row */
     double start, step;
     DevAcc *dev; size_t ndev, capdev;
-    size_t caprows;
+    float *rows; size_t caprows;    /* the field being read: ndev rows of n points */
+    size_t util_rows;           /* devices whose utilization is stored (the rest have none) */
     StrMap *devs;               /* key -> index + 1 */
     HeldAcc *held; size_t nheld, capheld;
     StrMap *helds;              /* key ns pod -> index + 1 */
@@ -78,14 +82,10 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *k
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
-        x->d->series_util = xrealloc(x->d->series_util, cap * x->n * sizeof(float));
-        x->d->series_mem = xrealloc(x->d->series_mem, cap * x->n * sizeof(float));
+        x->rows = xrealloc(x->rows, cap * x->n * sizeof *x->rows);
         x->caprows = cap;
     }
-    for (size_t k = 0; k < x->n; k++) {
-        x->d->series_util[x->ndev * x->n + k] = NAN;
-        x->d->series_mem[x->ndev * x->n + k] = NAN;
-    }
+    for (size_t k = 0; k < x->n; k++) x->rows[x->ndev * x->n + k] = NAN;
     strmap_put(x->devs, key, (void *)(uintptr_t)(x->ndev + 1));
     return x->ndev++;
 }
@@ -152,7 +152,7 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     const char *ns, *pod, *ctr;
     dcgm_series_pod(l, nl, &ns, &pod, &ctr);
     HeldAcc *h = pod ? held_for(x, di, ns, pod) : NULL;
-    float *urow = x->d->series_util + di * x->n, *mrow = x->d->series_mem + di * x->n;
+    float *urow = x->rows + di * x->n, *mrow = urow;      /* the field being read */
     if (f == 0 && (a->gi >= 0 || a->has_gr)) return 0;    /* GPU_UTIL: not on MIG, not beside GR */
     if (f == 1 && !a->has_gr) {
         /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
@@ -206,9 +206,23 @@ static char *parent_key(const DevAcc *a)
     return k;
 }
 
+/* the rows read so far into the UsageData's storage (utilization, then memory); the rows
+ * are made ready for the next field */
+static void store_field(SeriesCtx *x, UsageSeriesField f)
+{
+    UsageData *d = x->d;
+    usage_series_resize(d, x->ndev);
+    for (size_t i = 0; i < x->ndev; i++) usage_series_put_row(d, f, i, x->rows + i * x->n);
+    for (size_t i = 0; i < x->ndev * x->n; i++) x->rows[i] = NAN;
+    if (f == USAGE_SERIES_UTIL) x->util_rows = x->ndev;
+}
+
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
+    /* memory; then the devices first seen in the memory query have no utilization */
+    store_field(x, USAGE_SERIES_MEM);
+    for (size_t i = x->util_rows; i < x->ndev; i++) usage_series_put_row(d, USAGE_SERIES_UTIL, i, x->rows + i * x->n);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
@@ -281,13 +295,7 @@ static void series_finish(SeriesCtx *x)
     if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
     free(holders); free(present); free(idle); free(keep);
     strmap_free(migparents, NULL);
-    if (!x->ndev) {
-        free(d->series_util); free(d->series_mem);
-        d->series_util = d->series_mem = NULL;
-    } else {
-        d->series_util = xrealloc(d->series_util, x->ndev * x->n * sizeof(float));
-        d->series_mem = xrealloc(d->series_mem, x->ndev * x->n * sizeof(float));
-    }
+    if (!x->ndev) usage_series_resize(d, 0);
 }
 
 size_t prometheus_series_points(double window_s, double *step_s)
@@ -320,6 +328,7 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
     x.d = d;
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
+    d->series_points = x.n;             /* the rows' length while they are stored */
     x.devs = strmap_new();
     x.helds = strmap_new();
     /* one query per field: each stays within the server's per-query sample limit (at 20,000
@@ -329,12 +338,14 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
         char *promql = prometheus_series_query(x.step, f);
         rc = prometheus_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
         free(promql);
+        if (rc == 0 && f == 1) store_field(&x, USAGE_SERIES_UTIL);   /* GPU_UTIL and GR read */
     }
     if (rc == 0) series_finish(&x);
     else {
-        free(d->series_util); free(d->series_mem);
-        d->series_util = d->series_mem = NULL;
+        usage_series_resize(d, 0);
+        d->series_points = 0;
     }
+    free(x.rows);
     for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].key); free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
     free(x.dev);
     free(x.held);
