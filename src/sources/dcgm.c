@@ -9,8 +9,8 @@
  * rules are stated in dcgm.h.
  */
 #include "sources/dcgm.h"
+#include "sources/dcgm_index.h"
 #include "util/strarena.h"
-#include "util/strmap.h"
 #include "util/util.h"
 #include <ctype.h>
 #include <locale.h>
@@ -247,15 +247,13 @@ typedef struct {
 
 struct DcgmAccum {
     Series *s; size_t n, cap;
-    StrMap *index;          /* series key -> index + 1 */
+    DcgmIndex index;        /* the series by (node, device, pod, container) */
     StrArena *strings;      /* the series' strings (names repeat across fields and series) */
 };
 
 DcgmAccum *dcgm_accum_new(void)
 {
-    DcgmAccum *a = xcalloc(1, sizeof *a);
-    a->index = strmap_new();
-    return a;
+    return xcalloc(1, sizeof(DcgmAccum));
 }
 
 static void series_release(const StrArena *sa, Series *s)
@@ -272,15 +270,13 @@ static void accum_clear(DcgmAccum *a)
     a->strings = NULL;
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
-    strmap_free(a->index, NULL);
-    a->index = strmap_new();
+    dcgm_index_clear(&a->index);
 }
 
 void dcgm_accum_free(DcgmAccum *a)
 {
     if (!a) return;
     accum_clear(a);
-    strmap_free(a->index, NULL);
     free(a);
 }
 
@@ -362,6 +358,54 @@ int dcgm_series_instance(const PromLabel *l, size_t n)
     return gi;
 }
 
+/* a series' identity: the device (node, UUID or else the gpu index, GPU_I_ID) and the pod */
+typedef struct {
+    const char *node, *uuid;
+    int gpu, gi;
+    const char *ns, *pod, *container;
+} SeriesKey;
+
+static uint64_t key_hash(const SeriesKey *k)
+{
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, k->node);
+    h = k->uuid ? dcgm_hash_str(h, k->uuid) : dcgm_hash_int(h, k->gpu);
+    h = dcgm_hash_int(h, k->gi);
+    h = dcgm_hash_str(h, k->ns);
+    h = dcgm_hash_str(h, k->pod);
+    return dcgm_hash_str(h, k->container);
+}
+
+static SeriesKey series_key(const Series *s)
+{
+    return (SeriesKey){ s->node, s->uuid, s->gpu, s->gi, s->ns, s->pod, s->container };
+}
+
+static uint64_t series_hash(const void *owner, size_t i)
+{
+    SeriesKey k = series_key(&((const DcgmAccum *)owner)->s[i]);
+    return key_hash(&k);
+}
+
+typedef struct { const DcgmAccum *a; const SeriesKey *k; } KeyMatch;
+
+/* NULL and "" are one (as they were in the composed keys) */
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static bool series_matches(const void *ctx, size_t i)
+{
+    const KeyMatch *m = ctx;
+    const Series *s = &m->a->s[i];
+    const SeriesKey *k = m->k;
+    /* without a UUID the gpu index names the device; with one, the UUID alone (the series'
+     * gpu may be filled in later) */
+    return same_str(s->node, k->node) && same_str(s->uuid, k->uuid) && (k->uuid || s->gpu == k->gpu) &&
+           s->gi == k->gi && same_str(s->ns, k->ns) && same_str(s->pod, k->pod) &&
+           same_str(s->container, k->container);
+}
+
 bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, double value,
                     const char *default_node)
 {
@@ -375,11 +419,10 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
     if (!series_ids(l, n, default_node, &node, &uuid, &gpu, &gi)) return false;
     dcgm_series_pod(l, n, &ns, &pod, &ctr);
 
-    char gpubuf[32];
-    snprintf(gpubuf, sizeof gpubuf, "gpu%d", gpu);
-    char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", node, uuid ? uuid : gpubuf, gi,
-                          ns ? ns : "", pod ? pod : "", ctr ? ctr : "");
-    size_t idx = (size_t)(uintptr_t)strmap_get(a->index, key);
+    SeriesKey key = { node, uuid, gpu, gi, ns, pod, ctr };
+    uint64_t h = key_hash(&key);
+    KeyMatch km = { a, &key };
+    size_t idx = dcgm_index_find(&a->index, h, series_matches, &km);
     Series *s;
     if (idx) {
         s = &a->s[idx - 1];
@@ -395,9 +438,8 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
         s->ns = strarena_intern(a->strings, ns);
         s->pod = strarena_intern(a->strings, pod);
         s->container = strarena_intern(a->strings, ctr);
-        strmap_put(a->index, key, (void *)(uintptr_t)a->n);
+        dcgm_index_add(&a->index, h, a->n - 1, series_hash, a);
     }
-    free(key);
     if (!s->model) s->model = strarena_intern(a->strings, first_label(l, n, model_names));
     if (!s->profile) s->profile = strarena_intern(a->strings, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
@@ -506,10 +548,9 @@ static void collect_values(Series **dev, size_t n, DcgmField f, double scale, do
 
 void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
 {
-    /* the series are complete and are cleared below: their index (a key per series) can go
-     * now, before the records are built (memory at 50,000 devices) */
-    strmap_free(a->index, NULL);
-    a->index = strmap_new();
+    /* the series are complete and are cleared below: their index can go now, before the
+     * records are built (memory at 50,000 devices) */
+    dcgm_index_clear(&a->index);
     size_t n = 0;
     Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
     for (size_t i = 0; i < a->n; i++)

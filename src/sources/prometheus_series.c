@@ -18,8 +18,8 @@
  * reports it, else GPU_UTIL (never on a MIG instance, where it means nothing).
  */
 #include "sources/prometheus.h"
+#include "sources/dcgm_index.h"
 #include "util/error.h"
-#include "util/strmap.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +31,6 @@
     "exported_container, pod_namespace, pod_name, container_name"
 
 typedef struct {
-    char *key;                  /* dcgm_series_device */
     char *node, *uuid, *model, *profile;   /* interned in the UsageData */
     int gpu, gi;
     bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
@@ -55,29 +54,60 @@ typedef struct {
     DevAcc *dev; size_t ndev, capdev;
     float *rows; size_t caprows;    /* the field being read: ndev rows of n points */
     size_t util_rows;           /* devices whose utilization is stored (the rest have none) */
-    StrMap *devs;               /* key -> index + 1 */
+    DcgmIndex devs;             /* the devices by (node, UUID or gpu index, GPU_I_ID) */
     HeldAcc *held; size_t nheld, capheld;
-    StrMap *helds;              /* key ns pod -> index + 1 */
+    DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
 } SeriesCtx;
 
-static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *key)
+/* a device's identity, as dcgm_series_device composes it: the node, the UUID or else the gpu
+ * index, GPU_I_ID */
+typedef struct { const char *node, *uuid; int gpu, gi; } DevKey;
+
+static uint64_t dev_hash(const DevKey *k)
 {
-    size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, k->node);
+    h = k->uuid ? dcgm_hash_str(h, k->uuid) : dcgm_hash_int(h, k->gpu);
+    return dcgm_hash_int(h, k->gi);
+}
+
+static uint64_t dev_rehash(const void *owner, size_t i)
+{
+    const DevAcc *a = &((const SeriesCtx *)owner)->dev[i];
+    DevKey k = { a->node, a->uuid, a->gpu, a->gi };
+    return dev_hash(&k);
+}
+
+typedef struct { const SeriesCtx *x; const DevKey *k; } DevMatch;
+
+static bool dev_matches(const void *ctx, size_t i)
+{
+    const DevMatch *m = ctx;
+    const DevAcc *a = &m->x->dev[i];
+    return str_eq(a->node, m->k->node) && str_eq(a->uuid, m->k->uuid) &&
+           (m->k->uuid || a->gpu == m->k->gpu) && a->gi == m->k->gi;
+}
+
+/* index + 1 of the device, 0 when it has no series */
+static size_t dev_find(const SeriesCtx *x, const DevKey *k)
+{
+    DevMatch m = { x, k };
+    return dcgm_index_find(&x->devs, dev_hash(k), dev_matches, &m);
+}
+
+static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey *k)
+{
+    size_t idx = dev_find(x, k);
     if (idx) return idx - 1;
-    const char *node, *uuid;
-    int gpu, gi;
-    dcgm_series_ids(l, nl, &node, &uuid, &gpu, &gi);
     ARRAY_GROW(x->dev, x->ndev, x->capdev);
     DevAcc *a = &x->dev[x->ndev];
     memset(a, 0, sizeof *a);
-    a->key = xstrdup(key);
-    a->node = usage_intern(x->d, node);
-    a->uuid = usage_intern(x->d, uuid);
+    a->node = usage_intern(x->d, k->node);
+    a->uuid = usage_intern(x->d, k->uuid);
     a->model = usage_intern(x->d, dcgm_prom_label(l, nl, "modelName"));
-    a->profile = gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
-    a->gpu = gpu;
-    a->gi = gi;
+    a->profile = k->gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
+    a->gpu = k->gpu;
+    a->gi = k->gi;
     if (x->ndev >= x->caprows) {
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
@@ -85,15 +115,37 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *k
         x->rows = xrealloc(x->rows, cap * x->n * sizeof *x->rows);
         x->caprows = cap;
     }
-    for (size_t k = 0; k < x->n; k++) x->rows[x->ndev * x->n + k] = NAN;
-    strmap_put(x->devs, key, (void *)(uintptr_t)(x->ndev + 1));
+    for (size_t k2 = 0; k2 < x->n; k2++) x->rows[x->ndev * x->n + k2] = NAN;
+    dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
+}
+
+static uint64_t held_hash(size_t dev, const char *ns, const char *pod)
+{
+    return dcgm_hash_str(dcgm_hash_str(dcgm_hash_int(DCGM_HASH_INIT, (long)dev), ns), pod);
+}
+
+static uint64_t held_rehash(const void *owner, size_t i)
+{
+    const HeldAcc *h = &((const SeriesCtx *)owner)->held[i];
+    return held_hash(h->dev, h->ns, h->pod);
+}
+
+typedef struct { const SeriesCtx *x; size_t dev; const char *ns, *pod; } HeldMatch;
+
+static bool held_matches(const void *ctx, size_t i)
+{
+    const HeldMatch *m = ctx;
+    const HeldAcc *h = &m->x->held[i];
+    /* no namespace and an empty one are one (as in the composed keys before) */
+    return h->dev == m->dev && strcmp(h->ns ? h->ns : "", m->ns ? m->ns : "") == 0 && str_eq(h->pod, m->pod);
 }
 
 static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *pod)
 {
-    char *key = xasprintf("%s\x1f%s\x1f%s", x->dev[dev].key, ns ? ns : "", pod);
-    size_t idx = (size_t)(uintptr_t)strmap_get(x->helds, key);
+    HeldMatch m = { x, dev, ns, pod };
+    uint64_t hash = held_hash(dev, ns, pod);
+    size_t idx = dcgm_index_find(&x->helds, hash, held_matches, &m);
     if (!idx) {
         ARRAY_GROW(x->held, x->nheld, x->capheld);
         HeldAcc *h = &x->held[x->nheld++];
@@ -101,10 +153,9 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
         h->dev = dev;
         h->ns = usage_intern(x->d, ns);
         h->pod = usage_intern(x->d, pod);
-        strmap_put(x->helds, key, (void *)(uintptr_t)x->nheld);
+        dcgm_index_add(&x->helds, hash, x->nheld - 1, held_rehash, x);
         idx = x->nheld;
     }
-    free(key);
     return &x->held[idx - 1];
 }
 
@@ -143,11 +194,10 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     int f = !field ? -1 : strcmp(field, "util") == 0 ? 0 : strcmp(field, "gr") == 0 ? 1
           : strcmp(field, "mem") == 0 ? 2 : -1;
     if (f < 0 || np == 0) return 0;
-    char *key = dcgm_series_device(l, nl, NULL);
-    if (!key) return 0;
+    DevKey dk;
+    if (!dcgm_series_ids(l, nl, &dk.node, &dk.uuid, &dk.gpu, &dk.gi)) return 0;
     x->series++;
-    size_t di = dev_for(x, l, nl, key);
-    free(key);
+    size_t di = dev_for(x, l, nl, &dk);
     DevAcc *a = &x->dev[di];
     const char *ns, *pod, *ctr;
     dcgm_series_pod(l, nl, &ns, &pod, &ctr);
@@ -197,13 +247,23 @@ static int held_cmp(const void *pa, const void *pb)
     return (a->mig_instance > b->mig_instance) - (a->mig_instance < b->mig_instance);
 }
 
-/* "node\x1fUUID" of a MIG instance's parent, for dropping the GPU-level series beside them */
-static char *parent_key(const DevAcc *a)
+/* the GPUs with MIG-instance series (by node and UUID or gpu index), for dropping the
+ * GPU-level series beside them */
+static uint64_t gpu_hash(const DevAcc *a)
 {
-    char *k = xstrdup(a->key);
-    char *last = strrchr(k, '\x1f');
-    if (last) *last = '\0';
-    return k;
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, a->node);
+    return a->uuid ? dcgm_hash_str(h, a->uuid) : dcgm_hash_int(h, a->gpu);
+}
+
+static uint64_t gpu_rehash(const void *owner, size_t i) { return gpu_hash(&((const SeriesCtx *)owner)->dev[i]); }
+
+typedef struct { const SeriesCtx *x; const DevAcc *a; } GpuMatch;
+
+static bool same_gpu(const void *ctx, size_t i)
+{
+    const GpuMatch *m = ctx;
+    const DevAcc *b = &m->x->dev[i];
+    return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
 }
 
 /* the rows read so far into the UsageData's storage (utilization, then memory); the rows
@@ -223,6 +283,8 @@ static void series_finish(SeriesCtx *x)
     /* memory; then the devices first seen in the memory query have no utilization */
     store_field(x, USAGE_SERIES_MEM);
     for (size_t i = x->util_rows; i < x->ndev; i++) usage_series_put_row(d, USAGE_SERIES_UTIL, i, x->rows + i * x->n);
+    free(x->rows);
+    x->rows = NULL;
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
@@ -234,21 +296,14 @@ static void series_finish(SeriesCtx *x)
         for (size_t i = 0; i < nrecs; i++) {
             GpuUsage *u = &recs[i];
             if (!u->node) continue;
-            char *key = u->uuid ? xasprintf("%s\x1f%s\x1f%d", u->node, u->uuid, u->mig_instance)
-                                : xasprintf("%s\x1fgpu%d\x1f%d", u->node, u->gpu, u->mig_instance);
-            size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
-            free(key);
-            u->series = idx ? (int)idx : 0;
+            DevKey k = { u->node, u->uuid, u->gpu, u->mig_instance };
+            u->series = (int)dev_find(x, &k);
         }
     }
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
-    StrMap *migparents = strmap_new();
+    DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
-        if (x->dev[i].gi >= 0) {
-            char *k = parent_key(&x->dev[i]);
-            strmap_put(migparents, k, (void *)1);
-            free(k);
-        }
+        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(&x->dev[i]), i, gpu_rehash, x);
     uint8_t *holders = xcalloc(x->ndev ? x->ndev * x->n : 1, 1);
     uint64_t *present = xcalloc(x->nheld ? x->nheld : 1, sizeof *present);
     uint64_t *idle = xcalloc(x->nheld ? x->nheld : 1, sizeof *idle);
@@ -256,12 +311,8 @@ static void series_finish(SeriesCtx *x)
     for (size_t i = 0; i < x->nheld; i++) {
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
-        if (a->gi < 0) {
-            char *k = parent_key(a);
-            bool dropped = strmap_get(migparents, k) != NULL;
-            free(k);
-            if (dropped) continue;
-        }
+        GpuMatch gm = { x, a };
+        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(a), same_gpu, &gm)) continue;
         int uf = a->has_gr ? 1 : 0;
         present[i] = h->present[0] | h->present[1] | h->present[2];
         idle[i] = h->present[uf] & ~h->busy[uf];
@@ -294,7 +345,7 @@ static void series_finish(SeriesCtx *x)
     }
     if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
     free(holders); free(present); free(idle); free(keep);
-    strmap_free(migparents, NULL);
+    dcgm_index_clear(&migparents);
     if (!x->ndev) usage_series_resize(d, 0);
 }
 
@@ -329,8 +380,6 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
     d->series_points = x.n;             /* the rows' length while they are stored */
-    x.devs = strmap_new();
-    x.helds = strmap_new();
     /* one query per field: each stays within the server's per-query sample limit (at 20,000
      * devices and a 15 s scrape one field touches some 5 million samples) */
     int rc = 0;
@@ -346,10 +395,10 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
         d->series_points = 0;
     }
     free(x.rows);
-    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].key); free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
+    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
     free(x.dev);
     free(x.held);
-    strmap_free(x.devs, NULL);
-    strmap_free(x.helds, NULL);
+    dcgm_index_clear(&x.devs);
+    dcgm_index_clear(&x.helds);
     return rc;
 }
