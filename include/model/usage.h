@@ -196,6 +196,12 @@ typedef enum { USAGE_SERIES_UTIL = 0, USAGE_SERIES_MEM = 1 } UsageSeriesField;
 void usage_series_resize(UsageData *d, size_t rows);
 /* a row's field from series_points floats (NAN or infinite = no sample) */
 void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v);
+/* for a row filled a point at a time: every point of the row's field f no sample; then v at
+ * point k, if it and the row's other points fit a grid on which they all read back exactly
+ * (the row is coded again on another when needed); false, the row unchanged, when none
+ * holds them: the caller gathers that row as floats and puts it whole */
+void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row);
+bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v);
 /* point k of a row (0-based, not GpuUsage.series) */
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing

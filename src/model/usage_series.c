@@ -38,22 +38,41 @@ static unsigned encode(UsageSeriesField f, struct UsageSeriesGrid g, float v)
     return c < 0 ? 0 : c > CODE_MAX ? CODE_MAX : (unsigned)c;
 }
 
-/* the grid of step units holding lo..hi (units), or false when it needs more codes */
-static bool grid_for(double lo, double hi, uint32_t step, struct UsageSeriesGrid *g)
-{
-    double base = floor(lo / step) * step;
-    if (ceil((hi - base) / step) > CODE_MAX) return false;
-    g->base = (int32_t)base;
-    g->step = step;
-    return true;
-}
-
 static bool exact(UsageSeriesField f, struct UsageSeriesGrid g, const float *v, size_t n)
 {
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k]) && decode(f, g, encode(f, g, v[k])) != v[k]) return false;
     return true;
 }
+
+/* the grid of step units holding lo..hi (units), or false when it needs more codes; lo..hi
+ * in the middle of its codes, so that a row filled a point at a time (usage_series_put_exact)
+ * seldom needs another */
+static bool grid_for(double lo, double hi, uint32_t step, struct UsageSeriesGrid *g)
+{
+    double base = floor(lo / step) * step;
+    if (ceil((hi - base) / step) > CODE_MAX) return false;
+    double spare = floor((CODE_MAX - ceil((hi - base) / step)) / 2);
+    if (base - spare * step >= -UNITS_MAX) base -= spare * step;
+    g->base = (int32_t)base;
+    g->step = step;
+    return true;
+}
+
+static const uint32_t exact_steps[] = { 1, 10, 100, 1000, 10000 };
+
+/* the finest grid of exact_steps on which every value of v is exact */
+static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct UsageSeriesGrid *g)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
+    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1 }; return true; }
+    for (size_t t = 0; t < sizeof exact_steps / sizeof exact_steps[0]; t++)
+        if (grid_for(lo, hi, exact_steps[t], g) && exact(f, *g, v, n)) return true;
+    return false;
+}
+
 
 void usage_series_resize(UsageData *d, size_t rows)
 {
@@ -79,10 +98,7 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
     if (lo <= hi) {
         /* the finest grid on which every value is exact, else the finest that holds them */
-        static const uint32_t tries[] = { 1, 10, 100, 1000, 10000 };
-        bool found = false;
-        for (size_t t = 0; t < sizeof tries / sizeof tries[0] && !found; t++)
-            found = grid_for(lo, hi, tries[t], &g) && exact(f, g, v, n);
+        bool found = exact_grid(f, v, n, &g);
         for (uint32_t step = (uint32_t)fmax(1, ceil((hi - lo) / CODE_MAX)); !found; step++)
             found = grid_for(lo, hi, step, &g);
     }
@@ -101,6 +117,32 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
         }
         r[k] = (uint16_t)c;
     }
+}
+
+void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row)
+{
+    uint16_t *r = codes(d, f) + row * d->series_points;
+    for (size_t k = 0; k < d->series_points; k++) r[k] = CODE_NONE;
+    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1 };
+}
+
+bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v)
+{
+    size_t n = d->series_points;
+    uint16_t *r = codes(d, f) + row * n;
+    struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+    if (!isfinite(v)) { r[k] = CODE_NONE; return true; }
+    unsigned c = encode(f, *g, v);
+    if (decode(f, *g, c) == v) { r[k] = (uint16_t)c; return true; }
+    /* another grid for the row's values and v, if one holds them all exactly */
+    float all[USAGE_SERIES_MAX];
+    for (size_t j = 0; j < n; j++) all[j] = decode(f, *g, r[j]);
+    all[k] = v;
+    struct UsageSeriesGrid ng;
+    if (!exact_grid(f, all, n, &ng)) return false;
+    for (size_t j = 0; j < n; j++) r[j] = isfinite(all[j]) ? (uint16_t)encode(f, ng, all[j]) : (uint16_t)CODE_NONE;
+    *g = ng;
+    return true;
 }
 
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k)

@@ -5,12 +5,13 @@
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
- * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  One field's points
- * are gathered as floats (rows of series_points, one per device), utilization first (the
- * GPU_UTIL and GR_ENGINE_ACTIVE queries), then memory: each is handed to the UsageData's
- * 16-bit storage (usage.h: usage_series_put_row) once its queries are read, so only one
- * field is ever held as floats.  The per-pod bookkeeping is two bit masks per (device, pod):
- * presence and "busy" (at or over the idle threshold, from the values as served).
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points go
+ * straight into the UsageData's 16-bit storage, one row per device and field, as long as the
+ * row's values read back exactly there (usage.h: usage_series_put_exact: whole MiB, whole
+ * percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is gathered as floats and put
+ * whole at the end (usage_series_put_row), so only such rows are ever held as floats.  The
+ * per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over the
+ * idle threshold, from the values as served).
  *
  * Per device and point, several pod series (time-slicing) combine as dcgm.h says for the
  * instant values: equal values are the device's value repeated per pod, different values are
@@ -39,6 +40,8 @@ typedef struct {
     uint64_t differ[2];         /* points whose values differ (summed) */
     uint8_t *cnt[2];            /* values seen per point, made when a point gets a second one
                                  * (time-slicing): most devices never need it */
+    uint32_t wide[2];           /* per field: 1 + its row of floats in SeriesCtx.wide, 0 = the
+                                 * row is in the UsageData's storage */
 } DevAcc;
 
 typedef struct {
@@ -52,8 +55,8 @@ typedef struct {
     size_t n;                   /* points per row */
     double start, step;
     DevAcc *dev; size_t ndev, capdev;
-    float *rows; size_t caprows;    /* the field being read: ndev rows of n points */
-    size_t util_rows;           /* devices whose utilization is stored (the rest have none) */
+    size_t caprows;             /* rows of the UsageData's storage */
+    float *wide; size_t nwide, capwide;   /* rows of n floats (DevAcc.wide) */
     DcgmIndex devs;             /* the devices by (node, UUID or gpu index, GPU_I_ID) */
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
@@ -112,10 +115,11 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
-        x->rows = xrealloc(x->rows, cap * x->n * sizeof *x->rows);
+        usage_series_resize(x->d, cap);
         x->caprows = cap;
     }
-    for (size_t k2 = 0; k2 < x->n; k2++) x->rows[x->ndev * x->n + k2] = NAN;
+    usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
+    usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
     dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
 }
@@ -159,21 +163,53 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
     return &x->held[idx - 1];
 }
 
-/* one value into a device's row at point k (the combining rule above) */
-static void combine(DevAcc *a, int f, float *row, size_t k, float v)
+static UsageSeriesField field_of(int f) { return f ? USAGE_SERIES_MEM : USAGE_SERIES_UTIL; }
+
+static float *wide_row(const SeriesCtx *x, const DevAcc *a, int f)
 {
+    return a->wide[f] ? x->wide + (size_t)(a->wide[f] - 1) * x->n : NULL;
+}
+
+/* point k of device di's field f (0 utilization, 1 memory) */
+static float point_get(const SeriesCtx *x, size_t di, int f, size_t k)
+{
+    const float *w = wide_row(x, &x->dev[di], f);
+    return w ? w[k] : usage_series_get(x->d, field_of(f), di, k);
+}
+
+static void point_put(SeriesCtx *x, size_t di, int f, size_t k, float v)
+{
+    DevAcc *a = &x->dev[di];
+    if (!a->wide[f] && usage_series_put_exact(x->d, field_of(f), di, k, v)) return;
+    if (!a->wide[f]) {                  /* the row as floats from now on */
+        if (x->nwide >= x->capwide) {
+            x->capwide = x->capwide ? x->capwide * 2 : 64;
+            x->wide = xrealloc(x->wide, x->capwide * x->n * sizeof *x->wide);
+        }
+        float *w = x->wide + x->nwide * x->n;
+        for (size_t j = 0; j < x->n; j++) w[j] = usage_series_get(x->d, field_of(f), di, j);
+        a->wide[f] = (uint32_t)++x->nwide;
+    }
+    wide_row(x, a, f)[k] = v;
+}
+
+/* one value into a device's row at point k (the combining rule above) */
+static void combine(SeriesCtx *x, size_t di, int f, size_t k, float v)
+{
+    DevAcc *a = &x->dev[di];
     uint64_t bit = (uint64_t)1 << k;
     if (!(a->seen[f] & bit)) {
         a->seen[f] |= bit;
-        row[k] = v;
+        point_put(x, di, f, k, v);
         return;
     }
     if (!a->cnt[f]) a->cnt[f] = xcalloc(USAGE_SERIES_MAX, 1);
     uint8_t c = a->cnt[f][k] ? a->cnt[f][k] : 1;     /* values seen before this one */
-    if (a->differ[f] & bit) row[k] += v;
-    else if (row[k] != v) {
+    float have = point_get(x, di, f, k);
+    if (a->differ[f] & bit) point_put(x, di, f, k, have + v);
+    else if (have != v) {
         a->differ[f] |= bit;
-        row[k] = row[k] * (float)c + v;
+        point_put(x, di, f, k, have * (float)c + v);
     }
     if (c < UINT8_MAX) a->cnt[f][k] = (uint8_t)(c + 1);
 }
@@ -202,12 +238,13 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     const char *ns, *pod, *ctr;
     dcgm_series_pod(l, nl, &ns, &pod, &ctr);
     HeldAcc *h = pod ? held_for(x, di, ns, pod) : NULL;
-    float *urow = x->rows + di * x->n, *mrow = urow;      /* the field being read */
     if (f == 0 && (a->gi >= 0 || a->has_gr)) return 0;    /* GPU_UTIL: not on MIG, not beside GR */
     if (f == 1 && !a->has_gr) {
         /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
         a->has_gr = true;
-        for (size_t k = 0; k < x->n; k++) urow[k] = NAN;
+        float *w = wide_row(x, a, 0);
+        if (w) for (size_t k = 0; k < x->n; k++) w[k] = NAN;
+        else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, di);
         free(a->cnt[0]);
         a->cnt[0] = NULL;
         a->seen[0] = a->differ[0] = 0;
@@ -217,8 +254,8 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         if (!isfinite(v[i]) || v[i] < 0 || series_point_index(x, ts[i], &k) < 0) continue;
         double val = f == 1 ? v[i] * 100 : v[i];
         uint64_t bit = (uint64_t)1 << k;
-        if (f == 2) combine(a, 1, mrow, k, (float)val);
-        else { combine(a, 0, urow, k, (float)val); a->has_util = true; }
+        if (f == 2) combine(x, di, 1, k, (float)val);
+        else { combine(x, di, 0, k, (float)val); a->has_util = true; }
         if (h) {
             h->present[f] |= bit;
             if (!(val < x->d->idle_threshold)) h->busy[f] |= bit;
@@ -266,25 +303,16 @@ static bool same_gpu(const void *ctx, size_t i)
     return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
 }
 
-/* the rows read so far into the UsageData's storage (utilization, then memory); the rows
- * are made ready for the next field */
-static void store_field(SeriesCtx *x, UsageSeriesField f)
-{
-    UsageData *d = x->d;
-    usage_series_resize(d, x->ndev);
-    for (size_t i = 0; i < x->ndev; i++) usage_series_put_row(d, f, i, x->rows + i * x->n);
-    for (size_t i = 0; i < x->ndev * x->n; i++) x->rows[i] = NAN;
-    if (f == USAGE_SERIES_UTIL) x->util_rows = x->ndev;
-}
-
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
-    /* memory; then the devices first seen in the memory query have no utilization */
-    store_field(x, USAGE_SERIES_MEM);
-    for (size_t i = x->util_rows; i < x->ndev; i++) usage_series_put_row(d, USAGE_SERIES_UTIL, i, x->rows + i * x->n);
-    free(x->rows);
-    x->rows = NULL;
+    /* the rows gathered as floats, into the storage; the storage to its size */
+    for (size_t i = 0; i < x->ndev; i++)
+        for (int f = 0; f < 2; f++)
+            if (x->dev[i].wide[f]) usage_series_put_row(d, field_of(f), i, wide_row(x, &x->dev[i], f));
+    free(x->wide);
+    x->wide = NULL;
+    usage_series_resize(d, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
@@ -387,14 +415,13 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
         char *promql = prometheus_series_query(x.step, f);
         rc = prometheus_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
         free(promql);
-        if (rc == 0 && f == 1) store_field(&x, USAGE_SERIES_UTIL);   /* GPU_UTIL and GR read */
     }
     if (rc == 0) series_finish(&x);
     else {
         usage_series_resize(d, 0);
         d->series_points = 0;
     }
-    free(x.rows);
+    free(x.wide);
     for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
     free(x.dev);
     free(x.held);

@@ -316,12 +316,48 @@ static void test_codes_threshold(void **state)
     }
 }
 
+/* A row filled a point at a time: exact values go in, the row coded again when one needs
+ * another grid (the others read back unchanged); a value no grid holds exactly beside them is
+ * refused and leaves the row as it was. */
+static void test_put_exact(void **state)
+{
+    (void)state;
+    UsageData d;
+    one_row(&d, 4, 5);
+    usage_series_clear_row(&d, USAGE_SERIES_MEM, 0);
+    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
+    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2)));
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 0, 70000));
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 1, 5000));      /* 65,000 apart: steps of 1 hold it */
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 2, 40000));
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 0) == 70000);
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2) == 40000);
+    /* 5,000 to 80,001 MiB: more than 65,534 steps of 1, and 80,001 is on no coarser grid */
+    assert_false(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, 80001));
+    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 3)));
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, NAN));
+    /* utilization: 37.2841 % then 90 %: ten-thousandths over 52.7 % need more than 65,534
+     * codes, and 37.2841 is on no coarser grid */
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 0, 37.2841f));
+    assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, 0) == 37.2841f);
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 1, 38.5f));
+    assert_false(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 2, 90));
+    /* whole percents from 0 to 100: hundredths */
+    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
+    const float w[4] = { 50, 1, 100, 0 };
+    for (size_t k = 0; k < 4; k++) assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, k, w[k]));
+    for (size_t k = 0; k < 4; k++) assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, k) == w[k]);
+    usage_clear(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
                                         cmocka_unit_test(test_copy_shares),
                                         cmocka_unit_test(test_copy_shares_strings),
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
-                                        cmocka_unit_test(test_codes_threshold) };
+                                        cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
