@@ -18,6 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* text format                                                                               */
@@ -546,6 +550,38 @@ static void collect_values(Series **dev, size_t n, DcgmField f, double scale, do
         if (dev[i]->has[f]) buf[(*k)++] = dev[i]->v[f] * scale;
 }
 
+/* a->s reordered in place: a->s[t] = the series at ord[t] before (ord: a permutation of 0..n-1) */
+static void apply_order(DcgmAccum *a, const size_t *ord)
+{
+    uint8_t *done = xcalloc(a->n ? a->n : 1, 1);
+    for (size_t start = 0; start < a->n; start++) {
+        if (done[start]) continue;
+        Series tmp = a->s[start];
+        size_t cur = start;
+        for (;;) {
+            done[cur] = 1;
+            size_t next = ord[cur];
+            if (next == start) { a->s[cur] = tmp; break; }
+            a->s[cur] = a->s[next];
+            cur = next;
+        }
+    }
+    free(done);
+}
+
+/* the pages wholly inside a->s[from..to) given back to the system: those series are done
+ * with and never read again (their own strings released before) */
+static void give_back(DcgmAccum *a, size_t from, size_t to)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)(a->s + from) + page - 1) / page * page, hi = (uintptr_t)(a->s + to) / page * page;
+    if (page > 0 && hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+#else
+    (void)a; (void)from; (void)to;
+#endif
+}
+
 void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
 {
     /* the series are complete and are cleared below: their index can go now, before the
@@ -570,6 +606,22 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     n = m;
 
+    /* the series in that order at the front of a->s (the dropped ones after them, released
+     * now), so that the records can be built from the last device back while the series
+     * behind them are given back: the series and the records (each some 10 MB at 50,000
+     * devices) are not both held whole */
+    size_t *ord = xcalloc(a->n ? a->n : 1, sizeof *ord);
+    uint8_t *kept = xcalloc(a->n ? a->n : 1, 1);
+    for (size_t i = 0; i < n; i++) { ord[i] = (size_t)(v[i] - a->s); kept[ord[i]] = 1; }
+    for (size_t i = 0, t = n; i < a->n; i++) if (!kept[i]) ord[t++] = i;
+    free(kept);
+    apply_order(a, ord);
+    free(ord);
+    for (size_t i = n; i < a->n; i++) series_release(a->strings, &a->s[i]);
+    give_back(a, n, a->n);
+    a->n = n;
+    for (size_t i = 0; i < n; i++) v[i] = &a->s[i];
+
     /* room for the records: one per device, one per series naming a pod (counted first: an
      * array sized by the series would hold twice the records at 50,000 devices) */
     size_t ndev = 0, nheld = 0;
@@ -581,9 +633,10 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     d->pods = xrealloc(d->pods, (d->npods + nheld + 1) * sizeof *d->pods);
 
     double *buf = xcalloc(n ? n : 1, sizeof *buf);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && same_device(v[i], v[j])) j++;
+    size_t gpos = d->ngpus + ndev, ppos = d->npods + nheld, kept_to = n;
+    for (size_t j = n; j > 0;) {
+        size_t i = j - 1;
+        while (i > 0 && same_device(v[i - 1], v[j - 1])) i--;
         Series **dev = v + i;
         size_t nd = j - i, k;
 
@@ -625,8 +678,10 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
                     u.ns = usage_intern(d, dev[t]->ns); u.pod = usage_intern(d, dev[t]->pod);
                     u.container = usage_intern(d, dev[t]->container);
                 }
-        d->gpus[d->ngpus++] = u;
+        d->gpus[--gpos] = u;
 
+        size_t q = ppos - (size_t)holders;
+        ppos = q;
         for (size_t t = 0; t < nd; t++) {
             if (!dev[t]->pod) continue;
             GpuUsage p;
@@ -642,13 +697,21 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
                 p.util = series_util(dev[t], use_gr, false);
                 p.util_max = series_util(dev[t], use_gr, true);
             }
-            d->pods[d->npods++] = p;
+            d->pods[q++] = p;
         }
-        i = j;
+        for (size_t t = i; t < j; t++) series_release(a->strings, &a->s[t]);
+        if ((kept_to - i) * sizeof *a->s >= ((size_t)1 << 20)) {
+            give_back(a, i, kept_to);
+            kept_to = i;
+        }
+        j = i;
     }
+    d->ngpus += ndev;
+    d->npods += nheld;
     free(buf);
     free(v);
     usage_intern_done(d);
+    a->n = 0;                   /* every series released above */
     accum_clear(a);
 }
 
