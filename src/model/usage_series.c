@@ -99,7 +99,13 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
     if (lo <= hi) {
         /* the finest grid on which every value is exact, else the finest that holds them */
         bool found = exact_grid(f, v, n, &g);
-        for (uint32_t step = (uint32_t)fmax(1, ceil((hi - lo) / CODE_MAX)); !found; step++)
+        /* the values a row read back as are on its grid (a base and codes in whole steps):
+         * put again (a snapshot read back) they are exact on a step of about the same size,
+         * so they read back the same */
+        uint32_t fine = (uint32_t)fmax(1, ceil((hi - lo) / CODE_MAX));
+        for (uint32_t step = fine > 1 ? fine - 1 : 1; step <= fine + 2 && !found; step++)
+            found = grid_for(lo, hi, step, &g) && exact(f, g, v, n);
+        for (uint32_t step = fine; !found; step++)
             found = grid_for(lo, hi, step, &g);
     }
     d->series_grid[2 * row + f] = g;

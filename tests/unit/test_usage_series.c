@@ -352,12 +352,52 @@ static void test_put_exact(void **state)
     usage_clear(&d);
 }
 
+/* A row off every grid, read back and put again (a snapshot written and read): it reads back
+ * the same the second time, so offline answers are the live ones */
+static void test_codes_again(void **state)
+{
+    (void)state;
+    UsageData d;
+    float v[60], once[60], twice[60];
+    unsigned seed = 4242;
+    for (int t = 0; t < 300; t++) {
+        one_row(&d, 60, 5);
+        double top = t % 3 == 0 ? 100 : t % 3 == 1 ? 40 : 8;
+        for (int k = 0; k < 60; k++) {
+            seed = seed * 1103515245u + 12345u;
+            v[k] = (float)((double)(seed >> 8 & 0xFFFFF) / 0xFFFFF * top);
+        }
+        v[9] = NAN;
+        put_get(&d, USAGE_SERIES_UTIL, v, once);
+        put_get(&d, USAGE_SERIES_UTIL, once, twice);
+        assert_memory_equal(once, twice, sizeof once);
+        for (int k = 0; k < 60; k++) v[k] = (float)(seed % 200000 + (unsigned)k * 977);
+        put_get(&d, USAGE_SERIES_MEM, v, once);
+        put_get(&d, USAGE_SERIES_MEM, once, twice);
+        assert_memory_equal(once, twice, sizeof once);
+        usage_clear(&d);
+    }
+    /* a spread just over 65,534 x 16 ten-thousandths (0 to 104.8545 %): step 17; read back,
+     * the top is 104.8543 (61,679 steps) and the spread just under: step 16 would hold it,
+     * but 17 holds it exactly */
+    one_row(&d, 60, 5);
+    for (int k = 0; k < 60; k++) v[k] = (float)(k * 1.7);
+    v[0] = 0;
+    v[1] = 104.8545f;
+    put_get(&d, USAGE_SERIES_UTIL, v, once);
+    assert_true(fabs((double)once[1] - 104.8543) < 1e-5);
+    put_get(&d, USAGE_SERIES_UTIL, once, twice);
+    assert_memory_equal(once, twice, sizeof once);
+    usage_clear(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
                                         cmocka_unit_test(test_copy_shares),
                                         cmocka_unit_test(test_copy_shares_strings),
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
-                                        cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact) };
+                                        cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
+                                        cmocka_unit_test(test_codes_again) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
