@@ -172,8 +172,8 @@ void usage_snapshot_free(UsageSnapshot *s)
 struct UsageIndex {
     const GpuUsage *gpus, *pods;
     size_t ngpus, npods;
-    size_t *by_node, nby_node;       /* positions in gpus with a node, sorted by node */
-    size_t *by_pod, nby_pod;         /* positions in pods with a pod name, sorted by pod */
+    uint32_t *by_node; size_t nby_node;   /* positions in gpus with a node, sorted by node */
+    uint32_t *by_pod; size_t nby_pod;     /* positions in pods with a pod name, sorted by pod */
 };
 
 static void usage_index_free(struct UsageIndex *x)
@@ -192,18 +192,19 @@ typedef struct { const GpuUsage *recs; int key; } SortCtx;
 static int cmp_pos(const void *a, const void *b, void *ctx)
 {
     const SortCtx *sc = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    size_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
     int r = strcmp(rec_key(&sc->recs[i], sc->key), rec_key(&sc->recs[j], sc->key));
     return r ? r : (i > j) - (i < j);
 }
 
-static size_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t *count)
+/* (32 bits a position: each copy of a UsageData in top has its index) */
+static uint32_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t *count)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) k++;
-    size_t *v = xcalloc(k ? k : 1, sizeof *v);
+    uint32_t *v = xcalloc(k ? k : 1, sizeof *v);
     k = 0;
-    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) v[k++] = i;
+    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) v[k++] = (uint32_t)i;
     SortCtx sc = { recs, key };
     sort_r(v, k, sizeof *v, cmp_pos, &sc);
     *count = k;
@@ -211,7 +212,7 @@ static size_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t 
 }
 
 /* the run of positions whose record's key is name: *first and the count */
-static size_t find_run(const size_t *v, size_t n, const GpuUsage *recs, int key, const char *name,
+static size_t find_run(const uint32_t *v, size_t n, const GpuUsage *recs, int key, const char *name,
                        size_t *first)
 {
     size_t lo = 0, hi = n;
