@@ -12,15 +12,17 @@
 #define KGPU_USAGE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "util/util.h"
 
 typedef struct {
     char *node;                 /* Hostname / hostname label = node name */
     int gpu;                    /* gpu index */
+    int mig_instance;           /* GPU_I_ID, -1 for a whole GPU (beside gpu: 136 bytes a
+                                 * record, not 144, at 70,000 records a set) */
     char *uuid;
     char *model;                /* modelName */
     char *mig_profile;          /* GPU_I_PROFILE ("1g.10gb"), NULL for a whole GPU */
-    int mig_instance;           /* GPU_I_ID, -1 for a whole GPU */
     char *ns, *pod, *container; /* pod holding the device, NULL when none (or not mapped) */
     double mem_used_mib, mem_total_mib;
     double util;                /* now (instant) or average over the window */
@@ -89,12 +91,18 @@ typedef struct UsageData {
     /* added with the series (issue 16), Prometheus only (MetricsQuery.want_series):
      * series_points values per device, point k standing for the interval
      * (series_start + (k-1) * series_step, series_start + k * series_step] of the window (the
-     * last point ends at evaluated_at).  Values are floats: NAN = no sample in that interval. */
+     * last point ends at evaluated_at).  Read them through usage_util_series /
+     * usage_mem_series (floats, NAN = no sample in that interval); the sources write them
+     * through usage_series_set. */
     size_t series_points;       /* per row, at most USAGE_SERIES_MAX; 0 = no series */
     size_t nseries;             /* rows */
     double series_start, series_step;   /* epoch seconds of point 0's end; seconds per point */
-    float *series_util;         /* nseries x series_points: highest utilization (percent) */
-    float *series_mem;          /* nseries x series_points: highest memory used (MiB) */
+    /* private (usage_series.c): the points in 16 bits each (issue 35: 51,424 devices x 60
+     * points x 2 fields were 24.7 MB as floats), nseries x series_points per field, and per
+     * row and field the grid of the codes (series_grid[2 * row + field]) */
+    uint16_t *series_util;      /* highest utilization (percent) */
+    uint16_t *series_mem;       /* highest memory used (MiB) */
+    struct UsageSeriesGrid *series_grid;
     UsageHeld *held; size_t nheld;   /* per (device, pod) over the window, sorted by ns, pod */
     struct UsageSeriesShare *series_share;  /* private: the series arrays are shared by copies
                                  * (usage_copy) and freed with the last; NULL = d's own */
@@ -168,9 +176,35 @@ bool usage_for_pod(const UsageData *d, const char *ns, const char *pod, double *
 bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u);
 /* the per-pod records (UsageData.pods) of one device from UsageData.gpus */
 size_t usage_device_pods(const UsageData *d, const GpuUsage *dev, const GpuUsage **out, size_t max);
-/* a device's series (NULL when none): n = UsageData.series_points values */
-const float *usage_util_series(const UsageData *d, const GpuUsage *u);
-const float *usage_mem_series(const UsageData *d, const GpuUsage *u);
+/* a device's series into out (UsageData.series_points floats, NAN = no sample; out has room
+ * for USAGE_SERIES_MAX); false, out untouched, when the device has none */
+bool usage_util_series(const UsageData *d, const GpuUsage *u, float *out);
+bool usage_mem_series(const UsageData *d, const GpuUsage *u, float *out);
+
+/* The series' storage (usage_series.c), 16 bits a point.  Each row and field has its grid:
+ * value = (base + code x step) / unit, unit 10,000 for utilization (percent) and 1 for memory
+ * (MiB), base and step whole numbers chosen when the row is put.  When every value of the row
+ * is on a grid of 1, 10, 100, 1,000 or 10,000 units that spans the row in 65,535 codes, they
+ * read back as the floats they were (whole MiB up to 64 GiB of spread, whole percents,
+ * GR_ENGINE_ACTIVE's two or four decimals); otherwise the finest step that spans the row,
+ * within half a step (memory spread over more than 64 GiB: 0.5 MiB per 64 GiB; utilization
+ * spread over 0-100 %: 0.0008 %).  A utilization point reads back on the same side of
+ * UsageData.idle_threshold as its float (the idle answers do not change): set idle_threshold
+ * before putting rows. */
+typedef enum { USAGE_SERIES_UTIL = 0, USAGE_SERIES_MEM = 1 } UsageSeriesField;
+/* for the sources, with series_points set: room for rows (d->nseries is the caller's to set;
+ * new rows are not initialised; 0 rows frees the storage) */
+void usage_series_resize(UsageData *d, size_t rows);
+/* a row's field from series_points floats (NAN or infinite = no sample) */
+void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v);
+/* for a row filled a point at a time: every point of the row's field f no sample; then v at
+ * point k, if it and the row's other points fit a grid on which they all read back exactly
+ * (the row is coded again on another when needed); false, the row unchanged, when none
+ * holds them: the caller gathers that row as floats and puts it whole */
+void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row);
+bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v);
+/* point k of a row (0-based, not GpuUsage.series) */
+float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing
  * run of its utilization series' intervals under the threshold (intervals without a sample
  * end the run, except the last one or two, where the newest scrape may not be in yet: those

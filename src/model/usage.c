@@ -30,7 +30,7 @@ static void gpu_usage_release(const StrArena *p, GpuUsage *u)
 
 static void usage_index_free(struct UsageIndex *x);
 
-struct UsageSeriesShare { atomic_int refs; float *util, *mem; };
+struct UsageSeriesShare { atomic_int refs; uint16_t *util, *mem; struct UsageSeriesGrid *grid; };
 
 static void series_release(UsageData *d)
 {
@@ -38,29 +38,34 @@ static void series_release(UsageData *d)
     if (!sh) {
         free(d->series_util);
         free(d->series_mem);
+        free(d->series_grid);
     } else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
         free(sh->util);
         free(sh->mem);
+        free(sh->grid);
         free(sh);
     }
     d->series_share = NULL;
     d->series_util = d->series_mem = NULL;
+    d->series_grid = NULL;
 }
 
 void usage_series_share(UsageData *dst, const UsageData *src)
 {
     UsageData *s = (UsageData *)src;          /* only its sharing record is made */
-    if (!s->series_util || !s->series_mem) return;
+    if (!s->series_util || !s->series_mem || !s->series_grid) return;
     if (!s->series_share) {
         s->series_share = xmalloc(sizeof *s->series_share);
         atomic_init(&s->series_share->refs, 1);
         s->series_share->util = s->series_util;
         s->series_share->mem = s->series_mem;
+        s->series_share->grid = s->series_grid;
     }
     atomic_fetch_add(&s->series_share->refs, 1);
     dst->series_share = s->series_share;
     dst->series_util = s->series_util;
     dst->series_mem = s->series_mem;
+    dst->series_grid = s->series_grid;
 }
 
 struct UsageStringsShare { atomic_int refs; };
@@ -167,8 +172,8 @@ void usage_snapshot_free(UsageSnapshot *s)
 struct UsageIndex {
     const GpuUsage *gpus, *pods;
     size_t ngpus, npods;
-    size_t *by_node, nby_node;       /* positions in gpus with a node, sorted by node */
-    size_t *by_pod, nby_pod;         /* positions in pods with a pod name, sorted by pod */
+    uint32_t *by_node; size_t nby_node;   /* positions in gpus with a node, sorted by node */
+    uint32_t *by_pod; size_t nby_pod;     /* positions in pods with a pod name, sorted by pod */
 };
 
 static void usage_index_free(struct UsageIndex *x)
@@ -187,18 +192,19 @@ typedef struct { const GpuUsage *recs; int key; } SortCtx;
 static int cmp_pos(const void *a, const void *b, void *ctx)
 {
     const SortCtx *sc = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    size_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
     int r = strcmp(rec_key(&sc->recs[i], sc->key), rec_key(&sc->recs[j], sc->key));
     return r ? r : (i > j) - (i < j);
 }
 
-static size_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t *count)
+/* (32 bits a position: each copy of a UsageData in top has its index) */
+static uint32_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t *count)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) k++;
-    size_t *v = xcalloc(k ? k : 1, sizeof *v);
+    uint32_t *v = xcalloc(k ? k : 1, sizeof *v);
     k = 0;
-    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) v[k++] = i;
+    for (size_t i = 0; i < n; i++) if (rec_key(&recs[i], key)) v[k++] = (uint32_t)i;
     SortCtx sc = { recs, key };
     sort_r(v, k, sizeof *v, cmp_pos, &sc);
     *count = k;
@@ -206,7 +212,7 @@ static size_t *sorted_positions(const GpuUsage *recs, size_t n, int key, size_t 
 }
 
 /* the run of positions whose record's key is name: *first and the count */
-static size_t find_run(const size_t *v, size_t n, const GpuUsage *recs, int key, const char *name,
+static size_t find_run(const uint32_t *v, size_t n, const GpuUsage *recs, int key, const char *name,
                        size_t *first)
 {
     size_t lo = 0, hi = n;
@@ -303,27 +309,10 @@ bool usage_is_idle_allocated(const UsageData *d, const GpuUsage *u)
 /* ---------------------------------------------------------------------------------------- */
 /* series                                                                                    */
 
-static const float *series_row(const UsageData *d, const float *all, const GpuUsage *u)
-{
-    if (!d || !u || !all || u->series <= 0 || (size_t)u->series > d->nseries || !d->series_points)
-        return NULL;
-    return all + (size_t)(u->series - 1) * d->series_points;
-}
-
-const float *usage_util_series(const UsageData *d, const GpuUsage *u)
-{
-    return series_row(d, d ? d->series_util : NULL, u);
-}
-
-const float *usage_mem_series(const UsageData *d, const GpuUsage *u)
-{
-    return series_row(d, d ? d->series_mem : NULL, u);
-}
-
 double usage_idle_for(const UsageData *d, const GpuUsage *u)
 {
-    const float *v = usage_util_series(d, u);
-    if (!v) return NAN;
+    float v[USAGE_SERIES_MAX];
+    if (!usage_util_series(d, u, v)) return NAN;
     /* the last interval or two can be empty while the newest scrape is not in yet (scrape
      * interval, ingestion, the clocks of the tool and the server): they neither count nor
      * end the run */

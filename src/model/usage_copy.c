@@ -26,8 +26,8 @@ void usage_copy(UsageData *dst, const UsageData *src)
     dst->nseries = src->nseries;
     dst->series_start = src->series_start;
     dst->series_step = src->series_step;
-    if (src->nseries && src->series_points && src->series_util && src->series_mem)
-        usage_series_share(dst, src);          /* 10 MB at 20,000 devices: not copied */
+    if (src->nseries && src->series_points && src->series_util && src->series_mem && src->series_grid)
+        usage_series_share(dst, src);          /* 5 MB at 20,000 devices: not copied */
     else
         dst->nseries = dst->series_points = 0;
 }
@@ -53,11 +53,13 @@ void usage_take_series(UsageData *dst, UsageData *src)
         }
     }
     dst->series_util = src->series_util; dst->series_mem = src->series_mem;
+    dst->series_grid = src->series_grid;
     dst->series_share = src->series_share;
     src->series_share = NULL;
     dst->nseries = src->nseries; dst->series_points = src->series_points;
     dst->series_start = src->series_start; dst->series_step = src->series_step;
     src->series_util = src->series_mem = NULL;
+    src->series_grid = NULL;
     src->nseries = src->series_points = 0;      /* its records' rows now name nothing */
     if (!src->records_share) {                  /* shared records are not written */
         for (size_t i = 0; i < src->ngpus; i++) src->gpus[i].series = 0;

@@ -46,8 +46,8 @@ void node_doc_sparklines(TextDoc *d, const NodeDocData *td, const NodeStatus *n,
             (!g->uuid || !all[k]->uuid || str_eq(all[k]->uuid, g->uuid)))
             dev = all[k];
     free(all);
-    const float *su = usage_util_series(u, dev), *sm = usage_mem_series(u, dev);
-    if (!su || !sm) return;
+    float su[USAGE_SERIES_MAX], sm[USAGE_SERIES_MAX];
+    if (!usage_util_series(u, dev, su) || !usage_mem_series(u, dev, sm)) return;
     int width = (d->width - 7 - 5 - 6) / 2;
     if (width > (int)u->series_points) width = (int)u->series_points;
     if (width < 8) width = 8;

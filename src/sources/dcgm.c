@@ -9,8 +9,8 @@
  * rules are stated in dcgm.h.
  */
 #include "sources/dcgm.h"
+#include "sources/dcgm_index.h"
 #include "util/strarena.h"
-#include "util/strmap.h"
 #include "util/util.h"
 #include <ctype.h>
 #include <locale.h>
@@ -18,6 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* text format                                                                               */
@@ -247,15 +251,13 @@ typedef struct {
 
 struct DcgmAccum {
     Series *s; size_t n, cap;
-    StrMap *index;          /* series key -> index + 1 */
+    DcgmIndex index;        /* the series by (node, device, pod, container) */
     StrArena *strings;      /* the series' strings (names repeat across fields and series) */
 };
 
 DcgmAccum *dcgm_accum_new(void)
 {
-    DcgmAccum *a = xcalloc(1, sizeof *a);
-    a->index = strmap_new();
-    return a;
+    return xcalloc(1, sizeof(DcgmAccum));
 }
 
 static void series_release(const StrArena *sa, Series *s)
@@ -272,15 +274,13 @@ static void accum_clear(DcgmAccum *a)
     a->strings = NULL;
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
-    strmap_free(a->index, NULL);
-    a->index = strmap_new();
+    dcgm_index_clear(&a->index);
 }
 
 void dcgm_accum_free(DcgmAccum *a)
 {
     if (!a) return;
     accum_clear(a);
-    strmap_free(a->index, NULL);
     free(a);
 }
 
@@ -362,6 +362,54 @@ int dcgm_series_instance(const PromLabel *l, size_t n)
     return gi;
 }
 
+/* a series' identity: the device (node, UUID or else the gpu index, GPU_I_ID) and the pod */
+typedef struct {
+    const char *node, *uuid;
+    int gpu, gi;
+    const char *ns, *pod, *container;
+} SeriesKey;
+
+static uint64_t key_hash(const SeriesKey *k)
+{
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, k->node);
+    h = k->uuid ? dcgm_hash_str(h, k->uuid) : dcgm_hash_int(h, k->gpu);
+    h = dcgm_hash_int(h, k->gi);
+    h = dcgm_hash_str(h, k->ns);
+    h = dcgm_hash_str(h, k->pod);
+    return dcgm_hash_str(h, k->container);
+}
+
+static SeriesKey series_key(const Series *s)
+{
+    return (SeriesKey){ s->node, s->uuid, s->gpu, s->gi, s->ns, s->pod, s->container };
+}
+
+static uint64_t series_hash(const void *owner, size_t i)
+{
+    SeriesKey k = series_key(&((const DcgmAccum *)owner)->s[i]);
+    return key_hash(&k);
+}
+
+typedef struct { const DcgmAccum *a; const SeriesKey *k; } KeyMatch;
+
+/* NULL and "" are one (as they were in the composed keys) */
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static bool series_matches(const void *ctx, size_t i)
+{
+    const KeyMatch *m = ctx;
+    const Series *s = &m->a->s[i];
+    const SeriesKey *k = m->k;
+    /* without a UUID the gpu index names the device; with one, the UUID alone (the series'
+     * gpu may be filled in later) */
+    return same_str(s->node, k->node) && same_str(s->uuid, k->uuid) && (k->uuid || s->gpu == k->gpu) &&
+           s->gi == k->gi && same_str(s->ns, k->ns) && same_str(s->pod, k->pod) &&
+           same_str(s->container, k->container);
+}
+
 bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, double value,
                     const char *default_node)
 {
@@ -375,11 +423,10 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
     if (!series_ids(l, n, default_node, &node, &uuid, &gpu, &gi)) return false;
     dcgm_series_pod(l, n, &ns, &pod, &ctr);
 
-    char gpubuf[32];
-    snprintf(gpubuf, sizeof gpubuf, "gpu%d", gpu);
-    char *key = xasprintf("%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", node, uuid ? uuid : gpubuf, gi,
-                          ns ? ns : "", pod ? pod : "", ctr ? ctr : "");
-    size_t idx = (size_t)(uintptr_t)strmap_get(a->index, key);
+    SeriesKey key = { node, uuid, gpu, gi, ns, pod, ctr };
+    uint64_t h = key_hash(&key);
+    KeyMatch km = { a, &key };
+    size_t idx = dcgm_index_find(&a->index, h, series_matches, &km);
     Series *s;
     if (idx) {
         s = &a->s[idx - 1];
@@ -395,9 +442,8 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
         s->ns = strarena_intern(a->strings, ns);
         s->pod = strarena_intern(a->strings, pod);
         s->container = strarena_intern(a->strings, ctr);
-        strmap_put(a->index, key, (void *)(uintptr_t)a->n);
+        dcgm_index_add(&a->index, h, a->n - 1, series_hash, a);
     }
-    free(key);
     if (!s->model) s->model = strarena_intern(a->strings, first_label(l, n, model_names));
     if (!s->profile) s->profile = strarena_intern(a->strings, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
@@ -504,12 +550,43 @@ static void collect_values(Series **dev, size_t n, DcgmField f, double scale, do
         if (dev[i]->has[f]) buf[(*k)++] = dev[i]->v[f] * scale;
 }
 
+/* a->s reordered in place: a->s[t] = the series at ord[t] before (ord: a permutation of 0..n-1) */
+static void apply_order(DcgmAccum *a, const size_t *ord)
+{
+    uint8_t *done = xcalloc(a->n ? a->n : 1, 1);
+    for (size_t start = 0; start < a->n; start++) {
+        if (done[start]) continue;
+        Series tmp = a->s[start];
+        size_t cur = start;
+        for (;;) {
+            done[cur] = 1;
+            size_t next = ord[cur];
+            if (next == start) { a->s[cur] = tmp; break; }
+            a->s[cur] = a->s[next];
+            cur = next;
+        }
+    }
+    free(done);
+}
+
+/* the pages wholly inside a->s[from..to) given back to the system: those series are done
+ * with and never read again (their own strings released before) */
+static void give_back(DcgmAccum *a, size_t from, size_t to)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)(a->s + from) + page - 1) / page * page, hi = (uintptr_t)(a->s + to) / page * page;
+    if (page > 0 && hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+#else
+    (void)a; (void)from; (void)to;
+#endif
+}
+
 void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
 {
-    /* the series are complete and are cleared below: their index (a key per series) can go
-     * now, before the records are built (memory at 50,000 devices) */
-    strmap_free(a->index, NULL);
-    a->index = strmap_new();
+    /* the series are complete and are cleared below: their index can go now, before the
+     * records are built (memory at 50,000 devices) */
+    dcgm_index_clear(&a->index);
     size_t n = 0;
     Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
     for (size_t i = 0; i < a->n; i++)
@@ -529,6 +606,22 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     }
     n = m;
 
+    /* the series in that order at the front of a->s (the dropped ones after them, released
+     * now), so that the records can be built from the last device back while the series
+     * behind them are given back: the series and the records (each some 10 MB at 50,000
+     * devices) are not both held whole */
+    size_t *ord = xcalloc(a->n ? a->n : 1, sizeof *ord);
+    uint8_t *kept = xcalloc(a->n ? a->n : 1, 1);
+    for (size_t i = 0; i < n; i++) { ord[i] = (size_t)(v[i] - a->s); kept[ord[i]] = 1; }
+    for (size_t i = 0, t = n; i < a->n; i++) if (!kept[i]) ord[t++] = i;
+    free(kept);
+    apply_order(a, ord);
+    free(ord);
+    for (size_t i = n; i < a->n; i++) series_release(a->strings, &a->s[i]);
+    give_back(a, n, a->n);
+    a->n = n;
+    for (size_t i = 0; i < n; i++) v[i] = &a->s[i];
+
     /* room for the records: one per device, one per series naming a pod (counted first: an
      * array sized by the series would hold twice the records at 50,000 devices) */
     size_t ndev = 0, nheld = 0;
@@ -540,9 +633,10 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     d->pods = xrealloc(d->pods, (d->npods + nheld + 1) * sizeof *d->pods);
 
     double *buf = xcalloc(n ? n : 1, sizeof *buf);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && same_device(v[i], v[j])) j++;
+    size_t gpos = d->ngpus + ndev, ppos = d->npods + nheld, kept_to = n;
+    for (size_t j = n; j > 0;) {
+        size_t i = j - 1;
+        while (i > 0 && same_device(v[i - 1], v[j - 1])) i--;
         Series **dev = v + i;
         size_t nd = j - i, k;
 
@@ -584,8 +678,10 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
                     u.ns = usage_intern(d, dev[t]->ns); u.pod = usage_intern(d, dev[t]->pod);
                     u.container = usage_intern(d, dev[t]->container);
                 }
-        d->gpus[d->ngpus++] = u;
+        d->gpus[--gpos] = u;
 
+        size_t q = ppos - (size_t)holders;
+        ppos = q;
         for (size_t t = 0; t < nd; t++) {
             if (!dev[t]->pod) continue;
             GpuUsage p;
@@ -601,13 +697,21 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
                 p.util = series_util(dev[t], use_gr, false);
                 p.util_max = series_util(dev[t], use_gr, true);
             }
-            d->pods[d->npods++] = p;
+            d->pods[q++] = p;
         }
-        i = j;
+        for (size_t t = i; t < j; t++) series_release(a->strings, &a->s[t]);
+        if ((kept_to - i) * sizeof *a->s >= ((size_t)1 << 20)) {
+            give_back(a, i, kept_to);
+            kept_to = i;
+        }
+        j = i;
     }
+    d->ngpus += ndev;
+    d->npods += nheld;
     free(buf);
     free(v);
     usage_intern_done(d);
+    a->n = 0;                   /* every series released above */
     accum_clear(a);
 }
 

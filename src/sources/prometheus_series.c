@@ -5,9 +5,13 @@
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
- * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points are kept as
- * floats in one array per field (rows of series_points), and the per-pod bookkeeping is two
- * bit masks per (device, pod): presence and "busy" (at or over the idle threshold).
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points go
+ * straight into the UsageData's 16-bit storage, one row per device and field, as long as the
+ * row's values read back exactly there (usage.h: usage_series_put_exact: whole MiB, whole
+ * percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is gathered as floats and put
+ * whole at the end (usage_series_put_row), so only such rows are ever held as floats.  The
+ * per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over the
+ * idle threshold, from the values as served).
  *
  * Per device and point, several pod series (time-slicing) combine as dcgm.h says for the
  * instant values: equal values are the device's value repeated per pod, different values are
@@ -15,8 +19,8 @@
  * reports it, else GPU_UTIL (never on a MIG instance, where it means nothing).
  */
 #include "sources/prometheus.h"
+#include "sources/dcgm_index.h"
 #include "util/error.h"
-#include "util/strmap.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +32,6 @@
     "exported_container, pod_namespace, pod_name, container_name"
 
 typedef struct {
-    char *key;                  /* dcgm_series_device */
     char *node, *uuid, *model, *profile;   /* interned in the UsageData */
     int gpu, gi;
     bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
@@ -37,6 +40,8 @@ typedef struct {
     uint64_t differ[2];         /* points whose values differ (summed) */
     uint8_t *cnt[2];            /* values seen per point, made when a point gets a second one
                                  * (time-slicing): most devices never need it */
+    uint32_t wide[2];           /* per field: 1 + its row of floats in SeriesCtx.wide, 0 = the
+                                 * row is in the UsageData's storage */
 } DevAcc;
 
 typedef struct {
@@ -50,50 +55,101 @@ typedef struct {
     size_t n;                   /* points per row */
     double start, step;
     DevAcc *dev; size_t ndev, capdev;
-    size_t caprows;
-    StrMap *devs;               /* key -> index + 1 */
+    size_t caprows;             /* rows of the UsageData's storage */
+    float *wide; size_t nwide, capwide;   /* rows of n floats (DevAcc.wide) */
+    DcgmIndex devs;             /* the devices by (node, UUID or gpu index, GPU_I_ID) */
     HeldAcc *held; size_t nheld, capheld;
-    StrMap *helds;              /* key ns pod -> index + 1 */
+    DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
 } SeriesCtx;
 
-static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const char *key)
+/* a device's identity, as dcgm_series_device composes it: the node, the UUID or else the gpu
+ * index, GPU_I_ID */
+typedef struct { const char *node, *uuid; int gpu, gi; } DevKey;
+
+static uint64_t dev_hash(const DevKey *k)
 {
-    size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, k->node);
+    h = k->uuid ? dcgm_hash_str(h, k->uuid) : dcgm_hash_int(h, k->gpu);
+    return dcgm_hash_int(h, k->gi);
+}
+
+static uint64_t dev_rehash(const void *owner, size_t i)
+{
+    const DevAcc *a = &((const SeriesCtx *)owner)->dev[i];
+    DevKey k = { a->node, a->uuid, a->gpu, a->gi };
+    return dev_hash(&k);
+}
+
+typedef struct { const SeriesCtx *x; const DevKey *k; } DevMatch;
+
+static bool dev_matches(const void *ctx, size_t i)
+{
+    const DevMatch *m = ctx;
+    const DevAcc *a = &m->x->dev[i];
+    return str_eq(a->node, m->k->node) && str_eq(a->uuid, m->k->uuid) &&
+           (m->k->uuid || a->gpu == m->k->gpu) && a->gi == m->k->gi;
+}
+
+/* index + 1 of the device, 0 when it has no series */
+static size_t dev_find(const SeriesCtx *x, const DevKey *k)
+{
+    DevMatch m = { x, k };
+    return dcgm_index_find(&x->devs, dev_hash(k), dev_matches, &m);
+}
+
+static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey *k)
+{
+    size_t idx = dev_find(x, k);
     if (idx) return idx - 1;
-    const char *node, *uuid;
-    int gpu, gi;
-    dcgm_series_ids(l, nl, &node, &uuid, &gpu, &gi);
     ARRAY_GROW(x->dev, x->ndev, x->capdev);
     DevAcc *a = &x->dev[x->ndev];
     memset(a, 0, sizeof *a);
-    a->key = xstrdup(key);
-    a->node = usage_intern(x->d, node);
-    a->uuid = usage_intern(x->d, uuid);
+    a->node = usage_intern(x->d, k->node);
+    a->uuid = usage_intern(x->d, k->uuid);
     a->model = usage_intern(x->d, dcgm_prom_label(l, nl, "modelName"));
-    a->profile = gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
-    a->gpu = gpu;
-    a->gi = gi;
+    a->profile = k->gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
+    a->gpu = k->gpu;
+    a->gi = k->gi;
     if (x->ndev >= x->caprows) {
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
-        x->d->series_util = xrealloc(x->d->series_util, cap * x->n * sizeof(float));
-        x->d->series_mem = xrealloc(x->d->series_mem, cap * x->n * sizeof(float));
+        usage_series_resize(x->d, cap);
         x->caprows = cap;
     }
-    for (size_t k = 0; k < x->n; k++) {
-        x->d->series_util[x->ndev * x->n + k] = NAN;
-        x->d->series_mem[x->ndev * x->n + k] = NAN;
-    }
-    strmap_put(x->devs, key, (void *)(uintptr_t)(x->ndev + 1));
+    usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
+    usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
+    dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
+}
+
+static uint64_t held_hash(size_t dev, const char *ns, const char *pod)
+{
+    return dcgm_hash_str(dcgm_hash_str(dcgm_hash_int(DCGM_HASH_INIT, (long)dev), ns), pod);
+}
+
+static uint64_t held_rehash(const void *owner, size_t i)
+{
+    const HeldAcc *h = &((const SeriesCtx *)owner)->held[i];
+    return held_hash(h->dev, h->ns, h->pod);
+}
+
+typedef struct { const SeriesCtx *x; size_t dev; const char *ns, *pod; } HeldMatch;
+
+static bool held_matches(const void *ctx, size_t i)
+{
+    const HeldMatch *m = ctx;
+    const HeldAcc *h = &m->x->held[i];
+    /* no namespace and an empty one are one (as in the composed keys before) */
+    return h->dev == m->dev && strcmp(h->ns ? h->ns : "", m->ns ? m->ns : "") == 0 && str_eq(h->pod, m->pod);
 }
 
 static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *pod)
 {
-    char *key = xasprintf("%s\x1f%s\x1f%s", x->dev[dev].key, ns ? ns : "", pod);
-    size_t idx = (size_t)(uintptr_t)strmap_get(x->helds, key);
+    HeldMatch m = { x, dev, ns, pod };
+    uint64_t hash = held_hash(dev, ns, pod);
+    size_t idx = dcgm_index_find(&x->helds, hash, held_matches, &m);
     if (!idx) {
         ARRAY_GROW(x->held, x->nheld, x->capheld);
         HeldAcc *h = &x->held[x->nheld++];
@@ -101,28 +157,59 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
         h->dev = dev;
         h->ns = usage_intern(x->d, ns);
         h->pod = usage_intern(x->d, pod);
-        strmap_put(x->helds, key, (void *)(uintptr_t)x->nheld);
+        dcgm_index_add(&x->helds, hash, x->nheld - 1, held_rehash, x);
         idx = x->nheld;
     }
-    free(key);
     return &x->held[idx - 1];
 }
 
-/* one value into a device's row at point k (the combining rule above) */
-static void combine(DevAcc *a, int f, float *row, size_t k, float v)
+static UsageSeriesField field_of(int f) { return f ? USAGE_SERIES_MEM : USAGE_SERIES_UTIL; }
+
+static float *wide_row(const SeriesCtx *x, const DevAcc *a, int f)
 {
+    return a->wide[f] ? x->wide + (size_t)(a->wide[f] - 1) * x->n : NULL;
+}
+
+/* point k of device di's field f (0 utilization, 1 memory) */
+static float point_get(const SeriesCtx *x, size_t di, int f, size_t k)
+{
+    const float *w = wide_row(x, &x->dev[di], f);
+    return w ? w[k] : usage_series_get(x->d, field_of(f), di, k);
+}
+
+static void point_put(SeriesCtx *x, size_t di, int f, size_t k, float v)
+{
+    DevAcc *a = &x->dev[di];
+    if (!a->wide[f] && usage_series_put_exact(x->d, field_of(f), di, k, v)) return;
+    if (!a->wide[f]) {                  /* the row as floats from now on */
+        if (x->nwide >= x->capwide) {
+            x->capwide = x->capwide ? x->capwide * 2 : 64;
+            x->wide = xrealloc(x->wide, x->capwide * x->n * sizeof *x->wide);
+        }
+        float *w = x->wide + x->nwide * x->n;
+        for (size_t j = 0; j < x->n; j++) w[j] = usage_series_get(x->d, field_of(f), di, j);
+        a->wide[f] = (uint32_t)++x->nwide;
+    }
+    wide_row(x, a, f)[k] = v;
+}
+
+/* one value into a device's row at point k (the combining rule above) */
+static void combine(SeriesCtx *x, size_t di, int f, size_t k, float v)
+{
+    DevAcc *a = &x->dev[di];
     uint64_t bit = (uint64_t)1 << k;
     if (!(a->seen[f] & bit)) {
         a->seen[f] |= bit;
-        row[k] = v;
+        point_put(x, di, f, k, v);
         return;
     }
     if (!a->cnt[f]) a->cnt[f] = xcalloc(USAGE_SERIES_MAX, 1);
     uint8_t c = a->cnt[f][k] ? a->cnt[f][k] : 1;     /* values seen before this one */
-    if (a->differ[f] & bit) row[k] += v;
-    else if (row[k] != v) {
+    float have = point_get(x, di, f, k);
+    if (a->differ[f] & bit) point_put(x, di, f, k, have + v);
+    else if (have != v) {
         a->differ[f] |= bit;
-        row[k] = row[k] * (float)c + v;
+        point_put(x, di, f, k, have * (float)c + v);
     }
     if (c < UINT8_MAX) a->cnt[f][k] = (uint8_t)(c + 1);
 }
@@ -143,21 +230,21 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     int f = !field ? -1 : strcmp(field, "util") == 0 ? 0 : strcmp(field, "gr") == 0 ? 1
           : strcmp(field, "mem") == 0 ? 2 : -1;
     if (f < 0 || np == 0) return 0;
-    char *key = dcgm_series_device(l, nl, NULL);
-    if (!key) return 0;
+    DevKey dk;
+    if (!dcgm_series_ids(l, nl, &dk.node, &dk.uuid, &dk.gpu, &dk.gi)) return 0;
     x->series++;
-    size_t di = dev_for(x, l, nl, key);
-    free(key);
+    size_t di = dev_for(x, l, nl, &dk);
     DevAcc *a = &x->dev[di];
     const char *ns, *pod, *ctr;
     dcgm_series_pod(l, nl, &ns, &pod, &ctr);
     HeldAcc *h = pod ? held_for(x, di, ns, pod) : NULL;
-    float *urow = x->d->series_util + di * x->n, *mrow = x->d->series_mem + di * x->n;
     if (f == 0 && (a->gi >= 0 || a->has_gr)) return 0;    /* GPU_UTIL: not on MIG, not beside GR */
     if (f == 1 && !a->has_gr) {
         /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
         a->has_gr = true;
-        for (size_t k = 0; k < x->n; k++) urow[k] = NAN;
+        float *w = wide_row(x, a, 0);
+        if (w) for (size_t k = 0; k < x->n; k++) w[k] = NAN;
+        else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, di);
         free(a->cnt[0]);
         a->cnt[0] = NULL;
         a->seen[0] = a->differ[0] = 0;
@@ -167,8 +254,8 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         if (!isfinite(v[i]) || v[i] < 0 || series_point_index(x, ts[i], &k) < 0) continue;
         double val = f == 1 ? v[i] * 100 : v[i];
         uint64_t bit = (uint64_t)1 << k;
-        if (f == 2) combine(a, 1, mrow, k, (float)val);
-        else { combine(a, 0, urow, k, (float)val); a->has_util = true; }
+        if (f == 2) combine(x, di, 1, k, (float)val);
+        else { combine(x, di, 0, k, (float)val); a->has_util = true; }
         if (h) {
             h->present[f] |= bit;
             if (!(val < x->d->idle_threshold)) h->busy[f] |= bit;
@@ -197,18 +284,35 @@ static int held_cmp(const void *pa, const void *pb)
     return (a->mig_instance > b->mig_instance) - (a->mig_instance < b->mig_instance);
 }
 
-/* "node\x1fUUID" of a MIG instance's parent, for dropping the GPU-level series beside them */
-static char *parent_key(const DevAcc *a)
+/* the GPUs with MIG-instance series (by node and UUID or gpu index), for dropping the
+ * GPU-level series beside them */
+static uint64_t gpu_hash(const DevAcc *a)
 {
-    char *k = xstrdup(a->key);
-    char *last = strrchr(k, '\x1f');
-    if (last) *last = '\0';
-    return k;
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, a->node);
+    return a->uuid ? dcgm_hash_str(h, a->uuid) : dcgm_hash_int(h, a->gpu);
+}
+
+static uint64_t gpu_rehash(const void *owner, size_t i) { return gpu_hash(&((const SeriesCtx *)owner)->dev[i]); }
+
+typedef struct { const SeriesCtx *x; const DevAcc *a; } GpuMatch;
+
+static bool same_gpu(const void *ctx, size_t i)
+{
+    const GpuMatch *m = ctx;
+    const DevAcc *b = &m->x->dev[i];
+    return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
 }
 
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
+    /* the rows gathered as floats, into the storage; the storage to its size */
+    for (size_t i = 0; i < x->ndev; i++)
+        for (int f = 0; f < 2; f++)
+            if (x->dev[i].wide[f]) usage_series_put_row(d, field_of(f), i, wide_row(x, &x->dev[i], f));
+    free(x->wide);
+    x->wide = NULL;
+    usage_series_resize(d, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
@@ -220,21 +324,14 @@ static void series_finish(SeriesCtx *x)
         for (size_t i = 0; i < nrecs; i++) {
             GpuUsage *u = &recs[i];
             if (!u->node) continue;
-            char *key = u->uuid ? xasprintf("%s\x1f%s\x1f%d", u->node, u->uuid, u->mig_instance)
-                                : xasprintf("%s\x1fgpu%d\x1f%d", u->node, u->gpu, u->mig_instance);
-            size_t idx = (size_t)(uintptr_t)strmap_get(x->devs, key);
-            free(key);
-            u->series = idx ? (int)idx : 0;
+            DevKey k = { u->node, u->uuid, u->gpu, u->mig_instance };
+            u->series = (int)dev_find(x, &k);
         }
     }
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
-    StrMap *migparents = strmap_new();
+    DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
-        if (x->dev[i].gi >= 0) {
-            char *k = parent_key(&x->dev[i]);
-            strmap_put(migparents, k, (void *)1);
-            free(k);
-        }
+        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(&x->dev[i]), i, gpu_rehash, x);
     uint8_t *holders = xcalloc(x->ndev ? x->ndev * x->n : 1, 1);
     uint64_t *present = xcalloc(x->nheld ? x->nheld : 1, sizeof *present);
     uint64_t *idle = xcalloc(x->nheld ? x->nheld : 1, sizeof *idle);
@@ -242,12 +339,8 @@ static void series_finish(SeriesCtx *x)
     for (size_t i = 0; i < x->nheld; i++) {
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
-        if (a->gi < 0) {
-            char *k = parent_key(a);
-            bool dropped = strmap_get(migparents, k) != NULL;
-            free(k);
-            if (dropped) continue;
-        }
+        GpuMatch gm = { x, a };
+        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(a), same_gpu, &gm)) continue;
         int uf = a->has_gr ? 1 : 0;
         present[i] = h->present[0] | h->present[1] | h->present[2];
         idle[i] = h->present[uf] & ~h->busy[uf];
@@ -280,14 +373,8 @@ static void series_finish(SeriesCtx *x)
     }
     if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
     free(holders); free(present); free(idle); free(keep);
-    strmap_free(migparents, NULL);
-    if (!x->ndev) {
-        free(d->series_util); free(d->series_mem);
-        d->series_util = d->series_mem = NULL;
-    } else {
-        d->series_util = xrealloc(d->series_util, x->ndev * x->n * sizeof(float));
-        d->series_mem = xrealloc(d->series_mem, x->ndev * x->n * sizeof(float));
-    }
+    dcgm_index_clear(&migparents);
+    if (!x->ndev) usage_series_resize(d, 0);
 }
 
 size_t prometheus_series_points(double window_s, double *step_s)
@@ -320,8 +407,7 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
     x.d = d;
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
-    x.devs = strmap_new();
-    x.helds = strmap_new();
+    d->series_points = x.n;             /* the rows' length while they are stored */
     /* one query per field: each stays within the server's per-query sample limit (at 20,000
      * devices and a 15 s scrape one field touches some 5 million samples) */
     int rc = 0;
@@ -332,13 +418,14 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
     }
     if (rc == 0) series_finish(&x);
     else {
-        free(d->series_util); free(d->series_mem);
-        d->series_util = d->series_mem = NULL;
+        usage_series_resize(d, 0);
+        d->series_points = 0;
     }
-    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].key); free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
+    free(x.wide);
+    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
     free(x.dev);
     free(x.held);
-    strmap_free(x.devs, NULL);
-    strmap_free(x.helds, NULL);
+    dcgm_index_clear(&x.devs);
+    dcgm_index_clear(&x.helds);
     return rc;
 }

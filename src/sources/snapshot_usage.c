@@ -50,7 +50,6 @@ static void add_num(cJSON *o, const char *k, double v)
  * null for no sample */
 static void add_series(cJSON *o, const char *k, const float *v, size_t n)
 {
-    if (!v) return;
     cJSON *a = cJSON_AddArrayToObject(o, k);
     for (size_t i = 0; i < n; i++) {
         if (isnan(v[i]) || isinf(v[i])) { cJSON_AddItemToArray(a, cJSON_CreateNull()); continue; }
@@ -85,8 +84,9 @@ static cJSON *gpu_record(const UsageData *d, const GpuUsage *u, const char *of)
     }
     cJSON_AddNumberToObject(o, "holders", u->holders);
     if (strcmp(of, "device") == 0) {
-        add_series(o, "utilSeries", usage_util_series(d, u), d->series_points);
-        add_series(o, "memSeries", usage_mem_series(d, u), d->series_points);
+        float v[USAGE_SERIES_MAX];
+        if (usage_util_series(d, u, v)) add_series(o, "utilSeries", v, d->series_points);
+        if (usage_mem_series(d, u, v)) add_series(o, "memSeries", v, d->series_points);
     }
     return o;
 }
@@ -219,15 +219,16 @@ static void read_series(UsageSnapshot *s, GpuUsage *u, const cJSON *o)
         return;
     if (d->nseries >= s->capseries) {
         s->capseries = s->capseries ? s->capseries * 2 : 64;
-        d->series_util = xrealloc(d->series_util, s->capseries * n * sizeof(float));
-        d->series_mem = xrealloc(d->series_mem, s->capseries * n * sizeof(float));
+        usage_series_resize(d, s->capseries);
     }
-    float *ur = d->series_util + d->nseries * n, *mr = d->series_mem + d->nseries * n;
+    float ur[USAGE_SERIES_MAX], mr[USAGE_SERIES_MAX];
     size_t k = 0;
     const cJSON *v;
     cJSON_ArrayForEach(v, ua) { ur[k++] = cJSON_IsNumber(v) ? (float)v->valuedouble : NAN; }
     k = 0;
     cJSON_ArrayForEach(v, ma) { mr[k++] = cJSON_IsNumber(v) ? (float)v->valuedouble : NAN; }
+    usage_series_put_row(d, USAGE_SERIES_UTIL, d->nseries, ur);
+    usage_series_put_row(d, USAGE_SERIES_MEM, d->nseries, mr);
     u->series = (int)++d->nseries;
 }
 
@@ -407,13 +408,16 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
     }
     if (d->nseries) {
         /* the reader's spare capacity is given back */
-        data->series_util = xrealloc(d->series_util, d->nseries * d->series_points * sizeof(float));
-        data->series_mem = xrealloc(d->series_mem, d->nseries * d->series_points * sizeof(float));
+        usage_series_resize(d, d->nseries);
+        data->series_util = d->series_util;
+        data->series_mem = d->series_mem;
+        data->series_grid = d->series_grid;
         data->nseries = d->nseries;
         data->series_points = d->series_points;
         data->series_start = d->series_start;
         data->series_step = d->series_step;
         d->series_util = d->series_mem = NULL;
+        d->series_grid = NULL;
         d->nseries = d->series_points = s->capseries = 0;
     }
     data->held = d->held;

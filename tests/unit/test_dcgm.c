@@ -487,6 +487,79 @@ static void test_joins_match_scan(void **state)
     usage_clear(&d);
 }
 
+/* Thousands of devices, their lines in a scrambled order: the records come out sorted by node
+ * and gpu (the series reordered in place, the records built from the last device back while
+ * the series behind them are given back), each with its own values.  Node k's gpu g is device
+ * i = 4k + g: FB_USED 1000 + i, FB_FREE 500, GPU_UTIL i % 100; held by pod "a-i", and devices
+ * with i % 3 == 0 also by "b-i" (time-sliced, the same values: the device's repeated); devices
+ * with i % 7 == 0 by none. */
+static void test_many_devices(void **state)
+{
+    (void)state;
+    enum { NODES = 2000, DEVS = NODES * 4 };
+    Strbuf lines[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+    static const char *const metric[3] = { "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_UTIL" };
+    unsigned seed = 99;
+    size_t *order = xcalloc(DEVS, sizeof *order);
+    for (size_t i = 0; i < DEVS; i++) order[i] = i;
+    for (size_t i = DEVS - 1; i > 0; i--) {          /* Fisher-Yates */
+        seed = seed * 1103515245u + 12345u;
+        size_t j = (seed >> 8) % (i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (size_t o = 0; o < DEVS; o++) {
+        size_t i = order[o];
+        for (int m = 0; m < 3; m++) {
+            double v = m == 0 ? 1000.0 + (double)i : m == 1 ? 500 : (double)(i % 100);
+            for (int holder = 0; holder < 2; holder++) {
+                if (holder == 1 && i % 3 != 0) continue;
+                char pod[64] = "";
+                if (i % 7 != 0)
+                    snprintf(pod, sizeof pod, ",namespace=\"ns\",pod=\"%c-%zu\",container=\"c\"", holder ? 'b' : 'a', i);
+                else if (holder) continue;
+                char *line = xasprintf("%s{gpu=\"%zu\",UUID=\"GPU-%zu\",Hostname=\"n%05zu\"%s} %g\n",
+                                       metric[m], i % 4, i, i / 4, pod, v);
+                strbuf_adds(&lines[m], line);
+                free(line);
+            }
+        }
+    }
+    free(order);
+    Strbuf all = STRBUF_INIT;
+    for (int m = 0; m < 3; m++) { strbuf_add(&all, lines[m].buf, lines[m].len); strbuf_clear(&lines[m]); }
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    PromTextStats st;
+    dcgm_parse_text(all.buf, all.len, NULL, &d, &st);
+    strbuf_clear(&all);
+    assert_int_equal(st.skipped, 0);
+    assert_int_equal(d.ngpus, DEVS);
+    size_t np = 0;
+    for (size_t i = 0; i < DEVS; i++) {
+        const GpuUsage *u = &d.gpus[i];
+        char node[16];
+        snprintf(node, sizeof node, "n%05zu", i / 4);
+        assert_string_equal(u->node, node);
+        assert_int_equal(u->gpu, (int)(i % 4));
+        assert_near(u->mem_used_mib, 1000.0 + (double)i);
+        assert_near(u->mem_total_mib, 1500.0 + (double)i);
+        assert_near(u->util, (double)(i % 100));
+        int holders = i % 7 == 0 ? 0 : i % 3 == 0 ? 2 : 1;
+        assert_int_equal(u->holders, holders);
+        for (int h = 0; h < holders; h++, np++) {
+            char pod[32];
+            snprintf(pod, sizeof pod, "%c-%zu", h ? 'b' : 'a', i);
+            assert_true(np < d.npods);
+            assert_string_equal(d.pods[np].pod, pod);
+            assert_string_equal(d.pods[np].node, node);
+            assert_near(d.pods[np].mem_used_mib, 1000.0 + (double)i);
+        }
+    }
+    assert_int_equal(d.npods, np);
+    usage_clear(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,7 +567,7 @@ int main(void)
         cmocka_unit_test(test_text_stop),
         cmocka_unit_test(test_whole_gpus), cmocka_unit_test(test_health_fields),
         cmocka_unit_test(test_mig_mixed),
-        cmocka_unit_test(test_joins_match_scan),
+        cmocka_unit_test(test_joins_match_scan), cmocka_unit_test(test_many_devices),
         cmocka_unit_test(test_time_sliced),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_truncations),

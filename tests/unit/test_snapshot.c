@@ -338,10 +338,14 @@ static void test_usage_records(void **state)
     d.nseries = 1;
     d.series_start = 1748858310;
     d.series_step = 60;
-    d.series_util = xcalloc(3, sizeof(float));
-    d.series_mem = xcalloc(3, sizeof(float));
-    d.series_util[0] = 0.1f; d.series_util[1] = NAN; d.series_util[2] = 2.5f;
-    d.series_mem[0] = 1000; d.series_mem[1] = 1234.5f; d.series_mem[2] = 1.0f / 3;
+    usage_series_resize(&d, 1);
+    /* the points as the model holds them (usage.h: 16 bits each): 0.1 and 2.5 % are on a
+     * grid of hundredths, read back as those floats; memory 1000, 1234.5 and 1/3 MiB on no
+     * grid that spans them: step 1 MiB from 0 (base floor(1/3)), read back rounded to whole
+     * MiB (half away from zero: 1235) */
+    const float su0[3] = { 0.1f, NAN, 2.5f }, sm0[3] = { 1000, 1234.5f, 1.0f / 3 };
+    usage_series_put_row(&d, USAGE_SERIES_UTIL, 0, su0);
+    usage_series_put_row(&d, USAGE_SERIES_MEM, 0, sm0);
     d.gpus[0].series = 1;
     d.npods = 1;
     d.pods = xcalloc(1, sizeof *d.pods);
@@ -397,14 +401,15 @@ static void test_usage_records(void **state)
     /* the series: the same floats, NAN kept, the pod record on its device's row */
     assert_int_equal(got.series_points, 3);
     assert_true(got.series_start == 1748858310 && got.series_step == 60);
-    const float *su = usage_util_series(&got, &got.gpus[0]), *sm = usage_mem_series(&got, &got.gpus[0]);
-    assert_non_null(su);
-    assert_non_null(sm);
-    assert_null(usage_util_series(&got, &got.gpus[1]));
+    float su[USAGE_SERIES_MAX], sm[USAGE_SERIES_MAX], sp[USAGE_SERIES_MAX];
+    assert_true(usage_util_series(&got, &got.gpus[0], su));
+    assert_true(usage_mem_series(&got, &got.gpus[0], sm));
+    assert_false(usage_util_series(&got, &got.gpus[1], sp));
     assert_true(su[0] == 0.1f && isnan(su[1]) && su[2] == 2.5f);
-    assert_true(sm[0] == 1000 && sm[1] == 1234.5f && sm[2] == 1.0f / 3);
+    assert_true(sm[0] == 1000 && sm[1] == 1235 && sm[2] == 0);
     assert_int_equal(got.npods, 1);
-    assert_ptr_equal(usage_util_series(&got, &got.pods[0]), su);
+    assert_int_equal(got.pods[0].series, got.gpus[0].series);
+    assert_true(usage_util_series(&got, &got.pods[0], sp) && memcmp(sp, su, 3 * sizeof *sp) == 0);
     /* idle for the trailing run under the threshold: 2.5 % at the last point only */
     got.idle_threshold = 5;              /* metrics_collect sets it from the query */
     assert_true(usage_idle_for(&got, &got.gpus[0]) == 60);

@@ -1,6 +1,7 @@
 /* test_usage_series.c — the usage series' joins (model/usage.h): a device's rows, how long a
  * device and a pod have been idle, moving series to a refreshed UsageData and sharing them
- * and the pool of interned strings between copies (top). */
+ * and the pool of interned strings between copies (top); the points' 16-bit storage
+ * (usage_series.c): what reads back, and the idle threshold's side kept. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,10 +35,12 @@ static void fill(UsageData *d)
     d->series_points = 4;
     d->nseries = 2;
     d->series_step = 60;
-    d->series_util = xcalloc(8, sizeof(float));
-    d->series_mem = xcalloc(8, sizeof(float));
-    const float u[8] = { 1, NAN, 4.9f, 0, 50, 60, 70, 80 };
-    memcpy(d->series_util, u, sizeof u);
+    usage_series_resize(d, 2);
+    const float u[8] = { 1, NAN, 4.9f, 0, 50, 60, 70, 80 }, m[8] = { 0, 1000, 2000, 3000, 4000, 5000, 6000, 7000 };
+    for (size_t r = 0; r < 2; r++) {
+        usage_series_put_row(d, USAGE_SERIES_UTIL, r, u + 4 * r);
+        usage_series_put_row(d, USAGE_SERIES_MEM, r, m + 4 * r);
+    }
     d->ngpus = 2;
     d->gpus = xcalloc(2, sizeof *d->gpus);
     d->gpus[0] = rec("n1", 0, -1, "GPU-a", "ml", "p", 1);
@@ -58,20 +61,30 @@ static void test_idle_for(void **state)
     assert_true(usage_idle_for(&d, &d.gpus[1]) == 0);
     GpuUsage none = rec("n9", 0, -1, NULL, NULL, NULL, 0);
     assert_true(isnan(usage_idle_for(&d, &none)));
-    assert_null(usage_util_series(&d, &none));
-    assert_ptr_equal(usage_mem_series(&d, &d.gpus[1]), d.series_mem + 4);
+    float v[USAGE_SERIES_MAX];
+    v[0] = -1;
+    assert_false(usage_util_series(&d, &none, v));
+    assert_true(v[0] == -1);                                  /* untouched */
+    assert_true(usage_mem_series(&d, &d.gpus[1], v));         /* row 2: points 4-7 */
+    assert_true(v[0] == 4000 && v[3] == 7000);
+    assert_true(usage_util_series(&d, &d.gpus[0], v));
+    assert_true(v[0] == 1 && isnan(v[1]) && v[2] == 4.9f && v[3] == 0);
     /* a pod: the shortest over its devices (p holds an idle and a busy one) */
     assert_true(usage_pod_idle_for(&d, "ml", "p") == 0);
     assert_true(usage_pod_idle_for(&d, "ml", "q") == 0);
     assert_true(isnan(usage_pod_idle_for(&d, "ml", "zzz")));
-    d.series_util[7] = 1;                                      /* n1/1's last point goes idle */
+    const float busy_then_idle[4] = { 50, 60, 70, 1 };         /* n1/1's last point goes idle */
+    usage_series_put_row(&d, USAGE_SERIES_UTIL, 1, busy_then_idle);
     assert_true(usage_pod_idle_for(&d, "ml", "p") == 60);
     /* the newest interval empty (scrape not in yet): left out, the run before it counts */
-    d.series_util[3] = NAN;
+    float r0[4] = { 1, NAN, 4.9f, NAN };
+    usage_series_put_row(&d, USAGE_SERIES_UTIL, 0, r0);
     assert_true(usage_idle_for(&d, &d.gpus[0]) == 60);
-    d.series_util[2] = NAN;                                    /* two empty: the 1 at point 0 */
+    r0[2] = NAN;                                               /* two empty: the 1 at point 0 */
+    usage_series_put_row(&d, USAGE_SERIES_UTIL, 0, r0);
     assert_true(usage_idle_for(&d, &d.gpus[0]) == 0);         /* point 1 (NAN) ends the run */
-    d.series_util[1] = NAN;
+    r0[1] = NAN;
+    usage_series_put_row(&d, USAGE_SERIES_UTIL, 0, r0);
     assert_true(usage_idle_for(&d, &d.gpus[0]) == 0);         /* at most two are left out */
     free(none.node);
     usage_clear(&d);
@@ -103,7 +116,8 @@ static void test_take_series(void **state)
     assert_int_equal(dst.gpus[1].series, 0);
     assert_int_equal(dst.gpus[2].series, 1);
     assert_int_equal(dst.pods[0].series, 1);
-    assert_true(usage_util_series(&dst, &dst.gpus[0])[0] == 50);
+    float v[USAGE_SERIES_MAX];
+    assert_true(usage_util_series(&dst, &dst.gpus[0], v) && v[0] == 50);
     assert_int_equal(src.nseries, 0);
     assert_int_equal(src.gpus[0].series, 0);
     assert_int_equal(dst.nheld, 1);
@@ -118,12 +132,14 @@ static void test_copy_shares(void **state)
 {
     (void)state;
     UsageData a, b, c, r;
+    float v[USAGE_SERIES_MAX];
     fill(&a);
     usage_copy(&b, &a);
     assert_ptr_equal(b.series_util, a.series_util);
+    assert_ptr_equal(b.series_grid, a.series_grid);
     assert_int_equal(b.nseries, 2);
     usage_clear(&a);
-    assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);
+    assert_true(usage_util_series(&b, &b.gpus[0], v) && v[2] == 4.9f);
     usage_copy(&c, &b);
     /* a refresh takes c's series over (as top does), then c and b go */
     memset(&r, 0, sizeof r);
@@ -131,11 +147,11 @@ static void test_copy_shares(void **state)
     r.gpus = xcalloc(1, sizeof *r.gpus);
     r.gpus[0] = rec("n1", 1, -1, "GPU-b", NULL, NULL, 0);
     usage_take_series(&r, &c);
-    assert_null(usage_util_series(&c, &c.gpus[0]));          /* c has none now */
-    assert_true(usage_util_series(&b, &b.gpus[0])[2] == 4.9f);  /* the records c shares: unchanged */
+    assert_false(usage_util_series(&c, &c.gpus[0], v));      /* c has none now */
+    assert_true(usage_util_series(&b, &b.gpus[0], v) && v[2] == 4.9f);  /* the records c shares: unchanged */
     usage_clear(&c);
     usage_clear(&b);
-    assert_true(usage_util_series(&r, &r.gpus[0])[3] == 80);
+    assert_true(usage_util_series(&r, &r.gpus[0], v) && v[3] == 80);
     usage_clear(&r);
 }
 
@@ -184,10 +200,204 @@ static void test_copy_shares_strings(void **state)
     usage_clear(&c);
 }
 
+/* one row of n points at threshold thr */
+static void one_row(UsageData *d, size_t n, double thr)
+{
+    memset(d, 0, sizeof *d);
+    d->idle_threshold = thr;
+    d->series_points = n;
+    d->nseries = 1;
+    usage_series_resize(d, 1);
+}
+
+/* a row put and read back */
+static void put_get(UsageData *d, UsageSeriesField f, const float *v, float *got)
+{
+    usage_series_put_row(d, f, 0, v);
+    for (size_t k = 0; k < d->series_points; k++) got[k] = usage_series_get(d, f, 0, k);
+}
+
+/* What the exporters serve reads back as the float the float arrays held before: memory in
+ * whole MiB spread over up to 65,534 MiB (DCGM_FI_DEV_FB_USED is whole MiB), utilization in
+ * whole percent (GPU_UTIL), GR_ENGINE_ACTIVE's ratio x 100 (prometheus_series.c stores
+ * (float)(ratio * 100)) with two decimals over 0-100 % or four over up to 6.5 %. */
+static void test_codes_exact(void **state)
+{
+    (void)state;
+    UsageData d;
+    float v[60], got[60];
+    one_row(&d, 60, 5);
+    for (int start = 0; start <= 140000; start += 60) {          /* 0-140,000 MiB, 60 at a time */
+        for (int k = 0; k < 60; k++) v[k] = (float)(start + k);
+        v[7] = (float)(start + 65534 > 140000 ? start : start + 65534);   /* the row's spread */
+        put_get(&d, USAGE_SERIES_MEM, v, got);
+        assert_memory_equal(got, v, sizeof v);
+    }
+    for (int start = 0; start <= 10000; start += 60) {           /* 0-100 % in hundredths */
+        for (int k = 0; k < 60; k++) v[k] = (float)((double)((start + k) % 10001) / 10000 * 100);
+        v[3] = 100;
+        v[4] = 0;
+        put_get(&d, USAGE_SERIES_UTIL, v, got);
+        assert_memory_equal(got, v, sizeof v);
+        for (int k = 0; k < 60; k++) v[k] = (float)((start / 60 + k) % 101);   /* whole percents */
+        put_get(&d, USAGE_SERIES_UTIL, v, got);
+        assert_memory_equal(got, v, sizeof v);
+    }
+    for (int start = 0; start < 65000; start += 60) {            /* four decimals over 6.5 % */
+        for (int k = 0; k < 60; k++) v[k] = (float)((double)(start + k) / 1000000 * 100 + 30);
+        put_get(&d, USAGE_SERIES_UTIL, v, got);
+        assert_memory_equal(got, v, sizeof v);
+    }
+    /* no sample reads back as none */
+    v[5] = NAN;
+    v[6] = INFINITY;
+    put_get(&d, USAGE_SERIES_UTIL, v, got);
+    assert_true(isnan(got[5]) && isnan(got[6]) && got[4] == v[4]);
+    for (int k = 0; k < 60; k++) v[k] = NAN;
+    put_get(&d, USAGE_SERIES_MEM, v, got);
+    for (int k = 0; k < 60; k++) assert_true(isnan(got[k]));
+    usage_clear(&d);
+}
+
+/* Values off every grid read back within half a step: utilization with six decimals over
+ * 0-100 % (step 16 ten-thousandths: 1,000,000 / 65,534 = 15.26, rounded up), within 0.0008 %; memory
+ * spread over 0-131,072 MiB (step 3: 131,072 / 65,534 = 2.00003, rounded up), within 1.5 MiB */
+static void test_codes_near(void **state)
+{
+    (void)state;
+    UsageData d;
+    float v[60], got[60];
+    one_row(&d, 60, 5);
+    unsigned seed = 7;
+    for (int t = 0; t < 500; t++) {
+        for (int k = 0; k < 60; k++) {
+            seed = seed * 1103515245u + 12345u;
+            v[k] = (float)((double)(seed >> 8 & 0xFFFFF) / 0xFFFFF * 100);
+        }
+        v[0] = 0;
+        v[1] = 100;
+        put_get(&d, USAGE_SERIES_UTIL, v, got);
+        for (int k = 0; k < 60; k++) assert_true(fabs((double)got[k] - (double)v[k]) <= 0.0008 + 1e-5);
+        for (int k = 0; k < 60; k++) v[k] = (float)(seed % 131073 + (unsigned)k);
+        v[0] = 0;
+        v[1] = 131072;
+        put_get(&d, USAGE_SERIES_MEM, v, got);
+        for (int k = 0; k < 60; k++) assert_true(fabs((double)got[k] - (double)v[k]) <= 1.5);
+    }
+    usage_clear(&d);
+}
+
+/* A utilization point reads back on the side of the idle threshold its float was on, whatever
+ * the threshold: the idle answers (usage_idle_for compares the points with it) are the
+ * floats'.  The values are drawn around the threshold, off every grid, over 0-100 % (step
+ * 0.0016 %: within half a step, or a step when moved back to the float's side). */
+static void test_codes_threshold(void **state)
+{
+    (void)state;
+    UsageData d;
+    float v[60], got[60];
+    unsigned seed = 12345;
+    for (int t = 0; t < 300; t++) {
+        seed = seed * 1103515245u + 12345u;
+        double thr = (double)(seed >> 8 & 0xFFFF) / 65536.0 * 100;
+        one_row(&d, 60, thr);
+        for (int k = 0; k < 60; k++) {
+            seed = seed * 1103515245u + 12345u;
+            double r = (double)(seed >> 8 & 0xFFFF) / 65536.0;
+            v[k] = (float)(k % 2 ? thr + (r - 0.5) * 0.001 : r * 100);
+            if (v[k] < 0) v[k] = 0;
+        }
+        put_get(&d, USAGE_SERIES_UTIL, v, got);
+        for (int k = 0; k < 60; k++) {
+            assert_true(((double)got[k] < thr) == ((double)v[k] < thr));
+            assert_true(fabs((double)got[k] - (double)v[k]) <= 0.0016 + 1e-5);
+        }
+        usage_clear(&d);
+    }
+}
+
+/* A row filled a point at a time: exact values go in, the row coded again when one needs
+ * another grid (the others read back unchanged); a value no grid holds exactly beside them is
+ * refused and leaves the row as it was. */
+static void test_put_exact(void **state)
+{
+    (void)state;
+    UsageData d;
+    one_row(&d, 4, 5);
+    usage_series_clear_row(&d, USAGE_SERIES_MEM, 0);
+    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
+    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2)));
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 0, 70000));
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 1, 5000));      /* 65,000 apart: steps of 1 hold it */
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 2, 40000));
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 0) == 70000);
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2) == 40000);
+    /* 5,000 to 80,001 MiB: more than 65,534 steps of 1, and 80,001 is on no coarser grid */
+    assert_false(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, 80001));
+    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 3)));
+    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, NAN));
+    /* utilization: 37.2841 % then 90 %: ten-thousandths over 52.7 % need more than 65,534
+     * codes, and 37.2841 is on no coarser grid */
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 0, 37.2841f));
+    assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, 0) == 37.2841f);
+    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 1, 38.5f));
+    assert_false(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 2, 90));
+    /* whole percents from 0 to 100: hundredths */
+    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
+    const float w[4] = { 50, 1, 100, 0 };
+    for (size_t k = 0; k < 4; k++) assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, k, w[k]));
+    for (size_t k = 0; k < 4; k++) assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, k) == w[k]);
+    usage_clear(&d);
+}
+
+/* A row off every grid, read back and put again (a snapshot written and read): it reads back
+ * the same the second time, so offline answers are the live ones */
+static void test_codes_again(void **state)
+{
+    (void)state;
+    UsageData d;
+    float v[60], once[60], twice[60];
+    unsigned seed = 4242;
+    for (int t = 0; t < 300; t++) {
+        one_row(&d, 60, 5);
+        double top = t % 3 == 0 ? 100 : t % 3 == 1 ? 40 : 8;
+        for (int k = 0; k < 60; k++) {
+            seed = seed * 1103515245u + 12345u;
+            v[k] = (float)((double)(seed >> 8 & 0xFFFFF) / 0xFFFFF * top);
+        }
+        v[9] = NAN;
+        put_get(&d, USAGE_SERIES_UTIL, v, once);
+        put_get(&d, USAGE_SERIES_UTIL, once, twice);
+        assert_memory_equal(once, twice, sizeof once);
+        for (int k = 0; k < 60; k++) v[k] = (float)(seed % 200000 + (unsigned)k * 977);
+        put_get(&d, USAGE_SERIES_MEM, v, once);
+        put_get(&d, USAGE_SERIES_MEM, once, twice);
+        assert_memory_equal(once, twice, sizeof once);
+        usage_clear(&d);
+    }
+    /* a spread just over 65,534 x 16 ten-thousandths (0 to 104.8545 %): step 17; read back,
+     * the top is 104.8543 (61,679 steps) and the spread just under: step 16 would hold it,
+     * but 17 holds it exactly */
+    one_row(&d, 60, 5);
+    for (int k = 0; k < 60; k++) v[k] = (float)(k * 1.7);
+    v[0] = 0;
+    v[1] = 104.8545f;
+    put_get(&d, USAGE_SERIES_UTIL, v, once);
+    assert_true(fabs((double)once[1] - 104.8543) < 1e-5);
+    put_get(&d, USAGE_SERIES_UTIL, once, twice);
+    assert_memory_equal(once, twice, sizeof once);
+    usage_clear(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
                                         cmocka_unit_test(test_copy_shares),
-                                        cmocka_unit_test(test_copy_shares_strings) };
+                                        cmocka_unit_test(test_copy_shares_strings),
+                                        cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
+                                        cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
+                                        cmocka_unit_test(test_codes_again) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,184 @@
+/* usage_series.c — the usage series' points in 16 bits each (usage.h: the grid of a row, what
+ * reads back, the idle threshold's side). */
+#include "model/usage.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CODE_NONE 0xFFFFu           /* no sample */
+#define CODE_MAX 0xFFFEu
+#define UNITS_MAX 2e9               /* base and step are int32: values are clamped to +-2e9 units */
+
+/* value = (base + code * step) / unit */
+struct UsageSeriesGrid { int32_t base; uint32_t step; };
+
+static uint16_t *codes(const UsageData *d, UsageSeriesField f)
+{
+    return f == USAGE_SERIES_UTIL ? d->series_util : d->series_mem;
+}
+
+/* units per value: utilization in ten-thousandths of a percent, memory in MiB */
+static double per_unit(UsageSeriesField f) { return f == USAGE_SERIES_UTIL ? 10000.0 : 1.0; }
+
+static float decode(UsageSeriesField f, struct UsageSeriesGrid g, unsigned c)
+{
+    if (c == CODE_NONE) return NAN;
+    return (float)(((double)g.base + (double)c * (double)g.step) / per_unit(f));
+}
+
+static double units(UsageSeriesField f, float v)
+{
+    double u = (double)v * per_unit(f);
+    return u > UNITS_MAX ? UNITS_MAX : u < -UNITS_MAX ? -UNITS_MAX : u;
+}
+
+static unsigned encode(UsageSeriesField f, struct UsageSeriesGrid g, float v)
+{
+    double c = round((units(f, v) - (double)g.base) / (double)g.step);
+    return c < 0 ? 0 : c > CODE_MAX ? CODE_MAX : (unsigned)c;
+}
+
+static bool exact(UsageSeriesField f, struct UsageSeriesGrid g, const float *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(v[k]) && decode(f, g, encode(f, g, v[k])) != v[k]) return false;
+    return true;
+}
+
+/* the grid of step units holding lo..hi (units), or false when it needs more codes; lo..hi
+ * in the middle of its codes, so that a row filled a point at a time (usage_series_put_exact)
+ * seldom needs another */
+static bool grid_for(double lo, double hi, uint32_t step, struct UsageSeriesGrid *g)
+{
+    double base = floor(lo / step) * step;
+    if (ceil((hi - base) / step) > CODE_MAX) return false;
+    double spare = floor((CODE_MAX - ceil((hi - base) / step)) / 2);
+    if (base - spare * step >= -UNITS_MAX) base -= spare * step;
+    g->base = (int32_t)base;
+    g->step = step;
+    return true;
+}
+
+static const uint32_t exact_steps[] = { 1, 10, 100, 1000, 10000 };
+
+/* the finest grid of exact_steps on which every value of v is exact */
+static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct UsageSeriesGrid *g)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
+    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1 }; return true; }
+    for (size_t t = 0; t < sizeof exact_steps / sizeof exact_steps[0]; t++)
+        if (grid_for(lo, hi, exact_steps[t], g) && exact(f, *g, v, n)) return true;
+    return false;
+}
+
+
+void usage_series_resize(UsageData *d, size_t rows)
+{
+    size_t n = d->series_points;
+    if (!rows || !n) {
+        free(d->series_util); free(d->series_mem); free(d->series_grid);
+        d->series_util = d->series_mem = NULL;
+        d->series_grid = NULL;
+        return;
+    }
+    d->series_util = xrealloc(d->series_util, rows * n * sizeof *d->series_util);
+    d->series_mem = xrealloc(d->series_mem, rows * n * sizeof *d->series_mem);
+    d->series_grid = xrealloc(d->series_grid, rows * 2 * sizeof *d->series_grid);
+}
+
+void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v)
+{
+    size_t n = d->series_points;
+    uint16_t *r = codes(d, f) + row * n;
+    struct UsageSeriesGrid g = { 0, 1 };
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
+    if (lo <= hi) {
+        /* the finest grid on which every value is exact, else the finest that holds them */
+        bool found = exact_grid(f, v, n, &g);
+        /* the values a row read back as are on its grid (a base and codes in whole steps):
+         * put again (a snapshot read back) they are exact on a step of about the same size,
+         * so they read back the same */
+        uint32_t fine = (uint32_t)fmax(1, ceil((hi - lo) / CODE_MAX));
+        for (uint32_t step = fine > 1 ? fine - 1 : 1; step <= fine + 2 && !found; step++)
+            found = grid_for(lo, hi, step, &g) && exact(f, g, v, n);
+        for (uint32_t step = fine; !found; step++)
+            found = grid_for(lo, hi, step, &g);
+    }
+    d->series_grid[2 * row + f] = g;
+    for (size_t k = 0; k < n; k++) {
+        if (!isfinite(v[k])) { r[k] = CODE_NONE; continue; }
+        unsigned c = encode(f, g, v[k]);
+        if (f == USAGE_SERIES_UTIL) {
+            /* on the threshold's other side: one step back to the float's (a step is twice
+             * the rounding at most) */
+            bool under = (double)v[k] < d->idle_threshold;
+            if (((double)decode(f, g, c) < d->idle_threshold) != under) {
+                if (under && c > 0) c--;
+                else if (!under && c < CODE_MAX) c++;
+            }
+        }
+        r[k] = (uint16_t)c;
+    }
+}
+
+void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row)
+{
+    uint16_t *r = codes(d, f) + row * d->series_points;
+    for (size_t k = 0; k < d->series_points; k++) r[k] = CODE_NONE;
+    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1 };
+}
+
+bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v)
+{
+    size_t n = d->series_points;
+    uint16_t *r = codes(d, f) + row * n;
+    struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+    if (!isfinite(v)) { r[k] = CODE_NONE; return true; }
+    unsigned c = encode(f, *g, v);
+    if (decode(f, *g, c) == v) { r[k] = (uint16_t)c; return true; }
+    /* another grid for the row's values and v, if one holds them all exactly */
+    float all[USAGE_SERIES_MAX];
+    for (size_t j = 0; j < n; j++) all[j] = decode(f, *g, r[j]);
+    all[k] = v;
+    struct UsageSeriesGrid ng;
+    if (!exact_grid(f, all, n, &ng)) return false;
+    for (size_t j = 0; j < n; j++) r[j] = isfinite(all[j]) ? (uint16_t)encode(f, ng, all[j]) : (uint16_t)CODE_NONE;
+    *g = ng;
+    return true;
+}
+
+float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k)
+{
+    return decode(f, d->series_grid[2 * row + f], codes(d, f)[row * d->series_points + k]);
+}
+
+/* the row of a device's series, or -1 */
+static long series_row(const UsageData *d, const GpuUsage *u)
+{
+    if (!d || !u || !d->series_util || !d->series_mem || !d->series_grid || u->series <= 0 ||
+        (size_t)u->series > d->nseries || !d->series_points)
+        return -1;
+    return (long)u->series - 1;
+}
+
+static bool read_row(const UsageData *d, const GpuUsage *u, UsageSeriesField f, float *out)
+{
+    long row = series_row(d, u);
+    if (row < 0) return false;
+    for (size_t k = 0; k < d->series_points; k++) out[k] = usage_series_get(d, f, (size_t)row, k);
+    return true;
+}
+
+bool usage_util_series(const UsageData *d, const GpuUsage *u, float *out)
+{
+    return read_row(d, u, USAGE_SERIES_UTIL, out);
+}
+
+bool usage_mem_series(const UsageData *d, const GpuUsage *u, float *out)
+{
+    return read_row(d, u, USAGE_SERIES_MEM, out);
+}
