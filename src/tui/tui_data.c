@@ -24,11 +24,36 @@ void top_cluster_unref(TopCluster *tc)
     free(tc);
 }
 
+TopShown *top_shown_new(void)
+{
+    TopShown *ts = xcalloc(1, sizeof *ts);
+    atomic_init(&ts->refs, 1);
+    return ts;
+}
+
+TopShown *top_shown_ref(TopShown *ts)
+{
+    if (ts) atomic_fetch_add(&ts->refs, 1);
+    return ts;
+}
+
+void top_shown_clear(TopShown *ts, bool drop_usage)
+{
+    status_clear(&ts->status);
+    if (drop_usage) usage_clear(&ts->usage);
+}
+
+void top_shown_unref(TopShown *ts)
+{
+    if (!ts || atomic_fetch_sub(&ts->refs, 1) != 1) return;
+    top_shown_clear(ts, true);
+    free(ts);
+}
+
 void top_data_free(TopData *d)
 {
     if (!d) return;
-    status_clear(&d->status);
-    usage_clear(&d->usage);
+    top_shown_unref(d->shown);
     top_cluster_unref(d->tc);
     free(d);
 }
