@@ -83,8 +83,8 @@ static bool apply_watch(TopSource *s)
     watch_events_free(evs);
     cluster_live_commit(c);
     c->now = (int64_t)time(NULL);
-    explanation_list_clear(&s->cur->pending);
-    explain_pending_opts(c, s->pending_ns, false, &s->cur->pending);
+    explanation_list_clear(&s->cur->pending);           /* the old rows go before the new are made */
+    explain_pending_rows(c, s->pending_ns, &s->cur->pending);   /* rows only, as after the first load */
     s->cur->loaded_at = (int64_t)time(NULL);
     s->applied_mono = mono_seconds();
     return true;
