@@ -83,8 +83,7 @@ static bool apply_watch(TopSource *s)
     watch_events_free(evs);
     cluster_live_commit(c);
     c->now = (int64_t)time(NULL);
-    explanation_list_clear(&s->cur->pending);           /* the old rows go before the new are made */
-    explain_pending_rows(c, s->pending_ns, &s->cur->pending);   /* rows only, as after the first load */
+    top_cluster_explain_pending(s->cur, s->pending_ns);   /* the old rows go before the new are made */
     s->cur->loaded_at = (int64_t)time(NULL);
     s->applied_mono = mono_seconds();
     return true;
@@ -184,7 +183,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
         }
         tc->loaded_at = (int64_t)time(NULL);
         /* rows only: the explain view makes the full explanation for the pod it shows (tui_app.c) */
-        explain_pending_rows(&tc->cluster, s->pending_ns, &tc->pending);
+        top_cluster_explain_pending(tc, s->pending_ns);
         top_cluster_unref(s->cur);
         s->cur = tc;
         if (s->api) apiclient_free(s->api);
