@@ -11,7 +11,9 @@
  * extended resources are whole units.
  *
  * Ownership: GpuStatus owns every string and array in it (copies, nothing borrowed from the
- * Cluster or the UsageData); status_clear releases them.
+ * Cluster), except the strings of its GpuDevice rows, which are the UsageData's (its pool of
+ * interned names and UUIDs, never changed once filled): the UsageData given to status_build
+ * must outlive the GpuStatus (status_clear first).  status_clear releases the rest.
  */
 #ifndef KGPU_ALLOCATION_H
 #define KGPU_ALLOCATION_H
@@ -60,18 +62,20 @@ typedef struct {
     double mem_used_mib, util;   /* NAN when unknown */
 } HolderPod;
 
+/* one device of the metrics (whole GPU or MIG instance): 51,424 of them at 5,000 GPU nodes,
+ * so the fields are ordered to leave no padding and the strings are the UsageData's */
 typedef struct {
-    int index;                   /* GPU index on the node */
-    char *uuid;
-    char *mig_profile;           /* NULL for a whole GPU */
-    int mig_instance;            /* -1 for a whole GPU */
-    double mem_used_mib, mem_total_mib, util;   /* NAN when unknown */
-    char *pod_ns, *pod;          /* the pod holding it, NULL when none or shared by several */
-    int holders;                 /* pods whose series name this device */
-    bool idle_allocated;         /* held, and utilization stayed under the threshold */
-    double temp_c, power_w;      /* DCGM temperature (C) and power (W); NAN unknown */
+    const char *uuid;            /* borrowed from the UsageData (see Ownership above) */
+    const char *mig_profile;     /* NULL for a whole GPU; borrowed */
+    const char *pod_ns, *pod;    /* the pod holding it, NULL when none or shared by several; borrowed */
     const char *unhealthy;       /* why health.h calls this GPU unhealthy (the NodeStatus's
                                     health owns it), NULL when healthy */
+    double mem_used_mib, mem_total_mib, util;   /* NAN when unknown */
+    double temp_c, power_w;      /* DCGM temperature (C) and power (W); NAN unknown */
+    int index;                   /* GPU index on the node */
+    int mig_instance;            /* -1 for a whole GPU */
+    int holders;                 /* pods whose series name this device */
+    bool idle_allocated;         /* held, and utilization stayed under the threshold */
     bool util_out_of_range;      /* the exporter's utilization was outside 0-100: util is NAN */
     bool mem_out_of_range;       /* memory used above the device's total: mem_used_mib is NAN */
     bool beyond_node;            /* a GPU index the node does not have (metrics mismatch) */

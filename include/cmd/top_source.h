@@ -35,8 +35,9 @@ typedef struct TopSource {
     Watcher *watch;
     char *rv[OBJ__COUNT];         /* where each list was read (the watches start there) */
     bool relisting[OBJ__COUNT];
-    UsageData usage;              /* the last metrics, shown again between collections */
-    bool have_usage;
+    TopShown *shown;              /* what the screen shows (tui.h): the last metrics, shown again
+                                     between collections, and the status; NULL before the first */
+    bool have_usage;              /* watching: metrics were collected since the first load */
     double metrics_mono, applied_mono;
     double series_mono;           /* when the usage series were last fetched (kept between) */
     int watch_lost;               /* as last shown */

@@ -1,15 +1,23 @@
 /* tui.h — the screen of `kubectl gpu top`: what it shows and how it is run.
  *
  * The command (cmd_top.c) loads and analyses; the TUI only presents.  One refresh's result is
- * a TopData: the GpuStatus of analysis/allocation.c (nodes, resources, the pods holding GPUs,
- * per-device usage), the UsageData it was joined from, and — shared between refreshes until
- * the cluster lists are read again — a TopCluster: the reduced Cluster and the explanations
- * of its pending GPU pods (analysis/explain.c), which borrow from that Cluster.
+ * a TopData: a TopShown — the GpuStatus of analysis/allocation.c (nodes, resources, the pods
+ * holding GPUs, per-device usage) and the UsageData it was joined from — and a TopCluster:
+ * the reduced Cluster and the explanations of its pending GPU pods (analysis/explain.c), which
+ * borrow from that Cluster.  Both are shared between refreshes.
  *
- * Ownership: a TopData holds one reference to its TopCluster; top_data_free releases both
- * (the TopCluster when its last reference goes; the count is atomic because the refresh
- * thread and the event loop hold references at the same time).  TopCluster contents are
- * read-only once published.
+ * The TopShown is made again in place: the refresh worker, holding the feed's data lock
+ * (tui_feed.h feed_hold_data), drops the status and usage the screen showed and builds the
+ * new ones into the same TopShown, then publishes a TopData pointing at it; the event loop
+ * looks at data only with that lock held and takes the new TopData before it draws again, so
+ * it never sees the TopShown half made, and the status is never held twice (at 5,000 GPU
+ * nodes it is tens of MB: issue 35).  The TopCluster is changed in place the same way when
+ * watch events arrive.
+ *
+ * Ownership: a TopData holds one reference to its TopCluster and one to its TopShown;
+ * top_data_free releases both (each when its last reference goes; the counts are atomic
+ * because the refresh thread and the event loop hold references at the same time).  Outside
+ * the worker's data lock their contents are read-only.
  */
 #ifndef KGPU_TUI_H
 #define KGPU_TUI_H
@@ -23,19 +31,45 @@
 
 typedef struct TopCluster {
     Cluster cluster;
-    ExplanationList pending;     /* pending GPU pods of the namespace shown (borrows cluster) */
+    ExplanationList pending;     /* pending GPU pods of the namespace shown (borrows cluster):
+                                  * the rows of the pending pane (top_cluster_explain_pending) */
+    struct StrPool *summaries;   /* the rows' summaries, each distinct one once: their summary
+                                  * fields point here (never freed through them) */
     int64_t loaded_at;           /* wall clock when the lists were read */
     atomic_int refs;
 } TopCluster;
 
 TopCluster *top_cluster_new(void);                 /* one reference, cluster initialized */
+/* tc->pending made again for the pods of namespace ns (NULL all): the old rows are dropped
+ * first, then the new are made slim as explain_pending_rows makes them (what a row and the
+ * detail pane print; the explain view makes the full explanation of the pod it shows), their
+ * summaries interned into tc->summaries: the pods of a Job share one, and at 5,000 pending
+ * pods they are 18 MB when each row has its copy (a busy verdict names the pods holding the
+ * GPUs: 8 KB) */
+void top_cluster_explain_pending(TopCluster *tc, const char *ns);
+/* drops tc->pending and its summaries */
+void top_cluster_pending_clear(TopCluster *tc);
 TopCluster *top_cluster_ref(TopCluster *tc);
 void top_cluster_unref(TopCluster *tc);            /* NULL ok */
 
+/* the status and the metrics shown (see above) */
+typedef struct TopShown {
+    UsageData usage;
+    GpuStatus status;            /* built from usage (and the TopCluster's cluster) */
+    atomic_int refs;
+} TopShown;
+
+TopShown *top_shown_new(void);                     /* one reference, empty status and usage */
+TopShown *top_shown_ref(TopShown *ts);
+void top_shown_unref(TopShown *ts);                /* NULL ok */
+/* empties ts for a rebuild in place: its status first (the usage goes too when drop_usage) */
+void top_shown_clear(TopShown *ts, bool drop_usage);
+
 typedef struct TopData {
     TopCluster *tc;              /* one reference */
-    UsageData usage;
-    GpuStatus status;
+    TopShown *shown;             /* one reference */
+    const UsageData *usage;      /* &shown->usage */
+    const GpuStatus *status;     /* &shown->status */
     int64_t metrics_at;          /* wall clock when the metrics were collected */
     bool watching;               /* the cluster follows watches (not periodic lists) */
     int watch_lost;              /* kinds whose watch is being re-established */

@@ -71,7 +71,7 @@ enum { TUI_MIN_COLS = 80, TUI_MIN_LINES = 24 };
 static inline const char *ellipsis(void) { return tui_screen_utf8() ? "…" : "..."; }
 static inline const NodeStatus *node_at(const App *a, size_t i)
 {
-    return i < a->nnodes ? &a->data->status.gpu_node_list[a->nodes[i]] : NULL;
+    return i < a->nnodes ? &a->data->status->gpu_node_list[a->nodes[i]] : NULL;
 }
 
 static inline const Explanation *pend_at(const App *a, size_t i)

@@ -207,6 +207,9 @@ static void prune_resources(NodeStatus *ns)
     }
     ns->nres = w;
     if (w > 1) qsort(ns->res, w, sizeof *ns->res, cmp_res);
+    /* kept for as long as the status: no growth slack (5,000 GPU nodes x 8 rows reserved) */
+    if (w) ns->res = xrealloc(ns->res, w * sizeof *ns->res);
+    else { free(ns->res); ns->res = NULL; }
 }
 
 static void node_problems(NodeStatus *ns, const Node *n)
@@ -359,7 +362,7 @@ static int idle_physical(NodeStatus *ns, Strvec *warnings)
     return idle;
 }
 
-static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec *warnings)
+static void node_usage(NodeStatus *ns, const UsageData *u, Strvec *warnings)
 {
     ns->mem_used_mib = ns->mem_total_mib = ns->util = NAN;
     size_t n = usage_node_gpus(u, ns->name, NULL, 0);
@@ -372,14 +375,14 @@ static void node_usage(StrArena *sa, NodeStatus *ns, const UsageData *u, Strvec 
             const GpuUsage *d = dev[i];
             GpuDevice *g = &ns->gpus[i];
             g->index = d->gpu;
-            g->uuid = strarena_intern(sa, d->uuid);
-            g->mig_profile = strarena_intern(sa, d->mig_profile);
+            g->uuid = d->uuid;                   /* the usage's strings: borrowed (allocation.h) */
+            g->mig_profile = d->mig_profile;
             g->mig_instance = d->mig_instance;
             g->mem_used_mib = d->mem_used_mib;
             g->mem_total_mib = d->mem_total_mib;
             g->util = d->util;
             g->holders = d->holders > 0 ? d->holders : (d->pod ? 1 : 0);
-            if (d->pod && g->holders <= 1) { g->pod_ns = strarena_intern(sa, d->ns); g->pod = strarena_intern(sa, d->pod); }
+            if (d->pod && g->holders <= 1) { g->pod_ns = d->ns; g->pod = d->pod; }
             g->idle_allocated = usage_is_idle_allocated(u, d);
             g->temp_c = d->temp_c;
             g->power_w = d->power_w;
@@ -432,12 +435,7 @@ static void node_status_release(const StrArena *sa, NodeStatus *ns)
         free(h->res);
     }
     free(ns->pods);
-    for (size_t i = 0; i < ns->ngpus; i++) {
-        GpuDevice *g = &ns->gpus[i];
-        strarena_release(sa, g->uuid); strarena_release(sa, g->mig_profile);
-        strarena_release(sa, g->pod_ns); strarena_release(sa, g->pod);
-    }
-    free(ns->gpus);
+    free(ns->gpus);                     /* its strings are the usage's */
     for (size_t i = 0; i < ns->nproblems; i++) free(ns->problems[i].message);
     free(ns->problems);
 }
@@ -602,8 +600,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         node_problems(ns, &c->nodes[i]);
         status_node_dra(ns, c, &c->nodes[i], st->inventories);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
-        if (metrics && !st->strings) st->strings = strarena_new();
-        if (metrics) node_usage(st->strings, ns, usage, &st->warnings);
+        if (metrics) node_usage(ns, usage, &st->warnings);
         node_gpu_health(ns, &c->nodes[i], metrics ? usage : NULL);
         if (filter && filter->pods_ns) keep_pods_of(st->strings, ns, filter->pods_ns);
     }

@@ -9,14 +9,16 @@
  * the header says "nodes: SEL".
  * One refresh builds a TopData (tui.h): status_build over the cluster and the metrics, and —
  * when the cluster lists were read again — explain_pending over the new cluster, without the
- * fixes (the explain view computes them for the one pod it shows).
+ * fixes (the explain view computes them for the one pod it shows).  The status and the metrics
+ * shown live in one TopShown, made again in place under the feed's data lock (publish): the
+ * screen's status and usage are dropped before the next status is built, never held twice.
  *
  * Live: the cluster is listed once, then followed by watches (sources/watch.h): the feed's
  * worker applies the queued events to the TopCluster in place (model/cluster_live.h), holding
  * the feed's data lock until the TopData rebuilt from it is published (tui_feed.h), and the
  * watcher wakes the worker when events arrive, so a change shows within WATCH_BATCH seconds
  * plus the rebuild.  The metrics are collected every --interval; in between, the last ones
- * are shown again (a copy) under the changed cluster.  A kind whose watch is lost is resumed
+ * are shown again under the changed cluster.  A kind whose watch is lost is resumed
  * or listed again by the watcher alone.  When the watches cannot start, the lists are read
  * again every CLUSTER_EVERY intervals (or when the user presses r) as before.  The worker
  * keeps the newest TopCluster and the API client between refreshes; only it touches them.
@@ -81,11 +83,37 @@ static bool apply_watch(TopSource *s)
     watch_events_free(evs);
     cluster_live_commit(c);
     c->now = (int64_t)time(NULL);
-    explanation_list_clear(&s->cur->pending);
-    explain_pending_opts(c, s->pending_ns, false, &s->cur->pending);
+    top_cluster_explain_pending(s->cur, s->pending_ns);   /* the old rows go before the new are made */
     s->cur->loaded_at = (int64_t)time(NULL);
     s->applied_mono = mono_seconds();
     return true;
+}
+
+/* the next TopData: the TopShown made again in place (tui.h), with the feed's data lock held
+ * until it is published.  next: new metrics (moved into the TopShown; with keep_series the
+ * series the screen showed move to them), NULL: the metrics shown stay.  The status and the
+ * usage the screen showed are dropped before the new status is built: they are never held
+ * twice. */
+static TopData *publish(TopSource *s, UsageData *next, bool keep_series)
+{
+    feed_hold_data();
+    if (!s->shown) s->shown = top_shown_new();
+    TopShown *sh = s->shown;
+    if (next) {
+        if (keep_series) usage_take_series(next, &sh->usage);
+        top_shown_clear(sh, true);
+        sh->usage = *next;
+        memset(next, 0, sizeof *next);
+    } else {
+        top_shown_clear(sh, false);
+    }
+    status_build(&sh->status, &s->cur->cluster, &sh->usage, NULL);
+    TopData *d = xcalloc(1, sizeof *d);
+    d->tc = top_cluster_ref(s->cur);
+    d->shown = top_shown_ref(sh);
+    d->usage = &sh->usage;
+    d->status = &sh->status;
+    return d;
 }
 
 void *top_fetch(void *ctx, bool full, Error *err)
@@ -95,40 +123,34 @@ void *top_fetch(void *ctx, bool full, Error *err)
         /* watching: the lists are never read again; a change or due metrics make new data */
         bool metrics_due = !s->g.no_metrics && !(s->metrics_none && !s->g.prometheus) &&
                            mono_seconds() - s->metrics_mono >= s->interval * 0.9;
+        bool collected = false, series_due = false;
+        UsageData next = { 0 };
         if (metrics_due || !s->have_usage) {
             /* before the changes: the data lock is not held while the sources answer (only
-             * this thread writes the cluster; reading it beside the screen is safe) */
-            /* the series have a point a minute: fetched once a minute, kept in between */
-            bool series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
+             * this thread writes the cluster; reading it beside the screen is safe); the
+             * screen keeps showing the last metrics meanwhile */
+            /* the series have a point a minute: fetched once a minute, kept in between (publish
+             * moves them over) */
+            series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
             MetricsQuery q = { 3600, 5, 95, false, series_due };
-            UsageData prev = s->usage;
-            bool had = s->have_usage;
-            if (had && series_due) {          /* nothing of it is kept: gone before the new */
-                usage_clear(&prev);
-                had = false;
-            }
-            metrics_collect(&s->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+            metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
             if (series_due) s->series_mono = mono_seconds();
-            else if (had) usage_take_series(&s->usage, &prev);
-            if (had) usage_clear(&prev);
 #ifdef __GLIBC__
             malloc_trim(0);                   /* the answers parsed are gone: give them back */
 #endif
+            collected = true;
             s->have_usage = true;
             s->metrics_mono = mono_seconds();
-            s->metrics_none = !s->usage.source || strcmp(s->usage.source, "none") == 0;
+            s->metrics_none = !next.source || strcmp(next.source, "none") == 0;
         }
         bool changed = apply_watch(s);
         WatchStats ws;
         watcher_stats(s->watch, &ws);
-        if (!changed && !metrics_due && ws.lost == s->watch_lost) return NULL;
+        if (!changed && !collected && ws.lost == s->watch_lost) return NULL;
         if (ws.lost && !s->watch_lost) s->lost_since = (int64_t)time(NULL);
         s->watch_lost = ws.lost;
-        TopData *d = xcalloc(1, sizeof *d);
-        d->tc = top_cluster_ref(s->cur);
-        usage_copy(&d->usage, &s->usage);
+        TopData *d = publish(s, collected ? &next : NULL, !series_due);
         d->metrics_at = (int64_t)time(NULL);
-        status_build(&d->status, &s->cur->cluster, &d->usage, NULL);
         d->watching = true;
         d->watch_lost = ws.lost;
         d->lost_since = s->lost_since;
@@ -161,27 +183,28 @@ void *top_fetch(void *ctx, bool full, Error *err)
         }
         tc->loaded_at = (int64_t)time(NULL);
         /* rows only: the explain view makes the full explanation for the pod it shows (tui_app.c) */
-        explain_pending_rows(&tc->cluster, s->pending_ns, &tc->pending);
+        top_cluster_explain_pending(tc, s->pending_ns);
         top_cluster_unref(s->cur);
         s->cur = tc;
         if (s->api) apiclient_free(s->api);
         s->api = api;
     }
-    TopData *d = xcalloc(1, sizeof *d);
-    d->tc = top_cluster_ref(s->cur);
+    UsageData next = { 0 };
+    int64_t metrics_at = 0;
     if (s->live && !s->metrics_deferred && !s->g.no_metrics) {
         /* the first screen does not wait for the metrics sources (an unreachable exporter
          * is retried for seconds): they come with the next refresh, one interval later */
-        d->usage.source = xstrdup("none");
-        d->usage.detail = xstrdup("not collected yet (next refresh)");
+        next.source = xstrdup("none");
+        next.detail = xstrdup("not collected yet (next refresh)");
         s->metrics_deferred = true;
     } else {
         MetricsQuery q = { 3600, 5, 95, false, true };     /* the idle window and threshold of `status` */
-        metrics_collect(&d->usage, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
-        d->metrics_at = (int64_t)time(NULL);
-        s->metrics_none = !d->usage.source || strcmp(d->usage.source, "none") == 0;
+        metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+        metrics_at = (int64_t)time(NULL);
+        s->metrics_none = !next.source || strcmp(next.source, "none") == 0;
     }
-    status_build(&d->status, &s->cur->cluster, &d->usage, NULL);
+    TopData *d = publish(s, &next, false);
+    d->metrics_at = metrics_at;
     d->watching = s->watch != NULL;
     return d;
 }
@@ -190,7 +213,7 @@ void top_source_release(TopSource *s)
 {
     watcher_stop(s->watch);
     for (int k = 0; k < OBJ__COUNT; k++) free(s->rv[k]);
-    if (s->have_usage) usage_clear(&s->usage);
+    top_shown_unref(s->shown);
     top_cluster_unref(s->cur);
     if (s->api) apiclient_free(s->api);
 }

@@ -45,7 +45,7 @@
 static const NodeStatus *find_node(const App *a, const char *name)
 {
     if (!a->data || !name) return NULL;
-    const GpuStatus *st = &a->data->status;
+    const GpuStatus *st = a->data->status;
     for (size_t i = 0; i < st->ngpu_node_list; i++)
         if (str_eq(st->gpu_node_list[i].name, name)) return &st->gpu_node_list[i];
     return NULL;
@@ -135,7 +135,7 @@ static void draw(App *a)
     } else if (a->view == VIEW_QUEUES && a->data) {
         TextDoc d;
         tui_doc_init(&d, COLS - 2);
-        status_queues_doc(&d, &a->data->status, (size_t)(COLS - 2));
+        status_queues_doc(&d, a->data->status, (size_t)(COLS - 2));
         draw_doc(a, "QUEUES", &d, &a->view_top);
         text_clear(&d);
     } else if (a->view == VIEW_PODS) {

@@ -73,7 +73,7 @@ void app_draw_header(App *a)
     /* rows 1-2: counts, then the totals per GPU resource, flowing over both rows */
     for (int y = 1; y < HEADER_ROWS; y++) tui_screen_fill(y, 0, w, TA_NORMAL);
     if (a->data) {
-        const GpuStatus *st = &a->data->status;
+        const GpuStatus *st = a->data->status;
         Strvec labels = STRVEC_INIT, values = STRVEC_INIT;
         strvec_push(&labels, "Nodes");
         strvec_pushf(&values, "%d (%d GPU)", st->nodes, st->gpu_nodes);
@@ -133,7 +133,7 @@ void app_draw_header(App *a)
         return;
     }
     if (!a->data) return;
-    const GpuStatus *st = &a->data->status;
+    const GpuStatus *st = a->data->status;
     x += tui_screen_put(y, x, w - x, TA_LABEL, "Metrics ");
     x += tui_screen_put(y, x, w - x, st->has_metrics ? TA_OK : TA_DIM, st->metrics_source);
     if (st->metrics_detail) {

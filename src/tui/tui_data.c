@@ -1,6 +1,8 @@
 /* tui_data.c — reference counting of the data `top` shows (see tui.h). */
 #include "tui/tui.h"
+#include "util/strpool.h"
 #include <stdlib.h>
+#include <string.h>
 
 TopCluster *top_cluster_new(void)
 {
@@ -16,19 +18,86 @@ TopCluster *top_cluster_ref(TopCluster *tc)
     return tc;
 }
 
+void top_cluster_pending_clear(TopCluster *tc)
+{
+    for (size_t i = 0; i < tc->pending.n; i++) tc->pending.items[i].summary = NULL;   /* the pool's */
+    explanation_list_clear(&tc->pending);
+    strpool_free(tc->summaries);
+    tc->summaries = NULL;
+}
+
+typedef struct { ExplanationList *l; StrPool *pool; } PaneRows;
+
+static int push_pane_row(void *ctx, Explanation *e)
+{
+    PaneRows *r = ctx;
+    explanation_slim(e);
+    if (e->summary) {
+        char *own = e->summary;
+        e->summary = (char *)strpool_intern(r->pool, own);   /* read-only from here on */
+        free(own);
+    }
+    ARRAY_GROW(r->l->items, r->l->n, r->l->cap);
+    r->l->items[r->l->n++] = *e;
+    memset(e, 0, sizeof *e);                  /* the list has it */
+    return 0;
+}
+
+void top_cluster_explain_pending(TopCluster *tc, const char *ns)
+{
+    top_cluster_pending_clear(tc);
+    tc->summaries = strpool_new();
+    PaneRows r = { &tc->pending, tc->summaries };
+    explain_pending_each_opts(&tc->cluster, ns, false, push_pane_row, &r);
+    if (tc->pending.n < tc->pending.cap) {    /* kept until the next change: no growth slack */
+        if (tc->pending.n) {
+            tc->pending.items = xrealloc(tc->pending.items, tc->pending.n * sizeof *tc->pending.items);
+        } else {
+            free(tc->pending.items);
+            tc->pending.items = NULL;
+        }
+        tc->pending.cap = tc->pending.n;
+    }
+}
+
 void top_cluster_unref(TopCluster *tc)
 {
     if (!tc || atomic_fetch_sub(&tc->refs, 1) != 1) return;
-    explanation_list_clear(&tc->pending);     /* borrows the cluster: first */
+    top_cluster_pending_clear(tc);            /* borrows the cluster: first */
     cluster_release(&tc->cluster);
     free(tc);
+}
+
+TopShown *top_shown_new(void)
+{
+    TopShown *ts = xcalloc(1, sizeof *ts);
+    atomic_init(&ts->refs, 1);
+    return ts;
+}
+
+TopShown *top_shown_ref(TopShown *ts)
+{
+    if (ts) atomic_fetch_add(&ts->refs, 1);
+    return ts;
+}
+
+void top_shown_clear(TopShown *ts, bool drop_usage)
+{
+    status_clear(&ts->status);
+    if (drop_usage) usage_clear(&ts->usage);
+}
+
+void top_shown_unref(TopShown *ts)
+{
+    if (!ts || atomic_fetch_sub(&ts->refs, 1) != 1) return;
+    top_shown_clear(ts, true);
+    free(ts);
 }
 
 void top_data_free(TopData *d)
 {
     if (!d) return;
-    status_clear(&d->status);
-    usage_clear(&d->usage);
+    top_shown_unref(d->shown);
     top_cluster_unref(d->tc);
     free(d);
 }

@@ -65,7 +65,7 @@ void app_rebuild_lists(App *a)
     bool pods_shown = a->view == VIEW_PODS || (a->view == VIEW_NODE && a->back == VIEW_PODS);
     pods_view_rebuild(&a->pods, pods_shown ? a->data : NULL, tui_pod_matches, a);
     if (!a->data) { panel_set_count(&a->node_panel, 0); panel_set_count(&a->pend_panel, 0); return; }
-    const GpuStatus *st = &a->data->status;
+    const GpuStatus *st = a->data->status;
     a->nodes = xcalloc(st->ngpu_node_list + 1, sizeof *a->nodes);
     for (size_t i = 0; i < st->ngpu_node_list; i++)
         if (app_node_matches(a, &st->gpu_node_list[i])) a->nodes[a->nnodes++] = i;

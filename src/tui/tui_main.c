@@ -30,7 +30,7 @@ static void node_cols(App *a, int w, NodeCols *nc)
 {
     memset(nc, 0, sizeof *nc);
     nc->a = a;
-    nc->metrics = a->data && a->data->status.has_metrics;
+    nc->metrics = a->data && a->data->status->has_metrics;
     char title[48];
     snprintf(title, sizeof title, "NODES %zu", a->nnodes);
     nc->name = screen_width(title) + 4;
@@ -93,7 +93,7 @@ static void node_header(void *ctx, int y, int x, int w, bool focused)
     NodeCols *nc = ctx;
     App *a = nc->a;
     char title[48];
-    size_t total = a->data ? a->data->status.ngpu_node_list : 0;
+    size_t total = a->data ? a->data->status->ngpu_node_list : 0;
     TuiAttr at = tui_panel_header_begin(y, x, w, focused, title, sizeof title, "NODES", a->nnodes,
                                              total, a->data && a->nnodes != total);
     int cx = x + 1;

@@ -15,7 +15,7 @@ TuiAttr tui_view_verdict_attr(Verdict v)
 
 static NodeDocData doc_data(const TopData *td)
 {
-    NodeDocData nd = { &td->status, &td->usage, &td->tc->cluster };
+    NodeDocData nd = { td->status, td->usage, &td->tc->cluster };
     return nd;
 }
 

@@ -116,7 +116,7 @@ void pods_view_rebuild(PodsView *v, const TopData *td, PodMatchFn match, void *c
     v->rows = NULL;
     v->n = v->total = 0;
     if (td) {
-        const GpuStatus *st = &td->status;
+        const GpuStatus *st = td->status;
         size_t cap = 0;
         for (size_t i = 0; i < st->ngpu_node_list; i++) cap += st->gpu_node_list[i].npods;
         v->rows = xcalloc(cap + 1, sizeof *v->rows);
@@ -131,11 +131,11 @@ void pods_view_rebuild(PodsView *v, const TopData *td, PodMatchFn match, void *c
                 r->pod = p;
                 for (size_t j = 0; j < p->nres; j++) r->gpus += p->res[j].count;
                 r->idle = st->has_metrics ? pod_idle(n, p) : 0;
-                r->idle_for = st->has_metrics ? usage_pod_idle_for(&td->usage, p->ns, p->name) : NAN;
+                r->idle_for = st->has_metrics ? usage_pod_idle_for(td->usage, p->ns, p->name) : NAN;
             }
         }
         v->metrics = st->has_metrics;
-        v->series = st->has_metrics && td->usage.nseries > 0;
+        v->series = st->has_metrics && td->usage->nseries > 0;
         if (!v->metrics && v->sort != PSORT_NS) v->sort = PSORT_GPUS;
         sort_r(v->rows, v->n, sizeof *v->rows, row_cmp, &v->sort);
     }
@@ -381,7 +381,7 @@ static void draw_ns(PodsView *v, bool metrics, int y, int h, int w)
 void pods_view_draw(PodsView *v, const TopData *td, int y, int h, int w, bool filtered)
 {
     if (h < 3) return;
-    bool metrics = td && td->status.has_metrics;
+    bool metrics = td && td->status->has_metrics;
     int ns_h = (int)v->nns + 1;
     if (ns_h < 2) ns_h = 2;
     if (ns_h > h / 3) ns_h = h / 3 > 2 ? h / 3 : 2;

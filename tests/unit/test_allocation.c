@@ -378,6 +378,16 @@ static void test_usage_join(void **state)
     assert_false(n->gpus[0].idle_allocated);
     assert_true(n->gpus[1].idle_allocated);
     assert_string_equal(n->gpus[1].pod, "lazy");
+    /* the device rows' strings are the usage's, not copies (allocation.h: the UsageData
+     * outlives the status); the rows are 51,424 at 5,000 GPU nodes (issue 35): no padding */
+    for (int i = 0; i < 2; i++) {
+        const GpuDevice *g = &n->gpus[i];
+        const GpuUsage *r = &u.gpus[g->index];
+        assert_ptr_equal(g->uuid, r->uuid);
+        assert_ptr_equal(g->pod_ns, r->ns);
+        assert_ptr_equal(g->pod, r->pod);
+    }
+    assert_true(sizeof(GpuDevice) <= 5 * sizeof(char *) + 5 * sizeof(double) + 3 * sizeof(int) + 4);
     assert_true(n->pods[0].has_usage);           /* sorted: busy, lazy */
     assert_string_equal(n->pods[0].name, "busy");
     assert_true(n->pods[0].mem_used_mib == 12000);
