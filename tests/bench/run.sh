@@ -137,13 +137,25 @@ gen_cluster() {
   printf '%s\n' "$f"
 }
 
-# serve FILE : fake API server + fake Prometheus over the cluster in FILE; sets PROM_URL
+# serve FILE [SERVER ARGS...] : fake API server + fake Prometheus over the cluster in FILE;
+# sets PROM_URL (NO_PROM=1: no Prometheus, PROM_URL empty)
 serve() {
   prom_stop_bench
-  local t0=$SECONDS
-  fakeapi_start "$1" --cache-pages || return 1
+  local t0=$SECONDS f=$1
+  shift
+  fakeapi_start "$f" --cache-pages "$@" || return 1
+  if [ "$GZIP" = 0 ]; then
+    sed 's/^\(    server: .*\)$/\1\n    disable-compression: true/' "$KUBECONFIG" >"$T/kubeconfig-plain"
+    KUBECONFIG=$T/kubeconfig-plain
+    export KUBECONFIG
+  fi
+  if [ "${NO_PROM:-0}" = 1 ]; then
+    PROM_URL=""
+    echo "# server up in $((SECONDS - t0)) s: API $FAKEAPI_URL (pid $FAKEAPI_PID, $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$FAKEAPI_PID/status" 2>/dev/null))" >&2
+    return 0
+  fi
   rm -f "$T/prom.port"
-  python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$1" --port-file "$T/prom.port" --seed "$SEED" \
+  python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$f" --port-file "$T/prom.port" --seed "$SEED" \
     --log "$T/prom.log" --parent-pid $$ 2>"$T/prom.stderr" </dev/null &
   PROM_PID=$!
   local i
@@ -154,11 +166,6 @@ serve() {
   done
   [ -s "$T/prom.port" ] || { echo "run.sh: fakeprom did not start" >&2; return 1; }
   PROM_URL=http://127.0.0.1:$(tr -dc 0-9 <"$T/prom.port")
-  if [ "$GZIP" = 0 ]; then
-    sed 's/^\(    server: .*\)$/\1\n    disable-compression: true/' "$KUBECONFIG" >"$T/kubeconfig-plain"
-    KUBECONFIG=$T/kubeconfig-plain
-    export KUBECONFIG
-  fi
   echo "# servers up in $((SECONDS - t0)) s: API $FAKEAPI_URL (pid $FAKEAPI_PID), Prometheus $PROM_URL; $(cat "$T/prom.stderr")" >&2
 }
 
@@ -465,7 +472,7 @@ run_huge() {
   local file realpods paths
   file=$(gen_cluster "$1" "$GPUF" 30) || { echo "run.sh: generator failed" >&2; return 2; }
   realpods=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pods"])' "${file%.json}.summary.json")
-  serve "$file" || return 2
+  NO_PROM=1 serve "$file" --lean || return 2
   echo "# huge: $1 nodes, $realpods pods" >&2
   "$KGPU" status -o json >/dev/null 2>&1
   mapfile -t paths < <(floor_paths)
