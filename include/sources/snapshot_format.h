@@ -33,6 +33,16 @@ struct cJSON;
  * it, and is not changed).  The caller deletes it. */
 struct cJSON *snapshot_reduce(ObjKind kind, const struct cJSON *item);
 
+/* Pods and nodes (most of a snapshot): the text of snapshot_reduce(kind, item) as
+ * cJSON_PrintUnformatted prints it, written through sink piece by piece without building the
+ * reduced object: every value of item is printed by cJSON (cJSON_PrintPreallocated into buf
+ * of cap bytes, or cJSON_PrintUnformatted when larger), the braces and keys between them are
+ * the reduction's own constants.  False for another kind (nothing written) or when a value
+ * could not be printed. */
+typedef void (*SnapshotSinkFn)(void *ctx, const char *data, size_t n);
+bool snapshot_reduce_write(ObjKind kind, const struct cJSON *item, char *buf, size_t cap, SnapshotSinkFn sink,
+                           void *ctx);
+
 /* The usage records of one query, handed to fn one at a time (deleted when fn returns): for
  * "devices" d's gpus and pods, for "workloads" the n workload profiles w; q is the query that
  * gave them. */

@@ -13,6 +13,7 @@
 #include "sources/loader.h"
 #include "util/util.h"
 #include <cjson/cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const META_KEEP[] = {
@@ -43,7 +44,7 @@ static const char *const TEMPLATE_SPEC_KEEP[] = {
 static bool listed(const char *const *keep, const char *name)
 {
     for (; *keep; keep++)
-        if (str_eq(*keep, name)) return true;
+        if (**keep == *name && strcmp(*keep, name) == 0) return true;      /* (first bytes: most differ) */
     return false;
 }
 
@@ -279,4 +280,126 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         for (cJSON *m2 = out->child; m2; m2 = m2->next)
             if (!str_eq(m2->string, "spec")) drop_env_values(m2);
     return out;
+}
+
+/* ---- snapshot_reduce_write: pods and nodes printed as reduced, without building them ---- */
+
+typedef struct {
+    char *buf; size_t cap;
+    SnapshotSinkFn sink; void *ctx;
+    bool ok;
+} Emit;
+
+static void emit_text(Emit *e, const char *s) { e->sink(e->ctx, s, strlen(s)); }
+
+/* a constant key (one of the keep lists' names, or a top-level member name): no escapes */
+static void emit_key(Emit *e, bool *first, const char *key)
+{
+    emit_text(e, *first ? "\"" : ",\"");
+    *first = false;
+    emit_text(e, key);
+    emit_text(e, "\":");
+}
+
+/* a value of the item, printed by cJSON itself */
+static void emit_value(Emit *e, const cJSON *v)
+{
+    if (cJSON_PrintPreallocated((cJSON *)v, e->buf, (int)e->cap, 0)) { emit_text(e, e->buf); return; }
+    char *text = cJSON_PrintUnformatted(v);
+    if (!text) { e->ok = false; return; }
+    emit_text(e, text);
+    free(text);
+}
+
+/* what replaces the first member of that name in a picked object when it is an array (as
+ * cJSON_GetObjectItemCaseSensitive then cJSON_ReplaceItemInObjectCaseSensitive do) */
+typedef enum { SPECIAL_NONE, SPECIAL_CONTAINERS, SPECIAL_SCHEDULED } Special;
+
+/* pick_as(o, keep) printed (o an object); the first member of each name in specials (at most
+ * two), when an array, printed as special makes it */
+static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const char *const *specials, Special special,
+                      const cJSON *annotations);
+
+static void emit_special(Emit *e, const cJSON *list, Special special)
+{
+    emit_text(e, "[");
+    bool first = true;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list) {
+        if (special == SPECIAL_CONTAINERS) {            /* reduce_containers: pick_as of each object */
+            if (!cJSON_IsObject(c)) continue;
+            if (!first) emit_text(e, ",");
+            first = false;
+            emit_pick(e, c, CONTAINER_KEEP, NULL, SPECIAL_NONE, NULL);
+        } else {                                        /* only_scheduled_condition */
+            if (!str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled")) continue;
+            if (!first) emit_text(e, ",");
+            first = false;
+            emit_value(e, c);
+        }
+    }
+    emit_text(e, "]");
+}
+
+static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const char *const *specials, Special special,
+                      const cJSON *annotations)
+{
+    emit_text(e, "{");
+    bool first = true, seen[2] = { false, false };
+    const cJSON *m;
+    cJSON_ArrayForEach(m, o) {
+        if (!m->string || !listed(keep, m->string)) continue;
+        emit_key(e, &first, m->string);
+        size_t i = 0;
+        while (specials && specials[i] && strcmp(m->string, specials[i]) != 0) i++;
+        if (specials && specials[i] && !seen[i]) {
+            seen[i] = true;
+            if (cJSON_IsArray(m)) { emit_special(e, m, special); continue; }
+        }
+        emit_value(e, m);
+    }
+    if (annotations) {                                  /* a metadata's kept annotations, last */
+        bool any = false;
+        cJSON_ArrayForEach(m, annotations) any |= m->string && listed(ANNOTATION_KEEP, m->string);
+        if (any) {
+            emit_key(e, &first, "annotations");
+            emit_pick(e, annotations, ANNOTATION_KEEP, NULL, SPECIAL_NONE, NULL);
+        }
+    }
+    emit_text(e, "}");
+}
+
+bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char *buf, size_t cap, SnapshotSinkFn sink, void *ctx)
+{
+    static const char *const container_lists[] = { "containers", "initContainers", NULL };
+    static const char *const conditions[] = { "conditions", NULL };
+    if (kind != OBJ_POD && kind != OBJ_NODE) return false;
+    Emit e = { buf, cap, sink, ctx, true };
+    emit_text(&e, "{\"apiVersion\":\"");
+    emit_text(&e, loader_api_version(kind));
+    emit_text(&e, "\",\"kind\":\"");
+    emit_text(&e, obj_kind_name(kind));
+    emit_text(&e, "\"");
+    bool first = false;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, item) {
+        const char *k = m->string;
+        if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind") || !cJSON_IsObject(m)) continue;
+        if (str_eq(k, "metadata")) {
+            const cJSON *ann = cJSON_GetObjectItemCaseSensitive(m, "annotations");
+            emit_key(&e, &first, "metadata");
+            emit_pick(&e, m, META_KEEP, NULL, SPECIAL_NONE, cJSON_IsObject(ann) ? ann : NULL);
+        } else if (kind == OBJ_POD && str_eq(k, "spec")) {
+            emit_key(&e, &first, "spec");
+            emit_pick(&e, m, POD_SPEC_KEEP, container_lists, SPECIAL_CONTAINERS, NULL);
+        } else if (kind == OBJ_POD && str_eq(k, "status")) {
+            emit_key(&e, &first, "status");
+            emit_pick(&e, m, POD_STATUS_KEEP, conditions, SPECIAL_SCHEDULED, NULL);
+        } else if (kind == OBJ_NODE && (str_eq(k, "spec") || str_eq(k, "status"))) {
+            emit_key(&e, &first, k);
+            emit_pick(&e, m, str_eq(k, "spec") ? NODE_SPEC_KEEP : NODE_STATUS_KEEP, NULL, SPECIAL_NONE, NULL);
+        }
+    }
+    emit_text(&e, "}");
+    return e.ok;
 }
