@@ -579,15 +579,16 @@ def target(ok, what):
 
 def table(title, rs):
     """one table of measured commands (the main one, the queue's, the huge and finished ones)"""
+    w = max([32] + [len(r['label']) for r in rs])
     p()
     p(title)
-    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
+    p('%-*s %9s %8s %9s %9s %10s' % (w, 'command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
     for r in rs:
         req = '%d' % r['requests']
         if r.get('prom_requests'):
             req += '+%dP' % r['prom_requests']
-        p('%-32s %9.2f %8.2f %9.1f %9s %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), req,
-                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+        p('%-*s %9.2f %8.2f %9.1f %9s %10.1f%s' % (w, r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), req,
+                                                  r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
 
 sizes_seen = sorted({r['size'] for r in rows if r['label'] != 'plan, 5,000 GPU nodes'})
 p('kubectl-gpu bench %s (commit %s; %s cores, %s GiB; answers %s)' % (stamp, commit, cores, mem_gb,
