@@ -34,13 +34,14 @@ struct cJSON;
 struct cJSON *snapshot_reduce(ObjKind kind, const struct cJSON *item);
 
 /* Pods and nodes (most of a snapshot): the text of snapshot_reduce(kind, item) as
- * cJSON_PrintUnformatted prints it, written through sink piece by piece without building the
- * reduced object: every value of item is printed by cJSON (cJSON_PrintPreallocated into buf
- * of cap bytes, or cJSON_PrintUnformatted when larger), the braces and keys between them are
- * the reduction's own constants.  False for another kind (nothing written) or when a value
- * could not be printed. */
+ * cJSON_PrintUnformatted prints it, handed to sink in one piece, without building the reduced
+ * object: every value of item is printed by cJSON (cJSON_PrintPreallocated in place), the
+ * braces and keys between them are the reduction's own constants.  The text is gathered in
+ * *buf of *cap bytes (NULL/0 at first; grown with realloc, kept from item to item, freed by
+ * the caller).  False for another kind or when a value could not be printed (nothing handed
+ * to sink). */
 typedef void (*SnapshotSinkFn)(void *ctx, const char *data, size_t n);
-bool snapshot_reduce_write(ObjKind kind, const struct cJSON *item, char *buf, size_t cap, SnapshotSinkFn sink,
+bool snapshot_reduce_write(ObjKind kind, const struct cJSON *item, char **buf, size_t *cap, SnapshotSinkFn sink,
                            void *ctx);
 
 /* The usage records of one query, handed to fn one at a time (deleted when fn returns): for

@@ -284,27 +284,54 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
 
 /* ---- snapshot_reduce_write: pods and nodes printed as reduced, without building them ---- */
 
+/* the item's text is gathered in *buf (grown as needed, kept by the caller from item to item)
+ * and handed to the sink once */
 typedef struct {
-    char *buf; size_t cap;
-    SnapshotSinkFn sink; void *ctx;
+    char **buf; size_t *cap, n;
     bool ok;
 } Emit;
 
-static void emit_text(Emit *e, const char *s) { e->sink(e->ctx, s, strlen(s)); }
+static void emit_room(Emit *e, size_t need)
+{
+    if (*e->cap - e->n >= need) return;
+    size_t cap = *e->cap ? *e->cap : 4096;
+    while (cap - e->n < need) cap *= 2;
+    *e->buf = xrealloc(*e->buf, cap);
+    *e->cap = cap;
+}
+
+static void emit_mem(Emit *e, const char *s, size_t n)
+{
+    emit_room(e, n + 1);
+    memcpy(*e->buf + e->n, s, n);
+    e->n += n;
+}
+
+#define EMIT_LIT(e, lit) emit_mem((e), (lit), sizeof(lit) - 1)
+static void emit_text(Emit *e, const char *s) { emit_mem(e, s, strlen(s)); }
 
 /* a constant key (one of the keep lists' names, or a top-level member name): no escapes */
 static void emit_key(Emit *e, bool *first, const char *key)
 {
-    emit_text(e, *first ? "\"" : ",\"");
+    if (*first) EMIT_LIT(e, "\"");
+    else EMIT_LIT(e, ",\"");
     *first = false;
     emit_text(e, key);
-    emit_text(e, "\":");
+    EMIT_LIT(e, "\":");
 }
 
-/* a value of the item, printed by cJSON itself */
+/* a value of the item, printed by cJSON itself, in place (a value that does not fit in 1 MiB of
+ * room: through cJSON_PrintUnformatted) */
 static void emit_value(Emit *e, const cJSON *v)
 {
-    if (cJSON_PrintPreallocated((cJSON *)v, e->buf, (int)e->cap, 0)) { emit_text(e, e->buf); return; }
+    for (size_t room = 4096;; room *= 4) {
+        emit_room(e, room);
+        if (cJSON_PrintPreallocated((cJSON *)v, *e->buf + e->n, (int)(*e->cap - e->n), 0)) {
+            e->n += strlen(*e->buf + e->n);
+            return;
+        }
+        if (room >= ((size_t)1 << 20)) break;
+    }
     char *text = cJSON_PrintUnformatted(v);
     if (!text) { e->ok = false; return; }
     emit_text(e, text);
@@ -322,29 +349,29 @@ static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const ch
 
 static void emit_special(Emit *e, const cJSON *list, Special special)
 {
-    emit_text(e, "[");
+    EMIT_LIT(e, "[");
     bool first = true;
     const cJSON *c;
     cJSON_ArrayForEach(c, list) {
         if (special == SPECIAL_CONTAINERS) {            /* reduce_containers: pick_as of each object */
             if (!cJSON_IsObject(c)) continue;
-            if (!first) emit_text(e, ",");
+            if (!first) EMIT_LIT(e, ",");
             first = false;
             emit_pick(e, c, CONTAINER_KEEP, NULL, SPECIAL_NONE, NULL);
         } else {                                        /* only_scheduled_condition */
             if (!str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled")) continue;
-            if (!first) emit_text(e, ",");
+            if (!first) EMIT_LIT(e, ",");
             first = false;
             emit_value(e, c);
         }
     }
-    emit_text(e, "]");
+    EMIT_LIT(e, "]");
 }
 
 static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const char *const *specials, Special special,
                       const cJSON *annotations)
 {
-    emit_text(e, "{");
+    EMIT_LIT(e, "{");
     bool first = true, seen[2] = { false, false };
     const cJSON *m;
     cJSON_ArrayForEach(m, o) {
@@ -366,20 +393,20 @@ static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const ch
             emit_pick(e, annotations, ANNOTATION_KEEP, NULL, SPECIAL_NONE, NULL);
         }
     }
-    emit_text(e, "}");
+    EMIT_LIT(e, "}");
 }
 
-bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char *buf, size_t cap, SnapshotSinkFn sink, void *ctx)
+bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char **buf, size_t *cap, SnapshotSinkFn sink, void *ctx)
 {
     static const char *const container_lists[] = { "containers", "initContainers", NULL };
     static const char *const conditions[] = { "conditions", NULL };
     if (kind != OBJ_POD && kind != OBJ_NODE) return false;
-    Emit e = { buf, cap, sink, ctx, true };
-    emit_text(&e, "{\"apiVersion\":\"");
+    Emit e = { buf, cap, 0, true };
+    EMIT_LIT(&e, "{\"apiVersion\":\"");
     emit_text(&e, loader_api_version(kind));
-    emit_text(&e, "\",\"kind\":\"");
+    EMIT_LIT(&e, "\",\"kind\":\"");
     emit_text(&e, obj_kind_name(kind));
-    emit_text(&e, "\"");
+    EMIT_LIT(&e, "\"");
     bool first = false;
     const cJSON *m;
     cJSON_ArrayForEach(m, item) {
@@ -400,6 +427,7 @@ bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char *buf, size_t ca
             emit_pick(&e, m, str_eq(k, "spec") ? NODE_SPEC_KEEP : NODE_STATUS_KEEP, NULL, SPECIAL_NONE, NULL);
         }
     }
-    emit_text(&e, "}");
+    EMIT_LIT(&e, "}");
+    if (e.ok) sink(ctx, *buf, e.n);
     return e.ok;
 }

@@ -39,6 +39,7 @@ typedef struct {
     Cluster side;               /* the nodes and services, to find the metrics by */
     size_t usage_devices, usage_workloads;
     char *pbuf; size_t pcap;    /* reused for printing each item */
+    char *ibuf; size_t icap;    /* reused for each pod's and node's text (snapshot_reduce_write) */
     char *no_usage;             /* why no usage was stored */
     Strvec warnings;            /* the lists' warnings, of the last pass */
 } SnapWriter;
@@ -76,8 +77,7 @@ static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
         /* most of the snapshot: printed as reduced, without building the reduced object */
         out_text(w, w->items ? ",\n    " : "\n    ");
         w->items++;
-        if (!w->pbuf) { w->pcap = 64 << 10; w->pbuf = xmalloc(w->pcap); }
-        if (!snapshot_reduce_write(kind, item, w->pbuf, w->pcap, sink, w)) w->write_failed = true;
+        if (!snapshot_reduce_write(kind, item, &w->ibuf, &w->icap, sink, w)) w->write_failed = true;
         if (kind == OBJ_NODE) {
             Error e = { 0 };
             (void)cluster_ingest(&w->side, kind, item, &e);     /* a bad one is warned about by status */
@@ -226,6 +226,7 @@ out:
     if (w.gz) gzpipe_close(w.gz);
     cluster_release(&w.side);
     free(w.pbuf);
+    free(w.ibuf);
     free(w.no_usage);
     outfile_release(&of);
     apiclient_free(api);

@@ -515,7 +515,7 @@ static void check_reduce_write(ObjKind kind, const char *json, size_t cap)
     char *want = cJSON_PrintUnformatted(r);
     char *buf = malloc(cap);
     Sunk got = { NULL, 0 };
-    assert_true(snapshot_reduce_write(kind, item, buf, cap, sink_text, &got));
+    assert_true(snapshot_reduce_write(kind, item, &buf, &cap, sink_text, &got));
     assert_non_null(got.p);
     assert_string_equal(got.p, want);
     free(got.p);
@@ -564,18 +564,28 @@ static void test_reduce_write_same_text(void **state)
     };
     for (size_t i = 0; i < sizeof pods / sizeof pods[0]; i++) {
         check_reduce_write(OBJ_POD, pods[i], 64 << 10);
-        check_reduce_write(OBJ_POD, pods[i], 16);       /* every larger value through PrintUnformatted */
+        check_reduce_write(OBJ_POD, pods[i], 16);       /* the buffer grown while the item is written */
     }
     for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
         check_reduce_write(OBJ_NODE, nodes[i], 64 << 10);
         check_reduce_write(OBJ_NODE, nodes[i], 16);
     }
+    /* a value larger than the 1 MiB of room it is printed into: through cJSON_PrintUnformatted */
+    size_t big = (size_t)3 << 20;
+    char *huge = malloc(big + 200);
+    int k = snprintf(huge, 200, "{\"metadata\":{\"name\":\"big\",\"labels\":{\"l\":\"");
+    memset(huge + k, 'x', big);
+    strcpy(huge + k + big, "\"}},\"spec\":{\"priority\":7}}");
+    check_reduce_write(OBJ_POD, huge, 64 << 10);
+    free(huge);
     /* another kind: nothing written, false */
     cJSON *ev = cJSON_Parse("{\"metadata\":{\"name\":\"e\"}}");
     Sunk got = { NULL, 0 };
-    char buf[64];
-    assert_false(snapshot_reduce_write(OBJ_EVENT, ev, buf, sizeof buf, sink_text, &got));
+    char *buf = NULL;
+    size_t cap = 0;
+    assert_false(snapshot_reduce_write(OBJ_EVENT, ev, &buf, &cap, sink_text, &got));
     assert_int_equal(got.n, 0);
+    free(buf);
     cJSON_Delete(ev);
 }
 
