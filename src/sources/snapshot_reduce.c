@@ -13,6 +13,7 @@
 #include "sources/loader.h"
 #include "util/util.h"
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,6 +339,76 @@ static void emit_value(Emit *e, const cJSON *v)
     free(text);
 }
 
+/* a string as cJSON prints it: one that needs no escape (no '"', '\\' or control character) is
+ * its bytes between quotes (print_string_ptr copies such bytes as they are); any other, and
+ * NULL, printed by cJSON */
+static void emit_string(Emit *e, const char *s)
+{
+    size_t n = 0;
+    if (s) {
+        const unsigned char *p = (const unsigned char *)s;
+        while (p[n] >= 32 && p[n] != '"' && p[n] != '\\') n++;
+        if (!p[n]) {
+            emit_room(e, n + 3);
+            char *o = *e->buf + e->n;
+            o[0] = '"';
+            memcpy(o + 1, s, n);
+            o[n + 1] = '"';
+            e->n += n + 2;
+            return;
+        }
+    }
+    cJSON tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.type = cJSON_String;
+    tmp.valuestring = (char *)s;
+    emit_value(e, &tmp);
+}
+
+/* a number as cJSON prints it: an integral value of magnitude under 10^15 is its digits in
+ * every cJSON version (1.7.15's "%1.15g", later ones' "%d"); fractions, larger values and -0
+ * printed by cJSON */
+static void emit_number(Emit *e, const cJSON *v)
+{
+    double d = v->valuedouble;
+    if (!(d > -1e15 && d < 1e15) || d != (double)(long long)d || (d == 0 && signbit(d))) { emit_value(e, v); return; }
+    long long x = (long long)d;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do { tmp[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (x < 0) tmp[--i] = '-';
+    emit_mem(e, tmp + i, sizeof tmp - i);
+}
+
+/* any value of the item, as cJSON_PrintUnformatted prints it (print_object, print_array: no
+ * blanks, "key":value joined by commas, a member without a key as "") */
+static void emit_any(Emit *e, const cJSON *v)
+{
+    switch (v->type & 0xFF) {
+    case cJSON_String: emit_string(e, v->valuestring); return;
+    case cJSON_Number: emit_number(e, v); return;
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool obj = (v->type & 0xFF) == cJSON_Object;
+        if (obj) EMIT_LIT(e, "{");
+        else EMIT_LIT(e, "[");
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child) EMIT_LIT(e, ",");
+            if (obj) {
+                emit_string(e, c->string);
+                EMIT_LIT(e, ":");
+            }
+            emit_any(e, c);
+        }
+        if (obj) EMIT_LIT(e, "}");
+        else EMIT_LIT(e, "]");
+        return;
+    }
+    default: emit_value(e, v); return;
+    }
+}
+
 /* what replaces the first member of that name in a picked object when it is an array (as
  * cJSON_GetObjectItemCaseSensitive then cJSON_ReplaceItemInObjectCaseSensitive do) */
 typedef enum { SPECIAL_NONE, SPECIAL_CONTAINERS, SPECIAL_SCHEDULED } Special;
@@ -362,7 +433,7 @@ static void emit_special(Emit *e, const cJSON *list, Special special)
             if (!str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled")) continue;
             if (!first) EMIT_LIT(e, ",");
             first = false;
-            emit_value(e, c);
+            emit_any(e, c);
         }
     }
     EMIT_LIT(e, "]");
@@ -383,7 +454,7 @@ static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const ch
             seen[i] = true;
             if (cJSON_IsArray(m)) { emit_special(e, m, special); continue; }
         }
-        emit_value(e, m);
+        emit_any(e, m);
     }
     if (annotations) {                                  /* a metadata's kept annotations, last */
         bool any = false;

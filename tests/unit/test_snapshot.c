@@ -552,6 +552,12 @@ static void test_reduce_write_same_text(void **state)
         /* members that are not objects, no conditions kept, empty members */
         "{\"metadata\":\"m\",\"spec\":[1,2],\"status\":{\"conditions\":[]},\"apiVersion\":\"v2\"}",
         "{\"metadata\":{},\"spec\":{},\"status\":{}}",
+        /* numbers around the integral fast path, keys and strings that need escapes, literals */
+        "{\"spec\":{\"tolerations\":[{\"tolerationSeconds\":-0},{\"a\":999999999999999,\"b\":1000000000000000,"
+        "\"c\":-999999999999999,\"d\":3000000000,\"e\":-7,\"f\":0.5,\"g\":1e-7,\"h\":2147483647,\"i\":-2147483648,"
+        "\"j\":123456789.25,\"k\":0}],\"affinity\":{\"\":true,\"q\\\"k\\\\\":null,\"t\\tab\":false,"
+        "\"s\":[\"\",\"\\u007f\",\"\\/\",\"caf\\u00e9 \\ud83d\\ude00\",\"a\\rb\\fc\\bd\",\"back\\\\slash\"],\"o\":{},\"l\":[]}},"
+        "\"metadata\":{\"labels\":{\"\\u001f\":\"\\u0000cut\"}}}",
         "{}",
     };
     static const char *const nodes[] = {
