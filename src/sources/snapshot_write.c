@@ -2,7 +2,8 @@
  *
  * Items are written as they arrive, page by page (the cluster is never held in memory),
  * reduced to the fields the model reads (snapshot_reduce: no annotations, managedFields, env
- * values, commands), to a staging file that becomes the output only when every list was read:
+ * values, commands; pods and nodes printed as reduced without building the reduced object,
+ * snapshot_reduce_write), to a staging file that becomes the output only when every list was read:
  * a failed snapshot leaves no half-written List behind.  A regular FILE is replaced atomically
  * (0600); a FIFO or a character device is written into, never replaced (util/outfile.h); "-"
  * is stdout.  If a continue token expires meanwhile, the snapshot starts over once.  FILE is
