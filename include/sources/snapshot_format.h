@@ -33,6 +33,19 @@ struct cJSON;
  * it, and is not changed).  The caller deletes it. */
 struct cJSON *snapshot_reduce(ObjKind kind, const struct cJSON *item);
 
+/* Pods and nodes (most of a snapshot): the text of snapshot_reduce(kind, item) as
+ * cJSON_PrintUnformatted prints it, byte for byte, handed to sink in one piece, without
+ * building the reduced object: the kept values of item are walked, strings that need no
+ * escape and integral numbers under 10^15 written as cJSON writes them, every other string,
+ * number and literal printed by cJSON (cJSON_PrintPreallocated in place); the keys of the
+ * reduction are its own constants.  The text is gathered in
+ * *buf of *cap bytes (NULL/0 at first; grown with realloc, kept from item to item, freed by
+ * the caller).  False for another kind or when a value could not be printed (nothing handed
+ * to sink). */
+typedef void (*SnapshotSinkFn)(void *ctx, const char *data, size_t n);
+bool snapshot_reduce_write(ObjKind kind, const struct cJSON *item, char **buf, size_t *cap, SnapshotSinkFn sink,
+                           void *ctx);
+
 /* The usage records of one query, handed to fn one at a time (deleted when fn returns): for
  * "devices" d's gpus and pods, for "workloads" the n workload profiles w; q is the query that
  * gave them. */

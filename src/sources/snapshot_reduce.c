@@ -13,6 +13,8 @@
 #include "sources/loader.h"
 #include "util/util.h"
 #include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const META_KEEP[] = {
@@ -43,7 +45,7 @@ static const char *const TEMPLATE_SPEC_KEEP[] = {
 static bool listed(const char *const *keep, const char *name)
 {
     for (; *keep; keep++)
-        if (str_eq(*keep, name)) return true;
+        if (**keep == *name && strcmp(*keep, name) == 0) return true;      /* (first bytes: most differ) */
     return false;
 }
 
@@ -279,4 +281,224 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         for (cJSON *m2 = out->child; m2; m2 = m2->next)
             if (!str_eq(m2->string, "spec")) drop_env_values(m2);
     return out;
+}
+
+/* ---- snapshot_reduce_write: pods and nodes printed as reduced, without building them ---- */
+
+/* the item's text is gathered in *buf (grown as needed, kept by the caller from item to item)
+ * and handed to the sink once */
+typedef struct {
+    char **buf; size_t *cap, n;
+    bool ok;
+} Emit;
+
+static void emit_room(Emit *e, size_t need)
+{
+    if (*e->cap - e->n >= need) return;
+    size_t cap = *e->cap ? *e->cap : 4096;
+    while (cap - e->n < need) cap *= 2;
+    *e->buf = xrealloc(*e->buf, cap);
+    *e->cap = cap;
+}
+
+static void emit_mem(Emit *e, const char *s, size_t n)
+{
+    emit_room(e, n + 1);
+    memcpy(*e->buf + e->n, s, n);
+    e->n += n;
+}
+
+#define EMIT_LIT(e, lit) emit_mem((e), (lit), sizeof(lit) - 1)
+static void emit_text(Emit *e, const char *s) { emit_mem(e, s, strlen(s)); }
+
+/* a constant key (one of the keep lists' names, or a top-level member name): no escapes */
+static void emit_key(Emit *e, bool *first, const char *key)
+{
+    if (*first) EMIT_LIT(e, "\"");
+    else EMIT_LIT(e, ",\"");
+    *first = false;
+    emit_text(e, key);
+    EMIT_LIT(e, "\":");
+}
+
+/* a value of the item, printed by cJSON itself, in place (a value that does not fit in 1 MiB of
+ * room: through cJSON_PrintUnformatted) */
+static void emit_value(Emit *e, const cJSON *v)
+{
+    for (size_t room = 4096;; room *= 4) {
+        emit_room(e, room);
+        if (cJSON_PrintPreallocated((cJSON *)v, *e->buf + e->n, (int)(*e->cap - e->n), 0)) {
+            e->n += strlen(*e->buf + e->n);
+            return;
+        }
+        if (room >= ((size_t)1 << 20)) break;
+    }
+    char *text = cJSON_PrintUnformatted(v);
+    if (!text) { e->ok = false; return; }
+    emit_text(e, text);
+    free(text);
+}
+
+/* a string as cJSON prints it: one that needs no escape (no '"', '\\' or control character) is
+ * its bytes between quotes (print_string_ptr copies such bytes as they are); any other, and
+ * NULL, printed by cJSON */
+static void emit_string(Emit *e, const char *s)
+{
+    size_t n = 0;
+    if (s) {
+        const unsigned char *p = (const unsigned char *)s;
+        while (p[n] >= 32 && p[n] != '"' && p[n] != '\\') n++;
+        if (!p[n]) {
+            emit_room(e, n + 3);
+            char *o = *e->buf + e->n;
+            o[0] = '"';
+            memcpy(o + 1, s, n);
+            o[n + 1] = '"';
+            e->n += n + 2;
+            return;
+        }
+    }
+    cJSON tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.type = cJSON_String;
+    tmp.valuestring = (char *)s;
+    emit_value(e, &tmp);
+}
+
+/* a number as cJSON prints it: an integral value of magnitude under 10^15 is its digits in
+ * every cJSON version (1.7.15's "%1.15g", later ones' "%d"); fractions, larger values and -0
+ * printed by cJSON */
+static void emit_number(Emit *e, const cJSON *v)
+{
+    double d = v->valuedouble;
+    if (!(d > -1e15 && d < 1e15) || d != (double)(long long)d || (d == 0 && signbit(d))) { emit_value(e, v); return; }
+    long long x = (long long)d;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do { tmp[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (x < 0) tmp[--i] = '-';
+    emit_mem(e, tmp + i, sizeof tmp - i);
+}
+
+/* any value of the item, as cJSON_PrintUnformatted prints it (print_object, print_array: no
+ * blanks, "key":value joined by commas, a member without a key as "") */
+static void emit_any(Emit *e, const cJSON *v)
+{
+    switch (v->type & 0xFF) {
+    case cJSON_String: emit_string(e, v->valuestring); return;
+    case cJSON_Number: emit_number(e, v); return;
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool obj = (v->type & 0xFF) == cJSON_Object;
+        if (obj) EMIT_LIT(e, "{");
+        else EMIT_LIT(e, "[");
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child) EMIT_LIT(e, ",");
+            if (obj) {
+                emit_string(e, c->string);
+                EMIT_LIT(e, ":");
+            }
+            emit_any(e, c);
+        }
+        if (obj) EMIT_LIT(e, "}");
+        else EMIT_LIT(e, "]");
+        return;
+    }
+    default: emit_value(e, v); return;
+    }
+}
+
+/* what replaces the first member of that name in a picked object when it is an array (as
+ * cJSON_GetObjectItemCaseSensitive then cJSON_ReplaceItemInObjectCaseSensitive do) */
+typedef enum { SPECIAL_NONE, SPECIAL_CONTAINERS, SPECIAL_SCHEDULED } Special;
+
+/* pick_as(o, keep) printed (o an object); the first member of each name in specials (at most
+ * two), when an array, printed as special makes it */
+static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const char *const *specials, Special special,
+                      const cJSON *annotations);
+
+static void emit_special(Emit *e, const cJSON *list, Special special)
+{
+    EMIT_LIT(e, "[");
+    bool first = true;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list) {
+        if (special == SPECIAL_CONTAINERS) {            /* reduce_containers: pick_as of each object */
+            if (!cJSON_IsObject(c)) continue;
+            if (!first) EMIT_LIT(e, ",");
+            first = false;
+            emit_pick(e, c, CONTAINER_KEEP, NULL, SPECIAL_NONE, NULL);
+        } else {                                        /* only_scheduled_condition */
+            if (!str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type")), "PodScheduled")) continue;
+            if (!first) EMIT_LIT(e, ",");
+            first = false;
+            emit_any(e, c);
+        }
+    }
+    EMIT_LIT(e, "]");
+}
+
+static void emit_pick(Emit *e, const cJSON *o, const char *const *keep, const char *const *specials, Special special,
+                      const cJSON *annotations)
+{
+    EMIT_LIT(e, "{");
+    bool first = true, seen[2] = { false, false };
+    const cJSON *m;
+    cJSON_ArrayForEach(m, o) {
+        if (!m->string || !listed(keep, m->string)) continue;
+        emit_key(e, &first, m->string);
+        size_t i = 0;
+        while (specials && specials[i] && strcmp(m->string, specials[i]) != 0) i++;
+        if (specials && specials[i] && !seen[i]) {
+            seen[i] = true;
+            if (cJSON_IsArray(m)) { emit_special(e, m, special); continue; }
+        }
+        emit_any(e, m);
+    }
+    if (annotations) {                                  /* a metadata's kept annotations, last */
+        bool any = false;
+        cJSON_ArrayForEach(m, annotations) any |= m->string && listed(ANNOTATION_KEEP, m->string);
+        if (any) {
+            emit_key(e, &first, "annotations");
+            emit_pick(e, annotations, ANNOTATION_KEEP, NULL, SPECIAL_NONE, NULL);
+        }
+    }
+    EMIT_LIT(e, "}");
+}
+
+bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char **buf, size_t *cap, SnapshotSinkFn sink, void *ctx)
+{
+    static const char *const container_lists[] = { "containers", "initContainers", NULL };
+    static const char *const conditions[] = { "conditions", NULL };
+    if (kind != OBJ_POD && kind != OBJ_NODE) return false;
+    Emit e = { buf, cap, 0, true };
+    EMIT_LIT(&e, "{\"apiVersion\":\"");
+    emit_text(&e, loader_api_version(kind));
+    EMIT_LIT(&e, "\",\"kind\":\"");
+    emit_text(&e, obj_kind_name(kind));
+    EMIT_LIT(&e, "\"");
+    bool first = false;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, item) {
+        const char *k = m->string;
+        if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind") || !cJSON_IsObject(m)) continue;
+        if (str_eq(k, "metadata")) {
+            const cJSON *ann = cJSON_GetObjectItemCaseSensitive(m, "annotations");
+            emit_key(&e, &first, "metadata");
+            emit_pick(&e, m, META_KEEP, NULL, SPECIAL_NONE, cJSON_IsObject(ann) ? ann : NULL);
+        } else if (kind == OBJ_POD && str_eq(k, "spec")) {
+            emit_key(&e, &first, "spec");
+            emit_pick(&e, m, POD_SPEC_KEEP, container_lists, SPECIAL_CONTAINERS, NULL);
+        } else if (kind == OBJ_POD && str_eq(k, "status")) {
+            emit_key(&e, &first, "status");
+            emit_pick(&e, m, POD_STATUS_KEEP, conditions, SPECIAL_SCHEDULED, NULL);
+        } else if (kind == OBJ_NODE && (str_eq(k, "spec") || str_eq(k, "status"))) {
+            emit_key(&e, &first, k);
+            emit_pick(&e, m, str_eq(k, "spec") ? NODE_SPEC_KEEP : NODE_STATUS_KEEP, NULL, SPECIAL_NONE, NULL);
+        }
+    }
+    EMIT_LIT(&e, "}");
+    if (e.ok) sink(ctx, *buf, e.n);
+    return e.ok;
 }

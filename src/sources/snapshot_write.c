@@ -2,7 +2,8 @@
  *
  * Items are written as they arrive, page by page (the cluster is never held in memory),
  * reduced to the fields the model reads (snapshot_reduce: no annotations, managedFields, env
- * values, commands), to a staging file that becomes the output only when every list was read:
+ * values, commands; pods and nodes printed as reduced without building the reduced object,
+ * snapshot_reduce_write), to a staging file that becomes the output only when every list was read:
  * a failed snapshot leaves no half-written List behind.  A regular FILE is replaced atomically
  * (0600); a FIFO or a character device is written into, never replaced (util/outfile.h); "-"
  * is stdout.  If a continue token expires meanwhile, the snapshot starts over once.  FILE is
@@ -39,6 +40,7 @@ typedef struct {
     Cluster side;               /* the nodes and services, to find the metrics by */
     size_t usage_devices, usage_workloads;
     char *pbuf; size_t pcap;    /* reused for printing each item */
+    char *ibuf; size_t icap;    /* reused for each pod's and node's text (snapshot_reduce_write) */
     char *no_usage;             /* why no usage was stored */
     Strvec warnings;            /* the lists' warnings, of the last pass */
 } SnapWriter;
@@ -63,9 +65,26 @@ static void out_item(SnapWriter *w, cJSON *obj)
     free(text);
 }
 
+static void sink(void *ctx, const char *data, size_t n)
+{
+    SnapWriter *w = ctx;
+    if (n) gzpipe_write(w->gz, data, n);
+}
+
 static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
 {
     SnapWriter *w = ctx;
+    if (kind == OBJ_POD || kind == OBJ_NODE) {
+        /* most of the snapshot: printed as reduced, without building the reduced object */
+        out_text(w, w->items ? ",\n    " : "\n    ");
+        w->items++;
+        if (!snapshot_reduce_write(kind, item, &w->ibuf, &w->icap, sink, w)) w->write_failed = true;
+        if (kind == OBJ_NODE) {
+            Error e = { 0 };
+            (void)cluster_ingest(&w->side, kind, item, &e);     /* a bad one is warned about by status */
+        }
+        return 0;
+    }
     cJSON *obj = snapshot_reduce(kind, item);
     if (!obj) { error_set(err, "out of memory copying a %s", obj_kind_name(kind)); return -1; }
     out_item(w, obj);
@@ -208,6 +227,7 @@ out:
     if (w.gz) gzpipe_close(w.gz);
     cluster_release(&w.side);
     free(w.pbuf);
+    free(w.ibuf);
     free(w.no_usage);
     outfile_release(&of);
     apiclient_free(api);

@@ -5,7 +5,7 @@
 #   tests/bench/run.sh [--pods N] [--nodes N] [--gpu-fraction F] [--seed S] [--no-kubectl]
 #                      [--no-plan-gpu] [--no-gzip] [--sizes "500 5000 50000 150000"] [--out FILE]
 #                      [--queue "NODES PODS_PER_NODE PENDING" | --no-queue]   (--pods 0: the queue only)
-#                      [--huge [NODES]] [--gpu-only]
+#                      [--huge [NODES]] [--finished [N]] [--gpu-only]
 #
 # Default: 5,000 nodes (40% GPU nodes of several products, MIG and time-sliced among them) and
 # 150,000 pods of 3-5 KB (tests/gen/gen_cluster.py, cached under build/bench/data), served by
@@ -45,7 +45,13 @@
 # --huge adds a cluster larger than the largest: 20,000 nodes (or NODES) with 30 pods each
 # (600,000 pods, about 2.8 GB of JSON: the fake server needs many GB of memory, so it is not
 # part of the default run), where `status` and `pending -A` must stay under 128 MiB and within
-# 1.5x the floor.
+# 1.5x the floor.  The fake server reads such a cluster with --lean (pods and nodes kept as
+# their compressed JSON: about 2 GB at 20,000 nodes) and without the stand-in Prometheus.
+# --finished adds the default cluster again with N (200,000) finished pods more (Succeeded or
+# Failed, as a batch cluster keeps them): `status` and `pending -A` must make the same requests
+# for the same bytes (the field selector keeps them off the wire) with the same memory and CPU
+# (within 5% + 2 MiB and 1.25x); a floor fetching every pod without the selector shows what
+# they would have cost.
 #
 # Results: the table goes to stdout and, with the raw numbers as JSON, to
 # build/bench/results/bench-<UTC time>.{txt,json} (or --out FILE[.json]) so runs can be
@@ -58,7 +64,7 @@ BENCH=$ROOT/build/bench
 mkdir -p "$BENCH/data" "$BENCH/results"
 export TEST_TMP_ROOT=$BENCH/tmp
 
-PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1 QUEUE="1000 30 1500" HUGE="" GPU_ONLY=0
+PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1 QUEUE="1000 30 1500" HUGE="" GPU_ONLY=0 FINISHED=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) PODS=$2; shift 2 ;;
@@ -72,6 +78,7 @@ while [ $# -gt 0 ]; do
     --queue) QUEUE=$2; shift 2 ;;
     --no-queue) QUEUE=""; shift ;;
     --huge) if [[ "${2:-}" =~ ^[0-9]+$ ]]; then HUGE=$2; shift 2; else HUGE=20000; shift; fi ;;
+    --finished) if [[ "${2:-}" =~ ^[0-9]+$ ]]; then FINISHED=$2; shift 2; else FINISHED=200000; shift; fi ;;
     --sizes) SIZES=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -124,26 +131,43 @@ prom_stop_bench() {
 }
 on_exit prom_stop_bench
 
-# gen_cluster NODES GPUF PPN [PENDING] -> path of the (cached) cluster file; with PENDING, every
-# GPU held and PENDING pods queued
+# gen_cluster NODES GPUF PPN [PENDING] [FINISHED] -> path of the (cached) cluster file; with
+# PENDING, every GPU held and PENDING pods queued; with FINISHED, that many finished pods more
 gen_cluster() {
-  local f="$BENCH/data/cluster-$1n-$(printf %s "$2" | tr . _)g-$3p${4:+-full-$4q}-s$SEED.json"
+  local f="$BENCH/data/cluster-$1n-$(printf %s "$2" | tr . _)g-$3p${4:+-full-$4q}${5:+-$5f}-s$SEED.json"
   if [ ! -s "$f" ]; then
-    echo "# generating $1 nodes x $3 pods per node (gpu fraction $2${4:+, full, $4 pending}) into $f" >&2
+    echo "# generating $1 nodes x $3 pods per node (gpu fraction $2${4:+, full, $4 pending}${5:+, $5 finished pods}) into $f" >&2
     python3 "$ROOT/tests/gen/gen_cluster.py" --nodes "$1" --gpu-fraction "$2" --pods-per-node "$3" \
-      ${4:+--fill 1 --pending "$4"} \
+      ${4:+--fill 1 --pending "$4"} ${5:+--finished "$5"} \
       --seed "$SEED" -o "$f.tmp" --summary "${f%.json}.summary.json" && mv -f "$f.tmp" "$f" || return 1
   fi
   printf '%s\n' "$f"
 }
 
-# serve FILE : fake API server + fake Prometheus over the cluster in FILE; sets PROM_URL
+# server_peak : the fake server's peak RSS so far, as a log line
+server_peak() {
+  echo "# fake API server: peak RSS $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$FAKEAPI_PID/status" 2>/dev/null)" >&2
+}
+
+# serve FILE [SERVER ARGS...] : fake API server + fake Prometheus over the cluster in FILE;
+# sets PROM_URL (NO_PROM=1: no Prometheus, PROM_URL empty)
 serve() {
   prom_stop_bench
-  local t0=$SECONDS
-  fakeapi_start "$1" --cache-pages || return 1
+  local t0=$SECONDS f=$1
+  shift
+  fakeapi_start "$f" --cache-pages "$@" || return 1
+  if [ "$GZIP" = 0 ]; then
+    sed 's/^\(    server: .*\)$/\1\n    disable-compression: true/' "$KUBECONFIG" >"$T/kubeconfig-plain"
+    KUBECONFIG=$T/kubeconfig-plain
+    export KUBECONFIG
+  fi
+  if [ "${NO_PROM:-0}" = 1 ]; then
+    PROM_URL=""
+    echo "# server up in $((SECONDS - t0)) s: API $FAKEAPI_URL (pid $FAKEAPI_PID, $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$FAKEAPI_PID/status" 2>/dev/null))" >&2
+    return 0
+  fi
   rm -f "$T/prom.port"
-  python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$1" --port-file "$T/prom.port" --seed "$SEED" \
+  python3 "$ROOT/tests/bench/fakeprom.py" --cluster "$f" --port-file "$T/prom.port" --seed "$SEED" \
     --log "$T/prom.log" --parent-pid $$ 2>"$T/prom.stderr" </dev/null &
   PROM_PID=$!
   local i
@@ -154,11 +178,6 @@ serve() {
   done
   [ -s "$T/prom.port" ] || { echo "run.sh: fakeprom did not start" >&2; return 1; }
   PROM_URL=http://127.0.0.1:$(tr -dc 0-9 <"$T/prom.port")
-  if [ "$GZIP" = 0 ]; then
-    sed 's/^\(    server: .*\)$/\1\n    disable-compression: true/' "$KUBECONFIG" >"$T/kubeconfig-plain"
-    KUBECONFIG=$T/kubeconfig-plain
-    export KUBECONFIG
-  fi
   echo "# servers up in $((SECONDS - t0)) s: API $FAKEAPI_URL (pid $FAKEAPI_PID), Prometheus $PROM_URL; $(cat "$T/prom.stderr")" >&2
 }
 
@@ -465,7 +484,7 @@ run_huge() {
   local file realpods paths
   file=$(gen_cluster "$1" "$GPUF" 30) || { echo "run.sh: generator failed" >&2; return 2; }
   realpods=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pods"])' "${file%.json}.summary.json")
-  serve "$file" || return 2
+  NO_PROM=1 serve "$file" --lean || return 2
   echo "# huge: $1 nodes, $realpods pods" >&2
   "$KGPU" status -o json >/dev/null 2>&1
   mapfile -t paths < <(floor_paths)
@@ -479,12 +498,54 @@ run_huge() {
   check_status "$file" "$realpods"
   MEASURE_OUT=/dev/null measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
   SCENARIO=main
+  server_peak
   fakeapi_stop
   prom_stop_bench
 }
 
+# run_finished N : the default cluster (5,000 nodes, or --nodes) without and with N finished pods
+# (Succeeded/Failed, as a batch cluster keeps them; tests/gen/gen_cluster.py --finished): the
+# pods are listed with fieldSelector=status.phase!=Succeeded,status.phase!=Failed, so `status`
+# and `pending -A` must make the same requests for the same bytes, with the same memory and
+# CPU; a floor without the selector shows what the finished pods would have cost on the wire
+run_finished() {
+  local nodes=${NODES:-5000} base fin realpods f label paths
+  base=$(gen_cluster "$nodes" "$GPUF" 30) || { echo "run.sh: generator failed" >&2; return 2; }
+  fin=$(gen_cluster "$nodes" "$GPUF" 30 "" "$1") || { echo "run.sh: generator failed" >&2; return 2; }
+  SCENARIO=finished
+  for f in "$base" "$fin"; do
+    realpods=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pods"])' "${f%.json}.summary.json")
+    label=""
+    [ "$f" = "$fin" ] && label=", +$1 finished"
+    NO_PROM=1 serve "$f" --lean || return 2
+    echo "# finished: $nodes nodes, $realpods pods$label" >&2
+    "$KGPU" status -o json >/dev/null 2>&1
+    mapfile -t paths < <(floor_paths)
+    "$KGPU" pending -A -o json >/dev/null 2>&1
+    measure "status -o json$label" "$realpods" "$KGPU" status -o json
+    check_status "$f" "$realpods"
+    MEASURE_OUT=/dev/null measure "pending -A -o json$label" "$realpods" "$KGPU" pending -A -o json
+    if [ "$f" = "$fin" ]; then
+      # every pod, finished ones included (the floor client, fetched twice: the first fills the
+      # server's page cache)
+      local gz=--gzip
+      [ "$GZIP" = 1 ] || gz=""
+      "$FLOOR" --server "$FAKEAPI_URL" --cacert "$FAKEAPI_CERTS/ca.crt" --token "$FAKEAPI_TOKEN" ${gz:+"$gz"} \
+        /api/v1/pods >/dev/null 2>&1
+      measure "floor, every pod$label" "$realpods" "$FLOOR" --server "$FAKEAPI_URL" \
+        --cacert "$FAKEAPI_CERTS/ca.crt" --token "$FAKEAPI_TOKEN" ${gz:+"$gz"} /api/v1/pods
+    fi
+    server_peak
+    fakeapi_stop
+  done
+  SCENARIO=main
+}
+
 if [ -n "$HUGE" ]; then
   run_huge "$HUGE" || exit $?
+fi
+if [ -n "$FINISHED" ]; then
+  run_finished "$FINISHED" || exit $?
 fi
 if [ -n "$QUEUE" ]; then
   # shellcheck disable=SC2086
@@ -516,21 +577,26 @@ def target(ok, what):
     checks.append(ok)
     p('%s - %s' % ('ok' if ok else 'not ok', what))
 
+def table(title, rs):
+    """one table of measured commands (the main one, the queue's, the huge and finished ones)"""
+    w = max([32] + [len(r['label']) for r in rs])
+    p()
+    p(title)
+    p('%-*s %9s %8s %9s %9s %10s' % (w, 'command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
+    for r in rs:
+        req = '%d' % r['requests']
+        if r.get('prom_requests'):
+            req += '+%dP' % r['prom_requests']
+        p('%-*s %9.2f %8.2f %9.1f %9s %10.1f%s' % (w, r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), req,
+                                                  r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+
 sizes_seen = sorted({r['size'] for r in rows if r['label'] != 'plan, 5,000 GPU nodes'})
 p('kubectl-gpu bench %s (commit %s; %s cores, %s GiB; answers %s)' % (stamp, commit, cores, mem_gb,
   'gzip-compressed' if gzip == '1' else 'not compressed (--no-gzip)'))
 for size in sizes_seen:
     rs = [r for r in rows if r['size'] == size]
     by = {r['label']: r for r in rs}
-    p()
-    p('pods %d' % size)
-    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
-    for r in rs:
-        req = '%d' % r['requests']
-        if r['prom_requests']:
-            req += '+%dP' % r['prom_requests']
-        p('%-32s %9.2f %8.2f %9.1f %9s %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), req,
-                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+    table('pods %d' % size, rs)
     st, fl = by.get('kubectl-gpu status -o json'), by.get('floor')
     chk = checks_by_size.get(size)
     kp = by.get('kubectl get pods -A -o json')
@@ -606,12 +672,8 @@ if queue:
     qrows = [r for r in queue if r['label'] != 'check']
     qby = {r['label']: r for r in qrows}
     qchk = next((r for r in queue if r['label'] == 'check'), None)
-    p()
-    p('queue: all GPU nodes, every GPU held, pending GPU pods in Jobs (pods %d)' % (qrows[0]['size'] if qrows else 0))
-    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
-    for r in qrows:
-        p('%-32s %9.2f %8.2f %9.1f %9d %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), r['requests'],
-                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+    table('queue: all GPU nodes, every GPU held, pending GPU pods in Jobs (pods %d)' % (qrows[0]['size'] if qrows else 0),
+          qrows)
     p()
     if qchk:
         target(qchk['status_matches_generator'], 'queue: status summary equals the generator\'s%s'
@@ -628,12 +690,7 @@ if huge:
     hrows = [r for r in huge if r['label'] != 'check']
     hby = {r['label']: r for r in hrows}
     hchk = next((r for r in huge if r['label'] == 'check'), None)
-    p()
-    p('larger than the largest (pods %d)' % (hrows[0]['size'] if hrows else 0))
-    p('%-32s %9s %8s %9s %9s %10s' % ('command', 'wall s', 'CPU s', 'RSS MiB', 'requests', 'MB served'))
-    for r in hrows:
-        p('%-32s %9.2f %8.2f %9.1f %9d %10.1f%s' % (r['label'], r['wall'], r['cpu'], mib(r['rss_kb']), r['requests'],
-                                                   r['bytes'] / 1e6, '' if r['rc'] == 0 else '  (exit %d)' % r['rc']))
+    table('larger than the largest (pods %d)' % (hrows[0]['size'] if hrows else 0), hrows)
     p()
     if hchk:
         target(hchk['status_matches_generator'], 'huge: status summary equals the generator\'s%s'
@@ -648,6 +705,34 @@ if huge:
             for what in ('wall', 'cpu'):
                 target(r[what] <= 1.5 * fl['wall'], 'huge: %s %s %.2f s <= 1.5 x floor (%.2f s)'
                        % (r['label'], what, r[what], fl['wall']))
+fin = [r for r in allrows if r.get('scenario') == 'finished']
+if fin:
+    frows = [r for r in fin if r['label'] != 'check']
+    fby = {r['label']: r for r in frows}
+    table('finished pods: the same cluster without and with them (pods %d / %d)'
+          % (frows[0]['size'], frows[-1]['size']), frows)
+    p()
+    for c in (r for r in fin if r['label'] == 'check'):
+        target(c['status_matches_generator'], 'finished (pods %d): status summary equals the generator\'s%s'
+               % (c['size'], '' if c['status_matches_generator'] else ': differs in ' + ', '.join(c['mismatch'])))
+    every = next((r for r in frows if r['label'].startswith('floor, every pod')), None)
+    for what in ('status -o json', 'pending -A -o json'):
+        a = fby.get(what)
+        b = next((r for r in frows if r['label'].startswith(what + ', +')), None)
+        if not a or not b:
+            continue
+        target(a['rc'] == 0 and b['rc'] == 0, 'finished: %s exits 0 (without and with)' % what)
+        target(b['requests'] == a['requests'], 'finished: %s makes %d requests with them, %d without'
+               % (what, b['requests'], a['requests']))
+        target(b['bytes'] <= 1.01 * a['bytes'], 'finished: %s reads %.1f MB with them, %.1f MB without (<= 1.01x)'
+               % (what, b['bytes'] / 1e6, a['bytes'] / 1e6))
+        target(b['rss_kb'] <= 1.05 * a['rss_kb'] + 2048, 'finished: %s peak RSS %.1f MiB with them, %.1f MiB without '
+               '(<= 1.05x + 2 MiB)' % (what, mib(b['rss_kb']), mib(a['rss_kb'])))
+        target(b['cpu'] <= 1.25 * a['cpu'], 'finished: %s CPU %.2f s with them, %.2f s without (<= 1.25x)'
+               % (what, b['cpu'], a['cpu']))
+        if every:
+            target(every['bytes'] > b['bytes'], 'finished: every pod without the selector is %.1f MB on the wire, '
+                   '%s read %.1f MB' % (every['bytes'] / 1e6, what, b['bytes'] / 1e6))
 if len(sizes_seen) > 1:
     p()
     p('scaling (wall s / peak RSS MiB)')

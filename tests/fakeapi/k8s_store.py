@@ -14,6 +14,8 @@ import bisect
 import copy
 import gc
 import json
+import sys
+import zlib
 
 # ----------------------------------------------------------------------------------------
 # resource registry
@@ -318,8 +320,39 @@ class FixtureError(Exception):
     pass
 
 
+# --lean (make bench's clusters larger than the largest): pods and nodes are kept as their
+# list-item JSON, zlib-compressed, beside a skeleton holding what selectors, namespaces and
+# resource versions read; list pages are assembled from those bytes, so what is served is
+# byte for byte what the full object gives.  Tables, watches and GETs of one pod or node see
+# the skeleton.
+LEAN_KINDS = ('Pod', 'Node')
+LEAN_METADATA = ('name', 'namespace', 'labels', 'resourceVersion', 'creationTimestamp', 'uid')
+LEAN_SPEC = ('nodeName', 'restartPolicy', 'schedulerName', 'serviceAccountName', 'hostNetwork',
+             'unschedulable')
+LEAN_STATUS = ('phase', 'podIP', 'podIPs', 'nominatedNodeName')
+
+
+def _interned(v):
+    if isinstance(v, str):
+        return sys.intern(v)
+    if isinstance(v, dict):
+        return {sys.intern(k): _interned(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_interned(x) for x in v]
+    return v
+
+
+def _skeleton(obj):
+    out = {'apiVersion': obj['apiVersion'], 'kind': obj['kind']}
+    for part, keys in (('metadata', LEAN_METADATA), ('spec', LEAN_SPEC), ('status', LEAN_STATUS)):
+        src = obj.get(part)
+        if isinstance(src, dict):
+            out[part] = {sys.intern(k): _interned(src[k]) for k in keys if k in src}
+    return out
+
+
 class Store:
-    def __init__(self, fixture_paths, resource_version=None):
+    def __init__(self, fixture_paths, resource_version=None, lean=False, encode=None):
         self.resources = {}              # (group, version, plural) -> Resource
         for r in builtin_resources():
             self.resources[(r.group, r.version, r.plural)] = r
@@ -328,6 +361,9 @@ class Store:
         self._sorted = {}
         self._events_v1 = None
         self.encoded = {}                # (id(obj), builtin) -> list-item JSON (server.py _list)
+        self.packed = {}                 # --lean: (id(skeleton), True) -> zlib of that JSON
+        self.lean = lean
+        self._encode_item = encode       # server.py's list_item_json (Go's encoding)
         self._matches = {}               # selector results (see _matching)
         self.custom_groups = {}          # group -> [versions] (order: preferred first)
         items = []
@@ -337,8 +373,10 @@ class Store:
         gc.disable()
         try:
             for p in fixture_paths:
-                items.extend(self._read_fixture(p))
+                items.extend(self._read_fixture_lean(p) if lean else self._read_fixture(p))
             self._load(items, resource_version)
+            if lean:
+                self._pack_rest()
         finally:
             if gc_was:
                 gc.enable()
@@ -398,6 +436,88 @@ class Store:
                     it.setdefault('apiVersion', doc.get('apiVersion', 'v1'))
             return items
         return [doc]
+
+    def _pack(self, it):
+        """--lean: a Pod or Node as its compressed list-item JSON and a skeleton; normalized
+        first as _load does (a namespace for pods, none for nodes) so that the bytes are the
+        ones the full object would be listed as.  Objects without a name or a resourceVersion
+        are kept whole until _load has given them one (_pack_rest)."""
+        md = it.get('metadata')
+        if (it.get('apiVersion') != 'v1' or it.get('kind') not in LEAN_KINDS or not isinstance(md, dict)
+                or 'name' not in md or 'resourceVersion' not in md):
+            return it
+        if it['kind'] == 'Pod':
+            md.setdefault('namespace', 'default')
+        else:
+            md.pop('namespace', None)
+        sk = _skeleton(it)
+        self.packed[(id(sk), True)] = zlib.compress(self._encode_item(it, True), 1)
+        return sk
+
+    def _pack_rest(self):
+        live = set()
+        for (g, p), objs in self.objects.items():
+            if g != '' or p not in ('pods', 'nodes'):
+                continue
+            for k, o in objs.items():
+                if (id(o), True) not in self.packed:
+                    o = objs[k] = self._pack(o)
+                live.add(id(o))
+        # a skeleton replaced by a later item of the same name is gone: its id may be reused
+        if len(live) != len(self.packed):
+            self.packed = {k: v for k, v in self.packed.items() if k[0] in live}
+
+    def _read_fixture_lean(self, path):
+        """--lean: a fixture as tests/gen/gen_cluster.py writes it (a List, one compact item per
+        line) is read line by line, each pod and node packed as it comes, so the whole document
+        is never held parsed; any other layout is read whole (_read_fixture)."""
+        items = []
+        try:
+            fh = open(path, 'r', encoding='utf-8')
+        except OSError as e:
+            raise FixtureError('cannot read fixture %s: %s' % (path, e))
+        with fh:
+            head = []
+            for line in fh:
+                head.append(line)
+                if line.strip() == '"items": [' or len(head) > 20:
+                    break
+            if not head or head[0].strip() != '{' or head[-1].strip() != '"items": [':
+                return self._read_fixture(path)
+            tail = []
+            for line in fh:
+                t = line.strip()
+                if t in (']', '],'):
+                    tail.append(line)
+                    break
+                if t.endswith(','):
+                    t = t[:-1]
+                try:
+                    it = json.loads(t)
+                except ValueError:
+                    return self._read_fixture(path)
+                items.append(self._pack(it) if isinstance(it, dict) else it)
+            tail.extend(fh)
+        try:
+            doc = json.loads(''.join(head) + ''.join(tail))
+        except ValueError as e:
+            raise FixtureError('cannot read fixture %s: %s' % (path, e))
+        if not isinstance(doc, dict) or doc.get('kind', 'List') != 'List':
+            return self._read_fixture(path)
+        return items
+
+    def item_json(self, obj, builtin):
+        """An object's list-item JSON (server.py list_item_json), encoded once and kept, or
+        unpacked (--lean) each time a page is rendered."""
+        key = (id(obj), builtin)
+        b = self.encoded.get(key)
+        if b is None:
+            z = self.packed.get(key)
+            if z is not None:
+                return zlib.decompress(z)
+            b = self._encode_item(obj, builtin)
+            self.encoded[key] = b
+        return b
 
     def _register_crd(self, crd):
         spec = crd.get('spec') or {}

@@ -916,6 +916,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         """Applies the real server's gzip rule; returns (body, gzipped)."""
         ae = self.headers.get('Accept-Encoding') or ''
         wants = any(t.split(';')[0].strip().lower() == 'gzip' for t in ae.split(','))
+        if resp.body is None:           # a page cached gzipped only (--lean --cache-pages)
+            return (resp.gz, True) if wants else (gzip.decompress(resp.gz), False)
         if wants and resp.compress and len(resp.body) > GZIP_THRESHOLD:
             if resp.gz is None:
                 resp.gz = gzip.compress(resp.body, compresslevel=1)
@@ -1176,6 +1178,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if resp is None:
             resp = self._list_render(res, namespace, query)
             if resp.code == 200:
+                if self.cfg.lean and resp.compress and len(resp.body) > GZIP_THRESHOLD:
+                    # --lean: the page is kept gzipped only (a cluster's pages are GBs of JSON)
+                    resp.gz = gzip.compress(resp.body, compresslevel=1)
+                    resp.body = None
                 cache[key] = resp
         return resp
 
@@ -1267,14 +1273,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._json(t, ctype=ctype)
         # the list's JSON is jdump's, assembled from each item's encoding (made once)
         head = jdump({'kind': res.list_kind, 'apiVersion': res.api_version, 'metadata': meta})
-        enc = store.encoded
-        parts = []
-        for it in items:
-            b = enc.get((id(it), res.builtin))
-            if b is None:
-                b = list_item_json(it, res.builtin)
-                enc[(id(it), res.builtin)] = b
-            parts.append(b)
+        parts = [store.item_json(it, res.builtin) for it in items]
         body = b''.join((head[:-2], b',"items":[', b','.join(parts), b']}\n'))
         return Response(200, body, ctype)
 
@@ -1538,18 +1537,24 @@ def main(argv=None):
     ap.add_argument('--cache-pages', action='store_true',
                     help='keep each list page answered (rendered and gzipped) and send it again '
                          'while the resource version is unchanged (make bench)')
+    ap.add_argument('--lean', action='store_true',
+                    help='keep pods and nodes as compressed list-item JSON (a fixture of hundreds of '
+                         'thousands of pods in a few GB; lists as usual, tables/watches/GETs of one '
+                         'pod or node see only the fields selectors use) and, with --cache-pages, '
+                         'cached pages as gzip only (make bench --huge)')
     ap.add_argument('--parent-pid', type=int,
                     help='exit when this process is gone (the test script that started us)')
     args = ap.parse_args(argv)
 
     cfg = Config()
     try:
-        cfg.store = Store(args.fixture, args.resource_version)
+        cfg.store = Store(args.fixture, args.resource_version, lean=args.lean, encode=list_item_json)
     except FixtureError as e:
         sys.stderr.write('fakeapi: %s\n' % e)
         return 2
     cfg.store.compacted_rv = args.compacted_rv
     cfg.page_cache = {} if args.cache_pages else None
+    cfg.lean = args.lean
     cfg.store_lock = threading.Lock()
     cfg.writer = None
     if args.operator_sim:

@@ -29,6 +29,10 @@ pending GPU pods in Jobs of --queue-owner pods each (same owner, same request), 
 "allocated" follows the scheduler: Σ effective requests (max of the largest init-container peak
 and the sum of app containers plus sidecars) of bound pods not Succeeded/Failed.
 
+--finished N (issue 35) appends N finished pods (Succeeded or Failed, bound, in Jobs) drawn from
+a random stream of their own: the cluster is the one without them plus pods that hold nothing
+(the summary's "pods" counts them, "finishedPods" is N).
+
 Only the Python standard library.
 """
 import argparse
@@ -571,6 +575,30 @@ class Gen:
             self.emit_pod(((None,) * nc, (), phase, True, False, rng.randrange(len(IMAGES_CPU))), n)
             count += 1
 
+    def emit_finished(self, count):
+        """count finished pods (Succeeded, a fifth Failed) bound to random nodes, as a batch cluster
+        keeps them: Jobs of 50, GPU pods on GPU nodes half the time.  Drawn from a random stream of
+        their own, after everything else, so the rest of the cluster is the one without them.
+        Terminal pods hold nothing: the summary's totals are unchanged."""
+        main, rng = self.rng, random.Random("finished-%d" % self.a.seed)
+        self.rng = rng
+        owners = None
+        for j in range(count):
+            if j % 100 == 0:
+                owners = (self.new_owner(True), self.new_owner(False))
+            n = self.nodes[rng.randrange(len(self.nodes))]
+            phase = "Failed" if rng.random() < 0.2 else "Succeeded"
+            res = [r for r, c in sorted(n["alloc"].items()) if c > 0]
+            if res and rng.random() < 0.5:
+                shape = (((res[rng.randrange(len(res))], 1),), (), phase, True, False, rng.randrange(len(IMAGES_GPU)))
+                owner = owners[0]
+            else:
+                shape = ((None,), (), phase, True, False, rng.randrange(len(IMAGES_CPU)))
+                owner = owners[1]
+            self.emit_pod(shape, n, owner_of=owner)
+        self.summary["finishedPods"] = count
+        self.rng = main
+
     def record_node(self, n):
         s = self.summary
         s["nodes"] += 1
@@ -687,6 +715,8 @@ class Gen:
                                     "resourceVersion": "1000", "uid": self.uid()},
                        "spec": {"mig": {"strategy": "single"}},
                        "status": {"namespace": "gpu-operator", "state": "ready" if ready_gpu == ngpu else "notReady"}})
+        if a.finished:
+            self.emit_finished(a.finished)
         self.flush()
         self.out.write('\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
         self.summary["resources"] = dict(sorted(self.summary["resources"].items()))
@@ -703,13 +733,16 @@ def main():
     ap.add_argument("--pending", type=int, help="pending GPU pods (default nodes/20 + 1)")
     ap.add_argument("--queue-owner", type=int, default=50,
                     help="with --pending: pending pods per owner (a Job's queue), default 50")
+    ap.add_argument("--finished", type=int, default=0,
+                    help="add N finished pods (Succeeded/Failed, bound; a batch cluster keeps them) after the "
+                         "rest: the same cluster plus pods that hold nothing")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ap.add_argument("--summary", help="write the expected status totals (JSON) here")
     ap.add_argument("--indent", action="store_true",
                     help="kubectl's layout (4-space indent; about 2.5x larger) instead of one compact item per line")
     a = ap.parse_args()
     if a.nodes < 1 or not 0 <= a.gpu_fraction <= 1 or a.pods_per_node < 0 or \
-            (a.fill is not None and not 0 <= a.fill <= 1) or (a.pending or 0) < 0 or a.queue_owner < 1:
+            (a.fill is not None and not 0 <= a.fill <= 1) or (a.pending or 0) < 0 or a.queue_owner < 1 or a.finished < 0:
         ap.error("need --nodes >= 1, 0 <= --gpu-fraction <= 1, --pods-per-node >= 0")
     out = sys.stdout if a.output == "-" else open(a.output, "w", encoding="utf-8", buffering=1 << 20)
     g = Gen(a, out)

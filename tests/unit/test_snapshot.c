@@ -495,6 +495,111 @@ static void test_reduce_annotations(void **state)
     cJSON_Delete(node);
 }
 
+/* snapshot_reduce_write prints pods and nodes as reduced without building the reduced object:
+ * its text must be cJSON_PrintUnformatted(snapshot_reduce(...)), the reference path kept for
+ * the other kinds, on objects with every rule's corners: repeated and misplaced members, a
+ * "containers" that is not an array before one that is, non-object containers, conditions
+ * without PodScheduled, kept and dropped annotations, numbers, escapes, and values larger than
+ * the print buffer (printed through cJSON_PrintUnformatted instead) */
+typedef struct { char *p; size_t n; } Sunk;
+
+static void sink_text(void *ctx, const char *data, size_t n)
+{
+    Sunk *s = ctx;
+    s->p = realloc(s->p, s->n + n + 1);
+    memcpy(s->p + s->n, data, n);
+    s->n += n;
+    s->p[s->n] = '\0';
+}
+
+static void check_reduce_write(ObjKind kind, const char *json, size_t cap)
+{
+    cJSON *item = cJSON_Parse(json);
+    assert_non_null(item);
+    cJSON *r = snapshot_reduce(kind, item);
+    char *want = cJSON_PrintUnformatted(r);
+    char *buf = malloc(cap);
+    Sunk got = { NULL, 0 };
+    assert_true(snapshot_reduce_write(kind, item, &buf, &cap, sink_text, &got));
+    assert_non_null(got.p);
+    assert_string_equal(got.p, want);
+    free(got.p);
+    free(buf);
+    free(want);
+    cJSON_Delete(r);
+    cJSON_Delete(item);
+}
+
+static void test_reduce_write_same_text(void **state)
+{
+    (void)state;
+    static const char *const pods[] = {
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"generateName\":\"x-\","
+        "\"labels\":{\"a\":\"b\\\"q\\\\\\n\\u0001\\u00e9\"},\"managedFields\":[{\"manager\":\"m\"}],\"uid\":\"u\","
+        "\"annotations\":{\"hami.io/vgpu-devices-allocated\":\"GPU-1,NVIDIA,1000,0:;\",\"other\":\"secret\"},"
+        "\"ownerReferences\":[{\"kind\":\"Job\",\"name\":\"j\",\"controller\":true}],\"creationTimestamp\":\"2025-01-01T00:00:00Z\"},"
+        "\"spec\":{\"nodeName\":\"n1\",\"priority\":2000000000,\"terminationGracePeriodSeconds\":30,"
+        "\"containers\":[{\"name\":\"c\",\"image\":\"i\",\"env\":[{\"name\":\"K\",\"value\":\"V\"}],"
+        "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"},\"requests\":{\"cpu\":\"250m\"}},\"restartPolicy\":\"Always\"},"
+        "7,{\"name\":\"d\",\"args\":[\"--x\"]}],\"initContainers\":[{\"name\":\"i\",\"resources\":{}}],"
+        "\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\",\"tolerationSeconds\":300}],"
+        "\"overhead\":{\"cpu\":\"0.5\"},\"affinity\":{\"nodeAffinity\":{}},\"nodeSelector\":{},"
+        "\"schedulingGates\":[],\"volumes\":[{\"name\":\"v\"}]},"
+        "\"status\":{\"phase\":\"Pending\",\"podIP\":\"10.0.0.1\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"},"
+        "{\"type\":\"PodScheduled\",\"status\":\"False\",\"reason\":\"Unschedulable\",\"message\":\"0/3 nodes\"},7,"
+        "{\"type\":5}],\"nominatedNodeName\":\"n2\",\"qosClass\":\"Burstable\"}}",
+        /* containers first not an array (left as it is), then an array (kept as it is: only the
+         * first of a name is reduced); initContainers twice; conditions not an array */
+        "{\"kind\":\"Pod\",\"spec\":{\"containers\":{\"name\":\"c\"},\"containers\":[{\"name\":\"c\",\"image\":\"i\"}],"
+        "\"initContainers\":[{\"name\":\"i\",\"command\":[\"sh\"]}],\"initContainers\":[{\"name\":\"j\",\"command\":[\"sh\"]}],"
+        "\"priority\":1.5,\"overhead\":{\"n\":1e300,\"m\":-0.1,\"z\":0}},\"status\":{\"conditions\":{\"type\":\"PodScheduled\"}},"
+        "\"metadata\":{\"name\":\"p\",\"annotations\":{\"x\":\"y\"}},\"metadata\":{\"name\":\"again\"},\"extra\":{\"a\":1}}",
+        /* members that are not objects, no conditions kept, empty members */
+        "{\"metadata\":\"m\",\"spec\":[1,2],\"status\":{\"conditions\":[]},\"apiVersion\":\"v2\"}",
+        "{\"metadata\":{},\"spec\":{},\"status\":{}}",
+        /* numbers around the integral fast path, keys and strings that need escapes, literals */
+        "{\"spec\":{\"tolerations\":[{\"tolerationSeconds\":-0},{\"a\":999999999999999,\"b\":1000000000000000,"
+        "\"c\":-999999999999999,\"d\":3000000000,\"e\":-7,\"f\":0.5,\"g\":1e-7,\"h\":2147483647,\"i\":-2147483648,"
+        "\"j\":123456789.25,\"k\":0}],\"affinity\":{\"\":true,\"q\\\"k\\\\\":null,\"t\\tab\":false,"
+        "\"s\":[\"\",\"\\u007f\",\"\\/\",\"caf\\u00e9 \\ud83d\\ude00\",\"a\\rb\\fc\\bd\",\"back\\\\slash\"],\"o\":{},\"l\":[]}},"
+        "\"metadata\":{\"labels\":{\"\\u001f\":\"\\u0000cut\"}}}",
+        "{}",
+    };
+    static const char *const nodes[] = {
+        "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"nvidia.com/gpu.count\":\"8\"},"
+        "\"annotations\":{\"hami.io/node-nvidia-register\":\"[]\",\"token\":\"s3cr3t\"}},"
+        "\"spec\":{\"taints\":[{\"key\":\"nvidia.com/gpu\",\"effect\":\"NoSchedule\"}],\"unschedulable\":true,\"podCIDR\":\"x\"},"
+        "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"},\"allocatable\":{\"nvidia.com/gpu\":\"7\"},"
+        "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}],\"images\":[{\"names\":[\"a\"]}],\"nodeInfo\":{}}}",
+        "{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"conditions\":[{\"type\":\"Ready\"}]}}",
+    };
+    for (size_t i = 0; i < sizeof pods / sizeof pods[0]; i++) {
+        check_reduce_write(OBJ_POD, pods[i], 64 << 10);
+        check_reduce_write(OBJ_POD, pods[i], 16);       /* the buffer grown while the item is written */
+    }
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        check_reduce_write(OBJ_NODE, nodes[i], 64 << 10);
+        check_reduce_write(OBJ_NODE, nodes[i], 16);
+    }
+    /* a value larger than the 1 MiB of room it is printed into: through cJSON_PrintUnformatted */
+    size_t big = (size_t)3 << 20;
+    char *huge = malloc(big + 200);
+    int k = snprintf(huge, 200, "{\"metadata\":{\"name\":\"big\",\"labels\":{\"l\":\"");
+    memset(huge + k, 'x', big);
+    strcpy(huge + k + big, "\"}},\"spec\":{\"priority\":7}}");
+    check_reduce_write(OBJ_POD, huge, 64 << 10);
+    free(huge);
+    /* another kind: nothing written, false */
+    cJSON *ev = cJSON_Parse("{\"metadata\":{\"name\":\"e\"}}");
+    Sunk got = { NULL, 0 };
+    char *buf = NULL;
+    size_t cap = 0;
+    assert_false(snapshot_reduce_write(OBJ_EVENT, ev, &buf, &cap, sink_text, &got));
+    assert_int_equal(got.n, 0);
+    free(buf);
+    cJSON_Delete(ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,7 +607,7 @@ int main(void)
         cmocka_unit_test(test_mtime_when_no_annotation), cmocka_unit_test(test_malformed_item_is_a_warning),
         cmocka_unit_test(test_not_a_snapshot), cmocka_unit_test(test_truncated_message),
         cmocka_unit_test(test_gzip), cmocka_unit_test(test_kind_after_items), cmocka_unit_test(test_usage_records),
-        cmocka_unit_test(test_reduce_annotations),
+        cmocka_unit_test(test_reduce_annotations), cmocka_unit_test(test_reduce_write_same_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
