@@ -51,7 +51,7 @@ PREFIXES = {
     'sources/watch': ('watcher_',),                           # Watcher
     'render/json': ('jw_',),                                  # JsonWriter (json_writer.h)
     'tui/tui': ('app_', 'feed_', 'keymap_', 'panel_', 'pods_view_',  # App, Feed, KeyMap, Panel, PodsView
-                'top_cluster_', 'top_data_'),                          # TopCluster, TopData (tui.h)
+                'top_cluster_', 'top_data_', 'top_shown_'),            # TopCluster, TopData, TopShown (tui.h)
     'util/str': ('strbuf_', 'strvec_'),                       # Strbuf, Strvec
     'cli/options': ('cli_', 'command_', 'output_format_'),    # CliArgs/CliProgram, Command, OutputFormat
 }

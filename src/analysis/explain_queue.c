@@ -130,7 +130,8 @@ static void head_verdicts(QueueIndex *qi)
             qi->head_verdict[h] = he.verdict;
             done[h] = true;
             explain_queue_facts_free(hf);
-            explanation_clear(&he);
+            free(he.summary);                  /* all explain_kueue gives an Explanation */
+            strvec_clear(&he.fixes);
         }
         qi->head_verdict[i] = qi->head_verdict[h];
     }
