@@ -5,8 +5,7 @@
  * A verdict stage beside explain_verdict.c's (explain_int.h's floors): it calls only the
  * per-node helpers below it; the gang's member pod is explained by the caller (explain.c).
  */
-#include "explain_int.h"
-#include "analysis/explain_queue.h"
+#include "explain_queue_int.h"
 #include "model/quantity.h"
 #include "util/strmap.h"
 #include <stdarg.h>
@@ -15,22 +14,6 @@
 #include <string.h>
 
 #define NO_LIMIT INT64_MAX
-
-struct QueueIndex {
-    const Cluster *c;
-    const QueueState *q;
-    size_t *waiting; size_t nwaiting;          /* GPU workloads that wait, ns/name order */
-    ResourceList *total;                       /* per workload: its total request */
-    int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
-    long *head;                                /* per workload: the StrictFIFO head, -1 none */
-    Verdict *head_verdict;                     /* per workload: its head's own verdict (head >= 0) */
-    StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
-    size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
-    size_t *pending_pods;                      /* per workload: its pending unbound pods */
-    const QueueDef **def;                      /* per workload: its ClusterQueue / Queue, NULL unknown */
-    StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
-    StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
-};
 
 /* the admitted workloads holding one flavor's resource in one ClusterQueue or cohort: the
  * QUEUE_HOLDERS_MAX largest, and how many there are (a cohort of 50 queues holds thousands) */
@@ -764,61 +747,6 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     else if (e->verdict == V_GANG)
         strvec_push(&e->notes, "it waits until enough nodes have room for the whole gang at once (the nodes below are "
                                "judged for one pod)");
-}
-
-/* ---------------------------------------------------------------- status */
-
-static int cmp_summary(const void *a, const void *b)
-{
-    const QueueSummary *x = a, *y = b;
-    if (x->system != y->system) return (int)x->system - (int)y->system;
-    return strcmp(x->name, y->name);
-}
-
-size_t explain_queue_summaries(const Cluster *c, QueueSummary **out, size_t *waiting)
-{
-    *out = NULL;
-    *waiting = 0;
-    const QueueState *q = c->queues;
-    if (!q) return 0;
-    QueueSummary *v = q->ndefs ? xcalloc(q->ndefs, sizeof *v) : NULL;
-    for (size_t i = 0; i < q->ndefs; i++) {
-        const QueueDef *d = &q->defs[i];
-        QueueSummary *s = &v[i];
-        s->system = d->system;
-        s->name = xstrdup(d->name);
-        s->cohort = d->cohort ? xstrdup(d->cohort) : NULL;
-        s->active = d->active && (!d->stop_policy || str_eq(d->stop_policy, "None"));
-        for (size_t k = 0; k < d->nquotas; k++) {
-            const QueueQuota *qq = &d->quotas[k];
-            if (!resources_is_gpu(qq->resource)) continue;
-            s->nominal += qq->nominal;
-            s->used += qq->used;
-            if (qq->used > qq->nominal) s->borrowed += qq->used - qq->nominal;
-        }
-    }
-    QueueIndex *qi = explain_queue_new(c);
-    *waiting = qi->nwaiting;
-    for (size_t k = 0; k < qi->nwaiting; k++) {
-        size_t w = qi->waiting[k];
-        const QueueDef *def = qi->def[w];
-        for (size_t i = 0; def && i < q->ndefs; i++) {
-            if (&q->defs[i] != def) continue;
-            for (size_t r = 0; r < qi->total[w].n; r++)
-                if (resources_is_gpu(qi->total[w].items[r].name)) v[i].pending += qi->total[w].items[r].milli;
-            v[i].pending_workloads++;
-        }
-    }
-    explain_queue_free(qi);
-    if (v) qsort(v, q->ndefs, sizeof *v, cmp_summary);
-    *out = v;
-    return q->ndefs;
-}
-
-void explain_queue_summaries_free(QueueSummary *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) { free(v[i].name); free(v[i].cohort); }
-    free(v);
 }
 
 void explain_queue_note_admitted(const QueueIndex *qi, const Pod *p, Explanation *e)

@@ -1,0 +1,26 @@
+/* explain_queue_int.h — private to analysis/explain_queue*.c: the index of a cluster's waiting
+ * workloads (explain_queue.h's QueueIndex), built by explain_queue.c and read by
+ * explain_queue_status.c's per-queue summaries. */
+#ifndef KGPU_EXPLAIN_QUEUE_INT_H
+#define KGPU_EXPLAIN_QUEUE_INT_H
+#include "explain_int.h"
+#include "analysis/explain_queue.h"
+#include "util/strmap.h"
+
+struct QueueIndex {
+    const Cluster *c;
+    const QueueState *q;
+    size_t *waiting; size_t nwaiting;          /* GPU workloads that wait, ns/name order */
+    ResourceList *total;                       /* per workload: its total request */
+    int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
+    long *head;                                /* per workload: the StrictFIFO head, -1 none */
+    Verdict *head_verdict;                     /* per workload: its head's own verdict (head >= 0) */
+    StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
+    size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
+    size_t *pending_pods;                      /* per workload: its pending unbound pods */
+    const QueueDef **def;                      /* per workload: its ClusterQueue / Queue, NULL unknown */
+    StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
+    StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
+};
+
+#endif
