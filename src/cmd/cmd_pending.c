@@ -78,7 +78,7 @@ static int pending_show_view(const Cluster *c, const PendingView *cv, Error *out
         if (pc.err.set) { *out_err = pc.err; return -1; }
         return pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
     }
-    ExplanationList l = { NULL, 0, 0 };
+    ExplanationList l = { 0 };
     bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
     if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
     else explain_pending(c, ns, &l);
