@@ -65,10 +65,23 @@ static const char *meta_name(const cJSON *doc, const char *field)
  * nodes that admit the pods — nodes already converted (their resources after the plan) and
  * nodes the plan leaves (allocatable less what is held).  Simulated in the script's order. */
 
+/* Per node: the units free per GPU resource and the workload entries running there (indices
+ * into w, ascending); per workload entry: the request its pod makes under the plan.  Looked up
+ * by node name once per node, not by a "node\x1fresource" key printed per look-up, and the
+ * entries of a node not found by a scan of every entry per drained node (at 2,000 GPU nodes
+ * and 50,000 GPU pods the scans were most of plan's own CPU). */
 typedef struct {
-    StrMap *free;       /* "node\x1fresource" -> units free + 1 */
+    ResourceList free;  /* units free (kept in the milli field), never below 0 */
+    size_t *wl; size_t nwl, capwl;
+} RoomNode;
+
+typedef struct {
+    StrMap *nodes;      /* node name -> RoomNode */
     StrMap *spread;     /* "ns\x1fkind\x1fname\x1fnode": a pod of that workload, whose pods may not
                            share a node (Pod.spread_by_node), runs or lands there */
+    const char **res;   /* per workload entry: the resource and count it requests under the plan */
+    int *count;
+    bool *gpu_node;     /* per node of the cluster: node_is_gpu_node (asked once, not per drain) */
 } Room;
 
 static char *spread_key(const PlanWorkload *x, const char *node)
@@ -77,47 +90,98 @@ static char *spread_key(const PlanWorkload *x, const char *node)
                      node);
 }
 
+static RoomNode *room_node(Room *rm, const char *node)
+{
+    RoomNode *rn = strmap_get(rm->nodes, node);
+    if (!rn) {
+        rn = xcalloc(1, sizeof *rn);
+        strmap_put(rm->nodes, node, rn);
+    }
+    return rn;
+}
+
+static void room_node_free(void *v)
+{
+    RoomNode *rn = v;
+    rlist_clear(&rn->free);
+    free(rn->wl);
+    free(rn);
+}
+
 static int64_t room_get(const Room *rm, const char *node, const char *res)
 {
-    char *key = xasprintf("%s\x1f%s", node, res);
-    intptr_t v = (intptr_t)strmap_get(rm->free, key);
-    free(key);
-    return v ? (int64_t)(v - 1) : 0;
+    const RoomNode *rn = strmap_get(rm->nodes, node);
+    return rn ? rlist_get(&rn->free, res) : 0;
 }
 
 static void room_set(Room *rm, const char *node, const char *res, int64_t units)
 {
-    char *key = xasprintf("%s\x1f%s", node, res);
-    strmap_put(rm->free, key, (void *)(intptr_t)((units > 0 ? units : 0) + 1));
-    free(key);
+    rlist_set(&room_node(rm, node)->free, res, units > 0 ? units : 0);
 }
 
-/* the request a pod of w makes under the plan (its own when its workload is not planned) */
-static void planned_request(const PlanResult *r, const PlanWorkload *all, const PlanWorkload *x,
-                            const char **res, int *count)
+/* the identity planned_requests matches workloads by: ns, name and kind, NULL only equal to NULL */
+static char *workload_key(const PlanWorkload *x)
 {
-    *res = x->resource ? x->resource : "nvidia.com/gpu";
-    *count = x->count > 0 ? x->count : 1;
+    return xasprintf("%c%s\x1f%c%s\x1f%c%s", x->ns ? '+' : '-', x->ns ? x->ns : "", x->name ? '+' : '-',
+                     x->name ? x->name : "", x->kind ? '+' : '-', x->kind ? x->kind : "");
+}
+
+/* the request each pod of w makes under the plan: the request of the first group workload (in
+ * group order) that is its workload, its own when that group keeps requests (strategy none) or
+ * when its workload is not planned */
+static void planned_requests(const PlanResult *r, const PlanWorkload *w, size_t nw, const char **res, int *count)
+{
+    StrMap *first = strmap_new();     /* workload key -> its first PlanGroupWorkload */
+    const PlanGroup **gof = NULL;     /* the group of each one kept, parallel to wof */
+    const PlanGroupWorkload **wof = NULL;
+    size_t n = 0, cap = 0, cap2 = 0;
     for (size_t i = 0; i < r->ngroups; i++) {
         const PlanGroup *g = &r->groups[i];
         for (size_t k = 0; k < g->nworkloads; k++) {
-            const PlanWorkload *y = &all[g->assign[g->workloads[k].first].workload];
-            if (str_eq(y->ns, x->ns) && str_eq(y->name, x->name) && str_eq(y->kind, x->kind)) {
-                if (g->strategy == PLAN_NONE) return;
-                *res = g->workloads[k].request_resource;
-                *count = g->workloads[k].request_count;
-                return;
+            char *key = workload_key(&w[g->assign[g->workloads[k].first].workload]);
+            if (!strmap_get(first, key)) {
+                size_t n2 = n;
+                ARRAY_GROW(gof, n, cap);
+                ARRAY_GROW(wof, n2, cap2);
+                gof[n] = g;
+                wof[n] = &g->workloads[k];
+                strmap_put(first, key, (void *)(uintptr_t)++n);
             }
+            free(key);
         }
     }
+    for (size_t i = 0; i < nw; i++) {
+        const PlanWorkload *x = &w[i];
+        res[i] = x->resource ? x->resource : "nvidia.com/gpu";
+        count[i] = x->count > 0 ? x->count : 1;
+        if (!n) continue;
+        char *key = workload_key(x);
+        uintptr_t at = (uintptr_t)strmap_get(first, key);
+        free(key);
+        if (!at || gof[at - 1]->strategy == PLAN_NONE) continue;
+        res[i] = wof[at - 1]->request_resource;
+        count[i] = wof[at - 1]->request_count;
+    }
+    free(gof);
+    free(wof);
+    strmap_free(first, NULL);
 }
 
-static void room_init(Room *rm, const Cluster *c, const PlanWorkload *w, size_t nw)
+static void room_init(Room *rm, const Cluster *c, const PlanResult *r, const PlanWorkload *w, size_t nw)
 {
-    rm->free = strmap_new();
+    rm->nodes = strmap_new();
     rm->spread = strmap_new();
+    rm->res = xcalloc(nw ? nw : 1, sizeof *rm->res);
+    rm->count = xcalloc(nw ? nw : 1, sizeof *rm->count);
+    planned_requests(r, w, nw, rm->res, rm->count);
+    rm->gpu_node = xcalloc(c->nnodes ? c->nnodes : 1, sizeof *rm->gpu_node);
+    for (size_t i = 0; i < c->nnodes; i++) rm->gpu_node[i] = node_is_gpu_node(&c->nodes[i]);
     for (size_t i = 0; i < nw; i++) {
-        if (!w[i].node || !w[i].pod_obj || !w[i].pod_obj->spread_by_node) continue;
+        if (!w[i].node) continue;
+        RoomNode *rn = room_node(rm, w[i].node);
+        ARRAY_GROW(rn->wl, rn->nwl, rn->capwl);
+        rn->wl[rn->nwl++] = i;
+        if (!w[i].pod_obj || !w[i].pod_obj->spread_by_node) continue;
         char *key = spread_key(&w[i], w[i].node);
         strmap_put(rm->spread, key, (void *)1);
         free(key);
@@ -134,17 +198,33 @@ static void room_init(Room *rm, const Cluster *c, const PlanWorkload *w, size_t 
     }
 }
 
+static void room_release(Room *rm)
+{
+    strmap_free(rm->nodes, room_node_free);
+    strmap_free(rm->spread, NULL);
+    free(rm->res);
+    free(rm->count);
+    free(rm->gpu_node);
+}
+
+/* the workload entries running on node (ascending), none when no entry runs there */
+static const size_t *room_workloads(const Room *rm, const char *node, size_t *n)
+{
+    const RoomNode *rn = strmap_get(rm->nodes, node);
+    *n = rn ? rn->nwl : 0;
+    return rn ? rn->wl : NULL;
+}
+
 /* after node pn is converted: what it advertises, less what its own pods take back */
-static void room_converted(Room *rm, const PlanResult *r, const PlanNode *pn, const PlanWorkload *w, size_t nw)
+static void room_converted(Room *rm, const PlanNode *pn)
 {
     for (size_t q = 0; q < pn->expected.n; q++)
         room_set(rm, pn->name, pn->expected.items[q].name, pn->expected.items[q].milli / 1000);
-    for (size_t i = 0; i < nw; i++) {
-        if (!str_eq(w[i].node, pn->name)) continue;
-        const char *res;
-        int count;
-        planned_request(r, w, &w[i], &res, &count);
-        room_set(rm, pn->name, res, room_get(rm, pn->name, res) - count);
+    size_t nwl;
+    const size_t *wl = room_workloads(rm, pn->name, &nwl);
+    for (size_t j = 0; j < nwl; j++) {
+        size_t i = wl[j];
+        room_set(rm, pn->name, rm->res[i], room_get(rm, pn->name, rm->res[i]) - rm->count[i]);
     }
 }
 
@@ -188,18 +268,20 @@ static void room_take(Room *rm, Moved *m, const PlanWorkload *w, const Node *n)
  * nodes that admit them, and why it fails when those would add up (no single node with room
  * for a pod that large, or a workload whose pods may not share a node).  One pass over the
  * nodes, ending once every pod has a place: a drain per node times every node would not scale. */
-static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Cluster *c,
-                       const PlanWorkload *w, size_t nw, const StrMap *pending)
+static void room_check(PlanAction *x, Room *rm, const Cluster *c, const PlanWorkload *w, const StrMap *pending)
 {
     const PlanNode *pn = x->pn;
     ResourceList need = { 0 };       /* units per resource (kept in the milli field) */
-    Moved *mv = xcalloc(nw ? nw : 1, sizeof *mv);
+    size_t nwl;
+    const size_t *wl = room_workloads(rm, pn->name, &nwl);
+    Moved *mv = xcalloc(nwl ? nwl : 1, sizeof *mv);
     size_t nmoved = 0, left;
-    for (size_t i = 0; i < nw; i++) {
-        if (!str_eq(w[i].node, pn->name)) continue;
+    for (size_t j = 0; j < nwl; j++) {
+        size_t i = wl[j];
         Moved *m = &mv[nmoved++];
         m->i = i;
-        planned_request(r, w, &w[i], &m->res, &m->count);
+        m->res = rm->res[i];
+        m->count = rm->count[i];
         rlist_add(&need, m->res, (int64_t)m->count);
     }
     if (need.n == 0) { rlist_clear(&need); free(mv); return; }
@@ -210,7 +292,7 @@ static void room_check(PlanAction *x, Room *rm, const PlanResult *r, const Clust
     left = nmoved;
     for (size_t j = 0; j < c->nnodes && left > 0; j++) {
         const Node *n = &c->nodes[j];
-        if (str_eq(n->name, pn->name) || !node_is_gpu_node(n)) continue;
+        if (!rm->gpu_node[j] || str_eq(n->name, pn->name)) continue;
         if (strmap_get(pending, n->name)) continue;   /* changed later in the order: may be cordoned */
         bool used = false;
         for (size_t q = 0; q < need.n; q++) {
@@ -347,15 +429,15 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
     /* room for what each drain moves, node by node in that order */
     if (c && w) {
         Room rm;
-        room_init(&rm, c, w, nw);
+        room_init(&rm, c, r, w, nw);
         StrMap *pending = strmap_new();            /* nodes not converted yet */
         for (size_t i = first; i < a->n; i++) if (a->v[i].pn) strmap_put(pending, a->v[i].pn->name, (void *)1);
         for (size_t i = first; i < a->n; i++) {
             PlanAction *x = &a->v[i];
             if (!x->pn) continue;
             strmap_del(pending, x->pn->name);
-            if (x->drain) room_check(x, &rm, r, c, w, nw, pending);
-            room_converted(&rm, r, x->pn, w, nw);
+            if (x->drain) room_check(x, &rm, c, w, pending);
+            room_converted(&rm, x->pn);
             if (!x->room_missing) continue;
             char *d = xasprintf("%s; ROOM MISSING while it is drained: its GPU pods need, on the other nodes that "
                                 "admit them, %s: with EVICT=no the script stops before cordoning it (nothing "
@@ -365,8 +447,7 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
             x->detail = d;
         }
         strmap_free(pending, NULL);
-        strmap_free(rm.free, NULL);
-        strmap_free(rm.spread, NULL);
+        room_release(&rm);
     }
     /* quotas last (see plan_actions.h) */
     for (size_t i = 0, q = 0; i < m->n; i++) {
