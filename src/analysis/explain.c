@@ -30,7 +30,7 @@ static const Event *newest_failed_scheduling(const Cluster *c, const Pod *p)
 static void set_scheduler_message(const Cluster *c, const Pod *p, Explanation *e)
 {
     const Event *ev = newest_failed_scheduling(c, p);
-    const char *cond = p->scheduled.present && !p->scheduled.status_true ? p->scheduled.message : NULL;
+    const char *cond = pod_more(p)->scheduled.present && !pod_more(p)->scheduled.status_true ? pod_more(p)->scheduled.message : NULL;
     if (cond && *cond) {
         e->sched_text = xstrdup(cond);
         e->sched_source = "PodScheduled condition";
@@ -114,14 +114,14 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         if (with_fixes && sh->refs > 1) explain_shared_keep_fixes(sh, e);   /* kept by the index: others will use it */
     }
 
-    if (!e->sched_text && !str_eq(p->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
+    if (!e->sched_text && !str_eq(pod_more(p)->scheduler_name, "default-scheduler") && e->verdict == V_UNKNOWN && c->nnodes) {
         free(e->summary);
         e->summary = xasprintf("spec.schedulerName is %s and no scheduler has reported on the pod: is it running?",
-                               p->scheduler_name);
+                               pod_more(p)->scheduler_name);
     }
     explain_dra_adjust(c, e);     /* DRA nodes are not missing a device plugin */
     if (e->verdict != V_GATED) explain_reconcile_scheduler(c, e);
-    if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !p->nominated_node) {
+    if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !pod_more(p)->nominated_node) {
         /* the GPU filters pass on some node: the scheduler's own non-GPU reason is the best explanation */
         for (size_t i = 0; i < e->sched.filter.nreasons; i++) {
             const SchedReason *r = &e->sched.filter.reasons[i];
@@ -133,10 +133,10 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     if (c->nnodes == 0 && e->sched_text)
         strvec_pushf(&e->notes, "the dump has no nodes: the scheduler's message above is all there is to go on");
-    if (p->nominated_node && e->verdict != V_UNKNOWN) {
+    if (pod_more(p)->nominated_node && e->verdict != V_UNKNOWN) {
         /* said once: no "on a later attempt" fix for a nominated pod (explain_fixes_busy.c) */
         Strvec victims = STRVEC_INIT;
-        const Node *nn = cluster_find_node(c, p->nominated_node);
+        const Node *nn = cluster_find_node(c, pod_more(p)->nominated_node);
         const NodeFacts *nf = nn ? explain_node_facts(ix, nn) : NULL;
         for (size_t k = 0; nf && k < nf->bound.n; k++) {
             const Pod *q = &c->pods[nf->bound.v[k]];
@@ -145,7 +145,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         }
         Strbuf sb = STRBUF_INIT;
         explain_add_names(&sb, &victims);
-        strvec_pushf(&e->notes, "nominated to node %s: preemption is under way%s%s%s", p->nominated_node,
+        strvec_pushf(&e->notes, "nominated to node %s: preemption is under way%s%s%s", pod_more(p)->nominated_node,
                      victims.n ? " (lower-priority " : "", strbuf_str(&sb), victims.n ? " there)" : "");
         strbuf_clear(&sb);
         strvec_clear(&victims);

@@ -179,12 +179,8 @@ static void visit_pod_lists(Cluster *c, Pod *p, FieldFn fn)
 static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
 {
     visit_pod_lists(c, p, fn);
-    fn(c, &p->ns); fn(c, &p->name); fn(c, &p->node_name); fn(c, &p->nominated_node);
-    fn(c, &p->owner_kind); fn(c, &p->owner_name); fn(c, &p->scheduler_name); fn(c, &p->priority_class);
-    fn(c, &p->preemption_policy); fn(c, &p->runtime_class); fn(c, &p->request_init);
-    fn(c, &p->scheduled.reason);
-    fn(c, &p->scheduled.message);
-    fn(c, &p->hami_devices);
+    fn(c, &p->ns); fn(c, &p->name); fn(c, &p->node_name);
+    fn(c, &p->owner_kind); fn(c, &p->owner_name);
     for (size_t i = 0; i < p->nclaims; i++) {
         PodClaimRef *r = &p->claims[i];
         fn(c, &r->name); fn(c, &r->claim); fn(c, &r->template_name);
@@ -288,6 +284,7 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 
 static void reintern_field(Cluster *c, const char **f);
 static void reintern_tolerations(Cluster *c, Pod *p);
+static void reintern_more(Cluster *c, Pod *p);
 
 /* Most pods of a cluster request no GPU: for them only the effective request, the node and
  * the phase matter (folded into the node's usage).  This reads just those, after the checks
@@ -356,6 +353,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     if (scratch) {                  /* cannot happen (same rule as ingest_plain_pod): re-home */
         visit_pod(c, &p, reintern_field);
         reintern_tolerations(c, &p);
+        reintern_more(c, &p);
         strpool_free(scratch);
     }
     visit_pod_lists(c, &p, share_field);
@@ -638,6 +636,20 @@ static void reintern_requests(Cluster *c, Pod *p)
     free(r.items);
 }
 
+/* the pod's PodMore block into this cluster's pool, after its strings */
+static void reintern_more(Cluster *c, Pod *p)
+{
+    if (!p->more) return;
+    PodMore m;
+    memcpy(&m, p->more, sizeof m);   /* padding too: the block is pooled by its bytes */
+    reintern_field(c, &m.nominated_node); reintern_field(c, &m.scheduler_name);
+    reintern_field(c, &m.priority_class); reintern_field(c, &m.preemption_policy);
+    reintern_field(c, &m.runtime_class); reintern_field(c, &m.hami_devices);
+    reintern_field(c, &m.request_init);
+    reintern_field(c, &m.scheduled.reason); reintern_field(c, &m.scheduled.message);
+    p->more = strpool_intern_mem(cluster_pool(c), &m, sizeof m);
+}
+
 static void reintern_tolerations(Cluster *c, Pod *p)
 {
     if (!p->ntolerations) return;
@@ -663,6 +675,7 @@ void cluster_compact_strings(Cluster *c)
     for (size_t i = 0; i < c->npods; i++) {
         visit_pod(c, &c->pods[i], reintern_field);
         reintern_tolerations(c, &c->pods[i]);
+        reintern_more(c, &c->pods[i]);
         reintern_requests(c, &c->pods[i]);
     }
     for (size_t i = 0; i < c->nevents; i++) visit_event(c, &c->events[i], reintern_field);
