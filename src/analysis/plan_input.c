@@ -107,10 +107,22 @@ static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
     return best;
 }
 
-/* the request standing in for usage: memory and utilization of what the pod holds */
-static bool usage_from_request(const Node *n, const char *resource, int64_t *mem, double *util)
+/* each node's MIG table (mig_capability reads its product: a cost per pod), looked up once per
+ * node of the cluster's array */
+typedef struct { const Node *base; size_t n; const MigGpuModel **model; bool *known; } MigModels;
+
+static const MigGpuModel *node_mig_model(MigModels *mm, const Node *n)
 {
-    const MigGpuModel *m = mig_capability(n).model;
+    size_t i = (size_t)(n - mm->base);
+    if (n < mm->base || i >= mm->n) return mig_capability(n).model;
+    if (!mm->known[i]) { mm->model[i] = mig_capability(n).model; mm->known[i] = true; }
+    return mm->model[i];
+}
+
+/* the request standing in for usage: memory and utilization of what the pod holds */
+static bool usage_from_request(MigModels *mm, const Node *n, const char *resource, int64_t *mem, double *util)
+{
+    const MigGpuModel *m = node_mig_model(mm, n);
     const MigProfile *p = NULL;
     int replicas = 1;
     if (resources_is_mig(resource)) {
@@ -217,6 +229,8 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
     free(recs);
     usage_keys_release(&pod_samples);
 
+    MigModels mm = { c->nodes, c->nnodes, xcalloc(c->nnodes ? c->nnodes : 1, sizeof *mm.model),
+                     xcalloc(c->nnodes ? c->nnodes : 1, sizeof *mm.known) };
     /* one PlanWorkload per pod: as many as the workloads' pods, in one allocation */
     size_t npw = 0;
     for (size_t j = 0; j < nagg; j++) npw += (size_t)agg[j].pods;
@@ -245,7 +259,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         if (!metrics) {
             int64_t mem;
             double util;
-            if (usage_from_request(n, res, &mem, &util)) {
+            if (usage_from_request(&mm, n, res, &mem, &util)) {
                 w->has_usage = true;
                 w->from_requests = true;
                 w->memory_mib = mem;
@@ -266,6 +280,8 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
             w->coverage = ref > 0 && a->pods > 0 ? fmin(1.0, a->samples / (ref * a->pods)) : NAN;
         }
     }
+    free(mm.model);
+    free(mm.known);
     free(pod_wl);
     free(agg);
     usage_keys_release(&wl);
