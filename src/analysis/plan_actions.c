@@ -120,51 +120,77 @@ static void room_set(Room *rm, const char *node, const char *res, int64_t units)
 }
 
 /* the identity planned_requests matches workloads by: ns, name and kind, NULL only equal to NULL */
-static char *workload_key(const PlanWorkload *x)
+static int nullable_cmp(const char *a, const char *b)
 {
-    return xasprintf("%c%s\x1f%c%s\x1f%c%s", x->ns ? '+' : '-', x->ns ? x->ns : "", x->name ? '+' : '-',
-                     x->name ? x->name : "", x->kind ? '+' : '-', x->kind ? x->kind : "");
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int workload_cmp(const PlanWorkload *a, const PlanWorkload *b)
+{
+    int c = nullable_cmp(a->ns, b->ns);
+    if (!c) c = nullable_cmp(a->name, b->name);
+    if (!c) c = nullable_cmp(a->kind, b->kind);
+    return c;
+}
+
+/* a group's workload, in group order (gi, k) */
+typedef struct { const PlanWorkload *x; uint32_t gi, k; } GroupWlRef;
+
+static int group_wl_cmp(const void *pa, const void *pb)
+{
+    const GroupWlRef *a = pa, *b = pb;
+    int c = workload_cmp(a->x, b->x);
+    if (c) return c;
+    if (a->gi != b->gi) return a->gi < b->gi ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static const PlanWorkload *sort_entries;
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = workload_cmp(&sort_entries[a], &sort_entries[b]);
+    return c ? c : (a > b) - (a < b);
 }
 
 /* the request each pod of w makes under the plan: the request of the first group workload (in
  * group order) that is its workload, its own when that group keeps requests (strategy none) or
- * when its workload is not planned */
+ * when its workload is not planned.  Both sides sorted by workload and walked together (a map
+ * keyed by workload cost 4.6 MB at 51,647 workloads, at plan's peak). */
 static void planned_requests(const PlanResult *r, const PlanWorkload *w, size_t nw, const char **res, int *count)
 {
-    StrMap *first = strmap_new();     /* workload key -> its first PlanGroupWorkload */
-    const PlanGroup **gof = NULL;     /* the group of each one kept, parallel to wof */
-    const PlanGroupWorkload **wof = NULL;
-    size_t n = 0, cap = 0, cap2 = 0;
+    size_t nref = 0;
+    for (size_t i = 0; i < r->ngroups; i++) nref += r->groups[i].nworkloads;
+    GroupWlRef *ref = xcalloc(nref ? nref : 1, sizeof *ref);
+    size_t m = 0;
     for (size_t i = 0; i < r->ngroups; i++) {
         const PlanGroup *g = &r->groups[i];
-        for (size_t k = 0; k < g->nworkloads; k++) {
-            char *key = workload_key(&w[g->assign[g->workloads[k].first].workload]);
-            if (!strmap_get(first, key)) {
-                size_t n2 = n;
-                ARRAY_GROW(gof, n, cap);
-                ARRAY_GROW(wof, n2, cap2);
-                gof[n] = g;
-                wof[n] = &g->workloads[k];
-                strmap_put(first, key, (void *)(uintptr_t)++n);
-            }
-            free(key);
-        }
+        for (size_t k = 0; k < g->nworkloads; k++)
+            ref[m++] = (GroupWlRef){ &w[g->assign[g->workloads[k].first].workload], (uint32_t)i, (uint32_t)k };
     }
-    for (size_t i = 0; i < nw; i++) {
+    if (nref > 1) qsort(ref, nref, sizeof *ref, group_wl_cmp);
+    size_t *idx = xcalloc(nw ? nw : 1, sizeof *idx);
+    for (size_t i = 0; i < nw; i++) idx[i] = i;
+    sort_entries = w;
+    if (nw > 1 && nref) qsort(idx, nw, sizeof *idx, entry_cmp);
+    sort_entries = NULL;
+    size_t j = 0;
+    for (size_t q = 0; q < nw; q++) {
+        size_t i = idx[q];
         const PlanWorkload *x = &w[i];
         res[i] = x->resource ? x->resource : "nvidia.com/gpu";
         count[i] = x->count > 0 ? x->count : 1;
-        if (!n) continue;
-        char *key = workload_key(x);
-        uintptr_t at = (uintptr_t)strmap_get(first, key);
-        free(key);
-        if (!at || gof[at - 1]->strategy == PLAN_NONE) continue;
-        res[i] = wof[at - 1]->request_resource;
-        count[i] = wof[at - 1]->request_count;
+        while (j < nref && workload_cmp(ref[j].x, x) < 0) j++;
+        if (j == nref || workload_cmp(ref[j].x, x) != 0) continue;
+        const PlanGroup *g = &r->groups[ref[j].gi];      /* the first in group order */
+        if (g->strategy == PLAN_NONE) continue;
+        res[i] = g->workloads[ref[j].k].request_resource;
+        count[i] = g->workloads[ref[j].k].request_count;
     }
-    free(gof);
-    free(wof);
-    strmap_free(first, NULL);
+    free(idx);
+    free(ref);
 }
 
 static void room_init(Room *rm, const Cluster *c, const PlanResult *r, const PlanWorkload *w, size_t nw)
