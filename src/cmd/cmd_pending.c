@@ -156,6 +156,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (cmd_load_cluster(&cc, g, &rq, false, out_err) < 0) {
             rc = EXIT_FAIL;
         } else {
+            cluster_seal_strings(&cc.cluster);          /* read once: its pool's tables go */
             int prc = pending_show_view(&cc.cluster, &view, out_err);
             cmd_cluster_release(&cc);
             rc = prc == -2 ? EXIT_USAGE : prc ? EXIT_FAIL : EXIT_OK;

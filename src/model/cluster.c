@@ -690,5 +690,10 @@ void cluster_compact_strings(Cluster *c)
     strpool_free(old);
 }
 
+void cluster_seal_strings(Cluster *c)
+{
+    strpool_seal(c->strings);
+}
+
 size_t cluster_pooled_strings(const Cluster *c) { return strpool_count(c->strings); }
 size_t cluster_pooled_bytes(const Cluster *c) { return strpool_bytes(c->strings); }
