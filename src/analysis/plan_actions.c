@@ -267,9 +267,15 @@ static int moved_cmp(const void *a, const void *b)
 /* can moved pod m land on node n now: room for its whole request on that one node (a pod's
  * GPUs all come from its node), a node it admits (explain's filters), and, for a workload whose
  * pods may not share a node, no pod of it there already */
-static bool room_takes(const Room *rm, const Moved *m, const PlanWorkload *w, const Node *n)
+/* rn: node n's RoomNode, looked up once per node by room_check (NULL: nothing free there) */
+static int64_t room_node_get(const RoomNode *rn, const char *res)
 {
-    if (room_get(rm, n->name, m->res) < m->count) return false;
+    return rn ? rlist_get(&rn->free, res) : 0;
+}
+
+static bool room_takes(const Room *rm, const RoomNode *rn, const Moved *m, const PlanWorkload *w, const Node *n)
+{
+    if (room_node_get(rn, m->res) < m->count) return false;
     if (w[m->i].pod_obj && !explain_pod_admits(w[m->i].pod_obj, n)) return false;
     if (!w[m->i].pod_obj || !w[m->i].pod_obj->spread_by_node) return true;
     char *key = spread_key(&w[m->i], n->name);
@@ -278,9 +284,9 @@ static bool room_takes(const Room *rm, const Moved *m, const PlanWorkload *w, co
     return !taken;
 }
 
-static void room_take(Room *rm, Moved *m, const PlanWorkload *w, const Node *n)
+static void room_take(Room *rm, RoomNode *rn, Moved *m, const PlanWorkload *w, const Node *n)
 {
-    room_set(rm, n->name, m->res, room_get(rm, n->name, m->res) - m->count);
+    room_set(rm, n->name, m->res, room_node_get(rn, m->res) - m->count);
     m->placed = true;
     if (!w[m->i].pod_obj || !w[m->i].pod_obj->spread_by_node) return;
     char *key = spread_key(&w[m->i], n->name);
@@ -320,17 +326,19 @@ static void room_check(PlanAction *x, Room *rm, const Cluster *c, const PlanWork
         const Node *n = &c->nodes[j];
         if (!rm->gpu_node[j] || str_eq(n->name, pn->name)) continue;
         if (strmap_get(pending, n->name)) continue;   /* changed later in the order: may be cordoned */
+        RoomNode *rn = strmap_get(rm->nodes, n->name);
         bool used = false;
         for (size_t q = 0; q < need.n; q++) {
-            int64_t f = room_get(rm, n->name, need.items[q].name);
+            int64_t f = room_node_get(rn, need.items[q].name);
             if (f <= 0) continue;
             for (size_t k = 0; k < nmoved; k++)
                 if (!mv[k].placed && str_eq(mv[k].res, need.items[q].name) &&
                     (!w[mv[k].i].pod_obj || explain_pod_admits(w[mv[k].i].pod_obj, n))) { seen[q] += f; break; }
         }
         for (size_t k = 0; k < nmoved; k++) {
-            if (mv[k].placed || !room_takes(rm, &mv[k], w, n)) continue;
-            room_take(rm, &mv[k], w, n);
+            if (mv[k].placed || !room_takes(rm, rn, &mv[k], w, n)) continue;
+            room_take(rm, rn, &mv[k], w, n);
+            if (!rn) rn = strmap_get(rm->nodes, n->name);   /* room_set may have made it */
             left--;
             used = true;
         }
