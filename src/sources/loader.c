@@ -528,7 +528,8 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
  * buffers then live in the heap, and what they leave there when freed stays resident under
  * what the command builds next (explain, plan): 4-6 MiB of peak RSS on the full training
  * cluster (5,000 GPU nodes, 163,545 pods).  Growing arrays are then moved by mremap, not
- * copied. */
+ * copied.  Set by the one-shot load only: a view kept open (loader_cluster_load_at, watched)
+ * keeps glibc's policy, which spares it a mapping per large block per refresh. */
 static void loader_memory_policy(void)
 {
 #ifdef __GLIBC__
@@ -553,7 +554,6 @@ int loader_cluster_load_at(Cluster *c, const SourceConfig *sc, const LoadRequest
                     ApiClient **api_out, Error *err)
 {
     if (api_out) *api_out = NULL;
-    loader_memory_policy();
     if (sc->snapshot) { error_set(err, "a snapshot cannot be watched"); return -1; }
     if (load_live(c, sc, rq, list_rv, api_out, err)) return -1;
     cluster_finalize(c);
