@@ -130,6 +130,8 @@ typedef struct {
     int64_t age;              /* seconds since creation (or the newest FailedCreate); -1 unknown */
     Verdict verdict;
     char *summary;            /* one line: the REASON column of `pending` */
+    bool summary_pooled;      /* summary is the list's pooled copy (explain_pending_rows: the
+                                 rows of one intent share it), not freed with e */
     char *sched_text;         /* the scheduler's message, NULL when none */
     const char *sched_source; /* "PodScheduled condition" | "FailedScheduling event" | NULL */
     char *event_text;         /* newest FailedScheduling note when it differs from the condition */
@@ -150,7 +152,11 @@ typedef struct {
     struct QueueFacts *queue; /* a Workload / PodGroup row (explain_queue.h), owned; NULL: a pod */
 } Explanation;
 
-typedef struct { Explanation *items; size_t n, cap; } ExplanationList;
+typedef struct {
+    Explanation *items; size_t n, cap;
+    struct StrPool *strings;  /* explain_pending_rows: one copy of each row's summary (a Job's
+                                 pods share theirs, up to kilobytes each); NULL otherwise */
+} ExplanationList;
 typedef struct ExplainShared ExplainShared;
 void explain_shared_unref(ExplainShared *s);
 ExplainShared *explain_shared_ref(ExplainShared *s);
@@ -167,7 +173,8 @@ void explanation_drop_nodes(Explanation *e);
  * not created keeps all but the (absent) per-node results: it is explained from the list */
 void explanation_slim(Explanation *e);
 /* explain_pending without the fixes, each entry slimmed as it is made: the rows of `pending`
- * and of top's pending pane (memory: what the rows print, not every pod's evaluation) */
+ * and of top's pending pane (memory: what the rows print, not every pod's evaluation); the
+ * summaries are pooled in out->strings (summary_pooled), freed by explanation_list_clear */
 void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out);
 
 /* The per-node facts shared by every pod explained against c (built once; borrows c). */

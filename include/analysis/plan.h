@@ -45,9 +45,10 @@
  * instance its share of the GPU (largest of compute and memory fractions).
  * "gpusAfter" = GPUs they need under the plan (MIG GPUs + whole GPUs, or shared + whole).
  *
- * Ownership: PlanWorkload strings are borrowed (plan_input_build's are owned by the PlanInput,
- * which must outlive the PlanResult); PlanResult owns everything else; plan_result_clear
- * releases it.
+ * Ownership: PlanWorkload strings are borrowed (plan_input_build's from the Cluster, which must
+ * outlive the PlanInput as pod_obj says, or, a Deployment's name cut from its ReplicaSet's,
+ * owned by the PlanInput, which must outlive the PlanResult); PlanResult owns everything else;
+ * plan_result_clear releases it.
  */
 #ifndef KGPU_PLAN_H
 #define KGPU_PLAN_H

@@ -1,7 +1,7 @@
 /* pod.h — a Pod reduced to what scheduling analysis needs (shared/reference/scheduler-messages.md).
  *
  * Ownership: a Pod is decoded straight into a string pool (util/strpool.h; a Cluster's, or
- * the caller's): every `const char *` field and the tolerations array are the pool's copies,
+ * the caller's): every `const char *` field, the PodMore and the tolerations array are the pool's copies,
  * shared with other pods, read-only, and live as long as the pool.  The Pod owns only its
  * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
  * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
@@ -26,26 +26,20 @@ typedef struct { LabelSelector match_expressions; LabelSelector match_fields; } 
 
 typedef enum { PHASE_PENDING, PHASE_RUNNING, PHASE_SUCCEEDED, PHASE_FAILED, PHASE_UNKNOWN } PodPhase;
 
-typedef struct {             /* status.conditions[type=PodScheduled] */
-    bool present;
-    bool status_true;
+typedef struct {             /* status.conditions[type=PodScheduled] (its lastTransitionTime is
+                                not kept: nothing reads it, and it would make every pod's PodMore
+                                its own) */
     const char *reason;      /* "Unschedulable", "SchedulingGated" */
     const char *message;
-    int64_t last_transition;
+    bool present;
+    bool status_true;
 } PodScheduledCondition;
 
-/* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
- * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
-typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
-
-typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,000 nodes */
-    const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
-    const char *node_name;      /* spec.nodeName, NULL when unbound */
+/* What a pod's scheduling reads beyond its requests and constraints, and what most pods share
+ * (every running pod of the default scheduler has the same): one block in the pool per
+ * distinct content (strpool_intern_mem), the Pod points to it.  Read it through pod_more(). */
+typedef struct PodMore {
     const char *nominated_node; /* status.nominatedNodeName */
-    PodPhase phase;
-    int32_t priority;
-    int64_t creation;           /* epoch seconds */
-    const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
     const char *scheduler_name;
     const char *priority_class;
     const char *preemption_policy;   /* "PreemptLowerPriority" (default) | "Never" */
@@ -55,6 +49,21 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
                                    containers), NULL when none */
     const char *request_init;   /* the init container whose request sets the effective GPU
                                    request (it asks more than the app containers), NULL if none */
+    PodScheduledCondition scheduled;
+} PodMore;
+
+/* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
+ * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
+typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
+
+typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,000 nodes */
+    const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
+    const char *node_name;      /* spec.nodeName, NULL when unbound */
+    const PodMore *more;        /* the pool's, shared (NULL: none set, read as pod_more_none) */
+    PodPhase phase;
+    int32_t priority;
+    int64_t creation;           /* epoch seconds */
+    const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
     KVList labels;
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */
@@ -69,8 +78,11 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
                                    selects the pod itself (its own labels, its namespace): at
                                    most one such pod per node (replicas spread over nodes) */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
-    PodScheduledCondition scheduled;
 } Pod;
+
+extern const PodMore pod_more_none;
+/* p's PodMore: never NULL */
+static inline const PodMore *pod_more(const Pod *p) { return p->more ? p->more : &pod_more_none; }
 
 struct cJSON;
 struct Error;

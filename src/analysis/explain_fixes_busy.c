@@ -43,7 +43,7 @@ static bool fix_preemption(Ctx *x, const NodeResult *r, const NodeReason *ins, b
         *possible = freed_node = true;
         Strbuf sb = STRBUF_INIT;
         explain_add_names(&sb, &victims);
-        if (str_eq(x->p->preemption_policy, "Never")) {
+        if (str_eq(pod_more(x->p)->preemption_policy, "Never")) {
             strvec_pushf(&x->e->notes, "preemption could free node %s by evicting %s, but the pod has "
                          "preemptionPolicy: Never", r->node->name, strbuf_str(&sb));
         } else {
@@ -107,7 +107,7 @@ void explain_fixes_busy(Ctx *x)
             strvec_clear(&names);
             /* the first nodes (cluster order) preemption frees, as many as the other kinds; a pod
              * nominated to a node has its preemption under way (explain.c says so, once) */
-            if (x->p->nominated_node) preempt = true;
+            if (pod_more(x->p)->nominated_node) preempt = true;
             else if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
             continue;
         }
@@ -142,7 +142,7 @@ void explain_fixes_busy(Ctx *x)
     note_shared_nodes(x, &sliced, "time-slicing or MPS");
     strvec_clear(&mig_single);
     strvec_clear(&sliced);
-    if (!preempt && !str_eq(x->p->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
+    if (!preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
 }

@@ -41,7 +41,7 @@ static void add_selector(Strbuf *sb, const LabelSelector *s)
 
 char *explain_intent_key(const Pod *p)
 {
-    if (p->nominated_node || p->node_name) return NULL;
+    if (pod_more(p)->nominated_node || p->node_name) return NULL;
     Strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "r%zu\x1f", p->requests.n);
     for (size_t i = 0; i < p->requests.n; i++)
@@ -64,7 +64,7 @@ char *explain_intent_key(const Pod *p)
     strbuf_addf(&sb, "g%zu\x1f", p->scheduling_gates.n);
     for (size_t i = 0; i < p->scheduling_gates.n; i++) add_field(&sb, p->scheduling_gates.v[i]);
     strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
-    add_field(&sb, p->preemption_policy);
+    add_field(&sb, pod_more(p)->preemption_policy);
     strbuf_addf(&sb, "o%d\x1f", explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */
     return strbuf_detach(&sb);
 }

@@ -130,7 +130,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
     }
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *q = &c->pods[i];
-        const char *name = q->node_name ? q->node_name : q->nominated_node;
+        const char *name = q->node_name ? q->node_name : pod_more(q)->nominated_node;
         const Node *n = name ? cluster_find_node(c, name) : NULL;
         if (!n) continue;
         NodeFacts *f = &ix->nodes[cluster_node_index(c, n)];
@@ -164,7 +164,7 @@ const NodeFacts *explain_node_facts(const ExplainIndex *ix, const Node *n)
 static bool pod_is_nominated_competitor(const Pod *q, const Pod *p, const Node *n)
 {
     /* by name: the fix re-check evaluates a modified copy of the pod */
-    return q != p && !(str_eq(q->ns, p->ns) && str_eq(q->name, p->name)) && !q->node_name && q->nominated_node && str_eq(q->nominated_node, n->name) &&
+    return q != p && !(str_eq(q->ns, p->ns) && str_eq(q->name, p->name)) && !q->node_name && pod_more(q)->nominated_node && str_eq(pod_more(q)->nominated_node, n->name) &&
            q->phase == PHASE_PENDING && q->priority >= p->priority;
 }
 

@@ -151,8 +151,8 @@ static void hami_usage(const Ctx *x, const NodeFacts *f, HamiUse *use)
     const Node *n = f->node;
     for (size_t k = 0; k < f->bound.n; k++) {
         const Pod *q = &x->c->pods[f->bound.v[k]];
-        if (!q->hami_devices || !pod_holds_resources(q)) continue;
-        char *copy = xstrdup(q->hami_devices), *save = NULL;
+        if (!pod_more(q)->hami_devices || !pod_holds_resources(q)) continue;
+        char *copy = xstrdup(pod_more(q)->hami_devices), *save = NULL;
         for (char *dev = strtok_r(copy, ":;", &save); dev; dev = strtok_r(NULL, ":;", &save)) {
             char *f4[4] = { dev, NULL, NULL, NULL };
             for (int j = 1; j < 4; j++) {
@@ -222,7 +222,7 @@ void explain_hami_verdict(Ctx *x)
     const Pod *p = x->p;
     bool asks = rlist_get(&p->requests, "nvidia.com/gpumem") > 0 || rlist_get(&p->requests, "nvidia.com/gpucores") > 0 ||
                 rlist_get(&p->requests, "nvidia.com/gpumem-percentage") > 0;
-    if (!(asks || str_eq(p->scheduler_name, "hami-scheduler")) || !explain_hami_present(x->ix)) return;
+    if (!(asks || str_eq(pod_more(p)->scheduler_name, "hami-scheduler")) || !explain_hami_present(x->ix)) return;
     HamiAsk a = { ask_units(p, "nvidia.com/gpu"), ask_units(p, "nvidia.com/gpumem"),
                   ask_units(p, "nvidia.com/gpumem-percentage"), ask_units(p, "nvidia.com/gpucores") };
     if (a.n <= 0) a.n = 1;                     /* HAMi's webhook: defaultGPUNum 1 */
@@ -273,7 +273,7 @@ void explain_hami_verdict(Ctx *x)
     if (fits) {
         x->e->verdict = V_UNKNOWN;
         s = xasprintf("HAMi: asks %s; node %s has such GPUs free now: is HAMi's scheduler (schedulerName %s) "
-                      "running and binding?", strbuf_str(&what), fits->name, p->scheduler_name ? p->scheduler_name : "?");
+                      "running and binding?", strbuf_str(&what), fits->name, pod_more(p)->scheduler_name ? pod_more(p)->scheduler_name : "?");
     } else if (could) {
         x->e->verdict = V_INSUFFICIENT;
         s = xasprintf("HAMi: asks %s; no GPU has that free now (CardInsufficientMemory/Core): %s", strbuf_str(&what),

@@ -163,8 +163,8 @@ static bool stage_fits_now(Ctx *x)
         if (!in_e(x, i) || x->flags[i].cls != CL_FITS) continue;
         const Node *n = x->e->nodes[i].node;
         x->e->verdict = V_UNKNOWN;
-        if (x->p->nominated_node)
-            x->e->summary = xasprintf("nominated to node %s: waiting for preempted pods to end", x->p->nominated_node);
+        if (pod_more(x->p)->nominated_node)
+            x->e->summary = xasprintf("nominated to node %s: waiting for preempted pods to end", pod_more(x->p)->nominated_node);
         else
             x->e->summary = xasprintf("fits node %s now (%lld %s free); the scheduler has not placed it since",
                                       n->name, (long long)explain_milli_units(explain_node_free_relief(x->ix, n, x->p, x->gpu, NULL)),

@@ -331,9 +331,9 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUse
         quota_count(c, &it.pod, created, earlier);
     }
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(mp->pod, "spec");
-    if (it.exit_code && it.pod.priority_class && !cJSON_GetObjectItemCaseSensitive(spec, "priority"))
+    if (it.exit_code && pod_more(&it.pod)->priority_class && !cJSON_GetObjectItemCaseSensitive(spec, "priority"))
         strvec_pushf(&it.notes, "priorityClassName %s: admission sets the pod's priority from it, which is not read here; "
-                     "preemption was judged at priority 0", it.pod.priority_class);
+                     "preemption was judged at priority 0", pod_more(&it.pod)->priority_class);
     out->items = xrealloc(out->items, (out->n + 1) * sizeof *out->items);
     out->items[out->n++] = it;
     if (it.exit_code > out->exit_code) out->exit_code = it.exit_code;

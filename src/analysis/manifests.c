@@ -486,12 +486,20 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
     NsQuota *v = NULL;
     size_t n = 0, cap = 0;
     StrMap *idx = strmap_new();
+    /* the planned pods: by index when the entry has its cluster pod (every entry of
+     * plan_input_build), else by "ns/name" */
     StrMap *planned_pods = strmap_new();
+    bool *planned_at = c && c->npods ? xcalloc(c->npods, sizeof *planned_at) : NULL;
     StrMap *wl_request = strmap_new();       /* "ns kind name" -> PlanGroupWorkload */
     for (size_t gi = 0; gi < r->ngroups; gi++) {
         const PlanGroup *g = &r->groups[gi];
         for (size_t k = 0; k < g->nassign; k++) {
             const PlanWorkload *x = &w[g->assign[k].workload];
+            if (planned_at && x->pod_obj && x->pod_obj >= c->pods && x->pod_obj < c->pods + c->npods &&
+                str_eq(x->ns, x->pod_obj->ns) && str_eq(x->pod ? x->pod : x->name, x->pod_obj->name)) {
+                planned_at[x->pod_obj - c->pods] = true;
+                continue;
+            }
             char *key = xasprintf("%s/%s", x->ns ? x->ns : "", x->pod ? x->pod : x->name);
             strmap_put(planned_pods, key, (void *)1);
             free(key);
@@ -519,9 +527,12 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
         if (!pod_requests_gpu(p) || !strmap_get(idx, p->ns)) continue;
         bool pending = pod_is_pending_unbound(p);
         if (!pending && !pod_holds_resources(p)) continue;
-        char *key = xasprintf("%s/%s", p->ns, p->name);
-        bool planned = strmap_get(planned_pods, key) != NULL;
-        free(key);
+        bool planned = planned_at && planned_at[i];
+        if (!planned && strmap_size(planned_pods)) {
+            char *key = xasprintf("%s/%s", p->ns, p->name);
+            planned = strmap_get(planned_pods, key) != NULL;
+            free(key);
+        }
         if (planned) continue;
         NsQuota *q = ns_quota(&v, &n, &cap, idx, p->ns);
         const PlanGroupWorkload *gw = NULL;
@@ -573,6 +584,7 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
     free(v);
     strmap_free(idx, NULL);
     strmap_free(planned_pods, NULL);
+    free(planned_at);
     strmap_free(wl_request, NULL);
     return made;
 }

@@ -284,6 +284,8 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         gidx[g][gn[g]] = i; gnode[g][gn[g]] = n; gwid[g][gn[g]] = id - 1; gn[g]++;
         held[ni - 1] += plan_held_share(n, out->groups[g].model, &w[i]);
     }
+    strmap_free(wl_ids, NULL);                /* a key per workload: gone before the groups are planned */
+    strmap_free(wl_groups, NULL);
     for (size_t i = 0; i < nnodes; i++) {
         PlanGroup *g = &out->groups[(uintptr_t)strmap_get(by_product, node_product(nodes[i])) - 1];
         int b = (int)ceil(held[i] - 1e-9), phys = inventory_physical_gpus(nodes[i]);
@@ -348,8 +350,6 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
     free(ctx);
     free(gidx); free(gnode); free(gwid); free(gn); free(gcap); free(gnw); free(held);
     free(gnodes); free(gnn);
-    strmap_free(wl_ids, NULL);
-    strmap_free(wl_groups, NULL);
     strmap_free(node_idx, NULL);
     strmap_free(by_product, NULL);
     return 0;

@@ -78,7 +78,8 @@ typedef struct {
     int pods;                         /* its pods holding GPUs now */
 } WlAgg;
 
-/* one copy per distinct string (node, resource and namespace names repeat per pod) */
+/* the input's copy of a name it makes (a Deployment's, cut from its ReplicaSet's), one per
+ * distinct string */
 static const char *own(PlanInput *in, const char *s)
 {
     if (!s) return NULL;
@@ -106,10 +107,22 @@ static const char *pod_gpu_resource(const Pod *p, int *count, int *nres)
     return best;
 }
 
-/* the request standing in for usage: memory and utilization of what the pod holds */
-static bool usage_from_request(const Node *n, const char *resource, int64_t *mem, double *util)
+/* each node's MIG table (mig_capability reads its product: a cost per pod), looked up once per
+ * node of the cluster's array */
+typedef struct { const Node *base; size_t n; const MigGpuModel **model; bool *known; } MigModels;
+
+static const MigGpuModel *node_mig_model(MigModels *mm, const Node *n)
 {
-    const MigGpuModel *m = mig_capability(n).model;
+    size_t i = (size_t)(n - mm->base);
+    if (n < mm->base || i >= mm->n) return mig_capability(n).model;
+    if (!mm->known[i]) { mm->model[i] = mig_capability(n).model; mm->known[i] = true; }
+    return mm->model[i];
+}
+
+/* the request standing in for usage: memory and utilization of what the pod holds */
+static bool usage_from_request(MigModels *mm, const Node *n, const char *resource, int64_t *mem, double *util)
+{
+    const MigGpuModel *m = node_mig_model(mm, n);
     const MigProfile *p = NULL;
     int replicas = 1;
     if (resources_is_mig(resource)) {
@@ -168,7 +181,10 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
             ARRAY_GROW(agg, nagg, capagg);
             WlAgg *a = &agg[nagg++];
             memset(a, 0, sizeof *a);
-            a->ns = own(in, p->ns); a->kind = own(in, kind); a->name = own(in, name);
+            /* the cluster's strings are borrowed (the cluster outlives the input, as pod_obj
+             * says); only a Deployment's name cut from its ReplicaSet's is the input's */
+            a->ns = p->ns; a->kind = kind;
+            a->name = tofree ? own(in, name) : name;
             workload_usage_stats_init(&a->use);
         }
         pod_wl[i] = at + 1;
@@ -213,8 +229,12 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
     free(recs);
     usage_keys_release(&pod_samples);
 
-    /* one PlanWorkload per pod */
-    size_t cap = 0;
+    MigModels mm = { c->nodes, c->nnodes, xcalloc(c->nnodes ? c->nnodes : 1, sizeof *mm.model),
+                     xcalloc(c->nnodes ? c->nnodes : 1, sizeof *mm.known) };
+    /* one PlanWorkload per pod: as many as the workloads' pods, in one allocation */
+    size_t npw = 0;
+    for (size_t j = 0; j < nagg; j++) npw += (size_t)agg[j].pods;
+    in->w = xcalloc(npw ? npw : 1, sizeof *in->w);
     for (size_t i = 0; i < c->npods; i++) {
         if (!pod_wl[i]) continue;
         const Pod *p = &c->pods[i];
@@ -225,14 +245,13 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         if (nres > 1)
             strvec_pushf(&in->warnings, "%s/%s requests several GPU resources: planned by %s only",
                          p->ns, p->name, res);
-        ARRAY_GROW(in->w, in->n, cap);
         PlanWorkload *w = &in->w[in->n++];
         memset(w, 0, sizeof *w);
         w->ns = a->ns; w->kind = a->kind; w->name = a->name;
-        w->pod = own(in, p->name);
+        w->pod = p->name;             /* borrowed, as above */
         w->pod_obj = p;
-        w->node = own(in, p->node_name);
-        w->resource = own(in, res);
+        w->node = p->node_name;
+        w->resource = res;
         w->count = count;
         w->peak_memory_mib = -1;
         w->peak_utilization = NAN;
@@ -240,7 +259,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         if (!metrics) {
             int64_t mem;
             double util;
-            if (usage_from_request(n, res, &mem, &util)) {
+            if (usage_from_request(&mm, n, res, &mem, &util)) {
                 w->has_usage = true;
                 w->from_requests = true;
                 w->memory_mib = mem;
@@ -261,6 +280,8 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
             w->coverage = ref > 0 && a->pods > 0 ? fmin(1.0, a->samples / (ref * a->pods)) : NAN;
         }
     }
+    free(mm.model);
+    free(mm.known);
     free(pod_wl);
     free(agg);
     usage_keys_release(&wl);

@@ -45,6 +45,10 @@ void plan_build_workloads(GroupCtx *c)
         if (gw->first == SIZE_MAX) gw->first = k;
         gw->pods++;
         const char *node = c->w[c->idx[k]].node;
+        if (node && !gw->nodes.cap) {          /* most workloads run on one node: room for one */
+            gw->nodes.v = xmalloc(2 * sizeof *gw->nodes.v);
+            gw->nodes.cap = 2;                 /* (and strvec's NULL after it), not strvec's 8 */
+        }
         if (node && !strvec_contains(&gw->nodes, node)) strvec_push(&gw->nodes, node);
     }
     for (size_t i = 0; i < g->nworkloads; i++) {

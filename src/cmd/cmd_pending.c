@@ -78,7 +78,7 @@ static int pending_show_view(const Cluster *c, const PendingView *cv, Error *out
         if (pc.err.set) { *out_err = pc.err; return -1; }
         return pending_columns_print(&pc, ns, v->elsewhere, v->no_headers);
     }
-    ExplanationList l = { NULL, 0, 0 };
+    ExplanationList l = { 0 };
     bool table = !v->columns && (fmt == RENDER_TEXT || fmt == RENDER_WIDE || fmt == RENDER_NAME);
     if (table && !pending_sort_is_path(v->sort_by)) explain_pending_rows(c, ns, &l);
     else explain_pending(c, ns, &l);
@@ -156,6 +156,7 @@ static int run_pending(int argc, char **argv, GlobalOptions *g, Error *out_err)
         if (cmd_load_cluster(&cc, g, &rq, false, out_err) < 0) {
             rc = EXIT_FAIL;
         } else {
+            cluster_seal_strings(&cc.cluster);          /* read once: its pool's tables go */
             int prc = pending_show_view(&cc.cluster, &view, out_err);
             cmd_cluster_release(&cc);
             rc = prc == -2 ? EXIT_USAGE : prc ? EXIT_FAIL : EXIT_OK;

@@ -101,6 +101,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     PriceList prices;
     if (price_list_parse(&prices, plan_price, err) < 0) return EXIT_USAGE;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) { price_list_clear(&prices); return EXIT_FAIL; }
+    cluster_seal_strings(&cc.cluster);                  /* read once: its pool's tables go */
     Cluster *c = &cc.cluster;
     if (cmd_price_check(c, plan_price, err) < 0) {       /* a MODEL no node has: as a bad -o */
         cmd_cluster_release(&cc);

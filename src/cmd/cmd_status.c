@@ -202,6 +202,7 @@ static int run_status_format(int argc, char **argv, GlobalOptions *g, OutputForm
     }
     CmdCluster cc;
     if (cmd_load_cluster(&cc, g, &rq, true, err) < 0) return EXIT_FAIL;
+    cluster_seal_strings(&cc.cluster);                  /* read once: its pool's tables go */
     StatusWatch one = { p, g, { 0 }, false, err };        /* the first picture is the only one */
     int rc = status_nodes_exist(&cc.cluster, &p.filter, err) < 0 ? -1 : status_show(&one, &cc.cluster, cc.api, true);
     if (one.have_usage) usage_clear(&one.usage);

@@ -248,18 +248,17 @@ static PodPhase phase_from_string(const char *s)
     return PHASE_UNKNOWN;
 }
 
-static void read_status(Pod *p, const cJSON *status, StrPool *pool)
+static void read_status(Pod *p, PodMore *m, const cJSON *status, StrPool *pool)
 {
     p->phase = phase_from_string(jstr(status, "phase"));
-    p->nominated_node = jpool_trunc(pool, jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
+    m->nominated_node = jpool_trunc(pool, jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
     const cJSON *c;
     cJSON_ArrayForEach(c, jarr(status, "conditions")) {
         if (!str_eq(jstr(c, "type"), "PodScheduled")) continue;
-        p->scheduled.present = true;
-        p->scheduled.status_true = str_eq(jstr(c, "status"), "True");
-        p->scheduled.reason = jpool_trunc(pool, jstr_ne(c, "reason"), 256);
-        p->scheduled.message = jpool_trunc(pool, jstr_ne(c, "message"), MODEL_TEXT_MAX);
-        p->scheduled.last_transition = jtime(c, "lastTransitionTime");
+        m->scheduled.present = true;
+        m->scheduled.status_true = str_eq(jstr(c, "status"), "True");
+        m->scheduled.reason = jpool_trunc(pool, jstr_ne(c, "reason"), 256);
+        m->scheduled.message = jpool_trunc(pool, jstr_ne(c, "message"), MODEL_TEXT_MAX);
         break;
     }
 }
@@ -297,6 +296,8 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
     }
 }
 
+const PodMore pod_more_none;
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
     return pod_from_json_requests(p, obj, pool, NULL, err);
@@ -323,15 +324,17 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     kv_from_json(&p->labels, jobj(meta, "labels"));
     read_owner(p, meta, pool);
 
+    PodMore m;
+    memset(&m, 0, sizeof m);          /* padding too: the block is pooled by its bytes */
     p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
-    p->scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
+    m.scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
                                                               : "default-scheduler");
-    p->priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
+    m.priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
     p->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
-    p->preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
+    m.preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
                                                                         : "PreemptLowerPriority", 64);
-    p->runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
-    p->hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
+    m.runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    m.hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
     read_tolerations(p, spec, pool);
     const cJSON *g;
@@ -341,9 +344,10 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     }
     if (requests) p->requests = req;
     else pod_effective_requests(spec, &p->requests);
-    p->request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
+    m.request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
-    read_status(p, status, pool);
+    read_status(p, &m, status, pool);
+    p->more = strpool_intern_mem(pool, &m, sizeof m);
     p->spread_by_node = spread_by_node(p, spec);
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);

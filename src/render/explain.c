@@ -215,7 +215,7 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
         text_label(d, "Pod", LABEL_COL);
         text_addf(d, TA_VALUE, "%s/%s", e->ns, e->name);
         text_addf(d, TA_NORMAL, " (Pending %s, priority %d%s%s)", age, p->priority,
-                  p->priority_class ? ", class " : "", p->priority_class ? p->priority_class : "");
+                  pod_more(p)->priority_class ? ", class " : "", pod_more(p)->priority_class ? pod_more(p)->priority_class : "");
     } else {
         text_label(d, "Owner", LABEL_COL);
         text_addf(d, TA_VALUE, "%s %s/%s", e->owner_kind ? e->owner_kind : "owner", e->ns, e->name);
@@ -223,8 +223,8 @@ void explain_doc(TextDoc *d, const Explanation *e, bool all_nodes, size_t table_
     }
     char *gpus = explanation_gpus(e);
     text_label(d, "Requests", LABEL_COL);
-    text_addf(d, TA_NORMAL, "%s%s%s%s%s", gpus, p ? "" : e->queue ? " in all" : " per pod", p && p->request_init ? " (from init container " : "",
-              p && p->request_init ? p->request_init : "", p && p->request_init ? ")" : "");
+    text_addf(d, TA_NORMAL, "%s%s%s%s%s", gpus, p ? "" : e->queue ? " in all" : " per pod", p && pod_more(p)->request_init ? " (from init container " : "",
+              p && pod_more(p)->request_init ? pod_more(p)->request_init : "", p && pod_more(p)->request_init ? ")" : "");
     free(gpus);
     text_label(d, "Verdict", LABEL_COL);
     text_add(d, TA_STRONG, verdict_name(e->verdict));

@@ -286,15 +286,15 @@ cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_node
     if (e->pod) {
         cJSON_AddStringToObject(o, "phase", pod_phase_name(e->pod->phase));
         cJSON_AddNumberToObject(o, "priority", e->pod->priority);
-        if (e->pod->nominated_node) cJSON_AddStringToObject(o, "nominatedNode", e->pod->nominated_node);
+        if (pod_more(e->pod)->nominated_node) cJSON_AddStringToObject(o, "nominatedNode", pod_more(e->pod)->nominated_node);
     }
     if (e->age >= 0) cJSON_AddNumberToObject(o, "ageSeconds", (double)e->age);
     cJSON *req = cJSON_AddObjectToObject(o, "requests");
     for (size_t i = 0; i < e->requests.n; i++)
         if (explanation_request_shown(e->requests.items[i].name) && e->requests.items[i].milli > 0)
             cJSON_AddNumberToObject(req, e->requests.items[i].name, (double)units(e->requests.items[i].milli));
-    if (e->pod && e->pod->request_init)   /* the GPU request is an init container's, not the app containers' */
-        cJSON_AddStringToObject(o, "requestFromInitContainer", e->pod->request_init);
+    if (e->pod && pod_more(e->pod)->request_init)   /* the GPU request is an init container's, not the app containers' */
+        cJSON_AddStringToObject(o, "requestFromInitContainer", pod_more(e->pod)->request_init);
     if (e->dra_gpus) cJSON_AddStringToObject(o, "draDevices", e->dra_gpus);   /* DRA: "gpu.nvidia.com:4" */
     if (e->queue) cJSON_AddItemToObject(o, "queue", explain_queue_json(e->queue));
     cJSON_AddStringToObject(o, "verdict", verdict_name(e->verdict));

@@ -25,7 +25,7 @@ static void item_json(JsonWriter *jw, const FitItem *it)
         if (explanation_request_shown(re->name) && re->milli > 0) jw_number(jw, re->name, (double)units(re->milli));
     }
     jw_end(jw);
-    if (it->pod.request_init) jw_string(jw, "requestFromInitContainer", it->pod.request_init);
+    if (pod_more(&it->pod)->request_init) jw_string(jw, "requestFromInitContainer", pod_more(&it->pod)->request_init);
     jw_string(jw, "verdict", it->verdict);
     jw_string(jw, "reason", it->summary ? it->summary : "");
     jw_number(jw, "fitsReplicas", (double)it->fits_replicas);
@@ -107,7 +107,7 @@ static void item_text(const FitItem *it)
     gpu_requests(&it->pod, req, sizeof req);
     text_printf(stdout, "%s %s/%s: %lld %s of %s each%s\n", it->kind, it->ns, it->name, (long long)it->replicas,
                 it->daemonset ? "pod(s), one per node it admits," : it->replicas == 1 ? "pod" : "pods", req,
-                it->pod.request_init ? " (an init container's request)" : "");
+                pod_more(&it->pod)->request_init ? " (an init container's request)" : "");
     if (!strcmp(it->verdict, "Fits"))
         text_printf(stdout, "  Verdict:  Fits (%lld of %lld)\n", (long long)it->fits_replicas, (long long)it->replicas);
     else

@@ -376,7 +376,7 @@ static void test_shared_strings(void **state)
     assert_ptr_equal(a->ns, b->ns);
     assert_ptr_equal(a->owner_kind, b->owner_kind);
     assert_ptr_equal(a->owner_name, b->owner_name);
-    assert_ptr_equal(a->scheduler_name, b->scheduler_name);
+    assert_ptr_equal(pod_more(a)->scheduler_name, pod_more(b)->scheduler_name);
     assert_ptr_equal(a->tolerations, b->tolerations);
     assert_ptr_equal(a->requests.items, b->requests.items);   /* one requests array */
     assert_int_equal(rlist_get(&b->requests, "nvidia.com/gpu"), 1000);

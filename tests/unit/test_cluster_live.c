@@ -417,7 +417,7 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     assert_non_null(p);
     char want[128];
     snprintf(want, sizeof want, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. attempt %d", rounds - 1);
-    assert_string_equal(p->scheduled.message, want);
+    assert_string_equal(pod_more(p)->scheduled.message, want);
     assert_int_equal(p->ntolerations, 1);
     snprintf(want, sizeof want, "t-%d", rounds - 1);
     assert_string_equal(p->tolerations[0].value, want);

@@ -80,7 +80,7 @@ static void test_pod_object(void **state)
     Error err = { 0 };
     assert_int_equal(pod_from_json(&p, r.l.v[0].pod, pool, &err), 0);
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 4000);     /* max(4, 1 + 2) */
-    assert_string_equal(p.request_init, "warm");
+    assert_string_equal(pod_more(&p)->request_init, "warm");
     assert_string_equal(p.owner_kind, "Job");
     assert_string_equal(p.ns, "ml");
     assert_string_equal(kv_get(&p.labels, "app"), "t");

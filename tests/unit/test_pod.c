@@ -171,13 +171,13 @@ static void test_fixture_pod(void **state)
     assert_string_equal(p.owner_kind, "ReplicaSet");     /* the controller reference, not the first */
     assert_string_equal(p.owner_name, "trainer-7d9f");
     assert_null(p.node_name);
-    assert_string_equal(p.nominated_node, "gpu-h100-1");
+    assert_string_equal(pod_more(&p)->nominated_node, "gpu-h100-1");
     assert_int_equal(p.phase, PHASE_PENDING);
-    assert_string_equal(p.scheduler_name, "default-scheduler");
-    assert_string_equal(p.priority_class, "high");
+    assert_string_equal(pod_more(&p)->scheduler_name, "default-scheduler");
+    assert_string_equal(pod_more(&p)->priority_class, "high");
     assert_int_equal(p.priority, 100000);
-    assert_string_equal(p.preemption_policy, "Never");
-    assert_string_equal(p.runtime_class, "nvidia");
+    assert_string_equal(pod_more(&p)->preemption_policy, "Never");
+    assert_string_equal(pod_more(&p)->runtime_class, "nvidia");
     assert_string_equal(kv_get(&p.labels, "app"), "trainer");
     /* cpu 4 + 100m; memory 32Gi + 64Mi; GPU 2 from the limit */
     assert_int_equal(rlist_get(&p.requests, "cpu"), 4100);
@@ -214,11 +214,10 @@ static void test_fixture_pod(void **state)
 
     assert_int_equal(p.scheduling_gates.n, 1);
     assert_string_equal(p.scheduling_gates.v[0], "example.com/quota-check");
-    assert_true(p.scheduled.present);
-    assert_false(p.scheduled.status_true);
-    assert_string_equal(p.scheduled.reason, "Unschedulable");
-    assert_non_null(strstr(p.scheduled.message, "3 Insufficient nvidia.com/gpu."));
-    assert_int_equal(p.scheduled.last_transition, 1715707901);
+    assert_true(pod_more(&p)->scheduled.present);
+    assert_false(pod_more(&p)->scheduled.status_true);
+    assert_string_equal(pod_more(&p)->scheduled.reason, "Unschedulable");
+    assert_non_null(strstr(pod_more(&p)->scheduled.message, "3 Insufficient nvidia.com/gpu."));
 
     assert_true(pod_requests_gpu(&p));
     assert_true(pod_is_pending_unbound(&p));
@@ -299,7 +298,7 @@ static void test_request_init(void **state)
                                    "\"initContainers\":[{\"name\":\"small\",\"resources\":" RES_GPU(1) "},"
                                    "{\"name\":\"warmup\",\"resources\":" RES_GPU(4) "}]}}", &e), 0);
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 4000);
-    assert_string_equal(p.request_init, "warmup");
+    assert_string_equal(pod_more(&p)->request_init, "warmup");
     pod_clear(&p);
     /* apps 2 + sidecar 1 = 3; init "prep" 2 after the sidecar peaks at 2 + 1 = 3, not above -> NULL */
     assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"b\"},\"spec\":{"
@@ -307,7 +306,7 @@ static void test_request_init(void **state)
                                    "\"initContainers\":[{\"name\":\"side\",\"restartPolicy\":\"Always\",\"resources\":" RES_GPU(1) "},"
                                    "{\"name\":\"prep\",\"resources\":" RES_GPU(2) "}]}}", &e), 0);
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 3000);
-    assert_null(p.request_init);
+    assert_null(pod_more(&p)->request_init);
     pod_clear(&p);
 #undef RES_GPU
 }
@@ -324,11 +323,11 @@ static void test_phases_and_defaults(void **state)
     assert_true(pod_holds_resources(&p));                /* terminating pods still hold */
     assert_false(pod_is_pending_unbound(&p));
     assert_false(pod_requests_gpu(&p));
-    assert_string_equal(p.preemption_policy, "PreemptLowerPriority");
-    assert_string_equal(p.scheduler_name, "default-scheduler");
+    assert_string_equal(pod_more(&p)->preemption_policy, "PreemptLowerPriority");
+    assert_string_equal(pod_more(&p)->scheduler_name, "default-scheduler");
     assert_int_equal(p.priority, 0);
     assert_null(p.owner_kind);
-    assert_false(p.scheduled.present);
+    assert_false(pod_more(&p)->scheduled.present);
     pod_clear(&p);
     const struct { const char *phase; PodPhase want; bool holds; } cases[] = {
         { "Succeeded", PHASE_SUCCEEDED, false }, { "Failed", PHASE_FAILED, false },
@@ -378,8 +377,8 @@ static void test_pod_hostile(void **state)
     assert_int_equal(p.scheduling_gates.n, 0);
     assert_int_equal(p.naffinity_terms, 0);
     assert_int_equal(p.phase, PHASE_PENDING);
-    assert_true(p.scheduled.present);
-    assert_false(p.scheduled.status_true);
+    assert_true(pod_more(&p)->scheduled.present);
+    assert_false(pod_more(&p)->scheduled.status_true);
     pod_clear(&p);
     /* a huge scheduler message is truncated to 4 KiB */
     char *big = xcalloc(1, 100001);
@@ -387,7 +386,7 @@ static void test_pod_hostile(void **state)
     char *js = xasprintf("{\"metadata\":{\"name\":\"z\"},\"status\":{\"conditions\":[{\"type\":\"PodScheduled\","
                          "\"status\":\"False\",\"message\":\"%s\"}]}}", big);
     assert_int_equal(parse_pod(&p, js, &e), 0);
-    assert_int_equal(strlen(p.scheduled.message), 4096);
+    assert_int_equal(strlen(pod_more(&p)->scheduled.message), 4096);
     pod_clear(&p);
     free(js); free(big);
 }
@@ -413,7 +412,10 @@ static void test_pool_sharing(void **state)
     assert_string_equal(a.name, "w-1");
     assert_string_equal(b.name, "w-2");
     assert_ptr_equal(a.ns, b.ns);                       /* one copy of "ml" */
-    assert_ptr_equal(a.scheduler_name, b.scheduler_name);
+    assert_ptr_equal(pod_more(&a)->scheduler_name, pod_more(&b)->scheduler_name);
+    assert_ptr_equal(a.more, b.more);                   /* one PodMore for the same scheduler, ... */
+    assert_ptr_equal(a.more, d.more);                   /* (tolerations are not in it) */
+    assert_string_equal(a.more->scheduler_name, "volcano");
     assert_int_equal(a.ntolerations, 2);
     assert_ptr_equal(a.tolerations, b.tolerations);     /* one array for the same tolerations */
     assert_ptr_not_equal(a.tolerations, d.tolerations);
@@ -423,7 +425,14 @@ static void test_pool_sharing(void **state)
     /* the second pod added its name only; the third its name, its key and its array */
     assert_true(after_one > before);
     assert_int_equal(strpool_count(pool) - after_one, 1 + 3);
-    pod_clear(&a); pod_clear(&b); pod_clear(&d);
+    /* a pod nominated to a node has a PodMore of its own */
+    Pod f;
+    assert_int_equal(parse_pod(&f, "{\"metadata\":{\"name\":\"w-4\",\"namespace\":\"ml\"},\"spec\":{"
+                                   "\"schedulerName\":\"volcano\"},\"status\":{\"nominatedNodeName\":\"n1\"}}", &e), 0);
+    assert_ptr_not_equal(f.more, a.more);
+    assert_string_equal(pod_more(&f)->nominated_node, "n1");
+    assert_null(pod_more(&a)->nominated_node);
+    pod_clear(&a); pod_clear(&b); pod_clear(&d); pod_clear(&f);
     free(ja); free(jb); free(jd);
 }
 
