@@ -33,21 +33,18 @@ typedef struct TopCluster {
     Cluster cluster;
     ExplanationList pending;     /* pending GPU pods of the namespace shown (borrows cluster):
                                   * the rows of the pending pane (top_cluster_explain_pending) */
-    struct StrPool *summaries;   /* the rows' summaries, each distinct one once: their summary
-                                  * fields point here (never freed through them) */
     int64_t loaded_at;           /* wall clock when the lists were read */
     atomic_int refs;
 } TopCluster;
 
 TopCluster *top_cluster_new(void);                 /* one reference, cluster initialized */
 /* tc->pending made again for the pods of namespace ns (NULL all): the old rows are dropped
- * first, then the new are made slim as explain_pending_rows makes them (what a row and the
- * detail pane print; the explain view makes the full explanation of the pod it shows), their
- * summaries interned into tc->summaries: the pods of a Job share one, and at 5,000 pending
- * pods they are 18 MB when each row has its copy (a busy verdict names the pods holding the
- * GPUs: 8 KB) */
+ * first, then the new are made by explain_pending_rows: slim (what a row and the detail pane
+ * print; the explain view makes the full explanation of the pod it shows), their summaries
+ * pooled in tc->pending.strings: the pods of a Job share one, and at 5,000 pending pods they
+ * are 18 MB when each row has its copy (a busy verdict names the pods holding the GPUs: 8 KB) */
 void top_cluster_explain_pending(TopCluster *tc, const char *ns);
-/* drops tc->pending and its summaries */
+/* drops tc->pending (and its pooled summaries) */
 void top_cluster_pending_clear(TopCluster *tc);
 TopCluster *top_cluster_ref(TopCluster *tc);
 void top_cluster_unref(TopCluster *tc);            /* NULL ok */

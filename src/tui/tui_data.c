@@ -1,6 +1,5 @@
 /* tui_data.c — reference counting of the data `top` shows (see tui.h). */
 #include "tui/tui.h"
-#include "util/strpool.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,35 +19,13 @@ TopCluster *top_cluster_ref(TopCluster *tc)
 
 void top_cluster_pending_clear(TopCluster *tc)
 {
-    for (size_t i = 0; i < tc->pending.n; i++) tc->pending.items[i].summary = NULL;   /* the pool's */
     explanation_list_clear(&tc->pending);
-    strpool_free(tc->summaries);
-    tc->summaries = NULL;
-}
-
-typedef struct { ExplanationList *l; StrPool *pool; } PaneRows;
-
-static int push_pane_row(void *ctx, Explanation *e)
-{
-    PaneRows *r = ctx;
-    explanation_slim(e);
-    if (e->summary) {
-        char *own = e->summary;
-        e->summary = (char *)strpool_intern(r->pool, own);   /* read-only from here on */
-        free(own);
-    }
-    ARRAY_GROW(r->l->items, r->l->n, r->l->cap);
-    r->l->items[r->l->n++] = *e;
-    memset(e, 0, sizeof *e);                  /* the list has it */
-    return 0;
 }
 
 void top_cluster_explain_pending(TopCluster *tc, const char *ns)
 {
     top_cluster_pending_clear(tc);
-    tc->summaries = strpool_new();
-    PaneRows r = { &tc->pending, tc->summaries };
-    explain_pending_each_opts(&tc->cluster, ns, false, push_pane_row, &r);
+    explain_pending_rows(&tc->cluster, ns, &tc->pending);
     if (tc->pending.n < tc->pending.cap) {    /* kept until the next change: no growth slack */
         if (tc->pending.n) {
             tc->pending.items = xrealloc(tc->pending.items, tc->pending.n * sizeof *tc->pending.items);

@@ -117,11 +117,11 @@ static void test_pane_summaries_shared(void **state)
     assert_string_equal(a->summary, b->summary);
     assert_ptr_equal(a->summary, b->summary);
     assert_ptr_equal(a->summary, c->summary);
-    assert_true(strpool_owns(tc->summaries, a->summary));
+    assert_true(strpool_owns(tc->pending.strings, a->summary));
     /* small's asks for more than a node has: another text, its own copy */
     assert_string_not_equal(a->summary, s->summary);
-    assert_true(strpool_owns(tc->summaries, s->summary));
-    assert_int_equal(strpool_count(tc->summaries), 2);
+    assert_true(strpool_owns(tc->pending.strings, s->summary));
+    assert_int_equal(strpool_count(tc->pending.strings), 2);
     /* made again (a watch event): the old rows and their pool go first, the new are the same */
     char *before = strdup(a->summary);
     top_cluster_explain_pending(tc, NULL);
@@ -134,7 +134,7 @@ static void test_pane_summaries_shared(void **state)
     assert_int_equal(tc->pending.n, 0);
     assert_null(tc->pending.items);
     top_cluster_pending_clear(tc);
-    assert_null(tc->summaries);
+    assert_null(tc->pending.strings);
     top_cluster_unref(tc);                       /* ASan: nothing left behind, nothing freed twice */
 }
 
