@@ -10,7 +10,7 @@
 #include <string.h>
 #include "sources/dcgm_index.h"
 
-typedef struct { char name[16]; int n; } Rec;
+typedef struct { char name[24]; int n; } Rec;
 typedef struct { const Rec *recs; const char *name; int n; } Want;
 
 static Rec recs[5000];
