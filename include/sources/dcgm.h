@@ -77,6 +77,10 @@ int dcgm_series_instance(const PromLabel *labels, size_t n);
 
 typedef struct DcgmAccum DcgmAccum;
 DcgmAccum *dcgm_accum_new(void);
+/* the same, its series' strings interned in d's pool (usage_intern) as they arrive: the records
+ * dcgm_accum_finish builds into d then share them instead of copying each again (a second copy
+ * of every name and UUID while the records are built).  Finish into that d only. */
+DcgmAccum *dcgm_accum_new_into(UsageData *d);
 void dcgm_accum_free(DcgmAccum *a);
 /* Adds one value.  default_node names the node when the series has no Hostname label (a pod
  * scrape knows its node); may be NULL.  Series without a node and without a UUID are

@@ -246,18 +246,45 @@ typedef struct {
     int gpu, gi;
     char *ns, *pod, *container;
     double v[DCGM__FIELDS];
-    bool has[DCGM__FIELDS];
+    uint16_t has;               /* bit f: v[f] was given (a bool each was 8 bytes more a series,
+                                 * some 70,000 at 5,000 GPU nodes) */
 } Series;
+
+#define HAS(s, f) (((s)->has >> (f)) & 1u)
+_Static_assert(DCGM__FIELDS <= 16, "Series.has holds a bit per field");
 
 struct DcgmAccum {
     Series *s; size_t n, cap;
     DcgmIndex index;        /* the series by (node, device, pod, container) */
-    StrArena *strings;      /* the series' strings (names repeat across fields and series) */
+    StrArena *strings;      /* the series' strings (names repeat across fields and series):
+                             * the accumulator's own, or with `into` the records' pool */
+    UsageData *into;        /* dcgm_accum_new_into: the series' strings are interned in its
+                             * pool (usage_intern) and the records built from them share them */
 };
 
 DcgmAccum *dcgm_accum_new(void)
 {
     return xcalloc(1, sizeof(DcgmAccum));
+}
+
+DcgmAccum *dcgm_accum_new_into(UsageData *d)
+{
+    DcgmAccum *a = dcgm_accum_new();
+    a->into = d;
+    return a;
+}
+
+static char *accum_intern(DcgmAccum *a, const char *s)
+{
+    if (a->into) return usage_intern(a->into, s);
+    if (!a->strings) a->strings = strarena_new();
+    return strarena_intern(a->strings, s);
+}
+
+/* the pool the series' strings are in (NULL: none yet, every string is its own) */
+static const StrArena *accum_pool(const DcgmAccum *a)
+{
+    return a->into ? a->into->strings : a->strings;
 }
 
 static void series_release(const StrArena *sa, Series *s)
@@ -269,8 +296,8 @@ static void series_release(const StrArena *sa, Series *s)
 
 static void accum_clear(DcgmAccum *a)
 {
-    for (size_t i = 0; i < a->n; i++) series_release(a->strings, &a->s[i]);   /* the over-long ones */
-    strarena_free(a->strings);
+    for (size_t i = 0; i < a->n; i++) series_release(accum_pool(a), &a->s[i]);   /* the over-long ones */
+    if (!a->into) strarena_free(a->strings);
     a->strings = NULL;
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
@@ -434,21 +461,20 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
         ARRAY_GROW(a->s, a->n, a->cap);
         s = &a->s[a->n++];
         memset(s, 0, sizeof *s);
-        if (!a->strings) a->strings = strarena_new();
-        s->node = strarena_intern(a->strings, node);
-        s->uuid = strarena_intern(a->strings, uuid);
+        s->node = accum_intern(a, node);
+        s->uuid = accum_intern(a, uuid);
         s->gpu = gpu;
         s->gi = gi;
-        s->ns = strarena_intern(a->strings, ns);
-        s->pod = strarena_intern(a->strings, pod);
-        s->container = strarena_intern(a->strings, ctr);
+        s->ns = accum_intern(a, ns);
+        s->pod = accum_intern(a, pod);
+        s->container = accum_intern(a, ctr);
         dcgm_index_add(&a->index, h, a->n - 1, series_hash, a);
     }
-    if (!s->model) s->model = strarena_intern(a->strings, first_label(l, n, model_names));
-    if (!s->profile) s->profile = strarena_intern(a->strings, first_label(l, n, profile_names));
+    if (!s->model) s->model = accum_intern(a, first_label(l, n, model_names));
+    if (!s->profile) s->profile = accum_intern(a, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
     s->v[f] = value;
-    s->has[f] = true;
+    s->has |= (uint16_t)(1u << f);
     return true;
 }
 
@@ -476,8 +502,8 @@ static double combine_max(const double *v, size_t n)
 
 static bool series_is_current(const Series *s)
 {
-    return s->has[DCGM_FB_USED] || s->has[DCGM_FB_FREE] || s->has[DCGM_GPU_UTIL] ||
-           s->has[DCGM_GR_ENGINE_ACTIVE];
+    return HAS(s, DCGM_FB_USED) || HAS(s, DCGM_FB_FREE) || HAS(s, DCGM_GPU_UTIL) ||
+           HAS(s, DCGM_GR_ENGINE_ACTIVE);
 }
 
 static int series_cmp(const void *pa, const void *pb)
@@ -512,7 +538,7 @@ static double series_util(const Series *s, bool use_gr, bool max)
 {
     DcgmField f = use_gr ? (max ? DCGM_GR_ENGINE_ACTIVE_MAX : DCGM_GR_ENGINE_ACTIVE)
                          : (max ? DCGM_GPU_UTIL_MAX : DCGM_GPU_UTIL);
-    if (!s->has[f]) return NAN;
+    if (!HAS(s, f)) return NAN;
     return use_gr ? s->v[f] * 100.0 : s->v[f];
 }
 
@@ -537,7 +563,7 @@ static double device_max(Series **dev, size_t n, DcgmField f)
     double m = NAN;
     for (size_t i = 0; i < n; i++) {
         double x = dev[i]->v[f];
-        if (!dev[i]->has[f] || !isfinite(x) || x < 0 || x > 1e15) continue;
+        if (!HAS(dev[i], f) || !isfinite(x) || x < 0 || x > 1e15) continue;
         if (isnan(m) || x > m) m = x;
     }
     return m;
@@ -547,7 +573,7 @@ static void collect_values(Series **dev, size_t n, DcgmField f, double scale, do
 {
     *k = 0;
     for (size_t i = 0; i < n; i++)
-        if (dev[i]->has[f]) buf[(*k)++] = dev[i]->v[f] * scale;
+        if (HAS(dev[i], f)) buf[(*k)++] = dev[i]->v[f] * scale;
 }
 
 /* a->s reordered in place: a->s[t] = the series at ord[t] before (ord: a permutation of 0..n-1) */
@@ -617,7 +643,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     free(kept);
     apply_order(a, ord);
     free(ord);
-    for (size_t i = n; i < a->n; i++) series_release(a->strings, &a->s[i]);
+    for (size_t i = n; i < a->n; i++) series_release(accum_pool(a), &a->s[i]);
     give_back(a, n, a->n);
     a->n = n;
     for (size_t i = 0; i < n; i++) v[i] = &a->s[i];
@@ -645,7 +671,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
         bool mig = dev[0]->gi >= 0;
         bool use_gr = false;
         for (size_t t = 0; t < nd; t++)
-            if (dev[t]->has[DCGM_GR_ENGINE_ACTIVE] || dev[t]->has[DCGM_GR_ENGINE_ACTIVE_MAX]) use_gr = true;
+            if (HAS(dev[t], DCGM_GR_ENGINE_ACTIVE) || HAS(dev[t], DCGM_GR_ENGINE_ACTIVE_MAX)) use_gr = true;
 
         GpuUsage u;
         fill_usage(d, &u, dev[0]);
@@ -691,7 +717,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             p.ns = usage_intern(d, dev[t]->ns); p.pod = usage_intern(d, dev[t]->pod);
             p.container = usage_intern(d, dev[t]->container);
             p.holders = holders;
-            p.mem_used_mib = dev[t]->has[DCGM_FB_USED] ? dev[t]->v[DCGM_FB_USED] : NAN;
+            p.mem_used_mib = HAS(dev[t], DCGM_FB_USED) ? dev[t]->v[DCGM_FB_USED] : NAN;
             p.mem_total_mib = u.mem_total_mib;
             if (use_gr || !mig) {
                 p.util = series_util(dev[t], use_gr, false);
@@ -699,7 +725,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             }
             d->pods[q++] = p;
         }
-        for (size_t t = i; t < j; t++) series_release(a->strings, &a->s[t]);
+        for (size_t t = i; t < j; t++) series_release(accum_pool(a), &a->s[t]);
         if ((kept_to - i) * sizeof *a->s >= ((size_t)1 << 20)) {
             give_back(a, i, kept_to);
             kept_to = i;
@@ -730,7 +756,7 @@ static int scrape_sample(void *ctx, const char *metric, const PromLabel *l, size
 void dcgm_parse_text(const char *text, size_t len, const char *default_node, UsageData *d,
                      PromTextStats *st)
 {
-    ScrapeCtx sc = { dcgm_accum_new(), default_node };
+    ScrapeCtx sc = { dcgm_accum_new_into(d), default_node };
     dcgm_promtext_parse(text, len, scrape_sample, &sc, st);
     dcgm_accum_finish(sc.a, d);
     dcgm_accum_free(sc.a);

@@ -102,7 +102,11 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
 {
     size_t idx = dev_find(x, k);
     if (idx) return idx - 1;
-    ARRAY_GROW(x->dev, x->ndev, x->capdev);
+    if (x->ndev >= x->capdev) {
+        /* grown as the rows below (doubling held 65,536 of them for 51,424 devices: 1.5 MB) */
+        x->capdev = x->capdev ? x->capdev + x->capdev / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
+        x->dev = xrealloc(x->dev, x->capdev * sizeof *x->dev);
+    }
     DevAcc *a = &x->dev[x->ndev];
     memset(a, 0, sizeof *a);
     a->node = usage_intern(x->d, k->node);
@@ -303,6 +307,8 @@ static bool same_gpu(const void *ctx, size_t i)
     return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
 }
 
+#define SHARED_ONE UINT32_MAX     /* series_finish: a device one kept pod holds */
+
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
@@ -332,7 +338,12 @@ static void series_finish(SeriesCtx *x)
     DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
         if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(&x->dev[i]), i, gpu_rehash, x);
-    uint8_t *holders = xcalloc(x->ndev ? x->ndev * x->n : 1, 1);
+    /* the pods holding each device at each point: a device held by one kept pod has it at
+     * every point that pod is present, so rows of counts are made only for devices held by
+     * several (time-slicing): shared[dev] = 0 none, SHARED_ONE one, else 1 + its row
+     * (a row per device was 3 MB at 51,424 devices, at the first screen's peak) */
+    uint32_t *shared = xcalloc(x->ndev ? x->ndev : 1, sizeof *shared);
+    size_t nshared = 0;
     uint64_t *present = xcalloc(x->nheld ? x->nheld : 1, sizeof *present);
     uint64_t *idle = xcalloc(x->nheld ? x->nheld : 1, sizeof *idle);
     bool *keep = xcalloc(x->nheld ? x->nheld : 1, sizeof *keep);
@@ -346,8 +357,16 @@ static void series_finish(SeriesCtx *x)
         idle[i] = h->present[uf] & ~h->busy[uf];
         if (!present[i]) continue;
         keep[i] = true;
+        if (!shared[h->dev]) shared[h->dev] = SHARED_ONE;
+        else if (shared[h->dev] == SHARED_ONE) shared[h->dev] = (uint32_t)++nshared;
+    }
+    uint8_t *holders = xcalloc(nshared ? nshared * x->n : 1, 1);
+    for (size_t i = 0; i < x->nheld; i++) {
+        uint32_t sh = keep[i] ? shared[x->held[i].dev] : 0;
+        if (!sh || sh == SHARED_ONE) continue;
+        uint8_t *row = holders + (size_t)(sh - 1) * x->n;
         for (size_t k = 0; k < x->n; k++)
-            if ((present[i] >> k & 1) && holders[h->dev * x->n + k] < UINT8_MAX) holders[h->dev * x->n + k]++;
+            if ((present[i] >> k & 1) && row[k] < UINT8_MAX) row[k]++;
     }
     size_t nkeep = 0;
     for (size_t i = 0; i < x->nheld; i++) nkeep += keep[i];
@@ -362,8 +381,11 @@ static void series_finish(SeriesCtx *x)
         o->ns = h->ns; o->pod = h->pod;
         o->held_s = popcount64(present[i]) * x->step;
         double share = 0, ishare = 0;
+        uint32_t sh = shared[h->dev];
+        const uint8_t *row = sh == SHARED_ONE ? NULL : holders + (size_t)(sh - 1) * x->n;
         for (size_t k = 0; k < x->n; k++) {
-            uint8_t hc = holders[h->dev * x->n + k];
+            /* one holder: 1 wherever it is present (idle points are present points) */
+            uint8_t hc = row ? row[k] : (uint8_t)(present[i] >> k & 1);
             if ((present[i] >> k & 1) && hc) share += x->step / hc;
             if ((idle[i] >> k & 1) && hc) ishare += x->step / hc;
         }
@@ -372,7 +394,7 @@ static void series_finish(SeriesCtx *x)
         o->idle_share_s = a->has_util ? ishare : NAN;
     }
     if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);
-    free(holders); free(present); free(idle); free(keep);
+    free(holders); free(shared); free(present); free(idle); free(keep);
     dcgm_index_clear(&migparents);
     if (!x->ndev) usage_series_resize(d, 0);
 }

@@ -134,7 +134,7 @@ long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, U
      * only says whether Prometheus has DCGM series (tens of thousands of devices are not
      * worth keeping in memory for nothing) */
     bool devices = !(q && q->want_workloads && workloads && nworkloads);
-    UsageCtx u = { devices ? dcgm_accum_new() : NULL, 0 };
+    UsageCtx u = { devices ? dcgm_accum_new_into(d) : NULL, 0 };
     int rc = prometheus_query(c, promql, at, usage_series, &u, &d->warnings, err);
     free(promql);
     if (rc != 0) {

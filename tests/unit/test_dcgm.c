@@ -423,6 +423,58 @@ static void test_accum_window(void **state)
     usage_clear(&d);
 }
 
+/* dcgm_accum_new_into: the series' strings go into the records' pool as they arrive, and the
+ * records read the same as from an accumulator with its own strings, an over-long (64 KiB,
+ * not pooled) pod name included (ASan: each such copy freed once); the records' strings are
+ * the pool's one copy of each, shared by the device and its pod record. */
+static void test_accum_into(void **state)
+{
+    (void)state;
+    char *longpod = xcalloc(70000, 1);
+    memset(longpod, 'p', 69999);
+    PromLabel gpu0[] = { { "Hostname", "n1" }, { "gpu", "0" }, { "UUID", "GPU-1" }, { "modelName", "H100" },
+                         { "namespace", "a" }, { "pod", longpod }, { "container", "c" } };
+    PromLabel mig[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" }, { "GPU_I_ID", "3" },
+                        { "GPU_I_PROFILE", "1g.10gb" }, { "namespace", "a" }, { "pod", "q" } };
+    PromLabel parent[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" }, { "pod", "dropped" } };
+    UsageData d[2];
+    for (int k = 0; k < 2; k++) {
+        memset(&d[k], 0, sizeof d[k]);
+        DcgmAccum *a = k ? dcgm_accum_new_into(&d[k]) : dcgm_accum_new();
+        assert_true(dcgm_accum_add(a, DCGM_FB_USED, gpu0, 7, 1000, NULL));
+        assert_true(dcgm_accum_add(a, DCGM_FB_FREE, gpu0, 7, 3000, NULL));
+        assert_true(dcgm_accum_add(a, DCGM_POWER_USAGE, gpu0, 7, 245.25, NULL));
+        assert_true(dcgm_accum_add(a, DCGM_FB_USED, mig, 7, 500, NULL));
+        assert_true(dcgm_accum_add(a, DCGM_GR_ENGINE_ACTIVE, mig, 7, 0.5, NULL));
+        assert_true(dcgm_accum_add(a, DCGM_FB_USED, parent, 4, 9, NULL));   /* a MIG parent's: dropped */
+        dcgm_accum_finish(a, &d[k]);
+        dcgm_accum_free(a);
+    }
+    assert_int_equal(d[1].ngpus, 2);
+    assert_int_equal(d[1].npods, 2);
+    for (int pass = 0; pass < 2; pass++) {
+        const GpuUsage *r0 = pass ? d[0].pods : d[0].gpus, *r1 = pass ? d[1].pods : d[1].gpus;
+        size_t n = pass ? d[0].npods : d[0].ngpus;
+        assert_int_equal(n, pass ? d[1].npods : d[1].ngpus);
+        for (size_t i = 0; i < n; i++) {
+            assert_string_equal(r0[i].node, r1[i].node);
+            assert_string_equal(r0[i].uuid, r1[i].uuid);
+            assert_string_equal(r0[i].model ? r0[i].model : "-", r1[i].model ? r1[i].model : "-");
+            assert_string_equal(r0[i].pod ? r0[i].pod : "-", r1[i].pod ? r1[i].pod : "-");
+            assert_int_equal(r0[i].mig_instance, r1[i].mig_instance);
+            assert_near(r0[i].mem_used_mib, r1[i].mem_used_mib);
+            assert_true(isnan(r0[i].util) ? isnan(r1[i].util) : r0[i].util == r1[i].util);
+            assert_true(isnan(r0[i].power_w) ? isnan(r1[i].power_w) : r0[i].power_w == r1[i].power_w);
+        }
+    }
+    assert_string_equal(d[1].gpus[0].pod, longpod);
+    assert_near(d[1].gpus[1].util, 50);
+    assert_ptr_equal(d[1].gpus[1].uuid, d[1].pods[1].uuid);   /* one copy */
+    usage_clear(&d[0]);
+    usage_clear(&d[1]);
+    free(longpod);
+}
+
 /* The joins' index (sorted positions) answers as a scan of the records does, in record order:
  * records interleaved across nodes, one pod name in two namespaces, pooled (usage_intern) and
  * own strings mixed in one UsageData (usage_clear frees only the own ones). */
@@ -572,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_truncations),
         cmocka_unit_test(test_accum_window),
+        cmocka_unit_test(test_accum_into),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
