@@ -10,17 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/cluster.h"
+#include "model_fixture.h"
 #include "util/error.h"
 #include "analysis/explain.h"
 
-static void add(Cluster *c, const char *json)
-{
-    cJSON *o = cJSON_Parse(json);
-    if (!o) fail_msg("bad test JSON: %s", json);
-    Error err = { 0 };
-    if (cluster_ingest(c, OBJ__COUNT, o, &err) < 0) fail_msg("ingest: %s", err.msg);
-    cJSON_Delete(o);
-}
 
 /* a GPU node: name, allocatable GPUs, extra labels JSON (without braces), taints JSON, extra spec */
 static void add_node(Cluster *c, const char *name, const char *gpus, const char *labels, const char *taints,
@@ -36,7 +29,7 @@ static void add_node(Cluster *c, const char *name, const char *gpus, const char 
              "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}",
              name, labels ? "," : "", labels ? labels : "", taints ? taints : "", spec_extra ? "," : "",
              spec_extra ? spec_extra : "", gpus ? "," : "", gpus ? gpus : "", gpus ? "," : "", gpus ? gpus : "");
-    add(c, buf);
+    fixture_ingest(c, buf);
 }
 
 /* a pod: ns/name, node (NULL = pending), containers JSON, extra spec, phase, extra status */
@@ -50,7 +43,7 @@ static void add_pod(Cluster *c, const char *name, const char *node, const char *
              name, name, node ? "\"nodeName\":\"" : "", node ? node : "", node ? "\"," : "", containers,
              spec_extra ? "," : "", spec_extra ? spec_extra : "", phase, status_extra ? "," : "",
              status_extra ? status_extra : "");
-    add(c, buf);
+    fixture_ingest(c, buf);
 }
 
 #define GPU(n) "[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"" #n "\"},\"requests\":{\"cpu\":\"1\"}}}]"
@@ -269,7 +262,7 @@ static void test_resource_reasons(void **state)
     add_node(&c, "shared", "\"nvidia.com/gpu\":\"0\",\"nvidia.com/gpu.shared\":\"16\"", NULL, NULL, NULL);
     add_node(&c, "noplugin", NULL, NULL, NULL, NULL);
     add_node(&c, "small", "\"nvidia.com/gpu\":\"2\"", NULL, NULL, NULL);
-    add(&c, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"cpu\"},\"status\":{\"allocatable\":{\"cpu\":\"8\",\"pods\":\"1\"},"
+    fixture_ingest(&c, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"cpu\"},\"status\":{\"allocatable\":{\"cpu\":\"8\",\"pods\":\"1\"},"
             "\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\",\"reason\":\"KubeletNotReady\"}]}}");
     add_pod(&c, "x", "cpu", "[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]", NULL, "Running", NULL);
     add_pod(&c, "p", NULL, GPU(4), NULL, "Pending", NULL);

@@ -12,19 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/cluster.h"
+#include "model_fixture.h"
 #include "util/error.h"
 #include "util/strpool.h"
 #include "analysis/explain.h"
 #include "tui/tui.h"
 
-static void add(Cluster *c, const char *json)
-{
-    cJSON *o = cJSON_Parse(json);
-    if (!o) fail_msg("bad test JSON: %s", json);
-    Error err = { 0 };
-    if (cluster_ingest(c, OBJ__COUNT, o, &err) < 0) fail_msg("ingest: %s", err.msg);
-    cJSON_Delete(o);
-}
 
 static void add_node(Cluster *c, const char *name, int gpus)
 {
@@ -36,7 +29,7 @@ static void add_node(Cluster *c, const char *name, int gpus)
              "\"capacity\":{\"cpu\":\"64\",\"memory\":\"512Gi\",\"pods\":\"110\",\"nvidia.com/gpu\":\"%d\"},"
              "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}",
              name, gpus, gpus, gpus);
-    add(c, buf);
+    fixture_ingest(c, buf);
 }
 
 /* a pod of Job job in namespace ml asking for gpus GPUs; node NULL: pending */
@@ -50,7 +43,7 @@ static void add_pod(Cluster *c, const char *name, const char *job, const char *n
              "\"status\":{\"phase\":\"%s\"}}",
              name, name, job, node ? "\"nodeName\":\"" : "", node ? node : "", node ? "\"," : "", gpus,
              node ? "Running" : "Pending");
-    add(c, buf);
+    fixture_ingest(c, buf);
 }
 
 /* two nodes of 4 GPUs, 3 held on each; Job big's 3 pods ask for 2 (no node has 2 free: one
