@@ -139,7 +139,7 @@ typedef struct {                      /* fields ordered for size: one per planne
 typedef struct {                      /* fields ordered for size */
     size_t first;                     /* index into the group's assign[] of its first pod */
     Strvec nodes;                     /* where they run now, sorted */
-    char *request_resource;           /* what each pod requests under the plan */
+    const char *request_resource;     /* what each pod requests under the plan (the group's pool) */
     int pods;                         /* its pods in this group */
     int request_count;
 } PlanGroupWorkload;
@@ -199,6 +199,8 @@ typedef struct {
     const char *tradeoff;             /* the isolation trade-off of the strategy, static */
     Strvec notes;                     /* why this strategy, limits met */
     Strvec risks;                     /* little data, fits nothing, peaks, optimality gap */
+    struct StrPool *strings;          /* the workloads' request_resource, one copy each (51,647
+                                         workloads on the full training cluster, a few names) */
 } PlanGroup;
 
 typedef struct {
