@@ -74,11 +74,13 @@ typedef struct {               /* pod borrowed from the Cluster */
                                   at least the explained pod's priority; its request is reserved */
 } PodHold;
 
-typedef struct {
+typedef struct {               /* 104 bytes (a 112-byte block): one per node and reason of an
+                                  evaluation, 5,000 nodes an intent */
     NodeReasonCode code;
+    uint32_t nholders;        /* of holders, below */
     char *resource;           /* resource reasons: the requested resource ("pods" for TooManyPods) */
     int64_t requested, free, allocatable;   /* milli-units (TooManyPods: pods x 1000) */
-    PodHold *holders; size_t nholders;      /* Insufficient: GPU pods on the node holding
+    PodHold *holders;                       /* Insufficient: GPU pods on the node holding
                                                `resource`, nominated ones included (other pods
                                                only count in usage) */
     char *key, *value, *effect;             /* UntoleratedTaint */

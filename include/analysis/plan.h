@@ -83,12 +83,12 @@ typedef struct {
     int count;                        /* how many of that resource */
     bool has_usage;
     bool from_requests;               /* usage stands in from the request (no metrics) */
+    bool utilization_unknown;         /* no utilization series: 100 % assumed */
     int64_t memory_mib;               /* observed percentile, per device (largest) */
     double utilization;               /* observed percentile, % of the device it runs on; for a
                                          MIG instance the plan scales it to the whole GPU */
     int64_t peak_memory_mib;          /* observed peak, -1 unknown */
     double peak_utilization;          /* observed peak, NAN unknown */
-    bool utilization_unknown;         /* no utilization series: 100 % assumed */
     double coverage;                  /* share of the window with data (0..1), NAN unknown */
 } PlanWorkload;
 
@@ -121,25 +121,26 @@ bool plan_parse_version(const char *s, int out[3]);
 
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
 
-typedef struct {
+typedef struct {                      /* fields ordered for size: one per planned pod (51,647
+                                         on the full training cluster) */
     size_t workload;                  /* index into the input array */
-    PlanAssignKind kind;
     const MigProfile *profile;        /* PLAN_ASSIGN_MIG */
-    int instances;                    /* PLAN_ASSIGN_MIG: instances of profile (its device count) */
-    int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
-    bool unchanged;                   /* group strategy none: keeps its current request */
     const char *why;                  /* static reason for WHOLE, or NULL */
     int64_t sized_memory_mib;         /* memory x (1 + headroom), -1 without usage */
     double gpu_utilization;           /* utilization as % of a whole GPU, NAN without usage */
     double sized_utilization;         /* gpu_utilization x (1 + headroom), NAN without usage */
+    PlanAssignKind kind;
+    int instances;                    /* PLAN_ASSIGN_MIG: instances of profile (its device count) */
+    int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
+    bool unchanged;                   /* group strategy none: keeps its current request */
 } PlanAssignment;
 
 /* one workload of a group: its pods there share one assignment */
-typedef struct {
+typedef struct {                      /* fields ordered for size */
     size_t first;                     /* index into the group's assign[] of its first pod */
-    int pods;                         /* its pods in this group */
     Strvec nodes;                     /* where they run now, sorted */
-    char *request_resource;           /* what each pod requests under the plan */
+    const char *request_resource;     /* what each pod requests under the plan (the group's pool) */
+    int pods;                         /* its pods in this group */
     int request_count;
 } PlanGroupWorkload;
 
@@ -198,6 +199,8 @@ typedef struct {
     const char *tradeoff;             /* the isolation trade-off of the strategy, static */
     Strvec notes;                     /* why this strategy, limits met */
     Strvec risks;                     /* little data, fits nothing, peaks, optimality gap */
+    struct StrPool *strings;          /* the workloads' request_resource, one copy each (51,647
+                                         workloads on the full training cluster, a few names) */
 } PlanGroup;
 
 typedef struct {

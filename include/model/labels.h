@@ -7,9 +7,10 @@
 #define KGPU_LABELS_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct { char *key, *value; } KV;
-typedef struct { KV *items; size_t n, cap; } KVList;
+typedef struct { KV *items; uint32_t n, cap; } KVList;   /* 16 bytes: two in each of tens of thousands of pods */
 #define KVLIST_INIT { NULL, 0, 0 }
 void kv_set(KVList *l, const char *key, const char *value);
 const char *kv_get(const KVList *l, const char *key);   /* NULL if absent */

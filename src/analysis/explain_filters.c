@@ -217,7 +217,7 @@ char *node_reason_describe(const NodeReason *x)
                 strbuf_addf(&sb, "%s%s/%s %s%s", i ? ", " : "", x->holders[i].pod->ns, x->holders[i].pod->name, a,
                             x->holders[i].nominated ? " nominated" : "");
             }
-            if (x->nholders > MAX_NAMES) strbuf_addf(&sb, " +%zu more", x->nholders - MAX_NAMES);
+            if (x->nholders > MAX_NAMES) strbuf_addf(&sb, " +%zu more", (size_t)x->nholders - MAX_NAMES);
             strbuf_addch(&sb, ')');
         }
         break;

@@ -57,6 +57,8 @@ struct ExplainIndex {
     ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
     size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
     int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
+    bool rows;                 /* explain_pending_rows: no fixes, no node described, so an
+                                  intent's evaluation keeps no holders once its verdict is made */
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
@@ -112,6 +114,8 @@ int64_t explain_node_free_relief(const ExplainIndex *ix, const Node *n, const Po
                          const Relief *rl);
 void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl,
                          NodeResult *out);
+/* free the holders of n results' Insufficient reasons (explain_pending_rows, once the verdict is made) */
+void explain_node_drop_holders(NodeResult *r, size_t n);
 NodeFlags explain_node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);
 bool explain_node_could_hold(const NodeFacts *f, const Pod *p);
 bool explain_node_mig_invalid(const Node *n);

@@ -43,10 +43,10 @@ char *explain_intent_key(const Pod *p)
 {
     if (pod_more(p)->nominated_node || p->node_name) return NULL;
     Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "r%zu\x1f", p->requests.n);
+    strbuf_addf(&sb, "r%zu\x1f", (size_t)p->requests.n);
     for (size_t i = 0; i < p->requests.n; i++)
         strbuf_addf(&sb, "%s=%lld\x1f", p->requests.items[i].name, (long long)p->requests.items[i].milli);
-    strbuf_addf(&sb, "s%zu\x1f", p->node_selector.n);
+    strbuf_addf(&sb, "s%zu\x1f", (size_t)p->node_selector.n);
     for (size_t i = 0; i < p->node_selector.n; i++) {
         add_field(&sb, p->node_selector.items[i].key);
         add_field(&sb, p->node_selector.items[i].value);

@@ -389,6 +389,16 @@ void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, co
     }
 }
 
+void explain_node_drop_holders(NodeResult *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < r[i].nreasons; k++) {
+            free(r[i].reasons[k].holders);
+            r[i].reasons[k].holders = NULL;
+            r[i].reasons[k].nholders = 0;
+        }
+}
+
 void explain_node(const Cluster *c, const Pod *p, const Node *n, NodeResult *out)
 {
     ExplainIndex *ix = explain_index_new(c);

@@ -490,7 +490,21 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
      * plan_input_build), else by "ns/name" */
     StrMap *planned_pods = strmap_new();
     bool *planned_at = c && c->npods ? xcalloc(c->npods, sizeof *planned_at) : NULL;
-    StrMap *wl_request = strmap_new();       /* "ns kind name" -> PlanGroupWorkload */
+    /* "ns kind name" -> PlanGroupWorkload, only of the workloads a pending GPU pod belongs to
+     * (the last in group order, as a map of every group workload had it: 4 MB of keys and
+     * slots at 51,647 workloads for the few Jobs that wait) */
+    StrMap *wl_request = strmap_new();
+    static const char wanted;                /* a pending pod's workload, not matched yet */
+    for (size_t i = 0; c && i < c->npods; i++) {
+        const Pod *p = &c->pods[i];
+        if (!pod_requests_gpu(p) || !pod_is_pending_unbound(p)) continue;
+        const char *kind, *name;
+        char *tofree;
+        plan_pod_workload(p, &kind, &name, &tofree);
+        char *wk = xasprintf("%s\x1f%s\x1f%s", p->ns, kind, name);
+        strmap_put(wl_request, wk, (void *)&wanted);
+        free(wk); free(tofree);
+    }
     for (size_t gi = 0; gi < r->ngroups; gi++) {
         const PlanGroup *g = &r->groups[gi];
         for (size_t k = 0; k < g->nassign; k++) {
@@ -515,8 +529,9 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
                 rlist_add(&q->surge, gw->request_resource, (int64_t)((gw->pods + 3) / 4) * per);
             if (g->strategy != PLAN_NONE && !strvec_contains(&q->planned, gw->request_resource))
                 strvec_push(&q->planned, gw->request_resource);
+            if (!strmap_size(wl_request)) continue;
             char *wk = xasprintf("%s\x1f%s\x1f%s", x->ns ? x->ns : "", x->kind ? x->kind : "Pod", x->name ? x->name : "");
-            strmap_put(wl_request, wk, (void *)gw);
+            if (strmap_get(wl_request, wk)) strmap_put(wl_request, wk, (void *)gw);
             free(wk);
         }
     }
@@ -542,6 +557,7 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
             plan_pod_workload(p, &kind, &name, &tofree);
             char *wk = xasprintf("%s\x1f%s\x1f%s", p->ns, kind, name);
             gw = strmap_get(wl_request, wk);
+            if (gw == (const void *)&wanted) gw = NULL;
             free(wk); free(tofree);
         }
         if (gw) { rlist_add(&q->pend, gw->request_resource, (int64_t)gw->request_count * 1000); continue; }

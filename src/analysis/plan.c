@@ -16,6 +16,7 @@
 #include "analysis/health.h"
 #include "model/mig_capability.h"
 #include "model/resources.h"
+#include "util/strpool.h"
 #include "util/strmap.h"
 
 bool plan_choice_parse(const char *s, PlanChoice *out)
@@ -367,11 +368,9 @@ void plan_result_clear(PlanResult *r)
         mig_packing_clear(&g->mig);
         sharing_plan_clear(&g->share);
         free(g->assign);
-        for (size_t j = 0; j < g->nworkloads; j++) {
-            strvec_clear(&g->workloads[j].nodes);
-            free(g->workloads[j].request_resource);
-        }
+        for (size_t j = 0; j < g->nworkloads; j++) strvec_clear(&g->workloads[j].nodes);
         free(g->workloads);
+        strpool_free(g->strings);             /* after the workloads: they point into it */
         for (size_t j = 0; j < g->nplan_nodes; j++) {
             free(g->plan_nodes[j].gpu_layout);
             rlist_clear(&g->plan_nodes[j].expected);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "util/sort.h"
+#include "util/strpool.h"
 #include "analysis/manifests.h"
 #include "plan_internal.h"
 #include "model/resources.h"
@@ -51,22 +52,25 @@ void plan_build_workloads(GroupCtx *c)
         }
         if (node && !strvec_contains(&gw->nodes, node)) strvec_push(&gw->nodes, node);
     }
+    if (!g->strings && g->nworkloads) g->strings = strpool_new();
     for (size_t i = 0; i < g->nworkloads; i++) {
         PlanGroupWorkload *gw = &g->workloads[i];
         const PlanAssignment *a = &g->assign[gw->first];
         const PlanWorkload *w = &c->w[a->workload];
         if (gw->nodes.n > 1) qsort(gw->nodes.v, gw->nodes.n, sizeof(char *), plan_str_cmp);
         if (a->unchanged) {
-            gw->request_resource = xstrdup(w->resource ? w->resource : "nvidia.com/gpu");
+            gw->request_resource = strpool_intern(g->strings, w->resource ? w->resource : "nvidia.com/gpu");
             gw->request_count = w->count > 0 ? w->count : 1;
         } else if (a->kind == PLAN_ASSIGN_MIG) {
-            gw->request_resource = plan_mig_resource_name(a->profile);
+            char *name = plan_mig_resource_name(a->profile);
+            gw->request_resource = strpool_intern(g->strings, name);
+            free(name);
             gw->request_count = a->instances > 0 ? a->instances : 1;
         } else if (a->kind == PLAN_ASSIGN_SHARED) {
-            gw->request_resource = xstrdup("nvidia.com/gpu.shared");
+            gw->request_resource = strpool_intern(g->strings, "nvidia.com/gpu.shared");
             gw->request_count = 1;
         } else {
-            gw->request_resource = xstrdup("nvidia.com/gpu");
+            gw->request_resource = strpool_intern(g->strings, "nvidia.com/gpu");
             gw->request_count = a->gpus > 0 ? a->gpus : 1;
         }
     }

@@ -254,6 +254,41 @@ static void test_free_gpus(void **state)
     cluster_release(&c);
 }
 
+/* The rows of pending's table (explain_pending_rows) keep no holders in their intent's cached
+ * evaluation once its verdict is made, yet the verdict names them as the full explanation
+ * does; and the row list is sized at the count of rows (it grew by doubling: 8 slots for 2). */
+static void test_rows_name_the_holders(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    add_node(&c, "n1", "\"nvidia.com/gpu\":\"8\"", NULL, NULL, NULL);
+    add_pod(&c, "a", "n1", GPU(8), NULL, "Running", NULL);          /* holds every GPU of n1 */
+    add_pod(&c, "p1", NULL, GPU(1), NULL, "Pending", NULL);         /* the same intent twice */
+    add_pod(&c, "p2", NULL, GPU(1), NULL, "Pending", NULL);
+    cluster_finalize(&c);
+    ExplanationList full, rows;
+    explain_pending(&c, NULL, &full);
+    explain_pending_rows(&c, NULL, &rows);
+    assert_int_equal(full.n, 2);
+    assert_int_equal(rows.n, 2);
+    assert_int_equal(rows.cap, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(rows.items[i].verdict, V_INSUFFICIENT);
+        assert_int_equal(full.items[i].verdict, V_INSUFFICIENT);
+        assert_non_null(strstr(rows.items[i].summary, "held by ml/a"));
+        assert_string_equal(rows.items[i].summary, full.items[i].summary);
+    }
+    /* the full explanation keeps its per-node holders: a, 8 GPUs */
+    const NodeResult *r = node_result(&full.items[1], "n1");
+    assert_int_equal(r->nreasons, 1);
+    assert_int_equal(r->reasons[0].nholders, 1);
+    assert_int_equal(r->reasons[0].holders[0].milli, 8000);
+    explanation_list_clear(&full);
+    explanation_list_clear(&rows);
+    cluster_release(&c);
+}
+
 static void test_resource_reasons(void **state)
 {
     (void)state;
@@ -321,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_node_selector),
         cmocka_unit_test(test_free_gpus),
         cmocka_unit_test(test_resource_reasons),
+        cmocka_unit_test(test_rows_name_the_holders),
         cmocka_unit_test(test_funnel_selector_before_taint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
