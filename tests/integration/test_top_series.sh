@@ -192,7 +192,15 @@ MSG="live: the filter is applied"; check_ok wait_for live "Filter:a100-02" 5
 keys live Enter
 MSG="live: the node view of a100-02"; check_ok wait_for live "NODE a100-02" 10
 MSG="live: the sparklines come with the metrics"; check_ok wait_for live "sparklines: the last 1h" 15
-devline=$(awk '/^   GPU  MIG/ { on = 1; next } on && $1 == "0" { getline; print; exit }' <<<"$SCREEN")
+# GPU 0's sparkline row, polled (bounded) until it shows the snapshot's series: the node view
+# is drawn before the first metrics tick that brings the series, and on a loaded machine that
+# tick comes seconds later; a row that never matches fails with the last one seen
+for _ in $(seq 1 150); do
+  cap live
+  devline=$(awk '/^   GPU  MIG/ { on = 1; next } on && $1 == "0" { getline; print; exit }' <<<"$SCREEN")
+  [ "$devline" = "$want" ] && break
+  sleep 0.1
+done
 check_eq "$devline" "$want" "live: GPU 0's sparklines equal the snapshot's series of the same moment"
 quit_top live
 MSG="live: q backs out to the shell"; check_ok wait_for live "TOP-EXIT=0" 5
