@@ -22,15 +22,27 @@ void usage_keys_release(UsageKeys *k)
 
 size_t usage_keys_at(UsageKeys *k, const char *a, const char *b, const char *c, const char *d, bool *made)
 {
-    /* the unit separator never occurs in Kubernetes names or DCGM labels */
-    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", a ? a : "", b ? b : "", c ? c : "", d ? d : "");
+    /* the unit separator never occurs in Kubernetes names or DCGM labels; the key is composed
+     * in place (no formatting: this runs once per series of every workload query) */
+    const char *part[4] = { a ? a : "", b ? b : "", c ? c : "", d ? d : "" };
+    size_t len[4], total = 4;
+    for (int i = 0; i < 4; i++) { len[i] = strlen(part[i]); total += len[i]; }
+    char stackbuf[512];
+    char *key = total <= sizeof stackbuf ? stackbuf : xmalloc(total);
+    char *w = key;
+    for (int i = 0; i < 4; i++) {
+        if (i) *w++ = '\x1f';
+        memcpy(w, part[i], len[i]);
+        w += len[i];
+    }
+    *w = '\0';
     size_t at = (size_t)(uintptr_t)strmap_get(k->map, key);
     *made = at == 0;
     if (!at) {
         at = ++k->n;
         strmap_put(k->map, key, (void *)(uintptr_t)at);
     }
-    free(key);
+    if (key != stackbuf) free(key);
     return at - 1;
 }
 

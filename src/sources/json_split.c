@@ -169,6 +169,22 @@ void json_split_feed(JsonSplit *s, const char *data, size_t len)
         if (s->done) break;
         char ch = data[i];
         if (s->in_str) {
+            if (!s->esc) {
+                /* most of an answer's bytes are inside strings: run to the next quote or
+                 * escape in a local loop, recording the run when the string is a key or a
+                 * watched value (as the byte-by-byte path below would) */
+                size_t j = i;
+                while (j < len && data[j] != '"' && data[j] != '\\') j++;
+                if (j > i && (s->str_key || s->str_capture)) {
+                    size_t n = j - i, room = SPLIT_KEY - 1 - s->slen;
+                    if (n > room) { n = room; s->slong = true; }
+                    memcpy(s->sbuf + s->slen, data + i, n);
+                    s->slen += n;
+                }
+                if (j == len) break;
+                i = j;
+                ch = data[i];
+            }
             if (s->esc) s->esc = false;
             else if (ch == '\\') s->esc = true;
             else if (ch == '"') {
