@@ -259,6 +259,19 @@ static void test_split_long_strings(void **state)
         json_split_free(s);
     }
     free(doc);
+    /* an escaped quote past the first eight bytes of a string: the raw text is kept */
+    const char *esc = "{\"status\":\"aaaaaaaaaaaaaaaaaaaa\\\"aaaaa\",\"data\":{\"resultType\":\"v\\\\\",\"result\":[]}}";
+    len = strlen(esc);
+    for (size_t piece = 1; piece <= len; piece++) {
+        JsonSplit *s = json_split_new(path, watch, NULL, NULL, NULL);
+        for (size_t i = 0; i < len; i += piece) json_split_feed(s, esc + i, len - i < piece ? len - i : piece);
+        assert_false(json_split_bad(s));
+        assert_non_null(json_split_watched(s, 0));
+        assert_string_equal(json_split_watched(s, 0), "aaaaaaaaaaaaaaaaaaaa\\\"aaaaa");
+        assert_non_null(json_split_watched(s, 1));
+        assert_string_equal(json_split_watched(s, 1), "v\\\\");
+        json_split_free(s);
+    }
 }
 
 static void test_split(void **state)
