@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include "model/usage.h"
 #include "util/strmap.h"
+#include <stdint.h>
 
-typedef struct { StrMap *map; size_t n; } UsageKeys;
+typedef struct { char *key; uint32_t at, hash; } UsageKeySlot;   /* at = index + 1, 0 = free */
+typedef struct { UsageKeySlot *slots; size_t cap, n; } UsageKeys;
 void usage_keys_init(UsageKeys *k);
 void usage_keys_release(UsageKeys *k);
 /* the index of the key (a, b, c, d): a new one (the number of keys so far, *made = true) when

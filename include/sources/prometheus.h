@@ -44,7 +44,8 @@ void prom_client_free(PromClient *c);
 const char *prom_client_describe(const PromClient *c);
 
 /* one series of a result: labels (borrowed), and n points (ts in epoch seconds).  A vector
- * sample is a series with one point; a scalar is a series without labels. */
+ * sample is a series with one point; a scalar is a series without labels.  A non-zero return
+ * stops the handing out: the rest of the answer is still read and checked. */
 typedef int (*PromSeriesFn)(void *ctx, const PromLabel *labels, size_t nlabels,
                             const double *ts, const double *values, size_t n);
 

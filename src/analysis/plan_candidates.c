@@ -141,11 +141,16 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
     if (!s->possible) return;
     bool changed = false;
     bool *inc = xcalloc(c->n ? c->n : 1, sizeof *inc);
+    /* per workload, its one-GPU pods and how many of them share, counted in one pass (a
+     * workload's turn below changes only its own pods, so the counts hold until then) */
+    int *nall = xcalloc(c->nwid ? c->nwid : 1, sizeof *nall), *nshared = xcalloc(c->nwid ? c->nwid : 1, sizeof *nshared);
+    for (size_t k = 0; k < c->n; k++)
+        if (c->wid[k] < c->nwid && sw[k].gpus == 1 && sw[k].memory_mib >= 0) {
+            nall[c->wid[k]]++;
+            nshared[c->wid[k]] += s->shared[k];
+        }
     for (size_t wi = 0; wi < c->nwid; wi++) {
-        int nsh = 0, nall = 0;
-        for (size_t k = 0; k < c->n; k++)
-            if (c->wid[k] == wi && sw[k].gpus == 1 && sw[k].memory_mib >= 0) { nall++; nsh += s->shared[k]; }
-        if (nsh == 0 || nsh == nall) continue;
+        if (nshared[wi] == 0 || nshared[wi] == nall[wi]) continue;
         int best = -1;
         bool best_share = false;
         for (int opt = 0; opt < 2; opt++) {            /* 0: all whole, 1: all shared */
@@ -165,6 +170,8 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
             if (c->wid[k] == wi && sw[k].gpus == 1 && sw[k].memory_mib >= 0) s->shared[k] = best_share;
         changed = true;
     }
+    free(nall);
+    free(nshared);
     if (changed) {
         int r = 0, mr = 0, whole = 0, nsh = 0;
         ShareLimit lim = SHARE_LIMIT_NONE;

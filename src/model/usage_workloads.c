@@ -8,29 +8,94 @@
 
 /* ---------------------------------------------------------------- keys */
 
+/* An open-addressing table of its own (linear probing, at most half full): the keys are
+ * hashed eight bytes at a time, as the Prometheus workload queries look up every series. */
 void usage_keys_init(UsageKeys *k)
 {
-    k->map = strmap_new();
+    k->cap = 16;
+    k->slots = xcalloc(k->cap, sizeof *k->slots);
     k->n = 0;
 }
 
 void usage_keys_release(UsageKeys *k)
 {
-    strmap_free(k->map, NULL);
+    for (size_t i = 0; i < k->cap; i++) free(k->slots[i].key);
+    free(k->slots);
     memset(k, 0, sizeof *k);
+}
+
+static uint32_t keys_hash(const char *s, size_t len)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, s + i, len - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static size_t keys_find(const UsageKeys *k, const char *key, uint32_t h)
+{
+    size_t i = h & (k->cap - 1);
+    while (k->slots[i].key && (k->slots[i].hash != h || strcmp(k->slots[i].key, key) != 0)) i = (i + 1) & (k->cap - 1);
+    return i;
+}
+
+static void keys_grow(UsageKeys *k)
+{
+    UsageKeySlot *old = k->slots;
+    size_t oldcap = k->cap;
+    k->cap *= 2;
+    k->slots = xcalloc(k->cap, sizeof *k->slots);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].key) continue;
+        size_t j = old[i].hash & (k->cap - 1);
+        while (k->slots[j].key) j = (j + 1) & (k->cap - 1);
+        k->slots[j] = old[i];
+    }
+    free(old);
 }
 
 size_t usage_keys_at(UsageKeys *k, const char *a, const char *b, const char *c, const char *d, bool *made)
 {
-    /* the unit separator never occurs in Kubernetes names or DCGM labels */
-    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", a ? a : "", b ? b : "", c ? c : "", d ? d : "");
-    size_t at = (size_t)(uintptr_t)strmap_get(k->map, key);
-    *made = at == 0;
-    if (!at) {
-        at = ++k->n;
-        strmap_put(k->map, key, (void *)(uintptr_t)at);
+    /* the unit separator never occurs in Kubernetes names or DCGM labels; the key is composed
+     * in place (no formatting: this runs once per series of every workload query) */
+    const char *part[4] = { a ? a : "", b ? b : "", c ? c : "", d ? d : "" };
+    size_t len[4], total = 3;
+    for (int i = 0; i < 4; i++) { len[i] = strlen(part[i]); total += len[i]; }
+    char stackbuf[512];
+    char *key = total < sizeof stackbuf ? stackbuf : xmalloc(total + 1);
+    char *w = key;
+    for (int i = 0; i < 4; i++) {
+        if (i) *w++ = '\x1f';
+        memcpy(w, part[i], len[i]);
+        w += len[i];
     }
-    free(key);
+    *w = '\0';
+    uint32_t h = keys_hash(key, total);
+    size_t i = keys_find(k, key, h);
+    *made = !k->slots[i].key;
+    if (*made) {
+        if (k->n >= UINT32_MAX - 1) abort();     /* 2^32 keys: 100 GB of slots and keys first */
+        if ((k->n + 1) * 2 > k->cap) {
+            keys_grow(k);
+            i = keys_find(k, key, h);
+        }
+        k->slots[i].key = key == stackbuf ? xstrdup(key) : key;
+        k->slots[i].hash = h;
+        k->slots[i].at = (uint32_t)++k->n;
+        key = NULL;
+    }
+    size_t at = k->slots[i].at;
+    if (key && key != stackbuf) free(key);
     return at - 1;
 }
 

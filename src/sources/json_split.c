@@ -6,6 +6,7 @@
 #include "jsonscan_int.h"
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/util.h"
@@ -51,6 +52,25 @@ struct JsonSplit {
     bool stopped, bad;
     size_t handed;
 };
+
+/* the first quote or backslash in p[0..n), or n: eight bytes at a time (a byte b is zero in
+ * x ^ b's broadcast exactly where x has b; (v - 0x01..) & ~v & 0x80.. is non-zero iff v has a
+ * zero byte), then byte by byte from the word that has one */
+static size_t run_to_quote(const char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t j = 0;
+    while (j + 8 <= n) {
+        uint64_t w, q, b;
+        memcpy(&w, p + j, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        if (((q - ones) & ~q & highs) | ((b - ones) & ~b & highs)) break;
+        j += 8;
+    }
+    while (j < n && p[j] != '"' && p[j] != '\\') j++;
+    return j;
+}
 
 static bool is_obj(const JsonSplit *s, int d) { return (s->objbits[d / 8] >> (d % 8)) & 1; }
 static void set_obj(JsonSplit *s, int d, bool v)
@@ -169,6 +189,21 @@ void json_split_feed(JsonSplit *s, const char *data, size_t len)
         if (s->done) break;
         char ch = data[i];
         if (s->in_str) {
+            if (!s->esc) {
+                /* most of an answer's bytes are inside strings: run to the next quote or
+                 * escape in a local loop, recording the run when the string is a key or a
+                 * watched value (as the byte-by-byte path below would) */
+                size_t j = i + run_to_quote(data + i, len - i);
+                if (j > i && (s->str_key || s->str_capture)) {
+                    size_t n = j - i, room = SPLIT_KEY - 1 - s->slen;
+                    if (n > room) { n = room; s->slong = true; }
+                    memcpy(s->sbuf + s->slen, data + i, n);
+                    s->slen += n;
+                }
+                if (j == len) break;
+                i = j;
+                ch = data[i];
+            }
             if (s->esc) s->esc = false;
             else if (ch == '\\') s->esc = true;
             else if (ch == '"') {

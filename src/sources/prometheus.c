@@ -19,6 +19,7 @@
 #include <curl/curl.h>
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +92,38 @@ const char *prom_client_describe(const PromClient *c) { return c ? c->shown : ""
 /* ---------------------------------------------------------------------------------------- */
 /* response parsing                                                                          */
 
+/* "[-]digits[.digits]" with at most 15 digits: the digits as an integer (exact below 2^53)
+ * divided by a power of ten (exact up to 1e22) is one correctly rounded operation, the
+ * double strtod gives (Clinger's fast path); anything else is left to strtod */
+static bool parse_plain_decimal(const char *s, double *out)
+{
+    static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                    1e12, 1e13, 1e14, 1e15 };
+    bool neg = *s == '-';
+    if (neg) s++;
+    uint64_t m = 0;
+    int digits = 0, frac = 0;
+    bool dot = false;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9') {
+            if (++digits > 15) return false;
+            m = m * 10 + (uint64_t)(*s - '0');
+            frac += dot;
+        } else if (*s == '.' && !dot && digits > 0) {
+            dot = true;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0 || (dot && frac == 0)) return false;
+    double v = (double)m / pow10[frac];
+    *out = neg ? -v : v;
+    return true;
+}
+
 static bool parse_number(const char *s, double *out)
 {
+    if (parse_plain_decimal(s, out)) return true;
     char buf[80];
     size_t n = strlen(s);
     if (n == 0 || n >= sizeof buf) return false;

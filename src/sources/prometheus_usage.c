@@ -62,7 +62,9 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
     else if (!dcgm_field_from_metric(field, &f)) return 0;
     u->series++;
     if (u->a) dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
-    return 0;
+    /* without records (plan) one series answers the only question, whether there are any:
+     * the rest of the answer is still checked (prometheus.c), not handed out */
+    return u->a ? 0 : 1;
 }
 
 /* per workload and device: the window statistics, folded per container by the model

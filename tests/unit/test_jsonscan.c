@@ -235,6 +235,45 @@ static char *split_run(const char *text, size_t piece, SplitCtx *c)
     return out;
 }
 
+/* watched values are kept up to 63 bytes: one of 63 is captured, one of 64 is not, whatever
+ * the pieces (json_split_feed reads a string's bytes in runs up to the next quote or escape);
+ * a key longer than that, or with an escape, is never a path key */
+static void test_split_long_strings(void **state)
+{
+    (void)state;
+    static const char *const path[] = { "data", "result", NULL };
+    static const char *const watch[] = { "status", "data.resultType", NULL };
+    char a63[64], b64[65];
+    memset(a63, 'a', 63); a63[63] = '\0';
+    memset(b64, 'b', 64); b64[64] = '\0';
+    char *doc = xasprintf("{\"%s\":1,\"da\\u0074a\":2,\"status\":\"%s\",\"data\":{\"resultType\":\"%s\","
+                          "\"result\":[]}}", b64, a63, b64);
+    size_t len = strlen(doc);
+    for (size_t piece = 1; piece <= len; piece++) {
+        JsonSplit *s = json_split_new(path, watch, NULL, NULL, NULL);
+        for (size_t i = 0; i < len; i += piece) json_split_feed(s, doc + i, len - i < piece ? len - i : piece);
+        assert_false(json_split_bad(s));
+        assert_non_null(json_split_watched(s, 0));
+        assert_string_equal(json_split_watched(s, 0), a63);
+        assert_null(json_split_watched(s, 1));
+        json_split_free(s);
+    }
+    free(doc);
+    /* an escaped quote past the first eight bytes of a string: the raw text is kept */
+    const char *esc = "{\"status\":\"aaaaaaaaaaaaaaaaaaaa\\\"aaaaa\",\"data\":{\"resultType\":\"v\\\\\",\"result\":[]}}";
+    len = strlen(esc);
+    for (size_t piece = 1; piece <= len; piece++) {
+        JsonSplit *s = json_split_new(path, watch, NULL, NULL, NULL);
+        for (size_t i = 0; i < len; i += piece) json_split_feed(s, esc + i, len - i < piece ? len - i : piece);
+        assert_false(json_split_bad(s));
+        assert_non_null(json_split_watched(s, 0));
+        assert_string_equal(json_split_watched(s, 0), "aaaaaaaaaaaaaaaaaaaa\\\"aaaaa");
+        assert_non_null(json_split_watched(s, 1));
+        assert_string_equal(json_split_watched(s, 1), "v\\\\");
+        json_split_free(s);
+    }
+}
+
 static void test_split(void **state)
 {
     (void)state;
@@ -303,7 +342,7 @@ static void test_split(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_like_cjson), cmocka_unit_test(test_list_walk), cmocka_unit_test(test_split),
+        cmocka_unit_test(test_parse_like_cjson), cmocka_unit_test(test_list_walk), cmocka_unit_test(test_split), cmocka_unit_test(test_split_long_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,6 +99,51 @@ static void test_vector_matrix_scalar(void **state)
     strvec_clear(&w);
 }
 
+/* values are read as strtod reads them, to the bit: plain decimals of up to 15 digits take a
+ * shorter way (prometheus.c parse_plain_decimal), the rest strtod's */
+typedef struct { double *v; size_t n; } Values;
+
+static int collect_values(void *ctx, const PromLabel *l, size_t n, const double *ts, const double *v, size_t np)
+{
+    (void)l; (void)n; (void)ts;
+    Values *x = ctx;
+    x->v[x->n++] = v[np - 1];
+    return 0;
+}
+
+static void test_values_like_strtod(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static char text[N][32];
+    srand(35);
+    Strbuf body = STRBUF_INIT;
+    strbuf_adds(&body, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[");
+    for (int i = 0; i < N; i++) {
+        int nd = 1 + rand() % 18, dot = rand() % (nd + 1);     /* dot == nd: no dot */
+        char *w = text[i];
+        if (rand() % 4 == 0) *w++ = '-';
+        for (int d = 0; d < nd; d++) {
+            if (d == dot && d > 0) *w++ = '.';
+            *w++ = (char)('0' + (d == 0 && rand() % 3 ? 1 + rand() % 9 : rand() % 10));
+        }
+        *w = '\0';
+        if (i < 6) strcpy(text[i], (const char *[]){ "0", "-0", "0.1", "100", "1e3", "123456789012345.6" }[i]);
+        strbuf_addf(&body, "%s{\"metric\":{},\"value\":[1,\"%s\"]}", i ? "," : "", text[i]);
+    }
+    strbuf_adds(&body, "]}}");
+    Values x = { xcalloc(N, sizeof(double)), 0 };
+    Error err = { .set = false };
+    assert_int_equal(prometheus_parse_response(body.buf, body.len, 200, collect_values, &x, NULL, &err), 0);
+    assert_int_equal(x.n, N);
+    for (int i = 0; i < N; i++) {
+        double want = strtod(text[i], NULL);
+        if (memcmp(&want, &x.v[i], sizeof want) != 0) fail_msg("%s: %.17g, strtod %.17g", text[i], x.v[i], want);
+    }
+    free(x.v);
+    strbuf_clear(&body);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -384,7 +429,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--dump") == 0) return dump(argc, argv);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vector_matrix_scalar),
+        cmocka_unit_test(test_vector_matrix_scalar), cmocka_unit_test(test_values_like_strtod),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_client_config),

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/usage_workloads.h"
@@ -30,6 +31,48 @@ static void test_keys(void **state)
     /* the parts stay apart: ("ns", "ab") is not ("nsa", "b") */
     assert_int_equal(usage_keys_at(&k, "ns", "ab", NULL, NULL, &made), 3);
     assert_int_equal(usage_keys_at(&k, "nsa", "b", NULL, NULL, &made), 4);
+    usage_keys_release(&k);
+}
+
+/* many keys (the table grows from 16 slots many times), keys of every length around the
+ * eight-byte steps of the hash and past the 512-byte stack buffer: each keeps the index it
+ * was given, in the order of first sight */
+static void test_keys_many(void **state)
+{
+    (void)state;
+    UsageKeys k;
+    usage_keys_init(&k);
+    bool made;
+    char pod[32], big[1200];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(pod, sizeof pod, "pod-%d", i);
+        assert_int_equal(usage_keys_at(&k, "ns", pod, "c", i % 2 ? "dev" : NULL, &made), (size_t)i);
+        assert_true(made);
+    }
+    size_t n = 20000;
+    for (size_t len = 0; len < sizeof big - 1; len += len < 40 ? 1 : 97) {
+        memset(big, 'x', len);
+        big[len] = '\0';
+        assert_int_equal(usage_keys_at(&k, big, NULL, NULL, NULL, &made), n);
+        assert_true(made);
+        n++;
+    }
+    for (int i = 19999; i >= 0; i--) {
+        snprintf(pod, sizeof pod, "pod-%d", i);
+        assert_int_equal(usage_keys_at(&k, "ns", pod, "c", i % 2 ? "dev" : NULL, &made), (size_t)i);
+        assert_false(made);
+        /* the same pod with the other device is another key */
+        assert_int_equal(usage_keys_at(&k, "ns", pod, "c", i % 2 ? NULL : "dev", &made), n);
+        assert_true(made);
+        n++;
+    }
+    size_t m = 20000;
+    for (size_t len = 0; len < sizeof big - 1; len += len < 40 ? 1 : 97) {
+        memset(big, 'x', len);
+        big[len] = '\0';
+        assert_int_equal(usage_keys_at(&k, big, NULL, NULL, NULL, &made), m++);
+        assert_false(made);
+    }
     usage_keys_release(&k);
 }
 
@@ -98,7 +141,7 @@ static void test_devices(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_keys), cmocka_unit_test(test_fold),
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_keys), cmocka_unit_test(test_keys_many), cmocka_unit_test(test_fold),
                                         cmocka_unit_test(test_devices) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
