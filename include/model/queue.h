@@ -124,8 +124,8 @@ const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, c
 
 /* ClusterQueue (Kueue) cq's usage of (flavor, resource) grows by milli, as when it reserves quota
  * for a workload (fit: a template Kueue would admit takes quota from the templates after it);
- * false when cq has no quota for that pair */
-bool queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli);
+ * nothing when cq has no quota for that pair */
+void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli);
 
 /* the workload's total request over its pod sets (count x per pod), into *out (replaced) */
 void queue_workload_total(const QueueWorkload *w, ResourceList *out);

@@ -66,35 +66,36 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     return o;
 }
 
+/* the first flavor (in the ClusterQueue's order) with none needed now for resource res, or -1
+ * (explain_queue.h's "needed"; Kueue's flavor assigner tries the flavors of a resource group in
+ * order: pkg/scheduler/flavorassigner/flavorassigner.go) */
+static long free_flavor(const QueueFacts *qf, const char *res)
+{
+    for (size_t j = 0; j < qf->nflavors; j++)
+        if (qf->flavors[j].needed == 0 && strcmp(qf->flavors[j].resource, res) == 0) return (long)j;
+    return -1;
+}
+
 /* Queued with nothing to wait for: no StrictFIFO head before it, and every GPU resource it asks
- * for has a flavor with none needed now (explain_queue.h's "needed") */
+ * for has a flavor with none needed now */
 static bool quota_free_now(const QueueFacts *qf)
 {
     if (!qf || qf->head || !qf->nflavors) return false;
-    for (size_t i = 0; i < qf->nflavors; i++) {
-        bool some = false;
-        for (size_t j = 0; j < qf->nflavors && !some; j++)
-            some = strcmp(qf->flavors[j].resource, qf->flavors[i].resource) == 0 && qf->flavors[j].needed == 0;
-        if (!some) return false;
-    }
+    for (size_t i = 0; i < qf->nflavors; i++)
+        if (free_flavor(qf, qf->flavors[i].resource) < 0) return false;
     return true;
 }
 
 /* Kueue admits it now: it takes quota as admitted workloads do, so the templates after it (they
- * compete in file order, as their pods do for the nodes) see less.  Each resource goes to the
- * first flavor, in the ClusterQueue's order, with none needed (Kueue's flavor assigner tries the
- * flavors of a resource group in order: pkg/scheduler/flavorassigner/flavorassigner.go); the
- * template's other resources (cpu, memory) count on that flavor when the queue covers them there. */
+ * compete in file order, as their pods do for the nodes) see less.  Each resource goes to its
+ * free_flavor; the template's other resources (cpu, memory) count on the first of those when the
+ * queue covers them there. */
 static void take_quota(QueueState *q, const QueueFacts *qf, const Pod *p, int64_t pods)
 {
     const char *flavor = NULL;
     for (size_t i = 0; i < qf->nflavors; i++) {
         const QueueFlavorFact *f = &qf->flavors[i];
-        if (f->needed != 0) continue;
-        bool first = true;                     /* no earlier flavor with none needed for f's resource */
-        for (size_t j = 0; j < i && first; j++)
-            first = !(qf->flavors[j].needed == 0 && strcmp(qf->flavors[j].resource, f->resource) == 0);
-        if (!first) continue;
+        if (free_flavor(qf, f->resource) != (long)i) continue;
         queue_def_take(q, qf->cluster_queue, f->name, f->resource, rlist_get(&p->requests, f->resource) * pods);
         if (!flavor) flavor = f->name;
     }

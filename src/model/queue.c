@@ -408,19 +408,14 @@ const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char 
     return NULL;
 }
 
-bool queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli)
+void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli)
 {
-    for (size_t i = 0; q && cq && i < q->ndefs; i++) {
-        QueueDef *d = &q->defs[i];
-        if (d->system != QSYS_KUEUE || !str_eq(d->name, cq)) continue;
-        for (size_t k = 0; k < d->nquotas; k++)
-            if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, resource)) {
-                d->quotas[k].used += milli;
-                return true;
-            }
-        return false;
-    }
-    return false;
+    QueueDef *d = (QueueDef *)queue_find_def(q, QSYS_KUEUE, cq);      /* q is ours to change */
+    for (size_t k = 0; d && k < d->nquotas; k++)
+        if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, resource)) {
+            d->quotas[k].used += milli;
+            return;
+        }
 }
 
 const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const char *name)
