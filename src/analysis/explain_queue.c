@@ -100,7 +100,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
 static void head_verdicts(QueueIndex *qi)
 {
     size_t n = qi->q->nworkloads;
-    qi->head_verdict = xcalloc(n, sizeof *qi->head_verdict);
+    qi->head_never = xcalloc(n, sizeof *qi->head_never);
     bool *done = xcalloc(n, sizeof *done);
     for (size_t i = 0; i < n; i++) {
         long h = qi->head[i];
@@ -110,13 +110,13 @@ static void head_verdicts(QueueIndex *qi)
             memset(&he, 0, sizeof he);
             QueueFacts *hf = xcalloc(1, sizeof *hf);
             explain_kueue(qi, (size_t)h, &he, hf);
-            qi->head_verdict[h] = he.verdict;
+            qi->head_never[h] = he.verdict == V_QUEUE_QUOTA || he.verdict == V_QUEUE_INACTIVE;
             done[h] = true;
             explain_queue_facts_free(hf);
             free(he.summary);                  /* all explain_kueue gives an Explanation */
             strvec_clear(&he.fixes);
         }
-        qi->head_verdict[i] = qi->head_verdict[h];
+        qi->head_never[i] = qi->head_never[h];
     }
     free(done);
 }
@@ -196,7 +196,7 @@ void explain_queue_free(QueueIndex *qi)
 {
     if (!qi) return;
     for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
-    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_verdict); free(qi->first_pod);
+    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_never); free(qi->first_pod);
     free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
     if (qi->holders) strmap_free(qi->holders, holder_list_free);
@@ -469,8 +469,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     if (qi->head[i] >= 0) {
         const QueueWorkload *h = &q->workloads[qi->head[i]];
         qf->head = xasprintf("%s/%s", h->ns, h->name);
-        qf->head_never = qi->head_verdict &&
-                         (qi->head_verdict[i] == V_QUEUE_QUOTA || qi->head_verdict[i] == V_QUEUE_INACTIVE);
+        qf->head_never = qi->head_never && qi->head_never[i];
     }
     const QueueLocal *other = NULL;
     if (!w->queue) {

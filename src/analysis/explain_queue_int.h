@@ -14,7 +14,8 @@ struct QueueIndex {
     ResourceList *total;                       /* per workload: its total request */
     int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
     long *head;                                /* per workload: the StrictFIFO head, -1 none */
-    Verdict *head_verdict;                     /* per workload: its head's own verdict (head >= 0) */
+    bool *head_never;                          /* per workload: its head is never admitted (QueueQuota,
+                                                * QueueInactive) */
     StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
     size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
     size_t *pending_pods;                      /* per workload: its pending unbound pods */
