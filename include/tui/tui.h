@@ -44,8 +44,6 @@ TopCluster *top_cluster_new(void);                 /* one reference, cluster ini
  * pooled in tc->pending.strings: the pods of a Job share one, and at 5,000 pending pods they
  * are 18 MB when each row has its copy (a busy verdict names the pods holding the GPUs: 8 KB) */
 void top_cluster_explain_pending(TopCluster *tc, const char *ns);
-/* drops tc->pending (and its pooled summaries) */
-void top_cluster_pending_clear(TopCluster *tc);
 TopCluster *top_cluster_ref(TopCluster *tc);
 void top_cluster_unref(TopCluster *tc);            /* NULL ok */
 

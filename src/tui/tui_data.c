@@ -1,7 +1,6 @@
 /* tui_data.c — reference counting of the data `top` shows (see tui.h). */
 #include "tui/tui.h"
 #include <stdlib.h>
-#include <string.h>
 
 TopCluster *top_cluster_new(void)
 {
@@ -17,30 +16,16 @@ TopCluster *top_cluster_ref(TopCluster *tc)
     return tc;
 }
 
-void top_cluster_pending_clear(TopCluster *tc)
-{
-    explanation_list_clear(&tc->pending);
-}
-
 void top_cluster_explain_pending(TopCluster *tc, const char *ns)
 {
-    top_cluster_pending_clear(tc);
-    explain_pending_rows(&tc->cluster, ns, &tc->pending);
-    if (tc->pending.n < tc->pending.cap) {    /* kept until the next change: no growth slack */
-        if (tc->pending.n) {
-            tc->pending.items = xrealloc(tc->pending.items, tc->pending.n * sizeof *tc->pending.items);
-        } else {
-            free(tc->pending.items);
-            tc->pending.items = NULL;
-        }
-        tc->pending.cap = tc->pending.n;
-    }
+    explanation_list_clear(&tc->pending);     /* the old rows go before the new are made */
+    explain_pending_rows(&tc->cluster, ns, &tc->pending);   /* sized at its rows: no slack */
 }
 
 void top_cluster_unref(TopCluster *tc)
 {
     if (!tc || atomic_fetch_sub(&tc->refs, 1) != 1) return;
-    top_cluster_pending_clear(tc);            /* borrows the cluster: first */
+    explanation_list_clear(&tc->pending);     /* borrows the cluster: first */
     cluster_release(&tc->cluster);
     free(tc);
 }

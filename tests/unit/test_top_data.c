@@ -126,7 +126,7 @@ static void test_pane_summaries_shared(void **state)
     top_cluster_explain_pending(tc, "other");
     assert_int_equal(tc->pending.n, 0);
     assert_null(tc->pending.items);
-    top_cluster_pending_clear(tc);
+    explanation_list_clear(&tc->pending);
     assert_null(tc->pending.strings);
     top_cluster_unref(tc);                       /* ASan: nothing left behind, nothing freed twice */
 }
