@@ -108,10 +108,15 @@ static void room_node_free(void *v)
     free(rn);
 }
 
+/* rn: a node's RoomNode (NULL: nothing free there) */
+static int64_t room_node_get(const RoomNode *rn, const char *res)
+{
+    return rn ? rlist_get(&rn->free, res) : 0;
+}
+
 static int64_t room_get(const Room *rm, const char *node, const char *res)
 {
-    const RoomNode *rn = strmap_get(rm->nodes, node);
-    return rn ? rlist_get(&rn->free, res) : 0;
+    return room_node_get(strmap_get(rm->nodes, node), res);
 }
 
 static void room_set(Room *rm, const char *node, const char *res, int64_t units)
@@ -266,13 +271,8 @@ static int moved_cmp(const void *a, const void *b)
 
 /* can moved pod m land on node n now: room for its whole request on that one node (a pod's
  * GPUs all come from its node), a node it admits (explain's filters), and, for a workload whose
- * pods may not share a node, no pod of it there already */
-/* rn: node n's RoomNode, looked up once per node by room_check (NULL: nothing free there) */
-static int64_t room_node_get(const RoomNode *rn, const char *res)
-{
-    return rn ? rlist_get(&rn->free, res) : 0;
-}
-
+ * pods may not share a node, no pod of it there already (rn: n's RoomNode, looked up once per
+ * node by room_check) */
 static bool room_takes(const Room *rm, const RoomNode *rn, const Moved *m, const PlanWorkload *w, const Node *n)
 {
     if (room_node_get(rn, m->res) < m->count) return false;
