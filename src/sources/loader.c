@@ -275,10 +275,14 @@ static int on_daemonset(void *ctx, const cJSON *item, Error *err)
     return on_item(&s->inner, item, err);
 }
 
+/* read_ns: set to the namespace of -n when the pods of every namespace were forbidden and that
+ * namespace's pods, events and quotas were read instead (NULL otherwise) */
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
-                     Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv, Error *err)
+                     Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv,
+                     const char **read_ns, Error *err)
 {
     const char *ns = rq->pod_namespace;
+    if (read_ns) *read_ns = NULL;
     *clusterpolicy_checked = false;
     ListResult r;
     if (rq->nodes) {
@@ -300,6 +304,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             p = apiclient_core_path(ns, "pods");
             r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
             free(p);
+            if (r == LIST_OK && read_ns) *read_ns = ns;
             if (r == LIST_OK)
                 strvec_pushf(warnings, "pods: listing pods of all namespaces is forbidden; read those of namespace %s "
                              "only: GPUs held by pods of other namespaces are not seen, so nodes may look freer than "
@@ -441,7 +446,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
 int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, Error *err)
 {
-    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, err);
+    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, NULL, err);
 }
 
 /* ---- loader_cluster_load ---- */
@@ -485,7 +490,8 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         bool checked = false;
         IngestCtx ic = { c, 0, "" };
         Error e = { 0 };
-        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, list_rv, &e);
+        const char *read_ns = NULL;
+        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, list_rv, &read_ns, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
             if (sc->verbose >= 1) log_verbose(1, "a list expired while being read; reading the cluster again");
@@ -502,6 +508,8 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
             cluster_warn(c, "%zu object(s) could not be read and were skipped (first: %s)", ic.skipped, ic.first_skip);
         strvec_clear(&warnings);
         c->clusterpolicy_checked = checked;
+        free(c->pods_namespace);
+        c->pods_namespace = read_ns ? xstrdup(read_ns) : NULL;
         ret = 0;
         break;
     }
