@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "model/labels.h"
+#include "model/node.h"
+#include "model/pod.h"
 #include "model/resources.h"
 #include "util/util.h"
 
@@ -31,6 +33,9 @@ typedef struct {
     int64_t count;             /* pods of the set */
     ResourceList per_pod;      /* effective request of one pod (milli-units) */
     KVList node_selector;      /* the template's nodeSelector */
+    Pod *tmpl;                 /* Kueue: the template read as a pod (its tolerations and required
+                                  node affinity, which a flavor must admit), strings in the
+                                  QueueState's pool; NULL when it could not be read */
     KVList flavors;            /* admitted (Kueue): resource -> flavor of podSetAssignments */
 } QueuePodSet;
 
@@ -77,7 +82,13 @@ typedef struct {
 } QueueDef;
 
 typedef struct { char *ns, *name, *cluster_queue, *stop_policy; } QueueLocal;
-typedef struct { char *name; KVList node_labels; } QueueFlavor;
+typedef struct {
+    char *name;
+    KVList node_labels;        /* spec.nodeLabels */
+    const Taint *node_taints; size_t ntaints;        /* spec.nodeTaints (pool's) */
+    const Toleration *tolerations; size_t ntolerations;   /* spec.tolerations (pool's):
+                                  added to the pods Kueue admits on the flavor */
+} QueueFlavor;
 typedef struct { char *name, *parent; } QueueCohort;
 
 typedef struct QueueState {
@@ -86,6 +97,7 @@ typedef struct QueueState {
     QueueLocal *locals; size_t nlocals, caplocals;
     QueueFlavor *flavors; size_t nflavors, capflavors;
     QueueCohort *cohorts; size_t ncohorts, capcohorts;
+    StrPool *pool;             /* the strings of templates, taints and tolerations */
     bool positions_told;       /* visible_position holds Kueue's answer: set by queue_ingest_positions,
                                   cleared by any later Workload change (a watch) */
 } QueueState;

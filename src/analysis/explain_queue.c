@@ -308,19 +308,6 @@ static FlavorRoom flavor_room(const QueueState *q, const QueueDef *d, const Queu
     return r;
 }
 
-/* the flavor's nodeLabels admit the pod sets' nodeSelectors (a key both name must agree) */
-static bool flavor_matches(const QueueState *q, const QueueWorkload *w, const char *flavor)
-{
-    const QueueFlavor *f = queue_find_flavor(q, flavor);
-    if (!f) return true;
-    for (size_t s = 0; s < w->npodsets; s++)
-        for (size_t i = 0; i < w->podsets[s].node_selector.n; i++) {
-            const char *v = kv_get(&f->node_labels, w->podsets[s].node_selector.items[i].key);
-            if (v && !str_eq(v, w->podsets[s].node_selector.items[i].value)) return false;
-        }
-    return true;
-}
-
 static void add_flavor_fact(QueueFacts *qf, const char *flavor, const char *res, const QueueQuota *qq,
                             int64_t requested, int64_t needed)
 {
@@ -431,7 +418,7 @@ static const QueueLocal *local_with_room(const QueueIndex *qi, const QueueWorklo
             bool any = false;
             for (size_t k = 0; k < d->nquotas && !any; k++) {
                 const QueueQuota *qq = &d->quotas[k];
-                if (!str_eq(qq->resource, total->items[r].name) || !flavor_matches(q, w, qq->flavor)) continue;
+                if (!str_eq(qq->resource, total->items[r].name) || !explain_queue_flavor_admits(q, w, qq->flavor, NULL)) continue;
                 any = flavor_room(q, d, qq, -2).available >= total->items[r].milli;
             }
             all = any;
@@ -529,13 +516,14 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
         int64_t want = total->items[r].milli;
         if (!resources_is_gpu(res) || want <= 0) continue;
         size_t covering = 0, matching = 0;
+        Strbuf refused = STRBUF_INIT;       /* why each covering flavor does not admit the pods */
         int64_t best_max = -1, best_need = -1;
         const QueueQuota *best = NULL;
         for (size_t k = 0; k < d->nquotas; k++) {
             const QueueQuota *qq = &d->quotas[k];
             if (!str_eq(qq->resource, res)) continue;
             covering++;
-            if (!flavor_matches(q, w, qq->flavor)) continue;
+            if (!explain_queue_flavor_admits(q, w, qq->flavor, &refused)) continue;
             matching++;
             FlavorRoom room = flavor_room(q, d, qq, -2);
             int64_t need = want > room.max ? -1 : want > room.available ? want - room.available : 0;
@@ -551,8 +539,11 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             strbuf_addf(&why, "%sno flavor of ClusterQueue %s covers %s", why.len ? "; " : "", d->name, res);
         } else if (!matching) {
             never = true;
-            strbuf_addf(&why, "%sno flavor of ClusterQueue %s that covers %s matches the pods' nodeSelector",
-                        why.len ? "; " : "", d->name, res);
+            strbuf_addf(&why, "%sno flavor of ClusterQueue %s that covers %s admits the pods (%s)",
+                        why.len ? "; " : "", d->name, res, strbuf_str(&refused));
+            add_fix(e, "make the pod template fit a flavor of ClusterQueue %s (tolerations for its nodeTaints, nodeSelector "
+                    "and node affinity within its nodeLabels), or submit it to a LocalQueue whose ClusterQueue has a "
+                    "flavor for it", d->name);
         } else if (best_need < 0) {
             never = true;
             fmt_units(best_max, b, sizeof b);
@@ -587,6 +578,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             fmt_units(best_need, b, sizeof b);
             strbuf_addf(&why, "%s%s more %s needed on flavor %s", why.len ? "; " : "", b, res, best ? best->flavor : "?");
         }
+        strbuf_clear(&refused);
     }
     if (never) {
         e->verdict = V_QUEUE_QUOTA;

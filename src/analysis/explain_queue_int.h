@@ -1,6 +1,6 @@
 /* explain_queue_int.h — private to analysis/explain_queue*.c: the index of a cluster's waiting
  * workloads (explain_queue.h's QueueIndex), built by explain_queue.c and read by
- * explain_queue_status.c's per-queue summaries. */
+ * explain_queue_status.c's per-queue summaries; explain_queue_flavor.c judges flavors. */
 #ifndef KGPU_EXPLAIN_QUEUE_INT_H
 #define KGPU_EXPLAIN_QUEUE_INT_H
 #include "explain_int.h"
@@ -23,5 +23,10 @@ struct QueueIndex {
     StrMap *holders;                           /* "scope\x1fflavor\x1fresource" -> HolderList (built once) */
     StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
 };
+
+/* ResourceFlavor `flavor` admits every pod set of w, as Kueue's flavor assigner checks it
+ * (explain_queue_flavor.c); true for a flavor that does not exist.  When it does not and why is
+ * non-NULL, why it does not is added to *why ("; " between). */
+bool explain_queue_flavor_admits(const QueueState *q, const QueueWorkload *w, const char *flavor, Strbuf *why);
 
 #endif

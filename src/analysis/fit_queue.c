@@ -25,6 +25,45 @@
 
 #define KUEUE_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
 
+/* the pod's tolerations and required node affinity into spec (what a ResourceFlavor must admit) */
+static void add_constraints(cJSON *spec, const Pod *p)
+{
+    static const char *const ops[] = { [SEL_IN] = "In", [SEL_NOTIN] = "NotIn", [SEL_EXISTS] = "Exists",
+                                       [SEL_NOT_EXISTS] = "DoesNotExist", [SEL_GT] = "Gt", [SEL_LT] = "Lt" };
+    if (p->ntolerations) {
+        cJSON *arr = cJSON_AddArrayToObject(spec, "tolerations");
+        for (size_t i = 0; i < p->ntolerations; i++) {
+            const Toleration *t = &p->tolerations[i];
+            cJSON *o = cJSON_CreateObject();
+            if (t->key) cJSON_AddStringToObject(o, "key", t->key);
+            if (t->op) cJSON_AddStringToObject(o, "operator", t->op);
+            if (t->value) cJSON_AddStringToObject(o, "value", t->value);
+            if (t->effect) cJSON_AddStringToObject(o, "effect", t->effect);
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+    if (!p->naffinity_terms) return;
+    cJSON *terms = cJSON_AddArrayToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+        spec, "affinity"), "nodeAffinity"), "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
+    for (size_t i = 0; i < p->naffinity_terms; i++) {
+        cJSON *term = cJSON_CreateObject(), *exprs = cJSON_AddArrayToObject(term, "matchExpressions");
+        const LabelSelector *sel = &p->affinity_terms[i].match_expressions;
+        for (size_t k = 0; k < sel->n; k++) {
+            const SelReq *r = &sel->reqs[k];
+            if (r->op >= sizeof ops / sizeof *ops || !ops[r->op]) continue;    /* = and != come from no affinity */
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "key", r->key);
+            cJSON_AddStringToObject(x, "operator", ops[r->op]);
+            if (r->nvalues) {
+                cJSON *v = cJSON_AddArrayToObject(x, "values");
+                for (size_t j = 0; j < r->nvalues; j++) cJSON_AddItemToArray(v, cJSON_CreateString(r->values[j]));
+            }
+            cJSON_AddItemToArray(exprs, x);
+        }
+        cJSON_AddItemToArray(terms, term);
+    }
+}
+
 /* the Workload Kueue would create, as the API serves one (what queue_ingest_workload reads) */
 static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int64_t pods, const char *queue,
                             int64_t now)
@@ -54,6 +93,7 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
         for (size_t i = 0; i < p->node_selector.n; i++)
             cJSON_AddStringToObject(sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
     }
+    add_constraints(pspec, p);
     cJSON *c = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(pspec, "containers"), c);
     cJSON_AddStringToObject(c, "name", "main");
