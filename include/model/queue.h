@@ -30,7 +30,7 @@ const char *queue_system_name(QueueSystem s);          /* "kueue" | "volcano" | 
 
 typedef struct {
     char *name;
-    int64_t count;             /* pods of the set */
+    int64_t count;             /* pods of the set (a PodGroup's: 1, per_pod its minResources) */
     ResourceList per_pod;      /* effective request of one pod (milli-units) */
     KVList node_selector;      /* the template's nodeSelector */
     Pod *tmpl;                 /* Kueue: the template read as a pod (its tolerations and required
@@ -134,10 +134,12 @@ const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const ch
 const QueueFlavor *queue_find_flavor(const QueueState *q, const char *name);
 const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, const char *ns, const char *name);
 
-/* ClusterQueue (Kueue) cq's usage of (flavor, resource) grows by milli, as when it reserves quota
- * for a workload (fit: a template Kueue would admit takes quota from the templates after it);
- * nothing when cq has no quota for that pair */
-void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli);
+/* queue `name` of sys (a Kueue ClusterQueue, a Volcano or KAI Queue: flavor "")'s usage of
+ * (flavor, resource) grows by milli, as when it reserves quota for a workload (fit: a template
+ * the queue would admit takes quota from the templates after it); nothing when it has no quota
+ * for that pair */
+void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char *flavor, const char *resource,
+                    int64_t milli);
 
 /* the workload's total request over its pod sets (count x per pod), into *out (replaced) */
 void queue_workload_total(const QueueWorkload *w, ResourceList *out);

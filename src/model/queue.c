@@ -209,14 +209,14 @@ static void podgroup(QueueWorkload *w, QueueSystem sys, const cJSON *obj)
     w->npodsets = 1;
     QueuePodSet *s = &w->podsets[0];
     s->name = xstrdup("main");
-    s->count = w->min_member;
+    s->count = 1;
     ResourceList min = RESOURCE_LIST_INIT;
     const char *bad = NULL;
     rlist_from_json(&min, jobj(spec, "minResources"), &bad);
     if (rlist_has_gpu(&min)) {
-        /* minResources is the gang's total: per pod = total / minMember (rounded up) */
-        for (size_t i = 0; i < min.n; i++)
-            rlist_set(&s->per_pod, min.items[i].name, (min.items[i].milli + w->min_member - 1) / w->min_member);
+        /* minResources is the gang's total (its pods may differ: a Volcano Job's tasks), kept
+         * whole as one set of one */
+        for (size_t i = 0; i < min.n; i++) rlist_set(&s->per_pod, min.items[i].name, min.items[i].milli);
     } else {
         w->pods_from_members = true;
     }
@@ -468,9 +468,10 @@ const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char 
     return NULL;
 }
 
-void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli)
+void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char *flavor, const char *resource,
+                    int64_t milli)
 {
-    QueueDef *d = (QueueDef *)queue_find_def(q, QSYS_KUEUE, cq);      /* q is ours to change */
+    QueueDef *d = (QueueDef *)queue_find_def(q, sys, name);           /* q is ours to change */
     for (size_t k = 0; d && k < d->nquotas; k++)
         if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, resource)) {
             d->quotas[k].used += milli;
