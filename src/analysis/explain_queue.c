@@ -47,6 +47,39 @@ static char *owner_key(const char *ns, const char *kind, const char *name)
 
 /* ---------------------------------------------------------------- the index */
 
+/* map puts w (index i) under its owner's key and, a PodGroup, under its own name too: KAI and
+ * Volcano match a pod to its PodGroup by the pod's annotation (PodMore.pod_group), and a
+ * PodGroup's owner is the workload's top owner, not always the pod's (a Deployment's pods are
+ * the ReplicaSet's) */
+static void put_workload(StrMap *map, const QueueWorkload *w, size_t i)
+{
+    char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+    if (w->owner_kind && !strmap_get(map, k)) strmap_put(map, k, (void *)(uintptr_t)(i + 1));
+    free(k);
+    if (w->system == QSYS_KUEUE) return;
+    k = owner_key(w->ns, "PodGroup", w->name);
+    if (!strmap_get(map, k)) strmap_put(map, k, (void *)(uintptr_t)(i + 1));
+    free(k);
+}
+
+/* the workload of map a pod belongs to: its PodGroup's by the annotation, else its owner's;
+ * index + 1, 0 when none */
+static size_t pod_workload(const StrMap *map, const Pod *p)
+{
+    size_t i = 0;
+    if (pod_more(p)->pod_group) {
+        char *k = owner_key(p->ns, "PodGroup", pod_more(p)->pod_group);
+        i = (size_t)(uintptr_t)strmap_get(map, k);
+        free(k);
+    }
+    if (!i && p->owner_kind) {
+        char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
+        i = (size_t)(uintptr_t)strmap_get(map, k);
+        free(k);
+    }
+    return i;
+}
+
 static const QueueIndex *sort_ix;       /* qsort has no context argument */
 
 static int cmp_ns_name(const void *a, const void *b)
@@ -153,17 +186,12 @@ QueueIndex *explain_queue_new(const Cluster *c)
     for (size_t i = 0; i < n; i++) {
         const QueueWorkload *w = &q->workloads[i];
         queue_workload_total(w, &qi->total[i]);
-        if (!queue_workload_waiting(w)) continue;
-        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
-        if (w->owner_kind && !strmap_get(all, k)) strmap_put(all, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+        if (queue_workload_waiting(w)) put_workload(all, w, i);
     }
     /* PodGroups without GPU minResources: their pods say what they ask */
     for (size_t p = 0; p < c->npods; p++) {
         const Pod *pod = &c->pods[p];
-        char *k = owner_key(pod->ns, pod->owner_kind, pod->owner_name);
-        size_t i = (size_t)(uintptr_t)strmap_get(all, k);
-        free(k);
+        size_t i = pod_workload(all, pod);
         if (!i) continue;
         const QueueWorkload *w = &q->workloads[i - 1];
         if (w->pods_from_members) {
@@ -181,9 +209,7 @@ QueueIndex *explain_queue_new(const Cluster *c)
         qi->head[i] = -1;
         if (!queue_workload_waiting(w) || !rlist_has_gpu(&qi->total[i])) continue;
         qi->waiting[qi->nwaiting++] = i;
-        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
-        if (w->owner_kind && !strmap_get(qi->owners, k)) strmap_put(qi->owners, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+        put_workload(qi->owners, w, i);
     }
     sort_ix = qi;
     if (qi->nwaiting > 1) qsort(qi->waiting, qi->nwaiting, sizeof *qi->waiting, cmp_ns_name);
@@ -226,11 +252,9 @@ size_t explain_queue_count(const QueueIndex *qi, const char *ns)
 long explain_queue_member(const QueueIndex *qi, const Pod *p)
 {
     if (!qi->nwaiting) return -1;
-    char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
-    size_t i = p->owner_kind ? (size_t)(uintptr_t)strmap_get(qi->owners, k) : 0;
-    free(k);
+    size_t i = pod_workload(qi->owners, p);
     if (!i) {                                  /* a plain pod's own Workload (kind Pod) */
-        k = owner_key(p->ns, "Pod", p->name);
+        char *k = owner_key(p->ns, "Pod", p->name);
         i = (size_t)(uintptr_t)strmap_get(qi->owners, k);
         free(k);
     }

@@ -107,15 +107,16 @@ static int on_item(void *ctx, const cJSON *item, Error *err)
 typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
 
 /* Members of the objects that the reduced cluster never reads (cluster.h, node.c, pod.c):
- * when loading into the model they are passed over unparsed.  They are most of a pod's and a
+ * when loading into the model they are passed over unparsed; of the annotations, only those
+ * node.c and pod.c read are kept.  They are most of a pod's and a
  * node's bytes (managed fields, container statuses, image lists).  `snapshot` leaves them out
  * too (and reduces the rest: snapshot_reduce). */
 static const char *const model_skip_pod[] = {
-    "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
+    "metadata.managedFields", "metadata.annotations:" POD_ANNOTATIONS_READ, "spec.volumes", "status.containerStatuses",
     "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
 };
 static const char *const model_skip_node[] = {
-    "metadata.managedFields", "metadata.annotations", "status.images", "status.nodeInfo",
+    "metadata.managedFields", "metadata.annotations:" NODE_ANNOTATIONS_READ, "status.images", "status.nodeInfo",
     "status.addresses", "status.daemonEndpoints", "status.volumesAttached", "status.volumesInUse",
     "status.config", "status.features", "status.runtimeHandlers", NULL
 };
