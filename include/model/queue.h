@@ -75,6 +75,10 @@ typedef struct {
     char *cohort;              /* Kueue cohort; KAI parentQueue; Volcano parent; NULL when none */
     char *strategy;            /* Kueue queueingStrategy (default BestEffortFIFO) */
     char *stop_policy;         /* Kueue stopPolicy ("None" when unset) */
+    char *preempt_within;      /* Kueue spec.preemption.withinClusterQueue: Never (unset) |
+                                  LowerPriority | LowerOrNewerEqualPriority */
+    char *preempt_reclaim;     /* Kueue spec.preemption.reclaimWithinCohort: Never (unset) |
+                                  LowerPriority | Any */
     bool active;               /* Kueue condition Active (true when absent); Volcano state Open */
     char *inactive_reason;     /* condition message / Volcano's state, NULL when active */
     Strvec flavors;            /* Kueue: every flavor named by its resource groups */

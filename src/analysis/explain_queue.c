@@ -290,48 +290,6 @@ long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target
 
 /* ---------------------------------------------------------------- Kueue arithmetic */
 
-static const QueueQuota *def_quota(const QueueDef *d, const char *flavor, const char *res)
-{
-    for (size_t i = 0; d && i < d->nquotas; i++)
-        if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, res)) return &d->quotas[i];
-    return NULL;
-}
-
-static int64_t lendable(const QueueQuota *qq)
-{
-    return qq->lending_limit >= 0 && qq->lending_limit < qq->nominal ? qq->lending_limit : qq->nominal;
-}
-
-typedef struct { int64_t max, available; } FlavorRoom;
-
-/* the room of flavor/res for ClusterQueue d: the most it may ever use and what it may use now
- * (explain_queue.h's formulas) */
-static FlavorRoom flavor_room(const QueueState *q, const QueueDef *d, const QueueQuota *own, int64_t bl_override)
-{
-    int64_t bl = bl_override != -2 ? bl_override : own->borrowing_limit;
-    int64_t lend_total = 0, pool = 0, borrowed = 0;
-    for (size_t i = 0; d->cohort && i < q->ndefs; i++) {
-        const QueueDef *o = &q->defs[i];
-        if (o->system != QSYS_KUEUE || !str_eq(o->cohort, d->cohort)) continue;
-        const QueueQuota *oq = def_quota(o, own->flavor, own->resource);
-        if (!oq) continue;
-        if (oq->used > oq->nominal) borrowed += oq->used - oq->nominal;
-        if (o == d) continue;
-        lend_total += lendable(oq);
-        int64_t unused = oq->nominal > oq->used ? oq->nominal - oq->used : 0;
-        pool += unused < lendable(oq) ? unused : lendable(oq);
-    }
-    pool -= borrowed;
-    if (pool < 0) pool = 0;
-    int64_t bl_cap = bl < 0 ? NO_LIMIT : bl;
-    FlavorRoom r;
-    r.max = own->nominal + (bl_cap < lend_total ? bl_cap : lend_total);
-    int64_t own_borrowed = own->used > own->nominal ? own->used - own->nominal : 0;
-    int64_t bl_left = bl < 0 ? NO_LIMIT : (bl > own_borrowed ? bl - own_borrowed : 0);
-    r.available = (own->nominal > own->used ? own->nominal - own->used : 0) + (bl_left < pool ? bl_left : pool);
-    return r;
-}
-
 static void add_flavor_fact(QueueFacts *qf, const char *flavor, const char *res, const QueueQuota *qq,
                             int64_t requested, int64_t needed)
 {
@@ -443,7 +401,7 @@ static const QueueLocal *local_with_room(const QueueIndex *qi, const QueueWorklo
             for (size_t k = 0; k < d->nquotas && !any; k++) {
                 const QueueQuota *qq = &d->quotas[k];
                 if (!str_eq(qq->resource, total->items[r].name) || !explain_queue_flavor_admits(q, w, qq->flavor, NULL)) continue;
-                any = flavor_room(q, d, qq, -2).available >= total->items[r].milli;
+                any = explain_queue_flavor_room(q, d, qq, -2).available >= total->items[r].milli;
             }
             all = any;
         }
@@ -463,6 +421,8 @@ static void kueue_inactive(Explanation *e, const char *fmt, ...)
     free(e->summary);
     e->summary = s;
 }
+
+typedef struct { const char *res, *flavor; int64_t need; } WaitOn;
 
 static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueFacts *qf)
 {
@@ -534,6 +494,8 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
 
     /* per GPU resource: the flavors that cover it and match the pod sets' nodeSelectors */
     bool never = false, waits = false;
+    WaitOn wait_on[8];                         /* what it waits for */
+    size_t nwait = 0;
     Strbuf why = STRBUF_INIT;
     for (size_t r = 0; r < total->n; r++) {
         const char *res = total->items[r].name;
@@ -549,7 +511,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             covering++;
             if (!explain_queue_flavor_admits(q, w, qq->flavor, &refused)) continue;
             matching++;
-            FlavorRoom room = flavor_room(q, d, qq, -2);
+            FlavorRoom room = explain_queue_flavor_room(q, d, qq, -2);
             int64_t need = want > room.max ? -1 : want > room.available ? want - room.available : 0;
             add_flavor_fact(qf, qq->flavor, res, qq, want, need);
             add_holders(qi, qf, d, qq->flavor, res);
@@ -581,12 +543,12 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
                 QueueQuota probe = *best;
                 probe.nominal = raise;
                 fmt_units(raise, nq, sizeof nq);
-                if (flavor_room(q, d, &probe, -2).max >= want)          /* re-checked */
+                if (explain_queue_flavor_room(q, d, &probe, -2).max >= want)          /* re-checked */
                     add_fix(e, "raise ClusterQueue %s's nominalQuota of %s on flavor %s to at least %s",
                             d->name, res, best->flavor, nq);
                 probe = *best;
                 for (int64_t bl = 1000; d->cohort && bl <= want; bl += 1000) {
-                    if (flavor_room(q, d, &probe, bl).max >= want) {
+                    if (explain_queue_flavor_room(q, d, &probe, bl).max >= want) {
                         char bls[32];
                         fmt_units(bl, bls, sizeof bls);
                         if (best->borrowing_limit >= 0 && bl > best->borrowing_limit)
@@ -599,6 +561,8 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             }
         } else if (best_need > 0) {
             waits = true;
+            if (nwait < sizeof wait_on / sizeof *wait_on && best)
+                wait_on[nwait++] = (WaitOn){ res, best->flavor, best_need };
             fmt_units(best_need, b, sizeof b);
             strbuf_addf(&why, "%s%s more %s needed on flavor %s", why.len ? "; " : "", b, res, best ? best->flavor : "?");
         }
@@ -622,8 +586,22 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
                     "'{\"spec\":{\"queueingStrategy\":\"BestEffortFIFO\"}}'", d->name, d->name);
         }
     } else if (waits) {
-        set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
-                    (long long)qf->position, (long long)qf->queued, d->name);
+        /* the quota it waits for may be taken back from admitted workloads (Kueue preemption) */
+        Strbuf victims = STRBUF_INIT;
+        bool preempts = nwait > 0;
+        for (size_t k = 0; k < nwait && preempts; k++)
+            preempts = explain_queue_preempts(qi, i, d, wait_on[k].flavor, wait_on[k].res, wait_on[k].need, &victims);
+        if (preempts) {
+            qf->preempts = true;
+            set_summary(e, "%s, held by admitted workloads: Kueue preempts %s to admit it (preemption "
+                        "withinClusterQueue %s, reclaimWithinCohort %s; position %lld of %lld in ClusterQueue %s)",
+                        strbuf_str(&why), strbuf_str(&victims), d->preempt_within, d->preempt_reclaim,
+                        (long long)qf->position, (long long)qf->queued, d->name);
+        } else {
+            set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
+                        (long long)qf->position, (long long)qf->queued, d->name);
+        }
+        strbuf_clear(&victims);
     } else {
         set_summary(e, "quota is free: next in line (position %lld of %lld in ClusterQueue %s)",
                     (long long)qf->position, (long long)qf->queued, d->name);
@@ -652,7 +630,7 @@ static void explain_podgroup(const QueueIndex *qi, size_t i, Explanation *member
         const char *res = total->items[r].name;
         int64_t want = total->items[r].milli;
         if (!resources_is_gpu(res) || want <= 0) continue;
-        const QueueQuota *qq = def_quota(d, "", res);
+        const QueueQuota *qq = explain_queue_def_quota(d, "", res);
         if (!qq) continue;                     /* the queue does not limit it */
         int64_t max = qq->borrowing_limit < 0 ? NO_LIMIT : qq->nominal + qq->borrowing_limit;
         int64_t need = want > max ? -1 : qq->used + want > max ? qq->used + want - max : 0;
@@ -755,6 +733,9 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     if (e->verdict == V_QUEUED && qf->head_never)
         strvec_push(&e->notes, "it never starts as the queues are set: under StrictFIFO nothing behind a head that is "
                                "never admitted is admitted (one of the fixes is needed)");
+    else if (e->verdict == V_QUEUED && qf->preempts)
+        strvec_push(&e->notes, "it waits briefly: Kueue evicts the workloads named (their pods end) and then admits it "
+                               "(no change needed)");
     else if (e->verdict == V_QUEUED)
         strvec_push(&e->notes, "it waits: admitted once the quota named is released (no change needed)");
     else if (e->verdict == V_QUEUE_QUOTA || e->verdict == V_QUEUE_INACTIVE)

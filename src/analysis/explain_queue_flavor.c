@@ -1,5 +1,57 @@
-/* explain_queue_flavor.c — whether a Kueue ResourceFlavor admits a Workload's pod sets. */
+/* explain_queue_flavor.c — Kueue's flavors: whether a ResourceFlavor admits a Workload's pod
+ * sets, and a ClusterQueue's room on a flavor (explain_queue.h's arithmetic). */
 #include "explain_queue_int.h"
+
+const QueueQuota *explain_queue_def_quota(const QueueDef *d, const char *flavor, const char *res)
+{
+    for (size_t i = 0; d && i < d->nquotas; i++)
+        if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, res)) return &d->quotas[i];
+    return NULL;
+}
+
+/* the part of the nominal quota never lent to the cohort: nominal - lendingLimit (none without a
+ * lendingLimit: all of it may be lent) (kueue pkg/cache/scheduler/resource_node.go localQuota) */
+static int64_t guaranteed(const QueueQuota *qq)
+{
+    return qq->lending_limit >= 0 && qq->lending_limit < qq->nominal ? qq->nominal - qq->lending_limit : 0;
+}
+
+/* the room of flavor/res for ClusterQueue d: the most it may ever use and what it may use now
+ * (explain_queue.h's formulas) */
+FlavorRoom explain_queue_flavor_room(const QueueState *q, const QueueDef *d, const QueueQuota *own, int64_t bl_override)
+{
+    int64_t bl = bl_override != -2 ? bl_override : own->borrowing_limit;
+    FlavorRoom r;
+    if (!d->cohort) {
+        r.max = own->nominal;
+        r.available = own->nominal > own->used ? own->nominal - own->used : 0;
+        return r;
+    }
+    /* the cohort's quota: what each ClusterQueue stores in it (its nominal past the guaranteed
+     * part), and the usage past each one's guaranteed part */
+    int64_t stored = 0, used = 0;
+    for (size_t i = 0; i < q->ndefs; i++) {
+        const QueueDef *o = &q->defs[i];
+        if (o->system != QSYS_KUEUE || !str_eq(o->cohort, d->cohort)) continue;
+        const QueueQuota *oq = explain_queue_def_quota(o, own->flavor, own->resource);
+        if (!oq) continue;
+        int64_t olq = guaranteed(oq);
+        stored += oq->nominal - olq;
+        used += oq->used > olq ? oq->used - olq : 0;
+    }
+    int64_t lq = guaranteed(own);
+    int64_t parent = stored - used;
+    if (bl >= 0) {
+        int64_t in_parent = own->used > lq ? own->used - lq : 0;
+        int64_t with_max = (own->nominal - lq) - in_parent + bl;
+        if (with_max < parent) parent = with_max;
+    }
+    r.available = (lq > own->used ? lq - own->used : 0) + parent;
+    if (r.available < 0) r.available = 0;
+    r.max = lq + stored;
+    if (bl >= 0 && own->nominal + bl < r.max) r.max = own->nominal + bl;
+    return r;
+}
 
 /* a required node-affinity term of the template, cut to the requirements on the flavor's label
  * keys, matches the flavor's nodeLabels; *empty when none of its requirements is on those keys */

@@ -24,9 +24,23 @@ struct QueueIndex {
     StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
 };
 
+/* the quota of (flavor, res) of queue d, NULL when it has none */
+const QueueQuota *explain_queue_def_quota(const QueueDef *d, const char *flavor, const char *res);
+/* the room of own's flavor/resource for ClusterQueue d: the most it may ever use and what it may
+ * use now (explain_queue.h's arithmetic); bl_override: a borrowingLimit to try instead of own's
+ * (-1 none), -2 own's (explain_queue_flavor.c) */
+typedef struct { int64_t max, available; } FlavorRoom;
+FlavorRoom explain_queue_flavor_room(const QueueState *q, const QueueDef *d, const QueueQuota *own, int64_t bl_override);
+
 /* ResourceFlavor `flavor` admits every pod set of w, as Kueue's flavor assigner checks it
  * (explain_queue_flavor.c); true for a flavor that does not exist.  When it does not and why is
  * non-NULL, why it does not is added to *why ("; " between). */
 bool explain_queue_flavor_admits(const QueueState *q, const QueueWorkload *w, const char *flavor, Strbuf *why);
+
+/* Whether Kueue would preempt admitted workloads to free need milli-units of res on flavor for
+ * waiting workload i of ClusterQueue d (explain_queue_preempt.c); when it would, the workloads
+ * it takes ("ns/name") are added to *victims. */
+bool explain_queue_preempts(const QueueIndex *qi, size_t i, const QueueDef *d, const char *flavor, const char *res,
+                            int64_t need, Strbuf *victims);
 
 #endif

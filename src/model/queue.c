@@ -5,7 +5,8 @@
  *          count, template}, spec.queueName, spec.priority, spec.active, status.conditions
  *          (QuotaReserved, Admitted, Finished), status.admission.{clusterQueue,
  *          podSetAssignments[].{name, flavors}}; ClusterQueue spec.cohort (v1beta1) /
- *          spec.cohortName (v1beta2), queueingStrategy, stopPolicy, resourceGroups[].flavors[].
+ *          spec.cohortName (v1beta2), queueingStrategy, stopPolicy, preemption.{withinClusterQueue,
+ *          reclaimWithinCohort}, resourceGroups[].flavors[].
  *          resources[].{name, nominalQuota, borrowingLimit, lendingLimit},
  *          status.flavorsReservation[].resources[].total; LocalQueue spec.clusterQueue,
  *          spec.stopPolicy; ResourceFlavor spec.{nodeLabels, nodeTaints, tolerations};
@@ -71,6 +72,7 @@ static void workload_clear(QueueWorkload *w)
 static void def_clear(QueueDef *d)
 {
     free(d->name); free(d->cohort); free(d->strategy); free(d->stop_policy); free(d->inactive_reason);
+    free(d->preempt_within); free(d->preempt_reclaim);
     strvec_clear(&d->flavors);
     for (size_t i = 0; i < d->nquotas; i++) { free(d->quotas[i].flavor); free(d->quotas[i].resource); }
     free(d->quotas);
@@ -292,6 +294,9 @@ static void kueue_cluster_queue(QueueDef *d, const cJSON *obj)
     d->cohort = dup_name(cohort);
     d->strategy = dup_name(jstr_ne(spec, "queueingStrategy") ? jstr_ne(spec, "queueingStrategy") : "BestEffortFIFO");
     d->stop_policy = dup_name(jstr_ne(spec, "stopPolicy") ? jstr_ne(spec, "stopPolicy") : "None");
+    const cJSON *pre = jobj(spec, "preemption");
+    d->preempt_within = dup_name(jstr_ne(pre, "withinClusterQueue") ? jstr_ne(pre, "withinClusterQueue") : "Never");
+    d->preempt_reclaim = dup_name(jstr_ne(pre, "reclaimWithinCohort") ? jstr_ne(pre, "reclaimWithinCohort") : "Never");
     const cJSON *rg, *fl, *r;
     cJSON_ArrayForEach(rg, jarr(spec, "resourceGroups")) {
         cJSON_ArrayForEach(fl, jarr(rg, "flavors")) {

@@ -848,6 +848,7 @@ def kueue_cohort(name, parent=None, api=KUEUE):
 
 
 def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop=None, used=None, active=True,
+                  preemption=None,
                   inactive=("FlavorNotFound", "Can't admit new workloads: references missing ResourceFlavor(s): x."),
                   api=KUEUE):
     """flavors: [(flavor, {resource: (nominal, borrowingLimit|None, lendingLimit|None)})] (one resource
@@ -871,6 +872,8 @@ def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop
         spec["cohortName" if api.endswith("v1beta2") else "cohort"] = cohort
     if stop:
         spec["stopPolicy"] = stop
+    if preemption:
+        spec["preemption"] = preemption
     usage = [{"name": f, "resources": [{"name": r, "total": str(t), "borrowed": "0"} for r, t in sorted(res.items())]}
              for f, res in sorted((used or {}).items())]
     cond = {"type": "Active", "status": "True", "reason": "Ready", "message": "Can admit new workloads",
