@@ -7,8 +7,8 @@
  *                  HoldAndDrain) or not Active (e.g. a ResourceFlavor it names does not exist);
  *                  Volcano: its Queue is missing or not Open; KAI: its Queue is missing.
  *   QueueQuota     it can never be admitted as the queues are set: no flavor of the ClusterQueue
- *                  covers a GPU resource it asks for, or none matches its pod sets' nodeSelector
- *                  (the flavor's nodeLabels), or it asks more than a flavor's nominal quota plus
+ *                  covers a GPU resource it asks for, or none admits its pod sets (the flavor's
+ *                  nodeTaints, nodeLabels: explain_queue_flavor.c), or it asks more than a flavor's nominal quota plus
  *                  what the cohort may lend (borrowingLimit, the others' lendingLimit); Volcano:
  *                  more than the Queue's capability; KAI: more than the Queue's GPU limit.
  *   Queued         admission waits for quota that admitted workloads hold now; "needed" per
