@@ -173,6 +173,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
             top_cluster_unref(tc);
             return NULL;
         }
+        if (watch) cluster_live_loaded(&tc->cluster);
 #ifdef __GLIBC__
         malloc_trim(0);             /* the pages read are gone: give their memory back */
 #endif

@@ -38,6 +38,13 @@ void cluster_live_enable(Cluster *c)
     c->live = xcalloc(1, sizeof *c->live);
 }
 
+void cluster_live_loaded(Cluster *c)
+{
+    if (!c->live) return;
+    cluster_plain_settle(&c->live->plain);
+    c->live->pool_after = cluster_pooled_strings(c);
+}
+
 /* ---- running sums ---- */
 
 static void sum_add(StrMap *m, const char *node, const ResourceList *req, int sign)
@@ -189,10 +196,8 @@ static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *er
             usage_recompute(c, p->node_name);
         }
         PlainTable *t = &c->live->plain;
-        if (t->cap) {
-            const PlainRec *pr = cluster_plain_slot(t, cluster_plain_hash(ns, name));
-            if (pr->key) usage_recompute(c, t->nodes[pr->node]);
-        }
+        const PlainRec *pr = cluster_plain_find(t, cluster_plain_hash(ns, name));
+        if (pr) usage_recompute(c, t->nodes[pr->node]);
     }
     usage_recompute(c, old_node);
     free(old_node);
@@ -304,6 +309,7 @@ void cluster_live_commit(Cluster *c)
     if (!c->live) return;
     if (c->live->relisted || !c->finalized) {
         cluster_finalize(c);
+        cluster_plain_settle(&c->live->plain);
         c->live->relisted = false;
         c->live->indexed = false;
     }
