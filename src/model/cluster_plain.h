@@ -35,6 +35,7 @@ typedef struct ClusterLive {
     bool indexed;           /* gpu_usage and event_index match the arrays */
     bool relisted;          /* a kind was reset: commit finalizes in full */
     size_t pool_after;      /* strings in the pool after the last compaction */
+    bool packed;            /* cluster_live_loaded ran: the pool's table kept dense */
 } ClusterLive;
 
 /* the 64-bit key of "ns/name" (ns empty: "default"), never 0 */

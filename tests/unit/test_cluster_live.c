@@ -528,7 +528,7 @@ static void test_plain_records_many_changes(void **state)
             int64_t want = 0;
             int pods = 0;
             for (int i = n; i < N; i += NN) if (cpu[i]) { want += cpu[i]; pods++; }
-            char name[16];
+            char name[32];
             snprintf(name, sizeof name, "node-%d", n);
             const NodeUsage *u = cluster_node_usage(&live, cluster_find_node(&live, name));
             assert_non_null(u);
