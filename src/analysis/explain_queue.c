@@ -128,30 +128,25 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
 
 /* A StrictFIFO head is requeued at once and stays the head (Kueue pkg/cache/queue/
  * cluster_queue.go:829-831, RequeueIfNotPresent: immediate for StrictFIFO): a head that is never
- * admitted as the queues are set keeps everything behind it waiting too.  Each head is judged
- * once here (its own head is none). */
-static void head_verdicts(QueueIndex *qi)
+ * admitted as the queues are set keeps everything behind it waiting too.  Head h is judged the
+ * first time a workload behind it is explained, then remembered (its own head is none; one
+ * being judged counts as admissible), so an index that explains nothing (status's queue
+ * summaries, on every top refresh) judges no head. */
+static bool head_never(const QueueIndex *qi, size_t h)
 {
-    size_t n = qi->q->nworkloads;
-    qi->head_never = xcalloc(n, sizeof *qi->head_never);
-    bool *done = xcalloc(n, sizeof *done);
-    for (size_t i = 0; i < n; i++) {
-        long h = qi->head[i];
-        if (h < 0) continue;
-        if (!done[h]) {
-            Explanation he;
-            memset(&he, 0, sizeof he);
-            QueueFacts *hf = xcalloc(1, sizeof *hf);
-            explain_kueue(qi, (size_t)h, &he, hf);
-            qi->head_never[h] = he.verdict == V_QUEUE_QUOTA || he.verdict == V_QUEUE_INACTIVE;
-            done[h] = true;
-            explain_queue_facts_free(hf);
-            free(he.summary);                  /* all explain_kueue gives an Explanation */
-            strvec_clear(&he.fixes);
-        }
-        qi->head_never[i] = qi->head_never[h];
+    unsigned char *st = &qi->head_state[h];
+    if (!*st) {
+        *st = 3;
+        Explanation he;
+        memset(&he, 0, sizeof he);
+        QueueFacts *hf = xcalloc(1, sizeof *hf);
+        explain_kueue(qi, h, &he, hf);
+        *st = he.verdict == V_QUEUE_QUOTA || he.verdict == V_QUEUE_INACTIVE ? 1 : 2;
+        explain_queue_facts_free(hf);
+        free(he.summary);                  /* all explain_kueue gives an Explanation */
+        strvec_clear(&he.fixes);
     }
-    free(done);
+    return *st == 1;
 }
 
 QueueIndex *explain_queue_new(const Cluster *c)
@@ -167,6 +162,7 @@ QueueIndex *explain_queue_new(const Cluster *c)
     qi->position = xcalloc(n, sizeof *qi->position);
     qi->queued = xcalloc(n, sizeof *qi->queued);
     qi->head = xcalloc(n, sizeof *qi->head);
+    qi->head_state = xcalloc(n, sizeof *qi->head_state);
     qi->first_pod = xcalloc(n, sizeof *qi->first_pod);
     qi->pending_pods = xcalloc(n, sizeof *qi->pending_pods);
     qi->waiting = xcalloc(n, sizeof *qi->waiting);
@@ -214,7 +210,6 @@ QueueIndex *explain_queue_new(const Cluster *c)
     sort_ix = qi;
     if (qi->nwaiting > 1) qsort(qi->waiting, qi->nwaiting, sizeof *qi->waiting, cmp_ns_name);
     positions(qi);
-    head_verdicts(qi);
     return qi;
 }
 
@@ -222,7 +217,7 @@ void explain_queue_free(QueueIndex *qi)
 {
     if (!qi) return;
     for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
-    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_never); free(qi->first_pod);
+    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_state); free(qi->first_pod);
     free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
     if (qi->holders) strmap_free(qi->holders, holder_list_free);
@@ -440,7 +435,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     if (qi->head[i] >= 0) {
         const QueueWorkload *h = &q->workloads[qi->head[i]];
         qf->head = xasprintf("%s/%s", h->ns, h->name);
-        qf->head_never = qi->head_never && qi->head_never[i];
+        qf->head_never = head_never(qi, (size_t)qi->head[i]);
     }
     const QueueLocal *other = NULL;
     if (!w->queue) {

@@ -14,8 +14,9 @@ struct QueueIndex {
     ResourceList *total;                       /* per workload: its total request */
     int64_t *position, *queued;                /* per workload (Kueue): 1-based, 0 unknown */
     long *head;                                /* per workload: the StrictFIFO head, -1 none */
-    bool *head_never;                          /* per workload: its head is never admitted (QueueQuota,
-                                                * QueueInactive) */
+    unsigned char *head_state;                 /* per workload, judged when first asked (explain_queue.c
+                                                * head_never): 0 not yet, 1 never admitted (QueueQuota,
+                                                * QueueInactive), 2 may be, 3 being judged */
     StrMap *owners;                            /* "ns\x1fkind\x1fname" -> waiting index + 1 */
     size_t *first_pod;                         /* per workload: pod index + 1, 0 none */
     size_t *pending_pods;                      /* per workload: its pending unbound pods */

@@ -108,6 +108,7 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         cluster_release(&c);
         return EXIT_FAIL;
     }
+    cluster_live_loaded(&c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
