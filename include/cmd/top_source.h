@@ -39,6 +39,8 @@ typedef struct TopSource {
                                      between collections, and the status; NULL before the first */
     bool have_usage;              /* watching: metrics were collected since the first load */
     double metrics_mono, applied_mono;
+    double rebuild_cost;          /* seconds the last change took to apply and show (top_fetch) */
+    double apply_started;
     double series_mono;           /* when the usage series were last fetched (kept between) */
     int watch_lost;               /* as last shown */
     int64_t lost_since;           /* wall clock when watch_lost went above 0 */
