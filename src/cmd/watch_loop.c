@@ -15,6 +15,11 @@
 
 #define WATCH_SETTLE 0.3          /* seconds: events closer than this are one change ... */
 #define WATCH_MAX_DELAY 1.0       /* ... but a change is shown at most this late */
+/* each picture costs the whole view computed again (pending: every pending pod explained, 0.4 s
+ * of CPU with 5,000 of them): pictures are at least WATCH_COST_RATIO times the last one's cost
+ * apart, at most WATCH_MAX_GAP (as top_source.c) */
+#define WATCH_COST_RATIO 4.0
+#define WATCH_MAX_GAP 2.0
 
 static double mono(void)
 {
@@ -129,6 +134,7 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
     long refused = 0;
+    double render_cost = 0, rendered_at = 0;
     bool changed = false;
     double changed_at = 0;
     while (!interrupted) {
@@ -163,11 +169,17 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         }
         bool any_relist = false;
         for (int k = 0; k < OBJ__COUNT; k++) any_relist |= relisting[k];
-        /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist */
+        /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist; not
+         * sooner than the last picture's cost allows */
         if (!changed || any_relist || (busy && mono() - changed_at < WATCH_MAX_DELAY)) continue;
+        double gap = render_cost * WATCH_COST_RATIO;
+        if (mono() - rendered_at < (gap < WATCH_MAX_GAP ? gap : WATCH_MAX_GAP)) continue;
         changed = false;
         cluster_live_commit(&c);
+        double r0 = mono();
         char *now = render(show, ctx, &c, api, false, &rc, &now_rows);
+        rendered_at = mono();
+        render_cost = rendered_at - r0;
         if (rc || !now) { free(now); table_free(now_rows); ret = EXIT_FAIL; break; }
         if (!row_mode) table_free(now_rows), now_rows = NULL;
         if (print_change(last, last_rows, now, now_rows, row_mode, events, g->color)) fflush(stdout);
