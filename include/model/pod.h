@@ -18,7 +18,10 @@
 #include "util/strpool.h"
 #include "util/util.h"
 
-typedef struct { const char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
+typedef struct { const char *key, *op, *value, *effect; } Toleration;
+
+/* the label a ReplicaSet's pods carry: the suffix of its name after its Deployment's */
+#define POD_TEMPLATE_HASH_LABEL "pod-template-hash"   /* op: Equal|Exists; NULL key = all */
 
 /* one required node-affinity term: all requirements must match (AND); terms are ORed.
  * match_fields only supports metadata.name in Kubernetes. */
@@ -64,7 +67,9 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
     int32_t priority;
     int64_t creation;           /* epoch seconds */
     const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
-    KVList labels;
+    KVList labels;              /* of a Cluster's bound pod: only pod-template-hash, and only
+                                   when a ReplicaSet owns it (cluster.c: nothing else reads a
+                                   bound pod's labels); a pending pod's: all */
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */
     KVList node_selector;

@@ -25,7 +25,7 @@ void plan_pod_workload(const Pod *p, const char **kind, const char **name, char 
     *tofree = NULL;
     if (p->owner_kind && p->owner_name && *p->owner_name) {
         if (strcmp(p->owner_kind, "ReplicaSet") == 0) {
-            const char *hash = kv_get(&p->labels, "pod-template-hash");
+            const char *hash = kv_get(&p->labels, POD_TEMPLATE_HASH_LABEL);
             size_t ol = strlen(p->owner_name), hl = hash ? strlen(hash) : 0;
             if (hash && hl && ol > hl + 1 && p->owner_name[ol - hl - 1] == '-' &&
                 strcmp(p->owner_name + ol - hl, hash) == 0) {

@@ -391,13 +391,54 @@ static void test_shared_strings(void **state)
     cluster_release(&c);
 }
 
+/* A kept bound pod keeps of its labels only what is read of a bound pod: a ReplicaSet's
+ * pod-template-hash (plan_pod_workload names the Deployment with it); a pending pod keeps
+ * all (pending -l and top's filter select pending rows by label). */
+static void test_bound_pod_labels(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    const char *gpu = "\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]";
+    char buf[1024];
+    snprintf(buf, sizeof buf,   /* a Deployment's running pod */
+             "{\"metadata\":{\"name\":\"web-7d9f-x\",\"namespace\":\"ml\",\"labels\":{\"app\":\"web\","
+             "\"pod-template-hash\":\"7d9f\",\"tier\":\"gpu\"},\"ownerReferences\":[{\"kind\":\"ReplicaSet\","
+             "\"name\":\"web-7d9f\",\"controller\":true}]},\"spec\":{\"nodeName\":\"n1\",%s},"
+             "\"status\":{\"phase\":\"Running\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    snprintf(buf, sizeof buf,   /* a Job's running pod: a pod-template-hash label of no ReplicaSet */
+             "{\"metadata\":{\"name\":\"train-0\",\"namespace\":\"ml\",\"labels\":{\"job-name\":\"train\","
+             "\"pod-template-hash\":\"x\"},\"ownerReferences\":[{\"kind\":\"Job\",\"name\":\"train\","
+             "\"controller\":true}]},\"spec\":{\"nodeName\":\"n1\",%s},\"status\":{\"phase\":\"Running\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    snprintf(buf, sizeof buf,   /* a pending pod */
+             "{\"metadata\":{\"name\":\"train-1\",\"namespace\":\"ml\",\"labels\":{\"job-name\":\"train\","
+             "\"team\":\"a\"}},\"spec\":{%s},\"status\":{\"phase\":\"Pending\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    cluster_finalize(&c);
+    const Pod *web = cluster_find_pod(&c, "ml", "web-7d9f-x"), *job = cluster_find_pod(&c, "ml", "train-0"),
+              *pend = cluster_find_pod(&c, "ml", "train-1");
+    assert_non_null(web);
+    assert_non_null(job);
+    assert_non_null(pend);
+    assert_int_equal(web->labels.n, 1);
+    assert_string_equal(kv_get(&web->labels, "pod-template-hash"), "7d9f");
+    assert_int_equal(job->labels.n, 0);
+    assert_null(job->labels.items);
+    assert_int_equal(pend->labels.n, 2);
+    assert_string_equal(kv_get(&pend->labels, "job-name"), "train");
+    assert_string_equal(kv_get(&pend->labels, "team"), "a");
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_reduction), cmocka_unit_test(test_typed_lists_and_duplicates),
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
         cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
-        cmocka_unit_test(test_shared_strings),
+        cmocka_unit_test(test_shared_strings), cmocka_unit_test(test_bound_pod_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
