@@ -313,7 +313,8 @@ static void fixes_gated(Ctx *x)
 {
     const Pod *p = x->p;
     bool kueue = false;
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) kueue |= strstr(p->scheduling_gates.v[i], "kueue") != NULL;
+    const PodMore *m = pod_more(p);
+    for (size_t i = 0; i < m->ngates; i++) kueue |= strstr(m->gates[i], "kueue") != NULL;
     if (kueue)
         explain_fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);

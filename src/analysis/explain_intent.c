@@ -61,8 +61,9 @@ char *explain_intent_key(const Pod *p)
         const Toleration *t = &p->tolerations[i];
         add_field(&sb, t->key); add_field(&sb, t->op); add_field(&sb, t->value); add_field(&sb, t->effect);
     }
-    strbuf_addf(&sb, "g%zu\x1f", p->scheduling_gates.n);
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) add_field(&sb, p->scheduling_gates.v[i]);
+    const PodMore *m = pod_more(p);
+    strbuf_addf(&sb, "g%zu\x1f", (size_t)m->ngates);
+    for (size_t i = 0; i < m->ngates; i++) add_field(&sb, m->gates[i]);
     strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
     add_field(&sb, pod_more(p)->preemption_policy);
     strbuf_addf(&sb, "o%d\x1f", explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */

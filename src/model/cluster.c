@@ -173,7 +173,6 @@ static void visit_pod_lists(Cluster *c, Pod *p, FieldFn fn)
     visit_kv(c, &p->labels, fn);
     if (!pooled_requests(p)) visit_rlist(c, &p->requests, fn);
     visit_kv(c, &p->node_selector, fn);
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) VISIT_OWN(c, fn, p->scheduling_gates.v[i]);
 }
 
 static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
@@ -677,6 +676,12 @@ static void reintern_more(Cluster *c, Pod *p)
     reintern_field(c, &m.runtime_class); reintern_field(c, &m.hami_devices);
     reintern_field(c, &m.request_init);
     reintern_field(c, &m.scheduled.reason); reintern_field(c, &m.scheduled.message);
+    if (m.ngates) {
+        const char **g = xmalloc(m.ngates * sizeof *g);
+        for (size_t i = 0; i < m.ngates; i++) { g[i] = m.gates[i]; reintern_field(c, &g[i]); }
+        m.gates = strpool_intern_mem(cluster_pool(c), g, m.ngates * sizeof *g);
+        free(g);
+    }
     p->more = strpool_intern_mem(cluster_pool(c), &m, sizeof m);
 }
 

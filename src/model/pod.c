@@ -298,6 +298,23 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 
 const PodMore pod_more_none;
 
+/* spec.schedulingGates[].name into the pool, the array too (the pods of a Job share it) */
+static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
+{
+    const cJSON *arr = jarr(spec, "schedulingGates"), *g;
+    size_t n = 0, k = 0;
+    cJSON_ArrayForEach(g, arr) n += jstr_ne(g, "name") != NULL;
+    if (!n) return;
+    const char **v = xmalloc(n * sizeof *v);
+    cJSON_ArrayForEach(g, arr) {
+        const char *gn = jstr_ne(g, "name");
+        if (gn) v[k++] = jpool_trunc(pool, gn, 317);
+    }
+    m->gates = strpool_intern_mem(pool, v, n * sizeof *v);
+    m->ngates = (uint32_t)n;
+    free(v);
+}
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
     return pod_from_json_requests(p, obj, pool, NULL, err);
@@ -337,11 +354,7 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     m.hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
     read_tolerations(p, spec, pool);
-    const cJSON *g;
-    cJSON_ArrayForEach(g, jarr(spec, "schedulingGates")) {
-        const char *gn = jstr_ne(g, "name");
-        if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
-    }
+    read_gates(&m, spec, pool);
     if (requests) p->requests = req;
     else pod_effective_requests(spec, &p->requests);
     m.request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
@@ -367,7 +380,6 @@ void pod_clear(Pod *p)
         label_selector_clear(&p->affinity_terms[i].match_fields);
     }
     free(p->affinity_terms);
-    strvec_clear(&p->scheduling_gates);
     free(p->claims);
     memset(p, 0, sizeof *p);
 }

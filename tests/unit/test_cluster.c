@@ -432,6 +432,43 @@ static void test_bound_pod_labels(void **state)
     cluster_release(&c);
 }
 
+/* Scheduling gates live in the pod's PodMore (most pods have none): the gated pods of a Job
+ * share one PodMore and one gates array, and a pod without gates reads none. */
+static void test_gates_shared(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    char buf[1024];
+    for (int i = 0; i < 2; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"train-%d\",\"namespace\":\"ml\"},\"spec\":{\"schedulingGates\":["
+                 "{\"name\":\"kueue.x-k8s.io/admission\"},{\"name\":\"example.com/quota\"}],\"containers\":[{"
+                 "\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
+                 "\"status\":{\"phase\":\"Pending\"}}", i);
+        ingest_text(&c, OBJ_POD, buf);
+    }
+    ingest_text(&c, OBJ_POD, "{\"metadata\":{\"name\":\"free\",\"namespace\":\"ml\"},\"spec\":{\"containers\":[{"
+                             "\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
+                             "\"status\":{\"phase\":\"Pending\"}}");
+    cluster_finalize(&c);
+    const Pod *a = cluster_find_pod(&c, "ml", "train-0"), *b = cluster_find_pod(&c, "ml", "train-1"),
+              *f = cluster_find_pod(&c, "ml", "free");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(f);
+    assert_int_equal(pod_more(a)->ngates, 2);
+    assert_string_equal(pod_more(a)->gates[0], "kueue.x-k8s.io/admission");
+    assert_string_equal(pod_more(a)->gates[1], "example.com/quota");
+    assert_ptr_equal(pod_more(a), pod_more(b));
+    Strvec g = pod_gates(b);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.v[1], "example.com/quota");
+    assert_int_equal(pod_more(f)->ngates, 0);
+    assert_int_equal(pod_gates(f).n, 0);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
         cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
         cmocka_unit_test(test_shared_strings), cmocka_unit_test(test_bound_pod_labels),
+        cmocka_unit_test(test_gates_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,8 +212,8 @@ static void test_fixture_pod(void **state)
     assert_string_equal(p.tolerations[2].op, "Equal");   /* default operator */
     assert_string_equal(p.tolerations[2].value, "ml");
 
-    assert_int_equal(p.scheduling_gates.n, 1);
-    assert_string_equal(p.scheduling_gates.v[0], "example.com/quota-check");
+    assert_int_equal(pod_more(&p)->ngates, 1);
+    assert_string_equal(pod_more(&p)->gates[0], "example.com/quota-check");
     assert_true(pod_more(&p)->scheduled.present);
     assert_false(pod_more(&p)->scheduled.status_true);
     assert_string_equal(pod_more(&p)->scheduled.reason, "Unschedulable");
@@ -374,7 +374,7 @@ static void test_pod_hostile(void **state)
     assert_false(p.terminating);
     assert_int_equal(p.ntolerations, 1);                 /* only the object entry */
     assert_null(p.tolerations[0].key);
-    assert_int_equal(p.scheduling_gates.n, 0);
+    assert_int_equal(pod_more(&p)->ngates, 0);
     assert_int_equal(p.naffinity_terms, 0);
     assert_int_equal(p.phase, PHASE_PENDING);
     assert_true(pod_more(&p)->scheduled.present);
