@@ -1,9 +1,9 @@
 /* pod.h — a Pod reduced to what scheduling analysis needs (shared/reference/scheduler-messages.md).
  *
  * Ownership: a Pod is decoded straight into a string pool (util/strpool.h; a Cluster's, or
- * the caller's): every `const char *` field, the PodMore and the tolerations array are the pool's copies,
+ * the caller's): every `const char *` field and the PodMore (its arrays too) are the pool's copies,
  * shared with other pods, read-only, and live as long as the pool.  The Pod owns only its
- * lists (labels, requests, node_selector, affinity_terms, claims); their
+ * lists (labels, requests, affinity_terms, claims); their
  * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
  * Cluster's pods share their requests array from the pool as well.
  * pod_clear frees what the Pod owns (not the struct itself, not the pool's strings) and
@@ -54,15 +54,17 @@ typedef struct PodMore {
                                    request (it asks more than the app containers), NULL if none */
     const char *const *gates;   /* spec.schedulingGates[].name (ngates; the pool's array: the
                                    pods of a Job share one), NULL when none */
+    KVList node_selector;       /* spec.nodeSelector: the pool's array (cap 0), read-only */
+    const Toleration *tolerations;      /* the pool's array (ntolerations) */
     PodScheduledCondition scheduled;
-    uint32_t ngates;
+    uint32_t ngates, ntolerations;
 } PodMore;
 
 /* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
  * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
 typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
 
-typedef struct Pod {          /* fields ordered for size (152 bytes): 56,819 kept pods at 5,000 nodes */
+typedef struct Pod {          /* fields ordered for size (128 bytes): 56,819 kept pods at 5,000 nodes */
     const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
     const char *node_name;      /* spec.nodeName, NULL when unbound */
     const PodMore *more;        /* the pool's, shared (NULL: none set, read as pod_more_none) */
@@ -75,18 +77,15 @@ typedef struct Pod {          /* fields ordered for size (152 bytes): 56,819 kep
                                    bound pod's labels); a pending pod's: all */
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */
-    KVList node_selector;
     NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
-    const Toleration *tolerations;      /* the pool's: pods with the same tolerations share one
-                                           array (ntolerations) */
     PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
-    uint32_t naffinity_terms, ntolerations, nclaims;
+    uint32_t naffinity_terms, nclaims;
     bool terminating;           /* metadata.deletionTimestamp set */
     bool spread_by_node;        /* a required pod anti-affinity term on kubernetes.io/hostname
                                    selects the pod itself (its own labels, its namespace): at
                                    most one such pod per node (replicas spread over nodes) */
-                                /* (scheduling gates: in PodMore, which gated pods alone have
-                                   apart: 24 bytes of every pod's 176, 152 now) */
+                                /* (scheduling gates, nodeSelector and tolerations: in PodMore,
+                                   the same for the pods of a Job: 48 of every pod's 176 bytes) */
 } Pod;
 
 extern const PodMore pod_more_none;

@@ -49,10 +49,11 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     cJSON_AddStringToObject(ps, "name", "main");
     cJSON_AddNumberToObject(ps, "count", (double)pods);
     cJSON *pspec = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ps, "template"), "spec");
-    if (p->node_selector.n) {
+    const KVList *node_selector = &pod_more(p)->node_selector;
+    if (node_selector->n) {
         cJSON *sel = cJSON_AddObjectToObject(pspec, "nodeSelector");
-        for (size_t i = 0; i < p->node_selector.n; i++)
-            cJSON_AddStringToObject(sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
+        for (size_t i = 0; i < node_selector->n; i++)
+            cJSON_AddStringToObject(sel, node_selector->items[i].key, node_selector->items[i].value);
     }
     cJSON *c = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(pspec, "containers"), c);

@@ -172,7 +172,6 @@ static void visit_pod_lists(Cluster *c, Pod *p, FieldFn fn)
 {
     visit_kv(c, &p->labels, fn);
     if (!pooled_requests(p)) visit_rlist(c, &p->requests, fn);
-    visit_kv(c, &p->node_selector, fn);
 }
 
 static void visit_pod(Cluster *c, Pod *p, FieldFn fn)
@@ -208,7 +207,6 @@ static void shrink_pod(Pod *p)
 {
     SHRINK(p->labels.items, p->labels.n, p->labels.cap);
     SHRINK(p->requests.items, p->requests.n, p->requests.cap);
-    SHRINK(p->node_selector.items, p->node_selector.n, p->node_selector.cap);
 }
 
 static void release_node(Cluster *c, Node *n)
@@ -311,7 +309,6 @@ static int ingest_node(Cluster *c, const cJSON *obj, Error *err)
 /* ---- pods ---- */
 
 static void reintern_field(Cluster *c, const char **f);
-static void reintern_tolerations(Cluster *c, Pod *p);
 static void reintern_more(Cluster *c, Pod *p);
 
 /* Most pods of a cluster request no GPU: for them only the effective request, the node and
@@ -380,7 +377,6 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
     }
     if (scratch) {                  /* cannot happen (same rule as ingest_plain_pod): re-home */
         visit_pod(c, &p, reintern_field);
-        reintern_tolerations(c, &p);
         reintern_more(c, &p);
         strpool_free(scratch);
     }
@@ -647,7 +643,8 @@ void cluster_live_clear_folded(Cluster *c)
 
 /* every kept string (nodes, pods, events) interned again into a new pool, the old pool
  * freed: strings of objects gone since (pods that came and went under a watch) are dropped;
- * the pods' tolerations arrays are interned again after their strings */
+ * the pods' PodMore blocks (their gates, nodeSelector and tolerations arrays) are interned
+ * again after their strings */
 static void reintern_field(Cluster *c, const char **f)
 {
     if (*f) *f = strpool_intern(cluster_pool(c), *f);
@@ -682,20 +679,27 @@ static void reintern_more(Cluster *c, Pod *p)
         m.gates = strpool_intern_mem(cluster_pool(c), g, m.ngates * sizeof *g);
         free(g);
     }
-    p->more = strpool_intern_mem(cluster_pool(c), &m, sizeof m);
-}
-
-static void reintern_tolerations(Cluster *c, Pod *p)
-{
-    if (!p->ntolerations) return;
-    Toleration *t = xmalloc(p->ntolerations * sizeof *t);
-    memcpy(t, p->tolerations, p->ntolerations * sizeof *t);
-    for (size_t i = 0; i < p->ntolerations; i++) {
-        reintern_field(c, &t[i].key); reintern_field(c, &t[i].op);
-        reintern_field(c, &t[i].value); reintern_field(c, &t[i].effect);
+    if (m.node_selector.n) {
+        KV *v = xmalloc(m.node_selector.n * sizeof *v);
+        memcpy(v, m.node_selector.items, m.node_selector.n * sizeof *v);
+        for (size_t i = 0; i < m.node_selector.n; i++) {
+            VISIT_OWN(c, reintern_field, v[i].key);
+            VISIT_OWN(c, reintern_field, v[i].value);
+        }
+        m.node_selector.items = (KV *)strpool_intern_mem(cluster_pool(c), v, m.node_selector.n * sizeof *v);
+        free(v);
     }
-    p->tolerations = strpool_intern_mem(cluster_pool(c), t, p->ntolerations * sizeof *t);
-    free(t);
+    if (m.ntolerations) {
+        Toleration *t = xmalloc(m.ntolerations * sizeof *t);
+        memcpy(t, m.tolerations, m.ntolerations * sizeof *t);
+        for (size_t i = 0; i < m.ntolerations; i++) {
+            reintern_field(c, &t[i].key); reintern_field(c, &t[i].op);
+            reintern_field(c, &t[i].value); reintern_field(c, &t[i].effect);
+        }
+        m.tolerations = strpool_intern_mem(cluster_pool(c), t, m.ntolerations * sizeof *t);
+        free(t);
+    }
+    p->more = strpool_intern_mem(cluster_pool(c), &m, sizeof m);
 }
 
 void cluster_compact_strings(Cluster *c)
@@ -709,7 +713,6 @@ void cluster_compact_strings(Cluster *c)
     }
     for (size_t i = 0; i < c->npods; i++) {
         visit_pod(c, &c->pods[i], reintern_field);
-        reintern_tolerations(c, &c->pods[i]);
         reintern_more(c, &c->pods[i]);
         reintern_requests(c, &c->pods[i]);
     }

@@ -377,7 +377,7 @@ static void test_shared_strings(void **state)
     assert_ptr_equal(a->owner_kind, b->owner_kind);
     assert_ptr_equal(a->owner_name, b->owner_name);
     assert_ptr_equal(pod_more(a)->scheduler_name, pod_more(b)->scheduler_name);
-    assert_ptr_equal(a->tolerations, b->tolerations);
+    assert_ptr_equal(pod_more(a)->tolerations, pod_more(b)->tolerations);
     assert_ptr_equal(a->requests.items, b->requests.items);   /* one requests array */
     assert_int_equal(rlist_get(&b->requests, "nvidia.com/gpu"), 1000);
     assert_int_equal(c.nevents, 2);

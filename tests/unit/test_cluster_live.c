@@ -418,10 +418,10 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     char want[128];
     snprintf(want, sizeof want, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. attempt %d", rounds - 1);
     assert_string_equal(pod_more(p)->scheduled.message, want);
-    assert_int_equal(p->ntolerations, 1);
+    assert_int_equal(pod_more(p)->ntolerations, 1);
     snprintf(want, sizeof want, "t-%d", rounds - 1);
-    assert_string_equal(p->tolerations[0].value, want);
-    assert_string_equal(p->tolerations[0].key, "team");
+    assert_string_equal(pod_more(p)->tolerations[0].value, want);
+    assert_string_equal(pod_more(p)->tolerations[0].key, "team");
     assert_int_equal(rlist_get(&p->requests, "nvidia.com/gpu"), 1000);   /* pooled, compacted */
     assert_int_equal(live.nevents, 1);
     snprintf(want, sizeof want, "attempt %d", rounds - 1);
