@@ -723,6 +723,10 @@ void cluster_compact_strings(Cluster *c)
 void cluster_seal_strings(Cluster *c)
 {
     strpool_seal(c->strings);
+    /* the dropped pods' usage per node is in c->usage since finalize; only a later ingest and
+     * finalize (a watch) would read it again */
+    strmap_free(c->pending_usage, cluster_usage_free);
+    c->pending_usage = NULL;
 }
 
 size_t cluster_pooled_strings(const Cluster *c) { return strpool_count(c->strings); }

@@ -469,6 +469,30 @@ static void test_gates_shared(void **state)
     cluster_release(&c);
 }
 
+/* A sealed cluster (read once, no watch) drops the per-node usage of the pods it did not keep:
+ * finalize has added it to the node's usage, which stays. */
+static void test_seal_drops_folded_usage(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    ingest_text(&c, OBJ_NODE, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"allocatable\":{\"cpu\":\"8\","
+                              "\"nvidia.com/gpu\":\"1\"}}}");
+    ingest_text(&c, OBJ_POD, "{\"metadata\":{\"name\":\"web\",\"namespace\":\"ml\"},\"spec\":{\"nodeName\":\"n1\","
+                             "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"2\"}}}]},"
+                             "\"status\":{\"phase\":\"Running\"}}");
+    cluster_finalize(&c);
+    assert_int_equal(c.npods, 0);                        /* no GPU: folded, not kept */
+    assert_non_null(c.pending_usage);
+    cluster_seal_strings(&c);
+    assert_null(c.pending_usage);
+    const NodeUsage *u = cluster_node_usage(&c, cluster_find_node(&c, "n1"));
+    assert_non_null(u);
+    assert_int_equal(u->pods, 1);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 2000);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,7 +500,7 @@ int main(void)
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
         cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
         cmocka_unit_test(test_shared_strings), cmocka_unit_test(test_bound_pod_labels),
-        cmocka_unit_test(test_gates_shared),
+        cmocka_unit_test(test_gates_shared), cmocka_unit_test(test_seal_drops_folded_usage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
