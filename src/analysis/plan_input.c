@@ -194,6 +194,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
      * both go before the per-pod entries are made (at the full training cluster's 51,647
      * workloads the map held 3.9 MB and the doubled array 1.8 MB of empty slots) */
     usage_keys_release(&wl);
+    strarena_seal(in->strings);       /* the Deployments' names are made: their lookup goes */
     if (capagg > nagg && nagg) { agg = xrealloc(agg, nagg * sizeof *agg); capagg = nagg; }
     /* each workload's pods' records folded (usage_workloads.h; no strings): with metrics only */
     WorkloadUsage *uses = metrics && nagg ? xcalloc(nagg, sizeof *uses) : NULL;
