@@ -173,7 +173,12 @@ bool explain_pod_admits(const Pod *p, const Node *n)
         if (str_starts_with(t->key, "node.kubernetes.io/")) continue;      /* node state */
         if (!explain_pod_tolerates_taint(p, t)) return false;
     }
-    return explain_node_selector_matches(p, n, NULL) && explain_node_affinity_matches(p, n, NULL);
+    /* called per pod and node (plan's moves): the selector's entries read here, without the
+     * near-miss words explain_node_selector_matches makes */
+    const KVList *sel = &pod_more(p)->node_selector;
+    for (size_t i = 0; i < sel->n; i++)
+        if (!str_eq(kv_get(&n->labels, sel->items[i].key), sel->items[i].value)) return false;
+    return explain_node_affinity_matches(p, n, NULL);
 }
 
 char *node_reason_describe(const NodeReason *x)
