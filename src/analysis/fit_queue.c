@@ -35,10 +35,11 @@ static void add_constraints(cJSON *spec, const Pod *p)
 {
     static const char *const ops[] = { [SEL_IN] = "In", [SEL_NOTIN] = "NotIn", [SEL_EXISTS] = "Exists",
                                        [SEL_NOT_EXISTS] = "DoesNotExist", [SEL_GT] = "Gt", [SEL_LT] = "Lt" };
-    if (p->ntolerations) {
+    const PodMore *m = pod_more(p);
+    if (m->ntolerations) {
         cJSON *arr = cJSON_AddArrayToObject(spec, "tolerations");
-        for (size_t i = 0; i < p->ntolerations; i++) {
-            const Toleration *t = &p->tolerations[i];
+        for (size_t i = 0; i < m->ntolerations; i++) {
+            const Toleration *t = &m->tolerations[i];
             cJSON *o = cJSON_CreateObject();
             if (t->key) cJSON_AddStringToObject(o, "key", t->key);
             if (t->op) cJSON_AddStringToObject(o, "operator", t->op);

@@ -671,6 +671,7 @@ static void reintern_more(Cluster *c, Pod *p)
     reintern_field(c, &m.nominated_node); reintern_field(c, &m.scheduler_name);
     reintern_field(c, &m.priority_class); reintern_field(c, &m.preemption_policy);
     reintern_field(c, &m.runtime_class); reintern_field(c, &m.hami_devices);
+    reintern_field(c, &m.pod_group);
     reintern_field(c, &m.request_init);
     reintern_field(c, &m.scheduled.reason); reintern_field(c, &m.scheduled.message);
     if (m.ngates) {
