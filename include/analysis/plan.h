@@ -135,10 +135,14 @@ typedef struct {                      /* fields ordered for size: one per planne
     bool unchanged;                   /* group strategy none: keeps its current request */
 } PlanAssignment;
 
+/* nodes a workload runs on: the cluster's names (borrowed: the cluster outlives the plan's
+ * rendering), a slice of the group's workload_nodes */
+typedef struct { const char **v; size_t n; } PlanNodeRefs;
+
 /* one workload of a group: its pods there share one assignment */
 typedef struct {                      /* fields ordered for size */
     size_t first;                     /* index into the group's assign[] of its first pod */
-    Strvec nodes;                     /* where they run now, sorted */
+    PlanNodeRefs nodes;               /* where they run now, sorted */
     const char *request_resource;     /* what each pod requests under the plan (the group's pool) */
     int pods;                         /* its pods in this group */
     int request_count;
@@ -192,6 +196,9 @@ typedef struct {
     SharePlan share;                  /* strategy time-slicing / MPS */
     PlanAssignment *assign; size_t nassign;   /* the group's pods */
     PlanGroupWorkload *workloads; size_t nworkloads;   /* by namespace, name */
+    const char **workload_nodes;      /* the workloads' node lists, one array (a slice each, as
+                                         long as its pods: 51,647 workloads on the full training
+                                         cluster made as many lists and name copies, 3 MB) */
     PlanNode *plan_nodes; size_t nplan_nodes;   /* parallel to nodes */
     Strvec config_names;              /* owned strings the PlanNodes point to */
     char *device_plugin_config;       /* config (key) of shared / MIG nodes, NULL for none */

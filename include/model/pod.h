@@ -1,9 +1,9 @@
 /* pod.h — a Pod reduced to what scheduling analysis needs (shared/reference/scheduler-messages.md).
  *
  * Ownership: a Pod is decoded straight into a string pool (util/strpool.h; a Cluster's, or
- * the caller's): every `const char *` field, the PodMore and the tolerations array are the pool's copies,
+ * the caller's): every `const char *` field and the PodMore (its arrays too) are the pool's copies,
  * shared with other pods, read-only, and live as long as the pool.  The Pod owns only its
- * lists (labels, requests, node_selector, affinity_terms, scheduling_gates, claims); their
+ * lists (labels, requests, affinity_terms, claims); their
  * strings are the Pod's own until a Cluster moves them into its pool too (cluster.c), and a
  * Cluster's pods share their requests array from the pool as well.
  * pod_clear frees what the Pod owns (not the struct itself, not the pool's strings) and
@@ -18,7 +18,10 @@
 #include "util/strpool.h"
 #include "util/util.h"
 
-typedef struct { const char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
+typedef struct { const char *key, *op, *value, *effect; } Toleration;
+
+/* the label a ReplicaSet's pods carry: the suffix of its name after its Deployment's */
+#define POD_TEMPLATE_HASH_LABEL "pod-template-hash"   /* op: Equal|Exists; NULL key = all */
 
 /* one required node-affinity term: all requirements must match (AND); terms are ORed.
  * match_fields only supports metadata.name in Kubernetes. */
@@ -55,35 +58,42 @@ typedef struct PodMore {
                                    v1beta1/labels.go); NULL when none */
     const char *request_init;   /* the init container whose request sets the effective GPU
                                    request (it asks more than the app containers), NULL if none */
+    const char *const *gates;   /* spec.schedulingGates[].name (ngates; the pool's array: the
+                                   pods of a Job share one), NULL when none */
+    KVList node_selector;       /* spec.nodeSelector: the pool's array (cap 0), read-only */
+    const Toleration *tolerations;      /* the pool's array (ntolerations) */
     PodScheduledCondition scheduled;
+    uint32_t ngates, ntolerations;
 } PodMore;
 
 /* spec.resourceClaims[] (DRA): the claim it names, or the template its claim is made from and
  * the claim made (status.resourceClaimStatuses[].resourceClaimName, NULL until created) */
 typedef struct { const char *name, *claim, *template_name; } PodClaimRef;
 
-typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,000 nodes */
+typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kept pods at 5,000 nodes */
     const char *ns, *name;      /* (the UID is not kept: nothing reads it) */
     const char *node_name;      /* spec.nodeName, NULL when unbound */
     const PodMore *more;        /* the pool's, shared (NULL: none set, read as pod_more_none) */
-    PodPhase phase;
     int32_t priority;
+    uint32_t naffinity_terms;
     int64_t creation;           /* epoch seconds */
     const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
-    KVList labels;
+    KVList labels;              /* of a Cluster's bound pod: only pod-template-hash, and only
+                                   when a ReplicaSet owns it (cluster.c: nothing else reads a
+                                   bound pod's labels); a pending pod's: all */
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */
-    KVList node_selector;
     NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
-    const Toleration *tolerations;      /* the pool's: pods with the same tolerations share one
-                                           array (ntolerations) */
     PodClaimRef *claims;        /* DRA resource claims (array owned, strings pooled; nclaims) */
-    uint32_t naffinity_terms, ntolerations, nclaims;
+    uint32_t nclaims;
+    uint8_t phase;              /* a PodPhase, in one byte */
     bool terminating;           /* metadata.deletionTimestamp set */
     bool spread_by_node;        /* a required pod anti-affinity term on kubernetes.io/hostname
                                    selects the pod itself (its own labels, its namespace): at
                                    most one such pod per node (replicas spread over nodes) */
-    Strvec scheduling_gates;    /* spec.schedulingGates[].name */
+                                /* (scheduling gates, nodeSelector and tolerations: in PodMore,
+                                   the same for the pods of a Job: 48 of 176 bytes; the phase in
+                                   a byte: 8 more) */
 } Pod;
 
 /* The annotations pod.c reads (PodMore hami_devices and pod_group), for the readers that keep
@@ -94,6 +104,11 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
 extern const PodMore pod_more_none;
 /* p's PodMore: never NULL */
 static inline const PodMore *pod_more(const Pod *p) { return p->more ? p->more : &pod_more_none; }
+/* p's scheduling gates, as a read-only Strvec view (nothing to free; cap 0) */
+static inline Strvec pod_gates(const Pod *p)
+{
+    return (Strvec){ (char **)pod_more(p)->gates, pod_more(p)->ngates, 0 };
+}
 
 struct cJSON;
 struct Error;

@@ -236,10 +236,10 @@ static void decide(DraCtx *x, const NodeFlags *fl)
 {
     Explanation *e = x->e;
     const Cluster *c = x->c;
-    if (x->p->scheduling_gates.n) {
+    const PodMore *more = pod_more(x->p);
+    if (more->ngates) {
         e->verdict = V_GATED;
-        e->summary = xasprintf("scheduling gates: %s%s", x->p->scheduling_gates.v[0],
-                               x->p->scheduling_gates.n > 1 ? ", ..." : "");
+        e->summary = xasprintf("scheduling gates: %s%s", more->gates[0], more->ngates > 1 ? ", ..." : "");
         return;
     }
     if (x->missing_claim) {

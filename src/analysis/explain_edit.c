@@ -33,20 +33,23 @@ FixInfo *explain_fix_add(Ctx *x, FixEffort effort, const char *fmt, ...)
 void explain_edit_sync(PodEdit *d)
 {
     d->q.requests = d->req;
-    d->q.node_selector = d->sel;
-    d->q.tolerations = d->tol;
-    d->q.ntolerations = d->ntol;
+    d->more.node_selector = d->sel;
+    d->more.tolerations = d->tol;
+    d->more.ntolerations = (uint32_t)d->ntol;
+    d->q.more = &d->more;           /* the copy's own (not pooled): d must not move */
 }
 
 void explain_edit_begin(PodEdit *d, const Pod *p)
 {
     memset(d, 0, sizeof *d);
     d->q = *p;
+    d->more = *pod_more(p);
+    const PodMore *m = pod_more(p);
     rlist_copy(&d->req, &p->requests);
-    for (size_t i = 0; i < p->node_selector.n; i++) kv_set(&d->sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
-    d->tol = xcalloc(p->ntolerations + 1, sizeof *d->tol);
-    if (p->ntolerations) memcpy(d->tol, p->tolerations, p->ntolerations * sizeof *d->tol);
-    d->ntol = p->ntolerations;
+    for (size_t i = 0; i < m->node_selector.n; i++) kv_set(&d->sel, m->node_selector.items[i].key, m->node_selector.items[i].value);
+    d->tol = xcalloc(m->ntolerations + 1, sizeof *d->tol);
+    if (m->ntolerations) memcpy(d->tol, m->tolerations, m->ntolerations * sizeof *d->tol);
+    d->ntol = m->ntolerations;
     explain_edit_sync(d);
 }
 

@@ -83,23 +83,25 @@ bool explain_toleration_tolerates(const Toleration *t, const Taint *taint)
 
 bool explain_pod_tolerates_taint(const Pod *p, const Taint *taint)
 {
-    for (size_t i = 0; i < p->ntolerations; i++)
-        if (explain_toleration_tolerates(&p->tolerations[i], taint)) return true;
+    const PodMore *m = pod_more(p);
+    for (size_t i = 0; i < m->ntolerations; i++)
+        if (explain_toleration_tolerates(&m->tolerations[i], taint)) return true;
     return false;
 }
 
 bool explain_node_selector_matches(const Pod *p, const Node *n, char **why)
 {
-    for (size_t i = 0; i < p->node_selector.n; i++) {
-        const KV *kv = &p->node_selector.items[i];
+    const KVList *sel = &pod_more(p)->node_selector;
+    for (size_t i = 0; i < sel->n; i++) {
+        const KV *kv = &sel->items[i];
         const char *have = kv_get(&n->labels, kv->key);
         if (str_eq(have, kv->value)) continue;
         if (why) {
             /* a near miss: the only entry that differs, and how (value, or the label missing) */
             size_t differ = 0;
-            for (size_t j = 0; j < p->node_selector.n; j++)
-                differ += !str_eq(kv_get(&n->labels, p->node_selector.items[j].key), p->node_selector.items[j].value);
-            const char *only = differ == 1 && p->node_selector.n > 1 ? " (the only entry that differs)" : "";
+            for (size_t j = 0; j < sel->n; j++)
+                differ += !str_eq(kv_get(&n->labels, sel->items[j].key), sel->items[j].value);
+            const char *only = differ == 1 && sel->n > 1 ? " (the only entry that differs)" : "";
             *why = have ? xasprintf("nodeSelector %s=%s: node has %s=%s%s", kv->key, kv->value, kv->key, have, only)
                         : xasprintf("nodeSelector %s=%s: node has no label %s%s", kv->key, kv->value, kv->key, only);
         }
@@ -171,7 +173,12 @@ bool explain_pod_admits(const Pod *p, const Node *n)
         if (str_starts_with(t->key, "node.kubernetes.io/")) continue;      /* node state */
         if (!explain_pod_tolerates_taint(p, t)) return false;
     }
-    return explain_node_selector_matches(p, n, NULL) && explain_node_affinity_matches(p, n, NULL);
+    /* called per pod and node (plan's moves): the selector's entries read here, without the
+     * near-miss words explain_node_selector_matches makes */
+    const KVList *sel = &pod_more(p)->node_selector;
+    for (size_t i = 0; i < sel->n; i++)
+        if (!str_eq(kv_get(&n->labels, sel->items[i].key), sel->items[i].value)) return false;
+    return explain_node_affinity_matches(p, n, NULL);
 }
 
 char *node_reason_describe(const NodeReason *x)

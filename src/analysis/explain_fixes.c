@@ -103,7 +103,7 @@ static void fixes_taint(Ctx *x)
         if (fi) {
             fi->fits_on = xstrdup(n->name);
             for (size_t k = 0; k < d.ntol; k++)
-                if (k >= x->p->ntolerations) {
+                if (k >= pod_more(x->p)->ntolerations) {
                     Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                     info_toleration(fi, &t);
                 }
@@ -139,8 +139,9 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
     Strbuf yaml = STRBUF_INIT, tyaml = STRBUF_INIT;
     Strvec ids = STRVEC_INIT, names = STRVEC_INIT, labels = STRVEC_INIT;
     bool drop_aff = false, ok = true;
-    for (size_t k = 0; k < x->p->node_selector.n && ok; k++) {
-        const KV *kv = &x->p->node_selector.items[k];
+    const KVList *node_selector = &pod_more(x->p)->node_selector;
+    for (size_t k = 0; k < node_selector->n && ok; k++) {
+        const KV *kv = &node_selector->items[k];
         const char *have = kv_get(&n->labels, kv->key);
         if (str_eq(have, kv->value)) continue;
         if (have) { kv_set(&d.sel, kv->key, have); strbuf_addf(&yaml, "\n    %s: \"%s\"", kv->key, have); }
@@ -202,10 +203,10 @@ static void fix_selector_for(Ctx *x, const Node *n, size_t *shown, Strvec *seen)
         if (fi) {
             fi->fits_on = xstrdup(at->name);
             for (size_t j = 0; j < d.sel.n; j++)
-                if (!str_eq(kv_get(&x->p->node_selector, d.sel.items[j].key), d.sel.items[j].value))
+                if (!str_eq(kv_get(&pod_more(x->p)->node_selector, d.sel.items[j].key), d.sel.items[j].value))
                     kv_set(&fi->selector, d.sel.items[j].key, d.sel.items[j].value);
             fi->drop_affinity = drop_aff;
-            for (size_t k = x->p->ntolerations; k < d.ntol; k++) {
+            for (size_t k = pod_more(x->p)->ntolerations; k < d.ntol; k++) {
                 Taint t = { d.tol[k].key, d.tol[k].value, d.tol[k].effect };
                 info_toleration(fi, &t);
             }
@@ -313,7 +314,8 @@ static void fixes_gated(Ctx *x)
 {
     const Pod *p = x->p;
     bool kueue = false;
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) kueue |= strstr(p->scheduling_gates.v[i], "kueue") != NULL;
+    const PodMore *m = pod_more(p);
+    for (size_t i = 0; i < m->ngates; i++) kueue |= strstr(m->gates[i], "kueue") != NULL;
     if (kueue)
         explain_fix_add(x, EFFORT_NONE, "the gate belongs to Kueue: the workload waits for admission in its queue "
                 "(kubectl get workloads -n %s)", p->ns);

@@ -162,7 +162,7 @@ const Node *explain_recheck_fits(const Ctx *x, const Pod *q, const Relief *rl);
 
 /* the re-check's tools (explain_edit.c): a modified copy of the pod, borrowing every string of
  * the original (explain_edit_sync after changing req/sel/tol) */
-typedef struct { Pod q; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
+typedef struct { Pod q; PodMore more; ResourceList req; KVList sel; Toleration *tol; size_t ntol; } PodEdit;
 void explain_edit_begin(PodEdit *d, const Pod *p);
 void explain_edit_sync(PodEdit *d);
 void explain_edit_end(PodEdit *d);

@@ -46,23 +46,24 @@ char *explain_intent_key(const Pod *p)
     strbuf_addf(&sb, "r%zu\x1f", (size_t)p->requests.n);
     for (size_t i = 0; i < p->requests.n; i++)
         strbuf_addf(&sb, "%s=%lld\x1f", p->requests.items[i].name, (long long)p->requests.items[i].milli);
-    strbuf_addf(&sb, "s%zu\x1f", (size_t)p->node_selector.n);
-    for (size_t i = 0; i < p->node_selector.n; i++) {
-        add_field(&sb, p->node_selector.items[i].key);
-        add_field(&sb, p->node_selector.items[i].value);
+    const PodMore *more = pod_more(p);
+    strbuf_addf(&sb, "s%zu\x1f", (size_t)more->node_selector.n);
+    for (size_t i = 0; i < more->node_selector.n; i++) {
+        add_field(&sb, more->node_selector.items[i].key);
+        add_field(&sb, more->node_selector.items[i].value);
     }
     strbuf_addf(&sb, "a%zu\x1f", (size_t)p->naffinity_terms);
     for (size_t i = 0; i < p->naffinity_terms; i++) {
         add_selector(&sb, &p->affinity_terms[i].match_expressions);
         add_selector(&sb, &p->affinity_terms[i].match_fields);
     }
-    strbuf_addf(&sb, "t%zu\x1f", (size_t)p->ntolerations);
-    for (size_t i = 0; i < p->ntolerations; i++) {
-        const Toleration *t = &p->tolerations[i];
+    strbuf_addf(&sb, "t%zu\x1f", (size_t)more->ntolerations);
+    for (size_t i = 0; i < more->ntolerations; i++) {
+        const Toleration *t = &more->tolerations[i];
         add_field(&sb, t->key); add_field(&sb, t->op); add_field(&sb, t->value); add_field(&sb, t->effect);
     }
-    strbuf_addf(&sb, "g%zu\x1f", p->scheduling_gates.n);
-    for (size_t i = 0; i < p->scheduling_gates.n; i++) add_field(&sb, p->scheduling_gates.v[i]);
+    strbuf_addf(&sb, "g%zu\x1f", (size_t)more->ngates);
+    for (size_t i = 0; i < more->ngates; i++) add_field(&sb, more->gates[i]);
     strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
     add_field(&sb, pod_more(p)->preemption_policy);
     strbuf_addf(&sb, "o%d\x1f", explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */

@@ -280,8 +280,8 @@ static void toleration_text(const Toleration *t, Strbuf *sb)
 static char *taint_near_miss(const Pod *p, const Taint *t)
 {
     const char *tv = t->value ? t->value : "";
-    for (size_t i = 0; i < p->ntolerations; i++) {
-        const Toleration *o = &p->tolerations[i];
+    for (size_t i = 0; i < pod_more(p)->ntolerations; i++) {
+        const Toleration *o = &pod_more(p)->tolerations[i];
         if (!o->key) continue;                         /* tolerates every key: not a near miss */
         bool exists = str_eq(o->op, "Exists");
         bool key_ok = str_eq(o->key, t->key);
@@ -562,7 +562,7 @@ bool explain_node_serves_request(const ExplainIndex *ix, const Pod *q, const Pod
              * are this node's MIG devices by its own choice (the verdict counts them so:
              * explain_node_could_hold).  A pod that chose no nodes is not sent to slices by a fix. */
             if (asked && str_eq(asked, re->name) && rlist_get(&intent->requests, re->name) == re->milli &&
-                (intent->node_selector.n || intent->naffinity_terms) &&
+                (pod_more(intent)->node_selector.n || intent->naffinity_terms) &&
                 explain_node_selector_matches(intent, n, NULL) && explain_node_affinity_matches(intent, n, NULL))
                 continue;
             int c, m, ac, am;

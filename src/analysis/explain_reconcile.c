@@ -55,7 +55,7 @@ static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
 {
     char key[300];
     const Pod *p = e->pod;
-    bool has_selector = p && (p->node_selector.n || p->naffinity_terms);
+    bool has_selector = p && (pod_more(p)->node_selector.n || p->naffinity_terms);
     int unknown_labels = 0;
     for (size_t i = 0; i < e->nnodes; i++) {
         const NodeResult *r = &e->nodes[i];

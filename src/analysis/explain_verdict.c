@@ -45,9 +45,10 @@ static char *names_line(const Strvec *v)
 
 static bool stage_gated(Ctx *x)
 {
-    if (!x->p->scheduling_gates.n) return false;
+    Strvec gates = pod_gates(x->p);
+    if (!gates.n) return false;
     x->e->verdict = V_GATED;
-    char *g = names_line(&x->p->scheduling_gates);
+    char *g = names_line(&gates);
     x->e->summary = xasprintf("scheduling gates: %s", g);
     free(g);
     return true;

@@ -319,7 +319,7 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
         /* the queue hook decided (Queued, QueueQuota): it set verdict, summary, fixes, exit */
     } else {
         ExplainIndex *ix = explain_index_new(c);
-        if (it.pod.scheduling_gates.n) {
+        if (pod_more(&it.pod)->ngates) {
             /* the scheduler ignores a gated pod until its controller removes the gates (Kueue
              * when it admits the workload): explain's Gated, with where it would fit then */
             if (it.daemonset) {

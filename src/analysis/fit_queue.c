@@ -35,10 +35,11 @@ static void add_constraints(cJSON *spec, const Pod *p)
 {
     static const char *const ops[] = { [SEL_IN] = "In", [SEL_NOTIN] = "NotIn", [SEL_EXISTS] = "Exists",
                                        [SEL_NOT_EXISTS] = "DoesNotExist", [SEL_GT] = "Gt", [SEL_LT] = "Lt" };
-    if (p->ntolerations) {
+    const PodMore *m = pod_more(p);
+    if (m->ntolerations) {
         cJSON *arr = cJSON_AddArrayToObject(spec, "tolerations");
-        for (size_t i = 0; i < p->ntolerations; i++) {
-            const Toleration *t = &p->tolerations[i];
+        for (size_t i = 0; i < m->ntolerations; i++) {
+            const Toleration *t = &m->tolerations[i];
             cJSON *o = cJSON_CreateObject();
             if (t->key) cJSON_AddStringToObject(o, "key", t->key);
             if (t->op) cJSON_AddStringToObject(o, "operator", t->op);
@@ -93,10 +94,11 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     cJSON_AddStringToObject(ps, "name", "main");
     cJSON_AddNumberToObject(ps, "count", (double)pods);
     cJSON *pspec = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ps, "template"), "spec");
-    if (p->node_selector.n) {
+    const KVList *node_selector = &pod_more(p)->node_selector;
+    if (node_selector->n) {
         cJSON *sel = cJSON_AddObjectToObject(pspec, "nodeSelector");
-        for (size_t i = 0; i < p->node_selector.n; i++)
-            cJSON_AddStringToObject(sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
+        for (size_t i = 0; i < node_selector->n; i++)
+            cJSON_AddStringToObject(sel, node_selector->items[i].key, node_selector->items[i].value);
     }
     add_constraints(pspec, p);
     cJSON *c = cJSON_CreateObject();

@@ -368,7 +368,7 @@ void plan_result_clear(PlanResult *r)
         mig_packing_clear(&g->mig);
         sharing_plan_clear(&g->share);
         free(g->assign);
-        for (size_t j = 0; j < g->nworkloads; j++) strvec_clear(&g->workloads[j].nodes);
+        free(g->workload_nodes);        /* the workloads' node lists (names borrowed) */
         free(g->workloads);
         strpool_free(g->strings);             /* after the workloads: they point into it */
         for (size_t j = 0; j < g->nplan_nodes; j++) {

@@ -25,7 +25,7 @@ void plan_pod_workload(const Pod *p, const char **kind, const char **name, char 
     *tofree = NULL;
     if (p->owner_kind && p->owner_name && *p->owner_name) {
         if (strcmp(p->owner_kind, "ReplicaSet") == 0) {
-            const char *hash = kv_get(&p->labels, "pod-template-hash");
+            const char *hash = kv_get(&p->labels, POD_TEMPLATE_HASH_LABEL);
             size_t ol = strlen(p->owner_name), hl = hash ? strlen(hash) : 0;
             if (hash && hl && ol > hl + 1 && p->owner_name[ol - hl - 1] == '-' &&
                 strcmp(p->owner_name + ol - hl, hash) == 0) {
@@ -194,6 +194,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
      * both go before the per-pod entries are made (at the full training cluster's 51,647
      * workloads the map held 3.9 MB and the doubled array 1.8 MB of empty slots) */
     usage_keys_release(&wl);
+    strarena_seal(in->strings);       /* the Deployments' names are made: their lookup goes */
     if (capagg > nagg && nagg) { agg = xrealloc(agg, nagg * sizeof *agg); capagg = nagg; }
     /* each workload's pods' records folded (usage_workloads.h; no strings): with metrics only */
     WorkloadUsage *uses = metrics && nagg ? xcalloc(nagg, sizeof *uses) : NULL;

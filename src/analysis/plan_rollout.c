@@ -45,12 +45,20 @@ void plan_build_workloads(GroupCtx *c)
         PlanGroupWorkload *gw = &g->workloads[c->wid[k]];
         if (gw->first == SIZE_MAX) gw->first = k;
         gw->pods++;
+    }
+    /* a workload runs on at most as many nodes as it has pods: its slice of one array */
+    g->workload_nodes = xcalloc(c->n ? c->n : 1, sizeof *g->workload_nodes);
+    size_t at = 0;
+    for (size_t i = 0; i < c->nwid; i++) {
+        g->workloads[i].nodes.v = g->workload_nodes + at;
+        at += (size_t)g->workloads[i].pods;
+    }
+    for (size_t k = 0; k < c->n; k++) {
+        PlanNodeRefs *nodes = &g->workloads[c->wid[k]].nodes;
         const char *node = c->w[c->idx[k]].node;
-        if (node && !gw->nodes.cap) {          /* most workloads run on one node: room for one */
-            gw->nodes.v = xmalloc(2 * sizeof *gw->nodes.v);
-            gw->nodes.cap = 2;                 /* (and strvec's NULL after it), not strvec's 8 */
-        }
-        if (node && !strvec_contains(&gw->nodes, node)) strvec_push(&gw->nodes, node);
+        bool seen = !node;
+        for (size_t j = 0; !seen && j < nodes->n; j++) seen = strcmp(nodes->v[j], node) == 0;
+        if (!seen) nodes->v[nodes->n++] = node;
     }
     if (!g->strings && g->nworkloads) g->strings = strpool_new();
     for (size_t i = 0; i < g->nworkloads; i++) {

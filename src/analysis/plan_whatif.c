@@ -47,7 +47,7 @@ void plan_whatif(Strvec *out, const Cluster *c, const PlanResult *r, const PlanW
     for (size_t pi = 0; pi < c->npods; pi++) {
         const Pod *p = &c->pods[pi];
         if (!pod_is_pending_unbound(p) || !pod_requests_gpu(p)) continue;
-        if (p->scheduling_gates.n) continue;   /* gated: waits for its controller, not for GPUs */
+        if (pod_more(p)->ngates) continue;   /* gated: waits for its controller, not for GPUs */
         const PlanGroupWorkload *gw = planned_workload(r, w, p);
         const char *res = NULL;
         int64_t need = 0;

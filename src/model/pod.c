@@ -218,7 +218,7 @@ static int read_affinity(Pod *p, const cJSON *spec, Error *err)
 
 /* the array is built on the stack (or once on the heap when long) and interned whole: the
  * pods of a Job, a Deployment or a queue carry the same tolerations */
-static void read_tolerations(Pod *p, const cJSON *spec, StrPool *pool)
+static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
 {
     const cJSON *arr = jarr(spec, "tolerations");
     int n = arr ? cJSON_GetArraySize(arr) : 0;
@@ -234,8 +234,8 @@ static void read_tolerations(Pod *p, const cJSON *spec, StrPool *pool)
         x->value = jpool_trunc(pool, jstr(t, "value"), 63);
         x->effect = jpool_trunc(pool, jstr_ne(t, "effect"), 32);   /* NULL = every effect */
     }
-    p->tolerations = strpool_intern_mem(pool, tol, k * sizeof *tol);
-    p->ntolerations = k;
+    m->tolerations = strpool_intern_mem(pool, tol, k * sizeof *tol);
+    m->ntolerations = (uint32_t)k;
     if (tol != local) free(tol);
 }
 
@@ -298,6 +298,40 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 
 const PodMore pod_more_none;
 
+/* spec.nodeSelector into the pool, its strings and the array (the pods of a Job share it) */
+static void read_node_selector(PodMore *m, const cJSON *spec, StrPool *pool)
+{
+    KVList own = KVLIST_INIT;
+    kv_from_json(&own, jobj(spec, "nodeSelector"));
+    if (!own.n) return;
+    KV *v = xmalloc(own.n * sizeof *v);
+    for (uint32_t i = 0; i < own.n; i++) {
+        v[i].key = (char *)strpool_intern(pool, own.items[i].key);
+        v[i].value = (char *)strpool_intern(pool, own.items[i].value);
+    }
+    m->node_selector.items = (KV *)strpool_intern_mem(pool, v, own.n * sizeof *v);
+    m->node_selector.n = own.n;     /* cap 0: the pool's, never written */
+    free(v);
+    kv_clear(&own);
+}
+
+/* spec.schedulingGates[].name into the pool, the array too (the pods of a Job share it) */
+static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
+{
+    const cJSON *arr = jarr(spec, "schedulingGates"), *g;
+    size_t n = 0, k = 0;
+    cJSON_ArrayForEach(g, arr) n += jstr_ne(g, "name") != NULL;
+    if (!n) return;
+    const char **v = xmalloc(n * sizeof *v);
+    cJSON_ArrayForEach(g, arr) {
+        const char *gn = jstr_ne(g, "name");
+        if (gn) v[k++] = jpool_trunc(pool, gn, 317);
+    }
+    m->gates = strpool_intern_mem(pool, v, n * sizeof *v);
+    m->ngates = (uint32_t)n;
+    free(v);
+}
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
     return pod_from_json_requests(p, obj, pool, NULL, err);
@@ -340,13 +374,9 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     if (!group) group = jstr_ne(ann, "scheduling.k8s.io/group-name");
     if (!group) group = jstr_ne(ann, "scheduling.volcano.sh/group-name");
     m.pod_group = jpool_trunc(pool, group, MODEL_NAME_MAX);
-    kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
-    read_tolerations(p, spec, pool);
-    const cJSON *g;
-    cJSON_ArrayForEach(g, jarr(spec, "schedulingGates")) {
-        const char *gn = jstr_ne(g, "name");
-        if (gn) { char *s = jdup_trunc(gn, 317); strvec_push(&p->scheduling_gates, s); free(s); }
-    }
+    read_node_selector(&m, spec, pool);
+    read_tolerations(&m, spec, pool);
+    read_gates(&m, spec, pool);
     if (requests) p->requests = req;
     else pod_effective_requests(spec, &p->requests);
     m.request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
@@ -366,13 +396,11 @@ void pod_clear(Pod *p)
 {
     kv_clear(&p->labels);
     rlist_clear(&p->requests);
-    kv_clear(&p->node_selector);
     for (size_t i = 0; i < p->naffinity_terms; i++) {
         label_selector_clear(&p->affinity_terms[i].match_expressions);
         label_selector_clear(&p->affinity_terms[i].match_fields);
     }
     free(p->affinity_terms);
-    strvec_clear(&p->scheduling_gates);
     free(p->claims);
     memset(p, 0, sizeof *p);
 }

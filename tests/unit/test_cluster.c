@@ -377,7 +377,7 @@ static void test_shared_strings(void **state)
     assert_ptr_equal(a->owner_kind, b->owner_kind);
     assert_ptr_equal(a->owner_name, b->owner_name);
     assert_ptr_equal(pod_more(a)->scheduler_name, pod_more(b)->scheduler_name);
-    assert_ptr_equal(a->tolerations, b->tolerations);
+    assert_ptr_equal(pod_more(a)->tolerations, pod_more(b)->tolerations);
     assert_ptr_equal(a->requests.items, b->requests.items);   /* one requests array */
     assert_int_equal(rlist_get(&b->requests, "nvidia.com/gpu"), 1000);
     assert_int_equal(c.nevents, 2);
@@ -391,13 +391,116 @@ static void test_shared_strings(void **state)
     cluster_release(&c);
 }
 
+/* A kept bound pod keeps of its labels only what is read of a bound pod: a ReplicaSet's
+ * pod-template-hash (plan_pod_workload names the Deployment with it); a pending pod keeps
+ * all (pending -l and top's filter select pending rows by label). */
+static void test_bound_pod_labels(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    const char *gpu = "\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]";
+    char buf[1024];
+    snprintf(buf, sizeof buf,   /* a Deployment's running pod */
+             "{\"metadata\":{\"name\":\"web-7d9f-x\",\"namespace\":\"ml\",\"labels\":{\"app\":\"web\","
+             "\"pod-template-hash\":\"7d9f\",\"tier\":\"gpu\"},\"ownerReferences\":[{\"kind\":\"ReplicaSet\","
+             "\"name\":\"web-7d9f\",\"controller\":true}]},\"spec\":{\"nodeName\":\"n1\",%s},"
+             "\"status\":{\"phase\":\"Running\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    snprintf(buf, sizeof buf,   /* a Job's running pod: a pod-template-hash label of no ReplicaSet */
+             "{\"metadata\":{\"name\":\"train-0\",\"namespace\":\"ml\",\"labels\":{\"job-name\":\"train\","
+             "\"pod-template-hash\":\"x\"},\"ownerReferences\":[{\"kind\":\"Job\",\"name\":\"train\","
+             "\"controller\":true}]},\"spec\":{\"nodeName\":\"n1\",%s},\"status\":{\"phase\":\"Running\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    snprintf(buf, sizeof buf,   /* a pending pod */
+             "{\"metadata\":{\"name\":\"train-1\",\"namespace\":\"ml\",\"labels\":{\"job-name\":\"train\","
+             "\"team\":\"a\"}},\"spec\":{%s},\"status\":{\"phase\":\"Pending\"}}", gpu);
+    ingest_text(&c, OBJ_POD, buf);
+    cluster_finalize(&c);
+    const Pod *web = cluster_find_pod(&c, "ml", "web-7d9f-x"), *job = cluster_find_pod(&c, "ml", "train-0"),
+              *pend = cluster_find_pod(&c, "ml", "train-1");
+    assert_non_null(web);
+    assert_non_null(job);
+    assert_non_null(pend);
+    assert_int_equal(web->labels.n, 1);
+    assert_string_equal(kv_get(&web->labels, "pod-template-hash"), "7d9f");
+    assert_int_equal(job->labels.n, 0);
+    assert_null(job->labels.items);
+    assert_int_equal(pend->labels.n, 2);
+    assert_string_equal(kv_get(&pend->labels, "job-name"), "train");
+    assert_string_equal(kv_get(&pend->labels, "team"), "a");
+    cluster_release(&c);
+}
+
+/* Scheduling gates live in the pod's PodMore (most pods have none): the gated pods of a Job
+ * share one PodMore and one gates array, and a pod without gates reads none. */
+static void test_gates_shared(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    char buf[1024];
+    for (int i = 0; i < 2; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"train-%d\",\"namespace\":\"ml\"},\"spec\":{\"schedulingGates\":["
+                 "{\"name\":\"kueue.x-k8s.io/admission\"},{\"name\":\"example.com/quota\"}],\"containers\":[{"
+                 "\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
+                 "\"status\":{\"phase\":\"Pending\"}}", i);
+        ingest_text(&c, OBJ_POD, buf);
+    }
+    ingest_text(&c, OBJ_POD, "{\"metadata\":{\"name\":\"free\",\"namespace\":\"ml\"},\"spec\":{\"containers\":[{"
+                             "\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
+                             "\"status\":{\"phase\":\"Pending\"}}");
+    cluster_finalize(&c);
+    const Pod *a = cluster_find_pod(&c, "ml", "train-0"), *b = cluster_find_pod(&c, "ml", "train-1"),
+              *f = cluster_find_pod(&c, "ml", "free");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(f);
+    assert_int_equal(pod_more(a)->ngates, 2);
+    assert_string_equal(pod_more(a)->gates[0], "kueue.x-k8s.io/admission");
+    assert_string_equal(pod_more(a)->gates[1], "example.com/quota");
+    assert_ptr_equal(pod_more(a), pod_more(b));
+    Strvec g = pod_gates(b);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.v[1], "example.com/quota");
+    assert_int_equal(pod_more(f)->ngates, 0);
+    assert_int_equal(pod_gates(f).n, 0);
+    cluster_release(&c);
+}
+
+/* A sealed cluster (read once, no watch) drops the per-node usage of the pods it did not keep:
+ * finalize has added it to the node's usage, which stays. */
+static void test_seal_drops_folded_usage(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    ingest_text(&c, OBJ_NODE, "{\"metadata\":{\"name\":\"n1\"},\"status\":{\"allocatable\":{\"cpu\":\"8\","
+                              "\"nvidia.com/gpu\":\"1\"}}}");
+    ingest_text(&c, OBJ_POD, "{\"metadata\":{\"name\":\"web\",\"namespace\":\"ml\"},\"spec\":{\"nodeName\":\"n1\","
+                             "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"2\"}}}]},"
+                             "\"status\":{\"phase\":\"Running\"}}");
+    cluster_finalize(&c);
+    assert_int_equal(c.npods, 0);                        /* no GPU: folded, not kept */
+    assert_non_null(c.pending_usage);
+    cluster_seal_strings(&c);
+    assert_null(c.pending_usage);
+    const NodeUsage *u = cluster_node_usage(&c, cluster_find_node(&c, "n1"));
+    assert_non_null(u);
+    assert_int_equal(u->pods, 1);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 2000);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_reduction), cmocka_unit_test(test_typed_lists_and_duplicates),
         cmocka_unit_test(test_clusterpolicy_choice), cmocka_unit_test(test_hostile_objects),
         cmocka_unit_test(test_warnings), cmocka_unit_test(test_dpconfig),
-        cmocka_unit_test(test_shared_strings),
+        cmocka_unit_test(test_shared_strings), cmocka_unit_test(test_bound_pod_labels),
+        cmocka_unit_test(test_gates_shared), cmocka_unit_test(test_seal_drops_folded_usage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

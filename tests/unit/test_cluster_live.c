@@ -372,7 +372,8 @@ static void test_pod_churn_keeps_strings_bounded(void **state)
 }
 
 /* One pending pod MODIFIED over and over (the scheduler rewrites its PodScheduled message
- * with each attempt, and its FailedScheduling event; its tolerations change with a patch): the
+ * with each attempt, and its FailedScheduling event; its tolerations and PodGroup annotation
+ * change with a patch): the
  * pool's bytes stay bounded, and after every compaction the pod and the event still read what
  * the last change said. */
 static void test_pod_modified_keeps_pool_bounded(void **state)
@@ -388,13 +389,14 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     const int rounds = 30000;
     for (int round = 0; round < rounds; round++) {
         snprintf(buf, sizeof buf,
-                 "{\"metadata\":{\"name\":\"queued\",\"namespace\":\"ns-1\"},"
+                 "{\"metadata\":{\"name\":\"queued\",\"namespace\":\"ns-1\","
+                 "\"annotations\":{\"pod-group-name\":\"pg-%d\"}},"
                  "\"spec\":{\"tolerations\":[{\"key\":\"team\",\"operator\":\"Equal\",\"value\":\"t-%d\"}],"
                  "\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},"
                  "\"status\":{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"PodScheduled\","
                  "\"status\":\"False\",\"reason\":\"Unschedulable\",\"message\":\"0/1 nodes are "
                  "available: 1 Insufficient nvidia.com/gpu. attempt %d\"}]}}",
-                 round, round);
+                 round, round, round);
         apply(&live, OBJ_POD, LIVE_UPSERT, cJSON_Parse(buf));
         snprintf(buf, sizeof buf,
                  "{\"metadata\":{\"name\":\"queued.1\",\"namespace\":\"ns-1\"},\"reason\":\"FailedScheduling\","
@@ -418,10 +420,12 @@ static void test_pod_modified_keeps_pool_bounded(void **state)
     char want[128];
     snprintf(want, sizeof want, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. attempt %d", rounds - 1);
     assert_string_equal(pod_more(p)->scheduled.message, want);
-    assert_int_equal(p->ntolerations, 1);
+    assert_int_equal(pod_more(p)->ntolerations, 1);
     snprintf(want, sizeof want, "t-%d", rounds - 1);
-    assert_string_equal(p->tolerations[0].value, want);
-    assert_string_equal(p->tolerations[0].key, "team");
+    assert_string_equal(pod_more(p)->tolerations[0].value, want);
+    assert_string_equal(pod_more(p)->tolerations[0].key, "team");
+    snprintf(want, sizeof want, "pg-%d", rounds - 1);
+    assert_string_equal(pod_more(p)->pod_group, want);     /* the PodMore's strings compacted too */
     assert_int_equal(rlist_get(&p->requests, "nvidia.com/gpu"), 1000);   /* pooled, compacted */
     assert_int_equal(live.nevents, 1);
     snprintf(want, sizeof want, "attempt %d", rounds - 1);
@@ -554,7 +558,8 @@ static void test_first_change_keeps_the_pool(void **state)
     char buf[512];
     for (int i = 0; i < N; i++) {
         snprintf(buf, sizeof buf,
-                 "{\"metadata\":{\"name\":\"g-%d\",\"namespace\":\"ns-%d\",\"uid\":\"u-%d\",\"labels\":{\"job\":\"j-%d\"}},"
+                 "{\"metadata\":{\"name\":\"g-%d\",\"namespace\":\"ns-%d\",\"uid\":\"u-%d\",\"ownerReferences\":"
+                 "[{\"kind\":\"Job\",\"name\":\"j-%d\",\"controller\":true}]},"
                  "\"spec\":{\"nodeName\":\"node-0\",\"containers\":[{\"name\":\"c\",\"resources\":"
                  "{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}]},\"status\":{\"phase\":\"Running\"}}", i, i % 5, i, i);
         ingest(&live, OBJ_POD, cJSON_Parse(buf));

@@ -182,8 +182,8 @@ static void test_pinned(void **state)
     assert_int_equal(p.affinity_terms[0].match_fields.n, 1);
     /* the controller's tolerations: cordoned nodes too */
     bool unsched = false;
-    for (uint32_t i = 0; i < p.ntolerations; i++)
-        unsched |= p.tolerations[i].key && !strcmp(p.tolerations[i].key, "node.kubernetes.io/unschedulable");
+    for (uint32_t i = 0; i < pod_more(&p)->ntolerations; i++)
+        unsched |= pod_more(&p)->tolerations[i].key && !strcmp(pod_more(&p)->tolerations[i].key, "node.kubernetes.io/unschedulable");
     assert_true(unsched);
     pod_clear(&p);
     strpool_free(pool);

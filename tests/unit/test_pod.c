@@ -183,8 +183,8 @@ static void test_fixture_pod(void **state)
     assert_int_equal(rlist_get(&p.requests, "cpu"), 4100);
     assert_int_equal(rlist_get(&p.requests, "memory"), 32 * GI + 64 * MI);
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 2000);
-    assert_int_equal(p.node_selector.n, 1);
-    assert_string_equal(kv_get(&p.node_selector, "nvidia.com/gpu.product"), "NVIDIA-H100-80GB-HBM3");
+    assert_int_equal(pod_more(&p)->node_selector.n, 1);
+    assert_string_equal(kv_get(&pod_more(&p)->node_selector, "nvidia.com/gpu.product"), "NVIDIA-H100-80GB-HBM3");
 
     assert_int_equal(p.naffinity_terms, 2);
     const LabelSelector *m0 = &p.affinity_terms[0].match_expressions;
@@ -202,18 +202,18 @@ static void test_fixture_pod(void **state)
     assert_string_equal(p.affinity_terms[1].match_fields.reqs[0].key, "metadata.name");
     assert_int_equal(p.affinity_terms[1].match_fields.reqs[0].op, SEL_NOTIN);
 
-    assert_int_equal(p.ntolerations, 3);
-    assert_string_equal(p.tolerations[0].key, "nvidia.com/gpu");
-    assert_string_equal(p.tolerations[0].op, "Exists");
-    assert_string_equal(p.tolerations[0].effect, "NoSchedule");
-    assert_null(p.tolerations[0].value);
-    assert_null(p.tolerations[1].key);                   /* tolerates everything */
-    assert_null(p.tolerations[1].effect);
-    assert_string_equal(p.tolerations[2].op, "Equal");   /* default operator */
-    assert_string_equal(p.tolerations[2].value, "ml");
+    assert_int_equal(pod_more(&p)->ntolerations, 3);
+    assert_string_equal(pod_more(&p)->tolerations[0].key, "nvidia.com/gpu");
+    assert_string_equal(pod_more(&p)->tolerations[0].op, "Exists");
+    assert_string_equal(pod_more(&p)->tolerations[0].effect, "NoSchedule");
+    assert_null(pod_more(&p)->tolerations[0].value);
+    assert_null(pod_more(&p)->tolerations[1].key);                   /* tolerates everything */
+    assert_null(pod_more(&p)->tolerations[1].effect);
+    assert_string_equal(pod_more(&p)->tolerations[2].op, "Equal");   /* default operator */
+    assert_string_equal(pod_more(&p)->tolerations[2].value, "ml");
 
-    assert_int_equal(p.scheduling_gates.n, 1);
-    assert_string_equal(p.scheduling_gates.v[0], "example.com/quota-check");
+    assert_int_equal(pod_more(&p)->ngates, 1);
+    assert_string_equal(pod_more(&p)->gates[0], "example.com/quota-check");
     assert_true(pod_more(&p)->scheduled.present);
     assert_false(pod_more(&p)->scheduled.status_true);
     assert_string_equal(pod_more(&p)->scheduled.reason, "Unschedulable");
@@ -372,9 +372,9 @@ static void test_pod_hostile(void **state)
     assert_null(p.node_name);
     assert_int_equal(p.priority, 0);
     assert_false(p.terminating);
-    assert_int_equal(p.ntolerations, 1);                 /* only the object entry */
-    assert_null(p.tolerations[0].key);
-    assert_int_equal(p.scheduling_gates.n, 0);
+    assert_int_equal(pod_more(&p)->ntolerations, 1);                 /* only the object entry */
+    assert_null(pod_more(&p)->tolerations[0].key);
+    assert_int_equal(pod_more(&p)->ngates, 0);
     assert_int_equal(p.naffinity_terms, 0);
     assert_int_equal(p.phase, PHASE_PENDING);
     assert_true(pod_more(&p)->scheduled.present);
@@ -413,18 +413,20 @@ static void test_pool_sharing(void **state)
     assert_string_equal(b.name, "w-2");
     assert_ptr_equal(a.ns, b.ns);                       /* one copy of "ml" */
     assert_ptr_equal(pod_more(&a)->scheduler_name, pod_more(&b)->scheduler_name);
-    assert_ptr_equal(a.more, b.more);                   /* one PodMore for the same scheduler, ... */
-    assert_ptr_equal(a.more, d.more);                   /* (tolerations are not in it) */
+    assert_ptr_equal(a.more, b.more);                   /* one PodMore for the same scheduler and
+                                                           tolerations, ... */
+    assert_ptr_not_equal(a.more, d.more);               /* (its tolerations are in it) */
     assert_string_equal(a.more->scheduler_name, "volcano");
-    assert_int_equal(a.ntolerations, 2);
-    assert_ptr_equal(a.tolerations, b.tolerations);     /* one array for the same tolerations */
-    assert_ptr_not_equal(a.tolerations, d.tolerations);
-    assert_string_equal(d.tolerations[1].key, "other");
-    assert_ptr_equal(a.tolerations[0].key, d.tolerations[0].key);
-    assert_string_equal(a.tolerations[1].value, "v [2J");   /* ESC cleaned in the pool's copy */
-    /* the second pod added its name only; the third its name, its key and its array */
+    assert_int_equal(pod_more(&a)->ntolerations, 2);
+    assert_ptr_equal(pod_more(&a)->tolerations, pod_more(&b)->tolerations);   /* one array for the same */
+    assert_ptr_not_equal(pod_more(&a)->tolerations, pod_more(&d)->tolerations);
+    assert_string_equal(pod_more(&d)->tolerations[1].key, "other");
+    assert_ptr_equal(pod_more(&a)->tolerations[0].key, pod_more(&d)->tolerations[0].key);
+    assert_string_equal(pod_more(&a)->tolerations[1].value, "v [2J");   /* ESC cleaned in the pool copy */
+    /* the second pod added its name only; the third its name, its key, its tolerations array
+     * and its PodMore */
     assert_true(after_one > before);
-    assert_int_equal(strpool_count(pool) - after_one, 1 + 3);
+    assert_int_equal(strpool_count(pool) - after_one, 1 + 4);
     /* a pod nominated to a node has a PodMore of its own */
     Pod f;
     assert_int_equal(parse_pod(&f, "{\"metadata\":{\"name\":\"w-4\",\"namespace\":\"ml\"},\"spec\":{"
