@@ -69,6 +69,10 @@ int prometheus_parse_response(const char *body, size_t len, long http_code, Prom
  * Returns the number of DCGM series seen (0 = Prometheus has no DCGM data), or -1. */
 long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);
+/* The same, for the devices only, as a refill of shown's records when the answer names the
+ * same devices and pods (d->refill set, no records; metrics_collect_refill), else as above. */
+long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                                     const UsageData *shown, struct Error *err);
 
 /* the PromQL prometheus_collect_usage sends for the per-device values (for -v and tests);
  * caller frees */

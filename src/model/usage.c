@@ -136,6 +136,8 @@ void usage_clear(UsageData *d)
     records_release(d);
     series_release(d);
     strings_release(d);
+    if (d->refill) free(d->refill->slots);
+    free(d->refill);
     free(d->source); free(d->detail);
     strvec_clear(&d->warnings);
     memset(d, 0, sizeof *d);
