@@ -27,11 +27,12 @@ struct Error;
 void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
                      const Cluster *c, const MetricsQuery *q,
                      WorkloadUsage **workloads, size_t *nworkloads);
-/* The same for a view that shows `shown` (top's metrics ticks, issue 35): when the instant
+/* The same for a view that shows `shown` (top's metrics refreshes, issue 35): when the instant
  * values come from Prometheus and name the same devices and pods as shown's records, data
  * holds only their new numbers (UsageData.refill: usage_refill_apply writes them into shown),
- * no records of its own; otherwise (another source, a device or pod come or gone, or
- * q->want_series) data is what metrics_collect makes.  shown's records are only read: they
+ * no records of its own, and with q->want_series the new series and held records with the
+ * rows of shown's records; otherwise (another source, a device or pod come or gone) data is
+ * what metrics_collect makes.  shown's records are only read: they
  * must not change until data is applied or cleared (reading them beside another reader is
  * safe). */
 void metrics_collect_refill(UsageData *data, const SourceConfig *sc, struct ApiClient *api,

@@ -138,9 +138,10 @@ void *top_fetch(void *ctx, bool full, Error *err)
              * moves them over) */
             series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
             MetricsQuery q = { 3600, 5, 95, false, series_due };
-            if (!series_due && s->shown)
-                /* the instant values alone: refilled into the shown records when they name
-                 * the same devices and pods (read here beside the screen, written in publish) */
+            if (s->shown)
+                /* refilled into the shown records when the values name the same devices and
+                 * pods (read here beside the screen, written in publish); the series, when
+                 * due, made beside the shown ones and put in their place there */
                 metrics_collect_refill(&next, &s->g.source, s->api, &s->cur->cluster, &q, &s->shown->usage);
             else
                 metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);

@@ -986,12 +986,17 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
     free(dev);
     free(buf);
     if (ok) {
+        /* the numbers side by side, the rest given back (a third of the slots' memory, held
+         * while the series are fetched again) */
+        size_t nrec = ng + np;
+        for (size_t i = 0; i < nrec; i++)
+            memmove((char *)a->slot + i * sizeof(UsageNumbers), &a->slot[i], sizeof(UsageNumbers));
         UsageRefill *r = xcalloc(1, sizeof *r);
         r->of = of;
         r->ngpus = ng;
         r->npods = np;
-        r->slots = a->slot;
-        r->slot_size = sizeof *a->slot;
+        r->slots = xrealloc(a->slot, (nrec ? nrec : 1) * sizeof(UsageNumbers));
+        r->slot_size = sizeof(UsageNumbers);
         a->slot = NULL;
         if (d->refill) free(d->refill->slots);
         free(d->refill);

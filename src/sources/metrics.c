@@ -349,7 +349,7 @@ void metrics_collect_refill(UsageData *data, const SourceConfig *sc, struct ApiC
 {
     /* only records made from Prometheus's answer (a scrape's are made another way) */
     bool can = shown && !shown->records_share && (shown->ngpus || shown->npods) && shown->windowed &&
-               shown->source && strcmp(shown->source, "prometheus") == 0 &&
-               !(q && (q->want_series || q->want_workloads));
+               shown->source && strcmp(shown->source, "prometheus") == 0 && !shown->strings_share &&
+               !(q && q->want_workloads);
     collect(data, sc, api, c, q, NULL, NULL, can ? shown : NULL);
 }

@@ -183,9 +183,15 @@ long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, doubl
          * first answer's warnings are not kept twice) */
         strvec_clear(&d->warnings);
         MetricsQuery fq = q ? *q : (MetricsQuery){ window, 5, 95, false, false };
-        fq.want_series = fq.want_workloads = false;
+        fq.want_workloads = false;
         return prometheus_collect_usage(c, &fq, at, d, NULL, NULL, err);
     }
     d->windowed = true;
+    if (q && q->want_series && u.series > 0) {
+        Error serr = { .set = false };
+        double end = at > 0 ? at : d->evaluated_at;
+        if (prometheus_collect_series_refill(c, window, end, d, &serr) != 0)
+            strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
+    }
     return u.series;
 }
