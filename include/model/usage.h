@@ -130,7 +130,7 @@ typedef struct {
 typedef struct UsageRefill {
     const UsageData *of;        /* the records the slots are for (their counts below) */
     size_t ngpus, npods;
-    void *slots; size_t slot_size;
+    void *slots; size_t slot_size;   /* NULL: the series alone (the numbers stay) */
     /* with the series fetched again (MetricsQuery.want_series): the refill's UsageData holds
      * the new series and held records (their strings of's or its own pool's), and per record
      * of `of` (gpus, then pods) 1 + its row there, 0 none; series_new without series (NULL):
@@ -190,8 +190,8 @@ void usage_take_series(UsageData *dst, UsageData *src);
  * table, which may then copy a string twice). */
 char *usage_intern(UsageData *d, const char *s);
 /* next->refill's numbers written into shown's records (next->refill->of must be shown), and
- * next's source, detail, warnings, window, threshold and evaluation time moved into shown;
- * with series_new, shown's series and held records are replaced by next's (the records
+ * next's source, detail, warnings, window, threshold and evaluation time moved into shown
+ * (without numbers, only next's warnings are added to shown's); with series_new, shown's series and held records are replaced by next's (the records
  * linked to the new rows).  next is cleared.  false (nothing changed, next kept) when next
  * has no refill for shown. */
 bool usage_refill_apply(UsageData *shown, UsageData *next);

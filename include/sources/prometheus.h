@@ -70,7 +70,8 @@ int prometheus_parse_response(const char *body, size_t len, long http_code, Prom
 long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);
 /* The same, for the devices only, as a refill of shown's records when the answer names the
- * same devices and pods (d->refill set, no records; metrics_collect_refill), else as above. */
+ * same devices and pods (d->refill set, no records; metrics_collect_refill), else as above.
+ * With q->want_series, the series alone for shown's records (d->refill without numbers). */
 long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                                      const UsageData *shown, struct Error *err);
 

@@ -140,8 +140,9 @@ void *top_fetch(void *ctx, bool full, Error *err)
             MetricsQuery q = { 3600, 5, 95, false, series_due };
             if (s->shown)
                 /* refilled into the shown records when the values name the same devices and
-                 * pods (read here beside the screen, written in publish); the series, when
-                 * due, made beside the shown ones and put in their place there */
+                 * pods (read here beside the screen, written in publish); when the series are
+                 * due, they alone, made beside the shown ones and put in their place there
+                 * (the numbers come with the next refresh) */
                 metrics_collect_refill(&next, &s->g.source, s->api, &s->cur->cluster, &q, &s->shown->usage);
             else
                 metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);

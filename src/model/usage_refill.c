@@ -21,9 +21,9 @@ bool usage_refill_apply(UsageData *shown, UsageData *next)
         shown->records_share || shown->strings_share)
         return false;
     const char *slot = r->slots;
-    for (size_t i = 0; i < r->ngpus; i++, slot += r->slot_size)
+    for (size_t i = 0; slot && i < r->ngpus; i++, slot += r->slot_size)
         numbers_put(&shown->gpus[i], (const UsageNumbers *)(const void *)slot);
-    for (size_t i = 0; i < r->npods; i++, slot += r->slot_size)
+    for (size_t i = 0; slot && i < r->npods; i++, slot += r->slot_size)
         numbers_put(&shown->pods[i], (const UsageNumbers *)(const void *)slot);
     if (r->series_new) {
         /* the new series and held records (next's; their strings shown's, or next's pool,
@@ -48,6 +48,13 @@ bool usage_refill_apply(UsageData *shown, UsageData *next)
         shown->held_strings = next->strings;
         next->held = NULL; next->nheld = 0;
         next->strings = NULL;
+    }
+    if (!r->slots) {
+        /* the series alone: the numbers and what they were read from stay; the warnings of
+         * both are kept */
+        for (size_t i = 0; i < next->warnings.n; i++) strvec_push(&shown->warnings, next->warnings.v[i]);
+        usage_clear(next);
+        return true;
     }
     free(shown->source); free(shown->detail);
     shown->source = next->source; shown->detail = next->detail;

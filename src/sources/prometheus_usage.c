@@ -169,6 +169,27 @@ long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, doubl
 {
     double window = q && q->window_s > 0 ? q->window_s : 3600;
     char *promql = prometheus_usage_query(window);
+    if (q && q->want_series) {
+        /* the series alone (top's minute): the device query only says whether the source has
+         * DCGM series (handed out up to the first, as for plan); the shown numbers stay until
+         * the next refresh, and no slot of values is held beside the series being made */
+        UsageCtx n = { NULL, 0, false };
+        int rc = prometheus_query(c, promql, at, usage_series, &n, &d->warnings, err);
+        free(promql);
+        if (rc != 0) return -1;
+        if (n.series > 0) {
+            d->refill = xcalloc(1, sizeof *d->refill);
+            d->refill->of = shown;
+            d->refill->ngpus = shown->ngpus;
+            d->refill->npods = shown->npods;
+            d->windowed = true;
+            Error serr = { .set = false };
+            double end = at > 0 ? at : d->evaluated_at;
+            if (prometheus_collect_series_refill(c, window, end, d, &serr) != 0)
+                strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
+        }
+        return n.series;
+    }
     UsageCtx u = { dcgm_accum_new_refill(shown), 0, true };
     int rc = prometheus_query(c, promql, at, usage_series, &u, &d->warnings, err);
     free(promql);
@@ -187,11 +208,5 @@ long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, doubl
         return prometheus_collect_usage(c, &fq, at, d, NULL, NULL, err);
     }
     d->windowed = true;
-    if (q && q->want_series && u.series > 0) {
-        Error serr = { .set = false };
-        double end = at > 0 ? at : d->evaluated_at;
-        if (prometheus_collect_series_refill(c, window, end, d, &serr) != 0)
-            strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
-    }
     return u.series;
 }

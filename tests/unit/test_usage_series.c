@@ -395,11 +395,14 @@ static void test_codes_again(void **state)
  * in place; with series fetched again, the shown records name the new rows (as the refill's
  * list says), the new held records replace the old ones, their strings either the shown pool's
  * or the refill's pool, which the shown usage then keeps (ASan: each freed once); a failed
- * series fetch leaves the records without series, as a new set of records would be. */
+ * series fetch leaves the records without series, as a new set of records would be; the
+ * series alone (no numbers) leave the numbers, source and evaluation time as they were and
+ * add their warnings. */
 static void test_refill_apply(void **state)
 {
     (void)state;
-    for (int failed = 0; failed < 2; failed++) {
+    for (int mode = 0; mode < 3; mode++) {
+        bool failed = mode == 1, alone = mode == 2;
         UsageData shown, next;
         fill(&shown);
         shown.nheld = 1;
@@ -407,9 +410,12 @@ static void test_refill_apply(void **state)
         shown.held[0].node = usage_intern(&shown, "n1");
         shown.held[0].pod = xstrdup("old");                   /* an own string */
         shown.source = xstrdup("prometheus");
+        shown.evaluated_at = 50;
+        strvec_push(&shown.warnings, "before");
         memset(&next, 0, sizeof next);
         next.source = xstrdup("prometheus");
         next.evaluated_at = 99;
+        strvec_push(&next.warnings, "w");
         UsageRefill *r = xcalloc(1, sizeof *r);
         r->of = &shown;
         r->ngpus = 2;
@@ -420,6 +426,7 @@ static void test_refill_apply(void **state)
             num[i] = (UsageNumbers){ 100 + i, 200 + i, 10 + i, 20 + i, NAN, NAN, NAN, NAN };
         }
         r->slots = num;
+        if (alone) { free(num); r->slots = NULL; r->slot_size = 0; }
         r->series_new = true;
         if (!failed) {
             /* the new rows: device 0 is row 2 (its values 10, 11, 12, 13), device 1 row 1 */
@@ -446,10 +453,20 @@ static void test_refill_apply(void **state)
         assert_true(usage_refill_apply(&shown, &next));
         assert_null(next.refill);
         assert_null(next.held);
-        assert_true(shown.evaluated_at == 99);
-        assert_true(shown.gpus[1].mem_used_mib == 101);
-        assert_true(shown.pods[2].util == 14);
-        assert_true(isnan(shown.pods[2].temp_c));
+        if (alone) {
+            assert_true(shown.evaluated_at == 50);
+            assert_true(isnan(shown.gpus[1].mem_used_mib));   /* as fill made it */
+            assert_int_equal(shown.warnings.n, 2);
+            assert_string_equal(shown.warnings.v[0], "before");
+            assert_string_equal(shown.warnings.v[1], "w");
+        } else {
+            assert_true(shown.evaluated_at == 99);
+            assert_true(shown.gpus[1].mem_used_mib == 101);
+            assert_true(shown.pods[2].util == 14);
+            assert_true(isnan(shown.pods[2].temp_c));
+            assert_int_equal(shown.warnings.n, 1);
+            assert_string_equal(shown.warnings.v[0], "w");
+        }
         float got[USAGE_SERIES_MAX];
         if (failed) {
             assert_int_equal(shown.nseries, 0);
