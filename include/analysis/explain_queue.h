@@ -7,8 +7,8 @@
  *                  HoldAndDrain) or not Active (e.g. a ResourceFlavor it names does not exist);
  *                  Volcano: its Queue is missing or not Open; KAI: its Queue is missing.
  *   QueueQuota     it can never be admitted as the queues are set: no flavor of the ClusterQueue
- *                  covers a GPU resource it asks for, or none matches its pod sets' nodeSelector
- *                  (the flavor's nodeLabels), or it asks more than a flavor's nominal quota plus
+ *                  covers a GPU resource it asks for, or none admits its pod sets (the flavor's
+ *                  nodeTaints, nodeLabels: explain_queue_flavor.c), or it asks more than a flavor's nominal quota plus
  *                  what the cohort may lend (borrowingLimit, the others' lendingLimit); Volcano:
  *                  more than the Queue's capability; KAI: more than the Queue's GPU limit.
  *   Queued         admission waits for quota that admitted workloads hold now; "needed" per
@@ -19,13 +19,21 @@
  *                  placed at once on the nodes as they are (the per-node reasons are its first
  *                  pending pod's, as for a pod).
  *
- * Kueue's quota arithmetic per flavor and resource (pkg/cache, classical cohorts, one level):
- *   lendable(cq)  = lendingLimit when set, else nominal (what a member may lend)
- *   max           = nominal + min(borrowingLimit or unlimited, sum of the other members' lendable)
- *   pool          = sum over the other members of min(lendable, their unused nominal)
- *                   - what every member borrows now (usage above nominal), not below 0
- *   available     = max(0, nominal - used) + min(borrowingLimit left, pool)
- *   needed        = requested - available (not below 0); null (never) when requested > max.
+ * Kueue's quota arithmetic per flavor and resource (kueue pkg/cache/scheduler/resource_node.go
+ * available, potentialAvailable, localQuota; cohorts one level deep):
+ *   guaranteed(cq) = nominal - lendingLimit when a lendingLimit is set, else 0 (never lent)
+ *   stored         = sum over the cohort's members of nominal - guaranteed (lent to the cohort)
+ *   cohort used    = sum over the members of max(0, used - guaranteed)
+ *   parent         = stored - cohort used, and with a borrowingLimit at most
+ *                    (nominal - guaranteed) - max(0, used - guaranteed) + borrowingLimit
+ *   available      = max(0, guaranteed - used) + parent (not below 0); without a cohort
+ *                    nominal - used
+ *   max            = guaranteed + stored, at most nominal + borrowingLimit; without a cohort
+ *                    nominal
+ *   needed         = requested - available (not below 0); null (never) when requested > max.
+ * So the unused nominal quota of a member is not its own when others borrow it: it is free
+ * only when the cohort has room.  When it waits, Kueue may preempt (explain_queue_preempt.c):
+ * the summary then names the workloads it would evict.
  * Position: among all waiting workloads of the ClusterQueue, CPU-only ones included, by
  * priority (high first) then creation time, as both queueing strategies order their heap.
  *
@@ -59,6 +67,8 @@ typedef struct QueueFacts {
     char *head;                /* StrictFIFO: the head ("ns/name") when it is another workload */
     bool head_never;           /* that head is never admitted as the queues are set (its own
                                 * verdict QueueQuota or QueueInactive): this one waits for ever too */
+    bool preempts;             /* Kueue: the quota it waits for is taken back by preempting admitted
+                                * workloads (named in the summary) */
     char *message;             /* the controller's own message, NULL when none */
     char *owner_api;           /* the owner's apiVersion, NULL unknown */
     QueueFlavorFact *flavors; size_t nflavors;

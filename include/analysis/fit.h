@@ -30,6 +30,15 @@
  * template; returning true it has set the item's verdict (Queued: exit 3, QueueQuota: exit 4),
  * summary, fixes and exit code, and the nodes are not looked at.
  *
+ * Gangs (a Volcano Job, model/manifest_pods.h ManifestGang): FitOptions.gang_queue is asked
+ * once for the gang's templates together.  Then each template is judged on the nodes as above;
+ * the gang starts only when at least minMember of its pods fit at once (and each task's
+ * minAvailable, when minMember is at least their sum: volcano pkg/scheduler/api/job_info.go
+ * IsReady, CheckTaskReady).  Templates without a GPU request count as placed (their nodes are
+ * not judged).  A gang that does not start places nothing (its pods are taken off the nodes
+ * again, so the templates after it see those GPUs free): its templates whose pods fit get
+ * verdict Gang, exit 3 (or the worst exit of the gang's other templates when higher).
+ *
  * The cluster's per-node usage is changed while fit_run works and restored before it returns.
  * Ownership: a FitResult owns its items (their strings, Pods, Explanations, pool); an item's
  * Explanation and placements borrow the Cluster's nodes: clear the result before the Cluster.
@@ -68,11 +77,22 @@ typedef struct {
 } FitResult;
 
 typedef bool (*FitQueueFn)(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item);
-typedef struct { FitQueueFn queue; void *queue_ctx; } FitOptions;
+/* asked once per gang (its templates together) with the gang's total request: true when it set
+ * the verdict, summary, fixes, notes and exit code of *item, which every template of the gang
+ * then takes (the nodes are not looked at) */
+typedef bool (*FitGangQueueFn)(void *ctx, const Cluster *c, const ManifestGang *g, const char *ns,
+                               const ResourceList *total, FitItem *item);
+typedef struct { FitQueueFn queue; void *queue_ctx; FitGangQueueFn gang_queue; } FitOptions;
 /* the hook for Kueue (fit_queue.c): a template labelled kueue.x-k8s.io/queue-name is judged as
  * the Workload Kueue would make of it (QueueInactive, QueueQuota: exit 4; Queued: exit 3); when
  * its queue would admit it now, false (the nodes decide).  ctx unused. */
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item);
+
+/* the gang hook for Volcano (fit_queue.c): a Volcano Job's PodGroup judged as `pending` judges
+ * one (QueueInactive, QueueQuota: exit 4; Queued for capability held now: exit 3); when the
+ * Queue takes it, false (the nodes decide).  ctx unused. */
+bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const char *ns, const ResourceList *total,
+                       FitItem *item);
 
 /* templates judged in order against c (its usage changed meanwhile, restored on return).
  * o may be NULL.  A template whose pod cannot be read (a bad affinity operator) is an error:

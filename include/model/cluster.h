@@ -161,6 +161,9 @@ typedef struct Cluster {
     int64_t now;               /* reference time for ages: snapshot time or wall clock */
     char *context, *server;    /* for headers; NULL offline */
     char *source;              /* "api" or "snapshot FILE" */
+    char *pods_namespace;      /* live: the namespace pods, events and quotas were read from when
+                                * the cluster-wide list was forbidden (LoadRequest.pods_forbidden_ns);
+                                * their watches follow it (watch_plan.c).  NULL otherwise */
     struct UsageSnapshot *stored_usage;   /* usage a snapshot holds (usage.h), NULL when none */
     /* private: */
     struct StrMap *node_index;      /* name -> index+1 */

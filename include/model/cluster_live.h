@@ -15,7 +15,7 @@
  * a DRA object makes the DRA joins again at commit (O(DRA objects), not nodes or pods).
  *
  * Use: cluster_live_enable() before the first cluster_ingest (so pods without GPUs are
- * remembered), cluster_finalize() after the list, then cluster_live_apply() per event and
+ * remembered), cluster_finalize() and cluster_live_loaded() after the list, then cluster_live_apply() per event and
  * cluster_live_commit() after a batch (it leaves the cluster finalized).  A relist of one kind
  * is cluster_live_reset(kind), the items through cluster_live_apply(UPSERT), then commit
  * (which then runs a full cluster_finalize, as a list does).
@@ -29,6 +29,10 @@
 typedef enum { LIVE_UPSERT, LIVE_DELETE } LiveChange;
 
 void cluster_live_enable(Cluster *c);
+/* after the list (and its cluster_finalize): the records of the pods folded away are packed,
+ * and the string pool's size is the one a compaction compares with (without it the first
+ * commit would compact the whole pool, holding two copies of it for a moment) */
+void cluster_live_loaded(Cluster *c);
 /* obj is borrowed.  0, or -1 with err set (a malformed object; the cluster is unchanged) */
 int cluster_live_apply(Cluster *c, ObjKind kind, LiveChange change, const struct cJSON *obj,
                        struct Error *err);

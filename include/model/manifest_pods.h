@@ -7,7 +7,9 @@
  * node it admits: replicas -1, judged by analysis/fit.c); Job (min(parallelism, completions),
  * parallelism defaulting to 1); CronJob and any object with spec.jobTemplate.spec.template (its
  * Job's count); JobSet (one template per replicatedJobs[] entry, named JOBSET/NAME, replicas x
- * its Job's count); List (its items).  An object with none of these is skipped with a note.
+ * its Job's count); Volcano Job (batch.volcano.sh: one template per spec.tasks[] entry, named
+ * JOB/TASK, its replicas; the pods of the Job are one gang, see ManifestGang); List (its
+ * items).  An object with none of these is skipped with a note.
  *
  * The Pod object: metadata {name, namespace (the object's, else the default given), labels
  * (the template's), ownerReferences (the controller kind that would own the pod)}, spec (the
@@ -26,6 +28,21 @@
 struct cJSON;
 struct Error;
 
+/* A gang: pods that start together or not at all.  A Volcano Job (batch.volcano.sh/v1alpha1):
+ * its PodGroup has minMember = spec.minAvailable and its Queue spec.queue, as Volcano's
+ * admission webhook defaults them (volcano pkg/webhooks/admission/jobs/mutate/mutate_job.go
+ * patchDefaultQueue: "default"; patchDefaultMinAvailable: the sum over tasks of minAvailable;
+ * mutateSpec: a task's minAvailable defaults to its replicas, its name to "default" + index). */
+typedef struct {
+    char *system;              /* "volcano" */
+    char *name;                /* the owning object's name (the Job's) */
+    char *queue;               /* the Queue the PodGroup names */
+    int64_t min_member;        /* pods that must start at once (the Job's minAvailable) */
+    int64_t task_min;          /* of this template's task: its minAvailable */
+    bool per_task;             /* each task's minAvailable holds too (the scheduler checks it when
+                                  minAvailable >= the sum of the tasks': JobInfo.CheckTaskReady) */
+} ManifestGang;
+
 typedef struct {
     char *kind, *ns, *name;    /* the object's kind; namespace; name (JOBSET/REPLICATEDJOB for a JobSet) */
     int64_t replicas;          /* pods it makes; -1: a DaemonSet (one per node it admits) */
@@ -33,6 +50,8 @@ typedef struct {
     char *where;               /* "FILE, document N" (for notes) */
     char *queue_name;          /* label kueue.x-k8s.io/queue-name of the object (a CronJob: of its
                                   jobTemplate too), which Kueue reads (NULL: none) */
+    ManifestGang *gang;        /* the gang its pods belong to (owned), NULL when none; the templates
+                                  of one gang are consecutive in the list */
 } ManifestPod;
 
 typedef struct { ManifestPod *v; size_t n, cap; } ManifestPodList;

@@ -17,6 +17,10 @@
 #include "model/resources.h"
 #include "util/strpool.h"
 
+/* The annotations node.c reads (HAMi's device registration), for the readers that keep only
+ * those: a list as jsonscan.h's "key.sub:m1,m2" takes it */
+#define NODE_ANNOTATIONS_READ "hami.io/node-nvidia-register"
+
 typedef struct { const char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
 
 typedef enum { MIG_NONE = 0, MIG_SINGLE, MIG_MIXED } MigStrategy;

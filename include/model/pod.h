@@ -47,6 +47,12 @@ typedef struct PodMore {
     const char *hami_devices;   /* annotation hami.io/vgpu-devices-allocated (HAMi's devices given
                                    to the pod: "UUID,Type,MiB,cores:" per container, ";" between
                                    containers), NULL when none */
+    const char *pod_group;      /* the PodGroup a batch scheduler's pod belongs to, by the annotation
+                                   it is matched by: KAI "pod-group-name" (KAI-Scheduler
+                                   pkg/common/constants/constants.go PodGroupAnnotationForPod),
+                                   Volcano "scheduling.k8s.io/group-name", else
+                                   "scheduling.volcano.sh/group-name" (volcano apis scheduling/
+                                   v1beta1/labels.go); NULL when none */
     const char *request_init;   /* the init container whose request sets the effective GPU
                                    request (it asks more than the app containers), NULL if none */
     PodScheduledCondition scheduled;
@@ -79,6 +85,11 @@ typedef struct Pod {          /* fields ordered for size: 56,819 kept pods at 5,
                                    most one such pod per node (replicas spread over nodes) */
     Strvec scheduling_gates;    /* spec.schedulingGates[].name */
 } Pod;
+
+/* The annotations pod.c reads (PodMore hami_devices and pod_group), for the readers that keep
+ * only those: a list as jsonscan.h's "key.sub:m1,m2" takes it */
+#define POD_ANNOTATIONS_READ \
+    "hami.io/vgpu-devices-allocated,pod-group-name,scheduling.k8s.io/group-name,scheduling.volcano.sh/group-name"
 
 extern const PodMore pod_more_none;
 /* p's PodMore: never NULL */

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "model/labels.h"
+#include "model/node.h"
+#include "model/pod.h"
 #include "model/resources.h"
 #include "util/util.h"
 
@@ -28,9 +30,12 @@ const char *queue_system_name(QueueSystem s);          /* "kueue" | "volcano" | 
 
 typedef struct {
     char *name;
-    int64_t count;             /* pods of the set */
+    int64_t count;             /* pods of the set (a PodGroup's: 1, per_pod its minResources) */
     ResourceList per_pod;      /* effective request of one pod (milli-units) */
     KVList node_selector;      /* the template's nodeSelector */
+    Pod *tmpl;                 /* Kueue: the template read as a pod (its tolerations and required
+                                  node affinity, which a flavor must admit), strings in the
+                                  QueueState's pool; NULL when it could not be read */
     KVList flavors;            /* admitted (Kueue): resource -> flavor of podSetAssignments */
 } QueuePodSet;
 
@@ -70,6 +75,10 @@ typedef struct {
     char *cohort;              /* Kueue cohort; KAI parentQueue; Volcano parent; NULL when none */
     char *strategy;            /* Kueue queueingStrategy (default BestEffortFIFO) */
     char *stop_policy;         /* Kueue stopPolicy ("None" when unset) */
+    char *preempt_within;      /* Kueue spec.preemption.withinClusterQueue: Never (unset) |
+                                  LowerPriority | LowerOrNewerEqualPriority */
+    char *preempt_reclaim;     /* Kueue spec.preemption.reclaimWithinCohort: Never (unset) |
+                                  LowerPriority | Any */
     bool active;               /* Kueue condition Active (true when absent); Volcano state Open */
     char *inactive_reason;     /* condition message / Volcano's state, NULL when active */
     Strvec flavors;            /* Kueue: every flavor named by its resource groups */
@@ -77,7 +86,13 @@ typedef struct {
 } QueueDef;
 
 typedef struct { char *ns, *name, *cluster_queue, *stop_policy; } QueueLocal;
-typedef struct { char *name; KVList node_labels; } QueueFlavor;
+typedef struct {
+    char *name;
+    KVList node_labels;        /* spec.nodeLabels */
+    const Taint *node_taints; size_t ntaints;        /* spec.nodeTaints (pool's) */
+    const Toleration *tolerations; size_t ntolerations;   /* spec.tolerations (pool's):
+                                  added to the pods Kueue admits on the flavor */
+} QueueFlavor;
 typedef struct { char *name, *parent; } QueueCohort;
 
 typedef struct QueueState {
@@ -86,6 +101,7 @@ typedef struct QueueState {
     QueueLocal *locals; size_t nlocals, caplocals;
     QueueFlavor *flavors; size_t nflavors, capflavors;
     QueueCohort *cohorts; size_t ncohorts, capcohorts;
+    StrPool *pool;             /* the strings of templates, taints and tolerations */
     bool positions_told;       /* visible_position holds Kueue's answer: set by queue_ingest_positions,
                                   cleared by any later Workload change (a watch) */
 } QueueState;
@@ -122,10 +138,12 @@ const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const ch
 const QueueFlavor *queue_find_flavor(const QueueState *q, const char *name);
 const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, const char *ns, const char *name);
 
-/* ClusterQueue (Kueue) cq's usage of (flavor, resource) grows by milli, as when it reserves quota
- * for a workload (fit: a template Kueue would admit takes quota from the templates after it);
- * nothing when cq has no quota for that pair */
-void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli);
+/* queue `name` of sys (a Kueue ClusterQueue, a Volcano or KAI Queue: flavor "")'s usage of
+ * (flavor, resource) grows by milli, as when it reserves quota for a workload (fit: a template
+ * the queue would admit takes quota from the templates after it); nothing when it has no quota
+ * for that pair */
+void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char *flavor, const char *resource,
+                    int64_t milli);
 
 /* the workload's total request over its pod sets (count x per pod), into *out (replaced) */
 void queue_workload_total(const QueueWorkload *w, ResourceList *out);

@@ -67,6 +67,7 @@ typedef struct {
     long events;                  /* events received (bookmarks included) */
     int kinds;                    /* kinds watched */
     int lost;                     /* kinds currently without a working watch */
+    long refused;                 /* watches refused (403/404): their kinds stay as listed */
     char last_problem[2400];       /* the last watch failure, "" when none */
 } WatchStats;
 void watcher_stats(Watcher *w, WatchStats *out);

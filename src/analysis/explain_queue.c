@@ -47,6 +47,39 @@ static char *owner_key(const char *ns, const char *kind, const char *name)
 
 /* ---------------------------------------------------------------- the index */
 
+/* map puts w (index i) under its owner's key and, a PodGroup, under its own name too: KAI and
+ * Volcano match a pod to its PodGroup by the pod's annotation (PodMore.pod_group), and a
+ * PodGroup's owner is the workload's top owner, not always the pod's (a Deployment's pods are
+ * the ReplicaSet's) */
+static void put_workload(StrMap *map, const QueueWorkload *w, size_t i)
+{
+    char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
+    if (w->owner_kind && !strmap_get(map, k)) strmap_put(map, k, (void *)(uintptr_t)(i + 1));
+    free(k);
+    if (w->system == QSYS_KUEUE) return;
+    k = owner_key(w->ns, "PodGroup", w->name);
+    if (!strmap_get(map, k)) strmap_put(map, k, (void *)(uintptr_t)(i + 1));
+    free(k);
+}
+
+/* the workload of map a pod belongs to: its PodGroup's by the annotation, else its owner's;
+ * index + 1, 0 when none */
+static size_t pod_workload(const StrMap *map, const Pod *p)
+{
+    size_t i = 0;
+    if (pod_more(p)->pod_group) {
+        char *k = owner_key(p->ns, "PodGroup", pod_more(p)->pod_group);
+        i = (size_t)(uintptr_t)strmap_get(map, k);
+        free(k);
+    }
+    if (!i && p->owner_kind) {
+        char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
+        i = (size_t)(uintptr_t)strmap_get(map, k);
+        free(k);
+    }
+    return i;
+}
+
 static const QueueIndex *sort_ix;       /* qsort has no context argument */
 
 static int cmp_ns_name(const void *a, const void *b)
@@ -95,30 +128,25 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
 
 /* A StrictFIFO head is requeued at once and stays the head (Kueue pkg/cache/queue/
  * cluster_queue.go:829-831, RequeueIfNotPresent: immediate for StrictFIFO): a head that is never
- * admitted as the queues are set keeps everything behind it waiting too.  Each head is judged
- * once here (its own head is none). */
-static void head_verdicts(QueueIndex *qi)
+ * admitted as the queues are set keeps everything behind it waiting too.  Head h is judged the
+ * first time a workload behind it is explained, then remembered (its own head is none; one
+ * being judged counts as admissible), so an index that explains nothing (status's queue
+ * summaries, on every top refresh) judges no head. */
+static bool head_never(const QueueIndex *qi, size_t h)
 {
-    size_t n = qi->q->nworkloads;
-    qi->head_never = xcalloc(n, sizeof *qi->head_never);
-    bool *done = xcalloc(n, sizeof *done);
-    for (size_t i = 0; i < n; i++) {
-        long h = qi->head[i];
-        if (h < 0) continue;
-        if (!done[h]) {
-            Explanation he;
-            memset(&he, 0, sizeof he);
-            QueueFacts *hf = xcalloc(1, sizeof *hf);
-            explain_kueue(qi, (size_t)h, &he, hf);
-            qi->head_never[h] = he.verdict == V_QUEUE_QUOTA || he.verdict == V_QUEUE_INACTIVE;
-            done[h] = true;
-            explain_queue_facts_free(hf);
-            free(he.summary);                  /* all explain_kueue gives an Explanation */
-            strvec_clear(&he.fixes);
-        }
-        qi->head_never[i] = qi->head_never[h];
+    unsigned char *st = &qi->head_state[h];
+    if (!*st) {
+        *st = 3;
+        Explanation he;
+        memset(&he, 0, sizeof he);
+        QueueFacts *hf = xcalloc(1, sizeof *hf);
+        explain_kueue(qi, h, &he, hf);
+        *st = he.verdict == V_QUEUE_QUOTA || he.verdict == V_QUEUE_INACTIVE ? 1 : 2;
+        explain_queue_facts_free(hf);
+        free(he.summary);                  /* all explain_kueue gives an Explanation */
+        strvec_clear(&he.fixes);
     }
-    free(done);
+    return *st == 1;
 }
 
 QueueIndex *explain_queue_new(const Cluster *c)
@@ -134,6 +162,7 @@ QueueIndex *explain_queue_new(const Cluster *c)
     qi->position = xcalloc(n, sizeof *qi->position);
     qi->queued = xcalloc(n, sizeof *qi->queued);
     qi->head = xcalloc(n, sizeof *qi->head);
+    qi->head_state = xcalloc(n, sizeof *qi->head_state);
     qi->first_pod = xcalloc(n, sizeof *qi->first_pod);
     qi->pending_pods = xcalloc(n, sizeof *qi->pending_pods);
     qi->waiting = xcalloc(n, sizeof *qi->waiting);
@@ -153,17 +182,12 @@ QueueIndex *explain_queue_new(const Cluster *c)
     for (size_t i = 0; i < n; i++) {
         const QueueWorkload *w = &q->workloads[i];
         queue_workload_total(w, &qi->total[i]);
-        if (!queue_workload_waiting(w)) continue;
-        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
-        if (w->owner_kind && !strmap_get(all, k)) strmap_put(all, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+        if (queue_workload_waiting(w)) put_workload(all, w, i);
     }
     /* PodGroups without GPU minResources: their pods say what they ask */
     for (size_t p = 0; p < c->npods; p++) {
         const Pod *pod = &c->pods[p];
-        char *k = owner_key(pod->ns, pod->owner_kind, pod->owner_name);
-        size_t i = (size_t)(uintptr_t)strmap_get(all, k);
-        free(k);
+        size_t i = pod_workload(all, pod);
         if (!i) continue;
         const QueueWorkload *w = &q->workloads[i - 1];
         if (w->pods_from_members) {
@@ -181,14 +205,11 @@ QueueIndex *explain_queue_new(const Cluster *c)
         qi->head[i] = -1;
         if (!queue_workload_waiting(w) || !rlist_has_gpu(&qi->total[i])) continue;
         qi->waiting[qi->nwaiting++] = i;
-        char *k = owner_key(w->ns, w->owner_kind, w->owner_name);
-        if (w->owner_kind && !strmap_get(qi->owners, k)) strmap_put(qi->owners, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+        put_workload(qi->owners, w, i);
     }
     sort_ix = qi;
     if (qi->nwaiting > 1) qsort(qi->waiting, qi->nwaiting, sizeof *qi->waiting, cmp_ns_name);
     positions(qi);
-    head_verdicts(qi);
     return qi;
 }
 
@@ -196,7 +217,7 @@ void explain_queue_free(QueueIndex *qi)
 {
     if (!qi) return;
     for (size_t i = 0; qi->q && i < qi->q->nworkloads && qi->total; i++) rlist_clear(&qi->total[i]);
-    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_never); free(qi->first_pod);
+    free(qi->total); free(qi->position); free(qi->queued); free(qi->head); free(qi->head_state); free(qi->first_pod);
     free(qi->pending_pods); free(qi->waiting); free(qi->def);
     strmap_free(qi->owners, NULL);
     if (qi->holders) strmap_free(qi->holders, holder_list_free);
@@ -226,11 +247,9 @@ size_t explain_queue_count(const QueueIndex *qi, const char *ns)
 long explain_queue_member(const QueueIndex *qi, const Pod *p)
 {
     if (!qi->nwaiting) return -1;
-    char *k = owner_key(p->ns, p->owner_kind, p->owner_name);
-    size_t i = p->owner_kind ? (size_t)(uintptr_t)strmap_get(qi->owners, k) : 0;
-    free(k);
+    size_t i = pod_workload(qi->owners, p);
     if (!i) {                                  /* a plain pod's own Workload (kind Pod) */
-        k = owner_key(p->ns, "Pod", p->name);
+        char *k = owner_key(p->ns, "Pod", p->name);
         i = (size_t)(uintptr_t)strmap_get(qi->owners, k);
         free(k);
     }
@@ -265,61 +284,6 @@ long explain_queue_find(const QueueIndex *qi, const char *ns, const char *target
 }
 
 /* ---------------------------------------------------------------- Kueue arithmetic */
-
-static const QueueQuota *def_quota(const QueueDef *d, const char *flavor, const char *res)
-{
-    for (size_t i = 0; d && i < d->nquotas; i++)
-        if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, res)) return &d->quotas[i];
-    return NULL;
-}
-
-static int64_t lendable(const QueueQuota *qq)
-{
-    return qq->lending_limit >= 0 && qq->lending_limit < qq->nominal ? qq->lending_limit : qq->nominal;
-}
-
-typedef struct { int64_t max, available; } FlavorRoom;
-
-/* the room of flavor/res for ClusterQueue d: the most it may ever use and what it may use now
- * (explain_queue.h's formulas) */
-static FlavorRoom flavor_room(const QueueState *q, const QueueDef *d, const QueueQuota *own, int64_t bl_override)
-{
-    int64_t bl = bl_override != -2 ? bl_override : own->borrowing_limit;
-    int64_t lend_total = 0, pool = 0, borrowed = 0;
-    for (size_t i = 0; d->cohort && i < q->ndefs; i++) {
-        const QueueDef *o = &q->defs[i];
-        if (o->system != QSYS_KUEUE || !str_eq(o->cohort, d->cohort)) continue;
-        const QueueQuota *oq = def_quota(o, own->flavor, own->resource);
-        if (!oq) continue;
-        if (oq->used > oq->nominal) borrowed += oq->used - oq->nominal;
-        if (o == d) continue;
-        lend_total += lendable(oq);
-        int64_t unused = oq->nominal > oq->used ? oq->nominal - oq->used : 0;
-        pool += unused < lendable(oq) ? unused : lendable(oq);
-    }
-    pool -= borrowed;
-    if (pool < 0) pool = 0;
-    int64_t bl_cap = bl < 0 ? NO_LIMIT : bl;
-    FlavorRoom r;
-    r.max = own->nominal + (bl_cap < lend_total ? bl_cap : lend_total);
-    int64_t own_borrowed = own->used > own->nominal ? own->used - own->nominal : 0;
-    int64_t bl_left = bl < 0 ? NO_LIMIT : (bl > own_borrowed ? bl - own_borrowed : 0);
-    r.available = (own->nominal > own->used ? own->nominal - own->used : 0) + (bl_left < pool ? bl_left : pool);
-    return r;
-}
-
-/* the flavor's nodeLabels admit the pod sets' nodeSelectors (a key both name must agree) */
-static bool flavor_matches(const QueueState *q, const QueueWorkload *w, const char *flavor)
-{
-    const QueueFlavor *f = queue_find_flavor(q, flavor);
-    if (!f) return true;
-    for (size_t s = 0; s < w->npodsets; s++)
-        for (size_t i = 0; i < w->podsets[s].node_selector.n; i++) {
-            const char *v = kv_get(&f->node_labels, w->podsets[s].node_selector.items[i].key);
-            if (v && !str_eq(v, w->podsets[s].node_selector.items[i].value)) return false;
-        }
-    return true;
-}
 
 static void add_flavor_fact(QueueFacts *qf, const char *flavor, const char *res, const QueueQuota *qq,
                             int64_t requested, int64_t needed)
@@ -431,8 +395,8 @@ static const QueueLocal *local_with_room(const QueueIndex *qi, const QueueWorklo
             bool any = false;
             for (size_t k = 0; k < d->nquotas && !any; k++) {
                 const QueueQuota *qq = &d->quotas[k];
-                if (!str_eq(qq->resource, total->items[r].name) || !flavor_matches(q, w, qq->flavor)) continue;
-                any = flavor_room(q, d, qq, -2).available >= total->items[r].milli;
+                if (!str_eq(qq->resource, total->items[r].name) || !explain_queue_flavor_admits(q, w, qq->flavor, NULL)) continue;
+                any = explain_queue_flavor_room(q, d, qq, -2).available >= total->items[r].milli;
             }
             all = any;
         }
@@ -453,6 +417,8 @@ static void kueue_inactive(Explanation *e, const char *fmt, ...)
     e->summary = s;
 }
 
+typedef struct { const char *res, *flavor; int64_t need; } WaitOn;
+
 static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueFacts *qf)
 {
     const QueueState *q = qi->q;
@@ -469,7 +435,7 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
     if (qi->head[i] >= 0) {
         const QueueWorkload *h = &q->workloads[qi->head[i]];
         qf->head = xasprintf("%s/%s", h->ns, h->name);
-        qf->head_never = qi->head_never && qi->head_never[i];
+        qf->head_never = head_never(qi, (size_t)qi->head[i]);
     }
     const QueueLocal *other = NULL;
     if (!w->queue) {
@@ -523,21 +489,24 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
 
     /* per GPU resource: the flavors that cover it and match the pod sets' nodeSelectors */
     bool never = false, waits = false;
+    WaitOn wait_on[8];                         /* what it waits for */
+    size_t nwait = 0;
     Strbuf why = STRBUF_INIT;
     for (size_t r = 0; r < total->n; r++) {
         const char *res = total->items[r].name;
         int64_t want = total->items[r].milli;
         if (!resources_is_gpu(res) || want <= 0) continue;
         size_t covering = 0, matching = 0;
+        Strbuf refused = STRBUF_INIT;       /* why each covering flavor does not admit the pods */
         int64_t best_max = -1, best_need = -1;
         const QueueQuota *best = NULL;
         for (size_t k = 0; k < d->nquotas; k++) {
             const QueueQuota *qq = &d->quotas[k];
             if (!str_eq(qq->resource, res)) continue;
             covering++;
-            if (!flavor_matches(q, w, qq->flavor)) continue;
+            if (!explain_queue_flavor_admits(q, w, qq->flavor, &refused)) continue;
             matching++;
-            FlavorRoom room = flavor_room(q, d, qq, -2);
+            FlavorRoom room = explain_queue_flavor_room(q, d, qq, -2);
             int64_t need = want > room.max ? -1 : want > room.available ? want - room.available : 0;
             add_flavor_fact(qf, qq->flavor, res, qq, want, need);
             add_holders(qi, qf, d, qq->flavor, res);
@@ -551,8 +520,11 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             strbuf_addf(&why, "%sno flavor of ClusterQueue %s covers %s", why.len ? "; " : "", d->name, res);
         } else if (!matching) {
             never = true;
-            strbuf_addf(&why, "%sno flavor of ClusterQueue %s that covers %s matches the pods' nodeSelector",
-                        why.len ? "; " : "", d->name, res);
+            strbuf_addf(&why, "%sno flavor of ClusterQueue %s that covers %s admits the pods (%s)",
+                        why.len ? "; " : "", d->name, res, strbuf_str(&refused));
+            add_fix(e, "make the pod template fit a flavor of ClusterQueue %s (tolerations for its nodeTaints, nodeSelector "
+                    "and node affinity within its nodeLabels), or submit it to a LocalQueue whose ClusterQueue has a "
+                    "flavor for it", d->name);
         } else if (best_need < 0) {
             never = true;
             fmt_units(best_max, b, sizeof b);
@@ -566,12 +538,12 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
                 QueueQuota probe = *best;
                 probe.nominal = raise;
                 fmt_units(raise, nq, sizeof nq);
-                if (flavor_room(q, d, &probe, -2).max >= want)          /* re-checked */
+                if (explain_queue_flavor_room(q, d, &probe, -2).max >= want)          /* re-checked */
                     add_fix(e, "raise ClusterQueue %s's nominalQuota of %s on flavor %s to at least %s",
                             d->name, res, best->flavor, nq);
                 probe = *best;
                 for (int64_t bl = 1000; d->cohort && bl <= want; bl += 1000) {
-                    if (flavor_room(q, d, &probe, bl).max >= want) {
+                    if (explain_queue_flavor_room(q, d, &probe, bl).max >= want) {
                         char bls[32];
                         fmt_units(bl, bls, sizeof bls);
                         if (best->borrowing_limit >= 0 && bl > best->borrowing_limit)
@@ -584,9 +556,12 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
             }
         } else if (best_need > 0) {
             waits = true;
+            if (nwait < sizeof wait_on / sizeof *wait_on && best)
+                wait_on[nwait++] = (WaitOn){ res, best->flavor, best_need };
             fmt_units(best_need, b, sizeof b);
             strbuf_addf(&why, "%s%s more %s needed on flavor %s", why.len ? "; " : "", b, res, best ? best->flavor : "?");
         }
+        strbuf_clear(&refused);
     }
     if (never) {
         e->verdict = V_QUEUE_QUOTA;
@@ -606,8 +581,22 @@ static void explain_kueue(const QueueIndex *qi, size_t i, Explanation *e, QueueF
                     "'{\"spec\":{\"queueingStrategy\":\"BestEffortFIFO\"}}'", d->name, d->name);
         }
     } else if (waits) {
-        set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
-                    (long long)qf->position, (long long)qf->queued, d->name);
+        /* the quota it waits for may be taken back from admitted workloads (Kueue preemption) */
+        Strbuf victims = STRBUF_INIT;
+        bool preempts = nwait > 0;
+        for (size_t k = 0; k < nwait && preempts; k++)
+            preempts = explain_queue_preempts(qi, i, d, wait_on[k].flavor, wait_on[k].res, wait_on[k].need, &victims);
+        if (preempts) {
+            qf->preempts = true;
+            set_summary(e, "%s, held by admitted workloads: Kueue preempts %s to admit it (preemption "
+                        "withinClusterQueue %s, reclaimWithinCohort %s; position %lld of %lld in ClusterQueue %s)",
+                        strbuf_str(&why), strbuf_str(&victims), d->preempt_within, d->preempt_reclaim,
+                        (long long)qf->position, (long long)qf->queued, d->name);
+        } else {
+            set_summary(e, "%s, held by admitted workloads (position %lld of %lld in ClusterQueue %s)", strbuf_str(&why),
+                        (long long)qf->position, (long long)qf->queued, d->name);
+        }
+        strbuf_clear(&victims);
     } else {
         set_summary(e, "quota is free: next in line (position %lld of %lld in ClusterQueue %s)",
                     (long long)qf->position, (long long)qf->queued, d->name);
@@ -636,7 +625,7 @@ static void explain_podgroup(const QueueIndex *qi, size_t i, Explanation *member
         const char *res = total->items[r].name;
         int64_t want = total->items[r].milli;
         if (!resources_is_gpu(res) || want <= 0) continue;
-        const QueueQuota *qq = def_quota(d, "", res);
+        const QueueQuota *qq = explain_queue_def_quota(d, "", res);
         if (!qq) continue;                     /* the queue does not limit it */
         int64_t max = qq->borrowing_limit < 0 ? NO_LIMIT : qq->nominal + qq->borrowing_limit;
         int64_t need = want > max ? -1 : qq->used + want > max ? qq->used + want - max : 0;
@@ -739,6 +728,9 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     if (e->verdict == V_QUEUED && qf->head_never)
         strvec_push(&e->notes, "it never starts as the queues are set: under StrictFIFO nothing behind a head that is "
                                "never admitted is admitted (one of the fixes is needed)");
+    else if (e->verdict == V_QUEUED && qf->preempts)
+        strvec_push(&e->notes, "it waits briefly: Kueue evicts the workloads named (their pods end) and then admits it "
+                               "(no change needed)");
     else if (e->verdict == V_QUEUED)
         strvec_push(&e->notes, "it waits: admitted once the quota named is released (no change needed)");
     else if (e->verdict == V_QUEUE_QUOTA || e->verdict == V_QUEUE_INACTIVE)

@@ -283,8 +283,9 @@ static int fit_daemonset(Cluster *c, const ExplainIndex *ix, const cJSON *podjso
     return 0;
 }
 
-static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUseList *nsu, int64_t *placed,
-                   FitResult *out, Error *err)
+/* decided: the gang's queue verdict (fit_gang), which the template takes; NULL when none */
+static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const FitItem *decided, NsUseList *nsu,
+                   int64_t *placed, FitResult *out, Error *err)
 {
     FitItem it = { 0 };
     if (pod_from_json(&it.pod, mp->pod, out->pool, err) < 0) {
@@ -308,7 +309,13 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUse
     QuotaRoom qr;
     quota_room(c, &it.pod, earlier, &qr);
     int rc = 0;
-    if (o && o->queue && o->queue(o->queue_ctx, c, &it.pod, it.replicas, &it)) {
+    if (decided) {
+        it.verdict = decided->verdict;
+        it.summary = decided->summary ? xstrdup(decided->summary) : NULL;
+        for (size_t k = 0; k < decided->fixes.n; k++) strvec_push(&it.fixes, decided->fixes.v[k]);
+        for (size_t k = 0; k < decided->notes.n; k++) strvec_push(&it.notes, decided->notes.v[k]);
+        it.exit_code = decided->exit_code;
+    } else if (o && o->queue && o->queue(o->queue_ctx, c, &it.pod, it.replicas, &it)) {
         /* the queue hook decided (Queued, QueueQuota): it set verdict, summary, fixes, exit */
     } else {
         ExplainIndex *ix = explain_index_new(c);
@@ -340,6 +347,79 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, NsUse
     return rc;
 }
 
+/* the item's pods taken off the nodes again (a gang that does not start) */
+static void unplace(Cluster *c, const FitItem *it)
+{
+    for (size_t k = 0; k < it->nnodes; k++) {
+        const Node *n = cluster_find_node(c, it->nodes[k].node);
+        if (!n) continue;
+        NodeUsage *u = &c->usage[cluster_node_index(c, n)];
+        for (size_t r = 0; r < it->pod.requests.n; r++)
+            rlist_add(&u->requested, it->pod.requests.items[r].name, -it->pod.requests.items[r].milli * it->nodes[k].replicas);
+        u->pods -= it->nodes[k].replicas;
+    }
+}
+
+/* templates [t, u) of one gang (fit.h: Gangs) */
+static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, const FitOptions *o, NsUseList *nsu,
+                    int64_t *placed, FitResult *out, Error *err)
+{
+    const ManifestGang *g = tl->v[t].gang;
+    /* the PodGroup's minResources: each task's minAvailable pods */
+    ResourceList total = RESOURCE_LIST_INIT;
+    for (size_t k = t; k < u; k++) {
+        ResourceList per = RESOURCE_LIST_INIT;
+        pod_effective_requests(cJSON_GetObjectItemCaseSensitive(tl->v[k].pod, "spec"), &per);
+        for (size_t r = 0; r < per.n; r++) rlist_add(&total, per.items[r].name, per.items[r].milli * tl->v[k].gang->task_min);
+        rlist_clear(&per);
+    }
+    FitItem qd = { 0 };
+    bool decided = o && o->gang_queue && o->gang_queue(o->queue_ctx, c, g, tl->v[t].ns, &total, &qd);
+    rlist_clear(&total);
+    int rc = 0;
+    size_t first = out->n;
+    int64_t started = 0;
+    bool tasks_ok = true;
+    Strbuf tasks = STRBUF_INIT;
+    for (size_t k = t; k < u && !rc; k++) {
+        const ManifestPod *mp = &tl->v[k];
+        size_t before = out->n;
+        rc = fit_one(c, mp, o, decided ? &qd : NULL, nsu, placed, out, err);
+        const char *task = strrchr(mp->name, '/') ? strrchr(mp->name, '/') + 1 : mp->name;
+        int64_t fit = out->n > before ? out->items[out->n - 1].fits_replicas : mp->replicas;   /* no GPU: placed */
+        started += fit;
+        if (fit < mp->gang->task_min) tasks_ok = false;
+        strbuf_addf(&tasks, "%s%s %lld of %lld", tasks.len ? ", " : "", task, (long long)fit, (long long)mp->gang->task_min);
+    }
+    for (size_t i = first; !decided && i < out->n; i++)       /* the queue's word, when it took the gang */
+        for (size_t k = 0; k < qd.notes.n; k++) strvec_push(&out->items[i].notes, qd.notes.v[k]);
+    strvec_clear(&qd.fixes);
+    strvec_clear(&qd.notes);
+    free(qd.summary);
+    if (!rc && !decided && (started < g->min_member || (g->per_task && !tasks_ok))) {
+        int worst = 3;
+        for (size_t i = first; i < out->n; i++) if (out->items[i].exit_code > worst) worst = out->items[i].exit_code;
+        for (size_t i = first; i < out->n; i++) {
+            FitItem *it = &out->items[i];
+            unplace(c, it);
+            *placed -= it->fits_replicas;
+            strvec_pushf(&it->notes, "Volcano Job %s is a gang: none of its pods start until %lld fit at once%s; the "
+                         "nodes listed would hold those of this template that fit now (not counted for the templates "
+                         "after it)", g->name, (long long)g->min_member,
+                         g->per_task ? " and each task has its minAvailable" : "");
+            if (it->exit_code) continue;                  /* its own verdict says why */
+            it->verdict = verdict_name(V_GANG);
+            it->summary = xasprintf("gang of %lld (Volcano Job %s, minAvailable): %lld of its pods fit at once now "
+                                    "(by task, fitting of minAvailable: %s)", (long long)g->min_member, g->name,
+                                    (long long)started, strbuf_str(&tasks));
+            it->exit_code = worst;
+            if (worst > out->exit_code) out->exit_code = worst;
+        }
+    }
+    strbuf_clear(&tasks);
+    return rc;
+}
+
 int fit_run(Cluster *c, const ManifestPodList *templates, const FitOptions *o, FitResult *out, Error *err)
 {
     memset(out, 0, sizeof *out);
@@ -354,7 +434,16 @@ int fit_run(Cluster *c, const ManifestPodList *templates, const FitOptions *o, F
     NsUseList nsu = { 0 };
     int64_t placed = 0;
     int rc = 0;
-    for (size_t t = 0; t < templates->n && rc == 0; t++) rc = fit_one(c, &templates->v[t], o, &nsu, &placed, out, err);
+    for (size_t t = 0; t < templates->n && rc == 0;) {
+        const ManifestGang *g = templates->v[t].gang;
+        size_t u = t + 1;
+        while (g && u < templates->n && templates->v[u].gang && str_eq(templates->v[u].gang->name, g->name) &&
+               str_eq(templates->v[u].ns, templates->v[t].ns))
+            u++;
+        rc = g ? fit_gang(c, templates, t, u, o, &nsu, &placed, out, err)
+               : fit_one(c, &templates->v[t], o, NULL, &nsu, &placed, out, err);
+        t = u;
+    }
     ns_use_clear(&nsu);
     /* the items have moved since they were explained: the Explanations borrow their pods */
     for (size_t i = 0; i < out->n; i++)

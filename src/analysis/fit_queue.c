@@ -8,8 +8,13 @@
  * Kueue manages a Job, JobSet, Deployment, pod, ... that carries the label (pkg/controller/
  * jobframework: QueueName reads metadata.labels["kueue.x-k8s.io/queue-name"]); without it the
  * object is not Kueue's unless manageJobsWithoutQueueName is set, which the cluster's objects do
- * not tell: such templates are judged by the nodes alone.  Volcano and KAI gangs are not judged
- * here (their Job kinds carry no pod template at spec.template).
+ * not tell: such templates are judged by the nodes alone.
+ *
+ * Volcano (FitOptions.gang_queue): a Volcano Job's PodGroup (minMember, Queue, minResources =
+ * the tasks' minAvailable pods' requests, as the Job controller makes it) is judged the same way
+ * (explain_queue.c: the Queue missing or not Open, more than its capability, capability held by
+ * others now); when the Queue would take it, its GPUs count as the Queue's for the gangs after
+ * it and the nodes decide (fit.c judges the gang).  KAI is not judged here.
  */
 #include "analysis/fit.h"
 #include "analysis/explain_queue.h"
@@ -24,6 +29,45 @@
 #include <time.h>
 
 #define KUEUE_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
+
+/* the pod's tolerations and required node affinity into spec (what a ResourceFlavor must admit) */
+static void add_constraints(cJSON *spec, const Pod *p)
+{
+    static const char *const ops[] = { [SEL_IN] = "In", [SEL_NOTIN] = "NotIn", [SEL_EXISTS] = "Exists",
+                                       [SEL_NOT_EXISTS] = "DoesNotExist", [SEL_GT] = "Gt", [SEL_LT] = "Lt" };
+    if (p->ntolerations) {
+        cJSON *arr = cJSON_AddArrayToObject(spec, "tolerations");
+        for (size_t i = 0; i < p->ntolerations; i++) {
+            const Toleration *t = &p->tolerations[i];
+            cJSON *o = cJSON_CreateObject();
+            if (t->key) cJSON_AddStringToObject(o, "key", t->key);
+            if (t->op) cJSON_AddStringToObject(o, "operator", t->op);
+            if (t->value) cJSON_AddStringToObject(o, "value", t->value);
+            if (t->effect) cJSON_AddStringToObject(o, "effect", t->effect);
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+    if (!p->naffinity_terms) return;
+    cJSON *terms = cJSON_AddArrayToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+        spec, "affinity"), "nodeAffinity"), "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
+    for (size_t i = 0; i < p->naffinity_terms; i++) {
+        cJSON *term = cJSON_CreateObject(), *exprs = cJSON_AddArrayToObject(term, "matchExpressions");
+        const LabelSelector *sel = &p->affinity_terms[i].match_expressions;
+        for (size_t k = 0; k < sel->n; k++) {
+            const SelReq *r = &sel->reqs[k];
+            if (r->op >= sizeof ops / sizeof *ops || !ops[r->op]) continue;    /* = and != come from no affinity */
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "key", r->key);
+            cJSON_AddStringToObject(x, "operator", ops[r->op]);
+            if (r->nvalues) {
+                cJSON *v = cJSON_AddArrayToObject(x, "values");
+                for (size_t j = 0; j < r->nvalues; j++) cJSON_AddItemToArray(v, cJSON_CreateString(r->values[j]));
+            }
+            cJSON_AddItemToArray(exprs, x);
+        }
+        cJSON_AddItemToArray(terms, term);
+    }
+}
 
 /* the Workload Kueue would create, as the API serves one (what queue_ingest_workload reads) */
 static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int64_t pods, const char *queue,
@@ -54,6 +98,7 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
         for (size_t i = 0; i < p->node_selector.n; i++)
             cJSON_AddStringToObject(sel, p->node_selector.items[i].key, p->node_selector.items[i].value);
     }
+    add_constraints(pspec, p);
     cJSON *c = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(pspec, "containers"), c);
     cJSON_AddStringToObject(c, "name", "main");
@@ -96,12 +141,80 @@ static void take_quota(QueueState *q, const QueueFacts *qf, const Pod *p, int64_
     for (size_t i = 0; i < qf->nflavors; i++) {
         const QueueFlavorFact *f = &qf->flavors[i];
         if (free_flavor(qf, f->resource) != (long)i) continue;
-        queue_def_take(q, qf->cluster_queue, f->name, f->resource, rlist_get(&p->requests, f->resource) * pods);
+        queue_def_take(q, QSYS_KUEUE, qf->cluster_queue, f->name, f->resource, rlist_get(&p->requests, f->resource) * pods);
         if (!flavor) flavor = f->name;
     }
     for (size_t r = 0; flavor && r < p->requests.n; r++)
         if (!resources_is_gpu(p->requests.items[r].name))
-            queue_def_take(q, qf->cluster_queue, flavor, p->requests.items[r].name, p->requests.items[r].milli * pods);
+            queue_def_take(q, QSYS_KUEUE, qf->cluster_queue, flavor, p->requests.items[r].name, p->requests.items[r].milli * pods);
+}
+
+/* the PodGroup Volcano's Job controller makes of a Job (what queue_ingest_workload reads) */
+static cJSON *podgroup_json(const ManifestGang *g, const char *ns, const char *name, const ResourceList *total)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "apiVersion", "scheduling.volcano.sh/v1beta1");
+    cJSON_AddStringToObject(o, "kind", "PodGroup");
+    cJSON *md = cJSON_AddObjectToObject(o, "metadata");
+    cJSON_AddStringToObject(md, "name", name);
+    cJSON_AddStringToObject(md, "namespace", ns);
+    cJSON *spec = cJSON_AddObjectToObject(o, "spec");
+    cJSON_AddNumberToObject(spec, "minMember", (double)g->min_member);
+    cJSON_AddStringToObject(spec, "queue", g->queue);
+    cJSON *min = cJSON_AddObjectToObject(spec, "minResources");
+    for (size_t i = 0; i < total->n; i++) {
+        char q[32];
+        quantity_format(total->items[i].milli, q, sizeof q);
+        cJSON_AddStringToObject(min, total->items[i].name, q);
+    }
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "status"), "phase", "Pending");
+    return o;
+}
+
+bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const char *ns, const ResourceList *total,
+                       FitItem *item)
+{
+    (void)ctx;
+    QueueState *q = c->queues;
+    if (!q || !str_eq(g->system, "volcano") || !rlist_has_gpu(total)) return false;
+    bool any = false;                     /* Volcano's queues were read (else nothing to judge) */
+    for (size_t i = 0; i < q->ndefs && !any; i++) any = q->defs[i].system == QSYS_VOLCANO;
+    if (!any) return false;
+    char *name = xasprintf("kubectl-gpu-fit-%s", g->name);
+    cJSON *pj = podgroup_json(g, ns, name, total);
+    Error err = { 0 };
+    bool decided = false;
+    if (queue_ingest_workload(q, QSYS_VOLCANO, pj, &err) == 0) {
+        QueueIndex *qi = explain_queue_new(c);
+        long i = explain_queue_find(qi, ns, name);
+        if (i >= 0) {
+            Explanation e;
+            explain_queue_workload(qi, (size_t)i, NULL, &e);
+            bool waits = false;
+            for (size_t k = 0; e.queue && k < e.queue->nflavors; k++) waits |= e.queue->flavors[k].needed > 0;
+            if (e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE || (e.verdict == V_QUEUED && waits)) {
+                decided = true;
+                item->verdict = verdict_name(e.verdict);
+                item->summary = xasprintf("Volcano (Queue %s): %s", g->queue, e.summary ? e.summary : "");
+                for (size_t k = 0; k < e.fixes.n; k++) strvec_push(&item->fixes, e.fixes.v[k]);
+                for (size_t k = 0; k < e.notes.n; k++) strvec_push(&item->notes, e.notes.v[k]);
+                item->exit_code = e.verdict == V_QUEUED ? 3 : 4;
+            } else {
+                for (size_t r = 0; r < total->n; r++)
+                    if (resources_is_gpu(total->items[r].name))
+                        queue_def_take(q, QSYS_VOLCANO, g->queue, "", total->items[r].name, total->items[r].milli);
+                strvec_pushf(&item->notes, "Volcano: Queue %s has room for the Job's PodGroup now; the nodes decide",
+                             g->queue);
+            }
+            explanation_clear(&e);
+        }
+        explain_queue_free(qi);
+        queue_remove(q, QK_VOLCANO_PODGROUP, ns, name);
+    }
+    error_clear(&err);
+    cJSON_Delete(pj);
+    free(name);
+    return decided;
 }
 
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)

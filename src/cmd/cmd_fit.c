@@ -53,7 +53,7 @@ static int run_fit(int argc, char **argv, GlobalOptions *g, Error *err)
     if (rc == EXIT_OK && cmd_load_cluster(&cc, g, &rq, false, err) < 0) rc = EXIT_FAIL;
     else if (rc == EXIT_OK) {
         FitResult r;
-        FitOptions fo = { .queue = fit_queue_kueue };
+        FitOptions fo = { .queue = fit_queue_kueue, .gang_queue = fit_queue_volcano };
         if (fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
             rc = EXIT_FAIL;
         } else {
@@ -79,15 +79,17 @@ const Command cmd_fit = {
         "input); the namespace is the object's, else -n's, else the context's.  Each pod template is\n"
         "judged as 'explain' judges a pending pod, with the same filters, verdicts and re-checked fixes:\n"
         "its effective GPU request (init containers as the scheduler counts them) times the pods it\n"
-        "makes (replicas; a Job's min(parallelism, completions); a DaemonSet's nodes it admits).  The\n"
+        "makes (replicas; a Job's min(parallelism, completions); a DaemonSet's nodes it admits; a\n"
+        "Volcano Job's tasks, JOB/TASK, one gang: none start unless minAvailable fit at once, verdict\n"
+        "Gang).  The\n"
         "replicas and the templates, in file order, compete for the free GPUs: a template fits when\n"
         "all its pods fit at once; else the verdict is that of its first pod that does not, with how\n"
         "many fit (fitsReplicas).  A namespace's ResourceQuota is judged against its status.used.\n"
         "Templates without a GPU request are noted on stderr.  Nothing is written to the cluster.\n"
         "Exit status: 0 every template fits now; 3 some would wait for GPUs that running pods hold\n"
-        "(Insufficient, Fragmented, Gated, a quota that running pods fill); 4 some can never fit as the\n"
+        "(Insufficient, Fragmented, Gated, a quota that running pods fill, Queued, Gang); 4 some can never fit as the\n"
         "cluster is set (TooLarge, Selector, Taint, ResourceName, NoDevicePlugin, NotReady,\n"
-        "Unschedulable, a quota the template alone exceeds); the worst wins; 1 no answer (a manifest\n"
+        "Unschedulable, a quota the template alone exceeds, QueueQuota, QueueInactive); the worst wins; 1 no answer (a manifest\n"
         "that is not one, named with its document; an unreachable cluster); 2 usage.",
     .examples = "  kubectl gpu fit -f train-job.yaml\n  helm template charts/infer | kubectl gpu fit -f - -n serving -o json\n"
                 "  kubectl gpu fit -f jobset.yaml --snapshot cluster.json.gz\n",

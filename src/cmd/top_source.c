@@ -69,6 +69,11 @@ static bool apply_watch(TopSource *s)
     WatchEvent *evs = watcher_take(s->watch, 0);
     if (!evs) return false;
     feed_hold_data();
+    /* what the screen shows from the cluster goes before the changes (the lock is held: nothing
+     * reads it until publish): the old status and pending rows are not held beside the string
+     * pool's compaction, the new rows' explanation and the new status */
+    if (s->shown) top_shown_clear(s->shown, false);
+    explanation_list_clear(&s->cur->pending);
     Cluster *c = &s->cur->cluster;
     for (WatchEvent *e = evs; e; e = e->next) {
         Error ae = { 0 };
@@ -83,7 +88,7 @@ static bool apply_watch(TopSource *s)
     watch_events_free(evs);
     cluster_live_commit(c);
     c->now = (int64_t)time(NULL);
-    top_cluster_explain_pending(s->cur, s->pending_ns);   /* the old rows go before the new are made */
+    top_cluster_explain_pending(s->cur, s->pending_ns);
     s->cur->loaded_at = (int64_t)time(NULL);
     s->applied_mono = mono_seconds();
     return true;
@@ -185,6 +190,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
             top_cluster_unref(tc);
             return NULL;
         }
+        if (watch) cluster_live_loaded(&tc->cluster);
 #ifdef __GLIBC__
         malloc_trim(0);             /* the pages read are gone: give their memory back */
 #endif

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "render/table.h"
+#include "render/text.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,7 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         cluster_release(&c);
         return EXIT_FAIL;
     }
+    cluster_live_loaded(&c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -126,6 +128,7 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
     Watcher *w = watcher_start(&wsc, rq, &c, rv, err);
     if (!w) { ret = EXIT_FAIL; goto out; }
     bool relisting[OBJ__COUNT] = { false };
+    long refused = 0;
     bool changed = false;
     double changed_at = 0;
     while (!interrupted) {
@@ -150,10 +153,13 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         }
         bool busy = evs != NULL;
         watch_events_free(evs);
-        if (tick) {
-            WatchStats st;
-            watcher_stats(w, &st);
-            tick(ctx, &st);
+        WatchStats st;
+        watcher_stats(w, &st);
+        if (tick) tick(ctx, &st);
+        if (st.refused > refused) {
+            /* as kubectl get -w says a refused watch; here the other kinds go on */
+            refused = st.refused;
+            text_printf(stderr, "warning: watch: %s; what was listed stays as it was\n", st.last_problem);
         }
         bool any_relist = false;
         for (int k = 0; k < OBJ__COUNT; k++) any_relist |= relisting[k];

@@ -597,7 +597,7 @@ void cluster_release(Cluster *c)
     queue_state_free(c->queues);
     cluster_live_free(c);
     strvec_clear(&c->warnings);
-    free(c->context); free(c->server); free(c->source);
+    free(c->context); free(c->server); free(c->source); free(c->pods_namespace);
     usage_snapshot_free(c->stored_usage);
     strmap_free(c->node_index, NULL);
     strmap_free(c->pending_usage, cluster_usage_free);

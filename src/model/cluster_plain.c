@@ -2,6 +2,15 @@
  * (cluster_live.c's header says why and how small), and its state's release: below cluster.c,
  * which records a fold while c->live is set and frees the state with the cluster, and
  * cluster_live.c, which takes the records back when a watch says a pod changed.
+ *
+ * The records live in two parts: most in one array sorted by key, exactly sized (found by
+ * binary search; one taken back is marked dead), the ones added since the last merge in a
+ * small open-addressing table.  When that table holds more than PLAIN_TAIL_MIN + 1/8 of the
+ * sorted records, its records are sorted and merged in (from the back, in place; the dead
+ * go), so an insert costs O(log n) amortized and the whole costs its records and little more.
+ * One open-addressing table for all (load at most 3/4, doubling) held 262,144 slots of 24
+ * bytes for the 106,726 pods without GPUs of the full training cluster (6.3 MB, and 9.4 MB
+ * while it grew from 131,072); the sorted array holds 2.6 MB.
  */
 #include "cluster_plain.h"
 #include "cluster_int.h"
@@ -45,6 +54,7 @@ void cluster_plain_release(PlainTable *t)
     free(t->extras);
     free(t->free_extras);
     free(t->slots);
+    free(t->sorted);
     for (size_t i = 0; i < t->nnodes; i++) free(t->nodes[i]);
     free(t->nodes);
     strmap_free(t->node_ids, NULL);
@@ -65,21 +75,84 @@ static size_t home_of(const PlainTable *t, uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (t->cap - 1);
 }
 
-PlainRec *cluster_plain_slot(const PlainTable *t, uint64_t key)
+#define PLAIN_TAIL_MIN 1024
+
+/* key's slot in the open-addressing part: its record, or the empty slot (key 0) where it
+ * would go (t->cap > 0) */
+static PlainRec *tail_slot(const PlainTable *t, uint64_t key)
 {
     size_t i = home_of(t, key);
     while (t->slots[i].key && t->slots[i].key != key) i = (i + 1) & (t->cap - 1);
     return &t->slots[i];
 }
 
-static void plain_grow(PlainTable *t)
+static void tail_grow(PlainTable *t)
 {
     PlainRec *old = t->slots;
     size_t oc = t->cap;
-    t->cap = oc ? oc * 2 : 1024;
+    t->cap = oc ? oc * 2 : 256;
     t->slots = xcalloc(t->cap, sizeof *t->slots);
-    for (size_t i = 0; i < oc; i++) if (old[i].key) *cluster_plain_slot(t, old[i].key) = old[i];
+    for (size_t i = 0; i < oc; i++) if (old[i].key) *tail_slot(t, old[i].key) = old[i];
     free(old);
+}
+
+/* key's record in the sorted part (alive or dead), or NULL */
+static PlainRec *sorted_find(const PlainTable *t, uint64_t key)
+{
+    size_t lo = 0, hi = t->nsorted;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->sorted[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nsorted && t->sorted[lo].key == key ? &t->sorted[lo] : NULL;
+}
+
+const PlainRec *cluster_plain_find(const PlainTable *t, uint64_t key)
+{
+    if (t->cap) {
+        const PlainRec *r = tail_slot(t, key);
+        if (r->key) return r;
+    }
+    const PlainRec *r = sorted_find(t, key);
+    return r && r->node != PLAIN_DEAD ? r : NULL;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+    uint64_t x = ((const PlainRec *)a)->key, y = ((const PlainRec *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+void cluster_plain_settle(PlainTable *t)
+{
+    if (!t->n && !t->ndead) {
+        free(t->slots);
+        t->slots = NULL;
+        t->cap = 0;
+        return;
+    }
+    size_t m = 0;
+    PlainRec *tail = t->n ? xmalloc(t->n * sizeof *tail) : NULL;
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) tail[m++] = t->slots[i];
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->n = 0;
+    if (m > 1) qsort(tail, m, sizeof *tail, cmp_rec);
+    size_t w = 0;                               /* the dead go */
+    for (size_t i = 0; i < t->nsorted; i++) if (t->sorted[i].node != PLAIN_DEAD) t->sorted[w++] = t->sorted[i];
+    size_t total = w + m;
+    if (!total) {
+        free(t->sorted);
+        t->sorted = NULL;
+    } else {
+        t->sorted = xrealloc(t->sorted, total * sizeof *t->sorted);
+        for (size_t i = w, j = m, o = total; j > 0;)     /* from the back: nothing is overwritten unread */
+            t->sorted[--o] = i > 0 && t->sorted[i - 1].key > tail[j - 1].key ? t->sorted[--i] : tail[--j];
+    }
+    t->nsorted = total;
+    t->ndead = 0;
+    free(tail);
 }
 
 static uint32_t node_id(PlainTable *t, const char *node)
@@ -96,9 +169,16 @@ static uint32_t node_id(PlainTable *t, const char *node)
 /* takes the record of key out of the table (false when there is none) */
 bool cluster_plain_take(PlainTable *t, uint64_t key, PlainRec *out)
 {
-    if (!t->cap) return false;
-    PlainRec *s = cluster_plain_slot(t, key);
-    if (!s->key) return false;
+    PlainRec *s = t->cap ? tail_slot(t, key) : NULL;
+    if (!s || !s->key) {
+        PlainRec *r = sorted_find(t, key);
+        if (!r || r->node == PLAIN_DEAD) return false;
+        *out = *r;
+        r->node = PLAIN_DEAD;
+        r->extra = 0;
+        t->ndead++;
+        return true;
+    }
     *out = *s;
     s->key = 0;
     t->n--;
@@ -195,7 +275,9 @@ void cluster_live_note_plain(Cluster *c, const char *ns, const char *name, const
     }
     PlainRec old;
     if (cluster_plain_take(t, r.key, &old)) cluster_plain_drop_extra(t, old.extra);
-    if ((t->n + 1) * 4 > t->cap * 3) plain_grow(t);
-    *cluster_plain_slot(t, r.key) = r;
+    if (t->n >= PLAIN_TAIL_MIN + t->nsorted / 8 || (t->ndead > PLAIN_TAIL_MIN && t->ndead > t->nsorted / 2))
+        cluster_plain_settle(t);
+    if ((t->n + 1) * 4 > t->cap * 3) tail_grow(t);
+    *tail_slot(t, r.key) = r;
     t->n++;
 }

@@ -18,8 +18,10 @@ typedef struct {
 } PlainRec;
 
 typedef struct {
-    PlainRec *slots;
-    size_t cap, n;           /* cap a power of two, n <= 3/4 cap */
+    PlainRec *slots;         /* the records added lately: open addressing, the hash's home */
+    size_t cap, n;           /* cap a power of two (0: none), n <= 3/4 cap */
+    PlainRec *sorted;        /* the older records by key, exactly sized (cluster_plain.c) */
+    size_t nsorted, ndead;   /* ndead of them taken back (node PLAIN_DEAD) */
     char **nodes; size_t nnodes, capnodes;
     struct StrMap *node_ids;        /* node name -> index + 1 */
     ResourceList **extras; size_t nextras, capextras;   /* the records' lists; NULL = free */
@@ -33,18 +35,23 @@ typedef struct ClusterLive {
     bool indexed;           /* gpu_usage and event_index match the arrays */
     bool relisted;          /* a kind was reset: commit finalizes in full */
     size_t pool_after;      /* strings in the pool after the last compaction */
+    bool packed;            /* cluster_live_loaded ran: the pool's table kept dense */
 } ClusterLive;
 
 /* the 64-bit key of "ns/name" (ns empty: "default"), never 0 */
 uint64_t cluster_plain_hash(const char *ns, const char *name);
-/* key's slot: its record, or the empty slot (key 0) where it would go (t->cap > 0) */
-PlainRec *cluster_plain_slot(const PlainTable *t, uint64_t key);
+#define PLAIN_DEAD UINT32_MAX    /* PlainRec.node of a sorted record taken back */
+/* key's record, or NULL */
+const PlainRec *cluster_plain_find(const PlainTable *t, uint64_t key);
 /* takes the record of key out of the table (false when there is none) */
 bool cluster_plain_take(PlainTable *t, uint64_t key, PlainRec *out);
 /* the record's resources added to out (the caller clears it) */
 void cluster_plain_requests(const PlainTable *t, const PlainRec *r, ResourceList *out);
 /* the record's list (extra, 0 = none) freed and its index given back */
 void cluster_plain_drop_extra(PlainTable *t, uint32_t extra);
+/* the records added lately merged into the sorted ones (after a list: the table is then as
+ * small as its records) */
+void cluster_plain_settle(PlainTable *t);
 /* every record and node name freed; t is empty after */
 void cluster_plain_release(PlainTable *t);
 #endif

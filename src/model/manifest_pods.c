@@ -2,6 +2,7 @@
 #include "model/manifest_pods.h"
 #include "json_fields.h"
 #include "util/error.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,7 +137,60 @@ static int add_item(ManifestPodList *out, const char *kind, const char *ns, cons
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
     }
     out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where),
-                                      queue ? xstrdup(queue) : NULL };
+                                      queue ? xstrdup(queue) : NULL, NULL };
+    return 0;
+}
+
+/* A Volcano Job: one template per task, the Job's pods one gang (ManifestGang's defaults) */
+static int volcano_job(const cJSON *obj, const char *ns, const char *name, const char *where, ManifestPodList *out,
+                       Strvec *notes, Error *err)
+{
+    const cJSON *spec = jobj(obj, "spec"), *task;
+    const char *queue = jstr_ne(spec, "queue") ? jstr_ne(spec, "queue") : "default";
+    const char *sched = jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName") : "volcano";
+    int64_t job_min = count_field(spec, "minAvailable", 0), sum_min = 0;
+    if (job_min < 0) {
+        error_set(err, "Job %s: spec.minAvailable must be a non-negative integer (at most %d)", name, MAX_PODS);
+        return -1;
+    }
+    size_t first = out->n;
+    int k = 0;
+    cJSON_ArrayForEach(task, jarr(spec, "tasks")) {
+        char dflt[32];
+        snprintf(dflt, sizeof dflt, "default%d", k);
+        const char *tname = jstr_ne(task, "name") ? jstr_ne(task, "name") : dflt;
+        int64_t reps = count_field(task, "replicas", 0);
+        int64_t tmin = count_field(task, "minAvailable", reps);
+        if (reps < 0 || tmin < 0) {
+            error_set(err, "Job %s/%s: replicas and minAvailable must be non-negative integers (at most %d)", name, tname,
+                      MAX_PODS);
+            return -1;
+        }
+        if (!jobj(jobj(task, "template"), "spec")) {
+            error_set(err, "Job %s: tasks[%d] has no template.spec", name, k);
+            return -1;
+        }
+        char *full = xasprintf("%s/%s", name, tname);
+        int rc = add_item(out, "Job", ns, full, reps, jobj(task, "template"), where, NULL, err);
+        free(full);
+        if (rc < 0) return -1;
+        ManifestPod *mp = &out->v[out->n - 1];
+        cJSON *pspec = cJSON_GetObjectItemCaseSensitive(mp->pod, "spec");
+        if (!jstr_ne(pspec, "schedulerName")) {
+            cJSON_DeleteItemFromObjectCaseSensitive(pspec, "schedulerName");
+            cJSON_AddStringToObject(pspec, "schedulerName", sched);
+        }
+        mp->gang = xcalloc(1, sizeof *mp->gang);
+        *mp->gang = (ManifestGang){ xstrdup("volcano"), xstrdup(name), xstrdup(queue), 0, tmin, false };
+        sum_min += tmin;
+        k++;
+    }
+    if (!k) { strvec_pushf(notes, "%s: Job %s has no tasks", where, name); return 0; }
+    if (!job_min) job_min = sum_min;
+    for (size_t i = first; i < out->n; i++) {
+        out->v[i].gang->min_member = job_min;
+        out->v[i].gang->per_task = job_min >= sum_min;
+    }
     return 0;
 }
 
@@ -182,6 +236,9 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     int64_t n = 1;
     if (str_eq(kind, "Pod")) {
         rc = add_item(out, kind, ns, name, 1, obj, where, queue, err);
+    } else if (str_eq(kind, "Job") && jstr_ne(obj, "apiVersion") &&
+               !strncmp(jstr_ne(obj, "apiVersion"), "batch.volcano.sh/", 17)) {
+        rc = volcano_job(obj, ns, name, where, out, notes, err);
     } else if (str_eq(kind, "JobSet")) {
         const cJSON *rj;
         int k = 0;
@@ -248,6 +305,10 @@ void manifest_pod_list_clear(ManifestPodList *l)
         free(l->v[i].name);
         free(l->v[i].where);
         free(l->v[i].queue_name);
+        if (l->v[i].gang) {
+            free(l->v[i].gang->system); free(l->v[i].gang->name); free(l->v[i].gang->queue);
+            free(l->v[i].gang);
+        }
         cJSON_Delete(l->v[i].pod);
     }
     free(l->v);

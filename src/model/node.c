@@ -283,7 +283,7 @@ static const char *hami_product(const char *type, StrPool *pool)
 
 static void read_hami(GpuFacts *g, const cJSON *meta, StrPool *pool)
 {
-    const char *reg = jstr_ne(jobj(meta, "annotations"), "hami.io/node-nvidia-register");
+    const char *reg = jstr_ne(jobj(meta, "annotations"), NODE_ANNOTATIONS_READ);
     if (!reg || strlen(reg) > 65536) return;
     const char *p = reg;
     while (*p == ' ' || *p == '\n') p++;

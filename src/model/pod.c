@@ -334,7 +334,12 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     m.preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
                                                                         : "PreemptLowerPriority", 64);
     m.runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
-    m.hami_devices = jpool_trunc(pool, jstr_ne(jobj(meta, "annotations"), "hami.io/vgpu-devices-allocated"), 16384);
+    const cJSON *ann = jobj(meta, "annotations");
+    m.hami_devices = jpool_trunc(pool, jstr_ne(ann, "hami.io/vgpu-devices-allocated"), 16384);
+    const char *group = jstr_ne(ann, "pod-group-name");
+    if (!group) group = jstr_ne(ann, "scheduling.k8s.io/group-name");
+    if (!group) group = jstr_ne(ann, "scheduling.volcano.sh/group-name");
+    m.pod_group = jpool_trunc(pool, group, MODEL_NAME_MAX);
     kv_from_json(&p->node_selector, jobj(spec, "nodeSelector"));
     read_tolerations(p, spec, pool);
     const cJSON *g;

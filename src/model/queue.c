@@ -5,10 +5,12 @@
  *          count, template}, spec.queueName, spec.priority, spec.active, status.conditions
  *          (QuotaReserved, Admitted, Finished), status.admission.{clusterQueue,
  *          podSetAssignments[].{name, flavors}}; ClusterQueue spec.cohort (v1beta1) /
- *          spec.cohortName (v1beta2), queueingStrategy, stopPolicy, resourceGroups[].flavors[].
+ *          spec.cohortName (v1beta2), queueingStrategy, stopPolicy, preemption.{withinClusterQueue,
+ *          reclaimWithinCohort}, resourceGroups[].flavors[].
  *          resources[].{name, nominalQuota, borrowingLimit, lendingLimit},
  *          status.flavorsReservation[].resources[].total; LocalQueue spec.clusterQueue,
- *          spec.stopPolicy; ResourceFlavor spec.nodeLabels; Cohort spec.parentName.
+ *          spec.stopPolicy; ResourceFlavor spec.{nodeLabels, nodeTaints, tolerations};
+ *          Cohort spec.parentName.
  *   Volcano scheduling.volcano.sh/v1beta1: PodGroup spec.{minMember, queue, minResources},
  *          status.{phase, conditions[type=Unschedulable]}; Queue spec.{deserved, capability,
  *          parent}, status.{state, allocated}.
@@ -35,14 +37,27 @@ const char *queue_system_name(QueueSystem s)
     return "kueue";
 }
 
-QueueState *queue_state_new(void) { return xcalloc(1, sizeof(QueueState)); }
+QueueState *queue_state_new(void)
+{
+    QueueState *q = xcalloc(1, sizeof(QueueState));
+    q->pool = strpool_new();
+    return q;
+}
 
 static void podset_clear(QueuePodSet *s)
 {
     free(s->name);
     rlist_clear(&s->per_pod);
     kv_clear(&s->node_selector);
+    if (s->tmpl) { pod_clear(s->tmpl); free(s->tmpl); }
     kv_clear(&s->flavors);
+}
+
+static void flavor_clear(QueueFlavor *f)
+{
+    free(f->name);
+    kv_clear(&f->node_labels);
+    memset(f, 0, sizeof *f);
 }
 
 static void workload_clear(QueueWorkload *w)
@@ -57,6 +72,7 @@ static void workload_clear(QueueWorkload *w)
 static void def_clear(QueueDef *d)
 {
     free(d->name); free(d->cohort); free(d->strategy); free(d->stop_policy); free(d->inactive_reason);
+    free(d->preempt_within); free(d->preempt_reclaim);
     strvec_clear(&d->flavors);
     for (size_t i = 0; i < d->nquotas; i++) { free(d->quotas[i].flavor); free(d->quotas[i].resource); }
     free(d->quotas);
@@ -72,9 +88,10 @@ void queue_state_free(QueueState *q)
         QueueLocal *l = &q->locals[i];
         free(l->ns); free(l->name); free(l->cluster_queue); free(l->stop_policy);
     }
-    for (size_t i = 0; i < q->nflavors; i++) { free(q->flavors[i].name); kv_clear(&q->flavors[i].node_labels); }
+    for (size_t i = 0; i < q->nflavors; i++) flavor_clear(&q->flavors[i]);
     for (size_t i = 0; i < q->ncohorts; i++) { free(q->cohorts[i].name); free(q->cohorts[i].parent); }
     free(q->workloads); free(q->defs); free(q->locals); free(q->flavors); free(q->cohorts);
+    strpool_free(q->pool);
     free(q);
 }
 
@@ -125,7 +142,23 @@ static void set_owner(QueueWorkload *w, const cJSON *meta)
     w->owner_name = dup_name(jstr_ne(pick, "name"));
 }
 
-static void kueue_workload(QueueWorkload *w, const cJSON *obj)
+/* a pod set's template read by the pod reader (its tolerations and required node affinity:
+ * what a ResourceFlavor must admit); NULL when the template is missing or unreadable */
+static Pod *template_pod(QueueState *q, const char *ns, const char *name, const cJSON *tspec)
+{
+    if (!tspec) return NULL;
+    cJSON *o = cJSON_CreateObject(), *meta = cJSON_AddObjectToObject(o, "metadata");
+    cJSON_AddStringToObject(meta, "name", name);
+    if (ns) cJSON_AddStringToObject(meta, "namespace", ns);
+    cJSON_AddItemReferenceToObject(o, "spec", (cJSON *)tspec);
+    Pod *p = xcalloc(1, sizeof *p);
+    Error e = { 0 };
+    if (pod_from_json(p, o, q->pool, &e) < 0) { free(p); p = NULL; }
+    cJSON_Delete(o);
+    return p;
+}
+
+static void kueue_workload(QueueState *q, QueueWorkload *w, const cJSON *obj)
 {
     const cJSON *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
     const cJSON *ps;
@@ -139,6 +172,7 @@ static void kueue_workload(QueueWorkload *w, const cJSON *obj)
         const cJSON *tspec = jobj(jobj(ps, "template"), "spec");
         pod_effective_requests(tspec, &s->per_pod);
         kv_from_json(&s->node_selector, jobj(tspec, "nodeSelector"));
+        s->tmpl = template_pod(q, w->ns, s->name, tspec);
     }
     w->queue = dup_name(jstr_ne(spec, "queueName"));
     w->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
@@ -177,14 +211,14 @@ static void podgroup(QueueWorkload *w, QueueSystem sys, const cJSON *obj)
     w->npodsets = 1;
     QueuePodSet *s = &w->podsets[0];
     s->name = xstrdup("main");
-    s->count = w->min_member;
+    s->count = 1;
     ResourceList min = RESOURCE_LIST_INIT;
     const char *bad = NULL;
     rlist_from_json(&min, jobj(spec, "minResources"), &bad);
     if (rlist_has_gpu(&min)) {
-        /* minResources is the gang's total: per pod = total / minMember (rounded up) */
-        for (size_t i = 0; i < min.n; i++)
-            rlist_set(&s->per_pod, min.items[i].name, (min.items[i].milli + w->min_member - 1) / w->min_member);
+        /* minResources is the gang's total (its pods may differ: a Volcano Job's tasks), kept
+         * whole as one set of one */
+        for (size_t i = 0; i < min.n; i++) rlist_set(&s->per_pod, min.items[i].name, min.items[i].milli);
     } else {
         w->pods_from_members = true;
     }
@@ -230,7 +264,7 @@ int queue_ingest_workload(QueueState *q, QueueSystem sys, const cJSON *obj, Erro
     w->name = dup_name(name);
     w->creation = jtime(meta, "creationTimestamp");
     set_owner(w, meta);
-    if (sys == QSYS_KUEUE) kueue_workload(w, obj);
+    if (sys == QSYS_KUEUE) kueue_workload(q, w, obj);
     else podgroup(w, sys, obj);
     return 0;
 }
@@ -260,6 +294,9 @@ static void kueue_cluster_queue(QueueDef *d, const cJSON *obj)
     d->cohort = dup_name(cohort);
     d->strategy = dup_name(jstr_ne(spec, "queueingStrategy") ? jstr_ne(spec, "queueingStrategy") : "BestEffortFIFO");
     d->stop_policy = dup_name(jstr_ne(spec, "stopPolicy") ? jstr_ne(spec, "stopPolicy") : "None");
+    const cJSON *pre = jobj(spec, "preemption");
+    d->preempt_within = dup_name(jstr_ne(pre, "withinClusterQueue") ? jstr_ne(pre, "withinClusterQueue") : "Never");
+    d->preempt_reclaim = dup_name(jstr_ne(pre, "reclaimWithinCohort") ? jstr_ne(pre, "reclaimWithinCohort") : "Never");
     const cJSON *rg, *fl, *r;
     cJSON_ArrayForEach(rg, jarr(spec, "resourceGroups")) {
         cJSON_ArrayForEach(fl, jarr(rg, "flavors")) {
@@ -386,7 +423,35 @@ int queue_ingest_flavor(QueueState *q, const cJSON *obj, Error *err)
     QueueFlavor *f = &q->flavors[q->nflavors++];
     memset(f, 0, sizeof *f);
     f->name = dup_name(name);
-    kv_from_json(&f->node_labels, jobj(jobj(obj, "spec"), "nodeLabels"));
+    const cJSON *spec = jobj(obj, "spec");
+    kv_from_json(&f->node_labels, jobj(spec, "nodeLabels"));
+    const cJSON *t;
+    size_t n = (size_t)cJSON_GetArraySize(jarr(spec, "nodeTaints")), k = 0;
+    if (n) {
+        Taint *taints = xcalloc(n, sizeof *taints);
+        cJSON_ArrayForEach(t, jarr(spec, "nodeTaints")) {
+            if (!cJSON_IsObject(t) || !jstr_ne(t, "key") || k == n) continue;
+            taints[k++] = (Taint){ jpool_trunc(q->pool, jstr_ne(t, "key"), 317), jpool_trunc(q->pool, jstr(t, "value"), 63),
+                                   jpool_trunc(q->pool, jstr_ne(t, "effect"), 32) };
+        }
+        f->node_taints = strpool_intern_mem(q->pool, taints, k * sizeof *taints);
+        f->ntaints = k;
+        free(taints);
+    }
+    n = (size_t)cJSON_GetArraySize(jarr(spec, "tolerations"));
+    k = 0;
+    if (n) {
+        Toleration *tol = xcalloc(n, sizeof *tol);
+        cJSON_ArrayForEach(t, jarr(spec, "tolerations")) {
+            if (!cJSON_IsObject(t) || k == n) continue;
+            tol[k++] = (Toleration){ jpool_trunc(q->pool, jstr_ne(t, "key"), 317),
+                                     jpool_trunc(q->pool, jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32),
+                                     jpool_trunc(q->pool, jstr(t, "value"), 63), jpool_trunc(q->pool, jstr_ne(t, "effect"), 32) };
+        }
+        f->tolerations = strpool_intern_mem(q->pool, tol, k * sizeof *tol);
+        f->ntolerations = k;
+        free(tol);
+    }
     return 0;
 }
 
@@ -408,9 +473,10 @@ const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char 
     return NULL;
 }
 
-void queue_def_take(QueueState *q, const char *cq, const char *flavor, const char *resource, int64_t milli)
+void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char *flavor, const char *resource,
+                    int64_t milli)
 {
-    QueueDef *d = (QueueDef *)queue_find_def(q, QSYS_KUEUE, cq);      /* q is ours to change */
+    QueueDef *d = (QueueDef *)queue_find_def(q, sys, name);           /* q is ours to change */
     for (size_t k = 0; d && k < d->nquotas; k++)
         if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, resource)) {
             d->quotas[k].used += milli;
@@ -518,7 +584,7 @@ void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
     case QK_KUEUE_FLAVOR:
         for (size_t i = 0; i < q->nflavors; i++)
             if (str_eq(q->flavors[i].name, name)) {
-                free(q->flavors[i].name); kv_clear(&q->flavors[i].node_labels);
+                flavor_clear(&q->flavors[i]);
                 q->flavors[i] = q->flavors[--q->nflavors];
                 return;
             }

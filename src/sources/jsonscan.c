@@ -111,6 +111,9 @@ typedef struct {
     bool whole;                 /* drop the member */
     const char *sub[16];        /* else: drop these members of it */
     size_t sublen[16];
+    const char *keep[16];       /* ... or, where set, keep that member with only the members
+                                   listed here ("m1,m2", keeplen bytes) */
+    size_t keeplen[16];
     size_t nsub;
 } SkipRule;
 
@@ -119,8 +122,24 @@ typedef struct {
 typedef struct {
     const char *const *keys;
     const size_t *lens;
+    const char *const *keep;    /* per key: NULL drops it, else the members it keeps ("m1,m2") */
+    const size_t *keeplen;
     size_t n;
 } SubKeys;
+
+/* key (klen bytes) is one of the names of list ("m1,m2", len bytes) */
+static bool listed_in(const char *list, size_t len, const char *key, size_t klen)
+{
+    const char *end = list + len;
+    while (list < end) {
+        const char *comma = memchr(list, ',', (size_t)(end - list));
+        size_t n = comma ? (size_t)(comma - list) : (size_t)(end - list);
+        if (n == klen && memcmp(list, key, klen) == 0) return true;
+        if (!comma) break;
+        list = comma + 1;
+    }
+    return false;
+}
 
 static inline void skip_ws(P *s)
 {
@@ -341,6 +360,49 @@ success:
     return true;
 }
 
+/* an object of which only the members named in keep ("m1,m2", keeplen bytes) are kept */
+static bool parse_object_keep(P *s, cJSON *item, const char *keep, size_t keeplen)
+{
+    if (s->depth >= NESTING_LIMIT) return false;
+    s->depth++;
+    if (s->p >= s->end || *s->p != '{') return false;
+    s->p++;
+    skip_ws(s);
+    cJSON *head = NULL, *cur = NULL;
+    if (s->p < s->end && *s->p == '}') goto success;
+    for (;;) {
+        skip_ws(s);
+        size_t klen = 0;
+        char *key = parse_string_n(s, &klen);
+        if (!key) return false;
+        skip_ws(s);
+        if (s->p >= s->end || *s->p != ':') return false;
+        s->p++;
+        skip_ws(s);
+        if (!listed_in(keep, keeplen, key, klen)) {
+            if (!skip_value(s)) return false;
+        } else {
+            cJSON *n = new_node(s->a);
+            if (!parse_value(s, n)) return false;
+            n->string = key;
+            if (!head) head = n;
+            else { cur->next = n; n->prev = cur; }
+            cur = n;
+        }
+        skip_ws(s);
+        if (s->p < s->end && *s->p == ',') { s->p++; continue; }
+        break;
+    }
+    if (s->p >= s->end || *s->p != '}') return false;
+success:
+    s->depth--;
+    if (head) head->prev = cur;
+    item->type = cJSON_Object;
+    item->child = head;
+    s->p++;
+    return true;
+}
+
 /* an object; with rules, the members they name are skipped (and sub-rules applied) */
 static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t nrules,
                                const SubKeys *subkeys)
@@ -364,16 +426,24 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
         skip_ws(s);
         const SkipRule *rule = NULL;
         bool drop = false;
+        const char *keep = NULL;
+        size_t keeplen = 0;
         for (size_t i = 0; i < nrules; i++)
             if (rules[i].keylen == klen && memcmp(rules[i].key, key, klen) == 0) { rule = &rules[i]; break; }
-        for (size_t i = 0; !rule && subkeys && i < subkeys->n && !drop; i++)
-            if (subkeys->lens[i] == klen && memcmp(subkeys->keys[i], key, klen) == 0) drop = true;
+        for (size_t i = 0; !rule && subkeys && i < subkeys->n && !drop && !keep; i++)
+            if (subkeys->lens[i] == klen && memcmp(subkeys->keys[i], key, klen) == 0) {
+                keep = subkeys->keep[i];
+                keeplen = subkeys->keeplen[i];
+                drop = !keep;
+            }
         if (drop || (rule && rule->whole)) {
             if (!skip_value(s)) return false;
         } else {
             cJSON *n = new_node(s->a);
-            if (rule && s->p < s->end && *s->p == '{') {
-                SubKeys sk = { rule->sub, rule->sublen, rule->nsub };
+            if (keep && s->p < s->end && *s->p == '{') {
+                if (!parse_object_keep(s, n, keep, keeplen)) return false;
+            } else if (rule && s->p < s->end && *s->p == '{') {
+                SubKeys sk = { rule->sub, rule->sublen, rule->keep, rule->keeplen, rule->nsub };
                 if (!parse_object_rules(s, n, NULL, 0, &sk)) return false;
             } else if (!parse_value(s, n)) {
                 return false;
@@ -479,7 +549,10 @@ static size_t compile_skip(JsonSkip skip, SkipRule *rules, size_t max)
         }
         if (!dot) r->whole = true;
         else if (r->nsub < sizeof r->sub / sizeof *r->sub) {
-            r->sublen[r->nsub] = strlen(dot + 1);
+            const char *colon = strchr(dot + 1, ':');      /* "key.sub:m1,m2": keep those */
+            r->sublen[r->nsub] = colon ? (size_t)(colon - dot - 1) : strlen(dot + 1);
+            r->keep[r->nsub] = colon ? colon + 1 : NULL;
+            r->keeplen[r->nsub] = colon ? strlen(colon + 1) : 0;
             r->sub[r->nsub++] = dot + 1;
         }
     }

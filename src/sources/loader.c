@@ -107,15 +107,16 @@ static int on_item(void *ctx, const cJSON *item, Error *err)
 typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
 
 /* Members of the objects that the reduced cluster never reads (cluster.h, node.c, pod.c):
- * when loading into the model they are passed over unparsed.  They are most of a pod's and a
+ * when loading into the model they are passed over unparsed; of the annotations, only those
+ * node.c and pod.c read are kept.  They are most of a pod's and a
  * node's bytes (managed fields, container statuses, image lists).  `snapshot` leaves them out
  * too (and reduces the rest: snapshot_reduce). */
 static const char *const model_skip_pod[] = {
-    "metadata.managedFields", "metadata.annotations", "spec.volumes", "status.containerStatuses",
+    "metadata.managedFields", "metadata.annotations:" POD_ANNOTATIONS_READ, "spec.volumes", "status.containerStatuses",
     "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
 };
 static const char *const model_skip_node[] = {
-    "metadata.managedFields", "metadata.annotations", "status.images", "status.nodeInfo",
+    "metadata.managedFields", "metadata.annotations:" NODE_ANNOTATIONS_READ, "status.images", "status.nodeInfo",
     "status.addresses", "status.daemonEndpoints", "status.volumesAttached", "status.volumesInUse",
     "status.config", "status.features", "status.runtimeHandlers", NULL
 };
@@ -275,10 +276,14 @@ static int on_daemonset(void *ctx, const cJSON *item, Error *err)
     return on_item(&s->inner, item, err);
 }
 
+/* read_ns: set to the namespace of -n when the pods of every namespace were forbidden and that
+ * namespace's pods, events and quotas were read instead (NULL otherwise) */
 static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
-                     Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv, Error *err)
+                     Strvec *warnings, bool *clusterpolicy_checked, bool model, char **list_rv,
+                     const char **read_ns, Error *err)
 {
     const char *ns = rq->pod_namespace;
+    if (read_ns) *read_ns = NULL;
     *clusterpolicy_checked = false;
     ListResult r;
     if (rq->nodes) {
@@ -300,6 +305,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
             p = apiclient_core_path(ns, "pods");
             r = run_list(api, OBJ_POD, "pods", p, q, false, "", fn, ctx, warnings, model, err);
             free(p);
+            if (r == LIST_OK && read_ns) *read_ns = ns;
             if (r == LIST_OK)
                 strvec_pushf(warnings, "pods: listing pods of all namespaces is forbidden; read those of namespace %s "
                              "only: GPUs held by pods of other namespaces are not seen, so nodes may look freer than "
@@ -441,7 +447,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
 int loader_list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, void *ctx,
                      Strvec *warnings, bool *clusterpolicy_checked, Error *err)
 {
-    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, err);
+    return list_live(api, rq, fn, ctx, warnings, clusterpolicy_checked, true, NULL, NULL, err);
 }
 
 /* ---- loader_cluster_load ---- */
@@ -485,7 +491,8 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
         bool checked = false;
         IngestCtx ic = { c, 0, "" };
         Error e = { 0 };
-        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, list_rv, &e);
+        const char *read_ns = NULL;
+        int rc_ = list_live(api, rq, ingest, &ic, &warnings, &checked, true, list_rv, &read_ns, &e);
         if (rc_ && e.code == 410 && attempt == 0) {
             /* a continue token expired: read everything again, so the result is consistent */
             if (sc->verbose >= 1) log_verbose(1, "a list expired while being read; reading the cluster again");
@@ -502,6 +509,8 @@ static int load_live(Cluster *c, const SourceConfig *sc, const LoadRequest *rq, 
             cluster_warn(c, "%zu object(s) could not be read and were skipped (first: %s)", ic.skipped, ic.first_skip);
         strvec_clear(&warnings);
         c->clusterpolicy_checked = checked;
+        free(c->pods_namespace);
+        c->pods_namespace = read_ns ? xstrdup(read_ns) : NULL;
         ret = 0;
         break;
     }

@@ -20,10 +20,13 @@
 static const char *const META_KEEP[] = {
     "name", "namespace", "uid", "labels", "ownerReferences", "creationTimestamp", "deletionTimestamp", NULL
 };
-/* the only annotations read (model/node.c, model/pod.c): HAMi's device registration of a node and
- * the devices it gave a pod (Project-HAMi/HAMi pkg/device/nvidia/device.go RegisterAnnos,
- * SupportDevices); no other annotation is copied */
-static const char *const ANNOTATION_KEEP[] = { "hami.io/node-nvidia-register", "hami.io/vgpu-devices-allocated", NULL };
+/* the only annotations read (model/node.c NODE_ANNOTATIONS_READ, model/pod.c
+ * POD_ANNOTATIONS_READ): HAMi's device registration of a node and the devices it gave a pod
+ * (Project-HAMi/HAMi pkg/device/nvidia/device.go RegisterAnnos, SupportDevices), the PodGroup a
+ * KAI or Volcano pod belongs to; no other annotation is copied */
+static const char *const ANNOTATION_KEEP[] = { "hami.io/node-nvidia-register", "hami.io/vgpu-devices-allocated",
+                                               "pod-group-name", "scheduling.k8s.io/group-name",
+                                               "scheduling.volcano.sh/group-name", NULL };
 static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
 /* the image: versions and which software it is; env (names, and values of DS_ENV_KEYS only),
  * volumeMounts and command/args reduced below: which configs the device plugin reads */

@@ -451,6 +451,7 @@ static void *kind_main(void *arg)
             /* listed, but not to be watched (RBAC without "watch", a resource gone): what the
              * list read stays as it is */
             note(k, false, "%s: not followed any more (%s)", kind, k->problem);
+            count(k->w, &k->w->stats.refused, 1);
             goto out;
         }
     backoff:;

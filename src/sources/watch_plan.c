@@ -43,7 +43,9 @@ static const char *queue_plural(ObjKind k)
 
 int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, WatchTarget *out)
 {
-    const char *ns = rq->pod_namespace;
+    /* the namespace the lists were read from: -n's, or the one read when the pods of every
+     * namespace were forbidden (a cluster-wide watch would be refused too) */
+    const char *ns = rq->pod_namespace ? rq->pod_namespace : c ? c->pods_namespace : NULL;
     const char *dra = strchr(loader_dra_api_version(), '/');     /* "resource.k8s.io/v1" */
     static const struct { ObjKind kind; const char *plural; } dra_kinds[] = {
         { OBJ_RESOURCESLICE, "resourceslices" }, { OBJ_RESOURCECLAIM, "resourceclaims" },

@@ -36,6 +36,7 @@ struct StrPool {
     size_t bytes;
     struct Range { uintptr_t lo; size_t len; } *ranges;   /* the chunks by address (owns) */
     size_t nranges, capranges;
+    bool dense;                     /* strpool_pack: the string table up to 7/8 full, not 1/2 */
 };
 
 StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
@@ -84,15 +85,15 @@ static const char *deref(const StrPool *p, uint32_t v)
     return p->chunks[(v - 1) >> 16] + ((v - 1) & 0xffff);
 }
 
-static void reftable_grow(StrPool *p)
+/* the string table rebuilt with cap slots (a power of two above its count) */
+static void reftable_rehash(StrPool *p, size_t cap)
 {
     RefTable *t = &p->strs;
-    if ((t->n + 1) * 2 <= t->cap) return;
     size_t oc = t->cap;
     uint32_t *old = t->slots;
-    t->cap = oc ? oc * 2 : 1024;
+    t->cap = cap;
     t->slots = xcalloc(t->cap, sizeof *t->slots);
-    p->bytes += (t->cap - oc) * sizeof *t->slots;
+    p->bytes = p->bytes - oc * sizeof *t->slots + t->cap * sizeof *t->slots;
     for (size_t i = 0; i < oc; i++) {
         if (!old[i]) continue;
         const char *e = deref(p, old[i]);
@@ -101,6 +102,28 @@ static void reftable_grow(StrPool *p)
         t->slots[j] = old[i];
     }
     free(old);
+}
+
+static bool reftable_room(const StrPool *p, size_t n, size_t cap)
+{
+    return p->dense ? n * 8 <= cap * 7 : n * 2 <= cap;
+}
+
+static void reftable_grow(StrPool *p)
+{
+    RefTable *t = &p->strs;
+    if (t->cap && reftable_room(p, t->n + 1, t->cap)) return;
+    reftable_rehash(p, t->cap ? t->cap * 2 : 1024);
+}
+
+void strpool_pack(StrPool *p)
+{
+    if (!p) return;
+    p->dense = true;
+    if (!p->strs.cap) return;
+    size_t cap = 1024;
+    while (!reftable_room(p, p->strs.n + 1, cap)) cap *= 2;
+    if (cap < p->strs.cap) reftable_rehash(p, cap);
 }
 
 static void too_many_chunks(void)

@@ -9,6 +9,8 @@
 #  - a watch cut mid-event is resumed from the last resourceVersion, without a list
 #    (client-go tools/cache/reflector.go: a watch that ends is renewed from the last RV);
 #  - 410 Gone on resuming relists that kind only;
+#  - -n NS under rights that stop at NS: the watches follow NS, as the lists did; a refused
+#    watch is said once, and the view goes on with what was listed;
 #  - Ctrl-C (SIGINT) exits 0; --watch with --snapshot is a usage error;
 #  - the real kubectl's `get pods -w` follows the same server (faithfulness of the fake).
 . "$(dirname "$0")/../lib/common.sh"
@@ -150,6 +152,53 @@ check_match "$(tail -n 3 <<<"$P4" | sed -n 1p)" '^ADDED +team-a +train-new-0 ' "
 check_match "$(tail -n 3 <<<"$P4" | sed -n 2p)" '^DELETED +team-a +train-large-0 ' "--output-watch-events: a deleted pod DELETED"
 check_match "$(tail -n 3 <<<"$P4" | sed -n 3p)" '^ADDED +team-a +train-sentinel-0 ' "--output-watch-events: then the sentinel ADDED"
 check_eq "$RC" 0 "pending -w --output-watch-events: SIGINT exits 0"
+
+# ---- pending -n NS -w under rights that stop at the namespace ------------------------------------
+# Listing and watching pods of every namespace are forbidden; -n team-a reads team-a's pods,
+# events and quotas instead (loader.c, with a warning).  The watches must follow the same
+# namespace: a cluster-wide pods watch would be refused (403) and the view would stay frozen on
+# its first list, and a cluster-wide events watch would bring other namespaces' events.
+cat >"$T/scenario-ns.json" <<EOF
+{"steps": [
+  {"after": 1.5, "op": "add", "object": $NEWPOD}
+]}
+EOF
+fakeapi_start "$FIX" --scenario "$T/scenario-ns.json" || { fail "fake API server did not start"; exit 1; }
+fakeapi_rbac '[{"user": "gpu-admin", "verb": "list", "resource": "pods", "namespace": ""},
+               {"user": "gpu-admin", "verb": "watch", "resource": "pods", "namespace": ""}]'
+"$KGPU_BIN" pending -n team-a -w >"$T/pending-ns.out" 2>"$T/pending-ns.err" &
+PID=$!
+if wait_file "$T/pending-ns.out" 'train-new-0' 1 20; then ok "pending -n team-a -w (namespace rights): the added pod's row came"
+else fail "pending -n team-a -w (namespace rights): no row for the added pod; got: $(cat "$T/pending-ns.out") $(cat "$T/pending-ns.err")"; fi
+stop_watch "$PID"
+check_eq "$RC" 0 "pending -n team-a -w (namespace rights): SIGINT exits 0"
+check_contains "$(cat "$T/pending-ns.err")" "read those of namespace team-a only" "pending -n team-a -w: the namespace fallback is said"
+WPATHS=$(python3 - "$FAKEAPI_LOG" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if 'watch=1' in e.get('query', '') and any(k in e['path'] for k in ('/pods', '/events', '/resourcequotas')):
+        print(e.get('status'), e['path'])
+PY
+)
+check_eq "$(sort -u <<<"$WPATHS")" "200 /api/v1/namespaces/team-a/events
+200 /api/v1/namespaces/team-a/pods
+200 /api/v1/namespaces/team-a/resourcequotas" "pending -n team-a -w: pods, events and quotas watched in team-a only"
+fakeapi_rbac '[]'
+
+# a role that lists pods but may not watch them: the view goes on with what was listed, and
+# says so once (kubectl get -w stops with the Forbidden error; here the other kinds go on)
+fakeapi_start "$FIX" || { fail "fake API server did not start"; exit 1; }
+fakeapi_rbac '[{"user": "gpu-admin", "verb": "watch", "resource": "pods"}]'
+"$KGPU_BIN" pending -A -w >"$T/pending-nowatch.out" 2>"$T/pending-nowatch.err" &
+PID=$!
+if wait_file "$T/pending-nowatch.err" 'warning: watch: Pod: not followed any more' 1 20; then ok "pending -w: a refused pods watch is said"
+else fail "pending -w: no warning for the refused pods watch; got: $(cat "$T/pending-nowatch.err")"; fi
+stop_watch "$PID"
+check_eq "$RC" 0 "pending -w with pods not watchable: SIGINT exits 0"
+check_eq "$(grep -c 'warning: watch:' "$T/pending-nowatch.err")" 1 "pending -w: the refusal said once"
+check_contains "$(cat "$T/pending-nowatch.out")" "train-large-0" "pending -w with pods not watchable: the listed rows are printed"
+fakeapi_rbac '[]'
 
 # ---- status -w ---------------------------------------------------------------------------------
 cat >"$T/scenario3.json" <<EOF

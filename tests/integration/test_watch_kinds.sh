@@ -68,7 +68,10 @@ check_eq "$(fakeapi_count '/configmaps' '^(?!.*watch=1)(?!fieldSelector)')" 0 "n
 check_match "$(fakeapi_count '^/api/v1/resourcequotas$' 'watch=1&resourceVersion=[0-9]+')" '^[1-9]' "pending -w: resourcequotas watched from the list's resourceVersion"
 check_eq "$(fakeapi_count '^/api/v1/resourcequotas$' '^(?!.*watch=1)')" 1 "resourcequotas listed once"
 check_eq "$(fakeapi_count '^/apis/apps/v1/daemonsets$' 'watch=1')" 1 "daemonsets: the forbidden watch is not retried"
-check_eq "$(cat "$T/st.err")" "" "nothing on stderr: the refused watch is not reported (it was listed)"
+# the refusal is said once (the kind stays as listed: the view would not follow it silently)
+check_eq "$(grep -c . "$T/st.err")" 1 "stderr: one line for the refused watch"
+check_match "$(cat "$T/st.err")" '^warning: watch: DaemonSet: not followed any more \(.*cannot watch resource "daemonsets".*\); what was listed stays as it was$' \
+  "the refused watch is said: the kind, the server's reason, and that the listed state stays"
 
 # a list refused: a warning (as without -w), no watch, nothing more.  Instead of waiting a fixed
 # time for a quota watch that must not come, the server breaks the first round of watches (once

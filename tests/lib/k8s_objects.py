@@ -833,8 +833,12 @@ def _kueue_meta(name, ns=None, created=COMPACT_OLD, owner=None):
     return meta
 
 
-def resource_flavor(name, node_labels=None, api=KUEUE):
+def resource_flavor(name, node_labels=None, api=KUEUE, *, node_taints=None, tolerations=None):
     spec = {"nodeLabels": node_labels} if node_labels else {}
+    if node_taints:
+        spec["nodeTaints"] = node_taints
+    if tolerations:
+        spec["tolerations"] = tolerations
     return {"apiVersion": api, "kind": "ResourceFlavor", "metadata": _kueue_meta(name), "spec": spec}
 
 
@@ -844,6 +848,7 @@ def kueue_cohort(name, parent=None, api=KUEUE):
 
 
 def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop=None, used=None, active=True,
+                  preemption=None,
                   inactive=("FlavorNotFound", "Can't admit new workloads: references missing ResourceFlavor(s): x."),
                   api=KUEUE):
     """flavors: [(flavor, {resource: (nominal, borrowingLimit|None, lendingLimit|None)})] (one resource
@@ -867,6 +872,8 @@ def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop
         spec["cohortName" if api.endswith("v1beta2") else "cohort"] = cohort
     if stop:
         spec["stopPolicy"] = stop
+    if preemption:
+        spec["preemption"] = preemption
     usage = [{"name": f, "resources": [{"name": r, "total": str(t), "borrowed": "0"} for r, t in sorted(res.items())]}
              for f, res in sorted((used or {}).items())]
     cond = {"type": "Active", "status": "True", "reason": "Ready", "message": "Can admit new workloads",
@@ -886,15 +893,18 @@ def local_queue(ns, name, cluster_queue_name, stop=None, api=KUEUE):
 
 def kueue_workload(ns, name, owner, queue, podsets, *, priority=0, created=COMPACT_CREATED, admitted_to=None,
                    message=None, reason="Pending", active=True, api=KUEUE):
-    """podsets: [(name, count, containers, nodeSelector|None)]; owner (kind, name[, apiVersion]);
+    """podsets: [(name, count, containers, nodeSelector|None[, more template spec])]; owner (kind, name[, apiVersion]);
     admitted_to: (clusterQueue, {resource: flavor}) for an admitted workload; message: the
     QuotaReserved=False message of a waiting one"""
     ps = []
     assign = []
-    for psname, count, containers, sel in podsets:
+    for podset in podsets:
+        psname, count, containers, sel = podset[:4]
         tspec = {"containers": containers, "restartPolicy": "Never"}
         if sel:
             tspec["nodeSelector"] = sel
+        if len(podset) > 4:
+            tspec.update(podset[4])
         ps.append({"name": psname, "count": count, "template": {"spec": tspec}})
         if admitted_to:
             assign.append({"name": psname, "count": count, "flavors": admitted_to[1]})

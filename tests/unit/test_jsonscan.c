@@ -191,6 +191,22 @@ static void test_list_walk(void **state)
     walk("{\"items\":[{\"status\":{\"a\":\"b", skip, &g, &info);
     assert_true(info.syntax_error);
     got_free(&g, &info);
+    /* "key.sub:m1,m2": sub kept with only m1 and m2 (whatever they hold), beside a dropped
+     * sibling; a name that only starts like a kept one ("m1x", "m") is dropped */
+    static const char *const keep[] = { "metadata.managedFields", "metadata.annotations:m1,a/b.c", NULL };
+    walk("{\"items\":[{\"metadata\":{\"name\":\"p\",\"annotations\":{\"m1x\":\"1\",\"a/b.c\":\"v\",\"m\":{\"q\":[1]},"
+         "\"m1\":{\"deep\":[1,{\"x\":null}]}},\"managedFields\":[1]}},{\"metadata\":{\"annotations\":{}}},"
+         "{\"metadata\":{\"annotations\":\"odd\"}}]}", keep, &g, &info);
+    assert_false(info.syntax_error);
+    assert_int_equal(g.names.n, 3);
+    assert_string_equal(g.names.v[0], "{\"metadata\":{\"name\":\"p\",\"annotations\":{\"a/b.c\":\"v\",\"m1\":{\"deep\":[1,{\"x\":null}]}}}}");
+    assert_string_equal(g.names.v[1], "{\"metadata\":{\"annotations\":{}}}");
+    assert_string_equal(g.names.v[2], "{\"metadata\":{\"annotations\":\"odd\"}}");   /* not an object: as is */
+    got_free(&g, &info);
+    /* ... and a cut one is a syntax error */
+    walk("{\"items\":[{\"metadata\":{\"annotations\":{\"m1\":\"v\",\"zz\":", keep, &g, &info);
+    assert_true(info.syntax_error);
+    got_free(&g, &info);
 }
 
 /* ---- JsonSplit ---- */

@@ -398,6 +398,57 @@ static void test_workload_consistency(void **state)
     kv_clear(&t.labels);
 }
 
+/* A split workload may share whole, when that beats keeping it whole (plan_candidates.c
+ * unify_sharing).  T4 (15360 MiB), time-slicing, headroom 10 (sizing x1.1): Deployment "mix"
+ * pods A 6000 (6600 sized), B and C 1000 (1100); bare "b0", "b1" 4000 (4400).
+ * Per pod (sharing_plan): all five: 6600+4400+4400 = 15400 > 15360 -> 2 replicas -> 3 GPUs;
+ * A (largest share) whole: 4400+4400+1100+1100 = 11000 -> 4 replicas -> 1 + 1 = 2 GPUs: "mix"
+ * split.  Together: all of "mix" whole = 3 + b0,b1 on one GPU (2 replicas) = 4; all shared =
+ * 3 GPUs with 2 replicas (ceil(5/3)) -> shared wins.  And when the split workload's staying
+ * whole leaves fewer than two pods to share, sharing is not possible, with the reason:
+ * "mix" A 14000 (15400 > 15360 alone), B 1000; bare "b0" 1000 -> per pod A whole, B and b0
+ * share; together all shared is impossible (A fits no replica) and all whole leaves b0 alone. */
+static void test_workload_split_shares_or_stays(void **state)
+{
+    (void)state;
+    Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
+    const Node *nodes[] = { &t };
+    PlanWorkload w[5];
+    const char *pods[] = { "mix-abc12-aaaaa", "mix-abc12-bbbbb", "mix-abc12-ccccc" };
+    const int64_t mem[] = { 6000, 1000, 1000 };
+    for (int i = 0; i < 3; i++) {
+        w[i] = wl("mix", "t4", "nvidia.com/gpu", 1, true, mem[i], 5);
+        w[i].kind = "Deployment";
+        w[i].pod = pods[i];
+    }
+    w[3] = wl("b0", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
+    w[4] = wl("b1", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
+    PlanOptions o = { .choice = PLAN_CHOICE_TIME_SLICING, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 1, w, 5, &o, &r), 0);
+    const PlanGroup *g = &r.groups[0];
+    assert_int_equal(g->strategy, PLAN_TIME_SLICING);
+    assert_int_equal(g->gpus_before, 5);
+    assert_int_equal(g->after_time_slicing, 3);
+    assert_int_equal(g->gpus_after, 3);
+    assert_int_equal(g->replicas, 2);
+    for (size_t k = 0; k < g->nassign; k++) assert_int_equal(g->assign[k].kind, PLAN_ASSIGN_SHARED);
+    plan_result_clear(&r);
+
+    w[0].memory_mib = 14000;
+    assert_int_equal(plan_build(nodes, 1, w, 4, &o, &r), 0);
+    g = &r.groups[0];
+    assert_int_equal(g->after_time_slicing, -1);
+    assert_int_equal(g->strategy, PLAN_NONE);
+    assert_int_equal(g->gpus_after, 4);
+    bool said = false;
+    for (size_t i = 0; i < g->notes.n; i++) said |= strstr(g->notes.v[i], "must stay whole") != NULL;
+    assert_true(said);
+    for (size_t k = 0; k < g->nassign; k++) assert_int_not_equal(g->assign[k].kind, PLAN_ASSIGN_SHARED);
+    plan_result_clear(&r);
+    kv_clear(&t.labels);
+}
+
 /* Usage from requests is not grown by the headroom: a 1g.10gb request (9728 MiB, the whole
  * instance) stays 1g.10gb; measured 9728 MiB would need 10701 -> 1g.20gb. */
 static void test_requests_not_grown(void **state)
@@ -730,7 +781,8 @@ int main(void)
         cmocka_unit_test(test_mixed_fleet), cmocka_unit_test(test_nothing_to_gain_and_not_possible),
         cmocka_unit_test(test_current_sharing_and_mig), cmocka_unit_test(test_choice_parse),
         cmocka_unit_test(test_plan_scale), cmocka_unit_test(test_rollout),
-        cmocka_unit_test(test_workload_consistency), cmocka_unit_test(test_requests_not_grown),
+        cmocka_unit_test(test_workload_consistency),
+        cmocka_unit_test(test_workload_split_shares_or_stays), cmocka_unit_test(test_requests_not_grown),
         cmocka_unit_test(test_group_key), cmocka_unit_test(test_plan_input),
         cmocka_unit_test(test_mps_refused_with_mixed), cmocka_unit_test(test_mig_makes_mixed),
         cmocka_unit_test(test_distributed_accounting), cmocka_unit_test(test_drain_and_names),

@@ -104,12 +104,50 @@ static void test_owns_and_seal(void **state)
     free(mid);
     strpool_free(p);
 }
+/* pack: 200,000 strings held a table of 2^19 slots (at most half full); packed, 2^18 (at most
+ * 7/8 full: 229,376 >= 200,000), so strpool_bytes drops by 2^18 slots of 4 bytes; every
+ * string is still found as the same copy, and the table grows again at 7/8 as more come */
+static void test_pack(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    enum { N = 200000, M = 60000 };
+    const char **got = xcalloc(N + M, sizeof *got);
+    char buf[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf, sizeof buf, "pod-%d.ns", i);
+        got[i] = strpool_intern(p, buf);
+    }
+    size_t before = strpool_bytes(p);
+    strpool_pack(p);
+    assert_int_equal(before - strpool_bytes(p), (size_t)1 << 20);
+    assert_int_equal(strpool_count(p), N);
+    for (int i = 0; i < N; i += 3) {
+        snprintf(buf, sizeof buf, "pod-%d.ns", i);
+        assert_ptr_equal(strpool_intern(p, buf), got[i]);
+    }
+    size_t packed = strpool_bytes(p);
+    for (int i = N; i < N + M; i++) {      /* past 229,376: the table doubles once */
+        snprintf(buf, sizeof buf, "pod-%d.ns", i);
+        got[i] = strpool_intern(p, buf);
+    }
+    assert_int_equal(strpool_count(p), N + M);
+    assert_true(strpool_bytes(p) - packed >= ((size_t)1 << 20));
+    for (int i = 0; i < N + M; i += 5) {
+        snprintf(buf, sizeof buf, "pod-%d.ns", i);
+        assert_ptr_equal(strpool_intern(p, buf), got[i]);
+    }
+    assert_int_equal(strpool_count(p), N + M);
+    strpool_pack(NULL);
+    free(got);
+    strpool_free(p);
+}
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
-        cmocka_unit_test(test_owns_and_seal),
+        cmocka_unit_test(test_owns_and_seal), cmocka_unit_test(test_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
