@@ -110,7 +110,34 @@ typedef struct UsageData {
                                  * way by copies, read-only once shared; NULL = d's own */
     struct UsageRecordsShare *records_share;  /* private: so are the records (gpus, pods, held):
                                  * read-only once shared; NULL = d's own */
+    /* added with the refill (issue 35): the new numbers of another UsageData's records instead
+     * of records of its own (MetricsQuery.refill, usage_refill_apply); NULL = none */
+    struct UsageRefill *refill;
+    struct StrArena *held_strings;  /* private: after a refill with series, the pool of the held
+                                 * records' strings that are not in `strings` (shared as it is) */
 } UsageData;
+
+/* The numbers of a record that a metrics refresh changes (GpuUsage's, in its order). */
+typedef struct {
+    double mem_used_mib, mem_total_mib, util, util_max, temp_c, power_w, xid, ecc_dbe;
+} UsageNumbers;
+
+/* A refill (top's metrics ticks, issue 35): when the instant values name the same devices
+ * and pods as records already shown, only their numbers are new, and a second set of records
+ * (some 90,000 of 136 bytes at 5,000 GPU nodes) is never built beside the shown one.  One slot
+ * per record of `of` (gpus, then pods), slot_size bytes each: the source accumulates its
+ * values in it, then leaves the record's new numbers at its start (a UsageNumbers). */
+typedef struct UsageRefill {
+    const UsageData *of;        /* the records the slots are for (their counts below) */
+    size_t ngpus, npods;
+    void *slots; size_t slot_size;   /* NULL: the series alone (the numbers stay) */
+    /* with the series fetched again (MetricsQuery.want_series): the refill's UsageData holds
+     * the new series and held records (their strings of's or its own pool's), and per record
+     * of `of` (gpus, then pods) 1 + its row there, 0 none; series_new without series (NULL):
+     * the fetch failed, and the records are left without series as a new set would be */
+    bool series_new;
+    uint32_t *series;
+} UsageRefill;
 
 #define USAGE_SERIES_MAX 64     /* points per series at most (60 cover a window) */
 
@@ -162,6 +189,12 @@ void usage_take_series(UsageData *dst, UsageData *src);
  * table once the records are filled (the strings stay; a later usage_intern starts a new
  * table, which may then copy a string twice). */
 char *usage_intern(UsageData *d, const char *s);
+/* next->refill's numbers written into shown's records (next->refill->of must be shown), and
+ * next's source, detail, warnings, window, threshold and evaluation time moved into shown
+ * (without numbers, only next's warnings are added to shown's); with series_new, shown's series and held records are replaced by next's (the records
+ * linked to the new rows).  next is cleared.  false (nothing changed, next kept) when next
+ * has no refill for shown. */
+bool usage_refill_apply(UsageData *shown, UsageData *next);
 void usage_intern_done(UsageData *d);
 void workload_usage_free(WorkloadUsage *w, size_t n);
 

@@ -82,6 +82,18 @@ DcgmAccum *dcgm_accum_new(void);
  * of every name and UUID while the records are built).  Finish into that d only. */
 DcgmAccum *dcgm_accum_new_into(UsageData *d);
 void dcgm_accum_free(DcgmAccum *a);
+/* An accumulator that refills the records of `of` (UsageData.refill, usage.h): instead of
+ * series it keeps a slot of values per record of `of` (whose records it only reads, and which
+ * must not change until the refill is applied or dropped).  It fails (dcgm_accum_refill_failed)
+ * as soon as a series names no record of `of`, other than a GPU-level series beside MIG
+ * instances, which the records leave out too. */
+DcgmAccum *dcgm_accum_new_refill(const UsageData *of);
+bool dcgm_accum_refill_failed(const DcgmAccum *a);
+/* A refill accumulator's result: true and d->refill set (the numbers every record of `of`
+ * would have if dcgm_accum_finish made them again: same rules, same order), or false when the
+ * series would make other records than of's (a record without a current series, another
+ * holder count, model or MIG profile, or a failure above).  The accumulator is empty after. */
+bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d);
 /* Adds one value.  default_node names the node when the series has no Hostname label (a pod
  * scrape knows its node); may be NULL.  Series without a node and without a UUID are
  * ignored (returns false). */

@@ -69,6 +69,11 @@ int prometheus_parse_response(const char *body, size_t len, long http_code, Prom
  * Returns the number of DCGM series seen (0 = Prometheus has no DCGM data), or -1. */
 long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
                         WorkloadUsage **workloads, size_t *nworkloads, struct Error *err);
+/* The same, for the devices only, as a refill of shown's records when the answer names the
+ * same devices and pods (d->refill set, no records; metrics_collect_refill), else as above.
+ * With q->want_series, the series alone for shown's records (d->refill without numbers). */
+long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                                     const UsageData *shown, struct Error *err);
 
 /* the PromQL prometheus_collect_usage sends for the per-device values (for -v and tests);
  * caller frees */
@@ -79,6 +84,12 @@ char *prometheus_usage_query(double window_s);
  * fills d->series_* and d->held (usage.h) and links d's gpus and pods records to their rows,
  * so call it after the device records are in d.  0, or -1 with err set (d's series empty). */
 int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, struct Error *err);
+/* The same for a refill (d->refill, usage.h): the series and held records into d, which has
+ * no records, and the refill's records linked to the rows in d->refill->series (series_new
+ * set, success or not); held records' strings are the refill's records' where they are the
+ * same, d's own otherwise.  Without d->refill, prometheus_collect_series. */
+int prometheus_collect_series_refill(PromClient *c, double window_s, double end, UsageData *d,
+                                     struct Error *err);
 /* the points and step (seconds, whole milliseconds) of a window's series */
 size_t prometheus_series_points(double window_s, double *step_s);
 /* the PromQL of one field's series (0 GPU_UTIL, 1 GR_ENGINE_ACTIVE, 2 FB_USED) for that step;

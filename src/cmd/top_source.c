@@ -116,7 +116,12 @@ static TopData *publish(TopSource *s, UsageData *next, bool keep_series)
     feed_hold_data();
     if (!s->shown) s->shown = top_shown_new();
     TopShown *sh = s->shown;
-    if (next) {
+    if (next && next->refill) {
+        /* the same devices and pods: their new numbers into the shown records (only this
+         * thread writes them; the screen reads them under the lock held here) */
+        if (!usage_refill_apply(&sh->usage, next)) usage_clear(next);   /* not for these: dropped */
+        top_shown_clear(sh, false);
+    } else if (next) {
         if (keep_series) usage_take_series(next, &sh->usage);
         top_shown_clear(sh, true);
         sh->usage = *next;
@@ -150,7 +155,14 @@ void *top_fetch(void *ctx, bool full, Error *err)
              * moves them over) */
             series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
             MetricsQuery q = { 3600, 5, 95, false, series_due };
-            metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
+            if (s->shown)
+                /* refilled into the shown records when the values name the same devices and
+                 * pods (read here beside the screen, written in publish); when the series are
+                 * due, they alone, made beside the shown ones and put in their place there
+                 * (the numbers come with the next refresh) */
+                metrics_collect_refill(&next, &s->g.source, s->api, &s->cur->cluster, &q, &s->shown->usage);
+            else
+                metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
             if (series_due) s->series_mono = mono_seconds();
 #ifdef __GLIBC__
             malloc_trim(0);                   /* the answers parsed are gone: give them back */

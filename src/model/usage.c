@@ -73,19 +73,23 @@ struct UsageStringsShare { atomic_int refs; };
 static void strings_release(UsageData *d)
 {
     struct UsageStringsShare *sh = d->strings_share;
-    if (!sh) strarena_free(d->strings);
-    else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+    if (!sh) {
         strarena_free(d->strings);
+        strarena_free(d->held_strings);
+    } else if (atomic_fetch_sub(&sh->refs, 1) == 1) {
+        strarena_free(d->strings);
+        strarena_free(d->held_strings);
         free(sh);
     }
     d->strings_share = NULL;
     d->strings = NULL;
+    d->held_strings = NULL;
 }
 
 void usage_strings_share(UsageData *dst, const UsageData *src)
 {
     UsageData *s = (UsageData *)src;          /* only its sharing record is made */
-    if (!s->strings) return;
+    if (!s->strings && !s->held_strings) return;
     if (!s->strings_share) {
         s->strings_share = xmalloc(sizeof *s->strings_share);
         atomic_init(&s->strings_share->refs, 1);
@@ -93,6 +97,7 @@ void usage_strings_share(UsageData *dst, const UsageData *src)
     atomic_fetch_add(&s->strings_share->refs, 1);
     dst->strings_share = s->strings_share;
     dst->strings = s->strings;
+    dst->held_strings = s->held_strings;
 }
 
 struct UsageRecordsShare { atomic_int refs; };
@@ -120,14 +125,29 @@ static void records_release(UsageData *d)
     free(sh);
     for (size_t i = 0; i < d->ngpus; i++) gpu_usage_release(d->strings, &d->gpus[i]);
     for (size_t i = 0; i < d->npods; i++) gpu_usage_release(d->strings, &d->pods[i]);
-    for (size_t i = 0; i < d->nheld; i++) {
-        UsageHeld *h = &d->held[i];
-        field_free(d->strings, h->node); field_free(d->strings, h->uuid); field_free(d->strings, h->model);
-        field_free(d->strings, h->mig_profile); field_free(d->strings, h->ns); field_free(d->strings, h->pod);
-    }
-    free(d->held);
+    usage_held_release(d);
     free(d->gpus); free(d->pods);
 }
+
+/* a held record's strings: the pool's, the held pool's (held_strings), or their own */
+static void held_field_free(const UsageData *d, char *s)
+{
+    if (!strarena_owns(d->held_strings, s)) field_free(d->strings, s);
+}
+
+void usage_held_release(UsageData *d)
+{
+    for (size_t i = 0; i < d->nheld; i++) {
+        UsageHeld *h = &d->held[i];
+        held_field_free(d, h->node); held_field_free(d, h->uuid); held_field_free(d, h->model);
+        held_field_free(d, h->mig_profile); held_field_free(d, h->ns); held_field_free(d, h->pod);
+    }
+    free(d->held);
+    d->held = NULL;
+    d->nheld = 0;
+}
+
+void usage_series_release(UsageData *d) { series_release(d); }
 
 void usage_clear(UsageData *d)
 {
@@ -136,6 +156,8 @@ void usage_clear(UsageData *d)
     records_release(d);
     series_release(d);
     strings_release(d);
+    if (d->refill) { free(d->refill->slots); free(d->refill->series); }
+    free(d->refill);
     free(d->source); free(d->detail);
     strvec_clear(&d->warnings);
     memset(d, 0, sizeof *d);

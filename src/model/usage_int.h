@@ -11,4 +11,8 @@ void usage_strings_share(UsageData *dst, const UsageData *src);
 /* dst's records (gpus, pods, held) become src's, shared and counted the same way: read-only;
  * freed by the last usage_clear (dst shares src's pool too, which their strings are in) */
 void usage_records_share(UsageData *dst, const UsageData *src);
+/* d's held records and their own strings freed (d->held NULL, nheld 0) */
+void usage_held_release(UsageData *d);
+/* d's series arrays released (the last copy frees them) */
+void usage_series_release(UsageData *d);
 #endif

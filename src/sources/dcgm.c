@@ -1,8 +1,5 @@
-/* dcgm.c — Prometheus text exposition parser and DCGM series -> GpuUsage records.
- *
- * The parser works on (pointer, length) lines and never relies on a terminating NUL, so a
- * truncated or hostile body cannot make it read past the buffer.  A line that does not parse
- * is counted and skipped; the rest of the body is still used.
+/* dcgm.c — DCGM series -> GpuUsage records (the text format and the metric names are
+ * dcgm_text.c's).
  *
  * The accumulator keys every value by (node, device, pod): a device is a whole GPU (UUID) or a
  * MIG instance (UUID + GPU_I_ID).  Device-level figures are derived in dcgm_accum_finish; the
@@ -12,8 +9,6 @@
 #include "sources/dcgm_index.h"
 #include "util/strarena.h"
 #include "util/util.h"
-#include <ctype.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,235 +18,27 @@
 #include <sys/mman.h>
 #endif
 
-/* ---------------------------------------------------------------------------------------- */
-/* text format                                                                               */
-
+/* a series' values: a Series' own, or a refill's slot (one per record, dcgm_accum_new_refill) */
 typedef struct {
-    Strbuf strings;                 /* unescaped names/values, NUL-separated */
-    size_t *offs; size_t noffs, capoffs;   /* pairs of offsets into strings: name, value */
-    PromLabel *labels; size_t caplabels;
-} LineScratch;
+    double v[DCGM__FIELDS];
+    uint16_t has;               /* bit f: v[f] was given (a bool each was 8 bytes more a series,
+                                 * some 70,000 at 5,000 GPU nodes) */
+    uint8_t flags;              /* refill slots: SLOT_* */
+    int32_t gpu;                /* refill slots: the series' gpu index (as Series.gpu) */
+} SeriesVals;
 
-static bool is_name_start(char c) { return isalpha((unsigned char)c) || c == '_' || c == ':'; }
-static bool is_name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == ':'; }
-static bool is_label_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static bool is_label_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+#define HAS(x, f) (((x)->has >> (f)) & 1u)
+_Static_assert(DCGM__FIELDS <= 16, "SeriesVals.has holds a bit per field");
+_Static_assert(sizeof(UsageNumbers) <= sizeof(SeriesVals), "a refill slot holds its record's numbers");
 
-static size_t scratch_add(LineScratch *s, const char *p, size_t n)
-{
-    size_t off = s->strings.len;
-    strbuf_add(&s->strings, p, n);
-    strbuf_addch(&s->strings, '\0');
-    return off;
-}
-
-static void scratch_push_off(LineScratch *s, size_t off)
-{
-    ARRAY_GROW(s->offs, s->noffs, s->capoffs);
-    s->offs[s->noffs++] = off;
-}
-
-/* strtod independent of LC_NUMERIC (the TUI may set a locale with a decimal comma) */
-static bool parse_double(const char *p, size_t n, double *out)
-{
-    char buf[80];
-    if (n == 0 || n >= sizeof buf) return false;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
-        char *dot = strchr(buf, '.');
-        if (dot) *dot = dp[0];
-    }
-    char *end;
-    double v = strtod(buf, &end);
-    if (end != buf + n) return false;
-    *out = v;
-    return true;
-}
-
-/* timestamp: integer milliseconds (text format) or seconds with a fraction (OpenMetrics) */
-static bool parse_timestamp(const char *p, size_t n, int64_t *ms)
-{
-    bool fractional = false;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == '.' || p[i] == 'e' || p[i] == 'E') fractional = true;
-    double v;
-    if (!parse_double(p, n, &v) || !isfinite(v) || fabs(v) > 9.2e15) return false;
-    *ms = fractional ? (int64_t)llround(v * 1000.0) : (int64_t)v;
-    return true;
-}
-
-/* one sample line -> callback; returns 1 parsed, 0 malformed, or the callback's stop code
- * shifted (stop != 0 is returned through *stop) */
-static bool parse_sample(const char *p, size_t n, LineScratch *s, PromSampleFn fn, void *ctx,
-                         int *stop)
-{
-    size_t i = 0;
-    while (i < n && is_blank(p[i])) i++;
-    if (i >= n || !is_name_start(p[i])) return false;
-    size_t name_start = i;
-    while (i < n && is_name_char(p[i])) i++;
-    size_t name_len = i - name_start;
-
-    strbuf_reset(&s->strings);
-    s->noffs = 0;
-    size_t name_off = scratch_add(s, p + name_start, name_len);
-
-    size_t after_name = i;
-    while (i < n && is_blank(p[i])) i++;
-    if (i < n && p[i] == '{') {
-        i++;
-        for (;;) {
-            while (i < n && is_blank(p[i])) i++;
-            if (i >= n) return false;
-            if (p[i] == '}') { i++; break; }
-            if (!is_label_start(p[i])) return false;
-            size_t ls = i;
-            while (i < n && is_label_char(p[i])) i++;
-            size_t loff = scratch_add(s, p + ls, i - ls);
-            while (i < n && is_blank(p[i])) i++;
-            if (i >= n || p[i] != '=') return false;
-            i++;
-            while (i < n && is_blank(p[i])) i++;
-            if (i >= n || p[i] != '"') return false;
-            i++;
-            size_t voff = s->strings.len;
-            bool closed = false;
-            while (i < n) {
-                char c = p[i];
-                if (c == '"') { closed = true; i++; break; }
-                if (c == '\0') return false;
-                if (c == '\\') {
-                    if (i + 1 >= n) return false;
-                    char e = p[i + 1];
-                    if (e == 'n') strbuf_addch(&s->strings, '\n');
-                    else if (e == '\\' || e == '"') strbuf_addch(&s->strings, e);
-                    else return false;
-                    i += 2;
-                    continue;
-                }
-                strbuf_addch(&s->strings, c);
-                i++;
-            }
-            if (!closed) return false;
-            strbuf_addch(&s->strings, '\0');
-            scratch_push_off(s, loff);
-            scratch_push_off(s, voff);
-            while (i < n && is_blank(p[i])) i++;
-            if (i < n && p[i] == ',') { i++; continue; }
-            if (i < n && p[i] == '}') { i++; break; }
-            return false;
-        }
-    } else {
-        i = after_name;
-    }
-    /* value, after at least one blank */
-    if (i >= n || !is_blank(p[i])) return false;
-    while (i < n && is_blank(p[i])) i++;
-    size_t vs = i;
-    while (i < n && !is_blank(p[i])) i++;
-    double value;
-    if (!parse_double(p + vs, i - vs, &value)) return false;
-    while (i < n && is_blank(p[i])) i++;
-    int64_t ts = PROM_NO_TIMESTAMP;
-    if (i < n && p[i] != '#') {
-        size_t ts_start = i;
-        while (i < n && !is_blank(p[i])) i++;
-        if (!parse_timestamp(p + ts_start, i - ts_start, &ts)) return false;
-        while (i < n && is_blank(p[i])) i++;
-    }
-    /* anything left must be an OpenMetrics exemplar ("# {...} v"), which is ignored */
-    if (i < n && p[i] != '#') return false;
-
-    size_t nl = s->noffs / 2;
-    if (nl > s->caplabels) {
-        s->caplabels = nl;
-        s->labels = xrealloc(s->labels, nl * sizeof *s->labels);
-    }
-    for (size_t k = 0; k < nl; k++) {
-        s->labels[k].name = s->strings.buf + s->offs[2 * k];
-        s->labels[k].value = s->strings.buf + s->offs[2 * k + 1];
-    }
-    *stop = fn(ctx, s->strings.buf + name_off, s->labels, nl, value, ts);
-    return true;
-}
-
-int dcgm_promtext_parse(const char *text, size_t len, PromSampleFn fn, void *ctx, PromTextStats *st)
-{
-    PromTextStats local = { 0, 0, 0, 0 };
-    if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    LineScratch s = { STRBUF_INIT, NULL, 0, 0, NULL, 0 };
-    int stop = 0;
-    size_t pos = 0;
-    while (text && pos < len && !stop) {
-        const char *line = text + pos;
-        const char *nlp = memchr(line, '\n', len - pos);
-        size_t n = nlp ? (size_t)(nlp - line) : len - pos;
-        pos += n + (nlp ? 1 : 0);
-        st->lines++;
-        if (n > 0 && line[n - 1] == '\r') n--;
-        size_t i = 0;
-        while (i < n && is_blank(line[i])) i++;
-        if (i == n || line[i] == '#') continue;       /* blank, # HELP, # TYPE, # EOF, comment */
-        if (parse_sample(line, n, &s, fn, ctx, &stop)) {
-            st->samples++;
-        } else {
-            st->skipped++;
-            if (!st->first_bad_line) st->first_bad_line = st->lines;
-        }
-    }
-    strbuf_clear(&s.strings);
-    free(s.offs);
-    free(s.labels);
-    return stop;
-}
-
-const char *dcgm_prom_label(const PromLabel *labels, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(labels[i].name, name) == 0) return labels[i].value;
-    return NULL;
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* DCGM fields                                                                               */
-
-static const struct { const char *metric; DcgmField field; } field_names[] = {
-    { "DCGM_FI_DEV_FB_USED", DCGM_FB_USED },
-    { "DCGM_FI_DEV_FB_FREE", DCGM_FB_FREE },
-    { "DCGM_FI_DEV_FB_RESERVED", DCGM_FB_RESERVED },
-    { "DCGM_FI_DEV_GPU_UTIL", DCGM_GPU_UTIL },
-    { "DCGM_FI_PROF_GR_ENGINE_ACTIVE", DCGM_GR_ENGINE_ACTIVE },
-    /* health and thermals (shared/reference/dcgm-exporter.md field table) */
-    { "DCGM_FI_DEV_GPU_TEMP", DCGM_GPU_TEMP },
-    { "DCGM_FI_DEV_POWER_USAGE", DCGM_POWER_USAGE },
-    { "DCGM_FI_DEV_BOARD_POWER_WATTS", DCGM_POWER_USAGE },       /* DCGM 4.x name */
-    { "DCGM_FI_DEV_XID_ERRORS", DCGM_XID_ERRORS },
-    { "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", DCGM_ECC_DBE },
-    { "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", DCGM_ECC_DBE },
-};
-
-bool dcgm_field_from_metric(const char *metric, DcgmField *f)
-{
-    for (size_t i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
-        if (strcmp(field_names[i].metric, metric) == 0) { *f = field_names[i].field; return true; }
-    return false;
-}
+enum { SLOT_SEEN = 1, SLOT_MODEL = 2, SLOT_PROFILE = 4 };
 
 typedef struct {
     char *node, *uuid, *model, *profile;
     int gpu, gi;
     char *ns, *pod, *container;
-    double v[DCGM__FIELDS];
-    uint16_t has;               /* bit f: v[f] was given (a bool each was 8 bytes more a series,
-                                 * some 70,000 at 5,000 GPU nodes) */
+    SeriesVals x;
 } Series;
-
-#define HAS(s, f) (((s)->has >> (f)) & 1u)
-_Static_assert(DCGM__FIELDS <= 16, "Series.has holds a bit per field");
 
 struct DcgmAccum {
     Series *s; size_t n, cap;
@@ -260,6 +47,12 @@ struct DcgmAccum {
                              * the accumulator's own, or with `into` the records' pool */
     UsageData *into;        /* dcgm_accum_new_into: the series' strings are interned in its
                              * pool (usage_intern) and the records built from them share them */
+    /* dcgm_accum_new_refill: no series, a slot per record of `of` (gpus, then pods) */
+    const UsageData *of;
+    SeriesVals *slot;
+    DcgmIndex recs;         /* of's records by series key */
+    DcgmIndex migs;         /* of's MIG-instance device records by GPU (node, UUID or gpu) */
+    bool failed;            /* a series names no record of `of` */
 };
 
 DcgmAccum *dcgm_accum_new(void)
@@ -302,6 +95,10 @@ static void accum_clear(DcgmAccum *a)
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
     dcgm_index_clear(&a->index);
+    free(a->slot);
+    a->slot = NULL;
+    dcgm_index_clear(&a->recs);
+    dcgm_index_clear(&a->migs);
 }
 
 void dcgm_accum_free(DcgmAccum *a)
@@ -330,28 +127,6 @@ static bool parse_index(const char *s, int *out)
 
 static const char *const node_names[] = { "Hostname", "hostname", "node", "kubernetes_node", NULL };
 static const char *const uuid_names[] = { "UUID", "uuid", NULL };
-
-void dcgm_series_pod(const PromLabel *l, size_t n, const char **ns, const char **pod,
-                     const char **container)
-{
-    /* exported_* (Prometheus renamed the exporter's labels) win, then the plain names, then
-     * the 1.x names; the three are taken from the same family so they stay coherent */
-    static const char *const fam[3][3] = {
-        { "exported_namespace", "exported_pod", "exported_container" },
-        { "namespace", "pod", "container" },
-        { "pod_namespace", "pod_name", "container_name" },
-    };
-    *ns = *pod = *container = NULL;
-    for (int i = 0; i < 3; i++) {
-        const char *p = dcgm_prom_label(l, n, fam[i][1]);
-        if (!p || !*p) continue;
-        const char *s = dcgm_prom_label(l, n, fam[i][0]), *c = dcgm_prom_label(l, n, fam[i][2]);
-        *pod = p;
-        *ns = s && *s ? s : NULL;
-        *container = c && *c ? c : NULL;
-        return;
-    }
-}
 
 static bool series_ids(const PromLabel *l, size_t n, const char *default_node, const char **node,
                        const char **uuid, int *gpu, int *gi)
@@ -437,6 +212,9 @@ static bool series_matches(const void *ctx, size_t i)
            same_str(s->container, k->container);
 }
 
+static bool refill_add(DcgmAccum *a, DcgmField f, const SeriesKey *key, uint64_t h, const char *model,
+                       const char *profile, double value);
+
 bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, double value,
                     const char *default_node)
 {
@@ -453,6 +231,11 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
     SeriesKey key = { node, uuid, gpu, gi, ns, pod, ctr };
     uint64_t h = key_hash(&key);
     KeyMatch km = { a, &key };
+    if (a->of) {
+        const char *model = first_label(l, n, model_names);
+        const char *profile = gi >= 0 ? first_label(l, n, profile_names) : NULL;
+        return refill_add(a, f, &key, h, model, profile, value);
+    }
     size_t idx = dcgm_index_find(&a->index, h, series_matches, &km);
     Series *s;
     if (idx) {
@@ -473,8 +256,8 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
     if (!s->model) s->model = accum_intern(a, first_label(l, n, model_names));
     if (!s->profile) s->profile = accum_intern(a, first_label(l, n, profile_names));
     if (s->gpu < 0 && gpu >= 0) s->gpu = gpu;
-    s->v[f] = value;
-    s->has |= (uint16_t)(1u << f);
+    s->x.v[f] = value;
+    s->x.has |= (uint16_t)(1u << f);
     return true;
 }
 
@@ -500,7 +283,7 @@ static double combine_max(const double *v, size_t n)
     return m;
 }
 
-static bool series_is_current(const Series *s)
+static bool series_is_current(const SeriesVals *s)
 {
     return HAS(s, DCGM_FB_USED) || HAS(s, DCGM_FB_FREE) || HAS(s, DCGM_GPU_UTIL) ||
            HAS(s, DCGM_GR_ENGINE_ACTIVE);
@@ -534,7 +317,7 @@ static bool same_gpu(const Series *a, const Series *b)
 }
 
 /* utilization in percent of one series following the device's choice of metric */
-static double series_util(const Series *s, bool use_gr, bool max)
+static double series_util(const SeriesVals *s, bool use_gr, bool max)
 {
     DcgmField f = use_gr ? (max ? DCGM_GR_ENGINE_ACTIVE_MAX : DCGM_GR_ENGINE_ACTIVE)
                          : (max ? DCGM_GPU_UTIL_MAX : DCGM_GPU_UTIL);
@@ -558,7 +341,7 @@ static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
 
 /* the largest value of field f over a device's series, NAN when none has it; values that
  * cannot be a reading (negative, not finite, DCGM's blank sentinels near 2^63) are skipped */
-static double device_max(Series **dev, size_t n, DcgmField f)
+static double device_max(const SeriesVals *const *dev, size_t n, DcgmField f)
 {
     double m = NAN;
     for (size_t i = 0; i < n; i++) {
@@ -569,11 +352,65 @@ static double device_max(Series **dev, size_t n, DcgmField f)
     return m;
 }
 
-static void collect_values(Series **dev, size_t n, DcgmField f, double scale, double *buf, size_t *k)
+static void collect_values(const SeriesVals *const *dev, size_t n, DcgmField f, double *buf, size_t *k)
 {
     *k = 0;
     for (size_t i = 0; i < n; i++)
-        if (HAS(dev[i], f)) buf[(*k)++] = dev[i]->v[f] * scale;
+        if (HAS(dev[i], f)) buf[(*k)++] = dev[i]->v[f];
+}
+
+/* The numbers of a device's record from the values of its series (the current ones, in the
+ * records' order: the one without a pod, then by namespace, pod, container), by dcgm.h's
+ * rules; *use_gr: its utilization is GR_ENGINE_ACTIVE's.  buf has room for nd values.  One
+ * function for the records built (dcgm_accum_finish) and the ones refilled, so both agree. */
+static void device_numbers(const SeriesVals *const *dev, size_t nd, bool mig, double *buf,
+                           UsageNumbers *u, bool *use_gr)
+{
+    size_t k;
+    bool gr = false;
+    for (size_t t = 0; t < nd; t++)
+        if (HAS(dev[t], DCGM_GR_ENGINE_ACTIVE) || HAS(dev[t], DCGM_GR_ENGINE_ACTIVE_MAX)) gr = true;
+    *use_gr = gr;
+    u->mem_total_mib = u->util = u->util_max = NAN;
+    collect_values(dev, nd, DCGM_FB_USED, buf, &k);
+    u->mem_used_mib = combine_split(buf, k);
+    collect_values(dev, nd, DCGM_FB_FREE, buf, &k);
+    double free_mib = combine_max(buf, k);
+    collect_values(dev, nd, DCGM_FB_RESERVED, buf, &k);
+    double reserved = k ? combine_max(buf, k) : 0;
+    if (!isnan(u->mem_used_mib) && !isnan(free_mib)) u->mem_total_mib = u->mem_used_mib + free_mib + reserved;
+    if (gr || !mig) {
+        k = 0;
+        for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], gr, false); if (!isnan(x)) buf[k++] = x; }
+        u->util = combine_split(buf, k);
+        k = 0;
+        for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], gr, true); if (!isnan(x)) buf[k++] = x; }
+        u->util_max = combine_split(buf, k);
+    }
+    u->temp_c = device_max(dev, nd, DCGM_GPU_TEMP);
+    u->power_w = device_max(dev, nd, DCGM_POWER_USAGE);
+    u->xid = device_max(dev, nd, DCGM_XID_ERRORS);
+    u->ecc_dbe = device_max(dev, nd, DCGM_ECC_DBE);
+}
+
+/* the numbers of a per-pod record from its series and its device's numbers */
+static void pod_numbers(const SeriesVals *s, const UsageNumbers *dev, bool mig, bool use_gr, UsageNumbers *p)
+{
+    p->mem_used_mib = HAS(s, DCGM_FB_USED) ? s->v[DCGM_FB_USED] : NAN;
+    p->mem_total_mib = dev->mem_total_mib;
+    p->util = p->util_max = NAN;
+    if (use_gr || !mig) {
+        p->util = series_util(s, use_gr, false);
+        p->util_max = series_util(s, use_gr, true);
+    }
+    p->temp_c = p->power_w = p->xid = p->ecc_dbe = NAN;
+}
+
+static void numbers_put(GpuUsage *u, const UsageNumbers *n)
+{
+    u->mem_used_mib = n->mem_used_mib; u->mem_total_mib = n->mem_total_mib;
+    u->util = n->util; u->util_max = n->util_max;
+    u->temp_c = n->temp_c; u->power_w = n->power_w; u->xid = n->xid; u->ecc_dbe = n->ecc_dbe;
 }
 
 /* a->s reordered in place: a->s[t] = the series at ord[t] before (ord: a permutation of 0..n-1) */
@@ -616,7 +453,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     size_t n = 0;
     Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
     for (size_t i = 0; i < a->n; i++)
-        if (series_is_current(&a->s[i])) v[n++] = &a->s[i];
+        if (series_is_current(&a->s[i].x)) v[n++] = &a->s[i];
     qsort(v, n, sizeof *v, series_cmp);
 
     /* drop GPU-level series of GPUs that also have MIG-instance series (sorted: one GPU's
@@ -659,45 +496,28 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     d->pods = xrealloc(d->pods, (d->npods + nheld + 1) * sizeof *d->pods);
 
     double *buf = xcalloc(n ? n : 1, sizeof *buf);
+    const SeriesVals **xv = xcalloc(n ? n : 1, sizeof *xv);
+    for (size_t i = 0; i < n; i++) xv[i] = &v[i]->x;
     size_t gpos = d->ngpus + ndev, ppos = d->npods + nheld, kept_to = n;
     for (size_t j = n; j > 0;) {
         size_t i = j - 1;
         while (i > 0 && same_device(v[i - 1], v[j - 1])) i--;
         Series **dev = v + i;
-        size_t nd = j - i, k;
+        size_t nd = j - i;
 
         int holders = 0;
         for (size_t t = 0; t < nd; t++) if (dev[t]->pod) holders++;
         bool mig = dev[0]->gi >= 0;
-        bool use_gr = false;
-        for (size_t t = 0; t < nd; t++)
-            if (HAS(dev[t], DCGM_GR_ENGINE_ACTIVE) || HAS(dev[t], DCGM_GR_ENGINE_ACTIVE_MAX)) use_gr = true;
+        bool use_gr;
+        UsageNumbers un;
+        device_numbers(xv + i, nd, mig, buf, &un, &use_gr);
 
         GpuUsage u;
         fill_usage(d, &u, dev[0]);
         for (size_t t = 0; t < nd && !u.model; t++) u.model = usage_intern(d, dev[t]->model);
         if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = usage_intern(d, dev[t]->profile);
         u.holders = holders;
-
-        collect_values(dev, nd, DCGM_FB_USED, 1, buf, &k);
-        u.mem_used_mib = combine_split(buf, k);
-        collect_values(dev, nd, DCGM_FB_FREE, 1, buf, &k);
-        double free_mib = combine_max(buf, k);
-        collect_values(dev, nd, DCGM_FB_RESERVED, 1, buf, &k);
-        double reserved = k ? combine_max(buf, k) : 0;
-        if (!isnan(u.mem_used_mib) && !isnan(free_mib)) u.mem_total_mib = u.mem_used_mib + free_mib + reserved;
-        if (use_gr || !mig) {
-            k = 0;
-            for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], use_gr, false); if (!isnan(x)) buf[k++] = x; }
-            u.util = combine_split(buf, k);
-            k = 0;
-            for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], use_gr, true); if (!isnan(x)) buf[k++] = x; }
-            u.util_max = combine_split(buf, k);
-        }
-        u.temp_c = device_max(dev, nd, DCGM_GPU_TEMP);
-        u.power_w = device_max(dev, nd, DCGM_POWER_USAGE);
-        u.xid = device_max(dev, nd, DCGM_XID_ERRORS);
-        u.ecc_dbe = device_max(dev, nd, DCGM_ECC_DBE);
+        numbers_put(&u, &un);
         if (holders == 1)
             for (size_t t = 0; t < nd; t++)
                 if (dev[t]->pod) {
@@ -717,12 +537,9 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             p.ns = usage_intern(d, dev[t]->ns); p.pod = usage_intern(d, dev[t]->pod);
             p.container = usage_intern(d, dev[t]->container);
             p.holders = holders;
-            p.mem_used_mib = HAS(dev[t], DCGM_FB_USED) ? dev[t]->v[DCGM_FB_USED] : NAN;
-            p.mem_total_mib = u.mem_total_mib;
-            if (use_gr || !mig) {
-                p.util = series_util(dev[t], use_gr, false);
-                p.util_max = series_util(dev[t], use_gr, true);
-            }
+            UsageNumbers pn;
+            pod_numbers(&dev[t]->x, &un, mig, use_gr, &pn);
+            numbers_put(&p, &pn);
             d->pods[q++] = p;
         }
         for (size_t t = i; t < j; t++) series_release(accum_pool(a), &a->s[t]);
@@ -735,11 +552,216 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     d->ngpus += ndev;
     d->npods += nheld;
     free(buf);
+    free(xv);
     free(v);
     usage_intern_done(d);
     a->n = 0;                   /* every series released above */
     accum_clear(a);
 }
+
+/* ---- refill (dcgm_accum_new_refill) ---- */
+
+/* record i of `of` (gpus, then pods) as a series key: a device's record without the pod it
+ * names (its series without a pod are its own; its pods' are their records') */
+static SeriesKey rec_key(const UsageData *of, size_t i)
+{
+    if (i < of->ngpus) {
+        const GpuUsage *u = &of->gpus[i];
+        return (SeriesKey){ u->node, u->uuid, u->gpu, u->mig_instance, NULL, NULL, NULL };
+    }
+    const GpuUsage *u = &of->pods[i - of->ngpus];
+    return (SeriesKey){ u->node, u->uuid, u->gpu, u->mig_instance, u->ns, u->pod, u->container };
+}
+
+static const GpuUsage *rec_at(const UsageData *of, size_t i)
+{
+    return i < of->ngpus ? &of->gpus[i] : &of->pods[i - of->ngpus];
+}
+
+static uint64_t rec_hash(const void *owner, size_t i)
+{
+    SeriesKey k = rec_key(((const DcgmAccum *)owner)->of, i);
+    return key_hash(&k);
+}
+
+/* as series_matches, against a record */
+static bool rec_matches(const void *ctx, size_t i)
+{
+    const KeyMatch *m = ctx;
+    SeriesKey r = rec_key(m->a->of, i);
+    const SeriesKey *k = m->k;
+    return same_str(r.node, k->node) && same_str(r.uuid, k->uuid) && (k->uuid || r.gpu == k->gpu) &&
+           r.gi == k->gi && same_str(r.ns, k->ns) && same_str(r.pod, k->pod) &&
+           same_str(r.container, k->container);
+}
+
+static uint64_t gpu_key_hash(const char *node, const char *uuid, int gpu)
+{
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, node);
+    return uuid ? dcgm_hash_str(h, uuid) : dcgm_hash_int(h, gpu);
+}
+
+static uint64_t mig_rehash(const void *owner, size_t i)
+{
+    const GpuUsage *u = &((const DcgmAccum *)owner)->of->gpus[i];
+    return gpu_key_hash(u->node, u->uuid, u->gpu);
+}
+
+typedef struct { const DcgmAccum *a; const SeriesKey *k; } MigMatch;
+
+/* a MIG instance's record on the GPU of k (same_gpu) */
+static bool mig_matches(const void *ctx, size_t i)
+{
+    const MigMatch *m = ctx;
+    const GpuUsage *u = &m->a->of->gpus[i];
+    return strcmp(u->node, m->k->node) == 0 && u->gpu == m->k->gpu && str_eq(u->uuid, m->k->uuid);
+}
+
+DcgmAccum *dcgm_accum_new_refill(const UsageData *of)
+{
+    DcgmAccum *a = dcgm_accum_new();
+    a->of = of;
+    size_t n = of->ngpus + of->npods;
+    a->slot = xcalloc(n ? n : 1, sizeof *a->slot);       /* one allocation, sized as the records */
+    for (size_t i = 0; i < n; i++) dcgm_index_add(&a->recs, rec_hash(a, i), i, rec_hash, a);
+    for (size_t i = 0; i < of->ngpus; i++)
+        if (of->gpus[i].mig_instance >= 0) dcgm_index_add(&a->migs, mig_rehash(a, i), i, mig_rehash, a);
+    return a;
+}
+
+bool dcgm_accum_refill_failed(const DcgmAccum *a) { return a && a->of && a->failed; }
+
+/* a value into the slot of the record the series is for; labels the record must agree with */
+static bool refill_add(DcgmAccum *a, DcgmField f, const SeriesKey *key, uint64_t h, const char *model,
+                       const char *profile, double value)
+{
+    if (a->failed) return false;
+    KeyMatch km = { a, key };
+    size_t idx = dcgm_index_find(&a->recs, h, rec_matches, &km);
+    if (!idx) {
+        MigMatch mm = { a, key };
+        if (key->gi < 0 && dcgm_index_find(&a->migs, gpu_key_hash(key->node, key->uuid, key->gpu),
+                                           mig_matches, &mm))
+            return true;        /* a GPU-level series beside MIG instances: the records drop it too */
+        a->failed = true;
+        return false;
+    }
+    SeriesVals *x = &a->slot[idx - 1];
+    const GpuUsage *r = rec_at(a->of, idx - 1);
+    if (!(x->flags & SLOT_SEEN)) {
+        x->flags |= SLOT_SEEN;
+        x->gpu = key->gpu;
+    } else if (x->gpu < 0 && key->gpu >= 0) {
+        x->gpu = key->gpu;
+    }
+    if (model) {
+        x->flags |= SLOT_MODEL;
+        if (!str_eq(model, r->model)) a->failed = true;
+    }
+    if (profile) {
+        x->flags |= SLOT_PROFILE;
+        if (!str_eq(profile, r->mig_profile)) a->failed = true;
+    }
+    x->v[f] = value;
+    x->has |= (uint16_t)(1u << f);
+    return !a->failed;
+}
+
+static bool rec_same_device(const GpuUsage *a, const GpuUsage *b)
+{
+    return strcmp(a->node, b->node) == 0 && a->mig_instance == b->mig_instance && a->gpu == b->gpu &&
+           str_eq(a->uuid, b->uuid);
+}
+
+/* the device's model (or MIG profile) as dcgm_accum_finish takes it: the first of its current
+ * series' (own, then the pods') that has one; the pods' records that had none take the
+ * device's.  true when the records say the same */
+static bool refill_names_agree(const DcgmAccum *a, size_t i, bool own, size_t p0, size_t p1, int flag,
+                               bool profile)
+{
+    const UsageData *of = a->of;
+    const GpuUsage *g = &of->gpus[i];
+    const char *gn = profile ? g->mig_profile : g->model, *first = NULL;
+    bool seen = false;
+    if (own && (a->slot[i].flags & flag)) { first = gn; seen = true; }
+    for (size_t t = p0; t < p1; t++) {
+        const GpuUsage *p = &of->pods[t];
+        const char *pn = profile ? p->mig_profile : p->model;
+        if (a->slot[of->ngpus + t].flags & flag) {
+            if (!seen) { first = pn; seen = true; }
+        } else if (!str_eq(pn, gn)) {
+            return false;
+        }
+    }
+    return str_eq(first, gn);
+}
+
+bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
+{
+    const UsageData *of = a->of;
+    bool ok = of && !a->failed;
+    dcgm_index_clear(&a->recs);
+    dcgm_index_clear(&a->migs);
+    size_t ng = of ? of->ngpus : 0, np = of ? of->npods : 0, j = 0;
+    const SeriesVals **dev = xcalloc(np + 1, sizeof *dev);
+    double *buf = xcalloc(np + 1, sizeof *buf);
+    for (size_t i = 0; ok && i < ng; i++) {
+        const GpuUsage *g = &of->gpus[i];
+        SeriesVals *own = &a->slot[i];
+        size_t nd = 0, p0 = j;
+        bool own_cur = series_is_current(own);
+        if (own_cur) {
+            if (own->gpu != g->gpu) ok = false;
+            dev[nd++] = own;
+        }
+        while (j < np && rec_same_device(&of->pods[j], g)) {
+            const SeriesVals *px = &a->slot[ng + j];
+            if (!series_is_current(px) || px->gpu != g->gpu || of->pods[j].holders != g->holders) ok = false;
+            dev[nd++] = px;
+            j++;
+        }
+        bool mig = g->mig_instance >= 0;
+        if (!ok || nd == 0 || (size_t)g->holders != j - p0 ||
+            !refill_names_agree(a, i, own_cur, p0, j, SLOT_MODEL, false) ||
+            (mig && !refill_names_agree(a, i, own_cur, p0, j, SLOT_PROFILE, true))) {
+            ok = false;
+            break;
+        }
+        bool use_gr;
+        UsageNumbers un;
+        device_numbers(dev, nd, mig, buf, &un, &use_gr);
+        for (size_t t = p0; t < j; t++) {        /* each slot read, then its numbers left in it */
+            UsageNumbers pn;
+            pod_numbers(&a->slot[ng + t], &un, mig, use_gr, &pn);
+            memcpy(&a->slot[ng + t], &pn, sizeof pn);
+        }
+        memcpy(own, &un, sizeof un);
+    }
+    if (j != np) ok = false;
+    free(dev);
+    free(buf);
+    if (ok) {
+        /* the numbers side by side, the rest given back (a third of the slots' memory, held
+         * while the series are fetched again) */
+        size_t nrec = ng + np;
+        for (size_t i = 0; i < nrec; i++)
+            memmove((char *)a->slot + i * sizeof(UsageNumbers), &a->slot[i], sizeof(UsageNumbers));
+        UsageRefill *r = xcalloc(1, sizeof *r);
+        r->of = of;
+        r->ngpus = ng;
+        r->npods = np;
+        r->slots = xrealloc(a->slot, (nrec ? nrec : 1) * sizeof(UsageNumbers));
+        r->slot_size = sizeof(UsageNumbers);
+        a->slot = NULL;
+        if (d->refill) free(d->refill->slots);
+        free(d->refill);
+        d->refill = r;
+    }
+    accum_clear(a);
+    return ok;
+}
+
+/* ---- one scrape body (the text format: dcgm_text.c) ---- */
 
 typedef struct { DcgmAccum *a; const char *node; } ScrapeCtx;
 

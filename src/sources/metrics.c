@@ -62,12 +62,14 @@ static void drop_usage(UsageData *d)
 
 /* Prometheus: >0 ok, 0 reachable but no DCGM series, -1 error (why set) */
 static long try_prometheus(UsageData *d, const PromConfig *pc, const MetricsQuery *q, double at,
-                           WorkloadUsage **workloads, size_t *nworkloads, char **shown, Error *why)
+                           WorkloadUsage **workloads, size_t *nworkloads, const UsageData *refill,
+                           char **shown, Error *why)
 {
     PromClient *pcl = prom_client_new(pc, why);
     if (shown) *shown = pcl ? xstrdup(prom_client_describe(pcl)) : url_redact(pc->url ? pc->url : "");
     if (!pcl) return -1;
-    long n = prometheus_collect_usage(pcl, q, at, d, workloads, nworkloads, why);
+    long n = refill ? prometheus_collect_usage_refill(pcl, q, at, d, refill, why)
+                    : prometheus_collect_usage(pcl, q, at, d, workloads, nworkloads, why);
     prom_client_free(pcl);
     if (n <= 0) drop_usage(d);
     return n;
@@ -233,9 +235,9 @@ static long try_dcgm_pods(UsageData *d, struct ApiClient *api, const Cluster *c,
     return (long)d->ngpus;
 }
 
-void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
-                     const Cluster *c, const MetricsQuery *q, WorkloadUsage **workloads,
-                     size_t *nworkloads)
+static void collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
+                    const Cluster *c, const MetricsQuery *q, WorkloadUsage **workloads,
+                    size_t *nworkloads, const UsageData *refill)
 {
     memset(data, 0, sizeof *data);
     MetricsQuery mq = { 3600, 5, 95, false, false };
@@ -261,7 +263,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
                           .basic_auth = sc->prometheus_basic_auth, .timeout = sc->request_timeout,
                           .verbose = verbose };
         char *shown = NULL;
-        long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, &shown, &err);
+        long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, refill, &shown, &err);
         if (n > 0)
             set_source(data, "prometheus", xasprintf("Prometheus %s", shown));
         else if (n == 0)
@@ -304,7 +306,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
         PromConfig pc = { .api = api, .proxy_path = path, .timeout = sc ? sc->request_timeout : 0,
                           .verbose = verbose };
         error_clear(&err);
-        long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, NULL, &err);
+        long n = try_prometheus(data, &pc, &mq, at, workloads, nworkloads, refill, NULL, &err);
         if (n > 0) {
             set_source(data, "prometheus", xasprintf("Prometheus service %s/%s:%s through the API server's "
                                                       "service proxy", s->ns, s->name, port));
@@ -333,4 +335,21 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
     }
     strbuf_clear(&dwhy);
     strbuf_clear(&why);
+}
+
+void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
+                     const Cluster *c, const MetricsQuery *q, WorkloadUsage **workloads,
+                     size_t *nworkloads)
+{
+    collect(data, sc, api, c, q, workloads, nworkloads, NULL);
+}
+
+void metrics_collect_refill(UsageData *data, const SourceConfig *sc, struct ApiClient *api,
+                            const Cluster *c, const MetricsQuery *q, const UsageData *shown)
+{
+    /* only records made from Prometheus's answer (a scrape's are made another way) */
+    bool can = shown && !shown->records_share && (shown->ngpus || shown->npods) && shown->windowed &&
+               shown->source && strcmp(shown->source, "prometheus") == 0 && !shown->strings_share &&
+               !(q && q->want_workloads);
+    collect(data, sc, api, c, q, NULL, NULL, can ? shown : NULL);
 }

@@ -20,6 +20,7 @@
  */
 #include "sources/prometheus.h"
 #include "sources/dcgm_index.h"
+#include "util/strarena.h"
 #include "util/error.h"
 #include <math.h>
 #include <stdint.h>
@@ -61,6 +62,10 @@ typedef struct {
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
+    /* prometheus_collect_series_refill: d has no records; the records are of's (only read) */
+    const UsageData *of;
+    DcgmIndex ofdevs;           /* of's device records by (node, UUID or gpu index, GPU_I_ID) */
+    DcgmIndex ofpods;           /* of's per-pod records by (namespace, pod) */
 } SeriesCtx;
 
 /* a device's identity, as dcgm_series_device composes it: the node, the UUID or else the gpu
@@ -98,27 +103,95 @@ static size_t dev_find(const SeriesCtx *x, const DevKey *k)
     return dcgm_index_find(&x->devs, dev_hash(k), dev_matches, &m);
 }
 
+/* ---- a refill's (prometheus_collect_series_refill): strings are of's where it has them ---- */
+
+static uint64_t ofdev_rehash(const void *owner, size_t i)
+{
+    const GpuUsage *u = &((const SeriesCtx *)owner)->of->gpus[i];
+    DevKey k = { u->node, u->uuid, u->gpu, u->mig_instance };
+    return dev_hash(&k);
+}
+
+static bool ofdev_matches(const void *ctx, size_t i)
+{
+    const DevMatch *m = ctx;
+    const GpuUsage *u = &m->x->of->gpus[i];
+    return str_eq(u->node, m->k->node) && str_eq(u->uuid, m->k->uuid) &&
+           (m->k->uuid || u->gpu == m->k->gpu) && u->mig_instance == m->k->gi;
+}
+
+static uint64_t name_hash(const char *ns, const char *pod)
+{
+    return dcgm_hash_str(dcgm_hash_str(DCGM_HASH_INIT, ns), pod);
+}
+
+static uint64_t ofpod_rehash(const void *owner, size_t i)
+{
+    const GpuUsage *u = &((const SeriesCtx *)owner)->of->pods[i];
+    return name_hash(u->ns, u->pod);
+}
+
+typedef struct { const SeriesCtx *x; const char *ns, *pod; } NameMatch;
+
+static bool ofpod_matches(const void *ctx, size_t i)
+{
+    const NameMatch *m = ctx;
+    const GpuUsage *u = &m->x->of->pods[i];
+    return str_eq(u->ns, m->ns) && str_eq(u->pod, m->pod);
+}
+
+/* s as of's pooled copy `have` when they are the same string (never a record's own copy:
+ * the held records would free it), else d's */
+static char *reuse(SeriesCtx *x, const char *have, const char *s)
+{
+    if (have && s && strcmp(have, s) == 0 && strarena_owns(x->of->strings, have)) return (char *)have;
+    return usage_intern(x->d, s);
+}
+
+static void of_index(SeriesCtx *x)
+{
+    const UsageData *of = x->of;
+    for (size_t i = 0; i < of->ngpus; i++) dcgm_index_add(&x->ofdevs, ofdev_rehash(x, i), i, ofdev_rehash, x);
+    for (size_t i = 0; i < of->npods; i++) dcgm_index_add(&x->ofpods, ofpod_rehash(x, i), i, ofpod_rehash, x);
+}
+
+/* the records the rows are for: d's, or of's for a refill */
+static size_t rec_count(const SeriesCtx *x) { return x->of ? x->of->ngpus : x->d->ngpus; }
+
 static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey *k)
 {
     size_t idx = dev_find(x, k);
     if (idx) return idx - 1;
+    size_t nrec = rec_count(x);
     if (x->ndev >= x->capdev) {
         /* grown as the rows below (doubling held 65,536 of them for 51,424 devices: 1.5 MB) */
-        x->capdev = x->capdev ? x->capdev + x->capdev / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
+        x->capdev = x->capdev ? x->capdev + x->capdev / 4 + 16 : nrec + nrec / 16 + 16;
         x->dev = xrealloc(x->dev, x->capdev * sizeof *x->dev);
     }
     DevAcc *a = &x->dev[x->ndev];
     memset(a, 0, sizeof *a);
-    a->node = usage_intern(x->d, k->node);
-    a->uuid = usage_intern(x->d, k->uuid);
-    a->model = usage_intern(x->d, dcgm_prom_label(l, nl, "modelName"));
-    a->profile = k->gi >= 0 ? usage_intern(x->d, dcgm_prom_label(l, nl, "GPU_I_PROFILE")) : NULL;
+    const char *model = dcgm_prom_label(l, nl, "modelName");
+    const char *profile = k->gi >= 0 ? dcgm_prom_label(l, nl, "GPU_I_PROFILE") : NULL;
+    if (x->of) {
+        DevMatch m = { x, k };
+        size_t r = dcgm_index_find(&x->ofdevs, dev_hash(k), ofdev_matches, &m);
+        const GpuUsage *u = r ? &x->of->gpus[r - 1] : NULL;
+        a->node = reuse(x, u ? u->node : NULL, k->node);
+        a->uuid = reuse(x, u ? u->uuid : NULL, k->uuid);
+        a->model = reuse(x, u ? u->model : NULL, model);
+        a->profile = reuse(x, u ? u->mig_profile : NULL, profile);
+    } else {
+        a->node = usage_intern(x->d, k->node);
+        a->uuid = usage_intern(x->d, k->uuid);
+        a->model = usage_intern(x->d, model);
+        a->profile = usage_intern(x->d, profile);
+    }
     a->gpu = k->gpu;
     a->gi = k->gi;
     if (x->ndev >= x->caprows) {
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
-        size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : x->d->ngpus + x->d->ngpus / 16 + 16;
+        size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : nrec + nrec / 16 + 16;
         usage_series_resize(x->d, cap);
         x->caprows = cap;
     }
@@ -159,8 +232,14 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
         HeldAcc *h = &x->held[x->nheld++];
         memset(h, 0, sizeof *h);
         h->dev = dev;
-        h->ns = usage_intern(x->d, ns);
-        h->pod = usage_intern(x->d, pod);
+        const GpuUsage *u = NULL;
+        if (x->of) {
+            NameMatch nm = { x, ns, pod };
+            size_t r = dcgm_index_find(&x->ofpods, name_hash(ns, pod), ofpod_matches, &nm);
+            u = r ? &x->of->pods[r - 1] : NULL;
+        }
+        h->ns = x->of ? reuse(x, u ? u->ns : NULL, ns) : usage_intern(x->d, ns);
+        h->pod = x->of ? reuse(x, u ? u->pod : NULL, pod) : usage_intern(x->d, pod);
         dcgm_index_add(&x->helds, hash, x->nheld - 1, held_rehash, x);
         idx = x->nheld;
     }
@@ -323,16 +402,25 @@ static void series_finish(SeriesCtx *x)
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
     d->series_step = x->step;
-    /* devices: the records of gpus and pods name their row */
+    /* devices: the records of gpus and pods name their row (a refill's: of's records, in
+     * the refill's list, written into them when it is applied) */
+    const UsageData *rd = x->of ? x->of : d;
+    uint32_t *link = x->of ? xcalloc(rd->ngpus + rd->npods + 1, sizeof *link) : NULL;
     for (int pass = 0; pass < 2; pass++) {
-        GpuUsage *recs = pass ? d->pods : d->gpus;
-        size_t nrecs = pass ? d->npods : d->ngpus;
+        const GpuUsage *recs = pass ? rd->pods : rd->gpus;
+        size_t nrecs = pass ? rd->npods : rd->ngpus;
         for (size_t i = 0; i < nrecs; i++) {
-            GpuUsage *u = &recs[i];
+            const GpuUsage *u = &recs[i];
             if (!u->node) continue;
             DevKey k = { u->node, u->uuid, u->gpu, u->mig_instance };
-            u->series = (int)dev_find(x, &k);
+            size_t row = dev_find(x, &k);
+            if (link) link[pass ? rd->ngpus + i : i] = (uint32_t)row;
+            else ((GpuUsage *)u)->series = (int)row;
         }
+    }
+    if (x->of) {
+        d->refill->series_new = true;
+        d->refill->series = link;
     }
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
     DcgmIndex migparents = { 0 };
@@ -422,11 +510,14 @@ char *prometheus_series_query(double step_s, int field)
                      " \"kgpu_field\", \"%s\", \"\", \"\")", series_metric[field], ms, series_field[field]);
 }
 
-int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+static int collect_series(PromClient *c, double window_s, double end, UsageData *d,
+                          const UsageData *of, Error *err)
 {
     SeriesCtx x;
     memset(&x, 0, sizeof x);
     x.d = d;
+    x.of = of;
+    if (of) of_index(&x);
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
     d->series_points = x.n;             /* the rows' length while they are stored */
@@ -449,5 +540,19 @@ int prometheus_collect_series(PromClient *c, double window_s, double end, UsageD
     free(x.held);
     dcgm_index_clear(&x.devs);
     dcgm_index_clear(&x.helds);
+    dcgm_index_clear(&x.ofdevs);
+    dcgm_index_clear(&x.ofpods);
     return rc;
+}
+
+int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+{
+    return collect_series(c, window_s, end, d, NULL, err);
+}
+
+int prometheus_collect_series_refill(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+{
+    if (!d->refill) return collect_series(c, window_s, end, d, NULL, err);
+    d->refill->series_new = true;               /* a failure leaves the records without series */
+    return collect_series(c, window_s, end, d, d->refill->of, err);
 }

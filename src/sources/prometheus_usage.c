@@ -45,7 +45,7 @@ char *prometheus_usage_query(double window_s)
         w, w, w, w);
 }
 
-typedef struct { DcgmAccum *a; long series; } UsageCtx;
+typedef struct { DcgmAccum *a; long series; bool refill; } UsageCtx;
 
 static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *ts,
                         const double *v, size_t np)
@@ -62,6 +62,8 @@ static int usage_series(void *ctx, const PromLabel *l, size_t n, const double *t
     else if (!dcgm_field_from_metric(field, &f)) return 0;
     u->series++;
     if (u->a) dcgm_accum_add(u->a, f, l, n, v[np - 1], NULL);
+    /* a refill that cannot be one stops here: the answer is read again as records */
+    if (u->refill && dcgm_accum_refill_failed(u->a)) return 1;
     /* without records (plan) one series answers the only question, whether there are any:
      * the rest of the answer is still checked (prometheus.c), not handed out */
     return u->a ? 0 : 1;
@@ -136,7 +138,7 @@ long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, U
      * only says whether Prometheus has DCGM series (tens of thousands of devices are not
      * worth keeping in memory for nothing) */
     bool devices = !(q && q->want_workloads && workloads && nworkloads);
-    UsageCtx u = { devices ? dcgm_accum_new_into(d) : NULL, 0 };
+    UsageCtx u = { devices ? dcgm_accum_new_into(d) : NULL, 0, false };
     int rc = prometheus_query(c, promql, at, usage_series, &u, &d->warnings, err);
     free(promql);
     if (rc != 0) {
@@ -159,5 +161,52 @@ long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, U
         if (collect_workloads(c, &wq, at, &d->warnings, workloads, nworkloads, &werr) != 0)
             strvec_pushf(&d->warnings, "per-workload usage over the window unavailable: %s", werr.msg);
     }
+    return u.series;
+}
+
+long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, double at, UsageData *d,
+                                     const UsageData *shown, Error *err)
+{
+    double window = q && q->window_s > 0 ? q->window_s : 3600;
+    char *promql = prometheus_usage_query(window);
+    if (q && q->want_series) {
+        /* the series alone (top's minute): the device query only says whether the source has
+         * DCGM series (handed out up to the first, as for plan); the shown numbers stay until
+         * the next refresh, and no slot of values is held beside the series being made */
+        UsageCtx n = { NULL, 0, false };
+        int rc = prometheus_query(c, promql, at, usage_series, &n, &d->warnings, err);
+        free(promql);
+        if (rc != 0) return -1;
+        if (n.series > 0) {
+            d->refill = xcalloc(1, sizeof *d->refill);
+            d->refill->of = shown;
+            d->refill->ngpus = shown->ngpus;
+            d->refill->npods = shown->npods;
+            d->windowed = true;
+            Error serr = { .set = false };
+            double end = at > 0 ? at : d->evaluated_at;
+            if (prometheus_collect_series_refill(c, window, end, d, &serr) != 0)
+                strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
+        }
+        return n.series;
+    }
+    UsageCtx u = { dcgm_accum_new_refill(shown), 0, true };
+    int rc = prometheus_query(c, promql, at, usage_series, &u, &d->warnings, err);
+    free(promql);
+    if (rc != 0) {
+        dcgm_accum_free(u.a);
+        return -1;
+    }
+    bool done = dcgm_accum_finish_refill(u.a, d);
+    dcgm_accum_free(u.a);
+    if (!done) {
+        /* a device or pod came or went: the records are made again (a second query; the
+         * first answer's warnings are not kept twice) */
+        strvec_clear(&d->warnings);
+        MetricsQuery fq = q ? *q : (MetricsQuery){ window, 5, 95, false, false };
+        fq.want_workloads = false;
+        return prometheus_collect_usage(c, &fq, at, d, NULL, NULL, err);
+    }
+    d->windowed = true;
     return u.series;
 }

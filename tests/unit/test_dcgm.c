@@ -475,6 +475,184 @@ static void test_accum_into(void **state)
     free(longpod);
 }
 
+/* the same double, NAN included (bit-exact answers: refilled numbers must be what a new set of
+ * records would hold) */
+#define assert_same(a, b) do { double a_ = (a), b_ = (b); \
+    if (!(isnan(a_) ? isnan(b_) : a_ == b_)) fail_msg("%s = %.17g, want %.17g", #a, a_, b_); } while (0)
+
+/* one device of node n1 (GPU-1, gpu 0) held by up to three pods of namespace ns (pods "a",
+ * "b", "c", container "w"); fields of each added in the order given */
+typedef struct { const char *pod; double used, free_mib, util, util_max; } HolderVals;
+
+/* true when every value was taken */
+static bool add_holders(DcgmAccum *a, const HolderVals *h, size_t n, const char *model)
+{
+    bool all = true;
+    for (size_t i = 0; i < n; i++) {
+        PromLabel l[] = { { "Hostname", "n1" }, { "gpu", "0" }, { "UUID", "GPU-1" }, { "modelName", model },
+                          { "namespace", "ns" }, { "pod", h[i].pod }, { "container", "w" } };
+        all &= dcgm_accum_add(a, DCGM_FB_USED, l, 7, h[i].used, NULL);
+        all &= dcgm_accum_add(a, DCGM_FB_FREE, l, 7, h[i].free_mib, NULL);
+        all &= dcgm_accum_add(a, DCGM_GPU_UTIL, l, 7, h[i].util, NULL);
+        all &= dcgm_accum_add(a, DCGM_GPU_UTIL_MAX, l, 7, h[i].util_max, NULL);
+    }
+    return all;
+}
+
+static void build_holders(UsageData *d, const HolderVals *h, size_t n)
+{
+    memset(d, 0, sizeof *d);
+    DcgmAccum *a = dcgm_accum_new_into(d);
+    assert_true(add_holders(a, h, n, "H100"));
+    dcgm_accum_finish(a, d);
+    dcgm_accum_free(a);
+}
+
+/* A device three pods hold (time-slicing), values differing: the device's memory and
+ * utilization are the sum (a per-process split), taken in the records' order (pods a, b, c)
+ * whatever order the series came in; equal values are the device's value once, whichever
+ * pod differs.  0.1 + 0.2 + 0.3: in the order a, b, c it is 0.6000000000000001, in the
+ * order c, b, a (the order added) 0.6. */
+static void test_three_holders(void **state)
+{
+    (void)state;
+    struct { HolderVals h[3]; double used, util, util_max; } cases[] = {
+        /* series added c, b, a */
+        { { { "c", 0.3, 100, 30, 31 }, { "b", 0.2, 200, 20, 21 }, { "a", 0.1, 300, 10, 11 } },
+          (0.1 + 0.2) + 0.3, (10.0 + 20) + 30, (11.0 + 21) + 31 },
+        /* two equal, the third differs (first, middle, last): a split all the same */
+        { { { "a", 5, 1, 40, 50 }, { "b", 5, 1, 40, 50 }, { "c", 7, 1, 40, 50 } }, 17, 40, 50 },
+        { { { "a", 7, 1, 40, 50 }, { "b", 5, 1, 40, 50 }, { "c", 5, 1, 40, 50 } }, 17, 40, 50 },
+        { { { "a", 5, 1, 40, 50 }, { "b", 7, 1, 41, 50 }, { "c", 5, 1, 40, 50 } }, 17, 121, 50 },
+        /* all equal: the device's value repeated per pod */
+        { { { "b", 6, 1, 40, 50 }, { "a", 6, 1, 40, 50 }, { "c", 6, 1, 40, 50 } }, 6, 40, 50 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        UsageData d;
+        build_holders(&d, cases[c].h, 3);
+        assert_int_equal(d.ngpus, 1);
+        assert_int_equal(d.npods, 3);
+        const GpuUsage *g = &d.gpus[0];
+        assert_int_equal(g->holders, 3);
+        assert_null(g->pod);                       /* several holders: the device names none */
+        assert_same(g->mem_used_mib, cases[c].used);
+        assert_same(g->util, cases[c].util);
+        assert_same(g->util_max, cases[c].util_max);
+        double free_max = 0;
+        for (int i = 0; i < 3; i++) if (cases[c].h[i].free_mib > free_max) free_max = cases[c].h[i].free_mib;
+        assert_same(g->mem_total_mib, cases[c].used + free_max);   /* used + the largest free */
+        /* the pods' records: their own values, in the order a, b, c */
+        for (int i = 0; i < 3; i++) {
+            const GpuUsage *p = &d.pods[i];
+            const HolderVals *want = NULL;
+            for (int k = 0; k < 3; k++) if (strcmp(cases[c].h[k].pod, p->pod) == 0) want = &cases[c].h[k];
+            assert_non_null(want);
+            assert_int_equal(p->pod[0], 'a' + i);
+            assert_int_equal(p->holders, 3);
+            assert_same(p->mem_used_mib, want->used);
+            assert_same(p->util, want->util);
+            assert_same(p->util_max, want->util_max);
+            assert_same(p->mem_total_mib, g->mem_total_mib);
+        }
+        usage_clear(&d);
+    }
+}
+
+/* A refill (dcgm_accum_new_refill, usage_refill_apply): new values for the same devices and
+ * pods leave in the shown records exactly the numbers a new set of records would hold (and
+ * their strings where they were); a series for another pod, a pod without its series, another
+ * model, fail it (the records would differ); a GPU-level series beside MIG instances is left
+ * out as the records leave it out. */
+static void test_refill(void **state)
+{
+    (void)state;
+    HolderVals first[3] = { { "a", 1, 10, 1, 2 }, { "b", 2, 10, 3, 4 }, { "c", 3, 10, 5, 6 } };
+    HolderVals next[3] = { { "c", 0.3, 100, 30, 31 }, { "a", 0.1, 300, 10, 11 }, { "b", 0.2, 200, 20, 22 } };
+    PromLabel mig[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" }, { "GPU_I_ID", "3" },
+                        { "GPU_I_PROFILE", "1g.10gb" }, { "modelName", "A100" } };
+    PromLabel parent[] = { { "Hostname", "n1" }, { "gpu", "1" }, { "UUID", "GPU-2" }, { "modelName", "A100" } };
+
+    UsageData shown, fresh, nd;
+    build_holders(&shown, first, 3);
+    {   /* the MIG instance beside them, in both */
+        DcgmAccum *a = dcgm_accum_new_into(&shown);
+        assert_true(dcgm_accum_add(a, DCGM_FB_USED, mig, 6, 100, NULL));
+        dcgm_accum_finish(a, &shown);
+        dcgm_accum_free(a);
+    }
+    shown.source = xstrdup("prometheus");
+    shown.windowed = true;
+    const char *pod_a = shown.pods[0].pod;
+    /* what the next values make as records */
+    memset(&fresh, 0, sizeof fresh);
+    DcgmAccum *a = dcgm_accum_new_into(&fresh);
+    assert_true(add_holders(a, next, 3, "H100"));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, mig, 6, 150, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_GR_ENGINE_ACTIVE, mig, 6, 0.25, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, parent, 4, 9, NULL));
+    dcgm_accum_finish(a, &fresh);
+    dcgm_accum_free(a);
+    assert_int_equal(fresh.ngpus, 2);
+    /* the same as a refill of shown (MIG instance's series first, the parent's too) */
+    memset(&nd, 0, sizeof nd);
+    a = dcgm_accum_new_refill(&shown);
+    assert_true(dcgm_accum_add(a, DCGM_GR_ENGINE_ACTIVE, mig, 6, 0.25, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, parent, 4, 9, NULL));
+    assert_true(dcgm_accum_add(a, DCGM_FB_USED, mig, 6, 150, NULL));
+    assert_true(add_holders(a, next, 3, "H100"));
+    assert_false(dcgm_accum_refill_failed(a));
+    assert_true(dcgm_accum_finish_refill(a, &nd));
+    dcgm_accum_free(a);
+    assert_int_equal(nd.ngpus, 0);                 /* no records of its own */
+    nd.source = xstrdup("prometheus");
+    nd.evaluated_at = 1234;
+    strvec_push(&nd.warnings, "w");
+    assert_true(usage_refill_apply(&shown, &nd));
+    assert_null(nd.refill);
+    assert_int_equal(shown.warnings.n, 1);
+    assert_true(shown.evaluated_at == 1234);
+    assert_ptr_equal(shown.pods[0].pod, pod_a);    /* the records stay; their numbers change */
+    for (int pass = 0; pass < 2; pass++) {
+        const GpuUsage *r = pass ? shown.pods : shown.gpus, *w = pass ? fresh.pods : fresh.gpus;
+        size_t n = pass ? shown.npods : shown.ngpus;
+        assert_int_equal(n, pass ? fresh.npods : fresh.ngpus);
+        for (size_t i = 0; i < n; i++) {
+            assert_string_equal(r[i].pod ? r[i].pod : "-", w[i].pod ? w[i].pod : "-");
+            assert_int_equal(r[i].holders, w[i].holders);
+            assert_same(r[i].mem_used_mib, w[i].mem_used_mib);
+            assert_same(r[i].mem_total_mib, w[i].mem_total_mib);
+            assert_same(r[i].util, w[i].util);
+            assert_same(r[i].util_max, w[i].util_max);
+            assert_same(r[i].temp_c, w[i].temp_c);
+            assert_same(r[i].power_w, w[i].power_w);
+        }
+    }
+    assert_same(shown.gpus[0].mem_used_mib, (0.1 + 0.2) + 0.3);
+    assert_same(shown.gpus[1].util, 25);
+
+    /* what fails: another pod; a pod without its series; another model; a series without
+     * the current fields only */
+    HolderVals four[4] = { { "a", 1, 1, 1, 1 }, { "b", 1, 1, 1, 1 }, { "c", 1, 1, 1, 1 }, { "d", 1, 1, 1, 1 } };
+    for (int k = 0; k < 3; k++) {
+        memset(&nd, 0, sizeof nd);
+        a = dcgm_accum_new_refill(&shown);
+        assert_true(dcgm_accum_add(a, DCGM_FB_USED, mig, 6, 150, NULL));
+        if (k == 0) {
+            assert_false(add_holders(a, four, 4, "H100"));
+            assert_true(dcgm_accum_refill_failed(a));
+        } else {
+            assert_int_equal(add_holders(a, four, k == 1 ? 2 : 3, k == 2 ? "H200" : "H100"), k == 1);
+            assert_int_equal(dcgm_accum_refill_failed(a), k == 2);
+        }
+        assert_false(dcgm_accum_finish_refill(a, &nd));
+        assert_null(nd.refill);
+        dcgm_accum_free(a);
+        usage_clear(&nd);
+    }
+    usage_clear(&shown);
+    usage_clear(&fresh);
+}
+
 /* The joins' index (sorted positions) answers as a scan of the records does, in record order:
  * records interleaved across nodes, one pod name in two namespaces, pooled (usage_intern) and
  * own strings mixed in one UsageData (usage_clear frees only the own ones). */
@@ -625,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_truncations),
         cmocka_unit_test(test_accum_window),
         cmocka_unit_test(test_accum_into),
+        cmocka_unit_test(test_three_holders), cmocka_unit_test(test_refill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -391,6 +391,112 @@ static void test_codes_again(void **state)
     usage_clear(&d);
 }
 
+/* usage_refill_apply (top's metrics refresh, issue 35): the numbers go into the shown records
+ * in place; with series fetched again, the shown records name the new rows (as the refill's
+ * list says), the new held records replace the old ones, their strings either the shown pool's
+ * or the refill's pool, which the shown usage then keeps (ASan: each freed once); a failed
+ * series fetch leaves the records without series, as a new set of records would be; the
+ * series alone (no numbers) leave the numbers, source and evaluation time as they were and
+ * add their warnings. */
+static void test_refill_apply(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        bool failed = mode == 1, alone = mode == 2;
+        UsageData shown, next;
+        fill(&shown);
+        shown.nheld = 1;
+        shown.held = xcalloc(1, sizeof *shown.held);
+        shown.held[0].node = usage_intern(&shown, "n1");
+        shown.held[0].pod = xstrdup("old");                   /* an own string */
+        shown.source = xstrdup("prometheus");
+        shown.evaluated_at = 50;
+        strvec_push(&shown.warnings, "before");
+        memset(&next, 0, sizeof next);
+        next.source = xstrdup("prometheus");
+        next.evaluated_at = 99;
+        strvec_push(&next.warnings, "w");
+        UsageRefill *r = xcalloc(1, sizeof *r);
+        r->of = &shown;
+        r->ngpus = 2;
+        r->npods = 3;
+        r->slot_size = sizeof(UsageNumbers);
+        UsageNumbers *num = xcalloc(5, sizeof *num);
+        for (int i = 0; i < 5; i++) {
+            num[i] = (UsageNumbers){ 100 + i, 200 + i, 10 + i, 20 + i, NAN, NAN, NAN, NAN };
+        }
+        r->slots = num;
+        if (alone) { free(num); r->slots = NULL; r->slot_size = 0; }
+        r->series_new = true;
+        if (!failed) {
+            /* the new rows: device 0 is row 2 (its values 10, 11, 12, 13), device 1 row 1 */
+            next.series_points = 4;
+            next.nseries = 2;
+            next.series_step = 60;
+            usage_series_resize(&next, 2);
+            const float u[8] = { 90, 91, 92, 93, 10, 11, 12, 13 }, m[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+            for (size_t row = 0; row < 2; row++) {
+                usage_series_put_row(&next, USAGE_SERIES_UTIL, row, u + 4 * row);
+                usage_series_put_row(&next, USAGE_SERIES_MEM, row, m + 4 * row);
+            }
+            r->series = xcalloc(5, sizeof *r->series);
+            const uint32_t rows[5] = { 2, 1, 2, 1, 1 };
+            memcpy(r->series, rows, sizeof rows);
+            next.nheld = 2;
+            next.held = xcalloc(2, sizeof *next.held);
+            next.held[0].node = shown.held[0].node;           /* the shown pool's */
+            next.held[0].pod = usage_intern(&next, "p");
+            next.held[1].node = usage_intern(&next, "n2");    /* a device shown has no record of */
+            next.held[1].pod = usage_intern(&next, "gone");
+        }
+        next.refill = r;
+        assert_true(usage_refill_apply(&shown, &next));
+        assert_null(next.refill);
+        assert_null(next.held);
+        if (alone) {
+            assert_true(shown.evaluated_at == 50);
+            assert_true(isnan(shown.gpus[1].mem_used_mib));   /* as fill made it */
+            assert_int_equal(shown.warnings.n, 2);
+            assert_string_equal(shown.warnings.v[0], "before");
+            assert_string_equal(shown.warnings.v[1], "w");
+        } else {
+            assert_true(shown.evaluated_at == 99);
+            assert_true(shown.gpus[1].mem_used_mib == 101);
+            assert_true(shown.pods[2].util == 14);
+            assert_true(isnan(shown.pods[2].temp_c));
+            assert_int_equal(shown.warnings.n, 1);
+            assert_string_equal(shown.warnings.v[0], "w");
+        }
+        float got[USAGE_SERIES_MAX];
+        if (failed) {
+            assert_int_equal(shown.nseries, 0);
+            assert_int_equal(shown.gpus[0].series, 0);
+            assert_int_equal(shown.nheld, 0);
+            assert_false(usage_util_series(&shown, &shown.gpus[0], got));
+        } else {
+            assert_int_equal(shown.gpus[0].series, 2);
+            assert_int_equal(shown.pods[1].series, 1);
+            assert_true(usage_util_series(&shown, &shown.gpus[0], got));
+            assert_true(got[0] == 10 && got[3] == 13);
+            assert_true(usage_util_series(&shown, &shown.pods[1], got));
+            assert_true(got[0] == 90);
+            assert_int_equal(shown.nheld, 2);
+            assert_string_equal(shown.held[1].node, "n2");
+            assert_string_equal(shown.held[1].pod, "gone");
+            assert_string_equal(shown.held[0].node, "n1");
+        }
+        /* not for these records: nothing done */
+        UsageData other;
+        memset(&other, 0, sizeof other);
+        other.refill = xcalloc(1, sizeof *other.refill);
+        other.refill->of = &next;
+        assert_false(usage_refill_apply(&shown, &other));
+        usage_clear(&other);
+        usage_clear(&next);
+        usage_clear(&shown);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_idle_for), cmocka_unit_test(test_take_series),
@@ -398,6 +504,7 @@ int main(void)
                                         cmocka_unit_test(test_copy_shares_strings),
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
                                         cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
-                                        cmocka_unit_test(test_codes_again) };
+                                        cmocka_unit_test(test_codes_again),
+                                        cmocka_unit_test(test_refill_apply) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
