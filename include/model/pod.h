@@ -18,10 +18,10 @@
 #include "util/strpool.h"
 #include "util/util.h"
 
-typedef struct { const char *key, *op, *value, *effect; } Toleration;
+typedef struct { const char *key, *op, *value, *effect; } Toleration;   /* op: Equal|Exists; NULL key = all */
 
 /* the label a ReplicaSet's pods carry: the suffix of its name after its Deployment's */
-#define POD_TEMPLATE_HASH_LABEL "pod-template-hash"   /* op: Equal|Exists; NULL key = all */
+#define POD_TEMPLATE_HASH_LABEL "pod-template-hash"
 
 /* one required node-affinity term: all requirements must match (AND); terms are ORed.
  * match_fields only supports metadata.name in Kubernetes. */
