@@ -125,6 +125,8 @@ typedef struct {
     const char *const *keep;    /* per key: NULL drops it, else the members it keeps ("m1,m2") */
     const size_t *keeplen;
     size_t n;
+    const char *only;           /* else, when set: the object keeps only these ("m1,m2") */
+    size_t onlylen;
 } SubKeys;
 
 /* key (klen bytes) is one of the names of list ("m1,m2", len bytes) */
@@ -360,50 +362,8 @@ success:
     return true;
 }
 
-/* an object of which only the members named in keep ("m1,m2", keeplen bytes) are kept */
-static bool parse_object_keep(P *s, cJSON *item, const char *keep, size_t keeplen)
-{
-    if (s->depth >= NESTING_LIMIT) return false;
-    s->depth++;
-    if (s->p >= s->end || *s->p != '{') return false;
-    s->p++;
-    skip_ws(s);
-    cJSON *head = NULL, *cur = NULL;
-    if (s->p < s->end && *s->p == '}') goto success;
-    for (;;) {
-        skip_ws(s);
-        size_t klen = 0;
-        char *key = parse_string_n(s, &klen);
-        if (!key) return false;
-        skip_ws(s);
-        if (s->p >= s->end || *s->p != ':') return false;
-        s->p++;
-        skip_ws(s);
-        if (!listed_in(keep, keeplen, key, klen)) {
-            if (!skip_value(s)) return false;
-        } else {
-            cJSON *n = new_node(s->a);
-            if (!parse_value(s, n)) return false;
-            n->string = key;
-            if (!head) head = n;
-            else { cur->next = n; n->prev = cur; }
-            cur = n;
-        }
-        skip_ws(s);
-        if (s->p < s->end && *s->p == ',') { s->p++; continue; }
-        break;
-    }
-    if (s->p >= s->end || *s->p != '}') return false;
-success:
-    s->depth--;
-    if (head) head->prev = cur;
-    item->type = cJSON_Object;
-    item->child = head;
-    s->p++;
-    return true;
-}
-
-/* an object; with rules, the members they name are skipped (and sub-rules applied) */
+/* an object; with rules, the members they name are skipped (and sub-rules applied); with
+ * subkeys, those it names are skipped or kept (SubKeys) */
 static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t nrules,
                                const SubKeys *subkeys)
 {
@@ -430,6 +390,7 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
         size_t keeplen = 0;
         for (size_t i = 0; i < nrules; i++)
             if (rules[i].keylen == klen && memcmp(rules[i].key, key, klen) == 0) { rule = &rules[i]; break; }
+        if (subkeys && subkeys->only) drop = !listed_in(subkeys->only, subkeys->onlylen, key, klen);
         for (size_t i = 0; !rule && subkeys && i < subkeys->n && !drop && !keep; i++)
             if (subkeys->lens[i] == klen && memcmp(subkeys->keys[i], key, klen) == 0) {
                 keep = subkeys->keep[i];
@@ -441,9 +402,10 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
         } else {
             cJSON *n = new_node(s->a);
             if (keep && s->p < s->end && *s->p == '{') {
-                if (!parse_object_keep(s, n, keep, keeplen)) return false;
+                SubKeys ks = { NULL, NULL, NULL, NULL, 0, keep, keeplen };
+                if (!parse_object_rules(s, n, NULL, 0, &ks)) return false;
             } else if (rule && s->p < s->end && *s->p == '{') {
-                SubKeys sk = { rule->sub, rule->sublen, rule->keep, rule->keeplen, rule->nsub };
+                SubKeys sk = { rule->sub, rule->sublen, rule->keep, rule->keeplen, rule->nsub, NULL, 0 };
                 if (!parse_object_rules(s, n, NULL, 0, &sk)) return false;
             } else if (!parse_value(s, n)) {
                 return false;
