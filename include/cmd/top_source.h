@@ -43,6 +43,7 @@ typedef struct TopSource {
     double apply_started;
     double series_mono;           /* when the usage series were last fetched (kept between) */
     int watch_lost;               /* as last shown */
+    int watch_refused;            /* as last shown */
     int64_t lost_since;           /* wall clock when watch_lost went above 0 */
     /* the watcher wakes the feed: notify_mu guards feed (NULL once the feed stops) */
     pthread_mutex_t notify_mu;

@@ -68,6 +68,7 @@ typedef struct TopData {
     int64_t metrics_at;          /* wall clock when the metrics were collected */
     bool watching;               /* the cluster follows watches (not periodic lists) */
     int watch_lost;              /* kinds whose watch is being re-established */
+    int watch_refused;           /* kinds listed whose watch was refused (403/404): shown as listed */
     int64_t lost_since;          /* wall clock when a watch was lost (watch_lost went above 0) */
 } TopData;
 

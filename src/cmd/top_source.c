@@ -175,14 +175,16 @@ void *top_fetch(void *ctx, bool full, Error *err)
         bool changed = apply_watch(s);
         WatchStats ws;
         watcher_stats(s->watch, &ws);
-        if (!changed && !collected && ws.lost == s->watch_lost) return NULL;
+        if (!changed && !collected && ws.lost == s->watch_lost && ws.refused == s->watch_refused) return NULL;
         if (ws.lost && !s->watch_lost) s->lost_since = (int64_t)time(NULL);
         s->watch_lost = ws.lost;
+        s->watch_refused = (int)ws.refused;
         TopData *d = publish(s, collected ? &next : NULL, !series_due);
         if (changed) s->rebuild_cost = mono_seconds() - s->apply_started;
         d->metrics_at = (int64_t)time(NULL);
         d->watching = true;
         d->watch_lost = ws.lost;
+        d->watch_refused = (int)ws.refused;
         d->lost_since = s->lost_since;
         return d;
     }

@@ -55,6 +55,9 @@ void app_draw_header(App *a)
             util_format_age(old > 0 ? old : 0, age, sizeof age);
             strbuf_addf(&right, "watch lost since %s, data %s old ", since, age);
         }
+        else if (d && d->watching && d->watch_refused)
+            /* a kind the rights let list but not watch stays as listed (docs/watch.md) */
+            strbuf_addf(&right, "live (%d refused), changed %s ", d->watch_refused, clock);
         else if (d && d->watching)
             strbuf_addf(&right, "live (watch), changed %s ", clock);
         else

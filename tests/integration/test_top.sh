@@ -296,6 +296,19 @@ fakeapi_faults '[]'
 MSG="live: the watch comes back"; check_ok wait_for live "live (watch)" 15
 check_eq "$(fakeapi_count '^/api/v1/pods$' '^(?!.*watch=1)')" 1 "live: a failing watch is retried, the pods are not listed again"
 
+# a kind the rights let list but not watch (403 on the watch): not followed any more, and the
+# header says so instead of a plain "live (watch)" (docs/watch.md)
+keys live q
+MSG="refused: q quits"; check_ok wait_for live "TOP-EXIT=0" 6
+keys live clear Enter
+MSG="clear"; check_ok wait_gone live "TOP-EXIT=0" 5
+fakeapi_rbac '[{"user": "gpu-admin", "verb": "watch", "resource": "daemonsets"}]'
+keys live "$KGPU_BIN top --interval 1s --no-metrics; echo TOP-EXIT=\$?" Enter
+MSG="refused: starts"; check_ok wait_for live "NODES $GPUNODES" 20
+MSG="refused: the header says one kind is not watched"; check_ok wait_re live "live \(1 refused\), changed [0-9:]{8}" 10
+check_contains "$SCREEN" "GPUs $PHYS" "refused: the listed data stays"
+fakeapi_rbac '[]'
+
 # quitting while watches are open does not wait for them
 t0=$(date +%s%N)
 keys live q
