@@ -136,6 +136,8 @@ void queue_reset(QueueState *q, QueueKind k);
 const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char *name);
 const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const char *name);
 const QueueFlavor *queue_find_flavor(const QueueState *q, const char *name);
+/* the quota of (flavor, resource) of queue d (flavor "" for Volcano / KAI), NULL when none */
+const QueueQuota *queue_def_quota(const QueueDef *d, const char *flavor, const char *resource);
 const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, const char *ns, const char *name);
 
 /* queue `name` of sys (a Kueue ClusterQueue, a Volcano or KAI Queue: flavor "")'s usage of
@@ -147,6 +149,9 @@ void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char
 
 /* the workload's total request over its pod sets (count x per pod), into *out (replaced) */
 void queue_workload_total(const QueueWorkload *w, ResourceList *out);
+/* what an admitted Kueue workload holds of resource res on flavor (its pod sets assigned to that
+ * flavor for res: count x per pod), milli-units */
+int64_t queue_workload_holds(const QueueWorkload *w, const char *flavor, const char *res);
 /* waiting: Kueue: active, not finished, no quota reserved; PodGroups: not Running/Completed */
 bool queue_workload_waiting(const QueueWorkload *w);
 /* the ClusterQueue (Kueue) or Queue a workload goes to: admitted -> its admission's; else the

@@ -323,10 +323,7 @@ static const HolderList *holders_of(const QueueIndex *qi, const QueueDef *d, con
         if (w->system != QSYS_KUEUE || !w->reserved || w->finished) continue;
         const QueueDef *wd = qi->def[i];
         if (!(wd == d || (d->cohort && wd && str_eq(wd->cohort, d->cohort)))) continue;
-        int64_t g = 0;
-        for (size_t s = 0; s < w->npodsets; s++)
-            if (str_eq(kv_get(&w->podsets[s].flavors, res), flavor))
-                g += rlist_get(&w->podsets[s].per_pod, res) * w->podsets[s].count;
+        int64_t g = queue_workload_holds(w, flavor, res);
         if (g <= 0) continue;
         ARRAY_GROW(all, n, cap);
         all[n++] = (QueueHolder){ w->ns, w->name, g };      /* borrowed until copied below */
@@ -625,7 +622,7 @@ static void explain_podgroup(const QueueIndex *qi, size_t i, Explanation *member
         const char *res = total->items[r].name;
         int64_t want = total->items[r].milli;
         if (!resources_is_gpu(res) || want <= 0) continue;
-        const QueueQuota *qq = explain_queue_def_quota(d, "", res);
+        const QueueQuota *qq = queue_def_quota(d, "", res);
         if (!qq) continue;                     /* the queue does not limit it */
         int64_t max = qq->borrowing_limit < 0 ? NO_LIMIT : qq->nominal + qq->borrowing_limit;
         int64_t need = want > max ? -1 : qq->used + want > max ? qq->used + want - max : 0;

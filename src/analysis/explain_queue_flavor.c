@@ -2,13 +2,6 @@
  * sets, and a ClusterQueue's room on a flavor (explain_queue.h's arithmetic). */
 #include "explain_queue_int.h"
 
-const QueueQuota *explain_queue_def_quota(const QueueDef *d, const char *flavor, const char *res)
-{
-    for (size_t i = 0; d && i < d->nquotas; i++)
-        if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, res)) return &d->quotas[i];
-    return NULL;
-}
-
 /* the part of the nominal quota never lent to the cohort: nominal - lendingLimit (none without a
  * lendingLimit: all of it may be lent) (kueue pkg/cache/scheduler/resource_node.go localQuota) */
 static int64_t guaranteed(const QueueQuota *qq)
@@ -33,7 +26,7 @@ FlavorRoom explain_queue_flavor_room(const QueueState *q, const QueueDef *d, con
     for (size_t i = 0; i < q->ndefs; i++) {
         const QueueDef *o = &q->defs[i];
         if (o->system != QSYS_KUEUE || !str_eq(o->cohort, d->cohort)) continue;
-        const QueueQuota *oq = explain_queue_def_quota(o, own->flavor, own->resource);
+        const QueueQuota *oq = queue_def_quota(o, own->flavor, own->resource);
         if (!oq) continue;
         int64_t olq = guaranteed(oq);
         stored += oq->nominal - olq;

@@ -25,8 +25,6 @@ struct QueueIndex {
     StrMap *admitted;                          /* owners of admitted Kueue workloads -> index + 1 */
 };
 
-/* the quota of (flavor, res) of queue d, NULL when it has none */
-const QueueQuota *explain_queue_def_quota(const QueueDef *d, const char *flavor, const char *res);
 /* the room of own's flavor/resource for ClusterQueue d: the most it may ever use and what it may
  * use now (explain_queue.h's arithmetic); bl_override: a borrowingLimit to try instead of own's
  * (-1 none), -2 own's (explain_queue_flavor.c) */

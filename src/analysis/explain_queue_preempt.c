@@ -25,21 +25,10 @@ static bool satisfies(const char *policy, const QueueWorkload *w, const QueueWor
     return str_eq(policy, "Any");
 }
 
-/* milli-units of res on flavor the admitted workload holds */
-static int64_t holds(const QueueWorkload *c, const char *flavor, const char *res)
-{
-    int64_t g = 0;
-    for (size_t s = 0; s < c->npodsets; s++)
-        if (str_eq(kv_get(&c->podsets[s].flavors, res), flavor)) g += rlist_get(&c->podsets[s].per_pod, res) * c->podsets[s].count;
-    return g;
-}
-
 static bool borrows(const QueueDef *d, const char *flavor, const char *res)
 {
-    for (size_t k = 0; k < d->nquotas; k++)
-        if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, res))
-            return d->quotas[k].used > d->quotas[k].nominal;
-    return false;
+    const QueueQuota *qq = queue_def_quota(d, flavor, res);
+    return qq && qq->used > qq->nominal;
 }
 
 typedef struct { const QueueWorkload *w; int64_t g; bool other; } Cand;
@@ -68,7 +57,7 @@ bool explain_queue_preempts(const QueueIndex *qi, size_t i, const QueueDef *d, c
     for (size_t k = 0; k < q->nworkloads; k++) {
         const QueueWorkload *c = &q->workloads[k];
         if (k == i || c->system != QSYS_KUEUE || !c->reserved || c->finished || !c->cluster_queue) continue;
-        int64_t g = holds(c, flavor, res);
+        int64_t g = queue_workload_holds(c, flavor, res);
         if (g <= 0) continue;
         bool other = !str_eq(c->cluster_queue, d->name);
         if (!other && !(within && satisfies(d->preempt_within, w, c))) continue;

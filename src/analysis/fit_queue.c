@@ -151,6 +151,38 @@ static void take_quota(QueueState *q, const QueueFacts *qf, const Pod *p, int64_
             queue_def_take(q, QSYS_KUEUE, qf->cluster_queue, flavor, p->requests.items[r].name, p->requests.items[r].milli * pods);
 }
 
+/* Workload or PodGroup obj (ns/name, of sys) judged as `pending` judges a waiting one: put among
+ * the cluster's own for that and taken out again.  true with *e set (the caller clears it; it
+ * owns all it holds), false when obj could not be read as one. */
+static bool judge_among_queues(const Cluster *c, QueueSystem sys, QueueKind kind, const cJSON *obj, const char *ns,
+                               const char *name, Explanation *e)
+{
+    Error err = { 0 };
+    bool ok = false;
+    if (queue_ingest_workload(c->queues, sys, obj, &err) == 0) {
+        QueueIndex *qi = explain_queue_new(c);
+        long i = explain_queue_find(qi, ns, name);
+        if (i >= 0) {
+            explain_queue_workload(qi, (size_t)i, NULL, e);
+            ok = true;
+        }
+        explain_queue_free(qi);
+        queue_remove(c->queues, kind, ns, name);
+    }
+    error_clear(&err);
+    return ok;
+}
+
+/* the queue decided: item takes e's verdict, fixes and notes, with summary (taken) and exit */
+static void take_verdict(FitItem *item, const Explanation *e, char *summary, int exit_code)
+{
+    item->verdict = verdict_name(e->verdict);
+    item->summary = summary;
+    for (size_t k = 0; k < e->fixes.n; k++) strvec_push(&item->fixes, e->fixes.v[k]);
+    for (size_t k = 0; k < e->notes.n; k++) strvec_push(&item->notes, e->notes.v[k]);
+    item->exit_code = exit_code;
+}
+
 /* the PodGroup Volcano's Job controller makes of a Job (what queue_ingest_workload reads) */
 static cJSON *podgroup_json(const ManifestGang *g, const char *ns, const char *name, const ResourceList *total)
 {
@@ -184,36 +216,24 @@ bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const
     if (!any) return false;
     char *name = xasprintf("kubectl-gpu-fit-%s", g->name);
     cJSON *pj = podgroup_json(g, ns, name, total);
-    Error err = { 0 };
+    Explanation e;
     bool decided = false;
-    if (queue_ingest_workload(q, QSYS_VOLCANO, pj, &err) == 0) {
-        QueueIndex *qi = explain_queue_new(c);
-        long i = explain_queue_find(qi, ns, name);
-        if (i >= 0) {
-            Explanation e;
-            explain_queue_workload(qi, (size_t)i, NULL, &e);
-            bool waits = false;
-            for (size_t k = 0; e.queue && k < e.queue->nflavors; k++) waits |= e.queue->flavors[k].needed > 0;
-            if (e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE || (e.verdict == V_QUEUED && waits)) {
-                decided = true;
-                item->verdict = verdict_name(e.verdict);
-                item->summary = xasprintf("Volcano (Queue %s): %s", g->queue, e.summary ? e.summary : "");
-                for (size_t k = 0; k < e.fixes.n; k++) strvec_push(&item->fixes, e.fixes.v[k]);
-                for (size_t k = 0; k < e.notes.n; k++) strvec_push(&item->notes, e.notes.v[k]);
-                item->exit_code = e.verdict == V_QUEUED ? 3 : 4;
-            } else {
-                for (size_t r = 0; r < total->n; r++)
-                    if (resources_is_gpu(total->items[r].name))
-                        queue_def_take(q, QSYS_VOLCANO, g->queue, "", total->items[r].name, total->items[r].milli);
-                strvec_pushf(&item->notes, "Volcano: Queue %s has room for the Job's PodGroup now; the nodes decide",
-                             g->queue);
-            }
-            explanation_clear(&e);
+    if (judge_among_queues(c, QSYS_VOLCANO, QK_VOLCANO_PODGROUP, pj, ns, name, &e)) {
+        bool waits = false;
+        for (size_t k = 0; e.queue && k < e.queue->nflavors; k++) waits |= e.queue->flavors[k].needed > 0;
+        if (e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE || (e.verdict == V_QUEUED && waits)) {
+            decided = true;
+            take_verdict(item, &e, xasprintf("Volcano (Queue %s): %s", g->queue, e.summary ? e.summary : ""),
+                         e.verdict == V_QUEUED ? 3 : 4);
+        } else {
+            for (size_t r = 0; r < total->n; r++)
+                if (resources_is_gpu(total->items[r].name))
+                    queue_def_take(q, QSYS_VOLCANO, g->queue, "", total->items[r].name, total->items[r].milli);
+            strvec_pushf(&item->notes, "Volcano: Queue %s has room for the Job's PodGroup now; the nodes decide",
+                         g->queue);
         }
-        explain_queue_free(qi);
-        queue_remove(q, QK_VOLCANO_PODGROUP, ns, name);
+        explanation_clear(&e);
     }
-    error_clear(&err);
     cJSON_Delete(pj);
     free(name);
     return decided;
@@ -229,34 +249,22 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
     char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
     cJSON *wj = workload_json(p, ns, name, pods, queue, c->now > 0 ? c->now : (int64_t)time(NULL));
-    Error err = { 0 };
+    Explanation e;
     bool decided = false;
-    if (queue_ingest_workload(q, QSYS_KUEUE, wj, &err) == 0) {
-        QueueIndex *qi = explain_queue_new(c);
-        long i = explain_queue_find(qi, ns, name);
-        if (i >= 0) {
-            Explanation e;
-            explain_queue_workload(qi, (size_t)i, NULL, &e);
-            bool free_now = e.verdict == V_QUEUED && quota_free_now(e.queue);
-            if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
-                decided = true;
-                item->verdict = verdict_name(e.verdict);
-                item->summary = xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : "");
-                for (size_t k = 0; k < e.fixes.n; k++) strvec_push(&item->fixes, e.fixes.v[k]);
-                for (size_t k = 0; k < e.notes.n; k++) strvec_push(&item->notes, e.notes.v[k]);
-                /* behind a StrictFIFO head that is never admitted it never starts either */
-                item->exit_code = e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4;
-            } else if (free_now) {
-                take_quota(q, e.queue, p, pods);
-                strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
-                                           "admitted", ns, queue);
-            }
-            explanation_clear(&e);
+    if (judge_among_queues(c, QSYS_KUEUE, QK_KUEUE_WORKLOAD, wj, ns, name, &e)) {
+        bool free_now = e.verdict == V_QUEUED && quota_free_now(e.queue);
+        if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
+            decided = true;
+            /* behind a StrictFIFO head that is never admitted it never starts either */
+            take_verdict(item, &e, xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : ""),
+                         e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4);
+        } else if (free_now) {
+            take_quota(q, e.queue, p, pods);
+            strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
+                                       "admitted", ns, queue);
         }
-        explain_queue_free(qi);
-        queue_remove(q, QK_KUEUE_WORKLOAD, ns, name);
+        explanation_clear(&e);
     }
-    error_clear(&err);
     cJSON_Delete(wj);
     free(name);
     return decided;

@@ -280,11 +280,16 @@ static QueueQuota *add_quota(QueueDef *d, const char *flavor, const char *resour
     return qq;
 }
 
-static QueueQuota *find_quota(QueueDef *d, const char *flavor, const char *resource)
+const QueueQuota *queue_def_quota(const QueueDef *d, const char *flavor, const char *resource)
 {
-    for (size_t i = 0; i < d->nquotas; i++)
+    for (size_t i = 0; d && i < d->nquotas; i++)
         if (str_eq(d->quotas[i].flavor, flavor) && str_eq(d->quotas[i].resource, resource)) return &d->quotas[i];
     return NULL;
+}
+
+static QueueQuota *find_quota(QueueDef *d, const char *flavor, const char *resource)
+{
+    return (QueueQuota *)queue_def_quota(d, flavor, resource);     /* d is ours to change */
 }
 
 static void kueue_cluster_queue(QueueDef *d, const cJSON *obj)
@@ -477,11 +482,8 @@ void queue_def_take(QueueState *q, QueueSystem sys, const char *name, const char
                     int64_t milli)
 {
     QueueDef *d = (QueueDef *)queue_find_def(q, sys, name);           /* q is ours to change */
-    for (size_t k = 0; d && k < d->nquotas; k++)
-        if (str_eq(d->quotas[k].flavor, flavor) && str_eq(d->quotas[k].resource, resource)) {
-            d->quotas[k].used += milli;
-            return;
-        }
+    QueueQuota *qq = d ? find_quota(d, flavor, resource) : NULL;
+    if (qq) qq->used += milli;
 }
 
 const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const char *name)
@@ -504,6 +506,15 @@ const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, c
         if (q->workloads[i].system == sys && str_eq(q->workloads[i].ns, ns) && str_eq(q->workloads[i].name, name))
             return &q->workloads[i];
     return NULL;
+}
+
+int64_t queue_workload_holds(const QueueWorkload *w, const char *flavor, const char *res)
+{
+    int64_t g = 0;
+    for (size_t s = 0; s < w->npodsets; s++)
+        if (str_eq(kv_get(&w->podsets[s].flavors, res), flavor))
+            g += rlist_get(&w->podsets[s].per_pod, res) * w->podsets[s].count;
+    return g;
 }
 
 void queue_workload_total(const QueueWorkload *w, ResourceList *out)
