@@ -17,6 +17,12 @@
 #include "cmd/global_options.h"
 #include "sources/watch.h"
 
+/* Under constant change each picture costs the whole view computed again (pending: every
+ * pending pod explained, 0.4 s of CPU with 5,000 of them): the next one comes at least
+ * 4 times the last one's cost later (the view then takes at most about a fifth of a core),
+ * never more than 2 s, and never sooner than least.  Used by the -w views and by top. */
+double watch_loop_gap(double cost, double least);
+
 struct ApiClient;
 /* prints one picture of c to stdout; api is the first load's client (for metrics), may be
  * NULL; first is true the first time.  Returns 0, or non-zero to stop with EXIT_FAIL. */

@@ -17,9 +17,10 @@
 #include "model/resources.h"
 #include "util/strpool.h"
 
-/* The annotations node.c reads (HAMi's device registration), for the readers that keep only
- * those: a list as jsonscan.h's "key.sub:m1,m2" takes it */
-#define NODE_ANNOTATIONS_READ "hami.io/node-nvidia-register"
+/* The annotation node.c reads (HAMi's device registration), and the list of those read for the
+ * readers that keep only those (jsonscan.h's "key.sub:m1,m2") */
+#define NODE_ANN_HAMI_REGISTER "hami.io/node-nvidia-register"
+#define NODE_ANNOTATIONS_READ NODE_ANN_HAMI_REGISTER
 
 typedef struct { const char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
 

@@ -96,10 +96,14 @@ typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kep
                                    a byte: 8 more) */
 } Pod;
 
-/* The annotations pod.c reads (PodMore hami_devices and pod_group), for the readers that keep
- * only those: a list as jsonscan.h's "key.sub:m1,m2" takes it */
+/* The annotations pod.c reads (PodMore hami_devices and pod_group), and the list of them for the
+ * readers that keep only those (jsonscan.h's "key.sub:m1,m2") */
+#define POD_ANN_HAMI_DEVICES  "hami.io/vgpu-devices-allocated"
+#define POD_ANN_KAI_GROUP     "pod-group-name"
+#define POD_ANN_KUBE_GROUP    "scheduling.k8s.io/group-name"
+#define POD_ANN_VOLCANO_GROUP "scheduling.volcano.sh/group-name"
 #define POD_ANNOTATIONS_READ \
-    "hami.io/vgpu-devices-allocated,pod-group-name,scheduling.k8s.io/group-name,scheduling.volcano.sh/group-name"
+    POD_ANN_HAMI_DEVICES "," POD_ANN_KAI_GROUP "," POD_ANN_KUBE_GROUP "," POD_ANN_VOLCANO_GROUP
 
 extern const PodMore pod_more_none;
 /* p's PodMore: never NULL */

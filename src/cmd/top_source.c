@@ -17,7 +17,8 @@
  * worker applies the queued events to the TopCluster in place (model/cluster_live.h), holding
  * the feed's data lock until the TopData rebuilt from it is published (tui_feed.h), and the
  * watcher wakes the worker when events arrive, so a change shows within WATCH_BATCH seconds
- * plus the rebuild (on a big cluster that changes all the time, within WATCH_MAX_GAP).  The metrics are collected every --interval; in between, the last ones
+ * plus the rebuild (on a big cluster that changes all the time, spaced by the rebuild's cost:
+ * watch_loop_gap).  The metrics are collected every --interval; in between, the last ones
  * are shown again under the changed cluster.  A kind whose watch is lost is resumed
  * or listed again by the watcher alone.  When the watches cannot start, the lists are read
  * again every CLUSTER_EVERY intervals (or when the user presses r) as before.  The worker
@@ -25,6 +26,7 @@
  * With --snapshot there is one load and no refresh.
  */
 #include "cmd/top_source.h"
+#include "cmd/watch_loop.h"
 #include "sources/apiclient.h"
 #include "util/error.h"
 #include "analysis/explain.h"
@@ -40,14 +42,8 @@
 #include <string.h>
 #include <time.h>
 
-#define WATCH_BATCH 0.25          /* seconds: changes closer than this are applied together */
-/* Under constant change (a big cluster's pods change every second) each change costs the
- * whole pending list explained and the status built again: on 5,000 GPU nodes with 5,000
- * pending pods, 0.4 s of CPU.  The changes are then applied at most once per WATCH_COST_RATIO
- * times that cost (so top takes at most about 1 / (1 + ratio) of a core), and no later than
- * WATCH_MAX_GAP after the previous ones; a small cluster keeps WATCH_BATCH. */
-#define WATCH_COST_RATIO 4.0
-#define WATCH_MAX_GAP 2.0
+#define WATCH_BATCH 0.25          /* seconds: changes closer than this are applied together (a
+                                     big cluster that changes all the time: watch_loop_gap) */
 
 static double mono_seconds(void)
 {
@@ -69,9 +65,7 @@ static void wake_feed(void *ctx)
 static bool apply_watch(TopSource *s)
 {
     double since = mono_seconds() - s->applied_mono;
-    double gap = s->rebuild_cost * WATCH_COST_RATIO;
-    if (gap > WATCH_MAX_GAP) gap = WATCH_MAX_GAP;
-    if (gap < WATCH_BATCH) gap = WATCH_BATCH;
+    double gap = watch_loop_gap(s->rebuild_cost, WATCH_BATCH);
     if (since < gap) {                          /* a burst: take it as one change */
         double wait = gap - since;
         struct timespec ts = { (time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9) };

@@ -15,11 +15,15 @@
 
 #define WATCH_SETTLE 0.3          /* seconds: events closer than this are one change ... */
 #define WATCH_MAX_DELAY 1.0       /* ... but a change is shown at most this late */
-/* each picture costs the whole view computed again (pending: every pending pod explained, 0.4 s
- * of CPU with 5,000 of them): pictures are at least WATCH_COST_RATIO times the last one's cost
- * apart, at most WATCH_MAX_GAP (as top_source.c) */
-#define WATCH_COST_RATIO 4.0
+#define WATCH_COST_RATIO 4.0      /* watch_loop_gap (watch_loop.h) */
 #define WATCH_MAX_GAP 2.0
+
+double watch_loop_gap(double cost, double least)
+{
+    double gap = cost * WATCH_COST_RATIO;
+    if (gap > WATCH_MAX_GAP) gap = WATCH_MAX_GAP;
+    return gap > least ? gap : least;
+}
 
 static double mono(void)
 {
@@ -172,8 +176,7 @@ static int watch_loop(const GlobalOptions *g, const char *cmd, const LoadRequest
         /* wait for a burst to settle, not longer than WATCH_MAX_DELAY; never mid-relist; not
          * sooner than the last picture's cost allows */
         if (!changed || any_relist || (busy && mono() - changed_at < WATCH_MAX_DELAY)) continue;
-        double gap = render_cost * WATCH_COST_RATIO;
-        if (mono() - rendered_at < (gap < WATCH_MAX_GAP ? gap : WATCH_MAX_GAP)) continue;
+        if (mono() - rendered_at < watch_loop_gap(render_cost, 0)) continue;
         changed = false;
         cluster_live_commit(&c);
         double r0 = mono();

@@ -283,7 +283,7 @@ static const char *hami_product(const char *type, StrPool *pool)
 
 static void read_hami(GpuFacts *g, const cJSON *meta, StrPool *pool)
 {
-    const char *reg = jstr_ne(jobj(meta, "annotations"), NODE_ANNOTATIONS_READ);
+    const char *reg = jstr_ne(jobj(meta, "annotations"), NODE_ANN_HAMI_REGISTER);
     if (!reg || strlen(reg) > 65536) return;
     const char *p = reg;
     while (*p == ' ' || *p == '\n') p++;
@@ -296,7 +296,7 @@ static void read_hami(GpuFacts *g, const cJSON *meta, StrPool *pool)
     }
     if (!g->nhami) return;
     g->present = true;
-    if (!g->present_label) g->present_label = "hami.io/node-nvidia-register";
+    if (!g->present_label) g->present_label = NODE_ANN_HAMI_REGISTER;
     /* order (node.h): GFD's product, then HAMi's (NVML on the node), then the clouds' labels */
     if (g->product_src != PRODUCT_SRC_GFD && g->hami[0].type && *g->hami[0].type) {
         g->product = g->base_product = hami_product(g->hami[0].type, pool);

@@ -369,10 +369,10 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
                                                                         : "PreemptLowerPriority", 64);
     m.runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
     const cJSON *ann = jobj(meta, "annotations");
-    m.hami_devices = jpool_trunc(pool, jstr_ne(ann, "hami.io/vgpu-devices-allocated"), 16384);
-    const char *group = jstr_ne(ann, "pod-group-name");
-    if (!group) group = jstr_ne(ann, "scheduling.k8s.io/group-name");
-    if (!group) group = jstr_ne(ann, "scheduling.volcano.sh/group-name");
+    m.hami_devices = jpool_trunc(pool, jstr_ne(ann, POD_ANN_HAMI_DEVICES), 16384);
+    const char *group = jstr_ne(ann, POD_ANN_KAI_GROUP);
+    if (!group) group = jstr_ne(ann, POD_ANN_KUBE_GROUP);
+    if (!group) group = jstr_ne(ann, POD_ANN_VOLCANO_GROUP);
     m.pod_group = jpool_trunc(pool, group, MODEL_NAME_MAX);
     read_node_selector(&m, spec, pool);
     read_tolerations(&m, spec, pool);

@@ -24,9 +24,8 @@ static const char *const META_KEEP[] = {
  * POD_ANNOTATIONS_READ): HAMi's device registration of a node and the devices it gave a pod
  * (Project-HAMi/HAMi pkg/device/nvidia/device.go RegisterAnnos, SupportDevices), the PodGroup a
  * KAI or Volcano pod belongs to; no other annotation is copied */
-static const char *const ANNOTATION_KEEP[] = { "hami.io/node-nvidia-register", "hami.io/vgpu-devices-allocated",
-                                               "pod-group-name", "scheduling.k8s.io/group-name",
-                                               "scheduling.volcano.sh/group-name", NULL };
+static const char *const ANNOTATION_KEEP[] = { NODE_ANN_HAMI_REGISTER, POD_ANN_HAMI_DEVICES, POD_ANN_KAI_GROUP,
+                                               POD_ANN_KUBE_GROUP, POD_ANN_VOLCANO_GROUP, NULL };
 static const char *const CONTAINER_KEEP[] = { "name", "resources", "restartPolicy", NULL };
 /* the image: versions and which software it is; env (names, and values of DS_ENV_KEYS only),
  * volumeMounts and command/args reduced below: which configs the device plugin reads */
