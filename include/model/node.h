@@ -23,6 +23,10 @@
 #define NODE_ANNOTATIONS_READ NODE_ANN_HAMI_REGISTER
 
 typedef struct { const char *key, *value, *effect; } Taint;   /* effect: NoSchedule|PreferNoSchedule|NoExecute */
+struct cJSON;
+/* one taint object (a node's spec.taints[], a Kueue ResourceFlavor's nodeTaints[]) into *out,
+ * strings in pool; false when its key or effect is missing (nothing written) */
+bool node_taint_from_json(const struct cJSON *t, StrPool *pool, Taint *out);
 
 typedef enum { MIG_NONE = 0, MIG_SINGLE, MIG_MIXED } MigStrategy;
 typedef enum { SHARING_NONE = 0, SHARING_TIME_SLICING, SHARING_MPS } SharingStrategy;

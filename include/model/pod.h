@@ -106,6 +106,11 @@ typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kep
     POD_ANN_HAMI_DEVICES "," POD_ANN_KAI_GROUP "," POD_ANN_KUBE_GROUP "," POD_ANN_VOLCANO_GROUP
 
 extern const PodMore pod_more_none;
+
+struct cJSON;
+/* a tolerations array (a pod spec's, a Kueue ResourceFlavor's) as pool's shared block, its
+ * length in *count; NULL when there are none */
+const Toleration *pod_tolerations_from_json(const struct cJSON *arr, StrPool *pool, uint32_t *count);
 /* p's PodMore: never NULL */
 static inline const PodMore *pod_more(const Pod *p) { return p->more ? p->more : &pod_more_none; }
 /* p's scheduling gates, as a read-only Strvec view (nothing to free; cap 0) */

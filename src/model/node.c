@@ -314,6 +314,14 @@ void gpu_facts_clear(GpuFacts *g)
 
 /* ---- Node ---- */
 
+bool node_taint_from_json(const cJSON *t, StrPool *pool, Taint *out)
+{
+    const char *key = jstr_ne(t, "key"), *effect = jstr_ne(t, "effect");
+    if (!key || !effect) return false;      /* the API requires both; skip hostile entries */
+    *out = (Taint){ jpool_trunc(pool, key, 317), jpool_trunc(pool, jstr(t, "value"), 63), jpool_trunc(pool, effect, 32) };
+    return true;
+}
+
 static void read_taints(Node *n, const cJSON *spec, StrPool *pool)
 {
     const cJSON *arr = jarr(spec, "taints");
@@ -322,14 +330,8 @@ static void read_taints(Node *n, const cJSON *spec, StrPool *pool)
     if (cnt <= 0) return;
     n->taints = xcalloc((size_t)cnt, sizeof *n->taints);
     const cJSON *t;
-    cJSON_ArrayForEach(t, arr) {
-        const char *key = jstr_ne(t, "key"), *effect = jstr_ne(t, "effect");
-        if (!key || !effect) continue;      /* the API requires both; skip hostile entries */
-        Taint *x = &n->taints[n->ntaints++];
-        x->key = jpool_trunc(pool, key, 317);
-        x->value = jpool_trunc(pool, jstr(t, "value"), 63);
-        x->effect = jpool_trunc(pool, effect, 32);
-    }
+    cJSON_ArrayForEach(t, arr)
+        if (node_taint_from_json(t, pool, &n->taints[n->ntaints])) n->ntaints++;
 }
 
 /* a condition type GPU health agents set: NVSentinel's check names (Gpu*, SysLogs*, NVSwitch*,

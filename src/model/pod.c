@@ -218,11 +218,11 @@ static int read_affinity(Pod *p, const cJSON *spec, Error *err)
 
 /* the array is built on the stack (or once on the heap when long) and interned whole: the
  * pods of a Job, a Deployment or a queue carry the same tolerations */
-static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
+const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uint32_t *count)
 {
-    const cJSON *arr = jarr(spec, "tolerations");
+    *count = 0;
     int n = arr ? cJSON_GetArraySize(arr) : 0;
-    if (n <= 0) return;
+    if (n <= 0) return NULL;
     Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
     size_t k = 0;
     const cJSON *t;
@@ -234,9 +234,15 @@ static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
         x->value = jpool_trunc(pool, jstr(t, "value"), 63);
         x->effect = jpool_trunc(pool, jstr_ne(t, "effect"), 32);   /* NULL = every effect */
     }
-    m->tolerations = strpool_intern_mem(pool, tol, k * sizeof *tol);
-    m->ntolerations = (uint32_t)k;
+    const Toleration *out = strpool_intern_mem(pool, tol, k * sizeof *tol);
+    *count = (uint32_t)k;
     if (tol != local) free(tol);
+    return out;
+}
+
+static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
+{
+    m->tolerations = pod_tolerations_from_json(jarr(spec, "tolerations"), pool, &m->ntolerations);
 }
 
 static PodPhase phase_from_string(const char *s)

@@ -431,32 +431,17 @@ int queue_ingest_flavor(QueueState *q, const cJSON *obj, Error *err)
     const cJSON *spec = jobj(obj, "spec");
     kv_from_json(&f->node_labels, jobj(spec, "nodeLabels"));
     const cJSON *t;
-    size_t n = (size_t)cJSON_GetArraySize(jarr(spec, "nodeTaints")), k = 0;
+    size_t n = (size_t)cJSON_GetArraySize(jarr(spec, "nodeTaints"));
     if (n) {
         Taint *taints = xcalloc(n, sizeof *taints);
-        cJSON_ArrayForEach(t, jarr(spec, "nodeTaints")) {
-            if (!cJSON_IsObject(t) || !jstr_ne(t, "key") || k == n) continue;
-            taints[k++] = (Taint){ jpool_trunc(q->pool, jstr_ne(t, "key"), 317), jpool_trunc(q->pool, jstr(t, "value"), 63),
-                                   jpool_trunc(q->pool, jstr_ne(t, "effect"), 32) };
-        }
-        f->node_taints = strpool_intern_mem(q->pool, taints, k * sizeof *taints);
-        f->ntaints = k;
+        cJSON_ArrayForEach(t, jarr(spec, "nodeTaints"))
+            if (f->ntaints < n && node_taint_from_json(t, q->pool, &taints[f->ntaints])) f->ntaints++;
+        f->node_taints = strpool_intern_mem(q->pool, taints, f->ntaints * sizeof *taints);
         free(taints);
     }
-    n = (size_t)cJSON_GetArraySize(jarr(spec, "tolerations"));
-    k = 0;
-    if (n) {
-        Toleration *tol = xcalloc(n, sizeof *tol);
-        cJSON_ArrayForEach(t, jarr(spec, "tolerations")) {
-            if (!cJSON_IsObject(t) || k == n) continue;
-            tol[k++] = (Toleration){ jpool_trunc(q->pool, jstr_ne(t, "key"), 317),
-                                     jpool_trunc(q->pool, jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32),
-                                     jpool_trunc(q->pool, jstr(t, "value"), 63), jpool_trunc(q->pool, jstr_ne(t, "effect"), 32) };
-        }
-        f->tolerations = strpool_intern_mem(q->pool, tol, k * sizeof *tol);
-        f->ntolerations = k;
-        free(tol);
-    }
+    uint32_t ntol;
+    f->tolerations = pod_tolerations_from_json(jarr(spec, "tolerations"), q->pool, &ntol);
+    f->ntolerations = ntol;
     return 0;
 }
 
