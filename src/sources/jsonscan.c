@@ -363,13 +363,12 @@ static bool skip_value(P *s)
             char c = *p;
             if (c == '"') {
                 p++;
-                for (;;) {
-                    char *q = memchr(p, '"', (size_t)(end - p));
-                    if (!q) return false;
-                    size_t bs = 0;
-                    while (q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\') bs++;
-                    p = q + 1;
-                    if (!(bs & 1)) break;
+                for (;;) {                  /* to the closing quote, past each escape */
+                    p = string_stop(p, end, false);
+                    if (p >= end) return false;
+                    if (*p == '"') { p++; break; }
+                    if (end - p < 2) return false;
+                    p += 2;
                 }
                 if (depth == 0) { s->p = p; return true; }
                 continue;

@@ -187,8 +187,20 @@ static void test_list_walk(void **state)
     assert_int_equal(g.names.n, 1);
     assert_string_equal(g.names.v[0], "{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"},\"spec\":{\"nodeName\":\"n\"}}");
     got_free(&g, &info);
-    /* a skipped member that never ends is a syntax error, not a read past the end */
+    /* skipped strings end at their closing quote, past escaped quotes and backslashes, short
+     * or longer than the scan's sixteen-byte step (an escaped backslash just before a quote) */
+    walk("{\"items\":[{\"status\":{\"m\":\"x\\\\\",\"n\":\"0123456789abcdef0123\\\"}]\\\\\\\"}\","
+         "\"o\":[\"\\\\\\\\\",{\"p\":\"0123456789abcdef\\\\\"}]},\"spec\":{\"nodeName\":\"n\"}}]}", skip, &g, &info);
+    assert_false(info.syntax_error);
+    assert_int_equal(g.names.n, 1);
+    assert_string_equal(g.names.v[0], "{\"spec\":{\"nodeName\":\"n\"}}");
+    got_free(&g, &info);
+    /* a skipped member that never ends is a syntax error, not a read past the end; nor does
+     * a string whose last byte escapes the end */
     walk("{\"items\":[{\"status\":{\"a\":\"b", skip, &g, &info);
+    assert_true(info.syntax_error);
+    got_free(&g, &info);
+    walk("{\"items\":[{\"status\":{\"a\":\"b\\", skip, &g, &info);
     assert_true(info.syntax_error);
     got_free(&g, &info);
     /* "key.sub:m1,m2": sub kept with only m1 and m2 (whatever they hold), beside a dropped
