@@ -236,6 +236,14 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
  * holds them: the caller gathers that row as floats and puts it whole */
 void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row);
 bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v);
+/* once every row is put (d->nseries of them): each row and field stored in as few bits as
+ * its distinct codes need (a row of one value, or of the same few values, in 0-8 bits a
+ * point after a list of them; a row of more than 256 keeps 16), the storage cut to its size;
+ * every point reads back as before.  No row can be put afterwards (a second call does
+ * nothing).  51,424 devices whose rows hold 11 values each: 12.3 MB to about 5.5 MB. */
+void usage_series_pack(UsageData *d);
+/* the 16-bit words the rows' points take (both fields; a row's list of values included) */
+size_t usage_series_codes(const UsageData *d);
 /* point k of a row (0-based, not GpuUsage.series) */
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing

@@ -1,5 +1,6 @@
 /* usage_series.c — the usage series' points in 16 bits each (usage.h: the grid of a row, what
- * reads back, the idle threshold's side). */
+ * reads back, the idle threshold's side), and once complete in as few bits as each row's
+ * distinct codes need (usage_series_pack). */
 #include "model/usage.h"
 #include <math.h>
 #include <stdlib.h>
@@ -9,8 +10,17 @@
 #define CODE_MAX 0xFFFEu
 #define UNITS_MAX 2e9               /* base and step are int32: values are clamped to +-2e9 units */
 
-/* value = (base + code * step) / unit */
-struct UsageSeriesGrid { int32_t base; uint32_t step; };
+/* value = (base + code * step) / unit; at: where the row's codes start in the field's array
+ * (AT_OFFSET, in codes) and how they are stored (AT_KIND: KIND_RAW, one code a point, as every
+ * row is while rows are put; after usage_series_pack, KIND_BITS0 + b: the row's distinct codes
+ * first (a count, then the codes), then a point's index among them in 0, 1, 2, 4 or 8 bits) */
+struct UsageSeriesGrid { int32_t base; uint32_t step; uint32_t at; };
+
+#define AT_KIND_SHIFT 29
+#define AT_OFFSET ((1u << AT_KIND_SHIFT) - 1)
+enum { KIND_RAW = 0, KIND_BITS0 = 1 };      /* KIND_BITS0 + i: 0, 1, 2, 4, 8 bits (index_bits[i]) */
+static const unsigned index_bits[] = { 0, 1, 2, 4, 8 };
+#define INDEX_KINDS (sizeof index_bits / sizeof index_bits[0])
 
 static uint16_t *codes(const UsageData *d, UsageSeriesField f)
 {
@@ -67,7 +77,7 @@ static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct Usag
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
-    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1 }; return true; }
+    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1, 0 }; return true; }
     for (size_t t = 0; t < sizeof exact_steps / sizeof exact_steps[0]; t++)
         if (grid_for(lo, hi, exact_steps[t], g) && exact(f, *g, v, n)) return true;
     return false;
@@ -92,7 +102,7 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
 {
     size_t n = d->series_points;
     uint16_t *r = codes(d, f) + row * n;
-    struct UsageSeriesGrid g = { 0, 1 };
+    struct UsageSeriesGrid g = { 0, 1, 0 };
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
@@ -108,6 +118,7 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
         for (uint32_t step = fine; !found; step++)
             found = grid_for(lo, hi, step, &g);
     }
+    g.at = (uint32_t)(row * n);
     d->series_grid[2 * row + f] = g;
     for (size_t k = 0; k < n; k++) {
         if (!isfinite(v[k])) { r[k] = CODE_NONE; continue; }
@@ -129,7 +140,7 @@ void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row)
 {
     uint16_t *r = codes(d, f) + row * d->series_points;
     for (size_t k = 0; k < d->series_points; k++) r[k] = CODE_NONE;
-    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1 };
+    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1, (uint32_t)(row * d->series_points) };
 }
 
 bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v)
@@ -147,13 +158,111 @@ bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t
     struct UsageSeriesGrid ng;
     if (!exact_grid(f, all, n, &ng)) return false;
     for (size_t j = 0; j < n; j++) r[j] = isfinite(all[j]) ? (uint16_t)encode(f, ng, all[j]) : (uint16_t)CODE_NONE;
+    ng.at = g->at;
     *g = ng;
     return true;
 }
 
+/* point k's code of a row stored as g says */
+static unsigned code_at(const uint16_t *all, struct UsageSeriesGrid g, size_t k)
+{
+    const uint16_t *r = all + (g.at & AT_OFFSET);
+    unsigned kind = g.at >> AT_KIND_SHIFT;
+    if (kind == KIND_RAW) return r[k];
+    unsigned bits = index_bits[kind - KIND_BITS0];
+    size_t at = k * bits;
+    unsigned i = bits ? (r[1 + r[0] + at / 16] >> (at % 16)) & ((1u << bits) - 1) : 0;
+    return r[1 + i];
+}
+
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k)
 {
-    return decode(f, d->series_grid[2 * row + f], codes(d, f)[row * d->series_points + k]);
+    struct UsageSeriesGrid g = d->series_grid[2 * row + f];
+    return decode(f, g, code_at(codes(d, f), g, k));
+}
+
+/* one field's rows packed front to back in place (a row's packed form is never longer than
+ * its raw one, so it is written at or before the raw row it is read from); the array is then
+ * cut to its size */
+static void pack_field(UsageData *d, UsageSeriesField f)
+{
+    size_t n = d->series_points;
+    uint16_t *a = codes(d, f);
+    size_t o = 0;
+    for (size_t row = 0; row < d->nseries; row++) {
+        struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+        uint16_t raw[USAGE_SERIES_MAX], pal[256];
+        memcpy(raw, a + (g->at & AT_OFFSET), n * sizeof *raw);
+        size_t np = 0;
+        uint8_t idx[USAGE_SERIES_MAX];
+        for (size_t k = 0; k < n && np <= 256; k++) {
+            size_t i = 0;
+            while (i < np && pal[i] != raw[k]) i++;
+            if (i == np) {
+                if (np == 256) { np++; break; }       /* more than 8 bits of index */
+                pal[np++] = raw[k];
+            }
+            idx[k] = (uint8_t)i;
+        }
+        size_t best = n, kind = KIND_RAW;
+        for (size_t t = 0; np <= 256 && t < INDEX_KINDS; t++) {
+            if (np > (size_t)1 << index_bits[t]) continue;
+            size_t size = 1 + np + (n * index_bits[t] + 15) / 16;
+            if (size < best) { best = size; kind = KIND_BITS0 + t; }
+            break;                                      /* the fewest bits is the smallest */
+        }
+        uint16_t *out = a + o;
+        if (kind == KIND_RAW) memcpy(out, raw, n * sizeof *raw);
+        else {
+            unsigned bits = index_bits[kind - KIND_BITS0];
+            out[0] = (uint16_t)np;
+            memcpy(out + 1, pal, np * sizeof *pal);
+            uint16_t *w = out + 1 + np;
+            memset(w, 0, (n * bits + 15) / 16 * sizeof *w);
+            for (size_t k = 0; bits && k < n; k++) {
+                size_t at = k * bits;
+                w[at / 16] = (uint16_t)(w[at / 16] | (unsigned)idx[k] << (at % 16));
+            }
+        }
+        g->at = (uint32_t)o | (uint32_t)kind << AT_KIND_SHIFT;
+        o += best;
+    }
+    uint16_t *cut = realloc(a, (o ? o : 1) * sizeof *a);
+    if (!cut) return;                                   /* the larger block holds them as well */
+    if (f == USAGE_SERIES_UTIL) d->series_util = cut;
+    else d->series_mem = cut;
+}
+
+/* codes a row takes as g says */
+static size_t row_codes(const uint16_t *all, struct UsageSeriesGrid g, size_t n)
+{
+    unsigned kind = g.at >> AT_KIND_SHIFT;
+    if (kind == KIND_RAW) return n;
+    return 1 + all[g.at & AT_OFFSET] + (n * index_bits[kind - KIND_BITS0] + 15) / 16;
+}
+
+size_t usage_series_codes(const UsageData *d)
+{
+    size_t total = 0;
+    if (!d->series_util || !d->series_mem || !d->series_grid || !d->series_points) return 0;
+    for (size_t row = 0; row < d->nseries; row++)
+        for (int f = 0; f < 2; f++)
+            total += row_codes(codes(d, (UsageSeriesField)f), d->series_grid[2 * row + f], d->series_points);
+    return total;
+}
+
+void usage_series_pack(UsageData *d)
+{
+    size_t n = d->series_points;
+    if (!d->series_util || !d->series_mem || !d->series_grid || !n || n > USAGE_SERIES_MAX ||
+        !d->nseries || d->nseries * n > AT_OFFSET)
+        return;
+    for (size_t row = 0; row < d->nseries; row++)         /* packed already */
+        if ((d->series_grid[2 * row].at >> AT_KIND_SHIFT) != KIND_RAW ||
+            (d->series_grid[2 * row + 1].at >> AT_KIND_SHIFT) != KIND_RAW)
+            return;
+    pack_field(d, USAGE_SERIES_UTIL);
+    pack_field(d, USAGE_SERIES_MEM);
 }
 
 /* the row of a device's series, or -1 */

@@ -400,6 +400,7 @@ static void series_finish(SeriesCtx *x)
     usage_series_resize(d, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
+    usage_series_pack(d);
     d->series_start = x->start;
     d->series_step = x->step;
     /* devices: the records of gpus and pods name their row (a refill's: of's records, in

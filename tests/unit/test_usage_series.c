@@ -391,6 +391,68 @@ static void test_codes_again(void **state)
     usage_clear(&d);
 }
 
+/* usage_series_pack: every point of every row reads back as before, whatever the number of
+ * distinct values in the row (one, none at all, 2, 3, 4 with a missing point, 5, 11, 16, 17,
+ * 28, 29, 60), and the rows take, by hand (1 count + the values + the points' indexes in
+ * 0, 1, 2, 4 or 8 bits, as 16-bit words; 60 points): util 2 + 7 + 12 + 60 + 60 (29 values
+ * in 8 bits would be 60: kept as they were) + 32 = 173, memory 2 (all missing) + 27 + 48 +
+ * 59 + 13 + 21 = 170: 343 of 720.  A second pack changes nothing; the copies (usage_copy)
+ * read the packed rows. */
+static void test_pack(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    d.series_points = 60;
+    d.nseries = 6;
+    usage_series_resize(&d, 6);
+    static const int ud[6] = { 1, 2, 3, 60, 29, 16 }, md[6] = { 0, 11, 17, 28, 4, 5 };
+    float u[6][60], m[6][60], before[2][6][60];
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 60; k++) {
+            u[r][k] = r == 1 ? (float)(k % 2 ? 100 : 0) : (float)(7 + (k % ud[r]) * 1.5);
+            m[r][k] = md[r] == 0 ? NAN : md[r] == 4 && k % 4 == 0 ? NAN : (float)(1000 * (k % md[r]) + 123);
+        }
+    for (int r = 0; r < 6; r++) {
+        usage_series_put_row(&d, USAGE_SERIES_UTIL, (size_t)r, u[r]);
+        usage_series_put_row(&d, USAGE_SERIES_MEM, (size_t)r, m[r]);
+    }
+    assert_int_equal(usage_series_codes(&d), 720);
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 60; k++) {
+            before[0][r][k] = usage_series_get(&d, USAGE_SERIES_UTIL, (size_t)r, (size_t)k);
+            before[1][r][k] = usage_series_get(&d, USAGE_SERIES_MEM, (size_t)r, (size_t)k);
+        }
+    usage_series_pack(&d);
+    assert_int_equal(usage_series_codes(&d), 343);
+    for (int again = 0; again < 2; again++) {
+        for (int r = 0; r < 6; r++)
+            for (int k = 0; k < 60; k++) {
+                float a = usage_series_get(&d, USAGE_SERIES_UTIL, (size_t)r, (size_t)k);
+                float b = usage_series_get(&d, USAGE_SERIES_MEM, (size_t)r, (size_t)k);
+                assert_memory_equal(&a, &before[0][r][k], sizeof a);
+                assert_memory_equal(&b, &before[1][r][k], sizeof b);
+                assert_true(a == u[r][k]);              /* exact values: as put */
+                assert_true(isnan(m[r][k]) ? isnan(b) : b == m[r][k]);
+            }
+        usage_series_pack(&d);
+        assert_int_equal(usage_series_codes(&d), 343);
+    }
+    d.ngpus = 1;
+    d.gpus = xcalloc(1, sizeof *d.gpus);
+    d.gpus[0] = rec("n1", 0, -1, "GPU-a", NULL, NULL, 6);
+    UsageData c;
+    usage_copy(&c, &d);
+    float got[USAGE_SERIES_MAX];
+    assert_true(usage_util_series(&c, &c.gpus[0], got));
+    assert_memory_equal(got, before[0][5], sizeof before[0][5]);
+    assert_true(usage_mem_series(&c, &c.gpus[0], got));
+    assert_memory_equal(got, before[1][5], sizeof before[1][5]);
+    usage_clear(&c);
+    usage_clear(&d);
+}
+
 /* usage_refill_apply (top's metrics refresh, issue 35): the numbers go into the shown records
  * in place; with series fetched again, the shown records name the new rows (as the refill's
  * list says), the new held records replace the old ones, their strings either the shown pool's
@@ -504,7 +566,7 @@ int main(void)
                                         cmocka_unit_test(test_copy_shares_strings),
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
                                         cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
-                                        cmocka_unit_test(test_codes_again),
+                                        cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
                                         cmocka_unit_test(test_refill_apply) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
