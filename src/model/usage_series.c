@@ -84,7 +84,7 @@ static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct Usag
 }
 
 
-void usage_series_resize(UsageData *d, size_t rows)
+void usage_series_resize_fields(UsageData *d, unsigned fields, size_t rows)
 {
     size_t n = d->series_points;
     if (!rows || !n) {
@@ -93,9 +93,16 @@ void usage_series_resize(UsageData *d, size_t rows)
         d->series_grid = NULL;
         return;
     }
-    d->series_util = xrealloc(d->series_util, rows * n * sizeof *d->series_util);
-    d->series_mem = xrealloc(d->series_mem, rows * n * sizeof *d->series_mem);
+    if (fields & 1u << USAGE_SERIES_UTIL)
+        d->series_util = xrealloc(d->series_util, rows * n * sizeof *d->series_util);
+    if (fields & 1u << USAGE_SERIES_MEM)
+        d->series_mem = xrealloc(d->series_mem, rows * n * sizeof *d->series_mem);
     d->series_grid = xrealloc(d->series_grid, rows * 2 * sizeof *d->series_grid);
+}
+
+void usage_series_resize(UsageData *d, size_t rows)
+{
+    usage_series_resize_fields(d, 1u << USAGE_SERIES_UTIL | 1u << USAGE_SERIES_MEM, rows);
 }
 
 void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v)
@@ -181,15 +188,16 @@ float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_
     return decode(f, g, code_at(codes(d, f), g, k));
 }
 
-/* one field's rows packed front to back in place (a row's packed form is never longer than
- * its raw one, so it is written at or before the raw row it is read from); the array is then
- * cut to its size */
-static void pack_field(UsageData *d, UsageSeriesField f)
+/* rows [0, rows) of one field packed front to back in place (a row's packed form is never
+ * longer than its raw one, so it is written at or before the raw row it is read from), then
+ * with none, a row of no sample after them; the array is cut to its size.  Returns the place
+ * of the row of no sample (as a grid's `at`) */
+static uint32_t pack_field(UsageData *d, UsageSeriesField f, size_t rows, bool none)
 {
     size_t n = d->series_points;
     uint16_t *a = codes(d, f);
     size_t o = 0;
-    for (size_t row = 0; row < d->nseries; row++) {
+    for (size_t row = 0; row < rows; row++) {
         struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
         uint16_t raw[USAGE_SERIES_MAX], pal[256];
         memcpy(raw, a + (g->at & AT_OFFSET), n * sizeof *raw);
@@ -227,10 +235,43 @@ static void pack_field(UsageData *d, UsageSeriesField f)
         g->at = (uint32_t)o | (uint32_t)kind << AT_KIND_SHIFT;
         o += best;
     }
+    uint32_t at_none = (uint32_t)o | (uint32_t)KIND_BITS0 << AT_KIND_SHIFT;   /* one value, 0 bits */
+    if (none) {
+        /* room: the rows are at least one (raw: n >= 2 codes then) or none (o = 0) */
+        if (o + 2 > (rows ? rows * n : 0)) a = xrealloc(a, (o + 2) * sizeof *a);
+        a[o] = 1;
+        a[o + 1] = CODE_NONE;
+        o += 2;
+    }
     uint16_t *cut = realloc(a, (o ? o : 1) * sizeof *a);
-    if (!cut) return;                                   /* the larger block holds them as well */
-    if (f == USAGE_SERIES_UTIL) d->series_util = cut;
-    else d->series_mem = cut;
+    if (cut) a = cut;                                   /* else the larger block holds them */
+    if (f == USAGE_SERIES_UTIL) d->series_util = a;
+    else d->series_mem = a;
+    return at_none;
+}
+
+/* a field is packed when one of its rows is not where and as it was put */
+static bool field_packed(const UsageData *d, UsageSeriesField f, size_t rows)
+{
+    for (size_t row = 0; row < rows; row++) {
+        uint32_t at = d->series_grid[2 * row + f].at;
+        if ((at >> AT_KIND_SHIFT) != KIND_RAW || (at & AT_OFFSET) != row * d->series_points) return true;
+    }
+    return false;
+}
+
+uint32_t usage_series_pack_field(UsageData *d, UsageSeriesField f, size_t rows)
+{
+    size_t n = d->series_points;
+    if (!codes(d, f) || !d->series_grid || !n || n > USAGE_SERIES_MAX || rows * n + 2 > AT_OFFSET ||
+        field_packed(d, f, rows))
+        return UINT32_MAX;
+    return pack_field(d, f, rows, true);
+}
+
+void usage_series_none_row(UsageData *d, UsageSeriesField f, size_t row, uint32_t none)
+{
+    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1, none };
 }
 
 /* codes a row takes as g says */
@@ -257,12 +298,8 @@ void usage_series_pack(UsageData *d)
     if (!d->series_util || !d->series_mem || !d->series_grid || !n || n > USAGE_SERIES_MAX ||
         !d->nseries || d->nseries * n > AT_OFFSET)
         return;
-    for (size_t row = 0; row < d->nseries; row++)         /* packed already */
-        if ((d->series_grid[2 * row].at >> AT_KIND_SHIFT) != KIND_RAW ||
-            (d->series_grid[2 * row + 1].at >> AT_KIND_SHIFT) != KIND_RAW)
-            return;
-    pack_field(d, USAGE_SERIES_UTIL);
-    pack_field(d, USAGE_SERIES_MEM);
+    for (int f = 0; f < 2; f++)                         /* a field packed already stays */
+        if (!field_packed(d, (UsageSeriesField)f, d->nseries)) pack_field(d, (UsageSeriesField)f, d->nseries, false);
 }
 
 /* the row of a device's series, or -1 */

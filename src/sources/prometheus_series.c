@@ -62,6 +62,11 @@ typedef struct {
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
+    /* the fields' rows are 16-bit codes one field at a time: utilization's while its two
+     * queries are read (memory's not made yet), then packed (usage_series_pack_field) before
+     * memory's query; rows of devices seen first there share util_none */
+    bool util_packed, mem_made;
+    uint32_t util_none;
     /* prometheus_collect_series_refill: d has no records; the records are of's (only read) */
     const UsageData *of;
     DcgmIndex ofdevs;           /* of's device records by (node, UUID or gpu index, GPU_I_ID) */
@@ -192,11 +197,13 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : nrec + nrec / 16 + 16;
-        usage_series_resize(x->d, cap);
+        usage_series_resize_fields(x->d, (x->util_packed ? 0u : 1u << USAGE_SERIES_UTIL) |
+                                         (x->mem_made ? 1u << USAGE_SERIES_MEM : 0u), cap);
         x->caprows = cap;
     }
-    usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
-    usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
+    if (x->util_packed) usage_series_none_row(x->d, USAGE_SERIES_UTIL, x->ndev, x->util_none);
+    else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
+    if (x->mem_made) usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
     dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
 }
@@ -388,16 +395,40 @@ static bool same_gpu(const void *ctx, size_t i)
 
 #define SHARED_ONE UINT32_MAX     /* series_finish: a device one kept pod holds */
 
+/* field f's rows gathered as floats, into the storage */
+static void put_wide_rows(SeriesCtx *x, int f)
+{
+    for (size_t i = 0; i < x->ndev; i++)
+        if (x->dev[i].wide[f]) {
+            usage_series_put_row(x->d, field_of(f), i, wide_row(x, &x->dev[i], f));
+            x->dev[i].wide[f] = 0;
+        }
+}
+
+/* before memory's query: the utilization rows are complete (their two queries are read):
+ * packed, then memory's rows made (the grid has room for caprows rows; util's array is cut) */
+static void util_done(SeriesCtx *x)
+{
+    put_wide_rows(x, 0);
+    uint32_t none = usage_series_pack_field(x->d, USAGE_SERIES_UTIL, x->ndev);
+    if (none != UINT32_MAX) {
+        x->util_packed = true;
+        x->util_none = none;
+    }
+    usage_series_resize_fields(x->d, 1u << USAGE_SERIES_MEM, x->caprows ? x->caprows : 1);
+    for (size_t i = 0; i < x->ndev; i++) usage_series_clear_row(x->d, USAGE_SERIES_MEM, i);
+    x->mem_made = true;
+}
+
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
     /* the rows gathered as floats, into the storage; the storage to its size */
-    for (size_t i = 0; i < x->ndev; i++)
-        for (int f = 0; f < 2; f++)
-            if (x->dev[i].wide[f]) usage_series_put_row(d, field_of(f), i, wide_row(x, &x->dev[i], f));
+    put_wide_rows(x, 0);
+    put_wide_rows(x, 1);
     free(x->wide);
     x->wide = NULL;
-    usage_series_resize(d, x->ndev);
+    usage_series_resize_fields(d, (x->util_packed ? 0u : 1u << USAGE_SERIES_UTIL) | 1u << USAGE_SERIES_MEM, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     usage_series_pack(d);
@@ -526,6 +557,7 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
      * devices and a 15 s scrape one field touches some 5 million samples) */
     int rc = 0;
     for (int f = 0; f < 3 && rc == 0; f++) {
+        if (f == 2) util_done(&x);
         char *promql = prometheus_series_query(x.step, f);
         rc = prometheus_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
         free(promql);

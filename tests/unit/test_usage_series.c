@@ -453,6 +453,57 @@ static void test_pack(void **state)
     usage_clear(&d);
 }
 
+/* A build field by field (prometheus_series.c): utilization's rows complete, packed
+ * (usage_series_pack_field) before memory's are made; rows of devices seen afterwards share
+ * one row of no sample (usage_series_none_row); the final usage_series_pack packs memory
+ * alone.  Every point reads back as put; the words, by hand: util 2 (7 everywhere) + 7 (0 and
+ * 100 in 1 bit) + 2 + 2 (the two later rows: the shared row of none, counted for each) = 13,
+ * memory 27 (11 values in 4 bits) + 60 (60 values) + 2 (one value) + 2 (none) = 91. */
+static void test_pack_field(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    d.series_points = 60;
+    float u[2][60], m[4][60], none[60];
+    for (int k = 0; k < 60; k++) {
+        u[0][k] = 7;
+        u[1][k] = k % 2 ? 100 : 0;
+        m[0][k] = (float)(1000 * (k % 11) + 1);
+        m[1][k] = (float)(k * 3);
+        m[2][k] = 80000;
+        m[3][k] = NAN;
+        none[k] = NAN;
+    }
+    usage_series_resize_fields(&d, 1u << USAGE_SERIES_UTIL, 8);        /* utilization's rows only */
+    assert_null(d.series_mem);
+    for (size_t r = 0; r < 2; r++) usage_series_put_row(&d, USAGE_SERIES_UTIL, r, u[r]);
+    uint32_t nr = usage_series_pack_field(&d, USAGE_SERIES_UTIL, 2);
+    assert_true(nr != UINT32_MAX);
+    assert_true(usage_series_pack_field(&d, USAGE_SERIES_UTIL, 2) == UINT32_MAX);   /* once */
+    usage_series_resize_fields(&d, 1u << USAGE_SERIES_MEM, 8);
+    for (size_t r = 0; r < 2; r++) usage_series_clear_row(&d, USAGE_SERIES_MEM, r);
+    for (size_t r = 2; r < 4; r++) {                    /* devices seen in memory's query first */
+        usage_series_none_row(&d, USAGE_SERIES_UTIL, r, nr);
+        usage_series_clear_row(&d, USAGE_SERIES_MEM, r);
+    }
+    for (size_t r = 0; r < 4; r++)
+        for (size_t k = 0; k < 60; k++) assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, r, k, m[r][k]));
+    usage_series_resize_fields(&d, 1u << USAGE_SERIES_MEM, 4);
+    d.nseries = 4;
+    usage_series_pack(&d);
+    assert_int_equal(usage_series_codes(&d), 13 + 91);
+    for (size_t r = 0; r < 4; r++)
+        for (size_t k = 0; k < 60; k++) {
+            float a = usage_series_get(&d, USAGE_SERIES_UTIL, r, k), b = usage_series_get(&d, USAGE_SERIES_MEM, r, k);
+            float wu = r < 2 ? u[r][k] : none[k];
+            assert_true(isnan(wu) ? isnan(a) : a == wu);
+            assert_true(isnan(m[r][k]) ? isnan(b) : b == m[r][k]);
+        }
+    usage_clear(&d);
+}
+
 /* usage_refill_apply (top's metrics refresh, issue 35): the numbers go into the shown records
  * in place; with series fetched again, the shown records name the new rows (as the refill's
  * list says), the new held records replace the old ones, their strings either the shown pool's
@@ -567,6 +618,7 @@ int main(void)
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
                                         cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
                                         cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
+                                        cmocka_unit_test(test_pack_field),
                                         cmocka_unit_test(test_refill_apply) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
