@@ -335,7 +335,9 @@ static void *ser_server(void *arg)
  * (the third equal to the second, but the point's values differ already); memory 1000 x 3 ->
  * 1000; 1000,2000,2000 -> 5000.  A second device has memory series only (seen first in
  * memory's query, after utilization's rows are packed): its utilization row has no sample.
- * Fails when the third value is added without the count of equal ones before it. */
+ * The held records name the device and pods by the records' strings (no second copy).
+ * Fails when the third value is added without the count of equal ones before it, and when
+ * the names are interned again. */
 static void test_series_holders(void **state)
 {
     (void)state;
@@ -368,7 +370,24 @@ static void test_series_holders(void **state)
     UsageData d;
     memset(&d, 0, sizeof d);
     d.idle_threshold = 5;
+    /* the device's record, as the instant values make it before the series (its pool sealed):
+     * the rows and held records take its names, not copies */
+    d.ngpus = 1;
+    d.gpus = xcalloc(1, sizeof *d.gpus);
+    d.gpus[0].node = usage_intern(&d, "n1");
+    d.gpus[0].uuid = usage_intern(&d, "GPU-a");
+    d.gpus[0].model = usage_intern(&d, "T4");
+    d.gpus[0].mig_instance = -1;
+    d.gpus[0].holders = 3;
+    d.npods = 1;
+    d.pods = xcalloc(1, sizeof *d.pods);
+    d.pods[0] = d.gpus[0];
+    d.pods[0].ns = usage_intern(&d, "ml");
+    d.pods[0].pod = usage_intern(&d, "p2");
+    usage_intern_done(&d);
     assert_int_equal(prometheus_collect_series(c, 3600, SER_END, &d, &err), 0);
+    assert_int_equal(d.gpus[0].series, 1);
+    assert_int_equal(d.pods[0].series, 1);
     assert_int_equal(ser.answered, 3);
     assert_int_equal(d.nseries, 2);
     assert_int_equal(d.series_points, 60);
@@ -385,7 +404,17 @@ static void test_series_holders(void **state)
         assert_true(k == 5 ? m2 == 500 : isnan(m2));
     }
     assert_int_equal(d.nheld, 3);                 /* the three pods on GPU-a */
-    for (size_t i = 0; i < 3; i++) assert_true(d.held[i].held_s == 5 * 60);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(d.held[i].held_s == 5 * 60);
+        assert_ptr_equal(d.held[i].node, d.gpus[0].node);
+        assert_ptr_equal(d.held[i].uuid, d.gpus[0].uuid);
+        assert_ptr_equal(d.held[i].model, d.gpus[0].model);
+        assert_string_equal(d.held[i].ns, "ml");
+    }
+    /* sorted by pod: p1, p2, p3; p2 has a per-pod record, whose names it takes */
+    assert_ptr_equal(d.held[1].ns, d.pods[0].ns);
+    assert_ptr_equal(d.held[1].pod, d.pods[0].pod);
+    assert_string_equal(d.held[2].pod, "p3");
     usage_clear(&d);
     prom_client_free(c);
     shutdown(ser.lfd, SHUT_RDWR);
