@@ -166,6 +166,8 @@ static char *reuse(SeriesCtx *x, const char *have, const char *s)
 static void of_index(SeriesCtx *x)
 {
     const UsageData *of = x->recs;
+    dcgm_index_reserve(&x->ofdevs, of->ngpus);
+    dcgm_index_reserve(&x->ofpods, of->npods);
     for (size_t i = 0; i < of->ngpus; i++) dcgm_index_add(&x->ofdevs, ofdev_rehash(x, i), i, ofdev_rehash, x);
     for (size_t i = 0; i < of->npods; i++) dcgm_index_add(&x->ofpods, ofpod_rehash(x, i), i, ofpod_rehash, x);
 }
