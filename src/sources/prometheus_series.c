@@ -5,11 +5,11 @@
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
- * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points go
- * straight into the UsageData's 16-bit storage, one row per device and field, as long as the
- * row's values read back exactly there (usage.h: usage_series_put_exact: whole MiB, whole
- * percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is gathered as floats and put
- * whole at the end (usage_series_put_row), so only such rows are ever held as floats.  The
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  After
+ * each series, the device's row (one per device and field) goes straight into the UsageData's
+ * storage, packed (usage.h: usage_series_append), as long as its values read back exactly
+ * there (whole MiB, whole percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is
+ * gathered as floats and put at the end, so only such rows are ever held as floats.  The
  * per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over the
  * idle threshold, from the values as served).
  *
@@ -70,11 +70,9 @@ typedef struct {
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
-    /* the fields' rows are 16-bit codes one field at a time: utilization's while its two
-     * queries are read (memory's not made yet), then packed (usage_series_pack_field) before
-     * memory's query; rows of devices seen first there share util_none */
-    bool util_packed, mem_made;
-    uint32_t util_none;
+    /* the rows, packed, put at the end of their field's codes after each series that changes
+     * them (usage_series_append): no row is held as 16-bit codes a point */
+    UsageSeriesAppend app;
     /* prometheus_collect_series_refill: d has no records; the records are of's (only read) */
     const UsageData *of;
     const UsageData *recs;      /* whose pooled names the rows and held records take when they
@@ -209,13 +207,9 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : nrec + nrec / 16 + 16;
-        usage_series_resize_fields(x->d, (x->util_packed ? 0u : 1u << USAGE_SERIES_UTIL) |
-                                         (x->mem_made ? 1u << USAGE_SERIES_MEM : 0u), cap);
+        usage_series_resize_fields(x->d, 0, cap);       /* the grid: a row's is set when it is put */
         x->caprows = cap;
     }
-    if (x->util_packed) usage_series_none_row(x->d, USAGE_SERIES_UTIL, x->ndev, x->util_none);
-    else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
-    if (x->mem_made) usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
     dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
 }
@@ -272,37 +266,41 @@ static float *wide_row(const SeriesCtx *x, const DevAcc *a, int f)
     return a->wide[f] ? x->wide + (size_t)(a->wide[f] - 1) * x->n : NULL;
 }
 
-/* point k of device di's field f (0 utilization, 1 memory) */
-static float point_get(const SeriesCtx *x, size_t di, int f, size_t k)
+/* device di's row of field f (0 utilization, 1 memory) as floats: its floats, the row put
+ * after its last series, or no sample (nothing seen, or utilization's dropped for
+ * GR_ENGINE_ACTIVE) */
+static void row_load(const SeriesCtx *x, size_t di, int f, float *row)
 {
-    const float *w = wide_row(x, &x->dev[di], f);
-    return w ? w[k] : usage_series_get(x->d, field_of(f), di, k);
+    const DevAcc *a = &x->dev[di];
+    const float *w = wide_row(x, a, f);
+    for (size_t k = 0; k < x->n; k++)
+        row[k] = w ? w[k] : a->seen[f] ? usage_series_get(x->d, field_of(f), di, k) : NAN;
 }
 
-static void point_put(SeriesCtx *x, size_t di, int f, size_t k, float v)
+/* the row put back: packed at the end of its field's codes when it reads back exactly there
+ * (every point as the float it is), else, and from then on, kept as floats (put at the end,
+ * series_finish) */
+static void row_store(SeriesCtx *x, size_t di, int f, const float *row)
 {
     DevAcc *a = &x->dev[di];
-    if (!a->wide[f] && usage_series_put_exact(x->d, field_of(f), di, k, v)) return;
-    if (!a->wide[f]) {                  /* the row as floats from now on */
+    if (!a->wide[f] && usage_series_append(x->d, &x->app, field_of(f), di, row, true)) return;
+    if (!a->wide[f]) {
         if (x->nwide >= x->capwide) {
             x->capwide = x->capwide ? x->capwide * 2 : 64;
             x->wide = xrealloc(x->wide, x->capwide * x->n * sizeof *x->wide);
         }
-        float *w = x->wide + x->nwide * x->n;
-        for (size_t j = 0; j < x->n; j++) w[j] = usage_series_get(x->d, field_of(f), di, j);
         a->wide[f] = (uint32_t)++x->nwide;
     }
-    wide_row(x, a, f)[k] = v;
+    memcpy(wide_row(x, a, f), row, x->n * sizeof *row);
 }
 
 /* one value into a device's row at point k (the combining rule above) */
-static void combine(SeriesCtx *x, size_t di, int f, size_t k, float v)
+static void combine(SeriesCtx *x, DevAcc *a, int f, size_t k, float v, float *row)
 {
-    DevAcc *a = &x->dev[di];
     uint64_t bit = (uint64_t)1 << k;
     if (!(a->seen[f] & bit)) {
         a->seen[f] |= bit;
-        point_put(x, di, f, k, v);
+        row[k] = v;
         return;
     }
     if (!a->multi) {
@@ -312,11 +310,11 @@ static void combine(SeriesCtx *x, size_t di, int f, size_t k, float v)
     }
     DevMulti *mu = &x->multi[a->multi - 1];
     uint8_t c = mu->cnt[f][k] ? mu->cnt[f][k] : 1;     /* values seen before this one */
-    float have = point_get(x, di, f, k);
-    if (mu->differ[f] & bit) point_put(x, di, f, k, have + v);
+    float have = row[k];
+    if (mu->differ[f] & bit) row[k] = have + v;
     else if (have != v) {
         mu->differ[f] |= bit;
-        point_put(x, di, f, k, have * (float)c + v);
+        row[k] = have * (float)c + v;
     }
     if (c < UINT8_MAX) mu->cnt[f][k] = (uint8_t)(c + 1);
 }
@@ -351,7 +349,6 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         a->has_gr = true;
         float *w = wide_row(x, a, 0);
         if (w) for (size_t k = 0; k < x->n; k++) w[k] = NAN;
-        else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, di);
         if (a->multi) {
             DevMulti *mu = &x->multi[a->multi - 1];
             memset(mu->cnt[0], 0, sizeof mu->cnt[0]);
@@ -359,18 +356,24 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         }
         a->seen[0] = 0;
     }
+    int rf = f == 2 ? 1 : 0;                            /* the row's field */
+    float row[USAGE_SERIES_MAX];
+    bool changed = false;
+    row_load(x, di, rf, row);
     for (size_t i = 0; i < np; i++) {
         size_t k;
         if (!isfinite(v[i]) || v[i] < 0 || series_point_index(x, ts[i], &k) < 0) continue;
         double val = f == 1 ? v[i] * 100 : v[i];
         uint64_t bit = (uint64_t)1 << k;
-        if (f == 2) combine(x, di, 1, k, (float)val);
-        else { combine(x, di, 0, k, (float)val); a->has_util = true; }
+        combine(x, a, rf, k, (float)val, row);
+        changed = true;
+        if (f != 2) a->has_util = true;
         if (h) {
             h->present[f] |= bit;
             if (!(val < x->d->idle_threshold)) h->busy[f] |= bit;
         }
     }
+    if (changed) row_store(x, di, rf, row);
     return 0;
 }
 
@@ -415,43 +418,24 @@ static bool same_gpu(const void *ctx, size_t i)
 
 #define SHARED_ONE UINT32_MAX     /* series_finish: a device one kept pod holds */
 
-/* field f's rows gathered as floats, into the storage */
-static void put_wide_rows(SeriesCtx *x, int f)
-{
-    for (size_t i = 0; i < x->ndev; i++)
-        if (x->dev[i].wide[f]) {
-            usage_series_put_row(x->d, field_of(f), i, wide_row(x, &x->dev[i], f));
-            x->dev[i].wide[f] = 0;
-        }
-}
-
-/* before memory's query: the utilization rows are complete (their two queries are read):
- * packed, then memory's rows made (the grid has room for caprows rows; util's array is cut) */
-static void util_done(SeriesCtx *x)
-{
-    put_wide_rows(x, 0);
-    uint32_t none = usage_series_pack_field(x->d, USAGE_SERIES_UTIL, x->ndev);
-    if (none != UINT32_MAX) {
-        x->util_packed = true;
-        x->util_none = none;
-    }
-    usage_series_resize_fields(x->d, 1u << USAGE_SERIES_MEM, x->caprows ? x->caprows : 1);
-    for (size_t i = 0; i < x->ndev; i++) usage_series_clear_row(x->d, USAGE_SERIES_MEM, i);
-    x->mem_made = true;
-}
-
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
-    /* the rows gathered as floats, into the storage; the storage to its size */
-    put_wide_rows(x, 0);
-    put_wide_rows(x, 1);
+    /* the rows gathered as floats, and the rows never put (no sample), into the storage; the
+     * storage to its size (the words of rows put again dropped) */
+    float none[USAGE_SERIES_MAX];
+    for (size_t k = 0; k < x->n; k++) none[k] = NAN;
+    for (size_t i = 0; i < x->ndev; i++)
+        for (int f = 0; f < 2; f++) {
+            const float *w = wide_row(x, &x->dev[i], f);
+            if (w || !x->dev[i].seen[f]) usage_series_append(d, &x->app, field_of(f), i, w ? w : none, false);
+        }
     free(x->wide);
     x->wide = NULL;
-    usage_series_resize_fields(d, (x->util_packed ? 0u : 1u << USAGE_SERIES_UTIL) | 1u << USAGE_SERIES_MEM, x->ndev);
+    usage_series_append_done(d, &x->app, x->ndev);
+    usage_series_resize_fields(d, 0, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
-    usage_series_pack(d);
     d->series_start = x->start;
     d->series_step = x->step;
     /* devices: the records of gpus and pods name their row (a refill's: of's records, in
@@ -581,7 +565,6 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
      * devices and a 15 s scrape one field touches some 5 million samples) */
     int rc = 0;
     for (int f = 0; f < 3 && rc == 0; f++) {
-        if (f == 2) util_done(&x);
         char *promql = prometheus_series_query(x.step, f);
         rc = prometheus_query_range(c, promql, x.start, end, x.step, on_series, &x, &d->warnings, err);
         free(promql);
