@@ -38,8 +38,12 @@ typedef struct {
     uint8_t cnt[2][USAGE_SERIES_MAX];   /* values seen per point (0: one) */
 } DevMulti;
 
+/* a device's names: a record's (SeriesCtx.recs), or interned in the UsageData */
+typedef struct { char *node, *uuid, *model, *profile; } DevNames;
+
+#define NAMES_REC 0x80000000u     /* DevAcc.names: the record's at the index in the other bits */
+
 typedef struct {
-    char *node, *uuid, *model, *profile;   /* interned in the UsageData */
     uint64_t seen[2];           /* per field (0 util, 1 mem): points with a value */
     int gpu, gi;
     uint32_t wide[2];           /* per field: 1 + its row of floats in SeriesCtx.wide, 0 = the
@@ -48,6 +52,10 @@ typedef struct {
                                  * device, not 104 with the counts in each: 1.7 MB less at
                                  * 51,424 devices, at the first screen's and the re-fetch's
                                  * peaks) */
+    uint32_t names;             /* NAMES_REC | index of the record whose names these are (the
+                                 * device's own record's, nearly always), else index in
+                                 * SeriesCtx.names (48 bytes a device with the names of 32
+                                 * beside each: 1.3 MB less at 51,424 devices) */
     bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
     bool has_util;
 } DevAcc;
@@ -66,6 +74,7 @@ typedef struct {
     size_t caprows;             /* rows of the UsageData's storage */
     float *wide; size_t nwide, capwide;   /* rows of n floats (DevAcc.wide) */
     DevMulti *multi; size_t nmulti, capmulti;   /* DevAcc.multi */
+    DevNames *names; size_t nnames, capnames;   /* DevAcc.names without NAMES_REC */
     DcgmIndex devs;             /* the devices by (node, UUID or gpu index, GPU_I_ID) */
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
@@ -92,10 +101,19 @@ static uint64_t dev_hash(const DevKey *k)
     return dcgm_hash_int(h, k->gi);
 }
 
+static DevNames dev_names(const SeriesCtx *x, const DevAcc *a)
+{
+    if (!(a->names & NAMES_REC)) return x->names[a->names];
+    const GpuUsage *u = &x->recs->gpus[a->names & ~NAMES_REC];
+    return (DevNames){ u->node, u->uuid, u->model, u->mig_profile };
+}
+
 static uint64_t dev_rehash(const void *owner, size_t i)
 {
-    const DevAcc *a = &((const SeriesCtx *)owner)->dev[i];
-    DevKey k = { a->node, a->uuid, a->gpu, a->gi };
+    const SeriesCtx *x = owner;
+    const DevAcc *a = &x->dev[i];
+    DevNames nm = dev_names(x, a);
+    DevKey k = { nm.node, nm.uuid, a->gpu, a->gi };
     return dev_hash(&k);
 }
 
@@ -105,7 +123,8 @@ static bool dev_matches(const void *ctx, size_t i)
 {
     const DevMatch *m = ctx;
     const DevAcc *a = &m->x->dev[i];
-    return str_eq(a->node, m->k->node) && str_eq(a->uuid, m->k->uuid) &&
+    DevNames nm = dev_names(m->x, a);
+    return str_eq(nm.node, m->k->node) && str_eq(nm.uuid, m->k->uuid) &&
            (m->k->uuid || a->gpu == m->k->gpu) && a->gi == m->k->gi;
 }
 
@@ -187,19 +206,28 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
     memset(a, 0, sizeof *a);
     const char *model = dcgm_prom_label(l, nl, "modelName");
     const char *profile = k->gi >= 0 ? dcgm_prom_label(l, nl, "GPU_I_PROFILE") : NULL;
+    DevNames nm;
     if (x->recs) {
         DevMatch m = { x, k };
         size_t r = dcgm_index_find(&x->ofdevs, dev_hash(k), ofdev_matches, &m);
         const GpuUsage *u = r ? &x->recs->gpus[r - 1] : NULL;
-        a->node = reuse(x, u ? u->node : NULL, k->node);
-        a->uuid = reuse(x, u ? u->uuid : NULL, k->uuid);
-        a->model = reuse(x, u ? u->model : NULL, model);
-        a->profile = reuse(x, u ? u->mig_profile : NULL, profile);
+        nm.node = reuse(x, u ? u->node : NULL, k->node);
+        nm.uuid = reuse(x, u ? u->uuid : NULL, k->uuid);
+        nm.model = reuse(x, u ? u->model : NULL, model);
+        nm.profile = reuse(x, u ? u->mig_profile : NULL, profile);
+        if (u && r - 1 < NAMES_REC && nm.node == u->node && nm.uuid == u->uuid && nm.model == u->model &&
+            nm.profile == u->mig_profile)
+            a->names = NAMES_REC | (uint32_t)(r - 1);
     } else {
-        a->node = usage_intern(x->d, k->node);
-        a->uuid = usage_intern(x->d, k->uuid);
-        a->model = usage_intern(x->d, model);
-        a->profile = usage_intern(x->d, profile);
+        nm.node = usage_intern(x->d, k->node);
+        nm.uuid = usage_intern(x->d, k->uuid);
+        nm.model = usage_intern(x->d, model);
+        nm.profile = usage_intern(x->d, profile);
+    }
+    if (!(a->names & NAMES_REC)) {
+        ARRAY_GROW(x->names, x->nnames, x->capnames);
+        x->names[x->nnames] = nm;
+        a->names = (uint32_t)x->nnames++;
     }
     a->gpu = k->gpu;
     a->gi = k->gi;
@@ -399,13 +427,18 @@ static int held_cmp(const void *pa, const void *pb)
 
 /* the GPUs with MIG-instance series (by node and UUID or gpu index), for dropping the
  * GPU-level series beside them */
-static uint64_t gpu_hash(const DevAcc *a)
+static uint64_t gpu_hash(const SeriesCtx *x, const DevAcc *a)
 {
-    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, a->node);
-    return a->uuid ? dcgm_hash_str(h, a->uuid) : dcgm_hash_int(h, a->gpu);
+    DevNames nm = dev_names(x, a);
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, nm.node);
+    return nm.uuid ? dcgm_hash_str(h, nm.uuid) : dcgm_hash_int(h, a->gpu);
 }
 
-static uint64_t gpu_rehash(const void *owner, size_t i) { return gpu_hash(&((const SeriesCtx *)owner)->dev[i]); }
+static uint64_t gpu_rehash(const void *owner, size_t i)
+{
+    const SeriesCtx *x = owner;
+    return gpu_hash(x, &x->dev[i]);
+}
 
 typedef struct { const SeriesCtx *x; const DevAcc *a; } GpuMatch;
 
@@ -413,7 +446,8 @@ static bool same_gpu(const void *ctx, size_t i)
 {
     const GpuMatch *m = ctx;
     const DevAcc *b = &m->x->dev[i];
-    return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
+    DevNames bn = dev_names(m->x, b), an = dev_names(m->x, m->a);
+    return str_eq(bn.node, an.node) && str_eq(bn.uuid, an.uuid) && (an.uuid || b->gpu == m->a->gpu);
 }
 
 #define SHARED_ONE UINT32_MAX     /* series_finish: a device one kept pod holds */
@@ -461,7 +495,7 @@ static void series_finish(SeriesCtx *x)
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
     DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
-        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(&x->dev[i]), i, gpu_rehash, x);
+        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(x, &x->dev[i]), i, gpu_rehash, x);
     /* the pods holding each device at each point: a device held by one kept pod has it at
      * every point that pod is present, so rows of counts are made only for devices held by
      * several (time-slicing): shared[dev] = 0 none, SHARED_ONE one, else 1 + its row
@@ -475,7 +509,7 @@ static void series_finish(SeriesCtx *x)
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
         GpuMatch gm = { x, a };
-        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(a), same_gpu, &gm)) continue;
+        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(x, a), same_gpu, &gm)) continue;
         int uf = a->has_gr ? 1 : 0;
         present[i] = h->present[0] | h->present[1] | h->present[2];
         idle[i] = h->present[uf] & ~h->busy[uf];
@@ -500,7 +534,8 @@ static void series_finish(SeriesCtx *x)
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
         UsageHeld *o = &d->held[d->nheld++];
-        o->node = a->node; o->uuid = a->uuid; o->model = a->model; o->mig_profile = a->profile;
+        DevNames nm = dev_names(x, a);
+        o->node = nm.node; o->uuid = nm.uuid; o->model = nm.model; o->mig_profile = nm.profile;
         o->gpu = a->gpu; o->mig_instance = a->gi;
         o->ns = h->ns; o->pod = h->pod;
         o->held_s = popcount64(present[i]) * x->step;
@@ -576,6 +611,7 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
     }
     free(x.wide);
     free(x.multi);
+    free(x.names);
     free(x.dev);
     free(x.held);
     dcgm_index_clear(&x.devs);
