@@ -775,6 +775,62 @@ static void test_parse_version(void **state)
     assert_false(plan_dp_at_least(&c, 0, 12));
 }
 
+/* Workloads are told apart by (namespace, kind, name) as strings, wherever they are stored
+ * (kind unset reads as "Pod"), and numbered per product group: a workload whose pods run on
+ * two products is a workload in each group, with one warning.  30 Deployments "d-0".."d-29"
+ * in "ml", each with a pod on t4 (first), then one on a100, then one more on t4; a bare pod
+ * "solo" with kind unset and one with kind "Pod" (the same workload, on t4); "solo" in another
+ * namespace is another workload.  t4: 30 workloads of 2 pods + solo (2 pods) + team/solo = 32;
+ * a100: 30 of 1 pod; 30 warnings, each naming the t4 group first (where its first pod ran). */
+static void test_workload_keys_and_two_products(void **state)
+{
+    (void)state;
+    Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
+    Node a = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    const Node *nodes[] = { &t, &a };
+    enum { ND = 30 };
+    PlanWorkload w[3 * ND + 3];
+    char names[3][ND][16];            /* each pod's own copy of its workload's name */
+    size_t n = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int d = 0; d < ND; d++) {
+            snprintf(names[pass][d], sizeof names[pass][d], "d-%d", d);
+            w[n] = wl(names[pass][d], pass == 1 ? "a100" : "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+            w[n].kind = "Deployment";
+            w[n].pod = "p";
+            n++;
+        }
+    char solo2[] = "solo";
+    w[n++] = wl("solo", "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n] = wl(solo2, "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n++].kind = "Pod";
+    w[n] = wl("solo", "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n++].ns = "team";
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, n, &o, &r), 0);
+    const PlanGroup *gt = group(&r, "Tesla-T4"), *ga = group(&r, "NVIDIA-A100-SXM4-80GB");
+    assert_int_equal(gt->nworkloads, ND + 2);
+    assert_int_equal(ga->nworkloads, ND);
+    int two = 0, one = 0;
+    for (size_t i = 0; i < gt->nworkloads; i++) {
+        const PlanWorkload *x = &w[gt->assign[gt->workloads[i].first].workload];
+        if (strcmp(x->ns, "team") == 0) assert_int_equal(gt->workloads[i].pods, 1);
+        else { assert_int_equal(gt->workloads[i].pods, 2); two++; }
+    }
+    for (size_t i = 0; i < ga->nworkloads; i++) one += ga->workloads[i].pods == 1;
+    assert_int_equal(two, ND + 1);
+    assert_int_equal(one, ND);
+    size_t warned = 0;
+    for (size_t i = 0; i < r.warnings.n; i++)
+        if (strstr(r.warnings.v[i], "runs on Tesla-T4 and NVIDIA-A100-SXM4-80GB nodes")) warned++;
+    assert_int_equal(warned, ND);
+    assert_non_null(strstr(r.warnings.v[0], "ml/d-0 runs on"));
+    plan_result_clear(&r);
+    kv_clear(&t.labels);
+    kv_clear(&a.labels);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -786,7 +842,7 @@ int main(void)
         cmocka_unit_test(test_group_key), cmocka_unit_test(test_plan_input),
         cmocka_unit_test(test_mps_refused_with_mixed), cmocka_unit_test(test_mig_makes_mixed),
         cmocka_unit_test(test_distributed_accounting), cmocka_unit_test(test_drain_and_names),
-        cmocka_unit_test(test_parse_version),
+        cmocka_unit_test(test_parse_version), cmocka_unit_test(test_workload_keys_and_two_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
