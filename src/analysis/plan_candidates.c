@@ -282,6 +282,36 @@ static void assign_unchanged(const GroupCtx *c, size_t k, PlanAssignment *a)
     else a->gpus = w->count > 0 ? w->count : 1;
 }
 
+/* Can candidate s no longer be chosen, whatever the ones not evaluated yet give?  The fewest
+ * GPUs wins; a tie goes to MIG, then time-slicing, except that MPS may take a tie from
+ * time-slicing (below) */
+static bool candidate_beaten(const Candidate *cand, PlanStrategy s)
+{
+    static const PlanStrategy pref[] = { PLAN_MIG, PLAN_TIME_SLICING, PLAN_MPS };
+    if (cand[s].after < 0) return true;
+    bool before = true;                   /* t comes before s in pref */
+    for (size_t i = 0; i < 3; i++) {
+        PlanStrategy t = pref[i];
+        if (t == s) { before = false; continue; }
+        if (cand[t].after < 0) continue;
+        if (cand[t].after < cand[s].after) return true;
+        if (cand[t].after == cand[s].after && before && !(t == PLAN_TIME_SLICING && s == PLAN_MPS)) return true;
+    }
+    return false;
+}
+
+/* A candidate's per-pod assignments are kept only while it may be chosen: with the three
+ * candidates' arrays and then the group's own beside them, a group's pods were assigned four
+ * times over at once (28,835 pods of 64 bytes each in the full training cluster's A100 group) */
+static void drop_beaten(Candidate *cand, bool all)
+{
+    for (int s = PLAN_MIG; s <= PLAN_MPS; s++)
+        if (cand[s].assign && (all || candidate_beaten(cand, (PlanStrategy)s))) {
+            free(cand[s].assign);
+            cand[s].assign = NULL;
+        }
+}
+
 void plan_choose(GroupCtx *c, PlanChoice choice)
 {
     PlanGroup *g = c->g;
@@ -292,8 +322,11 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     bool want_ts = choice == PLAN_CHOICE_AUTO || choice == PLAN_CHOICE_TIME_SLICING;
     bool want_mps = choice == PLAN_CHOICE_AUTO || choice == PLAN_CHOICE_MPS;
     if (want_mig) eval_mig(c, &cand[PLAN_MIG]);
+    drop_beaten(cand, false);
     if (want_ts) eval_sharing(c, SHARE_TIME_SLICING, &cand[PLAN_TIME_SLICING]);
+    drop_beaten(cand, false);
     if (want_mps) eval_sharing(c, SHARE_MPS, &cand[PLAN_MPS]);
+    drop_beaten(cand, false);
     g->after_mig = cand[PLAN_MIG].after;
     g->after_time_slicing = cand[PLAN_TIME_SLICING].after;
     g->after_mps = cand[PLAN_MPS].after;
@@ -349,6 +382,7 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     g->strategy = best;
     g->tradeoff = plan_tradeoff(best);
     if (best == PLAN_NONE) {
+        drop_beaten(cand, true);          /* none of them is used */
         g->gpus_after = g->gpus_before;
         g->assign = xcalloc(c->n ? c->n : 1, sizeof *g->assign);
         for (size_t k = 0; k < c->n; k++) assign_unchanged(c, k, &g->assign[k]);
