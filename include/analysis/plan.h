@@ -121,29 +121,31 @@ bool plan_parse_version(const char *s, int out[3]);
 
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
 
-typedef struct {                      /* fields ordered for size: one per planned pod (51,647
-                                         on the full training cluster) */
-    size_t workload;                  /* index into the input array */
+typedef struct {                      /* fields ordered for size, 48 bytes: one per planned
+                                         pod (51,647 on the full training cluster) */
     const MigProfile *profile;        /* PLAN_ASSIGN_MIG */
     const char *why;                  /* static reason for WHOLE, or NULL */
     int64_t sized_memory_mib;         /* memory x (1 + headroom), -1 without usage */
-    double gpu_utilization;           /* utilization as % of a whole GPU, NAN without usage */
-    double sized_utilization;         /* gpu_utilization x (1 + headroom), NAN without usage */
-    PlanAssignKind kind;
+    double sized_utilization;         /* utilization as % of a whole GPU (plan_gpu_util: a MIG
+                                         instance's scaled to the GPU) x (1 + headroom), NAN
+                                         without usage */
+    uint32_t workload;                /* index into the input array */
     int instances;                    /* PLAN_ASSIGN_MIG: instances of profile (its device count) */
     int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
+    uint8_t kind;                     /* PlanAssignKind */
     bool unchanged;                   /* group strategy none: keeps its current request */
 } PlanAssignment;
 
-/* nodes a workload runs on: the cluster's names (borrowed: the cluster outlives the plan's
- * rendering), a slice of the group's workload_nodes */
-typedef struct { const char **v; size_t n; } PlanNodeRefs;
-
 /* one workload of a group: its pods there share one assignment */
-typedef struct {                      /* fields ordered for size */
-    size_t first;                     /* index into the group's assign[] of its first pod */
-    PlanNodeRefs nodes;               /* where they run now, sorted */
+typedef struct {                      /* fields ordered for size, 32 bytes: one per workload
+                                         (51,647 on the full training cluster) */
     const char *request_resource;     /* what each pod requests under the plan (the group's pool) */
+    const char *const *nodes;         /* where they run now, sorted: nnodes of the cluster's names
+                                         (borrowed: the cluster outlives the plan's rendering),
+                                         a slice of the group's workload_nodes, or for a workload
+                                         of one pod its input row's node field */
+    uint32_t first;                   /* index into the group's assign[] of its first pod */
+    uint32_t nnodes;
     int pods;                         /* its pods in this group */
     int request_count;
 } PlanGroupWorkload;
@@ -196,9 +198,10 @@ typedef struct {
     SharePlan share;                  /* strategy time-slicing / MPS */
     PlanAssignment *assign; size_t nassign;   /* the group's pods */
     PlanGroupWorkload *workloads; size_t nworkloads;   /* by namespace, name */
-    const char **workload_nodes;      /* the workloads' node lists, one array (a slice each, as
-                                         long as its pods: 51,647 workloads on the full training
-                                         cluster made as many lists and name copies, 3 MB) */
+    const char **workload_nodes;      /* the node lists of the workloads of several pods, one
+                                         array (a slice each, as long as its pods: 51,647
+                                         workloads on the full training cluster made as many
+                                         lists and name copies, 3 MB); NULL when there are none */
     PlanNode *plan_nodes; size_t nplan_nodes;   /* parallel to nodes */
     Strvec config_names;              /* owned strings the PlanNodes point to */
     char *device_plugin_config;       /* config (key) of shared / MIG nodes, NULL for none */

@@ -33,15 +33,14 @@ static void assign_base(const GroupCtx *c, size_t k, PlanAssignment *a)
 {
     const PlanWorkload *w = &c->w[c->idx[k]];
     memset(a, 0, sizeof *a);
-    a->workload = c->idx[k];
+    a->workload = (uint32_t)c->idx[k];
     a->kind = PLAN_ASSIGN_WHOLE;
     a->gpus = plan_whole_need(c->node[k], c->g->model, w);
     a->instances = 1;
-    a->gpu_utilization = plan_gpu_util(c->node[k], c->g->model, w);
     if (w->has_usage) {
         double grow = grow_of(c, w);
         a->sized_memory_mib = (int64_t)ceil((double)(w->memory_mib > 0 ? w->memory_mib : 0) * grow - 1e-9);
-        a->sized_utilization = a->gpu_utilization * grow;
+        a->sized_utilization = plan_gpu_util(c->node[k], c->g->model, w) * grow;
     } else {
         a->sized_memory_mib = -1;
         a->sized_utilization = NAN;

@@ -40,32 +40,39 @@ void plan_build_workloads(GroupCtx *c)
     PlanGroup *g = c->g;
     g->workloads = xcalloc(c->nwid ? c->nwid : 1, sizeof *g->workloads);
     g->nworkloads = c->nwid;
-    for (size_t i = 0; i < c->nwid; i++) g->workloads[i].first = SIZE_MAX;
+    for (size_t i = 0; i < c->nwid; i++) g->workloads[i].first = UINT32_MAX;
     for (size_t k = 0; k < c->n; k++) {
         PlanGroupWorkload *gw = &g->workloads[c->wid[k]];
-        if (gw->first == SIZE_MAX) gw->first = k;
+        if (gw->first == UINT32_MAX) gw->first = (uint32_t)k;
         gw->pods++;
     }
-    /* a workload runs on at most as many nodes as it has pods: its slice of one array */
-    g->workload_nodes = xcalloc(c->n ? c->n : 1, sizeof *g->workload_nodes);
+    /* a workload of one pod runs on its pod's node: the input row's field is its list; one of
+     * several pods runs on at most as many nodes as it has pods: its slice of one array */
+    size_t multi = 0;
+    for (size_t i = 0; i < c->nwid; i++) if (g->workloads[i].pods > 1) multi += (size_t)g->workloads[i].pods;
+    g->workload_nodes = multi ? xcalloc(multi, sizeof *g->workload_nodes) : NULL;
     size_t at = 0;
     for (size_t i = 0; i < c->nwid; i++) {
-        g->workloads[i].nodes.v = g->workload_nodes + at;
+        if (g->workloads[i].pods < 2) continue;
+        g->workloads[i].nodes = g->workload_nodes + at;
         at += (size_t)g->workloads[i].pods;
     }
     for (size_t k = 0; k < c->n; k++) {
-        PlanNodeRefs *nodes = &g->workloads[c->wid[k]].nodes;
-        const char *node = c->w[c->idx[k]].node;
-        bool seen = !node;
-        for (size_t j = 0; !seen && j < nodes->n; j++) seen = strcmp(nodes->v[j], node) == 0;
-        if (!seen) nodes->v[nodes->n++] = node;
+        PlanGroupWorkload *gw = &g->workloads[c->wid[k]];
+        const char *const *node = &c->w[c->idx[k]].node;
+        if (!*node) continue;
+        if (gw->pods == 1) { gw->nodes = node; gw->nnodes = 1; continue; }
+        bool seen = false;
+        for (size_t j = 0; !seen && j < gw->nnodes; j++) seen = strcmp(gw->nodes[j], *node) == 0;
+        if (!seen) g->workload_nodes[(gw->nodes - g->workload_nodes) + gw->nnodes++] = *node;
     }
     if (!g->strings && g->nworkloads) g->strings = strpool_new();
     for (size_t i = 0; i < g->nworkloads; i++) {
         PlanGroupWorkload *gw = &g->workloads[i];
         const PlanAssignment *a = &g->assign[gw->first];
         const PlanWorkload *w = &c->w[a->workload];
-        if (gw->nodes.n > 1) qsort(gw->nodes.v, gw->nodes.n, sizeof(char *), plan_str_cmp);
+        if (gw->nnodes > 1)
+            qsort(g->workload_nodes + (gw->nodes - g->workload_nodes), gw->nnodes, sizeof(char *), plan_str_cmp);
         if (a->unchanged) {
             gw->request_resource = strpool_intern(g->strings, w->resource ? w->resource : "nvidia.com/gpu");
             gw->request_count = w->count > 0 ? w->count : 1;

@@ -371,7 +371,7 @@ static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
     cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
     if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
     cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
-    for (size_t j = 0; j < gw->nodes.n; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes.v[j]));
+    for (size_t j = 0; j < gw->nnodes; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes[j]));
     return wo;
 }
 

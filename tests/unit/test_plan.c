@@ -217,7 +217,8 @@ static void test_current_sharing_and_mig(void **state)
         const char *name = w[as->workload].name;
         if (name[0] == 's') assert_string_equal(plan_assignment_label(as, buf, sizeof buf), "mig-1g.10gb");
         else assert_string_equal(plan_assignment_label(as, buf, sizeof buf), "mig-3g.40gb");
-        if (strcmp(name, "m0") == 0) assert_true(fabs(as->gpu_utilization - 30.0) < 1e-9);
+        /* headroom 0: sized = the GPU's share, 30 % */
+        if (strcmp(name, "m0") == 0) assert_true(fabs(as->sized_utilization - 30.0) < 1e-9);
     }
     assert_int_equal(g->mig.gpus, 2);
     assert_int_equal(g->gpus_after, 2);
@@ -831,6 +832,52 @@ static void test_workload_keys_and_two_products(void **state)
     kv_clear(&a.labels);
 }
 
+/* A group workload's nodes: the distinct nodes its pods run on, sorted.  Deployment "web" with
+ * pods on t4-b, t4-a, t4-b -> {t4-a, t4-b}; "job" with two pods on t4-a -> {t4-a}; a bare pod
+ * on t4-b -> {t4-b}. */
+static void test_workload_nodes(void **state)
+{
+    (void)state;
+    Node a = mknode("t4-a", "Tesla-T4", 4, 15360, 7, 5), b = mknode("t4-b", "Tesla-T4", 4, 15360, 7, 5);
+    const Node *nodes[] = { &b, &a };
+    PlanWorkload w[6] = {
+        wl("web", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5), wl("web", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5),
+        wl("job", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5), wl("web", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5),
+        wl("job", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5), wl("bare", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5),
+    };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, 6, &o, &r), 0);
+    const PlanGroup *g = &r.groups[0];
+    assert_int_equal(g->nworkloads, 3);
+    int seen = 0;
+    for (size_t i = 0; i < g->nworkloads; i++) {
+        const PlanGroupWorkload *gw = &g->workloads[i];
+        const char *name = w[g->assign[gw->first].workload].name;
+        if (strcmp(name, "web") == 0) {
+            assert_int_equal(gw->pods, 3);
+            assert_int_equal(gw->nnodes, 2);
+            assert_string_equal(gw->nodes[0], "t4-a");
+            assert_string_equal(gw->nodes[1], "t4-b");
+            seen |= 1;
+        } else if (strcmp(name, "job") == 0) {
+            assert_int_equal(gw->pods, 2);
+            assert_int_equal(gw->nnodes, 1);
+            assert_string_equal(gw->nodes[0], "t4-a");
+            seen |= 2;
+        } else {
+            assert_int_equal(gw->pods, 1);
+            assert_int_equal(gw->nnodes, 1);
+            assert_string_equal(gw->nodes[0], "t4-b");
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    plan_result_clear(&r);
+    kv_clear(&a.labels);
+    kv_clear(&b.labels);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -843,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_mps_refused_with_mixed), cmocka_unit_test(test_mig_makes_mixed),
         cmocka_unit_test(test_distributed_accounting), cmocka_unit_test(test_drain_and_names),
         cmocka_unit_test(test_parse_version), cmocka_unit_test(test_workload_keys_and_two_products),
+        cmocka_unit_test(test_workload_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
