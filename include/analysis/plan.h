@@ -121,10 +121,15 @@ bool plan_parse_version(const char *s, int out[3]);
 
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
 
-typedef struct {                      /* fields ordered for size, 48 bytes: one per planned
+/* why a pod keeps whole GPUs (or its MIG profile): plan_assignment_why's words */
+typedef enum {
+    PLAN_WHY_NONE, PLAN_WHY_NO_USAGE_KEEPS_MIG, PLAN_WHY_NO_USAGE, PLAN_WHY_SEVERAL_GPUS,
+    PLAN_WHY_FITS_NO_MIG, PLAN_WHY_TOO_LARGE_TO_SHARE
+} PlanWhy;
+
+typedef struct {                      /* fields ordered for size, 40 bytes: one per planned
                                          pod (51,647 on the full training cluster) */
     const MigProfile *profile;        /* PLAN_ASSIGN_MIG */
-    const char *why;                  /* static reason for WHOLE, or NULL */
     int64_t sized_memory_mib;         /* memory x (1 + headroom), -1 without usage */
     double sized_utilization;         /* utilization as % of a whole GPU (plan_gpu_util: a MIG
                                          instance's scaled to the GPU) x (1 + headroom), NAN
@@ -134,6 +139,7 @@ typedef struct {                      /* fields ordered for size, 48 bytes: one 
     int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
     uint8_t kind;                     /* PlanAssignKind */
     bool unchanged;                   /* group strategy none: keeps its current request */
+    uint8_t why;                      /* PlanWhy: the reason for WHOLE (plan_assignment_why) */
 } PlanAssignment;
 
 /* one workload of a group: its pods there share one assignment */
@@ -235,6 +241,8 @@ typedef struct {
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
                const PlanOptions *o, PlanResult *out);
 void plan_result_clear(PlanResult *r);
+/* the reason a pod keeps whole GPUs or its MIG profile, in words (static), NULL for none */
+const char *plan_assignment_why(const PlanAssignment *a);
 /* "mig-2g.20gb" | "shared" | "whole" (the contract's "assigned"); buf >= 64 bytes */
 const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len);
 /* "a100-sxm4-80gb" from "NVIDIA-A100-SXM4-80GB": lower case, no NVIDIA- prefix, only

@@ -92,18 +92,18 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
         assign_base(c, k, a);
         const MigProfile *now = plan_current_profile(c->node[k], m, w), *p = NULL;
         if (!w->has_usage) {
-            if (now) { p = now; a->why = "no usage data: keeps its MIG profile"; }
-            else a->why = "no usage data";
+            if (now) { p = now; a->why = PLAN_WHY_NO_USAGE_KEEPS_MIG; }
+            else a->why = PLAN_WHY_NO_USAGE;
         } else if (a->gpus > 1) {
-            a->why = "uses several GPUs";
+            a->why = PLAN_WHY_SEVERAL_GPUS;
         } else {
             p = mig_choose_profile(m, a->sized_memory_mib, a->sized_utilization, 0);
-            if (!p) a->why = "fits no MIG profile";
+            if (!p) a->why = PLAN_WHY_FITS_NO_MIG;
         }
         if (p) {
             a->kind = PLAN_ASSIGN_MIG; a->profile = p; a->gpus = 0;
             a->instances = plan_mig_instances(c->node[k], m, w);
-            if (w->has_usage) a->why = NULL;
+            if (w->has_usage) a->why = PLAN_WHY_NONE;
         }
     }
     unify_mig(c, cand->assign);
@@ -228,7 +228,7 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
         PlanAssignment *a = &cand->assign[k];
         assign_base(c, k, a);
         if (cand->share.shared[k]) { a->kind = PLAN_ASSIGN_SHARED; a->gpus = 0; continue; }
-        a->why = !w->has_usage ? "no usage data" : a->gpus > 1 ? "uses several GPUs" : "too large to share safely";
+        a->why = !w->has_usage ? PLAN_WHY_NO_USAGE : a->gpus > 1 ? PLAN_WHY_SEVERAL_GPUS : PLAN_WHY_TOO_LARGE_TO_SHARE;
     }
     /* sharing is set per node: every GPU of a pool node counts, unless packed allocation
      * fills the pool GPU by GPU */

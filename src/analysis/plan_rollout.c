@@ -471,10 +471,9 @@ void plan_collect_risks(PlanGroup *g, const GroupCtx *c)
             strvec_pushf(&g->risks, "%s/%s: no utilization series — assumed to use all of its device",
                          ns, name);
         if (a->unchanged) continue;
-        if (a->kind == PLAN_ASSIGN_WHOLE && a->why &&
-            (strcmp(a->why, "fits no MIG profile") == 0 || strcmp(a->why, "too large to share safely") == 0))
+        if (a->kind == PLAN_ASSIGN_WHOLE && (a->why == PLAN_WHY_FITS_NO_MIG || a->why == PLAN_WHY_TOO_LARGE_TO_SHARE))
             strvec_pushf(&g->risks, "%s/%s: %" PRId64 " MiB and %.0f%% (with headroom) %s — keeps a whole GPU",
-                         ns, name, a->sized_memory_mib, a->sized_utilization, a->why);
+                         ns, name, a->sized_memory_mib, a->sized_utilization, plan_assignment_why(a));
         if (w->peak_memory_mib > 0) {
             if (a->kind == PLAN_ASSIGN_MIG && a->profile && w->peak_memory_mib > a->profile->memory_mib)
                 strvec_pushf(&g->risks, "%s/%s: its peak of %" PRId64 " MiB exceeds the %s slice's %" PRId64

@@ -233,7 +233,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             else table_cellf(t, "%s / %s", u1, u2);
             const char *label = plan_assignment_label(a, lab, sizeof lab);
             if (a->unchanged) table_cellf(t, "%s (unchanged)", label);
-            else if (a->why && a->kind == PLAN_ASSIGN_WHOLE) table_cellf(t, "%s (%s)", label, a->why);
+            else if (a->why && a->kind == PLAN_ASSIGN_WHOLE) table_cellf(t, "%s (%s)", label, plan_assignment_why(a));
             else table_cell(t, label);
             if (a->unchanged) table_cell(t, "-");
             else table_cellf(t, "%s: %d", gw->request_resource, gw->request_count);
@@ -369,7 +369,7 @@ static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
     cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
     cJSON *rq = cJSON_AddObjectToObject(wo, "request");
     cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
-    if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
+    if (a->why) cJSON_AddStringToObject(wo, "reason", plan_assignment_why(a));
     cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
     for (size_t j = 0; j < gw->nnodes; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes[j]));
     return wo;
