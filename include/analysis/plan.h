@@ -73,10 +73,10 @@ const char *plan_strategy_name(PlanStrategy s);             /* none|mig|time-sli
 typedef struct {
     const char *ns, *name;            /* the workload: Deployment, StatefulSet, Job, ... or bare pod */
     const char *kind;                 /* "Deployment", "StatefulSet", "Job", ...; NULL = "Pod" */
-    const char *pod;                  /* the pod; NULL = name */
     const Pod *pod_obj;               /* the Cluster's pod (borrowed), NULL when not known: its
-                                         nodeSelector, affinity and tolerations limit where the
-                                         plan places it (explain_pod_admits) */
+                                         name (plan_workload_pod), and its nodeSelector, affinity
+                                         and tolerations limit where the plan places it
+                                         (explain_pod_admits) */
     const char *node;                 /* node it runs on */
     const char *resource;             /* GPU resource it requests: nvidia.com/gpu,
                                          nvidia.com/gpu.shared, nvidia.com/mig-1g.10gb ... */
@@ -91,6 +91,12 @@ typedef struct {
     double peak_utilization;          /* observed peak, NAN unknown */
     double coverage;                  /* share of the window with data (0..1), NAN unknown */
 } PlanWorkload;
+
+/* the pod's name: pod_obj's, else (a pod not known) the workload's */
+static inline const char *plan_workload_pod(const PlanWorkload *w)
+{
+    return w->pod_obj ? w->pod_obj->name : w->name;
+}
 
 /* ---- what the cluster runs now (the GPU Operator's settings), read by plan_current_init ---- */
 

@@ -368,7 +368,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         uint32_t ni = pod_node[i];
         if (!ni) {
             strvec_pushf(&out->warnings, "%s/%s runs on %s, outside the selected GPU nodes: not planned",
-                         w[i].ns ? w[i].ns : "?", w[i].pod ? w[i].pod : w[i].name ? w[i].name : "?",
+                         w[i].ns ? w[i].ns : "?", plan_workload_pod(&w[i]) ? plan_workload_pod(&w[i]) : "?",
                          w[i].node ? w[i].node : "no node");
             continue;
         }

@@ -372,11 +372,9 @@ static void test_workload_consistency(void **state)
     Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
     const Node *nodes[] = { &t };
     PlanWorkload w[7];
-    const char *pods[] = { "mid-abc12-aaaaa", "mid-abc12-bbbbb", "mid-abc12-ccccc" };
     for (int i = 0; i < 3; i++) {
         w[i] = wl("mid", "t4", "nvidia.com/gpu", 1, true, 5000, 10);
         w[i].kind = "Deployment";
-        w[i].pod = pods[i];
     }
     const char *small[] = { "s0", "s1", "s2", "s3" };
     for (int i = 0; i < 4; i++) w[3 + i] = wl(small[i], "t4", "nvidia.com/gpu", 1, true, 1000, 5);
@@ -415,12 +413,10 @@ static void test_workload_split_shares_or_stays(void **state)
     Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
     const Node *nodes[] = { &t };
     PlanWorkload w[5];
-    const char *pods[] = { "mix-abc12-aaaaa", "mix-abc12-bbbbb", "mix-abc12-ccccc" };
     const int64_t mem[] = { 6000, 1000, 1000 };
     for (int i = 0; i < 3; i++) {
         w[i] = wl("mix", "t4", "nvidia.com/gpu", 1, true, mem[i], 5);
         w[i].kind = "Deployment";
-        w[i].pod = pods[i];
     }
     w[3] = wl("b0", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
     w[4] = wl("b1", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
@@ -522,7 +518,7 @@ static void test_plan_input(void **state)
             chat++;
             assert_string_equal(x->kind, "Deployment");
             assert_int_equal(x->memory_mib, 9728);
-            assert_true(strncmp(x->pod, "chat-58b9c7d6f5-", 16) == 0);
+            assert_true(strncmp(plan_workload_pod(x), "chat-58b9c7d6f5-", 16) == 0);
         }
         if (strcmp(x->name, "embed") == 0) { embed++; assert_string_equal(x->kind, "StatefulSet"); }
         if (strcmp(x->name, "train") == 0) {
@@ -798,7 +794,6 @@ static void test_workload_keys_and_two_products(void **state)
             snprintf(names[pass][d], sizeof names[pass][d], "d-%d", d);
             w[n] = wl(names[pass][d], pass == 1 ? "a100" : "t4", "nvidia.com/gpu", 1, true, 1000, 5);
             w[n].kind = "Deployment";
-            w[n].pod = "p";
             n++;
         }
     char solo2[] = "solo";
