@@ -351,13 +351,13 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         pod_node[i] = w[i].node ? (uint32_t)(uintptr_t)strmap_get(node_idx, w[i].node) : 0;
         if (pod_node[i]) gn[node_group[pod_node[i] - 1]]++;
     }
-    size_t **gidx = xcalloc(ng1, sizeof(size_t *));
+    uint32_t **gidx = xcalloc(ng1, sizeof(uint32_t *));
     const Node ***gnode = xcalloc(ng1, sizeof(const Node **));
-    size_t **gwid = xcalloc(ng1, sizeof(size_t *));
+    uint32_t **gwid = xcalloc(ng1, sizeof(uint32_t *));
     for (size_t g = 0; g < out->ngroups; g++) {
-        gidx[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(size_t));
+        gidx[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(uint32_t));
         gnode[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(const Node *));
-        gwid[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(size_t));
+        gwid[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(uint32_t));
         gn[g] = 0;
     }
     size_t *gnw = xcalloc(ng1, sizeof(size_t));
@@ -398,7 +398,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
                 id = m->id;
             }
         }
-        gidx[g][gn[g]] = i; gnode[g][gn[g]] = n; gwid[g][gn[g]] = id; gn[g]++;
+        gidx[g][gn[g]] = (uint32_t)i; gnode[g][gn[g]] = n; gwid[g][gn[g]] = (uint32_t)id; gn[g]++;
         held[ni - 1] += plan_held_share(n, out->groups[g].model, &w[i]);
     }
     wl_index_release(&first);                 /* gone before the groups are planned */

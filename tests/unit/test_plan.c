@@ -815,6 +815,16 @@ static void test_workload_keys_and_two_products(void **state)
         else { assert_int_equal(gt->workloads[i].pods, 2); two++; }
     }
     for (size_t i = 0; i < ga->nworkloads; i++) one += ga->workloads[i].pods == 1;
+    /* each group's workloads by namespace, then name: d-0, d-1, d-10, ... d-9, solo, team/solo */
+    for (size_t i = 1; i < gt->nworkloads; i++) {
+        const PlanWorkload *x = &w[gt->assign[gt->workloads[i - 1].first].workload];
+        const PlanWorkload *y = &w[gt->assign[gt->workloads[i].first].workload];
+        int c = strcmp(x->ns, y->ns);
+        assert_true(c < 0 || (c == 0 && strcmp(x->name, y->name) < 0));
+    }
+    assert_string_equal(w[gt->assign[gt->workloads[1].first].workload].name, "d-1");
+    assert_string_equal(w[gt->assign[gt->workloads[2].first].workload].name, "d-10");
+    assert_string_equal(w[gt->assign[gt->workloads[ND + 1].first].workload].ns, "team");
     assert_int_equal(two, ND + 1);
     assert_int_equal(one, ND);
     size_t warned = 0;
