@@ -43,19 +43,6 @@ const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len
     return "whole";
 }
 
-const char *plan_assignment_why(const PlanAssignment *a)
-{
-    switch ((PlanWhy)a->why) {
-    case PLAN_WHY_NO_USAGE_KEEPS_MIG: return "no usage data: keeps its MIG profile";
-    case PLAN_WHY_NO_USAGE: return "no usage data";
-    case PLAN_WHY_SEVERAL_GPUS: return "uses several GPUs";
-    case PLAN_WHY_FITS_NO_MIG: return "fits no MIG profile";
-    case PLAN_WHY_TOO_LARGE_TO_SHARE: return "too large to share safely";
-    case PLAN_WHY_NONE: break;
-    }
-    return NULL;
-}
-
 char *plan_group_key(const char *product)
 {
     const char *s = product ? product : "unknown";
