@@ -475,6 +475,31 @@ static void test_append(void **state)
     usage_clear(&d);
 }
 
+/* usage_exact_narrow / usage_exact_value (a refill's numbers in 4 bytes, issue 35): a double
+ * goes narrow only when its float is it bit for bit, and every value reads back as the same
+ * bits either way.  By hand: 2^24 and 0.75 are floats, 2^24 + 1 needs 25 bits, 0.1 and 0.7345
+ * are not binary fractions a float ends on the double's last bit, -0.0 keeps its sign, NAN
+ * and the infinities and 1e39 (beyond a float) are wide. */
+static void test_exact_codes(void **state)
+{
+    (void)state;
+    const struct { double x; bool narrow; } cases[] = {
+        { 0, true }, { -0.0, true }, { 1, true }, { 100, true }, { 81920, true }, { 16777216, true },
+        { 0.75, true }, { -3.5, true }, { 16777217, false }, { 0.1, false }, { 0.7345, false },
+        { 73.45, false }, { 1e39, false }, { NAN, false }, { INFINITY, false }, { -INFINITY, false },
+        { 5e-324, false },
+    };
+    double wides[sizeof cases / sizeof cases[0]];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t code = 0;
+        bool narrow = usage_exact_narrow(cases[i].x, &code);
+        assert_int_equal(narrow, cases[i].narrow);
+        if (!narrow) { wides[i] = cases[i].x; code = (uint32_t)i; }
+        double back = usage_exact_value(code, !narrow, wides);
+        assert_memory_equal(&back, &cases[i].x, sizeof back);
+    }
+}
+
 /* usage_refill_apply (top's metrics refresh, issue 35): the numbers go into the shown records
  * in place; with series fetched again, the shown records name the new rows (as the refill's
  * list says), the new held records replace the old ones, their strings either the shown pool's
@@ -504,13 +529,26 @@ static void test_refill_apply(void **state)
         r->of = &shown;
         r->ngpus = 2;
         r->npods = 3;
-        r->slot_size = sizeof(UsageNumbers);
-        UsageNumbers *num = xcalloc(5, sizeof *num);
+        /* the numbers as codes: whole numbers as their floats' bits, NAN and 0.1 (no float
+         * is exactly 0.1) as indexes into the wide values */
+        r->gnums = xcalloc(2, sizeof *r->gnums);
+        r->pnums = xcalloc(3, sizeof *r->pnums);
+        r->nwide = 2;
+        r->wide = xcalloc(2, sizeof *r->wide);
+        r->wide[0] = NAN;
+        r->wide[1] = 0.1;
         for (int i = 0; i < 5; i++) {
-            num[i] = (UsageNumbers){ 100 + i, 200 + i, 10 + i, 20 + i, NAN, NAN, NAN, NAN };
+            UsageNumbersPacked *p = i < 2 ? &r->gnums[i] : &r->pnums[i - 2];
+            const float x[4] = { (float)(100 + i), (float)(200 + i), (float)(10 + i), (float)(20 + i) };
+            for (int k = 0; k < 4; k++) memcpy(&p->v[k], &x[k], sizeof x[k]);
+            p->v[4] = p->v[6] = p->v[7] = 0;                /* wide[0]: NAN */
+            p->v[5] = 1;                                    /* wide[1]: 0.1 */
+            p->wide = 0xf0;
         }
-        r->slots = num;
-        if (alone) { free(num); r->slots = NULL; r->slot_size = 0; }
+        if (alone) {
+            free(r->gnums); free(r->pnums); free(r->wide);
+            r->gnums = r->pnums = NULL; r->wide = NULL; r->nwide = 0;
+        }
         r->series_new = true;
         if (!failed) {
             /* the new rows: device 0 is row 2 (its values 10, 11, 12, 13), device 1 row 1 */
@@ -548,6 +586,8 @@ static void test_refill_apply(void **state)
             assert_true(shown.gpus[1].mem_used_mib == 101);
             assert_true(shown.pods[2].util == 14);
             assert_true(isnan(shown.pods[2].temp_c));
+            assert_true(shown.pods[2].power_w == 0.1);
+            assert_true(shown.gpus[0].mem_total_mib == 200);
             assert_int_equal(shown.warnings.n, 1);
             assert_string_equal(shown.warnings.v[0], "w");
         }
@@ -590,6 +630,7 @@ int main(void)
                                         cmocka_unit_test(test_codes_threshold), 
                                         cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
                                         cmocka_unit_test(test_append),
-                                        cmocka_unit_test(test_refill_apply) };
+                                        cmocka_unit_test(test_refill_apply),
+                                        cmocka_unit_test(test_exact_codes) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
