@@ -475,6 +475,38 @@ static void test_append(void **state)
     usage_clear(&d);
 }
 
+/* usage_series_append_done moves the rows down in place in the order they lie, not in the
+ * rows' order: row 0 put as one value (2 words), row 1 (11 values: 27 words), row 0 again (60
+ * values: 60 words, after row 1).  Moved in the rows' order, row 0 would overwrite row 1 before
+ * it moved.  Words by hand: 2 + 27 + 60 = 89 before, 27 + 60 = 87 after. */
+static void test_append_done_order(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.series_points = 60;
+    usage_series_resize_fields(&d, 0, 2);
+    float one[60], r1[60], r0[60];
+    for (int k = 0; k < 60; k++) {
+        one[k] = 7;
+        r1[k] = (float)(1000 * (k % 11) + 7);
+        r0[k] = (float)(k * 3);
+    }
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, one, true));
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 1, r1, true));
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, r0, true));
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 89);
+    d.nseries = 2;
+    usage_series_append_done(&d, &st, 2);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 87);
+    for (size_t k = 0; k < 60; k++) {
+        assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == r0[k]);
+        assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 1, k) == r1[k]);
+    }
+    usage_clear(&d);
+}
+
 /* usage_exact_narrow / usage_exact_value (a refill's numbers in 4 bytes, issue 35): a double
  * goes narrow only when its float is it bit for bit, and every value reads back as the same
  * bits either way.  By hand: 2^24 and 0.75 are floats, 2^24 + 1 needs 25 bits, 0.1 and 0.7345
@@ -631,6 +663,7 @@ int main(void)
                                         cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
                                         cmocka_unit_test(test_append),
                                         cmocka_unit_test(test_refill_apply),
-                                        cmocka_unit_test(test_exact_codes) };
+                                        cmocka_unit_test(test_exact_codes),
+                                        cmocka_unit_test(test_append_done_order) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
