@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "util/util.h"
 
 typedef struct {
@@ -122,15 +123,42 @@ typedef struct {
     double mem_used_mib, mem_total_mib, util, util_max, temp_c, power_w, xid, ecc_dbe;
 } UsageNumbers;
 
+/* A number kept exactly in 4 bytes (a refill's, issue 35): the bits of the float it is when
+ * the double is that float bit for bit (whole numbers up to 2^24, halves, quarters...), else
+ * (wide) the index of the double in a list beside.  Reads back as the same double, bit for
+ * bit, so nothing shown or written changes. */
+static inline bool usage_exact_narrow(double x, uint32_t *bits)
+{
+    if (!(x >= -3.4e38 && x <= 3.4e38)) return false;      /* NaN, infinities, beyond a float */
+    float f = (float)x;
+    double back = (double)f;
+    if (memcmp(&back, &x, sizeof x) != 0) return false;
+    memcpy(bits, &f, sizeof f);
+    return true;
+}
+
+static inline double usage_exact_value(uint32_t code, bool wide, const double *wides)
+{
+    if (wide) return wides[code];
+    float f;
+    memcpy(&f, &code, sizeof f);
+    return (double)f;
+}
+
+/* A record's UsageNumbers as such codes (36 bytes, was 64): bit i of wide says v[i] is an
+ * index into the refill's wide values */
+typedef struct { uint32_t v[8]; uint8_t wide; } UsageNumbersPacked;
+
 /* A refill (top's metrics ticks, issue 35): when the instant values name the same devices
  * and pods as records already shown, only their numbers are new, and a second set of records
- * (some 90,000 of 136 bytes at 5,000 GPU nodes) is never built beside the shown one.  One slot
- * per record of `of` (gpus, then pods), slot_size bytes each: the source accumulates its
- * values in it, then leaves the record's new numbers at its start (a UsageNumbers). */
+ * (some 90,000 of 136 bytes at 5,000 GPU nodes) is never built beside the shown one.  Per
+ * record of `of` its new numbers, packed (gnums: per gpu record, pnums: per pod record; the
+ * source accumulates its values in place of them and leaves the numbers there). */
 typedef struct UsageRefill {
-    const UsageData *of;        /* the records the slots are for (their counts below) */
+    const UsageData *of;        /* the records the numbers are for (their counts below) */
     size_t ngpus, npods;
-    void *slots; size_t slot_size;   /* NULL: the series alone (the numbers stay) */
+    UsageNumbersPacked *gnums, *pnums;   /* both NULL: the series alone (the numbers stay) */
+    double *wide; size_t nwide;          /* the numbers no float holds exactly */
     /* with the series fetched again (MetricsQuery.want_series): the refill's UsageData holds
      * the new series and held records (their strings of's or its own pool's), and per record
      * of `of` (gpus, then pods) 1 + its row there, 0 none; series_new without series (NULL):

@@ -156,7 +156,10 @@ void usage_clear(UsageData *d)
     records_release(d);
     series_release(d);
     strings_release(d);
-    if (d->refill) { free(d->refill->slots); free(d->refill->series); }
+    if (d->refill) {
+        free(d->refill->gnums); free(d->refill->pnums); free(d->refill->wide);
+        free(d->refill->series);
+    }
     free(d->refill);
     free(d->source); free(d->detail);
     strvec_clear(&d->warnings);

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void numbers_put(GpuUsage *u, const UsageNumbers *n)
+static void numbers_put(GpuUsage *u, const UsageNumbersPacked *n, const double *wide)
 {
-    u->mem_used_mib = n->mem_used_mib; u->mem_total_mib = n->mem_total_mib;
-    u->util = n->util; u->util_max = n->util_max;
-    u->temp_c = n->temp_c; u->power_w = n->power_w; u->xid = n->xid; u->ecc_dbe = n->ecc_dbe;
+    double x[8];
+    for (int i = 0; i < 8; i++) x[i] = usage_exact_value(n->v[i], (n->wide >> i) & 1u, wide);
+    u->mem_used_mib = x[0]; u->mem_total_mib = x[1];
+    u->util = x[2]; u->util_max = x[3];
+    u->temp_c = x[4]; u->power_w = x[5]; u->xid = x[6]; u->ecc_dbe = x[7];
 }
 
 bool usage_refill_apply(UsageData *shown, UsageData *next)
@@ -20,11 +22,9 @@ bool usage_refill_apply(UsageData *shown, UsageData *next)
     if (!r || r->of != shown || r->ngpus != shown->ngpus || r->npods != shown->npods ||
         shown->records_share || shown->strings_share)
         return false;
-    const char *slot = r->slots;
-    for (size_t i = 0; slot && i < r->ngpus; i++, slot += r->slot_size)
-        numbers_put(&shown->gpus[i], (const UsageNumbers *)(const void *)slot);
-    for (size_t i = 0; slot && i < r->npods; i++, slot += r->slot_size)
-        numbers_put(&shown->pods[i], (const UsageNumbers *)(const void *)slot);
+    bool numbers = r->gnums || r->pnums;
+    for (size_t i = 0; numbers && i < r->ngpus; i++) numbers_put(&shown->gpus[i], &r->gnums[i], r->wide);
+    for (size_t i = 0; numbers && i < r->npods; i++) numbers_put(&shown->pods[i], &r->pnums[i], r->wide);
     if (r->series_new) {
         /* the new series and held records (next's; their strings shown's, or next's pool,
          * which shown keeps for them), the records linked to the new rows */
@@ -49,7 +49,7 @@ bool usage_refill_apply(UsageData *shown, UsageData *next)
         next->held = NULL; next->nheld = 0;
         next->strings = NULL;
     }
-    if (!r->slots) {
+    if (!numbers) {
         /* the series alone: the numbers and what they were read from stay; the warnings of
          * both are kept */
         for (size_t i = 0; i < next->warnings.n; i++) strvec_push(&shown->warnings, next->warnings.v[i]);

@@ -293,6 +293,12 @@ void usage_series_pack(UsageData *d)
         if (!field_packed(d, (UsageSeriesField)f, d->nseries)) pack_field(d, (UsageSeriesField)f, d->nseries);
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
 void usage_series_append_done(UsageData *d, UsageSeriesAppend *st, size_t rows)
 {
     size_t n = d->series_points;
@@ -302,24 +308,26 @@ void usage_series_append_done(UsageData *d, UsageSeriesAppend *st, size_t rows)
         if (!a) continue;
         size_t total = 0;
         for (size_t row = 0; row < rows; row++) total += row_codes(a, d->series_grid[2 * row + f], n);
-        if (total < st->used[f]) {
+        if (total < st->used[f] && rows) {
             /* rows put again (a device's second series) left their first words behind: the
-             * rows copied in order into an array of their size */
-            uint16_t *na = xmalloc((total ? total : 1) * sizeof *na);
+             * rows moved down in place, in the order they lie (each to at most where it is),
+             * not copied into a second array (a field's rows twice, at the re-fetch's peak) */
+            uint64_t *order = xmalloc(rows * sizeof *order);
+            for (size_t row = 0; row < rows; row++)
+                order[row] = (uint64_t)(d->series_grid[2 * row + f].at & AT_OFFSET) << 32 | row;
+            qsort(order, rows, sizeof *order, cmp_u64);
             size_t o = 0;
-            for (size_t row = 0; row < rows; row++) {
-                struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+            for (size_t i = 0; i < rows; i++) {
+                struct UsageSeriesGrid *g = &d->series_grid[2 * (size_t)(uint32_t)order[i] + f];
                 size_t size = row_codes(a, *g, n);
-                memcpy(na + o, a + (g->at & AT_OFFSET), size * sizeof *na);
+                memmove(a + o, a + (g->at & AT_OFFSET), size * sizeof *a);
                 g->at = (uint32_t)o | (g->at & ~AT_OFFSET);
                 o += size;
             }
-            free(a);
-            a = na;
-        } else {
-            uint16_t *cut = realloc(a, (total ? total : 1) * sizeof *a);
-            if (cut) a = cut;
+            free(order);
         }
+        uint16_t *cut = realloc(a, (total ? total : 1) * sizeof *a);
+        if (cut) a = cut;
         if (f == USAGE_SERIES_UTIL) d->series_util = a;
         else d->series_mem = a;
         st->used[f] = st->cap[f] = total;

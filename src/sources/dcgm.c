@@ -18,20 +18,32 @@
 #include <sys/mman.h>
 #endif
 
-/* a series' values: a Series' own, or a refill's slot (one per record, dcgm_accum_new_refill) */
+/* a series' values */
 typedef struct {
     double v[DCGM__FIELDS];
     uint16_t has;               /* bit f: v[f] was given (a bool each was 8 bytes more a series,
                                  * some 70,000 at 5,000 GPU nodes) */
-    uint8_t flags;              /* refill slots: SLOT_* */
-    int32_t gpu;                /* refill slots: the series' gpu index (as Series.gpu) */
+    int32_t gpu;                /* refill: the series' gpu index (as Series.gpu) */
 } SeriesVals;
 
 #define HAS(x, f) (((x)->has >> (f)) & 1u)
-_Static_assert(DCGM__FIELDS <= 16, "SeriesVals.has holds a bit per field");
-_Static_assert(sizeof(UsageNumbers) <= sizeof(SeriesVals), "a refill slot holds its record's numbers");
+_Static_assert(DCGM__FIELDS <= 12, "SeriesVals.has holds a bit per field, and a slot's flags above");
 
-enum { SLOT_SEEN = 1, SLOT_MODEL = 2, SLOT_PROFILE = 4 };
+/* a refill's slot (one per record, dcgm_accum_new_refill): the values as exact 4-byte codes
+ * (usage_exact_narrow; wide bit f: v[f] is an index into the accumulator's wide values), 52
+ * bytes a record where a SeriesVals of doubles was 96 (6.7 MB at 5,000 GPU nodes, at each
+ * metrics tick's peak).  Once the device is read, its records' numbers are left in place of
+ * them (a UsageNumbersPacked, smaller). */
+typedef struct {
+    uint32_t v[DCGM__FIELDS];
+    uint16_t has;               /* bits 0..11 as SeriesVals.has, above them SLOT_* */
+    uint16_t wide;
+    int32_t gpu;
+} RefillSlot;
+
+_Static_assert(sizeof(UsageNumbersPacked) <= sizeof(RefillSlot), "a refill slot holds its record's numbers");
+
+enum { SLOT_SEEN = 1 << 12, SLOT_MODEL = 1 << 13, SLOT_PROFILE = 1 << 14 };
 
 typedef struct {
     char *node, *uuid, *model, *profile;
@@ -47,9 +59,12 @@ struct DcgmAccum {
                              * the accumulator's own, or with `into` the records' pool */
     UsageData *into;        /* dcgm_accum_new_into: the series' strings are interned in its
                              * pool (usage_intern) and the records built from them share them */
-    /* dcgm_accum_new_refill: no series, a slot per record of `of` (gpus, then pods) */
+    /* dcgm_accum_new_refill: no series, a slot per record of `of` (gslot: its gpus',
+     * pslot: its pods') */
     const UsageData *of;
-    SeriesVals *slot;
+    RefillSlot *gslot, *pslot;
+    double *wide; size_t nwide, capwide;   /* the values no float holds exactly, each once */
+    DcgmIndex wides;                       /* of wide, by their bits */
     DcgmIndex recs;         /* of's records by series key */
     DcgmIndex migs;         /* of's MIG-instance device records by GPU (node, UUID or gpu) */
     bool failed;            /* a series names no record of `of` */
@@ -95,8 +110,10 @@ static void accum_clear(DcgmAccum *a)
     free(a->s);
     a->s = NULL; a->n = a->cap = 0;
     dcgm_index_clear(&a->index);
-    free(a->slot);
-    a->slot = NULL;
+    free(a->gslot); free(a->pslot); free(a->wide);
+    a->gslot = a->pslot = NULL;
+    a->wide = NULL; a->nwide = a->capwide = 0;
+    dcgm_index_clear(&a->wides);
     dcgm_index_clear(&a->recs);
     dcgm_index_clear(&a->migs);
 }
@@ -622,7 +639,8 @@ DcgmAccum *dcgm_accum_new_refill(const UsageData *of)
     DcgmAccum *a = dcgm_accum_new();
     a->of = of;
     size_t n = of->ngpus + of->npods;
-    a->slot = xcalloc(n ? n : 1, sizeof *a->slot);       /* one allocation, sized as the records */
+    a->gslot = xcalloc(of->ngpus ? of->ngpus : 1, sizeof *a->gslot);   /* sized as the records */
+    a->pslot = xcalloc(of->npods ? of->npods : 1, sizeof *a->pslot);
     dcgm_index_reserve(&a->recs, n);
     for (size_t i = 0; i < n; i++) dcgm_index_add(&a->recs, rec_hash(a, i), i, rec_hash, a);
     for (size_t i = 0; i < of->ngpus; i++)
@@ -631,6 +649,72 @@ DcgmAccum *dcgm_accum_new_refill(const UsageData *of)
 }
 
 bool dcgm_accum_refill_failed(const DcgmAccum *a) { return a && a->of && a->failed; }
+
+static RefillSlot *slot_at(const DcgmAccum *a, size_t i)
+{
+    return i < a->of->ngpus ? &a->gslot[i] : &a->pslot[i - a->of->ngpus];
+}
+
+static uint64_t bits_hash(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return dcgm_hash_int(DCGM_HASH_INIT, (long)b);
+}
+
+static uint64_t wide_rehash(const void *owner, size_t i)
+{
+    return bits_hash(((const DcgmAccum *)owner)->wide[i]);
+}
+
+typedef struct { const DcgmAccum *a; double x; } WideMatch;
+
+static bool wide_matches(const void *ctx, size_t i)
+{
+    const WideMatch *m = ctx;
+    return memcmp(&m->a->wide[i], &m->x, sizeof m->x) == 0;
+}
+
+/* x as a 4-byte code (usage_exact_narrow); true: wide, *code is its index in a->wide */
+static bool exact_code(DcgmAccum *a, double x, uint32_t *code)
+{
+    if (usage_exact_narrow(x, code)) return false;
+    uint64_t h = bits_hash(x);
+    WideMatch m = { a, x };
+    size_t at = dcgm_index_find(&a->wides, h, wide_matches, &m);
+    if (at) {
+        *code = (uint32_t)(at - 1);
+        return true;
+    }
+    if (a->nwide == a->capwide) {
+        a->capwide = a->capwide ? a->capwide * 2 : 64;
+        a->wide = xrealloc(a->wide, a->capwide * sizeof *a->wide);
+    }
+    a->wide[a->nwide] = x;
+    dcgm_index_add(&a->wides, h, a->nwide, wide_rehash, a);
+    *code = (uint32_t)a->nwide++;
+    return true;
+}
+
+/* a slot's values as a series' (doubles, bit for bit) */
+static void slot_read(const DcgmAccum *a, const RefillSlot *x, SeriesVals *out)
+{
+    out->has = (uint16_t)(x->has & ((1u << DCGM__FIELDS) - 1));
+    out->gpu = x->gpu;
+    for (int f = 0; f < DCGM__FIELDS; f++)
+        out->v[f] = HAS(out, f) ? usage_exact_value(x->v[f], (x->wide >> f) & 1u, a->wide) : 0;
+}
+
+/* a record's numbers as codes (into the place of the slot they were read from) */
+static void numbers_pack(DcgmAccum *a, const UsageNumbers *n, UsageNumbersPacked *out)
+{
+    const double x[8] = { n->mem_used_mib, n->mem_total_mib, n->util, n->util_max,
+                          n->temp_c, n->power_w, n->xid, n->ecc_dbe };
+    UsageNumbersPacked p = { .wide = 0 };
+    for (int i = 0; i < 8; i++)
+        if (exact_code(a, x[i], &p.v[i])) p.wide |= (uint8_t)(1u << i);
+    memcpy(out, &p, sizeof p);
+}
 
 /* a value into the slot of the record the series is for; labels the record must agree with */
 static bool refill_add(DcgmAccum *a, DcgmField f, const SeriesKey *key, uint64_t h, const char *model,
@@ -647,24 +731,26 @@ static bool refill_add(DcgmAccum *a, DcgmField f, const SeriesKey *key, uint64_t
         a->failed = true;
         return false;
     }
-    SeriesVals *x = &a->slot[idx - 1];
+    RefillSlot *x = slot_at(a, idx - 1);
     const GpuUsage *r = rec_at(a->of, idx - 1);
-    if (!(x->flags & SLOT_SEEN)) {
-        x->flags |= SLOT_SEEN;
+    if (!(x->has & SLOT_SEEN)) {
+        x->has |= SLOT_SEEN;
         x->gpu = key->gpu;
     } else if (x->gpu < 0 && key->gpu >= 0) {
         x->gpu = key->gpu;
     }
     if (model) {
-        x->flags |= SLOT_MODEL;
+        x->has |= SLOT_MODEL;
         if (!str_eq(model, r->model)) a->failed = true;
     }
     if (profile) {
-        x->flags |= SLOT_PROFILE;
+        x->has |= SLOT_PROFILE;
         if (!str_eq(profile, r->mig_profile)) a->failed = true;
     }
-    x->v[f] = value;
-    x->has |= (uint16_t)(1u << f);
+    uint16_t bit = (uint16_t)(1u << f);
+    if (exact_code(a, value, &x->v[f])) x->wide |= bit;
+    else x->wide &= (uint16_t)~bit;
+    x->has |= bit;
     return !a->failed;
 }
 
@@ -684,11 +770,11 @@ static bool refill_names_agree(const DcgmAccum *a, size_t i, bool own, size_t p0
     const GpuUsage *g = &of->gpus[i];
     const char *gn = profile ? g->mig_profile : g->model, *first = NULL;
     bool seen = false;
-    if (own && (a->slot[i].flags & flag)) { first = gn; seen = true; }
+    if (own && (a->gslot[i].has & flag)) { first = gn; seen = true; }
     for (size_t t = p0; t < p1; t++) {
         const GpuUsage *p = &of->pods[t];
         const char *pn = profile ? p->mig_profile : p->model;
-        if (a->slot[of->ngpus + t].flags & flag) {
+        if (a->pslot[t].has & flag) {
             if (!seen) { first = pn; seen = true; }
         } else if (!str_eq(pn, gn)) {
             return false;
@@ -704,22 +790,35 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
     dcgm_index_clear(&a->recs);
     dcgm_index_clear(&a->migs);
     size_t ng = of ? of->ngpus : 0, np = of ? of->npods : 0, j = 0;
-    const SeriesVals **dev = xcalloc(np + 1, sizeof *dev);
-    double *buf = xcalloc(np + 1, sizeof *buf);
+    /* a device's slots read back as doubles (its own and its pods': few) */
+    size_t cap = 8;
+    SeriesVals *vals = xcalloc(cap, sizeof *vals);
+    const SeriesVals **dev = xcalloc(cap, sizeof *dev);
+    double *buf = xcalloc(cap, sizeof *buf);
     for (size_t i = 0; ok && i < ng; i++) {
         const GpuUsage *g = &of->gpus[i];
-        SeriesVals *own = &a->slot[i];
-        size_t nd = 0, p0 = j;
+        size_t p0 = j;
+        while (j < np && rec_same_device(&of->pods[j], g)) j++;
+        if (j - p0 + 1 > cap) {
+            cap = j - p0 + 1;
+            free(vals); free(dev); free(buf);
+            vals = xcalloc(cap, sizeof *vals);
+            dev = xcalloc(cap, sizeof *dev);
+            buf = xcalloc(cap, sizeof *buf);
+        }
+        SeriesVals *own = &vals[0];
+        slot_read(a, &a->gslot[i], own);
+        size_t nd = 0;
         bool own_cur = series_is_current(own);
         if (own_cur) {
             if (own->gpu != g->gpu) ok = false;
             dev[nd++] = own;
         }
-        while (j < np && rec_same_device(&of->pods[j], g)) {
-            const SeriesVals *px = &a->slot[ng + j];
-            if (!series_is_current(px) || px->gpu != g->gpu || of->pods[j].holders != g->holders) ok = false;
+        for (size_t t = p0; t < j; t++) {
+            SeriesVals *px = &vals[1 + t - p0];
+            slot_read(a, &a->pslot[t], px);
+            if (!series_is_current(px) || px->gpu != g->gpu || of->pods[t].holders != g->holders) ok = false;
             dev[nd++] = px;
-            j++;
         }
         bool mig = g->mig_instance >= 0;
         if (!ok || nd == 0 || (size_t)g->holders != j - p0 ||
@@ -731,30 +830,36 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
         bool use_gr;
         UsageNumbers un;
         device_numbers(dev, nd, mig, buf, &un, &use_gr);
-        for (size_t t = p0; t < j; t++) {        /* each slot read, then its numbers left in it */
+        /* every slot of the device read: each record's numbers in its own slot's place */
+        for (size_t t = p0; t < j; t++) {
             UsageNumbers pn;
-            pod_numbers(&a->slot[ng + t], &un, mig, use_gr, &pn);
-            memcpy(&a->slot[ng + t], &pn, sizeof pn);
+            pod_numbers(&vals[1 + t - p0], &un, mig, use_gr, &pn);
+            numbers_pack(a, &pn, (UsageNumbersPacked *)(void *)&a->pslot[t]);
         }
-        memcpy(own, &un, sizeof un);
+        numbers_pack(a, &un, (UsageNumbersPacked *)(void *)&a->gslot[i]);
     }
     if (j != np) ok = false;
+    free(vals);
     free(dev);
     free(buf);
     if (ok) {
-        /* the numbers side by side, the rest given back (a third of the slots' memory, held
-         * while the series are fetched again) */
-        size_t nrec = ng + np;
-        for (size_t i = 0; i < nrec; i++)
-            memmove((char *)a->slot + i * sizeof(UsageNumbers), &a->slot[i], sizeof(UsageNumbers));
+        /* the numbers side by side (36 bytes a record, each moved down), the rest given back */
+        UsageNumbersPacked *gn = (UsageNumbersPacked *)(void *)a->gslot;
+        UsageNumbersPacked *pn = (UsageNumbersPacked *)(void *)a->pslot;
+        for (size_t i = 0; i < ng; i++) memmove(&gn[i], &a->gslot[i], sizeof *gn);
+        for (size_t i = 0; i < np; i++) memmove(&pn[i], &a->pslot[i], sizeof *pn);
         UsageRefill *r = xcalloc(1, sizeof *r);
         r->of = of;
         r->ngpus = ng;
         r->npods = np;
-        r->slots = xrealloc(a->slot, (nrec ? nrec : 1) * sizeof(UsageNumbers));
-        r->slot_size = sizeof(UsageNumbers);
-        a->slot = NULL;
-        if (d->refill) free(d->refill->slots);
+        r->gnums = xrealloc(gn, (ng ? ng : 1) * sizeof *gn);
+        r->pnums = xrealloc(pn, (np ? np : 1) * sizeof *pn);
+        r->wide = a->wide ? xrealloc(a->wide, a->nwide * sizeof *a->wide) : NULL;
+        r->nwide = a->nwide;
+        a->gslot = a->pslot = NULL;
+        a->wide = NULL;
+        a->nwide = a->capwide = 0;
+        if (d->refill) { free(d->refill->gnums); free(d->refill->pnums); free(d->refill->wide); }
         free(d->refill);
         d->refill = r;
     }

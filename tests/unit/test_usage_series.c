@@ -475,6 +475,63 @@ static void test_append(void **state)
     usage_clear(&d);
 }
 
+/* usage_series_append_done moves the rows down in place in the order they lie, not in the
+ * rows' order: row 0 put as one value (2 words), row 1 (11 values: 27 words), row 0 again (60
+ * values: 60 words, after row 1).  Moved in the rows' order, row 0 would overwrite row 1 before
+ * it moved.  Words by hand: 2 + 27 + 60 = 89 before, 27 + 60 = 87 after. */
+static void test_append_done_order(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.series_points = 60;
+    usage_series_resize_fields(&d, 0, 2);
+    float one[60], r1[60], r0[60];
+    for (int k = 0; k < 60; k++) {
+        one[k] = 7;
+        r1[k] = (float)(1000 * (k % 11) + 7);
+        r0[k] = (float)(k * 3);
+    }
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, one, true));
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 1, r1, true));
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, r0, true));
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 89);
+    d.nseries = 2;
+    usage_series_append_done(&d, &st, 2);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 87);
+    for (size_t k = 0; k < 60; k++) {
+        assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == r0[k]);
+        assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 1, k) == r1[k]);
+    }
+    usage_clear(&d);
+}
+
+/* usage_exact_narrow / usage_exact_value (a refill's numbers in 4 bytes, issue 35): a double
+ * goes narrow only when its float is it bit for bit, and every value reads back as the same
+ * bits either way.  By hand: 2^24 and 0.75 are floats, 2^24 + 1 needs 25 bits, 0.1 and 0.7345
+ * are not binary fractions a float ends on the double's last bit, -0.0 keeps its sign, NAN
+ * and the infinities and 1e39 (beyond a float) are wide. */
+static void test_exact_codes(void **state)
+{
+    (void)state;
+    const struct { double x; bool narrow; } cases[] = {
+        { 0, true }, { -0.0, true }, { 1, true }, { 100, true }, { 81920, true }, { 16777216, true },
+        { 0.75, true }, { -3.5, true }, { 16777217, false }, { 0.1, false }, { 0.7345, false },
+        { 73.45, false }, { 1e39, false }, { NAN, false }, { INFINITY, false }, { -INFINITY, false },
+        { 5e-324, false },
+    };
+    double wides[sizeof cases / sizeof cases[0]];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t code = 0;
+        bool narrow = usage_exact_narrow(cases[i].x, &code);
+        assert_int_equal(narrow, cases[i].narrow);
+        if (!narrow) { wides[i] = cases[i].x; code = (uint32_t)i; }
+        double back = usage_exact_value(code, !narrow, wides);
+        assert_memory_equal(&back, &cases[i].x, sizeof back);
+    }
+}
+
 /* usage_refill_apply (top's metrics refresh, issue 35): the numbers go into the shown records
  * in place; with series fetched again, the shown records name the new rows (as the refill's
  * list says), the new held records replace the old ones, their strings either the shown pool's
@@ -504,13 +561,26 @@ static void test_refill_apply(void **state)
         r->of = &shown;
         r->ngpus = 2;
         r->npods = 3;
-        r->slot_size = sizeof(UsageNumbers);
-        UsageNumbers *num = xcalloc(5, sizeof *num);
+        /* the numbers as codes: whole numbers as their floats' bits, NAN and 0.1 (no float
+         * is exactly 0.1) as indexes into the wide values */
+        r->gnums = xcalloc(2, sizeof *r->gnums);
+        r->pnums = xcalloc(3, sizeof *r->pnums);
+        r->nwide = 2;
+        r->wide = xcalloc(2, sizeof *r->wide);
+        r->wide[0] = NAN;
+        r->wide[1] = 0.1;
         for (int i = 0; i < 5; i++) {
-            num[i] = (UsageNumbers){ 100 + i, 200 + i, 10 + i, 20 + i, NAN, NAN, NAN, NAN };
+            UsageNumbersPacked *p = i < 2 ? &r->gnums[i] : &r->pnums[i - 2];
+            const float x[4] = { (float)(100 + i), (float)(200 + i), (float)(10 + i), (float)(20 + i) };
+            for (int k = 0; k < 4; k++) memcpy(&p->v[k], &x[k], sizeof x[k]);
+            p->v[4] = p->v[6] = p->v[7] = 0;                /* wide[0]: NAN */
+            p->v[5] = 1;                                    /* wide[1]: 0.1 */
+            p->wide = 0xf0;
         }
-        r->slots = num;
-        if (alone) { free(num); r->slots = NULL; r->slot_size = 0; }
+        if (alone) {
+            free(r->gnums); free(r->pnums); free(r->wide);
+            r->gnums = r->pnums = NULL; r->wide = NULL; r->nwide = 0;
+        }
         r->series_new = true;
         if (!failed) {
             /* the new rows: device 0 is row 2 (its values 10, 11, 12, 13), device 1 row 1 */
@@ -548,6 +618,8 @@ static void test_refill_apply(void **state)
             assert_true(shown.gpus[1].mem_used_mib == 101);
             assert_true(shown.pods[2].util == 14);
             assert_true(isnan(shown.pods[2].temp_c));
+            assert_true(shown.pods[2].power_w == 0.1);
+            assert_true(shown.gpus[0].mem_total_mib == 200);
             assert_int_equal(shown.warnings.n, 1);
             assert_string_equal(shown.warnings.v[0], "w");
         }
@@ -590,6 +662,8 @@ int main(void)
                                         cmocka_unit_test(test_codes_threshold), 
                                         cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
                                         cmocka_unit_test(test_append),
-                                        cmocka_unit_test(test_refill_apply) };
+                                        cmocka_unit_test(test_refill_apply),
+                                        cmocka_unit_test(test_exact_codes),
+                                        cmocka_unit_test(test_append_done_order) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
