@@ -1,5 +1,5 @@
 /* dcgm.c — DCGM series -> GpuUsage records (the text format and the metric names are
- * dcgm_text.c's).
+ * dcgm_text.c's; the numbers of a record from its series' values, dcgm_numbers.c's).
  *
  * The accumulator keys every value by (node, device, pod): a device is a whole GPU (UUID) or a
  * MIG instance (UUID + GPU_I_ID).  Device-level figures are derived in dcgm_accum_finish; the
@@ -7,6 +7,7 @@
  */
 #include "sources/dcgm.h"
 #include "sources/dcgm_index.h"
+#include "dcgm_int.h"
 #include "util/strarena.h"
 #include "util/util.h"
 #include <math.h>
@@ -17,17 +18,6 @@
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
-
-/* a series' values */
-typedef struct {
-    double v[DCGM__FIELDS];
-    uint16_t has;               /* bit f: v[f] was given (a bool each was 8 bytes more a series,
-                                 * some 70,000 at 5,000 GPU nodes) */
-    int32_t gpu;                /* refill: the series' gpu index (as Series.gpu) */
-} SeriesVals;
-
-#define HAS(x, f) (((x)->has >> (f)) & 1u)
-_Static_assert(DCGM__FIELDS <= 12, "SeriesVals.has holds a bit per field, and a slot's flags above");
 
 /* a refill's slot (one per record, dcgm_accum_new_refill): the values as exact 4-byte codes
  * (usage_exact_narrow; wide bit f: v[f] is an index into the accumulator's wide values), 52
@@ -278,34 +268,6 @@ bool dcgm_accum_add(DcgmAccum *a, DcgmField f, const PromLabel *l, size_t n, dou
     return true;
 }
 
-/* Several pod series of one device: equal values = the device value repeated per pod; different
- * values = a per-process split, whose sum is the device's. */
-static double combine_split(const double *v, size_t n)
-{
-    if (n == 0) return NAN;
-    bool equal = true;
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] != v[0]) equal = false;
-        sum += v[i];
-    }
-    return equal ? v[0] : sum;
-}
-
-static double combine_max(const double *v, size_t n)
-{
-    if (n == 0) return NAN;
-    double m = v[0];
-    for (size_t i = 1; i < n; i++) if (v[i] > m) m = v[i];
-    return m;
-}
-
-static bool series_is_current(const SeriesVals *s)
-{
-    return HAS(s, DCGM_FB_USED) || HAS(s, DCGM_FB_FREE) || HAS(s, DCGM_GPU_UTIL) ||
-           HAS(s, DCGM_GR_ENGINE_ACTIVE);
-}
-
 static int series_cmp(const void *pa, const void *pb)
 {
     const Series *a = *(const Series *const *)pa, *b = *(const Series *const *)pb;
@@ -333,15 +295,6 @@ static bool same_gpu(const Series *a, const Series *b)
     return strcmp(a->node, b->node) == 0 && a->gpu == b->gpu && str_eq(a->uuid, b->uuid);
 }
 
-/* utilization in percent of one series following the device's choice of metric */
-static double series_util(const SeriesVals *s, bool use_gr, bool max)
-{
-    DcgmField f = use_gr ? (max ? DCGM_GR_ENGINE_ACTIVE_MAX : DCGM_GR_ENGINE_ACTIVE)
-                         : (max ? DCGM_GPU_UTIL_MAX : DCGM_GPU_UTIL);
-    if (!HAS(s, f)) return NAN;
-    return use_gr ? s->v[f] * 100.0 : s->v[f];
-}
-
 /* the records' strings are d's pooled copies (usage_intern) */
 static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
 {
@@ -354,80 +307,6 @@ static void fill_usage(UsageData *d, GpuUsage *u, const Series *s)
     u->mig_instance = s->gi;
     u->mem_used_mib = u->mem_total_mib = u->util = u->util_max = NAN;
     u->temp_c = u->power_w = u->xid = u->ecc_dbe = NAN;
-}
-
-/* the largest value of field f over a device's series, NAN when none has it; values that
- * cannot be a reading (negative, not finite, DCGM's blank sentinels near 2^63) are skipped */
-static double device_max(const SeriesVals *const *dev, size_t n, DcgmField f)
-{
-    double m = NAN;
-    for (size_t i = 0; i < n; i++) {
-        double x = dev[i]->v[f];
-        if (!HAS(dev[i], f) || !isfinite(x) || x < 0 || x > 1e15) continue;
-        if (isnan(m) || x > m) m = x;
-    }
-    return m;
-}
-
-static void collect_values(const SeriesVals *const *dev, size_t n, DcgmField f, double *buf, size_t *k)
-{
-    *k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (HAS(dev[i], f)) buf[(*k)++] = dev[i]->v[f];
-}
-
-/* The numbers of a device's record from the values of its series (the current ones, in the
- * records' order: the one without a pod, then by namespace, pod, container), by dcgm.h's
- * rules; *use_gr: its utilization is GR_ENGINE_ACTIVE's.  buf has room for nd values.  One
- * function for the records built (dcgm_accum_finish) and the ones refilled, so both agree. */
-static void device_numbers(const SeriesVals *const *dev, size_t nd, bool mig, double *buf,
-                           UsageNumbers *u, bool *use_gr)
-{
-    size_t k;
-    bool gr = false;
-    for (size_t t = 0; t < nd; t++)
-        if (HAS(dev[t], DCGM_GR_ENGINE_ACTIVE) || HAS(dev[t], DCGM_GR_ENGINE_ACTIVE_MAX)) gr = true;
-    *use_gr = gr;
-    u->mem_total_mib = u->util = u->util_max = NAN;
-    collect_values(dev, nd, DCGM_FB_USED, buf, &k);
-    u->mem_used_mib = combine_split(buf, k);
-    collect_values(dev, nd, DCGM_FB_FREE, buf, &k);
-    double free_mib = combine_max(buf, k);
-    collect_values(dev, nd, DCGM_FB_RESERVED, buf, &k);
-    double reserved = k ? combine_max(buf, k) : 0;
-    if (!isnan(u->mem_used_mib) && !isnan(free_mib)) u->mem_total_mib = u->mem_used_mib + free_mib + reserved;
-    if (gr || !mig) {
-        k = 0;
-        for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], gr, false); if (!isnan(x)) buf[k++] = x; }
-        u->util = combine_split(buf, k);
-        k = 0;
-        for (size_t t = 0; t < nd; t++) { double x = series_util(dev[t], gr, true); if (!isnan(x)) buf[k++] = x; }
-        u->util_max = combine_split(buf, k);
-    }
-    u->temp_c = device_max(dev, nd, DCGM_GPU_TEMP);
-    u->power_w = device_max(dev, nd, DCGM_POWER_USAGE);
-    u->xid = device_max(dev, nd, DCGM_XID_ERRORS);
-    u->ecc_dbe = device_max(dev, nd, DCGM_ECC_DBE);
-}
-
-/* the numbers of a per-pod record from its series and its device's numbers */
-static void pod_numbers(const SeriesVals *s, const UsageNumbers *dev, bool mig, bool use_gr, UsageNumbers *p)
-{
-    p->mem_used_mib = HAS(s, DCGM_FB_USED) ? s->v[DCGM_FB_USED] : NAN;
-    p->mem_total_mib = dev->mem_total_mib;
-    p->util = p->util_max = NAN;
-    if (use_gr || !mig) {
-        p->util = series_util(s, use_gr, false);
-        p->util_max = series_util(s, use_gr, true);
-    }
-    p->temp_c = p->power_w = p->xid = p->ecc_dbe = NAN;
-}
-
-static void numbers_put(GpuUsage *u, const UsageNumbers *n)
-{
-    u->mem_used_mib = n->mem_used_mib; u->mem_total_mib = n->mem_total_mib;
-    u->util = n->util; u->util_max = n->util_max;
-    u->temp_c = n->temp_c; u->power_w = n->power_w; u->xid = n->xid; u->ecc_dbe = n->ecc_dbe;
 }
 
 /* a->s reordered in place: a->s[t] = the series at ord[t] before (ord: a permutation of 0..n-1) */
@@ -470,7 +349,7 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
     size_t n = 0;
     Series **v = xcalloc(a->n ? a->n : 1, sizeof *v);
     for (size_t i = 0; i < a->n; i++)
-        if (series_is_current(&a->s[i].x)) v[n++] = &a->s[i];
+        if (dcgm_series_is_current(&a->s[i].x)) v[n++] = &a->s[i];
     qsort(v, n, sizeof *v, series_cmp);
 
     /* drop GPU-level series of GPUs that also have MIG-instance series (sorted: one GPU's
@@ -527,14 +406,14 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
         bool mig = dev[0]->gi >= 0;
         bool use_gr;
         UsageNumbers un;
-        device_numbers(xv + i, nd, mig, buf, &un, &use_gr);
+        dcgm_device_numbers(xv + i, nd, mig, buf, &un, &use_gr);
 
         GpuUsage u;
         fill_usage(d, &u, dev[0]);
         for (size_t t = 0; t < nd && !u.model; t++) u.model = usage_intern(d, dev[t]->model);
         if (mig) for (size_t t = 0; t < nd && !u.mig_profile; t++) u.mig_profile = usage_intern(d, dev[t]->profile);
         u.holders = holders;
-        numbers_put(&u, &un);
+        dcgm_numbers_put(&u, &un);
         if (holders == 1)
             for (size_t t = 0; t < nd; t++)
                 if (dev[t]->pod) {
@@ -555,8 +434,8 @@ void dcgm_accum_finish(DcgmAccum *a, UsageData *d)
             p.container = usage_intern(d, dev[t]->container);
             p.holders = holders;
             UsageNumbers pn;
-            pod_numbers(&dev[t]->x, &un, mig, use_gr, &pn);
-            numbers_put(&p, &pn);
+            dcgm_pod_numbers(&dev[t]->x, &un, mig, use_gr, &pn);
+            dcgm_numbers_put(&p, &pn);
             d->pods[q++] = p;
         }
         for (size_t t = i; t < j; t++) series_release(accum_pool(a), &a->s[t]);
@@ -809,7 +688,7 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
         SeriesVals *own = &vals[0];
         slot_read(a, &a->gslot[i], own);
         size_t nd = 0;
-        bool own_cur = series_is_current(own);
+        bool own_cur = dcgm_series_is_current(own);
         if (own_cur) {
             if (own->gpu != g->gpu) ok = false;
             dev[nd++] = own;
@@ -817,7 +696,7 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
         for (size_t t = p0; t < j; t++) {
             SeriesVals *px = &vals[1 + t - p0];
             slot_read(a, &a->pslot[t], px);
-            if (!series_is_current(px) || px->gpu != g->gpu || of->pods[t].holders != g->holders) ok = false;
+            if (!dcgm_series_is_current(px) || px->gpu != g->gpu || of->pods[t].holders != g->holders) ok = false;
             dev[nd++] = px;
         }
         bool mig = g->mig_instance >= 0;
@@ -829,11 +708,11 @@ bool dcgm_accum_finish_refill(DcgmAccum *a, UsageData *d)
         }
         bool use_gr;
         UsageNumbers un;
-        device_numbers(dev, nd, mig, buf, &un, &use_gr);
+        dcgm_device_numbers(dev, nd, mig, buf, &un, &use_gr);
         /* every slot of the device read: each record's numbers in its own slot's place */
         for (size_t t = p0; t < j; t++) {
             UsageNumbers pn;
-            pod_numbers(&vals[1 + t - p0], &un, mig, use_gr, &pn);
+            dcgm_pod_numbers(&vals[1 + t - p0], &un, mig, use_gr, &pn);
             numbers_pack(a, &pn, (UsageNumbersPacked *)(void *)&a->pslot[t]);
         }
         numbers_pack(a, &un, (UsageNumbersPacked *)(void *)&a->gslot[i]);
