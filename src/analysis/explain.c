@@ -385,12 +385,28 @@ void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, vo
     explain_pending_each_opts(c, ns, true, fn, ctx);
 }
 
+static void put_row(ExplanationList *l, size_t at, Explanation *e);
+
+/* the order rows are made in: the entries of one intent (explain_intent.c) together, so that
+ * one evaluation of the nodes is alive at a time (each row drops its share of it; the index
+ * lets it go when the next intent starts) */
+typedef struct { char *key; size_t at; } RowTurn;
+
+static int cmp_turn(const void *a, const void *b)
+{
+    const RowTurn *x = a, *y = b;
+    int c = !x->key - !y->key;                       /* no key (evaluated alone): last */
+    if (!c && x->key) c = strcmp(x->key, y->key);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
 /* rows: the walk of explain_pending_rows (ctx its list): no fixes, the intents' per-node
  * evaluations kept without their holders once the verdict has named them (a slimmed row
  * drops the nodes; only the verdict, the fixes and a node's description read the holders:
- * 3.3 MB of the evaluations kept on the full training cluster),
- * and the list sized once at the count of entries (it grew by doubling: 8,192 slots of
- * 376 bytes for 5,000 rows) */
+ * 3.3 MB of the evaluations kept on the full training cluster), made intent by intent (up to
+ * 64 evaluations of 5,000 nodes were kept at once, 6-7 MB on the full training cluster) into
+ * their place in the list, which is sized once at the count of entries (it grew by doubling:
+ * 8,192 slots of 376 bytes for 5,000 rows) */
 static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool rows, ExplanationFn fn, void *ctx)
 {
     PendingEntry *v = NULL;
@@ -418,13 +434,23 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
     }
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
     ExplainIndex *ix = explain_index_new(c);
+    RowTurn *turns = NULL;
     if (rows) {
         ExplanationList *l = ctx;
         ix->rows = true;
         if (n > l->cap) { l->items = xrealloc(l->items, n * sizeof *l->items); l->cap = n; }
+        turns = n ? xcalloc(n, sizeof *turns) : NULL;
+        for (size_t i = 0; i < n; i++) {
+            const Pod *p = v[i].workload ? explain_queue_first_pod(qi, v[i].idx)
+                         : v[i].created ? &c->pods[v[i].idx] : NULL;
+            turns[i] = (RowTurn){ p && !explain_dra_takes(c, p) ? explain_intent_key(p) : NULL, i };
+        }
+        if (n > 1) qsort(turns, n, sizeof *turns, cmp_turn);
     }
     int stop = 0;
-    for (size_t i = 0; i < n && !stop; i++) {
+    for (size_t t = 0; t < n && !stop; t++) {
+        size_t i = turns ? turns[t].at : t;
+        if (turns && t && !str_eq(turns[t].key, turns[t - 1].key)) explain_intents_forget(ix);
         Explanation e;
         if (v[i].workload) explain_workload(ix, qi, v[i].idx, with_fixes, &e);
         else if (v[i].created) {
@@ -432,9 +458,13 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
             explain_queue_note_admitted(qi, &c->pods[v[i].idx], &e);
         }
         else explain_never_created(c, &c->events[v[i].idx], &e);
-        stop = fn(ctx, &e);
+        if (turns) put_row(ctx, i, &e);
+        else stop = fn(ctx, &e);
         explanation_clear(&e);
     }
+    if (rows) ((ExplanationList *)ctx)->n = n;
+    for (size_t t = 0; turns && t < n; t++) free(turns[t].key);
+    free(turns);
     explain_index_free(ix);
     explain_queue_free(qi);
     free(v);
@@ -518,12 +548,11 @@ void explanation_slim(Explanation *e)
     strvec_clear(&e->fixes);
 }
 
-/* a row kept: slimmed, its summary the list's pooled copy (the pods of one intent have the
- * same, and a summary that names nodes runs to kilobytes: 5,000 pods of a few Jobs held 18 MB
- * of copies of a few strings) */
-static int push_row(void *ctx, Explanation *e)
+/* a row kept at its place in the list (sized): slimmed, its summary the list's pooled copy
+ * (the pods of one intent have the same, and a summary that names nodes runs to kilobytes:
+ * 5,000 pods of a few Jobs held 18 MB of copies of a few strings) */
+static void put_row(ExplanationList *l, size_t at, Explanation *e)
 {
-    ExplanationList *l = ctx;
     explanation_slim(e);
     if (e->summary && !e->summary_pooled) {
         const char *s = strpool_intern(l->strings, e->summary);
@@ -531,14 +560,15 @@ static int push_row(void *ctx, Explanation *e)
         e->summary = (char *)s;
         e->summary_pooled = true;
     }
-    return push_explanation(ctx, e);
+    l->items[at] = *e;
+    memset(e, 0, sizeof *e);             /* the list owns it now */
 }
 
 void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out)
 {
     memset(out, 0, sizeof *out);
     out->strings = strpool_new();
-    pending_walk(c, ns, false, true, push_row, out);
+    pending_walk(c, ns, false, true, NULL, out);
 }
 
 void explanation_drop_nodes(Explanation *e)
