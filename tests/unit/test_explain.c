@@ -291,7 +291,8 @@ static void test_rows_name_the_holders(void **state)
 
 /* explain_pending_rows makes the rows intent by intent (one evaluation of the nodes alive at a
  * time), each into its place: pods of two intents interleaved by name come out in name order,
- * each with its own intent's verdict, as explain_pending lists them */
+ * each with its own intent's verdict, as explain_pending lists them; their strings and
+ * requests are the list's pooled copies */
 static void test_rows_by_intent_in_order(void **state)
 {
     (void)state;
@@ -317,7 +318,14 @@ static void test_rows_by_intent_in_order(void **state)
         assert_string_equal(full.items[i].name, names[i]);
         assert_int_equal(full.items[i].verdict, want[i]);
         assert_string_equal(rows.items[i].summary, full.items[i].summary);
+        assert_true(rows.items[i].pooled);
     }
+    /* the rows of one intent share the list's pooled summary, requests and namespace */
+    assert_ptr_equal(rows.items[0].summary, rows.items[2].summary);
+    assert_ptr_equal(rows.items[0].requests.items, rows.items[2].requests.items);
+    assert_int_equal(rows.items[0].requests.cap, 0);
+    assert_ptr_equal(rows.items[0].ns, rows.items[3].ns);
+    assert_int_equal(rlist_get(&rows.items[1].requests, "nvidia.com/gpu"), 9000);
     explanation_list_clear(&full);
     explanation_list_clear(&rows);
     cluster_release(&c);
