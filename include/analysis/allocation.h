@@ -63,15 +63,18 @@ typedef struct {
 } HolderRes;
 
 /* a pod holding GPUs on a node: 51,819 of them on the full training cluster, so the strings are
- * the Cluster's and the resources a slice of one array of the status's */
+ * the Cluster's, the resources a slice of one array of the status's and the usage in another
+ * made only with metrics (32 bytes a holder; 64 with copies of the strings before) */
 typedef struct {
     const char *ns, *name;       /* the Cluster's */
-    const char *phase;           /* static string: "Running", "Pending", "Unknown" */
     const HolderRes *res;        /* the GPU resources it holds on this node (nres of them) */
-    double mem_used_mib, util;   /* NAN when unknown */
     uint32_t nres;
-    bool has_usage;              /* metrics know this pod */
+    uint8_t phase;               /* PodPhase (model/pod.h): holder_phase names it */
+    bool has_usage;              /* metrics know this pod (holder_usage) */
 } HolderPod;
+
+/* what metrics say a holder uses: NAN when unknown */
+typedef struct { double mem_used_mib, util; } HolderUsage;
 
 /* one device of the metrics (whole GPU or MIG instance): 51,424 of them at 5,000 GPU nodes,
  * so the fields are ordered to leave no padding and the strings are the UsageData's */
@@ -130,6 +133,7 @@ typedef struct {
     bool ready, schedulable;
     ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
     HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
+    HolderUsage *pod_usage;             /* with metrics: parallel to pods (holder_usage); NULL without */
     GpuDevice *gpus; size_t ngpus;      /* with metrics */
     int idle_allocated;          /* physical GPUs held whose every device is idle (with
                                     metrics, else 0): a MIG GPU is idle only when all its
@@ -189,6 +193,7 @@ typedef struct {
      * their resources in another */
     HolderPod *holders;
     HolderRes *holder_res;
+    HolderUsage *holder_usage;   /* with metrics: parallel to holders */
     /* status --price (groups.h status_hours_fill): over window_s, physical GPU-hours held and
      * idle (NAN: a device without utilization), and the idle ones in money (NAN: a product
      * without a price); has_cost without has_hours: asked for, but the metrics have no series */
@@ -231,6 +236,11 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *p
 void node_dra_status_clear(NodeDraStatus *d);
 /* the summary's DRA counts, from the nodes shown and the claims */
 void status_dra_totals(GpuStatus *st, const Cluster *c);
+
+/* "Running", "Pending", "Unknown": the phase of a holder of n */
+const char *holder_phase(const HolderPod *p);
+/* the memory used and utilization of p, a holder of n (NAN, NAN without metrics) */
+HolderUsage holder_usage(const NodeStatus *n, const HolderPod *p);
 
 /* sums for a table row: allocated and allocatable over all GPU resources of the node */
 int64_t node_status_allocated(const NodeStatus *n);

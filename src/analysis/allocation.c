@@ -97,6 +97,14 @@ static int cmp_component(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
+const char *holder_phase(const HolderPod *p) { return pod_phase_name(p->phase); }
+
+HolderUsage holder_usage(const NodeStatus *n, const HolderPod *p)
+{
+    if (!n->pod_usage) return (HolderUsage){ NAN, NAN };
+    return n->pod_usage[p - n->pods];
+}
+
 int64_t node_status_allocated(const NodeStatus *n)
 {
     int64_t s = 0;
@@ -306,8 +314,7 @@ static void add_holder(NodeStatus *ns, const Pod *p, HolderRes **res, size_t *re
     memset(h, 0, sizeof *h);
     h->ns = p->ns;
     h->name = p->name;
-    h->phase = pod_phase_name(p->phase);
-    h->mem_used_mib = h->util = NAN;
+    h->phase = p->phase;
     h->res = *res;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *e = &p->requests.items[i];
@@ -418,17 +425,19 @@ static void node_usage(NodeStatus *ns, const UsageData *u, Strvec *warnings)
     }
     for (size_t i = 0; i < ns->npods; i++) {
         HolderPod *h = &ns->pods[i];
-        h->has_usage = usage_for_pod(u, h->ns, h->name, &h->mem_used_mib, &h->util);
+        HolderUsage *hu = &ns->pod_usage[i];
+        hu->mem_used_mib = hu->util = NAN;
+        h->has_usage = usage_for_pod(u, h->ns, h->name, &hu->mem_used_mib, &hu->util);
         /* as the devices' (device_ranges): impossible readings are not shown */
-        if (!isnan(h->util) && (!isfinite(h->util) || h->util < 0 || h->util > 100)) h->util = NAN;
-        if (!isnan(h->mem_used_mib) && (!isfinite(h->mem_used_mib) || h->mem_used_mib < 0 ||
-                                        (ns->memory_mib > 0 && h->mem_used_mib > (double)ns->memory_mib * 1.01)))
-            h->mem_used_mib = NAN;
+        if (!isnan(hu->util) && (!isfinite(hu->util) || hu->util < 0 || hu->util > 100)) hu->util = NAN;
+        if (!isnan(hu->mem_used_mib) && (!isfinite(hu->mem_used_mib) || hu->mem_used_mib < 0 ||
+                                         (ns->memory_mib > 0 && hu->mem_used_mib > (double)ns->memory_mib * 1.01)))
+            hu->mem_used_mib = NAN;
         for (size_t k = 0; k < ns->ngpus; k++) {       /* a device of its out of range: so is its sum */
             const GpuDevice *g = &ns->gpus[k];
             if (!g->pod || !str_eq(g->pod, h->name) || !str_eq(g->pod_ns, h->ns)) continue;
-            if (g->mem_out_of_range) h->mem_used_mib = NAN;
-            if (g->util_out_of_range) h->util = NAN;
+            if (g->mem_out_of_range) hu->mem_used_mib = NAN;
+            if (g->util_out_of_range) hu->util = NAN;
         }
     }
 }
@@ -579,6 +588,8 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     for (size_t i = 0; i < c->nnodes; i++) if (slot[i]) nholders += held[i];
     st->holders = nholders ? xcalloc(nholders, sizeof *st->holders) : NULL;
     st->holder_res = nres ? xcalloc(nres, sizeof *st->holder_res) : NULL;
+    bool metrics = usage && usage->source && !str_eq(usage->source, "none");
+    if (metrics && nholders) st->holder_usage = xcalloc(nholders, sizeof *st->holder_usage);
     HolderRes *res = st->holder_res;
     nholders = 0;
     for (size_t i = 0; i < c->nnodes; i++) {
@@ -587,6 +598,7 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         explain_node_facts(ns, c, &c->nodes[i], st->strings);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
         if (held[i]) ns->pods = st->holders + nholders;
+        if (held[i] && st->holder_usage) ns->pod_usage = st->holder_usage + nholders;
         nholders += held[i];
     }
     for (size_t i = 0; i < c->npods; i++) {
@@ -598,7 +610,6 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         if (!k) continue;
         add_holder(&st->gpu_node_list[k - 1], p, &res, &rescap[k - 1]);
     }
-    bool metrics = usage && usage->source && !str_eq(usage->source, "none");
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
@@ -606,9 +617,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         node_problems(ns, &c->nodes[i]);
         status_node_dra(ns, c, &c->nodes[i], st->strings);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
+        if (filter && filter->pods_ns) keep_pods_of(ns, filter->pods_ns);   /* before pod_usage is filled */
         if (metrics) node_usage(ns, usage, &st->warnings);
         node_gpu_health(ns, &c->nodes[i], metrics ? usage : NULL);
-        if (filter && filter->pods_ns) keep_pods_of(ns, filter->pods_ns);
     }
     if (filter && filter->pods_ns) st->pods_ns = xstrdup(filter->pods_ns);
     if (filter && filter->node_selector && *filter->node_selector) st->node_selector = xstrdup(filter->node_selector);
@@ -668,6 +679,7 @@ void status_clear(GpuStatus *st)
     for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_release(&st->gpu_node_list[i]);
     free(st->holders);
     free(st->holder_res);
+    free(st->holder_usage);
     strpool_free(st->strings);
     free(st->gpu_node_list);
     for (size_t i = 0; i < st->ntotals; i++) free(st->totals[i].name);
