@@ -69,8 +69,8 @@ typedef struct {
     const char *ns, *name;       /* the Cluster's */
     const HolderRes *res;        /* the GPU resources it holds on this node (nres of them) */
     uint32_t nres;
-    uint8_t phase;               /* PodPhase (model/pod.h): holder_phase names it */
-    bool has_usage;              /* metrics know this pod (holder_usage) */
+    uint8_t phase;               /* PodPhase (model/pod.h): node_status_holder_phase names it */
+    bool has_usage;              /* metrics know this pod (node_status_holder_usage) */
 } HolderPod;
 
 /* what metrics say a holder uses: NAN when unknown */
@@ -133,7 +133,7 @@ typedef struct {
     bool ready, schedulable;
     ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
     HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
-    HolderUsage *pod_usage;             /* with metrics: parallel to pods (holder_usage); NULL without */
+    HolderUsage *pod_usage;             /* with metrics: parallel to pods (node_status_holder_usage); NULL without */
     GpuDevice *gpus; size_t ngpus;      /* with metrics */
     int idle_allocated;          /* physical GPUs held whose every device is idle (with
                                     metrics, else 0): a MIG GPU is idle only when all its
@@ -238,9 +238,9 @@ void node_dra_status_clear(NodeDraStatus *d);
 void status_dra_totals(GpuStatus *st, const Cluster *c);
 
 /* "Running", "Pending", "Unknown": the phase of a holder of n */
-const char *holder_phase(const HolderPod *p);
+const char *node_status_holder_phase(const HolderPod *p);
 /* the memory used and utilization of p, a holder of n (NAN, NAN without metrics) */
-HolderUsage holder_usage(const NodeStatus *n, const HolderPod *p);
+HolderUsage node_status_holder_usage(const NodeStatus *n, const HolderPod *p);
 
 /* sums for a table row: allocated and allocatable over all GPU resources of the node */
 int64_t node_status_allocated(const NodeStatus *n);

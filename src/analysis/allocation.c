@@ -97,9 +97,9 @@ static int cmp_component(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-const char *holder_phase(const HolderPod *p) { return pod_phase_name(p->phase); }
+const char *node_status_holder_phase(const HolderPod *p) { return pod_phase_name(p->phase); }
 
-HolderUsage holder_usage(const NodeStatus *n, const HolderPod *p)
+HolderUsage node_status_holder_usage(const NodeStatus *n, const HolderPod *p)
 {
     if (!n->pod_usage) return (HolderUsage){ NAN, NAN };
     return n->pod_usage[p - n->pods];

@@ -126,10 +126,10 @@ void node_doc_pane(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_add(d, TA_DIM, "  ");
         text_add(d, TA_NORMAL, strbuf_str(&sb));
         strbuf_clear(&sb);
-        if (p->phase != PHASE_RUNNING) text_addf(d, TA_WARN, "  %s", holder_phase(p));
+        if (p->phase != PHASE_RUNNING) text_addf(d, TA_WARN, "  %s", node_status_holder_phase(p));
         if (td->status->has_metrics && p->has_usage) {
             char mem[32], util[16];
-            HolderUsage u = holder_usage(n, p);
+            HolderUsage u = node_status_holder_usage(n, p);
             node_doc_fmt_mib(mem, sizeof mem, u.mem_used_mib);
             fmt_pct(util, sizeof util, u.util);
             text_addf(d, TA_DIM, "  mem %s util %s", mem, util);
@@ -279,10 +279,10 @@ static void node_pods(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_add_fit(d, TA_NORMAL, strbuf_str(&sb), rw);
         strbuf_clear(&sb);
         text_pad(d, pcol);
-        text_add(d, p->phase == PHASE_RUNNING ? TA_NORMAL : TA_WARN, holder_phase(p));
+        text_add(d, p->phase == PHASE_RUNNING ? TA_NORMAL : TA_WARN, node_status_holder_phase(p));
         if (m) {
             char mem[32], util[16];
-            HolderUsage u = holder_usage(n, p);
+            HolderUsage u = node_status_holder_usage(n, p);
             node_doc_fmt_mib(mem, sizeof mem, p->has_usage ? u.mem_used_mib : NAN);
             fmt_pct(util, sizeof util, p->has_usage ? u.util : NAN);
             text_pad(d, pcol + 10);

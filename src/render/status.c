@@ -205,10 +205,10 @@ static void print_pods(const GpuStatus *st, bool color)
                 strbuf_addf(&sb, "%s%s %lld", k ? ", " : "", short_resource(p->res[k].name), (long long)p->res[k].count);
             table_cell(t, strbuf_str(&sb));
             strbuf_clear(&sb);
-            table_cell(t, holder_phase(p));
+            table_cell(t, node_status_holder_phase(p));
             if (st->has_metrics) {
                 char buf[32];
-                HolderUsage u = holder_usage(n, p);
+                HolderUsage u = node_status_holder_usage(n, p);
                 if (isnan(u.mem_used_mib)) snprintf(buf, sizeof buf, "-");
                 else snprintf(buf, sizeof buf, "%.0fMi", u.mem_used_mib);
                 table_cell(t, buf);

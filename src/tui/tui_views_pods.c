@@ -29,7 +29,7 @@ static int pod_idle(const NodeStatus *n, const HolderPod *p)
 static double usage(const PodRow *r, bool mem)
 {
     if (!r->pod->has_usage) return NAN;
-    HolderUsage u = holder_usage(r->node, r->pod);
+    HolderUsage u = node_status_holder_usage(r->node, r->pod);
     return mem ? u.mem_used_mib : u.util;
 }
 
@@ -99,7 +99,7 @@ static void ns_totals(PodsView *v)
         t->pods++;
         t->gpus += r->gpus;
         t->idle += r->idle;
-        HolderUsage u = holder_usage(r->node, r->pod);
+        HolderUsage u = node_status_holder_usage(r->node, r->pod);
         if (r->pod->has_usage && !isnan(u.mem_used_mib))
             t->mem_used_mib = (isnan(t->mem_used_mib) ? 0 : t->mem_used_mib) + u.mem_used_mib;
         if (r->pod->has_usage && !isnan(u.util)) {
@@ -331,7 +331,7 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
         }
     }
     tui_screen_put_cut(y, cx, x + w - cx - 1, pk(r->pod->phase == PHASE_RUNNING ? TA_NORMAL : TA_WARN, sel, focused),
-                   holder_phase(r->pod));
+                   node_status_holder_phase(r->pod));
 }
 
 /* the namespace pane: one row per namespace, those holding the most GPUs first */

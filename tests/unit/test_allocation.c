@@ -390,8 +390,8 @@ static void test_usage_join(void **state)
     assert_true(sizeof(GpuDevice) <= 5 * sizeof(char *) + 5 * sizeof(double) + 3 * sizeof(int) + 4);
     assert_true(n->pods[0].has_usage);           /* sorted: busy, lazy */
     assert_string_equal(n->pods[0].name, "busy");
-    assert_true(holder_usage(n, &n->pods[0]).mem_used_mib == 12000);
-    assert_true(holder_usage(n, &n->pods[1]).util == 2);
+    assert_true(node_status_holder_usage(n, &n->pods[0]).mem_used_mib == 12000);
+    assert_true(node_status_holder_usage(n, &n->pods[1]).util == 2);
     status_clear(&st);
 
     /* a source of "none": no usage joined, idle unknown */
@@ -471,9 +471,9 @@ static void test_holders_borrow_the_cluster(void **state)
     assert_ptr_equal(n1->pods[0].ns, a1->ns);          /* a/p1 before b/p2 */
     assert_ptr_equal(n1->pods[0].name, a1->name);
     assert_ptr_equal(n1->pods[1].name, b2->name);
-    assert_string_equal(holder_phase(&n1->pods[0]), "Pending");
+    assert_string_equal(node_status_holder_phase(&n1->pods[0]), "Pending");
     assert_null(n1->pod_usage);                        /* no metrics: no usage kept */
-    assert_true(isnan(holder_usage(n1, &n1->pods[0]).util));
+    assert_true(isnan(node_status_holder_usage(n1, &n1->pods[0]).util));
     assert_int_equal(n1->pods[0].nres, 2);
     for (uint32_t k = 0; k < n1->pods[0].nres; k++) {
         const HolderRes *r = &n1->pods[0].res[k];
