@@ -73,10 +73,10 @@ const char *plan_strategy_name(PlanStrategy s);             /* none|mig|time-sli
 typedef struct {
     const char *ns, *name;            /* the workload: Deployment, StatefulSet, Job, ... or bare pod */
     const char *kind;                 /* "Deployment", "StatefulSet", "Job", ...; NULL = "Pod" */
-    const char *pod;                  /* the pod; NULL = name */
     const Pod *pod_obj;               /* the Cluster's pod (borrowed), NULL when not known: its
-                                         nodeSelector, affinity and tolerations limit where the
-                                         plan places it (explain_pod_admits) */
+                                         name (plan_workload_pod), and its nodeSelector, affinity
+                                         and tolerations limit where the plan places it
+                                         (explain_pod_admits) */
     const char *node;                 /* node it runs on */
     const char *resource;             /* GPU resource it requests: nvidia.com/gpu,
                                          nvidia.com/gpu.shared, nvidia.com/mig-1g.10gb ... */
@@ -91,6 +91,12 @@ typedef struct {
     double peak_utilization;          /* observed peak, NAN unknown */
     double coverage;                  /* share of the window with data (0..1), NAN unknown */
 } PlanWorkload;
+
+/* the pod's name: pod_obj's, else (a pod not known) the workload's */
+static inline const char *plan_workload_pod(const PlanWorkload *w)
+{
+    return w->pod_obj ? w->pod_obj->name : w->name;
+}
 
 /* ---- what the cluster runs now (the GPU Operator's settings), read by plan_current_init ---- */
 
@@ -121,29 +127,37 @@ bool plan_parse_version(const char *s, int out[3]);
 
 typedef enum { PLAN_ASSIGN_WHOLE, PLAN_ASSIGN_MIG, PLAN_ASSIGN_SHARED } PlanAssignKind;
 
-typedef struct {                      /* fields ordered for size: one per planned pod (51,647
-                                         on the full training cluster) */
-    size_t workload;                  /* index into the input array */
+/* why a pod keeps whole GPUs (or its MIG profile): plan_assignment_why's words */
+typedef enum {
+    PLAN_WHY_NONE, PLAN_WHY_NO_USAGE_KEEPS_MIG, PLAN_WHY_NO_USAGE, PLAN_WHY_SEVERAL_GPUS,
+    PLAN_WHY_FITS_NO_MIG, PLAN_WHY_TOO_LARGE_TO_SHARE
+} PlanWhy;
+
+typedef struct {                      /* fields ordered for size, 40 bytes: one per planned
+                                         pod (51,647 on the full training cluster) */
     const MigProfile *profile;        /* PLAN_ASSIGN_MIG */
-    const char *why;                  /* static reason for WHOLE, or NULL */
     int64_t sized_memory_mib;         /* memory x (1 + headroom), -1 without usage */
-    double gpu_utilization;           /* utilization as % of a whole GPU, NAN without usage */
-    double sized_utilization;         /* gpu_utilization x (1 + headroom), NAN without usage */
-    PlanAssignKind kind;
+    double sized_utilization;         /* utilization as % of a whole GPU (plan_gpu_util: a MIG
+                                         instance's scaled to the GPU) x (1 + headroom), NAN
+                                         without usage */
+    uint32_t workload;                /* index into the input array */
     int instances;                    /* PLAN_ASSIGN_MIG: instances of profile (its device count) */
     int gpus;                         /* PLAN_ASSIGN_WHOLE: whole GPUs */
+    uint8_t kind;                     /* PlanAssignKind */
     bool unchanged;                   /* group strategy none: keeps its current request */
+    uint8_t why;                      /* PlanWhy: the reason for WHOLE (plan_assignment_why) */
 } PlanAssignment;
 
-/* nodes a workload runs on: the cluster's names (borrowed: the cluster outlives the plan's
- * rendering), a slice of the group's workload_nodes */
-typedef struct { const char **v; size_t n; } PlanNodeRefs;
-
 /* one workload of a group: its pods there share one assignment */
-typedef struct {                      /* fields ordered for size */
-    size_t first;                     /* index into the group's assign[] of its first pod */
-    PlanNodeRefs nodes;               /* where they run now, sorted */
+typedef struct {                      /* fields ordered for size, 32 bytes: one per workload
+                                         (51,647 on the full training cluster) */
     const char *request_resource;     /* what each pod requests under the plan (the group's pool) */
+    const char *const *nodes;         /* where they run now, sorted: nnodes of the cluster's names
+                                         (borrowed: the cluster outlives the plan's rendering),
+                                         a slice of the group's workload_nodes, or for a workload
+                                         of one pod its input row's node field */
+    uint32_t first;                   /* index into the group's assign[] of its first pod */
+    uint32_t nnodes;
     int pods;                         /* its pods in this group */
     int request_count;
 } PlanGroupWorkload;
@@ -196,9 +210,10 @@ typedef struct {
     SharePlan share;                  /* strategy time-slicing / MPS */
     PlanAssignment *assign; size_t nassign;   /* the group's pods */
     PlanGroupWorkload *workloads; size_t nworkloads;   /* by namespace, name */
-    const char **workload_nodes;      /* the workloads' node lists, one array (a slice each, as
-                                         long as its pods: 51,647 workloads on the full training
-                                         cluster made as many lists and name copies, 3 MB) */
+    const char **workload_nodes;      /* the node lists of the workloads of several pods, one
+                                         array (a slice each, as long as its pods: 51,647
+                                         workloads on the full training cluster made as many
+                                         lists and name copies, 3 MB); NULL when there are none */
     PlanNode *plan_nodes; size_t nplan_nodes;   /* parallel to nodes */
     Strvec config_names;              /* owned strings the PlanNodes point to */
     char *device_plugin_config;       /* config (key) of shared / MIG nodes, NULL for none */
@@ -232,6 +247,8 @@ typedef struct {
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
                const PlanOptions *o, PlanResult *out);
 void plan_result_clear(PlanResult *r);
+/* the reason a pod keeps whole GPUs or its MIG profile, in words (static), NULL for none */
+const char *plan_assignment_why(const PlanAssignment *a);
 /* "mig-2g.20gb" | "shared" | "whole" (the contract's "assigned"); buf >= 64 bytes */
 const char *plan_assignment_label(const PlanAssignment *a, char *buf, size_t len);
 /* "a100-sxm4-80gb" from "NVIDIA-A100-SXM4-80GB": lower case, no NVIDIA- prefix, only

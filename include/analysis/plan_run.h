@@ -35,7 +35,6 @@ typedef struct PlanRun {
     char *clusterpolicy;              /* NULL when the cluster has none */
     char *context;
     Strvec warnings;
-    StrMap *node_pods;                /* node -> GPU pods on it now (count + 1) */
     char *server;                     /* the API server the plan was made for (NULL offline) */
     PlanCurrent cur;                  /* what the cluster runs now (borrows the Cluster) */
     PlanActions actions;              /* the changes, in the script's order */

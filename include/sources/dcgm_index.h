@@ -27,5 +27,7 @@ typedef uint64_t (*DcgmIndexHash)(const void *owner, size_t idx);
 size_t dcgm_index_find(const DcgmIndex *x, uint64_t h, DcgmIndexMatch match, const void *ctx);
 /* record idx (< 2^32 - 1) with hash h; rehash gives the others' hashes when the table grows */
 void dcgm_index_add(DcgmIndex *x, uint64_t h, size_t idx, DcgmIndexHash rehash, const void *owner);
+/* an empty index made at once with room for n records (no growing up to them) */
+void dcgm_index_reserve(DcgmIndex *x, size_t n);
 void dcgm_index_clear(DcgmIndex *x);
 #endif

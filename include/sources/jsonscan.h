@@ -96,4 +96,11 @@ char *json_split_rest(JsonSplit *s, size_t *len);
 /* the first bytes of the document (up to 256), for messages */
 const char *json_split_head(const JsonSplit *s, size_t *len);
 void json_split_free(JsonSplit *s);
+
+/* The first '"' or '\\' in [q, end) — with ctl also the first control byte (below 0x20),
+ * which JSON forbids in a string — or end: the scan inside a string, for any reader of JSON
+ * text.  Reads nothing at or past end.  jsonscan_string_stop steps sixteen bytes at a time
+ * where SSE2 is there; _word is the portable eight-byte step, the same answer everywhere. */
+char *jsonscan_string_stop(char *q, const char *end, bool ctl);
+char *jsonscan_string_stop_word(char *q, const char *end, bool ctl);
 #endif

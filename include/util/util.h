@@ -29,6 +29,7 @@ char *xvasprintf(const char *fmt, va_list ap);
 typedef struct { char *buf; size_t len, cap; } Strbuf;
 #define STRBUF_INIT { NULL, 0, 0 }
 void strbuf_add(Strbuf *sb, const char *data, size_t n);
+void strbuf_grow(Strbuf *sb, size_t n);     /* room for n more bytes and the NUL */
 void strbuf_adds(Strbuf *sb, const char *s);
 void strbuf_addf(Strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_addch(Strbuf *sb, char c);

@@ -13,23 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const Event *newest_failed_scheduling(const Cluster *c, const Pod *p)
+static void set_scheduler_message(const ExplainIndex *ix, const Pod *p, Explanation *e)
 {
-    const Event *best = NULL;
-    for (size_t i = 0; i < c->nevents; i++) {
-        const Event *ev = &c->events[i];
-        if (!str_eq(ev->reason, "FailedScheduling")) continue;
-        if (ev->involved_kind && !str_eq(ev->involved_kind, "Pod")) continue;
-        if (!str_eq(ev->involved_name, p->name) || !str_eq(ev->ns, p->ns)) continue;
-        if (!best || ev->last_seen > best->last_seen) best = ev;
-    }
-    return best;
-}
-
-
-static void set_scheduler_message(const Cluster *c, const Pod *p, Explanation *e)
-{
-    const Event *ev = newest_failed_scheduling(c, p);
+    const Event *ev = explain_events_failed_scheduling(ix->events, p->ns, p->name);
     const char *cond = pod_more(p)->scheduled.present && !pod_more(p)->scheduled.status_true ? pod_more(p)->scheduled.message : NULL;
     if (cond && *cond) {
         e->sched_text = xstrdup(cond);
@@ -65,7 +51,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     rlist_sort(&e->requests);
     e->age = p->creation > 0 && c->now >= p->creation ? c->now - p->creation : -1;
     e->agrees = true;
-    set_scheduler_message(c, p, e);
+    set_scheduler_message(ix, p, e);
 
     if (p->node_name || p->phase != PHASE_PENDING) {
         e->verdict = V_UNKNOWN;
@@ -158,14 +144,9 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         strvec_pushf(&e->notes, "the message carries a prefix a controller added (%s); the scheduler's text follows it",
                      e->sched.prefix);
     /* siblings rejected by quota */
-    for (size_t i = 0; p->owner_name && i < c->nevents; i++) {
-        const Event *ev = &c->events[i];
-        if (str_eq(ev->reason, "FailedCreate") && str_eq(ev->ns, p->ns) && str_eq(ev->involved_name, p->owner_name) &&
-            str_eq(ev->involved_kind, p->owner_kind)) {
-            strvec_pushf(&e->notes, "%s %s could not create further pods: %s", p->owner_kind, p->owner_name, ev->message);
-            break;
-        }
-    }
+    const Event *refused = p->owner_name ? explain_events_failed_create(ix->events, p->ns, p->owner_kind, p->owner_name) : NULL;
+    if (refused)
+        strvec_pushf(&e->notes, "%s %s could not create further pods: %s", p->owner_kind, p->owner_name, refused->message);
 }
 
 void explain_pod_indexed(const ExplainIndex *ix, const Pod *p, Explanation *e)
@@ -312,18 +293,12 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* one entry per owner: its newest FailedCreate "exceeded quota" event asking for a GPU */
-static bool quota_entry(const Cluster *c, const char *ns, size_t i)
+static bool quota_entry(const Cluster *c, const ExplainEvents *evs, const char *ns, size_t i)
 {
     const Event *ev = &c->events[i];
     if (!str_eq(ev->reason, "FailedCreate") || !ev->message || !strstr(ev->message, "exceeded quota")) return false;
     if (!ev->involved_name || (ns && !str_eq(ev->ns, ns))) return false;
-    for (size_t k = 0; k < c->nevents; k++) {
-        const Event *o = &c->events[k];
-        if (k == i || !str_eq(o->reason, "FailedCreate") || !str_eq(o->ns, ev->ns) ||
-            !str_eq(o->involved_name, ev->involved_name) || !str_eq(o->involved_kind, ev->involved_kind))
-            continue;
-        if (o->last_seen > ev->last_seen || (o->last_seen == ev->last_seen && k < i)) return false;
-    }
+    if (!explain_events_newest_create(evs, ev)) return false;
     /* only GPU quota matters here */
     QuotaError q;
     parse_quota_error(ev->message, &q);
@@ -427,13 +402,13 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
         ARRAY_GROW(v, n, cap);
         v[n++] = (PendingEntry){ w->ns, w->name, true, wl[k], true };
     }
+    ExplainIndex *ix = explain_index_new(c);
     for (size_t i = 0; i < c->nevents; i++) {
-        if (!quota_entry(c, ns, i)) continue;
+        if (!quota_entry(c, ix->events, ns, i)) continue;
         ARRAY_GROW(v, n, cap);
         v[n++] = (PendingEntry){ c->events[i].ns, c->events[i].involved_name, false, i, false };
     }
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
-    ExplainIndex *ix = explain_index_new(c);
     RowTurn *turns = NULL;
     if (rows) {
         ExplanationList *l = ctx;
@@ -483,7 +458,10 @@ void explain_pending_counts(const Cluster *c, const char *ns, size_t *pods, size
         if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p)) && (!ns || str_eq(p->ns, ns)))
             (*pods)++;
     }
-    for (size_t i = 0; i < c->nevents; i++) *not_created += quota_entry(c, ns, i);
+    if (!c->nevents) return;
+    ExplainEvents *evs = explain_events_new(c);
+    for (size_t i = 0; i < c->nevents; i++) *not_created += quota_entry(c, evs, ns, i);
+    explain_events_free(evs);
 }
 
 static int push_explanation(void *ctx, Explanation *e)

@@ -20,7 +20,8 @@
  *   explain_edit.c                                                     the re-check's tools
  *   explain_node.c                                                     one node against one pod
  *   explain_intent.c -> explain_reconcile.c                            shared evaluations, tallies
- *   explain_codes.c, explain_hami.c, explain_filters.c                 result and name helpers
+ *   explain_codes.c, explain_hami.c, explain_filters.c,                result and name helpers
+ *     explain_events.c
  */
 #ifndef KGPU_EXPLAIN_INT_H
 #define KGPU_EXPLAIN_INT_H
@@ -44,6 +45,19 @@ typedef struct {
 
 typedef struct IntentCache IntentCache;
 
+/* The cluster's FailedScheduling and FailedCreate events by what they are about
+ * (explain_events.c): built once, so a pod's lookup is not a scan of every event. */
+typedef struct ExplainEvents ExplainEvents;
+ExplainEvents *explain_events_new(const Cluster *c);
+void explain_events_free(ExplainEvents *ev);
+/* the newest FailedScheduling event about pod ns/name (the first in cluster order among
+ * equally new ones), NULL if none */
+const Event *explain_events_failed_scheduling(const ExplainEvents *ev, const char *ns, const char *name);
+/* the first FailedCreate event in cluster order about the owner kind/name in ns, NULL if none */
+const Event *explain_events_failed_create(const ExplainEvents *ev, const char *ns, const char *kind, const char *name);
+/* whether FailedCreate event e is the newest about its object (the first among equals) */
+bool explain_events_newest_create(const ExplainEvents *ev, const Event *e);
+
 /* The nodes that advertise one GPU resource (allocatable > 0), in cluster order, with that
  * allocatable: a pod asking for the resource can fit nowhere else (any other node gives it
  * ResourceNotAdvertised, NoDevicePlugin or ExceedsNodeCapacity). */
@@ -56,6 +70,7 @@ struct ExplainIndex {
     IntentCache *intents;      /* intent key -> ExplainShared (explain_intent.c); NULL: plain */
     ResNodes *by_res;          /* one per GPU resource name advertised; NULL: plain (every node */
     size_t nres;               /* visited, KGPU_EXPLAIN_PLAIN=1) */
+    ExplainEvents *events;     /* the cluster's events by object (explain_events.c) */
     int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
     bool rows;                 /* explain_pending_rows: no fixes, no node described, so an
                                   intent's evaluation keeps no holders once its verdict is made */

@@ -138,6 +138,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
         ARRAY_GROW(v->v, v->n, v->cap);
         v->v[v->n++] = i;
     }
+    ix->events = explain_events_new(c);
     explain_intents_init(ix);
     if (ix->intents) index_by_resource(ix);
     return ix;
@@ -146,6 +147,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
 void explain_index_free(ExplainIndex *ix)
 {
     if (!ix) return;
+    explain_events_free(ix->events);
     explain_intents_clear(ix);
     for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
     free(ix->by_res);

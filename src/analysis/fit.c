@@ -361,18 +361,58 @@ static void unplace(Cluster *c, const FitItem *it)
 }
 
 /* templates [t, u) of one gang (fit.h: Gangs) */
+/* n pods of template k's requests added to total */
+static void add_pods(ResourceList *total, const ManifestPod *mp, int64_t n)
+{
+    if (n <= 0) return;
+    ResourceList per = RESOURCE_LIST_INIT;
+    pod_effective_requests(cJSON_GetObjectItemCaseSensitive(mp->pod, "spec"), &per);
+    for (size_t r = 0; r < per.n; r++) rlist_add(total, per.items[r].name, per.items[r].milli * n);
+    rlist_clear(&per);
+}
+
+/* The PodGroup's minResources as Volcano's Job controller makes it (volcano
+ * pkg/controllers/job/job_controller_actions.go calcPGMinResources, job_controller_util.go
+ * CalcFirstCountResources / CalcPGMinResources, at ed72c7c), the tasks taken in priority order
+ * (their PriorityClasses are not read here: the manifest's order, which Go's sort keeps among
+ * equal priorities):
+ *   - the Job's minAvailable below the sum of the tasks': the first minAvailable pods, whole
+ *     tasks' replicas in turn;
+ *   - else each task's minAvailable pods, then the rest of minAvailable from the tasks'
+ *     replicas beyond their minAvailable, in turn. */
+static void gang_min_resources(const ManifestPodList *tl, size_t t, size_t u, ResourceList *total)
+{
+    const ManifestGang *g = tl->v[t].gang;
+    int64_t sum_min = 0;
+    for (size_t k = t; k < u; k++) sum_min += tl->v[k].gang->task_min;
+    int64_t left = g->min_member;
+    if (g->min_member < sum_min) {
+        for (size_t k = t; k < u && left > 0; k++) {
+            int64_t n = left <= tl->v[k].replicas ? left : tl->v[k].replicas;
+            add_pods(total, &tl->v[k], n);
+            left -= n;
+        }
+        return;
+    }
+    for (size_t k = t; k < u && left > 0; k++) {
+        int64_t n = tl->v[k].gang->task_min < left ? tl->v[k].gang->task_min : left;
+        add_pods(total, &tl->v[k], n);
+        left -= n;
+    }
+    for (size_t k = t; k < u && left > 0; k++) {
+        int64_t spare = tl->v[k].replicas - tl->v[k].gang->task_min;
+        int64_t n = spare < left ? spare : left;
+        add_pods(total, &tl->v[k], n);
+        if (n > 0) left -= n;
+    }
+}
+
 static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, const FitOptions *o, NsUseList *nsu,
                     int64_t *placed, FitResult *out, Error *err)
 {
     const ManifestGang *g = tl->v[t].gang;
-    /* the PodGroup's minResources: each task's minAvailable pods */
     ResourceList total = RESOURCE_LIST_INIT;
-    for (size_t k = t; k < u; k++) {
-        ResourceList per = RESOURCE_LIST_INIT;
-        pod_effective_requests(cJSON_GetObjectItemCaseSensitive(tl->v[k].pod, "spec"), &per);
-        for (size_t r = 0; r < per.n; r++) rlist_add(&total, per.items[r].name, per.items[r].milli * tl->v[k].gang->task_min);
-        rlist_clear(&per);
-    }
+    gang_min_resources(tl, t, u, &total);
     FitItem qd = { 0 };
     bool decided = o && o->gang_queue && o->gang_queue(o->queue_ctx, c, g, tl->v[t].ns, &total, &qd);
     rlist_clear(&total);

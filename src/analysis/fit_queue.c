@@ -10,8 +10,8 @@
  * object is not Kueue's unless manageJobsWithoutQueueName is set, which the cluster's objects do
  * not tell: such templates are judged by the nodes alone.
  *
- * Volcano (FitOptions.gang_queue): a Volcano Job's PodGroup (minMember, Queue, minResources =
- * the tasks' minAvailable pods' requests, as the Job controller makes it) is judged the same way
+ * Volcano (FitOptions.gang_queue): a Volcano Job's PodGroup (minMember, Queue, minResources as
+ * the Job controller makes it: fit.c gang_min_resources) is judged the same way
  * (explain_queue.c: the Queue missing or not Open, more than its capability, capability held by
  * others now); when the Queue would take it, its GPUs count as the Queue's for the gangs after
  * it and the nodes decide (fit.c judges the gang).  KAI is not judged here.

@@ -510,11 +510,11 @@ static size_t add_quotas(const PlanResult *r, const PlanWorkload *w, const Clust
         for (size_t k = 0; k < g->nassign; k++) {
             const PlanWorkload *x = &w[g->assign[k].workload];
             if (planned_at && x->pod_obj && x->pod_obj >= c->pods && x->pod_obj < c->pods + c->npods &&
-                str_eq(x->ns, x->pod_obj->ns) && str_eq(x->pod ? x->pod : x->name, x->pod_obj->name)) {
+                str_eq(x->ns, x->pod_obj->ns)) {
                 planned_at[x->pod_obj - c->pods] = true;
                 continue;
             }
-            char *key = xasprintf("%s/%s", x->ns ? x->ns : "", x->pod ? x->pod : x->name);
+            char *key = xasprintf("%s/%s", x->ns ? x->ns : "", plan_workload_pod(x) ? plan_workload_pod(x) : "");
             strmap_put(planned_pods, key, (void *)1);
             free(key);
         }

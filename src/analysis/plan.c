@@ -185,6 +185,89 @@ static bool mixed_blocked(PlanResult *out, GroupCtx *ctx, const Node *const *nod
     return true;
 }
 
+/* The workloads met so far, keyed by a pod's (namespace, kind, name): the PlanWorkloads' own
+ * strings, compared in place (a key string per pod and per workload, in two maps, made 8 MB of
+ * blocks at the full training cluster's 51,647 pods, and left the heap that much larger).
+ * by_group: the key is (group, workload); else group is the slot's value (its first group). */
+typedef struct { uint32_t pod, hash, group, id; } WlSlot;  /* pod = index + 1, 0 = free */
+typedef struct { WlSlot *s; size_t cap, n; bool by_group; } WlIndex;
+#define WL_WARNED 0x80000000u         /* in group: the two-products warning was given */
+
+static const char *wl_ns(const PlanWorkload *x) { return x->ns ? x->ns : ""; }
+static const char *wl_kind(const PlanWorkload *x) { return x->kind ? x->kind : "Pod"; }
+static const char *wl_name(const PlanWorkload *x) { return x->name ? x->name : ""; }
+
+static uint32_t wl_hash(const PlanWorkload *x)
+{
+    const char *part[3] = { wl_ns(x), wl_kind(x), wl_name(x) };
+    uint64_t h = 0xcbf29ce484222325u;         /* FNV-1a, the parts apart by a unit separator */
+    for (int i = 0; i < 3; i++) {
+        for (const unsigned char *p = (const unsigned char *)part[i]; *p; p++) h = (h ^ *p) * 0x100000001b3u;
+        h = (h ^ 0x1f) * 0x100000001b3u;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool wl_same(const PlanWorkload *a, const PlanWorkload *b)
+{
+    if (a->ns == b->ns && a->kind == b->kind && a->name == b->name) return true;
+    return strcmp(wl_ns(a), wl_ns(b)) == 0 && strcmp(wl_kind(a), wl_kind(b)) == 0 &&
+           strcmp(wl_name(a), wl_name(b)) == 0;
+}
+
+/* sized for `expect` keys (more grow the table) */
+static void wl_index_init(WlIndex *ix, size_t expect, bool by_group)
+{
+    ix->cap = expect + expect / 3 + 16;       /* load at most 3/4 */
+    ix->s = xcalloc(ix->cap, sizeof *ix->s);
+    ix->n = 0;
+    ix->by_group = by_group;
+}
+
+static void wl_index_release(WlIndex *ix)
+{
+    free(ix->s);
+    memset(ix, 0, sizeof *ix);
+}
+
+static size_t wl_slot_find(const WlIndex *ix, const PlanWorkload *w, size_t i, uint32_t h, uint32_t group)
+{
+    size_t at = h % ix->cap;
+    for (;; at = at + 1 == ix->cap ? 0 : at + 1) {
+        const WlSlot *s = &ix->s[at];
+        if (!s->pod) return at;
+        if (s->hash == h && (!ix->by_group || s->group == group) && wl_same(&w[s->pod - 1], &w[i])) return at;
+    }
+}
+
+/* the slot of w[i]'s workload (in `group` when by_group), a new one (*made, with group set and
+ * id 0) when it is not there yet; valid until the next key is added */
+static WlSlot *wl_index_at(WlIndex *ix, const PlanWorkload *w, size_t i, uint32_t h, uint32_t group, bool *made)
+{
+    if (ix->by_group) h ^= (group + 1) * 0x9E3779B9u;
+    size_t at = wl_slot_find(ix, w, i, h, group);
+    *made = !ix->s[at].pod;
+    if (!*made) return &ix->s[at];
+    if ((ix->n + 1) * 4 > ix->cap * 3) {      /* grow: the slots again at twice the room */
+        WlIndex big;
+        wl_index_init(&big, ix->cap * 2, ix->by_group);
+        for (size_t k = 0; k < ix->cap; k++) {
+            const WlSlot *s = &ix->s[k];
+            if (!s->pod) continue;
+            size_t to = s->hash % big.cap;
+            while (big.s[to].pod) to = to + 1 == big.cap ? 0 : to + 1;
+            big.s[to] = *s;
+        }
+        big.n = ix->n;
+        free(ix->s);
+        *ix = big;
+        at = wl_slot_find(ix, w, i, h, group);
+    }
+    ix->s[at] = (WlSlot){ (uint32_t)i + 1, h, group, 0 };
+    ix->n++;
+    return &ix->s[at];
+}
+
 int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, size_t nw,
                const PlanOptions *o, PlanResult *out)
 {
@@ -243,50 +326,72 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         strmap_put(node_idx, n->name, (void *)(uintptr_t)(i + 1));
     }
 
-    /* pods into groups; workloads numbered per group */
-    size_t **gidx = xcalloc(ng1, sizeof(size_t *));
-    const Node ***gnode = xcalloc(ng1, sizeof(const Node **));
-    size_t **gwid = xcalloc(ng1, sizeof(size_t *));
-    size_t *gn = xcalloc(ng1, sizeof(size_t)), *gcap = xcalloc(ng1, sizeof(size_t));
-    size_t *gnw = xcalloc(ng1, sizeof(size_t));
-    StrMap *wl_ids = strmap_new();            /* "group ns kind name" -> id + 1 */
-    StrMap *wl_groups = strmap_new();         /* "ns kind name" -> first group + 1 */
+    /* pods into groups; workloads numbered per group, in the order their first pod comes.
+     * The groups' arrays are sized by a first pass, and the workloads are keyed by their pods'
+     * own strings (WlIndex), without a key string per pod */
+    uint32_t *node_group = xcalloc(nnodes ? nnodes : 1, sizeof *node_group);
+    for (size_t i = 0; i < nnodes; i++)
+        node_group[i] = (uint32_t)((uintptr_t)strmap_get(by_product, node_product(nodes[i])) - 1);
+    uint32_t *pod_node = xcalloc(nw ? nw : 1, sizeof *pod_node);     /* node index + 1, 0 = none */
+    size_t *gn = xcalloc(ng1, sizeof(size_t));
     for (size_t i = 0; i < nw; i++) {
-        uintptr_t ni = w[i].node ? (uintptr_t)strmap_get(node_idx, w[i].node) : 0;
+        pod_node[i] = w[i].node ? (uint32_t)(uintptr_t)strmap_get(node_idx, w[i].node) : 0;
+        if (pod_node[i]) gn[node_group[pod_node[i] - 1]]++;
+    }
+    uint32_t **gidx = xcalloc(ng1, sizeof(uint32_t *));
+    const Node ***gnode = xcalloc(ng1, sizeof(const Node **));
+    uint32_t **gwid = xcalloc(ng1, sizeof(uint32_t *));
+    for (size_t g = 0; g < out->ngroups; g++) {
+        gidx[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(uint32_t));
+        gnode[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(const Node *));
+        gwid[g] = xcalloc(gn[g] ? gn[g] : 1, sizeof(uint32_t));
+        gn[g] = 0;
+    }
+    size_t *gnw = xcalloc(ng1, sizeof(size_t));
+    WlIndex first, more;                      /* workload -> its first group and id there; */
+    wl_index_init(&first, nw, false);         /* (group, workload) -> id in its other groups */
+    wl_index_init(&more, 0, true);
+    for (size_t i = 0; i < nw; i++) {
+        uint32_t ni = pod_node[i];
         if (!ni) {
             strvec_pushf(&out->warnings, "%s/%s runs on %s, outside the selected GPU nodes: not planned",
-                         w[i].ns ? w[i].ns : "?", w[i].pod ? w[i].pod : w[i].name ? w[i].name : "?",
+                         w[i].ns ? w[i].ns : "?", plan_workload_pod(&w[i]) ? plan_workload_pod(&w[i]) : "?",
                          w[i].node ? w[i].node : "no node");
             continue;
         }
         const Node *n = nodes[ni - 1];
-        size_t g = (uintptr_t)strmap_get(by_product, node_product(n)) - 1;
-        if (gn[g] >= gcap[g]) {
-            gcap[g] = gcap[g] ? gcap[g] * 2 : 16;
-            gidx[g] = xrealloc(gidx[g], gcap[g] * sizeof(size_t));
-            gnode[g] = xrealloc(gnode[g], gcap[g] * sizeof(const Node *));
-            gwid[g] = xrealloc(gwid[g], gcap[g] * sizeof(size_t));
+        uint32_t g = node_group[ni - 1];
+        uint32_t h = wl_hash(&w[i]);
+        bool made;
+        WlSlot *f = wl_index_at(&first, w, i, h, g, &made);
+        size_t id;
+        if (made) {
+            f->id = (uint32_t)gnw[g]++;
+            id = f->id;
+        } else if ((f->group & WL_WARNED) == 0 && f->group == g) {
+            id = f->id;
+        } else {
+            if (!(f->group & WL_WARNED)) {
+                strvec_pushf(&out->warnings, "%s/%s runs on %s and %s nodes: one pod template can request only "
+                             "one of the planned resources; pin it to one product with a nodeSelector on "
+                             "nvidia.com/gpu.product", w[i].ns ? w[i].ns : "?", w[i].name ? w[i].name : "?",
+                             out->groups[f->group].product, out->groups[g].product);
+                f->group |= WL_WARNED;    /* said once */
+            }
+            if ((f->group & ~WL_WARNED) == g) id = f->id;
+            else {
+                WlSlot *m = wl_index_at(&more, w, i, h, g, &made);
+                if (made) m->id = (uint32_t)gnw[g]++;
+                id = m->id;
+            }
         }
-        char *wkey = xasprintf("%s\x1f%s\x1f%s", w[i].ns ? w[i].ns : "", w[i].kind ? w[i].kind : "Pod",
-                               w[i].name ? w[i].name : "");
-        char *key = xasprintf("%zu\x1f%s", g, wkey);
-        uintptr_t id = (uintptr_t)strmap_get(wl_ids, key);
-        if (!id) { id = ++gnw[g]; strmap_put(wl_ids, key, (void *)id); }
-        uintptr_t first = (uintptr_t)strmap_get(wl_groups, wkey);
-        if (!first) strmap_put(wl_groups, wkey, (void *)(uintptr_t)(g + 1));
-        else if (first != g + 1 && first != UINTPTR_MAX) {
-            strvec_pushf(&out->warnings, "%s/%s runs on %s and %s nodes: one pod template can request only "
-                         "one of the planned resources; pin it to one product with a nodeSelector on "
-                         "nvidia.com/gpu.product", w[i].ns ? w[i].ns : "?", w[i].name ? w[i].name : "?",
-                         out->groups[first - 1].product, out->groups[g].product);
-            strmap_put(wl_groups, wkey, (void *)UINTPTR_MAX);
-        }
-        free(key); free(wkey);
-        gidx[g][gn[g]] = i; gnode[g][gn[g]] = n; gwid[g][gn[g]] = id - 1; gn[g]++;
+        gidx[g][gn[g]] = (uint32_t)i; gnode[g][gn[g]] = n; gwid[g][gn[g]] = (uint32_t)id; gn[g]++;
         held[ni - 1] += plan_held_share(n, out->groups[g].model, &w[i]);
     }
-    strmap_free(wl_ids, NULL);                /* a key per workload: gone before the groups are planned */
-    strmap_free(wl_groups, NULL);
+    wl_index_release(&first);                 /* gone before the groups are planned */
+    wl_index_release(&more);
+    free(pod_node);
+    free(node_group);
     for (size_t i = 0; i < nnodes; i++) {
         PlanGroup *g = &out->groups[(uintptr_t)strmap_get(by_product, node_product(nodes[i])) - 1];
         int b = (int)ceil(held[i] - 1e-9), phys = inventory_physical_gpus(nodes[i]);
@@ -349,7 +454,7 @@ int plan_build(const Node *const *nodes, size_t nnodes, const PlanWorkload *w, s
         free(gidx[gi]); free(gnode[gi]); free(gwid[gi]); free(gnodes[gi]);
     }
     free(ctx);
-    free(gidx); free(gnode); free(gwid); free(gn); free(gcap); free(gnw); free(held);
+    free(gidx); free(gnode); free(gwid); free(gn); free(gnw); free(held);
     free(gnodes); free(gnn);
     strmap_free(node_idx, NULL);
     strmap_free(by_product, NULL);

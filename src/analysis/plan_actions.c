@@ -460,8 +460,11 @@ void plan_actions_build(PlanActions *a, const PlanResult *r, const Manifests *m,
         }
     }
     if (a->n - first > 1) qsort(a->v + first, a->n - first, sizeof *a->v, node_cmp);
-    /* room for what each drain moves, node by node in that order */
-    if (c && w) {
+    /* room for what each drain moves, node by node in that order (nothing to check without a
+     * drain: the room itself is all it would make) */
+    bool any_drain = false;
+    for (size_t i = first; i < a->n; i++) any_drain |= a->v[i].pn && a->v[i].drain;
+    if (c && w && any_drain) {
         Room rm;
         room_init(&rm, c, r, w, nw);
         StrMap *pending = strmap_new();            /* nodes not converted yet */

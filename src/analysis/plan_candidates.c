@@ -33,15 +33,14 @@ static void assign_base(const GroupCtx *c, size_t k, PlanAssignment *a)
 {
     const PlanWorkload *w = &c->w[c->idx[k]];
     memset(a, 0, sizeof *a);
-    a->workload = c->idx[k];
+    a->workload = (uint32_t)c->idx[k];
     a->kind = PLAN_ASSIGN_WHOLE;
     a->gpus = plan_whole_need(c->node[k], c->g->model, w);
     a->instances = 1;
-    a->gpu_utilization = plan_gpu_util(c->node[k], c->g->model, w);
     if (w->has_usage) {
         double grow = grow_of(c, w);
         a->sized_memory_mib = (int64_t)ceil((double)(w->memory_mib > 0 ? w->memory_mib : 0) * grow - 1e-9);
-        a->sized_utilization = a->gpu_utilization * grow;
+        a->sized_utilization = plan_gpu_util(c->node[k], c->g->model, w) * grow;
     } else {
         a->sized_memory_mib = -1;
         a->sized_utilization = NAN;
@@ -93,18 +92,18 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
         assign_base(c, k, a);
         const MigProfile *now = plan_current_profile(c->node[k], m, w), *p = NULL;
         if (!w->has_usage) {
-            if (now) { p = now; a->why = "no usage data: keeps its MIG profile"; }
-            else a->why = "no usage data";
+            if (now) { p = now; a->why = PLAN_WHY_NO_USAGE_KEEPS_MIG; }
+            else a->why = PLAN_WHY_NO_USAGE;
         } else if (a->gpus > 1) {
-            a->why = "uses several GPUs";
+            a->why = PLAN_WHY_SEVERAL_GPUS;
         } else {
             p = mig_choose_profile(m, a->sized_memory_mib, a->sized_utilization, 0);
-            if (!p) a->why = "fits no MIG profile";
+            if (!p) a->why = PLAN_WHY_FITS_NO_MIG;
         }
         if (p) {
             a->kind = PLAN_ASSIGN_MIG; a->profile = p; a->gpus = 0;
             a->instances = plan_mig_instances(c->node[k], m, w);
-            if (w->has_usage) a->why = NULL;
+            if (w->has_usage) a->why = PLAN_WHY_NONE;
         }
     }
     unify_mig(c, cand->assign);
@@ -205,15 +204,14 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
     }
     if (c->g->gpu_memory_mib <= 0) { cand->why_not = "GPU memory unknown (no GFD label, HAMi registration, MIG table or cloud label gives it)"; return; }
     ShareWorkload *sw = xcalloc(c->n ? c->n : 1, sizeof *sw);
-    cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
         const PlanWorkload *w = &c->w[c->idx[k]];
-        PlanAssignment *a = &cand->assign[k];
-        assign_base(c, k, a);
+        PlanAssignment a;
+        assign_base(c, k, &a);
         /* sized here (per workload: requests are not grown), so sharing gets headroom 0 */
-        sw[k].memory_mib = w->has_usage ? a->sized_memory_mib : -1;
-        sw[k].utilization = w->has_usage ? a->sized_utilization : 0;
-        sw[k].gpus = a->gpus;
+        sw[k].memory_mib = w->has_usage ? a.sized_memory_mib : -1;
+        sw[k].utilization = w->has_usage ? a.sized_utilization : 0;
+        sw[k].gpus = a.gpus;
     }
     ShareParams p = { .mode = mode, .gpu_memory_mib = c->g->gpu_memory_mib,
                       .cc_major = c->g->cc_major, .cc_minor = c->g->cc_minor,
@@ -221,14 +219,17 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
     sharing_plan(&p, sw, c->n, &cand->share);
     unify_sharing(c, &p, sw, &cand->share);
     free(sw);
+    /* the pods' assignments only for a candidate that can be chosen (one that cannot share is
+     * never read: 1.8 MB at the full training cluster's A100 group, beside the MIG candidate's) */
+    if (!cand->share.possible) { cand->why_not = cand->share.reason; return; }
+    cand->assign = xcalloc(c->n ? c->n : 1, sizeof *cand->assign);
     for (size_t k = 0; k < c->n; k++) {
         const PlanWorkload *w = &c->w[c->idx[k]];
         PlanAssignment *a = &cand->assign[k];
+        assign_base(c, k, a);
         if (cand->share.shared[k]) { a->kind = PLAN_ASSIGN_SHARED; a->gpus = 0; continue; }
-        a->why = !w->has_usage ? "no usage data" : a->gpus > 1 ? "uses several GPUs"
-                 : cand->share.possible ? "too large to share safely" : cand->share.reason;
+        a->why = !w->has_usage ? PLAN_WHY_NO_USAGE : a->gpus > 1 ? PLAN_WHY_SEVERAL_GPUS : PLAN_WHY_TOO_LARGE_TO_SHARE;
     }
-    if (!cand->share.possible) { cand->why_not = cand->share.reason; return; }
     /* sharing is set per node: every GPU of a pool node counts, unless packed allocation
      * fills the pool GPU by GPU */
     int pool = plan_pool_nodes(c, cand->share.gpus_shared, cand->share.shared, NULL);
@@ -282,6 +283,36 @@ static void assign_unchanged(const GroupCtx *c, size_t k, PlanAssignment *a)
     else a->gpus = w->count > 0 ? w->count : 1;
 }
 
+/* Can candidate s no longer be chosen, whatever the ones not evaluated yet give?  The fewest
+ * GPUs wins; a tie goes to MIG, then time-slicing, except that MPS may take a tie from
+ * time-slicing (below) */
+static bool candidate_beaten(const Candidate *cand, PlanStrategy s)
+{
+    static const PlanStrategy pref[] = { PLAN_MIG, PLAN_TIME_SLICING, PLAN_MPS };
+    if (cand[s].after < 0) return true;
+    bool before = true;                   /* t comes before s in pref */
+    for (size_t i = 0; i < 3; i++) {
+        PlanStrategy t = pref[i];
+        if (t == s) { before = false; continue; }
+        if (cand[t].after < 0) continue;
+        if (cand[t].after < cand[s].after) return true;
+        if (cand[t].after == cand[s].after && before && !(t == PLAN_TIME_SLICING && s == PLAN_MPS)) return true;
+    }
+    return false;
+}
+
+/* A candidate's per-pod assignments are kept only while it may be chosen: with the three
+ * candidates' arrays and then the group's own beside them, a group's pods were assigned four
+ * times over at once (28,835 pods of 64 bytes each in the full training cluster's A100 group) */
+static void drop_beaten(Candidate *cand, bool all)
+{
+    for (int s = PLAN_MIG; s <= PLAN_MPS; s++)
+        if (cand[s].assign && (all || candidate_beaten(cand, (PlanStrategy)s))) {
+            free(cand[s].assign);
+            cand[s].assign = NULL;
+        }
+}
+
 void plan_choose(GroupCtx *c, PlanChoice choice)
 {
     PlanGroup *g = c->g;
@@ -292,8 +323,11 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     bool want_ts = choice == PLAN_CHOICE_AUTO || choice == PLAN_CHOICE_TIME_SLICING;
     bool want_mps = choice == PLAN_CHOICE_AUTO || choice == PLAN_CHOICE_MPS;
     if (want_mig) eval_mig(c, &cand[PLAN_MIG]);
+    drop_beaten(cand, false);
     if (want_ts) eval_sharing(c, SHARE_TIME_SLICING, &cand[PLAN_TIME_SLICING]);
+    drop_beaten(cand, false);
     if (want_mps) eval_sharing(c, SHARE_MPS, &cand[PLAN_MPS]);
+    drop_beaten(cand, false);
     g->after_mig = cand[PLAN_MIG].after;
     g->after_time_slicing = cand[PLAN_TIME_SLICING].after;
     g->after_mps = cand[PLAN_MPS].after;
@@ -349,6 +383,7 @@ void plan_choose(GroupCtx *c, PlanChoice choice)
     g->strategy = best;
     g->tradeoff = plan_tradeoff(best);
     if (best == PLAN_NONE) {
+        drop_beaten(cand, true);          /* none of them is used */
         g->gpus_after = g->gpus_before;
         g->assign = xcalloc(c->n ? c->n : 1, sizeof *g->assign);
         for (size_t k = 0; k < c->n; k++) assign_unchanged(c, k, &g->assign[k]);

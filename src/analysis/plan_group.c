@@ -1,7 +1,7 @@
 /* plan_group.c — the planner's ground floor: what the stages above share about one product
- * group (plan_internal.h's GroupCtx).  The strategies' names and trade-offs, the MIG resource
- * names, what a workload holds now (its MIG profile, share of a GPU, whole GPUs, utilization),
- * and which group nodes become shared pools.  plan_candidates.c and plan_rollout.c build on it,
+ * group (plan_internal.h's GroupCtx).  The strategies' names and trade-offs, the assignments'
+ * reasons in words, the MIG resource names, what a workload holds now (its MIG profile, share
+ * of a GPU, whole GPUs, utilization), and which group nodes become shared pools.  plan_candidates.c and plan_rollout.c build on it,
  * plan.c on them all; nothing here calls upward (scripts/check-objects.py --loops).
  */
 #include <math.h>
@@ -22,6 +22,19 @@ const char *plan_strategy_name(PlanStrategy s)
     case PLAN_NONE: break;
     }
     return "none";
+}
+
+const char *plan_assignment_why(const PlanAssignment *a)
+{
+    switch ((PlanWhy)a->why) {
+    case PLAN_WHY_NO_USAGE_KEEPS_MIG: return "no usage data: keeps its MIG profile";
+    case PLAN_WHY_NO_USAGE: return "no usage data";
+    case PLAN_WHY_SEVERAL_GPUS: return "uses several GPUs";
+    case PLAN_WHY_FITS_NO_MIG: return "fits no MIG profile";
+    case PLAN_WHY_TOO_LARGE_TO_SHARE: return "too large to share safely";
+    case PLAN_WHY_NONE: break;
+    }
+    return NULL;
 }
 
 const char *plan_tradeoff(PlanStrategy s)

@@ -255,8 +255,7 @@ void plan_input_build(PlanInput *in, const Cluster *c, const Node *const *nodes,
         PlanWorkload *w = &in->w[in->n++];
         memset(w, 0, sizeof *w);
         w->ns = a->ns; w->kind = a->kind; w->name = a->name;
-        w->pod = p->name;             /* borrowed, as above */
-        w->pod_obj = p;
+        w->pod_obj = p;               /* borrowed, as above */
         w->node = p->node_name;
         w->resource = res;
         w->count = count;

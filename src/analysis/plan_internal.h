@@ -15,9 +15,9 @@
 typedef struct {
     PlanGroup *g;
     const PlanWorkload *w;
-    size_t *idx; size_t n;            /* the group's pods */
+    uint32_t *idx; size_t n;          /* the group's pods (indices into w) */
     const Node **node;                /* per group pod: its node */
-    size_t *wid; size_t nwid;         /* per group pod: its workload (0 .. nwid-1) */
+    uint32_t *wid; size_t nwid;       /* per group pod: its workload (0 .. nwid-1) */
     double headroom;
     const PlanOptions *o;
     const Node *const *gnodes; size_t ngnodes;   /* the group's nodes, sorted by name */

@@ -66,11 +66,6 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
     if (run->in.pods_elsewhere && !(o->selector && *o->selector))
         strvec_pushf(&run->warnings, "%zu GPU pod%s on nodes without GPU labels not planned", run->in.pods_elsewhere,
                      run->in.pods_elsewhere == 1 ? "" : "s");
-    run->node_pods = strmap_new();
-    for (size_t i = 0; i < run->in.n; i++) {
-        uintptr_t v = (uintptr_t)strmap_get(run->node_pods, run->in.w[i].node);
-        strmap_put(run->node_pods, run->in.w[i].node, (void *)(v ? v + 1 : 2));
-    }
 
     PlanOptions po = { .choice = o->choice, .headroom_pct = o->headroom, .cur = &run->cur,
                        .cluster_nodes = c->nodes, .ncluster_nodes = c->nnodes };
@@ -114,7 +109,13 @@ int plan_run_build(PlanRun *run, const Cluster *c, UsageData *usage, WorkloadUsa
         for (size_t i = 0; i < run->m.warnings.n; i++) strvec_push(&run->warnings, run->m.warnings.v[i]);
         if (run->m.blocked) strvec_pushf(&run->warnings, "NOT SAFE TO APPLY: %s", run->m.blocked);
         plan_actuate_nodes(&run->r, &run->act, c);
-        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, run->node_pods, c, run->in.w, run->in.n);
+        StrMap *node_pods = strmap_new();         /* node -> GPU pods on it now (count + 1), */
+        for (size_t i = 0; i < run->in.n; i++) {  /* for the node actions only */
+            uintptr_t v = (uintptr_t)strmap_get(node_pods, run->in.w[i].node);
+            strmap_put(node_pods, run->in.w[i].node, (void *)(v ? v + 1 : 2));
+        }
+        plan_actions_build(&run->actions, &run->r, &run->m, &run->cur, node_pods, c, run->in.w, run->in.n);
+        strmap_free(node_pods, NULL);
         plan_actuate_actions(&run->actions, &run->r, &run->m, &run->act, c, &run->applied, &run->warnings);
         plan_actions_quotas_last(&run->actions);
         bool cp_needed = false;
@@ -145,5 +146,4 @@ void plan_run_release(PlanRun *run)
     strvec_clear(&run->warnings);
     strvec_clear(&run->whatif);
     strvec_clear(&run->applied);
-    if (run->node_pods) strmap_free(run->node_pods, NULL);
 }

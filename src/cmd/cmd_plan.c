@@ -15,6 +15,7 @@
 #include "cmd/commands.h"
 #include "render/plan_report.h"
 #include "render/custom_columns.h"
+#include "sources/apiclient.h"
 #include "sources/loader.h"
 #include "sources/metrics.h"
 #include "util/error.h"
@@ -115,6 +116,8 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     size_t nwu = 0;
     MetricsQuery q = { window_s, 5, plan_percentile, true, false };
     metrics_collect(&usage, &g->source, cc.api, c, &q, &wu, &nwu);
+    if (cc.api) apiclient_free(cc.api);      /* the plan reads nothing more: its connection and */
+    cc.api = NULL;                           /* transfer buffers go before the plan is made */
     if (cmd_metrics_outcome(usage.source, usage.detail, g, plan_require_metrics, err) < 0) {
         workload_usage_free(wu, nwu);
         usage_clear(&usage);

@@ -235,8 +235,8 @@ static const char *product_core(const char *p, size_t *len)
     static const char shared[] = "-SHARED";
     if (n >= sizeof shared - 1 && strcasecmp(p + n - (sizeof shared - 1), shared) == 0)
         n -= sizeof shared - 1;
-    for (size_t i = 0; i + 5 <= n; i++)
-        if (strncasecmp(p + i, "-MIG-", 5) == 0) { n = i; break; }
+    for (size_t i = 0; i + 5 <= n; i++)     /* a compare only at a dash: this runs per node */
+        if (p[i] == '-' && strncasecmp(p + i, "-MIG-", 5) == 0) { n = i; break; }
     if (n >= 7 && strncasecmp(p, "NVIDIA-", 7) == 0) { p += 7; n -= 7; }
     *len = n;
     return p;

@@ -1,5 +1,6 @@
 /* usage_series.c — the usage series' points in 16 bits each (usage.h: the grid of a row, what
- * reads back, the idle threshold's side). */
+ * reads back, the idle threshold's side), and once complete in as few bits as each row's
+ * distinct codes need (usage_series_pack). */
 #include "model/usage.h"
 #include <math.h>
 #include <stdlib.h>
@@ -9,8 +10,17 @@
 #define CODE_MAX 0xFFFEu
 #define UNITS_MAX 2e9               /* base and step are int32: values are clamped to +-2e9 units */
 
-/* value = (base + code * step) / unit */
-struct UsageSeriesGrid { int32_t base; uint32_t step; };
+/* value = (base + code * step) / unit; at: where the row's codes start in the field's array
+ * (AT_OFFSET, in codes) and how they are stored (AT_KIND: KIND_RAW, one code a point, as every
+ * row is while rows are put; after usage_series_pack, KIND_BITS0 + b: the row's distinct codes
+ * first (a count, then the codes), then a point's index among them in 0, 1, 2, 4 or 8 bits) */
+struct UsageSeriesGrid { int32_t base; uint32_t step; uint32_t at; };
+
+#define AT_KIND_SHIFT 29
+#define AT_OFFSET ((1u << AT_KIND_SHIFT) - 1)
+enum { KIND_RAW = 0, KIND_BITS0 = 1 };      /* KIND_BITS0 + i: 0, 1, 2, 4, 8 bits (index_bits[i]) */
+static const unsigned index_bits[] = { 0, 1, 2, 4, 8 };
+#define INDEX_KINDS (sizeof index_bits / sizeof index_bits[0])
 
 static uint16_t *codes(const UsageData *d, UsageSeriesField f)
 {
@@ -46,8 +56,7 @@ static bool exact(UsageSeriesField f, struct UsageSeriesGrid g, const float *v, 
 }
 
 /* the grid of step units holding lo..hi (units), or false when it needs more codes; lo..hi
- * in the middle of its codes, so that a row filled a point at a time (usage_series_put_exact)
- * seldom needs another */
+ * in the middle of its codes (any base on the step reads back the same values) */
 static bool grid_for(double lo, double hi, uint32_t step, struct UsageSeriesGrid *g)
 {
     double base = floor(lo / step) * step;
@@ -67,14 +76,14 @@ static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct Usag
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
-    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1 }; return true; }
+    if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1, 0 }; return true; }
     for (size_t t = 0; t < sizeof exact_steps / sizeof exact_steps[0]; t++)
         if (grid_for(lo, hi, exact_steps[t], g) && exact(f, *g, v, n)) return true;
     return false;
 }
 
 
-void usage_series_resize(UsageData *d, size_t rows)
+void usage_series_resize_fields(UsageData *d, unsigned fields, size_t rows)
 {
     size_t n = d->series_points;
     if (!rows || !n) {
@@ -83,22 +92,31 @@ void usage_series_resize(UsageData *d, size_t rows)
         d->series_grid = NULL;
         return;
     }
-    d->series_util = xrealloc(d->series_util, rows * n * sizeof *d->series_util);
-    d->series_mem = xrealloc(d->series_mem, rows * n * sizeof *d->series_mem);
+    if (fields & 1u << USAGE_SERIES_UTIL)
+        d->series_util = xrealloc(d->series_util, rows * n * sizeof *d->series_util);
+    if (fields & 1u << USAGE_SERIES_MEM)
+        d->series_mem = xrealloc(d->series_mem, rows * n * sizeof *d->series_mem);
     d->series_grid = xrealloc(d->series_grid, rows * 2 * sizeof *d->series_grid);
 }
 
-void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v)
+void usage_series_resize(UsageData *d, size_t rows)
+{
+    usage_series_resize_fields(d, 1u << USAGE_SERIES_UTIL | 1u << USAGE_SERIES_MEM, rows);
+}
+
+/* a row's grid and codes from n floats (NAN or infinite = no sample): the finest grid on which
+ * every value is exact, else (unless exact_only: false) the finest that holds them */
+static bool row_code(const UsageData *d, UsageSeriesField f, const float *v, bool exact_only,
+                     struct UsageSeriesGrid *gp, uint16_t *r)
 {
     size_t n = d->series_points;
-    uint16_t *r = codes(d, f) + row * n;
-    struct UsageSeriesGrid g = { 0, 1 };
+    struct UsageSeriesGrid g = { 0, 1, 0 };
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
     if (lo <= hi) {
-        /* the finest grid on which every value is exact, else the finest that holds them */
         bool found = exact_grid(f, v, n, &g);
+        if (!found && exact_only) return false;
         /* the values a row read back as are on its grid (a base and codes in whole steps):
          * put again (a snapshot read back) they are exact on a step of about the same size,
          * so they read back the same */
@@ -108,7 +126,7 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
         for (uint32_t step = fine; !found; step++)
             found = grid_for(lo, hi, step, &g);
     }
-    d->series_grid[2 * row + f] = g;
+    *gp = g;
     for (size_t k = 0; k < n; k++) {
         if (!isfinite(v[k])) { r[k] = CODE_NONE; continue; }
         unsigned c = encode(f, g, v[k]);
@@ -123,37 +141,189 @@ void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const fl
         }
         r[k] = (uint16_t)c;
     }
+    return true;
 }
 
-void usage_series_clear_row(UsageData *d, UsageSeriesField f, size_t row)
-{
-    uint16_t *r = codes(d, f) + row * d->series_points;
-    for (size_t k = 0; k < d->series_points; k++) r[k] = CODE_NONE;
-    d->series_grid[2 * row + f] = (struct UsageSeriesGrid){ 0, 1 };
-}
-
-bool usage_series_put_exact(UsageData *d, UsageSeriesField f, size_t row, size_t k, float v)
+void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v)
 {
     size_t n = d->series_points;
-    uint16_t *r = codes(d, f) + row * n;
-    struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
-    if (!isfinite(v)) { r[k] = CODE_NONE; return true; }
-    unsigned c = encode(f, *g, v);
-    if (decode(f, *g, c) == v) { r[k] = (uint16_t)c; return true; }
-    /* another grid for the row's values and v, if one holds them all exactly */
-    float all[USAGE_SERIES_MAX];
-    for (size_t j = 0; j < n; j++) all[j] = decode(f, *g, r[j]);
-    all[k] = v;
-    struct UsageSeriesGrid ng;
-    if (!exact_grid(f, all, n, &ng)) return false;
-    for (size_t j = 0; j < n; j++) r[j] = isfinite(all[j]) ? (uint16_t)encode(f, ng, all[j]) : (uint16_t)CODE_NONE;
-    *g = ng;
-    return true;
+    struct UsageSeriesGrid g;
+    row_code(d, f, v, false, &g, codes(d, f) + row * n);
+    g.at = (uint32_t)(row * n);
+    d->series_grid[2 * row + f] = g;
+}
+
+/* point k's code of a row stored as g says */
+static unsigned code_at(const uint16_t *all, struct UsageSeriesGrid g, size_t k)
+{
+    const uint16_t *r = all + (g.at & AT_OFFSET);
+    unsigned kind = g.at >> AT_KIND_SHIFT;
+    if (kind == KIND_RAW) return r[k];
+    unsigned bits = index_bits[kind - KIND_BITS0];
+    size_t at = k * bits;
+    unsigned i = bits ? (r[1 + r[0] + at / 16] >> (at % 16)) & ((1u << bits) - 1) : 0;
+    return r[1 + i];
 }
 
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k)
 {
-    return decode(f, d->series_grid[2 * row + f], codes(d, f)[row * d->series_points + k]);
+    struct UsageSeriesGrid g = d->series_grid[2 * row + f];
+    return decode(f, g, code_at(codes(d, f), g, k));
+}
+
+/* n codes packed into out (room for n; out may be raw itself): the words they take and how
+ * (*kindp) */
+static size_t pack_codes(const uint16_t *raw, size_t n, uint16_t *out, unsigned *kindp)
+{
+    uint16_t pal[256], copy[USAGE_SERIES_MAX];
+    uint8_t idx[USAGE_SERIES_MAX];
+    memcpy(copy, raw, n * sizeof *raw);
+    size_t np = 0;
+    for (size_t k = 0; k < n && np <= 256; k++) {
+        size_t i = 0;
+        while (i < np && pal[i] != copy[k]) i++;
+        if (i == np) {
+            if (np == 256) { np++; break; }           /* more than 8 bits of index */
+            pal[np++] = copy[k];
+        }
+        idx[k] = (uint8_t)i;
+    }
+    size_t best = n;
+    unsigned kind = KIND_RAW;
+    for (size_t t = 0; np <= 256 && t < INDEX_KINDS; t++) {
+        if (np > (size_t)1 << index_bits[t]) continue;
+        size_t size = 1 + np + (n * index_bits[t] + 15) / 16;
+        if (size < best) { best = size; kind = KIND_BITS0 + (unsigned)t; }
+        break;                                          /* the fewest bits is the smallest */
+    }
+    if (kind == KIND_RAW) memcpy(out, copy, n * sizeof *copy);
+    else {
+        unsigned bits = index_bits[kind - KIND_BITS0];
+        out[0] = (uint16_t)np;
+        memcpy(out + 1, pal, np * sizeof *pal);
+        uint16_t *w = out + 1 + np;
+        memset(w, 0, (n * bits + 15) / 16 * sizeof *w);
+        for (size_t k = 0; bits && k < n; k++) {
+            size_t at = k * bits;
+            w[at / 16] = (uint16_t)(w[at / 16] | (unsigned)idx[k] << (at % 16));
+        }
+    }
+    *kindp = kind;
+    return best;
+}
+
+/* rows [0, rows) of one field packed front to back in place (a row's packed form is never
+ * longer than its raw one, so it is written at or before the raw row it is read from); the
+ * array is then cut to its size */
+static void pack_field(UsageData *d, UsageSeriesField f, size_t rows)
+{
+    uint16_t *a = codes(d, f);
+    size_t o = 0;
+    for (size_t row = 0; row < rows; row++) {
+        struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+        unsigned kind;
+        size_t size = pack_codes(a + (g->at & AT_OFFSET), d->series_points, a + o, &kind);
+        g->at = (uint32_t)o | (uint32_t)kind << AT_KIND_SHIFT;
+        o += size;
+    }
+    uint16_t *cut = realloc(a, (o ? o : 1) * sizeof *a);
+    if (cut) a = cut;                                   /* else the larger block holds them */
+    if (f == USAGE_SERIES_UTIL) d->series_util = a;
+    else d->series_mem = a;
+}
+
+/* a field is packed when one of its rows is not where and as it was put */
+static bool field_packed(const UsageData *d, UsageSeriesField f, size_t rows)
+{
+    for (size_t row = 0; row < rows; row++) {
+        uint32_t at = d->series_grid[2 * row + f].at;
+        if ((at >> AT_KIND_SHIFT) != KIND_RAW || (at & AT_OFFSET) != row * d->series_points) return true;
+    }
+    return false;
+}
+
+bool usage_series_append(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t row,
+                         const float *v, bool exact_only)
+{
+    size_t n = d->series_points;
+    uint16_t raw[USAGE_SERIES_MAX], packed[USAGE_SERIES_MAX];
+    struct UsageSeriesGrid g;
+    if (!n || n > USAGE_SERIES_MAX || !row_code(d, f, v, exact_only, &g, raw)) return false;
+    unsigned kind;
+    size_t size = pack_codes(raw, n, packed, &kind);
+    if (st->used[f] + size > st->cap[f]) {
+        size_t cap = st->cap[f] + st->cap[f] / 4 + 1024;
+        uint16_t *a = xrealloc(codes(d, f), cap * sizeof *a);
+        if (f == USAGE_SERIES_UTIL) d->series_util = a;
+        else d->series_mem = a;
+        st->cap[f] = cap;
+    }
+    memcpy(codes(d, f) + st->used[f], packed, size * sizeof *packed);
+    g.at = (uint32_t)st->used[f] | (uint32_t)kind << AT_KIND_SHIFT;
+    d->series_grid[2 * row + f] = g;
+    st->used[f] += size;
+    return true;
+}
+
+/* codes a row takes as g says */
+static size_t row_codes(const uint16_t *all, struct UsageSeriesGrid g, size_t n)
+{
+    unsigned kind = g.at >> AT_KIND_SHIFT;
+    if (kind == KIND_RAW) return n;
+    return 1 + all[g.at & AT_OFFSET] + (n * index_bits[kind - KIND_BITS0] + 15) / 16;
+}
+
+size_t usage_series_codes(const UsageData *d)
+{
+    size_t total = 0;
+    if (!d->series_util || !d->series_mem || !d->series_grid || !d->series_points) return 0;
+    for (size_t row = 0; row < d->nseries; row++)
+        for (int f = 0; f < 2; f++)
+            total += row_codes(codes(d, (UsageSeriesField)f), d->series_grid[2 * row + f], d->series_points);
+    return total;
+}
+
+void usage_series_pack(UsageData *d)
+{
+    size_t n = d->series_points;
+    if (!d->series_util || !d->series_mem || !d->series_grid || !n || n > USAGE_SERIES_MAX ||
+        !d->nseries || d->nseries * n > AT_OFFSET)
+        return;
+    for (int f = 0; f < 2; f++)                         /* a field packed already stays */
+        if (!field_packed(d, (UsageSeriesField)f, d->nseries)) pack_field(d, (UsageSeriesField)f, d->nseries);
+}
+
+void usage_series_append_done(UsageData *d, UsageSeriesAppend *st, size_t rows)
+{
+    size_t n = d->series_points;
+    for (int fi = 0; fi < 2; fi++) {
+        UsageSeriesField f = (UsageSeriesField)fi;
+        uint16_t *a = codes(d, f);
+        if (!a) continue;
+        size_t total = 0;
+        for (size_t row = 0; row < rows; row++) total += row_codes(a, d->series_grid[2 * row + f], n);
+        if (total < st->used[f]) {
+            /* rows put again (a device's second series) left their first words behind: the
+             * rows copied in order into an array of their size */
+            uint16_t *na = xmalloc((total ? total : 1) * sizeof *na);
+            size_t o = 0;
+            for (size_t row = 0; row < rows; row++) {
+                struct UsageSeriesGrid *g = &d->series_grid[2 * row + f];
+                size_t size = row_codes(a, *g, n);
+                memcpy(na + o, a + (g->at & AT_OFFSET), size * sizeof *na);
+                g->at = (uint32_t)o | (g->at & ~AT_OFFSET);
+                o += size;
+            }
+            free(a);
+            a = na;
+        } else {
+            uint16_t *cut = realloc(a, (total ? total : 1) * sizeof *a);
+            if (cut) a = cut;
+        }
+        if (f == USAGE_SERIES_UTIL) d->series_util = a;
+        else d->series_mem = a;
+        st->used[f] = st->cap[f] = total;
+    }
 }
 
 /* the row of a device's series, or -1 */

@@ -233,7 +233,7 @@ static void print_group(const PlanRun *run, const PlanGroup *g, bool color)
             else table_cellf(t, "%s / %s", u1, u2);
             const char *label = plan_assignment_label(a, lab, sizeof lab);
             if (a->unchanged) table_cellf(t, "%s (unchanged)", label);
-            else if (a->why && a->kind == PLAN_ASSIGN_WHOLE) table_cellf(t, "%s (%s)", label, a->why);
+            else if (a->why && a->kind == PLAN_ASSIGN_WHOLE) table_cellf(t, "%s (%s)", label, plan_assignment_why(a));
             else table_cell(t, label);
             if (a->unchanged) table_cell(t, "-");
             else table_cellf(t, "%s: %d", gw->request_resource, gw->request_count);
@@ -369,9 +369,9 @@ static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
     cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
     cJSON *rq = cJSON_AddObjectToObject(wo, "request");
     cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
-    if (a->why) cJSON_AddStringToObject(wo, "reason", a->why);
+    if (a->why) cJSON_AddStringToObject(wo, "reason", plan_assignment_why(a));
     cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
-    for (size_t j = 0; j < gw->nodes.n; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes.v[j]));
+    for (size_t j = 0; j < gw->nnodes; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes[j]));
     return wo;
 }
 
@@ -404,8 +404,10 @@ static cJSON *plan_node_json(const PlanGroup *g, size_t j)
 }
 
 /* the document; without full, each group's "workloads" and "nodePlan" and the "manifests" are
- * left empty (the streaming writer below fills them one element at a time) */
-static cJSON *plan_doc(const PlanRun *run, bool full)
+ * left empty (the streaming writer below fills them one element at a time); without lists, the
+ * groups' "nodes" and the "warnings" too (the writer writes them from the run: 5,000 node names
+ * as cJSON strings were 0.5 MB at plan's peak) */
+static cJSON *plan_doc(const PlanRun *run, bool full, bool lists)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "apiVersion", KGPU_API_VERSION);
@@ -429,7 +431,7 @@ static cJSON *plan_doc(const PlanRun *run, bool full)
         cJSON *go = cJSON_CreateObject();
         cJSON_AddStringToObject(go, "product", g->product);
         cJSON *nodes = cJSON_AddArrayToObject(go, "nodes");
-        for (size_t j = 0; j < g->nodes.n; j++) cJSON_AddItemToArray(nodes, cJSON_CreateString(g->nodes.v[j]));
+        for (size_t j = 0; lists && j < g->nodes.n; j++) cJSON_AddItemToArray(nodes, cJSON_CreateString(g->nodes.v[j]));
         cJSON_AddStringToObject(go, "strategy", plan_strategy_name(g->strategy));
         cJSON_AddNumberToObject(go, "gpusBefore", g->gpus_before);
         cJSON_AddNumberToObject(go, "gpusAfter", g->gpus_after);
@@ -505,15 +507,15 @@ static cJSON *plan_doc(const PlanRun *run, bool full)
     actuators_json(cJSON_AddObjectToObject(doc, "actuators"), &run->act);
     if (run->m.blocked) cJSON_AddStringToObject(doc, "notSafeToApply", run->m.blocked);
     cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-    for (size_t i = 0; i < run->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(run->warnings.v[i]));
+    for (size_t i = 0; lists && i < run->warnings.n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(run->warnings.v[i]));
     return doc;
 }
 
-cJSON *plan_report_json(const PlanRun *run) { return plan_doc(run, true); }
+cJSON *plan_report_json(const PlanRun *run) { return plan_doc(run, true, true); }
 
 int plan_report_each_group_json(const PlanRun *run, int (*fn)(void *ctx, const cJSON *group), void *ctx)
 {
-    cJSON *frame = plan_doc(run, false);
+    cJSON *frame = plan_doc(run, false, true);
     size_t i = 0;
     int rc = 0;
     for (cJSON *go = cJSON_GetObjectItemCaseSensitive(frame, "groups")->child; go && rc == 0; go = go->next, i++) {
@@ -535,7 +537,7 @@ int plan_report_each_group_json(const PlanRun *run, int (*fn)(void *ctx, const c
  * one element at a time (at 5,000 GPU nodes the whole tree was several times the model) */
 int plan_report_write_json(const PlanRun *run, FILE *f)
 {
-    cJSON *frame = plan_doc(run, false);
+    cJSON *frame = plan_doc(run, false, false);
     JsonWriter *jw = malloc(sizeof *jw);
     if (!jw) { cJSON_Delete(frame); return -1; }
     jw_init(jw, f);
@@ -547,6 +549,12 @@ int plan_report_write_json(const PlanRun *run, FILE *f)
             jw_end(jw);
             continue;
         }
+        if (strcmp(m->string, "warnings") == 0) {
+            jw_array_begin(jw, "warnings");
+            for (size_t i = 0; i < run->warnings.n; i++) jw_string(jw, NULL, run->warnings.v[i]);
+            jw_end(jw);
+            continue;
+        }
         if (strcmp(m->string, "groups") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "groups");
         size_t i = 0;
@@ -554,7 +562,11 @@ int plan_report_write_json(const PlanRun *run, FILE *f)
             const PlanGroup *g = &run->r.groups[i];
             jw_object_begin(jw, NULL);
             for (const cJSON *gm = go->child; gm; gm = gm->next) {
-                if (strcmp(gm->string, "workloads") == 0) {
+                if (strcmp(gm->string, "nodes") == 0) {
+                    jw_array_begin(jw, "nodes");
+                    for (size_t j = 0; j < g->nodes.n; j++) jw_string(jw, NULL, g->nodes.v[j]);
+                    jw_end(jw);
+                } else if (strcmp(gm->string, "workloads") == 0) {
                     jw_array_begin(jw, "workloads");
                     for (size_t k = 0; k < g->nworkloads; k++) {
                         cJSON *wo = workload_json(run, g, k);

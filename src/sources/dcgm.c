@@ -623,6 +623,7 @@ DcgmAccum *dcgm_accum_new_refill(const UsageData *of)
     a->of = of;
     size_t n = of->ngpus + of->npods;
     a->slot = xcalloc(n ? n : 1, sizeof *a->slot);       /* one allocation, sized as the records */
+    dcgm_index_reserve(&a->recs, n);
     for (size_t i = 0; i < n; i++) dcgm_index_add(&a->recs, rec_hash(a, i), i, rec_hash, a);
     for (size_t i = 0; i < of->ngpus; i++)
         if (of->gpus[i].mig_instance >= 0) dcgm_index_add(&a->migs, mig_rehash(a, i), i, mig_rehash, a);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -175,7 +176,17 @@ static size_t xfer_on_body(char *data, size_t size, size_t n, void *ud)
     if (!x->gzip) return xfer_take(x, data, len) ? 0 : len;
     if (!x->inflate) x->inflate = http_inflate_new();
     if (!x->gzip_fed) { http_inflate_reset(x->inflate); x->gzip_fed = true; }
-    int rc = http_inflate_feed(x->inflate, data, len, xfer_take, x);
+    int rc;
+    if (!x->sink && !log_enabled(LOG_BODIES)) {
+        /* to the body: decoded in place there (xfer_take's bound, without its copy) */
+        size_t before = x->body.len;
+        rc = http_inflate_feed_into(x->inflate, data, len, &x->body,
+                                    x->body_max ? x->body_max - x->received : SIZE_MAX);
+        x->received += x->body.len - before;
+        if (rc > 0) x->too_big = true;
+    } else {
+        rc = http_inflate_feed(x->inflate, data, len, xfer_take, x);
+    }
     if (rc < 0) x->gzip_error = http_inflate_error(x->inflate);
     return rc ? 0 : len;
 }

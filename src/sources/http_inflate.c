@@ -3,6 +3,7 @@
 #include "http_inflate.h"
 #include "util/util.h"
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #ifdef KGPU_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -73,26 +74,55 @@ static int fail(HttpInflate *z, const char *why)
     return -1;
 }
 
-int http_inflate_feed(HttpInflate *z, const char *data, size_t len, HttpInflateOutFn out, void *ctx)
+/* where the decoder writes: its own buffer, handed to fn piece by piece, or dst's tail */
+typedef struct {
+    HttpInflateOutFn fn;
+    void *ctx;
+    Strbuf *dst;
+    size_t room, added;
+} Out;
+
+static unsigned char *out_space(HttpInflate *z, const Out *o, size_t *avail)
+{
+    if (!o->dst) { *avail = OUT_SIZE; return z->out; }
+    strbuf_grow(o->dst, OUT_SIZE);
+    *avail = o->dst->cap - o->dst->len - 1;
+    if (*avail > UINT32_MAX) *avail = UINT32_MAX;
+    return (unsigned char *)o->dst->buf + o->dst->len;
+}
+
+/* n bytes were written at the space: non-zero stops */
+static int out_took(Out *o, const unsigned char *at, size_t n)
+{
+    if (!o->dst) return n && o->fn(o->ctx, (const char *)at, n);
+    o->dst->len += n;
+    o->dst->buf[o->dst->len] = '\0';
+    o->added += n;
+    return o->added > o->room;
+}
+
+static int feed(HttpInflate *z, const char *data, size_t len, Out *o)
 {
     if (z->failed) return -1;
     if (z->finished) return 0;
+    size_t avail;
 #ifdef KGPU_HAVE_ISAL
     z->st.next_in = (uint8_t *)data;
     z->st.avail_in = (uint32_t)len;
     for (;;) {
-        z->st.next_out = z->out;
-        z->st.avail_out = (uint32_t)OUT_SIZE;
+        unsigned char *at = out_space(z, o, &avail);
+        z->st.next_out = at;
+        z->st.avail_out = (uint32_t)avail;
         uint32_t in_before = z->st.avail_in;
         int rc = isal_inflate(&z->st);
         if (rc != ISAL_DECOMP_OK)
             return fail(z, rc == ISAL_INCORRECT_CHECKSUM ? "the gzip checksum does not match"
                            : rc == ISAL_INVALID_WRAPPER || rc == ISAL_UNSUPPORTED_METHOD ? "not gzip data"
                            : "damaged gzip data");
-        size_t produced = OUT_SIZE - z->st.avail_out;
-        if (produced && out(ctx, (const char *)z->out, produced)) return 1;
+        size_t produced = avail - z->st.avail_out;
+        if (out_took(o, at, produced)) return 1;
         if (z->st.block_state == ISAL_BLOCK_FINISH) { z->finished = true; return 0; }
-        if (!z->st.avail_in && produced < OUT_SIZE) return 0;
+        if (!z->st.avail_in && produced < avail) return 0;
         if (!produced && z->st.avail_in == in_before) return fail(z, "damaged gzip data");
     }
 #else
@@ -100,16 +130,29 @@ int http_inflate_feed(HttpInflate *z, const char *data, size_t len, HttpInflateO
     z->zs.next_in = (Bytef *)data;
     z->zs.avail_in = (uInt)len;
     for (;;) {
-        z->zs.next_out = z->out;
-        z->zs.avail_out = (uInt)OUT_SIZE;
+        unsigned char *at = out_space(z, o, &avail);
+        z->zs.next_out = at;
+        z->zs.avail_out = (uInt)avail;
         int rc = inflate(&z->zs, Z_NO_FLUSH);
-        size_t produced = OUT_SIZE - z->zs.avail_out;
+        size_t produced = avail - z->zs.avail_out;
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
             return fail(z, rc == Z_DATA_ERROR ? "damaged gzip data" : "the gzip data cannot be decoded");
-        if (produced && out(ctx, (const char *)z->out, produced)) return 1;
+        if (out_took(o, at, produced)) return 1;
         if (rc == Z_STREAM_END) { z->finished = true; return 0; }
-        if (!z->zs.avail_in && produced < OUT_SIZE) return 0;
+        if (!z->zs.avail_in && produced < avail) return 0;
         if (rc == Z_BUF_ERROR && !produced) return 0;
     }
 #endif
+}
+
+int http_inflate_feed(HttpInflate *z, const char *data, size_t len, HttpInflateOutFn out, void *ctx)
+{
+    Out o = { out, ctx, NULL, 0, 0 };
+    return feed(z, data, len, &o);
+}
+
+int http_inflate_feed_into(HttpInflate *z, const char *data, size_t len, Strbuf *dst, size_t room)
+{
+    Out o = { NULL, NULL, dst, room, 0 };
+    return feed(z, data, len, &o);
 }

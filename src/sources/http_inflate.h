@@ -11,6 +11,7 @@
 #define KGPU_SOURCES_HTTP_INFLATE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/util.h"
 
 typedef struct HttpInflate HttpInflate;
 /* one piece of the decoded answer; non-zero stops the decoding (http_inflate_feed returns 1) */
@@ -22,6 +23,10 @@ void http_inflate_reset(HttpInflate *z);
 /* decodes data[0..len) into out: 0, 1 when out stopped it, -1 when the data is not gzip or is
  * damaged (http_inflate_error says how) */
 int http_inflate_feed(HttpInflate *z, const char *data, size_t len, HttpInflateOutFn out, void *ctx);
+/* the same, decoded straight onto the end of dst (grown as it needs, NUL-terminated) instead
+ * of handed out piece by piece: no copy of what the page buffer holds.  1 once more than room
+ * bytes were added in this call (what was decoded stays in dst) */
+int http_inflate_feed_into(HttpInflate *z, const char *data, size_t len, Strbuf *dst, size_t room);
 /* the member's end (and its checksum) was read */
 bool http_inflate_finished(const HttpInflate *z);
 const char *http_inflate_error(const HttpInflate *z);

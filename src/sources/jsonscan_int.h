@@ -10,4 +10,5 @@
  * parsed as if depth containers were already open; its node in a, or NULL when it is not
  * one value ("12abc", two values, bad syntax). */
 const struct cJSON *jsonscan_parse_at(char *buf, size_t len, JsonArena *a, int depth);
+
 #endif

@@ -5,11 +5,11 @@
  * The server downsamples: each point is max_over_time over one step of the window, aggregated
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
- * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  Points go
- * straight into the UsageData's 16-bit storage, one row per device and field, as long as the
- * row's values read back exactly there (usage.h: usage_series_put_exact: whole MiB, whole
- * percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is gathered as floats and put
- * whole at the end (usage_series_put_row), so only such rows are ever held as floats.  The
+ * per field (GPU_UTIL, GR_ENGINE_ACTIVE, FB_USED), tagged with a kgpu_field label.  After
+ * each series, the device's row (one per device and field) goes straight into the UsageData's
+ * storage, packed (usage.h: usage_series_append), as long as its values read back exactly
+ * there (whole MiB, whole percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is
+ * gathered as floats and put at the end, so only such rows are ever held as floats.  The
  * per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over the
  * idle threshold, from the values as served).
  *
@@ -32,17 +32,32 @@
     "GPU_I_PROFILE, GPU_I_ID, namespace, pod, container, exported_namespace, exported_pod, " \
     "exported_container, pod_namespace, pod_name, container_name"
 
+/* a device whose points get a second value (time-slicing): most devices never have one */
 typedef struct {
-    char *node, *uuid, *model, *profile;   /* interned in the UsageData */
-    int gpu, gi;
-    bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
-    bool has_util;
+    uint64_t differ[2];         /* per field: points whose values differ (summed) */
+    uint8_t cnt[2][USAGE_SERIES_MAX];   /* values seen per point (0: one) */
+} DevMulti;
+
+/* a device's names: a record's (SeriesCtx.recs), or interned in the UsageData */
+typedef struct { char *node, *uuid, *model, *profile; } DevNames;
+
+#define NAMES_REC 0x80000000u     /* DevAcc.names: the record's at the index in the other bits */
+
+typedef struct {
     uint64_t seen[2];           /* per field (0 util, 1 mem): points with a value */
-    uint64_t differ[2];         /* points whose values differ (summed) */
-    uint8_t *cnt[2];            /* values seen per point, made when a point gets a second one
-                                 * (time-slicing): most devices never need it */
+    int gpu, gi;
     uint32_t wide[2];           /* per field: 1 + its row of floats in SeriesCtx.wide, 0 = the
                                  * row is in the UsageData's storage */
+    uint32_t multi;             /* 1 + its DevMulti in SeriesCtx.multi, 0 = none (72 bytes a
+                                 * device, not 104 with the counts in each: 1.7 MB less at
+                                 * 51,424 devices, at the first screen's and the re-fetch's
+                                 * peaks) */
+    uint32_t names;             /* NAMES_REC | index of the record whose names these are (the
+                                 * device's own record's, nearly always), else index in
+                                 * SeriesCtx.names (48 bytes a device with the names of 32
+                                 * beside each: 1.3 MB less at 51,424 devices) */
+    bool has_gr;                /* GR_ENGINE_ACTIVE seen: GPU_UTIL is not used */
+    bool has_util;
 } DevAcc;
 
 typedef struct {
@@ -58,14 +73,21 @@ typedef struct {
     DevAcc *dev; size_t ndev, capdev;
     size_t caprows;             /* rows of the UsageData's storage */
     float *wide; size_t nwide, capwide;   /* rows of n floats (DevAcc.wide) */
+    DevMulti *multi; size_t nmulti, capmulti;   /* DevAcc.multi */
+    DevNames *names; size_t nnames, capnames;   /* DevAcc.names without NAMES_REC */
     DcgmIndex devs;             /* the devices by (node, UUID or gpu index, GPU_I_ID) */
     HeldAcc *held; size_t nheld, capheld;
     DcgmIndex helds;            /* the (device, pod) pairs by (device, namespace, pod) */
     long series;
+    /* the rows, packed, put at the end of their field's codes after each series that changes
+     * them (usage_series_append): no row is held as 16-bit codes a point */
+    UsageSeriesAppend app;
     /* prometheus_collect_series_refill: d has no records; the records are of's (only read) */
     const UsageData *of;
-    DcgmIndex ofdevs;           /* of's device records by (node, UUID or gpu index, GPU_I_ID) */
-    DcgmIndex ofpods;           /* of's per-pod records by (namespace, pod) */
+    const UsageData *recs;      /* whose pooled names the rows and held records take when they
+                                 * are the same: of's, else d's own (made just before), or NULL */
+    DcgmIndex ofdevs;           /* recs' device records by (node, UUID or gpu index, GPU_I_ID) */
+    DcgmIndex ofpods;           /* recs' per-pod records by (namespace, pod) */
 } SeriesCtx;
 
 /* a device's identity, as dcgm_series_device composes it: the node, the UUID or else the gpu
@@ -79,10 +101,19 @@ static uint64_t dev_hash(const DevKey *k)
     return dcgm_hash_int(h, k->gi);
 }
 
+static DevNames dev_names(const SeriesCtx *x, const DevAcc *a)
+{
+    if (!(a->names & NAMES_REC)) return x->names[a->names];
+    const GpuUsage *u = &x->recs->gpus[a->names & ~NAMES_REC];
+    return (DevNames){ u->node, u->uuid, u->model, u->mig_profile };
+}
+
 static uint64_t dev_rehash(const void *owner, size_t i)
 {
-    const DevAcc *a = &((const SeriesCtx *)owner)->dev[i];
-    DevKey k = { a->node, a->uuid, a->gpu, a->gi };
+    const SeriesCtx *x = owner;
+    const DevAcc *a = &x->dev[i];
+    DevNames nm = dev_names(x, a);
+    DevKey k = { nm.node, nm.uuid, a->gpu, a->gi };
     return dev_hash(&k);
 }
 
@@ -92,7 +123,8 @@ static bool dev_matches(const void *ctx, size_t i)
 {
     const DevMatch *m = ctx;
     const DevAcc *a = &m->x->dev[i];
-    return str_eq(a->node, m->k->node) && str_eq(a->uuid, m->k->uuid) &&
+    DevNames nm = dev_names(m->x, a);
+    return str_eq(nm.node, m->k->node) && str_eq(nm.uuid, m->k->uuid) &&
            (m->k->uuid || a->gpu == m->k->gpu) && a->gi == m->k->gi;
 }
 
@@ -107,7 +139,7 @@ static size_t dev_find(const SeriesCtx *x, const DevKey *k)
 
 static uint64_t ofdev_rehash(const void *owner, size_t i)
 {
-    const GpuUsage *u = &((const SeriesCtx *)owner)->of->gpus[i];
+    const GpuUsage *u = &((const SeriesCtx *)owner)->recs->gpus[i];
     DevKey k = { u->node, u->uuid, u->gpu, u->mig_instance };
     return dev_hash(&k);
 }
@@ -115,7 +147,7 @@ static uint64_t ofdev_rehash(const void *owner, size_t i)
 static bool ofdev_matches(const void *ctx, size_t i)
 {
     const DevMatch *m = ctx;
-    const GpuUsage *u = &m->x->of->gpus[i];
+    const GpuUsage *u = &m->x->recs->gpus[i];
     return str_eq(u->node, m->k->node) && str_eq(u->uuid, m->k->uuid) &&
            (m->k->uuid || u->gpu == m->k->gpu) && u->mig_instance == m->k->gi;
 }
@@ -127,7 +159,7 @@ static uint64_t name_hash(const char *ns, const char *pod)
 
 static uint64_t ofpod_rehash(const void *owner, size_t i)
 {
-    const GpuUsage *u = &((const SeriesCtx *)owner)->of->pods[i];
+    const GpuUsage *u = &((const SeriesCtx *)owner)->recs->pods[i];
     return name_hash(u->ns, u->pod);
 }
 
@@ -136,21 +168,23 @@ typedef struct { const SeriesCtx *x; const char *ns, *pod; } NameMatch;
 static bool ofpod_matches(const void *ctx, size_t i)
 {
     const NameMatch *m = ctx;
-    const GpuUsage *u = &m->x->of->pods[i];
+    const GpuUsage *u = &m->x->recs->pods[i];
     return str_eq(u->ns, m->ns) && str_eq(u->pod, m->pod);
 }
 
-/* s as of's pooled copy `have` when they are the same string (never a record's own copy:
- * the held records would free it), else d's */
+/* s as the records' pooled copy `have` when they are the same string (never a record's own
+ * copy: the held records would free it), else d's */
 static char *reuse(SeriesCtx *x, const char *have, const char *s)
 {
-    if (have && s && strcmp(have, s) == 0 && strarena_owns(x->of->strings, have)) return (char *)have;
+    if (have && s && strcmp(have, s) == 0 && strarena_owns(x->recs->strings, have)) return (char *)have;
     return usage_intern(x->d, s);
 }
 
 static void of_index(SeriesCtx *x)
 {
-    const UsageData *of = x->of;
+    const UsageData *of = x->recs;
+    dcgm_index_reserve(&x->ofdevs, of->ngpus);
+    dcgm_index_reserve(&x->ofpods, of->npods);
     for (size_t i = 0; i < of->ngpus; i++) dcgm_index_add(&x->ofdevs, ofdev_rehash(x, i), i, ofdev_rehash, x);
     for (size_t i = 0; i < of->npods; i++) dcgm_index_add(&x->ofpods, ofpod_rehash(x, i), i, ofpod_rehash, x);
 }
@@ -172,19 +206,28 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
     memset(a, 0, sizeof *a);
     const char *model = dcgm_prom_label(l, nl, "modelName");
     const char *profile = k->gi >= 0 ? dcgm_prom_label(l, nl, "GPU_I_PROFILE") : NULL;
-    if (x->of) {
+    DevNames nm;
+    if (x->recs) {
         DevMatch m = { x, k };
         size_t r = dcgm_index_find(&x->ofdevs, dev_hash(k), ofdev_matches, &m);
-        const GpuUsage *u = r ? &x->of->gpus[r - 1] : NULL;
-        a->node = reuse(x, u ? u->node : NULL, k->node);
-        a->uuid = reuse(x, u ? u->uuid : NULL, k->uuid);
-        a->model = reuse(x, u ? u->model : NULL, model);
-        a->profile = reuse(x, u ? u->mig_profile : NULL, profile);
+        const GpuUsage *u = r ? &x->recs->gpus[r - 1] : NULL;
+        nm.node = reuse(x, u ? u->node : NULL, k->node);
+        nm.uuid = reuse(x, u ? u->uuid : NULL, k->uuid);
+        nm.model = reuse(x, u ? u->model : NULL, model);
+        nm.profile = reuse(x, u ? u->mig_profile : NULL, profile);
+        if (u && r - 1 < NAMES_REC && nm.node == u->node && nm.uuid == u->uuid && nm.model == u->model &&
+            nm.profile == u->mig_profile)
+            a->names = NAMES_REC | (uint32_t)(r - 1);
     } else {
-        a->node = usage_intern(x->d, k->node);
-        a->uuid = usage_intern(x->d, k->uuid);
-        a->model = usage_intern(x->d, model);
-        a->profile = usage_intern(x->d, profile);
+        nm.node = usage_intern(x->d, k->node);
+        nm.uuid = usage_intern(x->d, k->uuid);
+        nm.model = usage_intern(x->d, model);
+        nm.profile = usage_intern(x->d, profile);
+    }
+    if (!(a->names & NAMES_REC)) {
+        ARRAY_GROW(x->names, x->nnames, x->capnames);
+        x->names[x->nnames] = nm;
+        a->names = (uint32_t)x->nnames++;
     }
     a->gpu = k->gpu;
     a->gi = k->gi;
@@ -192,11 +235,9 @@ static size_t dev_for(SeriesCtx *x, const PromLabel *l, size_t nl, const DevKey 
         /* first about the device records (one row each, and a few more), then by a quarter:
          * at 20,000 devices doubling would hold megabytes of rows never used */
         size_t cap = x->caprows ? x->caprows + x->caprows / 4 + 16 : nrec + nrec / 16 + 16;
-        usage_series_resize(x->d, cap);
+        usage_series_resize_fields(x->d, 0, cap);       /* the grid: a row's is set when it is put */
         x->caprows = cap;
     }
-    usage_series_clear_row(x->d, USAGE_SERIES_UTIL, x->ndev);
-    usage_series_clear_row(x->d, USAGE_SERIES_MEM, x->ndev);
     dcgm_index_add(&x->devs, dev_hash(k), x->ndev, dev_rehash, x);
     return x->ndev++;
 }
@@ -233,13 +274,13 @@ static HeldAcc *held_for(SeriesCtx *x, size_t dev, const char *ns, const char *p
         memset(h, 0, sizeof *h);
         h->dev = dev;
         const GpuUsage *u = NULL;
-        if (x->of) {
+        if (x->recs) {
             NameMatch nm = { x, ns, pod };
             size_t r = dcgm_index_find(&x->ofpods, name_hash(ns, pod), ofpod_matches, &nm);
-            u = r ? &x->of->pods[r - 1] : NULL;
+            u = r ? &x->recs->pods[r - 1] : NULL;
         }
-        h->ns = x->of ? reuse(x, u ? u->ns : NULL, ns) : usage_intern(x->d, ns);
-        h->pod = x->of ? reuse(x, u ? u->pod : NULL, pod) : usage_intern(x->d, pod);
+        h->ns = x->recs ? reuse(x, u ? u->ns : NULL, ns) : usage_intern(x->d, ns);
+        h->pod = x->recs ? reuse(x, u ? u->pod : NULL, pod) : usage_intern(x->d, pod);
         dcgm_index_add(&x->helds, hash, x->nheld - 1, held_rehash, x);
         idx = x->nheld;
     }
@@ -253,48 +294,57 @@ static float *wide_row(const SeriesCtx *x, const DevAcc *a, int f)
     return a->wide[f] ? x->wide + (size_t)(a->wide[f] - 1) * x->n : NULL;
 }
 
-/* point k of device di's field f (0 utilization, 1 memory) */
-static float point_get(const SeriesCtx *x, size_t di, int f, size_t k)
+/* device di's row of field f (0 utilization, 1 memory) as floats: its floats, the row put
+ * after its last series, or no sample (nothing seen, or utilization's dropped for
+ * GR_ENGINE_ACTIVE) */
+static void row_load(const SeriesCtx *x, size_t di, int f, float *row)
 {
-    const float *w = wide_row(x, &x->dev[di], f);
-    return w ? w[k] : usage_series_get(x->d, field_of(f), di, k);
+    const DevAcc *a = &x->dev[di];
+    const float *w = wide_row(x, a, f);
+    for (size_t k = 0; k < x->n; k++)
+        row[k] = w ? w[k] : a->seen[f] ? usage_series_get(x->d, field_of(f), di, k) : NAN;
 }
 
-static void point_put(SeriesCtx *x, size_t di, int f, size_t k, float v)
+/* the row put back: packed at the end of its field's codes when it reads back exactly there
+ * (every point as the float it is), else, and from then on, kept as floats (put at the end,
+ * series_finish) */
+static void row_store(SeriesCtx *x, size_t di, int f, const float *row)
 {
     DevAcc *a = &x->dev[di];
-    if (!a->wide[f] && usage_series_put_exact(x->d, field_of(f), di, k, v)) return;
-    if (!a->wide[f]) {                  /* the row as floats from now on */
+    if (!a->wide[f] && usage_series_append(x->d, &x->app, field_of(f), di, row, true)) return;
+    if (!a->wide[f]) {
         if (x->nwide >= x->capwide) {
             x->capwide = x->capwide ? x->capwide * 2 : 64;
             x->wide = xrealloc(x->wide, x->capwide * x->n * sizeof *x->wide);
         }
-        float *w = x->wide + x->nwide * x->n;
-        for (size_t j = 0; j < x->n; j++) w[j] = usage_series_get(x->d, field_of(f), di, j);
         a->wide[f] = (uint32_t)++x->nwide;
     }
-    wide_row(x, a, f)[k] = v;
+    memcpy(wide_row(x, a, f), row, x->n * sizeof *row);
 }
 
 /* one value into a device's row at point k (the combining rule above) */
-static void combine(SeriesCtx *x, size_t di, int f, size_t k, float v)
+static void combine(SeriesCtx *x, DevAcc *a, int f, size_t k, float v, float *row)
 {
-    DevAcc *a = &x->dev[di];
     uint64_t bit = (uint64_t)1 << k;
     if (!(a->seen[f] & bit)) {
         a->seen[f] |= bit;
-        point_put(x, di, f, k, v);
+        row[k] = v;
         return;
     }
-    if (!a->cnt[f]) a->cnt[f] = xcalloc(USAGE_SERIES_MAX, 1);
-    uint8_t c = a->cnt[f][k] ? a->cnt[f][k] : 1;     /* values seen before this one */
-    float have = point_get(x, di, f, k);
-    if (a->differ[f] & bit) point_put(x, di, f, k, have + v);
-    else if (have != v) {
-        a->differ[f] |= bit;
-        point_put(x, di, f, k, have * (float)c + v);
+    if (!a->multi) {
+        ARRAY_GROW(x->multi, x->nmulti, x->capmulti);
+        memset(&x->multi[x->nmulti], 0, sizeof *x->multi);
+        a->multi = (uint32_t)++x->nmulti;
     }
-    if (c < UINT8_MAX) a->cnt[f][k] = (uint8_t)(c + 1);
+    DevMulti *mu = &x->multi[a->multi - 1];
+    uint8_t c = mu->cnt[f][k] ? mu->cnt[f][k] : 1;     /* values seen before this one */
+    float have = row[k];
+    if (mu->differ[f] & bit) row[k] = have + v;
+    else if (have != v) {
+        mu->differ[f] |= bit;
+        row[k] = have * (float)c + v;
+    }
+    if (c < UINT8_MAX) mu->cnt[f][k] = (uint8_t)(c + 1);
 }
 
 static int series_point_index(const SeriesCtx *x, double ts, size_t *k)
@@ -327,23 +377,31 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
         a->has_gr = true;
         float *w = wide_row(x, a, 0);
         if (w) for (size_t k = 0; k < x->n; k++) w[k] = NAN;
-        else usage_series_clear_row(x->d, USAGE_SERIES_UTIL, di);
-        free(a->cnt[0]);
-        a->cnt[0] = NULL;
-        a->seen[0] = a->differ[0] = 0;
+        if (a->multi) {
+            DevMulti *mu = &x->multi[a->multi - 1];
+            memset(mu->cnt[0], 0, sizeof mu->cnt[0]);
+            mu->differ[0] = 0;
+        }
+        a->seen[0] = 0;
     }
+    int rf = f == 2 ? 1 : 0;                            /* the row's field */
+    float row[USAGE_SERIES_MAX];
+    bool changed = false;
+    row_load(x, di, rf, row);
     for (size_t i = 0; i < np; i++) {
         size_t k;
         if (!isfinite(v[i]) || v[i] < 0 || series_point_index(x, ts[i], &k) < 0) continue;
         double val = f == 1 ? v[i] * 100 : v[i];
         uint64_t bit = (uint64_t)1 << k;
-        if (f == 2) combine(x, di, 1, k, (float)val);
-        else { combine(x, di, 0, k, (float)val); a->has_util = true; }
+        combine(x, a, rf, k, (float)val, row);
+        changed = true;
+        if (f != 2) a->has_util = true;
         if (h) {
             h->present[f] |= bit;
             if (!(val < x->d->idle_threshold)) h->busy[f] |= bit;
         }
     }
+    if (changed) row_store(x, di, rf, row);
     return 0;
 }
 
@@ -369,13 +427,18 @@ static int held_cmp(const void *pa, const void *pb)
 
 /* the GPUs with MIG-instance series (by node and UUID or gpu index), for dropping the
  * GPU-level series beside them */
-static uint64_t gpu_hash(const DevAcc *a)
+static uint64_t gpu_hash(const SeriesCtx *x, const DevAcc *a)
 {
-    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, a->node);
-    return a->uuid ? dcgm_hash_str(h, a->uuid) : dcgm_hash_int(h, a->gpu);
+    DevNames nm = dev_names(x, a);
+    uint64_t h = dcgm_hash_str(DCGM_HASH_INIT, nm.node);
+    return nm.uuid ? dcgm_hash_str(h, nm.uuid) : dcgm_hash_int(h, a->gpu);
 }
 
-static uint64_t gpu_rehash(const void *owner, size_t i) { return gpu_hash(&((const SeriesCtx *)owner)->dev[i]); }
+static uint64_t gpu_rehash(const void *owner, size_t i)
+{
+    const SeriesCtx *x = owner;
+    return gpu_hash(x, &x->dev[i]);
+}
 
 typedef struct { const SeriesCtx *x; const DevAcc *a; } GpuMatch;
 
@@ -383,7 +446,8 @@ static bool same_gpu(const void *ctx, size_t i)
 {
     const GpuMatch *m = ctx;
     const DevAcc *b = &m->x->dev[i];
-    return str_eq(b->node, m->a->node) && str_eq(b->uuid, m->a->uuid) && (m->a->uuid || b->gpu == m->a->gpu);
+    DevNames bn = dev_names(m->x, b), an = dev_names(m->x, m->a);
+    return str_eq(bn.node, an.node) && str_eq(bn.uuid, an.uuid) && (an.uuid || b->gpu == m->a->gpu);
 }
 
 #define SHARED_ONE UINT32_MAX     /* series_finish: a device one kept pod holds */
@@ -391,13 +455,19 @@ static bool same_gpu(const void *ctx, size_t i)
 static void series_finish(SeriesCtx *x)
 {
     UsageData *d = x->d;
-    /* the rows gathered as floats, into the storage; the storage to its size */
+    /* the rows gathered as floats, and the rows never put (no sample), into the storage; the
+     * storage to its size (the words of rows put again dropped) */
+    float none[USAGE_SERIES_MAX];
+    for (size_t k = 0; k < x->n; k++) none[k] = NAN;
     for (size_t i = 0; i < x->ndev; i++)
-        for (int f = 0; f < 2; f++)
-            if (x->dev[i].wide[f]) usage_series_put_row(d, field_of(f), i, wide_row(x, &x->dev[i], f));
+        for (int f = 0; f < 2; f++) {
+            const float *w = wide_row(x, &x->dev[i], f);
+            if (w || !x->dev[i].seen[f]) usage_series_append(d, &x->app, field_of(f), i, w ? w : none, false);
+        }
     free(x->wide);
     x->wide = NULL;
-    usage_series_resize(d, x->ndev);
+    usage_series_append_done(d, &x->app, x->ndev);
+    usage_series_resize_fields(d, 0, x->ndev);
     d->nseries = x->ndev;
     d->series_points = x->ndev ? x->n : 0;
     d->series_start = x->start;
@@ -425,7 +495,7 @@ static void series_finish(SeriesCtx *x)
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
     DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
-        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(&x->dev[i]), i, gpu_rehash, x);
+        if (x->dev[i].gi >= 0) dcgm_index_add(&migparents, gpu_hash(x, &x->dev[i]), i, gpu_rehash, x);
     /* the pods holding each device at each point: a device held by one kept pod has it at
      * every point that pod is present, so rows of counts are made only for devices held by
      * several (time-slicing): shared[dev] = 0 none, SHARED_ONE one, else 1 + its row
@@ -439,7 +509,7 @@ static void series_finish(SeriesCtx *x)
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
         GpuMatch gm = { x, a };
-        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(a), same_gpu, &gm)) continue;
+        if (a->gi < 0 && dcgm_index_find(&migparents, gpu_hash(x, a), same_gpu, &gm)) continue;
         int uf = a->has_gr ? 1 : 0;
         present[i] = h->present[0] | h->present[1] | h->present[2];
         idle[i] = h->present[uf] & ~h->busy[uf];
@@ -464,7 +534,8 @@ static void series_finish(SeriesCtx *x)
         const HeldAcc *h = &x->held[i];
         const DevAcc *a = &x->dev[h->dev];
         UsageHeld *o = &d->held[d->nheld++];
-        o->node = a->node; o->uuid = a->uuid; o->model = a->model; o->mig_profile = a->profile;
+        DevNames nm = dev_names(x, a);
+        o->node = nm.node; o->uuid = nm.uuid; o->model = nm.model; o->mig_profile = nm.profile;
         o->gpu = a->gpu; o->mig_instance = a->gi;
         o->ns = h->ns; o->pod = h->pod;
         o->held_s = popcount64(present[i]) * x->step;
@@ -517,7 +588,11 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
     memset(&x, 0, sizeof x);
     x.d = d;
     x.of = of;
-    if (of) of_index(&x);
+    /* the strings of the records just made from the instant values (their pool's lookup is
+     * sealed: interning the names again would copy every node, UUID, model and pod name, about
+     * 2 MB at 51,424 devices, kept as long as the records) */
+    x.recs = of ? of : d->ngpus || d->npods ? d : NULL;
+    if (x.recs) of_index(&x);
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
     d->series_points = x.n;             /* the rows' length while they are stored */
@@ -535,7 +610,8 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
         d->series_points = 0;
     }
     free(x.wide);
-    for (size_t i = 0; i < x.ndev; i++) { free(x.dev[i].cnt[0]); free(x.dev[i].cnt[1]); }
+    free(x.multi);
+    free(x.names);
     free(x.dev);
     free(x.held);
     dcgm_index_clear(&x.devs);

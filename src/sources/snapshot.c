@@ -104,6 +104,9 @@ static int scan_string(In *in)
     in->pos++;
     for (;;) {
         if (in->pos == in->len && !more(in)) break;
+        /* past the plain bytes of what is read in at once */
+        in->pos = (size_t)(jsonscan_string_stop(in->buf + in->pos, in->buf + in->len, true) - in->buf);
+        if (in->pos == in->len) continue;
         unsigned char ch = (unsigned char)in->buf[in->pos];
         if (ch == '"') { in->pos++; return 0; }
         if (ch < 0x20) { in->why = "control character in a string"; return -1; }

@@ -409,6 +409,7 @@ bool snapshot_usage_fill(const Cluster *c, const MetricsQuery *q, UsageData *dat
     if (d->nseries) {
         /* the reader's spare capacity is given back */
         usage_series_resize(d, d->nseries);
+        usage_series_pack(d);
         data->series_util = d->series_util;
         data->series_mem = d->series_mem;
         data->series_grid = d->series_grid;

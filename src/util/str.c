@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void strbuf_add(Strbuf *sb, const char *data, size_t n)
+void strbuf_grow(Strbuf *sb, size_t n)
 {
     if (sb->len + n + 1 > sb->cap) {
         size_t cap = sb->cap ? sb->cap : 64;
@@ -14,6 +14,11 @@ void strbuf_add(Strbuf *sb, const char *data, size_t n)
         sb->buf = xrealloc(sb->buf, cap);
         sb->cap = cap;
     }
+}
+
+void strbuf_add(Strbuf *sb, const char *data, size_t n)
+{
+    strbuf_grow(sb, n);
     if (n) memcpy(sb->buf + sb->len, data, n);
     sb->len += n;
     sb->buf[sb->len] = '\0';

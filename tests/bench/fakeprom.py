@@ -14,8 +14,11 @@ queries (src/sources/prometheus.c) with instant vectors computed once at start:
   - the per-workload window statistics (quantile_over_time / max_over_time /
     count_over_time of FB_USED, GR_ENGINE_ACTIVE, GPU_UTIL), one series per device and pod.
   - the series query_range (one per field: label_replace ... kgpu_field "util" / "gr" / "mem",
-    max_over_time per step): per device and pod a matrix over [start, end] at step, each point the device's value
-    varied by a fixed pattern (built per request, cached by start/end/step).
+    max_over_time per step): per device and pod a matrix over [start, end] at step, each point the
+    device's value varied (built per request, cached by start/end/step): memory in 11 steps (an
+    allocator holds what it took), utilization point to point by a seeded stream, +-25 % (a
+    step's maximum of GR_ENGINE_ACTIVE has four decimals, nearly all distinct: a row of them
+    does not pack into fewer bits, as a real one would not).
 Anything else gets an empty vector.  POST (form) and GET (query string) /api/v1/query and
 /api/v1/query_range are served, over plain HTTP on 127.0.0.1, with TCP_NODELAY and one write per answer.
 """
@@ -238,10 +241,17 @@ def range_answer(ranges, start, end, step, want):
         if field != want:
             continue
         pts = []
+        h = (i * 2654435761 + 12345) & 0xffffffff
         for k, t in enumerate(ts):
-            f = 0.7 + 0.6 * (((k * 7 + i) % 11) / 10.0)
-            x = v * f
-            x = min(1.0, round(x, 4)) if field == 'gr' else (min(100, round(x)) if field == 'util' else int(x))
+            if field == 'mem':
+                # memory moves in steps (an allocator holds what it took): 11 levels
+                x = int(v * (0.7 + 0.6 * (((k * 7 + i) % 11) / 10.0)))
+            else:
+                # utilization's per-step maxima vary point to point: GR_ENGINE_ACTIVE's four
+                # decimals nearly all distinct, GPU_UTIL's whole percents within +-25
+                h = (h * 1103515245 + 12345) & 0xffffffff
+                f = 0.75 + 0.5 * (h >> 8) / float(1 << 24)
+                x = min(1.0, round(v * f, 4)) if field == 'gr' else min(100, round(v * f))
             pts.append('[%.3f,"%s"]' % (t, x))
         parts.append('{"metric":%s,"kgpu_field":"%s"},"values":[%s]}' % (lab, field, ','.join(pts)))
     return ('{"status":"success","data":{"resultType":"matrix","result":[%s]}}' % ','.join(parts)).encode()

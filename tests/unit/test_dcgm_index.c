@@ -1,6 +1,6 @@
 /* test_dcgm_index.c — the usage sources' index of records by their labels (sources/dcgm_index.h):
- * every record found again through the table's growth, a missing key not found, equal hashes
- * told apart by the records' labels. */
+ * every record found again through the table's growth (or in a table made at its size), a
+ * missing key not found, equal hashes told apart by the records' labels. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -39,17 +39,25 @@ static size_t find(const DcgmIndex *x, const char *name, int n)
     return dcgm_index_find(x, rec_hash(name, n), matches, &w);
 }
 
-static void run(size_t count)
+static void run(size_t count, bool reserve)
 {
     DcgmIndex x = { 0 };
     assert_int_equal(find(&x, "none", 0), 0);                  /* empty */
+    uint32_t *made = NULL;
+    if (reserve) {
+        dcgm_index_reserve(&x, count);
+        made = x.slot;
+        assert_int_equal(find(&x, "none", 0), 0);
+    }
     for (size_t i = 0; i < count; i++) {
         snprintf(recs[i].name, sizeof recs[i].name, "n%zu", i / 3);
         recs[i].n = (int)(i % 3);
         dcgm_index_add(&x, rec_hash(recs[i].name, recs[i].n), i, rehash, recs);
     }
     assert_int_equal(x.n, count);
-    assert_true(x.cap >= 2 * count);                           /* at most half full */
+    assert_true(3 * count <= 2 * x.cap);                       /* at most two thirds full */
+    assert_true(3 * count > x.cap);                            /* and more than a third */
+    if (reserve) assert_ptr_equal(x.slot, made);               /* made once, at its size */
     for (size_t i = 0; i < count; i++) assert_int_equal(find(&x, recs[i].name, recs[i].n), i + 1);
     assert_int_equal(find(&x, "n0", 3), 0);                    /* same name, another n */
     assert_int_equal(find(&x, "zz", 0), 0);
@@ -57,8 +65,9 @@ static void run(size_t count)
     assert_int_equal(find(&x, "n0", 0), 0);
 }
 
-static void test_grow(void **state) { (void)state; collide = 0; run(5000); }
-static void test_collide(void **state) { (void)state; collide = 1; run(300); }
+static void test_grow(void **state) { (void)state; collide = 0; run(5000, false); }
+static void test_reserve(void **state) { (void)state; collide = 0; run(5000, true); run(43, true); }
+static void test_collide(void **state) { (void)state; collide = 1; run(300, false); }
 
 /* the hash of ("ab", "c") is not that of ("a", "bc"), nor NULL that of "x" */
 static void test_hash(void **state)
@@ -74,7 +83,8 @@ static void test_hash(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_grow), cmocka_unit_test(test_collide),
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_grow), cmocka_unit_test(test_reserve),
+                                        cmocka_unit_test(test_collide),
                                         cmocka_unit_test(test_hash) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

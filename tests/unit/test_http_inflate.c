@@ -186,6 +186,57 @@ static void test_consumer_stops_it(void **state)
     free(gz);
 }
 
+/* decoded straight into a buffer that already holds bytes (a page buffer reused): the same
+ * bytes after them at every piece size, NUL-terminated; with room, 1 once more than room bytes
+ * were added in one call (what was decoded stays), 0 while they fit; damaged data -1 */
+static void test_into_buffer(void **state)
+{
+    (void)state;
+    size_t n = (size_t)3 << 20, gzn;
+    unsigned char *src = sample(n), *gz = gzip_of(src, n, &gzn);
+    size_t pieces[] = { 7, 4096, 65536, gzn };
+    HttpInflate *z = http_inflate_new();
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        Strbuf b = STRBUF_INIT;
+        strbuf_adds(&b, "head");
+        http_inflate_reset(z);
+        for (size_t off = 0; off < gzn; off += pieces[i]) {
+            size_t k = gzn - off < pieces[i] ? gzn - off : pieces[i];
+            assert_int_equal(http_inflate_feed_into(z, (const char *)gz + off, k, &b, SIZE_MAX), 0);
+        }
+        assert_true(http_inflate_finished(z));
+        assert_int_equal(b.len, 4 + n);
+        assert_memory_equal(b.buf, "head", 4);
+        assert_memory_equal(b.buf + 4, src, n);
+        assert_int_equal(b.buf[b.len], '\0');
+        strbuf_clear(&b);
+    }
+    /* room: n bytes fit in room n, not in room n - 1 */
+    Strbuf b = STRBUF_INIT;
+    http_inflate_reset(z);
+    assert_int_equal(http_inflate_feed_into(z, (const char *)gz, gzn, &b, n), 0);
+    assert_int_equal(b.len, n);
+    strbuf_reset(&b);
+    http_inflate_reset(z);
+    assert_int_equal(http_inflate_feed_into(z, (const char *)gz, gzn, &b, n - 1), 1);
+    assert_true(b.len > n - 1 && b.len <= n);
+    assert_memory_equal(b.buf, src, b.len);
+    strbuf_reset(&b);
+    http_inflate_reset(z);
+    assert_int_equal(http_inflate_feed_into(z, (const char *)gz, gzn, &b, 1000), 1);
+    assert_memory_equal(b.buf, src, b.len);
+    /* damaged: a byte of the deflate data flipped */
+    gz[gzn / 2] ^= 0x55;
+    strbuf_reset(&b);
+    http_inflate_reset(z);
+    assert_int_equal(http_inflate_feed_into(z, (const char *)gz, gzn, &b, SIZE_MAX), -1);
+    assert_non_null(http_inflate_error(z));
+    strbuf_clear(&b);
+    http_inflate_free(z);
+    free(src);
+    free(gz);
+}
+
 static void test_backend_named(void **state)
 {
     (void)state;
@@ -205,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_cut_short_is_not_finished),
         cmocka_unit_test(test_damaged_and_foreign_data_fail),
         cmocka_unit_test(test_consumer_stops_it),
+        cmocka_unit_test(test_into_buffer),
         cmocka_unit_test(test_backend_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

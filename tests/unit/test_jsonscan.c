@@ -187,8 +187,20 @@ static void test_list_walk(void **state)
     assert_int_equal(g.names.n, 1);
     assert_string_equal(g.names.v[0], "{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"},\"spec\":{\"nodeName\":\"n\"}}");
     got_free(&g, &info);
-    /* a skipped member that never ends is a syntax error, not a read past the end */
+    /* skipped strings end at their closing quote, past escaped quotes and backslashes, short
+     * or longer than the scan's sixteen-byte step (an escaped backslash just before a quote) */
+    walk("{\"items\":[{\"status\":{\"m\":\"x\\\\\",\"n\":\"0123456789abcdef0123\\\"}]\\\\\\\"}\","
+         "\"o\":[\"\\\\\\\\\",{\"p\":\"0123456789abcdef\\\\\"}]},\"spec\":{\"nodeName\":\"n\"}}]}", skip, &g, &info);
+    assert_false(info.syntax_error);
+    assert_int_equal(g.names.n, 1);
+    assert_string_equal(g.names.v[0], "{\"spec\":{\"nodeName\":\"n\"}}");
+    got_free(&g, &info);
+    /* a skipped member that never ends is a syntax error, not a read past the end; nor does
+     * a string whose last byte escapes the end */
     walk("{\"items\":[{\"status\":{\"a\":\"b", skip, &g, &info);
+    assert_true(info.syntax_error);
+    got_free(&g, &info);
+    walk("{\"items\":[{\"status\":{\"a\":\"b\\", skip, &g, &info);
     assert_true(info.syntax_error);
     got_free(&g, &info);
     /* "key.sub:m1,m2": sub kept with only m1 and m2 (whatever they hold), beside a dropped
@@ -355,10 +367,50 @@ static void test_split(void **state)
     strvec_clear(&stop.got);
 }
 
+/* the string scan's word-at-a-time steps (SSE2's sixteen bytes, the portable eight) stop where
+ * a byte loop stops: at the first '"' or '\\' (or control byte, with ctl) in the range, or at
+ * its end, never reading past it.  Every stop position 0..47 in ranges of 0..48 bytes, the
+ * range starting at each offset 0..15 of an aligned block, among bytes of every other value
+ * (high-bit bytes included: the word test's borrow must not hide a stop after them). */
+static char *stop_ref(char *q, const char *end, bool ctl)
+{
+    while (q < end && *q != '"' && *q != '\\' && !(ctl && (unsigned char)*q < 0x20)) q++;
+    return q;
+}
+
+static void test_string_stop(void **state)
+{
+    (void)state;
+    _Alignas(16) char block[128];
+    const char stops[] = { '"', '\\', '\n', 0x01, 0x1f };
+    unsigned seed = 12345;
+    for (size_t k = 0; k < sizeof stops; k++)
+        for (size_t off = 0; off < 16; off++)
+            for (size_t len = 0; len <= 48; len++)
+                for (size_t at = 0; at <= len; at++) {
+                    for (size_t i = 0; i < sizeof block; i++) {
+                        seed = seed * 1103515245u + 12345u;
+                        unsigned char c = (unsigned char)(seed >> 16);
+                        block[i] = (char)(c < 0x20 || c == '"' || c == '\\' ? c | 0xa0 : c);
+                    }
+                    char *q = block + off, *end = q + len;
+                    if (at < len) q[at] = stops[k];
+                    end[1] = stops[k];              /* a stop just past the range is not seen */
+                    bool ctl_stop = k >= 2;
+                    for (int ctl = 0; ctl < 2; ctl++) {
+                        char *want = stop_ref(q, end, ctl);
+                        assert_ptr_equal(want, at < len && (ctl || !ctl_stop) ? q + at : end);
+                        assert_ptr_equal(jsonscan_string_stop(q, end, ctl), want);
+                        assert_ptr_equal(jsonscan_string_stop_word(q, end, ctl), want);
+                    }
+                }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_like_cjson), cmocka_unit_test(test_list_walk), cmocka_unit_test(test_split), cmocka_unit_test(test_split_long_strings),
+        cmocka_unit_test(test_string_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

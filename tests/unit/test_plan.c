@@ -112,8 +112,8 @@ static void test_mixed_fleet(void **state)
     assert_string_equal(label(g, w, "blind", buf), "whole");
     for (size_t i = 0; i < g->nassign; i++) {
         const PlanAssignment *as = &g->assign[i];
-        if (strcmp(w[as->workload].name, "train") == 0) { assert_int_equal(as->gpus, 4); assert_string_equal(as->why, "uses several GPUs"); }
-        if (strcmp(w[as->workload].name, "blind") == 0) { assert_int_equal(as->gpus, 1); assert_string_equal(as->why, "no usage data"); assert_int_equal(as->sized_memory_mib, -1); }
+        if (strcmp(w[as->workload].name, "train") == 0) { assert_int_equal(as->gpus, 4); assert_string_equal(plan_assignment_why(as), "uses several GPUs"); }
+        if (strcmp(w[as->workload].name, "blind") == 0) { assert_int_equal(as->gpus, 1); assert_string_equal(plan_assignment_why(as), "no usage data"); assert_int_equal(as->sized_memory_mib, -1); }
         if (strcmp(w[as->workload].name, "infer-0") == 0) assert_int_equal(as->sized_memory_mib, 8800);
     }
     assert_non_null(g->tradeoff);
@@ -217,7 +217,8 @@ static void test_current_sharing_and_mig(void **state)
         const char *name = w[as->workload].name;
         if (name[0] == 's') assert_string_equal(plan_assignment_label(as, buf, sizeof buf), "mig-1g.10gb");
         else assert_string_equal(plan_assignment_label(as, buf, sizeof buf), "mig-3g.40gb");
-        if (strcmp(name, "m0") == 0) assert_true(fabs(as->gpu_utilization - 30.0) < 1e-9);
+        /* headroom 0: sized = the GPU's share, 30 % */
+        if (strcmp(name, "m0") == 0) assert_true(fabs(as->sized_utilization - 30.0) < 1e-9);
     }
     assert_int_equal(g->mig.gpus, 2);
     assert_int_equal(g->gpus_after, 2);
@@ -371,11 +372,9 @@ static void test_workload_consistency(void **state)
     Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
     const Node *nodes[] = { &t };
     PlanWorkload w[7];
-    const char *pods[] = { "mid-abc12-aaaaa", "mid-abc12-bbbbb", "mid-abc12-ccccc" };
     for (int i = 0; i < 3; i++) {
         w[i] = wl("mid", "t4", "nvidia.com/gpu", 1, true, 5000, 10);
         w[i].kind = "Deployment";
-        w[i].pod = pods[i];
     }
     const char *small[] = { "s0", "s1", "s2", "s3" };
     for (int i = 0; i < 4; i++) w[3 + i] = wl(small[i], "t4", "nvidia.com/gpu", 1, true, 1000, 5);
@@ -414,12 +413,10 @@ static void test_workload_split_shares_or_stays(void **state)
     Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
     const Node *nodes[] = { &t };
     PlanWorkload w[5];
-    const char *pods[] = { "mix-abc12-aaaaa", "mix-abc12-bbbbb", "mix-abc12-ccccc" };
     const int64_t mem[] = { 6000, 1000, 1000 };
     for (int i = 0; i < 3; i++) {
         w[i] = wl("mix", "t4", "nvidia.com/gpu", 1, true, mem[i], 5);
         w[i].kind = "Deployment";
-        w[i].pod = pods[i];
     }
     w[3] = wl("b0", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
     w[4] = wl("b1", "t4", "nvidia.com/gpu", 1, true, 4000, 5);
@@ -521,7 +518,7 @@ static void test_plan_input(void **state)
             chat++;
             assert_string_equal(x->kind, "Deployment");
             assert_int_equal(x->memory_mib, 9728);
-            assert_true(strncmp(x->pod, "chat-58b9c7d6f5-", 16) == 0);
+            assert_true(strncmp(plan_workload_pod(x), "chat-58b9c7d6f5-", 16) == 0);
         }
         if (strcmp(x->name, "embed") == 0) { embed++; assert_string_equal(x->kind, "StatefulSet"); }
         if (strcmp(x->name, "train") == 0) {
@@ -775,6 +772,117 @@ static void test_parse_version(void **state)
     assert_false(plan_dp_at_least(&c, 0, 12));
 }
 
+/* Workloads are told apart by (namespace, kind, name) as strings, wherever they are stored
+ * (kind unset reads as "Pod"), and numbered per product group: a workload whose pods run on
+ * two products is a workload in each group, with one warning.  30 Deployments "d-0".."d-29"
+ * in "ml", each with a pod on t4 (first), then one on a100, then one more on t4; a bare pod
+ * "solo" with kind unset and one with kind "Pod" (the same workload, on t4); "solo" in another
+ * namespace is another workload.  t4: 30 workloads of 2 pods + solo (2 pods) + team/solo = 32;
+ * a100: 30 of 1 pod; 30 warnings, each naming the t4 group first (where its first pod ran). */
+static void test_workload_keys_and_two_products(void **state)
+{
+    (void)state;
+    Node t = mknode("t4", "Tesla-T4", 8, 15360, 7, 5);
+    Node a = mknode("a100", "NVIDIA-A100-SXM4-80GB", 8, 81920, 8, 0);
+    const Node *nodes[] = { &t, &a };
+    enum { ND = 30 };
+    PlanWorkload w[3 * ND + 3];
+    char names[3][ND][16];            /* each pod's own copy of its workload's name */
+    size_t n = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int d = 0; d < ND; d++) {
+            snprintf(names[pass][d], sizeof names[pass][d], "d-%d", d);
+            w[n] = wl(names[pass][d], pass == 1 ? "a100" : "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+            w[n].kind = "Deployment";
+            n++;
+        }
+    char solo2[] = "solo";
+    w[n++] = wl("solo", "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n] = wl(solo2, "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n++].kind = "Pod";
+    w[n] = wl("solo", "t4", "nvidia.com/gpu", 1, true, 1000, 5);
+    w[n++].ns = "team";
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, n, &o, &r), 0);
+    const PlanGroup *gt = group(&r, "Tesla-T4"), *ga = group(&r, "NVIDIA-A100-SXM4-80GB");
+    assert_int_equal(gt->nworkloads, ND + 2);
+    assert_int_equal(ga->nworkloads, ND);
+    int two = 0, one = 0;
+    for (size_t i = 0; i < gt->nworkloads; i++) {
+        const PlanWorkload *x = &w[gt->assign[gt->workloads[i].first].workload];
+        if (strcmp(x->ns, "team") == 0) assert_int_equal(gt->workloads[i].pods, 1);
+        else { assert_int_equal(gt->workloads[i].pods, 2); two++; }
+    }
+    for (size_t i = 0; i < ga->nworkloads; i++) one += ga->workloads[i].pods == 1;
+    /* each group's workloads by namespace, then name: d-0, d-1, d-10, ... d-9, solo, team/solo */
+    for (size_t i = 1; i < gt->nworkloads; i++) {
+        const PlanWorkload *x = &w[gt->assign[gt->workloads[i - 1].first].workload];
+        const PlanWorkload *y = &w[gt->assign[gt->workloads[i].first].workload];
+        int c = strcmp(x->ns, y->ns);
+        assert_true(c < 0 || (c == 0 && strcmp(x->name, y->name) < 0));
+    }
+    assert_string_equal(w[gt->assign[gt->workloads[1].first].workload].name, "d-1");
+    assert_string_equal(w[gt->assign[gt->workloads[2].first].workload].name, "d-10");
+    assert_string_equal(w[gt->assign[gt->workloads[ND + 1].first].workload].ns, "team");
+    assert_int_equal(two, ND + 1);
+    assert_int_equal(one, ND);
+    size_t warned = 0;
+    for (size_t i = 0; i < r.warnings.n; i++)
+        if (strstr(r.warnings.v[i], "runs on Tesla-T4 and NVIDIA-A100-SXM4-80GB nodes")) warned++;
+    assert_int_equal(warned, ND);
+    assert_non_null(strstr(r.warnings.v[0], "ml/d-0 runs on"));
+    plan_result_clear(&r);
+    kv_clear(&t.labels);
+    kv_clear(&a.labels);
+}
+
+/* A group workload's nodes: the distinct nodes its pods run on, sorted.  Deployment "web" with
+ * pods on t4-b, t4-a, t4-b -> {t4-a, t4-b}; "job" with two pods on t4-a -> {t4-a}; a bare pod
+ * on t4-b -> {t4-b}. */
+static void test_workload_nodes(void **state)
+{
+    (void)state;
+    Node a = mknode("t4-a", "Tesla-T4", 4, 15360, 7, 5), b = mknode("t4-b", "Tesla-T4", 4, 15360, 7, 5);
+    const Node *nodes[] = { &b, &a };
+    PlanWorkload w[6] = {
+        wl("web", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5), wl("web", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5),
+        wl("job", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5), wl("web", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5),
+        wl("job", "t4-a", "nvidia.com/gpu", 1, true, 1000, 5), wl("bare", "t4-b", "nvidia.com/gpu", 1, true, 1000, 5),
+    };
+    PlanOptions o = { .choice = PLAN_CHOICE_AUTO, .headroom_pct = 10, .cur = &cur20 };
+    PlanResult r;
+    assert_int_equal(plan_build(nodes, 2, w, 6, &o, &r), 0);
+    const PlanGroup *g = &r.groups[0];
+    assert_int_equal(g->nworkloads, 3);
+    int seen = 0;
+    for (size_t i = 0; i < g->nworkloads; i++) {
+        const PlanGroupWorkload *gw = &g->workloads[i];
+        const char *name = w[g->assign[gw->first].workload].name;
+        if (strcmp(name, "web") == 0) {
+            assert_int_equal(gw->pods, 3);
+            assert_int_equal(gw->nnodes, 2);
+            assert_string_equal(gw->nodes[0], "t4-a");
+            assert_string_equal(gw->nodes[1], "t4-b");
+            seen |= 1;
+        } else if (strcmp(name, "job") == 0) {
+            assert_int_equal(gw->pods, 2);
+            assert_int_equal(gw->nnodes, 1);
+            assert_string_equal(gw->nodes[0], "t4-a");
+            seen |= 2;
+        } else {
+            assert_int_equal(gw->pods, 1);
+            assert_int_equal(gw->nnodes, 1);
+            assert_string_equal(gw->nodes[0], "t4-b");
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    plan_result_clear(&r);
+    kv_clear(&a.labels);
+    kv_clear(&b.labels);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -786,7 +894,8 @@ int main(void)
         cmocka_unit_test(test_group_key), cmocka_unit_test(test_plan_input),
         cmocka_unit_test(test_mps_refused_with_mixed), cmocka_unit_test(test_mig_makes_mixed),
         cmocka_unit_test(test_distributed_accounting), cmocka_unit_test(test_drain_and_names),
-        cmocka_unit_test(test_parse_version),
+        cmocka_unit_test(test_parse_version), cmocka_unit_test(test_workload_keys_and_two_products),
+        cmocka_unit_test(test_workload_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,11 @@
 #include "sources/metrics.h"
 #include "sources/prometheus.h"
 #include "util/util.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 typedef struct {
     int series;
@@ -260,6 +265,167 @@ static void test_collect_offline(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* The series (prometheus_series.c) from a stand-in that answers each field's query_range    */
+
+#define SER_END 1000000.0           /* the window's end; 60 points of 60 s before it */
+#define SER_START (SER_END - 59 * 60)
+
+static struct { int lfd; pthread_t thread; char *util, *mem; int answered; } ser;
+
+/* a matrix of series: each "labels|k=v,k=v,..." (point k's value v) */
+static char *ser_matrix(const char *const *series, size_t n, const char *field)
+{
+    Strbuf b = STRBUF_INIT;
+    strbuf_adds(&b, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
+    for (size_t i = 0; i < n; i++) {
+        const char *bar = strchr(series[i], '|');
+        strbuf_addf(&b, "%s{\"metric\":{%.*s,\"kgpu_field\":\"%s\"},\"values\":[", i ? "," : "",
+                    (int)(bar - series[i]), series[i], field);
+        const char *p = bar + 1;
+        for (int first = 1; *p; first = 0) {
+            int k, used = 0;
+            double v;
+            if (sscanf(p, "%d=%lf%n", &k, &v, &used) != 2) break;
+            strbuf_addf(&b, "%s[%.3f,\"%g\"]", first ? "" : ",", SER_START + k * 60.0, v);
+            p += used;
+            if (*p == ',') p++;
+        }
+        strbuf_adds(&b, "]}");
+    }
+    strbuf_adds(&b, "]}}");
+    return strbuf_detach(&b);
+}
+
+static void *ser_server(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        int fd = accept(ser.lfd, NULL, NULL);
+        if (fd < 0) return NULL;
+        for (;;) {                                  /* keep-alive: requests until closed */
+            Strbuf in = STRBUF_INIT;
+            char buf[4096];
+            ssize_t r;
+            char *hend = NULL;
+            while (!(hend = strstr(strbuf_str(&in), "\r\n\r\n")) && (r = recv(fd, buf, sizeof buf, 0)) > 0)
+                strbuf_add(&in, buf, (size_t)r);
+            if (!hend) { strbuf_clear(&in); break; }
+            const char *cl = strstr(in.buf, "Content-Length:");      /* as curl spells it */
+            size_t want = (size_t)(hend - in.buf) + 4 + (cl ? strtoul(cl + 15, NULL, 10) : 0);
+            while (in.len < want && (r = recv(fd, buf, sizeof buf, 0)) > 0) strbuf_add(&in, buf, (size_t)r);
+            const char *body = strstr(in.buf, "DCGM_FI_DEV_FB_USED") ? ser.mem
+                             : strstr(in.buf, "DCGM_FI_DEV_GPU_UTIL") ? ser.util
+                             : "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+            char *head = xasprintf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n",
+                                   strlen(body));
+            send(fd, head, strlen(head), MSG_NOSIGNAL);
+            send(fd, body, strlen(body), MSG_NOSIGNAL);
+            free(head);
+            strbuf_clear(&in);
+            ser.answered++;
+        }
+        close(fd);
+    }
+}
+
+/* One device three pods hold (time-slicing), each pod's series a value per point: equal
+ * values are the device's, repeated per pod; differing ones a per-process split, summed (the
+ * rule of dcgm.h, prometheus_series.c combine): utilization 10,10,10 -> 10; 10,10,20 -> 40
+ * (two equal, then a third: 10 x 2 + 20); 10,20,30 -> 60; 20,10,10 -> 40; 10,20,20 -> 50
+ * (the third equal to the second, but the point's values differ already); memory 1000 x 3 ->
+ * 1000; 1000,2000,2000 -> 5000.  A second device has memory series only (seen first in
+ * memory's query, after utilization's rows are packed): its utilization row has no sample.
+ * The held records name the device and pods by the records' strings (no second copy).
+ * Fails when the third value is added without the count of equal ones before it, and when
+ * the names are interned again. */
+static void test_series_holders(void **state)
+{
+    (void)state;
+    static const char *const util[] = {
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p1\"|0=10,1=10,2=10,3=20,4=10",
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p2\"|0=10,1=10,2=20,3=10,4=20",
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p3\"|0=10,1=20,2=30,3=10,4=20",
+    };
+    static const char *const mem[] = {
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p1\"|0=1000,1=1000",
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p2\"|0=1000,1=2000",
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p3\"|0=1000,1=2000",
+        "\"Hostname\":\"n2\",\"gpu\":\"1\",\"UUID\":\"GPU-b\",\"modelName\":\"T4\"|5=500",
+    };
+    ser.util = ser_matrix(util, 3, "util");
+    ser.mem = ser_matrix(mem, 4, "mem");
+    ser.lfd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(ser.lfd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(ser.lfd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(ser.lfd, 4), 0);
+    assert_int_equal(getsockname(ser.lfd, (struct sockaddr *)&a, &al), 0);
+    assert_int_equal(pthread_create(&ser.thread, NULL, ser_server, NULL), 0);
+    char *url = xasprintf("http://127.0.0.1:%d", ntohs(a.sin_port));
+    PromConfig pc = { .url = url, .timeout = 10 };
+    Error err = { .set = false };
+    PromClient *c = prom_client_new(&pc, &err);
+    assert_non_null(c);
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    /* the device's record, as the instant values make it before the series (its pool sealed):
+     * the rows and held records take its names, not copies */
+    d.ngpus = 1;
+    d.gpus = xcalloc(1, sizeof *d.gpus);
+    d.gpus[0].node = usage_intern(&d, "n1");
+    d.gpus[0].uuid = usage_intern(&d, "GPU-a");
+    d.gpus[0].model = usage_intern(&d, "T4");
+    d.gpus[0].mig_instance = -1;
+    d.gpus[0].holders = 3;
+    d.npods = 1;
+    d.pods = xcalloc(1, sizeof *d.pods);
+    d.pods[0] = d.gpus[0];
+    d.pods[0].ns = usage_intern(&d, "ml");
+    d.pods[0].pod = usage_intern(&d, "p2");
+    usage_intern_done(&d);
+    assert_int_equal(prometheus_collect_series(c, 3600, SER_END, &d, &err), 0);
+    assert_int_equal(d.gpus[0].series, 1);
+    assert_int_equal(d.pods[0].series, 1);
+    assert_int_equal(ser.answered, 3);
+    assert_int_equal(d.nseries, 2);
+    assert_int_equal(d.series_points, 60);
+    static const float want_util[5] = { 10, 40, 60, 40, 50 };
+    for (size_t k = 0; k < 60; k++) {
+        float u = usage_series_get(&d, USAGE_SERIES_UTIL, 0, k), m = usage_series_get(&d, USAGE_SERIES_MEM, 0, k);
+        if (k < 5) assert_true(u == want_util[k]);
+        else assert_true(isnan(u));
+        if (k == 0) assert_true(m == 1000);
+        else if (k == 1) assert_true(m == 5000);
+        else assert_true(isnan(m));
+        assert_true(isnan(usage_series_get(&d, USAGE_SERIES_UTIL, 1, k)));
+        float m2 = usage_series_get(&d, USAGE_SERIES_MEM, 1, k);
+        assert_true(k == 5 ? m2 == 500 : isnan(m2));
+    }
+    assert_int_equal(d.nheld, 3);                 /* the three pods on GPU-a */
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(d.held[i].held_s == 5 * 60);
+        assert_ptr_equal(d.held[i].node, d.gpus[0].node);
+        assert_ptr_equal(d.held[i].uuid, d.gpus[0].uuid);
+        assert_ptr_equal(d.held[i].model, d.gpus[0].model);
+        assert_string_equal(d.held[i].ns, "ml");
+    }
+    /* sorted by pod: p1, p2, p3; p2 has a per-pod record, whose names it takes */
+    assert_ptr_equal(d.held[1].ns, d.pods[0].ns);
+    assert_ptr_equal(d.held[1].pod, d.pods[0].pod);
+    assert_string_equal(d.held[2].pod, "p3");
+    usage_clear(&d);
+    prom_client_free(c);
+    shutdown(ser.lfd, SHUT_RDWR);
+    close(ser.lfd);
+    pthread_join(ser.thread, NULL);
+    free(url);
+    free(ser.util);
+    free(ser.mem);
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* --dump driver                                                                             */
 
 static cJSON *num_or_null(double v) { return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v); }
@@ -434,6 +600,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_client_config),
         cmocka_unit_test(test_collect_offline),
+        cmocka_unit_test(test_series_holders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

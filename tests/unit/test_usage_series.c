@@ -316,42 +316,6 @@ static void test_codes_threshold(void **state)
     }
 }
 
-/* A row filled a point at a time: exact values go in, the row coded again when one needs
- * another grid (the others read back unchanged); a value no grid holds exactly beside them is
- * refused and leaves the row as it was. */
-static void test_put_exact(void **state)
-{
-    (void)state;
-    UsageData d;
-    one_row(&d, 4, 5);
-    usage_series_clear_row(&d, USAGE_SERIES_MEM, 0);
-    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
-    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2)));
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 0, 70000));
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 1, 5000));      /* 65,000 apart: steps of 1 hold it */
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 2, 40000));
-    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 0) == 70000);
-    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
-    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 2) == 40000);
-    /* 5,000 to 80,001 MiB: more than 65,534 steps of 1, and 80,001 is on no coarser grid */
-    assert_false(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, 80001));
-    assert_true(isnan(usage_series_get(&d, USAGE_SERIES_MEM, 0, 3)));
-    assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, 1) == 5000);
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_MEM, 0, 3, NAN));
-    /* utilization: 37.2841 % then 90 %: ten-thousandths over 52.7 % need more than 65,534
-     * codes, and 37.2841 is on no coarser grid */
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 0, 37.2841f));
-    assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, 0) == 37.2841f);
-    assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 1, 38.5f));
-    assert_false(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, 2, 90));
-    /* whole percents from 0 to 100: hundredths */
-    usage_series_clear_row(&d, USAGE_SERIES_UTIL, 0);
-    const float w[4] = { 50, 1, 100, 0 };
-    for (size_t k = 0; k < 4; k++) assert_true(usage_series_put_exact(&d, USAGE_SERIES_UTIL, 0, k, w[k]));
-    for (size_t k = 0; k < 4; k++) assert_true(usage_series_get(&d, USAGE_SERIES_UTIL, 0, k) == w[k]);
-    usage_clear(&d);
-}
-
 /* A row off every grid, read back and put again (a snapshot written and read): it reads back
  * the same the second time, so offline answers are the live ones */
 static void test_codes_again(void **state)
@@ -388,6 +352,126 @@ static void test_codes_again(void **state)
     assert_true(fabs((double)once[1] - 104.8543) < 1e-5);
     put_get(&d, USAGE_SERIES_UTIL, once, twice);
     assert_memory_equal(once, twice, sizeof once);
+    usage_clear(&d);
+}
+
+/* usage_series_pack: every point of every row reads back as before, whatever the number of
+ * distinct values in the row (one, none at all, 2, 3, 4 with a missing point, 5, 11, 16, 17,
+ * 28, 29, 60), and the rows take, by hand (1 count + the values + the points' indexes in
+ * 0, 1, 2, 4 or 8 bits, as 16-bit words; 60 points): util 2 + 7 + 12 + 60 + 60 (29 values
+ * in 8 bits would be 60: kept as they were) + 32 = 173, memory 2 (all missing) + 27 + 48 +
+ * 59 + 13 + 21 = 170: 343 of 720.  A second pack changes nothing; the copies (usage_copy)
+ * read the packed rows. */
+static void test_pack(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    d.series_points = 60;
+    d.nseries = 6;
+    usage_series_resize(&d, 6);
+    static const int ud[6] = { 1, 2, 3, 60, 29, 16 }, md[6] = { 0, 11, 17, 28, 4, 5 };
+    float u[6][60], m[6][60], before[2][6][60];
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 60; k++) {
+            u[r][k] = r == 1 ? (float)(k % 2 ? 100 : 0) : (float)(7 + (k % ud[r]) * 1.5);
+            m[r][k] = md[r] == 0 ? NAN : md[r] == 4 && k % 4 == 0 ? NAN : (float)(1000 * (k % md[r]) + 123);
+        }
+    for (int r = 0; r < 6; r++) {
+        usage_series_put_row(&d, USAGE_SERIES_UTIL, (size_t)r, u[r]);
+        usage_series_put_row(&d, USAGE_SERIES_MEM, (size_t)r, m[r]);
+    }
+    assert_int_equal(usage_series_codes(&d), 720);
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 60; k++) {
+            before[0][r][k] = usage_series_get(&d, USAGE_SERIES_UTIL, (size_t)r, (size_t)k);
+            before[1][r][k] = usage_series_get(&d, USAGE_SERIES_MEM, (size_t)r, (size_t)k);
+        }
+    usage_series_pack(&d);
+    assert_int_equal(usage_series_codes(&d), 343);
+    for (int again = 0; again < 2; again++) {
+        for (int r = 0; r < 6; r++)
+            for (int k = 0; k < 60; k++) {
+                float a = usage_series_get(&d, USAGE_SERIES_UTIL, (size_t)r, (size_t)k);
+                float b = usage_series_get(&d, USAGE_SERIES_MEM, (size_t)r, (size_t)k);
+                assert_memory_equal(&a, &before[0][r][k], sizeof a);
+                assert_memory_equal(&b, &before[1][r][k], sizeof b);
+                assert_true(a == u[r][k]);              /* exact values: as put */
+                assert_true(isnan(m[r][k]) ? isnan(b) : b == m[r][k]);
+            }
+        usage_series_pack(&d);
+        assert_int_equal(usage_series_codes(&d), 343);
+    }
+    d.ngpus = 1;
+    d.gpus = xcalloc(1, sizeof *d.gpus);
+    d.gpus[0] = rec("n1", 0, -1, "GPU-a", NULL, NULL, 6);
+    UsageData c;
+    usage_copy(&c, &d);
+    float got[USAGE_SERIES_MAX];
+    assert_true(usage_util_series(&c, &c.gpus[0], got));
+    assert_memory_equal(got, before[0][5], sizeof before[0][5]);
+    assert_true(usage_mem_series(&c, &c.gpus[0], got));
+    assert_memory_equal(got, before[1][5], sizeof before[1][5]);
+    usage_clear(&c);
+    usage_clear(&d);
+}
+
+/* A build row by row (prometheus_series.c: usage_series_append): each row packed at the end of
+ * its field's codes and read back at once; a row put again replaces the first (memory's row
+ * 0: 11 values, then 60); a row no standard grid holds exactly is refused with exact_only and
+ * put without it (within half a step); usage_series_append_done drops the words left behind.
+ * The words, by hand: util 2 (7 everywhere) + 7 (0 and 100 in 1 bit) + 60 (60 values) + 2
+ * (none) = 71; memory 60 + 27 (11 values in 4 bits) + 2 + 2 = 91, and 27 more for the first
+ * row 0 before append_done. */
+static void test_append(void **state)
+{
+    (void)state;
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    d.series_points = 60;
+    usage_series_resize_fields(&d, 0, 4);               /* the grid alone */
+    assert_null(d.series_util);
+    assert_null(d.series_mem);
+    float u[4][60], m[4][60], first[60];
+    for (int k = 0; k < 60; k++) {
+        u[0][k] = 7;
+        u[1][k] = k % 2 ? 100 : 0;
+        u[2][k] = (float)(k * 1.23456789);
+        u[3][k] = NAN;
+        first[k] = (float)(1000 * (k % 11) + 1);
+        m[0][k] = (float)(k * 3);
+        m[1][k] = (float)(1000 * (k % 11) + 7);
+        m[2][k] = 80000;
+        m[3][k] = NAN;
+    }
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, first, true));
+    for (size_t k = 0; k < 60; k++) assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == first[k]);
+    for (size_t r = 0; r < 4; r++) {
+        bool exact = r != 2;
+        assert_true(usage_series_append(&d, &st, USAGE_SERIES_UTIL, r, u[r], true) == exact);
+        if (!exact) assert_true(usage_series_append(&d, &st, USAGE_SERIES_UTIL, r, u[r], false));
+        assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, r, m[r], true));
+    }
+    assert_int_equal(st.used[USAGE_SERIES_UTIL], 71);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 91 + 27);
+    d.nseries = 4;
+    for (int done = 0; done < 2; done++) {
+        for (size_t r = 0; r < 4; r++)
+            for (size_t k = 0; k < 60; k++) {
+                float a = usage_series_get(&d, USAGE_SERIES_UTIL, r, k), b = usage_series_get(&d, USAGE_SERIES_MEM, r, k);
+                if (r == 2) assert_true(fabs((double)a - (double)u[r][k]) <= 0.001);
+                else assert_true(isnan(u[r][k]) ? isnan(a) : a == u[r][k]);
+                assert_true(isnan(m[r][k]) ? isnan(b) : b == m[r][k]);
+            }
+        if (!done) usage_series_append_done(&d, &st, 4);
+    }
+    assert_int_equal(usage_series_codes(&d), 71 + 91);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 91);
+    usage_series_pack(&d);                              /* packed already: left as it is */
+    assert_int_equal(usage_series_codes(&d), 71 + 91);
     usage_clear(&d);
 }
 
@@ -503,8 +587,9 @@ int main(void)
                                         cmocka_unit_test(test_copy_shares),
                                         cmocka_unit_test(test_copy_shares_strings),
                                         cmocka_unit_test(test_codes_exact), cmocka_unit_test(test_codes_near),
-                                        cmocka_unit_test(test_codes_threshold), cmocka_unit_test(test_put_exact),
-                                        cmocka_unit_test(test_codes_again),
+                                        cmocka_unit_test(test_codes_threshold), 
+                                        cmocka_unit_test(test_codes_again), cmocka_unit_test(test_pack),
+                                        cmocka_unit_test(test_append),
                                         cmocka_unit_test(test_refill_apply) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
