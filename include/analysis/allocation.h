@@ -10,10 +10,12 @@
  * the node whose phase is neither Succeeded nor Failed (scheduler-messages.md §11).  Counts of
  * extended resources are whole units.
  *
- * Ownership: GpuStatus owns every string and array in it (copies, nothing borrowed from the
- * Cluster), except the strings of its GpuDevice rows, which are the UsageData's (its pool of
- * interned names and UUIDs, never changed once filled): the UsageData given to status_build
- * must outlive the GpuStatus (status_clear first).  status_clear releases the rest.
+ * Ownership: GpuStatus owns its arrays and the strings it makes; it borrows the Cluster's
+ * strings (node names and GFD facts, pods' namespaces and names, resource names: the cluster's
+ * pool, model/cluster.h) and the UsageData's (its GpuDevice rows' names and UUIDs, never
+ * changed once filled): the Cluster and the UsageData given to status_build must outlive the
+ * GpuStatus, unchanged (status_clear first).  status_clear releases the rest.  (At 5,000 GPU
+ * nodes with 51,819 holders, copies of those strings were 3 MB of the status's 9 MB.)
  */
 #ifndef KGPU_ALLOCATION_H
 #define KGPU_ALLOCATION_H
@@ -45,7 +47,7 @@ const char *problem_code_name(ProblemCode p);   /* "NotReady", "Cordoned", "NoDe
 typedef struct { ProblemCode code; char *message; } NodeProblem;
 
 typedef struct {
-    char *name;                  /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", ... */
+    const char *name;            /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", ...: the Cluster's */
     int64_t capacity, allocatable, allocated;
 } ResourceAlloc;
 
@@ -54,13 +56,25 @@ typedef struct {
     int64_t count;
 } ResourceCount;
 
+/* a GPU resource a holder holds: its name is the Cluster's */
 typedef struct {
-    char *ns, *name;
-    const char *phase;           /* static string: "Running", "Pending", "Unknown" */
-    ResourceCount *res; size_t nres;   /* the GPU resources it holds on this node */
-    bool has_usage;              /* metrics know this pod */
-    double mem_used_mib, util;   /* NAN when unknown */
+    const char *name;
+    int64_t count;
+} HolderRes;
+
+/* a pod holding GPUs on a node: 51,819 of them on the full training cluster, so the strings are
+ * the Cluster's, the resources a slice of one array of the status's and the usage in another
+ * made only with metrics (32 bytes a holder; 64 with copies of the strings before) */
+typedef struct {
+    const char *ns, *name;       /* the Cluster's */
+    const HolderRes *res;        /* the GPU resources it holds on this node (nres of them) */
+    uint32_t nres;
+    uint8_t phase;               /* PodPhase (model/pod.h): node_status_holder_phase names it */
+    bool has_usage;              /* metrics know this pod (node_status_holder_usage) */
 } HolderPod;
+
+/* what metrics say a holder uses: NAN when unknown */
+typedef struct { double mem_used_mib, util; } HolderUsage;
 
 /* one device of the metrics (whole GPU or MIG instance): 51,424 of them at 5,000 GPU nodes,
  * so the fields are ordered to leave no padding and the strings are the UsageData's */
@@ -100,10 +114,10 @@ typedef struct {
 } NodeDraStatus;
 
 typedef struct {
-    char *name;
-    char *product;               /* GFD nvidia.com/gpu.product verbatim, NULL without GFD */
-    char *base_product;          /* without -MIG-* / -SHARED, NULL without GFD */
-    char *short_product;         /* for tables: "A100-SXM4-80GB", "T4"; "-" when unknown */
+    const char *name;            /* the Cluster's, as the GFD facts below */
+    const char *product;         /* GFD nvidia.com/gpu.product verbatim, NULL without GFD */
+    const char *base_product;    /* without -MIG-* / -SHARED, NULL without GFD */
+    const char *short_product;   /* for tables: "A100-SXM4-80GB", "T4"; "-" when unknown */
     int physical_gpus;           /* 0 = unknown (inv.physical says -1 and why) */
     const NodeInventory *inv;    /* every inventory fact with its source (node.h); the status's
                                     copy, shared by the nodes whose facts are the same */
@@ -112,13 +126,14 @@ typedef struct {
     MigStrategy mig_strategy;    /* nvidia.com/mig.strategy (none when absent); mixed when only
                                     advertised nvidia.com/mig-* resources show MIG */
     bool mig_enabled;            /* MIG devices are in use (labels or mig-* resources) */
-    char *mig_single_profile;    /* single strategy: "1g.10gb" */
-    char *mig_config, *mig_config_state;
+    const char *mig_single_profile;   /* single strategy: "1g.10gb" */
+    const char *mig_config, *mig_config_state;
     SharingStrategy sharing;     /* also from old GFD labels / the device-plugin config */
     int replicas;                /* 1 when not shared, 0 when shared with unknown replicas */
     bool ready, schedulable;
     ResourceAlloc *res; size_t nres;    /* GPU resources, sorted by name; all-zero ones omitted */
     HolderPod *pods; size_t npods;      /* pods holding GPUs, sorted by namespace/name */
+    HolderUsage *pod_usage;             /* with metrics: parallel to pods (node_status_holder_usage); NULL without */
     GpuDevice *gpus; size_t ngpus;      /* with metrics */
     int idle_allocated;          /* physical GPUs held whose every device is idle (with
                                     metrics, else 0): a MIG GPU is idle only when all its
@@ -174,15 +189,18 @@ typedef struct {
     char *pods_ns;               /* the filter's pods_ns (pods of other namespaces not listed) */
     char *node_selector;         /* the filter's node_selector, NULL when none */
     bool nodes_named;            /* NODE arguments chose the nodes */
-    /* private: one copy of the holders' and devices' pod names, UUIDs and resource names
-     * (util/strarena.h); status_clear frees only the strings the arena does not own */
-    struct StrArena *strings;
+    /* private: every node's holders in one array (gpu_node_list[i].pods is a slice of it),
+     * their resources in another */
+    HolderPod *holders;
+    HolderRes *holder_res;
+    HolderUsage *holder_usage;   /* with metrics: parallel to holders */
     /* status --price (groups.h status_hours_fill): over window_s, physical GPU-hours held and
      * idle (NAN: a device without utilization), and the idle ones in money (NAN: a product
      * without a price); has_cost without has_hours: asked for, but the metrics have no series */
     bool has_hours, has_cost;
     double gpu_hours, idle_gpu_hours, idle_cost;
-    struct StrPool *inventories;   /* one copy of each distinct NodeInventory (util/strpool.h) */
+    struct StrPool *strings;     /* one copy of each distinct NodeInventory and of each string
+                                    the status makes (short product names...; util/strpool.h) */
     /* batch queues (explain_queue.h explain_queue_summaries): one per ClusterQueue / Queue */
     struct QueueSummary *queues; size_t nqueues;
 } GpuStatus;
@@ -212,11 +230,17 @@ bool status_node_has_dra(const Cluster *c, const Node *n);
  * physical GPUs = the larger of the device-plugin/GFD count and the DRA count (the same GPUs,
  * never added), product and memory from the devices when GFD says nothing, and no
  * NoDevicePlugin problem when the DRA driver publishes the node's GPUs (a changed inventory
- * is interned into inventories, as status_build's are) */
-void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *inventories);
+ * is interned into pool, the status's strings, as status_build's are, and so are the product
+ * names it makes) */
+void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *pool);
 void node_dra_status_clear(NodeDraStatus *d);
 /* the summary's DRA counts, from the nodes shown and the claims */
 void status_dra_totals(GpuStatus *st, const Cluster *c);
+
+/* "Running", "Pending", "Unknown": the phase of a holder of n */
+const char *node_status_holder_phase(const HolderPod *p);
+/* the memory used and utilization of p, a holder of n (NAN, NAN without metrics) */
+HolderUsage node_status_holder_usage(const NodeStatus *n, const HolderPod *p);
 
 /* sums for a table row: allocated and allocatable over all GPU resources of the node */
 int64_t node_status_allocated(const NodeStatus *n);

@@ -132,8 +132,10 @@ typedef struct {
     int64_t age;              /* seconds since creation (or the newest FailedCreate); -1 unknown */
     Verdict verdict;
     char *summary;            /* one line: the REASON column of `pending` */
-    bool summary_pooled;      /* summary is the list's pooled copy (explain_pending_rows: the
-                                 rows of one intent share it), not freed with e */
+    bool pooled;              /* a row of explain_pending_rows: ns, name, owner_kind, owner_name,
+                                 summary, sched_text, dra_gpus and the requests (items and names,
+                                 read-only, cap 0) are the list's pooled copies (the rows of one
+                                 intent share theirs), not freed with e */
     char *sched_text;         /* the scheduler's message, NULL when none */
     const char *sched_source; /* "PodScheduled condition" | "FailedScheduling event" | NULL */
     char *event_text;         /* newest FailedScheduling note when it differs from the condition */
@@ -176,7 +178,7 @@ void explanation_drop_nodes(Explanation *e);
 void explanation_slim(Explanation *e);
 /* explain_pending without the fixes, each entry slimmed as it is made: the rows of `pending`
  * and of top's pending pane (memory: what the rows print, not every pod's evaluation); the
- * summaries are pooled in out->strings (summary_pooled), freed by explanation_list_clear */
+ * strings and requests are pooled in out->strings (pooled), freed by explanation_list_clear */
 void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out);
 
 /* The per-node facts shared by every pod explained against c (built once; borrows c). */

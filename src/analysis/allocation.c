@@ -27,7 +27,6 @@
 #include "model/pod.h"
 #include "model/quantity.h"
 #include "model/resources.h"
-#include "util/strarena.h"
 #include "util/strpool.h"
 
 static const char *const problem_names[PROBLEM__COUNT] = {
@@ -51,6 +50,7 @@ const char *problem_code_name(ProblemCode p)
 
 static int64_t units(int64_t milli) { return quantity_units_ceil(milli); }
 
+/* name: the Cluster's (a node's or a pod's resource name) */
 static ResourceAlloc *res_row(NodeStatus *ns, const char *name, size_t *cap)
 {
     for (size_t i = 0; i < ns->nres; i++)
@@ -58,7 +58,7 @@ static ResourceAlloc *res_row(NodeStatus *ns, const char *name, size_t *cap)
     ARRAY_GROW(ns->res, ns->nres, *cap);
     ResourceAlloc *r = &ns->res[ns->nres++];
     memset(r, 0, sizeof *r);
-    r->name = xstrdup(name);
+    r->name = name;
     return r;
 }
 
@@ -95,6 +95,14 @@ static int cmp_component(const void *a, const void *b)
     const ComponentStatus *x = a, *y = b;
     int c = strcmp(x->ns, y->ns);
     return c ? c : strcmp(x->name, y->name);
+}
+
+const char *node_status_holder_phase(const HolderPod *p) { return pod_phase_name(p->phase); }
+
+HolderUsage node_status_holder_usage(const NodeStatus *n, const HolderPod *p)
+{
+    if (!n->pod_usage) return (HolderUsage){ NAN, NAN };
+    return n->pod_usage[p - n->pods];
 }
 
 int64_t node_status_allocated(const NodeStatus *n)
@@ -156,13 +164,16 @@ static void clear_tail(char *buf, size_t size)
     if (len < size) memset(buf + len, 0, size - len);
 }
 
-static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *invs)
+/* the node's strings are the Cluster's; what is made here goes into the status's pool */
+static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *pool)
 {
     const GpuFacts *g = &n->gpu;
-    ns->name = xstrdup(n->name);
-    ns->product = xstrdup(g->product);
-    ns->base_product = xstrdup(g->base_product);
-    ns->short_product = allocation_product_short_name(g->product);
+    ns->name = n->name;
+    ns->product = g->product;
+    ns->base_product = g->base_product;
+    char *short_name = allocation_product_short_name(g->product);
+    ns->short_product = strpool_intern(pool, short_name);
+    free(short_name);
     SharingConfig cfg;
     NodeInventory inv;              /* zeroed by inventory_node, padding too: compared whole */
     inventory_node(n, dpconfig_sharing_config(c, n, &cfg) ? &cfg : NULL, &inv);
@@ -170,15 +181,15 @@ static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, 
     clear_tail(inv.sharing_detail, sizeof inv.sharing_detail);
     clear_tail(inv.memory_detail, sizeof inv.memory_detail);
     clear_tail(inv.mig_detail, sizeof inv.mig_detail);
-    ns->inv = strpool_intern_mem(invs, &inv, sizeof inv);
+    ns->inv = strpool_intern_mem(pool, &inv, sizeof inv);
     ns->physical_gpus = ns->inv->physical > 0 ? ns->inv->physical : 0;
     ns->memory_per_gpu_mib = ns->inv->memory_per_gpu_mib;
     ns->memory_mib = (int64_t)ns->physical_gpus * ns->memory_per_gpu_mib;
     ns->mig_strategy = ns->inv->mig_strategy;
-    ns->mig_single_profile = xstrdup(g->mig_single_profile);
+    ns->mig_single_profile = g->mig_single_profile;
     ns->mig_enabled = ns->inv->mig_enabled;
-    ns->mig_config = xstrdup(g->mig_config);
-    ns->mig_config_state = xstrdup(g->mig_config_state);
+    ns->mig_config = g->mig_config;
+    ns->mig_config_state = g->mig_config_state;
     ns->sharing = ns->inv->sharing;
     ns->replicas = ns->inv->replicas;
     ns->ready = n->ready;
@@ -188,6 +199,12 @@ static void explain_node_facts(NodeStatus *ns, const Cluster *c, const Node *n, 
 
 static void node_resources(NodeStatus *ns, const Node *n, size_t *cap)
 {
+    /* as many rows as the node names GPU resources (more only when a pod holds another): not
+     * the 8 rows of a first growth, 1.3 MB at 5,000 GPU nodes until they were pruned */
+    size_t rows = 0;
+    for (size_t i = 0; i < n->capacity.n; i++) rows += resources_is_gpu(n->capacity.items[i].name);
+    for (size_t i = 0; i < n->allocatable.n; i++) rows += resources_is_gpu(n->allocatable.items[i].name);
+    if (rows > *cap) { ns->res = xrealloc(ns->res, rows * sizeof *ns->res); *cap = rows; }
     for (size_t i = 0; i < n->capacity.n; i++)
         if (resources_is_gpu(n->capacity.items[i].name))
             res_row(ns, n->capacity.items[i].name, cap)->capacity = units(n->capacity.items[i].milli);
@@ -202,7 +219,7 @@ static void prune_resources(NodeStatus *ns)
     size_t w = 0;
     for (size_t i = 0; i < ns->nres; i++) {
         ResourceAlloc *r = &ns->res[i];
-        if (r->capacity == 0 && r->allocatable == 0 && r->allocated == 0) { free(r->name); continue; }
+        if (r->capacity == 0 && r->allocatable == 0 && r->allocated == 0) continue;
         ns->res[w++] = *r;
     }
     ns->nres = w;
@@ -287,21 +304,24 @@ static void node_gpu_health(NodeStatus *ns, const Node *n, const UsageData *usag
     if (ns->nproblems > 1) qsort(ns->problems, ns->nproblems, sizeof *ns->problems, cmp_problem);
 }
 
-static void add_holder(StrArena *sa, NodeStatus *ns, const Pod *p, size_t *podcap, size_t *rescap)
+/* the GPU resources a holder holds (status_build sizes the status's one array by it) */
+static bool holder_res(const ResourceEntry *e) { return resources_is_gpu(e->name) && e->milli > 0; }
+
+/* the next holder of ns (its slice has room: counted), its resources taken from *res */
+static void add_holder(NodeStatus *ns, const Pod *p, HolderRes **res, size_t *rescap)
 {
-    ARRAY_GROW(ns->pods, ns->npods, *podcap);
     HolderPod *h = &ns->pods[ns->npods++];
     memset(h, 0, sizeof *h);
-    h->ns = strarena_intern(sa, p->ns);
-    h->name = strarena_intern(sa, p->name);
-    h->phase = pod_phase_name(p->phase);
-    h->mem_used_mib = h->util = NAN;
+    h->ns = p->ns;
+    h->name = p->name;
+    h->phase = p->phase;
+    h->res = *res;
     for (size_t i = 0; i < p->requests.n; i++) {
         const ResourceEntry *e = &p->requests.items[i];
-        if (!resources_is_gpu(e->name) || e->milli <= 0) continue;
+        if (!holder_res(e)) continue;
         int64_t u = units(e->milli);
-        h->res = xrealloc(h->res, (h->nres + 1) * sizeof *h->res);
-        h->res[h->nres++] = (ResourceCount){ strarena_intern(sa, e->name), u };
+        *(*res)++ = (HolderRes){ e->name, u };
+        h->nres++;
         res_row(ns, e->name, rescap)->allocated += u;
     }
 }
@@ -405,37 +425,30 @@ static void node_usage(NodeStatus *ns, const UsageData *u, Strvec *warnings)
     }
     for (size_t i = 0; i < ns->npods; i++) {
         HolderPod *h = &ns->pods[i];
-        h->has_usage = usage_for_pod(u, h->ns, h->name, &h->mem_used_mib, &h->util);
+        HolderUsage *hu = &ns->pod_usage[i];
+        hu->mem_used_mib = hu->util = NAN;
+        h->has_usage = usage_for_pod(u, h->ns, h->name, &hu->mem_used_mib, &hu->util);
         /* as the devices' (device_ranges): impossible readings are not shown */
-        if (!isnan(h->util) && (!isfinite(h->util) || h->util < 0 || h->util > 100)) h->util = NAN;
-        if (!isnan(h->mem_used_mib) && (!isfinite(h->mem_used_mib) || h->mem_used_mib < 0 ||
-                                        (ns->memory_mib > 0 && h->mem_used_mib > (double)ns->memory_mib * 1.01)))
-            h->mem_used_mib = NAN;
+        if (!isnan(hu->util) && (!isfinite(hu->util) || hu->util < 0 || hu->util > 100)) hu->util = NAN;
+        if (!isnan(hu->mem_used_mib) && (!isfinite(hu->mem_used_mib) || hu->mem_used_mib < 0 ||
+                                         (ns->memory_mib > 0 && hu->mem_used_mib > (double)ns->memory_mib * 1.01)))
+            hu->mem_used_mib = NAN;
         for (size_t k = 0; k < ns->ngpus; k++) {       /* a device of its out of range: so is its sum */
             const GpuDevice *g = &ns->gpus[k];
             if (!g->pod || !str_eq(g->pod, h->name) || !str_eq(g->pod_ns, h->ns)) continue;
-            if (g->mem_out_of_range) h->mem_used_mib = NAN;
-            if (g->util_out_of_range) h->util = NAN;
+            if (g->mem_out_of_range) hu->mem_used_mib = NAN;
+            if (g->util_out_of_range) hu->util = NAN;
         }
     }
 }
 
-static void node_status_release(const StrArena *sa, NodeStatus *ns)
+/* its strings are the Cluster's, the usage's or the status's pool; its holders the status's */
+static void node_status_release(NodeStatus *ns)
 {
     health_clear(&ns->health);
-    free(ns->name); free(ns->product); free(ns->base_product); free(ns->short_product);
-    free(ns->mig_single_profile); free(ns->mig_config); free(ns->mig_config_state);
     node_dra_status_clear(&ns->dra);
-    for (size_t i = 0; i < ns->nres; i++) free(ns->res[i].name);
     free(ns->res);
-    for (size_t i = 0; i < ns->npods; i++) {
-        HolderPod *h = &ns->pods[i];
-        strarena_release(sa, h->ns); strarena_release(sa, h->name);
-        for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
-        free(h->res);
-    }
-    free(ns->pods);
-    free(ns->gpus);                     /* its strings are the usage's */
+    free(ns->gpus);
     for (size_t i = 0; i < ns->nproblems; i++) free(ns->problems[i].message);
     free(ns->problems);
 }
@@ -527,16 +540,11 @@ static bool wanted(const StatusFilter *f, const char *name)
 
 /* -n: the node's holder list keeps only the pods of namespace ns (they were counted in the
  * node's allocation already: free GPUs depend on every namespace's pods) */
-static void keep_pods_of(const StrArena *sa, NodeStatus *node, const char *ns)
+static void keep_pods_of(NodeStatus *node, const char *ns)
 {
     size_t k = 0;
-    for (size_t i = 0; i < node->npods; i++) {
-        HolderPod *h = &node->pods[i];
-        if (str_eq(h->ns, ns)) { node->pods[k++] = *h; continue; }
-        strarena_release(sa, h->ns); strarena_release(sa, h->name);      /* as node_status_release */
-        for (size_t j = 0; j < h->nres; j++) strarena_release(sa, h->res[j].name);
-        free(h->res);
-    }
+    for (size_t i = 0; i < node->npods; i++)
+        if (str_eq(node->pods[i].ns, ns)) node->pods[k++] = node->pods[i];
     node->npods = k;
 }
 
@@ -545,8 +553,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     memset(st, 0, sizeof *st);
     st->idle_allocated_gpus = -1;
 
-    /* GPU pods holding resources, per node index */
+    /* GPU pods holding resources, per node index, and the GPU resources they hold */
     size_t *held = c->nnodes ? xcalloc(c->nnodes, sizeof *held) : NULL;
+    size_t nres = 0;
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
         if (pod_is_pending_unbound(p) && (pod_requests_gpu(p) || explain_dra_applies(c, p)) &&
@@ -554,7 +563,9 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
             st->pending_gpu_pods++;
         if (!pod_holds_resources(p) || !pod_requests_gpu(p)) continue;
         const Node *n = cluster_find_node(c, p->node_name);
-        if (n) held[cluster_node_index(c, n)]++;
+        if (!n) continue;
+        held[cluster_node_index(c, n)]++;
+        for (size_t k = 0; k < p->requests.n; k++) nres += holder_res(&p->requests.items[k]);
     }
 
     /* which nodes are shown, and which of them are GPU nodes */
@@ -568,19 +579,27 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
     }
     st->gpu_nodes = (int)ngpu;
     st->gpu_node_list = ngpu ? xcalloc(ngpu, sizeof *st->gpu_node_list) : NULL;
-    st->inventories = strpool_new();
+    st->strings = strpool_new();
     st->ngpu_node_list = ngpu;
     size_t *rescap = ngpu ? xcalloc(ngpu, sizeof *rescap) : NULL;
-    size_t *podcap = ngpu ? xcalloc(ngpu, sizeof *podcap) : NULL;
+    /* the holders, counted above, in one array (each node a slice of it) and their resources
+     * in another: no growth slack, no block per node or per holder */
+    size_t nholders = 0;
+    for (size_t i = 0; i < c->nnodes; i++) if (slot[i]) nholders += held[i];
+    st->holders = nholders ? xcalloc(nholders, sizeof *st->holders) : NULL;
+    st->holder_res = nres ? xcalloc(nres, sizeof *st->holder_res) : NULL;
+    bool metrics = usage && usage->source && !str_eq(usage->source, "none");
+    if (metrics && nholders) st->holder_usage = xcalloc(nholders, sizeof *st->holder_usage);
+    HolderRes *res = st->holder_res;
+    nholders = 0;
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
-        explain_node_facts(ns, c, &c->nodes[i], st->inventories);
+        explain_node_facts(ns, c, &c->nodes[i], st->strings);
         node_resources(ns, &c->nodes[i], &rescap[slot[i] - 1]);
-        if (held[i]) {              /* its holders, counted above: no growth slack */
-            ns->pods = xcalloc(held[i], sizeof *ns->pods);
-            podcap[slot[i] - 1] = held[i];
-        }
+        if (held[i]) ns->pods = st->holders + nholders;
+        if (held[i] && st->holder_usage) ns->pod_usage = st->holder_usage + nholders;
+        nholders += held[i];
     }
     for (size_t i = 0; i < c->npods; i++) {
         const Pod *p = &c->pods[i];
@@ -589,26 +608,23 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
         if (!n) continue;
         size_t k = slot[cluster_node_index(c, n)];
         if (!k) continue;
-        if (!st->strings) st->strings = strarena_new();
-        add_holder(st->strings, &st->gpu_node_list[k - 1], p, &podcap[k - 1], &rescap[k - 1]);
+        add_holder(&st->gpu_node_list[k - 1], p, &res, &rescap[k - 1]);
     }
-    bool metrics = usage && usage->source && !str_eq(usage->source, "none");
     for (size_t i = 0; i < c->nnodes; i++) {
         if (!slot[i]) continue;
         NodeStatus *ns = &st->gpu_node_list[slot[i] - 1];
         prune_resources(ns);
         node_problems(ns, &c->nodes[i]);
-        status_node_dra(ns, c, &c->nodes[i], st->inventories);
+        status_node_dra(ns, c, &c->nodes[i], st->strings);
         if (ns->npods > 1) qsort(ns->pods, ns->npods, sizeof *ns->pods, cmp_pod);
+        if (filter && filter->pods_ns) keep_pods_of(ns, filter->pods_ns);   /* before pod_usage is filled */
         if (metrics) node_usage(ns, usage, &st->warnings);
         node_gpu_health(ns, &c->nodes[i], metrics ? usage : NULL);
-        if (filter && filter->pods_ns) keep_pods_of(st->strings, ns, filter->pods_ns);
     }
     if (filter && filter->pods_ns) st->pods_ns = xstrdup(filter->pods_ns);
     if (filter && filter->node_selector && *filter->node_selector) st->node_selector = xstrdup(filter->node_selector);
     st->nodes_named = filter && filter->nodes;
-    free(held); free(slot); free(rescap); free(podcap);
-    strarena_seal(st->strings);
+    free(held); free(slot); free(rescap);
     if (ngpu > 1) qsort(st->gpu_node_list, ngpu, sizeof *st->gpu_node_list, cmp_node);
 
     /* totals */
@@ -660,9 +676,11 @@ void status_build(GpuStatus *st, const Cluster *c, const UsageData *usage, const
 
 void status_clear(GpuStatus *st)
 {
-    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_release(st->strings, &st->gpu_node_list[i]);
-    strarena_free(st->strings);
-    strpool_free(st->inventories);
+    for (size_t i = 0; i < st->ngpu_node_list; i++) node_status_release(&st->gpu_node_list[i]);
+    free(st->holders);
+    free(st->holder_res);
+    free(st->holder_usage);
+    strpool_free(st->strings);
     free(st->gpu_node_list);
     for (size_t i = 0; i < st->ntotals; i++) free(st->totals[i].name);
     free(st->totals);

@@ -63,7 +63,7 @@ static char *gfd_spelling(const char *product)
     return s;
 }
 
-void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *inventories)
+void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *pool)
 {
     const DraState *d = c->dra;
     if (!d) return;
@@ -105,23 +105,23 @@ void status_node_dra(NodeStatus *ns, const Cluster *c, const Node *n, StrPool *i
         memset(inv.physical_detail, 0, sizeof inv.physical_detail);   /* compared whole */
         snprintf(inv.physical_detail, sizeof inv.physical_detail,
                  "counted from the devices the DRA driver publishes (%d)", o->gpus);
-        ns->inv = strpool_intern_mem(inventories, &inv, sizeof inv);
+        ns->inv = strpool_intern_mem(pool, &inv, sizeof inv);
         ns->physical_gpus = o->gpus;
     }
     if (!ns->memory_per_gpu_mib && first_gpu) ns->memory_per_gpu_mib = first_gpu->memory_bytes / (1024 * 1024);
     ns->memory_mib = (int64_t)ns->physical_gpus * ns->memory_per_gpu_mib;
     if (!ns->product && o->devs[0].product) {
         /* one product for the table and JSON (issue 29 item 5): the driver's, in GFD spelling */
-        free(ns->short_product); free(ns->base_product);
-        ns->product = gfd_spelling(o->devs[0].product);
-        ns->base_product = xstrdup(ns->product);
-        ns->short_product = allocation_product_short_name(ns->product);
+        char *product = gfd_spelling(o->devs[0].product), *short_name = allocation_product_short_name(product);
+        ns->product = ns->base_product = strpool_intern(pool, product);
+        ns->short_product = strpool_intern(pool, short_name);
+        free(product); free(short_name);
         NodeInventory inv = *ns->inv;
         inv.product_src = PRODUCT_SRC_DRA;
         memset(inv.product_detail, 0, sizeof inv.product_detail);
         snprintf(inv.product_detail, sizeof inv.product_detail, "DRA driver attribute productName=%s",
                  o->devs[0].product);
-        ns->inv = strpool_intern_mem(inventories, &inv, sizeof inv);
+        ns->inv = strpool_intern_mem(pool, &inv, sizeof inv);
     }
     /* the DRA driver is what publishes this node's GPUs: no device plugin is expected */
     size_t w = 0;

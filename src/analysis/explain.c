@@ -360,12 +360,28 @@ void explain_pending_each(const Cluster *c, const char *ns, ExplanationFn fn, vo
     explain_pending_each_opts(c, ns, true, fn, ctx);
 }
 
+static void put_row(ExplanationList *l, size_t at, Explanation *e);
+
+/* the order rows are made in: the entries of one intent (explain_intent.c) together, so that
+ * one evaluation of the nodes is alive at a time (each row drops its share of it; the index
+ * lets it go when the next intent starts) */
+typedef struct { char *key; size_t at; } RowTurn;
+
+static int cmp_turn(const void *a, const void *b)
+{
+    const RowTurn *x = a, *y = b;
+    int c = !x->key - !y->key;                       /* no key (evaluated alone): last */
+    if (!c && x->key) c = strcmp(x->key, y->key);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
 /* rows: the walk of explain_pending_rows (ctx its list): no fixes, the intents' per-node
  * evaluations kept without their holders once the verdict has named them (a slimmed row
  * drops the nodes; only the verdict, the fixes and a node's description read the holders:
- * 3.3 MB of the evaluations kept on the full training cluster),
- * and the list sized once at the count of entries (it grew by doubling: 8,192 slots of
- * 376 bytes for 5,000 rows) */
+ * 3.3 MB of the evaluations kept on the full training cluster), made intent by intent (up to
+ * 64 evaluations of 5,000 nodes were kept at once, 6-7 MB on the full training cluster) into
+ * their place in the list, which is sized once at the count of entries (it grew by doubling:
+ * 8,192 slots of 376 bytes for 5,000 rows) */
 static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool rows, ExplanationFn fn, void *ctx)
 {
     PendingEntry *v = NULL;
@@ -393,13 +409,23 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
         v[n++] = (PendingEntry){ c->events[i].ns, c->events[i].involved_name, false, i, false };
     }
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
+    RowTurn *turns = NULL;
     if (rows) {
         ExplanationList *l = ctx;
         ix->rows = true;
         if (n > l->cap) { l->items = xrealloc(l->items, n * sizeof *l->items); l->cap = n; }
+        turns = n ? xcalloc(n, sizeof *turns) : NULL;
+        for (size_t i = 0; i < n; i++) {
+            const Pod *p = v[i].workload ? explain_queue_first_pod(qi, v[i].idx)
+                         : v[i].created ? &c->pods[v[i].idx] : NULL;
+            turns[i] = (RowTurn){ p && !explain_dra_takes(c, p) ? explain_intent_key(p) : NULL, i };
+        }
+        if (n > 1) qsort(turns, n, sizeof *turns, cmp_turn);
     }
     int stop = 0;
-    for (size_t i = 0; i < n && !stop; i++) {
+    for (size_t t = 0; t < n && !stop; t++) {
+        size_t i = turns ? turns[t].at : t;
+        if (turns && t && !str_eq(turns[t].key, turns[t - 1].key)) explain_intents_forget(ix);
         Explanation e;
         if (v[i].workload) explain_workload(ix, qi, v[i].idx, with_fixes, &e);
         else if (v[i].created) {
@@ -407,9 +433,13 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
             explain_queue_note_admitted(qi, &c->pods[v[i].idx], &e);
         }
         else explain_never_created(c, &c->events[v[i].idx], &e);
-        stop = fn(ctx, &e);
+        if (turns) put_row(ctx, i, &e);
+        else stop = fn(ctx, &e);
         explanation_clear(&e);
     }
+    if (rows) ((ExplanationList *)ctx)->n = n;
+    for (size_t t = 0; turns && t < n; t++) free(turns[t].key);
+    free(turns);
     explain_index_free(ix);
     explain_queue_free(qi);
     free(v);
@@ -465,10 +495,12 @@ char *explanation_group_key(const Explanation *e)
 
 void explanation_clear(Explanation *e)
 {
-    free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
-    rlist_clear(&e->requests);
-    if (!e->summary_pooled) free(e->summary);
-    free(e->sched_text); free(e->event_text); free(e->dra_gpus);
+    if (!e->pooled) {
+        free(e->ns); free(e->name); free(e->owner_kind); free(e->owner_name);
+        rlist_clear(&e->requests);
+        free(e->summary); free(e->sched_text); free(e->dra_gpus);
+    }
+    free(e->event_text);
     explain_queue_facts_free(e->queue);
     schedmsg_clear(&e->sched);
     strvec_clear(&e->disagreements);
@@ -496,27 +528,40 @@ void explanation_slim(Explanation *e)
     strvec_clear(&e->fixes);
 }
 
-/* a row kept: slimmed, its summary the list's pooled copy (the pods of one intent have the
- * same, and a summary that names nodes runs to kilobytes: 5,000 pods of a few Jobs held 18 MB
- * of copies of a few strings) */
-static int push_row(void *ctx, Explanation *e)
+/* *s (e's own) replaced by the pool's copy */
+static void pool_field(StrPool *pool, char **s)
 {
-    ExplanationList *l = ctx;
+    const char *c = strpool_intern(pool, *s);
+    free(*s);
+    *s = (char *)c;
+}
+
+/* a row kept at its place in the list (sized): slimmed, its strings and requests the list's
+ * pooled copies (the pods of one intent have the same summary and requests, and a summary
+ * that names nodes runs to kilobytes: 5,000 pods of a few Jobs held 18 MB of copies of a few
+ * strings; the names, owners and requests of each row's own were 2 MB more) */
+static void put_row(ExplanationList *l, size_t at, Explanation *e)
+{
     explanation_slim(e);
-    if (e->summary && !e->summary_pooled) {
-        const char *s = strpool_intern(l->strings, e->summary);
-        free(e->summary);
-        e->summary = (char *)s;
-        e->summary_pooled = true;
-    }
-    return push_explanation(ctx, e);
+    StrPool *pool = l->strings;
+    pool_field(pool, &e->ns); pool_field(pool, &e->name);
+    pool_field(pool, &e->owner_kind); pool_field(pool, &e->owner_name);
+    pool_field(pool, &e->summary); pool_field(pool, &e->sched_text); pool_field(pool, &e->dra_gpus);
+    ResourceList *r = &e->requests;
+    for (uint32_t i = 0; i < r->n; i++) pool_field(pool, &r->items[i].name);
+    ResourceEntry *items = r->n ? (ResourceEntry *)strpool_intern_mem(pool, r->items, r->n * sizeof *r->items) : NULL;
+    free(r->items);
+    *r = (ResourceList){ items, r->n, 0 };           /* read-only */
+    e->pooled = true;
+    l->items[at] = *e;
+    memset(e, 0, sizeof *e);             /* the list owns it now */
 }
 
 void explain_pending_rows(const Cluster *c, const char *ns, ExplanationList *out)
 {
     memset(out, 0, sizeof *out);
     out->strings = strpool_new();
-    pending_walk(c, ns, false, true, push_row, out);
+    pending_walk(c, ns, false, true, NULL, out);
 }
 
 void explanation_drop_nodes(Explanation *e)

@@ -214,6 +214,8 @@ void explain_shared_keep_fixes(ExplainShared *s, const Explanation *e);   /* cop
 void explain_shared_give_fixes(const ExplainShared *s, Explanation *e);   /* copies them to e */
 void explain_intents_init(ExplainIndex *ix);
 void explain_intents_clear(ExplainIndex *ix);
+/* the evaluations kept for reuse are let go (those explanations still hold stay theirs) */
+void explain_intents_forget(const ExplainIndex *ix);
 ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key);   /* borrowed */
 void explain_intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s);   /* takes a reference */
 

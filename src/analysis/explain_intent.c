@@ -176,6 +176,13 @@ void explain_intents_clear(ExplainIndex *ix)
     ix->intents = NULL;
 }
 
+void explain_intents_forget(const ExplainIndex *ix)
+{
+    if (!ix->intents || !strmap_size(ix->intents->map)) return;
+    strmap_free(ix->intents->map, unref_void);
+    ix->intents->map = strmap_new();
+}
+
 ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key)
 {
     return ix->intents && key ? strmap_get(ix->intents->map, key) : NULL;
@@ -184,11 +191,7 @@ ExplainShared *explain_intent_lookup(const ExplainIndex *ix, const char *key)
 void explain_intent_store(const ExplainIndex *ix, const char *key, ExplainShared *s)
 {
     if (!ix->intents || !key) return;
-    if (strmap_size(ix->intents->map) >= MAX_SHARED) {
-        /* many different intents: start over (explanations keep theirs alive) */
-        strmap_free(ix->intents->map, unref_void);
-        ix->intents->map = strmap_new();
-    }
+    if (strmap_size(ix->intents->map) >= MAX_SHARED) explain_intents_forget(ix);   /* many: start over */
     s->refs++;
     strmap_put(ix->intents->map, key, s);
 }

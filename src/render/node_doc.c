@@ -126,11 +126,12 @@ void node_doc_pane(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_add(d, TA_DIM, "  ");
         text_add(d, TA_NORMAL, strbuf_str(&sb));
         strbuf_clear(&sb);
-        if (!str_eq(p->phase, "Running")) text_addf(d, TA_WARN, "  %s", p->phase);
+        if (p->phase != PHASE_RUNNING) text_addf(d, TA_WARN, "  %s", node_status_holder_phase(p));
         if (td->status->has_metrics && p->has_usage) {
             char mem[32], util[16];
-            node_doc_fmt_mib(mem, sizeof mem, p->mem_used_mib);
-            fmt_pct(util, sizeof util, p->util);
+            HolderUsage u = node_status_holder_usage(n, p);
+            node_doc_fmt_mib(mem, sizeof mem, u.mem_used_mib);
+            fmt_pct(util, sizeof util, u.util);
             text_addf(d, TA_DIM, "  mem %s util %s", mem, util);
         }
     }
@@ -278,11 +279,12 @@ static void node_pods(TextDoc *d, const NodeDocData *td, const NodeStatus *n)
         text_add_fit(d, TA_NORMAL, strbuf_str(&sb), rw);
         strbuf_clear(&sb);
         text_pad(d, pcol);
-        text_add(d, str_eq(p->phase, "Running") ? TA_NORMAL : TA_WARN, p->phase);
+        text_add(d, p->phase == PHASE_RUNNING ? TA_NORMAL : TA_WARN, node_status_holder_phase(p));
         if (m) {
             char mem[32], util[16];
-            node_doc_fmt_mib(mem, sizeof mem, p->has_usage ? p->mem_used_mib : NAN);
-            fmt_pct(util, sizeof util, p->has_usage ? p->util : NAN);
+            HolderUsage u = node_status_holder_usage(n, p);
+            node_doc_fmt_mib(mem, sizeof mem, p->has_usage ? u.mem_used_mib : NAN);
+            fmt_pct(util, sizeof util, p->has_usage ? u.util : NAN);
             text_pad(d, pcol + 10);
             text_addf(d, TA_NORMAL, "%-7s %4s", mem, util);
         }

@@ -205,13 +205,14 @@ static void print_pods(const GpuStatus *st, bool color)
                 strbuf_addf(&sb, "%s%s %lld", k ? ", " : "", short_resource(p->res[k].name), (long long)p->res[k].count);
             table_cell(t, strbuf_str(&sb));
             strbuf_clear(&sb);
-            table_cell(t, p->phase);
+            table_cell(t, node_status_holder_phase(p));
             if (st->has_metrics) {
                 char buf[32];
-                if (isnan(p->mem_used_mib)) snprintf(buf, sizeof buf, "-");
-                else snprintf(buf, sizeof buf, "%.0fMi", p->mem_used_mib);
+                HolderUsage u = node_status_holder_usage(n, p);
+                if (isnan(u.mem_used_mib)) snprintf(buf, sizeof buf, "-");
+                else snprintf(buf, sizeof buf, "%.0fMi", u.mem_used_mib);
                 table_cell(t, buf);
-                fmt_pct(buf, sizeof buf, p->util);
+                fmt_pct(buf, sizeof buf, u.util);
                 table_cell(t, buf);
             }
         }

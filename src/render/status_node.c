@@ -79,12 +79,13 @@ static cJSON *node_json(const NodeStatus *n, bool metrics)
         cJSON *po = cJSON_CreateObject();
         cJSON_AddStringToObject(po, "namespace", p->ns);
         cJSON_AddStringToObject(po, "name", p->name);
-        cJSON_AddStringToObject(po, "phase", p->phase);
+        cJSON_AddStringToObject(po, "phase", node_status_holder_phase(p));
         cJSON *pr = cJSON_AddObjectToObject(po, "resources");
         for (size_t k = 0; k < p->nres; k++) cJSON_AddNumberToObject(pr, p->res[k].name, (double)p->res[k].count);
         if (metrics) {
-            add_num_or_null(po, "memoryUsedMiB", p->mem_used_mib);
-            add_num_or_null(po, "utilization", p->util);
+            HolderUsage u = node_status_holder_usage(n, p);
+            add_num_or_null(po, "memoryUsedMiB", u.mem_used_mib);
+            add_num_or_null(po, "utilization", u.util);
         }
         cJSON_AddItemToArray(pods, po);
     }

@@ -29,7 +29,8 @@ static int pod_idle(const NodeStatus *n, const HolderPod *p)
 static double usage(const PodRow *r, bool mem)
 {
     if (!r->pod->has_usage) return NAN;
-    return mem ? r->pod->mem_used_mib : r->pod->util;
+    HolderUsage u = node_status_holder_usage(r->node, r->pod);
+    return mem ? u.mem_used_mib : u.util;
 }
 
 static int cmp_desc(double x, double y)
@@ -98,11 +99,12 @@ static void ns_totals(PodsView *v)
         t->pods++;
         t->gpus += r->gpus;
         t->idle += r->idle;
-        if (r->pod->has_usage && !isnan(r->pod->mem_used_mib))
-            t->mem_used_mib = (isnan(t->mem_used_mib) ? 0 : t->mem_used_mib) + r->pod->mem_used_mib;
-        if (r->pod->has_usage && !isnan(r->pod->util)) {
+        HolderUsage u = node_status_holder_usage(r->node, r->pod);
+        if (r->pod->has_usage && !isnan(u.mem_used_mib))
+            t->mem_used_mib = (isnan(t->mem_used_mib) ? 0 : t->mem_used_mib) + u.mem_used_mib;
+        if (r->pod->has_usage && !isnan(u.util)) {
             double w = r->gpus > 0 ? (double)r->gpus : 1;
-            t->util = ((isnan(t->util) ? 0 : t->util * weight[j]) + r->pod->util * w) / (weight[j] + w);
+            t->util = ((isnan(t->util) ? 0 : t->util * weight[j]) + u.util * w) / (weight[j] + w);
             weight[j] += w;
         }
     }
@@ -328,8 +330,8 @@ static void pod_row(void *ctx, size_t i, int y, int x, int w, bool sel, bool foc
             cx += c->idle_for + 1;
         }
     }
-    tui_screen_put_cut(y, cx, x + w - cx - 1, pk(str_eq(r->pod->phase, "Running") ? TA_NORMAL : TA_WARN, sel, focused),
-                   r->pod->phase);
+    tui_screen_put_cut(y, cx, x + w - cx - 1, pk(r->pod->phase == PHASE_RUNNING ? TA_NORMAL : TA_WARN, sel, focused),
+                   node_status_holder_phase(r->pod));
 }
 
 /* the namespace pane: one row per namespace, those holding the most GPUs first */

@@ -289,6 +289,48 @@ static void test_rows_name_the_holders(void **state)
     cluster_release(&c);
 }
 
+/* explain_pending_rows makes the rows intent by intent (one evaluation of the nodes alive at a
+ * time), each into its place: pods of two intents interleaved by name come out in name order,
+ * each with its own intent's verdict, as explain_pending lists them; their strings and
+ * requests are the list's pooled copies */
+static void test_rows_by_intent_in_order(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    add_node(&c, "n1", "\"nvidia.com/gpu\":\"8\"", NULL, NULL, NULL);
+    add_pod(&c, "a", "n1", GPU(8), NULL, "Running", NULL);
+    add_pod(&c, "p1", NULL, GPU(1), NULL, "Pending", NULL);         /* busy: Insufficient */
+    add_pod(&c, "p2", NULL, GPU(9), NULL, "Pending", NULL);         /* more than any node: TooLarge */
+    add_pod(&c, "p3", NULL, GPU(1), NULL, "Pending", NULL);
+    add_pod(&c, "p4", NULL, GPU(9), NULL, "Pending", NULL);
+    cluster_finalize(&c);
+    ExplanationList full, rows;
+    explain_pending(&c, NULL, &full);
+    explain_pending_rows(&c, NULL, &rows);
+    assert_int_equal(rows.n, 4);
+    assert_int_equal(full.n, 4);
+    const char *names[] = { "p1", "p2", "p3", "p4" };
+    const Verdict want[] = { V_INSUFFICIENT, V_TOO_LARGE, V_INSUFFICIENT, V_TOO_LARGE };
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(rows.items[i].name, names[i]);
+        assert_int_equal(rows.items[i].verdict, want[i]);
+        assert_string_equal(full.items[i].name, names[i]);
+        assert_int_equal(full.items[i].verdict, want[i]);
+        assert_string_equal(rows.items[i].summary, full.items[i].summary);
+        assert_true(rows.items[i].pooled);
+    }
+    /* the rows of one intent share the list's pooled summary, requests and namespace */
+    assert_ptr_equal(rows.items[0].summary, rows.items[2].summary);
+    assert_ptr_equal(rows.items[0].requests.items, rows.items[2].requests.items);
+    assert_int_equal(rows.items[0].requests.cap, 0);
+    assert_ptr_equal(rows.items[0].ns, rows.items[3].ns);
+    assert_int_equal(rlist_get(&rows.items[1].requests, "nvidia.com/gpu"), 9000);
+    explanation_list_clear(&full);
+    explanation_list_clear(&rows);
+    cluster_release(&c);
+}
+
 static void test_resource_reasons(void **state)
 {
     (void)state;
@@ -357,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_free_gpus),
         cmocka_unit_test(test_resource_reasons),
         cmocka_unit_test(test_rows_name_the_holders),
+        cmocka_unit_test(test_rows_by_intent_in_order),
         cmocka_unit_test(test_funnel_selector_before_taint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
