@@ -19,8 +19,10 @@
 
 /* Under constant change each picture costs the whole view computed again (pending: every
  * pending pod explained, 0.4 s of CPU with 5,000 of them): the next one comes at least
- * 4 times the last one's cost later (the view then takes at most about a fifth of a core),
- * never more than 2 s, and never sooner than least.  Used by the -w views and by top. */
+ * 6 times the last one's cost later (the computing then takes at most a seventh of a core;
+ * applying the events and drawing come on top: a quarter of a core in all for top on the
+ * full training cluster), never more than 2 s, and never sooner than least.  Used by the -w
+ * views and by top. */
 double watch_loop_gap(double cost, double least);
 
 struct ApiClient;

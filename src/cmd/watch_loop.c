@@ -15,7 +15,7 @@
 
 #define WATCH_SETTLE 0.3          /* seconds: events closer than this are one change ... */
 #define WATCH_MAX_DELAY 1.0       /* ... but a change is shown at most this late */
-#define WATCH_COST_RATIO 4.0      /* watch_loop_gap (watch_loop.h) */
+#define WATCH_COST_RATIO 6.0      /* watch_loop_gap (watch_loop.h) */
 #define WATCH_MAX_GAP 2.0
 
 double watch_loop_gap(double cost, double least)

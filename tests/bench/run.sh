@@ -736,7 +736,7 @@ if queue:
         target(r['rss_kb'] < budget * 1024, 'queue: %s peak RSS %.1f MiB < %d MiB' % (r['label'], mib(r['rss_kb']), budget))
         if r['label'].startswith('kubectl-gpu top (40 s'):
             # a cluster that never stops changing: top re-explains its pending pods per change,
-            # at most a quarter of a core (top_source.c WATCH_COST_RATIO)
+            # at most a quarter of a core (watch_loop.c WATCH_COST_RATIO)
             target(r['cpu'] <= 0.25 * r['wall'], 'queue: %s CPU %.2f s <= a quarter of a core (%.1f s)'
                    % (r['label'], r['cpu'], 0.25 * r['wall']))
         elif st and r is not st and r['label'] != 'kubectl-gpu plan -o json':
