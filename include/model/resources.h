@@ -24,6 +24,10 @@ void rlist_clear(ResourceList *l);
  * through *bad (first offending name, borrowed from json) and skipped; returns count parsed */
 struct cJSON;
 int rlist_from_json(ResourceList *l, const struct cJSON *obj, const char **bad);
+/* obj's entries whose names are not among l's first `given` entries, set in l (the last of a
+ * repeated name wins, as in rlist_from_json); bad quantities are skipped: the defaulting of
+ * requests from limits, read straight from the JSON without a second list */
+int rlist_default_from_json(ResourceList *l, const struct cJSON *obj, uint32_t given);
 
 /* GPU resource names: nvidia.com/gpu, nvidia.com/gpu.shared, nvidia.com/mig-<profile>,
  * nvidia.com/mig-<profile>.shared, amd.com/gpu, gpu.intel.com/i915, gpu.intel.com/xe

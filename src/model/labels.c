@@ -62,9 +62,59 @@ static bool not_plain(const char *s)
     return false;
 }
 
+/* A label object's keys are looked up in a table of their hashes while the list is made: a
+ * node carries some eighty labels, and kv_set's scan for a repeated key made the reading of
+ * them quadratic.  Slots hold an entry's index + 1. */
+typedef struct { uint32_t *slot; uint32_t mask; } KeyIndex;
+
+static uint32_t key_hash(const char *s)
+{
+    uint32_t h = 2166136261u;                     /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+/* the slot of key: its entry's, or the empty one where it goes */
+static uint32_t *key_slot(const KeyIndex *ix, const KVList *l, const char *key)
+{
+    uint32_t j = key_hash(key) & ix->mask;
+    while (ix->slot[j] && strcmp(l->items[ix->slot[j] - 1].key, key) != 0) j = (j + 1) & ix->mask;
+    return &ix->slot[j];
+}
+
+static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *value)
+{
+    if (!ix) { kv_set(l, key, value); return; }
+    uint32_t *s = key_slot(ix, l, key);
+    if (*s) {
+        KV *e = &l->items[*s - 1];
+        free(e->value);
+        e->value = xstrdup(value ? value : "");
+        return;
+    }
+    ARRAY_GROW(l->items, l->n, l->cap);
+    l->items[l->n].key = xstrdup(key);
+    l->items[l->n].value = xstrdup(value ? value : "");
+    *s = ++l->n;
+}
+
 void kv_from_json(KVList *l, const cJSON *obj)
 {
     if (!cJSON_IsObject(obj)) return;
+    size_t members = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) members++;
+    KeyIndex index = { NULL, 0 }, *ix = NULL;
+    if (l->n + members > 8) {                     /* a handful: kv_set's scan is cheaper */
+        uint32_t cap = 16;
+        while (cap < 2 * (l->n + members)) cap <<= 1;
+        index.slot = xcalloc(cap, sizeof *index.slot);
+        index.mask = cap - 1;
+        ix = &index;
+        for (uint32_t i = 0; i < l->n; i++) {
+            uint32_t *s = key_slot(ix, l, l->items[i].key);
+            if (!*s) *s = i + 1;
+        }
+    }
     for (const cJSON *c = obj->child; c; c = c->next) {
         if (!c->string || !*c->string || !cJSON_IsString(c) || !c->valuestring) continue;
         if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
@@ -72,12 +122,13 @@ void kv_from_json(KVList *l, const cJSON *obj)
             /* not a valid label; kept (for selectors to work alike on both sides) but made
              * printable, as the model's other strings are (json_fields.h jdup_trunc) */
             char *k = str_printable(c->string, KV_KEY_MAX * 3), *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
-            kv_set(l, k, v);
+            kv_put(l, ix, k, v);
             free(k); free(v);
             continue;
         }
-        kv_set(l, c->string, c->valuestring);
+        kv_put(l, ix, c->string, c->valuestring);
     }
+    free(index.slot);
 }
 
 /* ---- validation of keys and values ---- */

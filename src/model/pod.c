@@ -26,11 +26,7 @@
 static void resources_requests(const cJSON *resources, ResourceList *out)
 {
     rlist_from_json(out, jobj(resources, "requests"), NULL);
-    ResourceList lim = RESOURCE_LIST_INIT;
-    rlist_from_json(&lim, jobj(resources, "limits"), NULL);
-    for (size_t i = 0; i < lim.n; i++)
-        if (!rlist_has(out, lim.items[i].name)) rlist_set(out, lim.items[i].name, lim.items[i].milli);
-    rlist_clear(&lim);
+    rlist_default_from_json(out, jobj(resources, "limits"), out->n);
 }
 
 /* The init container whose request sets the pod's effective request of a GPU resource (its
@@ -38,6 +34,8 @@ static void resources_requests(const cJSON *resources, ResourceList *out)
  * explanation says where a request comes from ("nvidia.com/gpu:4 (from init container X)"). */
 static const char *gpu_request_init_container(const cJSON *spec)
 {
+    const cJSON *inits = jarr(spec, "initContainers");
+    if (!inits || !inits->child) return NULL;      /* the app containers ask: most pods */
     ResourceList apps = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT;
     const cJSON *c;
     cJSON_ArrayForEach(c, jarr(spec, "containers")) {
@@ -83,6 +81,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
     ResourceList sum = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT, init_max = RESOURCE_LIST_INIT;
     const cJSON *c;
     cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+        if (!sum.n) { resources_requests(jobj(c, "resources"), &sum); continue; }   /* the sum of one */
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&sum, &r);

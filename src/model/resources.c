@@ -111,6 +111,23 @@ int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
     return count;
 }
 
+int rlist_default_from_json(ResourceList *l, const cJSON *obj, uint32_t given)
+{
+    int count = 0;
+    if (!cJSON_IsObject(obj)) return 0;
+    if (given > l->n) given = l->n;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int64_t m;
+        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m) || m < 0) continue;
+        bool named = false;
+        for (uint32_t i = 0; i < given && !named; i++) named = strcmp(l->items[i].name, c->string) == 0;
+        if (named) continue;
+        rlist_set(l, c->string, m);
+        count++;
+    }
+    return count;
+}
+
 bool resources_is_mig(const char *name)
 {
     return name && str_starts_with(name, "nvidia.com/mig-") && name[strlen("nvidia.com/mig-")];
@@ -123,6 +140,7 @@ bool resources_is_shared(const char *name) { return name && str_ends_with(name, 
 bool resources_is_gpu(const char *name)
 {
     if (!name) return false;
+    if (name[0] != 'n' && name[0] != 'a' && name[0] != 'g') return false;   /* cpu, memory, pods, ... */
     static const char *const exact[] = {
         "nvidia.com/gpu", "nvidia.com/gpu.shared", "amd.com/gpu",
         "gpu.intel.com/i915", "gpu.intel.com/xe",

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -49,6 +50,33 @@ static void test_kv(void **state)
     assert_string_equal(kv_get(&l, "app"), "x");
     assert_string_equal(kv_get(&l, "ok"), "");
     kv_from_json(&l, NULL);
+    kv_clear(&l);
+    cJSON_Delete(j);
+}
+
+/* an object of more than eight members goes through the key table: repeated keys keep their
+ * first place and take the last value (as kv_set does), keys already in the list are found */
+static void test_kv_from_json_many(void **state)
+{
+    (void)state;
+    KVList l = KVLIST_INIT;
+    kv_set(&l, "k3", "old");
+    char text[1024] = "{";
+    for (int i = 0; i < 40; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s\"k%d\":\"v%d\"", i ? "," : "", i, i);
+    strcat(text, ",\"k7\":\"again\",\"nvidia.com/gpu.product\":\"A100\",\"k39\":\"last\"}");
+    cJSON *j = cJSON_Parse(text);
+    assert_non_null(j);
+    kv_from_json(&l, j);
+    assert_int_equal(l.n, 41);                           /* k3 first, then k0..k39 less k3, then the product */
+    assert_string_equal(l.items[0].key, "k3");
+    assert_string_equal(l.items[0].value, "v3");         /* the list's own k3 overwritten in place */
+    assert_string_equal(kv_get(&l, "k7"), "again");
+    assert_string_equal(kv_get(&l, "k39"), "last");
+    assert_string_equal(kv_get(&l, "k0"), "v0");
+    assert_string_equal(l.items[l.n - 1].key, "nvidia.com/gpu.product");
+    for (uint32_t a = 0; a < l.n; a++)                   /* no key twice */
+        for (uint32_t b = a + 1; b < l.n; b++) assert_string_not_equal(l.items[a].key, l.items[b].key);
     kv_clear(&l);
     cJSON_Delete(j);
 }
@@ -184,7 +212,7 @@ static void test_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kv), cmocka_unit_test(test_parse_structure), cmocka_unit_test(test_match),
+        cmocka_unit_test(test_kv), cmocka_unit_test(test_kv_from_json_many), cmocka_unit_test(test_parse_structure), cmocka_unit_test(test_match),
         cmocka_unit_test(test_selreq_gt_lt_direct), cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

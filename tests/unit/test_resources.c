@@ -84,6 +84,33 @@ static void test_from_json(void **state)
     cJSON_Delete(j);
 }
 
+/* requests defaulted from limits (pod.c resources_requests, after the API server's
+ * SetDefaults_Pod): a limit counts only where the first `given` entries do not name it; a
+ * repeated name in the JSON keeps its first place and its last value, as rlist_from_json does */
+static void test_default_from_json(void **state)
+{
+    (void)state;
+    ResourceList l = RESOURCE_LIST_INIT;
+    rlist_set(&l, "cpu", 250);
+    rlist_set(&l, "memory", 1000);
+    cJSON *j = cJSON_Parse("{\"cpu\":\"2\",\"nvidia.com/gpu\":\"1\",\"bad\":\"x\",\"neg\":\"-1\","
+                           "\"memory\":\"5\",\"ephemeral-storage\":\"1\",\"nvidia.com/gpu\":\"2\"}");
+    assert_int_equal(rlist_default_from_json(&l, j, 1), 4);   /* gpu twice, memory, storage */
+    assert_int_equal(l.n, 4);
+    assert_int_equal(rlist_get(&l, "cpu"), 250);               /* given: the limit does not count */
+    assert_int_equal(rlist_get(&l, "memory"), 5000);           /* not among the given one: set */
+    assert_string_equal(l.items[2].name, "nvidia.com/gpu");    /* first place ... */
+    assert_int_equal(l.items[2].milli, 2000);                  /* ... last value */
+    assert_string_equal(l.items[3].name, "ephemeral-storage");
+    assert_false(rlist_has(&l, "bad"));
+    assert_false(rlist_has(&l, "neg"));
+    /* given above the count is the count; not an object adds nothing */
+    assert_int_equal(rlist_default_from_json(&l, j, 99), 0);
+    assert_int_equal(rlist_default_from_json(&l, NULL, 0), 0);
+    rlist_clear(&l);
+    cJSON_Delete(j);
+}
+
 static void test_gpu_names(void **state)
 {
     (void)state;
@@ -122,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_add_get), cmocka_unit_test(test_max_sum_copy_sort),
         cmocka_unit_test(test_from_json), cmocka_unit_test(test_gpu_names),
+        cmocka_unit_test(test_default_from_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
