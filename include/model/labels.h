@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/strpool.h"
 
 typedef struct { char *key, *value; } KV;
 typedef struct { KV *items; uint32_t n, cap; } KVList;   /* 16 bytes: two in each of tens of thousands of pods */
@@ -17,6 +18,9 @@ const char *kv_get(const KVList *l, const char *key);   /* NULL if absent */
 void kv_clear(KVList *l);
 struct cJSON;
 void kv_from_json(KVList *l, const struct cJSON *obj);   /* string values only */
+/* the same, its strings the pool's: the list then owns only its array (free(l->items); never
+ * kv_set or kv_clear on it) */
+void kv_from_json_pooled(KVList *l, const struct cJSON *obj, StrPool *pool);
 
 typedef enum { SEL_EQ, SEL_NEQ, SEL_IN, SEL_NOTIN, SEL_EXISTS, SEL_NOT_EXISTS,
                SEL_GT, SEL_LT } SelOp;   /* Gt/Lt only from node affinity */

@@ -3,9 +3,9 @@
  *
  * Ownership: a Node is decoded straight into a string pool (util/strpool.h; a Cluster's, or
  * the caller's): every `const char *` field (GpuFacts' and the taints' too) is the pool's copy,
- * shared, read-only, living as long as the pool.  The Node owns its arrays (labels, taints,
- * capacity, allocatable, gpu.mig); the strings of labels, capacity and allocatable are its own
- * until a Cluster moves them into its pool (cluster.c).  node_clear frees what the Node owns
+ * shared, read-only, living as long as the pool, the labels' keys and values too.  The Node
+ * owns its arrays (labels, taints, capacity, allocatable, gpu.mig); the strings of capacity and
+ * allocatable are its own until a Cluster moves them into its pool (cluster.c).  node_clear frees what the Node owns
  * (not the struct itself, not the pool's strings) and zeroes it.
  */
 #ifndef KGPU_NODE_H

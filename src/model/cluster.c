@@ -97,8 +97,8 @@ void cluster_init(Cluster *c)
  * The strings of kept nodes and pods repeat a lot (label keys and values, namespaces,
  * resource names, tolerations, owner kinds, scheduler names): nodes and pods are decoded
  * straight into the cluster's pool (util/strpool.h; never freed before cluster_release), so
- * memory follows the distinct strings, not the objects.  Their lists (labels, requests,
- * capacity, selectors, gates) are built by the shared list types with their own strings: once
+ * memory follows the distinct strings, not the objects.  Their lists (a pod's labels and
+ * requests, a node's capacity) are built by the shared list types with their own strings: once
  * an object is kept, those are swapped for the pool's copies here, and set to NULL again
  * before node_clear/pod_clear free the lists.  visit_node_lists / visit_pod_lists are the only
  * place that knows which list strings are shared; visit_node / visit_pod add the pooled
@@ -139,15 +139,16 @@ static void visit_rlist(Cluster *c, ResourceList *l, FieldFn fn)
     for (size_t i = 0; i < l->n; i++) VISIT_OWN(c, fn, l->items[i].name);
 }
 
+/* a node's labels are read into the pool (node_from_json): only its resource lists are its own */
 static void visit_node_lists(Cluster *c, Node *n, FieldFn fn)
 {
-    visit_kv(c, &n->labels, fn);
     visit_rlist(c, &n->capacity, fn);
     visit_rlist(c, &n->allocatable, fn);
 }
 
 static void visit_node(Cluster *c, Node *n, FieldFn fn)
 {
+    visit_kv(c, &n->labels, fn);
     visit_node_lists(c, n, fn);
     fn(c, &n->name);
     for (size_t i = 0; i < n->ntaints; i++) {

@@ -82,23 +82,34 @@ static uint32_t *key_slot(const KeyIndex *ix, const KVList *l, const char *key)
     return &ix->slot[j];
 }
 
-static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *value)
+/* key = value in l: the strings copied (pool NULL) or the pool's */
+static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *value, StrPool *pool)
 {
-    if (!ix) { kv_set(l, key, value); return; }
-    uint32_t *s = key_slot(ix, l, key);
-    if (*s) {
-        KV *e = &l->items[*s - 1];
+    if (!value) value = "";
+    if (!ix && !pool) { kv_set(l, key, value); return; }
+    uint32_t found = 0;
+    if (ix) {
+        uint32_t *s = key_slot(ix, l, key);
+        if (!*s) *s = l->n + 1;                       /* where it goes, below */
+        else found = *s;
+    } else {
+        for (uint32_t i = 0; i < l->n && !found; i++)
+            if (strcmp(l->items[i].key, key) == 0) found = i + 1;
+    }
+    if (found) {
+        KV *e = &l->items[found - 1];
+        if (pool) { e->value = (char *)strpool_intern(pool, value); return; }
         free(e->value);
-        e->value = xstrdup(value ? value : "");
+        e->value = xstrdup(value);
         return;
     }
     ARRAY_GROW(l->items, l->n, l->cap);
-    l->items[l->n].key = xstrdup(key);
-    l->items[l->n].value = xstrdup(value ? value : "");
-    *s = ++l->n;
+    l->items[l->n].key = pool ? (char *)strpool_intern(pool, key) : xstrdup(key);
+    l->items[l->n].value = pool ? (char *)strpool_intern(pool, value) : xstrdup(value);
+    l->n++;
 }
 
-void kv_from_json(KVList *l, const cJSON *obj)
+static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
 {
     if (!cJSON_IsObject(obj)) return;
     size_t members = 0;
@@ -122,14 +133,17 @@ void kv_from_json(KVList *l, const cJSON *obj)
             /* not a valid label; kept (for selectors to work alike on both sides) but made
              * printable, as the model's other strings are (json_fields.h jdup_trunc) */
             char *k = str_printable(c->string, KV_KEY_MAX * 3), *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
-            kv_put(l, ix, k, v);
+            kv_put(l, ix, k, v, pool);
             free(k); free(v);
             continue;
         }
-        kv_put(l, ix, c->string, c->valuestring);
+        kv_put(l, ix, c->string, c->valuestring, pool);
     }
     free(index.slot);
 }
+
+void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL); }
+void kv_from_json_pooled(KVList *l, const cJSON *obj, StrPool *pool) { from_json(l, obj, pool); }
 
 /* ---- validation of keys and values ---- */
 

@@ -397,7 +397,7 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, E
     }
     n->name = strpool_intern(pool, name);
     n->creation = jtime(meta, "creationTimestamp");
-    kv_from_json(&n->labels, jobj(meta, "labels"));
+    kv_from_json_pooled(&n->labels, jobj(meta, "labels"), pool);
     n->unschedulable = jbool(spec, "unschedulable", false);
     read_taints(n, spec, pool);
     read_ready(n, status, pool);
@@ -407,13 +407,13 @@ int node_from_json(Node *n, const cJSON *obj, bool keep_labels, StrPool *pool, E
     if (!jobj(status, "allocatable")) rlist_copy(&n->allocatable, &n->capacity);
     gpu_facts_from_labels(&n->gpu, &n->labels, pool);
     read_hami(&n->gpu, meta, pool);
-    if (!keep_labels) kv_clear(&n->labels);
+    if (!keep_labels) { free(n->labels.items); n->labels = (KVList)KVLIST_INIT; }
     return 0;
 }
 
 void node_clear(Node *n)
 {
-    kv_clear(&n->labels);
+    free(n->labels.items);                         /* its strings are the pool's */
     free(n->taints);
     free(n->health);
     rlist_clear(&n->capacity);

@@ -145,6 +145,33 @@ static void test_same_bytes(void **state)
     cJSON_Delete(d);
 }
 
+/* integers (written digit by digit, not through snprintf) come out as cJSON prints them, at
+ * the edges of the fast path too: zero, minus zero, one digit, fifteen digits, past 2^31 */
+static void test_integers_as_cjson(void **state)
+{
+    (void)state;
+    const double v[] = { 0, -0.0, 1, -1, 9, 10, -10, 99, 100, 2147483647.0, 2147483648.0, -2147483649.0,
+                         123456789012345.0, -999999999999999.0, 999999999999999.0, 1e15, -1e15, 4096, 0.5 };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        cJSON *a = cJSON_CreateArray();
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+        char *want = cJSON_PrintUnformatted(a), *got = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&got, &n);
+        assert_int_equal(json_render(f, a), 0);
+        fclose(f);
+        /* ours is laid out as kubectl's: "[\n  N\n]\n"; cJSON's unformatted "[N]" */
+        char mine[64];
+        assert_true(sscanf(got, "[ %63[^ \n]", mine) == 1);
+        char theirs[64];
+        snprintf(theirs, sizeof theirs, "%.*s", (int)strlen(want) - 2, want + 1);
+        if (strcmp(mine, theirs) != 0) fail_msg("%.17g: ours %s, cJSON's %s", v[i], mine, theirs);
+        free(want);
+        free(got);
+        cJSON_Delete(a);
+    }
+}
+
 static void misuse(JsonWriter *jw, int which)
 {
     jw_object_begin(jw, NULL);
@@ -329,6 +356,7 @@ static void test_yaml_misuse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_misuse),
+                                        cmocka_unit_test(test_integers_as_cjson),
                                         cmocka_unit_test(test_yaml_same_bytes),
                                         cmocka_unit_test(test_yaml_strings_stay_strings),
                                         cmocka_unit_test(test_yaml_stream), cmocka_unit_test(test_yaml_misuse) };
