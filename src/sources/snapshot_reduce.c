@@ -294,16 +294,21 @@ typedef struct {
     bool ok;
 } Emit;
 
-static void emit_room(Emit *e, size_t need)
+static void emit_grow(Emit *e, size_t need)
 {
-    if (*e->cap - e->n >= need) return;
     size_t cap = *e->cap ? *e->cap : 4096;
     while (cap - e->n < need) cap *= 2;
     *e->buf = xrealloc(*e->buf, cap);
     *e->cap = cap;
 }
 
-static void emit_mem(Emit *e, const char *s, size_t n)
+/* every piece written asks for room: the test in place, the growing out of line */
+__attribute__((always_inline)) static inline void emit_room(Emit *e, size_t need)
+{
+    if (*e->cap - e->n < need) emit_grow(e, need);
+}
+
+__attribute__((always_inline)) static inline void emit_mem(Emit *e, const char *s, size_t n)
 {
     emit_room(e, n + 1);
     memcpy(*e->buf + e->n, s, n);
@@ -316,11 +321,17 @@ static void emit_text(Emit *e, const char *s) { emit_mem(e, s, strlen(s)); }
 /* a constant key (one of the keep lists' names, or a top-level member name): no escapes */
 static void emit_key(Emit *e, bool *first, const char *key)
 {
-    if (*first) EMIT_LIT(e, "\"");
-    else EMIT_LIT(e, ",\"");
+    size_t n = strlen(key);
+    emit_room(e, n + 5);                               /* ,"key": in one piece */
+    char *o = *e->buf + e->n, *start = o;
+    if (!*first) *o++ = ',';
     *first = false;
-    emit_text(e, key);
-    EMIT_LIT(e, "\":");
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
+    e->n += (size_t)(o - start);
 }
 
 /* a value of the item, printed by cJSON itself, in place (a value that does not fit in 1 MiB of
@@ -344,19 +355,36 @@ static void emit_value(Emit *e, const cJSON *v)
 /* a string as cJSON prints it: one that needs no escape (no '"', '\\' or control character) is
  * its bytes between quotes (print_string_ptr copies such bytes as they are); any other, and
  * NULL, printed by cJSON */
-static void emit_string(Emit *e, const char *s)
+static void emit_string_then(Emit *e, const char *s, char then);
+static void emit_string(Emit *e, const char *s) { emit_string_then(e, s, 0); }
+
+/* the string, then the byte then (a member's ':'; 0: none) */
+static void emit_string_then(Emit *e, const char *s, char then)
 {
     size_t n = 0;
     if (s) {
+        /* the bytes that stop a plain run: control bytes (the NUL too), '"' and '\\'; one
+         * table lookup a byte, four at a step (1.8 million strings in a 1,000-node cluster's
+         * snapshot: the comparisons were a tenth of its cost) */
+        static const unsigned char stop[256] = {
+            [0 ... 31] = 1, ['"'] = 1, ['\\'] = 1,
+        };
         const unsigned char *p = (const unsigned char *)s;
-        while (p[n] >= 32 && p[n] != '"' && p[n] != '\\') n++;
+        for (;;) {
+            if (stop[p[n]]) break;
+            if (stop[p[n + 1]]) { n += 1; break; }
+            if (stop[p[n + 2]]) { n += 2; break; }
+            if (stop[p[n + 3]]) { n += 3; break; }
+            n += 4;
+        }
         if (!p[n]) {
-            emit_room(e, n + 3);
+            emit_room(e, n + 4);
             char *o = *e->buf + e->n;
             o[0] = '"';
             memcpy(o + 1, s, n);
             o[n + 1] = '"';
             e->n += n + 2;
+            if (then) { o[n + 2] = then; e->n++; }
             return;
         }
     }
@@ -365,6 +393,7 @@ static void emit_string(Emit *e, const char *s)
     tmp.type = cJSON_String;
     tmp.valuestring = (char *)s;
     emit_value(e, &tmp);
+    if (then) emit_mem(e, &then, 1);
 }
 
 /* a number as cJSON prints it: an integral value of magnitude under 10^15 is its digits in
@@ -397,10 +426,7 @@ static void emit_any(Emit *e, const cJSON *v)
         else EMIT_LIT(e, "[");
         for (const cJSON *c = v->child; c; c = c->next) {
             if (c != v->child) EMIT_LIT(e, ",");
-            if (obj) {
-                emit_string(e, c->string);
-                EMIT_LIT(e, ":");
-            }
+            if (obj) emit_string_then(e, c->string, ':');
             emit_any(e, c);
         }
         if (obj) EMIT_LIT(e, "}");
