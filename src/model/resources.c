@@ -118,10 +118,10 @@ int rlist_default_from_json(ResourceList *l, const cJSON *obj, uint32_t given)
     if (given > l->n) given = l->n;
     for (const cJSON *c = obj->child; c; c = c->next) {
         int64_t m;
-        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m) || m < 0) continue;
-        bool named = false;
+        if (!c->string || !*c->string || strlen(c->string) > 317) continue;
+        bool named = false;                            /* (before the quantity is parsed) */
         for (uint32_t i = 0; i < given && !named; i++) named = strcmp(l->items[i].name, c->string) == 0;
-        if (named) continue;
+        if (named || !json_quantity(c, &m) || m < 0) continue;
         rlist_set(l, c->string, m);
         count++;
     }

@@ -367,7 +367,8 @@ static void emit_string_then(Emit *e, const char *s, char then)
          * table lookup a byte, four at a step (1.8 million strings in a 1,000-node cluster's
          * snapshot: the comparisons were a tenth of its cost) */
         static const unsigned char stop[256] = {
-            [0 ... 31] = 1, ['"'] = 1, ['\\'] = 1,
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+            ['"'] = 1, ['\\'] = 1,
         };
         const unsigned char *p = (const unsigned char *)s;
         for (;;) {
