@@ -38,6 +38,7 @@ typedef struct {
     size_t items;
     bool write_failed;
     Cluster side;               /* the nodes and services, to find the metrics by */
+    bool side_unused;           /* --no-metrics: no metrics to find, the nodes not read twice */
     size_t usage_devices, usage_workloads;
     char *pbuf; size_t pcap;    /* reused for printing each item */
     char *ibuf; size_t icap;    /* reused for each pod's and node's text (snapshot_reduce_write) */
@@ -79,7 +80,7 @@ static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
         out_text(w, w->items ? ",\n    " : "\n    ");
         w->items++;
         if (!snapshot_reduce_write(kind, item, &w->ibuf, &w->icap, sink, w)) w->write_failed = true;
-        if (kind == OBJ_NODE) {
+        if (kind == OBJ_NODE && !w->side_unused) {
             Error e = { 0 };
             (void)cluster_ingest(&w->side, kind, item, &e);     /* a bad one is warned about by status */
         }
@@ -89,7 +90,7 @@ static int write_item(void *ctx, ObjKind kind, const cJSON *item, Error *err)
     if (!obj) { error_set(err, "out of memory copying a %s", obj_kind_name(kind)); return -1; }
     out_item(w, obj);
     cJSON_Delete(obj);
-    if (kind == OBJ_NODE || kind == OBJ_SERVICE) {
+    if ((kind == OBJ_NODE || kind == OBJ_SERVICE) && !w->side_unused) {
         Error e = { 0 };
         (void)cluster_ingest(&w->side, kind, item, &e);     /* a bad one is warned about by status */
     }
@@ -189,6 +190,7 @@ int snapshot_write(const SourceConfig *sc, const LoadRequest *rq, const char *pa
     bool compress = !outfile_is_stdout(path) && !str_ends_with(path, ".json");
     SnapWriter w = { 0 };
     cluster_init(&w.side);
+    w.side_unused = sc->no_metrics;             /* metrics_collect reads nothing then */
     if (outfile_open(&of, path, out_err)) goto out;
     int fd = outfile_fd(&of);
     for (int attempt = 0;; attempt++) {
