@@ -246,6 +246,9 @@ bool explanation_request_shown(const char *resource);
 char *explanation_gpus(const Explanation *e);
 
 const char *verdict_name(Verdict v);
+/* the nodes could never hold the pod as the cluster is (Taint, Selector, ResourceName,
+ * NoDevicePlugin, TooLarge, Unschedulable, NotReady): waiting does not start it */
+bool verdict_never_by_nodes(Verdict v);
 const char *node_reason_code_name(NodeReasonCode c);
 
 /* ---- the filters, exposed for tests ---- */

@@ -311,12 +311,28 @@ static bool quota_entry(const Cluster *c, const ExplainEvents *evs, const char *
     return gpu;
 }
 
-/* a queue's waiting workload: its gang's first pending pod explained for the per-node picture */
+/* p explained as if its scheduling gates were gone: a queue's member pod is gated until the
+ * queue admits it (Kueue's pod integration), and what matters then is where it could go */
+static void explain_ungated(const ExplainIndex *ix, const Pod *p, bool with_fixes, Explanation *e)
+{
+    const PodMore *m = pod_more(p);
+    if (!m->ngates) { explain_pod_ix(ix, p, with_fixes, e); return; }
+    PodMore more = *m;
+    more.gates = NULL;
+    more.ngates = 0;
+    Pod copy = *p;                                  /* shallow: read, never cleared */
+    copy.more = &more;
+    explain_pod_ix(ix, &copy, with_fixes, e);
+    e->pod = p;
+}
+
+/* a queue's waiting workload: its gang's first pending pod explained (ungated) for the
+ * per-node picture and the nodes' own verdict */
 static void explain_workload(const ExplainIndex *ix, const QueueIndex *qi, size_t idx, bool with_fixes, Explanation *e)
 {
     const Pod *p = explain_queue_first_pod(qi, idx);
     Explanation member;
-    if (p) explain_pod_ix(ix, p, with_fixes, &member);
+    if (p) explain_ungated(ix, p, with_fixes, &member);
     explain_queue_workload(qi, idx, p ? &member : NULL, e);
     if (p) explanation_clear(&member);
 }

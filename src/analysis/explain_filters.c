@@ -18,6 +18,17 @@ static const char *const verdict_names[] = {
 };
 const char *verdict_name(Verdict v) { return (size_t)v <= V_GANG ? verdict_names[v] : "Unknown"; }
 
+bool verdict_never_by_nodes(Verdict v)
+{
+    switch (v) {
+    case V_TAINT: case V_SELECTOR: case V_RESOURCE_NAME: case V_NO_DEVICE_PLUGIN: case V_TOO_LARGE:
+    case V_UNSCHEDULABLE: case V_NOT_READY:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static const char *const reason_names[] = {
     [NR_UNSCHEDULABLE] = "Unschedulable", [NR_NOT_READY] = "NotReady",
     [NR_UNTOLERATED_TAINT] = "UntoleratedTaint", [NR_NODE_SELECTOR_MISMATCH] = "NodeSelectorMismatch",

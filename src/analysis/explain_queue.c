@@ -77,6 +77,11 @@ static size_t pod_workload(const StrMap *map, const Pod *p)
         i = (size_t)(uintptr_t)strmap_get(map, k);
         free(k);
     }
+    if (!i) {                                   /* Kueue's pod integration: the pod owns its Workload */
+        char *k = owner_key(p->ns, "Pod", p->name);
+        i = (size_t)(uintptr_t)strmap_get(map, k);
+        free(k);
+    }
     return i;
 }
 
@@ -687,6 +692,28 @@ static void explain_podgroup(const QueueIndex *qi, size_t i, Explanation *member
     strbuf_clear(&where);
 }
 
+/* Queued, but its pods could never be placed: the queue admits a workload without asking the
+ * nodes (Kueue's flavor assignment counts quota, not node room; Volcano's enqueue the Queue's
+ * capability), so once admitted its pods would stay Pending.  The nodes' verdict, summary and
+ * fixes are the answer; what the queue said stays as a note. */
+static void nodes_decide(Explanation *e, Explanation *member)
+{
+    char *queued = e->summary;
+    e->verdict = member->verdict;
+    e->summary = member->summary;
+    member->summary = NULL;
+    for (size_t k = 0; k < e->fixes.n; k++) if (e->fix_info) explain_fix_info_release(&e->fix_info[k]);
+    free(e->fix_info);
+    strvec_clear(&e->fixes);
+    e->fixes = member->fixes;                       /* the fixes and their details move */
+    e->fix_info = member->fix_info;
+    member->fixes = (Strvec)STRVEC_INIT;
+    member->fix_info = NULL;
+    strvec_pushf(&e->notes, "the queue would admit it once quota is released (%s), but no node could hold its pods "
+                 "then: it never starts as the cluster is", queued ? queued : "Queued");
+    free(queued);
+}
+
 void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e)
 {
     const QueueState *q = qi->q;
@@ -720,6 +747,7 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
     }
     if (w->system == QSYS_KUEUE) explain_kueue(qi, i, e, qf);
     else explain_podgroup(qi, i, member, e, qf);
+    if (e->verdict == V_QUEUED && member && verdict_never_by_nodes(member->verdict)) nodes_decide(e, member);
     if (!e->summary) e->summary = xstrdup("");
     /* waits and never told apart, as for pods */
     if (e->verdict == V_QUEUED && qf->head_never)

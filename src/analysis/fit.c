@@ -283,6 +283,28 @@ static int fit_daemonset(Cluster *c, const ExplainIndex *ix, const cJSON *podjso
     return 0;
 }
 
+/* Queued by its queue (Kueue's LocalQueue, Volcano's Queue), which admits without asking the
+ * nodes: when no node could ever hold the template's pods, waiting does not start them, and the
+ * nodes' verdict (exit 4) is the answer, the queue's kept as a note.  it->pod is the template's. */
+static void queued_but_never(const Cluster *c, FitItem *it)
+{
+    Explanation e;
+    explain_pod(c, &it->pod, &e);
+    if (!verdict_never_by_nodes(e.verdict)) { explanation_clear(&e); return; }
+    char *queued = it->summary;
+    Strvec qnotes = it->notes;
+    it->summary = NULL;
+    it->notes = (Strvec)STRVEC_INIT;
+    strvec_clear(&it->fixes);
+    take_explanation(it, &e);
+    strvec_pushf(&it->notes, "the queue would admit it once quota is released (%s), but no node could hold its pods "
+                 "then: it never starts as the cluster is", queued ? queued : "Queued");
+    for (size_t k = 0; k < qnotes.n; k++)
+        if (!strstr(qnotes.v[k], "no change needed")) strvec_push(&it->notes, qnotes.v[k]);
+    strvec_clear(&qnotes);
+    free(queued);
+}
+
 /* decided: the gang's queue verdict (fit_gang), which the template takes; NULL when none */
 static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const FitItem *decided, NsUseList *nsu,
                    int64_t *placed, FitResult *out, Error *err)
@@ -337,6 +359,7 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
         int64_t created = it.replicas < qr.room ? it.replicas : qr.room;
         quota_count(c, &it.pod, created, earlier);
     }
+    if (it.exit_code == 3 && str_eq(it.verdict, verdict_name(V_QUEUED))) queued_but_never(c, &it);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(mp->pod, "spec");
     if (it.exit_code && pod_more(&it.pod)->priority_class && !cJSON_GetObjectItemCaseSensitive(spec, "priority"))
         strvec_pushf(&it.notes, "priorityClassName %s: admission sets the pod's priority from it, which is not read here; "
