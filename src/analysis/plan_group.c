@@ -158,6 +158,36 @@ bool plan_pod_admits(const GroupCtx *c, size_t k, size_t j)
     return !p || explain_pod_admits(p, c->gnodes[j]);
 }
 
+/* Pods that nodes admit alike (explain_pod_admits reads the tolerations, the nodeSelector and
+ * the required node affinity): the same tolerations and nodeSelector arrays (the pool interns
+ * them: equal contents, one pointer) and no node affinity.  The pods of one workload usually
+ * are; plan_pool_nodes asked every node about every shared pod (3 million questions on the
+ * 1,000-node training cluster).  At most ADMIT_CLASSES; other pods are asked about directly. */
+#define ADMIT_CLASSES 64
+typedef struct {
+    const void *tol[ADMIT_CLASSES], *sel[ADMIT_CLASSES];
+    uint32_t ntol[ADMIT_CLASSES], nsel[ADMIT_CLASSES];
+    size_t nadmit[ADMIT_CLASSES];      /* how many pool nodes admit the class; SIZE_MAX: not counted yet */
+    bool placed[ADMIT_CLASSES];        /* a pod of the class was placed (or found no node) */
+    int n;
+} AdmitClasses;
+
+/* p's class, -1 when it has none (node affinity, or the classes are full) */
+static int admit_class(AdmitClasses *ac, const Pod *p)
+{
+    if (!p || p->naffinity_terms) return -1;      /* (no pod: every node admits it) */
+    const void *tol = pod_more(p)->tolerations, *sel = pod_more(p)->node_selector.items;
+    uint32_t ntol = pod_more(p)->ntolerations, nsel = pod_more(p)->node_selector.n;
+    for (int i = 0; i < ac->n; i++)
+        if (ac->tol[i] == tol && ac->ntol[i] == ntol && ac->sel[i] == sel && ac->nsel[i] == nsel) return i;
+    if (ac->n == ADMIT_CLASSES) return -1;
+    int i = ac->n++;
+    ac->tol[i] = tol; ac->ntol[i] = ntol; ac->sel[i] = sel; ac->nsel[i] = nsel;
+    ac->nadmit[i] = SIZE_MAX;
+    ac->placed[i] = false;
+    return i;
+}
+
 /* The nodes that become shared pools: the fewest that hold `need` GPUs (most GPUs first, then
  * by name), so shared workloads consolidate.  chosen (may be NULL) is parallel to c->gnodes.
  * Returns their GPUs. */
@@ -173,16 +203,28 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
      * nodes to go to first, so one node can serve them and the less constrained ones */
     size_t *order = xcalloc(c->n ? c->n : 1, sizeof *order);
     size_t *nadmit = xcalloc(c->n ? c->n : 1, sizeof *nadmit);
+    AdmitClasses ac = { .n = 0 };
+    int *klass = xcalloc(c->n ? c->n : 1, sizeof *klass);
     size_t no = 0;
     for (size_t k = 0; shared && k < c->n; k++) {
         if (!shared[k]) continue;
-        for (size_t j = 0; j < n; j++) nadmit[k] += plan_pod_admits(c, k, j);
+        klass[k] = admit_class(&ac, c->w[c->idx[k]].pod_obj);
+        if (klass[k] >= 0 && ac.nadmit[klass[k]] != SIZE_MAX) {
+            nadmit[k] = ac.nadmit[klass[k]];
+        } else {
+            for (size_t j = 0; j < n; j++) nadmit[k] += plan_pod_admits(c, k, j);
+            if (klass[k] >= 0) ac.nadmit[klass[k]] = nadmit[k];
+        }
         size_t at = no++;             /* insertion by nadmit, stable */
         while (at > 0 && nadmit[order[at - 1]] > nadmit[k]) { order[at] = order[at - 1]; at--; }
         order[at] = k;
     }
     for (size_t o = 0; o < no; o++) {
         size_t k = order[o];
+        /* a pod admitted alike to one placed before: that one's node (or none) answers it too,
+         * as the pool nodes only grow */
+        if (klass[k] >= 0 && ac.placed[klass[k]]) continue;
+        if (klass[k] >= 0) ac.placed[klass[k]] = true;
         size_t best = SIZE_MAX;
         int bg = 0;
         bool covered = false;
@@ -196,6 +238,7 @@ int plan_pool_nodes(const GroupCtx *c, int need, const bool *shared, bool *chose
     }
     free(order);
     free(nadmit);
+    free(klass);
     /* a workload whose pods may not share a node (required pod anti-affinity on the hostname)
      * needs as many pool nodes that admit it as it has shared pods */
     size_t *spread = xcalloc(c->nwid ? c->nwid : 1, sizeof *spread), *first = xcalloc(c->nwid ? c->nwid : 1, sizeof *first);
