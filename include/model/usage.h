@@ -178,6 +178,9 @@ typedef struct {
                                  * reads the workloads */
     bool want_series;           /* also the downsampled series and held time (UsageData.series_*,
                                  * held): one more range query (top, snapshot, status --by) */
+    bool no_held;               /* with want_series: the series without the held records (top
+                                 * reads none; at 5,000 GPU nodes they and their build were
+                                 * some 5 MB at the series re-fetch's peak) */
 } MetricsQuery;
 
 /* Usage kept in a snapshot (`kubectl gpu snapshot` with metrics reachable), for the commands

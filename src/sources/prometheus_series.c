@@ -88,6 +88,8 @@ typedef struct {
                                  * are the same: of's, else d's own (made just before), or NULL */
     DcgmIndex ofdevs;           /* recs' device records by (node, UUID or gpu index, GPU_I_ID) */
     DcgmIndex ofpods;           /* recs' per-pod records by (namespace, pod) */
+    bool want_held;             /* the held records too (not for top, which reads none: no
+                                 * (device, pod) pair is then looked up or kept) */
 } SeriesCtx;
 
 /* a device's identity, as dcgm_series_device composes it: the node, the UUID or else the gpu
@@ -184,8 +186,9 @@ static void of_index(SeriesCtx *x)
 {
     const UsageData *of = x->recs;
     dcgm_index_reserve(&x->ofdevs, of->ngpus);
-    dcgm_index_reserve(&x->ofpods, of->npods);
     for (size_t i = 0; i < of->ngpus; i++) dcgm_index_add(&x->ofdevs, ofdev_rehash(x, i), i, ofdev_rehash, x);
+    if (!x->want_held) return;          /* the pods' records name only held records' pods */
+    dcgm_index_reserve(&x->ofpods, of->npods);
     for (size_t i = 0; i < of->npods; i++) dcgm_index_add(&x->ofpods, ofpod_rehash(x, i), i, ofpod_rehash, x);
 }
 
@@ -370,7 +373,7 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     DevAcc *a = &x->dev[di];
     const char *ns, *pod, *ctr;
     dcgm_series_pod(l, nl, &ns, &pod, &ctr);
-    HeldAcc *h = pod ? held_for(x, di, ns, pod) : NULL;
+    HeldAcc *h = pod && x->want_held ? held_for(x, di, ns, pod) : NULL;
     if (f == 0 && (a->gi >= 0 || a->has_gr)) return 0;    /* GPU_UTIL: not on MIG, not beside GR */
     if (f == 1 && !a->has_gr) {
         /* GR_ENGINE_ACTIVE wins over GPU_UTIL values seen before it */
@@ -501,6 +504,10 @@ static void series_finish(SeriesCtx *x)
         d->refill->series_new = true;
         d->refill->series = link;
     }
+    if (!x->want_held) {
+        if (!x->ndev) usage_series_resize(d, 0);
+        return;
+    }
     /* a GPU with MIG-instance series drops its GPU-level pod series (as dcgm_accum_finish) */
     DcgmIndex migparents = { 0 };
     for (size_t i = 0; i < x->ndev; i++)
@@ -590,13 +597,14 @@ char *prometheus_series_query(double step_s, int field)
                      " \"kgpu_field\", \"%s\", \"\", \"\")", series_metric[field], ms, series_field[field]);
 }
 
-static int collect_series(PromClient *c, double window_s, double end, UsageData *d,
+static int collect_series(PromClient *c, double window_s, double end, bool held, UsageData *d,
                           const UsageData *of, Error *err)
 {
     SeriesCtx x;
     memset(&x, 0, sizeof x);
     x.d = d;
     x.of = of;
+    x.want_held = held;
     /* the strings of the records just made from the instant values (their pool's lookup is
      * sealed: interning the names again would copy every node, UUID, model and pod name, about
      * 2 MB at 51,424 devices, kept as long as the records) */
@@ -630,14 +638,16 @@ static int collect_series(PromClient *c, double window_s, double end, UsageData 
     return rc;
 }
 
-int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+int prometheus_collect_series(PromClient *c, double window_s, double end, bool held, UsageData *d,
+                              Error *err)
 {
-    return collect_series(c, window_s, end, d, NULL, err);
+    return collect_series(c, window_s, end, held, d, NULL, err);
 }
 
-int prometheus_collect_series_refill(PromClient *c, double window_s, double end, UsageData *d, Error *err)
+int prometheus_collect_series_refill(PromClient *c, double window_s, double end, bool held, UsageData *d,
+                                     Error *err)
 {
-    if (!d->refill) return collect_series(c, window_s, end, d, NULL, err);
+    if (!d->refill) return collect_series(c, window_s, end, held, d, NULL, err);
     d->refill->series_new = true;               /* a failure leaves the records without series */
-    return collect_series(c, window_s, end, d, d->refill->of, err);
+    return collect_series(c, window_s, end, held, d, d->refill->of, err);
 }
