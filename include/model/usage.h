@@ -277,12 +277,17 @@ void usage_series_pack(UsageData *d);
  * usage_series_append_done drops them and cuts the arrays to rows [0, rows) (each of them
  * put).  exact_only: false, nothing put, when the values are on no grid where they read back
  * exactly (the caller keeps that row as floats and puts it at the end without exact_only). */
-typedef struct { size_t used[2], cap[2]; } UsageSeriesAppend;   /* zeroed to start */
+typedef struct { size_t used[2], cap[2]; bool reserved; } UsageSeriesAppend;   /* zeroed to start */
 bool usage_series_append(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t row,
                          const float *v, bool exact_only);
+/* room for words codes of field f at once (a build whose size is about known: the set it
+ * replaces); set st->reserved so that the field then grows by a sixteenth, not a quarter */
+void usage_series_append_reserve(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t words);
 void usage_series_append_done(UsageData *d, UsageSeriesAppend *st, size_t rows);
 /* the 16-bit words the rows' points take (both fields; a row's list of values included) */
 size_t usage_series_codes(const UsageData *d);
+/* the same for one field */
+size_t usage_series_field_codes(const UsageData *d, UsageSeriesField f);
 /* point k of a row (0-based, not GpuUsage.series) */
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing

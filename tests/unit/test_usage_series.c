@@ -446,7 +446,7 @@ static void test_append(void **state)
         m[2][k] = 80000;
         m[3][k] = NAN;
     }
-    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, first, true));
     for (size_t k = 0; k < 60; k++) assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == first[k]);
     for (size_t r = 0; r < 4; r++) {
@@ -492,7 +492,7 @@ static void test_append_done_order(void **state)
         r1[k] = (float)(1000 * (k % 11) + 7);
         r0[k] = (float)(k * 3);
     }
-    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, one, true));
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 1, r1, true));
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, r0, true));
