@@ -266,8 +266,9 @@ void usage_series_resize_fields(UsageData *d, unsigned fields, size_t rows);
 void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v);
 /* once every row is put (d->nseries of them): each row and field stored in as few bits as
  * its distinct codes need (a row of one value, or of the same few values, in 0-8 bits a
- * point after a list of them; a row of more than 256 keeps 16), the storage cut to its size;
- * every point reads back as before.  No row can be put afterwards (a second call does
+ * point after a list of them), or as its codes' spread needs (many values close together:
+ * each point's code less the row's lowest, in 1-15 bits; whole percents take 7), whichever
+ * is smaller, else 16; the storage cut to its size; every point reads back as before.  No row can be put afterwards (a second call does
  * nothing).  51,424 devices whose rows hold 11 values each: 12.3 MB to about 5.5 MB. */
 void usage_series_pack(UsageData *d);
 /* A build row by row (prometheus_series.c): each row put whole, packed as usage_series_pack
