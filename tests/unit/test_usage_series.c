@@ -543,6 +543,38 @@ static void test_pack_span(void **state)
     }
 }
 
+/* usage_series_append_reserve (a re-fetch's rows: the room of the set they replace at once):
+ * rows appended within the reserve take no new room (the array stays where it is); past it,
+ * the field grows by a sixteenth and 1,024 words when st.reserved says so (100 + 6 + 1,024 =
+ * 1,130), by a quarter without (100 + 25 + 1,024 = 1,149).  Rows of 0 to 177 MiB, 32 words
+ * each (test_append): three fill 96 of 100, the fourth goes past. */
+static void test_append_reserve(void **state)
+{
+    (void)state;
+    for (int reserved = 0; reserved < 2; reserved++) {
+        UsageData d;
+        memset(&d, 0, sizeof d);
+        d.series_points = 60;
+        usage_series_resize_fields(&d, 0, 4);
+        float v[60];
+        for (int k = 0; k < 60; k++) v[k] = (float)(k * 3);
+        UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
+        usage_series_append_reserve(&d, &st, USAGE_SERIES_MEM, 100);
+        st.reserved = reserved;
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], 100);
+        const uint16_t *at = d.series_mem;
+        for (size_t r = 0; r < 3; r++) assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, r, v, true));
+        assert_int_equal(st.used[USAGE_SERIES_MEM], 96);
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], 100);
+        assert_ptr_equal(d.series_mem, at);
+        assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 3, v, true));
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], reserved ? 1130 : 1149);
+        for (size_t r = 0; r < 4; r++)
+            for (size_t k = 0; k < 60; k++) assert_true(usage_series_get(&d, USAGE_SERIES_MEM, r, k) == v[k]);
+        usage_clear(&d);
+    }
+}
+
 /* usage_exact_narrow / usage_exact_value (a refill's numbers in 4 bytes, issue 35): a double
  * goes narrow only when its float is it bit for bit, and every value reads back as the same
  * bits either way.  By hand: 2^24 and 0.75 are floats, 2^24 + 1 needs 25 bits, 0.1 and 0.7345
@@ -701,6 +733,7 @@ int main(void)
                                         cmocka_unit_test(test_refill_apply),
                                         cmocka_unit_test(test_exact_codes),
                                         cmocka_unit_test(test_append_done_order),
-                                        cmocka_unit_test(test_pack_span) };
+                                        cmocka_unit_test(test_pack_span),
+                                        cmocka_unit_test(test_append_reserve) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
