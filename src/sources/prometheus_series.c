@@ -655,7 +655,12 @@ static int collect_series(PromClient *c, double window_s, double end, bool held,
      * sealed: interning the names again would copy every node, UUID, model and pod name, about
      * 2 MB at 51,424 devices, kept as long as the records) */
     x.recs = of ? of : d->ngpus || d->npods ? d : NULL;
-    if (x.recs) of_index(&x);
+    if (x.recs) {
+        of_index(&x);
+        /* a device a record, nearly always: the devices' index made at that size (grown by
+         * doubling, its last two sizes were held at once: 0.75 MB at 51,424 devices) */
+        dcgm_index_reserve(&x.devs, x.recs->ngpus);
+    }
     x.n = prometheus_series_points(window_s, &x.step);
     x.start = end - (double)(x.n - 1) * x.step;
     d->series_points = x.n;             /* the rows' length while they are stored */
