@@ -6,13 +6,12 @@
  * by the DCGM device and pod labels like the instant queries (prometheus_usage.c), so the
  * answer has about 60 points per device, field and pod, never raw samples.  One query_range
  * per field (GR_ENGINE_ACTIVE, GPU_UTIL, FB_USED, in that order), tagged with a kgpu_field
- * label.  After
- * each series, the device's row (one per device and field) goes straight into the UsageData's
- * storage, packed (usage.h: usage_series_append), as long as its values read back exactly
- * there (whole MiB, whole percents, GR_ENGINE_ACTIVE's few decimals); a row that cannot is
- * gathered as floats and put at the end, so only such rows are ever held as floats.  The
- * per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over the
- * idle threshold, from the values as served); none without the held records (top's).
+ * label.  After each series, the device's row (one per device and field) goes straight into
+ * the UsageData's storage, packed (usage.h: usage_series_append), as long as its values read
+ * back exactly there (whole MiB, whole percents, GR_ENGINE_ACTIVE's few decimals); a row that
+ * cannot is gathered as floats and put at the end, so only such rows are ever held as floats.
+ * The per-pod bookkeeping is two bit masks per (device, pod): presence and "busy" (at or over
+ * the idle threshold, from the values as served); none without the held records (top's).
  *
  * Per device and point, several pod series (time-slicing) combine as dcgm.h says for the
  * instant values: equal values are the device's value repeated per pod, different values are
