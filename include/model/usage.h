@@ -178,6 +178,9 @@ typedef struct {
                                  * reads the workloads */
     bool want_series;           /* also the downsampled series and held time (UsageData.series_*,
                                  * held): one more range query (top, snapshot, status --by) */
+    bool no_held;               /* with want_series: the series without the held records (top
+                                 * reads none; at 5,000 GPU nodes they and their build were
+                                 * some 5 MB at the series re-fetch's peak) */
 } MetricsQuery;
 
 /* Usage kept in a snapshot (`kubectl gpu snapshot` with metrics reachable), for the commands
@@ -263,8 +266,9 @@ void usage_series_resize_fields(UsageData *d, unsigned fields, size_t rows);
 void usage_series_put_row(UsageData *d, UsageSeriesField f, size_t row, const float *v);
 /* once every row is put (d->nseries of them): each row and field stored in as few bits as
  * its distinct codes need (a row of one value, or of the same few values, in 0-8 bits a
- * point after a list of them; a row of more than 256 keeps 16), the storage cut to its size;
- * every point reads back as before.  No row can be put afterwards (a second call does
+ * point after a list of them), or as its codes' spread needs (many values close together:
+ * each point's code less the row's lowest, in 1-15 bits; whole percents take 7), whichever
+ * is smaller, else 16; the storage cut to its size; every point reads back as before.  No row can be put afterwards (a second call does
  * nothing).  51,424 devices whose rows hold 11 values each: 12.3 MB to about 5.5 MB. */
 void usage_series_pack(UsageData *d);
 /* A build row by row (prometheus_series.c): each row put whole, packed as usage_series_pack
@@ -274,12 +278,17 @@ void usage_series_pack(UsageData *d);
  * usage_series_append_done drops them and cuts the arrays to rows [0, rows) (each of them
  * put).  exact_only: false, nothing put, when the values are on no grid where they read back
  * exactly (the caller keeps that row as floats and puts it at the end without exact_only). */
-typedef struct { size_t used[2], cap[2]; } UsageSeriesAppend;   /* zeroed to start */
+typedef struct { size_t used[2], cap[2]; bool reserved; } UsageSeriesAppend;   /* zeroed to start */
 bool usage_series_append(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t row,
                          const float *v, bool exact_only);
+/* room for words codes of field f at once (a build whose size is about known: the set it
+ * replaces); set st->reserved so that the field then grows by a sixteenth, not a quarter */
+void usage_series_append_reserve(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t words);
 void usage_series_append_done(UsageData *d, UsageSeriesAppend *st, size_t rows);
 /* the 16-bit words the rows' points take (both fields; a row's list of values included) */
 size_t usage_series_codes(const UsageData *d);
+/* the same for one field */
+size_t usage_series_field_codes(const UsageData *d, UsageSeriesField f);
 /* point k of a row (0-based, not GpuUsage.series) */
 float usage_series_get(const UsageData *d, UsageSeriesField f, size_t row, size_t k);
 /* seconds the device has been under the idle threshold up to the window's end: the trailing

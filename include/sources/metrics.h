@@ -31,7 +31,7 @@ void metrics_collect(UsageData *data, const SourceConfig *sc, struct ApiClient *
  * values come from Prometheus and name the same devices and pods as shown's records, data
  * holds only their new numbers (UsageData.refill: usage_refill_apply writes them into shown),
  * no records of its own; with q->want_series, the series alone: the new series and held
- * records with the rows of shown's records (its numbers stay until the next refresh: the
+ * records (none with q->no_held) with the rows of shown's records (its numbers stay until the next refresh: the
  * device query only tells whether the source has DCGM series); otherwise (another source, a
  * device or pod come or gone) data is what metrics_collect makes.  shown's records are only read: they
  * must not change until data is applied or cleared (reading them beside another reader is

@@ -81,14 +81,16 @@ char *prometheus_usage_query(double window_s);
 
 /* The downsampled series (prometheus_series.c): a query_range per field over window_s ending at end
  * (epoch seconds), about 60 points, each the highest value in its step (max_over_time);
- * fills d->series_* and d->held (usage.h) and links d's gpus and pods records to their rows,
- * so call it after the device records are in d.  0, or -1 with err set (d's series empty). */
-int prometheus_collect_series(PromClient *c, double window_s, double end, UsageData *d, struct Error *err);
+ * fills d->series_* and, with held, d->held (usage.h) and links d's gpus and pods records to
+ * their rows, so call it after the device records are in d.  0, or -1 with err set (d's
+ * series empty). */
+int prometheus_collect_series(PromClient *c, double window_s, double end, bool held, UsageData *d,
+                              struct Error *err);
 /* The same for a refill (d->refill, usage.h): the series and held records into d, which has
  * no records, and the refill's records linked to the rows in d->refill->series (series_new
  * set, success or not); held records' strings are the refill's records' where they are the
  * same, d's own otherwise.  Without d->refill, prometheus_collect_series. */
-int prometheus_collect_series_refill(PromClient *c, double window_s, double end, UsageData *d,
+int prometheus_collect_series_refill(PromClient *c, double window_s, double end, bool held, UsageData *d,
                                      struct Error *err);
 /* the points and step (seconds, whole milliseconds) of a window's series */
 size_t prometheus_series_points(double window_s, double *step_s);

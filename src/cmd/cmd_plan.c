@@ -114,7 +114,7 @@ static int run_plan_format(GlobalOptions *g, OutputFormat fmt, CustomColumns *co
     UsageData usage;
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery q = { window_s, 5, plan_percentile, true, false };
+    MetricsQuery q = { window_s, 5, plan_percentile, true, false, false };
     metrics_collect(&usage, &g->source, cc.api, c, &q, &wu, &nwu);
     if (cc.api) apiclient_free(cc.api);      /* the plan reads nothing more: its connection and */
     cc.api = NULL;                           /* transfer buffers go before the plan is made */

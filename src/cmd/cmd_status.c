@@ -73,7 +73,7 @@ static int status_show(void *ctx, Cluster *c, struct ApiClient *api, bool first)
     StatusWatch *sw = ctx;
     if (first && cmd_price_check(c, status_price, sw->err) < 0) return -2;   /* a MODEL no node has */
     if (first) {
-        MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price };
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, status_by || status_price, false };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
         if (cmd_metrics_outcome(sw->usage.source, sw->usage.detail, sw->g, status_require_metrics, sw->err) < 0)
@@ -99,7 +99,7 @@ static int status_summary_show(void *ctx, Cluster *c, struct ApiClient *api, boo
 {
     StatusWatch *sw = &((StatusSummaryWatch *)ctx)->sw;
     if (first) {
-        MetricsQuery q = { status_window, status_idle_threshold, 95, false, false };
+        MetricsQuery q = { status_window, status_idle_threshold, 95, false, false, false };
         metrics_collect(&sw->usage, &sw->g->source, api, c, &q, NULL, NULL);
         sw->have_usage = true;
     }

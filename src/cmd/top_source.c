@@ -148,7 +148,8 @@ void *top_fetch(void *ctx, bool full, Error *err)
             /* the series have a point a minute: fetched once a minute, kept in between (publish
              * moves them over) */
             series_due = !s->have_usage || mono_seconds() - s->series_mono >= 60;
-            MetricsQuery q = { 3600, 5, 95, false, series_due };
+            /* no held records: top shows none (status --by and snapshot read them) */
+            MetricsQuery q = { 3600, 5, 95, false, series_due, .no_held = true };
             if (s->shown)
                 /* refilled into the shown records when the values name the same devices and
                  * pods (read here beside the screen, written in publish); when the series are
@@ -225,7 +226,8 @@ void *top_fetch(void *ctx, bool full, Error *err)
         next.detail = xstrdup("not collected yet (next refresh)");
         s->metrics_deferred = true;
     } else {
-        MetricsQuery q = { 3600, 5, 95, false, true };     /* the idle window and threshold of `status` */
+        /* the idle window and threshold of `status`; no held records (top shows none) */
+        MetricsQuery q = { 3600, 5, 95, false, true, .no_held = true };
         metrics_collect(&next, &s->g.source, s->api, &s->cur->cluster, &q, NULL, NULL);
         metrics_at = (int64_t)time(NULL);
         s->metrics_none = !next.source || strcmp(next.source, "none") == 0;

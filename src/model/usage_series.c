@@ -13,7 +13,10 @@
 /* value = (base + code * step) / unit; at: where the row's codes start in the field's array
  * (AT_OFFSET, in codes) and how they are stored (AT_KIND: KIND_RAW, one code a point, as every
  * row is while rows are put; after usage_series_pack, KIND_BITS0 + b: the row's distinct codes
- * first (a count, then the codes), then a point's index among them in 0, 1, 2, 4 or 8 bits) */
+ * first (a count, then the codes), then a point's index among them in 0, 1, 2, 4 or 8 bits;
+ * KIND_SPAN: the row's lowest code and a width b (1-15), then per point its code less the
+ * lowest in b bits, all ones for no sample: a row of many distinct codes close together, as
+ * whole percents or a few decimals of utilization are) */
 struct UsageSeriesGrid { int32_t base; uint32_t step; uint32_t at; };
 
 #define AT_KIND_SHIFT 29
@@ -21,6 +24,26 @@ struct UsageSeriesGrid { int32_t base; uint32_t step; uint32_t at; };
 enum { KIND_RAW = 0, KIND_BITS0 = 1 };      /* KIND_BITS0 + i: 0, 1, 2, 4, 8 bits (index_bits[i]) */
 static const unsigned index_bits[] = { 0, 1, 2, 4, 8 };
 #define INDEX_KINDS (sizeof index_bits / sizeof index_bits[0])
+#define KIND_SPAN (KIND_BITS0 + INDEX_KINDS)   /* fits AT_KIND's three bits */
+
+/* b bits at bit position at of a packed array (b <= 16: may straddle two words) */
+static unsigned bits_get(const uint16_t *w, size_t at, unsigned b)
+{
+    size_t i = at / 16;
+    unsigned sh = (unsigned)(at % 16);
+    uint32_t v = w[i];
+    if (sh + b > 16) v |= (uint32_t)w[i + 1] << 16;
+    return (unsigned)(v >> sh) & ((1u << b) - 1);
+}
+
+static void bits_put(uint16_t *w, size_t at, unsigned b, unsigned v)
+{
+    size_t i = at / 16;
+    unsigned sh = (unsigned)(at % 16);
+    uint32_t x = (uint32_t)v << sh;
+    w[i] = (uint16_t)(w[i] | (x & 0xFFFFu));
+    if (sh + b > 16) w[i + 1] = (uint16_t)(w[i + 1] | (x >> 16));
+}
 
 static uint16_t *codes(const UsageData *d, UsageSeriesField f)
 {
@@ -70,14 +93,17 @@ static bool grid_for(double lo, double hi, uint32_t step, struct UsageSeriesGrid
 
 static const uint32_t exact_steps[] = { 1, 10, 100, 1000, 10000 };
 
-/* the finest grid of exact_steps on which every value of v is exact */
+/* the coarsest grid of exact_steps on which every value of v is exact (every one reads back
+ * the same; the coarsest spans the fewest codes, which a row packed as offsets from its lowest
+ * code (KIND_SPAN) keeps in the fewest bits: whole percents in 7, where the finest exact grid,
+ * ten-thousandths, spread them over 20 bits) */
 static bool exact_grid(UsageSeriesField f, const float *v, size_t n, struct UsageSeriesGrid *g)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++)
         if (isfinite(v[k])) { lo = fmin(lo, units(f, v[k])); hi = fmax(hi, units(f, v[k])); }
     if (!(lo <= hi)) { *g = (struct UsageSeriesGrid){ 0, 1, 0 }; return true; }
-    for (size_t t = 0; t < sizeof exact_steps / sizeof exact_steps[0]; t++)
+    for (size_t t = sizeof exact_steps / sizeof exact_steps[0]; t-- > 0;)
         if (grid_for(lo, hi, exact_steps[t], g) && exact(f, *g, v, n)) return true;
     return false;
 }
@@ -159,6 +185,10 @@ static unsigned code_at(const uint16_t *all, struct UsageSeriesGrid g, size_t k)
     const uint16_t *r = all + (g.at & AT_OFFSET);
     unsigned kind = g.at >> AT_KIND_SHIFT;
     if (kind == KIND_RAW) return r[k];
+    if (kind == KIND_SPAN) {
+        unsigned b = r[1], o = bits_get(r + 2, k * b, b);
+        return o == (1u << b) - 1 ? CODE_NONE : r[0] + o;
+    }
     unsigned bits = index_bits[kind - KIND_BITS0];
     size_t at = k * bits;
     unsigned i = bits ? (r[1 + r[0] + at / 16] >> (at % 16)) & ((1u << bits) - 1) : 0;
@@ -196,8 +226,28 @@ static size_t pack_codes(const uint16_t *raw, size_t n, uint16_t *out, unsigned 
         if (size < best) { best = size; kind = KIND_BITS0 + (unsigned)t; }
         break;                                          /* the fewest bits is the smallest */
     }
+    /* the codes as offsets from the lowest, in as many bits as the highest needs below all
+     * ones (no sample) */
+    unsigned lo = CODE_NONE, hi = 0, span_bits = 1;
+    for (size_t k = 0; k < n; k++) {
+        if (copy[k] == CODE_NONE) continue;
+        if (copy[k] < lo) lo = copy[k];
+        if (copy[k] > hi) hi = copy[k];
+    }
+    if (lo != CODE_NONE) {
+        while (span_bits < 16 && (1u << span_bits) - 1 <= hi - lo) span_bits++;
+        size_t size = 2 + (n * span_bits + 15) / 16;
+        if (span_bits < 16 && size < best) { best = size; kind = KIND_SPAN; }
+    }
     if (kind == KIND_RAW) memcpy(out, copy, n * sizeof *copy);
-    else {
+    else if (kind == KIND_SPAN) {
+        out[0] = (uint16_t)lo;
+        out[1] = (uint16_t)span_bits;
+        uint16_t *w = out + 2;
+        memset(w, 0, (n * span_bits + 15) / 16 * sizeof *w);
+        for (size_t k = 0; k < n; k++)
+            bits_put(w, k * span_bits, span_bits, copy[k] == CODE_NONE ? (1u << span_bits) - 1 : copy[k] - lo);
+    } else {
         unsigned bits = index_bits[kind - KIND_BITS0];
         out[0] = (uint16_t)np;
         memcpy(out + 1, pal, np * sizeof *pal);
@@ -242,6 +292,15 @@ static bool field_packed(const UsageData *d, UsageSeriesField f, size_t rows)
     return false;
 }
 
+void usage_series_append_reserve(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t words)
+{
+    if (words <= st->cap[f]) return;
+    uint16_t *a = xrealloc(codes(d, f), words * sizeof *a);
+    if (f == USAGE_SERIES_UTIL) d->series_util = a;
+    else d->series_mem = a;
+    st->cap[f] = words;
+}
+
 bool usage_series_append(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f, size_t row,
                          const float *v, bool exact_only)
 {
@@ -251,13 +310,10 @@ bool usage_series_append(UsageData *d, UsageSeriesAppend *st, UsageSeriesField f
     if (!n || n > USAGE_SERIES_MAX || !row_code(d, f, v, exact_only, &g, raw)) return false;
     unsigned kind;
     size_t size = pack_codes(raw, n, packed, &kind);
-    if (st->used[f] + size > st->cap[f]) {
-        size_t cap = st->cap[f] + st->cap[f] / 4 + 1024;
-        uint16_t *a = xrealloc(codes(d, f), cap * sizeof *a);
-        if (f == USAGE_SERIES_UTIL) d->series_util = a;
-        else d->series_mem = a;
-        st->cap[f] = cap;
-    }
+    if (st->used[f] + size > st->cap[f])
+        /* by a quarter; by a sixteenth past a reserve (usage_series_append_reserve: about
+         * what is needed, the slack of a quarter was 1.5 MB at 51,424 devices) */
+        usage_series_append_reserve(d, st, f, st->cap[f] + (st->reserved ? st->cap[f] / 16 : st->cap[f] / 4) + 1024);
     memcpy(codes(d, f) + st->used[f], packed, size * sizeof *packed);
     g.at = (uint32_t)st->used[f] | (uint32_t)kind << AT_KIND_SHIFT;
     d->series_grid[2 * row + f] = g;
@@ -270,17 +326,22 @@ static size_t row_codes(const uint16_t *all, struct UsageSeriesGrid g, size_t n)
 {
     unsigned kind = g.at >> AT_KIND_SHIFT;
     if (kind == KIND_RAW) return n;
+    if (kind == KIND_SPAN) return 2 + (n * all[(g.at & AT_OFFSET) + 1] + 15) / 16;
     return 1 + all[g.at & AT_OFFSET] + (n * index_bits[kind - KIND_BITS0] + 15) / 16;
 }
 
-size_t usage_series_codes(const UsageData *d)
+size_t usage_series_field_codes(const UsageData *d, UsageSeriesField f)
 {
     size_t total = 0;
     if (!d->series_util || !d->series_mem || !d->series_grid || !d->series_points) return 0;
     for (size_t row = 0; row < d->nseries; row++)
-        for (int f = 0; f < 2; f++)
-            total += row_codes(codes(d, (UsageSeriesField)f), d->series_grid[2 * row + f], d->series_points);
+        total += row_codes(codes(d, f), d->series_grid[2 * row + f], d->series_points);
     return total;
+}
+
+size_t usage_series_codes(const UsageData *d)
+{
+    return usage_series_field_codes(d, USAGE_SERIES_UTIL) + usage_series_field_codes(d, USAGE_SERIES_MEM);
 }
 
 void usage_series_pack(UsageData *d)

@@ -240,7 +240,7 @@ static void collect(UsageData *data, const SourceConfig *sc, struct ApiClient *a
                     size_t *nworkloads, const UsageData *refill)
 {
     memset(data, 0, sizeof *data);
-    MetricsQuery mq = { 3600, 5, 95, false, false };
+    MetricsQuery mq = { 3600, 5, 95, false, false, false };
     if (q) mq = *q;
     if (!(mq.window_s > 0)) mq.window_s = 3600;
     if (!(mq.idle_threshold > 0)) mq.idle_threshold = 5;

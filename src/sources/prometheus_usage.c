@@ -151,7 +151,7 @@ long prometheus_collect_usage(PromClient *c, const MetricsQuery *q, double at, U
     if (devices && q && q->want_series && u.series > 0) {
         Error serr = { .set = false };
         double end = at > 0 ? at : d->evaluated_at;
-        if (prometheus_collect_series(c, window, end, d, &serr) != 0)
+        if (prometheus_collect_series(c, window, end, !q->no_held, d, &serr) != 0)
             strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
     }
     if (q && q->want_workloads && workloads && nworkloads && u.series > 0) {
@@ -185,7 +185,7 @@ long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, doubl
             d->windowed = true;
             Error serr = { .set = false };
             double end = at > 0 ? at : d->evaluated_at;
-            if (prometheus_collect_series_refill(c, window, end, d, &serr) != 0)
+            if (prometheus_collect_series_refill(c, window, end, !q->no_held, d, &serr) != 0)
                 strvec_pushf(&d->warnings, "usage series over the window unavailable: %s", serr.msg);
         }
         return n.series;
@@ -203,7 +203,7 @@ long prometheus_collect_usage_refill(PromClient *c, const MetricsQuery *q, doubl
         /* a device or pod came or went: the records are made again (a second query; the
          * first answer's warnings are not kept twice) */
         strvec_clear(&d->warnings);
-        MetricsQuery fq = q ? *q : (MetricsQuery){ window, 5, 95, false, false };
+        MetricsQuery fq = q ? *q : (MetricsQuery){ window, 5, 95, false, false, false };
         fq.want_workloads = false;
         return prometheus_collect_usage(c, &fq, at, d, NULL, NULL, err);
     }

@@ -107,7 +107,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
 {
     cluster_finalize(&w->side);
     UsageData d;
-    MetricsQuery dq = { 3600, 5, 95, false, true };
+    MetricsQuery dq = { 3600, 5, 95, false, true, false };
     metrics_collect(&d, sc, api, &w->side, &dq, NULL, NULL);
     log_verbose(1, "snapshot: metrics for status: %s (%s)", d.source, d.detail);
     free(w->no_usage);
@@ -122,7 +122,7 @@ static void write_usage(SnapWriter *w, ApiClient *api, const SourceConfig *sc)
     /* plan: its default window and percentile (cmd_plan.c) */
     WorkloadUsage *wu = NULL;
     size_t nwu = 0;
-    MetricsQuery wq = { 7 * 86400, 5, 95, true, false };
+    MetricsQuery wq = { 7 * 86400, 5, 95, true, false, false };
     metrics_collect(&d, sc, api, &w->side, &wq, &wu, &nwu);
     if (str_eq(d.source, "prometheus")) {
         snapshot_usage_records("workloads", &d, &wq, wu, nwu, emit_record, w);

@@ -247,7 +247,7 @@ static void test_collect_offline(void **state)
 
     /* a Prometheus that is not there: none, and the reason names it */
     g.prometheus = "http://127.0.0.1:1";
-    MetricsQuery q = { 600, 10, 90, false, false };
+    MetricsQuery q = { 600, 10, 90, false, false, false };
     metrics_collect(&d, &g, NULL, NULL, &q, NULL, NULL);
     assert_string_equal(d.source, "none");
     assert_non_null(strstr(d.detail, "--prometheus http://127.0.0.1:1: "));
@@ -270,7 +270,7 @@ static void test_collect_offline(void **state)
 #define SER_END 1000000.0           /* the window's end; 60 points of 60 s before it */
 #define SER_START (SER_END - 59 * 60)
 
-static struct { int lfd; pthread_t thread; char *util, *mem; int answered; } ser;
+static struct { int lfd; pthread_t thread; char *util, *gr, *mem; int answered; char order[8]; } ser;
 
 /* a matrix of series: each "labels|k=v,k=v,..." (point k's value v) */
 static char *ser_matrix(const char *const *series, size_t n, const char *field)
@@ -313,9 +313,12 @@ static void *ser_server(void *arg)
             const char *cl = strstr(in.buf, "Content-Length:");      /* as curl spells it */
             size_t want = (size_t)(hend - in.buf) + 4 + (cl ? strtoul(cl + 15, NULL, 10) : 0);
             while (in.len < want && (r = recv(fd, buf, sizeof buf, 0)) > 0) strbuf_add(&in, buf, (size_t)r);
-            const char *body = strstr(in.buf, "DCGM_FI_DEV_FB_USED") ? ser.mem
-                             : strstr(in.buf, "DCGM_FI_DEV_GPU_UTIL") ? ser.util
-                             : "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+            static const char *const none = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+            char which = strstr(in.buf, "DCGM_FI_DEV_FB_USED") ? 'm' : strstr(in.buf, "DCGM_FI_DEV_GPU_UTIL") ? 'u'
+                       : strstr(in.buf, "DCGM_FI_PROF_GR_ENGINE_ACTIVE") ? 'g' : '?';
+            const char *body = which == 'm' ? ser.mem : which == 'u' ? ser.util : which == 'g' && ser.gr ? ser.gr : none;
+            size_t no = strlen(ser.order);
+            if (no + 1 < sizeof ser.order) { ser.order[no] = which; ser.order[no + 1] = '\0'; }
             char *head = xasprintf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n",
                                    strlen(body));
             send(fd, head, strlen(head), MSG_NOSIGNAL);
@@ -385,7 +388,7 @@ static void test_series_holders(void **state)
     d.pods[0].ns = usage_intern(&d, "ml");
     d.pods[0].pod = usage_intern(&d, "p2");
     usage_intern_done(&d);
-    assert_int_equal(prometheus_collect_series(c, 3600, SER_END, &d, &err), 0);
+    assert_int_equal(prometheus_collect_series(c, 3600, SER_END, true, &d, &err), 0);
     assert_int_equal(d.gpus[0].series, 1);
     assert_int_equal(d.pods[0].series, 1);
     assert_int_equal(ser.answered, 3);
@@ -415,6 +418,40 @@ static void test_series_holders(void **state)
     assert_ptr_equal(d.held[1].ns, d.pods[0].ns);
     assert_ptr_equal(d.held[1].pod, d.pods[0].pod);
     assert_string_equal(d.held[2].pod, "p3");
+    /* without the held records (top's, MetricsQuery.no_held): the same rows, point for point,
+     * and the records linked to them as before; no held record (fails if a held record is
+     * made, or if skipping the pods' bookkeeping changes a row) */
+    UsageData e;
+    memset(&e, 0, sizeof e);
+    e.idle_threshold = 5;
+    e.ngpus = 1;
+    e.gpus = xcalloc(1, sizeof *e.gpus);
+    e.gpus[0].node = usage_intern(&e, "n1");
+    e.gpus[0].uuid = usage_intern(&e, "GPU-a");
+    e.gpus[0].model = usage_intern(&e, "T4");
+    e.gpus[0].mig_instance = -1;
+    e.npods = 1;
+    e.pods = xcalloc(1, sizeof *e.pods);
+    e.pods[0] = e.gpus[0];
+    e.pods[0].ns = usage_intern(&e, "ml");
+    e.pods[0].pod = usage_intern(&e, "p2");
+    usage_intern_done(&e);
+    assert_int_equal(prometheus_collect_series(c, 3600, SER_END, false, &e, &err), 0);
+    assert_int_equal(ser.answered, 6);
+    assert_int_equal(e.nheld, 0);
+    assert_null(e.held);
+    assert_int_equal(e.gpus[0].series, 1);
+    assert_int_equal(e.pods[0].series, 1);
+    assert_int_equal(e.nseries, d.nseries);
+    assert_int_equal(e.series_points, d.series_points);
+    for (size_t row = 0; row < d.nseries; row++)
+        for (size_t k = 0; k < 60; k++)
+            for (int f = 0; f < 2; f++) {
+                float x = usage_series_get(&d, (UsageSeriesField)f, row, k);
+                float y = usage_series_get(&e, (UsageSeriesField)f, row, k);
+                assert_true(isnan(x) ? isnan(y) : x == y);
+            }
+    usage_clear(&e);
     usage_clear(&d);
     prom_client_free(c);
     shutdown(ser.lfd, SHUT_RDWR);
@@ -423,6 +460,81 @@ static void test_series_holders(void **state)
     free(url);
     free(ser.util);
     free(ser.mem);
+}
+
+/* A device with GR_ENGINE_ACTIVE and GPU_UTIL (a DCGM exporter with profiling metrics serves
+ * both on H100/A100): GR_ENGINE_ACTIVE's query goes first, so its row is the device's and no
+ * GPU_UTIL row is put for it (the rule of prometheus_series.c: GR x 100 when the device
+ * reports it); GPU_UTIL's points still count as the pod holding the device.  By hand: GPU-a
+ * utilization 25, 50 (GR 0.25, 0.5; GPU_UTIL's 50, 2, 3 dropped, point 2 without GR: no
+ * sample); GPU-b has no GR: 7, 1.  Held: p1 on GPU-a at points 0-2 (GPU_UTIL's three; GR and
+ * memory add none) = 180 s, idle by GR's values (25, 50 >= 5) = 0 s; p2 on GPU-b at points
+ * 0-1 = 120 s, idle by GPU_UTIL's (7, 1) = 60 s.  Fails when GPU_UTIL is asked first (the
+ * order) or when its points stop counting for the held records (p1 120 s). */
+static void test_series_gr_first(void **state)
+{
+    (void)state;
+    static const char *const util[] = {
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"H100\",\"namespace\":\"ml\",\"pod\":\"p1\"|0=50,1=2,2=3",
+        "\"Hostname\":\"n2\",\"gpu\":\"0\",\"UUID\":\"GPU-b\",\"modelName\":\"T4\",\"namespace\":\"ml\",\"pod\":\"p2\"|0=7,1=1",
+    };
+    static const char *const gr[] = {
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"H100\",\"namespace\":\"ml\",\"pod\":\"p1\"|0=0.25,1=0.5",
+    };
+    static const char *const mem[] = {
+        "\"Hostname\":\"n1\",\"gpu\":\"0\",\"UUID\":\"GPU-a\",\"modelName\":\"H100\",\"namespace\":\"ml\",\"pod\":\"p1\"|0=1000",
+    };
+    ser.util = ser_matrix(util, 2, "util");
+    ser.gr = ser_matrix(gr, 1, "gr");
+    ser.mem = ser_matrix(mem, 1, "mem");
+    ser.answered = 0;
+    ser.order[0] = '\0';
+    ser.lfd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(ser.lfd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(ser.lfd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(ser.lfd, 4), 0);
+    assert_int_equal(getsockname(ser.lfd, (struct sockaddr *)&a, &al), 0);
+    assert_int_equal(pthread_create(&ser.thread, NULL, ser_server, NULL), 0);
+    char *url = xasprintf("http://127.0.0.1:%d", ntohs(a.sin_port));
+    PromConfig pc = { .url = url, .timeout = 10 };
+    Error err = { .set = false };
+    PromClient *c = prom_client_new(&pc, &err);
+    assert_non_null(c);
+    UsageData d;
+    memset(&d, 0, sizeof d);
+    d.idle_threshold = 5;
+    assert_int_equal(prometheus_collect_series(c, 3600, SER_END, true, &d, &err), 0);
+    assert_string_equal(ser.order, "gum");
+    assert_int_equal(d.nseries, 2);
+    /* rows in the order the devices are first seen: GPU-a in GR's answer, GPU-b in GPU_UTIL's */
+    for (size_t k = 0; k < 60; k++) {
+        float ua = usage_series_get(&d, USAGE_SERIES_UTIL, 0, k), ub = usage_series_get(&d, USAGE_SERIES_UTIL, 1, k);
+        if (k == 0) assert_true(ua == 25 && ub == 7);
+        else if (k == 1) assert_true(ua == 50 && ub == 1);
+        else assert_true(isnan(ua) && isnan(ub));
+        float ma = usage_series_get(&d, USAGE_SERIES_MEM, 0, k);
+        assert_true(k == 0 ? ma == 1000 : isnan(ma));
+    }
+    assert_int_equal(d.nheld, 2);                 /* sorted by pod: p1, p2 */
+    assert_string_equal(d.held[0].pod, "p1");
+    assert_string_equal(d.held[0].uuid, "GPU-a");
+    assert_true(d.held[0].held_s == 180);
+    assert_true(d.held[0].idle_s == 0);
+    assert_string_equal(d.held[1].pod, "p2");
+    assert_true(d.held[1].held_s == 120);
+    assert_true(d.held[1].idle_s == 60);
+    usage_clear(&d);
+    prom_client_free(c);
+    shutdown(ser.lfd, SHUT_RDWR);
+    close(ser.lfd);
+    pthread_join(ser.thread, NULL);
+    free(url);
+    free(ser.util);
+    free(ser.gr);
+    free(ser.mem);
+    ser.util = ser.gr = ser.mem = NULL;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -470,7 +582,7 @@ static int print_series(void *ctx, const PromLabel *l, size_t n, const double *t
 static int dump(int argc, char **argv)
 {
     static SourceConfig g;
-    MetricsQuery q = { 3600, 5, 95, false, false };
+    MetricsQuery q = { 3600, 5, 95, false, false, false };
     const char *range[4] = { NULL }, *query = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -601,6 +713,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_client_config),
         cmocka_unit_test(test_collect_offline),
         cmocka_unit_test(test_series_holders),
+        cmocka_unit_test(test_series_gr_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -357,7 +357,7 @@ static void test_usage_records(void **state)
     d.held[0] = (UsageHeld){ .node = xstrdup("a100-01"), .gpu = 3, .uuid = xstrdup("GPU-1"), .mig_instance = -1,
                              .ns = xstrdup("ml"), .pod = xstrdup("gone-pod"), .held_s = 120, .idle_s = 60,
                              .share_s = 90, .idle_share_s = NAN };
-    MetricsQuery dq = { 3600, 5, 95, false, false }, wq = { 7 * 86400, 5, 95, true, false };
+    MetricsQuery dq = { 3600, 5, 95, false, false, false }, wq = { 7 * 86400, 5, 95, true, false, false };
     WorkloadUsage w = { .ns = xstrdup("ml"), .pod = xstrdup("p"), .container = xstrdup("c"), .mem_peak_mib = 9000,
                         .mem_pct_mib = 8123.25, .util_peak = 40, .util_pct = 33.3333333333, .samples = 1008, .devices = 2 };
     cJSON *arr = cJSON_CreateArray();
@@ -425,7 +425,7 @@ static void test_usage_records(void **state)
     /* another window: the stored one, with a warning */
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
-    MetricsQuery dq2 = { 7200, 5, 95, false, false };
+    MetricsQuery dq2 = { 7200, 5, 95, false, false, false };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &dq2, &got, NULL, NULL));
     assert_int_equal(got.warnings.n, 2);
@@ -446,7 +446,7 @@ static void test_usage_records(void **state)
     cluster_release(&c);
     cluster_init(&c);
     assert_int_equal(snapshot_read(&c, p, &ALL, &err), 0);
-    MetricsQuery wq99 = { 7 * 86400, 5, 99, true, false };
+    MetricsQuery wq99 = { 7 * 86400, 5, 99, true, false, false };
     memset(&got, 0, sizeof got);
     assert_true(snapshot_usage_fill(&c, &wq99, &got, &gw, &ngw));
     assert_int_equal(got.warnings.n, 1);

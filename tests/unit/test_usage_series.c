@@ -358,10 +358,13 @@ static void test_codes_again(void **state)
 /* usage_series_pack: every point of every row reads back as before, whatever the number of
  * distinct values in the row (one, none at all, 2, 3, 4 with a missing point, 5, 11, 16, 17,
  * 28, 29, 60), and the rows take, by hand (1 count + the values + the points' indexes in
- * 0, 1, 2, 4 or 8 bits, as 16-bit words; 60 points): util 2 + 7 + 12 + 60 + 60 (29 values
- * in 8 bits would be 60: kept as they were) + 32 = 173, memory 2 (all missing) + 27 + 48 +
- * 59 + 13 + 21 = 170: 343 of 720.  A second pack changes nothing; the copies (usage_copy)
- * read the packed rows. */
+ * 0, 1, 2, 4 or 8 bits, as 16-bit words; 60 points; or 2 words, the lowest code and a width,
+ * + each point's code less the lowest in that width, whichever is smaller): util 2 + 7 + 12 +
+ * 40 (60 values 1.5 % apart on the coarsest exact grid, 0.1 %: codes 15 apart, 885 wide, 10
+ * bits: 2 + 38) + 36 (29 values: 420 wide, 9 bits: 2 + 34; as indexes 60) + 32 (16 values
+ * in 4 bits; 225 wide would be 8 bits, 32 words too) = 129, memory 2 (all missing) + 27 + 48 +
+ * 59 + 13 + 21 = 170 (as indexes: 27,000 MiB wide is 15 bits, 59 words, no fewer): 299 of
+ * 720.  A second pack changes nothing; the copies (usage_copy) read the packed rows. */
 static void test_pack(void **state)
 {
     (void)state;
@@ -389,7 +392,7 @@ static void test_pack(void **state)
             before[1][r][k] = usage_series_get(&d, USAGE_SERIES_MEM, (size_t)r, (size_t)k);
         }
     usage_series_pack(&d);
-    assert_int_equal(usage_series_codes(&d), 343);
+    assert_int_equal(usage_series_codes(&d), 299);
     for (int again = 0; again < 2; again++) {
         for (int r = 0; r < 6; r++)
             for (int k = 0; k < 60; k++) {
@@ -401,7 +404,7 @@ static void test_pack(void **state)
                 assert_true(isnan(m[r][k]) ? isnan(b) : b == m[r][k]);
             }
         usage_series_pack(&d);
-        assert_int_equal(usage_series_codes(&d), 343);
+        assert_int_equal(usage_series_codes(&d), 299);
     }
     d.ngpus = 1;
     d.gpus = xcalloc(1, sizeof *d.gpus);
@@ -421,9 +424,9 @@ static void test_pack(void **state)
  * its field's codes and read back at once; a row put again replaces the first (memory's row
  * 0: 11 values, then 60); a row no standard grid holds exactly is refused with exact_only and
  * put without it (within half a step); usage_series_append_done drops the words left behind.
- * The words, by hand: util 2 (7 everywhere) + 7 (0 and 100 in 1 bit) + 60 (60 values) + 2
- * (none) = 71; memory 60 + 27 (11 values in 4 bits) + 2 + 2 = 91, and 27 more for the first
- * row 0 before append_done. */
+ * The words, by hand: util 2 (7 everywhere) + 7 (0 and 100 in 1 bit) + 60 (60 values, 16 bits
+ * wide) + 2 (none) = 71; memory 32 (0 to 177 MiB: 2 + 60 points in 8 bits) + 27 (11 values in
+ * 4 bits) + 2 + 2 = 63, and 27 more for the first row 0 before append_done. */
 static void test_append(void **state)
 {
     (void)state;
@@ -446,7 +449,7 @@ static void test_append(void **state)
         m[2][k] = 80000;
         m[3][k] = NAN;
     }
-    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, first, true));
     for (size_t k = 0; k < 60; k++) assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == first[k]);
     for (size_t r = 0; r < 4; r++) {
@@ -456,7 +459,7 @@ static void test_append(void **state)
         assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, r, m[r], true));
     }
     assert_int_equal(st.used[USAGE_SERIES_UTIL], 71);
-    assert_int_equal(st.used[USAGE_SERIES_MEM], 91 + 27);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 63 + 27);
     d.nseries = 4;
     for (int done = 0; done < 2; done++) {
         for (size_t r = 0; r < 4; r++)
@@ -468,17 +471,18 @@ static void test_append(void **state)
             }
         if (!done) usage_series_append_done(&d, &st, 4);
     }
-    assert_int_equal(usage_series_codes(&d), 71 + 91);
-    assert_int_equal(st.used[USAGE_SERIES_MEM], 91);
+    assert_int_equal(usage_series_codes(&d), 71 + 63);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 63);
     usage_series_pack(&d);                              /* packed already: left as it is */
-    assert_int_equal(usage_series_codes(&d), 71 + 91);
+    assert_int_equal(usage_series_codes(&d), 71 + 63);
     usage_clear(&d);
 }
 
 /* usage_series_append_done moves the rows down in place in the order they lie, not in the
  * rows' order: row 0 put as one value (2 words), row 1 (11 values: 27 words), row 0 again (60
- * values: 60 words, after row 1).  Moved in the rows' order, row 0 would overwrite row 1 before
- * it moved.  Words by hand: 2 + 27 + 60 = 89 before, 27 + 60 = 87 after. */
+ * values 0 to 177 MiB: 2 + 60 points in 8 bits = 32 words, after row 1).  Moved in the rows'
+ * order, row 0 would overwrite row 1 before it moved.  Words by hand: 2 + 27 + 32 = 61 before,
+ * 27 + 32 = 59 after. */
 static void test_append_done_order(void **state)
 {
     (void)state;
@@ -492,19 +496,83 @@ static void test_append_done_order(void **state)
         r1[k] = (float)(1000 * (k % 11) + 7);
         r0[k] = (float)(k * 3);
     }
-    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 } };
+    UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, one, true));
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 1, r1, true));
     assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, r0, true));
-    assert_int_equal(st.used[USAGE_SERIES_MEM], 89);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 61);
     d.nseries = 2;
     usage_series_append_done(&d, &st, 2);
-    assert_int_equal(st.used[USAGE_SERIES_MEM], 87);
+    assert_int_equal(st.used[USAGE_SERIES_MEM], 59);
     for (size_t k = 0; k < 60; k++) {
         assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 0, k) == r0[k]);
         assert_true(usage_series_get(&d, USAGE_SERIES_MEM, 1, k) == r1[k]);
     }
     usage_clear(&d);
+}
+
+/* A row of many distinct values close together packed as offsets from its lowest code (the
+ * span), each point in as few bits as the widest offset needs below all ones (no sample):
+ * memory 1000 + (13 k mod w) MiB, k < 60, is 60 distinct values from 0 (k = 0) to w - 1 MiB
+ * above 1000 (k = 39 for w = 127, k = 59 for 128), too many for indexes.  By hand: w = 127,
+ * offsets up to 126, 7 bits: 2 + 27 words (points straddle words); w = 128, 127 is all ones
+ * of 7 bits, so 8: 2 + 30 words; with or without point 30 missing.  Every point reads back as
+ * put.  Fails when a value shares all ones with no sample, or when a point across two words
+ * is read from one. */
+static void test_pack_span(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        int w = t < 2 ? 127 : 128, missing = t % 2;
+        UsageData d;
+        memset(&d, 0, sizeof d);
+        d.idle_threshold = 5;
+        d.series_points = 60;
+        usage_series_resize_fields(&d, 0, 1);
+        float v[60];
+        for (int k = 0; k < 60; k++) v[k] = (float)(1000 + (13 * k) % w);
+        if (missing) v[30] = NAN;
+        UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
+        assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 0, v, true));
+        assert_int_equal(st.used[USAGE_SERIES_MEM], w == 127 ? 2 + 27 : 2 + 30);
+        for (size_t k = 0; k < 60; k++) {
+            float b = usage_series_get(&d, USAGE_SERIES_MEM, 0, k);
+            assert_true(isnan(v[k]) ? isnan(b) : b == v[k]);
+        }
+        usage_clear(&d);
+    }
+}
+
+/* usage_series_append_reserve (a re-fetch's rows: the room of the set they replace at once):
+ * rows appended within the reserve take no new room (the array stays where it is); past it,
+ * the field grows by a sixteenth and 1,024 words when st.reserved says so (100 + 6 + 1,024 =
+ * 1,130), by a quarter without (100 + 25 + 1,024 = 1,149).  Rows of 0 to 177 MiB, 32 words
+ * each (test_append): three fill 96 of 100, the fourth goes past. */
+static void test_append_reserve(void **state)
+{
+    (void)state;
+    for (int reserved = 0; reserved < 2; reserved++) {
+        UsageData d;
+        memset(&d, 0, sizeof d);
+        d.series_points = 60;
+        usage_series_resize_fields(&d, 0, 4);
+        float v[60];
+        for (int k = 0; k < 60; k++) v[k] = (float)(k * 3);
+        UsageSeriesAppend st = { { 0, 0 }, { 0, 0 }, false };
+        usage_series_append_reserve(&d, &st, USAGE_SERIES_MEM, 100);
+        st.reserved = reserved;
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], 100);
+        const uint16_t *at = d.series_mem;
+        for (size_t r = 0; r < 3; r++) assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, r, v, true));
+        assert_int_equal(st.used[USAGE_SERIES_MEM], 96);
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], 100);
+        assert_ptr_equal(d.series_mem, at);
+        assert_true(usage_series_append(&d, &st, USAGE_SERIES_MEM, 3, v, true));
+        assert_int_equal(st.cap[USAGE_SERIES_MEM], reserved ? 1130 : 1149);
+        for (size_t r = 0; r < 4; r++)
+            for (size_t k = 0; k < 60; k++) assert_true(usage_series_get(&d, USAGE_SERIES_MEM, r, k) == v[k]);
+        usage_clear(&d);
+    }
 }
 
 /* usage_exact_narrow / usage_exact_value (a refill's numbers in 4 bytes, issue 35): a double
@@ -664,6 +732,8 @@ int main(void)
                                         cmocka_unit_test(test_append),
                                         cmocka_unit_test(test_refill_apply),
                                         cmocka_unit_test(test_exact_codes),
-                                        cmocka_unit_test(test_append_done_order) };
+                                        cmocka_unit_test(test_append_done_order),
+                                        cmocka_unit_test(test_pack_span),
+                                        cmocka_unit_test(test_append_reserve) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
