@@ -99,6 +99,9 @@ keys main "$KGPU_BIN top --snapshot $SNAP; echo TOP-EXIT=\$?" Enter
 MSG="startup"; check_ok wait_for main "NODES " 15
 keys main p
 MSG="pods view"; check_ok wait_for main "Sort:gpus" 5
+# the idle-time sort is offered once the pods carry the snapshot's usage and series (IDLE-FOR
+# shows): before that, s only turns between GPUs and namespace (pods_view_key)
+MSG="pods view with the series"; check_ok wait_for main "IDLE-FOR" 15
 keys main s s s
 MSG="s s s: sorted by idle time"; check_ok wait_for main "Sort:idle" 5
 check_contains "$SCREEN" "IDLE-FOR$(printf '\xe2\x96\xbc')" "the IDLE-FOR header carries the sort mark"
@@ -144,7 +147,9 @@ MSG="q backs out to the shell"; check_ok wait_for main "TOP-EXIT=0" 5
 start_shell ascii 200 50 LANG=C
 keys ascii "$KGPU_BIN top --snapshot $SNAP; echo TOP-EXIT=\$?" Enter
 MSG="startup (C locale)"; check_ok wait_for ascii "NODES " 15
-keys ascii p s s s
+keys ascii p
+MSG="pods view with the series (C locale)"; check_ok wait_for ascii "IDLE-FOR" 15
+keys ascii s s s
 MSG="pods view sorted by idle time (C locale)"; check_ok wait_for ascii "Sort:idle" 5
 keys ascii Home Enter
 MSG="the node view (C locale)"; check_ok wait_for ascii "sparklines: the last 1h" 5
