@@ -240,8 +240,7 @@ void cluster_live_free(Cluster *c)
     ClusterLive *l = c->live;
     if (!l) return;
     cluster_plain_release(&l->plain);
-    strmap_free(l->gpu_usage, cluster_usage_free);
-    strmap_free(l->event_index, NULL);
+    cluster_live_index_free(l);
     free(l);
     c->live = NULL;
 }
