@@ -365,7 +365,7 @@ static void put_row(ExplanationList *l, size_t at, Explanation *e);
 /* the order rows are made in: the entries of one intent (explain_intent.c) together, so that
  * one evaluation of the nodes is alive at a time (each row drops its share of it; the index
  * lets it go when the next intent starts) */
-typedef struct { char *key; size_t at; } RowTurn;
+typedef struct { const char *key; size_t at; } RowTurn;     /* key: the walk's pooled copy */
 
 static int cmp_turn(const void *a, const void *b)
 {
@@ -410,15 +410,21 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
     }
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
     RowTurn *turns = NULL;
+    StrPool *keys = NULL;     /* one copy of each intent key: a Job's pods share theirs (a
+                                 copy per entry was 1.4 MB at 5,000 entries, alive with an
+                                 intent's evaluation at the rows' peak) */
     if (rows) {
         ExplanationList *l = ctx;
         ix->rows = true;
         if (n > l->cap) { l->items = xrealloc(l->items, n * sizeof *l->items); l->cap = n; }
         turns = n ? xcalloc(n, sizeof *turns) : NULL;
+        keys = strpool_new();
         for (size_t i = 0; i < n; i++) {
             const Pod *p = v[i].workload ? explain_queue_first_pod(qi, v[i].idx)
                          : v[i].created ? &c->pods[v[i].idx] : NULL;
-            turns[i] = (RowTurn){ p && !explain_dra_takes(c, p) ? explain_intent_key(p) : NULL, i };
+            char *key = p && !explain_dra_takes(c, p) ? explain_intent_key(p) : NULL;
+            turns[i] = (RowTurn){ key ? strpool_intern(keys, key) : NULL, i };
+            free(key);
         }
         if (n > 1) qsort(turns, n, sizeof *turns, cmp_turn);
     }
@@ -438,7 +444,7 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
         explanation_clear(&e);
     }
     if (rows) ((ExplanationList *)ctx)->n = n;
-    for (size_t t = 0; turns && t < n; t++) free(turns[t].key);
+    strpool_free(keys);
     free(turns);
     explain_index_free(ix);
     explain_queue_free(qi);
