@@ -25,7 +25,10 @@ static void set_scheduler_message(const ExplainIndex *ix, const Pod *p, Explanat
         e->sched_text = xstrdup(ev->message);
         e->sched_source = "FailedScheduling event";
     }
-    schedmsg_parse(e->sched_text, &e->sched);
+    if (e->sched_text) {
+        e->sched = xmalloc(sizeof *e->sched);
+        schedmsg_parse(e->sched_text, e->sched);
+    }
 }
 
 static const char *first_gpu(const ResourceList *l, int64_t *milli)
@@ -108,10 +111,11 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     explain_dra_adjust(c, e);     /* DRA nodes are not missing a device plugin */
     if (e->verdict != V_GATED) explain_reconcile_scheduler(c, e);
-    if (e->verdict == V_UNKNOWN && c->nnodes && e->sched.kind == SM_FIT_ERROR && !pod_more(p)->nominated_node) {
+    const SchedMessage *sm = explanation_sched(e);
+    if (e->verdict == V_UNKNOWN && c->nnodes && sm->kind == SM_FIT_ERROR && !pod_more(p)->nominated_node) {
         /* the GPU filters pass on some node: the scheduler's own non-GPU reason is the best explanation */
-        for (size_t i = 0; i < e->sched.filter.nreasons; i++) {
-            const SchedReason *r = &e->sched.filter.reasons[i];
+        for (size_t i = 0; i < sm->filter.nreasons; i++) {
+            const SchedReason *r = &sm->filter.reasons[i];
             if (r->code <= SC_TOO_MANY_PODS || r->code == SC_PREFILTER_EXCLUDED) continue;
             free(e->summary);
             e->summary = xasprintf("GPU filters pass; the scheduler says: %s", r->text);
@@ -140,9 +144,9 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     if (e->event_text)
         strvec_push(&e->notes, "the newest FailedScheduling event differs from the PodScheduled condition "
                                "(an event series keeps its first message); the condition is newer");
-    if (e->sched.prefix)
+    if (sm->prefix)
         strvec_pushf(&e->notes, "the message carries a prefix a controller added (%s); the scheduler's text follows it",
-                     e->sched.prefix);
+                     sm->prefix);
     /* siblings rejected by quota */
     const Event *refused = p->owner_name ? explain_events_failed_create(ix->events, p->ns, p->owner_kind, p->owner_name) : NULL;
     if (refused)
@@ -233,7 +237,6 @@ static void explain_never_created(const Cluster *c, const Event *ev, Explanation
     e->agrees = true;
     e->verdict = V_QUOTA;
     e->sched_text = NULL;
-    schedmsg_parse(NULL, &e->sched);
     QuotaError q;
     parse_quota_error(ev->message, &q);
     for (size_t i = 0; i < q.requested.n; i++) {
@@ -499,6 +502,20 @@ char *explanation_group_key(const Explanation *e)
     return strbuf_detach(&sb);
 }
 
+const SchedMessage *explanation_sched(const Explanation *e)
+{
+    static const SchedMessage empty = { .kind = SM_EMPTY, .filter = { .total = -1 }, .preemption = { .total = -1 } };
+    return e->sched ? e->sched : &empty;          /* what schedmsg_parse(NULL) makes */
+}
+
+static void explanation_sched_free(Explanation *e)
+{
+    if (!e->sched) return;
+    schedmsg_clear(e->sched);
+    free(e->sched);
+    e->sched = NULL;
+}
+
 void explanation_clear(Explanation *e)
 {
     if (!e->pooled) {
@@ -508,7 +525,7 @@ void explanation_clear(Explanation *e)
     }
     free(e->event_text);
     explain_queue_facts_free(e->queue);
-    schedmsg_clear(&e->sched);
+    explanation_sched_free(e);
     strvec_clear(&e->disagreements);
     explanation_drop_nodes(e);
     for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) explain_fix_info_release(&e->fix_info[i]);
@@ -525,7 +542,7 @@ void explanation_slim(Explanation *e)
     if (e->sched_text) { free(e->sched_text); e->sched_text = xstrdup(""); }
     free(e->event_text);
     e->event_text = NULL;
-    schedmsg_clear(&e->sched);
+    explanation_sched_free(e);
     strvec_clear(&e->notes);
     strvec_clear(&e->disagreements);
     for (size_t i = 0; i < e->fixes.n; i++) if (e->fix_info) explain_fix_info_release(&e->fix_info[i]);
