@@ -35,6 +35,49 @@ void cluster_live_enable(Cluster *c)
 {
     if (c->live) return;
     c->live = xcalloc(1, sizeof *c->live);
+    c->live->plain_complete = !c->all_pods && !c->npods;
+}
+
+/* the per-node sums of the pods without GPUs are the records' (plain_complete): not kept */
+static void plain_usage_drop(Cluster *c)
+{
+    if (c->live->plain_complete) cluster_live_clear_folded(c);
+}
+
+/* each live record of the table to fn */
+static void plain_each(const PlainTable *t, void (*fn)(void *, const PlainTable *, const PlainRec *), void *ctx)
+{
+    for (size_t i = 0; i < t->nsorted; i++) if (t->sorted[i].node != PLAIN_DEAD) fn(ctx, t, &t->sorted[i]);
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) fn(ctx, t, &t->slots[i]);
+}
+
+static void add_rec(void *ctx, const PlainTable *t, const PlainRec *r)
+{
+    NodeUsage **per = ctx;
+    if (!per[r->node]) per[r->node] = xcalloc(1, sizeof **per);
+    cluster_plain_requests(t, r, &per[r->node]->requested);
+    per[r->node]->pods++;
+}
+
+static void add_marked(void *ctx, const PlainTable *t, const PlainRec *r)
+{
+    NodeUsage **per = ctx;
+    if (per[r->node]) add_rec(ctx, t, r);
+}
+
+/* cluster.c's pending_usage made again from the records (before a finalize reads it) */
+static void plain_usage_rebuild(Cluster *c)
+{
+    const PlainTable *t = &c->live->plain;
+    cluster_live_clear_folded(c);
+    NodeUsage **per = t->nnodes ? xcalloc(t->nnodes, sizeof *per) : NULL;
+    plain_each(t, add_rec, per);
+    for (size_t i = 0; i < t->nnodes; i++) {
+        if (!per[i]) continue;
+        if (!c->pending_usage) c->pending_usage = strmap_new();
+        strmap_put(c->pending_usage, t->nodes[i], per[i]);
+    }
+    free(per);
 }
 
 void cluster_live_loaded(Cluster *c)
@@ -43,6 +86,7 @@ void cluster_live_loaded(Cluster *c)
     cluster_plain_settle(&c->live->plain);
     c->live->packed = true;
     strpool_pack(c->strings);         /* interned into at watch time only: 1 MB less at 5,000 nodes */
+    plain_usage_drop(c);              /* in c->usage since finalize, the records hold the rest */
     c->live->pool_after = cluster_pooled_strings(c);
 }
 
@@ -190,6 +234,17 @@ static void usage_settle(Cluster *c, bool make)
             slot[idx - 1] = (uint32_t)++nmarked;
         }
         NodeUsage *gpu = xcalloc(nmarked ? nmarked : 1, sizeof *gpu);
+        NodeUsage *plain = xcalloc(nmarked ? nmarked : 1, sizeof *plain);
+        if (l->plain_complete && nmarked) {       /* the records of the marked nodes, summed */
+            const PlainTable *t = &l->plain;
+            NodeUsage **per = t->nnodes ? xcalloc(t->nnodes, sizeof *per) : NULL;
+            for (size_t id = 0; id < t->nnodes; id++) {
+                size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, t->nodes[id]);
+                if (idx && slot[idx - 1]) per[id] = &plain[slot[idx - 1] - 1];
+            }
+            plain_each(t, add_marked, per);
+            free(per);
+        }
         for (size_t i = 0; nmarked && i < c->npods; i++) {
             const Pod *p = &c->pods[i];
             if (!pod_holds_resources(p)) continue;
@@ -201,17 +256,19 @@ static void usage_settle(Cluster *c, bool make)
         }
         for (size_t k = 0; k < nmarked; k++) {
             NodeUsage *u = &c->usage[nodes[k]];
-            const NodeUsage *plain = cluster_pending_usage(c, c->nodes[nodes[k]].name);
+            const NodeUsage *p = l->plain_complete ? &plain[k] : cluster_pending_usage(c, c->nodes[nodes[k]].name);
             cluster_unshare_rlist(c, &u->requested);
             rlist_clear(&u->requested);
             u->pods = 0;
-            if (plain) { add_nonzero(&u->requested, &plain->requested); u->pods += plain->pods; }
+            if (p) { add_nonzero(&u->requested, &p->requested); u->pods += p->pods; }
             add_nonzero(&u->requested, &gpu[k].requested);
             u->pods += gpu[k].pods;
             cluster_share_rlist(c, &u->requested);
             rlist_clear(&gpu[k].requested);
+            rlist_clear(&plain[k].requested);
         }
         free(gpu);
+        free(plain);
         free(nodes);
         free(slot);
     }
@@ -262,7 +319,7 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name)
     PlainRec pr;
     if (cluster_plain_take(&l->plain, cluster_plain_hash(ns, name), &pr)) {
         const char *pnode = l->plain.nodes[pr.node];
-        NodeUsage *u = cluster_pending_usage(c, pnode);
+        NodeUsage *u = l->plain_complete ? NULL : cluster_pending_usage(c, pnode);
         if (u) {
             ResourceList req = RESOURCE_LIST_INIT;
             cluster_plain_requests(&l->plain, &pr, &req);
@@ -411,12 +468,16 @@ void cluster_live_commit(Cluster *c)
     if (!c->live) return;
     if (c->live->relisted || !c->finalized) {
         usage_settle(c, false);         /* finalize makes every node's usage */
+        if (c->live->plain_complete) plain_usage_rebuild(c);
         cluster_finalize(c);
+        plain_usage_drop(c);
         cluster_plain_settle(&c->live->plain);
         c->live->relisted = false;
         c->live->indexed = false;
-    } else
+    } else {
         usage_settle(c, true);
+        plain_usage_drop(c);            /* what the batch's new pods without GPUs added to it */
+    }
     dra_finalize(c->dra);            /* the DRA joins, when a DRA object changed (else nothing) */
     /* the pool never forgets a string; pods that come and go (Jobs) would make it grow for as
      * long as the view stays open: when it doubled, keep only what is used (amortized O(1)) */

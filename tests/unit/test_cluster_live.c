@@ -636,10 +636,43 @@ static void test_many_events_by_name(void **state)
     cluster_release(&live);
 }
 
+/* a relist of the nodes (after 410 Gone) finalizes in full: the usage of the pods without GPUs
+ * is still every node's, though after the list the live cluster keeps only their records (the
+ * per-node sums are made from them when needed) */
+static void test_relist_nodes_keeps_plain_usage(void **state)
+{
+    (void)state;
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = w.node_on[1] = true;
+    for (int i = 0; i < 9; i++) { w.pod_on[i] = true; w.pod_node[i] = i % 2; w.pod_gpus[i] = i == 4; w.pod_cpu[i] = 250; }
+    Cluster live;
+    build_fresh(&live, &w, true);
+    cluster_live_loaded(&live);
+    w.pod_cpu[2] = 750;                               /* a change first: a commit */
+    apply(&live, OBJ_POD, LIVE_UPSERT, pod_json(&w, 2));
+    cluster_live_commit(&live);
+    w.node_gen[1] = 1;
+    cluster_live_reset(&live, OBJ_NODE);
+    for (int i = 0; i < NNODES; i++) if (w.node_on[i]) apply(&live, OBJ_NODE, LIVE_UPSERT, node_json(i, w.node_gen[i]));
+    cluster_live_commit(&live);
+    Cluster fresh;
+    build_fresh(&fresh, &w, false);
+    assert_same(&live, &fresh);
+    /* node 0: pods 0, 2 (750m), 4 (GPU), 6, 8 */
+    const NodeUsage *u = cluster_node_usage(&live, cluster_find_node(&live, "node-0"));
+    assert_non_null(u);
+    assert_int_equal(u->pods, 5);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 4 * 250 + 750);
+    cluster_release(&fresh);
+    cluster_release(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_events_by_name),
+        cmocka_unit_test(test_relist_nodes_keeps_plain_usage),
         cmocka_unit_test(test_random_sequences_match_a_fresh_list),
         cmocka_unit_test(test_relist_pods),
         cmocka_unit_test(test_relist_events_keeps_quota_refusals),
