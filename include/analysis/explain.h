@@ -172,8 +172,13 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 /* identical waiting pods — the same owner, requests, verdict and reason — have the same key
  * (caller frees); NULL for a pod without an owner or an owner whose pods were not created */
 char *explanation_group_key(const Explanation *e);
-/* e's parsed scheduler message; an empty one (SM_EMPTY) when it has none */
-const SchedMessage *explanation_sched(const Explanation *e);
+/* e's parsed scheduler message; an empty one (SM_EMPTY, as schedmsg_parse(NULL) makes) when it
+ * has none (inline: explain.c's helpers read it too) */
+static inline const SchedMessage *explanation_sched(const Explanation *e)
+{
+    static const SchedMessage empty = { .kind = SM_EMPTY, .filter = { .total = -1 }, .preemption = { .total = -1 } };
+    return e->sched ? e->sched : &empty;
+}
 /* drop the per-node results of e (a table row needs none) */
 void explanation_drop_nodes(Explanation *e);
 /* keep only what a row of a list shows (verdict, summary, requests, owner, age, agrees, the

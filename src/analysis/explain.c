@@ -502,12 +502,6 @@ char *explanation_group_key(const Explanation *e)
     return strbuf_detach(&sb);
 }
 
-const SchedMessage *explanation_sched(const Explanation *e)
-{
-    static const SchedMessage empty = { .kind = SM_EMPTY, .filter = { .total = -1 }, .preemption = { .total = -1 } };
-    return e->sched ? e->sched : &empty;          /* what schedmsg_parse(NULL) makes */
-}
-
 static void explanation_sched_free(Explanation *e)
 {
     if (!e->sched) return;

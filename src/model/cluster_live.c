@@ -179,15 +179,6 @@ static void ev_del(ClusterLive *l, size_t i)
     l->ev_n--;
 }
 
-void cluster_live_index_free(ClusterLive *l)
-{
-    strmap_free(l->dirty, NULL);
-    l->dirty = NULL;
-    free(l->ev_slots);
-    l->ev_slots = NULL;
-    l->ev_cap = l->ev_n = 0;
-}
-
 /* builds the index the arrays imply (after the list, and after a relist) */
 static void live_index(Cluster *c)
 {

@@ -65,6 +65,4 @@ void cluster_plain_drop_extra(PlainTable *t, uint32_t extra);
 void cluster_plain_settle(PlainTable *t);
 /* every record and node name freed; t is empty after */
 void cluster_plain_release(PlainTable *t);
-/* the dirty nodes and the event index freed (cluster_live.c) */
-void cluster_live_index_free(ClusterLive *l);
 #endif
