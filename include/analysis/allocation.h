@@ -67,7 +67,8 @@ typedef struct {
  * made only with metrics (32 bytes a holder; 64 with copies of the strings before) */
 typedef struct {
     const char *ns, *name;       /* the Cluster's */
-    const HolderRes *res;        /* the GPU resources it holds on this node (nres of them) */
+    const HolderRes *res;        /* the GPU resources it holds on this node (nres of them): the
+                                    status's pooled copy, shared by holders that hold the same */
     uint32_t nres;
     uint8_t phase;               /* PodPhase (model/pod.h): node_status_holder_phase names it */
     bool has_usage;              /* metrics know this pod (node_status_holder_usage) */
@@ -190,9 +191,8 @@ typedef struct {
     char *node_selector;         /* the filter's node_selector, NULL when none */
     bool nodes_named;            /* NODE arguments chose the nodes */
     /* private: every node's holders in one array (gpu_node_list[i].pods is a slice of it),
-     * their resources in another */
+     * their resources the pool's (strings): one copy of each distinct list */
     HolderPod *holders;
-    HolderRes *holder_res;
     HolderUsage *holder_usage;   /* with metrics: parallel to holders */
     /* status --price (groups.h status_hours_fill): over window_s, physical GPU-hours held and
      * idle (NAN: a device without utilization), and the idle ones in money (NAN: a product

@@ -123,24 +123,27 @@ typedef struct {
     KVList labels;            /* ... set these labels */
 } FixInfo;
 
+/* 240 bytes (the pending rows of top and `pending` are 5,000 of them on the full training
+ * cluster: the flags beside the verdict, the parsed message behind a pointer; 368 before) */
 typedef struct {
     char *ns, *name;
-    bool created;             /* false: an owner's pods rejected at admission (quota) */
     char *owner_kind, *owner_name;
     const Pod *pod;           /* borrowed; NULL when not created */
     ResourceList requests;    /* effective requests (all resources) */
     int64_t age;              /* seconds since creation (or the newest FailedCreate); -1 unknown */
     Verdict verdict;
-    char *summary;            /* one line: the REASON column of `pending` */
+    bool created;             /* false: an owner's pods rejected at admission (quota) */
     bool pooled;              /* a row of explain_pending_rows: ns, name, owner_kind, owner_name,
                                  summary, sched_text, dra_gpus and the requests (items and names,
                                  read-only, cap 0) are the list's pooled copies (the rows of one
                                  intent share theirs), not freed with e */
+    bool agrees;              /* recomputation matches the scheduler's counts (true when no message) */
+    char *summary;            /* one line: the REASON column of `pending` */
     char *sched_text;         /* the scheduler's message, NULL when none */
     const char *sched_source; /* "PodScheduled condition" | "FailedScheduling event" | NULL */
     char *event_text;         /* newest FailedScheduling note when it differs from the condition */
-    SchedMessage sched;       /* sched_text parsed */
-    bool agrees;              /* recomputation matches the scheduler's counts (true when no message) */
+    SchedMessage *sched;      /* sched_text parsed, owned; NULL when there is none, and in a slimmed
+                                 row: read it through explanation_sched */
     Strvec disagreements;
     NodeResult *nodes; size_t nnodes;   /* every node, in cluster order */
     unsigned char *node_rank; /* parallel to nodes: 0 fits now, 1 admits the pod and could hold it,
@@ -169,6 +172,13 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 /* identical waiting pods — the same owner, requests, verdict and reason — have the same key
  * (caller frees); NULL for a pod without an owner or an owner whose pods were not created */
 char *explanation_group_key(const Explanation *e);
+/* e's parsed scheduler message; an empty one (SM_EMPTY, as schedmsg_parse(NULL) makes) when it
+ * has none (inline: explain.c's helpers read it too) */
+static inline const SchedMessage *explanation_sched(const Explanation *e)
+{
+    static const SchedMessage empty = { .kind = SM_EMPTY, .filter = { .total = -1 }, .preemption = { .total = -1 } };
+    return e->sched ? e->sched : &empty;
+}
 /* drop the per-node results of e (a table row needs none) */
 void explanation_drop_nodes(Explanation *e);
 /* keep only what a row of a list shows (verdict, summary, requests, owner, age, agrees, the

@@ -27,6 +27,10 @@ typedef struct {
 
 ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, struct Error *err);
 void apiclient_free(ApiClient *c);
+/* a client kept for later requests (top's, after its list): what its transfers keep between
+ * requests (the inflaters, the last answer's buffer, the item arena: about 1 MB) is freed; the
+ * connection stays */
+void apiclient_idle(ApiClient *c);
 
 /* called per list item; the item is borrowed and freed after the call; return non-zero to stop
  * (with err set) */

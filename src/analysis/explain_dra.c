@@ -340,7 +340,7 @@ static void decide(DraCtx *x, const NodeFlags *fl)
 static void reconcile_dra(DraCtx *x)
 {
     Explanation *e = x->e;
-    const SchedMessage *m = &e->sched;
+    const SchedMessage *m = explanation_sched(e);
     e->agrees = true;
     if (m->kind != SM_FIT_ERROR) return;
     int sched_dra = -1, sim_dra = 0;

@@ -730,7 +730,6 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
             rlist_set(&e->requests, qi->total[i].items[r].name, qi->total[i].items[r].milli);
     rlist_sort(&e->requests);
     e->agrees = true;
-    schedmsg_parse(NULL, &e->sched);
     QueueFacts *qf = xcalloc(1, sizeof *qf);
     e->queue = qf;
     qf->system = w->system;

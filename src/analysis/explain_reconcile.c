@@ -119,7 +119,7 @@ void explain_node_tally_free(NodeTally *nt)
  * insufficient resource), compared per reason with the parsed message. */
 void explain_reconcile_scheduler(const Cluster *c, Explanation *e)
 {
-    SchedMessage *m = &e->sched;
+    const SchedMessage *m = explanation_sched(e);
     e->agrees = true;
     if (m->kind == SM_EMPTY) return;
     if (m->kind == SM_GATED) {

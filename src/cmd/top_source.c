@@ -201,6 +201,7 @@ void *top_fetch(void *ctx, bool full, Error *err)
             return NULL;
         }
         if (watch) cluster_live_loaded(&tc->cluster);
+        apiclient_idle(api);        /* kept for the metrics, not its buffers (about 1 MB) */
 #ifdef __GLIBC__
         malloc_trim(0);             /* the pages read are gone: give their memory back */
 #endif

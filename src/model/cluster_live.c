@@ -3,9 +3,11 @@
  * The list path folds every pod without GPUs into its node's usage and forgets it; a watch
  * later says "that pod changed" or "is gone", so while c->live is set the fold also records
  * what the pod added (its node and effective request, keyed "ns/name").  Per-node usage is
- * then two running sums — pods without GPUs (cluster.c's pending_usage) and GPU pods
- * (live->gpu_usage) — and a node's NodeUsage is recomputed from them when a pod on it
- * changes: the cost of an event is that of the object and of two nodes' resource lists.
+ * then a running sum of the pods without GPUs (cluster.c's pending_usage) and the GPU pods
+ * the cluster keeps: a change marks the nodes it touches, and the commit makes their NodeUsage
+ * again from the sum and one pass over the kept pods (a per-node sum of the GPU pods was
+ * 1.2 MB at 5,000 busy GPU nodes, most of it resource names copied per node).  The events
+ * are found by namespace/name in a table of 16-byte slots (a map of "ns/name" copies before).
  *
  * Memory: at 150,000 pods the records are most of what the incremental path adds, so they
  * are small: one slot of an open-addressing table holding the 64-bit hash of "ns/name" (two
@@ -28,15 +30,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *key_of(const char *ns, const char *name)
-{
-    return xasprintf("%s/%s", ns && *ns ? ns : "default", name);
-}
-
+static const char *ns_or_default(const char *ns) { return ns && *ns ? ns : "default"; }
 void cluster_live_enable(Cluster *c)
 {
     if (c->live) return;
     c->live = xcalloc(1, sizeof *c->live);
+    c->live->plain_complete = !c->all_pods && !c->npods;
+}
+
+/* the per-node sums of the pods without GPUs are the records' (plain_complete): not kept */
+static void plain_usage_drop(Cluster *c)
+{
+    if (c->live->plain_complete) cluster_live_clear_folded(c);
+}
+
+/* each live record of the table to fn */
+static void plain_each(const PlainTable *t, void (*fn)(void *, const PlainTable *, const PlainRec *), void *ctx)
+{
+    for (size_t i = 0; i < t->nsorted; i++) if (t->sorted[i].node != PLAIN_DEAD) fn(ctx, t, &t->sorted[i]);
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) fn(ctx, t, &t->slots[i]);
+}
+
+static void add_rec(void *ctx, const PlainTable *t, const PlainRec *r)
+{
+    NodeUsage **per = ctx;
+    if (!per[r->node]) per[r->node] = xcalloc(1, sizeof **per);
+    cluster_plain_requests(t, r, &per[r->node]->requested);
+    per[r->node]->pods++;
+}
+
+static void add_marked(void *ctx, const PlainTable *t, const PlainRec *r)
+{
+    NodeUsage **per = ctx;
+    if (per[r->node]) add_rec(ctx, t, r);
+}
+
+/* cluster.c's pending_usage made again from the records (before a finalize reads it) */
+static void plain_usage_rebuild(Cluster *c)
+{
+    const PlainTable *t = &c->live->plain;
+    cluster_live_clear_folded(c);
+    NodeUsage **per = t->nnodes ? xcalloc(t->nnodes, sizeof *per) : NULL;
+    plain_each(t, add_rec, per);
+    for (size_t i = 0; i < t->nnodes; i++) {
+        if (!per[i]) continue;
+        if (!c->pending_usage) c->pending_usage = strmap_new();
+        strmap_put(c->pending_usage, t->nodes[i], per[i]);
+    }
+    free(per);
 }
 
 void cluster_live_loaded(Cluster *c)
@@ -45,59 +86,185 @@ void cluster_live_loaded(Cluster *c)
     cluster_plain_settle(&c->live->plain);
     c->live->packed = true;
     strpool_pack(c->strings);         /* interned into at watch time only: 1 MB less at 5,000 nodes */
+    plain_usage_drop(c);              /* in c->usage since finalize, the records hold the rest */
     c->live->pool_after = cluster_pooled_strings(c);
 }
 
-/* ---- running sums ---- */
+/* ---- the events by namespace/name ---- */
 
-static void sum_add(StrMap *m, const char *node, const ResourceList *req, int sign)
+static uint64_t event_key(const Event *e) { return cluster_plain_hash(e->ns, e->name ? e->name : ""); }
+
+static bool event_is(const Event *e, const char *ns, const char *name)
 {
-    NodeUsage *u = strmap_get(m, node);
-    if (!u) { u = xcalloc(1, sizeof *u); strmap_put(m, node, u); }
-    for (size_t i = 0; i < req->n; i++) rlist_add(&u->requested, req->items[i].name, sign * req->items[i].milli);
-    u->pods += sign;
+    return str_eq(ns_or_default(e->ns), ns_or_default(ns)) && str_eq(e->name ? e->name : "", name);
 }
 
-/* builds the indexes the arrays imply (after the list, and after a relist) */
+static size_t ev_home(const ClusterLive *l, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (l->ev_cap - 1);
+}
+
+/* the slot of the event ns/name, or SIZE_MAX */
+static size_t ev_find(const Cluster *c, const char *ns, const char *name)
+{
+    const ClusterLive *l = c->live;
+    if (!l->ev_cap) return SIZE_MAX;
+    uint64_t key = cluster_plain_hash(ns, name);
+    for (size_t i = ev_home(l, key);; i = (i + 1) & (l->ev_cap - 1)) {
+        const EventSlot *s = &l->ev_slots[i];
+        if (!s->at) return SIZE_MAX;
+        if (s->key == key && event_is(&c->events[s->at - 1], ns, name)) return i;
+    }
+}
+
+/* the slot that holds index at (the event is at that index), or SIZE_MAX */
+static size_t ev_slot_of(const Cluster *c, size_t at)
+{
+    const ClusterLive *l = c->live;
+    if (!l->ev_cap) return SIZE_MAX;
+    uint64_t key = event_key(&c->events[at]);
+    for (size_t i = ev_home(l, key);; i = (i + 1) & (l->ev_cap - 1)) {
+        const EventSlot *s = &l->ev_slots[i];
+        if (!s->at) return SIZE_MAX;
+        if (s->at == at + 1) return i;
+    }
+}
+
+static void ev_rebuild(Cluster *c, size_t cap);
+
+/* c->events[at] indexed by its namespace/name (an event of the same name already indexed is
+ * replaced, as a map's put would) */
+static void ev_put(Cluster *c, size_t at)
+{
+    ClusterLive *l = c->live;
+    if ((l->ev_n + 1) * 4 > l->ev_cap * 3) { ev_rebuild(c, l->ev_cap ? 2 * l->ev_cap : 64); return; }
+    const Event *e = &c->events[at];
+    uint64_t key = event_key(e);
+    size_t i = ev_home(l, key);
+    for (; l->ev_slots[i].at; i = (i + 1) & (l->ev_cap - 1))
+        if (l->ev_slots[i].key == key && event_is(&c->events[l->ev_slots[i].at - 1], e->ns, e->name ? e->name : "")) {
+            l->ev_slots[i].at = (uint32_t)(at + 1);
+            return;
+        }
+    l->ev_slots[i] = (EventSlot){ key, (uint32_t)(at + 1) };
+    l->ev_n++;
+}
+
+/* every event of c->events indexed again, in a table of cap slots (grown while it is more
+ * than 3/4 full) */
+static void ev_rebuild(Cluster *c, size_t cap)
+{
+    ClusterLive *l = c->live;
+    while (c->nevents * 4 > cap * 3) cap *= 2;
+    free(l->ev_slots);
+    l->ev_slots = xcalloc(cap, sizeof *l->ev_slots);
+    l->ev_cap = cap;
+    l->ev_n = 0;
+    for (size_t i = 0; i < c->nevents; i++) ev_put(c, i);
+}
+
+/* the slot i emptied; the slots after it in its run moved back (linear probing) */
+static void ev_del(ClusterLive *l, size_t i)
+{
+    size_t mask = l->ev_cap - 1;
+    for (size_t j = (i + 1) & mask; l->ev_slots[j].at; j = (j + 1) & mask) {
+        size_t h = ev_home(l, l->ev_slots[j].key);
+        /* j's record may fill the hole i when its home is not in (i, j] (cyclically) */
+        if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+            l->ev_slots[i] = l->ev_slots[j];
+            i = j;
+        }
+    }
+    l->ev_slots[i] = (EventSlot){ 0, 0 };
+    l->ev_n--;
+}
+
+/* builds the index the arrays imply (after the list, and after a relist) */
 static void live_index(Cluster *c)
 {
     ClusterLive *l = c->live;
     if (l->indexed) return;
-    strmap_free(l->gpu_usage, cluster_usage_free);
-    strmap_free(l->event_index, NULL);
-    l->gpu_usage = strmap_new();
-    l->event_index = strmap_new();
-    for (size_t i = 0; i < c->npods; i++)
-        if (pod_holds_resources(&c->pods[i])) sum_add(l->gpu_usage, c->pods[i].node_name, &c->pods[i].requests, 1);
-    for (size_t i = 0; i < c->nevents; i++) {
-        char *k = key_of(c->events[i].ns, c->events[i].name);
-        strmap_put(l->event_index, k, (void *)(uintptr_t)(i + 1));
-        free(k);
-    }
+    ev_rebuild(c, 64);
     l->indexed = true;
 }
 
-static void add_nonzero(ResourceList *dst, const NodeUsage *u, int *pods)
+/* ---- per-node usage ---- */
+
+/* node's usage is made again at the commit (NULL: nothing; during a relist the commit makes
+ * every node's) */
+static void usage_dirty(Cluster *c, const char *node)
 {
-    if (!u) return;
-    for (size_t i = 0; i < u->requested.n; i++)
-        if (u->requested.items[i].milli) rlist_add(dst, u->requested.items[i].name, u->requested.items[i].milli);
-    *pods += u->pods;
+    ClusterLive *l = c->live;
+    if (!node || !c->usage || l->relisted) return;
+    if (!l->dirty) l->dirty = strmap_new();
+    strmap_put(l->dirty, node, NULL);
 }
 
-/* node's NodeUsage from the two sums (nothing when the node is not in the cluster) */
-static void usage_recompute(Cluster *c, const char *node)
+static void add_nonzero(ResourceList *dst, const ResourceList *src)
 {
-    if (!node || !c->usage) return;
-    size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, node);
-    if (!idx) return;
-    NodeUsage *u = &c->usage[idx - 1];
-    cluster_unshare_rlist(c, &u->requested);
-    rlist_clear(&u->requested);
-    u->pods = 0;
-    add_nonzero(&u->requested, cluster_pending_usage(c, node), &u->pods);
-    add_nonzero(&u->requested, strmap_get(c->live->gpu_usage, node), &u->pods);
-    cluster_share_rlist(c, &u->requested);
+    for (size_t i = 0; i < src->n; i++)
+        if (src->items[i].milli) rlist_add(dst, src->items[i].name, src->items[i].milli);
+}
+
+/* the marked nodes' NodeUsage made again (make; else the marks are dropped): the running
+ * sum of their pods without GPUs, then the GPU pods holding resources on them, summed in one
+ * pass over the kept pods */
+static void usage_settle(Cluster *c, bool make)
+{
+    ClusterLive *l = c->live;
+    if (make && l->dirty && c->usage && c->nnodes) {
+        uint32_t *slot = xcalloc(c->nnodes, sizeof *slot);        /* node -> 1 + marked node */
+        size_t *nodes = xcalloc(c->nnodes, sizeof *nodes);
+        size_t nmarked = 0, it = 0;
+        const char *name;
+        void *unused;
+        while (strmap_next(l->dirty, &it, &name, &unused)) {
+            size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, name);
+            if (!idx || slot[idx - 1]) continue;
+            nodes[nmarked] = idx - 1;
+            slot[idx - 1] = (uint32_t)++nmarked;
+        }
+        NodeUsage *gpu = xcalloc(nmarked ? nmarked : 1, sizeof *gpu);
+        NodeUsage *plain = xcalloc(nmarked ? nmarked : 1, sizeof *plain);
+        if (l->plain_complete && nmarked) {       /* the records of the marked nodes, summed */
+            const PlainTable *t = &l->plain;
+            NodeUsage **per = t->nnodes ? xcalloc(t->nnodes, sizeof *per) : NULL;
+            for (size_t id = 0; id < t->nnodes; id++) {
+                size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, t->nodes[id]);
+                if (idx && slot[idx - 1]) per[id] = &plain[slot[idx - 1] - 1];
+            }
+            plain_each(t, add_marked, per);
+            free(per);
+        }
+        for (size_t i = 0; nmarked && i < c->npods; i++) {
+            const Pod *p = &c->pods[i];
+            if (!pod_holds_resources(p)) continue;
+            size_t idx = (size_t)(uintptr_t)strmap_get(c->node_index, p->node_name);
+            if (!idx || !slot[idx - 1]) continue;
+            NodeUsage *g = &gpu[slot[idx - 1] - 1];
+            rlist_add_all(&g->requested, &p->requests);
+            g->pods++;
+        }
+        for (size_t k = 0; k < nmarked; k++) {
+            NodeUsage *u = &c->usage[nodes[k]];
+            const NodeUsage *p = l->plain_complete ? &plain[k] : cluster_pending_usage(c, c->nodes[nodes[k]].name);
+            cluster_unshare_rlist(c, &u->requested);
+            rlist_clear(&u->requested);
+            u->pods = 0;
+            if (p) { add_nonzero(&u->requested, &p->requested); u->pods += p->pods; }
+            add_nonzero(&u->requested, &gpu[k].requested);
+            u->pods += gpu[k].pods;
+            cluster_share_rlist(c, &u->requested);
+            rlist_clear(&gpu[k].requested);
+            rlist_clear(&plain[k].requested);
+        }
+        free(gpu);
+        free(plain);
+        free(nodes);
+        free(slot);
+    }
+    strmap_free(l->dirty, NULL);
+    l->dirty = NULL;
 }
 
 /* ---- nodes ---- */
@@ -128,23 +295,22 @@ static int node_upsert(Cluster *c, const cJSON *obj, Error *err)
     if (c->nnodes > before) {                 /* a new node: its usage so far */
         c->usage = xrealloc(c->usage, c->nnodes * sizeof *c->usage);
         memset(&c->usage[c->nnodes - 1], 0, sizeof *c->usage);
-        usage_recompute(c, c->nodes[c->nnodes - 1].name);
+        usage_dirty(c, c->nodes[c->nnodes - 1].name);
     }
     return 0;
 }
 
 /* ---- pods ---- */
 
-/* takes pod key out of the cluster and of the sums; the node it held resources on in *node
- * (a copy, or NULL) */
-static bool pod_forget(Cluster *c, const char *ns, const char *name, const char *key, char **node)
+/* takes pod ns/name out of the cluster (and a pod without GPUs out of its node's sum); the
+ * node whose usage it was part of marked */
+static bool pod_forget(Cluster *c, const char *ns, const char *name)
 {
     ClusterLive *l = c->live;
-    *node = NULL;
     PlainRec pr;
     if (cluster_plain_take(&l->plain, cluster_plain_hash(ns, name), &pr)) {
         const char *pnode = l->plain.nodes[pr.node];
-        NodeUsage *u = cluster_pending_usage(c, pnode);
+        NodeUsage *u = l->plain_complete ? NULL : cluster_pending_usage(c, pnode);
         if (u) {
             ResourceList req = RESOURCE_LIST_INIT;
             cluster_plain_requests(&l->plain, &pr, &req);
@@ -152,7 +318,7 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
             rlist_clear(&req);
             u->pods--;
         }
-        *node = xstrdup(pnode);
+        usage_dirty(c, pnode);
         cluster_plain_drop_extra(&l->plain, pr.extra);
         return true;
     }
@@ -161,10 +327,7 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
     if (!idx) return false;
     size_t i = idx - 1, last = c->npods - 1;
     Pod *p = &c->pods[i];
-    if (pod_holds_resources(p)) {
-        sum_add(l->gpu_usage, p->node_name, &p->requests, -1);
-        *node = xstrdup(p->node_name);
-    }
+    if (pod_holds_resources(p)) usage_dirty(c, p->node_name);
     pod_index_del(c->pod_index, c->pods, dns, name);
     cluster_release_pod(c, p);
     if (i != last) {
@@ -175,74 +338,58 @@ static bool pod_forget(Cluster *c, const char *ns, const char *name, const char 
     return true;
 }
 
-static char *obj_key(const cJSON *obj)
-{
-    const cJSON *meta = jobj(obj, "metadata");
-    const char *name = jstr_ne(meta, "name");
-    return name ? key_of(jstr_ne(meta, "namespace"), name) : NULL;
-}
-
 static int pod_change(Cluster *c, LiveChange change, const cJSON *obj, Error *err)
 {
-    char *key = obj_key(obj);
-    if (!key) { error_set(err, "pod without metadata.name"); return -1; }
     const cJSON *meta = jobj(obj, "metadata");
     const char *ns = jstr_ne(meta, "namespace"), *name = jstr_ne(meta, "name");
-    char *old_node = NULL;
-    if (pod_forget(c, ns, name, key, &old_node) && c->all_pods) c->all_pods--;
+    if (!name) { error_set(err, "pod without metadata.name"); return -1; }
+    if (pod_forget(c, ns, name) && c->all_pods) c->all_pods--;
     int rc = 0;
     if (change == LIVE_UPSERT) {
         rc = cluster_ingest(c, OBJ_POD, obj, err);
-        const Pod *p = cluster_find_pod(c, ns && *ns ? ns : "default", name);
-        if (p && pod_holds_resources(p)) {
-            sum_add(c->live->gpu_usage, p->node_name, &p->requests, 1);
-            usage_recompute(c, p->node_name);
-        }
+        const Pod *p = cluster_find_pod(c, ns_or_default(ns), name);
+        if (p && pod_holds_resources(p)) usage_dirty(c, p->node_name);
         PlainTable *t = &c->live->plain;
         const PlainRec *pr = cluster_plain_find(t, cluster_plain_hash(ns, name));
-        if (pr) usage_recompute(c, t->nodes[pr->node]);
+        if (pr) usage_dirty(c, t->nodes[pr->node]);
     }
-    usage_recompute(c, old_node);
-    free(old_node);
-    free(key);
     return rc;
 }
 
 /* ---- events ---- */
 
-static void event_remove(Cluster *c, const char *key)
+static void event_remove(Cluster *c, const char *ns, const char *name)
 {
-    size_t idx = (size_t)(uintptr_t)strmap_del(c->live->event_index, key);
-    if (!idx) return;
-    size_t i = idx - 1, last = c->nevents - 1;
-    cluster_event_clear(&c->events[i]);
-    if (i != last) {
-        c->events[i] = c->events[last];
-        char *k = key_of(c->events[i].ns, c->events[i].name);
-        strmap_put(c->live->event_index, k, (void *)(uintptr_t)(i + 1));
-        free(k);
+    ClusterLive *l = c->live;
+    size_t s = ev_find(c, ns, name);
+    if (s == SIZE_MAX) return;
+    size_t i = l->ev_slots[s].at - 1, last = c->nevents - 1;
+    ev_del(l, s);
+    if (i != last) {                          /* the last event takes the hole */
+        size_t ls = ev_slot_of(c, last);
+        if (ls != SIZE_MAX) l->ev_slots[ls].at = (uint32_t)(i + 1);
     }
+    cluster_event_clear(&c->events[i]);
+    if (i != last) c->events[i] = c->events[last];
     c->nevents--;
 }
 
 static int event_change(Cluster *c, LiveChange change, const cJSON *obj, Error *err)
 {
-    char *key = obj_key(obj);
-    if (!key) { error_set(err, "event without metadata.name"); return -1; }
-    event_remove(c, key);
+    const cJSON *meta = jobj(obj, "metadata");
+    const char *ns = jstr_ne(meta, "namespace"), *name = jstr_ne(meta, "name");
+    if (!name) { error_set(err, "event without metadata.name"); return -1; }
+    event_remove(c, ns, name);
     int rc = 0;
     size_t before = c->nevents;
     if (change == LIVE_UPSERT && (rc = cluster_ingest(c, OBJ_EVENT, obj, err)) == 0 && c->nevents > before) {
+        ev_put(c, c->nevents - 1);
         const Event *e = &c->events[c->nevents - 1];
-        char *k = key_of(e->ns, e->name);
-        strmap_put(c->live->event_index, k, (void *)(uintptr_t)c->nevents);
         /* as finalize prunes: a pod's scheduling failure matters only for pods kept */
         if (str_eq(e->reason, "FailedScheduling") && str_eq(e->involved_kind, "Pod") && e->involved_name &&
             c->all_pods && !cluster_find_pod(c, e->ns, e->involved_name))
-            event_remove(c, k);
-        free(k);
+            event_remove(c, e->ns, e->name ? e->name : "");
     }
-    free(key);
     return rc;
 }
 
@@ -311,10 +458,16 @@ void cluster_live_commit(Cluster *c)
 {
     if (!c->live) return;
     if (c->live->relisted || !c->finalized) {
+        usage_settle(c, false);         /* finalize makes every node's usage */
+        if (c->live->plain_complete) plain_usage_rebuild(c);
         cluster_finalize(c);
+        plain_usage_drop(c);
         cluster_plain_settle(&c->live->plain);
         c->live->relisted = false;
         c->live->indexed = false;
+    } else {
+        usage_settle(c, true);
+        plain_usage_drop(c);            /* what the batch's new pods without GPUs added to it */
     }
     dra_finalize(c->dra);            /* the DRA joins, when a DRA object changed (else nothing) */
     /* the pool never forgets a string; pods that come and go (Jobs) would make it grow for as

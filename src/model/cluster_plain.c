@@ -240,8 +240,8 @@ void cluster_live_free(Cluster *c)
     ClusterLive *l = c->live;
     if (!l) return;
     cluster_plain_release(&l->plain);
-    strmap_free(l->gpu_usage, cluster_usage_free);
-    strmap_free(l->event_index, NULL);
+    strmap_free(l->dirty, NULL);               /* cluster_live.c's marks and event index */
+    free(l->ev_slots);
     free(l);
     c->live = NULL;
 }

@@ -56,7 +56,7 @@ static void add_histogram(TextDoc *d, const SchedHistogram *h, const char *inden
 
 static void add_scheduler(TextDoc *d, const Explanation *e)
 {
-    const SchedMessage *m = &e->sched;
+    const SchedMessage *m = explanation_sched(e);
     if (!e->sched_text) {
         text_label(d, "Scheduler", LABEL_COL);
         text_add(d, TA_DIM, "no FailedScheduling event and no PodScheduled condition message");

@@ -303,7 +303,7 @@ cJSON *explain_to_json_max(const Explanation *e, bool with_kind, size_t max_node
     else cJSON_AddNullToObject(o, "schedulerMessage");
     if (e->sched_source) cJSON_AddStringToObject(o, "schedulerMessageSource", e->sched_source);
     if (e->event_text) cJSON_AddStringToObject(o, "eventMessage", e->event_text);
-    if (e->sched.kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(&e->sched));
+    if (explanation_sched(e)->kind != SM_EMPTY) cJSON_AddItemToObject(o, "scheduler", sched_json(explanation_sched(e)));
     cJSON_AddBoolToObject(o, "agreesWithScheduler", e->agrees);
     cJSON_AddItemToObject(o, "disagreements", strvec_json(&e->disagreements));
     cJSON *nodes = explain_nodes_json_max(e, max_nodes);

@@ -127,6 +127,16 @@ ApiClient *apiclient_new(const RestConfig *rc, const ApiClientOptions *opt, Erro
 
 static void prefetch_cancel(ApiClient *c);
 
+void apiclient_idle(ApiClient *c)
+{
+    if (!c) return;
+    prefetch_cancel(c);
+    http_xfer_idle(&c->xf[0]);
+    http_xfer_idle(&c->xf[1]);
+    json_arena_free(c->arena);
+    c->arena = json_arena_new();
+}
+
 void apiclient_free(ApiClient *c)
 {
     if (!c) return;

@@ -235,6 +235,15 @@ void http_xfer_release(HttpXfer *x)
     strbuf_clear(&x->body);
 }
 
+void http_xfer_idle(HttpXfer *x)
+{
+    http_inflate_free(x->inflate);
+    x->inflate = NULL;
+    x->gzip_fed = false;
+    if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
+    strbuf_clear(&x->body);
+}
+
 void http_xfer_begin(HttpXfer *x, const HttpSetup *s)
 {
     strbuf_reset(&x->body);

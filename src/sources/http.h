@@ -120,6 +120,9 @@ typedef struct {
 int http_xfer_init(HttpXfer *x, size_t body_max, int verbose);
 /* the handle and the answer (wiped: it may hold a secret); x can be init'ed again */
 void http_xfer_release(HttpXfer *x);
+/* between transfers: the inflater (made again by the next gzip answer) and the body's buffer
+ * freed; the handle and its connection stay */
+void http_xfer_idle(HttpXfer *x);
 /* before an attempt: forgets the last answer, resets the handle, applies s and routes the
  * answer (body, headers, error text) into x; the caller then sets URL, method, headers */
 void http_xfer_begin(HttpXfer *x, const HttpSetup *s);

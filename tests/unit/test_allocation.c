@@ -446,7 +446,8 @@ static const Pod *cluster_pod(const Cluster *c, const char *ns, const char *name
 
 /* the holders borrow the cluster's strings (node and pod names, resource names: no copies, 3 MB
  * of them at 51,819 holders) and every node's holders are a slice of one array, each sorted by
- * namespace/name; a pod holding two GPU resources lists both */
+ * namespace/name; a pod holding two GPU resources lists both; holders that hold the same
+ * resources share one copy of the list (on any node) */
 static void test_holders_borrow_the_cluster(void **state)
 {
     (void)state;
@@ -456,6 +457,7 @@ static void test_holders_borrow_the_cluster(void **state)
     node(&c, "n2", GFD_T4, "'nvidia.com/gpu':'4'", NULL, "True", false);
     pod(&c, "b", "p2", "n1", "Running", "'nvidia.com/gpu':'1'", NULL);
     pod(&c, "a", "p9", "n2", "Running", "'nvidia.com/gpu':'2'", NULL);
+    pod(&c, "c", "p4", "n2", "Running", "'nvidia.com/gpu':'1'", NULL);
     pod(&c, "a", "p1", "n1", "Pending", "'nvidia.com/gpu':'1','nvidia.com/mig-1g.10gb':'1'", NULL);
     pod(&c, "a", "p3", "n1", "Running", "'cpu':'1'", NULL);            /* no GPU: no holder */
     cluster_finalize(&c);
@@ -466,7 +468,7 @@ static void test_holders_borrow_the_cluster(void **state)
     assert_non_null(n2);
     assert_ptr_equal(n1->name, c.nodes[cluster_node_index(&c, cluster_find_node(&c, "n1"))].name);
     assert_int_equal(n1->npods, 2);
-    assert_int_equal(n2->npods, 1);
+    assert_int_equal(n2->npods, 2);
     const Pod *a1 = cluster_pod(&c, "a", "p1"), *b2 = cluster_pod(&c, "b", "p2");
     assert_ptr_equal(n1->pods[0].ns, a1->ns);          /* a/p1 before b/p2 */
     assert_ptr_equal(n1->pods[0].name, a1->name);
@@ -485,10 +487,17 @@ static void test_holders_borrow_the_cluster(void **state)
     assert_ptr_equal(res(n1, "nvidia.com/gpu")->name, n1->pods[0].res[0].name);
     assert_int_equal(res(n1, "nvidia.com/gpu")->allocated, 2);
     assert_int_equal(res(n1, "nvidia.com/mig-1g.10gb")->allocated, 1);
+    /* b/p2 (n1) and c/p4 (n2) hold nvidia.com/gpu x 1: one list; a/p9 holds 2 of it */
+    assert_int_equal(n1->pods[1].nres, 1);
+    assert_int_equal(n1->pods[1].res[0].count, 1);
+    assert_ptr_equal(n1->pods[1].res, n2->pods[1].res);
+    assert_int_equal(n2->pods[0].res[0].count, 2);
+    assert_ptr_not_equal(n2->pods[0].res, n2->pods[1].res);
+    assert_int_equal(res(n2, "nvidia.com/gpu")->allocated, 3);
     /* one array: the slices of the two nodes lie in it, side by side */
     const HolderPod *lo = n1->pods < n2->pods ? n1->pods : n2->pods;
     const HolderPod *hi = n1->pods < n2->pods ? n2->pods : n1->pods;
-    assert_int_equal(hi - lo, lo == n1->pods ? 2 : 1);
+    assert_int_equal(hi - lo, 2);
     status_clear(&st);
     cluster_release(&c);
 }

@@ -575,9 +575,104 @@ static void test_first_change_keeps_the_pool(void **state)
     cluster_release(&live);
 }
 
+/* Thousands of events found by namespace and name (cluster_live.c's table of slots): deleted
+ * in a scattered order (each deletion moves the last event into its hole and the slots after
+ * it back), changed in place, added again.  After each round the cluster holds each event
+ * the test keeps exactly once, with its latest message, and no other. */
+static cJSON *quota_event_json(int i, int gen)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"metadata\":{\"name\":\"job-%d.ev\",\"namespace\":\"ns-%d\"},\"reason\":\"FailedCreate\","
+             "\"message\":\"exceeded quota: q, requested: requests.nvidia.com/gpu=%d\","
+             "\"involvedObject\":{\"kind\":\"Job\",\"name\":\"job-%d\",\"namespace\":\"ns-%d\"}}",
+             i, i % 4, gen + 1, i, i % 4);
+    return cJSON_Parse(buf);
+}
+
+static void test_many_events_by_name(void **state)
+{
+    (void)state;
+    enum { N = 2000 };
+    static bool on[N];
+    static int gen[N], seen[N];
+    Cluster live;
+    cluster_init(&live);
+    cluster_live_enable(&live);
+    ingest(&live, OBJ_NODE, node_json(0, 0));
+    for (int i = 0; i < N; i++) { on[i] = true; gen[i] = 0; ingest(&live, OBJ_EVENT, quota_event_json(i, 0)); }
+    cluster_finalize(&live);
+    cluster_live_loaded(&live);
+    for (int round = 0; round < 6; round++) {
+        for (int k = 0; k < N; k++) {
+            int i = (int)(((unsigned)k * 7919u + (unsigned)round * 131u) % N);
+            if ((k + round) % 3 == 0) {                   /* deleted, or added again */
+                on[i] = !on[i];
+                if (on[i]) gen[i] = round + 1;
+                apply(&live, OBJ_EVENT, on[i] ? LIVE_UPSERT : LIVE_DELETE, quota_event_json(i, gen[i]));
+            } else if (on[i] && (k + round) % 3 == 1) {   /* changed: the same name again */
+                gen[i] = round + 1;
+                apply(&live, OBJ_EVENT, LIVE_UPSERT, quota_event_json(i, gen[i]));
+            }
+        }
+        cluster_live_commit(&live);
+        memset(seen, 0, sizeof seen);
+        size_t want = 0;
+        for (int i = 0; i < N; i++) want += on[i];
+        assert_int_equal(live.nevents, want);
+        for (size_t e = 0; e < live.nevents; e++) {
+            int i = -1;
+            assert_int_equal(sscanf(live.events[e].name, "job-%d.ev", &i), 1);
+            assert_true(i >= 0 && i < N && on[i]);
+            char ns[16], msg[128];
+            snprintf(ns, sizeof ns, "ns-%d", i % 4);
+            snprintf(msg, sizeof msg, "exceeded quota: q, requested: requests.nvidia.com/gpu=%d", gen[i] + 1);
+            assert_string_equal(live.events[e].ns, ns);
+            assert_string_equal(live.events[e].message, msg);
+            seen[i]++;
+        }
+        for (int i = 0; i < N; i++) assert_int_equal(seen[i], on[i] ? 1 : 0);
+    }
+    cluster_release(&live);
+}
+
+/* a relist of the nodes (after 410 Gone) finalizes in full: the usage of the pods without GPUs
+ * is still every node's, though after the list the live cluster keeps only their records (the
+ * per-node sums are made from them when needed) */
+static void test_relist_nodes_keeps_plain_usage(void **state)
+{
+    (void)state;
+    World w;
+    memset(&w, 0, sizeof w);
+    w.node_on[0] = w.node_on[1] = true;
+    for (int i = 0; i < 9; i++) { w.pod_on[i] = true; w.pod_node[i] = i % 2; w.pod_gpus[i] = i == 4; w.pod_cpu[i] = 250; }
+    Cluster live;
+    build_fresh(&live, &w, true);
+    cluster_live_loaded(&live);
+    w.pod_cpu[2] = 750;                               /* a change first: a commit */
+    apply(&live, OBJ_POD, LIVE_UPSERT, pod_json(&w, 2));
+    cluster_live_commit(&live);
+    w.node_gen[1] = 1;
+    cluster_live_reset(&live, OBJ_NODE);
+    for (int i = 0; i < NNODES; i++) if (w.node_on[i]) apply(&live, OBJ_NODE, LIVE_UPSERT, node_json(i, w.node_gen[i]));
+    cluster_live_commit(&live);
+    Cluster fresh;
+    build_fresh(&fresh, &w, false);
+    assert_same(&live, &fresh);
+    /* node 0: pods 0, 2 (750m), 4 (GPU), 6, 8 */
+    const NodeUsage *u = cluster_node_usage(&live, cluster_find_node(&live, "node-0"));
+    assert_non_null(u);
+    assert_int_equal(u->pods, 5);
+    assert_int_equal(rlist_get(&u->requested, "cpu"), 4 * 250 + 750);
+    cluster_release(&fresh);
+    cluster_release(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_many_events_by_name),
+        cmocka_unit_test(test_relist_nodes_keeps_plain_usage),
         cmocka_unit_test(test_random_sequences_match_a_fresh_list),
         cmocka_unit_test(test_relist_pods),
         cmocka_unit_test(test_relist_events_keeps_quota_refusals),
