@@ -331,6 +331,34 @@ static void *ser_server(void *arg)
     }
 }
 
+/* the series server on a loopback port, and a client of it (*url: its address, to free) */
+static PromClient *ser_start(char **url)
+{
+    ser.lfd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(ser.lfd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(ser.lfd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(ser.lfd, 4), 0);
+    assert_int_equal(getsockname(ser.lfd, (struct sockaddr *)&a, &al), 0);
+    assert_int_equal(pthread_create(&ser.thread, NULL, ser_server, NULL), 0);
+    *url = xasprintf("http://127.0.0.1:%d", ntohs(a.sin_port));
+    PromConfig pc = { .url = *url, .timeout = 10 };
+    Error err = { .set = false };
+    PromClient *c = prom_client_new(&pc, &err);
+    assert_non_null(c);
+    return c;
+}
+
+static void ser_stop(PromClient *c, char *url)
+{
+    prom_client_free(c);
+    shutdown(ser.lfd, SHUT_RDWR);
+    close(ser.lfd);
+    pthread_join(ser.thread, NULL);
+    free(url);
+}
+
 /* One device three pods hold (time-slicing), each pod's series a value per point: equal
  * values are the device's, repeated per pod; differing ones a per-process split, summed (the
  * rule of dcgm.h, prometheus_series.c combine): utilization 10,10,10 -> 10; 10,10,20 -> 40
@@ -357,19 +385,9 @@ static void test_series_holders(void **state)
     };
     ser.util = ser_matrix(util, 3, "util");
     ser.mem = ser_matrix(mem, 4, "mem");
-    ser.lfd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(ser.lfd >= 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t al = sizeof a;
-    assert_int_equal(bind(ser.lfd, (struct sockaddr *)&a, sizeof a), 0);
-    assert_int_equal(listen(ser.lfd, 4), 0);
-    assert_int_equal(getsockname(ser.lfd, (struct sockaddr *)&a, &al), 0);
-    assert_int_equal(pthread_create(&ser.thread, NULL, ser_server, NULL), 0);
-    char *url = xasprintf("http://127.0.0.1:%d", ntohs(a.sin_port));
-    PromConfig pc = { .url = url, .timeout = 10 };
+    char *url;
+    PromClient *c = ser_start(&url);
     Error err = { .set = false };
-    PromClient *c = prom_client_new(&pc, &err);
-    assert_non_null(c);
     UsageData d;
     memset(&d, 0, sizeof d);
     d.idle_threshold = 5;
@@ -453,11 +471,7 @@ static void test_series_holders(void **state)
             }
     usage_clear(&e);
     usage_clear(&d);
-    prom_client_free(c);
-    shutdown(ser.lfd, SHUT_RDWR);
-    close(ser.lfd);
-    pthread_join(ser.thread, NULL);
-    free(url);
+    ser_stop(c, url);
     free(ser.util);
     free(ser.mem);
 }
@@ -489,19 +503,9 @@ static void test_series_gr_first(void **state)
     ser.mem = ser_matrix(mem, 1, "mem");
     ser.answered = 0;
     ser.order[0] = '\0';
-    ser.lfd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(ser.lfd >= 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t al = sizeof a;
-    assert_int_equal(bind(ser.lfd, (struct sockaddr *)&a, sizeof a), 0);
-    assert_int_equal(listen(ser.lfd, 4), 0);
-    assert_int_equal(getsockname(ser.lfd, (struct sockaddr *)&a, &al), 0);
-    assert_int_equal(pthread_create(&ser.thread, NULL, ser_server, NULL), 0);
-    char *url = xasprintf("http://127.0.0.1:%d", ntohs(a.sin_port));
-    PromConfig pc = { .url = url, .timeout = 10 };
+    char *url;
+    PromClient *c = ser_start(&url);
     Error err = { .set = false };
-    PromClient *c = prom_client_new(&pc, &err);
-    assert_non_null(c);
     UsageData d;
     memset(&d, 0, sizeof d);
     d.idle_threshold = 5;
@@ -526,11 +530,7 @@ static void test_series_gr_first(void **state)
     assert_true(d.held[1].held_s == 120);
     assert_true(d.held[1].idle_s == 60);
     usage_clear(&d);
-    prom_client_free(c);
-    shutdown(ser.lfd, SHUT_RDWR);
-    close(ser.lfd);
-    pthread_join(ser.thread, NULL);
-    free(url);
+    ser_stop(c, url);
     free(ser.util);
     free(ser.gr);
     free(ser.mem);
