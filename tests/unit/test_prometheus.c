@@ -359,6 +359,26 @@ static void ser_stop(PromClient *c, char *url)
     free(url);
 }
 
+/* one T4 device on n1 (holders as given) and the record of pod ml/p2 on it, the pool sealed */
+static void device_and_pod_records(UsageData *d, int holders)
+{
+    memset(d, 0, sizeof *d);
+    d->idle_threshold = 5;
+    d->ngpus = 1;
+    d->gpus = xcalloc(1, sizeof *d->gpus);
+    d->gpus[0].node = usage_intern(d, "n1");
+    d->gpus[0].uuid = usage_intern(d, "GPU-a");
+    d->gpus[0].model = usage_intern(d, "T4");
+    d->gpus[0].mig_instance = -1;
+    d->gpus[0].holders = holders;
+    d->npods = 1;
+    d->pods = xcalloc(1, sizeof *d->pods);
+    d->pods[0] = d->gpus[0];
+    d->pods[0].ns = usage_intern(d, "ml");
+    d->pods[0].pod = usage_intern(d, "p2");
+    usage_intern_done(d);
+}
+
 /* One device three pods hold (time-slicing), each pod's series a value per point: equal
  * values are the device's, repeated per pod; differing ones a per-process split, summed (the
  * rule of dcgm.h, prometheus_series.c combine): utilization 10,10,10 -> 10; 10,10,20 -> 40
@@ -388,24 +408,10 @@ static void test_series_holders(void **state)
     char *url;
     PromClient *c = ser_start(&url);
     Error err = { .set = false };
-    UsageData d;
-    memset(&d, 0, sizeof d);
-    d.idle_threshold = 5;
     /* the device's record, as the instant values make it before the series (its pool sealed):
      * the rows and held records take its names, not copies */
-    d.ngpus = 1;
-    d.gpus = xcalloc(1, sizeof *d.gpus);
-    d.gpus[0].node = usage_intern(&d, "n1");
-    d.gpus[0].uuid = usage_intern(&d, "GPU-a");
-    d.gpus[0].model = usage_intern(&d, "T4");
-    d.gpus[0].mig_instance = -1;
-    d.gpus[0].holders = 3;
-    d.npods = 1;
-    d.pods = xcalloc(1, sizeof *d.pods);
-    d.pods[0] = d.gpus[0];
-    d.pods[0].ns = usage_intern(&d, "ml");
-    d.pods[0].pod = usage_intern(&d, "p2");
-    usage_intern_done(&d);
+    UsageData d;
+    device_and_pod_records(&d, 3);
     assert_int_equal(prometheus_collect_series(c, 3600, SER_END, true, &d, &err), 0);
     assert_int_equal(d.gpus[0].series, 1);
     assert_int_equal(d.pods[0].series, 1);
@@ -440,20 +446,7 @@ static void test_series_holders(void **state)
      * and the records linked to them as before; no held record (fails if a held record is
      * made, or if skipping the pods' bookkeeping changes a row) */
     UsageData e;
-    memset(&e, 0, sizeof e);
-    e.idle_threshold = 5;
-    e.ngpus = 1;
-    e.gpus = xcalloc(1, sizeof *e.gpus);
-    e.gpus[0].node = usage_intern(&e, "n1");
-    e.gpus[0].uuid = usage_intern(&e, "GPU-a");
-    e.gpus[0].model = usage_intern(&e, "T4");
-    e.gpus[0].mig_instance = -1;
-    e.npods = 1;
-    e.pods = xcalloc(1, sizeof *e.pods);
-    e.pods[0] = e.gpus[0];
-    e.pods[0].ns = usage_intern(&e, "ml");
-    e.pods[0].pod = usage_intern(&e, "p2");
-    usage_intern_done(&e);
+    device_and_pod_records(&e, 0);
     assert_int_equal(prometheus_collect_series(c, 3600, SER_END, false, &e, &err), 0);
     assert_int_equal(ser.answered, 6);
     assert_int_equal(e.nheld, 0);
