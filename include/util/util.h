@@ -55,6 +55,9 @@ size_t str_utf8_len(const unsigned char *s);
 /* a copy safe to print on a terminal and in JSON: at most max bytes of s (never a split
  * character), control characters as spaces, bytes that are not UTF-8 as U+FFFD; NULL for NULL */
 char *str_printable(const char *s, size_t max);
+/* how many of s's first bytes JSON prints as they are: the run up to the first control byte
+ * (the NUL that ends s among them), '"' or '\\' (the JSON writer's and the snapshot writer's) */
+size_t str_json_plain(const char *s);
 /* NUL-terminated; errmsg set (allocated) on failure; files over 64 MiB are refused */
 char *util_read_file(const char *path, size_t *len, char **errmsg);
 

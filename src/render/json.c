@@ -11,6 +11,7 @@
  */
 #include "render/json_writer.h"
 #include "render/render.h"
+#include "util/util.h"
 #include "yaml_out.h"
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -58,16 +59,9 @@ static void put_string(Out *f, const char *s)
 {
     if (!s) { out_s(f, "\"\""); return; }
     out_c(f, '"');
-    /* the bytes that end a plain run: control bytes (the NUL too), '"' and '\\'; a table
-     * lookup a byte, four at a step (a pending document's strings are most of its bytes) */
-    static const unsigned char stop[256] = {
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ['"'] = 1, ['\\'] = 1,
-    };
     const unsigned char *p = (const unsigned char *)s, *run = p;
     for (;; p++) {
-        while (!stop[p[0]] && !stop[p[1]] && !stop[p[2]] && !stop[p[3]]) p += 4;
-        while (!stop[*p]) p++;
+        p += str_json_plain((const char *)p);
         if (!*p) break;
         if (p > run) out_add(f, (const char *)run, (size_t)(p - run));
         switch (*p) {

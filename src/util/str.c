@@ -156,3 +156,20 @@ char *str_printable(const char *s, size_t max)
     }
     return strbuf_detach(&sb);
 }
+
+/* a table lookup a byte, four at a step: a pending document's and a snapshot's strings are most
+ * of their bytes (1.8 million strings of eleven bytes on average in a 1,000-node snapshot: the
+ * comparisons a byte at a time were a tenth of its cost; a sixteen-byte scan after strlen was
+ * slower at that length) */
+size_t str_json_plain(const char *s)
+{
+    static const unsigned char stop[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        ['"'] = 1, ['\\'] = 1,
+    };
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0;
+    while (!stop[p[n]] && !stop[p[n + 1]] && !stop[p[n + 2]] && !stop[p[n + 3]]) n += 4;   /* (&&: never past a stop) */
+    while (!stop[p[n]]) n++;
+    return n;
+}

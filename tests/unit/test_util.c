@@ -161,12 +161,34 @@ static void test_strarena(void **state)
     strarena_free(NULL);
 }
 
+/* str_json_plain stops at the first byte JSON escapes (control bytes, the NUL among them, '"'
+ * and '\\') and at no other, at every offset of its four-byte step: each byte value placed at
+ * each position of strings of 1 to 11 bytes, against the answer of a byte-at-a-time loop */
+static void test_json_plain(void **state)
+{
+    (void)state;
+    char s[16];
+    for (int len = 1; len <= 11; len++)
+        for (int at = 0; at < len; at++)
+            for (int b = 1; b < 256; b++) {
+                memset(s, 'a', (size_t)len);
+                s[len] = '\0';
+                s[at] = (char)b;
+                size_t want = 0;
+                while ((unsigned char)s[want] >= 0x20 && s[want] != '"' && s[want] != '\\') want++;
+                if (str_json_plain(s) != want) fail_msg("byte 0x%02x at %d of %d: %zu, want %zu", b, at, len,
+                                                        str_json_plain(s), want);
+            }
+    assert_int_equal(str_json_plain(""), 0);
+    assert_int_equal(str_json_plain("caf\xc3\xa9 \"x\""), 6);   /* UTF-8 is plain */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
         cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_strarena),
-        cmocka_unit_test(test_error_prefix),
+        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
