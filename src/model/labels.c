@@ -20,14 +20,22 @@
 
 /* ---- KVList ---- */
 
+/* key's entry, index + 1; 0 when absent */
+static uint32_t kv_find(const KVList *l, const char *key)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].key, key) == 0) return i + 1;
+    return 0;
+}
+
 void kv_set(KVList *l, const char *key, const char *value)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].key, key) == 0) {
-            free(l->items[i].value);
-            l->items[i].value = xstrdup(value ? value : "");
-            return;
-        }
+    uint32_t i = kv_find(l, key);
+    if (i) {
+        free(l->items[i - 1].value);
+        l->items[i - 1].value = xstrdup(value ? value : "");
+        return;
+    }
     ARRAY_GROW(l->items, l->n, l->cap);
     l->items[l->n].key = xstrdup(key);
     l->items[l->n].value = xstrdup(value ? value : "");
@@ -37,9 +45,8 @@ void kv_set(KVList *l, const char *key, const char *value)
 const char *kv_get(const KVList *l, const char *key)
 {
     if (!l || !key) return NULL;
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].key, key) == 0) return l->items[i].value;
-    return NULL;
+    uint32_t i = kv_find(l, key);
+    return i ? l->items[i - 1].value : NULL;
 }
 
 void kv_clear(KVList *l)
@@ -93,8 +100,7 @@ static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *v
         if (!*s) *s = l->n + 1;                       /* where it goes, below */
         else found = *s;
     } else {
-        for (uint32_t i = 0; i < l->n && !found; i++)
-            if (strcmp(l->items[i].key, key) == 0) found = i + 1;
+        found = kv_find(l, key);
     }
     if (found) {
         KV *e = &l->items[found - 1];

@@ -92,6 +92,12 @@ static bool json_quantity(const cJSON *v, int64_t *milli)
     return false;
 }
 
+/* a resource name as the lists take it: not empty, at most a qualified name's 317 characters */
+static bool resource_named(const cJSON *c)
+{
+    return c->string && *c->string && strlen(c->string) <= 317;
+}
+
 int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
 {
     int count = 0;
@@ -101,7 +107,7 @@ int rlist_from_json(ResourceList *l, const cJSON *obj, const char **bad)
         int64_t m;
         /* capacities, requests and quota amounts are never negative (the API server refuses
          * them): a negative one is as bad as an unreadable one, not a number to add up */
-        if (!c->string || !*c->string || strlen(c->string) > 317 || !json_quantity(c, &m) || m < 0) {
+        if (!resource_named(c) || !json_quantity(c, &m) || m < 0) {
             if (bad && !*bad) *bad = c->string ? c->string : "";
             continue;
         }
@@ -118,7 +124,7 @@ int rlist_default_from_json(ResourceList *l, const cJSON *obj, uint32_t given)
     if (given > l->n) given = l->n;
     for (const cJSON *c = obj->child; c; c = c->next) {
         int64_t m;
-        if (!c->string || !*c->string || strlen(c->string) > 317) continue;
+        if (!resource_named(c)) continue;
         bool named = false;                            /* (before the quantity is parsed) */
         for (uint32_t i = 0; i < given && !named; i++) named = strcmp(l->items[i].name, c->string) == 0;
         if (named || !json_quantity(c, &m) || m < 0) continue;
