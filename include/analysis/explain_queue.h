@@ -105,6 +105,10 @@ void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member,
 /* a pod of an admitted Kueue workload (same owner) that still waits: a note in e saying the queue
  * let it start (ClusterQueue, flavors) and the nodes stop it */
 void explain_queue_note_admitted(const QueueIndex *qi, const Pod *p, Explanation *e);
+/* the note of a workload its queue would admit later (queued: the queue's reason, NULL for
+ * "Queued") whose pods no node could ever hold, whose verdict the nodes' then is (pending's
+ * rows, fit's templates) */
+void explain_queue_note_never(Strvec *notes, const char *queued);
 /* how many waiting GPU workloads, for status (ns NULL: all) */
 size_t explain_queue_count(const QueueIndex *qi, const char *ns);
 

@@ -709,9 +709,14 @@ static void nodes_decide(Explanation *e, Explanation *member)
     e->fix_info = member->fix_info;
     member->fixes = (Strvec)STRVEC_INIT;
     member->fix_info = NULL;
-    strvec_pushf(&e->notes, "the queue would admit it once quota is released (%s), but no node could hold its pods "
-                 "then: it never starts as the cluster is", queued ? queued : "Queued");
+    explain_queue_note_never(&e->notes, queued);
     free(queued);
+}
+
+void explain_queue_note_never(Strvec *notes, const char *queued)
+{
+    strvec_pushf(notes, "the queue would admit it once quota is released (%s), but no node could hold its pods "
+                 "then: it never starts as the cluster is", queued ? queued : "Queued");
 }
 
 void explain_queue_workload(const QueueIndex *qi, size_t i, Explanation *member, Explanation *e)

@@ -1,5 +1,6 @@
 /* fit.c — manifests' pod templates judged against the cluster now (contract in fit.h). */
 #include "analysis/fit.h"
+#include "analysis/explain_queue.h"
 #include "model/quantity.h"
 #include "util/error.h"
 #include "util/strpool.h"
@@ -297,8 +298,7 @@ static void queued_but_never(const Cluster *c, FitItem *it)
     it->notes = (Strvec)STRVEC_INIT;
     strvec_clear(&it->fixes);
     take_explanation(it, &e);
-    strvec_pushf(&it->notes, "the queue would admit it once quota is released (%s), but no node could hold its pods "
-                 "then: it never starts as the cluster is", queued ? queued : "Queued");
+    explain_queue_note_never(&it->notes, queued);
     for (size_t k = 0; k < qnotes.n; k++)
         if (!strstr(qnotes.v[k], "no change needed")) strvec_push(&it->notes, qnotes.v[k]);
     strvec_clear(&qnotes);
