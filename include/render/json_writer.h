@@ -48,6 +48,9 @@ typedef struct {
     bool yaml_stream;                 /* several documents, each with "---" */
     bool yaml_explicit;               /* the document starts with "---" */
     void *em;                         /* the YAML backend's emitter */
+    bool tree;                        /* the tree backend (jw_tree_new) */
+    struct cJSON *root;               /* the tree backend: the document */
+    struct cJSON *open[JW_MAX_DEPTH]; /* ... and its open containers */
     size_t n;                         /* bytes gathered in buf, written in large pieces */
     char buf[1 << 16];
 } JsonWriter;
@@ -70,4 +73,13 @@ void jw_bool(JsonWriter *jw, const char *key, bool v);
 void jw_null(JsonWriter *jw, const char *key);
 /* a whole cJSON value (borrowed) as this member or element */
 void jw_value(JsonWriter *jw, const char *key, const struct cJSON *v);
+/* text that is already JSON, written as it is (it was rendered at this depth: json_render_value);
+ * JSON and tree writers only (a tree keeps it as a cJSON_Raw item) */
+void jw_raw(JsonWriter *jw, const char *key, const char *json);
+
+/* a writer that builds a tree (NULL when out of memory); jw_tree_finish returns the
+ * document (the caller cJSON_Deletes it; NULL when the calls did not make one) and frees the
+ * writer */
+JsonWriter *jw_tree_new(void);
+struct cJSON *jw_tree_finish(JsonWriter *jw);
 #endif

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include "analysis/allocation.h"
 #include "analysis/groups.h"
+#include "render/json_writer.h"
 #include "render/render.h"
 #include "render/table.h"
 #include "render/textdoc.h"
@@ -35,16 +36,12 @@ extern const char status_sort_fields_help[];
 bool status_sort_field_known(const char *path);
 /* the order of st->gpu_node_list under sort_by (NULL: as it is); caller frees */
 size_t *status_node_order(const GpuStatus *st, const char *sort_by);
-/* status_node.c: node i of st->gpu_node_list as -o json lists it; caller cJSON_Deletes it */
+/* status_node.c: node i of st->gpu_node_list as -o json lists it, written as the next element
+ * of jw's open array (status_node_write), or as a tree the caller cJSON_Deletes (status_node_json) */
+void status_node_write(JsonWriter *jw, const GpuStatus *st, size_t i);
 struct cJSON *status_node_json(const GpuStatus *st, size_t i);
-/* key: v, or key: null when v is NULL */
-void status_json_str_or_null(struct cJSON *o, const char *key, const char *v);
 /* --sort-by a JSONPath (not one of the named fields) that no node of st has a value at */
 bool status_sort_path_missing(const GpuStatus *st, const char *sort_by);
-/* each node of -o json's "nodes" in --sort-by order, built one at a time and handed to fn
- * (borrowed for the call); stops at fn's first non-zero, which it returns */
-int status_each_node_json(const GpuStatus *st, const char *sort_by,
-                          int (*fn)(void *ctx, const struct cJSON *node), void *ctx);
 /* -o custom-columns (view->columns): one row per node of -o json; 0, or -1 when writing failed
  * or (err set) a path could not be evaluated */
 int status_print_columns(const GpuStatus *st, const TableView *view, struct Error *err);
@@ -56,7 +53,7 @@ int status_groups_render(const StatusGroups *g, const GpuStatus *st, RenderForma
  * (analysis/physical.h): the summary's "physical" object, a node's, and the text line that
  * leads the summary */
 void status_physical_json(struct cJSON *summary, const GpuStatus *st);
-void status_node_physical_json(struct cJSON *node, const NodeStatus *n, bool metrics);
+void status_node_physical_write(JsonWriter *jw, const NodeStatus *n, bool metrics);
 void status_print_physical(const GpuStatus *st, bool color);
 /* the Queues table (per ClusterQueue / Queue: GPUs nominal, borrowed, used, pending) as a
  * document, for top's queues view; width as table_doc's */

@@ -6,11 +6,12 @@
 #define KGPU_STATUS_DRA_H
 #include <stdbool.h>
 #include "analysis/allocation.h"
+#include "render/json_writer.h"
 
 struct cJSON;
 void status_dra_print(const GpuStatus *st, bool wide, bool color);
 /* summary.dra, when there are DRA GPU devices or claims */
 void status_dra_summary_json(struct cJSON *summary, const GpuStatus *st);
-/* node.dra, when the node has DRA devices */
-void status_dra_node_json(struct cJSON *node, const NodeStatus *n);
+/* node.dra, when the node has DRA devices: the member, written into the node's open object */
+void status_dra_node_write(JsonWriter *jw, const NodeStatus *n);
 #endif

@@ -265,11 +265,15 @@ int explain_render(const Explanation *e, const Strvec *warnings, bool pending, R
 {
     const Pod *p = e->pod;
     if (fmt == RENDER_JSON || fmt == RENDER_YAML) {
-        cJSON *doc = explain_to_json(e, true);
-        cJSON *w = cJSON_AddArrayToObject(doc, "warnings");
-        for (size_t i = 0; warnings && i < warnings->n; i++) cJSON_AddItemToArray(w, cJSON_CreateString(warnings->v[i]));
-        int rc = fmt == RENDER_JSON ? json_render(stdout, doc) : yaml_render(stdout, doc, false);
-        cJSON_Delete(doc);
+        JsonWriter *jw = malloc(sizeof *jw);
+        if (!jw) return -1;
+        if (fmt == RENDER_YAML) jw_init_yaml(jw, stdout, false);
+        else jw_init(jw, stdout);
+        Strvec none = STRVEC_INIT;
+        ExplainJsonOpts o = { .with_kind = true, .warnings = warnings ? warnings : &none };
+        explain_json_write(jw, e, &o);
+        int rc = jw_release(jw);
+        free(jw);
         return rc;
     }
     for (size_t i = 0; warnings && i < warnings->n; i++) text_printf(stderr, "warning: %s\n", warnings->v[i]);

@@ -44,9 +44,7 @@ static void item_json(JsonWriter *jw, const FitItem *it)
     for (size_t k = 0; k < it->notes.n; k++) jw_string(jw, NULL, it->notes.v[k]);
     jw_end(jw);
     if (it->has_expl) {
-        cJSON *nodes = explain_nodes_json_max(&it->expl, NODE_REASONS_MAX);
-        jw_value(jw, "nodeReasons", nodes);
-        cJSON_Delete(nodes);
+        explain_nodes_write(jw, "nodeReasons", &it->expl, NODE_REASONS_MAX);
     }
     jw_end(jw);
 }

@@ -181,6 +181,8 @@ void jw_init(JsonWriter *jw, FILE *f)
     jw->failed = false;
     jw->yaml = jw->yaml_stream = jw->yaml_explicit = false;
     jw->em = NULL;
+    jw->tree = false;
+    jw->root = NULL;
     jw->n = 0;
     jw->has_items[0] = false;
 }
@@ -209,6 +211,10 @@ static bool jw_prefix(JsonWriter *jw, const char *key)
     }
     int top = jw->depth - 1;
     if (jw->in_array[top] == (key != NULL)) { jw->failed = true; return false; }
+    if (jw->tree) {
+        jw->has_items[top] = true;
+        return true;
+    }
     if (jw->yaml) {
         jw->has_items[top] = true;
         return !key || yaml_out_key(jw, key);
@@ -221,6 +227,16 @@ static bool jw_prefix(JsonWriter *jw, const char *key)
     }
     jw->has_items[top] = true;
     return true;
+}
+
+/* the tree backend: item as this member or element (after jw_prefix) */
+static void tree_add(JsonWriter *jw, const char *key, cJSON *item)
+{
+    if (!item) { jw->failed = true; return; }
+    if (jw->depth == 0) { jw->root = item; return; }
+    cJSON *parent = jw->open[jw->depth - 1];
+    if (key) cJSON_AddItemToObject(parent, key, item);
+    else cJSON_AddItemToArray(parent, item);
 }
 
 /* the document itself counts as written in slot 0 of a writer with nothing open */
@@ -240,7 +256,12 @@ static void jw_begin(JsonWriter *jw, const char *key, bool array)
     if (!jw_prefix(jw, key)) return;
     if (jw->depth >= JW_MAX_DEPTH - 1) { jw->failed = true; return; }
     jw_wrote_document(jw);
-    if (jw->yaml) {
+    if (jw->tree) {
+        cJSON *c = array ? cJSON_CreateArray() : cJSON_CreateObject();
+        tree_add(jw, key, c);
+        if (jw->failed) return;
+        jw->open[jw->depth] = c;
+    } else if (jw->yaml) {
         if (!yaml_out_begin(jw, array)) return;
     } else {
         out_c(jw, array ? '[' : '{');
@@ -259,6 +280,10 @@ void jw_end(JsonWriter *jw)
     if (jw->failed) return;
     if (jw->depth == 0) { jw->failed = true; return; }
     int top = --jw->depth;
+    if (jw->tree) {
+        if (top == 0) jw->has_items[0] = true;
+        return;
+    }
     if (jw->yaml) {
         if (yaml_out_end(jw, jw->in_array[top]) && top == 0) yaml_out_document_end(jw);
         if (top == 0) jw->has_items[0] = true;
@@ -276,16 +301,27 @@ void jw_value(JsonWriter *jw, const char *key, const cJSON *v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (jw->yaml) yaml_out_value(jw, v);
+    if (jw->tree) tree_add(jw, key, v ? cJSON_Duplicate(v, true) : NULL);
+    else if (jw->yaml) yaml_out_value(jw, v);
     else if (!v || !put_value(jw, v, jw->depth)) jw->failed = true;
     jw_after_value(jw);
+}
+
+void jw_raw(JsonWriter *jw, const char *key, const char *json)
+{
+    if (!jw_prefix(jw, key)) return;
+    jw_wrote_document(jw);
+    if (!json || jw->yaml) jw->failed = true;
+    else if (jw->tree) tree_add(jw, key, cJSON_CreateRaw(json));
+    else out_s(jw, json);
 }
 
 void jw_string(JsonWriter *jw, const char *key, const char *s)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (jw->yaml) yaml_out_string(jw, s);
+    if (jw->tree) tree_add(jw, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+    else if (jw->yaml) yaml_out_string(jw, s);
     else if (s) put_string(jw, s);
     else out_add(jw, "null", 4);
     jw_after_value(jw);
@@ -295,6 +331,7 @@ void jw_number(JsonWriter *jw, const char *key, double v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
+    if (jw->tree) { tree_add(jw, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull()); return; }
     if (jw->yaml) { yaml_out_number(jw, v); jw_after_value(jw); return; }
     cJSON n;                                 /* as cJSON_CreateNumber would hold it */
     memset(&n, 0, sizeof n);
@@ -309,7 +346,8 @@ void jw_bool(JsonWriter *jw, const char *key, bool v)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (jw->yaml) yaml_out_bool(jw, v);
+    if (jw->tree) tree_add(jw, key, cJSON_CreateBool(v));
+    else if (jw->yaml) yaml_out_bool(jw, v);
     else out_add(jw, v ? "true" : "false", v ? 4 : 5);
     jw_after_value(jw);
 }
@@ -318,7 +356,8 @@ void jw_null(JsonWriter *jw, const char *key)
 {
     if (!jw_prefix(jw, key)) return;
     jw_wrote_document(jw);
-    if (jw->yaml) yaml_out_null(jw);
+    if (jw->tree) tree_add(jw, key, cJSON_CreateNull());
+    else if (jw->yaml) yaml_out_null(jw);
     else out_add(jw, "null", 4);
     jw_after_value(jw);
 }
@@ -333,6 +372,26 @@ int jw_release(JsonWriter *jw)
     if (ok) out_c(jw, '\n');
     out_flush(jw);
     return ok && !ferror(jw->f) ? 0 : -1;
+}
+
+/* ---- the tree backend ---- */
+
+JsonWriter *jw_tree_new(void)
+{
+    JsonWriter *jw = malloc(sizeof *jw);
+    if (!jw) return NULL;
+    jw_init(jw, NULL);
+    jw->tree = true;
+    return jw;
+}
+
+cJSON *jw_tree_finish(JsonWriter *jw)
+{
+    if (!jw) return NULL;
+    cJSON *root = jw->root;
+    if (jw->failed || jw->depth != 0 || !root) { cJSON_Delete(root); root = NULL; }
+    free(jw);
+    return root;
 }
 
 /* ---- cJSON trees through the writer ---- */

@@ -216,22 +216,8 @@ static int write_pod(void *ctx, Explanation *e)
         cJSON_Delete(nodes);
         text = t->text;
     }
-    cJSON *j;
-    if (text) {
-        size_t n = e->nnodes;
-        e->nnodes = 0;
-        j = explain_to_json_max(e, false, po->max_nodes);
-        e->nnodes = n;
-        cJSON_ReplaceItemInObject(j, "nodeCounts", explain_node_counts_json(e, listed));
-        cJSON *raw = cJSON_CreateNull();
-        raw->type = cJSON_Raw | cJSON_IsReference;   /* borrowed: cJSON_Delete leaves it */
-        raw->valuestring = (char *)text;
-        cJSON_ReplaceItemInObject(j, "nodes", raw);
-    } else {
-        j = explain_to_json_max(e, false, po->max_nodes);
-    }
-    jw_value(po->jw, NULL, j);                   /* an element of the "pods" array */
-    cJSON_Delete(j);
+    ExplainJsonOpts o = { .max_nodes = po->max_nodes, .nodes_json = text, .nodes_listed = listed };
+    explain_json_write(po->jw, e, &o);           /* an element of the "pods" array */
     return po->jw->failed ? -1 : 0;
 }
 
@@ -287,11 +273,8 @@ static int write_list(const char *ns, const char *selector, size_t max_nodes, bo
 {
     PendingStream *s = pending_stream_begin(ns, selector, max_nodes, yaml);
     if (!s) return -1;
-    for (size_t i = 0; i < l->n; i++) {
-        cJSON *j = explain_to_json_max(&l->items[i], false, max_nodes);
-        jw_value(&s->jw, NULL, j);
-        cJSON_Delete(j);
-    }
+    ExplainJsonOpts o = { .max_nodes = max_nodes };
+    for (size_t i = 0; i < l->n && !s->jw.failed; i++) explain_json_write(&s->jw, &l->items[i], &o);
     return pending_stream_end(s, warnings);
 }
 

@@ -475,6 +475,13 @@ void status_print_table(const GpuStatus *st, bool wide, bool color) { print_tabl
 
 /* ------------------------------------------------------------------ JSON / YAML */
 
+/* key: v, or key: null when v is NULL */
+static void status_json_str_or_null(cJSON *o, const char *key, const char *v)
+{
+    if (v) cJSON_AddStringToObject(o, key, v);
+    else cJSON_AddNullToObject(o, key);
+}
+
 /* the document, the nodes in order; order NULL leaves "nodes" an empty array (streamed by
  * status_render) */
 static cJSON *status_doc(const GpuStatus *st, const size_t *order)
@@ -567,12 +574,6 @@ static cJSON *status_doc_sorted(const GpuStatus *st, const char *sort_by)
 
 cJSON *status_to_json(const GpuStatus *st) { return status_doc_sorted(st, NULL); }
 
-static int write_node(void *jw, const cJSON *node)
-{
-    jw_value(jw, NULL, node);
-    return ((JsonWriter *)jw)->failed ? -1 : 0;
-}
-
 /* JSON or YAML through the writer: the frame's members in order, the nodes one at a time */
 static int status_write(const GpuStatus *st, const char *sort_by, bool yaml)
 {
@@ -585,7 +586,9 @@ static int status_write(const GpuStatus *st, const char *sort_by, bool yaml)
     for (const cJSON *m = frame->child; m; m = m->next) {
         if (strcmp(m->string, "nodes") != 0) { jw_value(jw, m->string, m); continue; }
         jw_array_begin(jw, "nodes");
-        status_each_node_json(st, sort_by, write_node, jw);
+        size_t *order = status_node_order(st, sort_by);
+        for (size_t i = 0; i < st->ngpu_node_list && !jw->failed; i++) status_node_write(jw, st, order[i]);
+        free(order);
         jw_end(jw);
     }
     jw_end(jw);

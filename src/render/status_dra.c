@@ -1,5 +1,6 @@
 /* status_dra.c — GPUs published through DRA in status output (status_dra.h). */
 #include "render/status_dra.h"
+#include "render/json_writer.h"
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,33 +115,35 @@ void status_dra_summary_json(cJSON *summary, const GpuStatus *st)
     cJSON_AddNumberToObject(d, "claimsPending", st->dra_claims_pending);
 }
 
-void status_dra_node_json(cJSON *node, const NodeStatus *n)
+void status_dra_node_write(JsonWriter *jw, const NodeStatus *n)
 {
     const NodeDraStatus *d = &n->dra;
     if (!d->devices) return;
-    cJSON *o = cJSON_AddObjectToObject(node, "dra");
-    cJSON_AddStringToObject(o, "driver", "gpu.nvidia.com");
-    cJSON_AddNumberToObject(o, "physicalGPUs", d->gpus);
-    cJSON_AddNumberToObject(o, "devices", d->devices);
-    cJSON_AddNumberToObject(o, "migDevices", d->mig_devices);
-    cJSON_AddNumberToObject(o, "allocated", d->allocated);
-    cJSON *arr = cJSON_AddArrayToObject(o, "deviceList");
+    jw_object_begin(jw, "dra");
+    jw_string(jw, "driver", "gpu.nvidia.com");
+    jw_number(jw, "physicalGPUs", d->gpus);
+    jw_number(jw, "devices", d->devices);
+    jw_number(jw, "migDevices", d->mig_devices);
+    jw_number(jw, "allocated", d->allocated);
+    jw_array_begin(jw, "deviceList");
     for (size_t i = 0; i < d->ndevs; i++) {
         const DraDeviceStatus *v = &d->devs[i];
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "name", v->name);
-        if (v->type) cJSON_AddStringToObject(x, "type", v->type); else cJSON_AddNullToObject(x, "type");
-        if (v->product) cJSON_AddStringToObject(x, "product", v->product); else cJSON_AddNullToObject(x, "product");
-        if (v->profile) cJSON_AddStringToObject(x, "migProfile", v->profile);
-        if (v->uuid) cJSON_AddStringToObject(x, "uuid", v->uuid);
-        if (v->parent_uuid) cJSON_AddStringToObject(x, "parentUUID", v->parent_uuid);
-        if (v->memory_mib) cJSON_AddNumberToObject(x, "memoryMiB", (double)v->memory_mib);
-        else cJSON_AddNullToObject(x, "memoryMiB");
-        if (v->claim) cJSON_AddStringToObject(x, "claim", v->claim); else cJSON_AddNullToObject(x, "claim");
-        cJSON *pods = cJSON_AddArrayToObject(x, "pods");
-        for (size_t j = 0; j < v->pods.n; j++) cJSON_AddItemToArray(pods, cJSON_CreateString(v->pods.v[j]));
-        cJSON_AddStringToObject(x, "state", v->claim ? (v->pods.n ? "reserved" : "allocated")
-                                            : v->blocked ? "blocked" : "free");
-        cJSON_AddItemToArray(arr, x);
+        jw_object_begin(jw, NULL);
+        jw_string(jw, "name", v->name);
+        jw_string(jw, "type", v->type);                /* NULL: null */
+        jw_string(jw, "product", v->product);
+        if (v->profile) jw_string(jw, "migProfile", v->profile);
+        if (v->uuid) jw_string(jw, "uuid", v->uuid);
+        if (v->parent_uuid) jw_string(jw, "parentUUID", v->parent_uuid);
+        if (v->memory_mib) jw_number(jw, "memoryMiB", (double)v->memory_mib);
+        else jw_null(jw, "memoryMiB");
+        jw_string(jw, "claim", v->claim);
+        jw_array_begin(jw, "pods");
+        for (size_t j = 0; j < v->pods.n; j++) jw_string(jw, NULL, v->pods.v[j]);
+        jw_end(jw);
+        jw_string(jw, "state", v->claim ? (v->pods.n ? "reserved" : "allocated") : v->blocked ? "blocked" : "free");
+        jw_end(jw);
     }
+    jw_end(jw);
+    jw_end(jw);
 }

@@ -3,6 +3,7 @@
  * below status.c, status_node.c and status_groups.c, which use them. */
 #include "render/status.h"
 #include "analysis/physical.h"
+#include "render/json_writer.h"
 #include "render/table.h"
 #include "render/text.h"
 #include <cjson/cJSON.h>
@@ -19,15 +20,18 @@ void status_fmt_window(char *out, size_t n, double seconds)
     else snprintf(out, n, "%llds", s);
 }
 
-static void physical_members(cJSON *o, PhysicalUse u, bool metrics, int idle)
+/* the "physical" object as member key of the open object (key NULL: the document) */
+static void physical_write(JsonWriter *jw, const char *key, PhysicalUse u, bool metrics, int idle)
 {
-    cJSON_AddNumberToObject(o, "inUse", u.in_use);
-    if (metrics) cJSON_AddNumberToObject(o, "idleAllocated", idle < u.in_use ? idle : u.in_use);
-    else cJSON_AddNullToObject(o, "idleAllocated");
-    cJSON_AddNumberToObject(o, "free", u.free_);
-    cJSON_AddNumberToObject(o, "unavailable", u.unavailable);
-    cJSON_AddNumberToObject(o, "inUseMin", u.in_use_min);      /* MIG parents unknown: a range */
-    cJSON_AddNumberToObject(o, "inUseMax", u.in_use_max);
+    jw_object_begin(jw, key);
+    jw_number(jw, "inUse", u.in_use);
+    if (metrics) jw_number(jw, "idleAllocated", idle < u.in_use ? idle : u.in_use);
+    else jw_null(jw, "idleAllocated");
+    jw_number(jw, "free", u.free_);
+    jw_number(jw, "unavailable", u.unavailable);
+    jw_number(jw, "inUseMin", u.in_use_min);      /* MIG parents unknown: a range */
+    jw_number(jw, "inUseMax", u.in_use_max);
+    jw_end(jw);
 }
 
 static void add_num2(cJSON *o, const char *k, double v)
@@ -47,8 +51,10 @@ static int idle_counted(const GpuStatus *st)
 
 void status_physical_json(cJSON *summary, const GpuStatus *st)
 {
-    physical_members(cJSON_AddObjectToObject(summary, "physical"), physical_use_total(st), st->has_metrics,
-                     idle_counted(st));
+    JsonWriter *jw = jw_tree_new();
+    if (jw) physical_write(jw, NULL, physical_use_total(st), st->has_metrics, idle_counted(st));
+    cJSON *phys = jw_tree_finish(jw);
+    if (phys) cJSON_AddItemToObject(summary, "physical", phys);
     if (st->has_cost && !st->has_hours)      /* --price, but no series to count hours from */
         cJSON_AddNullToObject(summary, "hours");
     if (st->has_hours) {            /* status --price: over the window */
@@ -60,9 +66,9 @@ void status_physical_json(cJSON *summary, const GpuStatus *st)
     }
 }
 
-void status_node_physical_json(cJSON *node, const NodeStatus *n, bool metrics)
+void status_node_physical_write(JsonWriter *jw, const NodeStatus *n, bool metrics)
 {
-    physical_members(cJSON_AddObjectToObject(node, "physical"), physical_use_node(n), metrics, physical_idle_node(n));
+    physical_write(jw, "physical", physical_use_node(n), metrics, physical_idle_node(n));
 }
 
 void status_print_physical(const GpuStatus *st, bool color)

@@ -149,41 +149,19 @@ int status_print_names(const GpuStatus *st, const char *sort_by)
     return ferror(stdout) ? -1 : 0;
 }
 
-/* ---- the nodes of -o json one at a time (the JSON writer's and custom columns' items) ---- */
-
-int status_each_node_json(const GpuStatus *st, const char *sort_by, int (*fn)(void *ctx, const cJSON *node),
-                          void *ctx)
-{
-    size_t *order = status_node_order(st, sort_by);
-    int rc = 0;
-    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
-        cJSON *n = status_node_json(st, order[i]);
-        rc = fn(ctx, n);
-        cJSON_Delete(n);
-    }
-    free(order);
-    return rc;
-}
-
-/* ---- -o custom-columns ---- */
-
-typedef struct { CustomColumns *cc; Error err; } ColumnsCtx;
-
-static int add_node_row(void *vctx, const cJSON *node)
-{
-    ColumnsCtx *ctx = vctx;
-    return custom_columns_add(ctx->cc, node, &ctx->err);
-}
+/* ---- -o custom-columns: a row per node of -o json, in --sort-by order, one tree at a time ---- */
 
 int status_print_columns(const GpuStatus *st, const TableView *view, Error *err)
 {
-    ColumnsCtx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.cc = view->columns;
-    if (status_each_node_json(st, view->sort_by, add_node_row, &ctx) < 0) {
-        *err = ctx.err;
-        return -1;
+    size_t *order = status_node_order(st, view->sort_by);
+    int rc = 0;
+    for (size_t i = 0; i < st->ngpu_node_list && rc == 0; i++) {
+        cJSON *n = status_node_json(st, order[i]);
+        rc = n ? custom_columns_add(view->columns, n, err) : (error_set(err, "out of memory"), -1);
+        cJSON_Delete(n);
     }
-    if (!custom_columns_rows(ctx.cc)) text_printf(stderr, "No GPU nodes.\n");
-    return custom_columns_print(ctx.cc, stdout, view->no_headers);
+    free(order);
+    if (rc < 0) return -1;
+    if (!custom_columns_rows(view->columns)) text_printf(stderr, "No GPU nodes.\n");
+    return custom_columns_print(view->columns, stdout, view->no_headers);
 }

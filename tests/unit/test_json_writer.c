@@ -3,7 +3,8 @@
  * (Go's json.MarshalIndent(v, "", "  "): one member or element per line, two spaces per
  * level, `"key": value`, empty containers as {} and []).  Its YAML backend: the same calls
  * give the bytes yaml_render gives the tree, strings YAML would read as another type come
- * back as the same strings, a stream's documents each start with "---". */
+ * back as the same strings, a stream's documents each start with "---".  Its tree backend: the
+ * same calls build the tree they describe (equal to the one built by hand), misuse builds none. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -353,12 +354,90 @@ static void test_yaml_misuse(void **state)
     }
 }
 
+/* the tree backend: write_calls builds sample_tree itself (cJSON_Compare, strict: the same
+ * members in the same order, the same numbers) */
+static void test_tree_same_tree(void **state)
+{
+    (void)state;
+    JsonWriter *jw = jw_tree_new();
+    assert_non_null(jw);
+    write_calls(jw);
+    cJSON *got = jw_tree_finish(jw), *want = sample_tree();
+    assert_non_null(got);
+    assert_true(cJSON_Compare(got, want, true));
+    char *a = cJSON_PrintUnformatted(got), *b = cJSON_PrintUnformatted(want);
+    assert_string_equal(a, b);                  /* the order too (Compare ignores it for objects) */
+    free(a);
+    free(b);
+    cJSON_Delete(got);
+    cJSON_Delete(want);
+}
+
+/* a NaN or infinite number is null in the tree, as the text says; raw JSON stays raw and prints
+ * as itself; a raw member of a YAML writer is an error (YAML cannot take JSON text) */
+static void test_tree_null_and_raw(void **state)
+{
+    (void)state;
+    JsonWriter *jw = jw_tree_new();
+    jw_object_begin(jw, NULL);
+    jw_number(jw, "nan", NAN);
+    jw_number(jw, "inf", INFINITY);
+    jw_raw(jw, "raw", "[1, 2]");
+    jw_end(jw);
+    cJSON *t = jw_tree_finish(jw);
+    assert_non_null(t);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(t, "nan")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(t, "inf")));
+    assert_true(cJSON_IsRaw(cJSON_GetObjectItem(t, "raw")));
+    char *text = cJSON_PrintUnformatted(t);
+    assert_string_equal(text, "{\"nan\":null,\"inf\":null,\"raw\":[1, 2]}");
+    free(text);
+    cJSON_Delete(t);
+
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    jw = malloc(sizeof *jw);
+    jw_init(jw, f);
+    jw_array_begin(jw, NULL);
+    jw_raw(jw, NULL, "{\"a\": 1}");
+    jw_end(jw);
+    assert_int_equal(jw_release(jw), 0);
+    fclose(f);
+    assert_string_equal(buf, "[\n  {\"a\": 1}\n]\n");
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &n);
+    jw_init_yaml(jw, f, false);
+    jw_array_begin(jw, NULL);
+    jw_raw(jw, NULL, "1");
+    jw_end(jw);
+    assert_int_equal(jw_release(jw), -1);
+    fclose(f);
+    free(jw);
+    free(buf);
+}
+
+static void test_tree_misuse(void **state)
+{
+    (void)state;
+    for (int which = 0; which < 4; which++) {
+        JsonWriter *jw = jw_tree_new();
+        misuse(jw, which);
+        assert_null(jw_tree_finish(jw));
+    }
+    assert_null(jw_tree_finish(jw_tree_new()));      /* nothing written: no document */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_misuse),
                                         cmocka_unit_test(test_integers_as_cjson),
                                         cmocka_unit_test(test_yaml_same_bytes),
                                         cmocka_unit_test(test_yaml_strings_stay_strings),
-                                        cmocka_unit_test(test_yaml_stream), cmocka_unit_test(test_yaml_misuse) };
+                                        cmocka_unit_test(test_yaml_stream), cmocka_unit_test(test_yaml_misuse),
+                                        cmocka_unit_test(test_tree_same_tree),
+                                        cmocka_unit_test(test_tree_null_and_raw),
+                                        cmocka_unit_test(test_tree_misuse) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
