@@ -27,14 +27,22 @@ void strbuf_add(Strbuf *sb, const char *data, size_t n)
 void strbuf_adds(Strbuf *sb, const char *s) { strbuf_add(sb, s, strlen(s)); }
 void strbuf_addch(Strbuf *sb, char c) { strbuf_add(sb, &c, 1); }
 
+/* formatted straight into the buffer's room; grown and formatted again only when it did not fit */
 void strbuf_addf(Strbuf *sb, const char *fmt, ...)
 {
+    strbuf_grow(sb, 64);
     va_list ap;
     va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
+    int n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
     va_end(ap);
-    strbuf_adds(sb, s);
-    free(s);
+    if (n < 0) { sb->buf[sb->len] = '\0'; return; }
+    if ((size_t)n >= sb->cap - sb->len) {
+        strbuf_grow(sb, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+        va_end(ap);
+    }
+    sb->len += (size_t)n;
 }
 
 const char *strbuf_str(Strbuf *sb) { return sb->buf ? sb->buf : ""; }

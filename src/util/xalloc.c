@@ -46,15 +46,19 @@ char *xstrndup(const char *s, size_t n)
     return p;
 }
 
+/* one formatting pass when the text fits a small buffer (most do: names, counts, short
+ * sentences), two only for the long ones */
 char *xvasprintf(const char *fmt, va_list ap)
 {
+    char small[256];
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(small, sizeof small, fmt, cp);
     va_end(cp);
     if (n < 0) n = 0;
     char *p = xmalloc((size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    if ((size_t)n < sizeof small) memcpy(p, small, (size_t)n + 1);
+    else vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
 }
 

@@ -183,12 +183,37 @@ static void test_json_plain(void **state)
     assert_int_equal(str_json_plain("caf\xc3\xa9 \"x\""), 6);   /* UTF-8 is plain */
 }
 
+/* strbuf_addf formats into the buffer's room and grows when the text does not fit, and
+ * xasprintf takes one pass below 256 bytes and two above: every length from 0 to 600 bytes,
+ * appended after every prefix length around the first growth (64), gives what snprintf gives */
+static void test_strbuf_addf(void **state)
+{
+    (void)state;
+    char pad[700], want[1400];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    for (int prefix = 0; prefix < 140; prefix += 7)
+        for (int len = 0; len <= 600; len += (len < 300 ? 1 : 13)) {
+            Strbuf sb = STRBUF_INIT;
+            strbuf_add(&sb, pad, (size_t)prefix);
+            strbuf_addf(&sb, "<%.*s|%d>", len, pad, len);
+            snprintf(want, sizeof want, "%.*s<%.*s|%d>", prefix, pad, len, pad, len);
+            assert_string_equal(strbuf_str(&sb), want);
+            assert_int_equal(sb.len, strlen(want));
+            strbuf_clear(&sb);
+            char *a = xasprintf("%.*s/%d", len, pad, len);
+            snprintf(want, sizeof want, "%.*s/%d", len, pad, len);
+            assert_string_equal(a, want);
+            free(a);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
         cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_strarena),
-        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain),
+        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain), cmocka_unit_test(test_strbuf_addf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
