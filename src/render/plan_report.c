@@ -349,58 +349,74 @@ static void actuators_json(cJSON *o, const Actuators *a)
 }
 
 /* one element of a group's "workloads" */
-static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
+static void workload_write(JsonWriter *jw, const PlanRun *run, const PlanGroup *g, size_t k)
 {
     const PlanGroupWorkload *gw = &g->workloads[k];
     const PlanAssignment *a = &g->assign[gw->first];
     const PlanWorkload *w = gw_workload(run, g, gw);
     char lab[64];
-    cJSON *wo = cJSON_CreateObject();
-    cJSON_AddStringToObject(wo, "namespace", w->ns ? w->ns : "");
-    cJSON_AddStringToObject(wo, "name", w->name ? w->name : "");
-    cJSON_AddStringToObject(wo, "kind", w->kind ? w->kind : "Pod");
-    cJSON_AddNumberToObject(wo, "pods", gw->pods);
-    add_num_or_null(wo, "observedMemoryMiB", w->has_usage ? (double)w->memory_mib : NAN);
-    add_num_or_null(wo, "observedUtilization", w->has_usage ? w->utilization : NAN);
-    add_num_or_null(wo, "peakMemoryMiB", w->peak_memory_mib >= 0 ? (double)w->peak_memory_mib : NAN);
-    add_num_or_null(wo, "peakUtilization", w->peak_utilization);
-    cJSON_AddStringToObject(wo, "usageSource", !w->has_usage ? "none" : w->from_requests ? "requests" : "metrics");
-    cJSON_AddStringToObject(wo, "assigned", plan_assignment_label(a, lab, sizeof lab));
-    cJSON_AddBoolToObject(wo, "unchanged", a->unchanged);
-    cJSON *rq = cJSON_AddObjectToObject(wo, "request");
-    cJSON_AddNumberToObject(rq, gw->request_resource, gw->request_count);
-    if (a->why) cJSON_AddStringToObject(wo, "reason", plan_assignment_why(a));
-    cJSON *wn = cJSON_AddArrayToObject(wo, "nodes");
-    for (size_t j = 0; j < gw->nnodes; j++) cJSON_AddItemToArray(wn, cJSON_CreateString(gw->nodes[j]));
-    return wo;
+    jw_object_begin(jw, NULL);
+    jw_string(jw, "namespace", w->ns ? w->ns : "");
+    jw_string(jw, "name", w->name ? w->name : "");
+    jw_string(jw, "kind", w->kind ? w->kind : "Pod");
+    jw_number(jw, "pods", gw->pods);
+    jw_number(jw, "observedMemoryMiB", w->has_usage ? (double)w->memory_mib : NAN);    /* NaN: null */
+    jw_number(jw, "observedUtilization", w->has_usage ? w->utilization : NAN);
+    jw_number(jw, "peakMemoryMiB", w->peak_memory_mib >= 0 ? (double)w->peak_memory_mib : NAN);
+    jw_number(jw, "peakUtilization", w->peak_utilization);
+    jw_string(jw, "usageSource", !w->has_usage ? "none" : w->from_requests ? "requests" : "metrics");
+    jw_string(jw, "assigned", plan_assignment_label(a, lab, sizeof lab));
+    jw_bool(jw, "unchanged", a->unchanged);
+    jw_object_begin(jw, "request");
+    jw_number(jw, gw->request_resource, gw->request_count);
+    jw_end(jw);
+    if (a->why) jw_string(jw, "reason", plan_assignment_why(a));
+    jw_array_begin(jw, "nodes");
+    for (size_t j = 0; j < gw->nnodes; j++) jw_string(jw, NULL, gw->nodes[j]);
+    jw_end(jw);
+    jw_end(jw);
 }
 
 /* one element of a group's "nodePlan" */
-static cJSON *plan_node_json(const PlanGroup *g, size_t j)
+static void plan_node_write(JsonWriter *jw, const PlanGroup *g, size_t j)
 {
     const PlanNode *pn = &g->plan_nodes[j];
-    cJSON *no = cJSON_CreateObject();
-    cJSON_AddStringToObject(no, "name", pn->name);
-    cJSON_AddNumberToObject(no, "gpus", pn->gpus);
-    cJSON_AddNumberToObject(no, "migGPUs", pn->mig_gpus);
-    cJSON_AddBoolToObject(no, "shared", pn->shared);
-    if (pn->mig_config) cJSON_AddStringToObject(no, "migConfig", pn->mig_config);
-    else cJSON_AddNullToObject(no, "migConfig");
-    if (pn->device_plugin_config) cJSON_AddStringToObject(no, "devicePluginConfig", pn->device_plugin_config);
-    else cJSON_AddNullToObject(no, "devicePluginConfig");
-    cJSON_AddBoolToObject(no, "drain", pn->drain);
-    cJSON_AddBoolToObject(no, "changes", pn->mig_change || pn->dp_change);
-    cJSON *res = cJSON_AddObjectToObject(no, "resources");
+    jw_object_begin(jw, NULL);
+    jw_string(jw, "name", pn->name);
+    jw_number(jw, "gpus", pn->gpus);
+    jw_number(jw, "migGPUs", pn->mig_gpus);
+    jw_bool(jw, "shared", pn->shared);
+    jw_string(jw, "migConfig", pn->mig_config);                     /* NULL: null */
+    jw_string(jw, "devicePluginConfig", pn->device_plugin_config);
+    jw_bool(jw, "drain", pn->drain);
+    jw_bool(jw, "changes", pn->mig_change || pn->dp_change);
+    jw_object_begin(jw, "resources");
     for (size_t q = 0; q < pn->expected.n; q++)
-        cJSON_AddNumberToObject(res, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
-    cJSON_AddNumberToObject(no, "unhealthyGPUs", pn->unhealthy);
+        jw_number(jw, pn->expected.items[q].name, (double)(pn->expected.items[q].milli / 1000));
+    jw_end(jw);
+    jw_number(jw, "unhealthyGPUs", pn->unhealthy);
     if (pn->unhealthy > 0) {
-        cJSON *all = cJSON_AddObjectToObject(no, "resourcesAllHealthy");
+        jw_object_begin(jw, "resourcesAllHealthy");
         for (size_t q = 0; q < pn->expected_max.n; q++)
-            cJSON_AddNumberToObject(all, pn->expected_max.items[q].name,
-                                    (double)(pn->expected_max.items[q].milli / 1000));
+            jw_number(jw, pn->expected_max.items[q].name, (double)(pn->expected_max.items[q].milli / 1000));
+        jw_end(jw);
     }
-    return no;
+    jw_end(jw);
+}
+
+/* the same as trees, for the whole document (plan_report_json) */
+static cJSON *workload_json(const PlanRun *run, const PlanGroup *g, size_t k)
+{
+    JsonWriter *jw = jw_tree_new();
+    if (jw) workload_write(jw, run, g, k);
+    return jw_tree_finish(jw);
+}
+
+static cJSON *plan_node_json(const PlanGroup *g, size_t j)
+{
+    JsonWriter *jw = jw_tree_new();
+    if (jw) plan_node_write(jw, g, j);
+    return jw_tree_finish(jw);
 }
 
 /* the document; without full, each group's "workloads" and "nodePlan" and the "manifests" are
@@ -568,19 +584,11 @@ int plan_report_write_json(const PlanRun *run, FILE *f)
                     jw_end(jw);
                 } else if (strcmp(gm->string, "workloads") == 0) {
                     jw_array_begin(jw, "workloads");
-                    for (size_t k = 0; k < g->nworkloads; k++) {
-                        cJSON *wo = workload_json(run, g, k);
-                        jw_value(jw, NULL, wo);
-                        cJSON_Delete(wo);
-                    }
+                    for (size_t k = 0; k < g->nworkloads; k++) workload_write(jw, run, g, k);
                     jw_end(jw);
                 } else if (strcmp(gm->string, "nodePlan") == 0) {
                     jw_array_begin(jw, "nodePlan");
-                    for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) {
-                        cJSON *no = plan_node_json(g, j);
-                        jw_value(jw, NULL, no);
-                        cJSON_Delete(no);
-                    }
+                    for (size_t j = 0; g->strategy != PLAN_NONE && j < g->nplan_nodes; j++) plan_node_write(jw, g, j);
                     jw_end(jw);
                 } else {
                     jw_value(jw, gm->string, gm);
