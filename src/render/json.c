@@ -50,9 +50,14 @@ static void out_c(Out *o, char c)
     o->buf[o->n++] = c;
 }
 
+static const char spaces[2 * JW_MAX_DEPTH + 1] =
+    "                                                                "
+    "                                                                ";
+
 static void indent(Out *f, int depth)
 {
-    for (int i = 0; i < depth; i++) out_add(f, "  ", 2);
+    for (; depth > JW_MAX_DEPTH; depth -= JW_MAX_DEPTH) out_add(f, spaces, 2 * JW_MAX_DEPTH);   /* a deep tree */
+    if (depth > 0) out_add(f, spaces, 2 * (size_t)depth);
 }
 
 static void put_string(Out *f, const char *s)
@@ -218,6 +223,27 @@ static bool jw_prefix(JsonWriter *jw, const char *key)
     if (jw->yaml) {
         jw->has_items[top] = true;
         return !key || yaml_out_key(jw, key);
+    }
+    /* the usual case in one piece: separator, indentation, and a key JSON prints as it is */
+    size_t klen = key ? str_json_plain(key) : 0;
+    size_t need = 2 + 2 * (size_t)jw->depth + (key ? klen + 4 : 0);
+    if ((!key || !key[klen]) && need <= sizeof jw->buf) {
+        if (need > sizeof jw->buf - jw->n) out_flush(jw);
+        char *q = jw->buf + jw->n;
+        if (jw->has_items[top]) *q++ = ',';
+        *q++ = '\n';
+        memcpy(q, spaces, 2 * (size_t)jw->depth);
+        q += 2 * (size_t)jw->depth;
+        if (key) {
+            *q++ = '"';
+            memcpy(q, key, klen);
+            q += klen;
+            memcpy(q, "\": ", 3);
+            q += 3;
+        }
+        jw->n = (size_t)(q - jw->buf);
+        jw->has_items[top] = true;
+        return true;
     }
     out_add(jw, jw->has_items[top] ? ",\n" : "\n", jw->has_items[top] ? 2 : 1);
     indent(jw, jw->depth);

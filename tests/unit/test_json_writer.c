@@ -354,6 +354,61 @@ static void test_yaml_misuse(void **state)
     }
 }
 
+/* keys JSON must escape take the slow path and come out as json_render writes them; a tree
+ * deeper than the writer's own depth limit is indented two spaces per level all the way down */
+static void test_keys_and_depth(void **state)
+{
+    (void)state;
+    const char *keys[] = { "plain", "a\"b", "tab\there", "nl\n", "back\\slash", "\x01ctl", "" };
+    cJSON *d = cJSON_CreateObject();
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) cJSON_AddNumberToObject(d, keys[i], (double)i);
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    FILE *f = open_memstream(&a, &na);
+    assert_int_equal(json_render(f, d), 0);
+    fclose(f);
+    JsonWriter *jw = malloc(sizeof *jw);
+    f = open_memstream(&b, &nb);
+    jw_init(jw, f);
+    jw_object_begin(jw, NULL);
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) jw_number(jw, keys[i], (double)i);
+    jw_end(jw);
+    assert_int_equal(jw_release(jw), 0);
+    fclose(f);
+    assert_string_equal(b, a);
+    assert_non_null(strstr(a, "\n  \"a\\\"b\": 1,\n"));          /* "a\"b": 1 */
+    free(a);
+    free(b);
+    cJSON_Delete(d);
+
+    enum { DEEP = 150 };
+    cJSON *root = cJSON_CreateArray(), *cur = root;
+    for (int i = 1; i < DEEP; i++) { cJSON *x = cJSON_CreateArray(); cJSON_AddItemToArray(cur, x); cur = x; }
+    cJSON_AddItemToArray(cur, cJSON_CreateNumber(7));
+    Strbuf want = STRBUF_INIT;
+    for (int i = 0; i < DEEP; i++) {
+        strbuf_addch(&want, '[');
+        strbuf_addch(&want, '\n');
+        for (int k = 0; k <= i; k++) strbuf_adds(&want, "  ");
+    }
+    strbuf_addch(&want, '7');
+    for (int i = DEEP - 1; i >= 0; i--) {
+        strbuf_addch(&want, '\n');
+        for (int k = 0; k < i; k++) strbuf_adds(&want, "  ");
+        strbuf_addch(&want, ']');
+    }
+    strbuf_addch(&want, '\n');
+    a = NULL;
+    f = open_memstream(&a, &na);
+    assert_int_equal(json_render(f, root), 0);
+    fclose(f);
+    assert_string_equal(a, strbuf_str(&want));
+    free(a);
+    strbuf_clear(&want);
+    cJSON_Delete(root);
+    free(jw);
+}
+
 /* the tree backend: write_calls builds sample_tree itself (cJSON_Compare, strict: the same
  * members in the same order, the same numbers) */
 static void test_tree_same_tree(void **state)
@@ -436,6 +491,7 @@ int main(void)
                                         cmocka_unit_test(test_yaml_same_bytes),
                                         cmocka_unit_test(test_yaml_strings_stay_strings),
                                         cmocka_unit_test(test_yaml_stream), cmocka_unit_test(test_yaml_misuse),
+                                        cmocka_unit_test(test_keys_and_depth),
                                         cmocka_unit_test(test_tree_same_tree),
                                         cmocka_unit_test(test_tree_null_and_raw),
                                         cmocka_unit_test(test_tree_misuse) };
