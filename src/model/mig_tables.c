@@ -242,9 +242,8 @@ static const char *product_core(const char *p, size_t *len)
     return p;
 }
 
-const MigGpuModel *mig_model_for_product(const char *gfd_product)
+static const MigGpuModel *model_lookup(const char *gfd_product)
 {
-    if (!gfd_product || !*gfd_product) return NULL;
     size_t n;
     const char *core = product_core(gfd_product, &n);
     for (size_t i = 0; i < NELEM(models); i++) {
@@ -255,6 +254,30 @@ const MigGpuModel *mig_model_for_product(const char *gfd_product)
         }
     }
     return NULL;
+}
+
+/* The lookup compares against every product name of every table, and it is asked per node
+ * several times (inventory, physical counts, plan): the last few answers are kept, per thread
+ * (fleets evaluate contexts on threads), by the product's text. */
+#define PRODUCT_MEMO 4
+typedef struct { char product[96]; const MigGpuModel *model; } ProductMemo;
+static _Thread_local ProductMemo product_memo[PRODUCT_MEMO];
+static _Thread_local unsigned product_memo_next;
+
+const MigGpuModel *mig_model_for_product(const char *gfd_product)
+{
+    if (!gfd_product || !*gfd_product) return NULL;
+    size_t len = strlen(gfd_product);
+    bool memo = len < sizeof product_memo[0].product;
+    for (size_t i = 0; memo && i < PRODUCT_MEMO; i++)
+        if (memcmp(product_memo[i].product, gfd_product, len + 1) == 0) return product_memo[i].model;
+    const MigGpuModel *m = model_lookup(gfd_product);
+    if (memo) {
+        ProductMemo *e = &product_memo[product_memo_next++ % PRODUCT_MEMO];
+        memcpy(e->product, gfd_product, len + 1);
+        e->model = m;
+    }
+    return m;
 }
 
 /* "mig-1g.10gb.me" / "1g.10gb.me" / "1g.10gb+me" -> "1g.10gb+me": the first '.' after the

@@ -185,6 +185,31 @@ static void test_product_matching(void **state)
     assert_null(mig_model_by_key("t4"));
 }
 
+/* the answers kept per thread (the last few products asked) are the answers: products asked in
+ * turn, more of them than are kept, in three orders, each time what the first round said; a
+ * name too long to keep is looked up every time; a cut-down name is not taken for a kept one */
+static void test_product_memo(void **state)
+{
+    (void)state;
+    const char *prods[] = { "NVIDIA-A100-SXM4-80GB", "NVIDIA-H100-80GB-HBM3", "Tesla-T4", "NVIDIA-A30",
+                            "NVIDIA-H200", "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "NVIDIA-L4" };
+    enum { N = sizeof prods / sizeof *prods };
+    const char *want[] = { "a100-80gb", "h100-80gb", NULL, "a30", "h200", "a100-40gb", NULL };
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < 3 * N; k++) {
+            int i = round == 0 ? k % N : round == 1 ? (N - 1 - k % N) : (k * 3) % N;
+            const MigGpuModel *m = mig_model_for_product(prods[i]);
+            if (want[i]) { assert_non_null(m); assert_string_equal(m->key, want[i]); }
+            else assert_null(m);
+        }
+    char longname[200];
+    snprintf(longname, sizeof longname, "NVIDIA-A100-SXM4-80GB-MIG-%0150d", 0);
+    assert_string_equal(mig_model_for_product(longname)->key, "a100-80gb");
+    assert_string_equal(mig_model_for_product(longname)->key, "a100-80gb");
+    assert_string_equal(mig_model_for_product("NVIDIA-A100-SXM4-80GB")->key, "a100-80gb");
+    assert_null(mig_model_for_product("NVIDIA-A100-SXM4-8"));
+}
+
 static void test_profile_names(void **state)
 {
     (void)state;
@@ -826,7 +851,7 @@ static void test_pack_scale(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_product_matching), cmocka_unit_test(test_profile_names),
+        cmocka_unit_test(test_product_matching), cmocka_unit_test(test_product_memo), cmocka_unit_test(test_profile_names),
         cmocka_unit_test(test_tables_consistent), cmocka_unit_test(test_layout_examples_7slice),
         cmocka_unit_test(test_layout_examples_a30_rtx), cmocka_unit_test(test_layout_oracle),
         cmocka_unit_test(test_enumerate), cmocka_unit_test(test_choose_profile),
