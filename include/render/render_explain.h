@@ -21,6 +21,8 @@ typedef struct {
     const char *nodes_json;     /* else: "nodes" is this JSON text, rendered already at the depth of
                                    a member of the object (the pods of one intent share it) ... */
     size_t nodes_listed;        /* ... and lists this many nodes */
+    const NodeCounts *counts;   /* "nodeCounts" as counted already (the pods of one intent share
+                                   them: explanation_node_counts walks every node), NULL: count */
     const Strvec *warnings;     /* a last member "warnings" (explain's document), when set */
 } ExplainJsonOpts;
 /* the EXPLANATION object as the next element of jw's open array, or as its document */

@@ -205,10 +205,11 @@ cJSON *explain_nodes_json_max(const Explanation *e, size_t max_nodes)
     return jw_tree_finish(jw);
 }
 
-static void node_counts_write(JsonWriter *jw, const Explanation *e, size_t listed)
+static void node_counts_write(JsonWriter *jw, const Explanation *e, const NodeCounts *counted, size_t listed)
 {
     NodeCounts k;
-    explanation_node_counts(e, &k);
+    if (counted) k = *counted;
+    else explanation_node_counts(e, &k);
     jw_object_begin(jw, "nodeCounts");
     jw_number(jw, "total", (double)k.total);
     jw_number(jw, "fitsNow", (double)k.fits_now);
@@ -318,7 +319,7 @@ void explain_json_write(JsonWriter *jw, const Explanation *e, const ExplainJsonO
     size_t listed = opts->nodes_json ? opts->nodes_listed : 0;
     if (opts->nodes_json) jw_raw(jw, "nodes", opts->nodes_json);
     else listed = explain_nodes_write(jw, "nodes", e, opts->max_nodes);
-    node_counts_write(jw, e, listed);
+    node_counts_write(jw, e, opts->counts, listed);
     strvec_write(jw, "fixes", &e->fixes);
     jw_array_begin(jw, "fixDetails");
     for (size_t i = 0; i < e->fixes.n && e->fix_info; i++) fix_info_write(jw, &e->fix_info[i]);

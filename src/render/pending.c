@@ -184,7 +184,7 @@ static void print_table(const ExplanationList *l, const char *ns, bool wide, boo
  * the last NODES_TEXTS intents are kept (each holding its evaluation, so that no other takes
  * its address): the pods of a few intents come interleaved, by name. */
 #define NODES_TEXTS 8
-typedef struct { ExplainShared *shared; char *text; size_t listed; } NodesText;
+typedef struct { ExplainShared *shared; char *text; size_t listed; NodeCounts counts; } NodesText;
 typedef struct { JsonWriter *jw; size_t max_nodes; NodesText texts[NODES_TEXTS]; size_t next; } PodsOut;
 
 static char *render_text(const cJSON *v, int depth)
@@ -201,22 +201,27 @@ static char *render_text(const cJSON *v, int depth)
 static int write_pod(void *ctx, Explanation *e)
 {
     PodsOut *po = ctx;
-    const char *text = NULL;
-    size_t listed = 0;
-    for (size_t i = 0; !po->jw->yaml && e->shared && i < NODES_TEXTS && !text; i++)
-        if (po->texts[i].shared == e->shared) { text = po->texts[i].text; listed = po->texts[i].listed; }
-    if (!po->jw->yaml && e->shared && !text) {
-        NodesText *t = &po->texts[po->next++ % NODES_TEXTS];
-        free(t->text);
-        explain_shared_unref(t->shared);
-        t->shared = explain_shared_ref(e->shared);
+    const NodesText *t = NULL;
+    for (size_t i = 0; !po->jw->yaml && e->shared && i < NODES_TEXTS && !t; i++)
+        if (po->texts[i].shared == e->shared) t = &po->texts[i];
+    if (!po->jw->yaml && e->shared && !t) {
+        NodesText *n = &po->texts[po->next++ % NODES_TEXTS];
+        free(n->text);
+        explain_shared_unref(n->shared);
+        n->shared = explain_shared_ref(e->shared);
         cJSON *nodes = explain_nodes_json_max(e, po->max_nodes);
-        t->listed = listed = (size_t)cJSON_GetArraySize(nodes);
-        t->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
+        n->listed = (size_t)cJSON_GetArraySize(nodes);
+        n->text = render_text(nodes, 3);      /* a key of a pod in the "pods" array */
         cJSON_Delete(nodes);
-        text = t->text;
+        explanation_node_counts(e, &n->counts);
+        t = n;
     }
-    ExplainJsonOpts o = { .max_nodes = po->max_nodes, .nodes_json = text, .nodes_listed = listed };
+    ExplainJsonOpts o = { .max_nodes = po->max_nodes };
+    if (t && t->text) {
+        o.nodes_json = t->text;
+        o.nodes_listed = t->listed;
+        o.counts = &t->counts;
+    }
     explain_json_write(po->jw, e, &o);           /* an element of the "pods" array */
     return po->jw->failed ? -1 : 0;
 }
