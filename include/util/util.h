@@ -33,6 +33,8 @@ void strbuf_grow(Strbuf *sb, size_t n);     /* room for n more bytes and the NUL
 void strbuf_adds(Strbuf *sb, const char *s);
 void strbuf_addf(Strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_addch(Strbuf *sb, char c);
+/* v in decimal, as "%lld" writes it (keys built per pod: no printf) */
+void strbuf_addi(Strbuf *sb, long long v);
 const char *strbuf_str(Strbuf *sb);      /* never NULL; "" when empty */
 char *strbuf_detach(Strbuf *sb);         /* caller frees; sb reset */
 void strbuf_reset(Strbuf *sb);

@@ -510,11 +510,21 @@ void explain_pending_opts(const Cluster *c, const char *ns, bool with_fixes, Exp
 char *explanation_group_key(const Explanation *e)
 {
     if (!e->created || e->queue || !e->owner_kind || !e->owner_name) return NULL;
-    Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%s\x1f", e->ns, e->owner_kind, e->owner_name, (int)e->verdict,
-                (int)e->agrees, e->summary ? e->summary : "");
-    for (size_t i = 0; i < e->requests.n; i++)
-        strbuf_addf(&sb, "%s=%lld\x1f", e->requests.items[i].name, (long long)e->requests.items[i].milli);
+    Strbuf sb = STRBUF_INIT;            /* ns, owner, verdict, agrees, summary, requests; \x1f between */
+    const char *text[] = { e->ns, e->owner_kind, e->owner_name };
+    for (size_t i = 0; i < 3; i++) { strbuf_adds(&sb, text[i] ? text[i] : ""); strbuf_addch(&sb, '\x1f'); }
+    strbuf_addi(&sb, (int)e->verdict);
+    strbuf_addch(&sb, '\x1f');
+    strbuf_addi(&sb, (int)e->agrees);
+    strbuf_addch(&sb, '\x1f');
+    strbuf_adds(&sb, e->summary ? e->summary : "");
+    strbuf_addch(&sb, '\x1f');
+    for (size_t i = 0; i < e->requests.n; i++) {
+        strbuf_adds(&sb, e->requests.items[i].name);
+        strbuf_addch(&sb, '=');
+        strbuf_addi(&sb, (long long)e->requests.items[i].milli);
+        strbuf_addch(&sb, '\x1f');
+    }
     return strbuf_detach(&sb);
 }
 

@@ -28,12 +28,21 @@ static void add_field(Strbuf *sb, const char *s)
     strbuf_addch(sb, '\x1f');
 }
 
+/* tag, the number, the separator ("r3\x1f"): no printf, this runs per pending pod */
+static void add_count(Strbuf *sb, char tag, long long n)
+{
+    strbuf_addch(sb, tag);
+    strbuf_addi(sb, n);
+    strbuf_addch(sb, '\x1f');
+}
+
 static void add_selector(Strbuf *sb, const LabelSelector *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         const SelReq *r = &s->reqs[i];
         add_field(sb, r->key);
-        strbuf_addf(sb, "%d:%zu\x1f", (int)r->op, r->nvalues);
+        strbuf_addi(sb, (int)r->op);
+        add_count(sb, ':', (long long)r->nvalues);
         for (size_t k = 0; k < r->nvalues; k++) add_field(sb, r->values[k]);
     }
     strbuf_addch(sb, '\x1e');
@@ -43,30 +52,32 @@ char *explain_intent_key(const Pod *p)
 {
     if (pod_more(p)->nominated_node || p->node_name) return NULL;
     Strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "r%zu\x1f", (size_t)p->requests.n);
-    for (size_t i = 0; i < p->requests.n; i++)
-        strbuf_addf(&sb, "%s=%lld\x1f", p->requests.items[i].name, (long long)p->requests.items[i].milli);
+    add_count(&sb, 'r', (long long)p->requests.n);
+    for (size_t i = 0; i < p->requests.n; i++) {
+        strbuf_adds(&sb, p->requests.items[i].name);
+        add_count(&sb, '=', (long long)p->requests.items[i].milli);
+    }
     const PodMore *more = pod_more(p);
-    strbuf_addf(&sb, "s%zu\x1f", (size_t)more->node_selector.n);
+    add_count(&sb, 's', (long long)more->node_selector.n);
     for (size_t i = 0; i < more->node_selector.n; i++) {
         add_field(&sb, more->node_selector.items[i].key);
         add_field(&sb, more->node_selector.items[i].value);
     }
-    strbuf_addf(&sb, "a%zu\x1f", (size_t)p->naffinity_terms);
+    add_count(&sb, 'a', (long long)p->naffinity_terms);
     for (size_t i = 0; i < p->naffinity_terms; i++) {
         add_selector(&sb, &p->affinity_terms[i].match_expressions);
         add_selector(&sb, &p->affinity_terms[i].match_fields);
     }
-    strbuf_addf(&sb, "t%zu\x1f", (size_t)more->ntolerations);
+    add_count(&sb, 't', (long long)more->ntolerations);
     for (size_t i = 0; i < more->ntolerations; i++) {
         const Toleration *t = &more->tolerations[i];
         add_field(&sb, t->key); add_field(&sb, t->op); add_field(&sb, t->value); add_field(&sb, t->effect);
     }
-    strbuf_addf(&sb, "g%zu\x1f", (size_t)more->ngates);
+    add_count(&sb, 'g', (long long)more->ngates);
     for (size_t i = 0; i < more->ngates; i++) add_field(&sb, more->gates[i]);
-    strbuf_addf(&sb, "p%d\x1f", (int)p->priority);
+    add_count(&sb, 'p', (long long)p->priority);
     add_field(&sb, pod_more(p)->preemption_policy);
-    strbuf_addf(&sb, "o%d\x1f", explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */
+    add_count(&sb, 'o', explain_owner_is_training(p->owner_kind));   /* the fixes' order (explain_fixes_flush) */
     return strbuf_detach(&sb);
 }
 

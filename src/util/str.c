@@ -27,6 +27,15 @@ void strbuf_add(Strbuf *sb, const char *data, size_t n)
 void strbuf_adds(Strbuf *sb, const char *s) { strbuf_add(sb, s, strlen(s)); }
 void strbuf_addch(Strbuf *sb, char c) { strbuf_add(sb, &c, 1); }
 
+void strbuf_addi(Strbuf *sb, long long v)
+{
+    char buf[24], *e = buf + sizeof buf, *q = e;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do { *--q = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) *--q = '-';
+    strbuf_add(sb, q, (size_t)(e - q));
+}
+
 /* formatted straight into the buffer's room; grown and formatted again only when it did not fit */
 void strbuf_addf(Strbuf *sb, const char *fmt, ...)
 {

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,12 +209,29 @@ static void test_strbuf_addf(void **state)
         }
 }
 
+/* strbuf_addi writes what "%lld" writes, at the edges too */
+static void test_strbuf_addi(void **state)
+{
+    (void)state;
+    const long long v[] = { 0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321, 2147483647LL, -2147483648LL,
+                            4294967296LL, LLONG_MAX, LLONG_MIN, LLONG_MIN + 1 };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        Strbuf sb = STRBUF_INIT;
+        strbuf_adds(&sb, "x=");
+        strbuf_addi(&sb, v[i]);
+        char want[64];
+        snprintf(want, sizeof want, "x=%lld", v[i]);
+        assert_string_equal(strbuf_str(&sb), want);
+        strbuf_clear(&sb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
         cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_strarena),
-        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain), cmocka_unit_test(test_strbuf_addf),
+        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain), cmocka_unit_test(test_strbuf_addf), cmocka_unit_test(test_strbuf_addi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
