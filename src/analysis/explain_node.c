@@ -421,7 +421,20 @@ bool explain_mig_profile_size(const char *profile, int *compute, int *mem_gb)
     if (str_starts_with(profile, "nvidia.com/")) profile += strlen("nvidia.com/");
     if (str_starts_with(profile, "mig-")) profile += 4;
     int c = 0, m = 0, used = 0;
-    if (sscanf(profile, "%dg.%dgb%n", &c, &m, &used) != 2 || used <= 0 || c <= 0 || m <= 0) return false;
+    /* "<digits>g.<digits>gb" read by hand (this runs per node and pending intent); anything else
+     * (signs, spaces, long numbers) by sscanf as before */
+    const char *q = profile;
+    int nc = 0, nm = 0;
+    while (*q >= '0' && *q <= '9' && nc < 9) { c = c * 10 + (*q++ - '0'); nc++; }
+    bool plain = nc > 0 && nc < 9 && q[0] == 'g' && q[1] == '.';
+    if (plain) {
+        q += 2;
+        while (*q >= '0' && *q <= '9' && nm < 9) { m = m * 10 + (*q++ - '0'); nm++; }
+        plain = nm > 0 && nm < 9 && q[0] == 'g' && q[1] == 'b';
+    }
+    if (plain) used = 1;
+    else if (sscanf(profile, "%dg.%dgb%n", &c, &m, &used) != 2) return false;
+    if (used <= 0 || c <= 0 || m <= 0) return false;
     *compute = c;
     *mem_gb = m;
     return true;

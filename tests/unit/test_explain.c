@@ -13,6 +13,7 @@
 #include "model_fixture.h"
 #include "util/error.h"
 #include "analysis/explain.h"
+#include "../../src/analysis/explain_int.h"
 
 
 /* a GPU node: name, allocatable GPUs, extra labels JSON (without braces), taints JSON, extra spec */
@@ -389,9 +390,33 @@ static void test_funnel_selector_before_taint(void **state)
     cluster_release(&c);
 }
 
+/* a MIG profile's size read from a resource or profile name: the hand-read common form and
+ * sscanf's "%dg.%dgb" agree, prefixes and suffixes included; malformed names are refused */
+static void test_mig_profile_size(void **state)
+{
+    (void)state;
+    struct { const char *name; bool ok; int c, m; } cases[] = {
+        { "1g.10gb", true, 1, 10 }, { "mig-3g.40gb", true, 3, 40 }, { "nvidia.com/mig-7g.80gb", true, 7, 80 },
+        { "nvidia.com/mig-1g.10gb.me", true, 1, 10 }, { "1g.24gb+gfx", true, 1, 24 }, { "12g.120gb", true, 12, 120 },
+        { "+1g.10gb", true, 1, 10 }, { " 2g.20gb", true, 2, 20 },          /* sscanf's own leniency, kept */
+        { "0g.10gb", false, 0, 0 }, { "1g.0gb", false, 0, 0 }, { "1g.gb", false, 0, 0 }, { "1g.10g", false, 0, 0 },
+        { "g.10gb", false, 0, 0 }, { "1g10gb", false, 0, 0 }, { "-1g.10gb", false, 0, 0 }, { "", false, 0, 0 },
+        { "nvidia.com/gpu", false, 0, 0 }, { "123456789g.1gb", true, 123456789, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int c = -7, m = -7;
+        bool ok = explain_mig_profile_size(cases[i].name, &c, &m);
+        if (ok != cases[i].ok) fail_msg("%s: %d, want %d", cases[i].name, ok, cases[i].ok);
+        if (ok && (c != cases[i].c || m != cases[i].m)) fail_msg("%s: %d/%d, want %d/%d", cases[i].name, c, m,
+                                                                  cases[i].c, cases[i].m);
+    }
+    assert_false(explain_mig_profile_size(NULL, &(int){0}, &(int){0}));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mig_profile_size),
         cmocka_unit_test(test_tolerations),
         cmocka_unit_test(test_taint_filter),
         cmocka_unit_test(test_affinity_operators),
