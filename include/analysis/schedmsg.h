@@ -101,6 +101,9 @@ typedef struct {
  * entries with SC_OTHER.  Returns true when the message was a recognised kind. */
 bool schedmsg_parse(const char *msg, SchedMessage *out);
 void schedmsg_clear(SchedMessage *m);
+/* *dst (uninitialised) becomes a copy of src that owns its own strings: the parse of a message
+ * many pods share (the pods of one Job are refused with the same words) is made once */
+void schedmsg_copy(SchedMessage *dst, const SchedMessage *src);
 
 /* classify one reason string ("Insufficient cpu", "node(s) had untolerated taint {a: b}") into
  * *r (count untouched, text copied).  Exposed for tests. */

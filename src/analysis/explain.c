@@ -25,10 +25,19 @@ static void set_scheduler_message(const ExplainIndex *ix, const Pod *p, Explanat
         e->sched_text = xstrdup(ev->message);
         e->sched_source = "FailedScheduling event";
     }
-    if (e->sched_text) {
-        e->sched = xmalloc(sizeof *e->sched);
-        schedmsg_parse(e->sched_text, e->sched);
+    if (!e->sched_text) return;
+    e->sched = xmalloc(sizeof *e->sched);
+    SchedMemo *memo = ix->sched_memo;
+    if (memo && memo->text && str_eq(memo->text, e->sched_text)) {
+        schedmsg_copy(e->sched, &memo->m);      /* the same words as the last pod's */
+        return;
     }
+    schedmsg_parse(e->sched_text, e->sched);
+    if (!memo) return;
+    if (memo->text) schedmsg_clear(&memo->m);
+    free(memo->text);
+    memo->text = xstrdup(e->sched_text);
+    schedmsg_copy(&memo->m, e->sched);
 }
 
 static const char *first_gpu(const ResourceList *l, int64_t *milli)

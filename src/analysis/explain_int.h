@@ -63,6 +63,8 @@ bool explain_events_newest_create(const ExplainEvents *ev, const Event *e);
  * ResourceNotAdvertised, NoDevicePlugin or ExceedsNodeCapacity). */
 typedef struct { const char *name; IdxVec nodes; int64_t *alloc; } ResNodes;
 
+typedef struct SchedMemo { char *text; SchedMessage m; } SchedMemo;
+
 struct ExplainIndex {
     const Cluster *c;
     NodeFacts *nodes;          /* parallel to c->nodes */
@@ -74,6 +76,7 @@ struct ExplainIndex {
     int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
     bool rows;                 /* explain_pending_rows: no fixes, no node described, so an
                                   intent's evaluation keeps no holders once its verdict is made */
+    SchedMemo *sched_memo;     /* the last scheduler message parsed, and its parse (explain.c) */
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster

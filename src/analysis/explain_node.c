@@ -141,6 +141,7 @@ ExplainIndex *explain_index_new(const Cluster *c)
     ix->events = explain_events_new(c);
     explain_intents_init(ix);
     if (ix->intents) index_by_resource(ix);
+    if (ix->intents) ix->sched_memo = xcalloc(1, sizeof *ix->sched_memo);   /* plain: every message parsed */
     return ix;
 }
 
@@ -149,6 +150,11 @@ void explain_index_free(ExplainIndex *ix)
     if (!ix) return;
     explain_events_free(ix->events);
     explain_intents_clear(ix);
+    if (ix->sched_memo) {
+        if (ix->sched_memo->text) schedmsg_clear(&ix->sched_memo->m);
+        free(ix->sched_memo->text);
+        free(ix->sched_memo);
+    }
     for (size_t r = 0; r < ix->nres; r++) { free(ix->by_res[r].nodes.v); free(ix->by_res[r].alloc); }
     free(ix->by_res);
     for (size_t i = 0; i < ix->n; i++) { free(ix->nodes[i].bound.v); free(ix->nodes[i].nominated.v); }

@@ -501,6 +501,36 @@ void schedmsg_clear(SchedMessage *m)
     memset(m, 0, sizeof *m);
 }
 
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+static void histogram_copy(SchedHistogram *dst, const SchedHistogram *src)
+{
+    *dst = *src;
+    dst->reasons = src->nreasons ? xcalloc(src->nreasons, sizeof *dst->reasons) : NULL;
+    for (size_t i = 0; i < src->nreasons; i++) {
+        const SchedReason *a = &src->reasons[i];
+        SchedReason *b = &dst->reasons[i];
+        *b = *a;
+        b->text = dup_or_null(a->text);
+        b->resource = dup_or_null(a->resource);
+        b->taint_key = dup_or_null(a->taint_key);
+        b->taint_value = dup_or_null(a->taint_value);
+        b->plugins = a->nplugins ? xcalloc(a->nplugins, sizeof *b->plugins) : NULL;
+        for (size_t k = 0; k < a->nplugins; k++) b->plugins[k] = dup_or_null(a->plugins[k]);
+    }
+}
+
+void schedmsg_copy(SchedMessage *dst, const SchedMessage *src)
+{
+    *dst = *src;
+    dst->text = dup_or_null(src->text);
+    dst->preemption_text = dup_or_null(src->preemption_text);
+    dst->postfilter_other = dup_or_null(src->postfilter_other);
+    dst->prefix = dup_or_null(src->prefix);
+    histogram_copy(&dst->filter, &src->filter);
+    histogram_copy(&dst->preemption, &src->preemption);
+}
+
 int schedmsg_count(const SchedMessage *m, SchedCode c, const char *resource)
 {
     long long sum = 0;    /* counts are at most 1e9 each: no overflow, clamped below */

@@ -407,9 +407,74 @@ static void test_classify(void **state)
     schedmsg_reason_clear(&r);
 }
 
+static void same_str(const char *a, const char *b)
+{
+    if (!a || !b) { assert_true(a == b); return; }
+    assert_string_equal(a, b);
+    assert_true(a != b);                         /* the copy owns its own */
+}
+
+static void same_histogram(const SchedHistogram *a, const SchedHistogram *b)
+{
+    assert_int_equal(a->total, b->total);
+    assert_int_equal(a->available, b->available);
+    assert_int_equal(a->nreasons, b->nreasons);
+    for (size_t i = 0; i < a->nreasons; i++) {
+        const SchedReason *x = &a->reasons[i], *y = &b->reasons[i];
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->code, y->code);
+        assert_int_equal(x->prefilter, y->prefilter);
+        assert_int_equal(x->truncated, y->truncated);
+        same_str(x->text, y->text); same_str(x->resource, y->resource);
+        same_str(x->taint_key, y->taint_key); same_str(x->taint_value, y->taint_value);
+        assert_int_equal(x->nplugins, y->nplugins);
+        for (size_t k = 0; k < x->nplugins; k++) same_str(x->plugins[k], y->plugins[k]);
+    }
+}
+
+/* schedmsg_copy gives the parse of the same words: every field equal, every string its own
+ * (the source cleared first, the copy still whole: ASan would see a shared string) */
+static void test_copy(void **state)
+{
+    (void)state;
+    const char *msgs[] = {
+        "0/12 nodes are available: 10 Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint "
+        "{nvidia.com/gpu: present}. preemption: 0/12 nodes are available: 10 No preemption victims found "
+        "for incoming pod, 2 Preemption is not helpful for scheduling.",
+        "0/8 nodes are available: 8 node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] "
+        "simultaneously. preemption: 0/8 nodes are available: 8 Preemption is not helpful for scheduling.",
+        "Reissued from pod/ml/train-0: 0/3 nodes are available: 3 Insufficient cpu.",
+        "0/4 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {restricted: true}, 2 ...",
+        "No nodes are available that match all of the following predicates:: Insufficient nvidia.com/gpu (3).",
+        "no nodes available to schedule pods", "binding rejected: something odd", "",
+    };
+    for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++) {
+        SchedMessage a, b;
+        schedmsg_parse(msgs[i], &a);
+        schedmsg_copy(&b, &a);
+        assert_int_equal(a.kind, b.kind);
+        same_str(a.text, b.text); same_str(a.preemption_text, b.preemption_text);
+        same_str(a.postfilter_other, b.postfilter_other); same_str(a.prefix, b.prefix);
+        assert_int_equal(a.has_preemption, b.has_preemption);
+        assert_int_equal(a.truncated, b.truncated);
+        assert_int_equal(a.legacy_predicates, b.legacy_predicates);
+        assert_int_equal(a.lists_all_reasons, b.lists_all_reasons);
+        assert_int_equal(a.min_minor, b.min_minor);
+        assert_int_equal(a.max_minor, b.max_minor);
+        same_histogram(&a.filter, &b.filter);
+        same_histogram(&a.preemption, &b.preemption);
+        schedmsg_clear(&a);
+        char v[32];
+        schedmsg_versions(&b, v, sizeof v);          /* the copy stands alone */
+        assert_true(schedmsg_count(&b, SC_INSUFFICIENT, NULL) >= 0);
+        schedmsg_clear(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_copy),
         cmocka_unit_test(test_v120),
         cmocka_unit_test(test_v121_taint_comma),
         cmocka_unit_test(test_v121_pod_affinity),
