@@ -50,6 +50,10 @@ static int run_top(int argc, char **argv, GlobalOptions *g, Error *out_err)
      * from the heap after the first free and leave it fragmented (about 10 MB at 20,000
      * devices); a fixed threshold maps each, so its free gives it back at once */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    /* and one arena for its threads (loader, prefetch, watchers, screen): each thread's own
+     * arena kept its freed chunks apart from the others' (0.4-0.6 MB of the first screen's
+     * peak on the 5,000-node training cluster) */
+    mallopt(M_ARENA_MAX, 1);
 #endif
     TopSource src;
     memset(&src, 0, sizeof src);
