@@ -183,12 +183,12 @@ static char *pool_alloc(StrPool *p, size_t size, size_t align, size_t *chunk)
     return dst;
 }
 
-/* the first len bytes of s as a pooled string */
-static const char *intern_n(StrPool *p, const char *s, size_t len)
+/* the first len bytes of s as a pooled string, h = hash_bytes(s, len) */
+static const char *intern_hashed(StrPool *p, const char *s, size_t len, uint64_t h)
 {
     RefTable *t = &p->strs;
     reftable_grow(p);
-    size_t j = (size_t)hash_bytes(s, len) & (t->cap - 1);
+    size_t j = (size_t)h & (t->cap - 1);
     while (t->slots[j]) {
         const char *e = deref(p, t->slots[j]);
         if (strncmp(e, s, len) == 0 && e[len] == '\0') return e;
@@ -203,18 +203,49 @@ static const char *intern_n(StrPool *p, const char *s, size_t len)
     return dst;
 }
 
+static const char *intern_n(StrPool *p, const char *s, size_t len)
+{
+    return intern_hashed(p, s, len, hash_bytes(s, len));
+}
+
 const char *strpool_intern(StrPool *p, const char *s)
 {
     return s ? intern_n(p, s, strlen(s)) : NULL;
 }
 
+/* hash_bytes(s, len) when the len bytes are all plain ASCII (0x20-0x7e), in the same pass (a
+ * pod's or a node's strings are looked at once, not three times: the scan, the hash and the
+ * copy's); false otherwise.  A word w of such bytes has neither w - 0x20.. (a byte below 0x20:
+ * the lowest such one borrows, the others above it cannot make it look plain), nor w + 0x01..
+ * (0x7f), nor w itself (0x80 and up) with a top bit set in any byte. */
+static bool plain_hash(const char *s, size_t len, uint64_t *out)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w, bad = 0;
+    for (; len >= 8; u += 8, len -= 8) {
+        memcpy(&w, u, 8);
+        bad |= (w - 0x20 * ones) | (w + ones) | w;
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (size_t i = 0; i < len; i++) if (u[i] < 0x20 || u[i] >= 0x7f) return false;
+    if (bad & tops) return false;
+    w = 0;
+    memcpy(&w, u, len);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdULL;
+    *out = h ^ (h >> 32);
+    return true;
+}
+
 const char *strpool_printable(StrPool *p, const char *s, size_t max)
 {
     if (!s) return NULL;
-    const unsigned char *u = (const unsigned char *)s;
-    size_t in = 0;
-    while (in < max && u[in] >= 0x20 && u[in] < 0x7f) in++;    /* the usual case: plain ASCII */
-    if (in == max || !u[in]) return intern_n(p, s, in);
+    size_t len = strnlen(s, max);
+    uint64_t h;
+    if (plain_hash(s, len, &h)) return intern_hashed(p, s, len, h);   /* the usual case */
     char *copy = str_printable(s, max);
     const char *r = intern_n(p, copy, strlen(copy));
     free(copy);
