@@ -215,26 +215,71 @@ static int read_affinity(Pod *p, const cJSON *spec, Error *err)
     return 0;
 }
 
-/* the array is built on the stack (or once on the heap when long) and interned whole: the
- * pods of a Job, a Deployment or a queue carry the same tolerations */
+/* a toleration's four strings, as read (defaults applied) and their length limits */
+typedef struct { const char *s[4]; } TolSource;
+static const size_t tol_max[4] = { 317, 32, 63, 32 };
+
+static TolSource tol_source(const cJSON *t)
+{
+    const char *op = jstr_ne(t, "operator");
+    return (TolSource){ { jstr_ne(t, "key"),        /* NULL = every key (with Exists) */
+                          op ? op : "Equal", jstr(t, "value"),
+                          jstr_ne(t, "effect") } };  /* NULL = every effect */
+}
+
+/* src appended to a memo key (util/strpool.h): per string 0 (none), or 1, the bytes that
+ * str_printable(s, max) reads (at most max + 3: a character starting before max is read
+ * whole) and a NUL; false when the key would pass cap */
+static bool tol_key_add(unsigned char *key, size_t *n, size_t cap, const TolSource *src)
+{
+    for (int i = 0; i < 4; i++) {
+        const char *s = src->s[i];
+        size_t len = s ? strnlen(s, tol_max[i] + 3) : 0;
+        if (*n + len + 2 > cap) return false;
+        key[(*n)++] = s != NULL;
+        if (!s) continue;
+        memcpy(key + *n, s, len);
+        *n += len;
+        key[(*n)++] = 0;
+    }
+    return true;
+}
+
+/* The array is built on the stack (or once on the heap when long) and interned whole: the
+ * pods of a Job, a Deployment or a queue carry the same tolerations.  So the pool's memo keeps
+ * the array made from each source text (the strings as read, not yet made printable): a pod
+ * whose tolerations were seen before reads them and copies their bytes into the key, no more
+ * (twelve strings made printable and interned were 3,500 instructions a GPU pod). */
 const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uint32_t *count)
 {
     *count = 0;
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (n <= 0) return NULL;
-    Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
-    size_t k = 0;
+    unsigned char key[STRPOOL_MEMO_KEY_MAX];
+    size_t klen = 0;
+    bool fits = true;
+    uint32_t k = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, arr) {
         if (!cJSON_IsObject(t)) continue;
-        Toleration *x = &tol[k++];
-        x->key = jpool_trunc(pool, jstr_ne(t, "key"), 317);       /* NULL = every key (with Exists) */
-        x->op = jpool_trunc(pool, jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32);
-        x->value = jpool_trunc(pool, jstr(t, "value"), 63);
-        x->effect = jpool_trunc(pool, jstr_ne(t, "effect"), 32);   /* NULL = every effect */
+        TolSource src = tol_source(t);
+        fits = fits && tol_key_add(key, &klen, sizeof key, &src);
+        k++;
     }
-    const Toleration *out = strpool_intern_mem(pool, tol, k * sizeof *tol);
-    *count = (uint32_t)k;
+    const Toleration *out = fits ? strpool_memo_get(pool, key, klen) : NULL;
+    if (out) { *count = k; return out; }
+    Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
+    k = 0;
+    cJSON_ArrayForEach(t, arr) {
+        if (!cJSON_IsObject(t)) continue;
+        TolSource src = tol_source(t);
+        const char *v[4];
+        for (int i = 0; i < 4; i++) v[i] = jpool_trunc(pool, src.s[i], tol_max[i]);
+        tol[k++] = (Toleration){ v[0], v[1], v[2], v[3] };
+    }
+    out = strpool_intern_mem(pool, tol, k * sizeof *tol);
+    if (fits) strpool_memo_put(pool, key, klen, out);
+    *count = k;
     if (tol != local) free(tol);
     return out;
 }

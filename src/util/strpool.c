@@ -37,6 +37,9 @@ struct StrPool {
     struct Range { uintptr_t lo; size_t len; } *ranges;   /* the chunks by address (owns) */
     size_t nranges, capranges;
     bool dense;                     /* strpool_pack: the string table up to 7/8 full, not 1/2 */
+    struct Memo { const char *key; const void *value; } *memo;   /* strpool_memo_put's (owns the
+                                                                      array; keys in the chunks) */
+    size_t memocap, memon;
 };
 
 StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
@@ -49,6 +52,7 @@ void strpool_free(StrPool *p)
     free(p->ranges);
     free(p->strs.slots);
     free(p->mems.slots);
+    free(p->memo);
     free(p);
 }
 
@@ -272,6 +276,46 @@ const void *strpool_intern_mem(StrPool *p, const void *data, size_t len)
     return dst;
 }
 
+/* the memo's slot of key: its entry's, or the empty one where it goes */
+static struct Memo *memo_slot(const StrPool *p, const void *key, size_t len)
+{
+    size_t j = (size_t)hash_bytes(key, len) & (p->memocap - 1);
+    while (p->memo[j].key && !(mem_len(p->memo[j].key) == len && memcmp(p->memo[j].key, key, len) == 0))
+        j = (j + 1) & (p->memocap - 1);
+    return &p->memo[j];
+}
+
+const void *strpool_memo_get(const StrPool *p, const void *key, size_t len)
+{
+    if (!p || !p->memocap || !len) return NULL;
+    return memo_slot(p, key, len)->value;
+}
+
+void strpool_memo_put(StrPool *p, const void *key, size_t len, const void *value)
+{
+    if (!len || !value || len > STRPOOL_MEMO_KEY_MAX || p->memon >= STRPOOL_MEMO_MAX) return;
+    if ((p->memon + 1) * 2 > p->memocap) {         /* at most half full */
+        struct Memo *old = p->memo;
+        size_t oc = p->memocap;
+        p->memocap = oc ? oc * 2 : 16;
+        p->memo = xcalloc(p->memocap, sizeof *p->memo);
+        p->bytes += (p->memocap - oc) * sizeof *p->memo;
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].key) *memo_slot(p, old[i].key, mem_len(old[i].key)) = old[i];
+        free(old);
+    }
+    struct Memo *m = memo_slot(p, key, len);
+    if (!m->key) {
+        size_t chunk;
+        char *dst = pool_alloc(p, MEM_HDR + len, alignof(max_align_t), &chunk) + MEM_HDR;
+        memcpy(dst - MEM_HDR, &len, sizeof len);
+        memcpy(dst, key, len);
+        m->key = dst;
+        p->memon++;
+    }
+    m->value = value;
+}
+
 size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n : 0; }
 size_t strpool_bytes(const StrPool *p) { return p ? p->bytes : 0; }
 
@@ -292,8 +336,12 @@ void strpool_seal(StrPool *p)
 {
     if (!p) return;
     p->bytes -= p->strs.cap * sizeof *p->strs.slots + p->mems.cap * sizeof *p->mems.slots;
+    p->bytes -= p->memocap * sizeof *p->memo;
     free(p->strs.slots);
     free(p->mems.slots);
+    free(p->memo);
     p->strs = (RefTable){ 0 };
     p->mems = (Table){ 0 };
+    p->memo = NULL;
+    p->memocap = p->memon = 0;
 }

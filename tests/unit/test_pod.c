@@ -438,10 +438,75 @@ static void test_pool_sharing(void **state)
     free(ja); free(jb); free(jd);
 }
 
+/* The pool's memo of tolerations (pod.c: the array made from each source text): every
+ * tolerations list read from one shared pool, in an order where each near-variant follows the
+ * one it is near to, comes out as the same list read alone into a fresh pool (no memo there:
+ * the expectation).  The variants differ where a memo key that held less than the source would
+ * go wrong: "" vs absent value, absent vs "Equal" operator, bytes past a limit (the same
+ * answer), a character cut at a limit and a byte at the limit that is not UTF-8 for what follows
+ * it (a different one: str_printable reads past the limit there), a non-object entry. */
+static void expect_same_tolerations(const Toleration *got, uint32_t ngot, const Toleration *want, uint32_t nwant)
+{
+    assert_int_equal(ngot, nwant);
+    for (uint32_t i = 0; i < nwant; i++) {
+        const char *g[4] = { got[i].key, got[i].op, got[i].value, got[i].effect };
+        const char *w[4] = { want[i].key, want[i].op, want[i].value, want[i].effect };
+        for (int f = 0; f < 4; f++) {
+            if (!w[f]) { assert_null(g[f]); continue; }
+            assert_non_null(g[f]);
+            assert_string_equal(g[f], w[f]);
+        }
+    }
+}
+
+static void test_tolerations_memo(void **state)
+{
+    (void)state;
+    char a62[63], long_a[70];
+    memset(a62, 'a', 62); a62[62] = '\0';
+    memset(long_a, 'a', 69); long_a[69] = '\0';
+    char *texts[] = {
+        xasprintf("[{\"key\":\"k\",\"value\":\"\"}]"),
+        xasprintf("[{\"key\":\"k\"}]"),
+        xasprintf("[{\"key\":\"k\",\"operator\":\"Equal\"}]"),
+        xasprintf("[{\"key\":\"k\",\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"key\":\"\",\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sX\"}]", long_a),     /* past 63: cut, the same */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sY\"}]", long_a),
+        xasprintf("[{\"key\":\"k\",\"value\":\"%s\\u00e9\"}]", a62), /* é straddles 63: dropped */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%s\xc3(\"}]", a62),       /* not UTF-8 at 63: U+FFFD */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sb\"}]", a62),
+        xasprintf("[{\"key\":\"k\",\"value\":\"v\\u001b\"}]"),
+        xasprintf("[{\"key\":\"k\",\"value\":\"v \"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, 7, {\"key\":\"j\"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, {\"key\":\"j\"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, {\"key\":\"j\"}, {}]"),
+        xasprintf("[{\"key\":7,\"effect\":\"NoSchedule\"}]"),
+        xasprintf("[{\"effect\":\"NoSchedule\"}]"),
+    };
+    size_t n = sizeof texts / sizeof *texts;
+    StrPool *shared = strpool_new();
+    for (int round = 0; round < 2; round++)            /* the second: every one a memo hit */
+        for (size_t i = 0; i < n; i++) {
+            cJSON *arr = cJSON_Parse(texts[i]);
+            assert_non_null(arr);
+            StrPool *fresh = strpool_new();
+            uint32_t ng, nw;
+            const Toleration *want = pod_tolerations_from_json(arr, fresh, &nw);
+            const Toleration *got = pod_tolerations_from_json(arr, shared, &ng);
+            expect_same_tolerations(got, ng, want, nw);
+            strpool_free(fresh);
+            cJSON_Delete(arr);
+        }
+    strpool_free(shared);
+    for (size_t i = 0; i < n; i++) free(texts[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),

@@ -100,6 +100,42 @@ static void test_printable_every_position(void **state)
     strpool_free(p);
 }
 
+/* the memo: a value for the exact key bytes (not a prefix, not a longer key), replaced by a
+ * second put, kept across growth of its table, bounded (STRPOOL_MEMO_MAX keys: later ones are
+ * not recorded, the recorded ones stay), dropped by seal */
+static void test_memo(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    int v1, v2;
+    assert_null(strpool_memo_get(p, "abc", 3));
+    strpool_memo_put(p, "abc", 3, &v1);
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v1);
+    assert_null(strpool_memo_get(p, "ab", 2));
+    assert_null(strpool_memo_get(p, "abcd", 4));
+    assert_null(strpool_memo_get(p, "abd", 3));
+    strpool_memo_put(p, "abc", 3, &v2);
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v2);
+    char key[32];
+    int *vals = xcalloc(STRPOOL_MEMO_MAX + 10, sizeof *vals);
+    for (int i = 0; i < STRPOOL_MEMO_MAX + 10; i++) {
+        int n = snprintf(key, sizeof key, "key-%d", i);
+        strpool_memo_put(p, key, (size_t)n, &vals[i]);
+    }
+    size_t recorded = 0;
+    for (int i = 0; i < STRPOOL_MEMO_MAX + 10; i++) {
+        int n = snprintf(key, sizeof key, "key-%d", i);
+        const void *got = strpool_memo_get(p, key, (size_t)n);
+        if (got) { assert_ptr_equal(got, &vals[i]); recorded++; }
+    }
+    assert_int_equal(recorded, STRPOOL_MEMO_MAX - 1);          /* "abc" is the first */
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v2);
+    strpool_seal(p);
+    assert_null(strpool_memo_get(p, "abc", 3));
+    free(vals);
+    strpool_free(p);
+}
+
 /* owns: every copy (in a shared chunk or a block of its own) and any byte inside one, found
  * among chunks allocated at unrelated addresses; nothing else.  seal: the copies stay, the
  * tables go, a later intern may copy again (the old copy is still owned). */
@@ -180,7 +216,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
-        cmocka_unit_test(test_printable_every_position),
+        cmocka_unit_test(test_printable_every_position), cmocka_unit_test(test_memo),
         cmocka_unit_test(test_owns_and_seal), cmocka_unit_test(test_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
