@@ -122,9 +122,25 @@ static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *v
     l->n++;
 }
 
-static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
+/* only: NULL, or the one key read (the others passed over: a raw key that is not this text
+ * cannot be made printable into it, which has no space and no U+FFFD) */
+static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *only)
 {
     if (!cJSON_IsObject(obj)) return;
+    if (only) {
+        for (const cJSON *c = obj->child; c; c = c->next) {
+            if (!c->string || strcmp(c->string, only) != 0 || !cJSON_IsString(c) || !c->valuestring) continue;
+            if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
+            if (not_plain(c->valuestring)) {
+                char *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
+                kv_put(l, NULL, c->string, v, pool);
+                free(v);
+                continue;
+            }
+            kv_put(l, NULL, c->string, c->valuestring, pool);
+        }
+        return;
+    }
     size_t members = 0;
     for (const cJSON *c = obj->child; c; c = c->next) members++;
     KeyIndex index = { NULL, 0 }, *ix = NULL;
@@ -155,7 +171,8 @@ static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
     free(index.slot);
 }
 
-void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL); }
+void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL, NULL); }
+void kv_from_json_key(KVList *l, const cJSON *obj, const char *key) { if (key && *key) from_json(l, obj, NULL, key); }
 /* A fresh pooled list (a node's labels: some eighty of them): each key and value made printable
  * and interned in one pass (strpool_printable: the same copy from_json makes, as no entry it
  * keeps is longer than the limit it cuts at), and a repeated key found by the pool's pointer
@@ -192,7 +209,7 @@ static void from_json_pooled_fresh(KVList *l, const cJSON *obj, StrPool *pool)
 void kv_from_json_pooled(KVList *l, const cJSON *obj, StrPool *pool)
 {
     if (!l->n && !l->items && cJSON_IsObject(obj)) from_json_pooled_fresh(l, obj, pool);
-    else from_json(l, obj, pool);
+    else from_json(l, obj, pool, NULL);
 }
 
 /* ---- validation of keys and values ---- */

@@ -166,11 +166,15 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
  * pod's own: the plan and fit, its readers, then keep the pods on nodes apart, the safe side
  * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and
  * namespaceSelector are a union; an empty selector matches all). */
-static bool spread_by_node(const Pod *p, const cJSON *spec)
+static const cJSON *anti_affinity_terms(const cJSON *spec)
+{
+    return jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"), "requiredDuringSchedulingIgnoredDuringExecution");
+}
+
+static bool spread_by_node(const Pod *p, const KVList *labels, const cJSON *spec)
 {
     const cJSON *t;
-    cJSON_ArrayForEach(t, jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"),
-                               "requiredDuringSchedulingIgnoredDuringExecution")) {
+    cJSON_ArrayForEach(t, anti_affinity_terms(spec)) {
         const cJSON *ls = jobj(t, "labelSelector");
         if (!str_eq(jstr(t, "topologyKey"), "kubernetes.io/hostname") || !ls) continue;
         const cJSON *nss = jarr(t, "namespaces"), *ns;
@@ -189,7 +193,7 @@ static bool spread_by_node(const Pod *p, const cJSON *spec)
         memset(&e, 0, sizeof e);
         bool ok = read_requirements(&sel, jarr(ls, "matchExpressions"), "podAntiAffinity matchExpressions", &e) == 0;
         error_clear(&e);
-        bool match = ok && label_selector_matches(&sel, &p->labels);
+        bool match = ok && label_selector_matches(&sel, labels);
         label_selector_clear(&sel);
         if (match) return true;
     }
@@ -382,12 +386,25 @@ static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
     free(v);
 }
 
+static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, bool kept, Error *err);
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
-    return pod_from_json_requests(p, obj, pool, NULL, err);
+    return pod_read(p, obj, pool, NULL, false, err);
 }
 
 int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    return pod_read(p, obj, pool, requests, false, err);
+}
+
+int pod_from_json_kept(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    return pod_read(p, obj, pool, requests, true, err);
+}
+
+/* kept: a bound pod's labels as a Cluster keeps them (pod.h) */
+static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, bool kept, Error *err)
 {
     ResourceList req = RESOURCE_LIST_INIT;
     if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
@@ -405,12 +422,15 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     p->name = strpool_intern(pool, name);
     p->creation = jtime(meta, "creationTimestamp");
     p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
-    kv_from_json(&p->labels, jobj(meta, "labels"));
     read_owner(p, meta, pool);
+    p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
+    const cJSON *labels = jobj(meta, "labels");
+    bool trimmed = kept && p->node_name;
+    if (!trimmed) kv_from_json(&p->labels, labels);
+    else if (str_eq(p->owner_kind, "ReplicaSet")) kv_from_json_key(&p->labels, labels, POD_TEMPLATE_HASH_LABEL);
 
     PodMore m;
     memset(&m, 0, sizeof m);          /* padding too: the block is pooled by its bytes */
-    p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
     m.scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
                                                               : "default-scheduler");
     m.priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
@@ -433,7 +453,14 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, &m, status, pool);
     p->more = strpool_intern_mem(pool, &m, sizeof m);
-    p->spread_by_node = spread_by_node(p, spec);
+    if (!trimmed || !anti_affinity_terms(spec)) {
+        p->spread_by_node = spread_by_node(p, &p->labels, spec);
+    } else {                          /* (its own labels, all of them: rare) */
+        KVList all = KVLIST_INIT;
+        kv_from_json(&all, labels);
+        p->spread_by_node = spread_by_node(p, &all, spec);
+        kv_clear(&all);
+    }
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
         pod_clear(p);

@@ -503,10 +503,59 @@ static void test_tolerations_memo(void **state)
     for (size_t i = 0; i < n; i++) free(texts[i]);
 }
 
+/* pod_from_json_kept (a Cluster's pods): an unbound pod's labels all, as pod_from_json reads
+ * them; a bound pod's only the pod-template-hash entry pod_from_json would make (the last of
+ * repeated keys, cleaned), and only when a ReplicaSet is its controller; everything else the same
+ * (spread_by_node decided on all its labels: its anti-affinity selects app=w, not the hash). */
+static void test_kept_labels(void **state)
+{
+    (void)state;
+#define KEPT_FMT "{\"metadata\":{\"name\":\"w-1\",\"namespace\":\"ml\",\"labels\":{\"app\":\"w\"," \
+    "\"pod-template-hash\":7,\"pod-template-hash\":\"h\\u0007\",\"zz\":\"1\"},\"ownerReferences\":[{\"kind\":" \
+    "\"%s\",\"name\":\"w\",\"controller\":true}]},\"spec\":{%s\"affinity\":{\"podAntiAffinity\":" \
+    "{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"topologyKey\":\"kubernetes.io/hostname\"," \
+    "\"labelSelector\":{\"matchLabels\":{\"app\":\"w\"}}}]}}}}"
+    const char *owners[] = { "ReplicaSet", "Job" }, *binds[] = { "", "\"nodeName\":\"n1\"," };
+    for (int o = 0; o < 2; o++)
+        for (int b = 0; b < 2; b++) {
+            char *text = xasprintf(KEPT_FMT, owners[o], binds[b]);
+            cJSON *j = cJSON_Parse(text);
+            assert_non_null(j);
+            Pod full, kept;
+            Error e = { 0 };
+            assert_int_equal(pod_from_json(&full, j, pool, &e), 0);
+            assert_int_equal(pod_from_json_kept(&kept, j, pool, NULL, &e), 0);
+            assert_true(full.spread_by_node);
+            assert_int_equal(kept.spread_by_node, full.spread_by_node);
+            assert_ptr_equal(kept.more, full.more);
+            assert_ptr_equal(kept.node_name, full.node_name);
+            assert_int_equal(full.labels.n, 3);
+            if (!b) {                                   /* unbound: all of them */
+                assert_int_equal(kept.labels.n, full.labels.n);
+                for (uint32_t i = 0; i < full.labels.n; i++) {
+                    assert_string_equal(kept.labels.items[i].key, full.labels.items[i].key);
+                    assert_string_equal(kept.labels.items[i].value, full.labels.items[i].value);
+                }
+            } else if (!o) {                            /* bound, a ReplicaSet's: the hash */
+                assert_int_equal(kept.labels.n, 1);
+                assert_string_equal(kept.labels.items[0].key, "pod-template-hash");
+                assert_string_equal(kept.labels.items[0].value, kv_get(&full.labels, "pod-template-hash"));
+                assert_string_equal(kept.labels.items[0].value, "h ");
+            } else {
+                assert_int_equal(kept.labels.n, 0);
+            }
+            pod_clear(&full);
+            pod_clear(&kept);
+            cJSON_Delete(j);
+            free(text);
+        }
+#undef KEPT_FMT
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),
