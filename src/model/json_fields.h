@@ -30,40 +30,40 @@ static inline const cJSON *jget(const cJSON *obj, const char *key)
         if (c->string[0] == key[0] && strcmp(c->string, key) == 0) return c;
     return NULL;
 }
-static inline const cJSON *jobj(const cJSON *obj, const char *key)
+/* a member already found (jget's answer, or a one-pass reader's), as a typed value */
+static inline const cJSON *jv_obj(const cJSON *v) { return jtype(v, cJSON_Object) ? v : NULL; }
+static inline const cJSON *jv_arr(const cJSON *v) { return jtype(v, cJSON_Array) ? v : NULL; }
+static inline const char *jv_str(const cJSON *v)
 {
-    const cJSON *v = jget(obj, key);
-    return jtype(v, cJSON_Object) ? v : NULL;
-}
-static inline const cJSON *jarr(const cJSON *obj, const char *key)
-{
-    const cJSON *v = jget(obj, key);
-    return jtype(v, cJSON_Array) ? v : NULL;
-}
-static inline const char *jstr(const cJSON *obj, const char *key)
-{
-    const cJSON *v = jget(obj, key);
     return jtype(v, cJSON_String) && v->valuestring ? v->valuestring : NULL;
 }
-/* a non-empty string, else NULL */
-static inline const char *jstr_ne(const cJSON *obj, const char *key)
+static inline const char *jv_str_ne(const cJSON *v)
 {
-    const char *s = jstr(obj, key);
+    const char *s = jv_str(v);
     return s && *s ? s : NULL;
 }
+/* integral number within [lo, hi], else dflt */
+static inline int64_t jv_int(const cJSON *v, int64_t lo, int64_t hi, int64_t dflt)
+{
+    if (!jtype(v, cJSON_Number) || !isfinite(v->valuedouble)) return dflt;
+    double d = v->valuedouble;
+    if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
+    return (int64_t)d;
+}
+
+static inline const cJSON *jobj(const cJSON *obj, const char *key) { return jv_obj(jget(obj, key)); }
+static inline const cJSON *jarr(const cJSON *obj, const char *key) { return jv_arr(jget(obj, key)); }
+static inline const char *jstr(const cJSON *obj, const char *key) { return jv_str(jget(obj, key)); }
+/* a non-empty string, else NULL */
+static inline const char *jstr_ne(const cJSON *obj, const char *key) { return jv_str_ne(jget(obj, key)); }
 static inline bool jbool(const cJSON *obj, const char *key, bool dflt)
 {
     const cJSON *v = jget(obj, key);
     return jis_bool(v) ? jtype(v, cJSON_True) : dflt;
 }
-/* integral number within [lo, hi], else dflt */
 static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t dflt)
 {
-    const cJSON *v = jget(obj, key);
-    if (!jtype(v, cJSON_Number) || !isfinite(v->valuedouble)) return dflt;
-    double d = v->valuedouble;
-    if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
-    return (int64_t)d;
+    return jv_int(jget(obj, key), lo, hi, dflt);
 }
 /* A copy of a string field (NULL when absent) of at most max bytes (cut at a UTF-8
  * boundary), control characters (newlines, ESC, CR, ...) replaced by spaces and bytes that

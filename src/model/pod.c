@@ -22,6 +22,52 @@
 #include "json_fields.h"
 #include "util/util.h"
 
+/* The members of a pod's spec that its reading looks at, found in one pass (the first member
+ * of each name, as jget finds it; NULL when absent): looked up one by one, most of them absent,
+ * each lookup walked the spec's dozen members (a third of a GPU pod's reading). */
+typedef struct {
+    const cJSON *affinity, *containers, *init_containers, *node_name, *node_selector, *overhead,
+                *preemption_policy, *priority, *priority_class, *resource_claims, *resources,
+                *runtime_class, *scheduler_name, *scheduling_gates, *tolerations;
+} SpecView;
+
+static void spec_view(SpecView *v, const cJSON *spec)
+{
+    memset(v, 0, sizeof *v);
+    if (!jtype(spec, cJSON_Object)) return;
+    for (const cJSON *c = spec->child; c && c->string; c = c->next) {
+        const char *k = c->string;
+        const cJSON **f = NULL;
+        switch (k[0]) {
+        case 'a': if (strcmp(k, "affinity") == 0) f = &v->affinity; break;
+        case 'c': if (strcmp(k, "containers") == 0) f = &v->containers; break;
+        case 'i': if (strcmp(k, "initContainers") == 0) f = &v->init_containers; break;
+        case 'n':
+            if (strcmp(k, "nodeName") == 0) f = &v->node_name;
+            else if (strcmp(k, "nodeSelector") == 0) f = &v->node_selector;
+            break;
+        case 'o': if (strcmp(k, "overhead") == 0) f = &v->overhead; break;
+        case 'p':
+            if (strcmp(k, "priority") == 0) f = &v->priority;
+            else if (strcmp(k, "priorityClassName") == 0) f = &v->priority_class;
+            else if (strcmp(k, "preemptionPolicy") == 0) f = &v->preemption_policy;
+            break;
+        case 'r':
+            if (strcmp(k, "resources") == 0) f = &v->resources;
+            else if (strcmp(k, "resourceClaims") == 0) f = &v->resource_claims;
+            else if (strcmp(k, "runtimeClassName") == 0) f = &v->runtime_class;
+            break;
+        case 's':
+            if (strcmp(k, "schedulerName") == 0) f = &v->scheduler_name;
+            else if (strcmp(k, "schedulingGates") == 0) f = &v->scheduling_gates;
+            break;
+        case 't': if (strcmp(k, "tolerations") == 0) f = &v->tolerations; break;
+        default: break;
+        }
+        if (f && !*f) *f = c;
+    }
+}
+
 /* requests of one "resources" block, defaulted from limits */
 static void resources_requests(const cJSON *resources, ResourceList *out)
 {
@@ -32,19 +78,19 @@ static void resources_requests(const cJSON *resources, ResourceList *out)
 /* The init container whose request sets the pod's effective request of a GPU resource (its
  * peak above what the app containers and sidecars ask), NULL when the app containers do: an
  * explanation says where a request comes from ("nvidia.com/gpu:4 (from init container X)"). */
-static const char *gpu_request_init_container(const cJSON *spec)
+static const char *gpu_request_init_container(const SpecView *spec)
 {
-    const cJSON *inits = jarr(spec, "initContainers");
+    const cJSON *inits = jv_arr(spec->init_containers);
     if (!inits || !inits->child) return NULL;      /* the app containers ask: most pods */
     ResourceList apps = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT;
     const cJSON *c;
-    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->containers)) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&apps, &r);
         rlist_clear(&r);
     }
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, inits) {
         if (!str_eq(jstr(c, "restartPolicy"), "Always")) continue;
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
@@ -53,7 +99,7 @@ static const char *gpu_request_init_container(const cJSON *spec)
     }
     const char *from = NULL;
     int64_t best = 0;
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, inits) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         bool sidecar = str_eq(jstr(c, "restartPolicy"), "Always");
@@ -76,18 +122,18 @@ static bool pod_level_resource(const char *name)
     return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 || str_starts_with(name, "hugepages-");
 }
 
-void pod_effective_requests(const cJSON *spec, ResourceList *out)
+static void effective_requests(const SpecView *spec, ResourceList *out)
 {
     ResourceList sum = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT, init_max = RESOURCE_LIST_INIT;
     const cJSON *c;
-    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->containers)) {
         if (!sum.n) { resources_requests(jobj(c, "resources"), &sum); continue; }   /* the sum of one */
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&sum, &r);
         rlist_clear(&r);
     }
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->init_containers)) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         if (str_eq(jstr(c, "restartPolicy"), "Always")) {
@@ -102,7 +148,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
     }
     rlist_max_into(&sum, &init_max);
 
-    const cJSON *pod_res = jobj(spec, "resources");
+    const cJSON *pod_res = jv_obj(spec->resources);
     if (pod_res) {
         ResourceList pl = RESOURCE_LIST_INIT;
         resources_requests(pod_res, &pl);
@@ -111,7 +157,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
         rlist_clear(&pl);
     }
     ResourceList overhead = RESOURCE_LIST_INIT;
-    rlist_from_json(&overhead, jobj(spec, "overhead"), NULL);
+    rlist_from_json(&overhead, jv_obj(spec->overhead), NULL);
     rlist_add_all(&sum, &overhead);
     rlist_clear(&overhead);
 
@@ -119,6 +165,15 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
     rlist_clear(&init_max);
     rlist_clear(out);
     *out = sum;
+}
+
+/* (the four members it reads looked up alone: the pods of a cluster that request no GPU are read
+ * for this and little else, and a whole view of their spec costs more than four lookups) */
+void pod_effective_requests(const cJSON *spec, ResourceList *out)
+{
+    SpecView v = { .containers = jget(spec, "containers"), .init_containers = jget(spec, "initContainers"),
+                   .resources = jget(spec, "resources"), .overhead = jget(spec, "overhead") };
+    effective_requests(&v, out);
 }
 
 /* ---- node affinity ---- */
@@ -166,12 +221,12 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
  * pod's own: the plan and fit, its readers, then keep the pods on nodes apart, the safe side
  * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and
  * namespaceSelector are a union; an empty selector matches all). */
-static const cJSON *anti_affinity_terms(const cJSON *spec)
+static const cJSON *anti_affinity_terms(const SpecView *spec)
 {
-    return jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"), "requiredDuringSchedulingIgnoredDuringExecution");
+    return jarr(jobj(jv_obj(spec->affinity), "podAntiAffinity"), "requiredDuringSchedulingIgnoredDuringExecution");
 }
 
-static bool spread_by_node(const Pod *p, const KVList *labels, const cJSON *spec)
+static bool spread_by_node(const Pod *p, const KVList *labels, const SpecView *spec)
 {
     const cJSON *t;
     cJSON_ArrayForEach(t, anti_affinity_terms(spec)) {
@@ -200,9 +255,9 @@ static bool spread_by_node(const Pod *p, const KVList *labels, const cJSON *spec
     return false;
 }
 
-static int read_affinity(Pod *p, const cJSON *spec, Error *err)
+static int read_affinity(Pod *p, const SpecView *spec, Error *err)
 {
-    const cJSON *req = jobj(jobj(jobj(spec, "affinity"), "nodeAffinity"),
+    const cJSON *req = jobj(jobj(jv_obj(spec->affinity), "nodeAffinity"),
                             "requiredDuringSchedulingIgnoredDuringExecution");
     const cJSON *terms = jarr(req, "nodeSelectorTerms");
     int n = terms ? cJSON_GetArraySize(terms) : 0;
@@ -288,9 +343,9 @@ const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uin
     return out;
 }
 
-static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_tolerations(PodMore *m, const SpecView *spec, StrPool *pool)
 {
-    m->tolerations = pod_tolerations_from_json(jarr(spec, "tolerations"), pool, &m->ntolerations);
+    m->tolerations = pod_tolerations_from_json(jv_arr(spec->tolerations), pool, &m->ntolerations);
 }
 
 static PodPhase phase_from_string(const char *s)
@@ -331,9 +386,9 @@ static void read_owner(Pod *p, const cJSON *meta, StrPool *pool)
 }
 
 /* spec.resourceClaims joined with status.resourceClaimStatuses by name */
-static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status, StrPool *pool)
+static void pod_claims_from_json(Pod *p, const SpecView *spec, const cJSON *status, StrPool *pool)
 {
-    const cJSON *rcs = jarr(spec, "resourceClaims"), *rc;
+    const cJSON *rcs = jv_arr(spec->resource_claims), *rc;
     size_t n = (size_t)cJSON_GetArraySize(rcs);
     if (!n) return;
     p->claims = xcalloc(n, sizeof *p->claims);
@@ -353,10 +408,10 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 const PodMore pod_more_none;
 
 /* spec.nodeSelector into the pool, its strings and the array (the pods of a Job share it) */
-static void read_node_selector(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_node_selector(PodMore *m, const SpecView *spec, StrPool *pool)
 {
     KVList own = KVLIST_INIT;
-    kv_from_json(&own, jobj(spec, "nodeSelector"));
+    kv_from_json(&own, jv_obj(spec->node_selector));
     if (!own.n) return;
     KV *v = xmalloc(own.n * sizeof *v);
     for (uint32_t i = 0; i < own.n; i++) {
@@ -370,9 +425,9 @@ static void read_node_selector(PodMore *m, const cJSON *spec, StrPool *pool)
 }
 
 /* spec.schedulingGates[].name into the pool, the array too (the pods of a Job share it) */
-static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_gates(PodMore *m, const SpecView *spec, StrPool *pool)
 {
-    const cJSON *arr = jarr(spec, "schedulingGates"), *g;
+    const cJSON *arr = jv_arr(spec->scheduling_gates), *g;
     size_t n = 0, k = 0;
     cJSON_ArrayForEach(g, arr) n += jstr_ne(g, "name") != NULL;
     if (!n) return;
@@ -410,7 +465,9 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
     memset(p, 0, sizeof *p);
     if (!cJSON_IsObject(obj)) { rlist_clear(&req); error_set(err, "pod: not a JSON object"); return -1; }
-    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
+    const cJSON *meta = jobj(obj, "metadata"), *status = jobj(obj, "status");
+    SpecView sv, *spec = &sv;
+    spec_view(spec, jobj(obj, "spec"));
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
     if (!name) { rlist_clear(&req); error_set(err, "pod without metadata.name"); return -1; }
     if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
@@ -423,7 +480,7 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     p->creation = jtime(meta, "creationTimestamp");
     p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
     read_owner(p, meta, pool);
-    p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
+    p->node_name = jpool_trunc(pool, jv_str_ne(spec->node_name), MODEL_NAME_MAX);
     const cJSON *labels = jobj(meta, "labels");
     bool trimmed = kept && p->node_name;
     if (!trimmed) kv_from_json(&p->labels, labels);
@@ -431,13 +488,12 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
 
     PodMore m;
     memset(&m, 0, sizeof m);          /* padding too: the block is pooled by its bytes */
-    m.scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
-                                                              : "default-scheduler");
-    m.priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
-    p->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
-    m.preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
-                                                                        : "PreemptLowerPriority", 64);
-    m.runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    const char *scheduler = jv_str_ne(spec->scheduler_name), *preemption = jv_str_ne(spec->preemption_policy);
+    m.scheduler_name = strpool_intern(pool, scheduler ? scheduler : "default-scheduler");
+    m.priority_class = jpool_trunc(pool, jv_str_ne(spec->priority_class), MODEL_NAME_MAX);
+    p->priority = (int32_t)jv_int(spec->priority, INT32_MIN, INT32_MAX, 0);
+    m.preemption_policy = jpool_trunc(pool, preemption ? preemption : "PreemptLowerPriority", 64);
+    m.runtime_class = jpool_trunc(pool, jv_str_ne(spec->runtime_class), MODEL_NAME_MAX);
     const cJSON *ann = jobj(meta, "annotations");
     m.hami_devices = jpool_trunc(pool, jstr_ne(ann, POD_ANN_HAMI_DEVICES), 16384);
     const char *group = jstr_ne(ann, POD_ANN_KAI_GROUP);
@@ -448,7 +504,7 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     read_tolerations(&m, spec, pool);
     read_gates(&m, spec, pool);
     if (requests) p->requests = req;
-    else pod_effective_requests(spec, &p->requests);
+    else effective_requests(spec, &p->requests);
     m.request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, &m, status, pool);

@@ -552,10 +552,44 @@ static void test_kept_labels(void **state)
 #undef KEPT_FMT
 }
 
+/* A spec member is the first of its name, whatever its type (json_fields.h jget: as cJSON's
+ * lookup, which pod.c's one-pass reading of the spec keeps): a number first, a string second
+ * reads as absent; a string first wins over a second one.  Every member pod.c reads, each
+ * repeated so. */
+static void test_spec_first_member(void **state)
+{
+    (void)state;
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"d\"},\"spec\":{"
+        "\"nodeName\":5,\"nodeName\":\"n1\",\"schedulerName\":\"s1\",\"schedulerName\":\"s2\","
+        "\"priority\":\"x\",\"priority\":7,\"priorityClassName\":\"pc1\",\"priorityClassName\":\"pc2\","
+        "\"preemptionPolicy\":[],\"preemptionPolicy\":\"Never\",\"runtimeClassName\":\"r1\",\"runtimeClassName\":\"r2\","
+        "\"tolerations\":{},\"tolerations\":[{\"key\":\"t\"}],\"nodeSelector\":{\"a\":\"1\"},\"nodeSelector\":{\"b\":\"2\"},"
+        "\"schedulingGates\":[{\"name\":\"g1\"}],\"schedulingGates\":[{\"name\":\"g2\"}],"
+        "\"containers\":[" GPU(1) "],\"containers\":[" GPU(2) "],"
+        "\"overhead\":{\"cpu\":\"1\"},\"overhead\":{\"cpu\":\"2\"}}}", &e), 0);
+    const PodMore *m = pod_more(&p);
+    assert_null(p.node_name);
+    assert_string_equal(m->scheduler_name, "s1");
+    assert_int_equal(p.priority, 0);
+    assert_string_equal(m->priority_class, "pc1");
+    assert_string_equal(m->preemption_policy, "PreemptLowerPriority");
+    assert_string_equal(m->runtime_class, "r1");
+    assert_int_equal(m->ntolerations, 0);
+    assert_int_equal(m->node_selector.n, 1);
+    assert_string_equal(m->node_selector.items[0].key, "a");
+    assert_int_equal(m->ngates, 1);
+    assert_string_equal(m->gates[0], "g1");
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 1000);
+    assert_int_equal(rlist_get(&p.requests, "cpu"), 1000);
+    pod_clear(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_spec_first_member), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),
