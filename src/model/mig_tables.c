@@ -242,9 +242,8 @@ static const char *product_core(const char *p, size_t *len)
     return p;
 }
 
-const MigGpuModel *mig_model_for_product(const char *gfd_product)
+static const MigGpuModel *model_search(const char *gfd_product)
 {
-    if (!gfd_product || !*gfd_product) return NULL;
     size_t n;
     const char *core = product_core(gfd_product, &n);
     for (size_t i = 0; i < NELEM(models); i++) {
@@ -255,6 +254,31 @@ const MigGpuModel *mig_model_for_product(const char *gfd_product)
         }
     }
     return NULL;
+}
+
+/* The last few answers, by the product's text: the search takes the core of every product
+ * name of every table (5,000 instructions), and plan asks it for each GPU node several times
+ * (9,500 calls on 1,000 nodes, a handful of distinct products).  The answer depends on the
+ * text alone and the tables never change, so a remembered answer is always right; per thread,
+ * so that no caller shares it. */
+#define MODEL_MEMO 8
+#define MODEL_MEMO_TEXT 96
+
+const MigGpuModel *mig_model_for_product(const char *gfd_product)
+{
+    static _Thread_local struct { char text[MODEL_MEMO_TEXT]; const MigGpuModel *model; } memo[MODEL_MEMO];
+    static _Thread_local unsigned memo_n, memo_next;
+    if (!gfd_product || !*gfd_product) return NULL;
+    for (unsigned i = 0; i < memo_n; i++)
+        if (memo[i].text[0] == gfd_product[0] && strcmp(memo[i].text, gfd_product) == 0) return memo[i].model;
+    const MigGpuModel *m = model_search(gfd_product);
+    size_t len = strlen(gfd_product);
+    if (len < MODEL_MEMO_TEXT) {
+        unsigned slot = memo_n < MODEL_MEMO ? memo_n++ : memo_next++ % MODEL_MEMO;
+        memcpy(memo[slot].text, gfd_product, len + 1);
+        memo[slot].model = m;
+    }
+    return m;
 }
 
 /* "mig-1g.10gb.me" / "1g.10gb.me" / "1g.10gb+me" -> "1g.10gb+me": the first '.' after the
