@@ -18,6 +18,8 @@ const char *kv_get(const KVList *l, const char *key);   /* NULL if absent */
 void kv_clear(KVList *l);
 struct cJSON;
 void kv_from_json(KVList *l, const struct cJSON *obj);   /* string values only */
+/* the same, of the members named key only (the entry kv_from_json would make for key, if any) */
+void kv_from_json_key(KVList *l, const struct cJSON *obj, const char *key);
 /* the same, its strings the pool's: the list then owns only its array (free(l->items); never
  * kv_set or kv_clear on it) */
 void kv_from_json_pooled(KVList *l, const struct cJSON *obj, StrPool *pool);

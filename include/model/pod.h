@@ -129,6 +129,11 @@ int pod_from_json(Pod *p, const struct cJSON *obj, StrPool *pool, struct Error *
  * computed by the caller: *requests is taken (left empty), also on failure; NULL: computed here */
 int pod_from_json_requests(Pod *p, const struct cJSON *obj, StrPool *pool, ResourceList *requests,
                            struct Error *err);
+/* the same, for a pod a Cluster keeps (cluster.c): a bound pod's labels are only its
+ * pod-template-hash, and only when a ReplicaSet owns it (nothing else reads a bound pod's
+ * labels; its spread_by_node is still decided on all of them) */
+int pod_from_json_kept(Pod *p, const struct cJSON *obj, StrPool *pool, ResourceList *requests,
+                       struct Error *err);
 void pod_clear(Pod *p);
 /* effective request of a pod spec JSON, per scheduler rules (init containers, restartable
  * init containers = sidecars, overhead; pod-level resources for cpu/memory/hugepages-*;

@@ -28,9 +28,19 @@ const char *strpool_intern(StrPool *p, const char *s);
 const char *strpool_printable(StrPool *p, const char *s, size_t max);
 /* the pool's copy of len bytes (NULL when len is 0), aligned for any type */
 const void *strpool_intern_mem(StrPool *p, const void *data, size_t len);
+/* A memo of derived blocks: what a caller made from some source text (a pod's tolerations from
+ * their JSON), recorded under that text's bytes, so that each distinct source is made once (the
+ * pods of a Job carry the same).  get: the value put for the same key bytes, NULL when none.
+ * put: records value (NULL, or a key longer than STRPOOL_MEMO_KEY_MAX: nothing recorded); the
+ * first STRPOOL_MEMO_MAX keys only (a copy of each is kept in the pool: a bounded cost when
+ * every source differs).  The caller's key must hold all that the value depends on. */
+#define STRPOOL_MEMO_MAX 1024
+#define STRPOOL_MEMO_KEY_MAX 1024
+const void *strpool_memo_get(const StrPool *p, const void *key, size_t len);
+void strpool_memo_put(StrPool *p, const void *key, size_t len, const void *value);
 /* s points into the pool: one of its copies, or inside one (p may be NULL: false) */
 bool strpool_owns(const StrPool *p, const void *s);
-/* drop the lookup tables (the copies stay valid); a later intern starts new ones, which may
+/* drop the lookup tables and the memo (the copies stay valid); a later intern starts new ones, which may
  * then copy a string twice */
 void strpool_seal(StrPool *p);
 /* a pool filled once and then mostly read (top's live cluster after its list): the string

@@ -221,7 +221,9 @@ static void release_node(Cluster *c, Node *n)
  * pods (pending -l, top's filter: rows of unbound pods) or the pod's own labels while it is
  * decoded (pod_from_json's spread_by_node).  So a kept bound pod drops the rest before its
  * strings go into the pool: 51,819 running pods on the full training cluster, 51,919 distinct
- * label sets among them (2.7 MB of lists, their values in the pool besides). */
+ * label sets among them (2.7 MB of lists, their values in the pool besides).  ingest_pod reads
+ * them so (pod_from_json_kept: the others are not even copied); this keeps the rule for a pod
+ * read otherwise. */
 static void trim_bound_labels(Pod *p)
 {
     if (!p->node_name) return;
@@ -360,7 +362,7 @@ static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
      * the cluster's pool: it is decoded into a scratch pool */
     StrPool *scratch = maybe_kept ? NULL : strpool_new();
     Pod p;
-    if (pod_from_json_requests(&p, obj, scratch ? scratch : cluster_pool(c), have_req ? &req : NULL, err) < 0) {
+    if (pod_from_json_kept(&p, obj, scratch ? scratch : cluster_pool(c), have_req ? &req : NULL, err) < 0) {
         strpool_free(scratch);
         return -1;
     }

@@ -14,50 +14,56 @@
 #include "util/strpool.h"
 #include "util/util.h"
 
+/* cJSON_IsObject / IsArray / IsString / IsNumber / IsBool / IsTrue as cJSON 1.7.15 defines
+ * them (cJSON.c: the low byte of type, NULL is none of them), inline: the library's calls were
+ * a million a 1,000-node cluster, a tenth of a pod's reading */
+static inline bool jtype(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
+static inline bool jis_bool(const cJSON *v) { return v && (v->type & (cJSON_True | cJSON_False)) != 0; }
+
 /* cJSON_GetObjectItemCaseSensitive's answer (the first member named key; a member without a
  * name ends the search), with the first bytes compared before strcmp is called: a pod's
  * reading looks up some forty fields among their siblings, and the calls were 8% of `status` */
 static inline const cJSON *jget(const cJSON *obj, const char *key)
 {
-    if (!obj || !cJSON_IsObject(obj) || !key) return NULL;
+    if (!jtype(obj, cJSON_Object) || !key) return NULL;
     for (const cJSON *c = obj->child; c && c->string; c = c->next)
         if (c->string[0] == key[0] && strcmp(c->string, key) == 0) return c;
     return NULL;
 }
-static inline const cJSON *jobj(const cJSON *obj, const char *key)
+/* a member already found (jget's answer, or a one-pass reader's), as a typed value */
+static inline const cJSON *jv_obj(const cJSON *v) { return jtype(v, cJSON_Object) ? v : NULL; }
+static inline const cJSON *jv_arr(const cJSON *v) { return jtype(v, cJSON_Array) ? v : NULL; }
+static inline const char *jv_str(const cJSON *v)
 {
-    const cJSON *v = jget(obj, key);
-    return cJSON_IsObject(v) ? v : NULL;
+    return jtype(v, cJSON_String) && v->valuestring ? v->valuestring : NULL;
 }
-static inline const cJSON *jarr(const cJSON *obj, const char *key)
+static inline const char *jv_str_ne(const cJSON *v)
 {
-    const cJSON *v = jget(obj, key);
-    return cJSON_IsArray(v) ? v : NULL;
-}
-static inline const char *jstr(const cJSON *obj, const char *key)
-{
-    const cJSON *v = jget(obj, key);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
-}
-/* a non-empty string, else NULL */
-static inline const char *jstr_ne(const cJSON *obj, const char *key)
-{
-    const char *s = jstr(obj, key);
+    const char *s = jv_str(v);
     return s && *s ? s : NULL;
 }
-static inline bool jbool(const cJSON *obj, const char *key, bool dflt)
-{
-    const cJSON *v = jget(obj, key);
-    return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
-}
 /* integral number within [lo, hi], else dflt */
-static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t dflt)
+static inline int64_t jv_int(const cJSON *v, int64_t lo, int64_t hi, int64_t dflt)
 {
-    const cJSON *v = jget(obj, key);
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return dflt;
+    if (!jtype(v, cJSON_Number) || !isfinite(v->valuedouble)) return dflt;
     double d = v->valuedouble;
     if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
     return (int64_t)d;
+}
+
+static inline const cJSON *jobj(const cJSON *obj, const char *key) { return jv_obj(jget(obj, key)); }
+static inline const cJSON *jarr(const cJSON *obj, const char *key) { return jv_arr(jget(obj, key)); }
+static inline const char *jstr(const cJSON *obj, const char *key) { return jv_str(jget(obj, key)); }
+/* a non-empty string, else NULL */
+static inline const char *jstr_ne(const cJSON *obj, const char *key) { return jv_str_ne(jget(obj, key)); }
+static inline bool jbool(const cJSON *obj, const char *key, bool dflt)
+{
+    const cJSON *v = jget(obj, key);
+    return jis_bool(v) ? jtype(v, cJSON_True) : dflt;
+}
+static inline int64_t jint(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t dflt)
+{
+    return jv_int(jget(obj, key), lo, hi, dflt);
 }
 /* A copy of a string field (NULL when absent) of at most max bytes (cut at a UTF-8
  * boundary), control characters (newlines, ESC, CR, ...) replaced by spaces and bytes that

@@ -20,11 +20,18 @@
 
 /* ---- KVList ---- */
 
-/* key's entry, index + 1; 0 when absent */
+/* key's entry, index + 1; 0 when absent (the first bytes compared before strcmp is called: a
+ * node's GPU facts look up some thirty labels among its eighty) */
 static uint32_t kv_find(const KVList *l, const char *key)
 {
-    for (uint32_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].key, key) == 0) return i + 1;
+    if (!key[0]) {
+        for (uint32_t i = 0; i < l->n; i++) if (!l->items[i].key[0]) return i + 1;
+        return 0;
+    }
+    for (uint32_t i = 0; i < l->n; i++) {
+        const char *k = l->items[i].key;
+        if (k[0] == key[0] && k[1] == key[1] && strcmp(k, key) == 0) return i + 1;
+    }
     return 0;
 }
 
@@ -115,9 +122,25 @@ static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *v
     l->n++;
 }
 
-static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
+/* only: NULL, or the one key read (the others passed over: a raw key that is not this text
+ * cannot be made printable into it, which has no space and no U+FFFD) */
+static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *only)
 {
     if (!cJSON_IsObject(obj)) return;
+    if (only) {
+        for (const cJSON *c = obj->child; c; c = c->next) {
+            if (!c->string || strcmp(c->string, only) != 0 || !cJSON_IsString(c) || !c->valuestring) continue;
+            if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
+            if (not_plain(c->valuestring)) {
+                char *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
+                kv_put(l, NULL, c->string, v, pool);
+                free(v);
+                continue;
+            }
+            kv_put(l, NULL, c->string, c->valuestring, pool);
+        }
+        return;
+    }
     size_t members = 0;
     for (const cJSON *c = obj->child; c; c = c->next) members++;
     KeyIndex index = { NULL, 0 }, *ix = NULL;
@@ -148,8 +171,46 @@ static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
     free(index.slot);
 }
 
-void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL); }
-void kv_from_json_pooled(KVList *l, const cJSON *obj, StrPool *pool) { from_json(l, obj, pool); }
+void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL, NULL); }
+void kv_from_json_key(KVList *l, const cJSON *obj, const char *key) { if (key && *key) from_json(l, obj, NULL, key); }
+/* A fresh pooled list (a node's labels: some eighty of them): each key and value made printable
+ * and interned in one pass (strpool_printable: the same copy from_json makes, as no entry it
+ * keeps is longer than the limit it cuts at), and a repeated key found by the pool's pointer
+ * (one copy per distinct text: within this call, interning the same text twice gives the same
+ * pointer) instead of a second hash of its text and a strcmp. */
+static void from_json_pooled_fresh(KVList *l, const cJSON *obj, StrPool *pool)
+{
+    uint32_t members = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) members++;
+    if (!members) return;
+    uint32_t cap = 16, local[256];
+    while (cap < 2 * members) cap <<= 1;
+    uint32_t *slot = cap <= 256 ? local : xmalloc(cap * sizeof *slot);
+    memset(slot, 0, cap * sizeof *slot);
+    l->items = xmalloc(members * sizeof *l->items);
+    l->cap = members;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        if (!c->string || !*c->string || !cJSON_IsString(c) || !c->valuestring) continue;
+        if (strnlen(c->string, KV_KEY_MAX + 1) > KV_KEY_MAX || strnlen(c->valuestring, KV_VALUE_MAX + 1) > KV_VALUE_MAX)
+            continue;
+        const char *k = strpool_printable(pool, c->string, KV_KEY_MAX * 3);
+        const char *v = strpool_printable(pool, c->valuestring, KV_VALUE_MAX * 3);
+        uint64_t h = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ULL;
+        uint32_t j = (uint32_t)(h >> 32) & (cap - 1);
+        while (slot[j] && l->items[slot[j] - 1].key != k) j = (j + 1) & (cap - 1);
+        if (slot[j]) { l->items[slot[j] - 1].value = (char *)v; continue; }
+        slot[j] = l->n + 1;
+        l->items[l->n++] = (KV){ (char *)k, (char *)v };
+    }
+    if (slot != local) free(slot);
+    if (!l->n) { free(l->items); l->items = NULL; l->cap = 0; }
+}
+
+void kv_from_json_pooled(KVList *l, const cJSON *obj, StrPool *pool)
+{
+    if (!l->n && !l->items && cJSON_IsObject(obj)) from_json_pooled_fresh(l, obj, pool);
+    else from_json(l, obj, pool, NULL);
+}
 
 /* ---- validation of keys and values ---- */
 

@@ -19,13 +19,14 @@
 
 /* ---- GPU facts ---- */
 
-static int label_int(const KVList *l, const char *key, int dflt)
+static int value_int(const char *s, int dflt)
 {
     int64_t v;
-    const char *s = kv_get(l, key);
     if (!s || !str_to_int64(s, &v) || v < 0 || v > 1000000) return dflt;
     return (int)v;
 }
+
+static int label_int(const KVList *l, const char *key, int dflt) { return value_int(kv_get(l, key), dflt); }
 
 static int64_t label_int64(const KVList *l, const char *key)
 {
@@ -57,6 +58,41 @@ static int64_t label_memory_mib(const char *s, bool *in_bytes)
 }
 
 static bool label_true(const KVList *l, const char *key) { return str_eq(kv_get(l, key), "true"); }
+
+/* The nvidia.com/ labels gpu_facts_from_labels reads, found in one pass over a node's labels:
+ * GFD writes some forty of a GPU node's eighty, and looked up one at a time they were a strcmp
+ * each (a third of a GPU node's reading).  A key is compared by its length first.  The first
+ * entry of a key wins, as kv_get's. */
+#define NV_PREFIX "nvidia.com/"
+enum { NV_PRODUCT, NV_COUNT, NV_MEMORY, NV_FAMILY, NV_PRESENT, NV_MIG_STRATEGY, NV_MIG_CAPABLE,
+       NV_MIG_CONFIG, NV_MIG_CONFIG_STATE, NV_SHARING, NV_REPLICAS, NV_DP_CONFIG, NV_DRIVER, NV__N };
+static const struct { const char *suffix; size_t len; } nv_keys[NV__N] = {
+#define NV_KEY(s) { s, sizeof s - 1 }
+    [NV_PRODUCT] = NV_KEY("gpu.product"), [NV_COUNT] = NV_KEY("gpu.count"),
+    [NV_MEMORY] = NV_KEY("gpu.memory"), [NV_FAMILY] = NV_KEY("gpu.family"),
+    [NV_PRESENT] = NV_KEY("gpu.present"), [NV_MIG_STRATEGY] = NV_KEY("mig.strategy"),
+    [NV_MIG_CAPABLE] = NV_KEY("mig.capable"), [NV_MIG_CONFIG] = NV_KEY("mig.config"),
+    [NV_MIG_CONFIG_STATE] = NV_KEY("mig.config.state"), [NV_SHARING] = NV_KEY("gpu.sharing-strategy"),
+    [NV_REPLICAS] = NV_KEY("gpu.replicas"), [NV_DP_CONFIG] = NV_KEY("device-plugin.config"),
+    [NV_DRIVER] = NV_KEY("cuda.driver-version.full"),
+#undef NV_KEY
+};
+
+static void nv_labels(const KVList *l, const char *v[NV__N])
+{
+    for (int j = 0; j < NV__N; j++) v[j] = NULL;
+    for (uint32_t i = 0; i < l->n; i++) {
+        const char *k = l->items[i].key;
+        if (k[0] != 'n' || strncmp(k, NV_PREFIX, strlen(NV_PREFIX)) != 0) continue;
+        const char *rest = k + strlen(NV_PREFIX);
+        size_t len = strlen(rest);
+        for (int j = 0; j < NV__N; j++)
+            if (nv_keys[j].len == len && !v[j] && memcmp(rest, nv_keys[j].suffix, len) == 0) {
+                v[j] = l->items[i].value;
+                break;
+            }
+    }
+}
 
 static int cmp_mig(const void *a, const void *b)
 {
@@ -145,26 +181,31 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
     memset(g, 0, sizeof *g);
     g->replicas = 1;
     if (!labels) return;
-    const char *product = kv_get(labels, "nvidia.com/gpu.product");
-    g->has_gfd = product || kv_get(labels, "nvidia.com/gpu.count");
+    const char *nv[NV__N];
+    nv_labels(labels, nv);
+    const char *product = nv[NV_PRODUCT];
+    g->has_gfd = product || nv[NV_COUNT];
     static const char *const present_keys[] = { "nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present",
         "feature.node.kubernetes.io/pci-0302_10de.present", "feature.node.kubernetes.io/pci-0300_10de.present" };
     for (size_t i = 0; i < sizeof present_keys / sizeof *present_keys && !g->present; i++)
-        if (label_true(labels, present_keys[i])) { g->present = true; g->present_label = present_keys[i]; }
-    g->count = label_int(labels, "nvidia.com/gpu.count", 0);
-    g->memory_mib = label_memory_mib(kv_get(labels, "nvidia.com/gpu.memory"), &g->memory_in_bytes);
-    g->family = strpool_intern(pool, kv_get(labels, "nvidia.com/gpu.family"));
-    const char *strategy = kv_get(labels, "nvidia.com/mig.strategy");
+        if (i == 0 ? str_eq(nv[NV_PRESENT], "true") : label_true(labels, present_keys[i])) {
+            g->present = true;
+            g->present_label = present_keys[i];
+        }
+    g->count = value_int(nv[NV_COUNT], 0);
+    g->memory_mib = label_memory_mib(nv[NV_MEMORY], &g->memory_in_bytes);
+    g->family = strpool_intern(pool, nv[NV_FAMILY]);
+    const char *strategy = nv[NV_MIG_STRATEGY];
     g->mig_strategy = str_eq(strategy, "single") ? MIG_SINGLE : str_eq(strategy, "mixed") ? MIG_MIXED : MIG_NONE;
-    g->mig_capable = label_true(labels, "nvidia.com/mig.capable");
-    g->mig_config = strpool_intern(pool, kv_get(labels, "nvidia.com/mig.config"));
-    g->mig_config_state = strpool_intern(pool, kv_get(labels, "nvidia.com/mig.config.state"));
-    const char *sharing = kv_get(labels, "nvidia.com/gpu.sharing-strategy");
+    g->mig_capable = str_eq(nv[NV_MIG_CAPABLE], "true");
+    g->mig_config = strpool_intern(pool, nv[NV_MIG_CONFIG]);
+    g->mig_config_state = strpool_intern(pool, nv[NV_MIG_CONFIG_STATE]);
+    const char *sharing = nv[NV_SHARING];
     g->sharing = str_eq(sharing, "time-slicing") ? SHARING_TIME_SLICING
                : str_eq(sharing, "mps") ? SHARING_MPS : SHARING_NONE;
     /* absent -> 1 (no sharing); "0" is meaningful (MIG-enabled parents under mixed, INVALID) */
-    g->replicas = label_int(labels, "nvidia.com/gpu.replicas", 1);
-    g->has_sharing_labels = sharing || kv_get(labels, "nvidia.com/gpu.replicas");
+    g->replicas = value_int(nv[NV_REPLICAS], 1);
+    g->has_sharing_labels = sharing || nv[NV_REPLICAS];
     /* Before device plugin v0.15 (k8s-device-plugin 40e6089b7 "Add resource.sharing-strategy
      * labels") GFD wrote only gpu.replicas and the -SHARED product suffix
      * (gpu-feature-discovery v0.6.0 internal/lm/resource.go productLabel/replicasLabel); MPS
@@ -173,8 +214,8 @@ void gpu_facts_from_labels(GpuFacts *g, const KVList *labels, StrPool *pool)
         g->sharing = SHARING_TIME_SLICING;
         g->sharing_old_labels = true;
     }
-    g->device_plugin_config = strpool_intern(pool, kv_get(labels, "nvidia.com/device-plugin.config"));
-    g->driver_version = strpool_intern(pool, kv_get(labels, "nvidia.com/cuda.driver-version.full"));
+    g->device_plugin_config = strpool_intern(pool, nv[NV_DP_CONFIG]);
+    g->driver_version = strpool_intern(pool, nv[NV_DRIVER]);
 
     if (product) {
         g->product_src = PRODUCT_SRC_GFD;

@@ -22,6 +22,52 @@
 #include "json_fields.h"
 #include "util/util.h"
 
+/* The members of a pod's spec that its reading looks at, found in one pass (the first member
+ * of each name, as jget finds it; NULL when absent): looked up one by one, most of them absent,
+ * each lookup walked the spec's dozen members (a third of a GPU pod's reading). */
+typedef struct {
+    const cJSON *affinity, *containers, *init_containers, *node_name, *node_selector, *overhead,
+                *preemption_policy, *priority, *priority_class, *resource_claims, *resources,
+                *runtime_class, *scheduler_name, *scheduling_gates, *tolerations;
+} SpecView;
+
+static void spec_view(SpecView *v, const cJSON *spec)
+{
+    memset(v, 0, sizeof *v);
+    if (!jtype(spec, cJSON_Object)) return;
+    for (const cJSON *c = spec->child; c && c->string; c = c->next) {
+        const char *k = c->string;
+        const cJSON **f = NULL;
+        switch (k[0]) {
+        case 'a': if (strcmp(k, "affinity") == 0) f = &v->affinity; break;
+        case 'c': if (strcmp(k, "containers") == 0) f = &v->containers; break;
+        case 'i': if (strcmp(k, "initContainers") == 0) f = &v->init_containers; break;
+        case 'n':
+            if (strcmp(k, "nodeName") == 0) f = &v->node_name;
+            else if (strcmp(k, "nodeSelector") == 0) f = &v->node_selector;
+            break;
+        case 'o': if (strcmp(k, "overhead") == 0) f = &v->overhead; break;
+        case 'p':
+            if (strcmp(k, "priority") == 0) f = &v->priority;
+            else if (strcmp(k, "priorityClassName") == 0) f = &v->priority_class;
+            else if (strcmp(k, "preemptionPolicy") == 0) f = &v->preemption_policy;
+            break;
+        case 'r':
+            if (strcmp(k, "resources") == 0) f = &v->resources;
+            else if (strcmp(k, "resourceClaims") == 0) f = &v->resource_claims;
+            else if (strcmp(k, "runtimeClassName") == 0) f = &v->runtime_class;
+            break;
+        case 's':
+            if (strcmp(k, "schedulerName") == 0) f = &v->scheduler_name;
+            else if (strcmp(k, "schedulingGates") == 0) f = &v->scheduling_gates;
+            break;
+        case 't': if (strcmp(k, "tolerations") == 0) f = &v->tolerations; break;
+        default: break;
+        }
+        if (f && !*f) *f = c;
+    }
+}
+
 /* requests of one "resources" block, defaulted from limits */
 static void resources_requests(const cJSON *resources, ResourceList *out)
 {
@@ -32,19 +78,19 @@ static void resources_requests(const cJSON *resources, ResourceList *out)
 /* The init container whose request sets the pod's effective request of a GPU resource (its
  * peak above what the app containers and sidecars ask), NULL when the app containers do: an
  * explanation says where a request comes from ("nvidia.com/gpu:4 (from init container X)"). */
-static const char *gpu_request_init_container(const cJSON *spec)
+static const char *gpu_request_init_container(const SpecView *spec)
 {
-    const cJSON *inits = jarr(spec, "initContainers");
+    const cJSON *inits = jv_arr(spec->init_containers);
     if (!inits || !inits->child) return NULL;      /* the app containers ask: most pods */
     ResourceList apps = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT;
     const cJSON *c;
-    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->containers)) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&apps, &r);
         rlist_clear(&r);
     }
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, inits) {
         if (!str_eq(jstr(c, "restartPolicy"), "Always")) continue;
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
@@ -53,7 +99,7 @@ static const char *gpu_request_init_container(const cJSON *spec)
     }
     const char *from = NULL;
     int64_t best = 0;
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, inits) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         bool sidecar = str_eq(jstr(c, "restartPolicy"), "Always");
@@ -76,18 +122,18 @@ static bool pod_level_resource(const char *name)
     return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 || str_starts_with(name, "hugepages-");
 }
 
-void pod_effective_requests(const cJSON *spec, ResourceList *out)
+static void effective_requests(const SpecView *spec, ResourceList *out)
 {
     ResourceList sum = RESOURCE_LIST_INIT, sidecars = RESOURCE_LIST_INIT, init_max = RESOURCE_LIST_INIT;
     const cJSON *c;
-    cJSON_ArrayForEach(c, jarr(spec, "containers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->containers)) {
         if (!sum.n) { resources_requests(jobj(c, "resources"), &sum); continue; }   /* the sum of one */
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         rlist_add_all(&sum, &r);
         rlist_clear(&r);
     }
-    cJSON_ArrayForEach(c, jarr(spec, "initContainers")) {
+    cJSON_ArrayForEach(c, jv_arr(spec->init_containers)) {
         ResourceList r = RESOURCE_LIST_INIT;
         resources_requests(jobj(c, "resources"), &r);
         if (str_eq(jstr(c, "restartPolicy"), "Always")) {
@@ -102,7 +148,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
     }
     rlist_max_into(&sum, &init_max);
 
-    const cJSON *pod_res = jobj(spec, "resources");
+    const cJSON *pod_res = jv_obj(spec->resources);
     if (pod_res) {
         ResourceList pl = RESOURCE_LIST_INIT;
         resources_requests(pod_res, &pl);
@@ -111,7 +157,7 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
         rlist_clear(&pl);
     }
     ResourceList overhead = RESOURCE_LIST_INIT;
-    rlist_from_json(&overhead, jobj(spec, "overhead"), NULL);
+    rlist_from_json(&overhead, jv_obj(spec->overhead), NULL);
     rlist_add_all(&sum, &overhead);
     rlist_clear(&overhead);
 
@@ -119,6 +165,15 @@ void pod_effective_requests(const cJSON *spec, ResourceList *out)
     rlist_clear(&init_max);
     rlist_clear(out);
     *out = sum;
+}
+
+/* (the four members it reads looked up alone: the pods of a cluster that request no GPU are read
+ * for this and little else, and a whole view of their spec costs more than four lookups) */
+void pod_effective_requests(const cJSON *spec, ResourceList *out)
+{
+    SpecView v = { .containers = jget(spec, "containers"), .init_containers = jget(spec, "initContainers"),
+                   .resources = jget(spec, "resources"), .overhead = jget(spec, "overhead") };
+    effective_requests(&v, out);
 }
 
 /* ---- node affinity ---- */
@@ -166,11 +221,15 @@ static int read_requirements(LabelSelector *sel, const cJSON *arr, const char *w
  * pod's own: the plan and fit, its readers, then keep the pods on nodes apart, the safe side
  * (kubernetes pkg/scheduler/framework/types.go newAffinityTerm: namespaces and
  * namespaceSelector are a union; an empty selector matches all). */
-static bool spread_by_node(const Pod *p, const cJSON *spec)
+static const cJSON *anti_affinity_terms(const SpecView *spec)
+{
+    return jarr(jobj(jv_obj(spec->affinity), "podAntiAffinity"), "requiredDuringSchedulingIgnoredDuringExecution");
+}
+
+static bool spread_by_node(const Pod *p, const KVList *labels, const SpecView *spec)
 {
     const cJSON *t;
-    cJSON_ArrayForEach(t, jarr(jobj(jobj(spec, "affinity"), "podAntiAffinity"),
-                               "requiredDuringSchedulingIgnoredDuringExecution")) {
+    cJSON_ArrayForEach(t, anti_affinity_terms(spec)) {
         const cJSON *ls = jobj(t, "labelSelector");
         if (!str_eq(jstr(t, "topologyKey"), "kubernetes.io/hostname") || !ls) continue;
         const cJSON *nss = jarr(t, "namespaces"), *ns;
@@ -189,16 +248,16 @@ static bool spread_by_node(const Pod *p, const cJSON *spec)
         memset(&e, 0, sizeof e);
         bool ok = read_requirements(&sel, jarr(ls, "matchExpressions"), "podAntiAffinity matchExpressions", &e) == 0;
         error_clear(&e);
-        bool match = ok && label_selector_matches(&sel, &p->labels);
+        bool match = ok && label_selector_matches(&sel, labels);
         label_selector_clear(&sel);
         if (match) return true;
     }
     return false;
 }
 
-static int read_affinity(Pod *p, const cJSON *spec, Error *err)
+static int read_affinity(Pod *p, const SpecView *spec, Error *err)
 {
-    const cJSON *req = jobj(jobj(jobj(spec, "affinity"), "nodeAffinity"),
+    const cJSON *req = jobj(jobj(jv_obj(spec->affinity), "nodeAffinity"),
                             "requiredDuringSchedulingIgnoredDuringExecution");
     const cJSON *terms = jarr(req, "nodeSelectorTerms");
     int n = terms ? cJSON_GetArraySize(terms) : 0;
@@ -215,33 +274,78 @@ static int read_affinity(Pod *p, const cJSON *spec, Error *err)
     return 0;
 }
 
-/* the array is built on the stack (or once on the heap when long) and interned whole: the
- * pods of a Job, a Deployment or a queue carry the same tolerations */
+/* a toleration's four strings, as read (defaults applied) and their length limits */
+typedef struct { const char *s[4]; } TolSource;
+static const size_t tol_max[4] = { 317, 32, 63, 32 };
+
+static TolSource tol_source(const cJSON *t)
+{
+    const char *op = jstr_ne(t, "operator");
+    return (TolSource){ { jstr_ne(t, "key"),        /* NULL = every key (with Exists) */
+                          op ? op : "Equal", jstr(t, "value"),
+                          jstr_ne(t, "effect") } };  /* NULL = every effect */
+}
+
+/* src appended to a memo key (util/strpool.h): per string 0 (none), or 1, the bytes that
+ * str_printable(s, max) reads (at most max + 3: a character starting before max is read
+ * whole) and a NUL; false when the key would pass cap */
+static bool tol_key_add(unsigned char *key, size_t *n, size_t cap, const TolSource *src)
+{
+    for (int i = 0; i < 4; i++) {
+        const char *s = src->s[i];
+        size_t len = s ? strnlen(s, tol_max[i] + 3) : 0;
+        if (*n + len + 2 > cap) return false;
+        key[(*n)++] = s != NULL;
+        if (!s) continue;
+        memcpy(key + *n, s, len);
+        *n += len;
+        key[(*n)++] = 0;
+    }
+    return true;
+}
+
+/* The array is built on the stack (or once on the heap when long) and interned whole: the
+ * pods of a Job, a Deployment or a queue carry the same tolerations.  So the pool's memo keeps
+ * the array made from each source text (the strings as read, not yet made printable): a pod
+ * whose tolerations were seen before reads them and copies their bytes into the key, no more
+ * (twelve strings made printable and interned were 3,500 instructions a GPU pod). */
 const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uint32_t *count)
 {
     *count = 0;
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (n <= 0) return NULL;
-    Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
-    size_t k = 0;
+    unsigned char key[STRPOOL_MEMO_KEY_MAX];
+    size_t klen = 0;
+    bool fits = true;
+    uint32_t k = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, arr) {
         if (!cJSON_IsObject(t)) continue;
-        Toleration *x = &tol[k++];
-        x->key = jpool_trunc(pool, jstr_ne(t, "key"), 317);       /* NULL = every key (with Exists) */
-        x->op = jpool_trunc(pool, jstr_ne(t, "operator") ? jstr_ne(t, "operator") : "Equal", 32);
-        x->value = jpool_trunc(pool, jstr(t, "value"), 63);
-        x->effect = jpool_trunc(pool, jstr_ne(t, "effect"), 32);   /* NULL = every effect */
+        TolSource src = tol_source(t);
+        fits = fits && tol_key_add(key, &klen, sizeof key, &src);
+        k++;
     }
-    const Toleration *out = strpool_intern_mem(pool, tol, k * sizeof *tol);
-    *count = (uint32_t)k;
+    const Toleration *out = fits ? strpool_memo_get(pool, key, klen) : NULL;
+    if (out) { *count = k; return out; }
+    Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
+    k = 0;
+    cJSON_ArrayForEach(t, arr) {
+        if (!cJSON_IsObject(t)) continue;
+        TolSource src = tol_source(t);
+        const char *v[4];
+        for (int i = 0; i < 4; i++) v[i] = jpool_trunc(pool, src.s[i], tol_max[i]);
+        tol[k++] = (Toleration){ v[0], v[1], v[2], v[3] };
+    }
+    out = strpool_intern_mem(pool, tol, k * sizeof *tol);
+    if (fits) strpool_memo_put(pool, key, klen, out);
+    *count = k;
     if (tol != local) free(tol);
     return out;
 }
 
-static void read_tolerations(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_tolerations(PodMore *m, const SpecView *spec, StrPool *pool)
 {
-    m->tolerations = pod_tolerations_from_json(jarr(spec, "tolerations"), pool, &m->ntolerations);
+    m->tolerations = pod_tolerations_from_json(jv_arr(spec->tolerations), pool, &m->ntolerations);
 }
 
 static PodPhase phase_from_string(const char *s)
@@ -282,9 +386,9 @@ static void read_owner(Pod *p, const cJSON *meta, StrPool *pool)
 }
 
 /* spec.resourceClaims joined with status.resourceClaimStatuses by name */
-static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status, StrPool *pool)
+static void pod_claims_from_json(Pod *p, const SpecView *spec, const cJSON *status, StrPool *pool)
 {
-    const cJSON *rcs = jarr(spec, "resourceClaims"), *rc;
+    const cJSON *rcs = jv_arr(spec->resource_claims), *rc;
     size_t n = (size_t)cJSON_GetArraySize(rcs);
     if (!n) return;
     p->claims = xcalloc(n, sizeof *p->claims);
@@ -304,10 +408,10 @@ static void pod_claims_from_json(Pod *p, const cJSON *spec, const cJSON *status,
 const PodMore pod_more_none;
 
 /* spec.nodeSelector into the pool, its strings and the array (the pods of a Job share it) */
-static void read_node_selector(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_node_selector(PodMore *m, const SpecView *spec, StrPool *pool)
 {
     KVList own = KVLIST_INIT;
-    kv_from_json(&own, jobj(spec, "nodeSelector"));
+    kv_from_json(&own, jv_obj(spec->node_selector));
     if (!own.n) return;
     KV *v = xmalloc(own.n * sizeof *v);
     for (uint32_t i = 0; i < own.n; i++) {
@@ -321,9 +425,9 @@ static void read_node_selector(PodMore *m, const cJSON *spec, StrPool *pool)
 }
 
 /* spec.schedulingGates[].name into the pool, the array too (the pods of a Job share it) */
-static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
+static void read_gates(PodMore *m, const SpecView *spec, StrPool *pool)
 {
-    const cJSON *arr = jarr(spec, "schedulingGates"), *g;
+    const cJSON *arr = jv_arr(spec->scheduling_gates), *g;
     size_t n = 0, k = 0;
     cJSON_ArrayForEach(g, arr) n += jstr_ne(g, "name") != NULL;
     if (!n) return;
@@ -337,18 +441,33 @@ static void read_gates(PodMore *m, const cJSON *spec, StrPool *pool)
     free(v);
 }
 
+static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, bool kept, Error *err);
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
-    return pod_from_json_requests(p, obj, pool, NULL, err);
+    return pod_read(p, obj, pool, NULL, false, err);
 }
 
 int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    return pod_read(p, obj, pool, requests, false, err);
+}
+
+int pod_from_json_kept(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
+{
+    return pod_read(p, obj, pool, requests, true, err);
+}
+
+/* kept: a bound pod's labels as a Cluster keeps them (pod.h) */
+static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, bool kept, Error *err)
 {
     ResourceList req = RESOURCE_LIST_INIT;
     if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
     memset(p, 0, sizeof *p);
     if (!cJSON_IsObject(obj)) { rlist_clear(&req); error_set(err, "pod: not a JSON object"); return -1; }
-    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec"), *status = jobj(obj, "status");
+    const cJSON *meta = jobj(obj, "metadata"), *status = jobj(obj, "status");
+    SpecView sv, *spec = &sv;
+    spec_view(spec, jobj(obj, "spec"));
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
     if (!name) { rlist_clear(&req); error_set(err, "pod without metadata.name"); return -1; }
     if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
@@ -360,19 +479,21 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     p->name = strpool_intern(pool, name);
     p->creation = jtime(meta, "creationTimestamp");
     p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
-    kv_from_json(&p->labels, jobj(meta, "labels"));
     read_owner(p, meta, pool);
+    p->node_name = jpool_trunc(pool, jv_str_ne(spec->node_name), MODEL_NAME_MAX);
+    const cJSON *labels = jobj(meta, "labels");
+    bool trimmed = kept && p->node_name;
+    if (!trimmed) kv_from_json(&p->labels, labels);
+    else if (str_eq(p->owner_kind, "ReplicaSet")) kv_from_json_key(&p->labels, labels, POD_TEMPLATE_HASH_LABEL);
 
     PodMore m;
     memset(&m, 0, sizeof m);          /* padding too: the block is pooled by its bytes */
-    p->node_name = jpool_trunc(pool, jstr_ne(spec, "nodeName"), MODEL_NAME_MAX);
-    m.scheduler_name = strpool_intern(pool, jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName")
-                                                              : "default-scheduler");
-    m.priority_class = jpool_trunc(pool, jstr_ne(spec, "priorityClassName"), MODEL_NAME_MAX);
-    p->priority = (int32_t)jint(spec, "priority", INT32_MIN, INT32_MAX, 0);
-    m.preemption_policy = jpool_trunc(pool, jstr_ne(spec, "preemptionPolicy") ? jstr_ne(spec, "preemptionPolicy")
-                                                                        : "PreemptLowerPriority", 64);
-    m.runtime_class = jpool_trunc(pool, jstr_ne(spec, "runtimeClassName"), MODEL_NAME_MAX);
+    const char *scheduler = jv_str_ne(spec->scheduler_name), *preemption = jv_str_ne(spec->preemption_policy);
+    m.scheduler_name = strpool_intern(pool, scheduler ? scheduler : "default-scheduler");
+    m.priority_class = jpool_trunc(pool, jv_str_ne(spec->priority_class), MODEL_NAME_MAX);
+    p->priority = (int32_t)jv_int(spec->priority, INT32_MIN, INT32_MAX, 0);
+    m.preemption_policy = jpool_trunc(pool, preemption ? preemption : "PreemptLowerPriority", 64);
+    m.runtime_class = jpool_trunc(pool, jv_str_ne(spec->runtime_class), MODEL_NAME_MAX);
     const cJSON *ann = jobj(meta, "annotations");
     m.hami_devices = jpool_trunc(pool, jstr_ne(ann, POD_ANN_HAMI_DEVICES), 16384);
     const char *group = jstr_ne(ann, POD_ANN_KAI_GROUP);
@@ -383,12 +504,19 @@ int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList
     read_tolerations(&m, spec, pool);
     read_gates(&m, spec, pool);
     if (requests) p->requests = req;
-    else pod_effective_requests(spec, &p->requests);
+    else effective_requests(spec, &p->requests);
     m.request_init = jpool_trunc(pool, gpu_request_init_container(spec), MODEL_NAME_MAX);
     pod_claims_from_json(p, spec, status, pool);
     read_status(p, &m, status, pool);
     p->more = strpool_intern_mem(pool, &m, sizeof m);
-    p->spread_by_node = spread_by_node(p, spec);
+    if (!trimmed || !anti_affinity_terms(spec)) {
+        p->spread_by_node = spread_by_node(p, &p->labels, spec);
+    } else {                          /* (its own labels, all of them: rare) */
+        KVList all = KVLIST_INIT;
+        kv_from_json(&all, labels);
+        p->spread_by_node = spread_by_node(p, &all, spec);
+        kv_clear(&all);
+    }
     if (read_affinity(p, spec, err) < 0) {
         error_prefix(err, "pod %s/%s: ", p->ns, p->name);
         pod_clear(p);

@@ -37,6 +37,9 @@ struct StrPool {
     struct Range { uintptr_t lo; size_t len; } *ranges;   /* the chunks by address (owns) */
     size_t nranges, capranges;
     bool dense;                     /* strpool_pack: the string table up to 7/8 full, not 1/2 */
+    struct Memo { const char *key; const void *value; } *memo;   /* strpool_memo_put's (owns the
+                                                                      array; keys in the chunks) */
+    size_t memocap, memon;
 };
 
 StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
@@ -49,6 +52,7 @@ void strpool_free(StrPool *p)
     free(p->ranges);
     free(p->strs.slots);
     free(p->mems.slots);
+    free(p->memo);
     free(p);
 }
 
@@ -183,12 +187,12 @@ static char *pool_alloc(StrPool *p, size_t size, size_t align, size_t *chunk)
     return dst;
 }
 
-/* the first len bytes of s as a pooled string */
-static const char *intern_n(StrPool *p, const char *s, size_t len)
+/* the first len bytes of s as a pooled string, h = hash_bytes(s, len) */
+static const char *intern_hashed(StrPool *p, const char *s, size_t len, uint64_t h)
 {
     RefTable *t = &p->strs;
     reftable_grow(p);
-    size_t j = (size_t)hash_bytes(s, len) & (t->cap - 1);
+    size_t j = (size_t)h & (t->cap - 1);
     while (t->slots[j]) {
         const char *e = deref(p, t->slots[j]);
         if (strncmp(e, s, len) == 0 && e[len] == '\0') return e;
@@ -203,18 +207,49 @@ static const char *intern_n(StrPool *p, const char *s, size_t len)
     return dst;
 }
 
+static const char *intern_n(StrPool *p, const char *s, size_t len)
+{
+    return intern_hashed(p, s, len, hash_bytes(s, len));
+}
+
 const char *strpool_intern(StrPool *p, const char *s)
 {
     return s ? intern_n(p, s, strlen(s)) : NULL;
 }
 
+/* hash_bytes(s, len) when the len bytes are all plain ASCII (0x20-0x7e), in the same pass (a
+ * pod's or a node's strings are looked at once, not three times: the scan, the hash and the
+ * copy's); false otherwise.  A word w of such bytes has neither w - 0x20.. (a byte below 0x20:
+ * the lowest such one borrows, the others above it cannot make it look plain), nor w + 0x01..
+ * (0x7f), nor w itself (0x80 and up) with a top bit set in any byte. */
+static bool plain_hash(const char *s, size_t len, uint64_t *out)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w, bad = 0;
+    for (; len >= 8; u += 8, len -= 8) {
+        memcpy(&w, u, 8);
+        bad |= (w - 0x20 * ones) | (w + ones) | w;
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (size_t i = 0; i < len; i++) if (u[i] < 0x20 || u[i] >= 0x7f) return false;
+    if (bad & tops) return false;
+    w = 0;
+    memcpy(&w, u, len);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdULL;
+    *out = h ^ (h >> 32);
+    return true;
+}
+
 const char *strpool_printable(StrPool *p, const char *s, size_t max)
 {
     if (!s) return NULL;
-    const unsigned char *u = (const unsigned char *)s;
-    size_t in = 0;
-    while (in < max && u[in] >= 0x20 && u[in] < 0x7f) in++;    /* the usual case: plain ASCII */
-    if (in == max || !u[in]) return intern_n(p, s, in);
+    size_t len = strnlen(s, max);
+    uint64_t h;
+    if (plain_hash(s, len, &h)) return intern_hashed(p, s, len, h);   /* the usual case */
     char *copy = str_printable(s, max);
     const char *r = intern_n(p, copy, strlen(copy));
     free(copy);
@@ -241,6 +276,46 @@ const void *strpool_intern_mem(StrPool *p, const void *data, size_t len)
     return dst;
 }
 
+/* the memo's slot of key: its entry's, or the empty one where it goes */
+static struct Memo *memo_slot(const StrPool *p, const void *key, size_t len)
+{
+    size_t j = (size_t)hash_bytes(key, len) & (p->memocap - 1);
+    while (p->memo[j].key && !(mem_len(p->memo[j].key) == len && memcmp(p->memo[j].key, key, len) == 0))
+        j = (j + 1) & (p->memocap - 1);
+    return &p->memo[j];
+}
+
+const void *strpool_memo_get(const StrPool *p, const void *key, size_t len)
+{
+    if (!p || !p->memocap || !len) return NULL;
+    return memo_slot(p, key, len)->value;
+}
+
+void strpool_memo_put(StrPool *p, const void *key, size_t len, const void *value)
+{
+    if (!len || !value || len > STRPOOL_MEMO_KEY_MAX || p->memon >= STRPOOL_MEMO_MAX) return;
+    if ((p->memon + 1) * 2 > p->memocap) {         /* at most half full */
+        struct Memo *old = p->memo;
+        size_t oc = p->memocap;
+        p->memocap = oc ? oc * 2 : 16;
+        p->memo = xcalloc(p->memocap, sizeof *p->memo);
+        p->bytes += (p->memocap - oc) * sizeof *p->memo;
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].key) *memo_slot(p, old[i].key, mem_len(old[i].key)) = old[i];
+        free(old);
+    }
+    struct Memo *m = memo_slot(p, key, len);
+    if (!m->key) {
+        size_t chunk;
+        char *dst = pool_alloc(p, MEM_HDR + len, alignof(max_align_t), &chunk) + MEM_HDR;
+        memcpy(dst - MEM_HDR, &len, sizeof len);
+        memcpy(dst, key, len);
+        m->key = dst;
+        p->memon++;
+    }
+    m->value = value;
+}
+
 size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n : 0; }
 size_t strpool_bytes(const StrPool *p) { return p ? p->bytes : 0; }
 
@@ -261,8 +336,12 @@ void strpool_seal(StrPool *p)
 {
     if (!p) return;
     p->bytes -= p->strs.cap * sizeof *p->strs.slots + p->mems.cap * sizeof *p->mems.slots;
+    p->bytes -= p->memocap * sizeof *p->memo;
     free(p->strs.slots);
     free(p->mems.slots);
+    free(p->memo);
     p->strs = (RefTable){ 0 };
     p->mems = (Table){ 0 };
+    p->memo = NULL;
+    p->memocap = p->memon = 0;
 }

@@ -10,6 +10,8 @@
 #include <cjson/cJSON.h>
 #include "util/error.h"
 #include "model/labels.h"
+#include "util/strpool.h"
+#include "util/util.h"
 
 static KVList node_labels(void)
 {
@@ -209,10 +211,54 @@ static void test_errors(void **state)
     label_selector_clear(&sel);
 }
 
+/* kv_from_json_pooled (a node's labels: one pass, repeated keys found by the pool's pointer)
+ * gives the list kv_from_json gives (the expectation: same keys and values, same order), its
+ * strings the pool's: few and many members, a repeated key (the last value, the first place),
+ * keys and values with control bytes or not UTF-8 (cleaned, and two keys that clean to the same
+ * text are one), an empty key, a non-string value, a key and a value past their limits. */
+static void test_kv_from_json_pooled_same(void **state)
+{
+    (void)state;
+    char *long_key = xcalloc(1, 400), *long_val = xcalloc(1, 5000);
+    memset(long_key, 'k', 399);
+    memset(long_val, 'v', 4999);
+    Strbuf many = STRBUF_INIT;
+    strbuf_adds(&many, "{");
+    for (int i = 0; i < 40; i++) strbuf_addf(&many, "\"nvidia.com/k%d\":\"%d\",", i % 30, i);
+    strbuf_addf(&many, "\"a\\u0007b\":\"x\",\"a b\":\"y\",\"\":\"e\",\"n\":7,\"%s\":\"l\",\"lv\":\"%s\",", long_key, long_val);
+    strbuf_adds(&many, "\"bad\\u001b\":\"v\\u0000w\",\"u\":\"\xc3(\",\"last\":\"z\"}");
+    const char *texts[] = {
+        "{}", "{\"a\":\"1\"}", "{\"a\":\"1\",\"b\":\"2\",\"a\":\"3\"}",
+        "{\"a\\u0001\":\"1\",\"a \":\"2\",\"c\":\"\\u00e9\"}", many.buf,
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        cJSON *obj = cJSON_Parse(texts[t]);
+        assert_non_null(obj);
+        StrPool *pool = strpool_new();
+        KVList want = KVLIST_INIT, got = KVLIST_INIT;
+        kv_from_json(&want, obj);
+        kv_from_json_pooled(&got, obj, pool);
+        assert_int_equal(got.n, want.n);
+        for (uint32_t i = 0; i < want.n; i++) {
+            assert_string_equal(got.items[i].key, want.items[i].key);
+            assert_string_equal(got.items[i].value, want.items[i].value);
+            assert_true(strpool_owns(pool, got.items[i].key));
+            assert_true(strpool_owns(pool, got.items[i].value));
+        }
+        free(got.items);
+        kv_clear(&want);
+        strpool_free(pool);
+        cJSON_Delete(obj);
+    }
+    strbuf_clear(&many);
+    free(long_key);
+    free(long_val);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kv), cmocka_unit_test(test_kv_from_json_many), cmocka_unit_test(test_parse_structure), cmocka_unit_test(test_match),
+        cmocka_unit_test(test_kv), cmocka_unit_test(test_kv_from_json_many), cmocka_unit_test(test_kv_from_json_pooled_same), cmocka_unit_test(test_parse_structure), cmocka_unit_test(test_match),
         cmocka_unit_test(test_selreq_gt_lt_direct), cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

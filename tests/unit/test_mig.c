@@ -848,10 +848,35 @@ static void test_pack_scale(void **state)
     mig_packing_clear(&pk);
 }
 
+/* mig_model_for_product remembers its last answers (a few, by the product's text): every
+ * product name of every table, with and without the NVIDIA- prefix and a -SHARED suffix, and
+ * names that match nothing, asked in rounds whose order differs (more names than it remembers,
+ * so answers are both remembered and forgotten): each answer is the table whose list holds the
+ * name (the expectation, found here by walking the tables), or none for the misses. */
+static void test_model_memo(void **state)
+{
+    (void)state;
+    char buf[160];
+    for (int round = 0; round < 3; round++)
+        for (size_t k = 0; k < mig_model_count(); k++) {
+            size_t i = round == 1 ? mig_model_count() - 1 - k : (k * 5 + (size_t)round) % mig_model_count();
+            const MigGpuModel *m = mig_model_at(i);
+            for (const char *const *pp = m->products; *pp; pp++) {
+                assert_ptr_equal(mig_model_for_product(*pp), m);
+                snprintf(buf, sizeof buf, "%s-SHARED", *pp);
+                assert_ptr_equal(mig_model_for_product(buf), m);
+                assert_null(mig_model_for_product("NVIDIA-T4"));
+                snprintf(buf, sizeof buf, "%sX", *pp);           /* a near miss */
+                assert_null(mig_model_for_product(buf));
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_product_matching), cmocka_unit_test(test_product_memo), cmocka_unit_test(test_profile_names),
+        cmocka_unit_test(test_model_memo),
         cmocka_unit_test(test_tables_consistent), cmocka_unit_test(test_layout_examples_7slice),
         cmocka_unit_test(test_layout_examples_a30_rtx), cmocka_unit_test(test_layout_oracle),
         cmocka_unit_test(test_enumerate), cmocka_unit_test(test_choose_profile),

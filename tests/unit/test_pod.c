@@ -438,10 +438,158 @@ static void test_pool_sharing(void **state)
     free(ja); free(jb); free(jd);
 }
 
+/* The pool's memo of tolerations (pod.c: the array made from each source text): every
+ * tolerations list read from one shared pool, in an order where each near-variant follows the
+ * one it is near to, comes out as the same list read alone into a fresh pool (no memo there:
+ * the expectation).  The variants differ where a memo key that held less than the source would
+ * go wrong: "" vs absent value, absent vs "Equal" operator, bytes past a limit (the same
+ * answer), a character cut at a limit and a byte at the limit that is not UTF-8 for what follows
+ * it (a different one: str_printable reads past the limit there), a non-object entry. */
+static void expect_same_tolerations(const Toleration *got, uint32_t ngot, const Toleration *want, uint32_t nwant)
+{
+    assert_int_equal(ngot, nwant);
+    for (uint32_t i = 0; i < nwant; i++) {
+        const char *g[4] = { got[i].key, got[i].op, got[i].value, got[i].effect };
+        const char *w[4] = { want[i].key, want[i].op, want[i].value, want[i].effect };
+        for (int f = 0; f < 4; f++) {
+            if (!w[f]) { assert_null(g[f]); continue; }
+            assert_non_null(g[f]);
+            assert_string_equal(g[f], w[f]);
+        }
+    }
+}
+
+static void test_tolerations_memo(void **state)
+{
+    (void)state;
+    char a62[63], long_a[70];
+    memset(a62, 'a', 62); a62[62] = '\0';
+    memset(long_a, 'a', 69); long_a[69] = '\0';
+    char *texts[] = {
+        xasprintf("[{\"key\":\"k\",\"value\":\"\"}]"),
+        xasprintf("[{\"key\":\"k\"}]"),
+        xasprintf("[{\"key\":\"k\",\"operator\":\"Equal\"}]"),
+        xasprintf("[{\"key\":\"k\",\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"key\":\"\",\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"operator\":\"Exists\"}]"),
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sX\"}]", long_a),     /* past 63: cut, the same */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sY\"}]", long_a),
+        xasprintf("[{\"key\":\"k\",\"value\":\"%s\\u00e9\"}]", a62), /* é straddles 63: dropped */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%s\xc3(\"}]", a62),       /* not UTF-8 at 63: U+FFFD */
+        xasprintf("[{\"key\":\"k\",\"value\":\"%sb\"}]", a62),
+        xasprintf("[{\"key\":\"k\",\"value\":\"v\\u001b\"}]"),
+        xasprintf("[{\"key\":\"k\",\"value\":\"v \"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, 7, {\"key\":\"j\"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, {\"key\":\"j\"}]"),
+        xasprintf("[{\"key\":\"k\",\"effect\":\"NoSchedule\"}, {\"key\":\"j\"}, {}]"),
+        xasprintf("[{\"key\":7,\"effect\":\"NoSchedule\"}]"),
+        xasprintf("[{\"effect\":\"NoSchedule\"}]"),
+    };
+    size_t n = sizeof texts / sizeof *texts;
+    StrPool *shared = strpool_new();
+    for (int round = 0; round < 2; round++)            /* the second: every one a memo hit */
+        for (size_t i = 0; i < n; i++) {
+            cJSON *arr = cJSON_Parse(texts[i]);
+            assert_non_null(arr);
+            StrPool *fresh = strpool_new();
+            uint32_t ng, nw;
+            const Toleration *want = pod_tolerations_from_json(arr, fresh, &nw);
+            const Toleration *got = pod_tolerations_from_json(arr, shared, &ng);
+            expect_same_tolerations(got, ng, want, nw);
+            strpool_free(fresh);
+            cJSON_Delete(arr);
+        }
+    strpool_free(shared);
+    for (size_t i = 0; i < n; i++) free(texts[i]);
+}
+
+/* pod_from_json_kept (a Cluster's pods): an unbound pod's labels all, as pod_from_json reads
+ * them; a bound pod's only the pod-template-hash entry pod_from_json would make (the last of
+ * repeated keys, cleaned), and only when a ReplicaSet is its controller; everything else the same
+ * (spread_by_node decided on all its labels: its anti-affinity selects app=w, not the hash). */
+static void test_kept_labels(void **state)
+{
+    (void)state;
+#define KEPT_FMT "{\"metadata\":{\"name\":\"w-1\",\"namespace\":\"ml\",\"labels\":{\"app\":\"w\"," \
+    "\"pod-template-hash\":7,\"pod-template-hash\":\"h\\u0007\",\"zz\":\"1\"},\"ownerReferences\":[{\"kind\":" \
+    "\"%s\",\"name\":\"w\",\"controller\":true}]},\"spec\":{%s\"affinity\":{\"podAntiAffinity\":" \
+    "{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"topologyKey\":\"kubernetes.io/hostname\"," \
+    "\"labelSelector\":{\"matchLabels\":{\"app\":\"w\"}}}]}}}}"
+    const char *owners[] = { "ReplicaSet", "Job" }, *binds[] = { "", "\"nodeName\":\"n1\"," };
+    for (int o = 0; o < 2; o++)
+        for (int b = 0; b < 2; b++) {
+            char *text = xasprintf(KEPT_FMT, owners[o], binds[b]);
+            cJSON *j = cJSON_Parse(text);
+            assert_non_null(j);
+            Pod full, kept;
+            Error e = { 0 };
+            assert_int_equal(pod_from_json(&full, j, pool, &e), 0);
+            assert_int_equal(pod_from_json_kept(&kept, j, pool, NULL, &e), 0);
+            assert_true(full.spread_by_node);
+            assert_int_equal(kept.spread_by_node, full.spread_by_node);
+            assert_ptr_equal(kept.more, full.more);
+            assert_ptr_equal(kept.node_name, full.node_name);
+            assert_int_equal(full.labels.n, 3);
+            if (!b) {                                   /* unbound: all of them */
+                assert_int_equal(kept.labels.n, full.labels.n);
+                for (uint32_t i = 0; i < full.labels.n; i++) {
+                    assert_string_equal(kept.labels.items[i].key, full.labels.items[i].key);
+                    assert_string_equal(kept.labels.items[i].value, full.labels.items[i].value);
+                }
+            } else if (!o) {                            /* bound, a ReplicaSet's: the hash */
+                assert_int_equal(kept.labels.n, 1);
+                assert_string_equal(kept.labels.items[0].key, "pod-template-hash");
+                assert_string_equal(kept.labels.items[0].value, kv_get(&full.labels, "pod-template-hash"));
+                assert_string_equal(kept.labels.items[0].value, "h ");
+            } else {
+                assert_int_equal(kept.labels.n, 0);
+            }
+            pod_clear(&full);
+            pod_clear(&kept);
+            cJSON_Delete(j);
+            free(text);
+        }
+#undef KEPT_FMT
+}
+
+/* A spec member is the first of its name, whatever its type (json_fields.h jget: as cJSON's
+ * lookup, which pod.c's one-pass reading of the spec keeps): a number first, a string second
+ * reads as absent; a string first wins over a second one.  Every member pod.c reads, each
+ * repeated so. */
+static void test_spec_first_member(void **state)
+{
+    (void)state;
+    Pod p;
+    Error e = { 0 };
+    assert_int_equal(parse_pod(&p, "{\"metadata\":{\"name\":\"d\"},\"spec\":{"
+        "\"nodeName\":5,\"nodeName\":\"n1\",\"schedulerName\":\"s1\",\"schedulerName\":\"s2\","
+        "\"priority\":\"x\",\"priority\":7,\"priorityClassName\":\"pc1\",\"priorityClassName\":\"pc2\","
+        "\"preemptionPolicy\":[],\"preemptionPolicy\":\"Never\",\"runtimeClassName\":\"r1\",\"runtimeClassName\":\"r2\","
+        "\"tolerations\":{},\"tolerations\":[{\"key\":\"t\"}],\"nodeSelector\":{\"a\":\"1\"},\"nodeSelector\":{\"b\":\"2\"},"
+        "\"schedulingGates\":[{\"name\":\"g1\"}],\"schedulingGates\":[{\"name\":\"g2\"}],"
+        "\"containers\":[" GPU(1) "],\"containers\":[" GPU(2) "],"
+        "\"overhead\":{\"cpu\":\"1\"},\"overhead\":{\"cpu\":\"2\"}}}", &e), 0);
+    const PodMore *m = pod_more(&p);
+    assert_null(p.node_name);
+    assert_string_equal(m->scheduler_name, "s1");
+    assert_int_equal(p.priority, 0);
+    assert_string_equal(m->priority_class, "pc1");
+    assert_string_equal(m->preemption_policy, "PreemptLowerPriority");
+    assert_string_equal(m->runtime_class, "r1");
+    assert_int_equal(m->ntolerations, 0);
+    assert_int_equal(m->node_selector.n, 1);
+    assert_string_equal(m->node_selector.items[0].key, "a");
+    assert_int_equal(m->ngates, 1);
+    assert_string_equal(m->gates[0], "g1");
+    assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 1000);
+    assert_int_equal(rlist_get(&p.requests, "cpu"), 1000);
+    pod_clear(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_spec_first_member), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),

@@ -67,6 +67,75 @@ static void test_printable_and_blocks(void **state)
     strpool_free(p);
 }
 
+/* The plain-ASCII path tests eight bytes at a step: a byte that is not plain (control, DEL,
+ * 0x80 and up) at any position of a word or of the tail, and at every length, still gets
+ * str_printable's copy (the expectation); a plain string of any length is the pool's one copy
+ * (the same pointer as strpool_intern's: the fused hash is the table's hash). */
+static void test_printable_every_position(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    static const unsigned char bad[] = { 0x01, 0x1f, 0x7f, 0x80, 0xc3, 0xff };
+    char buf[40];
+    for (size_t len = 0; len < 26; len++) {
+        for (size_t i = 0; i < len; i++) buf[i] = (char)(' ' + (i * 7) % 95);   /* 0x20..0x7e */
+        buf[len] = '\0';
+        assert_ptr_equal(strpool_printable(p, buf, 100), strpool_intern(p, buf));
+        char half[40];
+        memcpy(half, buf, len / 2);
+        half[len / 2] = '\0';
+        assert_ptr_equal(strpool_printable(p, buf, len / 2), strpool_intern(p, half));
+        for (size_t pos = 0; pos < len; pos++)
+            for (size_t b = 0; b < sizeof bad; b++) {
+                char save = buf[pos];
+                buf[pos] = (char)bad[b];
+                char *want = str_printable(buf, 100);
+                const char *got = strpool_printable(p, buf, 100);
+                assert_string_equal(got, want);
+                assert_ptr_equal(got, strpool_intern(p, want));
+                free(want);
+                buf[pos] = save;
+            }
+    }
+    strpool_free(p);
+}
+
+/* the memo: a value for the exact key bytes (not a prefix, not a longer key), replaced by a
+ * second put, kept across growth of its table, bounded (STRPOOL_MEMO_MAX keys: later ones are
+ * not recorded, the recorded ones stay), dropped by seal */
+static void test_memo(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    int v1, v2;
+    assert_null(strpool_memo_get(p, "abc", 3));
+    strpool_memo_put(p, "abc", 3, &v1);
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v1);
+    assert_null(strpool_memo_get(p, "ab", 2));
+    assert_null(strpool_memo_get(p, "abcd", 4));
+    assert_null(strpool_memo_get(p, "abd", 3));
+    strpool_memo_put(p, "abc", 3, &v2);
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v2);
+    char key[32];
+    int *vals = xcalloc(STRPOOL_MEMO_MAX + 10, sizeof *vals);
+    for (int i = 0; i < STRPOOL_MEMO_MAX + 10; i++) {
+        int n = snprintf(key, sizeof key, "key-%d", i);
+        strpool_memo_put(p, key, (size_t)n, &vals[i]);
+    }
+    size_t recorded = 0;
+    for (int i = 0; i < STRPOOL_MEMO_MAX + 10; i++) {
+        int n = snprintf(key, sizeof key, "key-%d", i);
+        const void *got = strpool_memo_get(p, key, (size_t)n);
+        if (got) { assert_ptr_equal(got, &vals[i]); recorded++; }
+    }
+    assert_int_equal(recorded, STRPOOL_MEMO_MAX - 1);          /* "abc" is the first */
+    assert_ptr_equal(strpool_memo_get(p, "abc", 3), &v2);
+    strpool_seal(p);
+    assert_null(strpool_memo_get(p, "abc", 3));
+    free(vals);
+    strpool_free(p);
+}
+
 /* owns: every copy (in a shared chunk or a block of its own) and any byte inside one, found
  * among chunks allocated at unrelated addresses; nothing else.  seal: the copies stay, the
  * tables go, a later intern may copy again (the old copy is still owned). */
@@ -147,6 +216,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
+        cmocka_unit_test(test_printable_every_position), cmocka_unit_test(test_memo),
         cmocka_unit_test(test_owns_and_seal), cmocka_unit_test(test_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
