@@ -21,12 +21,15 @@ static int one_document(void *vctx, cJSON *doc, int index)
     int rc = 0;
     if (!cJSON_IsNull(doc)) {           /* an empty document ("---" twice) is no object */
         char *where = xasprintf("%s, document %d", x->name, index + 1);
+        size_t before = x->out->n + (x->notes ? x->notes->n : 0);
         if (manifest_pods_from_object(doc, x->default_ns, where, x->out, x->notes, x->err) < 0) {
             error_prefix(x->err, "%s: document %d: ", x->name, index + 1);
             rc = -1;
         }
         free(where);
-        x->objects++;
+        /* every object read gives a template or a note; a List with no items gives neither, and
+         * is no object (kubectl apply: "no objects passed to apply") */
+        if (x->out->n + (x->notes ? x->notes->n : 0) > before) x->objects++;
     }
     cJSON_Delete(doc);
     return rc;

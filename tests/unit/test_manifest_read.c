@@ -157,6 +157,11 @@ static void test_bad_input(void **state)
     expect_error("kind: List\nitems: [{kind: Pod, metadata: {name: a}, spec: {}}, 7]\n", "document 1: item 1: not a Kubernetes object");
     expect_error("", "no Kubernetes objects");
     expect_error("# only a comment\n", "no Kubernetes objects");
+    /* a List with no items is no object, whatever its items key became (the fuzzer's: a
+     * "%YAML" line inside the key): kubectl apply says "no objects passed to apply" */
+    expect_error("kind: List\nitems: []\n", "no Kubernetes objects");
+    expect_error("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"itemz\": [{\"kind\": \"Pod\"}]}", "no Kubernetes objects");
+    expect_error("kind: List\n---\nkind: PodList\nitems: []\n", "no Kubernetes objects");
     expect_error("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, ", "document 1:");   /* truncated JSON */
 }
 
