@@ -59,21 +59,34 @@ void strpool_free(StrPool *p)
 /* eight bytes a step (a pod's reading interns some thirty strings and a 100-byte block: the
  * byte-at-a-time FNV was a tenth of its cost), the last few in one zero-padded word, then a
  * final mix so the low bits the tables use depend on every byte */
-static uint64_t hash_bytes(const void *data, size_t len)
+/* The table's hash, eight bytes a step: its start, one word's step, and the last 0-7 bytes
+ * with the finish.  hash_bytes and plain_hash (below) are made of these, so that both give the
+ * same hash of the same bytes. */
+static inline uint64_t hash_start(size_t len) { return 0x9e3779b97f4a7c15ULL ^ len; }
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
 {
-    const unsigned char *s = data;
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-    for (; len >= 8; s += 8, len -= 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    w = 0;
-    memcpy(&w, s, len);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+static inline uint64_t hash_finish(uint64_t h, const unsigned char *tail, size_t len)
+{
+    uint64_t w = 0;
+    memcpy(&w, tail, len);
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 29;
     h *= 0xff51afd7ed558ccdULL;
     return h ^ (h >> 32);
+}
+
+static uint64_t hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *s = data;
+    uint64_t h = hash_start(len), w;
+    for (; len >= 8; s += 8, len -= 8) {
+        memcpy(&w, s, 8);
+        h = hash_word(h, w);
+    }
+    return hash_finish(h, s, len);
 }
 
 #define MEM_HDR (sizeof(max_align_t))        /* the length, padded so the data stays aligned */
@@ -226,21 +239,15 @@ static bool plain_hash(const char *s, size_t len, uint64_t *out)
 {
     const unsigned char *u = (const unsigned char *)s;
     const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w, bad = 0;
+    uint64_t h = hash_start(len), w, bad = 0;
     for (; len >= 8; u += 8, len -= 8) {
         memcpy(&w, u, 8);
         bad |= (w - 0x20 * ones) | (w + ones) | w;
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
+        h = hash_word(h, w);
     }
     for (size_t i = 0; i < len; i++) if (u[i] < 0x20 || u[i] >= 0x7f) return false;
     if (bad & tops) return false;
-    w = 0;
-    memcpy(&w, u, len);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    h *= 0xff51afd7ed558ccdULL;
-    *out = h ^ (h >> 32);
+    *out = hash_finish(h, u, len);
     return true;
 }
 
