@@ -122,23 +122,35 @@ static void kv_put(KVList *l, const KeyIndex *ix, const char *key, const char *v
     l->n++;
 }
 
-/* only: NULL, or the one key read (the others passed over: a raw key that is not this text
- * cannot be made printable into it, which has no space and no U+FFFD) */
+/* one member of a labels object into l: string values only, within the limits; a key or value
+ * that is not plain text is kept (for selectors to work alike on both sides) but made
+ * printable, as the model's other strings are (json_fields.h jdup_trunc) */
+/* a member kept as a label: a named string within the limits */
+static bool member_kept(const cJSON *c)
+{
+    return c->string && *c->string && cJSON_IsString(c) && c->valuestring &&
+           strnlen(c->string, KV_KEY_MAX + 1) <= KV_KEY_MAX && strnlen(c->valuestring, KV_VALUE_MAX + 1) <= KV_VALUE_MAX;
+}
+
+static void put_member(KVList *l, const KeyIndex *ix, const cJSON *c, StrPool *pool)
+{
+    if (!member_kept(c)) return;
+    if (not_plain(c->string) || not_plain(c->valuestring)) {
+        char *k = str_printable(c->string, KV_KEY_MAX * 3), *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
+        kv_put(l, ix, k, v, pool);
+        free(k); free(v);
+        return;
+    }
+    kv_put(l, ix, c->string, c->valuestring, pool);
+}
+
+/* only: NULL, or the one key read (the members named so; the others passed over) */
 static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *only)
 {
     if (!cJSON_IsObject(obj)) return;
     if (only) {
-        for (const cJSON *c = obj->child; c; c = c->next) {
-            if (!c->string || strcmp(c->string, only) != 0 || !cJSON_IsString(c) || !c->valuestring) continue;
-            if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
-            if (not_plain(c->valuestring)) {
-                char *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
-                kv_put(l, NULL, c->string, v, pool);
-                free(v);
-                continue;
-            }
-            kv_put(l, NULL, c->string, c->valuestring, pool);
-        }
+        for (const cJSON *c = obj->child; c; c = c->next)
+            if (c->string && strcmp(c->string, only) == 0) put_member(l, NULL, c, pool);
         return;
     }
     size_t members = 0;
@@ -155,19 +167,7 @@ static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *on
             if (!*s) *s = i + 1;
         }
     }
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        if (!c->string || !*c->string || !cJSON_IsString(c) || !c->valuestring) continue;
-        if (strlen(c->string) > KV_KEY_MAX || strlen(c->valuestring) > KV_VALUE_MAX) continue;
-        if (not_plain(c->string) || not_plain(c->valuestring)) {
-            /* not a valid label; kept (for selectors to work alike on both sides) but made
-             * printable, as the model's other strings are (json_fields.h jdup_trunc) */
-            char *k = str_printable(c->string, KV_KEY_MAX * 3), *v = str_printable(c->valuestring, KV_VALUE_MAX * 3);
-            kv_put(l, ix, k, v, pool);
-            free(k); free(v);
-            continue;
-        }
-        kv_put(l, ix, c->string, c->valuestring, pool);
-    }
+    for (const cJSON *c = obj->child; c; c = c->next) put_member(l, ix, c, pool);
     free(index.slot);
 }
 
@@ -190,9 +190,7 @@ static void from_json_pooled_fresh(KVList *l, const cJSON *obj, StrPool *pool)
     l->items = xmalloc(members * sizeof *l->items);
     l->cap = members;
     for (const cJSON *c = obj->child; c; c = c->next) {
-        if (!c->string || !*c->string || !cJSON_IsString(c) || !c->valuestring) continue;
-        if (strnlen(c->string, KV_KEY_MAX + 1) > KV_KEY_MAX || strnlen(c->valuestring, KV_VALUE_MAX + 1) > KV_VALUE_MAX)
-            continue;
+        if (!member_kept(c)) continue;
         const char *k = strpool_printable(pool, c->string, KV_KEY_MAX * 3);
         const char *v = strpool_printable(pool, c->valuestring, KV_VALUE_MAX * 3);
         uint64_t h = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ULL;
