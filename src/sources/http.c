@@ -224,24 +224,21 @@ int http_xfer_init(HttpXfer *x, size_t body_max, int verbose)
     return x->h ? 0 : -1;
 }
 
-void http_xfer_release(HttpXfer *x)
-{
-    if (x->loop) http_loop_stop(x->loop, x);
-    if (x->h) curl_easy_cleanup(x->h);
-    x->h = NULL;
-    http_inflate_free(x->inflate);
-    x->inflate = NULL;
-    if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
-    strbuf_clear(&x->body);
-}
-
 void http_xfer_idle(HttpXfer *x)
 {
     http_inflate_free(x->inflate);
     x->inflate = NULL;
     x->gzip_fed = false;
-    if (x->body.buf) memset(x->body.buf, 0, x->body.cap);
+    if (x->body.buf) memset(x->body.buf, 0, x->body.cap);   /* it may hold a secret */
     strbuf_clear(&x->body);
+}
+
+void http_xfer_release(HttpXfer *x)
+{
+    if (x->loop) http_loop_stop(x->loop, x);
+    if (x->h) curl_easy_cleanup(x->h);
+    x->h = NULL;
+    http_xfer_idle(x);
 }
 
 void http_xfer_begin(HttpXfer *x, const HttpSetup *s)
