@@ -125,11 +125,9 @@ struct Error;
  * to free then); wrong-typed fields get defaults (namespace "default", phase Pending).
  * Strings and the tolerations array go into pool (which must outlive p). */
 int pod_from_json(Pod *p, const struct cJSON *obj, StrPool *pool, struct Error *err);
-/* the same, with the effective requests (pod_effective_requests of obj's spec) already
- * computed by the caller: *requests is taken (left empty), also on failure; NULL: computed here */
-int pod_from_json_requests(Pod *p, const struct cJSON *obj, StrPool *pool, ResourceList *requests,
-                           struct Error *err);
-/* the same, for a pod a Cluster keeps (cluster.c): a bound pod's labels are only its
+/* the same, for a pod a Cluster keeps (cluster.c): its effective requests
+ * (pod_effective_requests of obj's spec) may be computed by the caller already: *requests is
+ * taken (left empty), also on failure; NULL: computed here.  A bound pod's labels are only its
  * pod-template-hash, and only when a ReplicaSet owns it (nothing else reads a bound pod's
  * labels; its spread_by_node is still decided on all of them) */
 int pod_from_json_kept(Pod *p, const struct cJSON *obj, StrPool *pool, ResourceList *requests,

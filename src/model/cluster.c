@@ -320,7 +320,7 @@ static void reintern_more(Cluster *c, Pod *p);
  * operators are checked the same way).  Returns 1 when the pod was handled here, 0 when it
  * needs pod_from_json (*maybe_kept: it requests a GPU or has DRA claims; else it is decoded
  * only to be checked and folded; *computed, *have: its effective requests when computed here,
- * for pod_from_json_requests, so that no pod's are computed twice), -1 with err set. */
+ * for pod_from_json_kept, so that no pod's are computed twice), -1 with err set. */
 static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, ResourceList *computed, bool *have,
                             Error *err)
 {
@@ -331,7 +331,7 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Reso
     if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
-    /* the pods decoded whole get the requests computed here (pod_from_json_requests) */
+    /* the pods decoded whole get the requests computed here (pod_from_json_kept) */
     if (rlist_has_gpu(&req)) { *computed = req; *have = true; return 0; }
     *maybe_kept = false;
     if (jobj(jobj(spec, "affinity"), "nodeAffinity")) { *computed = req; *have = true; return 0; }

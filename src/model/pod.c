@@ -448,11 +448,6 @@ int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
     return pod_read(p, obj, pool, NULL, false, err);
 }
 
-int pod_from_json_requests(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
-{
-    return pod_read(p, obj, pool, requests, false, err);
-}
-
 int pod_from_json_kept(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, Error *err)
 {
     return pod_read(p, obj, pool, requests, true, err);

@@ -139,18 +139,18 @@ static void test_requests_given(void **state)
     rlist_set(&given, "nvidia.com/gpu", 2000);    /* not the spec's 1: shows which was used */
     Pod p;
     Error e = { 0 };
-    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), 0);
+    assert_int_equal(pod_from_json_kept(&p, j, pool, &given, &e), 0);
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 2000);
     assert_int_equal(given.n, 0);
     assert_null(given.items);
     pod_clear(&p);
-    assert_int_equal(pod_from_json_requests(&p, j, pool, NULL, &e), 0);   /* NULL: from the spec */
+    assert_int_equal(pod_from_json_kept(&p, j, pool, NULL, &e), 0);   /* NULL: from the spec */
     assert_int_equal(rlist_get(&p.requests, "nvidia.com/gpu"), 1000);
     pod_clear(&p);
     cJSON_Delete(j);
     j = cJSON_Parse("{\"metadata\":{},\"spec\":{}}");
     rlist_set(&given, "cpu", 500);
-    assert_int_equal(pod_from_json_requests(&p, j, pool, &given, &e), -1);   /* no name */
+    assert_int_equal(pod_from_json_kept(&p, j, pool, &given, &e), -1);   /* no name */
     assert_null(given.items);                      /* taken (freed) all the same: ASan sees no leak */
     cJSON_Delete(j);
 }
