@@ -44,10 +44,18 @@ static char *health_text(const Node *n, const NodeResult *r, const NodeReason *w
     return strbuf_detach(&sb);
 }
 
+/* Nodes told in full: the rest are named.  On a large cluster a bad batch of GPUs leaves
+ * dozens of nodes short only by an unhealthy GPU, and a sentence each made the reason of every
+ * pending pod there kilobytes long (8 KB a pod on a 5,000-node training cluster). */
+#define HEALTH_TOLD 2
+
 void explain_health_note(Ctx *x)
 {
     Explanation *e = x->e;
     if (e->verdict != V_INSUFFICIENT && e->verdict != V_FRAGMENTED) return;
+    Strbuf notes = STRBUF_INIT;
+    Strvec more = STRVEC_INIT;
+    size_t told = 0;
     for (size_t i = 0; i < e->nnodes; i++) {
         const NodeResult *r = &e->nodes[i];
         if (!x->flags[i].admits || !r->node) continue;
@@ -62,12 +70,27 @@ void explain_health_note(Ctx *x)
         health_node(n, &inv, NULL, &h);
         /* the unhealthy GPUs are what stands between the pod and the node */
         if (health_count(&h) > 0) {
-            char *t = health_text(n, r, why, &h);
-            char *s = xasprintf("%s; %s", e->summary ? e->summary : "", t);
-            free(e->summary);
-            e->summary = s;
-            free(t);
+            if (told < HEALTH_TOLD) {
+                char *t = health_text(n, r, why, &h);
+                strbuf_addf(&notes, "; %s", t);
+                free(t);
+                told++;
+            } else {
+                strvec_push(&more, n->name);
+            }
         }
         health_clear(&h);
     }
+    if (more.n) {
+        strbuf_addf(&notes, "; %zu more node%s short of the request only by unhealthy GPUs: ", more.n,
+                    more.n == 1 ? " is" : "s are");
+        explain_add_names(&notes, &more);
+    }
+    if (notes.len) {
+        char *s = xasprintf("%s%s", e->summary ? e->summary : "", notes.buf);
+        free(e->summary);
+        e->summary = s;
+    }
+    strbuf_clear(&notes);
+    strvec_clear(&more);
 }
