@@ -23,6 +23,11 @@ StrPool *strpool_new(void);
 void strpool_free(StrPool *p);                       /* NULL is fine */
 /* the pool's copy of s (NULL for NULL) */
 const char *strpool_intern(StrPool *p, const char *s);
+/* a copy of s in the pool (NULL for NULL), made without looking for one: for text that is each
+ * object's own (a pod's name: unique in its namespace), which a lookup never finds and the
+ * table would only hold.  Another copy of the same text may exist; compare such strings with
+ * strcmp, not by pointer. */
+const char *strpool_add(StrPool *p, const char *s);
 /* the pool's copy of str_printable(s, max) (util.h: at most max bytes, cut at a UTF-8
  * boundary, control characters as spaces); NULL for NULL.  Plain ASCII is not copied twice. */
 const char *strpool_printable(StrPool *p, const char *s, size_t max);
@@ -47,6 +52,6 @@ void strpool_seal(StrPool *p);
  * table is made as small as a load of 7/8 allows (1/2 before: twice the slots, 2 MB at 218,923
  * strings), and kept at that load when it grows; a lookup probes a few more slots */
 void strpool_pack(StrPool *p);
-size_t strpool_count(const StrPool *p);              /* distinct strings and blocks held */
+size_t strpool_count(const StrPool *p);              /* strings (added ones too) and blocks held */
 size_t strpool_bytes(const StrPool *p);              /* bytes of the chunks and tables */
 #endif

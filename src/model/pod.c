@@ -471,7 +471,7 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
         return -1;
     }
     p->ns = strpool_intern(pool, ns ? ns : "default");
-    p->name = strpool_intern(pool, name);
+    p->name = strpool_add(pool, name);         /* unique in its namespace: no lookup */
     p->creation = jtime(meta, "creationTimestamp");
     p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
     read_owner(p, meta, pool);

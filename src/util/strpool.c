@@ -40,6 +40,7 @@ struct StrPool {
     struct Memo { const char *key; const void *value; } *memo;   /* strpool_memo_put's (owns the
                                                                       array; keys in the chunks) */
     size_t memocap, memon;
+    size_t added;                   /* strpool_add's copies (in no table) */
 };
 
 StrPool *strpool_new(void) { return xcalloc(1, sizeof(StrPool)); }
@@ -230,6 +231,16 @@ const char *strpool_intern(StrPool *p, const char *s)
     return s ? intern_n(p, s, strlen(s)) : NULL;
 }
 
+const char *strpool_add(StrPool *p, const char *s)
+{
+    if (!s) return NULL;
+    size_t len = strlen(s), chunk;
+    char *dst = pool_alloc(p, len + 1, 1, &chunk);
+    memcpy(dst, s, len + 1);
+    p->added++;
+    return dst;
+}
+
 /* hash_bytes(s, len) when the len bytes are all plain ASCII (0x20-0x7e), in the same pass (a
  * pod's or a node's strings are looked at once, not three times: the scan, the hash and the
  * copy's); false otherwise.  A word w of such bytes has neither w - 0x20.. (a byte below 0x20:
@@ -323,7 +334,7 @@ void strpool_memo_put(StrPool *p, const void *key, size_t len, const void *value
     m->value = value;
 }
 
-size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n : 0; }
+size_t strpool_count(const StrPool *p) { return p ? p->strs.n + p->mems.n + p->added : 0; }
 size_t strpool_bytes(const StrPool *p) { return p ? p->bytes : 0; }
 
 bool strpool_owns(const StrPool *p, const void *s)

@@ -44,6 +44,34 @@ static void test_strings(void **state)
     strpool_free(p);
 }
 
+/* strpool_add: a copy each time, no lookup (an object's own name), counted, owned, and never
+ * what an intern of the same text returns */
+static void test_add(void **state)
+{
+    (void)state;
+    StrPool *p = strpool_new();
+    const char *a = strpool_add(p, "train-0"), *b = strpool_add(p, "train-0");
+    assert_string_equal(a, "train-0");
+    assert_string_equal(b, "train-0");
+    assert_ptr_not_equal(a, b);
+    assert_true(strpool_owns(p, a) && strpool_owns(p, b));
+    const char *i = strpool_intern(p, "train-0");
+    assert_ptr_not_equal(i, a);
+    assert_ptr_equal(strpool_intern(p, "train-0"), i);
+    assert_null(strpool_add(p, NULL));
+    assert_string_equal(strpool_add(p, ""), "");
+    assert_int_equal(strpool_count(p), 4);
+    char *big = xcalloc(1, 70001);         /* a block of its own */
+    memset(big, 'n', 70000);
+    const char *c = strpool_add(p, big);
+    assert_int_equal(strlen(c), 70000);
+    assert_true(strpool_owns(p, c));
+    free(big);
+    strpool_seal(p);                       /* the copies outlive the tables */
+    assert_string_equal(a, "train-0");
+    strpool_free(p);
+}
+
 static void test_printable_and_blocks(void **state)
 {
     (void)state;
@@ -215,7 +243,7 @@ static void test_pack(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_strings), cmocka_unit_test(test_printable_and_blocks),
+        cmocka_unit_test(test_strings), cmocka_unit_test(test_add), cmocka_unit_test(test_printable_and_blocks),
         cmocka_unit_test(test_printable_every_position), cmocka_unit_test(test_memo),
         cmocka_unit_test(test_owns_and_seal), cmocka_unit_test(test_pack),
     };
