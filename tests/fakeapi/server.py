@@ -553,6 +553,7 @@ class Response:
         self.headers = dict(headers or {})
         self.stream = stream        # generator of bytes chunks (watch)
         self.gz = None              # the gzip-compressed body, made once (see --cache-pages)
+        self.items = None           # a list page: its number of items (logged: make bench)
 
 
 class FakeApiServer(http.server.ThreadingHTTPServer):
@@ -926,6 +927,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _send(self, resp, head=False):
         self._log['status'] = resp.code
+        if resp.items is not None:
+            self._log['items'] = resp.items
         if resp.stream is not None:
             return self._send_stream(resp)
         body, gz = self._encode(resp)
@@ -1275,7 +1278,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         head = jdump({'kind': res.list_kind, 'apiVersion': res.api_version, 'metadata': meta})
         parts = [store.item_json(it, res.builtin) for it in items]
         body = b''.join((head[:-2], b',"items":[', b','.join(parts), b']}\n'))
-        return Response(200, body, ctype)
+        resp = Response(200, body, ctype)
+        resp.items = len(items)
+        return resp
 
     def _watch(self, res, namespace, query):
         store = self.cfg.store
