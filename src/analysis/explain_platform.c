@@ -217,6 +217,26 @@ static void hami_node_reason(Ctx *x, size_t i, const Node *n, const HamiUse *use
     x->e->node_rank[i] = 1;
 }
 
+/* "node: GPU 0 1024 MiB, 10% free (held by ns/a), ..." after "; " when busy has text */
+static void hami_busy_text(Strbuf *busy, const Node *n, const HamiUse *use)
+{
+    strbuf_addf(busy, "%s%s:", busy->len ? "; " : "", n->name);
+    for (size_t d = 0; d < n->gpu.nhami; d++) {
+        const HamiDevice *g = &n->gpu.hami[d];
+        strbuf_addf(busy, "%s GPU %d %lld MiB, %d%% free", d ? "," : "", g->index,
+                    (long long)(g->devmem_mib - use[d].mem), g->devcore - use[d].cores);
+        if (!g->healthy) strbuf_adds(busy, " (unhealthy)");
+        else if (use[d].used >= g->count) strbuf_addf(busy, " (all %d vGPUs taken)", g->count);
+        for (size_t h = 0; h < use[d].holders.n; h++)
+            strbuf_addf(busy, "%s%s", h ? ", " : " (held by ", use[d].holders.v[h]);
+        if (use[d].holders.n) strbuf_adds(busy, ")");
+    }
+}
+
+/* busy nodes told GPU by GPU in the reason; the others are named (a HAMi cluster of hundreds of
+ * nodes would make the reason a paragraph a node) */
+#define HAMI_TOLD 2
+
 void explain_hami_verdict(Ctx *x)
 {
     const Pod *p = x->p;
@@ -235,6 +255,8 @@ void explain_hami_verdict(Ctx *x)
     const Node *fits = NULL;
     bool could = false, admitted = false;
     Strbuf busy = STRBUF_INIT;
+    Strvec more = STRVEC_INIT;         /* busy nodes past the first HAMI_TOLD: named only */
+    size_t told = 0;
     for (size_t i = 0; i < x->e->nnodes && !fits; i++) {
         const NodeFacts *f = &x->ix->nodes[i];
         const Node *n = f->node;
@@ -253,21 +275,18 @@ void explain_hami_verdict(Ctx *x)
         if (ok >= a.n) fits = n;
         else if (ever >= a.n) {
             hami_node_reason(x, i, n, use, &a);
-            strbuf_addf(&busy, "%s%s:", busy.len ? "; " : "", n->name);
-            for (size_t d = 0; d < n->gpu.nhami; d++) {
-                const HamiDevice *g = &n->gpu.hami[d];
-                strbuf_addf(&busy, "%s GPU %d %lld MiB, %d%% free", d ? "," : "", g->index,
-                            (long long)(g->devmem_mib - use[d].mem), g->devcore - use[d].cores);
-                if (!g->healthy) strbuf_adds(&busy, " (unhealthy)");
-                else if (use[d].used >= g->count) strbuf_addf(&busy, " (all %d vGPUs taken)", g->count);
-                for (size_t h = 0; h < use[d].holders.n; h++)
-                    strbuf_addf(&busy, "%s%s", h ? ", " : " (held by ", use[d].holders.v[h]);
-                if (use[d].holders.n) strbuf_adds(&busy, ")");
-            }
+            if (told++ < HAMI_TOLD) hami_busy_text(&busy, n, use);
+            else strvec_push(&more, n->name);
         }
         for (size_t d = 0; d < n->gpu.nhami; d++) strvec_clear(&use[d].holders);
         free(use);
     }
+    if (more.n) {
+        strbuf_addf(&busy, "; %zu more node%s with such GPUs %s busy too: ", more.n, more.n == 1 ? "" : "s",
+                    more.n == 1 ? "is" : "are");
+        explain_add_names(&busy, &more);
+    }
+    strvec_clear(&more);
     if (!admitted) { strbuf_clear(&what); strbuf_clear(&busy); return; }   /* its selector/taints decide */
     char *s;
     if (fits) {
