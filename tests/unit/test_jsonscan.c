@@ -406,11 +406,77 @@ static void test_string_stop(void **state)
                 }
 }
 
+/* jsonscan_skip_container (64 bytes a step) ends where the byte walk ends, on any text: random
+ * bytes drawn mostly from the structural ones (quotes, backslash runs, brackets of both kinds,
+ * across block boundaries), each in a heap buffer of its exact length (ASan: nothing read past
+ * end); and on generated JSON it ends just past the container's closing bracket. */
+static unsigned skip_seed = 777;
+static unsigned skip_rand(unsigned n)
+{
+    skip_seed = skip_seed * 1103515245u + 12345u;
+    return (skip_seed >> 8) % n;
+}
+
+static void gen_json(Strbuf *sb, int depth)
+{
+    bool obj = skip_rand(2);
+    strbuf_addch(sb, obj ? '{' : '[');
+    unsigned n = skip_rand(depth > 4 ? 2 : 6);
+    for (unsigned i = 0; i < n; i++) {
+        if (i) strbuf_addch(sb, ',');
+        if (obj) strbuf_adds(sb, "\"k:{\\\"uid\\\":\\\"a]}\\\\\\\\\\\"}\":");
+        unsigned kind = skip_rand(5);
+        if (kind == 0 && depth < 8) gen_json(sb, depth + 1);
+        else if (kind == 1) {
+            strbuf_addch(sb, '"');
+            unsigned len = skip_rand(150);
+            for (unsigned j = 0; j < len; j++) {
+                static const char *const pieces[] = { "a", "}", "]", "{", "[", "\\\"", "\\\\", "x", " ", "\\n", "\\u00e9" };
+                strbuf_adds(sb, pieces[skip_rand(11)]);
+            }
+            strbuf_addch(sb, '"');
+        } else if (kind == 2) strbuf_adds(sb, "12345");
+        else if (kind == 3) strbuf_adds(sb, " true ");
+        else strbuf_adds(sb, "{}");
+    }
+    strbuf_addch(sb, obj ? '}' : ']');
+}
+
+static void test_skip_container(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "{}[]\"\"\"\\\\\\ab:, \n";
+    for (int round = 0; round < 20000; round++) {
+        size_t len = 1 + skip_rand(round < 10000 ? 200 : 700);
+        char *buf = xmalloc(len);
+        buf[0] = skip_rand(2) ? '{' : '[';
+        for (size_t i = 1; i < len; i++) buf[i] = alphabet[skip_rand(sizeof alphabet - 1)];
+        assert_ptr_equal(jsonscan_skip_container(buf, buf + len), jsonscan_skip_container_bytes(buf, buf + len));
+        free(buf);
+    }
+    for (int round = 0; round < 3000; round++) {
+        Strbuf sb = STRBUF_INIT;
+        gen_json(&sb, 0);
+        size_t pad = skip_rand(70);                      /* the text after it, and where blocks fall */
+        for (size_t i = 0; i < pad; i++) strbuf_adds(&sb, skip_rand(2) ? "]" : "\"");
+        size_t len = sb.len, body = len - pad;
+        char *buf = xmalloc(len);
+        memcpy(buf, sb.buf, len);
+        assert_ptr_equal(jsonscan_skip_container(buf, buf + len), buf + body);
+        assert_ptr_equal(jsonscan_skip_container_bytes(buf, buf + len), buf + body);
+        /* cut anywhere inside: never found */
+        size_t cut = skip_rand((unsigned)body);
+        assert_null(jsonscan_skip_container(buf, buf + cut));
+        free(buf);
+        strbuf_clear(&sb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_like_cjson), cmocka_unit_test(test_list_walk), cmocka_unit_test(test_split), cmocka_unit_test(test_split_long_strings),
-        cmocka_unit_test(test_string_stop),
+        cmocka_unit_test(test_string_stop), cmocka_unit_test(test_skip_container),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
