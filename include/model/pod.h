@@ -104,6 +104,10 @@ typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kep
 #define POD_ANN_VOLCANO_GROUP "scheduling.volcano.sh/group-name"
 #define POD_ANNOTATIONS_READ \
     POD_ANN_HAMI_DEVICES "," POD_ANN_KAI_GROUP "," POD_ANN_KUBE_GROUP "," POD_ANN_VOLCANO_GROUP
+/* the members of a container (spec.containers[], initContainers[]) that pod.c reads: the
+ * effective requests (resources, and restartPolicy for sidecars) and the init container named
+ * for the GPU request; readers that keep only those ("key.sub:m1,m2") */
+#define POD_CONTAINER_READ "name,resources,restartPolicy"
 
 extern const PodMore pod_more_none;
 

@@ -30,7 +30,9 @@ void json_arena_reset(JsonArena *a);
 /* Members of each list item to skip, as "key" (a member of the item) or "key.sub" (a member
  * of the item's object member key), e.g. { "metadata.managedFields", "status.images", NULL }.
  * "key.sub:m1,m2" keeps key.sub, an object, with only its members m1 and m2 (names without ','
- * or ':', e.g. annotation keys): { "metadata.annotations:hami.io/vgpu-devices-allocated" }. */
+ * or ':', e.g. annotation keys): { "metadata.annotations:hami.io/vgpu-devices-allocated" }; when
+ * key.sub is an array, each object in it keeps only m1 and m2 (its other elements are kept
+ * whole): { "spec.containers:name,resources" }. */
 typedef const char *const *JsonSkip;
 
 /* Parses buf[0..len) (modified in place) as one JSON document.  Returns the root, or NULL

@@ -503,8 +503,10 @@ static bool skip_value(P *s)
 }
 
 static bool parse_value(P *s, cJSON *item);
+static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t nrules, const SubKeys *subkeys);
 
-static bool parse_array(P *s, cJSON *item)
+/* an array; with each, its objects keep only the members each names (SubKeys.only) */
+static bool parse_array_each(P *s, cJSON *item, const SubKeys *each)
 {
     if (s->depth >= NESTING_LIMIT) return false;
     s->depth++;
@@ -519,7 +521,11 @@ static bool parse_array(P *s, cJSON *item)
         else { cur->next = n; n->prev = cur; }
         cur = n;
         skip_ws(s);
-        if (!parse_value(s, n)) return false;
+        if (each && s->p < s->end && *s->p == '{') {
+            if (!parse_object_rules(s, n, NULL, 0, each)) return false;
+        } else if (!parse_value(s, n)) {
+            return false;
+        }
         skip_ws(s);
         if (s->p < s->end && *s->p == ',') { s->p++; continue; }
         break;
@@ -573,9 +579,9 @@ static bool parse_object_rules(P *s, cJSON *item, const SkipRule *rules, size_t 
             if (!skip_value(s)) return false;
         } else {
             cJSON *n = new_node(s->a);
-            if (keep && s->p < s->end && *s->p == '{') {
+            if (keep && s->p < s->end && (*s->p == '{' || *s->p == '[')) {
                 SubKeys ks = { NULL, NULL, NULL, NULL, 0, keep, keeplen };
-                if (!parse_object_rules(s, n, NULL, 0, &ks)) return false;
+                if (*s->p == '{' ? !parse_object_rules(s, n, NULL, 0, &ks) : !parse_array_each(s, n, &ks)) return false;
             } else if (rule && s->p < s->end && *s->p == '{') {
                 SubKeys sk = { rule->sub, rule->sublen, rule->keep, rule->keeplen, rule->nsub, NULL, 0 };
                 if (!parse_object_rules(s, n, NULL, 0, &sk)) return false;
@@ -617,7 +623,7 @@ static bool parse_value(P *s, cJSON *item)
     case '{':
         return parse_object_rules(s, item, NULL, 0, NULL);
     case '[':
-        return parse_array(s, item);
+        return parse_array_each(s, item, NULL);
     case 'n':
         if (left >= 4 && memcmp(p, "null", 4) == 0) { item->type = cJSON_NULL; s->p += 4; return true; }
         return false;

@@ -108,12 +108,16 @@ typedef enum { LIST_OK, LIST_SKIPPED, LIST_FAILED } ListResult;
 
 /* Members of the objects that the reduced cluster never reads (cluster.h, node.c, pod.c):
  * when loading into the model they are passed over unparsed; of the annotations, only those
- * node.c and pod.c read are kept.  They are most of a pod's and a
+ * node.c and pod.c read are kept, of a container only what pod.c reads (POD_CONTAINER_READ:
+ * its env, image, command, probes and mounts are skipped; ephemeral containers have no
+ * resources).  They are most of a pod's and a
  * node's bytes (managed fields, container statuses, image lists).  `snapshot` leaves them out
  * too (and reduces the rest: snapshot_reduce). */
 static const char *const model_skip_pod[] = {
-    "metadata.managedFields", "metadata.annotations:" POD_ANNOTATIONS_READ, "spec.volumes", "status.containerStatuses",
-    "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs", NULL
+    "metadata.managedFields", "metadata.annotations:" POD_ANNOTATIONS_READ, "spec.volumes",
+    "spec.containers:" POD_CONTAINER_READ, "spec.initContainers:" POD_CONTAINER_READ, "spec.ephemeralContainers",
+    "status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses", "status.podIPs",
+    NULL
 };
 static const char *const model_skip_node[] = {
     "metadata.managedFields", "metadata.annotations:" NODE_ANNOTATIONS_READ, "status.images", "status.nodeInfo",

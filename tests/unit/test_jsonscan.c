@@ -219,6 +219,23 @@ static void test_list_walk(void **state)
     walk("{\"items\":[{\"metadata\":{\"annotations\":{\"m1\":\"v\",\"zz\":", keep, &g, &info);
     assert_true(info.syntax_error);
     got_free(&g, &info);
+    /* "key.sub:m1,m2" on an array: each object in it keeps only m1 and m2; its other elements
+     * (a string, a number, an array) are kept whole, and an empty one stays empty */
+    static const char *const each[] = { "spec.containers:name,resources", "spec.ephemeralContainers", NULL };
+    walk("{\"items\":[{\"spec\":{\"containers\":[{\"env\":[{\"name\":\"A\",\"value\":\"}]\"}],\"name\":\"c0\","
+         "\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}},\"image\":\"x\"},\"s\",7,[{\"env\":1}],{}],"
+         "\"ephemeralContainers\":[{\"name\":\"d\"}],\"nodeName\":\"n\"}},"
+         "{\"spec\":{\"containers\":[]}},{\"spec\":{\"containers\":\"odd\"}}]}", each, &g, &info);
+    assert_false(info.syntax_error);
+    assert_int_equal(g.names.n, 3);
+    assert_string_equal(g.names.v[0], "{\"spec\":{\"containers\":[{\"name\":\"c0\",\"resources\":{\"requests\":"
+                                      "{\"nvidia.com/gpu\":\"1\"}}},\"s\",7,[{\"env\":1}],{}],\"nodeName\":\"n\"}}");
+    assert_string_equal(g.names.v[1], "{\"spec\":{\"containers\":[]}}");
+    assert_string_equal(g.names.v[2], "{\"spec\":{\"containers\":\"odd\"}}");
+    got_free(&g, &info);
+    walk("{\"items\":[{\"spec\":{\"containers\":[{\"name\":\"c0\",\"env\":[", each, &g, &info);
+    assert_true(info.syntax_error);
+    got_free(&g, &info);
 }
 
 /* ---- JsonSplit ---- */
