@@ -103,7 +103,7 @@ dict_for() {   # the -dict= argument for TARGET, if any
   local n
   case "$1" in
     fuzz_kubeconfig|fuzz_manifest) n=yaml ;;
-    fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer) n=json ;;
+    fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer|fuzz_jsonskip) n=json ;;
     fuzz_dcgm_text) n=promtext ;;
     fuzz_schedmsg) n=schedmsg ;;
     fuzz_labels) n=labels ;;
