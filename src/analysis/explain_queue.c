@@ -239,7 +239,7 @@ size_t explain_queue_waiting(const QueueIndex *qi, const char *ns, const size_t 
     while (b < qi->nwaiting && strcmp(qi->q->workloads[qi->waiting[b]].ns, ns) < 0) b++;
     size_t e = b;
     while (e < qi->nwaiting && str_eq(qi->q->workloads[qi->waiting[e]].ns, ns)) e++;
-    *idx = qi->waiting + b;
+    *idx = qi->waiting ? qi->waiting + b : NULL;    /* (none waiting: no array to offset) */
     return e - b;
 }
 
