@@ -22,6 +22,20 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
+/* the set bits of x: the popcnt instruction where the build targets it, else a SWAR count (the
+ * x86-64 baseline has no popcnt, and __builtin_popcountll is then a library call) */
+static inline int util_popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* grow an array: ensure capacity for n+1 elements of size sz */
 #define ARRAY_GROW(ptr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? (cap) * 2 : 8; \
     (ptr) = xrealloc((ptr), (cap) * sizeof(*(ptr))); } } while (0)

@@ -11,6 +11,7 @@
  * ordinary byte (the byte walk's rule, skip_bytes): a block where one lies outside a string -
  * never in JSON - is walked byte by byte, so both walks end at the same byte on any text. */
 #include "sources/jsonscan.h"
+#include "util/util.h"
 #include <stdbool.h>
 #include <stdint.h>
 #ifdef __SSE2__
@@ -51,19 +52,6 @@ static inline uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
-/* set bits of x (the x86-64 baseline has no popcnt instruction: the builtin is a library call) */
-static inline int popcount64(uint64_t x)
-{
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
-
 /* one 64-byte block of the container walk; the byte past the closing bracket, or NULL (go on) */
 static const char *skip_block(const char *q, SkipState *st)
 {
@@ -93,9 +81,9 @@ static const char *skip_block(const char *q, SkipState *st)
     st->esc = esc_out;
     open &= ~inside;
     close &= ~inside;
-    int closes = popcount64(close);
+    int closes = util_popcount64(close);
     if (closes < st->depth) {                          /* the depth cannot reach 0 here */
-        st->depth += popcount64(open) - closes;
+        st->depth += util_popcount64(open) - closes;
         return NULL;
     }
     int depth = st->depth;

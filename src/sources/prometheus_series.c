@@ -450,13 +450,6 @@ static int on_series(void *ctx, const PromLabel *l, size_t nl, const double *ts,
     return 0;
 }
 
-static int popcount64(uint64_t v)
-{
-    int c = 0;
-    for (; v; v &= v - 1) c++;
-    return c;
-}
-
 static int held_cmp(const void *pa, const void *pb)
 {
     const UsageHeld *a = pa, *b = pb;
@@ -599,7 +592,7 @@ static void series_finish(SeriesCtx *x)
         o->node = nm.node; o->uuid = nm.uuid; o->model = nm.model; o->mig_profile = nm.profile;
         o->gpu = nm.gpu; o->mig_instance = nm.gi;
         o->ns = h->ns; o->pod = h->pod;
-        o->held_s = popcount64(present[i]) * x->step;
+        o->held_s = util_popcount64(present[i]) * x->step;
         double share = 0, ishare = 0;
         uint32_t sh = shared[h->dev];
         const uint8_t *row = sh == SHARED_ONE ? NULL : holders + (size_t)(sh - 1) * x->n;
@@ -611,7 +604,7 @@ static void series_finish(SeriesCtx *x)
         }
         o->share_s = share;
         bool has_util = a->extra & DEV_HAS_UTIL;
-        o->idle_s = has_util ? popcount64(idle[i]) * x->step : NAN;
+        o->idle_s = has_util ? util_popcount64(idle[i]) * x->step : NAN;
         o->idle_share_s = has_util ? ishare : NAN;
     }
     if (d->nheld > 1) qsort(d->held, d->nheld, sizeof *d->held, held_cmp);

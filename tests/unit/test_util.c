@@ -226,12 +226,31 @@ static void test_strbuf_addi(void **state)
     }
 }
 
+/* util_popcount64 (jsonscan_skip's bracket counts, prometheus_series' held seconds) against a
+ * bit-by-bit count: edges and a pseudo-random stream */
+static void test_popcount64(void **state)
+{
+    (void)state;
+    assert_int_equal(util_popcount64(0), 0);
+    assert_int_equal(util_popcount64(~(uint64_t)0), 64);
+    assert_int_equal(util_popcount64((uint64_t)1 << 63), 1);
+    assert_int_equal(util_popcount64(0x8000000000000001ULL), 2);
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 100000; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t v = i % 3 == 0 ? x & (x >> 1) : x;       /* sparse ones too */
+        int want = 0;
+        for (int b = 0; b < 64; b++) want += (int)((v >> b) & 1);
+        assert_int_equal(util_popcount64(v), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration), cmocka_unit_test(test_rfc3339), cmocka_unit_test(test_age),
         cmocka_unit_test(test_strmap), cmocka_unit_test(test_strmap_del), cmocka_unit_test(test_strarena),
-        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain), cmocka_unit_test(test_strbuf_addf), cmocka_unit_test(test_strbuf_addi),
+        cmocka_unit_test(test_error_prefix), cmocka_unit_test(test_json_plain), cmocka_unit_test(test_strbuf_addf), cmocka_unit_test(test_strbuf_addi), cmocka_unit_test(test_popcount64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
