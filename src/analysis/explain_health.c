@@ -44,11 +44,8 @@ static char *health_text(const Node *n, const NodeResult *r, const NodeReason *w
     return strbuf_detach(&sb);
 }
 
-/* Nodes told in full: the rest are named.  On a large cluster a bad batch of GPUs leaves
- * dozens of nodes short only by an unhealthy GPU, and a sentence each made the reason of every
- * pending pod there kilobytes long (8 KB a pod on a 5,000-node training cluster). */
-#define HEALTH_TOLD 2
-
+/* NODES_TOLD nodes told in full, the rest named: a bad batch of GPUs leaves dozens of nodes
+ * short only by an unhealthy GPU (8 KB of reason a pod on a 5,000-node training cluster). */
 void explain_health_note(Ctx *x)
 {
     Explanation *e = x->e;
@@ -70,7 +67,7 @@ void explain_health_note(Ctx *x)
         health_node(n, &inv, NULL, &h);
         /* the unhealthy GPUs are what stands between the pod and the node */
         if (health_count(&h) > 0) {
-            if (told < HEALTH_TOLD) {
+            if (told < NODES_TOLD) {
                 char *t = health_text(n, r, why, &h);
                 strbuf_addf(&notes, "; %s", t);
                 free(t);

@@ -30,6 +30,9 @@
 #include "model/mig_capability.h"
 
 #define MAX_NAMES 6            /* node / pod names listed in one line before "+N more" */
+/* nodes a reason describes in full (why a busy or unhealthy node stops the pod) before it only
+ * names the others: on a large cluster a sentence a node made reasons kilobytes long */
+#define NODES_TOLD 2
 
 typedef struct { size_t *v; size_t n, cap; } IdxVec;
 

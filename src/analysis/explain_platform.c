@@ -233,10 +233,6 @@ static void hami_busy_text(Strbuf *busy, const Node *n, const HamiUse *use)
     }
 }
 
-/* busy nodes told GPU by GPU in the reason; the others are named (a HAMi cluster of hundreds of
- * nodes would make the reason a paragraph a node) */
-#define HAMI_TOLD 2
-
 void explain_hami_verdict(Ctx *x)
 {
     const Pod *p = x->p;
@@ -255,7 +251,7 @@ void explain_hami_verdict(Ctx *x)
     const Node *fits = NULL;
     bool could = false, admitted = false;
     Strbuf busy = STRBUF_INIT;
-    Strvec more = STRVEC_INIT;         /* busy nodes past the first HAMI_TOLD: named only */
+    Strvec more = STRVEC_INIT;         /* busy nodes past the first NODES_TOLD: named only */
     size_t told = 0;
     for (size_t i = 0; i < x->e->nnodes && !fits; i++) {
         const NodeFacts *f = &x->ix->nodes[i];
@@ -275,7 +271,7 @@ void explain_hami_verdict(Ctx *x)
         if (ok >= a.n) fits = n;
         else if (ever >= a.n) {
             hami_node_reason(x, i, n, use, &a);
-            if (told++ < HAMI_TOLD) hami_busy_text(&busy, n, use);
+            if (told++ < NODES_TOLD) hami_busy_text(&busy, n, use);   /* GPU by GPU */
             else strvec_push(&more, n->name);
         }
         for (size_t d = 0; d < n->gpu.nhami; d++) strvec_clear(&use[d].holders);
