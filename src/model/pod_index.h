@@ -1,8 +1,8 @@
 /* pod_index.h — private to src/model: the cluster's kept pods by namespace and name.
  *
  * An open-addressing table of positions in the cluster's pod array; a key is read from the pod
- * itself (its pooled ns and name), so the index holds no strings: 4 bytes a slot, at most half
- * full.  Positions are 1-based in the API (0 = absent), as the other indexes of cluster.c. */
+ * itself (its pooled ns and name), so the index holds no strings: 8 bytes a slot (the position
+ * and 32 bits of the key's hash), at most half full.  Positions are 1-based in the API (0 = absent), as the other indexes of cluster.c. */
 #ifndef KGPU_MODEL_POD_INDEX_H
 #define KGPU_MODEL_POD_INDEX_H
 #include <stddef.h>
