@@ -78,9 +78,9 @@ typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kep
     uint32_t naffinity_terms;
     int64_t creation;           /* epoch seconds */
     const char *owner_kind, *owner_name;   /* controller ownerReference, NULL if none */
-    KVList labels;              /* of a Cluster's bound pod: only pod-template-hash, and only
-                                   when a ReplicaSet owns it (cluster.c: nothing else reads a
-                                   bound pod's labels); a pending pod's: all */
+    KVList labels;              /* of a Cluster's bound pod: none (cluster.c: nothing reads a
+                                   bound pod's labels; rs_hash_len keeps the one fact read of
+                                   them); a pending pod's: all */
     ResourceList requests;      /* effective request per scheduler rules (all resources); of a
                                    Cluster's pod: the pool's array, shared, read-only (cap 0) */
     NodeSelectorTerm *affinity_terms;   /* required node affinity (naffinity_terms) */
@@ -91,6 +91,10 @@ typedef struct Pod {          /* fields ordered for size (120 bytes): 56,819 kep
     bool spread_by_node;        /* a required pod anti-affinity term on kubernetes.io/hostname
                                    selects the pod itself (its own labels, its namespace): at
                                    most one such pod per node (replicas spread over nodes) */
+    uint8_t rs_hash_len;        /* the controller is a ReplicaSet named <name>-<the pod's
+                                   pod-template-hash label>, as a Deployment's are: that
+                                   label's length (1-255), so that owner_name less it and the
+                                   dash is the Deployment (plan_pod_workload); else 0 */
                                 /* (scheduling gates, nodeSelector and tolerations: in PodMore,
                                    the same for the pods of a Job: 48 of 176 bytes; the phase in
                                    a byte: 8 more) */

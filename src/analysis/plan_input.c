@@ -24,16 +24,11 @@ void plan_pod_workload(const Pod *p, const char **kind, const char **name, char 
 {
     *tofree = NULL;
     if (p->owner_kind && p->owner_name && *p->owner_name) {
-        if (strcmp(p->owner_kind, "ReplicaSet") == 0) {
-            const char *hash = kv_get(&p->labels, POD_TEMPLATE_HASH_LABEL);
-            size_t ol = strlen(p->owner_name), hl = hash ? strlen(hash) : 0;
-            if (hash && hl && ol > hl + 1 && p->owner_name[ol - hl - 1] == '-' &&
-                strcmp(p->owner_name + ol - hl, hash) == 0) {
-                *tofree = xstrndup(p->owner_name, ol - hl - 1);
-                *kind = "Deployment";
-                *name = *tofree;
-                return;
-            }
+        if (p->rs_hash_len) {                   /* <deployment>-<pod-template-hash> (pod.h) */
+            *tofree = xstrndup(p->owner_name, strlen(p->owner_name) - p->rs_hash_len - 1);
+            *kind = "Deployment";
+            *name = *tofree;
+            return;
         }
         *kind = p->owner_kind;
         *name = p->owner_name;

@@ -173,6 +173,22 @@ static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *on
 
 void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL, NULL); }
 void kv_from_json_key(KVList *l, const cJSON *obj, const char *key) { if (key && *key) from_json(l, obj, NULL, key); }
+
+const char *kv_json_value(const cJSON *obj, const char *key, char **tofree)
+{
+    *tofree = NULL;
+    if (!key || !*key || !cJSON_IsObject(obj)) return NULL;
+    const cJSON *last = NULL;                     /* kv_put: a repeated key's last value wins */
+    for (const cJSON *c = obj->child; c; c = c->next)
+        if (c->string && strcmp(c->string, key) == 0 && member_kept(c)) last = c;
+    if (!last) return NULL;
+    if (!not_plain(last->string) && !not_plain(last->valuestring)) return last->valuestring;
+    char *k = str_printable(last->string, KV_KEY_MAX * 3);    /* put_member's copies */
+    bool same = strcmp(k, key) == 0;
+    free(k);
+    if (!same) return NULL;
+    return *tofree = str_printable(last->valuestring, KV_VALUE_MAX * 3);
+}
 /* A fresh pooled list (a node's labels: some eighty of them): each key and value made printable
  * and interned in one pass (strpool_printable: the same copy from_json makes, as no entry it
  * keeps is longer than the limit it cuts at), and a repeated key found by the pool's pointer

@@ -443,6 +443,22 @@ static void read_gates(PodMore *m, const SpecView *spec, StrPool *pool)
 
 static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *requests, bool kept, Error *err);
 
+/* Pod.rs_hash_len: the Deployment controller names a ReplicaSet <deployment>-<hash> and labels
+ * its pods pod-template-hash=<hash> (kubernetes pkg/controller/deployment/sync.go
+ * getNewReplicaSet: newRSTemplate's label, Name: d.Name + "-" + podTemplateSpecHash); the
+ * label's value as the pod's labels would keep it (labels.h kv_json_value) */
+static uint8_t deployment_hash_len(const Pod *p, const cJSON *labels)
+{
+    if (!p->owner_name || !str_eq(p->owner_kind, "ReplicaSet")) return 0;
+    char *tofree;
+    const char *hash = kv_json_value(labels, POD_TEMPLATE_HASH_LABEL, &tofree);
+    size_t ol = strlen(p->owner_name), hl = hash ? strlen(hash) : 0;
+    bool named = hl && hl <= UINT8_MAX && ol > hl + 1 && p->owner_name[ol - hl - 1] == '-' &&
+                 strcmp(p->owner_name + ol - hl, hash) == 0;
+    free(tofree);
+    return named ? (uint8_t)hl : 0;
+}
+
 int pod_from_json(Pod *p, const cJSON *obj, StrPool *pool, Error *err)
 {
     return pod_read(p, obj, pool, NULL, false, err);
@@ -479,7 +495,7 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     const cJSON *labels = jobj(meta, "labels");
     bool trimmed = kept && p->node_name;
     if (!trimmed) kv_from_json(&p->labels, labels);
-    else if (str_eq(p->owner_kind, "ReplicaSet")) kv_from_json_key(&p->labels, labels, POD_TEMPLATE_HASH_LABEL);
+    p->rs_hash_len = deployment_hash_len(p, labels);
 
     PodMore m;
     memset(&m, 0, sizeof m);          /* padding too: the block is pooled by its bytes */

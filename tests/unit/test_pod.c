@@ -504,9 +504,8 @@ static void test_tolerations_memo(void **state)
 }
 
 /* pod_from_json_kept (a Cluster's pods): an unbound pod's labels all, as pod_from_json reads
- * them; a bound pod's only the pod-template-hash entry pod_from_json would make (the last of
- * repeated keys, cleaned), and only when a ReplicaSet is its controller; everything else the same
- * (spread_by_node decided on all its labels: its anti-affinity selects app=w, not the hash). */
+ * them; a bound pod's none; everything else the same (spread_by_node decided on all its labels:
+ * its anti-affinity selects app=w, not the hash), rs_hash_len too (test_rs_hash_len). */
 static void test_kept_labels(void **state)
 {
     (void)state;
@@ -536,20 +535,59 @@ static void test_kept_labels(void **state)
                     assert_string_equal(kept.labels.items[i].key, full.labels.items[i].key);
                     assert_string_equal(kept.labels.items[i].value, full.labels.items[i].value);
                 }
-            } else if (!o) {                            /* bound, a ReplicaSet's: the hash */
-                assert_int_equal(kept.labels.n, 1);
-                assert_string_equal(kept.labels.items[0].key, "pod-template-hash");
-                assert_string_equal(kept.labels.items[0].value, kv_get(&full.labels, "pod-template-hash"));
-                assert_string_equal(kept.labels.items[0].value, "h ");
-            } else {
+            } else {                                    /* bound: none */
                 assert_int_equal(kept.labels.n, 0);
+                assert_null(kept.labels.items);
             }
+            assert_int_equal(kept.rs_hash_len, full.rs_hash_len);
             pod_clear(&full);
             pod_clear(&kept);
             cJSON_Delete(j);
             free(text);
         }
 #undef KEPT_FMT
+}
+
+/* rs_hash_len: a ReplicaSet controller named <name>-<pod-template-hash>, as the Deployment
+ * controller names it (kubernetes pkg/controller/deployment/sync.go getNewReplicaSet: Name
+ * d.Name + "-" + podTemplateSpecHash, the hash also the pods' label); the label's value as
+ * the pod's labels keep it (the last of a repeated key that is a string, made printable as
+ * the owner's name is); bound or not, kept or not */
+static void test_rs_hash_len(void **state)
+{
+    (void)state;
+    static const struct { const char *kind, *owner, *labels; int want; } cases[] = {
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"7d9f\"", 4 },
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"d9f\"", 0 },        /* no dash before */
+        { "ReplicaSet", "web7d9f", "\"pod-template-hash\":\"7d9f\"", 0 },
+        { "ReplicaSet", "-7d9f", "\"pod-template-hash\":\"7d9f\"", 0 },          /* no name before */
+        { "ReplicaSet", "web-7d9f", "\"app\":\"web\"", 0 },
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"\"", 0 },
+        { "Job", "web-7d9f", "\"pod-template-hash\":\"7d9f\"", 0 },
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"x\",\"pod-template-hash\":\"7d9f\"", 4 },
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"7d9f\",\"pod-template-hash\":7", 4 },
+        { "ReplicaSet", "web-7d9f", "\"pod-template-hash\":\"7d9f\",\"pod-template-hash\":\"x\"", 0 },
+        { "ReplicaSet", "w-h\\u0007", "\"pod-template-hash\":\"h\\u0007\"", 2 },   /* both "h " */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int bound = 0; bound < 2; bound++) {
+            char *text = xasprintf("{\"metadata\":{\"name\":\"p\",\"labels\":{%s},\"ownerReferences\":"
+                                   "[{\"kind\":\"%s\",\"name\":\"%s\",\"controller\":true}]},\"spec\":{%s}}",
+                                   cases[i].labels, cases[i].kind, cases[i].owner, bound ? "\"nodeName\":\"n1\"" : "");
+            cJSON *j = cJSON_Parse(text);
+            assert_non_null(j);
+            Pod full, kept;
+            Error e = { 0 };
+            assert_int_equal(pod_from_json(&full, j, pool, &e), 0);
+            assert_int_equal(pod_from_json_kept(&kept, j, pool, NULL, &e), 0);
+            if (full.rs_hash_len != cases[i].want || kept.rs_hash_len != cases[i].want)
+                fail_msg("case %zu (bound %d): %d / %d, want %d", i, bound, full.rs_hash_len, kept.rs_hash_len,
+                         cases[i].want);
+            pod_clear(&full);
+            pod_clear(&kept);
+            cJSON_Delete(j);
+            free(text);
+        }
 }
 
 /* A spec member is the first of its name, whatever its type (json_fields.h jget: as cJSON's
@@ -589,7 +627,8 @@ static void test_spec_first_member(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_spec_first_member), cmocka_unit_test(test_sidecars),
+        cmocka_unit_test(test_init_container_max), cmocka_unit_test(test_tolerations_memo), cmocka_unit_test(test_kept_labels), cmocka_unit_test(test_rs_hash_len),
+        cmocka_unit_test(test_spec_first_member), cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_overhead_and_pod_level), cmocka_unit_test(test_limits_default_requests),
         cmocka_unit_test(test_effective_hostile), cmocka_unit_test(test_requests_given),
         cmocka_unit_test(test_fixture_pod),
