@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/hash.h"
 #include "util/util.h"
 
 #define POOL_CHUNK ((size_t)64 << 10)
@@ -57,38 +58,8 @@ void strpool_free(StrPool *p)
     free(p);
 }
 
-/* eight bytes a step (a pod's reading interns some thirty strings and a 100-byte block: the
- * byte-at-a-time FNV was a tenth of its cost), the last few in one zero-padded word, then a
- * final mix so the low bits the tables use depend on every byte */
-/* The table's hash, eight bytes a step: its start, one word's step, and the last 0-7 bytes
- * with the finish.  hash_bytes and plain_hash (below) are made of these, so that both give the
- * same hash of the same bytes. */
-static inline uint64_t hash_start(size_t len) { return 0x9e3779b97f4a7c15ULL ^ len; }
-static inline uint64_t hash_word(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 32);
-}
-static inline uint64_t hash_finish(uint64_t h, const unsigned char *tail, size_t len)
-{
-    uint64_t w = 0;
-    memcpy(&w, tail, len);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 32);
-}
-
-static uint64_t hash_bytes(const void *data, size_t len)
-{
-    const unsigned char *s = data;
-    uint64_t h = hash_start(len), w;
-    for (; len >= 8; s += 8, len -= 8) {
-        memcpy(&w, s, 8);
-        h = hash_word(h, w);
-    }
-    return hash_finish(h, s, len);
-}
+/* The tables' hash is util/hash.h's (eight bytes a step: a pod's reading interns some thirty
+ * strings and a 100-byte block, and the byte-at-a-time FNV was a tenth of its cost). */
 
 #define MEM_HDR (sizeof(max_align_t))        /* the length, padded so the data stays aligned */
 static size_t mem_len(const char *e) { size_t n; memcpy(&n, e - MEM_HDR, sizeof n); return n; }
