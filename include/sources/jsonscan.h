@@ -109,7 +109,12 @@ char *jsonscan_string_stop_word(char *q, const char *end, bool ctl);
 /* The container (object or array) whose opening bracket is at q, passed over by bracket
  * matching with strings respected, not validated: the byte past its closing bracket, or NULL
  * when end comes first.  Reads nothing at or past end.  jsonscan_skip_container steps 64 bytes
- * at a time where SSE2 is there; _bytes walks byte by byte, the same answer on any text. */
+ * at a time with the best walk this processor has (AVX2, else SSE2); _bytes walks byte by
+ * byte; _walk with the one named (the byte walk when this processor or build has not it).
+ * Every walk gives the same answer on any text. */
+typedef enum { JSONSKIP_BYTES, JSONSKIP_SSE2, JSONSKIP_AVX2 } JsonSkipWalk;
 const char *jsonscan_skip_container(const char *q, const char *end);
 const char *jsonscan_skip_container_bytes(const char *q, const char *end);
+const char *jsonscan_skip_container_walk(const char *q, const char *end, JsonSkipWalk walk);
+bool jsonscan_skip_walk_available(JsonSkipWalk walk);
 #endif

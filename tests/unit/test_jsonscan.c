@@ -423,10 +423,11 @@ static void test_string_stop(void **state)
                 }
 }
 
-/* jsonscan_skip_container (64 bytes a step) ends where the byte walk ends, on any text: random
- * bytes drawn mostly from the structural ones (quotes, backslash runs, brackets of both kinds,
- * across block boundaries), each in a heap buffer of its exact length (ASan: nothing read past
- * end); and on generated JSON it ends just past the container's closing bracket. */
+/* jsonscan_skip_container (64 bytes a step) ends where the byte walk ends, on any text, with
+ * each walk this processor has (SSE2, AVX2: both here, and the test says if one is missing):
+ * random bytes drawn mostly from the structural ones (quotes, backslash runs, brackets of both
+ * kinds, across block boundaries), each in a heap buffer of its exact length (ASan: nothing
+ * read past end); and on generated JSON it ends just past the container's closing bracket. */
 static unsigned skip_seed = 777;
 static unsigned skip_rand(unsigned n)
 {
@@ -459,16 +460,24 @@ static void gen_json(Strbuf *sb, int depth)
     strbuf_addch(sb, obj ? '}' : ']');
 }
 
+static const JsonSkipWalk skip_walks[] = { JSONSKIP_SSE2, JSONSKIP_AVX2 };
+
 static void test_skip_container(void **state)
 {
     (void)state;
     static const char alphabet[] = "{}[]\"\"\"\\\\\\ab:, \n";
+    for (size_t w = 0; w < sizeof skip_walks / sizeof *skip_walks; w++)
+        if (!jsonscan_skip_walk_available(skip_walks[w]))
+            print_message("test_skip_container: this processor has no walk %d: not tested\n", (int)skip_walks[w]);
     for (int round = 0; round < 20000; round++) {
         size_t len = 1 + skip_rand(round < 10000 ? 200 : 700);
         char *buf = xmalloc(len);
         buf[0] = skip_rand(2) ? '{' : '[';
         for (size_t i = 1; i < len; i++) buf[i] = alphabet[skip_rand(sizeof alphabet - 1)];
-        assert_ptr_equal(jsonscan_skip_container(buf, buf + len), jsonscan_skip_container_bytes(buf, buf + len));
+        const char *want = jsonscan_skip_container_bytes(buf, buf + len);
+        assert_ptr_equal(jsonscan_skip_container(buf, buf + len), want);
+        for (size_t w = 0; w < sizeof skip_walks / sizeof *skip_walks; w++)
+            assert_ptr_equal(jsonscan_skip_container_walk(buf, buf + len, skip_walks[w]), want);
         free(buf);
     }
     for (int round = 0; round < 3000; round++) {
@@ -481,9 +490,13 @@ static void test_skip_container(void **state)
         memcpy(buf, sb.buf, len);
         assert_ptr_equal(jsonscan_skip_container(buf, buf + len), buf + body);
         assert_ptr_equal(jsonscan_skip_container_bytes(buf, buf + len), buf + body);
+        for (size_t w = 0; w < sizeof skip_walks / sizeof *skip_walks; w++)
+            assert_ptr_equal(jsonscan_skip_container_walk(buf, buf + len, skip_walks[w]), buf + body);
         /* cut anywhere inside: never found */
         size_t cut = skip_rand((unsigned)body);
         assert_null(jsonscan_skip_container(buf, buf + cut));
+        for (size_t w = 0; w < sizeof skip_walks / sizeof *skip_walks; w++)
+            assert_null(jsonscan_skip_container_walk(buf, buf + cut, skip_walks[w]));
         free(buf);
         strbuf_clear(&sb);
     }
