@@ -18,14 +18,13 @@ const char *kv_get(const KVList *l, const char *key);   /* NULL if absent */
 void kv_clear(KVList *l);
 struct cJSON;
 void kv_from_json(KVList *l, const struct cJSON *obj);   /* string values only */
-/* the same, of the members named key only (the entry kv_from_json would make for key, if any) */
-void kv_from_json_key(KVList *l, const struct cJSON *obj, const char *key);
-/* the value of that entry, NULL when none: obj's own string (borrowed) when it is plain text,
- * else its printable copy, then also in *tofree (the caller frees it; NULL otherwise) */
-const char *kv_json_value(const struct cJSON *obj, const char *key, char **tofree);
 /* the same, its strings the pool's: the list then owns only its array (free(l->items); never
  * kv_set or kv_clear on it) */
 void kv_from_json_pooled(KVList *l, const struct cJSON *obj, StrPool *pool);
+/* the value kv_from_json would give key, without the list: NULL when none; obj's own string
+ * (borrowed) when it is plain text, else its printable copy, then also in *tofree (the caller
+ * frees it; NULL otherwise) */
+const char *kv_json_value(const struct cJSON *obj, const char *key, char **tofree);
 
 typedef enum { SEL_EQ, SEL_NEQ, SEL_IN, SEL_NOTIN, SEL_EXISTS, SEL_NOT_EXISTS,
                SEL_GT, SEL_LT } SelOp;   /* Gt/Lt only from node affinity */

@@ -144,15 +144,9 @@ static void put_member(KVList *l, const KeyIndex *ix, const cJSON *c, StrPool *p
     kv_put(l, ix, c->string, c->valuestring, pool);
 }
 
-/* only: NULL, or the one key read (the members named so; the others passed over) */
-static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *only)
+static void from_json(KVList *l, const cJSON *obj, StrPool *pool)
 {
     if (!cJSON_IsObject(obj)) return;
-    if (only) {
-        for (const cJSON *c = obj->child; c; c = c->next)
-            if (c->string && strcmp(c->string, only) == 0) put_member(l, NULL, c, pool);
-        return;
-    }
     size_t members = 0;
     for (const cJSON *c = obj->child; c; c = c->next) members++;
     KeyIndex index = { NULL, 0 }, *ix = NULL;
@@ -171,22 +165,27 @@ static void from_json(KVList *l, const cJSON *obj, StrPool *pool, const char *on
     free(index.slot);
 }
 
-void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL, NULL); }
-void kv_from_json_key(KVList *l, const cJSON *obj, const char *key) { if (key && *key) from_json(l, obj, NULL, key); }
+void kv_from_json(KVList *l, const cJSON *obj) { from_json(l, obj, NULL); }
 
 const char *kv_json_value(const cJSON *obj, const char *key, char **tofree)
 {
     *tofree = NULL;
-    if (!key || !*key || !cJSON_IsObject(obj)) return NULL;
-    const cJSON *last = NULL;                     /* kv_put: a repeated key's last value wins */
-    for (const cJSON *c = obj->child; c; c = c->next)
-        if (c->string && strcmp(c->string, key) == 0 && member_kept(c)) last = c;
+    if (!key || !cJSON_IsObject(obj)) return NULL;
+    const cJSON *last = NULL;         /* kv_put: of the keys that are key once cleaned, the last */
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        if (!member_kept(c)) continue;
+        bool same;
+        if (!not_plain(c->string)) {
+            same = strcmp(c->string, key) == 0;
+        } else {                                  /* put_member's copy of the key */
+            char *k = str_printable(c->string, KV_KEY_MAX * 3);
+            same = strcmp(k, key) == 0;
+            free(k);
+        }
+        if (same) last = c;
+    }
     if (!last) return NULL;
-    if (!not_plain(last->string) && !not_plain(last->valuestring)) return last->valuestring;
-    char *k = str_printable(last->string, KV_KEY_MAX * 3);    /* put_member's copies */
-    bool same = strcmp(k, key) == 0;
-    free(k);
-    if (!same) return NULL;
+    if (!not_plain(last->valuestring)) return last->valuestring;
     return *tofree = str_printable(last->valuestring, KV_VALUE_MAX * 3);
 }
 /* A fresh pooled list (a node's labels: some eighty of them): each key and value made printable
@@ -223,7 +222,7 @@ static void from_json_pooled_fresh(KVList *l, const cJSON *obj, StrPool *pool)
 void kv_from_json_pooled(KVList *l, const cJSON *obj, StrPool *pool)
 {
     if (!l->n && !l->items && cJSON_IsObject(obj)) from_json_pooled_fresh(l, obj, pool);
-    else from_json(l, obj, pool, NULL);
+    else from_json(l, obj, pool);
 }
 
 /* ---- validation of keys and values ---- */

@@ -164,6 +164,9 @@ AVX2_TARGET static const char *skip_avx2(const char *q, const char *end, SkipSta
 
 bool jsonscan_skip_walk_available(JsonSkipWalk walk)
 {
+#ifdef SKIP_AVX2
+    __builtin_cpu_init();         /* (libgcc's own runs as a constructor too: maybe after ours) */
+#endif
     switch (walk) {
     case JSONSKIP_BYTES: return true;
 #ifdef __SSE2__

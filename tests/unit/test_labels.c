@@ -215,7 +215,9 @@ static void test_errors(void **state)
  * gives the list kv_from_json gives (the expectation: same keys and values, same order), its
  * strings the pool's: few and many members, a repeated key (the last value, the first place),
  * keys and values with control bytes or not UTF-8 (cleaned, and two keys that clean to the same
- * text are one), an empty key, a non-string value, a key and a value past their limits. */
+ * text are one), an empty key, a non-string value, a key and a value past their limits.  And
+ * kv_json_value gives each key's value as that list has it, without the list (NULL for a key
+ * the list has not). */
 static void test_kv_from_json_pooled_same(void **state)
 {
     (void)state;
@@ -229,7 +231,7 @@ static void test_kv_from_json_pooled_same(void **state)
     strbuf_adds(&many, "\"bad\\u001b\":\"v\\u0000w\",\"u\":\"\xc3(\",\"last\":\"z\"}");
     const char *texts[] = {
         "{}", "{\"a\":\"1\"}", "{\"a\":\"1\",\"b\":\"2\",\"a\":\"3\"}",
-        "{\"a\\u0001\":\"1\",\"a \":\"2\",\"c\":\"\\u00e9\"}", many.buf,
+        "{\"a\\u0001\":\"1\",\"a \":\"2\",\"c\":\"\\u00e9\"}", "{\"a \":\"1\",\"a\\u0001\":\"2\\u0007\"}", many.buf,
     };
     for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
         cJSON *obj = cJSON_Parse(texts[t]);
@@ -244,6 +246,18 @@ static void test_kv_from_json_pooled_same(void **state)
             assert_string_equal(got.items[i].value, want.items[i].value);
             assert_true(strpool_owns(pool, got.items[i].key));
             assert_true(strpool_owns(pool, got.items[i].value));
+            char *tofree;
+            const char *v = kv_json_value(obj, want.items[i].key, &tofree);
+            assert_non_null(v);
+            assert_string_equal(v, want.items[i].value);
+            free(tofree);
+        }
+        static const char *const absent[] = { "zz", "a\001", "n", "lv" };
+        for (size_t k = 0; k < sizeof absent / sizeof *absent; k++) {
+            char *tofree;
+            if (kv_get(&want, absent[k])) continue;
+            assert_null(kv_json_value(obj, absent[k], &tofree));
+            assert_null(tofree);
         }
         free(got.items);
         kv_clear(&want);
