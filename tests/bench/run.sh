@@ -494,13 +494,17 @@ PY
   measure "kubectl-gpu pending -A" "$realpods" "$KGPU" pending -A
   MEASURE_OUT=/dev/null measure "kubectl-gpu pending -A -o json" "$realpods" "$KGPU" pending -A -o json
   measure "kubectl-gpu plan -o json" "$realpods" "$KGPU" plan -o json
-  TOP_CHURN=1 measure_top "$realpods"
   SCENARIO=main
+  # (before top: top's watches start the server's scenario, whose changes would make the
+  # server render pages again while the pairs run)
   if [ "$PAIRS" -gt 0 ]; then
     local dfile
     dfile=$BENCH/data/cluster-$1n-$(printf %s "$GPUF" | tr . _)g-$2p-s$SEED.json
     if [ -s "$dfile" ]; then pair_clusters "$dfile" || return 2; fi
   fi
+  SCENARIO=queue
+  TOP_CHURN=1 measure_top "$realpods"
+  SCENARIO=main
   fakeapi_stop
   prom_stop_bench
 }
