@@ -503,6 +503,18 @@ static void test_tolerations_memo(void **state)
     for (size_t i = 0; i < n; i++) free(texts[i]);
 }
 
+/* text read both ways, pod_from_json into *full and pod_from_json_kept into *kept (both must
+ * succeed); the parsed JSON, for the caller to delete */
+static cJSON *read_both(const char *text, Pod *full, Pod *kept)
+{
+    cJSON *j = cJSON_Parse(text);
+    assert_non_null(j);
+    Error e = { 0 };
+    assert_int_equal(pod_from_json(full, j, pool, &e), 0);
+    assert_int_equal(pod_from_json_kept(kept, j, pool, NULL, &e), 0);
+    return j;
+}
+
 /* pod_from_json_kept (a Cluster's pods): an unbound pod's labels all, as pod_from_json reads
  * them; a bound pod's none; everything else the same (spread_by_node decided on all its labels:
  * its anti-affinity selects app=w, not the hash), rs_hash_len too (test_rs_hash_len). */
@@ -518,12 +530,8 @@ static void test_kept_labels(void **state)
     for (int o = 0; o < 2; o++)
         for (int b = 0; b < 2; b++) {
             char *text = xasprintf(KEPT_FMT, owners[o], binds[b]);
-            cJSON *j = cJSON_Parse(text);
-            assert_non_null(j);
             Pod full, kept;
-            Error e = { 0 };
-            assert_int_equal(pod_from_json(&full, j, pool, &e), 0);
-            assert_int_equal(pod_from_json_kept(&kept, j, pool, NULL, &e), 0);
+            cJSON *j = read_both(text, &full, &kept);
             assert_true(full.spread_by_node);
             assert_int_equal(kept.spread_by_node, full.spread_by_node);
             assert_ptr_equal(kept.more, full.more);
@@ -574,12 +582,8 @@ static void test_rs_hash_len(void **state)
             char *text = xasprintf("{\"metadata\":{\"name\":\"p\",\"labels\":{%s},\"ownerReferences\":"
                                    "[{\"kind\":\"%s\",\"name\":\"%s\",\"controller\":true}]},\"spec\":{%s}}",
                                    cases[i].labels, cases[i].kind, cases[i].owner, bound ? "\"nodeName\":\"n1\"" : "");
-            cJSON *j = cJSON_Parse(text);
-            assert_non_null(j);
             Pod full, kept;
-            Error e = { 0 };
-            assert_int_equal(pod_from_json(&full, j, pool, &e), 0);
-            assert_int_equal(pod_from_json_kept(&kept, j, pool, NULL, &e), 0);
+            cJSON *j = read_both(text, &full, &kept);
             if (full.rs_hash_len != cases[i].want || kept.rs_hash_len != cases[i].want)
                 fail_msg("case %zu (bound %d): %d / %d, want %d", i, bound, full.rs_hash_len, kept.rs_hash_len,
                          cases[i].want);
