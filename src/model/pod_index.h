@@ -2,7 +2,8 @@
  *
  * An open-addressing table of positions in the cluster's pod array; a key is read from the pod
  * itself (its pooled ns and name), so the index holds no strings: 8 bytes a slot (the position
- * and 32 bits of the key's hash), at most half full.  Positions are 1-based in the API (0 = absent), as the other indexes of cluster.c. */
+ * and 32 bits of the key's hash), at most half full.  Positions are 1-based in the API
+ * (0 = absent), as the other indexes of cluster.c. */
 #ifndef KGPU_MODEL_POD_INDEX_H
 #define KGPU_MODEL_POD_INDEX_H
 #include <stddef.h>

@@ -141,32 +141,35 @@ typedef struct {
 
 static inline uint64_t len_bit(size_t len) { return (uint64_t)1 << (len & 63); }
 
+/* the next name of a list "m1,m2" (from *list up to end): its start and length in *name and
+ * *n, *list moved past it and its comma; false when the list is done */
+static inline bool next_name(const char **list, const char *end, const char **name, size_t *n)
+{
+    if (*list >= end) return false;
+    const char *comma = memchr(*list, ',', (size_t)(end - *list));
+    *name = *list;
+    *n = comma ? (size_t)(comma - *list) : (size_t)(end - *list);
+    *list = comma ? comma + 1 : end;
+    return true;
+}
+
 /* the len_bit of each name of list ("m1,m2", len bytes), or'ed */
 static uint64_t list_len_bits(const char *list, size_t len)
 {
     uint64_t m = 0;
-    const char *end = list + len;
-    while (list < end) {
-        const char *comma = memchr(list, ',', (size_t)(end - list));
-        size_t n = comma ? (size_t)(comma - list) : (size_t)(end - list);
-        m |= len_bit(n);
-        if (!comma) break;
-        list = comma + 1;
-    }
+    const char *name, *end = list + len;
+    size_t n;
+    while (next_name(&list, end, &name, &n)) m |= len_bit(n);
     return m;
 }
 
 /* key (klen bytes) is one of the names of list ("m1,m2", len bytes) */
 static bool listed_in(const char *list, size_t len, const char *key, size_t klen)
 {
-    const char *end = list + len;
-    while (list < end) {
-        const char *comma = memchr(list, ',', (size_t)(end - list));
-        size_t n = comma ? (size_t)(comma - list) : (size_t)(end - list);
-        if (n == klen && memcmp(list, key, klen) == 0) return true;
-        if (!comma) break;
-        list = comma + 1;
-    }
+    const char *name, *end = list + len;
+    size_t n;
+    while (next_name(&list, end, &name, &n))
+        if (n == klen && memcmp(name, key, klen) == 0) return true;
     return false;
 }
 
