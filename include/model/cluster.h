@@ -210,6 +210,14 @@ const NodeUsage *cluster_node_usage(const Cluster *c, const Node *n);
 Pod *cluster_find_pod(const Cluster *c, const char *ns, const char *name);
 /* a pod of that name was seen in ns, bound to no node and requesting no GPU (so not kept) */
 bool cluster_saw_plain_unbound(const Cluster *c, const char *ns, const char *name);
+/* A pod (API JSON) that cluster_ingest folds into its node's usage and keeps nothing else of:
+ * a name and namespace ingest accepts, no container's, init container's or overhead's resource
+ * named as a GPU resource (resources_is_gpu; a zero quantity counts too), no DRA claim and no
+ * node affinity.  Of such a pod ingest reads only metadata.name and .namespace, spec.nodeName,
+ * .containers and .initContainers (their resources and restartPolicy), .resources and
+ * .overhead, and status.phase, so a copy with just those members (snapshot_reduce) gives the
+ * same cluster.  Conservative: a pod it refuses may still be folded. */
+bool cluster_pod_folded(const struct cJSON *pod);
 const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name);
 /* the image's repository is repo: its last path component, without tag or digest
  * ("mirror.local/nvidia/k8s-device-plugin:v0.17.0" is "k8s-device-plugin") */

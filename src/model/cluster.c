@@ -342,6 +342,48 @@ static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, Reso
     return 1;
 }
 
+/* any key of o, an object, that names a GPU resource (resources_is_gpu) */
+static bool any_gpu_key(const cJSON *o)
+{
+    if (!jtype(o, cJSON_Object)) return false;
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (k->string && resources_is_gpu(k->string)) return true;
+    return false;
+}
+
+/* every member named name of o (not only the first, as the readers take: the test stays true of
+ * a pod written member by member), as a list of containers with a GPU resource by name */
+static bool containers_name_gpu(const cJSON *o, const char *name)
+{
+    for (const cJSON *m = o->child; m; m = m->next) {
+        if (!m->string || strcmp(m->string, name) != 0 || !jtype(m, cJSON_Array)) continue;
+        for (const cJSON *ct = m->child; ct; ct = ct->next) {
+            if (!jtype(ct, cJSON_Object)) continue;
+            for (const cJSON *r = ct->child; r; r = r->next) {
+                if (!r->string || strcmp(r->string, "resources") != 0 || !jtype(r, cJSON_Object)) continue;
+                for (const cJSON *l = r->child; l; l = l->next)
+                    if (any_gpu_key(l)) return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool cluster_pod_folded(const cJSON *obj)
+{
+    const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
+    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63) || !spec) return false;
+    for (const cJSON *m = spec->child; m; m = m->next) {
+        if (!m->string) continue;
+        if (strcmp(m->string, "resourceClaims") == 0 && !(jtype(m, cJSON_Array) && !m->child)) return false;
+        if (strcmp(m->string, "affinity") == 0 && (!jtype(m, cJSON_Object) || jget(m, "nodeAffinity")))
+            return false;
+        if (strcmp(m->string, "overhead") == 0 && (!jtype(m, cJSON_Object) || any_gpu_key(m))) return false;
+    }
+    return !containers_name_gpu(spec, "containers") && !containers_name_gpu(spec, "initContainers");
+}
+
 static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
 {
     bool maybe_kept;

@@ -52,7 +52,7 @@ seeds() {
   case "$t" in
     fuzz_kubeconfig)
       find tests/fixtures/kubeconfig -type f \( -name '*.yaml' -o -name config \) -exec cp {} "$d/" \; ;;
-    fuzz_snapshot|fuzz_commands|fuzz_ingest)
+    fuzz_snapshot|fuzz_snapshot_reduce|fuzz_commands|fuzz_ingest)
       for f in tests/fixtures/api/*.json tests/fixtures/pending/*.json tests/fixtures/model/*.json \
                tests/fixtures/plan/*.json examples/clusters/small.json; do
         [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 200000 ] && cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
@@ -103,7 +103,7 @@ dict_for() {   # the -dict= argument for TARGET, if any
   local n
   case "$1" in
     fuzz_kubeconfig|fuzz_manifest) n=yaml ;;
-    fuzz_snapshot|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer|fuzz_jsonskip) n=json ;;
+    fuzz_snapshot|fuzz_snapshot_reduce|fuzz_commands|fuzz_ingest|fuzz_apipage|fuzz_prom_response|fuzz_watch|fuzz_exec_credential|fuzz_yaml_writer|fuzz_jsonskip) n=json ;;
     fuzz_dcgm_text) n=promtext ;;
     fuzz_schedmsg) n=schedmsg ;;
     fuzz_labels) n=labels ;;

@@ -600,6 +600,119 @@ static void test_reduce_write_same_text(void **state)
     cJSON_Delete(ev);
 }
 
+/* A pod the model only folds into its node's usage is written with what that reads
+ * (cluster_pod_folded, snapshot_reduce.c FOLDED_*_KEEP): the cluster built from the written
+ * pods is the cluster built from the pods as the API serves them.  Pod-level resources
+ * (spec.resources, which effective_requests reads for cpu and memory) are kept for every pod. */
+#define FPOD(name, extra_meta, spec, phase) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\"," \
+    "\"namespace\":\"ml\",\"uid\":\"u-" name "\",\"labels\":{\"app\":\"a\",\"pod-template-hash\":\"h1\"}," \
+    "\"ownerReferences\":[{\"kind\":\"ReplicaSet\",\"name\":\"rs-h1\",\"controller\":true}]" extra_meta "}," \
+    "\"spec\":{" spec ",\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}],\"priority\":7}," \
+    "\"status\":{\"phase\":\"" phase "\",\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"True\"}]}}"
+#define CTR(res) "\"containers\":[{\"name\":\"c\",\"image\":\"i\",\"resources\":{" res "}}]"
+
+static const struct { const char *json; bool folded; } FOLD_PODS[] = {
+    /* plain, bound: sidecar and plain init containers, overhead, pod-level resources */
+    { FPOD("plain", "", "\"nodeName\":\"n1\"," CTR("\"requests\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}") ","
+           "\"initContainers\":[{\"name\":\"s\",\"restartPolicy\":\"Always\",\"resources\":{\"requests\":{\"cpu\":\"500m\"}}},"
+           "{\"name\":\"i\",\"resources\":{\"requests\":{\"cpu\":\"3\"}}}],\"overhead\":{\"cpu\":\"100m\"},"
+           "\"resources\":{\"requests\":{\"memory\":\"4Gi\"}},\"affinity\":{\"podAntiAffinity\":{}}", "Running"), true },
+    { FPOD("unbound", "", CTR("\"requests\":{\"cpu\":\"2\"}"), "Pending"), true },
+    { FPOD("done", "", "\"nodeName\":\"n1\"," CTR("\"requests\":{\"cpu\":\"2\"}"), "Succeeded"), true },
+    { FPOD("noclaims", ",\"annotations\":{\"hami.io/vgpu-devices-allocated\":\"x\"}",
+           "\"nodeName\":\"n1\",\"resourceClaims\":[]," CTR("\"limits\":{\"memory\":\"2Gi\"}"), "Running"), true },
+    /* kept, or read whole: a GPU resource by name (in limits, in an init container, zero), a
+     * claim, node affinity, a name the model refuses */
+    { FPOD("gpu", "", "\"nodeName\":\"n1\"," CTR("\"limits\":{\"nvidia.com/gpu\":\"2\"}") ","
+           "\"resources\":{\"requests\":{\"cpu\":\"6\"}}", "Running"), false },
+    { FPOD("gpuinit", "", "\"nodeName\":\"n1\"," CTR("\"requests\":{\"cpu\":\"1\"}") ","
+           "\"initContainers\":[{\"name\":\"i\",\"resources\":{\"requests\":{\"nvidia.com/mig-1g.10gb\":\"1\"}}}]", "Running"), false },
+    { FPOD("gpuzero", "", "\"nodeName\":\"n1\"," CTR("\"requests\":{\"nvidia.com/gpu\":\"0\",\"cpu\":\"1\"}"), "Running"), false },
+    { FPOD("gpuoverhead", "", "\"nodeName\":\"n1\"," CTR("") ",\"overhead\":{\"nvidia.com/gpu\":\"1\"}", "Running"), false },
+    { FPOD("claim", "", "\"nodeName\":\"n1\",\"resourceClaims\":[{\"name\":\"g\",\"resourceClaimName\":\"rc\"}]," CTR(""), "Running"), false },
+    { FPOD("affine", "", "\"nodeName\":\"n1\"," CTR("\"requests\":{\"cpu\":\"1\"}") ",\"affinity\":{\"nodeAffinity\":"
+           "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+           "[{\"key\":\"a\",\"operator\":\"In\",\"values\":[\"b\"]}]}]}}}", "Running"), false },
+    { FPOD("badop", "", "\"nodeName\":\"n1\"," CTR("") ",\"affinity\":{\"nodeAffinity\":"
+           "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+           "[{\"key\":\"a\",\"operator\":\"Near\"}]}]}}}", "Running"), false },
+};
+
+/* each pod ingested into c, as the API serves it or as the snapshot writes it */
+static int ingest_fold_pods(Cluster *c, bool written)
+{
+    cluster_init(c);
+    Error e = { 0 };
+    cJSON *node = cJSON_Parse(NODE("n1", "\"pool\":\"a\""));
+    assert_int_equal(cluster_ingest(c, OBJ_NODE, node, &e), 0);
+    cJSON_Delete(node);
+    int failed = 0;
+    for (size_t i = 0; i < sizeof FOLD_PODS / sizeof FOLD_PODS[0]; i++) {
+        cJSON *pod = cJSON_Parse(FOLD_PODS[i].json);
+        assert_non_null(pod);
+        assert_int_equal(cluster_pod_folded(pod), FOLD_PODS[i].folded);
+        if (written) {
+            char *buf = NULL;
+            size_t cap = 0;
+            Sunk got = { NULL, 0 };
+            assert_true(snapshot_reduce_write(OBJ_POD, pod, &buf, &cap, sink_text, &got));
+            cJSON_Delete(pod);
+            pod = cJSON_Parse(got.p);
+            assert_non_null(pod);
+            /* the folded ones lose what nothing reads */
+            bool has_labels = strstr(got.p, "\"labels\"") != NULL;
+            assert_int_equal(has_labels, !FOLD_PODS[i].folded);
+            free(got.p);
+            free(buf);
+        }
+        Error pe = { 0 };
+        failed += cluster_ingest(c, OBJ_POD, pod, &pe) != 0;
+        cJSON_Delete(pod);
+    }
+    cluster_finalize(c);
+    return failed;
+}
+
+static void test_reduce_folded_same_cluster(void **state)
+{
+    (void)state;
+    Cluster a, b;
+    assert_int_equal(ingest_fold_pods(&a, false), 1);      /* badop */
+    assert_int_equal(ingest_fold_pods(&b, true), 1);
+    assert_int_equal(a.all_pods, b.all_pods);
+    assert_int_equal(a.npods, b.npods);
+    assert_int_equal(a.npods, 4);       /* gpu, gpuinit, gpuoverhead, claim (gpuzero and affine folded on reading) */
+    const NodeUsage *ua = cluster_node_usage(&a, cluster_find_node(&a, "n1"));
+    const NodeUsage *ub = cluster_node_usage(&b, cluster_find_node(&b, "n1"));
+    assert_non_null(ua);
+    assert_non_null(ub);
+    assert_int_equal(ua->pods, ub->pods);
+    assert_int_equal(ua->requested.n, ub->requested.n);
+    for (size_t i = 0; i < ua->requested.n; i++)
+        assert_int_equal(ua->requested.items[i].milli, rlist_get(&ub->requested, ua->requested.items[i].name));
+    /* plain: max(1 + 0.5 sidecar, 3 + 0.5) cpu + 0.1 overhead; memory 4Gi from the pod level */
+    assert_int_equal(rlist_get(&ua->requested, "memory") >= 4LL * 1024 * 1024 * 1024 * 1000, true);
+    assert_true(cluster_saw_plain_unbound(&a, "ml", "unbound"));
+    assert_true(cluster_saw_plain_unbound(&b, "ml", "unbound"));
+    for (size_t i = 0; i < a.npods; i++) {
+        const Pod *pa = &a.pods[i], *pb = cluster_find_pod(&b, pa->ns, pa->name);
+        assert_non_null(pb);
+        assert_string_equal(pa->node_name, pb->node_name);
+        assert_int_equal(pa->requests.n, pb->requests.n);
+        for (size_t k = 0; k < pa->requests.n; k++)
+            assert_int_equal(pa->requests.items[k].milli, rlist_get(&pb->requests, pa->requests.items[k].name));
+        assert_int_equal(pa->priority, pb->priority);
+        assert_int_equal(pod_more(pa)->ntolerations, pod_more(pb)->ntolerations);
+        assert_int_equal(pa->rs_hash_len, pb->rs_hash_len);
+        assert_int_equal(pa->nclaims, pb->nclaims);
+        assert_int_equal(pa->naffinity_terms, pb->naffinity_terms);
+    }
+    /* the GPU pod's cpu is the pod level's 6, which a snapshot without spec.resources lost */
+    assert_int_equal(rlist_get(&cluster_find_pod(&b, "ml", "gpu")->requests, "cpu"), 6000);
+    cluster_release(&a);
+    cluster_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -608,6 +721,7 @@ int main(void)
         cmocka_unit_test(test_not_a_snapshot), cmocka_unit_test(test_truncated_message),
         cmocka_unit_test(test_gzip), cmocka_unit_test(test_kind_after_items), cmocka_unit_test(test_usage_records),
         cmocka_unit_test(test_reduce_annotations), cmocka_unit_test(test_reduce_write_same_text),
+        cmocka_unit_test(test_reduce_folded_same_cluster),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
