@@ -351,37 +351,54 @@ static bool any_gpu_key(const cJSON *o)
     return false;
 }
 
-/* every member named name of o (not only the first, as the readers take: the test stays true of
- * a pod written member by member), as a list of containers with a GPU resource by name */
-static bool containers_name_gpu(const cJSON *o, const char *name)
+/* a list of containers (an array member of a spec) with a resource named as a GPU resource in
+ * any of its "resources" blocks (requests, limits, claims: any of them) */
+static bool containers_name_gpu(const cJSON *list)
 {
-    for (const cJSON *m = o->child; m; m = m->next) {
-        if (!m->string || strcmp(m->string, name) != 0 || !jtype(m, cJSON_Array)) continue;
-        for (const cJSON *ct = m->child; ct; ct = ct->next) {
-            if (!jtype(ct, cJSON_Object)) continue;
-            for (const cJSON *r = ct->child; r; r = r->next) {
-                if (!r->string || strcmp(r->string, "resources") != 0 || !jtype(r, cJSON_Object)) continue;
-                for (const cJSON *l = r->child; l; l = l->next)
-                    if (any_gpu_key(l)) return true;
-            }
+    if (!jtype(list, cJSON_Array)) return false;
+    for (const cJSON *ct = list->child; ct; ct = ct->next) {
+        if (!jtype(ct, cJSON_Object)) continue;
+        for (const cJSON *r = ct->child; r; r = r->next) {
+            if (!r->string || r->string[0] != 'r' || strcmp(r->string, "resources") != 0 || !jtype(r, cJSON_Object))
+                continue;
+            for (const cJSON *l = r->child; l; l = l->next)
+                if (any_gpu_key(l)) return true;
         }
     }
     return false;
 }
 
+/* (every member of each name is looked at, not only the first, as the readers take it: the
+ * answer holds of a pod whose members repeat; one pass, by first letter: it runs for every pod
+ * a snapshot writes) */
 bool cluster_pod_folded(const cJSON *obj)
 {
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
     if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63) || !spec) return false;
     for (const cJSON *m = spec->child; m; m = m->next) {
-        if (!m->string) continue;
-        if (strcmp(m->string, "resourceClaims") == 0 && !(jtype(m, cJSON_Array) && !m->child)) return false;
-        if (strcmp(m->string, "affinity") == 0 && (!jtype(m, cJSON_Object) || jget(m, "nodeAffinity")))
-            return false;
-        if (strcmp(m->string, "overhead") == 0 && (!jtype(m, cJSON_Object) || any_gpu_key(m))) return false;
+        const char *k = m->string;
+        if (!k) continue;
+        switch (k[0]) {
+        case 'a':
+            if (strcmp(k, "affinity") == 0 && (!jtype(m, cJSON_Object) || jget(m, "nodeAffinity"))) return false;
+            break;
+        case 'c':
+            if (strcmp(k, "containers") == 0 && containers_name_gpu(m)) return false;
+            break;
+        case 'i':
+            if (strcmp(k, "initContainers") == 0 && containers_name_gpu(m)) return false;
+            break;
+        case 'o':
+            if (strcmp(k, "overhead") == 0 && (!jtype(m, cJSON_Object) || any_gpu_key(m))) return false;
+            break;
+        case 'r':
+            if (strcmp(k, "resourceClaims") == 0 && !(jtype(m, cJSON_Array) && !m->child)) return false;
+            break;
+        default: break;
+        }
     }
-    return !containers_name_gpu(spec, "containers") && !containers_name_gpu(spec, "initContainers");
+    return true;
 }
 
 static int ingest_pod(Cluster *c, const cJSON *obj, Error *err)
