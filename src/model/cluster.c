@@ -312,13 +312,19 @@ static void reintern_more(Cluster *c, Pod *p);
  * needs pod_from_json (*maybe_kept: it requests a GPU or has DRA claims; else it is decoded
  * only to be checked and folded; *computed, *have: its effective requests when computed here,
  * for pod_from_json_kept, so that no pod's are computed twice), -1 with err set. */
+/* a pod's name and namespace as pod_from_json accepts them (else it fails on the pod) */
+static bool pod_names_accepted(const char *name, const char *ns)
+{
+    return name && strlen(name) <= MODEL_NAME_MAX && (!ns || strlen(ns) <= 63);
+}
+
 static int ingest_plain_pod(Cluster *c, const cJSON *obj, bool *maybe_kept, ResourceList *computed, bool *have,
                             Error *err)
 {
     *maybe_kept = true;
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
-    if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) return 0;   /* its error */
+    if (!pod_names_accepted(name, ns)) return 0;   /* its error */
     if (cJSON_GetArraySize(jarr(spec, "resourceClaims")) > 0) return 0;   /* DRA: kept */
     ResourceList req = RESOURCE_LIST_INIT;
     pod_effective_requests(spec, &req);
@@ -375,7 +381,7 @@ bool cluster_pod_folded(const cJSON *obj)
 {
     const cJSON *meta = jobj(obj, "metadata"), *spec = jobj(obj, "spec");
     const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
-    if (!name || strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63) || !spec) return false;
+    if (!pod_names_accepted(name, ns) || !spec) return false;
     for (const cJSON *m = spec->child; m; m = m->next) {
         const char *k = m->string;
         if (!k) continue;

@@ -48,6 +48,22 @@ static const char *const FOLDED_SPEC_KEEP[] = { "nodeName", "containers", "initC
 static const char *const FOLDED_STATUS_KEEP[] = { "phase", NULL };
 static const char *const NODE_SPEC_KEEP[] = { "taints", "unschedulable", NULL };
 static const char *const NODE_STATUS_KEEP[] = { "capacity", "allocatable", "conditions", NULL };
+
+/* what a pod or node keeps of its metadata, spec and status, and whether its kept annotations */
+typedef struct {
+    const char *const *meta, *const *spec, *const *status;
+    bool annotations;
+} ItemKeep;
+static const ItemKeep POD_KEEP = { META_KEEP, POD_SPEC_KEEP, POD_STATUS_KEEP, true };
+static const ItemKeep FOLDED_POD_KEEP = { FOLDED_META_KEEP, FOLDED_SPEC_KEEP, FOLDED_STATUS_KEEP, false };
+static const ItemKeep NODE_KEEP = { META_KEEP, NODE_SPEC_KEEP, NODE_STATUS_KEEP, true };
+
+/* the lists for item (a pod or a node: the reference tree and the writer ask alike) */
+static const ItemKeep *item_keep(ObjKind kind, const cJSON *item)
+{
+    if (kind == OBJ_NODE) return &NODE_KEEP;
+    return cluster_pod_folded(item) ? &FOLDED_POD_KEEP : &POD_KEEP;
+}
 static const char *const TEMPLATE_SPEC_KEEP[] = {
     "containers", "initContainers", "nodeSelector", "affinity", "tolerations", "volumes", NULL
 };
@@ -237,7 +253,7 @@ static void reduce_workload_templates(cJSON *spec)
 cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
 {
     bool pod_or_node = kind == OBJ_POD || kind == OBJ_NODE;
-    bool folded = kind == OBJ_POD && cluster_pod_folded(item);
+    const ItemKeep *keep = pod_or_node ? item_keep(kind, item) : NULL;
     cJSON *out = cJSON_CreateObject();
     cJSON_AddStringToObject(out, "apiVersion", loader_api_version(kind));
     cJSON_AddStringToObject(out, "kind", obj_kind_name(kind));
@@ -246,24 +262,25 @@ cJSON *snapshot_reduce(ObjKind kind, const cJSON *item)
         const char *k = m->string;
         if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind")) continue;
         if (str_eq(k, "metadata")) {
-            cJSON *meta = pick_as(m, folded ? FOLDED_META_KEEP : META_KEEP, pod_or_node);
-            cJSON *ann = pod_or_node && !folded ? pick_as(cJSON_GetObjectItemCaseSensitive(m, "annotations"), ANNOTATION_KEEP, true) : NULL;
+            cJSON *meta = pick_as(m, keep ? keep->meta : META_KEEP, pod_or_node);
+            cJSON *ann = keep && keep->annotations
+                       ? pick_as(cJSON_GetObjectItemCaseSensitive(m, "annotations"), ANNOTATION_KEEP, true) : NULL;
             if (ann && ann->child) cJSON_AddItemToObject(meta, "annotations", ann);
             else cJSON_Delete(ann);
             put(out, k, meta);
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
-            cJSON *spec = pick_ref(m, folded ? FOLDED_SPEC_KEEP : POD_SPEC_KEEP);
+            cJSON *spec = pick_ref(m, keep->spec);
             reduce_containers(spec, "containers", CONTAINER_KEEP, true);
             reduce_containers(spec, "initContainers", CONTAINER_KEEP, true);
             put(out, k, spec);
         } else if (kind == OBJ_POD && str_eq(k, "status")) {
-            cJSON *st = pick_ref(m, folded ? FOLDED_STATUS_KEEP : POD_STATUS_KEEP);
+            cJSON *st = pick_ref(m, keep->status);
             only_scheduled_condition(st);
             put(out, k, st);
         } else if (kind == OBJ_NODE && str_eq(k, "spec")) {
-            put(out, k, pick_ref(m, NODE_SPEC_KEEP));
+            put(out, k, pick_ref(m, keep->spec));
         } else if (kind == OBJ_NODE && str_eq(k, "status")) {
-            put(out, k, pick_ref(m, NODE_STATUS_KEEP));
+            put(out, k, pick_ref(m, keep->status));
         } else if (kind == OBJ_POD || kind == OBJ_NODE) {
             continue;       /* nothing else of a pod or node is read */
         } else if (kind == OBJ_DAEMONSET && str_eq(k, "spec")) {
@@ -495,7 +512,7 @@ bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char **buf, size_t *
     static const char *const container_lists[] = { "containers", "initContainers", NULL };
     static const char *const conditions[] = { "conditions", NULL };
     if (kind != OBJ_POD && kind != OBJ_NODE) return false;
-    bool folded = kind == OBJ_POD && cluster_pod_folded(item);
+    const ItemKeep *keep = item_keep(kind, item);
     Emit e = { buf, cap, 0, true };
     EMIT_LIT(&e, "{\"apiVersion\":\"");
     emit_text(&e, loader_api_version(kind));
@@ -508,18 +525,18 @@ bool snapshot_reduce_write(ObjKind kind, const cJSON *item, char **buf, size_t *
         const char *k = m->string;
         if (!k || str_eq(k, "apiVersion") || str_eq(k, "kind") || !cJSON_IsObject(m)) continue;
         if (str_eq(k, "metadata")) {
-            const cJSON *ann = folded ? NULL : cJSON_GetObjectItemCaseSensitive(m, "annotations");
+            const cJSON *ann = keep->annotations ? cJSON_GetObjectItemCaseSensitive(m, "annotations") : NULL;
             emit_key(&e, &first, "metadata");
-            emit_pick(&e, m, folded ? FOLDED_META_KEEP : META_KEEP, NULL, SPECIAL_NONE, cJSON_IsObject(ann) ? ann : NULL);
+            emit_pick(&e, m, keep->meta, NULL, SPECIAL_NONE, cJSON_IsObject(ann) ? ann : NULL);
         } else if (kind == OBJ_POD && str_eq(k, "spec")) {
             emit_key(&e, &first, "spec");
-            emit_pick(&e, m, folded ? FOLDED_SPEC_KEEP : POD_SPEC_KEEP, container_lists, SPECIAL_CONTAINERS, NULL);
+            emit_pick(&e, m, keep->spec, container_lists, SPECIAL_CONTAINERS, NULL);
         } else if (kind == OBJ_POD && str_eq(k, "status")) {
             emit_key(&e, &first, "status");
-            emit_pick(&e, m, folded ? FOLDED_STATUS_KEEP : POD_STATUS_KEEP, conditions, SPECIAL_SCHEDULED, NULL);
+            emit_pick(&e, m, keep->status, conditions, SPECIAL_SCHEDULED, NULL);
         } else if (kind == OBJ_NODE && (str_eq(k, "spec") || str_eq(k, "status"))) {
             emit_key(&e, &first, k);
-            emit_pick(&e, m, str_eq(k, "spec") ? NODE_SPEC_KEEP : NODE_STATUS_KEEP, NULL, SPECIAL_NONE, NULL);
+            emit_pick(&e, m, str_eq(k, "spec") ? keep->spec : keep->status, NULL, SPECIAL_NONE, NULL);
         }
     }
     EMIT_LIT(&e, "}");
