@@ -1,6 +1,9 @@
 /* resources.h — a list of (resource name, quantity in milli-units), and which names are GPUs.
  *
- * ResourceList owns its names.  Lookups are linear: lists hold a handful of entries.
+ * ResourceList owns its names, except the common ones (cpu, memory, pods, ephemeral-storage,
+ * nvidia.com/gpu, nvidia.com/gpu.shared, amd.com/gpu, hugepages-2Mi and -1Gi): an entry for one
+ * of those points at the binary's single copy (resources_name_static), which nobody frees or
+ * replaces.  Lookups are linear: lists hold a handful of entries.
  */
 #ifndef KGPU_RESOURCES_H
 #define KGPU_RESOURCES_H
@@ -16,6 +19,8 @@ void rlist_set(ResourceList *l, const char *name, int64_t milli);
 void rlist_add(ResourceList *l, const char *name, int64_t milli);   /* adds to existing */
 int64_t rlist_get(const ResourceList *l, const char *name);          /* 0 if absent */
 bool rlist_has(const ResourceList *l, const char *name);
+/* name is the binary's copy of a common resource name (an entry's name nobody owns) */
+bool resources_name_static(const char *name);
 void rlist_max_into(ResourceList *dst, const ResourceList *src);     /* element-wise max */
 void rlist_add_all(ResourceList *dst, const ResourceList *src);      /* element-wise sum */
 void rlist_copy(ResourceList *dst, const ResourceList *src);         /* dst cleared first */

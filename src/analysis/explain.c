@@ -600,7 +600,8 @@ static void put_row(ExplanationList *l, size_t at, Explanation *e)
     pool_field(pool, &e->owner_kind); pool_field(pool, &e->owner_name);
     pool_field(pool, &e->summary); pool_field(pool, &e->sched_text); pool_field(pool, &e->dra_gpus);
     ResourceList *r = &e->requests;
-    for (uint32_t i = 0; i < r->n; i++) pool_field(pool, &r->items[i].name);
+    for (uint32_t i = 0; i < r->n; i++)
+        if (!resources_name_static(r->items[i].name)) pool_field(pool, &r->items[i].name);   /* (resources.h) */
     ResourceEntry *items = r->n ? (ResourceEntry *)strpool_intern_mem(pool, r->items, r->n * sizeof *r->items) : NULL;
     free(r->items);
     *r = (ResourceList){ items, r->n, 0 };           /* read-only */

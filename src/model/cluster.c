@@ -134,9 +134,11 @@ static void visit_kv(Cluster *c, KVList *l, FieldFn fn)
     for (size_t i = 0; i < l->n; i++) { VISIT_OWN(c, fn, l->items[i].key); VISIT_OWN(c, fn, l->items[i].value); }
 }
 
+/* (a common name is the binary's, nobody's to share or free: resources.h) */
 static void visit_rlist(Cluster *c, ResourceList *l, FieldFn fn)
 {
-    for (size_t i = 0; i < l->n; i++) VISIT_OWN(c, fn, l->items[i].name);
+    for (size_t i = 0; i < l->n; i++)
+        if (!resources_name_static(l->items[i].name)) VISIT_OWN(c, fn, l->items[i].name);
 }
 
 /* a node's labels are read into the pool (node_from_json): only its resource lists are its own */
@@ -716,7 +718,8 @@ static void reintern_requests(Cluster *c, Pod *p)
     r.items = xmalloc(p->requests.n * sizeof *r.items);
     memcpy(r.items, p->requests.items, p->requests.n * sizeof *r.items);
     r.n = r.cap = p->requests.n;
-    for (size_t i = 0; i < r.n; i++) VISIT_OWN(c, reintern_field, r.items[i].name);
+    for (size_t i = 0; i < r.n; i++)
+        if (!resources_name_static(r.items[i].name)) VISIT_OWN(c, reintern_field, r.items[i].name);
     p->requests.items = (ResourceEntry *)strpool_intern_mem(cluster_pool(c), r.items, r.n * sizeof *r.items);
     free(r.items);
 }

@@ -2,26 +2,81 @@
 #include "model/resources.h"
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/quantity.h"
 #include "util/util.h"
 
+/* The resource names nearly every list holds, kept once in the binary.  An entry for one of
+ * them points here, never at a copy of its own (find_or_add): no allocation per entry, nothing
+ * to free, and a name looked up by one of these pointers (an entry of another list: sums,
+ * usage, copies) is found by address, without reading a string that may be cold by then.  Each
+ * name is in `known` once, so an entry equal to a known name always holds its pointer. */
+static const struct {
+    char cpu[4], memory[7], pods[5], ephemeral[18], gpu[15], gpu_shared[22], amd[12], huge2m[14], huge1g[14];
+} known = {
+    "cpu", "memory", "pods", "ephemeral-storage", "nvidia.com/gpu", "nvidia.com/gpu.shared", "amd.com/gpu",
+    "hugepages-2Mi", "hugepages-1Gi",
+};
+
+bool resources_name_static(const char *name)
+{
+    /* (as integers: < between pointers into different objects is undefined) */
+    return (uintptr_t)name - (uintptr_t)&known < sizeof known;
+}
+
+static const char *known_is(const char *name, const char *k) { return strcmp(name, k) == 0 ? k : NULL; }
+
+/* known's copy of name (not itself one), NULL when it has none */
+static __attribute__((noinline)) const char *known_copy(const char *name)
+{
+    switch (name[0]) {
+    case 'c': return known_is(name, known.cpu);
+    case 'm': return known_is(name, known.memory);
+    case 'p': return known_is(name, known.pods);
+    case 'e': return known_is(name, known.ephemeral);
+    case 'a': return known_is(name, known.amd);
+    case 'n':
+        if (strncmp(name, known.gpu, sizeof known.gpu - 1) != 0) return NULL;
+        return !name[sizeof known.gpu - 1] ? known.gpu : known_is(name, known.gpu_shared);
+    case 'h':
+        if (strncmp(name, known.huge2m, 10) != 0) return NULL;      /* "hugepages-" */
+        return known_is(name, name[10] == '2' ? known.huge2m : known.huge1g);
+    default: return NULL;
+    }
+}
+
+/* *found: known's copy of name, NULL when it has none (a name that is one is found by address,
+ * the usual case of a list added to another) */
+static inline ResourceEntry *find_known(const ResourceList *l, const char *name, const char **found)
+{
+    const char *k = *found = resources_name_static(name) ? name : known_copy(name);
+    if (k) {
+        for (size_t i = 0; i < l->n; i++)
+            if (l->items[i].name == k) return &l->items[i];
+        return NULL;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (!resources_name_static(l->items[i].name) && strcmp(l->items[i].name, name) == 0) return &l->items[i];
+    return NULL;
+}
+
 static ResourceEntry *find(const ResourceList *l, const char *name)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].name, name) == 0) return &l->items[i];
-    return NULL;
+    const char *k;
+    return find_known(l, name, &k);
 }
 
 static ResourceEntry *find_or_add(ResourceList *l, const char *name)
 {
-    ResourceEntry *e = find(l, name);
+    const char *k;
+    ResourceEntry *e = find_known(l, name, &k);
     if (e) return e;
     ARRAY_GROW(l->items, l->n, l->cap);
     e = &l->items[l->n++];
-    e->name = xstrdup(name);
+    e->name = k ? (char *)k : xstrdup(name);
     e->milli = 0;
     return e;
 }
@@ -73,7 +128,8 @@ void rlist_copy(ResourceList *dst, const ResourceList *src)
 
 void rlist_clear(ResourceList *l)
 {
-    for (size_t i = 0; i < l->n; i++) free(l->items[i].name);
+    for (size_t i = 0; i < l->n; i++)
+        if (!resources_name_static(l->items[i].name)) free(l->items[i].name);
     free(l->items);
     l->items = NULL;
     l->n = l->cap = 0;

@@ -144,12 +144,60 @@ static void test_gpu_names(void **state)
     rlist_clear(&l);
 }
 
+/* The common names are the binary's copy (resources.h): an entry equal to one holds it, whatever
+ * copy it was added from, and is found by any copy; other names, including near misses, are the
+ * list's own.  rlist_clear frees only those (ASan would report freeing a static name). */
+static void test_static_names(void **state)
+{
+    (void)state;
+    static const char *const common[] = { "cpu", "memory", "pods", "ephemeral-storage", "nvidia.com/gpu",
+                                          "nvidia.com/gpu.shared", "amd.com/gpu", "hugepages-2Mi", "hugepages-1Gi" };
+    static const char *const other[] = { "", "c", "h", "n", "hugepages-", "hugepages-2Gi", "hugepages-1Mi",
+                                         "nvidia.com/gp", "nvidia.com/gpux", "nvidia.com/gpu.share",
+                                         "nvidia.com/mig-1g.10gb", "cpus", "memory2", "example.com/foo",
+                                         "amd.com/gpu.shared", "pod", "ephemeral" };
+    ResourceList l = RESOURCE_LIST_INIT, m = RESOURCE_LIST_INIT;
+    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++) {
+        char *heap = strdup(common[i]);
+        rlist_add(&l, heap, (int64_t)i + 1);
+        free(heap);                                    /* the entry does not hold this copy */
+        assert_true(resources_name_static(l.items[l.n - 1].name));
+        assert_string_equal(l.items[l.n - 1].name, common[i]);
+    }
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        char *heap = strdup(other[i]);
+        rlist_add(&l, heap, 100);
+        assert_false(resources_name_static(l.items[l.n - 1].name));
+        assert_ptr_not_equal(l.items[l.n - 1].name, heap);     /* its own copy */
+        free(heap);
+        assert_string_equal(l.items[l.n - 1].name, other[i]);
+    }
+    assert_int_equal(l.n, sizeof common / sizeof common[0] + sizeof other / sizeof other[0]);
+    /* found by a static pointer (another list's entry) and by any other copy */
+    rlist_add_all(&m, &l);
+    rlist_add_all(&m, &l);
+    assert_int_equal(m.n, l.n);
+    for (size_t i = 0; i < l.n; i++) {
+        char *heap = strdup(l.items[i].name);
+        assert_int_equal(rlist_get(&m, heap), 2 * l.items[i].milli);
+        assert_int_equal(rlist_get(&m, l.items[i].name), 2 * l.items[i].milli);
+        free(heap);
+    }
+    assert_int_equal(rlist_get(&m, "hugepages-2Mi"), 2 * 8);
+    assert_int_equal(rlist_get(&m, "nvidia.com/gpu.shared"), 2 * 6);
+    assert_false(rlist_has(&m, "nvidia.com/gpu.sharedx"));
+    rlist_copy(&l, &m);
+    assert_int_equal(rlist_get(&l, "cpu"), 2);
+    rlist_clear(&l);
+    rlist_clear(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_add_get), cmocka_unit_test(test_max_sum_copy_sort),
         cmocka_unit_test(test_from_json), cmocka_unit_test(test_gpu_names),
-        cmocka_unit_test(test_default_from_json),
+        cmocka_unit_test(test_default_from_json), cmocka_unit_test(test_static_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
