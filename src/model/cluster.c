@@ -718,8 +718,7 @@ static void reintern_requests(Cluster *c, Pod *p)
     r.items = xmalloc(p->requests.n * sizeof *r.items);
     memcpy(r.items, p->requests.items, p->requests.n * sizeof *r.items);
     r.n = r.cap = p->requests.n;
-    for (size_t i = 0; i < r.n; i++)
-        if (!resources_name_static(r.items[i].name)) VISIT_OWN(c, reintern_field, r.items[i].name);
+    visit_rlist(c, &r, reintern_field);
     p->requests.items = (ResourceEntry *)strpool_intern_mem(cluster_pool(c), r.items, r.n * sizeof *r.items);
     free(r.items);
 }
