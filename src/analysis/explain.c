@@ -73,7 +73,8 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
     }
     if (explain_dra_takes(c, p)) { explain_dra_pod(ix, p, with_fixes, e); return; }   /* DRA claims */
     /* the nodes, the verdict and its notes: once per intent (explain_intent.c) */
-    char *key = explain_intent_key(p);
+    char *made = NULL;
+    const char *key = ix->keyed == p ? ix->keyed_key : (made = explain_intent_key(p));
     ExplainShared *sh = explain_intent_lookup(ix, key);
     bool fresh = !sh;
     if (fresh) sh = explain_shared_new(c->nnodes);
@@ -104,7 +105,7 @@ static void explain_pod_ix(const ExplainIndex *ix, const Pod *p, bool with_fixes
         e->summary = sh->summary ? xstrdup(sh->summary) : NULL;
         for (size_t i = 0; i < sh->notes.n; i++) strvec_push(&e->notes, sh->notes.v[i]);
     }
-    free(key);
+    free(made);
     if (with_fixes && sh->has_fixes) {
         explain_shared_give_fixes(sh, e);             /* the same intent's fixes, made once */
     } else {
@@ -393,7 +394,7 @@ static void put_row(ExplanationList *l, size_t at, Explanation *e);
 /* the order rows are made in: the entries of one intent (explain_intent.c) together, so that
  * one evaluation of the nodes is alive at a time (each row drops its share of it; the index
  * lets it go when the next intent starts) */
-typedef struct { const char *key; size_t at; } RowTurn;     /* key: the walk's pooled copy */
+typedef struct { const char *key; size_t at; const Pod *p; } RowTurn;   /* key: the walk's pooled copy (p's) */
 
 static int cmp_turn(const void *a, const void *b)
 {
@@ -451,7 +452,7 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
             const Pod *p = v[i].workload ? explain_queue_first_pod(qi, v[i].idx)
                          : v[i].created ? &c->pods[v[i].idx] : NULL;
             char *key = p && !explain_dra_takes(c, p) ? explain_intent_key(p) : NULL;
-            turns[i] = (RowTurn){ key ? strpool_intern(keys, key) : NULL, i };
+            turns[i] = (RowTurn){ key ? strpool_intern(keys, key) : NULL, i, p };
             free(key);
         }
         if (n > 1) qsort(turns, n, sizeof *turns, cmp_turn);
@@ -461,6 +462,7 @@ static void pending_walk(const Cluster *c, const char *ns, bool with_fixes, bool
         size_t i = turns ? turns[t].at : t;
         if (turns && t && !str_eq(turns[t].key, turns[t - 1].key)) explain_intents_forget(ix);
         Explanation e;
+        if (turns) { ix->keyed = turns[t].p; ix->keyed_key = turns[t].key; }
         if (v[i].workload) explain_workload(ix, qi, v[i].idx, with_fixes, &e);
         else if (v[i].created) {
             explain_pod_ix(ix, &c->pods[v[i].idx], with_fixes, &e);

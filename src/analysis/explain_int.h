@@ -78,8 +78,11 @@ struct ExplainIndex {
     ExplainEvents *events;     /* the cluster's events by object (explain_events.c) */
     int hami;                  /* explain_platform.c's cache: 0 not looked, 1 no HAMi node, 2 some */
     bool rows;                 /* explain_pending_rows: no fixes, no node described, so an
-                                  intent's evaluation keeps no holders once its verdict is made */
+                                  intent's evaluation keeps no holders once its verdict is made,
+                                  and they are not sorted until then (explain_node_sort_holders) */
     SchedMemo *sched_memo;     /* the last scheduler message parsed, and its parse (explain.c) */
+    const Pod *keyed;          /* the pending walk's next pod, and its intent key as the walk */
+    const char *keyed_key;     /* made it (explain_intent_key): not made a second time */
 };
 
 /* The nodes where q could fit at all, for the fix searches: indices into c->nodes in cluster
@@ -135,6 +138,11 @@ int64_t explain_node_free_relief(const ExplainIndex *ix, const Node *n, const Po
                          const Relief *rl);
 void explain_node_relief(const ExplainIndex *ix, const Pod *p, const Node *n, const Relief *rl,
                          NodeResult *out);
+/* an Insufficient reason's holders in the order they are named (the largest first, then by
+ * namespace and name).  explain_node_relief leaves them so, except with ix->rows: there they
+ * are gathered unsorted (5,000 sorts an intent on a full cluster, for the few names its
+ * verdict prints) and whoever names them sorts them first */
+void explain_node_sort_holders(NodeReason *x);
 /* free the holders of n results' Insufficient reasons (explain_pending_rows, once the verdict is made) */
 void explain_node_drop_holders(NodeResult *r, size_t n);
 NodeFlags explain_node_flags(const ExplainIndex *ix, const Pod *p, const NodeResult *r);

@@ -256,6 +256,11 @@ static void add_holders(const ExplainIndex *ix, const Node *n, const Pod *p, con
         x->nholders += (uint32_t)k;
     }
     if (h != local) free(h);
+    if (!ix->rows) explain_node_sort_holders(x);   /* rows: the verdict sorts the few it names */
+}
+
+void explain_node_sort_holders(NodeReason *x)
+{
     if (x->nholders > 1) qsort(x->holders, x->nholders, sizeof *x->holders, cmp_hold);
 }
 

@@ -103,7 +103,13 @@ static int tally_nodes(const Explanation *e, bool all, Tallies *tp)
     return unknown_labels;
 }
 
-struct NodeTally { Tallies t; int unknown_labels; };
+/* said_*: what the comparison added for the last message compared (said_for, its text): the
+ * pods of a Job pending with the same words get the same lines (they share the evaluation, so
+ * the count per reason; their requests, so the GPU named) */
+struct NodeTally {
+    Tallies t; int unknown_labels;
+    char *said_for; bool said_agrees; Strvec said_notes, said_dis;
+};
 typedef struct NodeTally NodeTally;
 
 void explain_node_tally_free(NodeTally *nt)
@@ -111,7 +117,15 @@ void explain_node_tally_free(NodeTally *nt)
     if (!nt) return;
     for (size_t i = 0; i < nt->t.n; i++) free(nt->t.v[i].key);
     free(nt->t.v);
+    free(nt->said_for);
+    strvec_clear(&nt->said_notes);
+    strvec_clear(&nt->said_dis);
     free(nt);
+}
+
+static void push_from(Strvec *to, const Strvec *from, size_t at)
+{
+    for (size_t i = at; i < from->n; i++) strvec_push(to, from->v[i]);
 }
 
 /* The recomputation reduced to what the scheduler prints: the first failing filter per node
@@ -150,6 +164,13 @@ void explain_reconcile_scheduler(const Cluster *c, Explanation *e)
     /* the nodes' side depends on the nodes and the pod's selector only: the pods sharing an
      * evaluation (explain_intent.c) share it too */
     NodeTally **cached = e->shared ? &e->shared->tally[m->lists_all_reasons ? 1 : 0] : NULL;
+    if (cached && *cached && (*cached)->said_for && e->sched_text && str_eq((*cached)->said_for, e->sched_text)) {
+        e->agrees = (*cached)->said_agrees;
+        push_from(&e->notes, &(*cached)->said_notes, 0);
+        push_from(&e->disagreements, &(*cached)->said_dis, 0);
+        return;
+    }
+    size_t notes_at = e->notes.n, dis_at = e->disagreements.n;
     if (cached && *cached) {
         unknown_labels = (*cached)->unknown_labels;
         for (size_t i = 0; i < (*cached)->t.n; i++) tally(&t, (*cached)->t.v[i].key)->sim = (*cached)->t.v[i].sim;
@@ -236,5 +257,14 @@ void explain_reconcile_scheduler(const Cluster *c, Explanation *e)
     }
     for (size_t i = 0; i < t.n; i++) free(t.v[i].key);
     free(t.v);
+    if (!cached || !e->sched_text) return;
+    NodeTally *nt = *cached;
+    free(nt->said_for);
+    strvec_clear(&nt->said_notes);
+    strvec_clear(&nt->said_dis);
+    nt->said_for = xstrdup(e->sched_text);
+    nt->said_agrees = e->agrees;
+    push_from(&nt->said_notes, &e->notes, notes_at);
+    push_from(&nt->said_dis, &e->disagreements, dis_at);
 }
 

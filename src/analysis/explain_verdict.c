@@ -192,6 +192,8 @@ static bool stage_busy(Ctx *x)
         /* a pod is bound to one node and listed once there: no holder repeats across nodes, so
          * only the names printed are made, and the rest counted */
         const NodeReason *r = explain_find_code(&e->nodes[i], NR_INSUFFICIENT, x->gpu);
+        if (r && x->ix->rows && holders.n < MAX_NAMES)    /* gathered unsorted (explain_int.h) */
+            explain_node_sort_holders(&e->nodes[i].reasons[r - e->nodes[i].reasons]);
         for (size_t h = 0; r && h < r->nholders; h++, nholders++)
             if (holders.n < MAX_NAMES) strvec_pushf(&holders, "%s/%s", r->holders[h].pod->ns, r->holders[h].pod->name);
     }

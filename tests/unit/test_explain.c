@@ -332,6 +332,75 @@ static void test_rows_by_intent_in_order(void **state)
     cluster_release(&c);
 }
 
+static void assert_same_strvec(const Strvec *a, const Strvec *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) assert_string_equal(a->v[i], b->v[i]);
+}
+
+#define SCHED_COND(msg) "\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"False\",\"reason\":\"Unschedulable\"," \
+                        "\"message\":\"" msg "\"}]"
+
+/* What pods of one intent share is made once, yet each says what it alone would: the verdict
+ * naming the holders (gathered unsorted for the rows, sorted where named: the largest first,
+ * then by name, over more holders than it names), and the comparison with the scheduler's
+ * message (kept for the last words compared: pods with the same words, then other words, then
+ * the first words again).  Each pending pod of explain_pending (the evaluation and the
+ * comparison shared) and of explain_pending_rows (holders unsorted, intent keys made once) is
+ * what explain_pod gives it alone. */
+static void test_shared_intent_says_what_alone_would(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    add_node(&c, "n1", "\"nvidia.com/gpu\":\"8\"", NULL, NULL, NULL);
+    add_node(&c, "n2", "\"nvidia.com/gpu\":\"8\"", NULL, NULL, NULL);
+    /* n1's holders in an order that is not the named one */
+    add_pod(&c, "z", "n1", GPU(1), NULL, "Running", NULL);
+    add_pod(&c, "b", "n1", GPU(4), NULL, "Running", NULL);
+    add_pod(&c, "m", "n1", GPU(1), NULL, "Running", NULL);
+    add_pod(&c, "a", "n1", GPU(2), NULL, "Running", NULL);
+    const char *small[] = { "y8", "y7", "y6", "y5", "y4", "y3", "y2", "y1" };
+    for (size_t i = 0; i < 8; i++) add_pod(&c, small[i], "n2", GPU(1), NULL, "Running", NULL);
+    const char *agree = SCHED_COND("0/2 nodes are available: 2 Insufficient nvidia.com/gpu. "
+                                   "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
+    const char *disagree = SCHED_COND("0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated "
+                                      "taint {dedicated: ml}. preemption: 0/2 nodes are available: 2 Preemption is not helpful "
+                                      "for scheduling.");
+    add_pod(&c, "p1", NULL, GPU(1), NULL, "Pending", disagree);
+    add_pod(&c, "p2", NULL, GPU(1), NULL, "Pending", disagree);
+    add_pod(&c, "p3", NULL, GPU(1), NULL, "Pending", agree);
+    add_pod(&c, "p4", NULL, GPU(1), NULL, "Pending", disagree);
+    add_pod(&c, "p5", NULL, GPU(1), NULL, "Pending", NULL);
+    cluster_finalize(&c);
+    ExplanationList full, rows;
+    explain_pending(&c, NULL, &full);
+    explain_pending_rows(&c, NULL, &rows);
+    assert_int_equal(full.n, 5);
+    assert_int_equal(rows.n, 5);
+    size_t disagreeing = 0;
+    for (size_t i = 0; i < full.n; i++) {
+        const Explanation *f = &full.items[i], *r = &rows.items[i];
+        Explanation alone;
+        explain_pod(&c, cluster_find_pod(&c, "ml", f->name), &alone);
+        assert_int_equal(f->verdict, V_INSUFFICIENT);
+        assert_string_equal(f->summary, alone.summary);
+        assert_string_equal(r->summary, alone.summary);
+        assert_int_equal(f->agrees, alone.agrees);
+        assert_int_equal(r->agrees, alone.agrees);
+        assert_same_strvec(&f->disagreements, &alone.disagreements);
+        assert_same_strvec(&f->notes, &alone.notes);
+        disagreeing += !alone.agrees;
+        explanation_clear(&alone);
+    }
+    assert_int_equal(disagreeing, 3);            /* p1, p2, p4 */
+    /* the names in the order given: n1's b (4), a (2), m, z, then n2's y1, y2 (+6 more) */
+    assert_non_null(strstr(full.items[0].summary, "held by ml/b, ml/a, ml/m, ml/z, ml/y1, ml/y2 +6 more"));
+    explanation_list_clear(&full);
+    explanation_list_clear(&rows);
+    cluster_release(&c);
+}
+
 static void test_resource_reasons(void **state)
 {
     (void)state;
@@ -425,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_resource_reasons),
         cmocka_unit_test(test_rows_name_the_holders),
         cmocka_unit_test(test_rows_by_intent_in_order),
+        cmocka_unit_test(test_shared_intent_says_what_alone_would),
         cmocka_unit_test(test_funnel_selector_before_taint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
