@@ -80,14 +80,15 @@ static inline const char *jpool_trunc(StrPool *pool, const char *s, size_t max)
 {
     return strpool_printable(pool, s, max);
 }
-/* epoch seconds of an RFC 3339 string field, 0 when absent or malformed */
-static inline int64_t jtime(const cJSON *obj, const char *key)
+/* epoch seconds of an RFC 3339 string (a member found, or a field), 0 when absent or malformed */
+static inline int64_t jv_time(const cJSON *v)
 {
     int64_t t = 0;
-    const char *s = jstr(obj, key);
+    const char *s = jv_str(v);
     if (!s || !util_time_parse_rfc3339(s, &t)) return 0;
     return t;
 }
+static inline int64_t jtime(const cJSON *obj, const char *key) { return jv_time(jget(obj, key)); }
 
 /* limits for names and free text kept from objects (Kubernetes' own limits, with room) */
 #define MODEL_NAME_MAX 253          /* DNS subdomain: object names */

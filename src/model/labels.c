@@ -172,7 +172,13 @@ const char *kv_json_value(const cJSON *obj, const char *key, char **tofree)
     *tofree = NULL;
     if (!key || !cJSON_IsObject(obj)) return NULL;
     const cJSON *last = NULL;         /* kv_put: of the keys that are key once cleaned, the last */
-    for (const cJSON *c = obj->child; c; c = c->next) {
+    if (!not_plain(key) && !strchr(key, ' ')) {
+        /* a key that is not plain keeps, once cleaned, a space (for a control character) or a
+         * byte above 0x7e (the rest, U+FFFD among them): it can only be a plain key without
+         * spaces as itself, so no key needs cleaning (a pod's labels: one lookup a GPU pod) */
+        for (const cJSON *c = obj->child; c; c = c->next)
+            if (c->string && c->string[0] == key[0] && strcmp(c->string, key) == 0 && member_kept(c)) last = c;
+    } else for (const cJSON *c = obj->child; c; c = c->next) {
         if (!member_kept(c)) continue;
         bool same;
         if (!not_plain(c->string)) {

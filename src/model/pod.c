@@ -68,6 +68,54 @@ static void spec_view(SpecView *v, const cJSON *spec)
     }
 }
 
+/* The same for metadata and status: seven and four lookups a pod, among their members. */
+typedef struct {
+    const cJSON *name, *ns, *creation, *deletion, *owners, *labels, *annotations;
+} MetaView;
+
+static void meta_view(MetaView *v, const cJSON *meta)
+{
+    memset(v, 0, sizeof *v);
+    if (!jtype(meta, cJSON_Object)) return;
+    for (const cJSON *c = meta->child; c && c->string; c = c->next) {
+        const char *k = c->string;
+        const cJSON **f = NULL;
+        switch (k[0]) {
+        case 'a': if (strcmp(k, "annotations") == 0) f = &v->annotations; break;
+        case 'c': if (strcmp(k, "creationTimestamp") == 0) f = &v->creation; break;
+        case 'd': if (strcmp(k, "deletionTimestamp") == 0) f = &v->deletion; break;
+        case 'l': if (strcmp(k, "labels") == 0) f = &v->labels; break;
+        case 'n':
+            if (strcmp(k, "name") == 0) f = &v->name;
+            else if (strcmp(k, "namespace") == 0) f = &v->ns;
+            break;
+        case 'o': if (strcmp(k, "ownerReferences") == 0) f = &v->owners; break;
+        default: break;
+        }
+        if (f && !*f) *f = c;
+    }
+}
+
+typedef struct { const cJSON *phase, *nominated, *conditions, *claim_statuses; } StatusView;
+
+static void status_view(StatusView *v, const cJSON *status)
+{
+    memset(v, 0, sizeof *v);
+    if (!jtype(status, cJSON_Object)) return;
+    for (const cJSON *c = status->child; c && c->string; c = c->next) {
+        const char *k = c->string;
+        const cJSON **f = NULL;
+        switch (k[0]) {
+        case 'c': if (strcmp(k, "conditions") == 0) f = &v->conditions; break;
+        case 'n': if (strcmp(k, "nominatedNodeName") == 0) f = &v->nominated; break;
+        case 'p': if (strcmp(k, "phase") == 0) f = &v->phase; break;
+        case 'r': if (strcmp(k, "resourceClaimStatuses") == 0) f = &v->claim_statuses; break;
+        default: break;
+        }
+        if (f && !*f) *f = c;
+    }
+}
+
 /* requests of one "resources" block, defaulted from limits */
 static void resources_requests(const cJSON *resources, ResourceList *out)
 {
@@ -278,12 +326,22 @@ static int read_affinity(Pod *p, const SpecView *spec, Error *err)
 typedef struct { const char *s[4]; } TolSource;
 static const size_t tol_max[4] = { 317, 32, 63, 32 };
 
+/* one pass over the toleration's members (jget's answers: the first member of each name; a
+ * member without a name ends it): three tolerations a GPU pod, four lookups each, were a
+ * quarter of its tolerations' reading */
 static TolSource tol_source(const cJSON *t)
 {
-    const char *op = jstr_ne(t, "operator");
-    return (TolSource){ { jstr_ne(t, "key"),        /* NULL = every key (with Exists) */
-                          op ? op : "Equal", jstr(t, "value"),
-                          jstr_ne(t, "effect") } };  /* NULL = every effect */
+    const cJSON *f[4] = { NULL, NULL, NULL, NULL };   /* key, operator, value, effect */
+    for (const cJSON *c = t->child; c && c->string; c = c->next) {
+        const char *k = c->string;
+        int i = k[0] == 'k' ? 0 : k[0] == 'o' ? 1 : k[0] == 'v' ? 2 : k[0] == 'e' ? 3 : -1;
+        static const char *const names[4] = { "key", "operator", "value", "effect" };
+        if (i >= 0 && !f[i] && strcmp(k, names[i]) == 0) f[i] = c;
+    }
+    const char *op = jv_str_ne(f[1]);
+    return (TolSource){ { jv_str_ne(f[0]),          /* NULL = every key (with Exists) */
+                          op ? op : "Equal", jv_str(f[2]),
+                          jv_str_ne(f[3]) } };      /* NULL = every effect */
 }
 
 /* src appended to a memo key (util/strpool.h): per string 0 (none), or 1, the bytes that
@@ -320,7 +378,7 @@ const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uin
     uint32_t k = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, arr) {
-        if (!cJSON_IsObject(t)) continue;
+        if (!jtype(t, cJSON_Object)) continue;
         TolSource src = tol_source(t);
         fits = fits && tol_key_add(key, &klen, sizeof key, &src);
         k++;
@@ -330,7 +388,7 @@ const Toleration *pod_tolerations_from_json(const cJSON *arr, StrPool *pool, uin
     Toleration local[16], *tol = n <= 16 ? local : xcalloc((size_t)n, sizeof *tol);
     k = 0;
     cJSON_ArrayForEach(t, arr) {
-        if (!cJSON_IsObject(t)) continue;
+        if (!jtype(t, cJSON_Object)) continue;
         TolSource src = tol_source(t);
         const char *v[4];
         for (int i = 0; i < 4; i++) v[i] = jpool_trunc(pool, src.s[i], tol_max[i]);
@@ -350,20 +408,25 @@ static void read_tolerations(PodMore *m, const SpecView *spec, StrPool *pool)
 
 static PodPhase phase_from_string(const char *s)
 {
-    if (!s || str_eq(s, "Pending")) return PHASE_PENDING;     /* no status yet: just created */
-    if (str_eq(s, "Running")) return PHASE_RUNNING;
-    if (str_eq(s, "Succeeded")) return PHASE_SUCCEEDED;
-    if (str_eq(s, "Failed")) return PHASE_FAILED;
+    if (!s) return PHASE_PENDING;                                /* no status yet: just created */
+    switch (s[0]) {
+    case 'P': if (str_eq(s, "Pending")) return PHASE_PENDING; break;
+    case 'R': if (str_eq(s, "Running")) return PHASE_RUNNING; break;
+    case 'S': if (str_eq(s, "Succeeded")) return PHASE_SUCCEEDED; break;
+    case 'F': if (str_eq(s, "Failed")) return PHASE_FAILED; break;
+    default: break;
+    }
     return PHASE_UNKNOWN;
 }
 
-static void read_status(Pod *p, PodMore *m, const cJSON *status, StrPool *pool)
+static void read_status(Pod *p, PodMore *m, const StatusView *status, StrPool *pool)
 {
-    p->phase = phase_from_string(jstr(status, "phase"));
-    m->nominated_node = jpool_trunc(pool, jstr_ne(status, "nominatedNodeName"), MODEL_NAME_MAX);
+    p->phase = phase_from_string(jv_str(status->phase));
+    m->nominated_node = jpool_trunc(pool, jv_str_ne(status->nominated), MODEL_NAME_MAX);
     const cJSON *c;
-    cJSON_ArrayForEach(c, jarr(status, "conditions")) {
-        if (!str_eq(jstr(c, "type"), "PodScheduled")) continue;
+    cJSON_ArrayForEach(c, jv_arr(status->conditions)) {
+        const char *type = jstr(c, "type");      /* a running pod has five: PodScheduled's P first */
+        if (!type || type[0] != 'P' || !str_eq(type, "PodScheduled")) continue;
         m->scheduled.present = true;
         m->scheduled.status_true = str_eq(jstr(c, "status"), "True");
         m->scheduled.reason = jpool_trunc(pool, jstr_ne(c, "reason"), 256);
@@ -372,10 +435,10 @@ static void read_status(Pod *p, PodMore *m, const cJSON *status, StrPool *pool)
     }
 }
 
-static void read_owner(Pod *p, const cJSON *meta, StrPool *pool)
+static void read_owner(Pod *p, const MetaView *meta, StrPool *pool)
 {
     const cJSON *o;
-    cJSON_ArrayForEach(o, jarr(meta, "ownerReferences")) {
+    cJSON_ArrayForEach(o, jv_arr(meta->owners)) {
         if (!jbool(o, "controller", false)) continue;
         const char *kind = jstr_ne(o, "kind"), *name = jstr_ne(o, "name");
         if (!kind || !name) continue;
@@ -386,7 +449,7 @@ static void read_owner(Pod *p, const cJSON *meta, StrPool *pool)
 }
 
 /* spec.resourceClaims joined with status.resourceClaimStatuses by name */
-static void pod_claims_from_json(Pod *p, const SpecView *spec, const cJSON *status, StrPool *pool)
+static void pod_claims_from_json(Pod *p, const SpecView *spec, const StatusView *status, StrPool *pool)
 {
     const cJSON *rcs = jv_arr(spec->resource_claims), *rc;
     size_t n = (size_t)cJSON_GetArraySize(rcs);
@@ -400,7 +463,7 @@ static void pod_claims_from_json(Pod *p, const SpecView *spec, const cJSON *stat
         r->claim = jpool_trunc(pool, jstr_ne(rc, "resourceClaimName"), 253);
         r->template_name = jpool_trunc(pool, jstr_ne(rc, "resourceClaimTemplateName"), 253);
         const cJSON *st;
-        cJSON_ArrayForEach(st, jarr(status, "resourceClaimStatuses"))
+        cJSON_ArrayForEach(st, jv_arr(status->claim_statuses))
             if (!r->claim && str_eq(jstr(st, "name"), name)) r->claim = jpool_trunc(pool, jstr_ne(st, "resourceClaimName"), 253);
     }
 }
@@ -476,10 +539,19 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     if (requests) { req = *requests; *requests = (ResourceList)RESOURCE_LIST_INIT; }
     memset(p, 0, sizeof *p);
     if (!cJSON_IsObject(obj)) { rlist_clear(&req); error_set(err, "pod: not a JSON object"); return -1; }
-    const cJSON *meta = jobj(obj, "metadata"), *status = jobj(obj, "status");
+    MetaView mv, *meta = &mv;
     SpecView sv, *spec = &sv;
-    spec_view(spec, jobj(obj, "spec"));
-    const char *name = jstr_ne(meta, "name"), *ns = jstr_ne(meta, "namespace");
+    StatusView stv, *status = &stv;
+    const cJSON *parts[3] = { NULL, NULL, NULL };    /* metadata, spec, status: one pass */
+    for (const cJSON *c = obj->child; c && c->string; c = c->next) {
+        int i = c->string[0] == 'm' ? 0 : c->string[0] == 's' ? (c->string[1] == 'p' ? 1 : 2) : -1;
+        static const char *const names[3] = { "metadata", "spec", "status" };
+        if (i >= 0 && !parts[i] && strcmp(c->string, names[i]) == 0) parts[i] = c;
+    }
+    meta_view(meta, jv_obj(parts[0]));
+    spec_view(spec, jv_obj(parts[1]));
+    status_view(status, jv_obj(parts[2]));
+    const char *name = jv_str_ne(meta->name), *ns = jv_str_ne(meta->ns);
     if (!name) { rlist_clear(&req); error_set(err, "pod without metadata.name"); return -1; }
     if (strlen(name) > MODEL_NAME_MAX || (ns && strlen(ns) > 63)) {
         rlist_clear(&req);
@@ -488,11 +560,11 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     }
     p->ns = strpool_intern(pool, ns ? ns : "default");
     p->name = strpool_add(pool, name);         /* unique in its namespace: no lookup */
-    p->creation = jtime(meta, "creationTimestamp");
-    p->terminating = jstr_ne(meta, "deletionTimestamp") != NULL;
+    p->creation = jv_time(meta->creation);
+    p->terminating = jv_str_ne(meta->deletion) != NULL;
     read_owner(p, meta, pool);
     p->node_name = jpool_trunc(pool, jv_str_ne(spec->node_name), MODEL_NAME_MAX);
-    const cJSON *labels = jobj(meta, "labels");
+    const cJSON *labels = jv_obj(meta->labels);
     bool trimmed = kept && p->node_name;
     if (!trimmed) kv_from_json(&p->labels, labels);
     p->rs_hash_len = deployment_hash_len(p, labels);
@@ -505,7 +577,7 @@ static int pod_read(Pod *p, const cJSON *obj, StrPool *pool, ResourceList *reque
     p->priority = (int32_t)jv_int(spec->priority, INT32_MIN, INT32_MAX, 0);
     m.preemption_policy = jpool_trunc(pool, preemption ? preemption : "PreemptLowerPriority", 64);
     m.runtime_class = jpool_trunc(pool, jv_str_ne(spec->runtime_class), MODEL_NAME_MAX);
-    const cJSON *ann = jobj(meta, "annotations");
+    const cJSON *ann = jv_obj(meta->annotations);
     m.hami_devices = jpool_trunc(pool, jstr_ne(ann, POD_ANN_HAMI_DEVICES), 16384);
     const char *group = jstr_ne(ann, POD_ANN_KAI_GROUP);
     if (!group) group = jstr_ne(ann, POD_ANN_KUBE_GROUP);

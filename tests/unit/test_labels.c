@@ -232,6 +232,9 @@ static void test_kv_from_json_pooled_same(void **state)
     const char *texts[] = {
         "{}", "{\"a\":\"1\"}", "{\"a\":\"1\",\"b\":\"2\",\"a\":\"3\"}",
         "{\"a\\u0001\":\"1\",\"a \":\"2\",\"c\":\"\\u00e9\"}", "{\"a \":\"1\",\"a\\u0001\":\"2\\u0007\"}", many.buf,
+        /* keys around a plain one that are not plain (DEL, a letter above ASCII, a cut UTF-8
+         * byte): kv_json_value's plain-key path must find what the cleaning path finds */
+        "{\"p\\u00e9\":\"1\",\"p\":\"2\",\"p\\u007f\":\"3\",\"p\xc3\":\"4\",\"p\":\"5\"}",
     };
     for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
         cJSON *obj = cJSON_Parse(texts[t]);
