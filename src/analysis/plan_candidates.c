@@ -118,13 +118,13 @@ static void eval_mig(const GroupCtx *c, Candidate *cand)
 }
 
 /* GPUs a shared set needs with the largest safe replica count; -1 when it cannot share */
-static int shared_gpus(const ShareParams *p, const ShareWorkload *sw, const bool *inc, size_t n,
+static int shared_gpus(const ShareSet *set, const bool *inc, size_t n,
                        int *replicas, int *max_replicas, ShareLimit *limit)
 {
     int ns = 0;
     for (size_t i = 0; i < n; i++) ns += inc[i];
     if (ns == 0) { *replicas = 0; return 0; }
-    int r = sharing_max_replicas(p, sw, inc, n, limit);
+    int r = sharing_set_max_replicas(set, inc, limit);
     if (r < 2 || ns < 2) return -1;
     int gpus = (ns + r - 1) / r;
     *max_replicas = r;
@@ -135,7 +135,7 @@ static int shared_gpus(const ShareParams *p, const ShareWorkload *sw, const bool
 /* sharing_plan decides per pod; the pods of one workload must share or not together.  For a
  * workload split between the two, both ways are computed and the one with fewer GPUs kept
  * (a tie keeps it whole: the safer). */
-static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWorkload *sw, SharePlan *s)
+static void unify_sharing(const GroupCtx *c, const ShareSet *set, const ShareWorkload *sw, SharePlan *s)
 {
     if (!s->possible) return;
     bool changed = false;
@@ -159,7 +159,7 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
             }
             int r = 0, mr = 0, whole = 0;
             ShareLimit lim = SHARE_LIMIT_NONE;
-            int g = shared_gpus(p, sw, inc, c->n, &r, &mr, &lim);
+            int g = shared_gpus(set, inc, c->n, &r, &mr, &lim);
             if (g < 0) continue;
             for (size_t k = 0; k < c->n; k++) if (!inc[k]) whole += sw[k].gpus > 0 ? sw[k].gpus : 0;
             if (best < 0 || g + whole < best) { best = g + whole; best_share = opt == 1; }
@@ -175,7 +175,7 @@ static void unify_sharing(const GroupCtx *c, const ShareParams *p, const ShareWo
         int r = 0, mr = 0, whole = 0, nsh = 0;
         ShareLimit lim = SHARE_LIMIT_NONE;
         for (size_t k = 0; k < c->n; k++) { inc[k] = s->shared[k]; nsh += inc[k]; }
-        int g = shared_gpus(p, sw, inc, c->n, &r, &mr, &lim);
+        int g = shared_gpus(set, inc, c->n, &r, &mr, &lim);
         if (g <= 0 || nsh < 2) {
             memset(s->shared, 0, c->n * sizeof(bool));
             s->possible = false;
@@ -216,8 +216,10 @@ static void eval_sharing(const GroupCtx *c, ShareMode mode, Candidate *cand)
     ShareParams p = { .mode = mode, .gpu_memory_mib = c->g->gpu_memory_mib,
                       .cc_major = c->g->cc_major, .cc_minor = c->g->cc_minor,
                       .headroom_pct = 0, .mig_enabled = false };
-    sharing_plan(&p, sw, c->n, &cand->share);
-    unify_sharing(c, &p, sw, &cand->share);
+    ShareSet *set = sharing_set_new(&p, sw, c->n);     /* sorted once for both */
+    sharing_plan_set(set, &cand->share);
+    unify_sharing(c, set, sw, &cand->share);
+    sharing_set_free(set);
     free(sw);
     /* the pods' assignments only for a candidate that can be chosen (one that cannot share is
      * never read: 1.8 MB at the full training cluster's A100 group, beside the MIG candidate's) */

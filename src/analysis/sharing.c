@@ -93,7 +93,11 @@ static double largest_included(const double *v, const size_t *order, size_t n, c
 
 /* ns: how many workloads inc includes (the caller knows: sharing_plan excludes one per step,
  * and counting them here was most of the plan's time on a cluster of 10,000 workloads) */
-static int ctx_max_replicas(const Ctx *c, const bool *inc, size_t ns, ShareLimit *limit)
+/* from_mem, from_util: where the included ones start in by_mem and by_util (every entry
+ * before is excluded: sharing_plan excludes the largest, so its walks began with ever more
+ * of them to skip, quadratic in the exclusions) */
+static int ctx_max_replicas_from(const Ctx *c, const bool *inc, size_t ns, size_t from_mem, size_t from_util,
+                                 ShareLimit *limit)
 {
     const ShareParams *p = c->p;
     if (limit) *limit = SHARE_LIMIT_NONE;
@@ -103,12 +107,12 @@ static int ctx_max_replicas(const Ctx *c, const bool *inc, size_t ns, ShareLimit
     int r_mem, r_cpu, r_plugin = INT_MAX;
     double M = (double)p->gpu_memory_mib;
     if (p->mode == SHARE_TIME_SLICING) {
-        r_mem = largest_fitting(c->mem, c->by_mem, c->n, inc, M, r_wl);
-        r_cpu = largest_fitting(c->util, c->by_util, c->n, inc, 100.0, r_wl);
+        r_mem = largest_fitting(c->mem, c->by_mem + from_mem, c->n - from_mem, inc, M, r_wl);
+        r_cpu = largest_fitting(c->util, c->by_util + from_util, c->n - from_util, inc, 100.0, r_wl);
     } else {
         /* per client: floor(M / r) MiB >= ceil(max demand)  <=>  r <= M / ceil(max) */
-        double mm = ceil(largest_included(c->mem, c->by_mem, c->n, inc) - 1e-9);
-        double mu = ceil(largest_included(c->util, c->by_util, c->n, inc) - 1e-9);
+        double mm = ceil(largest_included(c->mem, c->by_mem + from_mem, c->n - from_mem, inc) - 1e-9);
+        double mu = ceil(largest_included(c->util, c->by_util + from_util, c->n - from_util, inc) - 1e-9);
         r_mem = mm <= 0 ? INT_MAX : (int)fmin(floor(M / mm), (double)INT_MAX);
         r_cpu = mu <= 0 ? INT_MAX : (int)floor(100.0 / mu);
         r_plugin = sharing_mps_client_limit(p->cc_major, p->cc_minor);
@@ -123,17 +127,44 @@ static int ctx_max_replicas(const Ctx *c, const bool *inc, size_t ns, ShareLimit
     return r;
 }
 
+static int ctx_max_replicas(const Ctx *c, const bool *inc, size_t ns, ShareLimit *limit)
+{
+    return ctx_max_replicas_from(c, inc, ns, 0, 0, limit);
+}
+
+struct ShareSet { Ctx c; const ShareWorkload *w; bool ok; };
+
+ShareSet *sharing_set_new(const ShareParams *p, const ShareWorkload *w, size_t n)
+{
+    ShareSet *s = xcalloc(1, sizeof *s);
+    s->w = w;
+    s->ok = p && (w || !n);
+    if (s->ok) ctx_init(&s->c, p, w, n);
+    return s;
+}
+
+int sharing_set_max_replicas(const ShareSet *s, const bool *include, ShareLimit *limit)
+{
+    if (limit) *limit = SHARE_LIMIT_NONE;
+    if (!s->ok) return 0;
+    size_t ns = 0;
+    for (size_t i = 0; i < s->c.n; i++) ns += !include || include[i];
+    return ctx_max_replicas(&s->c, include, ns, limit);
+}
+
+void sharing_set_free(ShareSet *s)
+{
+    if (!s) return;
+    if (s->ok) ctx_release(&s->c);
+    free(s);
+}
+
 int sharing_max_replicas(const ShareParams *p, const ShareWorkload *w, const bool *include,
                          size_t n, ShareLimit *limit)
 {
-    if (limit) *limit = SHARE_LIMIT_NONE;
-    if (!p || (!w && n)) return 0;
-    Ctx c;
-    ctx_init(&c, p, w, n);
-    size_t ns = 0;
-    for (size_t i = 0; i < n; i++) ns += !include || include[i];
-    int r = ctx_max_replicas(&c, include, ns, limit);
-    ctx_release(&c);
+    ShareSet *s = sharing_set_new(p, w, n);
+    int r = sharing_set_max_replicas(s, include, limit);
+    sharing_set_free(s);
     return r;
 }
 
@@ -145,12 +176,22 @@ static double dominance_of(const Ctx *c, size_t i)
 
 int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePlan *out)
 {
+    ShareSet *s = sharing_set_new(p, w, n);
+    int r = sharing_plan_set(s, out);
+    sharing_set_free(s);
+    return r;
+}
+
+int sharing_plan_set(const ShareSet *set, SharePlan *out)
+{
     memset(out, 0, sizeof *out);
-    if (!p || (!w && n) || p->gpu_memory_mib <= 0) return -1;
+    if (!set->ok || set->c.p->gpu_memory_mib <= 0) return -1;
+    const Ctx *cx = &set->c;
+    const ShareParams *p = cx->p;
+    const ShareWorkload *w = set->w;
+    size_t n = cx->n;
     out->n = n;
     out->shared = xcalloc(n ? n : 1, sizeof(bool));
-    Ctx c;
-    ctx_init(&c, p, w, n);
 
     /* candidates: single-GPU workloads with usage data; the rest keep their GPUs */
     bool *inc = xcalloc(n ? n : 1, sizeof(bool));
@@ -165,17 +206,20 @@ int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePl
     size_t *dom = xcalloc(n ? n : 1, sizeof(size_t));
     double *dkey = xcalloc(n ? n : 1, sizeof(double));
     size_t nd = 0;
-    for (size_t i = 0; i < n; i++) if (inc[i]) { dom[nd++] = i; dkey[i] = dominance_of(&c, i); }
+    for (size_t i = 0; i < n; i++) if (inc[i]) { dom[nd++] = i; dkey[i] = dominance_of(cx, i); }
     sort_r(dom, nd, sizeof(size_t), desc_cmp, (void *)dkey);
 
     int best_total = fixed + ncand, best_j = -1, best_r = 0;
     ShareLimit best_limit = SHARE_LIMIT_NONE;
+    size_t from_mem = 0, from_util = 0;
     for (int j = 0; j <= ncand && j <= MAX_EXCLUDED; j++) {
         if (j > 0) inc[dom[j - 1]] = false;
         if (fixed + j + 1 >= best_total) break;      /* cannot beat the best any more */
+        while (from_mem < n && !inc[cx->by_mem[from_mem]]) from_mem++;
+        while (from_util < n && !inc[cx->by_util[from_util]]) from_util++;
         int nsh = ncand - j;
         ShareLimit lim;
-        int r = ctx_max_replicas(&c, inc, (size_t)nsh, &lim);
+        int r = ctx_max_replicas_from(cx, inc, (size_t)nsh, from_mem, from_util, &lim);
         if (r < 2 || nsh < 2) continue;
         int total = fixed + j + (nsh + r - 1) / r;
         if (total < best_total) { best_total = total; best_j = j; best_r = r; best_limit = lim; }
@@ -202,7 +246,6 @@ int sharing_plan(const ShareParams *p, const ShareWorkload *w, size_t n, SharePl
         out->gpus_after = out->gpus_shared + out->gpus_whole;
     }
     free(inc); free(dom); free(dkey);
-    ctx_release(&c);
     return 0;
 }
 

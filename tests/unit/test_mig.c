@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,19 @@ static void test_profile_names(void **state)
     assert_true(mig_model_profile(r, "2g.48gb.me.all")->media_all);
     assert_string_equal(mig_model_profile(r, "1g.24gb.gfx")->name, "1g.24gb+gfx");
     assert_string_equal(mig_model_profile(r, "1g.24gb-me")->name, "1g.24gb-me");
+    /* every table name is its own canonical form: found as itself (the exact path) and as
+     * "MIG-" and upper case (the canonical path) alike */
+    for (size_t i = 0; i < mig_model_count(); i++) {
+        const MigGpuModel *g = mig_model_at(i);
+        for (size_t k = 0; k < g->nprofiles; k++) {
+            char up[80];
+            int len = snprintf(up, sizeof up, "MIG-%s", g->profiles[k].name);
+            assert_true(len > 0 && (size_t)len < sizeof up);
+            for (char *c = up; *c; c++) *c = (char)toupper((unsigned char)*c);
+            assert_ptr_equal(mig_model_profile(g, g->profiles[k].name), &g->profiles[k]);
+            assert_ptr_equal(mig_model_profile(g, up), &g->profiles[k]);
+        }
+    }
     /* 1g with 2 memory slices: max 4 at even starts (A100-40GB 1g.10gb, H100 1g.20gb) */
     const MigProfile *p = mig_model_profile(model("NVIDIA-A100-SXM4-40GB"), "1g.10gb");
     assert_int_equal(p->size, 2); assert_int_equal(p->max_instances, 4);

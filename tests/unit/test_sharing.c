@@ -277,7 +277,24 @@ static void test_against_brute_force(void **state)
         int idx[16];
         for (int i = 0; i < n; i++) idx[i] = i;
         assert_int_equal(sharing_max_replicas(&p, w, NULL, (size_t)n, NULL), brute_max_r(&p, w, idx, n));
+        /* one set asked of several subsets (sorted once, as plan's unify step asks it) gives
+         * each subset's brute-force maximum, and sharing_plan_set what sharing_plan gives */
+        ShareSet *set = sharing_set_new(&p, w, (size_t)n);
+        for (int q = 0; q < 4; q++) {
+            bool inc[16];
+            int sub[16], k = 0;
+            for (int i = 0; i < n; i++) if ((inc[i] = RND(3) != 0)) sub[k++] = i;
+            assert_int_equal(sharing_set_max_replicas(set, inc, NULL), k ? brute_max_r(&p, w, sub, k) : 0);
+        }
+        SharePlan from_set;
+        assert_int_equal(sharing_plan_set(set, &from_set), 0);
+        sharing_set_free(set);
         SharePlan s = plan(&p, w, (size_t)n);
+        assert_int_equal(from_set.possible, s.possible);
+        assert_int_equal(from_set.gpus_after, s.gpus_after);
+        assert_int_equal(from_set.max_replicas, s.max_replicas);
+        assert_memory_equal(from_set.shared, s.shared, (size_t)n);
+        sharing_plan_clear(&from_set);
         int bmin = brute_min_gpus(&p, w, n);
         assert_true(s.gpus_after >= bmin);
         if (memory_only) { assert_int_equal(s.gpus_after, bmin); exact_cases++; }
