@@ -157,7 +157,13 @@ keys main / C-u "$DGX_POD" Enter
 MSG="filter by a pod's name"; check_ok wait_re main "NODES [0-9]+/$GPUNODES" 5
 MSG="filter by pod name: the node holding $DGX_POD"; check_ok wait_re main "^ dgx-a100-01 " 5
 check_not_contains "$(node_rows)" "t4-02" "filter by pod name: not the nodes without it"
-keys main / C-u "app in (x" Enter
+# each state before the next key: the list follows what is typed, so "NODES 14" shows while
+# the edit is empty, and the message while "app in (" is typed; an Escape sent then can find
+# the edit still open, and the '?' after it read with it as Alt-?
+keys main / C-u "app in (x"
+MSG="a bad label selector: the edit shows what is typed"; check_ok wait_for main "app in (x_" 5
+keys main Enter
+MSG="Enter applies the filter"; check_ok wait_gone main "Filter: " 5
 MSG="a bad label selector says so"; check_ok wait_for main "bad label selector" 5
 keys main Escape
 MSG="Esc clears it"; check_ok wait_re main "NODES $GPUNODES[^/0-9]" 5
