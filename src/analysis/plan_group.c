@@ -80,8 +80,6 @@ const MigProfile *plan_current_profile(const Node *n, const MigGpuModel *m, cons
 {
     if (!m || !w->resource) return NULL;
     if (resources_is_mig(w->resource)) {
-        const char *bare = w->resource + strlen("nvidia.com/mig-");     /* no copy when not .shared */
-        if (!resources_is_shared(bare)) return mig_model_profile(m, bare);
         char *prof = resources_mig_profile(w->resource);
         const MigProfile *p = mig_model_profile(m, prof);
         free(prof);
