@@ -5,7 +5,7 @@
 #   tests/bench/run.sh [--pods N] [--nodes N] [--gpu-fraction F] [--seed S] [--no-kubectl]
 #                      [--no-plan-gpu] [--no-gzip] [--sizes "500 5000 50000 150000"] [--out FILE]
 #                      [--queue "NODES PODS_PER_NODE PENDING" | --no-queue]   (--pods 0: the queue only)
-#                      [--huge [NODES]] [--finished [N]] [--gpu-only] [--pairs N]
+#                      [--huge [NODES]] [--finished [N]] [--gpu-only] [--pairs N] [--instructions]
 #
 # Default: 5,000 nodes (40% GPU nodes of several products, MIG and time-sliced among them) and
 # 150,000 pods of 3-5 KB (tests/gen/gen_cluster.py, cached under build/bench/data), served by
@@ -62,6 +62,13 @@
 # the clusters' comparison the default cluster is served again beside the training one (a
 # second fake API server: about 5 GB more memory at 150,000 pods).
 #
+# --instructions: the clusters' comparison also counts instructions (valgrind's callgrind, one
+# run of each command on each cluster: exact, whatever else the machine runs, and slow, some 25
+# minutes), the floor's among them: the floor lists the same pods and inflates the same bytes,
+# so its ratio per pod listed is what reading the training cluster costs before anything is
+# parsed.  Printed beside the targets, not a target itself.  With --pods 0 it needs the default
+# cluster's file, generated as the default run would.
+#
 # Results: the table goes to stdout and, with the raw numbers as JSON, to
 # build/bench/results/bench-<UTC time>.{txt,json} (or --out FILE[.json]) so runs can be
 # compared.  Every process the bench starts is stopped when it ends (or is interrupted).
@@ -73,7 +80,7 @@ BENCH=$ROOT/build/bench
 mkdir -p "$BENCH/data" "$BENCH/results"
 export TEST_TMP_ROOT=$BENCH/tmp
 
-PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1 QUEUE="1000 30 1500" HUGE="" GPU_ONLY=0 FINISHED="" PAIRS=5
+PODS=150000 NODES="" GPUF=0.4 SEED=1 KUBECTL_RUN=1 PLAN_GPU=1 SIZES="" OUT="" GZIP=1 QUEUE="1000 30 1500" HUGE="" GPU_ONLY=0 FINISHED="" PAIRS=5 INSTR=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) PODS=$2; shift 2 ;;
@@ -90,6 +97,7 @@ while [ $# -gt 0 ]; do
     --finished) if [[ "${2:-}" =~ ^[0-9]+$ ]]; then FINISHED=$2; shift 2; else FINISHED=200000; shift; fi ;;
     --sizes) SIZES=$2; shift 2 ;;
     --pairs) PAIRS=$2; shift 2 ;;
+    --instructions) INSTR=1; shift ;;
     --out) OUT=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -112,6 +120,10 @@ fi
 [ -x "$KGPU" ] || { echo "run.sh: build kubectl-gpu first (make)" >&2; exit 2; }
 # a private copy: a rebuild in the tree during the run does not change what is measured
 cp -f "$KGPU" "$BENCH/kubectl-gpu" && KGPU=$BENCH/kubectl-gpu
+if [ "$INSTR" = 1 ] && ! command -v valgrind >/dev/null; then
+  echo "run.sh: --instructions needs valgrind (scripts/install-deps.sh test)" >&2
+  exit 2
+fi
 if [ "$KUBECTL_RUN" = 1 ] && [ -z "$KUBECTL" ]; then
   echo "run.sh: kubectl not found; the comparison needs it (or pass --no-kubectl)" >&2
   exit 2
@@ -497,9 +509,10 @@ PY
   SCENARIO=main
   # (before top: top's watches start the server's scenario, whose changes would make the
   # server render pages again while the pairs run)
-  if [ "$PAIRS" -gt 0 ]; then
+  if [ "$PAIRS" -gt 0 ] || [ "$INSTR" = 1 ]; then
     local dfile
     dfile=$BENCH/data/cluster-$1n-$(printf %s "$GPUF" | tr . _)g-$2p-s$SEED.json
+    [ "$INSTR" = 1 ] && { dfile=$(gen_cluster "$1" "$GPUF" "$2") || return 2; }
     if [ -s "$dfile" ]; then pair_clusters "$dfile" || return 2; fi
   fi
   SCENARIO=queue
@@ -515,12 +528,12 @@ PY
 pair_clusters() {
   local keep_t=$T keep_pid=$FAKEAPI_PID keep_kc=$KUBECONFIG keep_url=$FAKEAPI_URL keep_port=$FAKEAPI_PORT
   local keep_log=$FAKEAPI_LOG keep_certs=$FAKEAPI_CERTS keep_faults=$FAKEAPI_FAULTS keep_rbac=$FAKEAPI_RBAC
-  local keep_proxy=$FAKEAPI_PROXY dpid dkc c
+  local keep_proxy=$FAKEAPI_PROXY dpid dkc durl dca c
   T=$keep_t/default-cluster
   mkdir -p "$T"
   FAKEAPI_PID=""
   fakeapi_start "$1" --cache-pages --lean || { T=$keep_t; FAKEAPI_PID=$keep_pid; return 1; }
-  dpid=$FAKEAPI_PID dkc=$KUBECONFIG
+  dpid=$FAKEAPI_PID dkc=$KUBECONFIG durl=$FAKEAPI_URL dca=$FAKEAPI_CERTS/ca.crt
   T=$keep_t FAKEAPI_PID=$keep_pid KUBECONFIG=$keep_kc FAKEAPI_URL=$keep_url FAKEAPI_PORT=$keep_port
   FAKEAPI_LOG=$keep_log FAKEAPI_CERTS=$keep_certs FAKEAPI_FAULTS=$keep_faults FAKEAPI_RBAC=$keep_rbac
   FAKEAPI_PROXY=$keep_proxy
@@ -528,14 +541,62 @@ pair_clusters() {
   echo "# paired: the default cluster served beside the training one ($1)" >&2
   "$KGPU" --kubeconfig "$dkc" status -o json >/dev/null 2>&1       # (warm-up)
   "$KGPU" --kubeconfig "$dkc" pending -A >/dev/null 2>&1
-  for c in "status -o json" "pending -A" "pending -A -o json" "plan -o json"; do
-    # shellcheck disable=SC2086
-    pair_runs "kubectl-gpu $c" training default "$PAIRS" -- "$KGPU" --kubeconfig "$KUBECONFIG" $c \
-      -- "$KGPU" --kubeconfig "$dkc" $c
-  done
+  if [ "$PAIRS" -gt 0 ]; then
+    for c in "status -o json" "pending -A" "pending -A -o json" "plan -o json"; do
+      # shellcheck disable=SC2086
+      pair_runs "kubectl-gpu $c" training default "$PAIRS" -- "$KGPU" --kubeconfig "$KUBECONFIG" $c \
+        -- "$KGPU" --kubeconfig "$dkc" $c
+    done
+  fi
+  [ "$INSTR" = 1 ] && instr_clusters "$dkc" "$durl" "$dca"
   kill "$dpid" 2>/dev/null
   wait "$dpid" 2>/dev/null
   return 0
+}
+
+# instr_count CMD... : CMD run once under callgrind, its output dropped: "INSTRUCTIONS PODS", the
+# instructions it ran (every thread) and, with -v among its arguments, the pods its pods list
+# returned (0 otherwise)
+instr_count() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$T/cg.log" "$@" >/dev/null 2>"$T/cg.err"
+  local n pods
+  n=$(awk '/Collected :/ { print $NF }' "$T/cg.log")
+  pods=$(sed -n 's|^list /api/v1/pods?fieldSelector=[^ ]*: \([0-9]*\) items.*|\1|p' "$T/cg.err" | head -1)
+  echo "${n:-0} ${pods:-0}"
+}
+
+# instr_clusters KUBECONFIG_B URL_B CA_B : the floor and each command the queue's targets compare,
+# once on the training cluster and once on the default one, under callgrind (--instructions):
+# rows of scenario instructions
+instr_clusters() {
+  local dkc=$1 durl=$2 dca=$3 c a b paths gzarg=()
+  [ "$GZIP" = 1 ] && gzarg=(--gzip)
+  : >"$FAKEAPI_LOG"
+  "$KGPU" status -o json >/dev/null 2>&1
+  mapfile -t paths < <(floor_paths)
+  echo "# instructions (callgrind): the floor and four commands on each cluster" >&2
+  for c in floor "status -o json" "pending -A" "pending -A -o json" "plan -o json"; do
+    if [ "$c" = floor ]; then
+      a=$(instr_count "$FLOOR" --server "$FAKEAPI_URL" --cacert "$FAKEAPI_CERTS/ca.crt" --token "$FAKEAPI_TOKEN" \
+          "${gzarg[@]}" "${paths[@]}")
+      b=$(instr_count "$FLOOR" --server "$durl" --cacert "$dca" --token "$FAKEAPI_TOKEN" "${gzarg[@]}" "${paths[@]}")
+    else
+      # shellcheck disable=SC2086
+      a=$(instr_count "$KGPU" --kubeconfig "$KUBECONFIG" $c -v)
+      # shellcheck disable=SC2086
+      b=$(instr_count "$KGPU" --kubeconfig "$dkc" $c -v)
+    fi
+    python3 - "$c" "$a" "$b" "$ROWS_FILE" <<'PY'
+import json, sys
+label, a, b, rows = sys.argv[1:5]
+(ai, ap), (bi, bp) = (tuple(int(x) for x in v.split()) for v in (a, b))
+row = {'label': label if label == 'floor' else 'kubectl-gpu ' + label, 'scenario': 'instructions',
+       'a': 'training', 'b': 'default', 'a_instr': ai, 'b_instr': bi, 'a_pods': ap, 'b_pods': bp}
+with open(rows, 'a') as fh:
+    fh.write(json.dumps(row) + '\n')
+print('# instructions %s: training %.2f G, default %.2f G' % (row['label'], ai / 1e9, bi / 1e9), file=sys.stderr)
+PY
+  done
 }
 
 # run_size PODS : the whole comparison at one size
@@ -702,6 +763,7 @@ allrows_main = [r for r in allrows if r.get('scenario', 'main') == 'main']
 huge = [r for r in allrows if r.get('scenario') == 'huge']
 topm = [r for r in allrows if r.get('scenario') == 'topm']
 paired = [r for r in allrows if r.get('scenario') == 'paired']
+instr = [r for r in allrows if r.get('scenario') == 'instructions']
 rows = [r for r in allrows_main if r['label'] not in ('check', 'snapshot-file')]
 snapfiles = [r for r in allrows_main if r['label'] == 'snapshot-file']
 checks_by_size = {r['size']: r for r in allrows_main if r['label'] == 'check'}
@@ -884,6 +946,19 @@ if queue:
                    'default cluster (%.2f s for %d pods listed: %.2f us a pod): medians of %d runs of each in '
                    'turn, ratio %.2f' % (pr['label'], pr['a_cpu_median'], na, 1e6 * mine, pr['b_cpu_median'], nb,
                                          1e6 * theirs, pr['runs'], mine / theirs))
+if instr:
+    # --instructions: callgrind's counts, one run each; the floor lists the pods status lists
+    st_i = next((r for r in instr if r['label'] == 'kubectl-gpu status -o json'), None)
+    p()
+    p('instructions (callgrind, one run each), per pod listed: the training cluster against the default one')
+    p('%-34s %16s %16s %10s' % ('', 'training', 'default', 'per pod'))
+    for r in instr:
+        ap = r['a_pods'] or (st_i['a_pods'] if st_i else 0)
+        bp = r['b_pods'] or (st_i['b_pods'] if st_i else 0)
+        ratio = (r['a_instr'] / ap) / (r['b_instr'] / bp) if ap and bp and r['b_instr'] else float('nan')
+        p('%-34s %7.2f G %6d %7.2f G %6d %9.3fx' % (r['label'], r['a_instr'] / 1e9, ap, r['b_instr'] / 1e9, bp, ratio))
+    p('(the floor fetches and inflates the same pages and parses nothing: its ratio is what the training')
+    p(' cluster costs a client per pod listed before any of its GPU pods is read)')
 if huge:
     hrows = [r for r in huge if r['label'] != 'check']
     hby = {r['label']: r for r in hrows}
