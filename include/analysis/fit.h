@@ -94,6 +94,15 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
 bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const char *ns, const ResourceList *total,
                        FitItem *item);
 
+/* fit_admit.c: the manifests' pods as the API server's Priority admission plugin would leave
+ * them: spec.priority (and spec.preemptionPolicy) from their PriorityClass, the global default
+ * class's when they name none (which they then name).  -1 with err set when admission would
+ * refuse them (a class that does not exist, a spec.priority or preemptionPolicy that differs
+ * from the class's).  Nothing is changed when c holds no PriorityClass (none could be read). */
+int fit_admit_priority(const Cluster *c, ManifestPodList *templates, struct Error *err);
+/* the PriorityClass named name, NULL when none */
+const PriorityClass *fit_priority_class(const Cluster *c, const char *name);
+
 /* templates judged in order against c (its usage changed meanwhile, restored on return).
  * o may be NULL.  A template whose pod cannot be read (a bad affinity operator) is an error:
  * -1 with err set. */

@@ -36,7 +36,7 @@
 
 typedef enum {
     OBJ_NODE, OBJ_POD, OBJ_EVENT, OBJ_RESOURCEQUOTA, OBJ_DAEMONSET, OBJ_CLUSTERPOLICY,
-    OBJ_SERVICE, OBJ_CONFIGMAP,
+    OBJ_SERVICE, OBJ_CONFIGMAP, OBJ_PRIORITYCLASS,
     OBJ_RESOURCESLICE, OBJ_RESOURCECLAIM, OBJ_RESOURCECLAIMTEMPLATE, OBJ_DEVICECLASS,   /* DRA (dra.h) */
     OBJ_KUEUE_WORKLOAD, OBJ_KUEUE_LOCALQUEUE, OBJ_KUEUE_CLUSTERQUEUE, OBJ_KUEUE_FLAVOR,    /* queues.h */
     OBJ_KUEUE_COHORT, OBJ_VOLCANO_PODGROUP, OBJ_VOLCANO_QUEUE, OBJ_KAI_PODGROUP, OBJ_KAI_QUEUE,
@@ -127,6 +127,15 @@ typedef struct {
     struct { char *name; int port; } *ports; size_t nports;
 } Service;
 
+/* scheduling.k8s.io/v1 PriorityClass: what the Priority admission plugin gives a new pod
+ * (fit.c cluster_pod_priority) */
+typedef struct {
+    char *name;
+    int32_t value;
+    bool global_default;
+    char *preemption_policy;   /* NULL when the class sets none */
+} PriorityClass;
+
 /* one key of a device-plugin ConfigMap, reduced to its sharing facts */
 typedef struct {
     char *ns, *name, *key;
@@ -150,6 +159,7 @@ typedef struct Cluster {
     Quota *quotas; size_t nquotas, capquotas;
     DaemonSet *daemonsets; size_t ndaemonsets, capdaemonsets;
     Service *services; size_t nservices, capservices;
+    PriorityClass *priority_classes; size_t npriority_classes, cappriority_classes;
     char *clusterpolicy_name, *clusterpolicy_state;   /* NULL when absent */
     ClusterPolicySpec cp;      /* of the honoured ClusterPolicy */
     ConfigMap *configmaps; size_t nconfigmaps, capconfigmaps;

@@ -18,6 +18,7 @@ typedef struct {
                                       * list this namespace's pods, events and quotas instead, with a
                                       * warning (GPUs held by other namespaces' pods are not seen) */
     bool queues;                 /* Kueue, Volcano and KAI queues and workloads (loader_queues.c) */
+    bool priority_classes;       /* scheduling.k8s.io PriorityClasses (fit: a template's priority) */
 } LoadRequest;
 
 struct Error;

@@ -362,8 +362,9 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
     if (it.exit_code == 3 && str_eq(it.verdict, verdict_name(V_QUEUED))) queued_but_never(c, &it);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(mp->pod, "spec");
     if (it.exit_code && pod_more(&it.pod)->priority_class && !cJSON_GetObjectItemCaseSensitive(spec, "priority"))
-        strvec_pushf(&it.notes, "priorityClassName %s: admission sets the pod's priority from it, which is not read here; "
-                     "preemption was judged at priority 0", pod_more(&it.pod)->priority_class);
+        strvec_pushf(&it.notes, "priorityClassName %s: admission sets the pod's priority from it, and the cluster's "
+                     "PriorityClasses could not be read; preemption was judged at priority 0",
+                     pod_more(&it.pod)->priority_class);
     out->items = xrealloc(out->items, (out->n + 1) * sizeof *out->items);
     out->items[out->n++] = it;
     if (it.exit_code > out->exit_code) out->exit_code = it.exit_code;

@@ -88,7 +88,10 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     cJSON_AddStringToObject(md, "creationTimestamp", ts);
     cJSON *spec = cJSON_AddObjectToObject(o, "spec");
     cJSON_AddStringToObject(spec, "queueName", queue);
-    cJSON_AddNumberToObject(spec, "priority", 0);
+    /* the pod's priority, which fit_admit_priority took from its PriorityClass as Kueue does
+     * (kueue pkg/util/priority/priority.go GetPriorityFromPriorityClass: the class named, else
+     * the global default, else 0); a WorkloadPriorityClass label is not read */
+    cJSON_AddNumberToObject(spec, "priority", p->priority);
     cJSON *ps = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(spec, "podSets"), ps);
     cJSON_AddStringToObject(ps, "name", "main");

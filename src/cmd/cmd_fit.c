@@ -14,6 +14,7 @@
 #include "sources/manifest_read.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *fit_output;
 static OptStrings fit_files;
@@ -49,12 +50,15 @@ static int run_fit(int argc, char **argv, GlobalOptions *g, Error *err)
     free(ns);
     CmdCluster cc;
     LoadRequest rq = { .nodes = true, .pods = true, .events = true, .quotas = true, .clusterpolicy = true,
-                       .configmaps = true, .queues = true };
+                       .configmaps = true, .queues = true, .priority_classes = true };
     if (rc == EXIT_OK && cmd_load_cluster(&cc, g, &rq, false, err) < 0) rc = EXIT_FAIL;
     else if (rc == EXIT_OK) {
         FitResult r;
         FitOptions fo = { .queue = fit_queue_kueue, .gang_queue = fit_queue_volcano };
-        if (fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
+        if (fit_admit_priority(&cc.cluster, &templates, err) < 0) {
+            memset(&r, 0, sizeof r);
+            rc = EXIT_FAIL;
+        } else if (fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
             rc = EXIT_FAIL;
         } else {
             for (size_t i = 0; i < notes.n; i++) strvec_push(&r.skipped, notes.v[i]);
@@ -85,6 +89,10 @@ const Command cmd_fit = {
         "replicas and the templates, in file order, compete for the free GPUs: a template fits when\n"
         "all its pods fit at once; else the verdict is that of its first pod that does not, with how\n"
         "many fit (fitsReplicas).  A namespace's ResourceQuota is judged against its status.used.\n"
+        "Each pod gets the priority the API server's Priority admission gives it: its PriorityClass's\n"
+        "value and preemptionPolicy (the global default class's when it names none; 0 when there is\n"
+        "none), which decides the running pods preemption could evict; a class the cluster lacks, or a\n"
+        "spec.priority that differs from the class's, is refused there and here (exit 1).\n"
         "Templates without a GPU request are noted on stderr.  Nothing is written to the cluster.\n"
         "Exit status: 0 every template fits now; 3 some would wait for GPUs that running pods hold\n"
         "(Insufficient, Fragmented, Gated, a quota that running pods fill, Queued, Gang); 4 some can never fit as the\n"

@@ -44,7 +44,7 @@ static int run_snapshot(int argc, char **argv, GlobalOptions *g, Error *out_err)
         return EXIT_USAGE;
     }
     LoadRequest rq = { true, true, true, true, true, true, true, g->selector,
-                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, false, NULL, true };
+                       g->namespace_explicit && !g->all_namespaces ? g->namespace_ : NULL, true, false, NULL, true, true };
     SnapshotWritten sw;
     int rc = snapshot_write(&g->source, &rq, snapshot_output, &sw, out_err);
     for (size_t i = 0; i < sw.warnings.n; i++) text_printf(stderr, "warning: %s\n", sw.warnings.v[i]);
@@ -67,7 +67,7 @@ const Command cmd_snapshot = {
     .description =
         "Reads what the other commands use from the API server (nodes, non-terminal pods,\n"
         "FailedScheduling and FailedCreate events, resource quotas, DaemonSets, GPU Operator\n"
-        "ClusterPolicies and the ConfigMaps they name, services), reduced to the fields the\n"
+        "ClusterPolicies and the ConfigMaps they name, services, PriorityClasses), reduced to the fields the\n"
         "commands read, and writes it as one JSON List, to stdout or to FILE (gzip-compressed\n"
         "unless FILE ends in .json).  With metrics reachable, the usage the commands read is\n"
         "stored too: per GPU and per pod over status's 1h window, per workload the p95 and the\n"

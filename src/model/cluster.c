@@ -50,6 +50,7 @@ static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_NODE] = "Node", [OBJ_POD] = "Pod", [OBJ_EVENT] = "Event",
     [OBJ_RESOURCEQUOTA] = "ResourceQuota", [OBJ_DAEMONSET] = "DaemonSet",
     [OBJ_CLUSTERPOLICY] = "ClusterPolicy", [OBJ_SERVICE] = "Service", [OBJ_CONFIGMAP] = "ConfigMap",
+    [OBJ_PRIORITYCLASS] = "PriorityClass",
     [OBJ_RESOURCESLICE] = "ResourceSlice", [OBJ_RESOURCECLAIM] = "ResourceClaim",
     [OBJ_RESOURCECLAIMTEMPLATE] = "ResourceClaimTemplate", [OBJ_DEVICECLASS] = "DeviceClass",
     [OBJ_KUEUE_WORKLOAD] = "Workload", [OBJ_KUEUE_LOCALQUEUE] = "LocalQueue",
@@ -554,6 +555,7 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_POD: return ingest_pod(c, obj, err);
     case OBJ_EVENT: return ingest_event(c, obj, err);
     case OBJ_RESOURCEQUOTA: case OBJ_DAEMONSET: case OBJ_CLUSTERPOLICY: case OBJ_SERVICE: case OBJ_CONFIGMAP:
+    case OBJ_PRIORITYCLASS:
         return cluster_ingest_small(c, kind, obj, err);
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return ingest_dra(c, kind, obj, err);

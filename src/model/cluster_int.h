@@ -14,6 +14,7 @@ void cluster_event_clear(Event *e);
  * ConfigMap (dpconfig.c) are forgotten with dpconfig_forget */
 void cluster_quota_release(Quota *q);
 void cluster_service_release(Service *s);
+void cluster_priority_class_release(PriorityClass *pc);
 void cluster_configmap_release(ConfigMap *m);
 void cluster_daemonset_release(DaemonSet *d);
 /* cluster_kinds.c: a quota, DaemonSet, ClusterPolicy, service or ConfigMap ingested (what is

@@ -337,7 +337,39 @@ const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const 
     return NULL;
 }
 
+/* ---- priority classes ---- */
+
+/* scheduling.k8s.io/v1 PriorityClass {metadata.name, value (int32, required), globalDefault,
+ * preemptionPolicy}; one per name, a later copy replacing the earlier */
+static int ingest_priority_class(Cluster *c, const cJSON *obj, Error *err)
+{
+    const char *name = jstr_ne(jobj(obj, "metadata"), "name");
+    if (!name) { error_set(err, "PriorityClass without metadata.name"); return -1; }
+    const cJSON *v = jget(obj, "value");
+    int64_t value = jv_int(v, INT32_MIN, INT32_MAX, 0);
+    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {
+        error_set(err, "PriorityClass %.64s: value is not a 32-bit integer", name);
+        return -1;
+    }
+    PriorityClass pc = { jdup_trunc(name, MODEL_NAME_MAX), (int32_t)value, jbool(obj, "globalDefault", false),
+                         jdup_trunc(jstr_ne(obj, "preemptionPolicy"), 64) };
+    for (size_t i = 0; i < c->npriority_classes; i++)
+        if (str_eq(c->priority_classes[i].name, pc.name)) {
+            cluster_priority_class_release(&c->priority_classes[i]);
+            c->priority_classes[i] = pc;
+            return 0;
+        }
+    ARRAY_GROW(c->priority_classes, c->npriority_classes, c->cappriority_classes);
+    c->priority_classes[c->npriority_classes++] = pc;
+    return 0;
+}
+
 /* ---- one item released (also for the incremental path), all of them, the entry point ---- */
+
+void cluster_priority_class_release(PriorityClass *pc)
+{
+    free(pc->name); free(pc->preemption_policy);
+}
 
 void cluster_quota_release(Quota *q)
 {
@@ -361,6 +393,8 @@ void cluster_small_kinds_release(Cluster *c)
     cp_spec_release(&c->cp);
     for (size_t i = 0; i < c->nconfigmaps; i++) cluster_configmap_release(&c->configmaps[i]);
     free(c->configmaps);
+    for (size_t i = 0; i < c->npriority_classes; i++) cluster_priority_class_release(&c->priority_classes[i]);
+    free(c->priority_classes);
 }
 
 int cluster_ingest_small(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
@@ -370,6 +404,7 @@ int cluster_ingest_small(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_DAEMONSET: return ingest_daemonset(c, obj, err);
     case OBJ_CLUSTERPOLICY: return ingest_clusterpolicy(c, obj, err);
     case OBJ_SERVICE: return ingest_service(c, obj, err);
+    case OBJ_PRIORITYCLASS: return ingest_priority_class(c, obj, err);
     case OBJ_CONFIGMAP:
         if (keep_configmap(c, obj, err) != 0) return -1;
         return dpconfig_ingest_configmap(c, obj, err);      /* its device-plugin configs: dpconfig.c */

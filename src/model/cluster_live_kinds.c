@@ -53,6 +53,16 @@ static void service_remove(Cluster *c, const char *ns, const char *name)
         }
 }
 
+static void priority_class_remove(Cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->npriority_classes; i++)
+        if (str_eq(c->priority_classes[i].name, name)) {
+            cluster_priority_class_release(&c->priority_classes[i]);
+            REMOVE_AT(c->priority_classes, c->npriority_classes, i);
+            return;
+        }
+}
+
 static void configmap_remove(Cluster *c, const char *ns, const char *name)
 {
     dpconfig_forget(c, ns, name);
@@ -97,6 +107,7 @@ int cluster_live_small_apply(Cluster *c, ObjKind kind, bool del, const cJSON *ob
     case OBJ_SERVICE: service_remove(c, sns, name); break;
     case OBJ_CONFIGMAP: configmap_remove(c, sns, name); break;
     case OBJ_CLUSTERPOLICY: clusterpolicy_forget(c, name); break;
+    case OBJ_PRIORITYCLASS: priority_class_remove(c, name); break;
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         dra_remove(c, kind, ns, name);
         break;
@@ -130,6 +141,10 @@ void cluster_live_small_reset(Cluster *c, ObjKind kind)
         break;
     case OBJ_CLUSTERPOLICY:
         if (c->clusterpolicy_name) clusterpolicy_forget(c, c->clusterpolicy_name);
+        break;
+    case OBJ_PRIORITYCLASS:
+        for (size_t i = 0; i < c->npriority_classes; i++) cluster_priority_class_release(&c->priority_classes[i]);
+        c->npriority_classes = 0;
         break;
     case OBJ_RESOURCESLICE:
         while (c->dra && c->dra->ndevices) {

@@ -49,6 +49,7 @@ const char *loader_api_version(ObjKind kind)
     switch (kind) {
     case OBJ_DAEMONSET: return "apps/v1";
     case OBJ_CLUSTERPOLICY: return "nvidia.com/v1";
+    case OBJ_PRIORITYCLASS: return "scheduling.k8s.io/v1";
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return loader_dra_api_version();
     default:
@@ -444,6 +445,12 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
                      "in-cluster Prometheus not looked for", fn, ctx, warnings, model, err);
         if (r == LIST_FAILED) return -1;
         if (r == LIST_OK) note_list_rv(list_rv, OBJ_SERVICE, api);
+    }
+    if (rq->priority_classes) {
+        r = run_list(api, OBJ_PRIORITYCLASS, "priorityclasses", "/apis/scheduling.k8s.io/v1/priorityclasses", NULL,
+                     true, "a priorityClassName is not resolved", fn, ctx, warnings, model, err);
+        if (r == LIST_FAILED) return -1;
+        if (r == LIST_OK) note_list_rv(list_rv, OBJ_PRIORITYCLASS, api);
     }
     return 0;
 }

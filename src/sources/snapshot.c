@@ -187,6 +187,7 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
     case OBJ_CONFIGMAP: return rq->configmaps;
+    case OBJ_PRIORITYCLASS: return rq->priority_classes;
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return loader_wants_dra(rq);
     default: return obj_kind_is_queue(kind) && loader_wants_queues(rq);

@@ -91,6 +91,10 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
         case OBJ_CONFIGMAP:
             want = rq->configmaps && rq->clusterpolicy && configmap_target(c, &t);
             break;
+        case OBJ_PRIORITYCLASS:
+            want = rq->priority_classes;
+            t.path = xstrdup("/apis/scheduling.k8s.io/v1/priorityclasses");
+            break;
         case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
             want = loader_wants_dra(rq) && dra;
             for (size_t i = 0; want && i < sizeof dra_kinds / sizeof *dra_kinds; i++)

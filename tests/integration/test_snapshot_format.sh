@@ -121,3 +121,20 @@ PY
 kgpu status --snapshot "$T/bad.json.gz"
 check_rc 1 "a damaged gzip file fails"
 check_one_line_err "a damaged gzip file"
+
+# ---- PriorityClasses: kept, so fit judges a manifest from the snapshot as from the cluster ----
+fakeapi_stop
+fakeapi_start "$KGPU_ROOT/tests/fixtures/fit/fit-priority.json" || { fail "fake API server (priority) did not start"; exit 1; }
+kgpu snapshot -o "$T/prio.json"
+check_rc 0 "priority classes: snapshot written"
+check_eq "$(json_get "$(cat "$T/prio.json")" "sorted((i['metadata']['name'], i['value'], i.get('globalDefault', False), i['preemptionPolicy']) for i in d['items'] if i['kind'] == 'PriorityClass')")" \
+  "[('batch', 100, True, 'PreemptLowerPriority'), ('research', 5000, False, 'Never'), ('system-cluster-critical', 2000000000, False, 'PreemptLowerPriority'), ('system-node-critical', 2000001000, False, 'PreemptLowerPriority'), ('training-high', 1000000, False, 'PreemptLowerPriority')]" \
+  "priority classes: every one kept, with value, globalDefault and preemptionPolicy"
+for m in priority-high priority-default priority-never; do
+  kgpu fit -f "$KGPU_ROOT/tests/cases/fit/manifests/$m.yaml" --no-metrics -o json
+  live_fit=$(json_get "$OUT" "json.dumps([(i['verdict'], i['fixes'], i['notes']) for i in d['items']])")
+  kgpu fit -f "$KGPU_ROOT/tests/cases/fit/manifests/$m.yaml" --snapshot "$T/prio.json" -o json
+  check_eq "$(json_get "$OUT" "json.dumps([(i['verdict'], i['fixes'], i['notes']) for i in d['items']])")" "$live_fit" \
+    "priority classes: fit $m from the snapshot as live"
+done
+check_contains "$live_fit" "preemptionPolicy: Never" "priority classes: the class's preemptionPolicy reached the pod"

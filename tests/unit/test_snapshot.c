@@ -22,7 +22,7 @@
 #include <cjson/cJSON.h>
 
 static char dir[PATH_MAX];
-static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true, false, NULL, true };
+static const LoadRequest ALL = { true, true, true, true, true, true, true, NULL, NULL, true, false, NULL, true, true };
 
 static int setup(void **state)
 {
