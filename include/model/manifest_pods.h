@@ -41,6 +41,8 @@ typedef struct {
     int64_t task_min;          /* of this template's task: its minAvailable */
     bool per_task;             /* each task's minAvailable holds too (the scheduler checks it when
                                   minAvailable >= the sum of the tasks': JobInfo.CheckTaskReady) */
+    char *task_class;          /* the task template's own priorityClassName (NULL: none), which
+                                  orders the tasks in the PodGroup's minResources */
 } ManifestGang;
 
 typedef struct {

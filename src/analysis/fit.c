@@ -397,38 +397,56 @@ static void add_pods(ResourceList *total, const ManifestPod *mp, int64_t n)
 
 /* The PodGroup's minResources as Volcano's Job controller makes it (volcano
  * pkg/controllers/job/job_controller_actions.go calcPGMinResources, job_controller_util.go
- * CalcFirstCountResources / CalcPGMinResources, at ed72c7c), the tasks taken in priority order
- * (their PriorityClasses are not read here: the manifest's order, which Go's sort keeps among
- * equal priorities):
+ * CalcFirstCountResources / CalcPGMinResources, at ed72c7c), the tasks taken in priority order:
+ * the value of each task template's own PriorityClass, 0 when it names none or one that does
+ * not exist (calcPGMinResources, job_controller_actions.go:938-945), highest first
+ * (TasksPriority.Less, job_controller_util.go:319), the manifest's order among equals (Go's
+ * sort.Sort is an insertion sort below 12 tasks, which keeps it):
  *   - the Job's minAvailable below the sum of the tasks': the first minAvailable pods, whole
  *     tasks' replicas in turn;
  *   - else each task's minAvailable pods, then the rest of minAvailable from the tasks'
  *     replicas beyond their minAvailable, in turn. */
-static void gang_min_resources(const ManifestPodList *tl, size_t t, size_t u, ResourceList *total)
+static int32_t task_priority(const Cluster *c, const ManifestPod *mp)
+{
+    const PriorityClass *pc = fit_priority_class(c, mp->gang->task_class);
+    return pc ? pc->value : 0;
+}
+
+static void gang_min_resources(const Cluster *c, const ManifestPodList *tl, size_t t, size_t u, ResourceList *total)
 {
     const ManifestGang *g = tl->v[t].gang;
+    size_t n_tasks = u - t;
+    const ManifestPod **v = xcalloc(n_tasks, sizeof *v);
+    for (size_t k = 0; k < n_tasks; k++) {          /* stable insertion, highest priority first */
+        const ManifestPod *mp = &tl->v[t + k];
+        size_t j = k;
+        for (; j > 0 && task_priority(c, v[j - 1]) < task_priority(c, mp); j--) v[j] = v[j - 1];
+        v[j] = mp;
+    }
     int64_t sum_min = 0;
-    for (size_t k = t; k < u; k++) sum_min += tl->v[k].gang->task_min;
+    for (size_t k = 0; k < n_tasks; k++) sum_min += v[k]->gang->task_min;
     int64_t left = g->min_member;
     if (g->min_member < sum_min) {
-        for (size_t k = t; k < u && left > 0; k++) {
-            int64_t n = left <= tl->v[k].replicas ? left : tl->v[k].replicas;
-            add_pods(total, &tl->v[k], n);
+        for (size_t k = 0; k < n_tasks && left > 0; k++) {
+            int64_t n = left <= v[k]->replicas ? left : v[k]->replicas;
+            add_pods(total, v[k], n);
             left -= n;
         }
+        free(v);
         return;
     }
-    for (size_t k = t; k < u && left > 0; k++) {
-        int64_t n = tl->v[k].gang->task_min < left ? tl->v[k].gang->task_min : left;
-        add_pods(total, &tl->v[k], n);
+    for (size_t k = 0; k < n_tasks && left > 0; k++) {
+        int64_t n = v[k]->gang->task_min < left ? v[k]->gang->task_min : left;
+        add_pods(total, v[k], n);
         left -= n;
     }
-    for (size_t k = t; k < u && left > 0; k++) {
-        int64_t spare = tl->v[k].replicas - tl->v[k].gang->task_min;
+    for (size_t k = 0; k < n_tasks && left > 0; k++) {
+        int64_t spare = v[k]->replicas - v[k]->gang->task_min;
         int64_t n = spare < left ? spare : left;
-        add_pods(total, &tl->v[k], n);
+        add_pods(total, v[k], n);
         if (n > 0) left -= n;
     }
+    free(v);
 }
 
 static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, const FitOptions *o, NsUseList *nsu,
@@ -436,7 +454,7 @@ static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, c
 {
     const ManifestGang *g = tl->v[t].gang;
     ResourceList total = RESOURCE_LIST_INIT;
-    gang_min_resources(tl, t, u, &total);
+    gang_min_resources(c, tl, t, u, &total);
     FitItem qd = { 0 };
     bool decided = o && o->gang_queue && o->gang_queue(o->queue_ctx, c, g, tl->v[t].ns, &total, &qd);
     rlist_clear(&total);

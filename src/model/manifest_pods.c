@@ -148,6 +148,7 @@ static int volcano_job(const cJSON *obj, const char *ns, const char *name, const
     const cJSON *spec = jobj(obj, "spec"), *task;
     const char *queue = jstr_ne(spec, "queue") ? jstr_ne(spec, "queue") : "default";
     const char *sched = jstr_ne(spec, "schedulerName") ? jstr_ne(spec, "schedulerName") : "volcano";
+    const char *job_class = jstr_ne(spec, "priorityClassName");
     int64_t job_min = count_field(spec, "minAvailable", 0), sum_min = 0;
     if (job_min < 0) {
         error_set(err, "Job %s: spec.minAvailable must be a non-negative integer (at most %d)", name, MAX_PODS);
@@ -180,8 +181,16 @@ static int volcano_job(const cJSON *obj, const char *ns, const char *name, const
             cJSON_DeleteItemFromObjectCaseSensitive(pspec, "schedulerName");
             cJSON_AddStringToObject(pspec, "schedulerName", sched);
         }
+        const char *own_class = jstr_ne(pspec, "priorityClassName");
         mp->gang = xcalloc(1, sizeof *mp->gang);
-        *mp->gang = (ManifestGang){ xstrdup("volcano"), xstrdup(name), xstrdup(queue), 0, tmin, false };
+        *mp->gang = (ManifestGang){ xstrdup("volcano"), xstrdup(name), xstrdup(queue), 0, tmin, false,
+                                    own_class ? xstrdup(own_class) : NULL };
+        /* a task without a PriorityClass of its own gets the Job's (volcano
+         * pkg/controllers/job/job_controller_util.go createJobPod, at ed72c7c line 68) */
+        if (!own_class && job_class) {
+            cJSON_DeleteItemFromObjectCaseSensitive(pspec, "priorityClassName");
+            cJSON_AddStringToObject(pspec, "priorityClassName", job_class);
+        }
         sum_min += tmin;
         k++;
     }
@@ -307,6 +316,7 @@ void manifest_pod_list_clear(ManifestPodList *l)
         free(l->v[i].queue_name);
         if (l->v[i].gang) {
             free(l->v[i].gang->system); free(l->v[i].gang->name); free(l->v[i].gang->queue);
+            free(l->v[i].gang->task_class);
             free(l->v[i].gang);
         }
         cJSON_Delete(l->v[i].pod);
