@@ -75,10 +75,23 @@ static void note_shared_nodes(Ctx *x, const Strvec *names, const char *how)
     strbuf_clear(&sb);
 }
 
+/* Volcano's scheduler preempts only when its configuration lists the preempt action, which its
+ * default does not ("enqueue, allocate, backfill": volcano
+ * installer/helm/chart/volcano/config/volcano-scheduler.conf at ed72c7c, line 1); the
+ * configuration is not read, so no preemption is offered for its pods; a note says why where
+ * lower-priority pods hold a node it needs */
+static bool preempts_by_priority(const Ctx *x) { return !str_eq(pod_more(x->p)->scheduler_name, "volcano"); }
+
+static bool holds_lower(const Ctx *x, const NodeReason *ins)
+{
+    for (size_t h = 0; h < ins->nholders; h++) if (ins->holders[h].pod->priority < x->p->priority) return true;
+    return false;
+}
+
 void explain_fixes_busy(Ctx *x)
 {
     size_t ends = 0, preemptions = 0;
-    bool preempt = false;
+    bool preempt = false, by_priority = preempts_by_priority(x), lower_held = false;
     char a[48], b[48];
     Strvec mig_single = STRVEC_INIT, sliced = STRVEC_INIT;
     for (size_t i = 0; i < x->e->nnodes; i++) {
@@ -108,6 +121,7 @@ void explain_fixes_busy(Ctx *x)
             /* the first nodes (cluster order) preemption frees, as many as the other kinds; a pod
              * nominated to a node has its preemption under way (explain.c says so, once) */
             if (pod_more(x->p)->nominated_node) preempt = true;
+            else if (!by_priority) lower_held = lower_held || holds_lower(x, ins);
             else if (preemptions < MAX_FIXES_PER_KIND && fix_preemption(x, r, ins, &preempt)) preemptions++;
             continue;
         }
@@ -142,7 +156,11 @@ void explain_fixes_busy(Ctx *x)
     note_shared_nodes(x, &sliced, "time-slicing or MPS");
     strvec_clear(&mig_single);
     strvec_clear(&sliced);
-    if (!preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
+    if (lower_held)
+        strvec_pushf(&x->e->notes, "lower-priority pods hold the nodes it needs, but its scheduler is Volcano, which "
+                     "preempts only when its configuration (ConfigMap volcano-scheduler-configmap) lists the preempt "
+                     "action, and its default (enqueue, allocate, backfill) does not: no preemption is offered");
+    if (by_priority && !preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
 }
