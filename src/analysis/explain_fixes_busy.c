@@ -75,12 +75,31 @@ static void note_shared_nodes(Ctx *x, const Strvec *names, const char *how)
     strbuf_clear(&sb);
 }
 
-/* Volcano's scheduler preempts only when its configuration lists the preempt action, which its
- * default does not ("enqueue, allocate, backfill": volcano
- * installer/helm/chart/volcano/config/volcano-scheduler.conf at ed72c7c, line 1); the
- * configuration is not read, so no preemption is offered for its pods; a note says why where
- * lower-priority pods hold a node it needs */
-static bool preempts_by_priority(const Ctx *x) { return !str_eq(pod_more(x->p)->scheduler_name, "volcano"); }
+/* Preemption as the default scheduler does it (any lower-priority pod on the node) is not how
+ * the batch schedulers do it, so for their pods none is offered; a note says why where
+ * lower-priority pods hold a node it needs:
+ *   - Volcano preempts only when its configuration lists the preempt action, which its default
+ *     does not ("enqueue, allocate, backfill": volcano
+ *     installer/helm/chart/volcano/config/volcano-scheduler.conf at ed72c7c, line 1);
+ *   - KAI preempts whole jobs of its own queue only, of lower priority and preemptible (below
+ *     priority 100 unless their PodGroup says otherwise), and takes other queues' GPUs back by
+ *     its reclaim action, by fair share (NVIDIA/KAI-Scheduler pkg/scheduler/actions/preempt/
+ *     preempt.go:124-140 buildFilterFuncForPreempt, pkg/common/podgroup/preemptible.go:10
+ *     at 72de64fc); neither is judged here. */
+static const char *batch_scheduler_note(const Ctx *x)
+{
+    const char *s = pod_more(x->p)->scheduler_name;
+    if (str_eq(s, "volcano"))
+        return "its scheduler is Volcano, which preempts only when its configuration (ConfigMap "
+               "volcano-scheduler-configmap) lists the preempt action, and its default (enqueue, allocate, "
+               "backfill) does not";
+    if (str_eq(s, "kai-scheduler"))
+        return "its scheduler is KAI, which preempts only preemptible jobs of lower priority in the pod's own "
+               "queue and takes other queues' GPUs back by fair share (reclaim), which are not judged here";
+    return NULL;
+}
+
+static bool preempts_by_priority(const Ctx *x) { return batch_scheduler_note(x) == NULL; }
 
 static bool holds_lower(const Ctx *x, const NodeReason *ins)
 {
@@ -157,9 +176,8 @@ void explain_fixes_busy(Ctx *x)
     strvec_clear(&mig_single);
     strvec_clear(&sliced);
     if (lower_held)
-        strvec_pushf(&x->e->notes, "lower-priority pods hold the nodes it needs, but its scheduler is Volcano, which "
-                     "preempts only when its configuration (ConfigMap volcano-scheduler-configmap) lists the preempt "
-                     "action, and its default (enqueue, allocate, backfill) does not: no preemption is offered");
+        strvec_pushf(&x->e->notes, "lower-priority pods hold the nodes it needs, but %s: no preemption is offered",
+                     batch_scheduler_note(x));
     if (by_priority && !preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
