@@ -13,6 +13,7 @@ Deterministic: uids are derived from the object's identity, times from a fixed r
 of the snapshot), so rebuilding gives byte-identical files.  Only the Python standard library.
 """
 import hashlib
+import json
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -722,6 +723,17 @@ def compact_gfd_labels(product, count, memory, family="ampere", mig_capable=True
     l.update(NVIDIA_PCI)
     l.update(extra or {})
     return l
+
+
+def write_fixture_list(path, items, now):
+    """A fixture cluster as a snapshot of it reads: a List whose items are the cluster's objects,
+    taken at now (kubectl-gpu/snapshot-time), of the context "fixture"; written to path."""
+    doc = {"apiVersion": "v1", "kind": "List",
+           "metadata": {"annotations": {"kubectl-gpu/snapshot-time": now, "kubectl-gpu/context": "fixture"}},
+           "items": items}
+    with open(path, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
 
 
 def compact_node(name, labels=None, gpus=None, cpu="96", memory="1056561968Ki", pods="110", taints=None,
