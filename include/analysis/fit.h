@@ -100,8 +100,6 @@ bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const
  * refuse them (a class that does not exist, a spec.priority or preemptionPolicy that differs
  * from the class's).  Nothing is changed when c holds no PriorityClass (none could be read). */
 int fit_admit_priority(const Cluster *c, ManifestPodList *templates, struct Error *err);
-/* the PriorityClass named name, NULL when none */
-const PriorityClass *fit_priority_class(const Cluster *c, const char *name);
 
 /* templates judged in order against c (its usage changed meanwhile, restored on return).
  * o may be NULL.  A template whose pod cannot be read (a bad affinity operator) is an error:

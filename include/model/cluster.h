@@ -128,7 +128,7 @@ typedef struct {
 } Service;
 
 /* scheduling.k8s.io/v1 PriorityClass: what the Priority admission plugin gives a new pod
- * (fit.c cluster_pod_priority) */
+ * (analysis/fit_admit.c) */
 typedef struct {
     char *name;
     int32_t value;
@@ -229,6 +229,8 @@ bool cluster_saw_plain_unbound(const Cluster *c, const char *ns, const char *nam
  * same cluster.  Conservative: a pod it refuses may still be folded. */
 bool cluster_pod_folded(const struct cJSON *pod);
 const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const char *name);
+/* the PriorityClass named name, NULL when none (or name NULL) */
+const PriorityClass *cluster_find_priority_class(const Cluster *c, const char *name);
 /* the image's repository is repo: its last path component, without tag or digest
  * ("mirror.local/nvidia/k8s-device-plugin:v0.17.0" is "k8s-device-plugin") */
 bool cluster_image_is(const char *image, const char *repo);

@@ -99,8 +99,6 @@ static const char *batch_scheduler_note(const Ctx *x)
     return NULL;
 }
 
-static bool preempts_by_priority(const Ctx *x) { return batch_scheduler_note(x) == NULL; }
-
 static bool holds_lower(const Ctx *x, const NodeReason *ins)
 {
     for (size_t h = 0; h < ins->nholders; h++) if (ins->holders[h].pod->priority < x->p->priority) return true;
@@ -110,7 +108,8 @@ static bool holds_lower(const Ctx *x, const NodeReason *ins)
 void explain_fixes_busy(Ctx *x)
 {
     size_t ends = 0, preemptions = 0;
-    bool preempt = false, by_priority = preempts_by_priority(x), lower_held = false;
+    const char *batch = batch_scheduler_note(x);     /* NULL: the default scheduler's preemption */
+    bool preempt = false, by_priority = !batch, lower_held = false;
     char a[48], b[48];
     Strvec mig_single = STRVEC_INIT, sliced = STRVEC_INIT;
     for (size_t i = 0; i < x->e->nnodes; i++) {
@@ -177,7 +176,7 @@ void explain_fixes_busy(Ctx *x)
     strvec_clear(&sliced);
     if (lower_held)
         strvec_pushf(&x->e->notes, "lower-priority pods hold the nodes it needs, but %s: no preemption is offered",
-                     batch_scheduler_note(x));
+                     batch);
     if (by_priority && !preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);

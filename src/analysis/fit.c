@@ -408,7 +408,7 @@ static void add_pods(ResourceList *total, const ManifestPod *mp, int64_t n)
  *     replicas beyond their minAvailable, in turn. */
 static int32_t task_priority(const Cluster *c, const ManifestPod *mp)
 {
-    const PriorityClass *pc = fit_priority_class(c, mp->gang->task_class);
+    const PriorityClass *pc = cluster_find_priority_class(c, mp->gang->task_class);
     return pc ? pc->value : 0;
 }
 

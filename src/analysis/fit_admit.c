@@ -15,7 +15,6 @@
 #include "analysis/fit.h"
 #include "util/error.h"
 #include <cjson/cJSON.h>
-#include <limits.h>
 #include <string.h>
 
 static const PriorityClass *default_class(const Cluster *c)
@@ -26,13 +25,6 @@ static const PriorityClass *default_class(const Cluster *c)
         if (pc->global_default && (!d || pc->value < d->value)) d = pc;
     }
     return d;
-}
-
-const PriorityClass *fit_priority_class(const Cluster *c, const char *name)
-{
-    for (size_t i = 0; name && i < c->npriority_classes; i++)
-        if (str_eq(c->priority_classes[i].name, name)) return &c->priority_classes[i];
-    return NULL;
 }
 
 /* the member key of obj set to v (replaced when present) */
@@ -48,7 +40,7 @@ static int admit_one(const Cluster *c, cJSON *pod, Error *err)
     if (!cJSON_IsObject(spec)) return 0;             /* (manifest_pods gives every pod a spec) */
     const cJSON *cn = cJSON_GetObjectItemCaseSensitive(spec, "priorityClassName");
     const char *name = cJSON_IsString(cn) && cn->valuestring[0] ? cn->valuestring : NULL;
-    const PriorityClass *pc = name ? fit_priority_class(c, name) : default_class(c);
+    const PriorityClass *pc = name ? cluster_find_priority_class(c, name) : default_class(c);
     if (name && !pc) {
         error_set(err, "no PriorityClass with name %.253s was found: the API server's Priority admission refuses "
                   "its pods", name);

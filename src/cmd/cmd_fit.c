@@ -14,7 +14,6 @@
 #include "sources/manifest_read.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char *fit_output;
 static OptStrings fit_files;
@@ -53,12 +52,9 @@ static int run_fit(int argc, char **argv, GlobalOptions *g, Error *err)
                        .configmaps = true, .queues = true, .priority_classes = true };
     if (rc == EXIT_OK && cmd_load_cluster(&cc, g, &rq, false, err) < 0) rc = EXIT_FAIL;
     else if (rc == EXIT_OK) {
-        FitResult r;
+        FitResult r = { 0 };
         FitOptions fo = { .queue = fit_queue_kueue, .gang_queue = fit_queue_volcano };
-        if (fit_admit_priority(&cc.cluster, &templates, err) < 0) {
-            memset(&r, 0, sizeof r);
-            rc = EXIT_FAIL;
-        } else if (fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
+        if (fit_admit_priority(&cc.cluster, &templates, err) < 0 || fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
             rc = EXIT_FAIL;
         } else {
             for (size_t i = 0; i < notes.n; i++) strvec_push(&r.skipped, notes.v[i]);

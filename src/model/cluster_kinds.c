@@ -339,6 +339,13 @@ const ConfigMap *cluster_find_configmap(const Cluster *c, const char *ns, const 
 
 /* ---- priority classes ---- */
 
+const PriorityClass *cluster_find_priority_class(const Cluster *c, const char *name)
+{
+    for (size_t i = 0; name && i < c->npriority_classes; i++)
+        if (str_eq(c->priority_classes[i].name, name)) return &c->priority_classes[i];
+    return NULL;
+}
+
 /* scheduling.k8s.io/v1 PriorityClass {metadata.name, value (int32, required), globalDefault,
  * preemptionPolicy}; one per name, a later copy replacing the earlier */
 static int ingest_priority_class(Cluster *c, const cJSON *obj, Error *err)
@@ -347,18 +354,19 @@ static int ingest_priority_class(Cluster *c, const cJSON *obj, Error *err)
     if (!name) { error_set(err, "PriorityClass without metadata.name"); return -1; }
     const cJSON *v = jget(obj, "value");
     int64_t value = jv_int(v, INT32_MIN, INT32_MAX, 0);
-    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {
+    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {   /* (a default either way: not an int32) */
         error_set(err, "PriorityClass %.64s: value is not a 32-bit integer", name);
         return -1;
     }
     PriorityClass pc = { jdup_trunc(name, MODEL_NAME_MAX), (int32_t)value, jbool(obj, "globalDefault", false),
                          jdup_trunc(jstr_ne(obj, "preemptionPolicy"), 64) };
-    for (size_t i = 0; i < c->npriority_classes; i++)
-        if (str_eq(c->priority_classes[i].name, pc.name)) {
-            cluster_priority_class_release(&c->priority_classes[i]);
-            c->priority_classes[i] = pc;
-            return 0;
-        }
+    const PriorityClass *old = cluster_find_priority_class(c, pc.name);
+    if (old) {
+        size_t i = (size_t)(old - c->priority_classes);
+        cluster_priority_class_release(&c->priority_classes[i]);
+        c->priority_classes[i] = pc;
+        return 0;
+    }
     ARRAY_GROW(c->priority_classes, c->npriority_classes, c->cappriority_classes);
     c->priority_classes[c->npriority_classes++] = pc;
     return 0;

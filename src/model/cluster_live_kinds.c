@@ -55,12 +55,11 @@ static void service_remove(Cluster *c, const char *ns, const char *name)
 
 static void priority_class_remove(Cluster *c, const char *name)
 {
-    for (size_t i = 0; i < c->npriority_classes; i++)
-        if (str_eq(c->priority_classes[i].name, name)) {
-            cluster_priority_class_release(&c->priority_classes[i]);
-            REMOVE_AT(c->priority_classes, c->npriority_classes, i);
-            return;
-        }
+    const PriorityClass *pc = cluster_find_priority_class(c, name);
+    if (!pc) return;
+    size_t i = (size_t)(pc - c->priority_classes);
+    cluster_priority_class_release(&c->priority_classes[i]);
+    REMOVE_AT(c->priority_classes, c->npriority_classes, i);
 }
 
 static void configmap_remove(Cluster *c, const char *ns, const char *name)

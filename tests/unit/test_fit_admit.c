@@ -77,14 +77,14 @@ static void test_ingest(void **state)
     add_class(&c, "low", -5, false, NULL);
     add_class(&c, "high", 2000, false, "Never");           /* the same name again: replaced */
     assert_int_equal(c.npriority_classes, 2);
-    const PriorityClass *h = fit_priority_class(&c, "high"), *l = fit_priority_class(&c, "low");
+    const PriorityClass *h = cluster_find_priority_class(&c, "high"), *l = cluster_find_priority_class(&c, "low");
     assert_non_null(h);
     assert_non_null(l);
     assert_int_equal(h->value, 2000);
     assert_string_equal(h->preemption_policy, "Never");
     assert_int_equal(l->value, -5);
     assert_null(l->preemption_policy);
-    assert_null(fit_priority_class(&c, "none"));
+    assert_null(cluster_find_priority_class(&c, "none"));
     Error e = { 0 };
     /* value is an int32 (required): missing, fractional or out of range is refused, as is no name */
     assert_int_equal(ingest(&c, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\","
