@@ -3,7 +3,9 @@
 #   "<label>: N passed, N failed"
 # Parts: C unit tests (cmocka, tests/unit), data-driven cases (tests/cases, run by
 # tests/run_cases.py), integration scripts (tests/integration/test_*.sh).
-# Each part prints "# RESULT passed=N failed=M" lines that are summed here.
+# Each part prints "# RESULT passed=N failed=M" lines that are summed here.  A failed part's
+# log is shown when it ends, and its failing checks are named again, "failed check: PART: ...",
+# just before the closing line.
 #   --bin PATH     binary under test     --units DIR   directory of unit-test binaries
 #   --label NAME   name for the summary  --only REGEX  run only matching parts
 set -u
@@ -19,7 +21,7 @@ done
 export KGPU_BIN="$BIN" KGPU_ROOT="$PWD"
 export TEST_TMP_ROOT="$PWD/tests/tmp/$LABEL"
 rm -rf "$TEST_TMP_ROOT"; mkdir -p "$TEST_TMP_ROOT"
-passed=0 failed=0 failed_parts=()
+passed=0 failed=0 failed_parts=() failed_checks=()
 
 tally() {   # tally NAME LOGFILE RC SECONDS
   local name=$1 log=$2 rc=$3 secs=$4 p=0 f=0 line
@@ -31,6 +33,13 @@ tally() {   # tally NAME LOGFILE RC SECONDS
   passed=$((passed + p)); failed=$((failed + f))
   if [ "$f" != 0 ]; then
     failed_parts+=("$name"); echo "FAIL  $name ($p passed, $f failed, ${secs}s)"; sed 's/^/    | /' "$log" | grep -v '^    | ok ' | tail -n 60
+    # the first line of each failing check (at most 10), repeated at the end: a log cut to its
+    # tail still names them
+    while IFS= read -r line; do failed_checks+=("$name: ${line:0:200}"); done \
+      < <(grep -E '^(not ok - |\[  FAILED  \] )' "$log" | head -n 10)
+    if [ "$rc" != 0 ] && ! grep -qE '^(not ok - |\[  FAILED  \] )' "$log"; then
+      failed_checks+=("$name: exit $rc, no failing check reported")
+    fi
   else
     echo "ok    $name ($p passed, ${secs}s)"
   fi
@@ -83,6 +92,7 @@ if [ -f tests/integration/test_secrets.sh ]; then
 fi
 
 echo
+for c in "${failed_checks[@]}"; do echo "failed check: $c"; done
 [ ${#failed_parts[@]} -gt 0 ] && echo "failed parts: ${failed_parts[*]}"
 echo "$LABEL: $passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

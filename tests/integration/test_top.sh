@@ -206,7 +206,10 @@ expect_rows main "$before" "back to the name order"
 keys main q
 MSG="q quits with exit 0"; check_ok wait_for main "TOP-EXIT=0" 10
 check_not_contains "$SCREEN" "NODES" "after q: the screen of top is gone"
-check_match "$(tail -n +1 <<<"$SCREEN" | grep -v '^$' | tail -1)" '^\$ ?$' "after q: the prompt is back"
+# bash prints its prompt after the echo's line: wait for it (bounded), not the first capture
+last_line() { grep -v '^$' <<<"$SCREEN" | tail -1; }
+for i in $(seq 1 50); do [[ "$(last_line)" =~ ^\$\ ?$ ]] && break; sleep 0.1; cap main; done
+check_match "$(last_line)" '^\$ ?$' "after q: the prompt is back"
 check_eq "$(TM display -p -t main '#{alternate_on}')" 0 "after q: alternate screen left"
 TM kill-session -t main
 
@@ -326,10 +329,11 @@ TM kill-session -t live
 fakeapi_faults '[]'
 
 # ---- top follows the cluster: a pod created and deleted, a watch cut mid-event ---------------------
-# the scenario starts at the first watch request; each step waits for the one before
+# the scenario starts at the first watch request; each step waits for the one before (the pod
+# comes 4 s after it, so that the first screen, drawn once the lists are in, shows it absent)
 cat >"$T/top-scenario.json" <<EOF
 {"steps": [
-  {"after": 2, "op": "add", "object": {"apiVersion": "v1", "kind": "Pod",
+  {"after": 4, "op": "add", "object": {"apiVersion": "v1", "kind": "Pod",
     "metadata": {"name": "watch-new-0", "namespace": "research", "uid": "0f0e0d0c-1111-4222-8333-944445555666",
                  "creationTimestamp": "2026-11-24T03:00:00Z"},
     "spec": {"schedulerName": "default-scheduler", "nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-B200"},

@@ -65,7 +65,7 @@ NEW_OUT='{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "rl-sim-2", "n
   "spec": {"schedulerName": "default-scheduler", "containers": [{"name": "sim", "image": "nvcr.io/nvidia/pytorch:24.05-py3",
   "resources": {"limits": {"nvidia.com/gpu": "2"}}}]}, "status": {"phase": "Pending"}}'
 cat >"$T/scenario.json" <<EOF
-{"steps": [{"after": 2, "op": "add", "object": $NEW_OUT}, {"after": 0.5, "op": "add", "object": $NEW_IN}]}
+{"steps": [{"after": 4, "op": "add", "object": $NEW_OUT}, {"after": 0.5, "op": "add", "object": $NEW_IN}]}
 EOF
 
 # ---- -n ml-inference ----------------------------------------------------------------------------
@@ -112,7 +112,7 @@ BOUND_OUT='{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "sd-xl-0", "
   "image": "nvcr.io/nvidia/pytorch:24.05-py3", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
   "status": {"phase": "Running"}}'
 cat >"$T/scenario2.json" <<EOF
-{"steps": [{"after": 2, "op": "add", "object": $BOUND_OUT}, {"after": 0.5, "op": "add", "object": $BOUND_IN}]}
+{"steps": [{"after": 4, "op": "add", "object": $BOUND_OUT}, {"after": 0.5, "op": "add", "object": $BOUND_IN}]}
 EOF
 expect_of "$FIX"
 ALL0=$EXP_GPU

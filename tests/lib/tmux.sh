@@ -8,6 +8,7 @@
 #   wait_for NAME TEXT [SECONDS]   until the pane shows TEXT (fixed string); SCREEN holds it
 #   wait_re NAME REGEX [SECONDS]   until the pane matches REGEX
 #   wait_gone NAME TEXT [SECONDS]  until the pane no longer shows TEXT
+#                                  (each wait ends on a settled pane: two captures alike)
 #   check_ok CMD...                ok "$MSG" when CMD succeeds, else fail with the screen
 # Every wait polls the pane every 0.1 s with a bound (default 10 s); nothing sleeps long.
 if ! command -v tmux >/dev/null; then
@@ -31,11 +32,20 @@ start_shell() {
 keys() { local name=$1; shift; TM send-keys -t "$name" "$@"; }
 cap() { SCREEN=$(TM capture-pane -p -t "$1"); }
 cap_e() { SCREEN=$(TM capture-pane -p -e -t "$1"); }
+# a match counts once the pane has settled: a second capture 0.05 s later is the same (a frame
+# written in more than one piece, or a prompt printed after a command's last line, is not
+# checked half-way)
+_tmux_settled() {   # _tmux_settled NAME: SCREEN as captured, and unchanged 0.05 s later
+  local before=$SCREEN
+  sleep 0.05
+  cap "$1"
+  [ "$SCREEN" = "$before" ]
+}
 _tmux_wait() {   # _tmux_wait NAME SECONDS GREP-ARGS...
   local name=$1 secs=$2 i; shift 2
   for i in $(seq 1 $((secs * 10))); do
     cap "$name"
-    grep -q "$@" <<<"$SCREEN" && return 0
+    grep -q "$@" <<<"$SCREEN" && _tmux_settled "$name" && return 0
     sleep 0.1
   done
   return 1
@@ -46,7 +56,7 @@ wait_gone() {
   local name=$1 text=$2 secs=${3:-10} i
   for i in $(seq 1 $((secs * 10))); do
     cap "$name"
-    grep -qF -- "$text" <<<"$SCREEN" || return 0
+    grep -qF -- "$text" <<<"$SCREEN" || { _tmux_settled "$name" && return 0; }
     sleep 0.1
   done
   return 1
