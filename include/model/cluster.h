@@ -41,6 +41,7 @@ typedef enum {
     OBJ_KUEUE_WORKLOAD, OBJ_KUEUE_LOCALQUEUE, OBJ_KUEUE_CLUSTERQUEUE, OBJ_KUEUE_FLAVOR,    /* queues.h */
     OBJ_KUEUE_COHORT, OBJ_VOLCANO_PODGROUP, OBJ_VOLCANO_QUEUE, OBJ_KAI_PODGROUP, OBJ_KAI_QUEUE,
     OBJ_KUEUE_PENDING,      /* visibility.kueue.x-k8s.io PendingWorkloadsSummary of one ClusterQueue */
+    OBJ_KUEUE_PRIORITYCLASS,    /* Kueue's WorkloadPriorityClass (fit: a Job's label names one) */
     OBJ__COUNT
 } ObjKind;
 const char *obj_kind_name(ObjKind k);           /* "Node", "Pod", ... (JSON kind) */

@@ -54,6 +54,8 @@ typedef struct {
                                   jobTemplate too), which Kueue reads (NULL: none) */
     ManifestGang *gang;        /* the gang its pods belong to (owned), NULL when none; the templates
                                   of one gang are consecutive in the list */
+    char *kueue_priority_class;   /* label kueue.x-k8s.io/priority-class of the object (a CronJob: of
+                                  its jobTemplate too): the Workload's priority (NULL: none) */
 } ManifestPod;
 
 typedef struct { ManifestPod *v; size_t n, cap; } ManifestPodList;

@@ -94,6 +94,7 @@ typedef struct {
                                   added to the pods Kueue admits on the flavor */
 } QueueFlavor;
 typedef struct { char *name, *parent; } QueueCohort;
+typedef struct { char *name; int32_t value; } QueuePriorityClass;     /* a WorkloadPriorityClass */
 
 typedef struct QueueState {
     QueueWorkload *workloads; size_t nworkloads, capworkloads;
@@ -101,6 +102,7 @@ typedef struct QueueState {
     QueueLocal *locals; size_t nlocals, caplocals;
     QueueFlavor *flavors; size_t nflavors, capflavors;
     QueueCohort *cohorts; size_t ncohorts, capcohorts;
+    QueuePriorityClass *priority_classes; size_t npriority_classes, cappriority_classes;
     StrPool *pool;             /* the strings of templates, taints and tolerations */
     bool positions_told;       /* visible_position holds Kueue's answer: set by queue_ingest_positions,
                                   cleared by any later Workload change (a watch) */
@@ -119,6 +121,8 @@ int queue_ingest_def(QueueState *q, QueueSystem sys, const struct cJSON *obj, st
 int queue_ingest_local(QueueState *q, const struct cJSON *obj, struct Error *err);
 int queue_ingest_flavor(QueueState *q, const struct cJSON *obj, struct Error *err);
 int queue_ingest_cohort(QueueState *q, const struct cJSON *obj, struct Error *err);
+/* a WorkloadPriorityClass: its name and value (an int32, required: -1 with err set otherwise) */
+int queue_ingest_priority_class(QueueState *q, const struct cJSON *obj, struct Error *err);
 /* a PendingWorkloadsSummary (visibility.kueue.x-k8s.io, GET .../clusterqueues/NAME/pendingworkloads):
  * items[].metadata.{namespace, name} and positionInClusterQueue (0-based) set the Workloads'
  * visible_position; Workloads must be ingested first (the loader lists them before) */
@@ -126,7 +130,8 @@ int queue_ingest_positions(QueueState *q, const struct cJSON *obj, struct Error 
 
 /* the queue kinds, in ObjKind's order from OBJ_KUEUE_WORKLOAD (model/cluster.h) */
 typedef enum { QK_KUEUE_WORKLOAD, QK_KUEUE_LOCALQUEUE, QK_KUEUE_CLUSTERQUEUE, QK_KUEUE_FLAVOR, QK_KUEUE_COHORT,
-               QK_VOLCANO_PODGROUP, QK_VOLCANO_QUEUE, QK_KAI_PODGROUP, QK_KAI_QUEUE, QK_KUEUE_PENDING } QueueKind;
+               QK_VOLCANO_PODGROUP, QK_VOLCANO_QUEUE, QK_KAI_PODGROUP, QK_KAI_QUEUE, QK_KUEUE_PENDING,
+               QK_KUEUE_PRIORITYCLASS } QueueKind;
 /* a watch's delete (and the remove before an update): forgets that object; reset forgets all
  * of a kind (a watch that lists again) */
 void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name);
@@ -136,6 +141,7 @@ void queue_reset(QueueState *q, QueueKind k);
 const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char *name);
 const QueueLocal *queue_find_local(const QueueState *q, const char *ns, const char *name);
 const QueueFlavor *queue_find_flavor(const QueueState *q, const char *name);
+const QueuePriorityClass *queue_find_priority_class(const QueueState *q, const char *name);
 /* the quota of (flavor, resource) of queue d (flavor "" for Volcano / KAI), NULL when none */
 const QueueQuota *queue_def_quota(const QueueDef *d, const char *flavor, const char *resource);
 const QueueWorkload *queue_find_workload(const QueueState *q, QueueSystem sys, const char *ns, const char *name);

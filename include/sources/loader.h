@@ -96,10 +96,11 @@ const char *loader_dra_api_version(void);
  * Kueue (kueue.x-k8s.io, the version the server prefers), Volcano (scheduling.volcano.sh/
  * v1beta1) and KAI (scheduling.run.ai v2 queues, v2alpha2 podgroups), cluster-wide, after the
  * pods.  One GET /apis/GROUP per system: 404 = not installed, silent; 403 on it or on a list is
- * a warning; a kind the release does not serve (404) is silent.  list_rv: as above. */
+ * a warning; a kind the release does not serve (404) is silent.  priority_classes: Kueue's
+ * WorkloadPriorityClasses too.  list_rv: as above. */
 bool loader_wants_queues(const LoadRequest *rq);
 int loader_list_queues(struct ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
-                       char **list_rv, struct Error *err);
+                       bool priority_classes, char **list_rv, struct Error *err);
 /* the apiVersion a queue kind was (or will be) listed in */
 const char *loader_queue_api_version(ObjKind kind);
 

@@ -323,6 +323,7 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
     it.kind = xstrdup(mp->kind);
     it.ns = xstrdup(mp->ns);
     it.queue_name = mp->queue_name ? xstrdup(mp->queue_name) : NULL;
+    it.kueue_priority_class = mp->kueue_priority_class ? xstrdup(mp->kueue_priority_class) : NULL;
     it.name = xstrdup(mp->name);
     it.replicas = mp->replicas;
     it.daemonset = mp->replicas < 0;
@@ -544,7 +545,8 @@ void fit_result_clear(FitResult *r)
         if (it->has_expl) explanation_clear(&it->expl);
         pod_clear(&it->pod);
         pod_clear(&it->pinned);
-        free(it->kind); free(it->ns); free(it->queue_name); free(it->name); free(it->summary); free(it->nodes);
+        free(it->kind); free(it->ns); free(it->queue_name); free(it->kueue_priority_class);
+        free(it->name); free(it->summary); free(it->nodes);
         strvec_clear(&it->fixes);
         strvec_clear(&it->notes);
     }

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #define KUEUE_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
+#define KUEUE_PRIORITY_LABEL "kueue.x-k8s.io/priority-class"
 
 /* the pod's tolerations and required node affinity into spec (what a ResourceFlavor must admit) */
 static void add_constraints(cJSON *spec, const Pod *p)
@@ -72,7 +73,7 @@ static void add_constraints(cJSON *spec, const Pod *p)
 
 /* the Workload Kueue would create, as the API serves one (what queue_ingest_workload reads) */
 static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int64_t pods, const char *queue,
-                            int64_t now)
+                            int32_t priority, int64_t now)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "apiVersion", "kueue.x-k8s.io/v1beta1");
@@ -88,10 +89,7 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     cJSON_AddStringToObject(md, "creationTimestamp", ts);
     cJSON *spec = cJSON_AddObjectToObject(o, "spec");
     cJSON_AddStringToObject(spec, "queueName", queue);
-    /* the pod's priority, which fit_admit_priority took from its PriorityClass as Kueue does
-     * (kueue pkg/util/priority/priority.go GetPriorityFromPriorityClass: the class named, else
-     * the global default, else 0); a WorkloadPriorityClass label is not read */
-    cJSON_AddNumberToObject(spec, "priority", p->priority);
+    cJSON_AddNumberToObject(spec, "priority", priority);
     cJSON *ps = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(spec, "podSets"), ps);
     cJSON_AddStringToObject(ps, "name", "main");
@@ -242,16 +240,51 @@ bool fit_queue_volcano(void *ctx, const Cluster *c, const ManifestGang *g, const
     return decided;
 }
 
+/* The Workload's priority as Kueue sets it (kueue pkg/controller/jobframework/reconciler.go
+ * ExtractPriority): the WorkloadPriorityClass the object's label names (its value), else the
+ * pods' PriorityClass (fit_admit_priority gave the pod its value, the global default's, or 0).
+ * A label naming a class the cluster lacks: Kueue makes no Workload (the Get fails, the Job
+ * stays suspended; a WorkloadPriorityClassNotFound event): true with *item decided.  When no
+ * WorkloadPriorityClass was read at all (none exist, or the list was refused), a note. */
+static bool workload_priority(const QueueState *q, const Pod *p, const char *wpc, FitItem *item, int32_t *out)
+{
+    *out = p->priority;
+    if (!wpc || !*wpc) return false;
+    const QueuePriorityClass *pc = queue_find_priority_class(q, wpc);
+    if (pc) { *out = pc->value; return false; }
+    if (!q->npriority_classes) {
+        strvec_pushf(&item->notes, "Kueue: no WorkloadPriorityClass could be read (the cluster has none, or the "
+                                   "list was refused): judged at its pods' priority; if %s does not exist, Kueue "
+                                   "makes no Workload for it", wpc);
+        return false;
+    }
+    item->verdict = verdict_name(V_QUEUE_INACTIVE);
+    item->summary = xasprintf("Kueue makes no Workload for it: WorkloadPriorityClass %s not found", wpc);
+    Strbuf have = STRBUF_INIT;
+    for (size_t i = 0; i < q->npriority_classes && i < 5; i++)
+        strbuf_addf(&have, "%s%s", i ? ", " : "", q->priority_classes[i].name);
+    if (q->npriority_classes > 5) strbuf_addf(&have, ", ... (%zu in all)", q->npriority_classes);
+    strvec_pushf(&item->fixes, "create WorkloadPriorityClass %s, or name one the cluster has in the label "
+                               "kueue.x-k8s.io/priority-class (%s)", wpc, strbuf_str(&have));
+    strbuf_clear(&have);
+    item->exit_code = 4;
+    return true;
+}
+
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
 {
     (void)ctx;
+    /* the object's labels, or a pod's own (Kueue's pod integration: each pod is a Workload) */
     const char *queue = item->queue_name ? item->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
+    const char *wpc = item->queue_name ? item->kueue_priority_class : kv_get(&p->labels, KUEUE_PRIORITY_LABEL);
     QueueState *q = c->queues;
     if (!queue || !*queue || !q) return false;
+    int32_t priority;
+    if (workload_priority(q, p, wpc, item, &priority)) return true;
     const char *ns = item->ns ? item->ns : "default";
     char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
-    cJSON *wj = workload_json(p, ns, name, pods, queue, c->now > 0 ? c->now : (int64_t)time(NULL));
+    cJSON *wj = workload_json(p, ns, name, pods, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));
     Explanation e;
     bool decided = false;
     if (judge_among_queues(c, QSYS_KUEUE, QK_KUEUE_WORKLOAD, wj, ns, name, &e)) {

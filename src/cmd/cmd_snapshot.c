@@ -67,7 +67,8 @@ const Command cmd_snapshot = {
     .description =
         "Reads what the other commands use from the API server (nodes, non-terminal pods,\n"
         "FailedScheduling and FailedCreate events, resource quotas, DaemonSets, GPU Operator\n"
-        "ClusterPolicies and the ConfigMaps they name, services, PriorityClasses), reduced to the fields the\n"
+        "ClusterPolicies and the ConfigMaps they name, services, PriorityClasses, the Kueue, Volcano and\n"
+        "KAI queues and workloads, Kueue's WorkloadPriorityClasses), reduced to the fields the\n"
         "commands read, and writes it as one JSON List, to stdout or to FILE (gzip-compressed\n"
         "unless FILE ends in .json).  With metrics reachable, the usage the commands read is\n"
         "stored too: per GPU and per pod over status's 1h window, per workload the p95 and the\n"

@@ -57,6 +57,7 @@ static const char *const kind_names[OBJ__COUNT] = {
     [OBJ_KUEUE_CLUSTERQUEUE] = "ClusterQueue", [OBJ_KUEUE_FLAVOR] = "ResourceFlavor",
     [OBJ_KUEUE_COHORT] = "Cohort", [OBJ_VOLCANO_PODGROUP] = "PodGroup", [OBJ_VOLCANO_QUEUE] = "Queue",
     [OBJ_KAI_PODGROUP] = "PodGroup", [OBJ_KAI_QUEUE] = "Queue", [OBJ_KUEUE_PENDING] = "PendingWorkloadsSummary",
+    [OBJ_KUEUE_PRIORITYCLASS] = "WorkloadPriorityClass",
 };
 
 const char *obj_kind_name(ObjKind k) { return k >= 0 && k < OBJ__COUNT ? kind_names[k] : "Unknown"; }
@@ -68,7 +69,7 @@ bool obj_kind_from_name(const char *kind, ObjKind *out)
     return false;
 }
 
-bool obj_kind_is_queue(ObjKind k) { return k >= OBJ_KUEUE_WORKLOAD && k <= OBJ_KUEUE_PENDING; }
+bool obj_kind_is_queue(ObjKind k) { return k >= OBJ_KUEUE_WORKLOAD && k <= OBJ_KUEUE_PRIORITYCLASS; }
 
 bool obj_kind_from_api(const char *api_version, const char *kind, ObjKind *out)
 {
@@ -79,7 +80,7 @@ bool obj_kind_from_api(const char *api_version, const char *kind, ObjKind *out)
     }
     /* a Kueue kind's name in another group (e.g. a Queue of some other system) is not ours */
     if (obj_kind_is_queue(*out) && api_version) {
-        const char *group = *out <= OBJ_KUEUE_COHORT ? "kueue.x-k8s.io/"
+        const char *group = *out <= OBJ_KUEUE_COHORT || *out == OBJ_KUEUE_PRIORITYCLASS ? "kueue.x-k8s.io/"
                           : *out <= OBJ_VOLCANO_QUEUE ? "scheduling.volcano.sh/"
                           : *out <= OBJ_KAI_QUEUE ? "scheduling.run.ai/" : "visibility.kueue.x-k8s.io/";
         if (!str_starts_with(api_version, group)) return false;
@@ -526,6 +527,7 @@ static int ingest_queue(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
     case OBJ_VOLCANO_QUEUE: return queue_ingest_def(c->queues, QSYS_VOLCANO, obj, err);
     case OBJ_KAI_PODGROUP: return queue_ingest_workload(c->queues, QSYS_KAI, obj, err);
     case OBJ_KUEUE_PENDING: return queue_ingest_positions(c->queues, obj, err);
+    case OBJ_KUEUE_PRIORITYCLASS: return queue_ingest_priority_class(c->queues, obj, err);
     default: return queue_ingest_def(c->queues, QSYS_KAI, obj, err);
     }
 }
@@ -561,7 +563,7 @@ int cluster_ingest(Cluster *c, ObjKind kind, const cJSON *obj, Error *err)
         return ingest_dra(c, kind, obj, err);
     case OBJ_KUEUE_WORKLOAD: case OBJ_KUEUE_LOCALQUEUE: case OBJ_KUEUE_CLUSTERQUEUE: case OBJ_KUEUE_FLAVOR:
     case OBJ_KUEUE_COHORT: case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: case OBJ_KAI_PODGROUP:
-    case OBJ_KAI_QUEUE: case OBJ_KUEUE_PENDING:
+    case OBJ_KAI_QUEUE: case OBJ_KUEUE_PENDING: case OBJ_KUEUE_PRIORITYCLASS:
         return ingest_queue(c, kind, obj, err);
     case OBJ__COUNT: break;
     }

@@ -92,7 +92,7 @@ cJSON *manifest_pod_pinned(const cJSON *pod, const char *node)
 }
 
 static int add_item(ManifestPodList *out, const char *kind, const char *ns, const char *name, int64_t replicas,
-                    const cJSON *tmpl, const char *where, const char *queue, Error *err)
+                    const cJSON *tmpl, const char *where, const char *queue, const char *wpc, Error *err)
 {
     const cJSON *spec = jobj(tmpl, "spec");
     if (!spec) {
@@ -137,7 +137,7 @@ static int add_item(ManifestPodList *out, const char *kind, const char *ns, cons
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
     }
     out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where),
-                                      queue ? xstrdup(queue) : NULL, NULL };
+                                      queue ? xstrdup(queue) : NULL, NULL, wpc ? xstrdup(wpc) : NULL };
     return 0;
 }
 
@@ -172,7 +172,7 @@ static int volcano_job(const cJSON *obj, const char *ns, const char *name, const
             return -1;
         }
         char *full = xasprintf("%s/%s", name, tname);
-        int rc = add_item(out, "Job", ns, full, reps, jobj(task, "template"), where, NULL, err);
+        int rc = add_item(out, "Job", ns, full, reps, jobj(task, "template"), where, NULL, NULL, err);
         free(full);
         if (rc < 0) return -1;
         ManifestPod *mp = &out->v[out->n - 1];
@@ -238,13 +238,17 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     }
     const char *ns = jstr_ne(meta, "namespace") ? jstr_ne(meta, "namespace") : default_ns;
     const cJSON *spec = jobj(obj, "spec");
-    /* Kueue's queue: the object's label (jobframework QueueName), a CronJob's on its jobTemplate */
+    /* Kueue's queue and WorkloadPriorityClass: the object's labels (jobframework QueueName,
+     * WorkloadPriorityClassName: utils.go), a CronJob's on its jobTemplate (the Job's labels) */
+    const cJSON *tmpl_labels = jobj(jobj(jobj(spec, "jobTemplate"), "metadata"), "labels");
     const char *queue = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/queue-name");
-    if (!queue) queue = jstr_ne(jobj(jobj(jobj(spec, "jobTemplate"), "metadata"), "labels"), "kueue.x-k8s.io/queue-name");
+    if (!queue) queue = jstr_ne(tmpl_labels, "kueue.x-k8s.io/queue-name");
+    const char *wpc = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/priority-class");
+    if (!wpc) wpc = jstr_ne(tmpl_labels, "kueue.x-k8s.io/priority-class");
     int rc = 0;
     int64_t n = 1;
     if (str_eq(kind, "Pod")) {
-        rc = add_item(out, kind, ns, name, 1, obj, where, queue, err);
+        rc = add_item(out, kind, ns, name, 1, obj, where, queue, wpc, err);
     } else if (str_eq(kind, "Job") && jstr_ne(obj, "apiVersion") &&
                !strncmp(jstr_ne(obj, "apiVersion"), "batch.volcano.sh/", 17)) {
         rc = volcano_job(obj, ns, name, where, out, notes, err);
@@ -267,7 +271,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
                 break;
             }
             char *full = xasprintf("%s/%s", name, rjname);
-            rc = add_item(out, kind, ns, full, reps * per, jobj(jobspec, "template"), where, queue, err);
+            rc = add_item(out, kind, ns, full, reps * per, jobj(jobspec, "template"), where, queue, wpc, err);
             free(full);
             if (rc < 0) break;
             k++;
@@ -281,7 +285,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
             error_set(err, "%s %s: the replica count must be a non-negative integer (at most %d)", kind, name, MAX_PODS);
             rc = -1;
         } else {
-            rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, queue, err);
+            rc = add_item(out, kind, ns, name, n, jobj(spec, "template"), where, queue, wpc, err);
         }
     } else if (jobj(jobj(jobj(spec, "jobTemplate"), "spec"), "template")) {
         const cJSON *jobspec = jobj(jobj(spec, "jobTemplate"), "spec");
@@ -291,7 +295,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
                       MAX_PODS);
             rc = -1;
         } else {
-            rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, queue, err);
+            rc = add_item(out, kind, ns, name, n, jobj(jobspec, "template"), where, queue, wpc, err);
         }
     } else {
         strvec_pushf(notes, "%s: %s %s has no pod template; skipped", where, kind, name);
@@ -314,6 +318,7 @@ void manifest_pod_list_clear(ManifestPodList *l)
         free(l->v[i].name);
         free(l->v[i].where);
         free(l->v[i].queue_name);
+        free(l->v[i].kueue_priority_class);
         if (l->v[i].gang) {
             free(l->v[i].gang->system); free(l->v[i].gang->name); free(l->v[i].gang->queue);
             free(l->v[i].gang->task_class);

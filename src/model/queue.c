@@ -90,7 +90,8 @@ void queue_state_free(QueueState *q)
     }
     for (size_t i = 0; i < q->nflavors; i++) flavor_clear(&q->flavors[i]);
     for (size_t i = 0; i < q->ncohorts; i++) { free(q->cohorts[i].name); free(q->cohorts[i].parent); }
-    free(q->workloads); free(q->defs); free(q->locals); free(q->flavors); free(q->cohorts);
+    for (size_t i = 0; i < q->npriority_classes; i++) free(q->priority_classes[i].name);
+    free(q->workloads); free(q->defs); free(q->locals); free(q->flavors); free(q->cohorts); free(q->priority_classes);
     strpool_free(q->pool);
     free(q);
 }
@@ -456,6 +457,33 @@ int queue_ingest_cohort(QueueState *q, const cJSON *obj, Error *err)
     return 0;
 }
 
+const QueuePriorityClass *queue_find_priority_class(const QueueState *q, const char *name)
+{
+    for (size_t i = 0; q && name && i < q->npriority_classes; i++)
+        if (str_eq(q->priority_classes[i].name, name)) return &q->priority_classes[i];
+    return NULL;
+}
+
+/* kueue.x-k8s.io WorkloadPriorityClass {metadata.name, value (int32, required)}
+ * (kueue apis/kueue/v1beta2/workloadpriorityclass_types.go); one per name, a later copy
+ * replacing the earlier */
+int queue_ingest_priority_class(QueueState *q, const cJSON *obj, Error *err)
+{
+    const char *name = meta_name(obj, "WorkloadPriorityClass", err);
+    if (!name) return -1;
+    const cJSON *v = jget(obj, "value");
+    int64_t value = jv_int(v, INT32_MIN, INT32_MAX, 0);
+    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {   /* (a default either way: not an int32) */
+        error_set(err, "WorkloadPriorityClass %.64s: value is not a 32-bit integer", name);
+        return -1;
+    }
+    for (size_t i = 0; i < q->npriority_classes; i++)
+        if (str_eq(q->priority_classes[i].name, name)) { q->priority_classes[i].value = (int32_t)value; return 0; }
+    GROW(q->priority_classes, q->npriority_classes, q->cappriority_classes);
+    q->priority_classes[q->npriority_classes++] = (QueuePriorityClass){ dup_name(name), (int32_t)value };
+    return 0;
+}
+
 const QueueDef *queue_find_def(const QueueState *q, QueueSystem sys, const char *name)
 {
     for (size_t i = 0; q && name && i < q->ndefs; i++)
@@ -544,7 +572,7 @@ int queue_ingest_positions(QueueState *q, const cJSON *obj, Error *err)
 
 static QueueSystem kind_system(QueueKind k)
 {
-    return k <= QK_KUEUE_COHORT ? QSYS_KUEUE : k <= QK_VOLCANO_QUEUE ? QSYS_VOLCANO : QSYS_KAI;
+    return k <= QK_KUEUE_COHORT || k >= QK_KUEUE_PENDING ? QSYS_KUEUE : k <= QK_VOLCANO_QUEUE ? QSYS_VOLCANO : QSYS_KAI;
 }
 
 void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
@@ -587,6 +615,14 @@ void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
         return;
     case QK_KUEUE_PENDING:
         return;
+    case QK_KUEUE_PRIORITYCLASS:
+        for (size_t i = 0; i < q->npriority_classes; i++)
+            if (str_eq(q->priority_classes[i].name, name)) {
+                free(q->priority_classes[i].name);
+                q->priority_classes[i] = q->priority_classes[--q->npriority_classes];
+                return;
+            }
+        return;
     case QK_KUEUE_COHORT:
         for (size_t i = 0; i < q->ncohorts; i++)
             if (str_eq(q->cohorts[i].name, name)) {
@@ -621,6 +657,9 @@ void queue_reset(QueueState *q, QueueKind k)
         return;
     case QK_KUEUE_PENDING:
         for (size_t i = 0; i < q->nworkloads; i++) q->workloads[i].visible_position = 0;
+        return;
+    case QK_KUEUE_PRIORITYCLASS:
+        while (q->npriority_classes) queue_remove(q, k, NULL, q->priority_classes[0].name);
         return;
     }
 }

@@ -321,7 +321,7 @@ static int list_live(ApiClient *api, const LoadRequest *rq, LoaderItemFn fn, voi
         note_list_rv(list_rv, OBJ_POD, api);
     }
     if (loader_wants_dra(rq) && loader_list_dra(api, fn, ctx, warnings, model, list_rv, err)) return -1;
-    if (loader_wants_queues(rq) && loader_list_queues(api, fn, ctx, warnings, model, list_rv, err)) return -1;
+    if (loader_wants_queues(rq) && loader_list_queues(api, fn, ctx, warnings, model, rq->priority_classes, list_rv, err)) return -1;
     if (rq->events) {
         char *p = apiclient_core_path(ns, "events");
         char *q = apiclient_query_param("fieldSelector", "reason=FailedScheduling");

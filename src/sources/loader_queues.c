@@ -1,7 +1,8 @@
 /* loader_queues.c — the batch queues' lists (model/queue.h), page by page like the rest:
  *   kueue.x-k8s.io         clusterqueues, localqueues, resourceflavors, cohorts, workloads, in
  *                          the version the server prefers (v1beta2 or v1beta1: the group's
- *                          discovery document, GET /apis/kueue.x-k8s.io, says which)
+ *                          discovery document, GET /apis/kueue.x-k8s.io, says which);
+ *                          workloadpriorityclasses too when PriorityClasses are asked for (fit)
  *   scheduling.volcano.sh  v1beta1 queues, podgroups
  *   scheduling.run.ai      v2 queues, v2alpha2 podgroups (KAI Scheduler)
  *   visibility.kueue.x-k8s.io  after the Workloads, when served: each ClusterQueue's
@@ -130,8 +131,8 @@ static int group_version(ApiClient *api, const char *group, const char *want, ch
     return want ? (found ? 0 : 1) : (pref ? 0 : 1);
 }
 
-int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model, char **list_rv,
-                       Error *err)
+int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warnings, bool model,
+                       bool priority_classes, char **list_rv, Error *err)
 {
     static const struct {
         const char *group, *version;     /* NULL: the group's preferred version */
@@ -142,6 +143,8 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
         { "kueue.x-k8s.io", NULL, OBJ_KUEUE_LOCALQUEUE, "localqueues", "Kueue local queues not read" },
         { "kueue.x-k8s.io", NULL, OBJ_KUEUE_FLAVOR, "resourceflavors", "Kueue flavors' nodes not read" },
         { "kueue.x-k8s.io", NULL, OBJ_KUEUE_COHORT, "cohorts", "Kueue cohort tree not read" },
+        { "kueue.x-k8s.io", NULL, OBJ_KUEUE_PRIORITYCLASS, "workloadpriorityclasses",
+          "the Kueue priority of a template that names one is its pods'" },
         { "kueue.x-k8s.io", NULL, OBJ_KUEUE_WORKLOAD, "workloads", "Kueue workloads not shown" },
         { "scheduling.volcano.sh", "v1beta1", OBJ_VOLCANO_QUEUE, "queues", "Volcano queues not shown" },
         { "scheduling.volcano.sh", "v1beta1", OBJ_VOLCANO_PODGROUP, "podgroups", "Volcano gangs not shown" },
@@ -165,7 +168,7 @@ int loader_list_queues(ApiClient *api, LoaderItemFn fn, void *ctx, Strvec *warni
             if (served && !lists[i].version) kueue = true;
             if (served && !lists[i].version) snprintf(kueue_version, sizeof kueue_version, "kueue.x-k8s.io/%s", ver);
         }
-        if (!served) continue;
+        if (!served || (lists[i].kind == OBJ_KUEUE_PRIORITYCLASS && !priority_classes)) continue;
         char *path = xasprintf("/apis/%s/%s/%s", group, ver, lists[i].plural);
         QueueListCtx lc = { lists[i].kind, fn, ctx };
         Error e = { 0 };

@@ -187,7 +187,8 @@ static bool wanted(ReadCtx *rc, ObjKind kind)
     case OBJ_CLUSTERPOLICY: return rq->clusterpolicy;
     case OBJ_SERVICE: return rq->services;
     case OBJ_CONFIGMAP: return rq->configmaps;
-    case OBJ_PRIORITYCLASS: return rq->priority_classes;
+    case OBJ_PRIORITYCLASS: case OBJ_KUEUE_PRIORITYCLASS:
+        return rq->priority_classes && (kind == OBJ_PRIORITYCLASS || loader_wants_queues(rq));
     case OBJ_RESOURCESLICE: case OBJ_RESOURCECLAIM: case OBJ_RESOURCECLAIMTEMPLATE: case OBJ_DEVICECLASS:
         return loader_wants_dra(rq);
     default: return obj_kind_is_queue(kind) && loader_wants_queues(rq);

@@ -36,6 +36,7 @@ static const char *queue_plural(ObjKind k)
     case OBJ_KUEUE_CLUSTERQUEUE: return "clusterqueues";
     case OBJ_KUEUE_FLAVOR: return "resourceflavors";
     case OBJ_KUEUE_COHORT: return "cohorts";
+    case OBJ_KUEUE_PRIORITYCLASS: return "workloadpriorityclasses";
     case OBJ_VOLCANO_PODGROUP: case OBJ_KAI_PODGROUP: return "podgroups";
     default: return "queues";
     }
@@ -102,8 +103,8 @@ int watch_plan(const LoadRequest *rq, const Cluster *c, char *const *list_rv, Wa
             break;
         case OBJ_KUEUE_WORKLOAD: case OBJ_KUEUE_LOCALQUEUE: case OBJ_KUEUE_CLUSTERQUEUE: case OBJ_KUEUE_FLAVOR:
         case OBJ_KUEUE_COHORT: case OBJ_VOLCANO_PODGROUP: case OBJ_VOLCANO_QUEUE: case OBJ_KAI_PODGROUP:
-        case OBJ_KAI_QUEUE:
-            want = loader_wants_queues(rq);
+        case OBJ_KAI_QUEUE: case OBJ_KUEUE_PRIORITYCLASS:
+            want = loader_wants_queues(rq) && (k != OBJ_KUEUE_PRIORITYCLASS || rq->priority_classes);
             t.path = xasprintf("/apis/%s/%s", loader_queue_api_version((ObjKind)k), queue_plural((ObjKind)k));
             break;
         case OBJ_KUEUE_PENDING:          /* an answer, not a list: not watched (explain_queue.c

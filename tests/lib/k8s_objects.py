@@ -859,6 +859,14 @@ def kueue_cohort(name, parent=None, api=KUEUE):
             "spec": {"parentName": parent} if parent else {}}
 
 
+def workload_priority_class(name, value, description=None, api=KUEUE):
+    """kueue.x-k8s.io WorkloadPriorityClass (cluster-scoped: value, description)"""
+    o = {"apiVersion": api, "kind": "WorkloadPriorityClass", "metadata": _kueue_meta(name), "value": value}
+    if description:
+        o["description"] = description
+    return o
+
+
 def cluster_queue(name, flavors, *, cohort=None, strategy="BestEffortFIFO", stop=None, used=None, active=True,
                   preemption=None,
                   inactive=("FlavorNotFound", "Can't admit new workloads: references missing ResourceFlavor(s): x."),

@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 #include "model/cluster.h"
 #include "model/queue.h"
+#include "model/cluster_live.h"
 #include "analysis/explain.h"
 #include "analysis/explain_queue.h"
 #include "util/error.h"
@@ -293,12 +294,78 @@ static void test_volcano(void **state)
     cluster_release(&c);
 }
 
+/* Kueue's WorkloadPriorityClass (kueue apis/kueue/v1beta2/workloadpriorityclass_types.go:31,
+ * value int32 required, :41): read by kind in the kueue.x-k8s.io group only, its value an int32
+ * (else refused, one line), one per name (a later copy replaces), and followed live: an update,
+ * a delete and a relist leave what a fresh list would */
+static void wpc(Cluster *c, const char *api, const char *name, const char *value, int want)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "{\"apiVersion\":\"%s\",\"kind\":\"WorkloadPriorityClass\",\"metadata\":"
+             "{\"name\":\"%s\"}%s%s}", api, name, *value ? ",\"value\":" : "", value);
+    assert_int_equal(ingest(c, OBJ__COUNT, buf), want);
+}
+
+static void live(Cluster *c, LiveChange ch, const char *name, int value)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "{\"metadata\":{\"name\":\"%s\"},\"value\":%d}", name, value);
+    cJSON *j = cJSON_Parse(buf);
+    Error e = { 0 };
+    assert_int_equal(cluster_live_apply(c, OBJ_KUEUE_PRIORITYCLASS, ch, j, &e), 0);
+    cJSON_Delete(j);
+}
+
+static void test_workload_priority_class(void **state)
+{
+    (void)state;
+    Cluster c;
+    cluster_init(&c);
+    ObjKind k;
+    assert_true(obj_kind_from_api("kueue.x-k8s.io/v1beta1", "WorkloadPriorityClass", &k));
+    assert_int_equal(k, OBJ_KUEUE_PRIORITYCLASS);
+    assert_false(obj_kind_from_api("example.com/v1", "WorkloadPriorityClass", &k));
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "urgent", "1000", 0);
+    wpc(&c, "kueue.x-k8s.io/v1beta1", "batch", "-5", 0);
+    wpc(&c, "example.com/v1", "other", "7", 0);            /* not Kueue's: ignored */
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "novalue", "", -1);
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "fraction", "1.5", -1);
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "huge", "2147483648", -1);
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "text", "\"10\"", -1);
+    assert_non_null(c.queues);
+    assert_int_equal(c.queues->npriority_classes, 2);
+    assert_int_equal(queue_find_priority_class(c.queues, "urgent")->value, 1000);
+    assert_int_equal(queue_find_priority_class(c.queues, "batch")->value, -5);
+    assert_null(queue_find_priority_class(c.queues, "other"));
+    assert_null(queue_find_priority_class(c.queues, "novalue"));
+    wpc(&c, "kueue.x-k8s.io/v1beta2", "urgent", "2000", 0);             /* a later copy replaces */
+    assert_int_equal(c.queues->npriority_classes, 2);
+    assert_int_equal(queue_find_priority_class(c.queues, "urgent")->value, 2000);
+    cluster_finalize(&c);
+    live(&c, LIVE_UPSERT, "urgent", 3000);
+    live(&c, LIVE_UPSERT, "fresh", 1);
+    live(&c, LIVE_DELETE, "batch", 0);
+    cluster_live_commit(&c);
+    assert_int_equal(c.queues->npriority_classes, 2);
+    assert_int_equal(queue_find_priority_class(c.queues, "urgent")->value, 3000);
+    assert_int_equal(queue_find_priority_class(c.queues, "fresh")->value, 1);
+    assert_null(queue_find_priority_class(c.queues, "batch"));
+    cluster_live_reset(&c, OBJ_KUEUE_PRIORITYCLASS);
+    assert_int_equal(c.queues->npriority_classes, 0);
+    live(&c, LIVE_UPSERT, "batch", 10);
+    cluster_live_commit(&c);
+    assert_int_equal(c.queues->npriority_classes, 1);
+    assert_int_equal(queue_find_priority_class(c.queues, "batch")->value, 10);
+    cluster_release(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduction), cmocka_unit_test(test_cohort_arithmetic), cmocka_unit_test(test_position),
         cmocka_unit_test(test_holders),
         cmocka_unit_test(test_borrowing_fix), cmocka_unit_test(test_volcano),
+        cmocka_unit_test(test_workload_priority_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
