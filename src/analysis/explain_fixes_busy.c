@@ -177,6 +177,13 @@ void explain_fixes_busy(Ctx *x)
     if (lower_held)
         strvec_pushf(&x->e->notes, "lower-priority pods hold the nodes it needs, but %s: no preemption is offered",
                      batch);
+    /* any other scheduler (YuniKorn, scheduler-plugins, a second kube-scheduler profile such as
+     * HAMi's): the preemption offered is kube-scheduler's, which that scheduler may not do */
+    const char *sched = pod_more(x->p)->scheduler_name;
+    if (preemptions && sched && *sched && !str_eq(sched, "default-scheduler"))
+        strvec_pushf(&x->e->notes, "the preemption offered is kube-scheduler's (its DefaultPreemption plugin); the "
+                     "pod's scheduler is %s, which preempts so only if it is a kube-scheduler profile that keeps "
+                     "that plugin", sched);
     if (by_priority && !preempt && !str_eq(pod_more(x->p)->preemption_policy, "Never") && x->e->verdict != V_UNKNOWN)
         strvec_pushf(&x->e->notes, "no set of lower-priority pods (priority < %d) frees enough %s on one node, "
                      "so preemption cannot help; a higher PriorityClass would let it evict others", x->p->priority, x->gpu);
