@@ -56,6 +56,7 @@ typedef struct FitItem {
     char *kind, *ns, *name;
     char *queue_name;           /* the object's kueue.x-k8s.io/queue-name label (NULL: none) */
     char *kueue_priority_class; /* its kueue.x-k8s.io/priority-class label (NULL: none) */
+    bool kueue_defaultable;     /* ManifestPod's: Kueue's default LocalQueue applies to it */
     int64_t replicas;           /* pods the template makes (a DaemonSet: the nodes it admits) */
     bool daemonset;
     Pod pod;                    /* the hypothetical pod (strings in the result's pool) */

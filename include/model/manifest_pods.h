@@ -56,6 +56,10 @@ typedef struct {
                                   of one gang are consecutive in the list */
     char *kueue_priority_class;   /* label kueue.x-k8s.io/priority-class of the object (a CronJob: of
                                   its jobTemplate too): the Workload's priority (NULL: none) */
+    bool kueue_defaultable;    /* a kind Kueue's shipped configuration manages (a batch Job or
+                                  CronJob, JobSet, Pod, Deployment, StatefulSet, LeaderWorkerSet):
+                                  without queue-name it goes to its namespace's LocalQueue
+                                  "default" when there is one */
 } ManifestPod;
 
 typedef struct { ManifestPod *v; size_t n, cap; } ManifestPodList;

@@ -324,6 +324,7 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
     it.ns = xstrdup(mp->ns);
     it.queue_name = mp->queue_name ? xstrdup(mp->queue_name) : NULL;
     it.kueue_priority_class = mp->kueue_priority_class ? xstrdup(mp->kueue_priority_class) : NULL;
+    it.kueue_defaultable = mp->kueue_defaultable;
     it.name = xstrdup(mp->name);
     it.replicas = mp->replicas;
     it.daemonset = mp->replicas < 0;

@@ -6,9 +6,11 @@
  * would admit it now, the nodes decide (the hook returns false).
  *
  * Kueue manages a Job, JobSet, Deployment, pod, ... that carries the label (pkg/controller/
- * jobframework: QueueName reads metadata.labels["kueue.x-k8s.io/queue-name"]); without it the
- * object is not Kueue's unless manageJobsWithoutQueueName is set, which the cluster's objects do
- * not tell: such templates are judged by the nodes alone.
+ * jobframework: QueueName reads metadata.labels["kueue.x-k8s.io/queue-name"]); without it, its
+ * webhook puts one of the kinds it ships enabled in the namespace's LocalQueue "default" when
+ * there is one (default_local_queue); otherwise the object is not Kueue's unless
+ * manageJobsWithoutQueueName is set, which the cluster's objects do not tell: such templates are
+ * judged by the nodes alone.
  *
  * Volcano (FitOptions.gang_queue): a Volcano Job's PodGroup (minMember, Queue, minResources as
  * the Job controller makes it: fit.c gang_min_resources) is judged the same way
@@ -30,6 +32,7 @@
 
 #define KUEUE_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
 #define KUEUE_PRIORITY_LABEL "kueue.x-k8s.io/priority-class"
+#define KUEUE_DEFAULT_NAME "default"     /* the LocalQueue and WorkloadPriorityClass defaulted to */
 
 /* the pod's tolerations and required node affinity into spec (what a ResourceFlavor must admit) */
 static void add_constraints(cJSON *spec, const Pod *p)
@@ -271,17 +274,42 @@ static bool workload_priority(const QueueState *q, const Pod *p, const char *wpc
     return true;
 }
 
+/* Kueue's LocalQueue defaulting (kueue pkg/controller/jobframework/defaults.go:48
+ * ApplyDefaultLocalQueue, :71 defaultLocalQueueApplies; GA in 0.17, on by default from 0.12):
+ * an object of a kind its webhooks default, without the queue-name label, in a namespace with a
+ * LocalQueue named "default" (constants.go:27) that the managedJobsNamespaceSelector admits
+ * (its default: not kube-system, not Kueue's own namespace, kueue-system as shipped) */
+static bool default_local_queue(const QueueState *q, const char *ns, const FitItem *item)
+{
+    return item->kueue_defaultable && !str_eq(ns, "kube-system") && !str_eq(ns, "kueue-system") &&
+           queue_find_local(q, ns, KUEUE_DEFAULT_NAME);
+}
+
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
 {
     (void)ctx;
+    QueueState *q = c->queues;
+    if (!q) return false;
+    const char *ns = item->ns ? item->ns : "default";
     /* the object's labels, or a pod's own (Kueue's pod integration: each pod is a Workload) */
     const char *queue = item->queue_name ? item->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
     const char *wpc = item->queue_name ? item->kueue_priority_class : kv_get(&p->labels, KUEUE_PRIORITY_LABEL);
-    QueueState *q = c->queues;
-    if (!queue || !*queue || !q) return false;
+    if ((!queue || !*queue) && default_local_queue(q, ns, item)) {
+        queue = KUEUE_DEFAULT_NAME;
+        wpc = item->kueue_priority_class;
+        strvec_pushf(&item->notes, "Kueue: it names no LocalQueue, and namespace %s has LocalQueue \"default\": "
+                                   "Kueue's webhook puts it there (Kueue 0.12 and later; for a kind other than a "
+                                   "batch Job, if that integration is enabled, as Kueue ships it)", ns);
+    }
+    if (!queue || !*queue) return false;
+    if ((!wpc || !*wpc) && item->kueue_defaultable && queue_find_priority_class(q, KUEUE_DEFAULT_NAME)) {
+        wpc = KUEUE_DEFAULT_NAME;
+        strvec_push(&item->notes, "Kueue: it names no WorkloadPriorityClass, and the cluster has one named "
+                                  "\"default\": Kueue's webhook gives it that one (WorkloadPriorityClassDefaulting, "
+                                  "on from Kueue 0.20)");
+    }
     int32_t priority;
     if (workload_priority(q, p, wpc, item, &priority)) return true;
-    const char *ns = item->ns ? item->ns : "default";
     char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
     cJSON *wj = workload_json(p, ns, name, pods, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));

@@ -137,8 +137,27 @@ static int add_item(ManifestPodList *out, const char *kind, const char *ns, cons
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
     }
     out->v[out->n++] = (ManifestPod){ xstrdup(kind), xstrdup(ns), xstrdup(name), replicas, pod, xstrdup(where),
-                                      queue ? xstrdup(queue) : NULL, NULL, wpc ? xstrdup(wpc) : NULL };
+                                      queue ? xstrdup(queue) : NULL, NULL, wpc ? xstrdup(wpc) : NULL, false };
     return 0;
+}
+
+/* the kinds whose Kueue webhook puts an object without kueue.x-k8s.io/queue-name in its
+ * namespace's LocalQueue "default" (and gives it WorkloadPriorityClass "default"): the
+ * integrations Kueue's shipped configuration enables that fit reads (kueue
+ * config/components/manager/controller_manager_config.yaml and charts/kueue/values.yaml
+ * frameworks: batch/job, jobset, pod, deployment, statefulset, leaderworkerset; the webhooks
+ * call jobframework ApplyDefaultLocalQueue, defaults.go:48, or default it themselves, the pod's:
+ * pod_webhook.go:152); a CronJob's Jobs go through the Job's */
+static bool kueue_defaultable(const char *api, const char *kind)
+{
+    static const struct { const char *group, *kind; } k[] = {
+        { "batch/", "Job" }, { "batch/", "CronJob" }, { "jobset.x-k8s.io/", "JobSet" }, { "v1", "Pod" },
+        { "apps/", "Deployment" }, { "apps/", "StatefulSet" }, { "leaderworkerset.x-k8s.io/", "LeaderWorkerSet" },
+    };
+    for (size_t i = 0; api && i < sizeof k / sizeof *k; i++)
+        if (str_eq(kind, k[i].kind) && (str_eq(k[i].group, "v1") ? str_eq(api, "v1") : str_starts_with(api, k[i].group)))
+            return true;
+    return false;
 }
 
 /* A Volcano Job: one template per task, the Job's pods one gang (ManifestGang's defaults) */
@@ -245,6 +264,8 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     if (!queue) queue = jstr_ne(tmpl_labels, "kueue.x-k8s.io/queue-name");
     const char *wpc = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/priority-class");
     if (!wpc) wpc = jstr_ne(tmpl_labels, "kueue.x-k8s.io/priority-class");
+    bool defaultable = kueue_defaultable(jstr_ne(obj, "apiVersion"), kind);
+    size_t before = out->n;
     int rc = 0;
     int64_t n = 1;
     if (str_eq(kind, "Pod")) {
@@ -300,6 +321,7 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     } else {
         strvec_pushf(notes, "%s: %s %s has no pod template; skipped", where, kind, name);
     }
+    for (size_t i = before; !rc && defaultable && i < out->n; i++) out->v[i].kueue_defaultable = true;
     free(gen);
     return rc;
 }
