@@ -57,6 +57,10 @@ typedef struct FitItem {
     char *queue_name;           /* the object's kueue.x-k8s.io/queue-name label (NULL: none) */
     char *kueue_priority_class; /* its kueue.x-k8s.io/priority-class label (NULL: none) */
     bool kueue_defaultable;     /* ManifestPod's: Kueue's default LocalQueue applies to it */
+    int64_t queue_admitted;     /* set by the queue hook with queue_rest: the pods its queue admits now
+                                   (the nodes judge those), of a kind whose pods are Workloads each */
+    struct FitItem *queue_rest; /* (owned, transient) the queue's verdict for the other pods, which the
+                                   item takes when the admitted ones all fit (fit_one) */
     int64_t replicas;           /* pods the template makes (a DaemonSet: the nodes it admits) */
     bool daemonset;
     Pod pod;                    /* the hypothetical pod (strings in the result's pool) */

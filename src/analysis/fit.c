@@ -305,6 +305,34 @@ static void queued_but_never(const Cluster *c, FitItem *it)
     free(queued);
 }
 
+/* the pods the queue admitted now were judged by the nodes (of all the item's): when they all fit,
+ * the item takes the queue's verdict for the others (with their count: "k of all fit now");
+ * else the nodes' verdict stands, and a note says the others wait for the queue */
+static void take_queue_rest(FitItem *it, int64_t all)
+{
+    FitItem *rest = it->queue_rest;
+    if (it->fits_replicas == it->queue_admitted) {
+        free(it->summary);
+        strvec_clear(&it->fixes);
+        it->verdict = rest->verdict;
+        it->summary = rest->summary;
+        rest->summary = NULL;
+        it->exit_code = rest->exit_code;
+        for (size_t k = 0; k < rest->fixes.n; k++) strvec_push(&it->fixes, rest->fixes.v[k]);
+        for (size_t k = 0; k < rest->notes.n; k++) strvec_push(&it->notes, rest->notes.v[k]);
+    } else {
+        int64_t others = all - it->queue_admitted;
+        strvec_pushf(&it->notes, "the other %lld pod%s for the queue: %s", (long long)others,
+                     others == 1 ? " waits" : "s wait", rest->summary ? rest->summary : rest->verdict);
+    }
+    it->replicas = all;
+    free(rest->summary);
+    strvec_clear(&rest->fixes);
+    strvec_clear(&rest->notes);
+    free(rest);
+    it->queue_rest = NULL;
+}
+
 /* decided: the gang's queue verdict (fit_gang), which the template takes; NULL when none */
 static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const FitItem *decided, NsUseList *nsu,
                    int64_t *placed, FitResult *out, Error *err)
@@ -342,6 +370,8 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
     } else if (o && o->queue && o->queue(o->queue_ctx, c, &it.pod, it.replicas, &it)) {
         /* the queue hook decided (Queued, QueueQuota): it set verdict, summary, fixes, exit */
     } else {
+        int64_t all = it.replicas;
+        if (it.queue_rest) it.replicas = it.queue_admitted;       /* the nodes judge those the queue admits */
         ExplainIndex *ix = explain_index_new(c);
         if (pod_more(&it.pod)->ngates) {
             /* the scheduler ignores a gated pod until its controller removes the gates (Kueue
@@ -358,6 +388,7 @@ static int fit_one(Cluster *c, const ManifestPod *mp, const FitOptions *o, const
         }
         *placed += it.fits_replicas;
         explain_index_free(ix);
+        if (it.queue_rest) take_queue_rest(&it, all);
         int64_t created = it.replicas < qr.room ? it.replicas : qr.room;
         quota_count(c, &it.pod, created, earlier);
     }
@@ -546,6 +577,8 @@ void fit_result_clear(FitResult *r)
         if (it->has_expl) explanation_clear(&it->expl);
         pod_clear(&it->pod);
         pod_clear(&it->pinned);
+        if (it->queue_rest) { free(it->queue_rest->summary); strvec_clear(&it->queue_rest->fixes);
+                              strvec_clear(&it->queue_rest->notes); free(it->queue_rest); }
         free(it->kind); free(it->ns); free(it->queue_name); free(it->kueue_priority_class);
         free(it->name); free(it->summary); free(it->nodes);
         strvec_clear(&it->fixes);

@@ -285,6 +285,51 @@ static bool default_local_queue(const QueueState *q, const char *ns, const FitIt
            queue_find_local(q, ns, KUEUE_DEFAULT_NAME);
 }
 
+/* A Deployment's or ReplicaSet's pods are Kueue Workloads of one pod each: the deployment
+ * webhook copies the queue to the pod template (kueue pkg/controller/jobs/deployment/
+ * deployment_webhook.go Default) and the pod integration makes each pod without pod-group labels
+ * its own Workload; every other kind is one Workload of all its pods (a StatefulSet's pod group) */
+static bool workload_per_pod(const FitItem *item)
+{
+    return str_eq(item->kind, "Deployment") || str_eq(item->kind, "ReplicaSet");
+}
+
+/* judges Workloads of `per` pods, `rounds` of them in turn (each the newest of its ClusterQueue):
+ * those the queue admits now take its quota; the first it does not admit decides for the rest,
+ * into *rest (verdict, summary, fixes, notes, exit code) and *waits is set.  Returns how many
+ * pods are admitted now (*silent: the queue said neither, and they are all taken as admitted),
+ * -1 when the Workload could not be judged. */
+static int64_t judge_rounds(const Cluster *c, QueueState *q, const Pod *p, const char *ns, const char *name,
+                            const char *queue, int32_t priority, int64_t per, int64_t rounds, FitItem *rest,
+                            bool *waits, bool *silent)
+{
+    int64_t admitted = 0;
+    *waits = *silent = false;
+    for (int64_t k = 0; k < rounds && !*waits; k++) {
+        cJSON *wj = workload_json(p, ns, name, per, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));
+        Explanation e;
+        bool judged = judge_among_queues(c, QSYS_KUEUE, QK_KUEUE_WORKLOAD, wj, ns, name, &e);
+        cJSON_Delete(wj);
+        if (!judged) return k ? admitted : -1;
+        bool free_now = e.verdict == V_QUEUED && quota_free_now(e.queue);
+        if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
+            *waits = true;
+            /* behind a StrictFIFO head that is never admitted it never starts either */
+            take_verdict(rest, &e, xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : ""),
+                         e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4);
+        } else if (free_now) {
+            take_quota(q, e.queue, p, per);
+            admitted += per;
+        } else {
+            *silent = true;               /* nothing the queue says: the nodes decide */
+            k = rounds;
+            admitted = per * rounds;
+        }
+        explanation_clear(&e);
+    }
+    return admitted;
+}
+
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
 {
     (void)ctx;
@@ -312,24 +357,33 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
     if (workload_priority(q, p, wpc, item, &priority)) return true;
     char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
-    cJSON *wj = workload_json(p, ns, name, pods, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));
-    Explanation e;
-    bool decided = false;
-    if (judge_among_queues(c, QSYS_KUEUE, QK_KUEUE_WORKLOAD, wj, ns, name, &e)) {
-        bool free_now = e.verdict == V_QUEUED && quota_free_now(e.queue);
-        if ((e.verdict == V_QUEUED && !free_now) || e.verdict == V_QUEUE_QUOTA || e.verdict == V_QUEUE_INACTIVE) {
-            decided = true;
-            /* behind a StrictFIFO head that is never admitted it never starts either */
-            take_verdict(item, &e, xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : ""),
-                         e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4);
-        } else if (free_now) {
-            take_quota(q, e.queue, p, pods);
-            strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
-                                       "admitted", ns, queue);
-        }
-        explanation_clear(&e);
-    }
-    cJSON_Delete(wj);
+    bool per_pod = workload_per_pod(item) && pods > 1, waits, silent;
+    FitItem rest = { 0 };
+    int64_t admitted = judge_rounds(c, q, p, ns, name, queue, priority, per_pod ? 1 : pods, per_pod ? pods : 1,
+                                    &rest, &waits, &silent);
     free(name);
-    return decided;
+    if (admitted < 0 || silent) return false;
+    if (per_pod)
+        strvec_pushf(&item->notes, "Kueue: each pod of a %s is a Workload of its own; %lld of %lld admitted now",
+                     item->kind, (long long)admitted, (long long)pods);
+    if (!waits) {
+        strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota for it now; the nodes decide once it is "
+                                   "admitted", ns, queue);
+        return false;
+    }
+    if (admitted == 0) {                  /* the queue decides for every pod */
+        item->verdict = rest.verdict;
+        item->summary = rest.summary;
+        item->exit_code = rest.exit_code;
+        for (size_t k = 0; k < rest.fixes.n; k++) strvec_push(&item->fixes, rest.fixes.v[k]);
+        for (size_t k = 0; k < rest.notes.n; k++) strvec_push(&item->notes, rest.notes.v[k]);
+        strvec_clear(&rest.fixes);
+        strvec_clear(&rest.notes);
+        return true;
+    }
+    /* some pods admitted now: the nodes decide for them, the queue's verdict holds for the rest */
+    item->queue_admitted = admitted;
+    item->queue_rest = xmalloc(sizeof *item->queue_rest);
+    *item->queue_rest = rest;
+    return false;
 }
