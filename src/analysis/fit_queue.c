@@ -288,10 +288,12 @@ static bool default_local_queue(const QueueState *q, const char *ns, const FitIt
 /* A Deployment's or ReplicaSet's pods are Kueue Workloads of one pod each: the deployment
  * webhook copies the queue to the pod template (kueue pkg/controller/jobs/deployment/
  * deployment_webhook.go Default) and the pod integration makes each pod without pod-group labels
- * its own Workload; every other kind is one Workload of all its pods (a StatefulSet's pod group) */
-static bool workload_per_pod(const FitItem *item)
+ * its own Workload (unless the template names a pod group: kueue pkg/controller/jobs/pod/constants
+ * GroupNameLabel); every other kind is one Workload of all its pods (a StatefulSet's pod group) */
+static bool workload_per_pod(const FitItem *item, const Pod *p)
 {
-    return str_eq(item->kind, "Deployment") || str_eq(item->kind, "ReplicaSet");
+    return (str_eq(item->kind, "Deployment") || str_eq(item->kind, "ReplicaSet")) &&
+           !kv_get(&p->labels, "kueue.x-k8s.io/pod-group-name");
 }
 
 /* judges Workloads of `per` pods, `rounds` of them in turn (each the newest of its ClusterQueue):
@@ -357,7 +359,7 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
     if (workload_priority(q, p, wpc, item, &priority)) return true;
     char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
-    bool per_pod = workload_per_pod(item) && pods > 1, waits, silent;
+    bool per_pod = workload_per_pod(item, p) && pods > 1, waits, silent;
     FitItem rest = { 0 };
     int64_t admitted = judge_rounds(c, q, p, ns, name, queue, priority, per_pod ? 1 : pods, per_pod ? pods : 1,
                                     &rest, &waits, &silent);
