@@ -88,11 +88,22 @@ typedef bool (*FitQueueFn)(void *ctx, const Cluster *c, const Pod *p, int64_t po
  * then takes (the nodes are not looked at) */
 typedef bool (*FitGangQueueFn)(void *ctx, const Cluster *c, const ManifestGang *g, const char *ns,
                                const ResourceList *total, FitItem *item);
-typedef struct { FitQueueFn queue; void *queue_ctx; FitGangQueueFn gang_queue; } FitOptions;
+/* asked once for the templates [t, u) of one object that is one queue workload of several pod
+ * sets (a JobSet's replicatedJobs: Kueue makes one Workload of them all): true when it set *item
+ * (verdict, summary, fixes, notes, exit code), which every template then takes; else *admitted
+ * says whether the queue admits them now (their quota taken; the nodes decide, and the
+ * templates are not asked about one by one) or is not theirs (each template as alone) */
+typedef bool (*FitGroupQueueFn)(void *ctx, const Cluster *c, const ManifestPodList *tl, size_t t, size_t u,
+                                FitItem *item, bool *admitted);
+typedef struct { FitQueueFn queue; void *queue_ctx; FitGangQueueFn gang_queue; FitGroupQueueFn group_queue; } FitOptions;
 /* the hook for Kueue (fit_queue.c): a template labelled kueue.x-k8s.io/queue-name is judged as
  * the Workload Kueue would make of it (QueueInactive, QueueQuota: exit 4; Queued: exit 3); when
  * its queue would admit it now, false (the nodes decide).  ctx unused. */
 bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item);
+/* the group hook for Kueue (fit_queue.c): a JobSet of several replicatedJobs is one Workload with
+ * a pod set per replicatedJob (kueue pkg/controller/jobs/jobset PodSets) */
+bool fit_queue_kueue_group(void *ctx, const Cluster *c, const ManifestPodList *tl, size_t t, size_t u, FitItem *item,
+                           bool *admitted);
 
 /* the gang hook for Volcano (fit_queue.c): a Volcano Job's PodGroup judged as `pending` judges
  * one (QueueInactive, QueueQuota: exit 4; Queued for capability held now: exit 3); when the

@@ -535,6 +535,43 @@ static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, c
     return rc;
 }
 
+/* the end of the run of templates from t that one JobSet made (its replicatedJobs, "JOBSET/JOB",
+ * consecutive: manifest_pods.c); t + 1 for any other */
+static size_t same_object_end(const ManifestPodList *tl, size_t t)
+{
+    const ManifestPod *a = &tl->v[t];
+    const char *slash = str_eq(a->kind, "JobSet") ? strchr(a->name, '/') : NULL;
+    size_t u = t + 1;
+    while (slash && u < tl->n && str_eq(tl->v[u].kind, "JobSet") && str_eq(tl->v[u].ns, a->ns) &&
+           !strncmp(tl->v[u].name, a->name, (size_t)(slash - a->name) + 1) && str_eq(tl->v[u].where, a->where))
+        u++;
+    return u;
+}
+
+/* templates [t, u) of one object that a queue takes as one workload (a JobSet): the group hook
+ * judges them together; its verdict is every template's, or, admitted, the nodes decide for each
+ * (not asked about one by one); when the queue is not theirs, each template as alone */
+static int fit_group(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, const FitOptions *o, NsUseList *nsu,
+                     int64_t *placed, FitResult *out, Error *err)
+{
+    FitItem qd = { 0 };
+    bool admitted = false;
+    bool decided = o && o->group_queue && o->group_queue(o->queue_ctx, c, tl, t, u, &qd, &admitted);
+    FitOptions alone = o ? *o : (FitOptions){ 0 };
+    if (admitted) alone.queue = NULL;
+    int rc = 0;
+    for (size_t k = t; k < u && !rc; k++) {
+        size_t before = out->n;
+        rc = fit_one(c, &tl->v[k], &alone, decided ? &qd : NULL, nsu, placed, out, err);
+        for (size_t i = before; admitted && !rc && i < out->n; i++)
+            for (size_t n = 0; n < qd.notes.n; n++) strvec_push(&out->items[i].notes, qd.notes.v[n]);
+    }
+    free(qd.summary);
+    strvec_clear(&qd.fixes);
+    strvec_clear(&qd.notes);
+    return rc;
+}
+
 int fit_run(Cluster *c, const ManifestPodList *templates, const FitOptions *o, FitResult *out, Error *err)
 {
     memset(out, 0, sizeof *out);
@@ -555,8 +592,10 @@ int fit_run(Cluster *c, const ManifestPodList *templates, const FitOptions *o, F
         while (g && u < templates->n && templates->v[u].gang && str_eq(templates->v[u].gang->name, g->name) &&
                str_eq(templates->v[u].ns, templates->v[t].ns))
             u++;
+        if (!g) u = same_object_end(templates, t);
         rc = g ? fit_gang(c, templates, t, u, o, &nsu, &placed, out, err)
-               : fit_one(c, &templates->v[t], o, NULL, &nsu, &placed, out, err);
+           : u - t > 1 ? fit_group(c, templates, t, u, o, &nsu, &placed, out, err)
+                       : fit_one(c, &templates->v[t], o, NULL, &nsu, &placed, out, err);
         t = u;
     }
     ns_use_clear(&nsu);

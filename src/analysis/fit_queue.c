@@ -10,7 +10,9 @@
  * webhook puts one of the kinds it ships enabled in the namespace's LocalQueue "default" when
  * there is one (default_local_queue); otherwise the object is not Kueue's unless
  * manageJobsWithoutQueueName is set, which the cluster's objects do not tell: such templates are
- * judged by the nodes alone.
+ * judged by the nodes alone.  A Deployment's pods are Workloads of one pod each
+ * (workload_per_pod); a JobSet's replicatedJobs one Workload of several pod sets
+ * (fit_queue_kueue_group).
  *
  * Volcano (FitOptions.gang_queue): a Volcano Job's PodGroup (minMember, Queue, minResources as
  * the Job controller makes it: fit.c gang_min_resources) is judged the same way
@@ -74,9 +76,15 @@ static void add_constraints(cJSON *spec, const Pod *p)
     }
 }
 
-/* the Workload Kueue would create, as the API serves one (what queue_ingest_workload reads) */
-static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int64_t pods, const char *queue,
-                            int32_t priority, int64_t now)
+static void add_pod_template(cJSON *ps, const Pod *p);
+
+/* one pod set of a Workload: count pods like pod, named name */
+typedef struct { const Pod *pod; int64_t count; const char *name; } PodSetSpec;
+
+/* the Workload Kueue would create of the pod sets, as the API serves one (what
+ * queue_ingest_workload reads) */
+static cJSON *workload_json(const PodSetSpec *sets, size_t nsets, const char *ns, const char *name,
+                            const char *queue, int32_t priority, int64_t now)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "apiVersion", "kueue.x-k8s.io/v1beta1");
@@ -93,10 +101,21 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
     cJSON *spec = cJSON_AddObjectToObject(o, "spec");
     cJSON_AddStringToObject(spec, "queueName", queue);
     cJSON_AddNumberToObject(spec, "priority", priority);
-    cJSON *ps = cJSON_CreateObject();
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(spec, "podSets"), ps);
-    cJSON_AddStringToObject(ps, "name", "main");
-    cJSON_AddNumberToObject(ps, "count", (double)pods);
+    cJSON *arr = cJSON_AddArrayToObject(spec, "podSets");
+    for (size_t k = 0; k < nsets; k++) {
+        const Pod *p = sets[k].pod;
+        cJSON *ps = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, ps);
+        cJSON_AddStringToObject(ps, "name", sets[k].name);
+        cJSON_AddNumberToObject(ps, "count", (double)sets[k].count);
+        add_pod_template(ps, p);
+    }
+    return o;
+}
+
+/* a pod set's template: the pod's nodeSelector, constraints and requests */
+static void add_pod_template(cJSON *ps, const Pod *p)
+{
     cJSON *pspec = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ps, "template"), "spec");
     const KVList *node_selector = &pod_more(p)->node_selector;
     if (node_selector->n) {
@@ -114,7 +133,6 @@ static cJSON *workload_json(const Pod *p, const char *ns, const char *name, int6
         quantity_format(p->requests.items[i].milli, q, sizeof q);
         cJSON_AddStringToObject(req, p->requests.items[i].name, q);
     }
-    return o;
 }
 
 /* the first flavor (in the ClusterQueue's order) with none needed now for resource res, or -1
@@ -296,19 +314,20 @@ static bool workload_per_pod(const FitItem *item, const Pod *p)
            !kv_get(&p->labels, "kueue.x-k8s.io/pod-group-name");
 }
 
-/* judges Workloads of `per` pods, `rounds` of them in turn (each the newest of its ClusterQueue):
+/* judges Workloads of the pod sets, `rounds` of them in turn (each the newest of its ClusterQueue):
  * those the queue admits now take its quota; the first it does not admit decides for the rest,
  * into *rest (verdict, summary, fixes, notes, exit code) and *waits is set.  Returns how many
  * pods are admitted now (*silent: the queue said neither, and they are all taken as admitted),
  * -1 when the Workload could not be judged. */
-static int64_t judge_rounds(const Cluster *c, QueueState *q, const Pod *p, const char *ns, const char *name,
-                            const char *queue, int32_t priority, int64_t per, int64_t rounds, FitItem *rest,
+static int64_t judge_rounds(const Cluster *c, QueueState *q, const PodSetSpec *sets, size_t nsets, const char *ns,
+                            const char *name, const char *queue, int32_t priority, int64_t rounds, FitItem *rest,
                             bool *waits, bool *silent)
 {
-    int64_t admitted = 0;
+    int64_t admitted = 0, per = 0;
+    for (size_t k = 0; k < nsets; k++) per += sets[k].count;
     *waits = *silent = false;
     for (int64_t k = 0; k < rounds && !*waits; k++) {
-        cJSON *wj = workload_json(p, ns, name, per, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));
+        cJSON *wj = workload_json(sets, nsets, ns, name, queue, priority, c->now > 0 ? c->now : (int64_t)time(NULL));
         Explanation e;
         bool judged = judge_among_queues(c, QSYS_KUEUE, QK_KUEUE_WORKLOAD, wj, ns, name, &e);
         cJSON_Delete(wj);
@@ -320,7 +339,7 @@ static int64_t judge_rounds(const Cluster *c, QueueState *q, const Pod *p, const
             take_verdict(rest, &e, xasprintf("Kueue (LocalQueue %s/%s): %s", ns, queue, e.summary ? e.summary : ""),
                          e.verdict == V_QUEUED && !e.queue->head_never ? 3 : 4);
         } else if (free_now) {
-            take_quota(q, e.queue, p, per);
+            for (size_t j = 0; j < nsets; j++) take_quota(q, e.queue, sets[j].pod, sets[j].count);
             admitted += per;
         } else {
             *silent = true;               /* nothing the queue says: the nodes decide */
@@ -332,15 +351,16 @@ static int64_t judge_rounds(const Cluster *c, QueueState *q, const Pod *p, const
     return admitted;
 }
 
-bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
+/* the LocalQueue (NULL: not Kueue's) and the Workload's priority of the object item stands for,
+ * p its (first) pod; notes for what Kueue's webhooks default.  true when that decided *item
+ * (a WorkloadPriorityClass the cluster lacks) */
+static bool kueue_target(const QueueState *q, const Pod *p, FitItem *item, const char **queue_out, int32_t *priority)
 {
-    (void)ctx;
-    QueueState *q = c->queues;
-    if (!q) return false;
     const char *ns = item->ns ? item->ns : "default";
     /* the object's labels, or a pod's own (Kueue's pod integration: each pod is a Workload) */
     const char *queue = item->queue_name ? item->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
     const char *wpc = item->queue_name ? item->kueue_priority_class : kv_get(&p->labels, KUEUE_PRIORITY_LABEL);
+    *queue_out = NULL;
     if ((!queue || !*queue) && default_local_queue(q, ns, item)) {
         queue = KUEUE_DEFAULT_NAME;
         wpc = item->kueue_priority_class;
@@ -355,14 +375,44 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
                                   "\"default\": Kueue's webhook gives it that one (WorkloadPriorityClassDefaulting, "
                                   "on from Kueue 0.20)");
     }
-    int32_t priority;
-    if (workload_priority(q, p, wpc, item, &priority)) return true;
-    char *name = xasprintf("kubectl-gpu-fit-%s", item->name ? item->name : "template");
+    *queue_out = queue;
+    return workload_priority(q, p, wpc, item, priority);
+}
+
+/* *rest, the queue's verdict, into *item (moved) */
+static void take_rest(FitItem *item, FitItem *rest)
+{
+    item->verdict = rest->verdict;
+    item->summary = rest->summary;
+    item->exit_code = rest->exit_code;
+    for (size_t k = 0; k < rest->fixes.n; k++) strvec_push(&item->fixes, rest->fixes.v[k]);
+    for (size_t k = 0; k < rest->notes.n; k++) strvec_push(&item->notes, rest->notes.v[k]);
+    strvec_clear(&rest->fixes);
+    strvec_clear(&rest->notes);
+}
+
+static char *fit_workload_name(const char *object)
+{
+    char *name = xasprintf("kubectl-gpu-fit-%s", object ? object : "template");
     for (char *s = name; *s; s++) if (*s == '/') *s = '-';          /* JobSet items: JOBSET/JOB */
+    return name;
+}
+
+bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, FitItem *item)
+{
+    (void)ctx;
+    QueueState *q = c->queues;
+    if (!q) return false;
+    const char *ns = item->ns ? item->ns : "default", *queue;
+    int32_t priority;
+    if (kueue_target(q, p, item, &queue, &priority)) return true;
+    if (!queue) return false;
+    char *name = fit_workload_name(item->name);
     bool per_pod = workload_per_pod(item, p) && pods > 1, waits, silent;
     FitItem rest = { 0 };
-    int64_t admitted = judge_rounds(c, q, p, ns, name, queue, priority, per_pod ? 1 : pods, per_pod ? pods : 1,
-                                    &rest, &waits, &silent);
+    PodSetSpec set = { p, per_pod ? 1 : pods, "main" };
+    int64_t admitted = judge_rounds(c, q, &set, 1, ns, name, queue, priority, per_pod ? pods : 1, &rest, &waits,
+                                    &silent);
     free(name);
     if (admitted < 0 || silent) return false;
     if (per_pod)
@@ -374,13 +424,7 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
         return false;
     }
     if (admitted == 0) {                  /* the queue decides for every pod */
-        item->verdict = rest.verdict;
-        item->summary = rest.summary;
-        item->exit_code = rest.exit_code;
-        for (size_t k = 0; k < rest.fixes.n; k++) strvec_push(&item->fixes, rest.fixes.v[k]);
-        for (size_t k = 0; k < rest.notes.n; k++) strvec_push(&item->notes, rest.notes.v[k]);
-        strvec_clear(&rest.fixes);
-        strvec_clear(&rest.notes);
+        take_rest(item, &rest);
         return true;
     }
     /* some pods admitted now: the nodes decide for them, the queue's verdict holds for the rest */
@@ -388,4 +432,75 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
     item->queue_rest = xmalloc(sizeof *item->queue_rest);
     *item->queue_rest = rest;
     return false;
+}
+
+/* A JobSet is one Kueue Workload with a pod set per replicatedJob (kueue pkg/controller/jobs/
+ * jobset: PodSets, one per replicatedJob of replicas x its Job's pods), its priority from the
+ * JobSet's label or the first pod set naming a PriorityClass (reconciler.go ExtractPriority,
+ * extractPriorityFromPodSets): judged once for all of them */
+bool fit_queue_kueue_group(void *ctx, const Cluster *c, const ManifestPodList *tl, size_t t, size_t u, FitItem *item,
+                           bool *admitted)
+{
+    (void)ctx;
+    *admitted = false;
+    QueueState *q = c->queues;
+    const ManifestPod *first = &tl->v[t];
+    if (!q || !str_eq(first->kind, "JobSet")) return false;
+    size_t n = u - t, np = 0;
+    StrPool *pool = strpool_new();
+    Pod *pods = xcalloc(n, sizeof *pods);
+    PodSetSpec *sets = xcalloc(n, sizeof *sets);
+    bool decided = false, gpu = false;
+    for (size_t k = 0; k < n; k++) {
+        Error e = { 0 };
+        if (pod_from_json(&pods[np], tl->v[t + k].pod, pool, &e) < 0) { error_clear(&e); goto out; }
+        const char *slash = strchr(tl->v[t + k].name, '/');
+        sets[np] = (PodSetSpec){ &pods[np], tl->v[t + k].replicas, slash ? slash + 1 : tl->v[t + k].name };
+        gpu |= pod_requests_gpu(&pods[np]);
+        np++;
+    }
+    if (!gpu) goto out;
+    const Pod *by = &pods[0];             /* the first pod set that names a PriorityClass */
+    for (size_t k = 0; k < np; k++)
+        if (pod_more(&pods[k])->priority_class) { by = &pods[k]; break; }
+    const char *slash = strchr(first->name, '/');
+    char *object = xstrndup(first->name, slash ? (size_t)(slash - first->name) : strlen(first->name));
+    /* the JobSet as item stands for it (borrowed, given back below) */
+    item->kind = first->kind; item->ns = first->ns; item->name = object;
+    item->queue_name = first->queue_name; item->kueue_priority_class = first->kueue_priority_class;
+    item->kueue_defaultable = first->kueue_defaultable;
+    const char *queue, *ns = first->ns;
+    int32_t priority;
+    if (kueue_target(q, by, item, &queue, &priority)) {
+        decided = true;
+    } else if (queue) {
+        char *name = fit_workload_name(object);
+        FitItem rest = { 0 };
+        bool waits, silent;
+        int64_t in = judge_rounds(c, q, sets, np, ns, name, queue, priority, 1, &rest, &waits, &silent);
+        free(name);
+        if (in >= 0 && !silent) {
+            if (waits) {
+                take_rest(item, &rest);
+                strvec_pushf(&item->notes, "Kueue: a JobSet is one Workload of its %zu replicatedJobs' pods", np);
+                decided = true;
+            } else {
+                *admitted = true;
+                strvec_pushf(&item->notes, "Kueue: LocalQueue %s/%s has quota now for JobSet %s, one Workload of its "
+                             "%zu replicatedJobs; the nodes decide once it is admitted", ns, queue, object, np);
+            }
+        } else {
+            free(rest.summary);
+            strvec_clear(&rest.fixes);
+            strvec_clear(&rest.notes);
+        }
+    }
+    item->kind = item->ns = item->name = item->queue_name = item->kueue_priority_class = NULL;
+    free(object);
+out:
+    for (size_t k = 0; k < np; k++) pod_clear(&pods[k]);
+    free(pods);
+    free(sets);
+    strpool_free(pool);
+    return decided;
 }

@@ -53,7 +53,8 @@ static int run_fit(int argc, char **argv, GlobalOptions *g, Error *err)
     if (rc == EXIT_OK && cmd_load_cluster(&cc, g, &rq, false, err) < 0) rc = EXIT_FAIL;
     else if (rc == EXIT_OK) {
         FitResult r = { 0 };
-        FitOptions fo = { .queue = fit_queue_kueue, .gang_queue = fit_queue_volcano };
+        FitOptions fo = { .queue = fit_queue_kueue, .gang_queue = fit_queue_volcano,
+                          .group_queue = fit_queue_kueue_group };
         if (fit_admit_priority(&cc.cluster, &templates, err) < 0 || fit_run(&cc.cluster, &templates, &fo, &r, err) < 0) {
             rc = EXIT_FAIL;
         } else {
