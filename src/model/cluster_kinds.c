@@ -352,13 +352,12 @@ static int ingest_priority_class(Cluster *c, const cJSON *obj, Error *err)
 {
     const char *name = jstr_ne(jobj(obj, "metadata"), "name");
     if (!name) { error_set(err, "PriorityClass without metadata.name"); return -1; }
-    const cJSON *v = jget(obj, "value");
-    int64_t value = jv_int(v, INT32_MIN, INT32_MAX, 0);
-    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {   /* (a default either way: not an int32) */
+    int32_t value;
+    if (!jv_int32(jget(obj, "value"), &value)) {
         error_set(err, "PriorityClass %.64s: value is not a 32-bit integer", name);
         return -1;
     }
-    PriorityClass pc = { jdup_trunc(name, MODEL_NAME_MAX), (int32_t)value, jbool(obj, "globalDefault", false),
+    PriorityClass pc = { jdup_trunc(name, MODEL_NAME_MAX), value, jbool(obj, "globalDefault", false),
                          jdup_trunc(jstr_ne(obj, "preemptionPolicy"), 64) };
     const PriorityClass *old = cluster_find_priority_class(c, pc.name);
     if (old) {

@@ -50,6 +50,14 @@ static inline int64_t jv_int(const cJSON *v, int64_t lo, int64_t hi, int64_t dfl
     if (d != floor(d) || d < (double)lo || d > (double)hi) return dflt;
     return (int64_t)d;
 }
+/* a number that is an int32 (a required field such as a PriorityClass's value): true with *out */
+static inline bool jv_int32(const cJSON *v, int32_t *out)
+{
+    int64_t x = jv_int(v, INT32_MIN, INT32_MAX, 0);
+    if (x != jv_int(v, INT32_MIN, INT32_MAX, 1)) return false;     /* a default either way: not one */
+    *out = (int32_t)x;
+    return true;
+}
 
 static inline const cJSON *jobj(const cJSON *obj, const char *key) { return jv_obj(jget(obj, key)); }
 static inline const cJSON *jarr(const cJSON *obj, const char *key) { return jv_arr(jget(obj, key)); }

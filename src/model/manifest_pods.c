@@ -160,6 +160,13 @@ static bool kueue_defaultable(const char *api, const char *kind)
     return false;
 }
 
+/* label key of obj, else of a CronJob's jobTemplate (NULL when neither has it) */
+static const char *kueue_label(const cJSON *obj, const char *key)
+{
+    const char *v = jstr_ne(jobj(jobj(obj, "metadata"), "labels"), key);
+    return v ? v : jstr_ne(jobj(jobj(jobj(jobj(obj, "spec"), "jobTemplate"), "metadata"), "labels"), key);
+}
+
 /* A Volcano Job: one template per task, the Job's pods one gang (ManifestGang's defaults) */
 static int volcano_job(const cJSON *obj, const char *ns, const char *name, const char *where, ManifestPodList *out,
                        Strvec *notes, Error *err)
@@ -259,11 +266,8 @@ static int from_object(const cJSON *obj, const char *default_ns, const char *whe
     const cJSON *spec = jobj(obj, "spec");
     /* Kueue's queue and WorkloadPriorityClass: the object's labels (jobframework QueueName,
      * WorkloadPriorityClassName: utils.go), a CronJob's on its jobTemplate (the Job's labels) */
-    const cJSON *tmpl_labels = jobj(jobj(jobj(spec, "jobTemplate"), "metadata"), "labels");
-    const char *queue = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/queue-name");
-    if (!queue) queue = jstr_ne(tmpl_labels, "kueue.x-k8s.io/queue-name");
-    const char *wpc = jstr_ne(jobj(meta, "labels"), "kueue.x-k8s.io/priority-class");
-    if (!wpc) wpc = jstr_ne(tmpl_labels, "kueue.x-k8s.io/priority-class");
+    const char *queue = kueue_label(obj, "kueue.x-k8s.io/queue-name");
+    const char *wpc = kueue_label(obj, "kueue.x-k8s.io/priority-class");
     bool defaultable = kueue_defaultable(jstr_ne(obj, "apiVersion"), kind);
     size_t before = out->n;
     int rc = 0;

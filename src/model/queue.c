@@ -471,16 +471,15 @@ int queue_ingest_priority_class(QueueState *q, const cJSON *obj, Error *err)
 {
     const char *name = meta_name(obj, "WorkloadPriorityClass", err);
     if (!name) return -1;
-    const cJSON *v = jget(obj, "value");
-    int64_t value = jv_int(v, INT32_MIN, INT32_MAX, 0);
-    if (!v || value != jv_int(v, INT32_MIN, INT32_MAX, 1)) {   /* (a default either way: not an int32) */
+    int32_t value;
+    if (!jv_int32(jget(obj, "value"), &value)) {
         error_set(err, "WorkloadPriorityClass %.64s: value is not a 32-bit integer", name);
         return -1;
     }
-    for (size_t i = 0; i < q->npriority_classes; i++)
-        if (str_eq(q->priority_classes[i].name, name)) { q->priority_classes[i].value = (int32_t)value; return 0; }
+    const QueuePriorityClass *old = queue_find_priority_class(q, name);
+    if (old) { q->priority_classes[old - q->priority_classes].value = value; return 0; }
     GROW(q->priority_classes, q->npriority_classes, q->cappriority_classes);
-    q->priority_classes[q->npriority_classes++] = (QueuePriorityClass){ dup_name(name), (int32_t)value };
+    q->priority_classes[q->npriority_classes++] = (QueuePriorityClass){ dup_name(name), value };
     return 0;
 }
 
@@ -615,14 +614,14 @@ void queue_remove(QueueState *q, QueueKind k, const char *ns, const char *name)
         return;
     case QK_KUEUE_PENDING:
         return;
-    case QK_KUEUE_PRIORITYCLASS:
-        for (size_t i = 0; i < q->npriority_classes; i++)
-            if (str_eq(q->priority_classes[i].name, name)) {
-                free(q->priority_classes[i].name);
-                q->priority_classes[i] = q->priority_classes[--q->npriority_classes];
-                return;
-            }
+    case QK_KUEUE_PRIORITYCLASS: {
+        const QueuePriorityClass *pc = queue_find_priority_class(q, name);
+        if (!pc) return;
+        size_t i = (size_t)(pc - q->priority_classes);
+        free(q->priority_classes[i].name);
+        q->priority_classes[i] = q->priority_classes[--q->npriority_classes];
         return;
+    }
     case QK_KUEUE_COHORT:
         for (size_t i = 0; i < q->ncohorts; i++)
             if (str_eq(q->cohorts[i].name, name)) {
