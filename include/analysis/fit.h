@@ -96,6 +96,13 @@ typedef bool (*FitGangQueueFn)(void *ctx, const Cluster *c, const ManifestGang *
 typedef bool (*FitGroupQueueFn)(void *ctx, const Cluster *c, const ManifestPodList *tl, size_t t, size_t u,
                                 FitItem *item, bool *admitted);
 typedef struct { FitQueueFn queue; void *queue_ctx; FitGangQueueFn gang_queue; FitGroupQueueFn group_queue; } FitOptions;
+/* a FitItem that holds a verdict only (a queue's for several templates, or for the pods it does
+ * not admit now): its summary, fixes and notes freed */
+void fit_verdict_clear(FitItem *v);
+/* src's verdict, summary, exit code and fixes replace dst's, and its notes are added to dst's;
+ * src is left holding none of them */
+void fit_verdict_move(FitItem *dst, FitItem *src);
+
 /* the hook for Kueue (fit_queue.c): a template labelled kueue.x-k8s.io/queue-name is judged as
  * the Workload Kueue would make of it (QueueInactive, QueueQuota: exit 4; Queued: exit 3); when
  * its queue would admit it now, false (the nodes decide).  ctx unused. */

@@ -305,6 +305,27 @@ static void queued_but_never(const Cluster *c, FitItem *it)
     free(queued);
 }
 
+void fit_verdict_clear(FitItem *v)
+{
+    free(v->summary);
+    v->summary = NULL;
+    strvec_clear(&v->fixes);
+    strvec_clear(&v->notes);
+}
+
+void fit_verdict_move(FitItem *dst, FitItem *src)
+{
+    free(dst->summary);
+    strvec_clear(&dst->fixes);
+    dst->verdict = src->verdict;
+    dst->summary = src->summary;
+    src->summary = NULL;
+    dst->exit_code = src->exit_code;
+    for (size_t k = 0; k < src->fixes.n; k++) strvec_push(&dst->fixes, src->fixes.v[k]);
+    for (size_t k = 0; k < src->notes.n; k++) strvec_push(&dst->notes, src->notes.v[k]);
+    fit_verdict_clear(src);
+}
+
 /* the pods the queue admitted now were judged by the nodes (of all the item's): when they all fit,
  * the item takes the queue's verdict for the others (with their count: "k of all fit now");
  * else the nodes' verdict stands, and a note says the others wait for the queue */
@@ -312,23 +333,14 @@ static void take_queue_rest(FitItem *it, int64_t all)
 {
     FitItem *rest = it->queue_rest;
     if (it->fits_replicas == it->queue_admitted) {
-        free(it->summary);
-        strvec_clear(&it->fixes);
-        it->verdict = rest->verdict;
-        it->summary = rest->summary;
-        rest->summary = NULL;
-        it->exit_code = rest->exit_code;
-        for (size_t k = 0; k < rest->fixes.n; k++) strvec_push(&it->fixes, rest->fixes.v[k]);
-        for (size_t k = 0; k < rest->notes.n; k++) strvec_push(&it->notes, rest->notes.v[k]);
+        fit_verdict_move(it, rest);
     } else {
         int64_t others = all - it->queue_admitted;
         strvec_pushf(&it->notes, "the other %lld pod%s for the queue: %s", (long long)others,
                      others == 1 ? " waits" : "s wait", rest->summary ? rest->summary : rest->verdict);
     }
     it->replicas = all;
-    free(rest->summary);
-    strvec_clear(&rest->fixes);
-    strvec_clear(&rest->notes);
+    fit_verdict_clear(rest);
     free(rest);
     it->queue_rest = NULL;
 }
@@ -508,9 +520,7 @@ static int fit_gang(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, c
     }
     for (size_t i = first; !decided && i < out->n; i++)       /* the queue's word, when it took the gang */
         for (size_t k = 0; k < qd.notes.n; k++) strvec_push(&out->items[i].notes, qd.notes.v[k]);
-    strvec_clear(&qd.fixes);
-    strvec_clear(&qd.notes);
-    free(qd.summary);
+    fit_verdict_clear(&qd);
     if (!rc && !decided && (started < g->min_member || (g->per_task && !tasks_ok))) {
         int worst = 3;
         for (size_t i = first; i < out->n; i++) if (out->items[i].exit_code > worst) worst = out->items[i].exit_code;
@@ -566,9 +576,7 @@ static int fit_group(Cluster *c, const ManifestPodList *tl, size_t t, size_t u, 
         for (size_t i = before; admitted && !rc && i < out->n; i++)
             for (size_t n = 0; n < qd.notes.n; n++) strvec_push(&out->items[i].notes, qd.notes.v[n]);
     }
-    free(qd.summary);
-    strvec_clear(&qd.fixes);
-    strvec_clear(&qd.notes);
+    fit_verdict_clear(&qd);
     return rc;
 }
 
@@ -616,8 +624,8 @@ void fit_result_clear(FitResult *r)
         if (it->has_expl) explanation_clear(&it->expl);
         pod_clear(&it->pod);
         pod_clear(&it->pinned);
-        if (it->queue_rest) { free(it->queue_rest->summary); strvec_clear(&it->queue_rest->fixes);
-                              strvec_clear(&it->queue_rest->notes); free(it->queue_rest); }
+        if (it->queue_rest) fit_verdict_clear(it->queue_rest);
+        free(it->queue_rest);
         free(it->kind); free(it->ns); free(it->queue_name); free(it->kueue_priority_class);
         free(it->name); free(it->summary); free(it->nodes);
         strvec_clear(&it->fixes);

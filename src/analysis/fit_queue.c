@@ -297,10 +297,13 @@ static bool workload_priority(const QueueState *q, const Pod *p, const char *wpc
  * an object of a kind its webhooks default, without the queue-name label, in a namespace with a
  * LocalQueue named "default" (constants.go:27) that the managedJobsNamespaceSelector admits
  * (its default: not kube-system, not Kueue's own namespace, kueue-system as shipped) */
-static bool default_local_queue(const QueueState *q, const char *ns, const FitItem *item)
+/* what Kueue reads of the object a Workload stands for (a template's, a JobSet's) */
+typedef struct { const char *ns, *queue_name, *priority_class; bool defaultable; } KueueObject;
+
+static bool default_local_queue(const QueueState *q, const KueueObject *o)
 {
-    return item->kueue_defaultable && !str_eq(ns, "kube-system") && !str_eq(ns, "kueue-system") &&
-           queue_find_local(q, ns, KUEUE_DEFAULT_NAME);
+    return o->defaultable && !str_eq(o->ns, "kube-system") && !str_eq(o->ns, "kueue-system") &&
+           queue_find_local(q, o->ns, KUEUE_DEFAULT_NAME);
 }
 
 /* A Deployment's or ReplicaSet's pods are Kueue Workloads of one pod each: the deployment
@@ -343,33 +346,33 @@ static int64_t judge_rounds(const Cluster *c, QueueState *q, const PodSetSpec *s
             admitted += per;
         } else {
             *silent = true;               /* nothing the queue says: the nodes decide */
-            k = rounds;
-            admitted = per * rounds;
+            explanation_clear(&e);
+            return per * rounds;
         }
         explanation_clear(&e);
     }
     return admitted;
 }
 
-/* the LocalQueue (NULL: not Kueue's) and the Workload's priority of the object item stands for,
- * p its (first) pod; notes for what Kueue's webhooks default.  true when that decided *item
- * (a WorkloadPriorityClass the cluster lacks) */
-static bool kueue_target(const QueueState *q, const Pod *p, FitItem *item, const char **queue_out, int32_t *priority)
+/* the LocalQueue (NULL: not Kueue's) and the Workload's priority of object o, p its (first) pod;
+ * notes into *item for what Kueue's webhooks default.  true when that decided *item (a
+ * WorkloadPriorityClass the cluster lacks) */
+static bool kueue_target(const QueueState *q, const Pod *p, const KueueObject *o, FitItem *item,
+                         const char **queue_out, int32_t *priority)
 {
-    const char *ns = item->ns ? item->ns : "default";
     /* the object's labels, or a pod's own (Kueue's pod integration: each pod is a Workload) */
-    const char *queue = item->queue_name ? item->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
-    const char *wpc = item->queue_name ? item->kueue_priority_class : kv_get(&p->labels, KUEUE_PRIORITY_LABEL);
+    const char *queue = o->queue_name ? o->queue_name : kv_get(&p->labels, KUEUE_QUEUE_LABEL);
+    const char *wpc = o->queue_name ? o->priority_class : kv_get(&p->labels, KUEUE_PRIORITY_LABEL);
     *queue_out = NULL;
-    if ((!queue || !*queue) && default_local_queue(q, ns, item)) {
+    if ((!queue || !*queue) && default_local_queue(q, o)) {
         queue = KUEUE_DEFAULT_NAME;
-        wpc = item->kueue_priority_class;
+        wpc = o->priority_class;
         strvec_pushf(&item->notes, "Kueue: it names no LocalQueue, and namespace %s has LocalQueue \"default\": "
                                    "Kueue's webhook puts it there (Kueue 0.12 and later; for a kind other than a "
-                                   "batch Job, if that integration is enabled, as Kueue ships it)", ns);
+                                   "batch Job, if that integration is enabled, as Kueue ships it)", o->ns);
     }
     if (!queue || !*queue) return false;
-    if ((!wpc || !*wpc) && item->kueue_defaultable && queue_find_priority_class(q, KUEUE_DEFAULT_NAME)) {
+    if ((!wpc || !*wpc) && o->defaultable && queue_find_priority_class(q, KUEUE_DEFAULT_NAME)) {
         wpc = KUEUE_DEFAULT_NAME;
         strvec_push(&item->notes, "Kueue: it names no WorkloadPriorityClass, and the cluster has one named "
                                   "\"default\": Kueue's webhook gives it that one (WorkloadPriorityClassDefaulting, "
@@ -377,18 +380,6 @@ static bool kueue_target(const QueueState *q, const Pod *p, FitItem *item, const
     }
     *queue_out = queue;
     return workload_priority(q, p, wpc, item, priority);
-}
-
-/* *rest, the queue's verdict, into *item (moved) */
-static void take_rest(FitItem *item, FitItem *rest)
-{
-    item->verdict = rest->verdict;
-    item->summary = rest->summary;
-    item->exit_code = rest->exit_code;
-    for (size_t k = 0; k < rest->fixes.n; k++) strvec_push(&item->fixes, rest->fixes.v[k]);
-    for (size_t k = 0; k < rest->notes.n; k++) strvec_push(&item->notes, rest->notes.v[k]);
-    strvec_clear(&rest->fixes);
-    strvec_clear(&rest->notes);
 }
 
 static char *fit_workload_name(const char *object)
@@ -404,8 +395,9 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
     QueueState *q = c->queues;
     if (!q) return false;
     const char *ns = item->ns ? item->ns : "default", *queue;
+    KueueObject obj = { ns, item->queue_name, item->kueue_priority_class, item->kueue_defaultable };
     int32_t priority;
-    if (kueue_target(q, p, item, &queue, &priority)) return true;
+    if (kueue_target(q, p, &obj, item, &queue, &priority)) return true;
     if (!queue) return false;
     char *name = fit_workload_name(item->name);
     bool per_pod = workload_per_pod(item, p) && pods > 1, waits, silent;
@@ -424,7 +416,7 @@ bool fit_queue_kueue(void *ctx, const Cluster *c, const Pod *p, int64_t pods, Fi
         return false;
     }
     if (admitted == 0) {                  /* the queue decides for every pod */
-        take_rest(item, &rest);
+        fit_verdict_move(item, &rest);
         return true;
     }
     /* some pods admitted now: the nodes decide for them, the queue's verdict holds for the rest */
@@ -465,13 +457,10 @@ bool fit_queue_kueue_group(void *ctx, const Cluster *c, const ManifestPodList *t
         if (pod_more(&pods[k])->priority_class) { by = &pods[k]; break; }
     const char *slash = strchr(first->name, '/');
     char *object = xstrndup(first->name, slash ? (size_t)(slash - first->name) : strlen(first->name));
-    /* the JobSet as item stands for it (borrowed, given back below) */
-    item->kind = first->kind; item->ns = first->ns; item->name = object;
-    item->queue_name = first->queue_name; item->kueue_priority_class = first->kueue_priority_class;
-    item->kueue_defaultable = first->kueue_defaultable;
     const char *queue, *ns = first->ns;
+    KueueObject obj = { ns, first->queue_name, first->kueue_priority_class, first->kueue_defaultable };
     int32_t priority;
-    if (kueue_target(q, by, item, &queue, &priority)) {
+    if (kueue_target(q, by, &obj, item, &queue, &priority)) {
         decided = true;
     } else if (queue) {
         char *name = fit_workload_name(object);
@@ -481,7 +470,7 @@ bool fit_queue_kueue_group(void *ctx, const Cluster *c, const ManifestPodList *t
         free(name);
         if (in >= 0 && !silent) {
             if (waits) {
-                take_rest(item, &rest);
+                fit_verdict_move(item, &rest);
                 strvec_pushf(&item->notes, "Kueue: a JobSet is one Workload of its %zu replicatedJobs' pods", np);
                 decided = true;
             } else {
@@ -490,12 +479,9 @@ bool fit_queue_kueue_group(void *ctx, const Cluster *c, const ManifestPodList *t
                              "%zu replicatedJobs; the nodes decide once it is admitted", ns, queue, object, np);
             }
         } else {
-            free(rest.summary);
-            strvec_clear(&rest.fixes);
-            strvec_clear(&rest.notes);
+            fit_verdict_clear(&rest);
         }
     }
-    item->kind = item->ns = item->name = item->queue_name = item->kueue_priority_class = NULL;
     free(object);
 out:
     for (size_t k = 0; k < np; k++) pod_clear(&pods[k]);
